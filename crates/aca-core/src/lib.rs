@@ -1,0 +1,9 @@
+//! The shared vocabulary of AliyunConsoleAgent.
+//!
+//! Every other crate speaks in these types: the console emulator records [`TrailEvent`]s, the reward
+//! channel matches them, reports quote them. The crate holds data and its (de)serialisation only; it
+//! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
+
+pub mod trail;
+
+pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};
