@@ -82,10 +82,11 @@ async fn require_python_modules(modules: &[&str], pip_packages: &str) {
 }
 
 /// Runs a script with the endpoint and the account's AccessKey; returns the JSON line it prints.
-async fn run_script(name: &str, emu: &Emulator, creds: &Credentials) -> Value {
+async fn run_script(name: &str, emu: &Emulator, creds: &Credentials, extra_args: &[&str]) -> Value {
     let out = tokio::process::Command::new("python3")
         .arg(script(name))
         .args([&emu.endpoint, &creds.access_key_id, &creds.access_key_secret])
+        .args(extra_args)
         .output()
         .await
         .unwrap();
@@ -135,14 +136,14 @@ async fn the_rpc_sdk_works_unchanged() {
     require_python_modules(&["aliyunsdkcore", "aliyunsdkvpc"], "aliyun-python-sdk-core aliyun-python-sdk-vpc").await;
     let emu = start().await;
     let creds = emu.console.create_account("sdk-core", None).unwrap();
-    let created = run_script("vpc_sdk.py", &emu, &creds).await;
+    let created = run_script("vpc_sdk.py", &emu, &creds, &[]).await;
     let trail = events(&emu, &creds);
     assert_trail(&trail, &created, &["AlibabaCloud", "Core/"]);
     let seen = emu.seen.lock().clone();
     assert_eq!(seen.len(), 5, "{seen:?}");
     assert!(seen.iter().all(|s| s.authorization.is_none() && s.query_signed), "signature 1.0 in the query: {seen:?}");
     assert_eq!(seen[0].method, "POST", "the SDK posts CreateVpc");
-    assert_eq!(trail[0].event.request_parameters["Description"], "created by aliyun-python-sdk-vpc");
+    assert_eq!(trail[0].event.request_parameters["Description"], "created by aliyun-python-sdk-vpc: 专有网络 a+b c*d~e/f=g&h%i");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -150,7 +151,7 @@ async fn the_v3_sdk_works_unchanged() {
     require_python_modules(&["alibabacloud_vpc20160428", "alibabacloud_tea_openapi"], "alibabacloud_vpc20160428").await;
     let emu = start().await;
     let creds = emu.console.create_account("sdk-v3", None).unwrap();
-    let created = run_script("vpc_sdk_v3.py", &emu, &creds).await;
+    let created = run_script("vpc_sdk_v3.py", &emu, &creds, &[]).await;
     let trail = events(&emu, &creds);
     assert_trail(&trail, &created, &["AlibabaCloud", "TeaDSL/"]);
     let seen = emu.seen.lock().clone();
@@ -163,5 +164,19 @@ async fn the_v3_sdk_works_unchanged() {
             assert!(request.signed_headers.iter().any(|h| h == header), "{header} is not signed: {request:?}");
         }
     }
-    assert_eq!(trail[0].event.request_parameters["Description"], "created by the V3 SDK");
+    assert_eq!(trail[0].event.request_parameters["Description"], "created by the V3 SDK: 专有网络 a+b c*d~e/f=g&h%i");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_v3_sdk_on_its_legacy_rpc_signature_works_unchanged() {
+    require_python_modules(&["alibabacloud_vpc20160428", "alibabacloud_tea_openapi"], "alibabacloud_vpc20160428").await;
+    let emu = start().await;
+    let creds = emu.console.create_account("sdk-v2", None).unwrap();
+    let created = run_script("vpc_sdk_v3.py", &emu, &creds, &["v2"]).await;
+    let trail = events(&emu, &creds);
+    assert_trail(&trail, &created, &["AlibabaCloud", "TeaDSL/"]);
+    assert_eq!(trail[0].event.request_parameters["Description"], "created by the V3 SDK: 专有网络 a+b c*d~e/f=g&h%i");
+    let seen = emu.seen.lock().clone();
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    assert!(seen.iter().all(|s| s.authorization.is_none() && s.query_signed), "signature 1.0 in the query: {seen:?}");
 }

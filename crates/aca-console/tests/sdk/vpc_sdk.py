@@ -22,6 +22,9 @@ except ImportError as missing:
     sys.exit(f"missing Python package ({missing}): pip install aliyun-python-sdk-core aliyun-python-sdk-vpc")
 
 REGION = "cn-hangzhou"
+# Characters that signatures and URL encodings treat specially, so that any disagreement between
+# the SDK and the emulator about canonical encoding shows up as a refused signature.
+DESCRIPTION = "created by aliyun-python-sdk-vpc: 专有网络 a+b c*d~e/f=g&h%i"
 
 
 def arguments():
@@ -54,7 +57,7 @@ def main():
     create_vpc = CreateVpcRequest()
     create_vpc.set_VpcName("sdk-core-vpc")
     create_vpc.set_CidrBlock("172.16.0.0/12")
-    create_vpc.set_Description("created by aliyun-python-sdk-vpc")
+    create_vpc.set_Description(DESCRIPTION)
     vpc = call(client, endpoint, create_vpc)
     vpc_id = vpc.get("VpcId", "")
     expect(vpc_id.startswith("vpc-") and vpc.get("RequestId"), vpc)
@@ -74,6 +77,7 @@ def main():
     found = vpcs["Vpcs"]["Vpc"][0]
     expect(found["VpcId"] == vpc_id and found["VpcName"] == "sdk-core-vpc", found)
     expect(found["VSwitchIds"]["VSwitchId"] == [vswitch_id], found)
+    expect(found["Description"] == DESCRIPTION, found)
 
     describe_vswitches = DescribeVSwitchesRequest()
     describe_vswitches.set_VpcId(vpc_id)

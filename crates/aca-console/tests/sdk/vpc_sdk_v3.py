@@ -1,9 +1,11 @@
 """Creates a VPC and a vSwitch and describes them with Alibaba Cloud's official V3 SDK
-(alibabacloud_vpc20160428 on the Tea/OpenAPI core, ACS3-HMAC-SHA256 signatures), against the
-endpoint it is given.
+(alibabacloud_vpc20160428 on the Tea/OpenAPI core), against the endpoint it is given.
 
-Usage: python3 vpc_sdk_v3.py ENDPOINT ACCESS_KEY_ID ACCESS_KEY_SECRET
-(or ACA_ENDPOINT, ACA_ACCESS_KEY_ID, ACA_ACCESS_KEY_SECRET in the environment).
+By default the SDK signs with ACS3-HMAC-SHA256 (signature V3); with SIGNATURE_ALGORITHM `v2` the same
+client takes its legacy RPC path (HMAC-SHA1 signature 1.0 in the query).
+
+Usage: python3 vpc_sdk_v3.py ENDPOINT ACCESS_KEY_ID ACCESS_KEY_SECRET [SIGNATURE_ALGORITHM]
+(or ACA_ENDPOINT, ACA_ACCESS_KEY_ID, ACA_ACCESS_KEY_SECRET, ACA_SIGNATURE_ALGORITHM in the environment).
 Prints one JSON line with the created ids; exits non-zero with a message on any failure.
 """
 
@@ -19,16 +21,19 @@ except ImportError as missing:
     sys.exit(f"missing Python package ({missing}): pip install alibabacloud_vpc20160428")
 
 REGION = "cn-hangzhou"
+# Characters that signatures and URL encodings treat specially, so that any disagreement between
+# the SDK and the emulator about canonical encoding shows up as a refused signature.
+DESCRIPTION = "created by the V3 SDK: 专有网络 a+b c*d~e/f=g&h%i"
 
 
 def arguments():
-    if len(sys.argv) == 4:
-        return sys.argv[1:4]
+    if len(sys.argv) in (4, 5):
+        return sys.argv[1:4] + [sys.argv[4] if len(sys.argv) == 5 else None]
     names = ("ACA_ENDPOINT", "ACA_ACCESS_KEY_ID", "ACA_ACCESS_KEY_SECRET")
     values = [os.environ.get(name) for name in names]
     if not all(values):
         sys.exit(__doc__)
-    return values
+    return values + [os.environ.get("ACA_SIGNATURE_ALGORITHM")]
 
 
 def expect(condition, what):
@@ -37,7 +42,7 @@ def expect(condition, what):
 
 
 def main():
-    endpoint, access_key_id, secret = arguments()
+    endpoint, access_key_id, secret, signature_algorithm = arguments()
     client = Client(
         Config(
             access_key_id=access_key_id,
@@ -45,12 +50,13 @@ def main():
             endpoint=endpoint,
             protocol="http",
             region_id=REGION,
+            signature_algorithm=signature_algorithm,
         )
     )
 
     vpc = client.create_vpc(
         vpc_models.CreateVpcRequest(
-            region_id=REGION, vpc_name="sdk-v3-vpc", cidr_block="10.0.0.0/8", description="created by the V3 SDK"
+            region_id=REGION, vpc_name="sdk-v3-vpc", cidr_block="10.0.0.0/8", description=DESCRIPTION
         )
     ).body
     expect(vpc.vpc_id and vpc.vpc_id.startswith("vpc-") and vpc.request_id, vpc.to_map())
@@ -71,6 +77,7 @@ def main():
     found = vpcs.vpcs.vpc[0]
     expect(found.vpc_id == vpc.vpc_id and found.vpc_name == "sdk-v3-vpc", found.to_map())
     expect(found.v_switch_ids.v_switch_id == [vswitch.v_switch_id], found.to_map())
+    expect(found.description == DESCRIPTION, found.to_map())
 
     vswitches = client.describe_vswitches(
         vpc_models.DescribeVSwitchesRequest(region_id=REGION, vpc_id=vpc.vpc_id)
