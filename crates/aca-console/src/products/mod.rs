@@ -3,13 +3,14 @@
 
 use crate::catalog::Product;
 
+pub mod dns;
 pub mod kms;
 pub mod ram;
 pub mod regions;
 pub mod vpc;
 
 /// Every RPC product the emulator serves.
-pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT, &ram::PRODUCT, &kms::PRODUCT];
+pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT, &ram::PRODUCT, &kms::PRODUCT, &dns::PRODUCT];
 
 /// The product whose API version this is.
 pub fn by_version(version: &str) -> Option<&'static Product> {
