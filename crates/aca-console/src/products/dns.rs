@@ -46,7 +46,18 @@ const RECORD_TYPE: &str = "ACS::Alidns::Record";
 const GLOBAL: &str = "global";
 /// The name servers the free edition assigns.
 const DNS_SERVERS: [&str; 2] = ["ns1.alidns.com", "ns2.alidns.com"];
-const RECORD_TYPES: &[&str] = &["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SRV", "CAA", "REDIRECT_URL", "FORWARD_URL"];
+const RECORD_TYPES: &[&str] = &[
+    "A",
+    "AAAA",
+    "CNAME",
+    "MX",
+    "TXT",
+    "NS",
+    "SRV",
+    "CAA",
+    "REDIRECT_URL",
+    "FORWARD_URL",
+];
 const DEFAULT_TTL: i64 = 600;
 /// The free edition's TTL range, in seconds.
 const TTL_RANGE: std::ops::RangeInclusive<i64> = 600..=86400;
@@ -56,15 +67,24 @@ fn dns_error(code: &str, message: &str) -> ApiError {
 }
 
 fn domain_not_found() -> ApiError {
-    dns_error("InvalidDomainName.NoExist", "The specified domain name does not exist. Refresh the page and try again.")
+    dns_error(
+        "InvalidDomainName.NoExist",
+        "The specified domain name does not exist. Refresh the page and try again.",
+    )
 }
 
 fn record_not_found() -> ApiError {
-    dns_error("DomainRecordNotBelongToUser", "The DNS record does not exist or does not belong to the user.")
+    dns_error(
+        "DomainRecordNotBelongToUser",
+        "The DNS record does not exist or does not belong to the user.",
+    )
 }
 
 fn invalid_domain_name(param: &str, why: &str) -> ApiError {
-    dns_error("InvalidDomainName.Format", &format!("The format of the parameter \"{param}\" is invalid: {why}"))
+    dns_error(
+        "InvalidDomainName.Format",
+        &format!("The format of the parameter \"{param}\" is invalid: {why}"),
+    )
 }
 
 /// A host name label: 1–63 letters, digits or hyphens, not starting or ending with a hyphen.
@@ -79,7 +99,10 @@ fn is_label(label: &str) -> bool {
 fn check_domain_name(param: &str, name: &str) -> Result<String, ApiError> {
     let name = name.trim_end_matches('.').to_ascii_lowercase();
     if name.len() > 253 {
-        return Err(invalid_domain_name(param, "a domain name is at most 253 characters long"));
+        return Err(invalid_domain_name(
+            param,
+            "a domain name is at most 253 characters long",
+        ));
     }
     let labels: Vec<&str> = name.split('.').collect();
     if labels.len() < 2 || !labels.iter().all(|l| is_label(l)) {
@@ -100,7 +123,10 @@ fn is_host_name(value: &str) -> bool {
 
 fn find_domain(ctx: &OpCtx<'_>, name: &str) -> Result<Resource, ApiError> {
     let name = name.trim_end_matches('.').to_ascii_lowercase();
-    ctx.list_all(DOMAIN).into_iter().find(|d| d.name == name).ok_or_else(domain_not_found)
+    ctx.list_all(DOMAIN)
+        .into_iter()
+        .find(|d| d.name == name)
+        .ok_or_else(domain_not_found)
 }
 
 fn find_record(ctx: &OpCtx<'_>, id: &str) -> Result<Resource, ApiError> {
@@ -122,7 +148,10 @@ fn page<T>(items: Vec<T>, p: &Params, max_page_size: i64) -> Result<(Vec<T>, Val
     let total = items.len() as i64;
     let start = ((number - 1) * size).min(total) as usize;
     let page = items.into_iter().skip(start).take(size as usize).collect();
-    Ok((page, json!({ "TotalCount": total, "PageNumber": number, "PageSize": size })))
+    Ok((
+        page,
+        json!({ "TotalCount": total, "PageNumber": number, "PageSize": size }),
+    ))
 }
 
 fn dns_servers() -> Value {
@@ -223,17 +252,25 @@ struct RecordSpec {
 /// The host record: `@`, `*`, or dot-separated labels that may include `*` and `_` (`_dmarc`, `*.api`).
 fn check_rr(rr: &str) -> Result<(), ApiError> {
     let label_ok = |l: &str| {
-        !l.is_empty() && l.len() <= 63 && (l == "*" || l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        !l.is_empty()
+            && l.len() <= 63
+            && (l == "*" || l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
     };
     if rr == "@" || (rr.len() <= 253 && rr.split('.').all(label_ok)) {
         Ok(())
     } else {
-        Err(ApiError::invalid_parameter("RR", format!("{rr:?} is not a valid host record such as www, @ or *")))
+        Err(ApiError::invalid_parameter(
+            "RR",
+            format!("{rr:?} is not a valid host record such as www, @ or *"),
+        ))
     }
 }
 
 fn invalid_value(record_type: &str, value: &str) -> ApiError {
-    dns_error("SubDomainInvalid.Value", &format!("The parameter \"Value\" ({value}) is invalid for a {record_type} record."))
+    dns_error(
+        "SubDomainInvalid.Value",
+        &format!("The parameter \"Value\" ({value}) is invalid for a {record_type} record."),
+    )
 }
 
 fn check_value(record_type: &str, value: &str) -> Result<(), ApiError> {
@@ -245,7 +282,11 @@ fn check_value(record_type: &str, value: &str) -> Result<(), ApiError> {
         "REDIRECT_URL" | "FORWARD_URL" => value.starts_with("http://") || value.starts_with("https://"),
         _ => true,
     };
-    if valid { Ok(()) } else { Err(invalid_value(record_type, value)) }
+    if valid {
+        Ok(())
+    } else {
+        Err(invalid_value(record_type, value))
+    }
 }
 
 fn record_spec(p: &Params) -> Result<RecordSpec, ApiError> {
@@ -253,7 +294,10 @@ fn record_spec(p: &Params) -> Result<RecordSpec, ApiError> {
     check_rr(&rr)?;
     let record_type = p.required("Type")?;
     if !RECORD_TYPES.contains(&record_type) {
-        return Err(ApiError::invalid_parameter("Type", format!("{record_type:?} is not one of {}", RECORD_TYPES.join(", "))));
+        return Err(ApiError::invalid_parameter(
+            "Type",
+            format!("{record_type:?} is not one of {}", RECORD_TYPES.join(", ")),
+        ));
     }
     let value = p.required("Value")?.to_owned();
     check_value(record_type, &value)?;
@@ -261,24 +305,45 @@ fn record_spec(p: &Params) -> Result<RecordSpec, ApiError> {
     if !TTL_RANGE.contains(&ttl) {
         return Err(dns_error(
             "SubDomainInvalid.TTL",
-            &format!("The parameter \"TTL\" must be between {} and {} seconds.", TTL_RANGE.start(), TTL_RANGE.end()),
+            &format!(
+                "The parameter \"TTL\" must be between {} and {} seconds.",
+                TTL_RANGE.start(),
+                TTL_RANGE.end()
+            ),
         ));
     }
     let priority = if record_type == "MX" {
-        let priority = p.int("Priority")?.ok_or_else(|| ApiError::missing_parameter("Priority"))?;
+        let priority = p
+            .int("Priority")?
+            .ok_or_else(|| ApiError::missing_parameter("Priority"))?;
         if !(1..=50).contains(&priority) {
-            return Err(dns_error("SubDomainInvalid.Priority", "The parameter \"Priority\" must be between 1 and 50."));
+            return Err(dns_error(
+                "SubDomainInvalid.Priority",
+                "The parameter \"Priority\" must be between 1 and 50.",
+            ));
         }
         Some(priority)
     } else {
         None
     };
-    Ok(RecordSpec { rr, record_type: record_type.to_owned(), value, ttl, priority, line: p.string_or("Line", "default") })
+    Ok(RecordSpec {
+        rr,
+        record_type: record_type.to_owned(),
+        value,
+        ttl,
+        priority,
+        line: p.string_or("Line", "default"),
+    })
 }
 
 /// Rejects a record equal to another of the domain, or a CNAME beside other records of the same host
 /// and line. `except` is the record being updated.
-fn check_against_siblings(ctx: &OpCtx<'_>, domain: &Resource, spec: &RecordSpec, except: Option<&str>) -> Result<(), ApiError> {
+fn check_against_siblings(
+    ctx: &OpCtx<'_>,
+    domain: &Resource,
+    spec: &RecordSpec,
+    except: Option<&str>,
+) -> Result<(), ApiError> {
     let same_host: Vec<Resource> = ctx
         .children(RECORD, &domain.id)
         .into_iter()
@@ -299,7 +364,7 @@ fn check_against_siblings(ctx: &OpCtx<'_>, domain: &Resource, spec: &RecordSpec,
     if cname_conflict {
         return Err(dns_error(
             "DomainRecordConflict",
-            "The DNS record conflicts with other records: a CNAME record cannot share its host record with other records.",
+            "The DNS record conflicts with other records: a CNAME record cannot share its host with other records.",
         ));
     }
     Ok(())
@@ -336,7 +401,12 @@ fn add_domain_record(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError>
 }
 
 fn record_json(ctx: &OpCtx<'_>, record: &Resource) -> Value {
-    let domain_name = record.parent.as_deref().and_then(|id| ctx.get(id)).map(|d| d.name).unwrap_or_default();
+    let domain_name = record
+        .parent
+        .as_deref()
+        .and_then(|id| ctx.get(id))
+        .map(|d| d.name)
+        .unwrap_or_default();
     let mut body = json!({
         "RecordId": record.id,
         "DomainName": domain_name,
@@ -361,17 +431,26 @@ fn record_json(ctx: &OpCtx<'_>, record: &Resource) -> Value {
 fn describe_domain_records(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let domain = find_domain(ctx, p.required("DomainName")?)?;
     let contains = |field: &str, keyword: Option<&str>, record: &Resource| {
-        keyword.is_none_or(|k| record.attr_str(field).to_ascii_lowercase().contains(&k.to_ascii_lowercase()))
+        keyword.is_none_or(|k| {
+            record
+                .attr_str(field)
+                .to_ascii_lowercase()
+                .contains(&k.to_ascii_lowercase())
+        })
     };
     let rr_keyword = p.get("RRKeyWord");
     let type_keyword = p.get("TypeKeyWord");
     let value_keyword = p.get("ValueKeyWord");
     let record_type = p.get("Type");
-    let status = p.one_of("Status", &["Enable", "Disable", "ENABLE", "DISABLE"])?.map(str::to_ascii_uppercase);
+    let status = p
+        .one_of("Status", &["Enable", "Disable", "ENABLE", "DISABLE"])?
+        .map(str::to_ascii_uppercase);
     let records: Vec<Resource> = ctx
         .children(RECORD, &domain.id)
         .into_iter()
-        .filter(|r| contains("RR", rr_keyword, r) && contains("Type", type_keyword, r) && contains("Value", value_keyword, r))
+        .filter(|r| {
+            contains("RR", rr_keyword, r) && contains("Type", type_keyword, r) && contains("Value", value_keyword, r)
+        })
         .filter(|r| record_type.is_none_or(|t| r.attr_str("Type") == t))
         .filter(|r| status.as_deref().is_none_or(|s| r.status == s))
         .collect();
@@ -390,7 +469,11 @@ fn describe_domain_record_info(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value,
 fn update_domain_record(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let mut record = find_record(ctx, p.required("RecordId")?)?;
     let spec = record_spec(p)?;
-    let domain = record.parent.as_deref().and_then(|id| ctx.get(id)).ok_or_else(record_not_found)?;
+    let domain = record
+        .parent
+        .as_deref()
+        .and_then(|id| ctx.get(id))
+        .ok_or_else(record_not_found)?;
     let unchanged = record.attr_str("RR") == spec.rr
         && record.attr_str("Type") == spec.record_type
         && record.attr_str("Value") == spec.value
@@ -444,7 +527,11 @@ mod tests {
     }
 
     fn add_a(h: &Harness, rr: &str, ip: &str) -> Result<Value, ApiError> {
-        h.call(&PRODUCT, "AddDomainRecord", &[("DomainName", "example.com"), ("RR", rr), ("Type", "A"), ("Value", ip)])
+        h.call(
+            &PRODUCT,
+            "AddDomainRecord",
+            &[("DomainName", "example.com"), ("RR", rr), ("Type", "A"), ("Value", ip)],
+        )
     }
 
     fn records(h: &Harness) -> Vec<Value> {
@@ -460,14 +547,20 @@ mod tests {
         assert_eq!(body["DnsServers"]["DnsServer"], json!(DNS_SERVERS));
         assert!(uuid::Uuid::parse_str(body["DomainId"].as_str().unwrap()).is_ok());
         let event = h.last_event("AddDomain");
-        assert_eq!((event.service_name.as_str(), event.event_source.as_str()), ("Alidns", "alidns.aliyuncs.com"));
+        assert_eq!(
+            (event.service_name.as_str(), event.event_source.as_str()),
+            ("Alidns", "alidns.aliyuncs.com")
+        );
         assert_eq!(event.referenced_resources["ACS::Alidns::Domain"], ["example.com"]);
         for bad in ["localhost", "exa mple.com", "-bad.com", "example.c0m"] {
             let e = h.err(&PRODUCT, "AddDomain", &[("DomainName", bad)]);
             assert_eq!(e.code, "InvalidDomainName.Format", "{bad}");
             assert!(e.message.contains("\"DomainName\""));
         }
-        assert_eq!(h.err(&PRODUCT, "AddDomain", &[("DomainName", "example.com")]).code, "InvalidDomainName.Duplicate");
+        assert_eq!(
+            h.err(&PRODUCT, "AddDomain", &[("DomainName", "example.com")]).code,
+            "InvalidDomainName.Duplicate"
+        );
         assert_eq!(h.err(&PRODUCT, "AddDomain", &[]).code, "MissingParameter");
         h.ok(&PRODUCT, "AddDomain", &[("DomainName", "example.org")]);
         let listed = h.ok(&PRODUCT, "DescribeDomains", &[("KeyWord", "org")]);
@@ -481,15 +574,31 @@ mod tests {
     #[test]
     fn records_are_checked_by_type() {
         let h = with_domain();
-        let id = add_a(&h, "www", "192.0.2.1").unwrap()["RecordId"].as_str().unwrap().to_owned();
+        let id = add_a(&h, "www", "192.0.2.1").unwrap()["RecordId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
         assert!(id.len() == 17 && id.chars().all(|c| c.is_ascii_digit()));
         let listed = records(&h);
         assert_eq!(listed[0]["TTL"], 600);
         assert_eq!(listed[0]["Status"], "ENABLE");
-        assert_eq!(add_a(&h, "www", "300.0.0.1").unwrap_err().code, "SubDomainInvalid.Value");
-        assert!(add_a(&h, "bad host", "192.0.2.1").unwrap_err().message.contains("\"RR\""));
+        assert_eq!(
+            add_a(&h, "www", "300.0.0.1").unwrap_err().code,
+            "SubDomainInvalid.Value"
+        );
+        assert!(
+            add_a(&h, "bad host", "192.0.2.1")
+                .unwrap_err()
+                .message
+                .contains("\"RR\"")
+        );
         let mx = |priority: Option<&str>| {
-            let mut pairs = vec![("DomainName", "example.com"), ("RR", "@"), ("Type", "MX"), ("Value", "mx1.example.net")];
+            let mut pairs = vec![
+                ("DomainName", "example.com"),
+                ("RR", "@"),
+                ("Type", "MX"),
+                ("Value", "mx1.example.net"),
+            ];
             if let Some(priority) = priority {
                 pairs.push(("Priority", priority));
             }
@@ -498,9 +607,27 @@ mod tests {
         assert!(mx(None).unwrap_err().message.contains("\"Priority\""));
         assert_eq!(mx(Some("51")).unwrap_err().code, "SubDomainInvalid.Priority");
         mx(Some("10")).unwrap();
-        let e = h.err(&PRODUCT, "AddDomainRecord", &[("DomainName", "example.com"), ("RR", "x"), ("Type", "SPF"), ("Value", "v")]);
+        let e = h.err(
+            &PRODUCT,
+            "AddDomainRecord",
+            &[
+                ("DomainName", "example.com"),
+                ("RR", "x"),
+                ("Type", "SPF"),
+                ("Value", "v"),
+            ],
+        );
         assert!(e.message.contains("\"Type\""));
-        let e = h.err(&PRODUCT, "AddDomainRecord", &[("DomainName", "nowhere.com"), ("RR", "x"), ("Type", "A"), ("Value", "192.0.2.1")]);
+        let e = h.err(
+            &PRODUCT,
+            "AddDomainRecord",
+            &[
+                ("DomainName", "nowhere.com"),
+                ("RR", "x"),
+                ("Type", "A"),
+                ("Value", "192.0.2.1"),
+            ],
+        );
         assert_eq!(e.code, "InvalidDomainName.NoExist");
     }
 
@@ -510,7 +637,16 @@ mod tests {
         add_a(&h, "www", "192.0.2.1").unwrap();
         assert_eq!(add_a(&h, "www", "192.0.2.1").unwrap_err().code, "DomainRecordDuplicate");
         add_a(&h, "www", "192.0.2.2").unwrap();
-        let cname = h.err(&PRODUCT, "AddDomainRecord", &[("DomainName", "example.com"), ("RR", "www"), ("Type", "CNAME"), ("Value", "cdn.example.net")]);
+        let cname = h.err(
+            &PRODUCT,
+            "AddDomainRecord",
+            &[
+                ("DomainName", "example.com"),
+                ("RR", "www"),
+                ("Type", "CNAME"),
+                ("Value", "cdn.example.net"),
+            ],
+        );
         assert_eq!(cname.code, "DomainRecordConflict");
         assert_eq!(records(&h).len(), 2);
     }
@@ -518,43 +654,100 @@ mod tests {
     #[test]
     fn records_are_updated_disabled_and_deleted() {
         let h = with_domain();
-        let id = add_a(&h, "api", "192.0.2.1").unwrap()["RecordId"].as_str().unwrap().to_owned();
-        let same = [("RecordId", id.as_str()), ("RR", "api"), ("Type", "A"), ("Value", "192.0.2.1")];
-        assert_eq!(h.err(&PRODUCT, "UpdateDomainRecord", &same).code, "DomainRecordDuplicate");
-        h.ok(&PRODUCT, "UpdateDomainRecord", &[("RecordId", &id), ("RR", "api"), ("Type", "A"), ("Value", "192.0.2.9"), ("TTL", "3600")]);
+        let id = add_a(&h, "api", "192.0.2.1").unwrap()["RecordId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let same = [
+            ("RecordId", id.as_str()),
+            ("RR", "api"),
+            ("Type", "A"),
+            ("Value", "192.0.2.1"),
+        ];
+        assert_eq!(
+            h.err(&PRODUCT, "UpdateDomainRecord", &same).code,
+            "DomainRecordDuplicate"
+        );
+        h.ok(
+            &PRODUCT,
+            "UpdateDomainRecord",
+            &[
+                ("RecordId", &id),
+                ("RR", "api"),
+                ("Type", "A"),
+                ("Value", "192.0.2.9"),
+                ("TTL", "3600"),
+            ],
+        );
         let info = h.ok(&PRODUCT, "DescribeDomainRecordInfo", &[("RecordId", &id)]);
-        assert_eq!((info["Value"].as_str(), info["TTL"].as_i64()), (Some("192.0.2.9"), Some(3600)));
+        assert_eq!(
+            (info["Value"].as_str(), info["TTL"].as_i64()),
+            (Some("192.0.2.9"), Some(3600))
+        );
 
-        let body = h.ok(&PRODUCT, "SetDomainRecordStatus", &[("RecordId", &id), ("Status", "Disable")]);
+        let body = h.ok(
+            &PRODUCT,
+            "SetDomainRecordStatus",
+            &[("RecordId", &id), ("Status", "Disable")],
+        );
         assert_eq!(body["Status"], "Disable");
         assert_eq!(records(&h)[0]["Status"], "DISABLE");
-        let disabled = h.ok(&PRODUCT, "DescribeDomainRecords", &[("DomainName", "example.com"), ("Status", "Enable")]);
+        let disabled = h.ok(
+            &PRODUCT,
+            "DescribeDomainRecords",
+            &[("DomainName", "example.com"), ("Status", "Enable")],
+        );
         assert_eq!(disabled["TotalCount"], 0);
-        let e = h.err(&PRODUCT, "SetDomainRecordStatus", &[("RecordId", &id), ("Status", "Paused")]);
+        let e = h.err(
+            &PRODUCT,
+            "SetDomainRecordStatus",
+            &[("RecordId", &id), ("Status", "Paused")],
+        );
         assert!(e.message.contains("\"Status\""));
 
         h.ok(&PRODUCT, "DeleteDomainRecord", &[("RecordId", &id)]);
         assert!(records(&h).is_empty());
-        assert_eq!(h.err(&PRODUCT, "DeleteDomainRecord", &[("RecordId", &id)]).code, "DomainRecordNotBelongToUser");
+        assert_eq!(
+            h.err(&PRODUCT, "DeleteDomainRecord", &[("RecordId", &id)]).code,
+            "DomainRecordNotBelongToUser"
+        );
     }
 
     #[test]
     fn deleting_a_domain_removes_its_records() {
         let h = with_domain();
-        let id = add_a(&h, "www", "192.0.2.1").unwrap()["RecordId"].as_str().unwrap().to_owned();
+        let id = add_a(&h, "www", "192.0.2.1").unwrap()["RecordId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
         h.ok(&PRODUCT, "DeleteDomain", &[("DomainName", "example.com")]);
-        assert_eq!(h.err(&PRODUCT, "DescribeDomainRecordInfo", &[("RecordId", &id)]).code, "DomainRecordNotBelongToUser");
+        assert_eq!(
+            h.err(&PRODUCT, "DescribeDomainRecordInfo", &[("RecordId", &id)]).code,
+            "DomainRecordNotBelongToUser"
+        );
         assert_eq!(h.ok(&PRODUCT, "DescribeDomains", &[])["TotalCount"], 0);
     }
 
     #[test]
     fn domains_and_records_stay_in_their_account() {
         let h = with_domain();
-        let id = add_a(&h, "www", "192.0.2.1").unwrap()["RecordId"].as_str().unwrap().to_owned();
+        let id = add_a(&h, "www", "192.0.2.1").unwrap()["RecordId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
         let other = h.another_account("other");
-        let e = h.call_as(&other, &PRODUCT, "DeleteDomainRecord", &[("RecordId", &id)]).unwrap_err();
+        let e = h
+            .call_as(&other, &PRODUCT, "DeleteDomainRecord", &[("RecordId", &id)])
+            .unwrap_err();
         assert_eq!(e.code, "DomainRecordNotBelongToUser");
-        let e = h.call_as(&other, &PRODUCT, "DescribeDomainRecords", &[("DomainName", "example.com")]).unwrap_err();
+        let e = h
+            .call_as(
+                &other,
+                &PRODUCT,
+                "DescribeDomainRecords",
+                &[("DomainName", "example.com")],
+            )
+            .unwrap_err();
         assert_eq!(e.code, "InvalidDomainName.NoExist");
         assert_eq!(records(&h).len(), 1);
     }

@@ -58,11 +58,19 @@ const KEY_SPECS: &[(&str, &[&str])] = &[
 ];
 
 fn key_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "Forbidden.KeyNotFound", "The specified Key is not found.")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "Forbidden.KeyNotFound",
+        "The specified Key is not found.",
+    )
 }
 
 fn alias_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "Forbidden.AliasNotFound", "The specified Alias is not found.")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "Forbidden.AliasNotFound",
+        "The specified Alias is not found.",
+    )
 }
 
 fn rejected_state(state: &str) -> ApiError {
@@ -82,7 +90,11 @@ fn rejected_state(state: &str) -> ApiError {
             "Rejected.PendingImport",
             "The request was rejected because the key state is PendingImport.",
         ),
-        _ => ApiError::new(StatusCode::CONFLICT, "Rejected.StateModifiedFailed", "Keystate modified failed."),
+        _ => ApiError::new(
+            StatusCode::CONFLICT,
+            "Rejected.StateModifiedFailed",
+            "Keystate modified failed.",
+        ),
     }
 }
 
@@ -98,11 +110,17 @@ fn keys_here(ctx: &OpCtx<'_>) -> Vec<Resource> {
 /// Aliases in the request's region whose key still exists.
 fn aliases_here(ctx: &OpCtx<'_>) -> Vec<Resource> {
     let keys: Vec<String> = keys_here(ctx).into_iter().map(|k| k.id).collect();
-    ctx.list(ALIAS).into_iter().filter(|a| a.parent.as_ref().is_some_and(|k| keys.contains(k))).collect()
+    ctx.list(ALIAS)
+        .into_iter()
+        .filter(|a| a.parent.as_ref().is_some_and(|k| keys.contains(k)))
+        .collect()
 }
 
 fn find_alias(ctx: &OpCtx<'_>, alias_name: &str) -> Result<Resource, ApiError> {
-    aliases_here(ctx).into_iter().find(|a| a.name == alias_name).ok_or_else(alias_not_found)
+    aliases_here(ctx)
+        .into_iter()
+        .find(|a| a.name == alias_name)
+        .ok_or_else(alias_not_found)
 }
 
 /// A key named by its id, its ARN or one of its aliases (`alias/…`), in the request's region.
@@ -111,7 +129,9 @@ fn resolve_key(ctx: &OpCtx<'_>, param: &str, p: &Params) -> Result<Resource, Api
     let id = if reference.starts_with("alias/") {
         find_alias(ctx, reference)?.parent.unwrap_or_default()
     } else if let Some(rest) = reference.strip_prefix("acs:kms:") {
-        rest.rsplit_once(":key/").map(|(_, id)| id.to_owned()).ok_or_else(key_not_found)?
+        rest.rsplit_once(":key/")
+            .map(|(_, id)| id.to_owned())
+            .ok_or_else(key_not_found)?
     } else {
         reference.to_owned()
     };
@@ -155,21 +175,36 @@ fn create_key(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     region(&ctx.region)?;
     let spec_names: Vec<&str> = KEY_SPECS.iter().map(|(name, _)| *name).collect();
     let spec = p.one_of("KeySpec", &spec_names)?.unwrap_or("Aliyun_AES_256");
-    let usage = p.one_of("KeyUsage", &["ENCRYPT/DECRYPT", "SIGN/VERIFY"])?.unwrap_or("ENCRYPT/DECRYPT");
-    let allowed = KEY_SPECS.iter().find(|(name, _)| *name == spec).map_or(&[][..], |(_, usages)| *usages);
+    let usage = p
+        .one_of("KeyUsage", &["ENCRYPT/DECRYPT", "SIGN/VERIFY"])?
+        .unwrap_or("ENCRYPT/DECRYPT");
+    let allowed = KEY_SPECS
+        .iter()
+        .find(|(name, _)| *name == spec)
+        .map_or(&[][..], |(_, usages)| *usages);
     if !allowed.contains(&usage) {
-        return Err(ApiError::invalid_parameter("KeyUsage", format!("{usage} is not supported by key spec {spec}")));
+        return Err(ApiError::invalid_parameter(
+            "KeyUsage",
+            format!("{usage} is not supported by key spec {spec}"),
+        ));
     }
     let protection = p.one_of("ProtectionLevel", &["SOFTWARE", "HSM"])?.unwrap_or("SOFTWARE");
     let origin = p.one_of("Origin", &["Aliyun_KMS", "EXTERNAL"])?.unwrap_or("Aliyun_KMS");
     let description = p.get("Description").unwrap_or("");
     if description.chars().count() > 8192 {
-        return Err(ApiError::invalid_parameter("Description", "the description is longer than 8192 characters"));
+        return Err(ApiError::invalid_parameter(
+            "Description",
+            "the description is longer than 8192 characters",
+        ));
     }
     let id = uuid::Uuid::new_v4().to_string();
     let region_id = ctx.region.clone();
     // A key whose material is imported waits for it.
-    let state = if origin == "EXTERNAL" { "PendingImport" } else { "Enabled" };
+    let state = if origin == "EXTERNAL" {
+        "PendingImport"
+    } else {
+        "Enabled"
+    };
     let key = Resource::new(KEY, id.clone(), &region_id, "", state, ctx.now_ms)
         .with("Arn", key_arn(ctx, &region_id, &id))
         .with("Description", description)
@@ -194,7 +229,10 @@ fn describe_key(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 fn list_keys(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     region(&ctx.region)?;
     let (page, number, size, total) = paginate(keys_here(ctx), p, 100)?;
-    let keys: Vec<Value> = page.iter().map(|k| json!({ "KeyId": k.id, "KeyArn": k.attr_str("Arn") })).collect();
+    let keys: Vec<Value> = page
+        .iter()
+        .map(|k| json!({ "KeyId": k.id, "KeyArn": k.attr_str("Arn") }))
+        .collect();
     Ok(json!({ "TotalCount": total, "PageNumber": number, "PageSize": size, "Keys": { "Key": keys } }))
 }
 
@@ -259,19 +297,31 @@ fn cancel_key_deletion(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErro
 /// `alias/` followed by 1–255 letters, digits, `_`, `-`, `/` or `:`; `alias/acs/` is reserved.
 fn check_alias_name(name: &str) -> Result<(), ApiError> {
     let rest = name.strip_prefix("alias/").ok_or_else(|| {
-        ApiError::invalid_parameter("AliasName", "an alias name must start with alias/ (for example alias/my-key)")
+        ApiError::invalid_parameter(
+            "AliasName",
+            "an alias name must start with alias/ (for example alias/my-key)",
+        )
     })?;
     if rest.is_empty() || rest.chars().count() > 255 {
-        return Err(ApiError::invalid_parameter("AliasName", "the part after alias/ must be 1 to 255 characters long"));
+        return Err(ApiError::invalid_parameter(
+            "AliasName",
+            "the part after alias/ must be 1 to 255 characters long",
+        ));
     }
-    if !rest.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '/' | ':')) {
+    if !rest
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '/' | ':'))
+    {
         return Err(ApiError::invalid_parameter(
             "AliasName",
             "only letters, digits, underscores (_), hyphens (-), slashes (/) and colons (:) are allowed",
         ));
     }
     if rest.starts_with("acs/") {
-        return Err(ApiError::invalid_parameter("AliasName", "the prefix alias/acs/ is reserved for cloud services"));
+        return Err(ApiError::invalid_parameter(
+            "AliasName",
+            "the prefix alias/acs/ is reserved for cloud services",
+        ));
     }
     Ok(())
 }
@@ -290,11 +340,21 @@ fn create_alias(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     check_alias_name(alias_name)?;
     let key = alias_target(ctx, p)?;
     if aliases_here(ctx).iter().any(|a| a.name == alias_name) {
-        return Err(ApiError::already_exists("AliasAlreadyExists", "AliasName Already Exists."));
+        return Err(ApiError::already_exists(
+            "AliasAlreadyExists",
+            "AliasName Already Exists.",
+        ));
     }
     let region_id = ctx.region.clone();
-    let mut alias = Resource::new(ALIAS, ctx.new_id("alias"), &region_id, alias_name, "Available", ctx.now_ms)
-        .with("AliasArn", alias_arn(ctx, &region_id, alias_name));
+    let mut alias = Resource::new(
+        ALIAS,
+        ctx.new_id("alias"),
+        &region_id,
+        alias_name,
+        "Available",
+        ctx.now_ms,
+    )
+    .with("AliasArn", alias_arn(ctx, &region_id, alias_name));
     alias.parent = Some(key.id.clone());
     ctx.reference(KEY_TYPE, &key.id);
     ctx.reference(ALIAS_TYPE, alias_name);
@@ -315,8 +375,10 @@ fn list_aliases(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 fn list_aliases_by_key_id(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let key = resolve_key(ctx, "KeyId", p)?;
-    let of_key: Vec<Resource> =
-        aliases_here(ctx).into_iter().filter(|a| a.parent.as_deref() == Some(key.id.as_str())).collect();
+    let of_key: Vec<Resource> = aliases_here(ctx)
+        .into_iter()
+        .filter(|a| a.parent.as_deref() == Some(key.id.as_str()))
+        .collect();
     let (page, number, size, total) = paginate(of_key, p, 100)?;
     let aliases: Vec<Value> = page.iter().map(alias_json).collect();
     ctx.reference(KEY_TYPE, &key.id);
@@ -355,7 +417,11 @@ mod tests {
     use crate::{Console, ConsoleConfig};
 
     fn new_key(h: &Harness) -> String {
-        let body = h.ok(&PRODUCT, "CreateKey", &[("Description", "orders"), ("KeySpec", "Aliyun_AES_256")]);
+        let body = h.ok(
+            &PRODUCT,
+            "CreateKey",
+            &[("Description", "orders"), ("KeySpec", "Aliyun_AES_256")],
+        );
         body["KeyMetadata"]["KeyId"].as_str().unwrap().to_owned()
     }
 
@@ -367,17 +433,35 @@ mod tests {
     #[test]
     fn create_key_returns_its_metadata_and_event() {
         let h = Harness::new();
-        let body = h.ok(&PRODUCT, "CreateKey", &[("Description", "orders"), ("KeyUsage", "ENCRYPT/DECRYPT"), ("ProtectionLevel", "SOFTWARE")]);
+        let body = h.ok(
+            &PRODUCT,
+            "CreateKey",
+            &[
+                ("Description", "orders"),
+                ("KeyUsage", "ENCRYPT/DECRYPT"),
+                ("ProtectionLevel", "SOFTWARE"),
+            ],
+        );
         let metadata = &body["KeyMetadata"];
         let id = metadata["KeyId"].as_str().unwrap();
         assert!(uuid::Uuid::parse_str(id).is_ok(), "{id}");
         assert_eq!(metadata["KeyState"], "Enabled");
         assert_eq!(metadata["KeySpec"], "Aliyun_AES_256");
-        assert_eq!(metadata["Arn"], format!("acs:kms:cn-hangzhou:{}:key/{id}", h.account.account_id));
+        assert_eq!(
+            metadata["Arn"],
+            format!("acs:kms:cn-hangzhou:{}:key/{id}", h.account.account_id)
+        );
         let event = h.last_event("CreateKey");
-        assert_eq!((event.service_name.as_str(), event.event_source.as_str()), ("Kms", "kms.aliyuncs.com"));
+        assert_eq!(
+            (event.service_name.as_str(), event.event_source.as_str()),
+            ("Kms", "kms.aliyuncs.com")
+        );
         assert_eq!(event.referenced_resources["ACS::KMS::Key"], [id]);
-        let e = h.err(&PRODUCT, "CreateKey", &[("KeySpec", "EC_P256"), ("KeyUsage", "ENCRYPT/DECRYPT")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateKey",
+            &[("KeySpec", "EC_P256"), ("KeyUsage", "ENCRYPT/DECRYPT")],
+        );
         assert!(e.message.contains("\"KeyUsage\""));
         let e = h.err(&PRODUCT, "CreateKey", &[("KeySpec", "AES_999")]);
         assert!(e.message.contains("\"KeySpec\""));
@@ -394,7 +478,11 @@ mod tests {
         assert_eq!(state(&h, &key), "Disabled");
         h.ok(&PRODUCT, "EnableKey", &[("KeyId", &key)]);
         assert_eq!(state(&h, &key), "Enabled");
-        let e = h.err(&PRODUCT, "EnableKey", &[("KeyId", "11111111-2222-3333-4444-555555555555")]);
+        let e = h.err(
+            &PRODUCT,
+            "EnableKey",
+            &[("KeyId", "11111111-2222-3333-4444-555555555555")],
+        );
         assert_eq!((e.code.as_str(), e.status.as_u16()), ("Forbidden.KeyNotFound", 404));
     }
 
@@ -403,20 +491,38 @@ mod tests {
         let h = Harness::new();
         let key = new_key(&h);
         for days in ["6", "367", "week"] {
-            let e = h.err(&PRODUCT, "ScheduleKeyDeletion", &[("KeyId", &key), ("PendingWindowInDays", days)]);
+            let e = h.err(
+                &PRODUCT,
+                "ScheduleKeyDeletion",
+                &[("KeyId", &key), ("PendingWindowInDays", days)],
+            );
             assert!(e.message.contains("\"PendingWindowInDays\""), "{days}: {}", e.message);
         }
         let e = h.err(&PRODUCT, "ScheduleKeyDeletion", &[("KeyId", &key)]);
         assert_eq!(e.code, "MissingParameter");
-        h.ok(&PRODUCT, "ScheduleKeyDeletion", &[("KeyId", &key), ("PendingWindowInDays", "7")]);
+        h.ok(
+            &PRODUCT,
+            "ScheduleKeyDeletion",
+            &[("KeyId", &key), ("PendingWindowInDays", "7")],
+        );
         let described = h.ok(&PRODUCT, "DescribeKey", &[("KeyId", &key)]);
         assert_eq!(described["KeyMetadata"]["KeyState"], "PendingDeletion");
         assert!(described["KeyMetadata"]["DeleteDate"].is_string());
-        assert_eq!(h.err(&PRODUCT, "DisableKey", &[("KeyId", &key)]).code, "Rejected.PendingDeletion");
+        assert_eq!(
+            h.err(&PRODUCT, "DisableKey", &[("KeyId", &key)]).code,
+            "Rejected.PendingDeletion"
+        );
         h.ok(&PRODUCT, "CancelKeyDeletion", &[("KeyId", &key)]);
         assert_eq!(state(&h, &key), "Enabled");
-        assert_eq!(h.err(&PRODUCT, "CancelKeyDeletion", &[("KeyId", &key)]).code, "Rejected.StateModifiedFailed");
-        h.ok(&PRODUCT, "ScheduleKeyDeletion", &[("KeyId", &key), ("PendingWindowInDays", "366")]);
+        assert_eq!(
+            h.err(&PRODUCT, "CancelKeyDeletion", &[("KeyId", &key)]).code,
+            "Rejected.StateModifiedFailed"
+        );
+        h.ok(
+            &PRODUCT,
+            "ScheduleKeyDeletion",
+            &[("KeyId", &key), ("PendingWindowInDays", "366")],
+        );
     }
 
     #[test]
@@ -426,12 +532,23 @@ mod tests {
         let account = console.create_account("tester", None).unwrap();
         let h = Harness { console, account };
         let key = new_key(&h);
-        h.ok(&PRODUCT, "CreateAlias", &[("AliasName", "alias/orders"), ("KeyId", &key)]);
-        h.ok(&PRODUCT, "ScheduleKeyDeletion", &[("KeyId", &key), ("PendingWindowInDays", "7")]);
+        h.ok(
+            &PRODUCT,
+            "CreateAlias",
+            &[("AliasName", "alias/orders"), ("KeyId", &key)],
+        );
+        h.ok(
+            &PRODUCT,
+            "ScheduleKeyDeletion",
+            &[("KeyId", &key), ("PendingWindowInDays", "7")],
+        );
         clock.advance(7 * DAY_MS - 1);
         assert_eq!(state(&h, &key), "PendingDeletion");
         clock.advance(1);
-        assert_eq!(h.err(&PRODUCT, "DescribeKey", &[("KeyId", &key)]).code, "Forbidden.KeyNotFound");
+        assert_eq!(
+            h.err(&PRODUCT, "DescribeKey", &[("KeyId", &key)]).code,
+            "Forbidden.KeyNotFound"
+        );
         assert_eq!(h.ok(&PRODUCT, "ListKeys", &[])["TotalCount"], 0);
         assert_eq!(h.ok(&PRODUCT, "ListAliases", &[])["TotalCount"], 0);
     }
@@ -443,23 +560,48 @@ mod tests {
         let other = new_key(&h);
         let e = h.err(&PRODUCT, "CreateAlias", &[("AliasName", "orders"), ("KeyId", &key)]);
         assert!(e.message.contains("\"AliasName\""));
-        let e = h.err(&PRODUCT, "CreateAlias", &[("AliasName", "alias/acs/rds"), ("KeyId", &key)]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateAlias",
+            &[("AliasName", "alias/acs/rds"), ("KeyId", &key)],
+        );
         assert!(e.message.contains("reserved"));
-        h.ok(&PRODUCT, "CreateAlias", &[("AliasName", "alias/orders"), ("KeyId", &key)]);
-        let e = h.err(&PRODUCT, "CreateAlias", &[("AliasName", "alias/orders"), ("KeyId", &other)]);
+        h.ok(
+            &PRODUCT,
+            "CreateAlias",
+            &[("AliasName", "alias/orders"), ("KeyId", &key)],
+        );
+        let e = h.err(
+            &PRODUCT,
+            "CreateAlias",
+            &[("AliasName", "alias/orders"), ("KeyId", &other)],
+        );
         assert_eq!(e.code, "AliasAlreadyExists");
-        assert_eq!(h.ok(&PRODUCT, "DescribeKey", &[("KeyId", "alias/orders")])["KeyMetadata"]["KeyId"], key);
+        assert_eq!(
+            h.ok(&PRODUCT, "DescribeKey", &[("KeyId", "alias/orders")])["KeyMetadata"]["KeyId"],
+            key
+        );
         let listed = h.ok(&PRODUCT, "ListAliases", &[]);
         assert_eq!(listed["Aliases"]["Alias"][0]["AliasName"], "alias/orders");
         let arn = format!("acs:kms:cn-hangzhou:{}:alias/orders", h.account.account_id);
         assert_eq!(listed["Aliases"]["Alias"][0]["AliasArn"], arn);
 
-        h.ok(&PRODUCT, "UpdateAlias", &[("AliasName", "alias/orders"), ("KeyId", &other)]);
-        assert_eq!(h.ok(&PRODUCT, "DescribeKey", &[("KeyId", "alias/orders")])["KeyMetadata"]["KeyId"], other);
+        h.ok(
+            &PRODUCT,
+            "UpdateAlias",
+            &[("AliasName", "alias/orders"), ("KeyId", &other)],
+        );
+        assert_eq!(
+            h.ok(&PRODUCT, "DescribeKey", &[("KeyId", "alias/orders")])["KeyMetadata"]["KeyId"],
+            other
+        );
         let by_key = h.ok(&PRODUCT, "ListAliasesByKeyId", &[("KeyId", &key)]);
         assert_eq!(by_key["TotalCount"], 0);
         h.ok(&PRODUCT, "DeleteAlias", &[("AliasName", "alias/orders")]);
-        assert_eq!(h.err(&PRODUCT, "DeleteAlias", &[("AliasName", "alias/orders")]).code, "Forbidden.AliasNotFound");
+        assert_eq!(
+            h.err(&PRODUCT, "DeleteAlias", &[("AliasName", "alias/orders")]).code,
+            "Forbidden.AliasNotFound"
+        );
     }
 
     #[test]
@@ -467,7 +609,9 @@ mod tests {
         let h = Harness::new();
         let key = new_key(&h);
         let other = h.another_account("other");
-        let e = h.call_as(&other, &PRODUCT, "DescribeKey", &[("KeyId", &key)]).unwrap_err();
+        let e = h
+            .call_as(&other, &PRODUCT, "DescribeKey", &[("KeyId", &key)])
+            .unwrap_err();
         assert_eq!(e.code, "Forbidden.KeyNotFound");
         assert_eq!(h.call_as(&other, &PRODUCT, "ListKeys", &[]).unwrap()["TotalCount"], 0);
         let e = h.err(&PRODUCT, "DescribeKey", &[("KeyId", &key), ("RegionId", "cn-beijing")]);

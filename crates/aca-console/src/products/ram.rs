@@ -104,7 +104,14 @@ const SYSTEM_POLICIES: &[SystemPolicy] = &[
     SystemPolicy {
         name: "ReadOnlyAccess",
         description: "Provides read-only access to Alibaba Cloud services and resources.",
-        actions: &["*:Describe*", "*:List*", "*:Get*", "*:BatchGet*", "*:Query*", "*:BatchQuery*"],
+        actions: &[
+            "*:Describe*",
+            "*:List*",
+            "*:Get*",
+            "*:BatchGet*",
+            "*:Query*",
+            "*:BatchQuery*",
+        ],
     },
     SystemPolicy {
         name: "AliyunECSFullAccess",
@@ -271,7 +278,11 @@ fn check_display_name(param: &str, value: &str) -> Result<(), ApiError> {
 }
 
 fn check_comments(param: &str, value: &str) -> Result<(), ApiError> {
-    if value.chars().count() > 128 { Err(too_long(param)) } else { Ok(()) }
+    if value.chars().count() > 128 {
+        Err(too_long(param))
+    } else {
+        Ok(())
+    }
 }
 
 /// `86-13800000000` (country code, hyphen, number) or a bare number.
@@ -280,7 +291,11 @@ fn check_mobile_phone(param: &str, value: &str) -> Result<(), ApiError> {
     let digits = |s: &str, range: std::ops::RangeInclusive<usize>| {
         range.contains(&s.len()) && s.chars().all(|c| c.is_ascii_digit())
     };
-    if digits(country, 1..=4) && digits(number, 5..=15) { Ok(()) } else { Err(bad_format(param)) }
+    if digits(country, 1..=4) && digits(number, 5..=15) {
+        Ok(())
+    } else {
+        Err(bad_format(param))
+    }
 }
 
 fn check_email(param: &str, value: &str) -> Result<(), ApiError> {
@@ -321,7 +336,9 @@ fn check_policy_document(param: &str, document: &str, kind: DocumentKind) -> Res
     for (index, statement) in statements.iter().enumerate() {
         let effect = statement.get("Effect").and_then(Value::as_str);
         if !matches!(effect, Some("Allow" | "Deny")) {
-            return Err(malformed_document(format!("{param}: Statement {index} needs \"Effect\" Allow or Deny")));
+            return Err(malformed_document(format!(
+                "{param}: Statement {index} needs \"Effect\" Allow or Deny"
+            )));
         }
         let is_text_or_list = |v: &Value| match v {
             Value::String(s) => !s.is_empty(),
@@ -329,14 +346,20 @@ fn check_policy_document(param: &str, document: &str, kind: DocumentKind) -> Res
             _ => false,
         };
         if !statement.get("Action").is_some_and(is_text_or_list) {
-            return Err(malformed_document(format!("{param}: Statement {index} needs an \"Action\"")));
+            return Err(malformed_document(format!(
+                "{param}: Statement {index} needs an \"Action\""
+            )));
         }
         match kind {
             DocumentKind::Permissions if !statement.get("Resource").is_some_and(is_text_or_list) => {
-                return Err(malformed_document(format!("{param}: Statement {index} needs a \"Resource\"")));
+                return Err(malformed_document(format!(
+                    "{param}: Statement {index} needs a \"Resource\""
+                )));
             }
             DocumentKind::Trust if !statement.get("Principal").is_some_and(Value::is_object) => {
-                return Err(malformed_document(format!("{param}: Statement {index} needs a \"Principal\" object")));
+                return Err(malformed_document(format!(
+                    "{param}: Statement {index} needs a \"Principal\" object"
+                )));
             }
             _ => {}
         }
@@ -504,8 +527,11 @@ fn rename_user(ctx: &mut OpCtx<'_>, old: &str, new: &str) {
         attachment.set("PrincipalName", new);
         ctx.put(attachment);
     }
-    let keys: Vec<AccessKey> =
-        ctx.access_keys().filter(|k| k.user_name.as_deref() == Some(old)).cloned().collect();
+    let keys: Vec<AccessKey> = ctx
+        .access_keys()
+        .filter(|k| k.user_name.as_deref() == Some(old))
+        .cloned()
+        .collect();
     for mut key in keys {
         key.user_name = Some(new.to_owned());
         ctx.effect(Effect::PutAccessKey(key));
@@ -516,10 +542,16 @@ fn delete_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let name = p.required("UserName")?;
     let user = find_user(ctx, name)?;
     if memberships(ctx).iter().any(|m| m.attr_str("UserName") == name) {
-        return Err(delete_conflict("User.Group", "The user CAN NOT be in any group while deleting the user."));
+        return Err(delete_conflict(
+            "User.Group",
+            "The user CAN NOT be in any group while deleting the user.",
+        ));
     }
     if ctx.access_keys().any(|k| k.user_name.as_deref() == Some(name)) {
-        return Err(delete_conflict("User.AccessKey", "The user CAN NOT has any access key while deleting the user."));
+        return Err(delete_conflict(
+            "User.AccessKey",
+            "The user CAN NOT has any access key while deleting the user.",
+        ));
     }
     if user.attrs.contains_key("LoginProfile") {
         return Err(delete_conflict(
@@ -554,7 +586,10 @@ fn create_login_profile(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErr
     let mfa_required = p.bool("MFABindRequired")?.unwrap_or(false);
     let mut user = find_user(ctx, name)?;
     if user.attrs.contains_key("LoginProfile") {
-        return Err(already_exists("User.LoginProfile", "The user login profile does already EXIST."));
+        return Err(already_exists(
+            "User.LoginProfile",
+            "The user login profile does already EXIST.",
+        ));
     }
     // The default password policy: 8 to 32 characters, no whitespace.
     let length = password.chars().count();
@@ -747,7 +782,10 @@ fn delete_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let name = p.required("GroupName")?;
     let group = find_group(ctx, name)?;
     if memberships(ctx).iter().any(|m| m.attr_str("GroupName") == name) {
-        return Err(delete_conflict("Group.User", "The group CAN NOT has any user member while deleting the group."));
+        return Err(delete_conflict(
+            "Group.User",
+            "The group CAN NOT has any user member while deleting the group.",
+        ));
     }
     if !attachments_of(ctx, Principal::Group, name).is_empty() {
         return Err(delete_conflict(
@@ -761,7 +799,9 @@ fn delete_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 }
 
 fn membership_of(ctx: &OpCtx<'_>, user: &str, group: &str) -> Option<Resource> {
-    memberships(ctx).into_iter().find(|m| m.attr_str("UserName") == user && m.attr_str("GroupName") == group)
+    memberships(ctx)
+        .into_iter()
+        .find(|m| m.attr_str("UserName") == user && m.attr_str("GroupName") == group)
 }
 
 fn add_user_to_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
@@ -772,10 +812,16 @@ fn add_user_to_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError>
     if membership_of(ctx, user_name, group_name).is_some() {
         return Err(already_exists("User.Group", "The user has already joined the group."));
     }
-    let mut membership =
-        Resource::new(MEMBERSHIP, ctx.new_id("gm"), GLOBAL, &format!("{group_name}/{user_name}"), "Active", ctx.now_ms)
-            .with("UserName", user_name)
-            .with("GroupName", group_name);
+    let mut membership = Resource::new(
+        MEMBERSHIP,
+        ctx.new_id("gm"),
+        GLOBAL,
+        &format!("{group_name}/{user_name}"),
+        "Active",
+        ctx.now_ms,
+    )
+    .with("UserName", user_name)
+    .with("GroupName", group_name);
     membership.parent = Some(group.id);
     ctx.reference(GROUP_TYPE, group_name);
     ctx.reference(USER_TYPE, user_name);
@@ -985,8 +1031,10 @@ fn list_policies(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         views.extend(ctx.list_all(POLICY).iter().map(PolicyView::custom));
     }
     let (page, next) = marker_page(views, p, |v| format!("{}/{}", v.policy_type, v.name))?;
-    let policies: Vec<Value> =
-        page.iter().map(|v| v.summary(attachment_count(ctx, v.policy_type, &v.name))).collect();
+    let policies: Vec<Value> = page
+        .iter()
+        .map(|v| v.summary(attachment_count(ctx, v.policy_type, &v.name)))
+        .collect();
     Ok(with_marker(json!({ "Policies": { "Policy": policies } }), next))
 }
 
@@ -1319,7 +1367,8 @@ pub(crate) mod harness {
 
         /// A call that must succeed.
         pub fn ok(&self, product: &'static Product, action: &str, pairs: &[(&str, &str)]) -> Value {
-            self.call(product, action, pairs).unwrap_or_else(|e| panic!("{action} failed: {e}"))
+            self.call(product, action, pairs)
+                .unwrap_or_else(|e| panic!("{action} failed: {e}"))
         }
 
         /// A call that must fail.
@@ -1332,13 +1381,21 @@ pub(crate) mod harness {
 
         /// The first account's events, oldest first.
         pub fn events(&self) -> Vec<TrailEvent> {
-            let shared = self.console.store.account(&self.account.account_id).expect("account exists");
+            let shared = self
+                .console
+                .store
+                .account(&self.account.account_id)
+                .expect("account exists");
             let state = shared.lock();
             state.events.iter().map(|e| e.event.clone()).collect()
         }
 
         pub fn last_event(&self, name: &str) -> TrailEvent {
-            self.events().into_iter().rev().find(|e| e.event_name == name).unwrap_or_else(|| panic!("no {name} event"))
+            self.events()
+                .into_iter()
+                .rev()
+                .find(|e| e.event_name == name)
+                .unwrap_or_else(|| panic!("no {name} event"))
         }
     }
 }
@@ -1349,7 +1406,11 @@ mod tests {
     use super::*;
 
     fn user(h: &Harness, name: &str) -> Value {
-        h.ok(&PRODUCT, "CreateUser", &[("UserName", name), ("DisplayName", "Alice Liu")])
+        h.ok(
+            &PRODUCT,
+            "CreateUser",
+            &[("UserName", name), ("DisplayName", "Alice Liu")],
+        )
     }
 
     const READ_OSS: &str = r#"{"Version":"1","Statement":[{"Effect":"Allow","Action":"oss:Get*","Resource":"*"}]}"#;
@@ -1367,10 +1428,20 @@ mod tests {
         assert_eq!(event.service_name, "Ims");
         assert_eq!(event.event_source, "ram.aliyuncs.com");
         assert_eq!(event.referenced_resources["ACS::RAM::User"], ["alice"]);
-        h.ok(&PRODUCT, "CreatePolicy", &[("PolicyName", "read-oss"), ("PolicyDocument", READ_OSS)]);
+        h.ok(
+            &PRODUCT,
+            "CreatePolicy",
+            &[("PolicyName", "read-oss"), ("PolicyDocument", READ_OSS)],
+        );
         assert_eq!(h.last_event("CreatePolicy").service_name, "Ram");
-        assert_eq!(h.ok(&PRODUCT, "GetUser", &[("UserName", "alice")])["User"]["UserId"], id);
-        assert_eq!(h.err(&PRODUCT, "CreateUser", &[("UserName", "alice")]).code, "EntityAlreadyExists.User");
+        assert_eq!(
+            h.ok(&PRODUCT, "GetUser", &[("UserName", "alice")])["User"]["UserId"],
+            id
+        );
+        assert_eq!(
+            h.err(&PRODUCT, "CreateUser", &[("UserName", "alice")]).code,
+            "EntityAlreadyExists.User"
+        );
     }
 
     #[test]
@@ -1381,12 +1452,31 @@ mod tests {
         assert!(e.message.contains("\"UserName\""));
         let e = h.err(&PRODUCT, "CreateUser", &[("UserName", "bad name!")]);
         assert_eq!(e.code, "InvalidParameter.UserName.InvalidChars");
-        let e = h.err(&PRODUCT, "CreateUser", &[("UserName", "bob"), ("Email", "not-an-email")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateUser",
+            &[("UserName", "bob"), ("Email", "not-an-email")],
+        );
         assert_eq!(e.code, "InvalidParameter.Email.Format");
-        let e = h.err(&PRODUCT, "CreateUser", &[("UserName", "bob"), ("MobilePhone", "86-abc")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateUser",
+            &[("UserName", "bob"), ("MobilePhone", "86-abc")],
+        );
         assert_eq!(e.code, "InvalidParameter.MobilePhone.Format");
-        h.ok(&PRODUCT, "CreateUser", &[("UserName", "bob"), ("MobilePhone", "86-13800000000"), ("Email", "bob@example.com")]);
-        assert_eq!(h.err(&PRODUCT, "GetUser", &[("UserName", "nobody")]).code, "EntityNotExist.User");
+        h.ok(
+            &PRODUCT,
+            "CreateUser",
+            &[
+                ("UserName", "bob"),
+                ("MobilePhone", "86-13800000000"),
+                ("Email", "bob@example.com"),
+            ],
+        );
+        assert_eq!(
+            h.err(&PRODUCT, "GetUser", &[("UserName", "nobody")]).code,
+            "EntityNotExist.User"
+        );
     }
 
     #[test]
@@ -1408,19 +1498,35 @@ mod tests {
             assert_eq!(stored.secret, key["AccessKeySecret"].as_str().unwrap());
         }
 
-        h.ok(&PRODUCT, "UpdateAccessKey", &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Inactive")]);
+        h.ok(
+            &PRODUCT,
+            "UpdateAccessKey",
+            &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Inactive")],
+        );
         {
             let shared = h.console.store.account(&h.account.account_id).unwrap();
             assert!(!shared.lock().access_keys[id].active);
         }
         let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
         assert_eq!(listed["AccessKeys"]["AccessKey"][0]["Status"], "Inactive");
-        let e = h.err(&PRODUCT, "UpdateAccessKey", &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Off")]);
+        let e = h.err(
+            &PRODUCT,
+            "UpdateAccessKey",
+            &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Off")],
+        );
         assert!(e.message.contains("\"Status\""));
 
-        h.ok(&PRODUCT, "DeleteAccessKey", &[("UserName", "alice"), ("UserAccessKeyId", id)]);
+        h.ok(
+            &PRODUCT,
+            "DeleteAccessKey",
+            &[("UserName", "alice"), ("UserAccessKeyId", id)],
+        );
         assert_eq!(h.console.store.account_of_key(id), None);
-        let e = h.err(&PRODUCT, "DeleteAccessKey", &[("UserName", "alice"), ("UserAccessKeyId", id)]);
+        let e = h.err(
+            &PRODUCT,
+            "DeleteAccessKey",
+            &[("UserName", "alice"), ("UserAccessKeyId", id)],
+        );
         assert_eq!(e.code, "EntityNotExist.User.AccessKey");
     }
 
@@ -1431,37 +1537,85 @@ mod tests {
         h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
         h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
         let e = h.err(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
-        assert_eq!((e.code.as_str(), e.status.as_u16()), ("LimitExceeded.User.AccessKey", 409));
+        assert_eq!(
+            (e.code.as_str(), e.status.as_u16()),
+            ("LimitExceeded.User.AccessKey", 409)
+        );
         let keys = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
         assert_eq!(keys["AccessKeys"]["AccessKey"].as_array().unwrap().len(), 2);
         // The account's own keys are a separate list.
         let root = h.ok(&PRODUCT, "ListAccessKeys", &[]);
-        assert_eq!(root["AccessKeys"]["AccessKey"][0]["AccessKeyId"], h.account.access_key_id);
+        assert_eq!(
+            root["AccessKeys"]["AccessKey"][0]["AccessKeyId"],
+            h.account.access_key_id
+        );
     }
 
     #[test]
     fn delete_user_fails_while_dependants_exist() {
         let h = Harness::new();
         user(&h, "alice");
-        h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "dev"), ("Comments", "developers")]);
-        h.ok(&PRODUCT, "AddUserToGroup", &[("GroupName", "dev"), ("UserName", "alice")]);
+        h.ok(
+            &PRODUCT,
+            "CreateGroup",
+            &[("GroupName", "dev"), ("Comments", "developers")],
+        );
+        h.ok(
+            &PRODUCT,
+            "AddUserToGroup",
+            &[("GroupName", "dev"), ("UserName", "alice")],
+        );
         let key = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
         let key_id = key["AccessKey"]["AccessKeyId"].as_str().unwrap().to_owned();
-        h.ok(&PRODUCT, "AttachPolicyToUser", &[("PolicyType", "System"), ("PolicyName", "AliyunECSFullAccess"), ("UserName", "alice")]);
+        h.ok(
+            &PRODUCT,
+            "AttachPolicyToUser",
+            &[
+                ("PolicyType", "System"),
+                ("PolicyName", "AliyunECSFullAccess"),
+                ("UserName", "alice"),
+            ],
+        );
 
         let delete = || h.err(&PRODUCT, "DeleteUser", &[("UserName", "alice")]).code;
         assert_eq!(delete(), "DeleteConflict.User.Group");
-        assert_eq!(h.err(&PRODUCT, "DeleteGroup", &[("GroupName", "dev")]).code, "DeleteConflict.Group.User");
-        h.ok(&PRODUCT, "RemoveUserFromGroup", &[("GroupName", "dev"), ("UserName", "alice")]);
+        assert_eq!(
+            h.err(&PRODUCT, "DeleteGroup", &[("GroupName", "dev")]).code,
+            "DeleteConflict.Group.User"
+        );
+        h.ok(
+            &PRODUCT,
+            "RemoveUserFromGroup",
+            &[("GroupName", "dev"), ("UserName", "alice")],
+        );
         assert_eq!(delete(), "DeleteConflict.User.AccessKey");
-        h.ok(&PRODUCT, "DeleteAccessKey", &[("UserName", "alice"), ("UserAccessKeyId", &key_id)]);
+        h.ok(
+            &PRODUCT,
+            "DeleteAccessKey",
+            &[("UserName", "alice"), ("UserAccessKeyId", &key_id)],
+        );
         assert_eq!(delete(), "DeleteConflict.User.Policy");
-        h.ok(&PRODUCT, "DetachPolicyFromUser", &[("PolicyType", "System"), ("PolicyName", "AliyunECSFullAccess"), ("UserName", "alice")]);
-        h.ok(&PRODUCT, "CreateLoginProfile", &[("UserName", "alice"), ("Password", "Sup3r-secret!")]);
+        h.ok(
+            &PRODUCT,
+            "DetachPolicyFromUser",
+            &[
+                ("PolicyType", "System"),
+                ("PolicyName", "AliyunECSFullAccess"),
+                ("UserName", "alice"),
+            ],
+        );
+        h.ok(
+            &PRODUCT,
+            "CreateLoginProfile",
+            &[("UserName", "alice"), ("Password", "Sup3r-secret!")],
+        );
         assert_eq!(delete(), "DeleteConflict.User.LoginProfile");
         h.ok(&PRODUCT, "DeleteLoginProfile", &[("UserName", "alice")]);
         h.ok(&PRODUCT, "DeleteUser", &[("UserName", "alice")]);
-        assert_eq!(h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code, "EntityNotExist.User");
+        assert_eq!(
+            h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code,
+            "EntityNotExist.User"
+        );
         h.ok(&PRODUCT, "DeleteGroup", &[("GroupName", "dev")]);
     }
 
@@ -1470,8 +1624,16 @@ mod tests {
         let h = Harness::new();
         user(&h, "alice");
         h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "ops")]);
-        h.ok(&PRODUCT, "AddUserToGroup", &[("GroupName", "ops"), ("UserName", "alice")]);
-        let e = h.err(&PRODUCT, "AddUserToGroup", &[("GroupName", "ops"), ("UserName", "alice")]);
+        h.ok(
+            &PRODUCT,
+            "AddUserToGroup",
+            &[("GroupName", "ops"), ("UserName", "alice")],
+        );
+        let e = h.err(
+            &PRODUCT,
+            "AddUserToGroup",
+            &[("GroupName", "ops"), ("UserName", "alice")],
+        );
         assert_eq!(e.code, "EntityAlreadyExists.User.Group");
         let groups = h.ok(&PRODUCT, "ListGroupsForUser", &[("UserName", "alice")]);
         assert_eq!(groups["Groups"]["Group"][0]["GroupName"], "ops");
@@ -1485,32 +1647,88 @@ mod tests {
     #[test]
     fn policies_are_validated_attached_and_protected_from_deletion() {
         let h = Harness::new();
-        let e = h.err(&PRODUCT, "CreatePolicy", &[("PolicyName", "p1"), ("PolicyDocument", "{not json")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreatePolicy",
+            &[("PolicyName", "p1"), ("PolicyDocument", "{not json")],
+        );
         assert_eq!(e.code, "MalformedPolicyDocument");
         let no_effect = r#"{"Version":"1","Statement":[{"Action":"oss:*","Resource":"*"}]}"#;
-        let e = h.err(&PRODUCT, "CreatePolicy", &[("PolicyName", "p1"), ("PolicyDocument", no_effect)]);
+        let e = h.err(
+            &PRODUCT,
+            "CreatePolicy",
+            &[("PolicyName", "p1"), ("PolicyDocument", no_effect)],
+        );
         assert!(e.message.contains("Effect"), "{}", e.message);
-        let body = h.ok(&PRODUCT, "CreatePolicy", &[("PolicyName", "read-oss"), ("PolicyDocument", READ_OSS), ("Description", "OSS reads")]);
+        let body = h.ok(
+            &PRODUCT,
+            "CreatePolicy",
+            &[
+                ("PolicyName", "read-oss"),
+                ("PolicyDocument", READ_OSS),
+                ("Description", "OSS reads"),
+            ],
+        );
         assert_eq!(body["Policy"]["PolicyType"], "Custom");
         assert_eq!(body["Policy"]["DefaultVersion"], "v1");
 
         let all = h.ok(&PRODUCT, "ListPolicies", &[]);
-        let names: Vec<&str> =
-            all["Policies"]["Policy"].as_array().unwrap().iter().filter_map(|p| p["PolicyName"].as_str()).collect();
-        for expected in ["AdministratorAccess", "AliyunECSFullAccess", "AliyunOSSReadOnlyAccess", "AliyunVPCFullAccess", "read-oss"] {
+        let names: Vec<&str> = all["Policies"]["Policy"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["PolicyName"].as_str())
+            .collect();
+        for expected in [
+            "AdministratorAccess",
+            "AliyunECSFullAccess",
+            "AliyunOSSReadOnlyAccess",
+            "AliyunVPCFullAccess",
+            "read-oss",
+        ] {
             assert!(names.contains(&expected), "{expected} missing from {names:?}");
         }
         let custom = h.ok(&PRODUCT, "ListPolicies", &[("PolicyType", "Custom")]);
         assert_eq!(custom["Policies"]["Policy"].as_array().unwrap().len(), 1);
 
-        h.ok(&PRODUCT, "CreateRole", &[("RoleName", "ecs-reader"), ("AssumeRolePolicyDocument", TRUST_ECS)]);
-        h.ok(&PRODUCT, "AttachPolicyToRole", &[("PolicyType", "Custom"), ("PolicyName", "read-oss"), ("RoleName", "ecs-reader")]);
-        let got = h.ok(&PRODUCT, "GetPolicy", &[("PolicyType", "Custom"), ("PolicyName", "read-oss")]);
+        h.ok(
+            &PRODUCT,
+            "CreateRole",
+            &[("RoleName", "ecs-reader"), ("AssumeRolePolicyDocument", TRUST_ECS)],
+        );
+        h.ok(
+            &PRODUCT,
+            "AttachPolicyToRole",
+            &[
+                ("PolicyType", "Custom"),
+                ("PolicyName", "read-oss"),
+                ("RoleName", "ecs-reader"),
+            ],
+        );
+        let got = h.ok(
+            &PRODUCT,
+            "GetPolicy",
+            &[("PolicyType", "Custom"), ("PolicyName", "read-oss")],
+        );
         assert_eq!(got["Policy"]["AttachmentCount"], 1);
         assert_eq!(got["DefaultPolicyVersion"]["PolicyDocument"], READ_OSS);
-        assert_eq!(h.err(&PRODUCT, "DeletePolicy", &[("PolicyName", "read-oss")]).code, "DeleteConflict.Role.Policy");
-        assert_eq!(h.err(&PRODUCT, "DeleteRole", &[("RoleName", "ecs-reader")]).code, "DeleteConflict.Role.Policy");
-        h.ok(&PRODUCT, "DetachPolicyFromRole", &[("PolicyType", "Custom"), ("PolicyName", "read-oss"), ("RoleName", "ecs-reader")]);
+        assert_eq!(
+            h.err(&PRODUCT, "DeletePolicy", &[("PolicyName", "read-oss")]).code,
+            "DeleteConflict.Role.Policy"
+        );
+        assert_eq!(
+            h.err(&PRODUCT, "DeleteRole", &[("RoleName", "ecs-reader")]).code,
+            "DeleteConflict.Role.Policy"
+        );
+        h.ok(
+            &PRODUCT,
+            "DetachPolicyFromRole",
+            &[
+                ("PolicyType", "Custom"),
+                ("PolicyName", "read-oss"),
+                ("RoleName", "ecs-reader"),
+            ],
+        );
         h.ok(&PRODUCT, "DeletePolicy", &[("PolicyName", "read-oss")]);
         h.ok(&PRODUCT, "DeleteRole", &[("RoleName", "ecs-reader")]);
     }
@@ -1520,38 +1738,74 @@ mod tests {
         let h = Harness::new();
         user(&h, "alice");
         let attach = |kind: &str, name: &str| {
-            h.call(&PRODUCT, "AttachPolicyToUser", &[("PolicyType", kind), ("PolicyName", name), ("UserName", "alice")])
+            h.call(
+                &PRODUCT,
+                "AttachPolicyToUser",
+                &[("PolicyType", kind), ("PolicyName", name), ("UserName", "alice")],
+            )
         };
-        assert_eq!(attach("Managed", "AdministratorAccess").unwrap_err().code, "InvalidParameter.PolicyType");
-        assert_eq!(attach("System", "NoSuchPolicy").unwrap_err().code, "EntityNotExist.Policy");
+        assert_eq!(
+            attach("Managed", "AdministratorAccess").unwrap_err().code,
+            "InvalidParameter.PolicyType"
+        );
+        assert_eq!(
+            attach("System", "NoSuchPolicy").unwrap_err().code,
+            "EntityNotExist.Policy"
+        );
         attach("System", "AliyunOSSReadOnlyAccess").unwrap();
         let event = h.last_event("AttachPolicyToUser");
-        assert_eq!(event.referenced_resources["ACS::RAM::Policy"], ["AliyunOSSReadOnlyAccess"]);
+        assert_eq!(
+            event.referenced_resources["ACS::RAM::Policy"],
+            ["AliyunOSSReadOnlyAccess"]
+        );
         assert_eq!(event.referenced_resources["ACS::RAM::User"], ["alice"]);
-        assert_eq!(attach("System", "AliyunOSSReadOnlyAccess").unwrap_err().code, "EntityAlreadyExists.User.Policy");
+        assert_eq!(
+            attach("System", "AliyunOSSReadOnlyAccess").unwrap_err().code,
+            "EntityAlreadyExists.User.Policy"
+        );
         let listed = h.ok(&PRODUCT, "ListPoliciesForUser", &[("UserName", "alice")]);
         assert_eq!(listed["Policies"]["Policy"][0]["PolicyName"], "AliyunOSSReadOnlyAccess");
-        let e = h.err(&PRODUCT, "DetachPolicyFromUser", &[("PolicyType", "System"), ("PolicyName", "AdministratorAccess"), ("UserName", "alice")]);
+        let e = h.err(
+            &PRODUCT,
+            "DetachPolicyFromUser",
+            &[
+                ("PolicyType", "System"),
+                ("PolicyName", "AdministratorAccess"),
+                ("UserName", "alice"),
+            ],
+        );
         assert_eq!(e.code, "EntityNotExist.User.Policy");
     }
 
-    const TRUST_ECS: &str = r#"{"Statement":[{"Action":"sts:AssumeRole","Effect":"Allow","Principal":{"Service":["ecs.aliyuncs.com"]}}],"Version":"1"}"#;
+    const TRUST_ECS: &str = r#"{"Statement":[{"Action":"sts:AssumeRole","Effect":"Allow",
+        "Principal":{"Service":["ecs.aliyuncs.com"]}}],"Version":"1"}"#;
 
     #[test]
     fn roles_carry_their_arn() {
         let h = Harness::new();
-        let body = h.ok(&PRODUCT, "CreateRole", &[("RoleName", "EcsAdmin"), ("AssumeRolePolicyDocument", TRUST_ECS)]);
+        let body = h.ok(
+            &PRODUCT,
+            "CreateRole",
+            &[("RoleName", "EcsAdmin"), ("AssumeRolePolicyDocument", TRUST_ECS)],
+        );
         let arn = format!("acs:ram::{}:role/ecsadmin", h.account.account_id);
         assert_eq!(body["Role"]["Arn"], arn);
         assert_eq!(body["Role"]["MaxSessionDuration"], 3600);
         let no_principal = r#"{"Version":"1","Statement":[{"Action":"sts:AssumeRole","Effect":"Allow"}]}"#;
-        let e = h.err(&PRODUCT, "CreateRole", &[("RoleName", "r2"), ("AssumeRolePolicyDocument", no_principal)]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateRole",
+            &[("RoleName", "r2"), ("AssumeRolePolicyDocument", no_principal)],
+        );
         assert_eq!(e.code, "MalformedPolicyDocument");
         let e = h.err(&PRODUCT, "CreateRole", &[("RoleName", "r2")]);
         assert!(e.message.contains("\"AssumeRolePolicyDocument\""));
         let listed = h.ok(&PRODUCT, "ListRoles", &[]);
         assert_eq!(listed["Roles"]["Role"][0]["RoleName"], "EcsAdmin");
-        assert_eq!(h.ok(&PRODUCT, "GetRole", &[("RoleName", "EcsAdmin")])["Role"]["Arn"], arn);
+        assert_eq!(
+            h.ok(&PRODUCT, "GetRole", &[("RoleName", "EcsAdmin")])["Role"]["Arn"],
+            arn
+        );
     }
 
     #[test]
@@ -1583,15 +1837,33 @@ mod tests {
         let h = Harness::new();
         user(&h, "alice");
         h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "dev")]);
-        h.ok(&PRODUCT, "AddUserToGroup", &[("GroupName", "dev"), ("UserName", "alice")]);
+        h.ok(
+            &PRODUCT,
+            "AddUserToGroup",
+            &[("GroupName", "dev"), ("UserName", "alice")],
+        );
         let key = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
-        let body = h.ok(&PRODUCT, "UpdateUser", &[("UserName", "alice"), ("NewUserName", "alice2"), ("NewDisplayName", "Alice L")]);
+        let body = h.ok(
+            &PRODUCT,
+            "UpdateUser",
+            &[
+                ("UserName", "alice"),
+                ("NewUserName", "alice2"),
+                ("NewDisplayName", "Alice L"),
+            ],
+        );
         assert_eq!(body["User"]["UserName"], "alice2");
         let keys = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice2")]);
-        assert_eq!(keys["AccessKeys"]["AccessKey"][0]["AccessKeyId"], key["AccessKey"]["AccessKeyId"]);
+        assert_eq!(
+            keys["AccessKeys"]["AccessKey"][0]["AccessKeyId"],
+            key["AccessKey"]["AccessKeyId"]
+        );
         let groups = h.ok(&PRODUCT, "ListGroupsForUser", &[("UserName", "alice2")]);
         assert_eq!(groups["Groups"]["Group"][0]["GroupName"], "dev");
-        assert_eq!(h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code, "EntityNotExist.User");
+        assert_eq!(
+            h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code,
+            "EntityNotExist.User"
+        );
     }
 
     #[test]
@@ -1601,9 +1873,12 @@ mod tests {
         let other = h.another_account("other");
         let listed = h.call_as(&other, &PRODUCT, "ListUsers", &[]).unwrap();
         assert!(listed["Users"]["User"].as_array().unwrap().is_empty());
-        let e = h.call_as(&other, &PRODUCT, "CreateAccessKey", &[("UserName", "alice")]).unwrap_err();
+        let e = h
+            .call_as(&other, &PRODUCT, "CreateAccessKey", &[("UserName", "alice")])
+            .unwrap_err();
         assert_eq!(e.code, "EntityNotExist.User");
         // The same name is free in another account.
-        h.call_as(&other, &PRODUCT, "CreateUser", &[("UserName", "alice")]).unwrap();
+        h.call_as(&other, &PRODUCT, "CreateUser", &[("UserName", "alice")])
+            .unwrap();
     }
 }
