@@ -443,7 +443,7 @@ fn user_json(user: &Resource) -> Value {
 fn create_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let name = p.required("UserName")?;
     check_user_name("UserName", name)?;
-    let display_name = p.get("DisplayName").unwrap_or(name);
+    let display_name = p.get("DisplayName").unwrap_or("");
     check_display_name("DisplayName", display_name)?;
     if let Some(phone) = p.get("MobilePhone") {
         check_mobile_phone("MobilePhone", phone)?;
@@ -1528,6 +1528,97 @@ mod tests {
             &[("UserName", "alice"), ("UserAccessKeyId", id)],
         );
         assert_eq!(e.code, "EntityNotExist.User.AccessKey");
+    }
+
+    /// A signed `ListUsers` request over the emulator's HTTP surface: (HTTP status, body).
+    async fn signed_list_users(console: std::sync::Arc<crate::Console>, key_id: &str, secret: &str) -> (u16, Value) {
+        use std::collections::BTreeMap;
+
+        use axum::body::Body;
+        use axum::extract::ConnectInfo;
+        use tower::ServiceExt as _;
+
+        use crate::api::signature::{percent_encode, rpc_signature, rpc_string_to_sign};
+
+        let mut params: BTreeMap<String, String> = [
+            ("Action", "ListUsers"),
+            ("Version", "2015-05-01"),
+            ("Format", "JSON"),
+            ("AccessKeyId", key_id),
+            ("SignatureMethod", "HMAC-SHA1"),
+            ("SignatureVersion", "1.0"),
+            ("SignatureNonce", "5f1a3c8e-0d6b-4a43-9d7e-2b8c6a1f0e11"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        params.insert("Timestamp".into(), iso8601(console.clock.now_ms()));
+        let signature = rpc_signature(secret, &rpc_string_to_sign("GET", &params));
+        params.insert("Signature".into(), signature);
+        let query: Vec<String> = params
+            .iter()
+            .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
+            .collect();
+        let mut request = axum::http::Request::get(format!("/?{}", query.join("&")))
+            .body(Body::empty())
+            .unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(std::net::SocketAddr::from(([192, 0, 2, 10], 40000))));
+        let response = crate::app(console).oneshot(request).await.unwrap();
+        let status = response.status().as_u16();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    #[tokio::test]
+    async fn a_created_access_key_signs_requests_as_its_user() {
+        let console = std::sync::Arc::new(crate::Console::in_memory(crate::ConsoleConfig::for_tests()));
+        let account = console.create_account("tester", None).unwrap();
+        let caller = crate::dispatch::Caller {
+            account_id: account.account_id.clone(),
+            access_key_id: account.access_key_id.clone(),
+            user_name: None,
+            user_agent: PRODUCT.console_agent.to_owned(),
+            source_ip: "192.0.2.10".to_owned(),
+            event_type: aca_core::EventType::ApiCall,
+            event_name: None,
+        };
+        let call = |action: &str, pairs: &[(&str, &str)]| {
+            let params = Params::from_pairs(pairs.iter().map(|(k, v)| (*k, *v)));
+            console.call(&PRODUCT, action, &params, &caller).result.unwrap()
+        };
+        call("CreateUser", &[("UserName", "alice")]);
+        let created = call("CreateAccessKey", &[("UserName", "alice")]);
+        let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap().to_owned();
+        let secret = created["AccessKey"]["AccessKeySecret"].as_str().unwrap().to_owned();
+
+        let (status, body) = signed_list_users(console.clone(), &id, &secret).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["Users"]["User"][0]["UserName"], "alice");
+        let event = {
+            let shared = console.store.account(&account.account_id).unwrap();
+            let state = shared.lock();
+            state.events.last().unwrap().event.clone()
+        };
+        assert_eq!(event.event_name, "ListUsers");
+        assert_eq!(
+            (
+                event.user_identity.access_key_id.as_str(),
+                event.user_identity.user_name.as_str()
+            ),
+            (id.as_str(), "alice")
+        );
+
+        call(
+            "UpdateAccessKey",
+            &[("UserName", "alice"), ("UserAccessKeyId", &id), ("Status", "Inactive")],
+        );
+        let (status, body) = signed_list_users(console.clone(), &id, &secret).await;
+        assert_eq!(
+            (status, body["Code"].as_str()),
+            (400, Some("InvalidAccessKeyId.Inactive"))
+        );
     }
 
     #[test]
