@@ -3,11 +3,12 @@
 
 use crate::catalog::Product;
 
+pub mod rds;
 pub mod regions;
 pub mod vpc;
 
 /// Every RPC product the emulator serves.
-pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT];
+pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT, &rds::PRODUCT];
 
 /// The product whose API version this is.
 pub fn by_version(version: &str) -> Option<&'static Product> {
