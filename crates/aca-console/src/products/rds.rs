@@ -39,8 +39,14 @@ pub static PRODUCT: Product = Product {
         Operation::write("GrantAccountPrivilege", grant_account_privilege),
         Operation::write("ModifySecurityIps", modify_security_ips),
         Operation::read("DescribeDBInstanceIPArrayList", describe_db_instance_ip_array_list),
-        Operation::write("ModifyInstanceAutoRenewalAttribute", modify_instance_auto_renewal_attribute),
-        Operation::read("DescribeInstanceAutoRenewalAttribute", describe_instance_auto_renewal_attribute),
+        Operation::write(
+            "ModifyInstanceAutoRenewalAttribute",
+            modify_instance_auto_renewal_attribute,
+        ),
+        Operation::read(
+            "DescribeInstanceAutoRenewalAttribute",
+            describe_instance_auto_renewal_attribute,
+        ),
     ],
 };
 
@@ -81,7 +87,15 @@ const ENGINES: &[Engine] = &[
     },
     Engine {
         name: "SQLServer",
-        versions: &["2012_std_ha", "2016_std_ha", "2017_std_ha", "2019_std_ha", "2022_std_ha", "2019_web", "2022_web"],
+        versions: &[
+            "2012_std_ha",
+            "2016_std_ha",
+            "2017_std_ha",
+            "2019_std_ha",
+            "2022_std_ha",
+            "2019_web",
+            "2022_web",
+        ],
         class_prefixes: &["mssql.", "rds.mssql."],
         port: 1433,
         domain: "sqlserver",
@@ -101,15 +115,29 @@ fn engine(name: &str) -> Option<&'static Engine> {
     ENGINES.iter().find(|e| e.name == name)
 }
 
-const STORAGE_TYPES: &[&str] = &["local_ssd", "cloud_ssd", "cloud_essd", "cloud_essd2", "cloud_essd3", "general_essd"];
+const STORAGE_TYPES: &[&str] = &[
+    "local_ssd",
+    "cloud_ssd",
+    "cloud_essd",
+    "cloud_essd2",
+    "cloud_essd3",
+    "general_essd",
+];
 const CATEGORIES: &[&str] = &["Basic", "HighAvailability", "AlwaysOn", "Finance", "cluster"];
 
 fn incorrect_state() -> ApiError {
-    ApiError::incorrect_status("IncorrectDBInstanceState", "Current DB instance state does not support this operation.")
+    ApiError::incorrect_status(
+        "IncorrectDBInstanceState",
+        "Current DB instance state does not support this operation.",
+    )
 }
 
 fn require_running(instance: &Resource) -> Result<(), ApiError> {
-    if instance.status == "Running" { Ok(()) } else { Err(incorrect_state()) }
+    if instance.status == "Running" {
+        Ok(())
+    } else {
+        Err(incorrect_state())
+    }
 }
 
 /// Descriptions as RDS enforces them: 2–256 characters, not starting with `http://` or `https://`.
@@ -152,11 +180,15 @@ fn class_size(class: &str) -> (i64, i64) {
 }
 
 /// `ms` moved `months` calendar months on (the day clamped to the target month's length).
-fn add_months(ms: Millis, months: i64) -> Millis {
-    let Ok(t) = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) else { return ms };
+pub(crate) fn add_months(ms: Millis, months: i64) -> Millis {
+    let Ok(t) = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) else {
+        return ms;
+    };
     let total = i64::from(t.year()) * 12 + i64::from(u8::from(t.month())) - 1 + months;
     let (year, month0) = (total.div_euclid(12), total.rem_euclid(12));
-    let Ok(month) = time::Month::try_from(month0 as u8 + 1) else { return ms };
+    let Ok(month) = time::Month::try_from(month0 as u8 + 1) else {
+        return ms;
+    };
     let Ok(year) = i32::try_from(year) else { return ms };
     let day = t.day().min(month.length(year));
     match time::Date::from_calendar_date(year, month, day) {
@@ -165,7 +197,8 @@ fn add_months(ms: Millis, months: i64) -> Millis {
     }
 }
 
-fn order_id() -> String {
+/// A 15-digit order (or task) id, as buy operations return.
+pub(crate) fn order_id() -> String {
     let mut rng = rand::rng();
     format!("2{:014}", rng.random_range(0..100_000_000_000_000u64))
 }
@@ -174,27 +207,43 @@ fn create_db_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
     region(&ctx.region)?;
     let engine_name = p.required("Engine")?;
     let engine = engine(engine_name).ok_or_else(|| {
-        ApiError::invalid_parameter("Engine", format!("{engine_name:?} is not one of MySQL, PostgreSQL, SQLServer, MariaDB"))
+        ApiError::invalid_parameter(
+            "Engine",
+            format!("{engine_name:?} is not one of MySQL, PostgreSQL, SQLServer, MariaDB"),
+        )
     })?;
     let version = p.required("EngineVersion")?;
     if !engine.versions.contains(&version) {
         return Err(ApiError::invalid_parameter(
             "EngineVersion",
-            format!("{version:?} is not a {} version ({})", engine.name, engine.versions.join(", ")),
+            format!(
+                "{version:?} is not a {} version ({})",
+                engine.name,
+                engine.versions.join(", ")
+            ),
         ));
     }
     let class = p.required("DBInstanceClass")?;
     if !engine.class_prefixes.iter().any(|prefix| class.starts_with(prefix)) || class.split('.').count() < 3 {
         return Err(ApiError::invalid_parameter(
             "DBInstanceClass",
-            format!("{class:?} is not a {} instance class such as {}n2.medium.1", engine.name, engine.class_prefixes[0]),
+            format!(
+                "{class:?} is not a {} instance class such as {}n2.medium.1",
+                engine.name, engine.class_prefixes[0]
+            ),
         ));
     }
     p.required("DBInstanceStorage")?;
     let storage = p.int_in("DBInstanceStorage", 20..=64_000, 20)?;
-    let storage_type = p.one_of("DBInstanceStorageType", STORAGE_TYPES)?.unwrap_or("cloud_essd");
-    let net_type = p.one_of("DBInstanceNetType", &["Internet", "Intranet"])?.ok_or_else(|| ApiError::missing_parameter("DBInstanceNetType"))?;
-    let pay_type = p.one_of("PayType", &["Postpaid", "Prepaid"])?.ok_or_else(|| ApiError::missing_parameter("PayType"))?;
+    let storage_type = p
+        .one_of("DBInstanceStorageType", STORAGE_TYPES)?
+        .unwrap_or("cloud_essd");
+    let net_type = p
+        .one_of("DBInstanceNetType", &["Internet", "Intranet"])?
+        .ok_or_else(|| ApiError::missing_parameter("DBInstanceNetType"))?;
+    let pay_type = p
+        .one_of("PayType", &["Postpaid", "Prepaid"])?
+        .ok_or_else(|| ApiError::missing_parameter("PayType"))?;
     let category = p.one_of("Category", CATEGORIES)?.unwrap_or("HighAvailability");
     let security_ips = parse_security_ips("SecurityIPList", p.required("SecurityIPList")?)?;
     let description = p.get("DBInstanceDescription").unwrap_or("");
@@ -207,7 +256,15 @@ fn create_db_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
         (Some("Classic"), _, _) => ("Classic", None),
         (_, Some(vpc_id), Some(vswitch_id)) => {
             let zone = p.get("ZoneId").map(|z| ("ZoneId", z));
-            ("VPC", Some(place_in_vswitch(ctx, ("VPCId", vpc_id), ("VSwitchId", vswitch_id), zone)?))
+            (
+                "VPC",
+                Some(place_in_vswitch(
+                    ctx,
+                    ("VPCId", vpc_id),
+                    ("VSwitchId", vswitch_id),
+                    zone,
+                )?),
+            )
         }
         (_, Some(_), None) => return Err(ApiError::missing_parameter("VSwitchId")),
         (_, None, Some(_)) => return Err(ApiError::missing_parameter("VPCId")),
@@ -224,9 +281,15 @@ fn create_db_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
     };
 
     let expire_ms = if pay_type == "Prepaid" {
-        let period = p.one_of("Period", &["Year", "Month"])?.ok_or_else(|| ApiError::missing_parameter("Period"))?;
+        let period = p
+            .one_of("Period", &["Year", "Month"])?
+            .ok_or_else(|| ApiError::missing_parameter("Period"))?;
         p.required("UsedTime")?;
-        let months = if period == "Year" { p.int_in("UsedTime", 1..=5, 1)? * 12 } else { p.int_in("UsedTime", 1..=9, 1)? };
+        let months = if period == "Year" {
+            p.int_in("UsedTime", 1..=5, 1)? * 12
+        } else {
+            p.int_in("UsedTime", 1..=9, 1)?
+        };
         Some(add_months(ctx.now_ms, months))
     } else {
         None
@@ -235,25 +298,36 @@ fn create_db_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
     let id = ctx.new_id("rm");
     let connection_string = format!("{id}.{}.rds.aliyuncs.com", engine.domain);
     let (cores, memory_mb) = class_size(class);
-    let whitelist = vec![WhitelistGroup { name: "default".into(), attribute: String::new(), ips: security_ips }];
-    let mut instance = Resource::new(INSTANCE, id.clone(), &ctx.region.clone(), description, "Creating", ctx.now_ms)
-        .with("Engine", engine.name)
-        .with("EngineVersion", version)
-        .with("DBInstanceClass", class)
-        .with("DBInstanceStorage", storage)
-        .with("DBInstanceStorageType", storage_type)
-        .with("DBInstanceCPU", cores.to_string())
-        .with("DBInstanceMemory", memory_mb)
-        .with("Category", category)
-        .with("PayType", pay_type)
-        .with("DBInstanceNetType", net_type)
-        .with("InstanceNetworkType", network_type)
-        .with("ZoneId", zone)
-        .with("ConnectionString", connection_string.clone())
-        .with("Port", engine.port.to_string())
-        .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
-        .with("AutoRenew", false)
-        .with("RenewDuration", 0);
+    let whitelist = vec![WhitelistGroup {
+        name: "default".into(),
+        attribute: String::new(),
+        ips: security_ips,
+    }];
+    let mut instance = Resource::new(
+        INSTANCE,
+        id.clone(),
+        &ctx.region.clone(),
+        description,
+        "Creating",
+        ctx.now_ms,
+    )
+    .with("Engine", engine.name)
+    .with("EngineVersion", version)
+    .with("DBInstanceClass", class)
+    .with("DBInstanceStorage", storage)
+    .with("DBInstanceStorageType", storage_type)
+    .with("DBInstanceCPU", cores.to_string())
+    .with("DBInstanceMemory", memory_mb)
+    .with("Category", category)
+    .with("PayType", pay_type)
+    .with("DBInstanceNetType", net_type)
+    .with("InstanceNetworkType", network_type)
+    .with("ZoneId", zone)
+    .with("ConnectionString", connection_string.clone())
+    .with("Port", engine.port.to_string())
+    .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
+    .with("AutoRenew", false)
+    .with("RenewDuration", 0);
     if let Some(placed) = &placement {
         instance.set("VpcId", placed.vpc_id.clone());
         instance.set("VSwitchId", placed.vswitch_id.clone());
@@ -352,7 +426,11 @@ fn find_instance(ctx: &OpCtx<'_>, p: &Params) -> Result<Resource, ApiError> {
 fn describe_db_instance_attribute(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let instance = find_instance(ctx, p)?;
     let groups = load_groups(&instance, WHITELIST_ATTR)?;
-    let default_ips = groups.iter().find(|g| g.name == "default").map(|g| g.ips.join(",")).unwrap_or_default();
+    let default_ips = groups
+        .iter()
+        .find(|g| g.name == "default")
+        .map(|g| g.ips.join(","))
+        .unwrap_or_default();
     let mut attribute = instance_summary(&instance);
     if let Value::Object(map) = &mut attribute {
         let (cores, _) = class_size(instance.attr_str("DBInstanceClass"));
@@ -413,7 +491,11 @@ fn delete_db_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
             "Subscription instances cannot be released by DeleteDBInstance; they are released when they expire.",
         ));
     }
-    for child in ctx.children(DATABASE, &instance.id).into_iter().chain(ctx.children(ACCOUNT, &instance.id)) {
+    for child in ctx
+        .children(DATABASE, &instance.id)
+        .into_iter()
+        .chain(ctx.children(ACCOUNT, &instance.id))
+    {
         ctx.delete(&child.id);
     }
     ctx.reference(INSTANCE_TYPE, &instance.id);
@@ -437,32 +519,46 @@ fn check_db_name(name: &str) -> Result<(), ApiError> {
     let ok = (2..=64).contains(&name.len())
         && name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
     if ok {
         Ok(())
     } else {
         Err(ApiError::invalid_parameter(
             "DBName",
-            "the name must be 2 to 64 lowercase letters, digits, underscores or hyphens, start with a letter and end with a letter or digit",
+            "the name must be 2 to 64 lowercase letters, digits, underscores or hyphens, start with a letter \
+             and end with a letter or digit",
         ))
     }
 }
 
 fn check_character_set(engine: &str, charset: &str) -> Result<(), ApiError> {
     let ok = match engine {
-        "SQLServer" => ["Chinese_PRC_CI_AS", "Chinese_PRC_CS_AS", "SQL_Latin1_General_CP1_CI_AS", "SQL_Latin1_General_CP1_CS_AS", "Chinese_PRC_BIN"]
-            .contains(&charset),
+        "SQLServer" => [
+            "Chinese_PRC_CI_AS",
+            "Chinese_PRC_CS_AS",
+            "SQL_Latin1_General_CP1_CI_AS",
+            "SQL_Latin1_General_CP1_CS_AS",
+            "Chinese_PRC_BIN",
+        ]
+        .contains(&charset),
         // `UTF8` or `UTF8,C,en_US.utf8`: the character set, then optional collate and ctype.
-        "PostgreSQL" => charset
-            .split(',')
-            .next()
-            .is_some_and(|set| !set.is_empty() && set.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')),
+        "PostgreSQL" => charset.split(',').next().is_some_and(|set| {
+            !set.is_empty()
+                && set
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        }),
         _ => ["utf8", "gbk", "latin1", "utf8mb4"].contains(&charset),
     };
     if ok {
         Ok(())
     } else {
-        Err(ApiError::invalid_parameter("CharacterSetName", format!("{charset:?} is not a character set of {engine}")))
+        Err(ApiError::invalid_parameter(
+            "CharacterSetName",
+            format!("{charset:?} is not a character set of {engine}"),
+        ))
     }
 }
 
@@ -475,7 +571,10 @@ fn create_database(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     require_running(&instance)?;
     let id = database_id(&instance.id, name);
     if ctx.get(&id).is_some() {
-        return Err(ApiError::already_exists("InvalidDBName.Duplicate", "Specified DB name already exists in this instance."));
+        return Err(ApiError::already_exists(
+            "InvalidDBName.Duplicate",
+            "Specified DB name already exists in this instance.",
+        ));
     }
     let description = p.get("DBDescription").unwrap_or("");
     if !description.is_empty() {
@@ -501,7 +600,9 @@ struct Privilege {
 fn privileges_of(account: &Resource) -> Result<Vec<Privilege>, ApiError> {
     match account.attrs.get("DatabasePrivileges") {
         None => Ok(Vec::new()),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| ApiError::internal(format!("corrupt privileges: {e}"))),
+        Some(v) => {
+            serde_json::from_value(v.clone()).map_err(|e| ApiError::internal(format!("corrupt privileges: {e}")))
+        }
     }
 }
 
@@ -519,7 +620,10 @@ fn privilege_detail(privilege: &str) -> &'static str {
              EXECUTE,CREATE VIEW,SHOW VIEW,CREATE ROUTINE,ALTER ROUTINE,EVENT,TRIGGER"
         }
         "ReadOnly" => "SELECT,LOCK TABLES,SHOW VIEW",
-        "DDLOnly" => "CREATE,DROP,INDEX,ALTER,CREATE TEMPORARY TABLES,LOCK TABLES,CREATE VIEW,SHOW VIEW,CREATE ROUTINE,ALTER ROUTINE",
+        "DDLOnly" => {
+            "CREATE,DROP,INDEX,ALTER,CREATE TEMPORARY TABLES,LOCK TABLES,CREATE VIEW,SHOW VIEW,\
+             CREATE ROUTINE,ALTER ROUTINE"
+        }
         "DMLOnly" => "SELECT,INSERT,UPDATE,DELETE,CREATE TEMPORARY TABLES,LOCK TABLES,EXECUTE,SHOW VIEW,EVENT,TRIGGER",
         _ => "",
     }
@@ -588,7 +692,20 @@ fn delete_database(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 // ---- accounts --------------------------------------------------------------------------------
 
-const RESERVED_ACCOUNT_NAMES: &[&str] = &["root", "admin", "eagleye", "master", "aurora", "sa", "sysadmin", "administrator", "mssqld", "public", "system", "postgres"];
+const RESERVED_ACCOUNT_NAMES: &[&str] = &[
+    "root",
+    "admin",
+    "eagleye",
+    "master",
+    "aurora",
+    "sa",
+    "sysadmin",
+    "administrator",
+    "mssqld",
+    "public",
+    "system",
+    "postgres",
+];
 
 /// Account names: 2–32 characters of letters, digits and `_`, starting with a letter and ending with a
 /// letter or digit, not a reserved name.
@@ -600,11 +717,15 @@ fn check_account_name(name: &str) -> Result<(), ApiError> {
     if !ok {
         return Err(ApiError::invalid_parameter(
             "AccountName",
-            "the name must be 2 to 32 letters, digits or underscores, start with a letter and end with a letter or digit",
+            "the name must be 2 to 32 letters, digits or underscores, start with a letter and end with a \
+             letter or digit",
         ));
     }
     if RESERVED_ACCOUNT_NAMES.contains(&name.to_ascii_lowercase().as_str()) {
-        return Err(ApiError::invalid_parameter("AccountName", format!("{name:?} is a reserved account name")));
+        return Err(ApiError::invalid_parameter(
+            "AccountName",
+            format!("{name:?} is a reserved account name"),
+        ));
     }
     Ok(())
 }
@@ -619,7 +740,9 @@ pub(crate) fn check_password(param: &str, password: &str) -> Result<(), ApiError
         password.chars().any(|c| c.is_ascii_digit()),
         password.chars().any(|c| SPECIAL.contains(c)),
     ];
-    let allowed = password.chars().all(|c| c.is_ascii_alphanumeric() || SPECIAL.contains(c));
+    let allowed = password
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || SPECIAL.contains(c));
     if (8..=32).contains(&password.len()) && allowed && classes.iter().filter(|&&b| b).count() >= 3 {
         Ok(())
     } else {
@@ -637,16 +760,24 @@ fn create_account(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let password = p.required("AccountPassword")?;
     check_account_name(name)?;
     check_password("AccountPassword", password)?;
-    let account_type = p.one_of("AccountType", &["Normal", "Super", "Sysadmin"])?.unwrap_or("Normal");
+    let account_type = p
+        .one_of("AccountType", &["Normal", "Super", "Sysadmin"])?
+        .unwrap_or("Normal");
     let description = p.get("AccountDescription").unwrap_or("");
     if !description.is_empty() {
         check_description("AccountDescription", description)?;
     }
     require_running(&instance)?;
     let id = account_id(&instance.id, name);
-    let clash = ctx.children(ACCOUNT, &instance.id).into_iter().any(|a| a.name.eq_ignore_ascii_case(name));
+    let clash = ctx
+        .children(ACCOUNT, &instance.id)
+        .into_iter()
+        .any(|a| a.name.eq_ignore_ascii_case(name));
     if ctx.get(&id).is_some() || clash {
-        return Err(ApiError::already_exists("InvalidAccountName.Duplicate", "Specified account name already exists in this instance."));
+        return Err(ApiError::already_exists(
+            "InvalidAccountName.Duplicate",
+            "Specified account name already exists in this instance.",
+        ));
     }
     let mut account = Resource::new(ACCOUNT, id, &instance.region, name, "Unavailable", ctx.now_ms)
         .with("AccountType", account_type)
@@ -660,7 +791,11 @@ fn create_account(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 }
 
 fn account_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "InvalidAccountName.NotFound", "Specified account does not exist.")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "InvalidAccountName.NotFound",
+        "Specified account does not exist.",
+    )
 }
 
 fn describe_accounts(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
@@ -720,7 +855,11 @@ fn grant_account_privilege(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
     if privileges.len() != db_names.len() {
         return Err(ApiError::invalid_parameter(
             "AccountPrivilege",
-            format!("{} privileges were given for {} databases; give one per database, in order", privileges.len(), db_names.len()),
+            format!(
+                "{} privileges were given for {} databases; give one per database, in order",
+                privileges.len(),
+                db_names.len()
+            ),
         ));
     }
     let engine_name = instance.attr_str("Engine").to_owned();
@@ -731,13 +870,19 @@ fn grant_account_privilege(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
             format!("{bad:?} is not a {engine_name} privilege ({})", allowed.join(", ")),
         ));
     }
-    let mut account = ctx.find(ACCOUNT, &account_id(&instance.id, name), "AccountName").map_err(|_| account_not_found())?;
+    let mut account = ctx
+        .find(ACCOUNT, &account_id(&instance.id, name), "AccountName")
+        .map_err(|_| account_not_found())?;
     require_running(&instance)?;
     let mut granted = privileges_of(&account)?;
     for (db_name, privilege) in db_names.iter().zip(&privileges) {
-        ctx.find(DATABASE, &database_id(&instance.id, db_name), "DBName").map_err(|_| db_not_found())?;
+        ctx.find(DATABASE, &database_id(&instance.id, db_name), "DBName")
+            .map_err(|_| db_not_found())?;
         granted.retain(|g| &g.db_name != db_name);
-        granted.push(Privilege { db_name: db_name.clone(), privilege: privilege.clone() });
+        granted.push(Privilege {
+            db_name: db_name.clone(),
+            privilege: privilege.clone(),
+        });
     }
     set_privileges(&mut account, &granted)?;
     ctx.reference(INSTANCE_TYPE, &instance.id);
@@ -788,7 +933,12 @@ fn modify_instance_auto_renewal_attribute(ctx: &mut OpCtx<'_>, p: &Params) -> Re
         None => return Err(ApiError::missing_parameter("AutoRenew")),
         Some(v) if v.eq_ignore_ascii_case("true") => true,
         Some(v) if v.eq_ignore_ascii_case("false") => false,
-        Some(v) => return Err(ApiError::invalid_parameter("AutoRenew", format!("{v:?} is not True or False"))),
+        Some(v) => {
+            return Err(ApiError::invalid_parameter(
+                "AutoRenew",
+                format!("{v:?} is not True or False"),
+            ));
+        }
     };
     let duration = if auto_renew {
         p.required("Duration")?;
@@ -888,7 +1038,9 @@ pub(crate) fn parse_security_ips(param: &str, raw: &str) -> Result<Vec<String>, 
         let valid = match entry.split_once('/') {
             None => entry.parse::<std::net::Ipv4Addr>().is_ok(),
             Some(("0.0.0.0", "0")) => true,
-            Some((addr, len)) => addr.parse::<std::net::Ipv4Addr>().is_ok() && len.parse::<u8>().is_ok_and(|l| (1..=32).contains(&l)),
+            Some((addr, len)) => {
+                addr.parse::<std::net::Ipv4Addr>().is_ok() && len.parse::<u8>().is_ok_and(|l| (1..=32).contains(&l))
+            }
         };
         if !valid {
             return Err(ApiError::invalid_parameter(
@@ -904,7 +1056,10 @@ pub(crate) fn parse_security_ips(param: &str, raw: &str) -> Result<Vec<String>, 
         return Err(ApiError::missing_parameter(param));
     }
     if out.len() > MAX_WHITELIST_ENTRIES {
-        return Err(ApiError::invalid_parameter(param, format!("at most {MAX_WHITELIST_ENTRIES} entries are allowed")));
+        return Err(ApiError::invalid_parameter(
+            param,
+            format!("at most {MAX_WHITELIST_ENTRIES} entries are allowed"),
+        ));
     }
     Ok(out)
 }
@@ -919,7 +1074,9 @@ pub(crate) fn whitelist_group_name(param: &str, name: Option<&str>) -> Result<St
     };
     let ok = (2..=120).contains(&name.len())
         && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if ok {
         Ok(name.to_owned())
     } else {
@@ -965,13 +1122,19 @@ pub(crate) fn apply_whitelist_change(
         }
         ModifyMode::Delete => {
             if position.is_none() {
-                return Err(ApiError::invalid_parameter("SecurityIps", format!("the whitelist group {name:?} does not exist")));
+                return Err(ApiError::invalid_parameter(
+                    "SecurityIps",
+                    format!("the whitelist group {name:?} does not exist"),
+                ));
             }
             current.retain(|ip| !ips.contains(ip));
         }
     }
     if current.len() > MAX_WHITELIST_ENTRIES {
-        return Err(ApiError::invalid_parameter("SecurityIps", format!("at most {MAX_WHITELIST_ENTRIES} entries are allowed")));
+        return Err(ApiError::invalid_parameter(
+            "SecurityIps",
+            format!("at most {MAX_WHITELIST_ENTRIES} entries are allowed"),
+        ));
     }
     if current.is_empty() && name == "default" {
         current.push("127.0.0.1".to_owned());
@@ -981,7 +1144,11 @@ pub(crate) fn apply_whitelist_change(
             groups.remove(i);
         }
         (Some(i), false) => groups[i].ips = current,
-        (None, _) => groups.push(WhitelistGroup { name: name.to_owned(), attribute: attribute.to_owned(), ips: current }),
+        (None, _) => groups.push(WhitelistGroup {
+            name: name.to_owned(),
+            attribute: attribute.to_owned(),
+            ips: current,
+        }),
     }
     Ok(())
 }
@@ -1012,8 +1179,16 @@ impl Placement {
     /// A private address inside the vSwitch (skipping the network's first addresses and its broadcast).
     pub(crate) fn random_host(&self) -> Result<String, ApiError> {
         let (network, len) = parse_cidr("VSwitchId", &self.cidr)?;
-        let size = if len == 0 { u64::from(u32::MAX) + 1 } else { 1u64 << (32 - u32::from(len)) };
-        let offset = if size > 8 { rand::rng().random_range(3..size - 1) } else { 1.min(size - 1) };
+        let size = if len == 0 {
+            u64::from(u32::MAX) + 1
+        } else {
+            1u64 << (32 - u32::from(len))
+        };
+        let offset = if size > 8 {
+            rand::rng().random_range(3..size - 1)
+        } else {
+            1.min(size - 1)
+        };
         let host = u64::from(network & if len == 0 { 0 } else { u32::MAX << (32 - u32::from(len)) }) + offset;
         Ok(std::net::Ipv4Addr::from(host as u32).to_string())
     }
@@ -1037,12 +1212,18 @@ pub(crate) fn place_in_vswitch(
         return Err(ApiError::not_found(vswitch.0, vswitch.1));
     }
     if vsw.parent.as_deref() != Some(vpc.1) {
-        return Err(ApiError::invalid_parameter(vswitch.0, format!("vSwitch {} does not belong to VPC {}", vswitch.1, vpc.1)));
+        return Err(ApiError::invalid_parameter(
+            vswitch.0,
+            format!("vSwitch {} does not belong to VPC {}", vswitch.1, vpc.1),
+        ));
     }
     let vsw_zone = vsw.attr_str("ZoneId").to_owned();
     if let Some((param, zone)) = zone {
         if zone != vsw_zone {
-            return Err(ApiError::invalid_parameter(param, format!("{zone} is not the zone of vSwitch {} ({vsw_zone})", vswitch.1)));
+            return Err(ApiError::invalid_parameter(
+                param,
+                format!("{zone} is not the zone of vSwitch {} ({vsw_zone})", vswitch.1),
+            ));
         }
     }
     Ok(Placement {
@@ -1087,7 +1268,10 @@ pub(crate) mod harness {
         /// Asynchronous states last `delay_ms` of the manual clock.
         pub(crate) fn with_delay(delay_ms: i64) -> Self {
             let clock = Arc::new(ManualClock::new(START_MS));
-            let config = ConsoleConfig { transition_delay_ms: delay_ms, ..ConsoleConfig::for_tests() };
+            let config = ConsoleConfig {
+                transition_delay_ms: delay_ms,
+                ..ConsoleConfig::for_tests()
+            };
             let console = Console::new(config, Store::in_memory(), clock.clone());
             let caller = Self::new_caller(&console);
             Self { console, clock, caller }
@@ -1111,7 +1295,12 @@ pub(crate) mod harness {
             Self::new_caller(&self.console)
         }
 
-        pub(crate) fn call(&self, product: &'static Product, action: &str, pairs: &[(&str, &str)]) -> Result<Value, ApiError> {
+        pub(crate) fn call(
+            &self,
+            product: &'static Product,
+            action: &str,
+            pairs: &[(&str, &str)],
+        ) -> Result<Value, ApiError> {
             self.call_as(&self.caller, product, action, pairs)
         }
 
@@ -1144,12 +1333,20 @@ pub(crate) mod harness {
 
         /// A VPC with one vSwitch `192.168.1.0/24` in `cn-hangzhou-h`: returns (VpcId, VSwitchId).
         pub(crate) fn network(&self) -> (String, String) {
-            let vpc = self.ok(&vpc::PRODUCT, "CreateVpc", &[("CidrBlock", "192.168.0.0/16"), ("VpcName", "test")]);
+            let vpc = self.ok(
+                &vpc::PRODUCT,
+                "CreateVpc",
+                &[("CidrBlock", "192.168.0.0/16"), ("VpcName", "test")],
+            );
             let vpc_id = vpc["VpcId"].as_str().expect("VpcId").to_owned();
             let vsw = self.ok(
                 &vpc::PRODUCT,
                 "CreateVSwitch",
-                &[("VpcId", &vpc_id), ("ZoneId", "cn-hangzhou-h"), ("CidrBlock", "192.168.1.0/24")],
+                &[
+                    ("VpcId", &vpc_id),
+                    ("ZoneId", "cn-hangzhou-h"),
+                    ("CidrBlock", "192.168.1.0/24"),
+                ],
             );
             (vpc_id, vsw["VSwitchId"].as_str().expect("VSwitchId").to_owned())
         }
@@ -1220,7 +1417,10 @@ mod tests {
         assert_eq!(body["ConnectionString"], format!("{id}.mysql.rds.aliyuncs.com"));
         assert_eq!(body["Port"], "3306");
         let event = h.last_event();
-        assert_eq!((event.service_name.as_str(), event.event_name.as_str()), ("Rds", "CreateDBInstance"));
+        assert_eq!(
+            (event.service_name.as_str(), event.event_name.as_str()),
+            ("Rds", "CreateDBInstance")
+        );
         assert_eq!(event.referenced_resources["ACS::RDS::DBInstance"], [id.to_owned()]);
 
         let list = h.ok(&PRODUCT, "DescribeDBInstances", &[]);
@@ -1252,12 +1452,23 @@ mod tests {
         let id = create_mysql(&h, &vpc_id, &vsw_id);
         let status = |h: &Harness| {
             let body = h.ok(&PRODUCT, "DescribeDBInstanceAttribute", &[("DBInstanceId", &id)]);
-            body["Items"]["DBInstanceAttribute"][0]["DBInstanceStatus"].as_str().unwrap().to_owned()
+            body["Items"]["DBInstanceAttribute"][0]["DBInstanceStatus"]
+                .as_str()
+                .unwrap()
+                .to_owned()
         };
         assert_eq!(status(&h), "Creating");
         let e = h.err(&PRODUCT, "RestartDBInstance", &[("DBInstanceId", &id)]);
         assert_eq!(e.code, "IncorrectDBInstanceState");
-        let e = h.err(&PRODUCT, "CreateDatabase", &[("DBInstanceId", &id), ("DBName", "shop"), ("CharacterSetName", "utf8mb4")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateDatabase",
+            &[
+                ("DBInstanceId", &id),
+                ("DBName", "shop"),
+                ("CharacterSetName", "utf8mb4"),
+            ],
+        );
         assert_eq!(e.code, "IncorrectDBInstanceState");
         h.clock.advance(4_999);
         assert_eq!(status(&h), "Creating");
@@ -1274,12 +1485,36 @@ mod tests {
         let h = Harness::new();
         let (vpc_id, vsw_id) = h.network();
         let id = create_mysql(&h, &vpc_id, &vsw_id);
-        h.ok(&PRODUCT, "CreateDatabase", &[("DBInstanceId", &id), ("DBName", "shop"), ("CharacterSetName", "utf8mb4")]);
-        let e = h.err(&PRODUCT, "CreateDatabase", &[("DBInstanceId", &id), ("DBName", "shop"), ("CharacterSetName", "utf8")]);
+        h.ok(
+            &PRODUCT,
+            "CreateDatabase",
+            &[
+                ("DBInstanceId", &id),
+                ("DBName", "shop"),
+                ("CharacterSetName", "utf8mb4"),
+            ],
+        );
+        let e = h.err(
+            &PRODUCT,
+            "CreateDatabase",
+            &[("DBInstanceId", &id), ("DBName", "shop"), ("CharacterSetName", "utf8")],
+        );
         assert_eq!(e.code, "InvalidDBName.Duplicate");
-        let e = h.err(&PRODUCT, "CreateDatabase", &[("DBInstanceId", &id), ("DBName", "Shop"), ("CharacterSetName", "utf8")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateDatabase",
+            &[("DBInstanceId", &id), ("DBName", "Shop"), ("CharacterSetName", "utf8")],
+        );
         assert!(e.message.contains("\"DBName\""), "{e}");
-        let e = h.err(&PRODUCT, "CreateDatabase", &[("DBInstanceId", &id), ("DBName", "blog"), ("CharacterSetName", "ebcdic")]);
+        let e = h.err(
+            &PRODUCT,
+            "CreateDatabase",
+            &[
+                ("DBInstanceId", &id),
+                ("DBName", "blog"),
+                ("CharacterSetName", "ebcdic"),
+            ],
+        );
         assert!(e.message.contains("\"CharacterSetName\""), "{e}");
         let e = h.err(&PRODUCT, "CreateDatabase", &[("DBInstanceId", &id), ("DBName", "blog")]);
         assert_eq!(e.code, "MissingParameter");
@@ -1288,37 +1523,65 @@ mod tests {
         let e = h.err(
             &PRODUCT,
             "CreateAccount",
-            &[("DBInstanceId", &id), ("AccountName", "app"), ("AccountPassword", "password")],
+            &[
+                ("DBInstanceId", &id),
+                ("AccountName", "app"),
+                ("AccountPassword", "password"),
+            ],
         );
         assert!(e.message.contains("\"AccountPassword\""), "{e}");
         h.ok(
             &PRODUCT,
             "CreateAccount",
-            &[("DBInstanceId", &id), ("AccountName", "app"), ("AccountPassword", "Str0ng!Pass"), ("AccountType", "Normal")],
+            &[
+                ("DBInstanceId", &id),
+                ("AccountName", "app"),
+                ("AccountPassword", "Str0ng!Pass"),
+                ("AccountType", "Normal"),
+            ],
         );
         let e = h.err(
             &PRODUCT,
             "CreateAccount",
-            &[("DBInstanceId", &id), ("AccountName", "app"), ("AccountPassword", "Str0ng!Pass")],
+            &[
+                ("DBInstanceId", &id),
+                ("AccountName", "app"),
+                ("AccountPassword", "Str0ng!Pass"),
+            ],
         );
         assert_eq!(e.code, "InvalidAccountName.Duplicate");
 
         let e = h.err(
             &PRODUCT,
             "GrantAccountPrivilege",
-            &[("DBInstanceId", &id), ("AccountName", "app"), ("DBName", "missing"), ("AccountPrivilege", "ReadWrite")],
+            &[
+                ("DBInstanceId", &id),
+                ("AccountName", "app"),
+                ("DBName", "missing"),
+                ("AccountPrivilege", "ReadWrite"),
+            ],
         );
         assert_eq!(e.code, "InvalidDBName.NotFound");
         let e = h.err(
             &PRODUCT,
             "GrantAccountPrivilege",
-            &[("DBInstanceId", &id), ("AccountName", "app"), ("DBName", "shop"), ("AccountPrivilege", "DBOwner")],
+            &[
+                ("DBInstanceId", &id),
+                ("AccountName", "app"),
+                ("DBName", "shop"),
+                ("AccountPrivilege", "DBOwner"),
+            ],
         );
         assert!(e.message.contains("\"AccountPrivilege\""), "{e}");
         h.ok(
             &PRODUCT,
             "GrantAccountPrivilege",
-            &[("DBInstanceId", &id), ("AccountName", "app"), ("DBName", "shop"), ("AccountPrivilege", "ReadOnly")],
+            &[
+                ("DBInstanceId", &id),
+                ("AccountName", "app"),
+                ("DBName", "shop"),
+                ("AccountPrivilege", "ReadOnly"),
+            ],
         );
 
         let accounts = h.ok(&PRODUCT, "DescribeAccounts", &[("DBInstanceId", &id)]);
@@ -1326,20 +1589,37 @@ mod tests {
         assert_eq!(account["AccountName"], "app");
         assert_eq!(account["AccountStatus"], "Available");
         assert_eq!(account["AccountType"], "Normal");
-        assert_eq!(account["DatabasePrivileges"]["DatabasePrivilege"][0]["AccountPrivilege"], "ReadOnly");
+        assert_eq!(
+            account["DatabasePrivileges"]["DatabasePrivilege"][0]["AccountPrivilege"],
+            "ReadOnly"
+        );
 
         let dbs = h.ok(&PRODUCT, "DescribeDatabases", &[("DBInstanceId", &id)]);
         let db = &dbs["Databases"]["Database"][0];
-        assert_eq!((db["DBName"].as_str(), db["DBStatus"].as_str()), (Some("shop"), Some("Running")));
+        assert_eq!(
+            (db["DBName"].as_str(), db["DBStatus"].as_str()),
+            (Some("shop"), Some("Running"))
+        );
         assert_eq!(db["Accounts"]["AccountPrivilegeInfo"][0]["Account"], "app");
 
         h.ok(&PRODUCT, "DeleteDatabase", &[("DBInstanceId", &id), ("DBName", "shop")]);
         let accounts = h.ok(&PRODUCT, "DescribeAccounts", &[("DBInstanceId", &id)]);
-        assert_eq!(accounts["Accounts"]["DBInstanceAccount"][0]["DatabasePrivileges"]["DatabasePrivilege"], json!([]));
+        assert_eq!(
+            accounts["Accounts"]["DBInstanceAccount"][0]["DatabasePrivileges"]["DatabasePrivilege"],
+            json!([])
+        );
         let e = h.err(&PRODUCT, "DeleteDatabase", &[("DBInstanceId", &id), ("DBName", "shop")]);
         assert_eq!(e.code, "InvalidDBName.NotFound");
-        h.ok(&PRODUCT, "DeleteAccount", &[("DBInstanceId", &id), ("AccountName", "app")]);
-        let e = h.err(&PRODUCT, "DeleteAccount", &[("DBInstanceId", &id), ("AccountName", "app")]);
+        h.ok(
+            &PRODUCT,
+            "DeleteAccount",
+            &[("DBInstanceId", &id), ("AccountName", "app")],
+        );
+        let e = h.err(
+            &PRODUCT,
+            "DeleteAccount",
+            &[("DBInstanceId", &id), ("AccountName", "app")],
+        );
         assert_eq!(e.code, "InvalidAccountName.NotFound");
     }
 
@@ -1354,48 +1634,93 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|g| (g["DBInstanceIPArrayName"].as_str().unwrap().to_owned(), g["SecurityIPList"].as_str().unwrap().to_owned()))
+                .map(|g| {
+                    (
+                        g["DBInstanceIPArrayName"].as_str().unwrap().to_owned(),
+                        g["SecurityIPList"].as_str().unwrap().to_owned(),
+                    )
+                })
                 .collect()
         };
         assert_eq!(lists(&h), [("default".to_owned(), "10.0.0.0/8".to_owned())]);
 
-        h.ok(&PRODUCT, "ModifySecurityIps", &[("DBInstanceId", &id), ("SecurityIps", "192.168.1.10")]);
+        h.ok(
+            &PRODUCT,
+            "ModifySecurityIps",
+            &[("DBInstanceId", &id), ("SecurityIps", "192.168.1.10")],
+        );
         assert_eq!(lists(&h), [("default".to_owned(), "192.168.1.10".to_owned())]);
         h.ok(
             &PRODUCT,
             "ModifySecurityIps",
-            &[("DBInstanceId", &id), ("SecurityIps", "192.168.1.11,192.168.1.10"), ("ModifyMode", "Append")],
+            &[
+                ("DBInstanceId", &id),
+                ("SecurityIps", "192.168.1.11,192.168.1.10"),
+                ("ModifyMode", "Append"),
+            ],
         );
-        assert_eq!(lists(&h), [("default".to_owned(), "192.168.1.10,192.168.1.11".to_owned())]);
+        assert_eq!(
+            lists(&h),
+            [("default".to_owned(), "192.168.1.10,192.168.1.11".to_owned())]
+        );
         h.ok(
             &PRODUCT,
             "ModifySecurityIps",
-            &[("DBInstanceId", &id), ("SecurityIps", "192.168.1.10"), ("ModifyMode", "Delete")],
+            &[
+                ("DBInstanceId", &id),
+                ("SecurityIps", "192.168.1.10"),
+                ("ModifyMode", "Delete"),
+            ],
         );
         assert_eq!(lists(&h), [("default".to_owned(), "192.168.1.11".to_owned())]);
         h.ok(
             &PRODUCT,
             "ModifySecurityIps",
-            &[("DBInstanceId", &id), ("SecurityIps", "192.168.1.11"), ("ModifyMode", "Delete")],
+            &[
+                ("DBInstanceId", &id),
+                ("SecurityIps", "192.168.1.11"),
+                ("ModifyMode", "Delete"),
+            ],
         );
         assert_eq!(lists(&h), [("default".to_owned(), "127.0.0.1".to_owned())]);
 
         h.ok(
             &PRODUCT,
             "ModifySecurityIps",
-            &[("DBInstanceId", &id), ("SecurityIps", "172.16.0.0/12"), ("DBInstanceIPArrayName", "office")],
+            &[
+                ("DBInstanceId", &id),
+                ("SecurityIps", "172.16.0.0/12"),
+                ("DBInstanceIPArrayName", "office"),
+            ],
         );
         assert_eq!(lists(&h).len(), 2);
         h.ok(
             &PRODUCT,
             "ModifySecurityIps",
-            &[("DBInstanceId", &id), ("SecurityIps", "172.16.0.0/12"), ("DBInstanceIPArrayName", "office"), ("ModifyMode", "Delete")],
+            &[
+                ("DBInstanceId", &id),
+                ("SecurityIps", "172.16.0.0/12"),
+                ("DBInstanceIPArrayName", "office"),
+                ("ModifyMode", "Delete"),
+            ],
         );
         assert_eq!(lists(&h), [("default".to_owned(), "127.0.0.1".to_owned())]);
 
-        let e = h.err(&PRODUCT, "ModifySecurityIps", &[("DBInstanceId", &id), ("SecurityIps", "10.0.0.300")]);
+        let e = h.err(
+            &PRODUCT,
+            "ModifySecurityIps",
+            &[("DBInstanceId", &id), ("SecurityIps", "10.0.0.300")],
+        );
         assert!(e.message.contains("\"SecurityIps\""), "{e}");
-        let e = h.err(&PRODUCT, "ModifySecurityIps", &[("DBInstanceId", &id), ("SecurityIps", "10.0.0.1"), ("ModifyMode", "Merge")]);
+        let e = h.err(
+            &PRODUCT,
+            "ModifySecurityIps",
+            &[
+                ("DBInstanceId", &id),
+                ("SecurityIps", "10.0.0.1"),
+                ("ModifyMode", "Merge"),
+            ],
+        );
         assert!(e.message.contains("\"ModifyMode\""), "{e}");
     }
 
@@ -1410,15 +1735,39 @@ mod tests {
             ("SecurityIPList", "127.0.0.1"),
             ("DBInstanceNetType", "Intranet"),
         ];
-        let e = h.err(&PRODUCT, "CreateDBInstance", &[&base[..], &[("PayType", "Prepaid")][..]].concat());
+        let e = h.err(
+            &PRODUCT,
+            "CreateDBInstance",
+            &[&base[..], &[("PayType", "Prepaid")][..]].concat(),
+        );
         assert!(e.message.contains("\"Period\""), "{e}");
-        let prepaid = h.ok(&PRODUCT, "CreateDBInstance", &[&base[..], &[("PayType", "Prepaid"), ("Period", "Month"), ("UsedTime", "3")][..]].concat());
+        let prepaid = h.ok(
+            &PRODUCT,
+            "CreateDBInstance",
+            &[
+                &base[..],
+                &[("PayType", "Prepaid"), ("Period", "Month"), ("UsedTime", "3")][..],
+            ]
+            .concat(),
+        );
         let prepaid = prepaid["DBInstanceId"].as_str().unwrap().to_owned();
-        let postpaid = h.ok(&PRODUCT, "CreateDBInstance", &[&base[..], &[("PayType", "Postpaid")][..]].concat());
+        let postpaid = h.ok(
+            &PRODUCT,
+            "CreateDBInstance",
+            &[&base[..], &[("PayType", "Postpaid")][..]].concat(),
+        );
         let postpaid = postpaid["DBInstanceId"].as_str().unwrap().to_owned();
-        assert_eq!(h.ok(&PRODUCT, "DescribeDBInstanceAttribute", &[("DBInstanceId", &prepaid)])["Items"]["DBInstanceAttribute"][0]["ExpireTime"], "2027-02-28T14:00:00Z");
+        assert_eq!(
+            h.ok(&PRODUCT, "DescribeDBInstanceAttribute", &[("DBInstanceId", &prepaid)])["Items"]["DBInstanceAttribute"]
+                [0]["ExpireTime"],
+            "2027-02-28T14:00:00Z"
+        );
 
-        let e = h.err(&PRODUCT, "ModifyInstanceAutoRenewalAttribute", &[("DBInstanceId", &prepaid), ("AutoRenew", "True")]);
+        let e = h.err(
+            &PRODUCT,
+            "ModifyInstanceAutoRenewalAttribute",
+            &[("DBInstanceId", &prepaid), ("AutoRenew", "True")],
+        );
         assert!(e.message.contains("\"Duration\""), "{e}");
         let e = h.err(
             &PRODUCT,
@@ -1426,11 +1775,22 @@ mod tests {
             &[("DBInstanceId", &postpaid), ("AutoRenew", "True"), ("Duration", "1")],
         );
         assert_eq!(e.code, "OperationDenied");
-        h.ok(&PRODUCT, "ModifyInstanceAutoRenewalAttribute", &[("DBInstanceId", &prepaid), ("AutoRenew", "True"), ("Duration", "6")]);
+        h.ok(
+            &PRODUCT,
+            "ModifyInstanceAutoRenewalAttribute",
+            &[("DBInstanceId", &prepaid), ("AutoRenew", "True"), ("Duration", "6")],
+        );
         let body = h.ok(&PRODUCT, "DescribeInstanceAutoRenewalAttribute", &[]);
         assert_eq!(body["TotalRecordCount"], 1);
         let item = &body["Items"]["Item"][0];
-        assert_eq!((item["DBInstanceId"].as_str(), item["AutoRenew"].as_str(), item["Duration"].as_i64()), (Some(prepaid.as_str()), Some("True"), Some(6)));
+        assert_eq!(
+            (
+                item["DBInstanceId"].as_str(),
+                item["AutoRenew"].as_str(),
+                item["Duration"].as_i64()
+            ),
+            (Some(prepaid.as_str()), Some("True"), Some(6))
+        );
 
         let e = h.err(&PRODUCT, "DeleteDBInstance", &[("DBInstanceId", &prepaid)]);
         assert_eq!(e.code, "OperationDenied");
@@ -1441,7 +1801,11 @@ mod tests {
     #[test]
     fn bad_parameters_and_unknown_ids() {
         let h = Harness::new();
-        let e = h.err(&PRODUCT, "DescribeDBInstanceAttribute", &[("DBInstanceId", "rm-bp1doesnotexist")]);
+        let e = h.err(
+            &PRODUCT,
+            "DescribeDBInstanceAttribute",
+            &[("DBInstanceId", "rm-bp1doesnotexist")],
+        );
         assert_eq!(e.code, "InvalidDBInstanceId.NotFound");
         let e = h.err(&PRODUCT, "RestartDBInstance", &[]);
         assert_eq!(e.code, "MissingParameter");
@@ -1462,7 +1826,10 @@ mod tests {
             assert!(e.message.contains(&format!("\"{name}\"")), "{e}");
         }
         let with = |k: &'static str, v: &'static str| -> Vec<(&'static str, &'static str)> {
-            full.iter().copied().map(|(a, b)| if a == k { (a, v) } else { (a, b) }).collect()
+            full.iter()
+                .copied()
+                .map(|(a, b)| if a == k { (a, v) } else { (a, b) })
+                .collect()
         };
         for (name, value) in [
             ("Engine", "Oracle"),
@@ -1476,13 +1843,25 @@ mod tests {
             assert_eq!(e.code, "InvalidParameter", "{name}");
             assert!(e.message.contains(&format!("\"{name}\"")), "{e}");
         }
-        let e = h.err(&PRODUCT, "CreateDBInstance", &[&full[..], &[("VPCId", "vpc-bp1nope"), ("VSwitchId", "vsw-bp1nope")][..]].concat());
+        let e = h.err(
+            &PRODUCT,
+            "CreateDBInstance",
+            &[&full[..], &[("VPCId", "vpc-bp1nope"), ("VSwitchId", "vsw-bp1nope")][..]].concat(),
+        );
         assert_eq!(e.code, "InvalidVPCId.NotFound");
         let (vpc_id, vsw_id) = h.network();
         let e = h.err(
             &PRODUCT,
             "CreateDBInstance",
-            &[&full[..], &[("VPCId", vpc_id.as_str()), ("VSwitchId", vsw_id.as_str()), ("ZoneId", "cn-hangzhou-i")][..]].concat(),
+            &[
+                &full[..],
+                &[
+                    ("VPCId", vpc_id.as_str()),
+                    ("VSwitchId", vsw_id.as_str()),
+                    ("ZoneId", "cn-hangzhou-i"),
+                ][..],
+            ]
+            .concat(),
         );
         assert!(e.message.contains("\"ZoneId\""), "{e}");
     }
@@ -1493,13 +1872,29 @@ mod tests {
         let (vpc_id, vsw_id) = h.network();
         let id = create_mysql(&h, &vpc_id, &vsw_id);
         let other = h.other_account();
-        let e = h.call_as(&other, &PRODUCT, "DescribeDBInstanceAttribute", &[("DBInstanceId", &id)]).unwrap_err();
+        let e = h
+            .call_as(
+                &other,
+                &PRODUCT,
+                "DescribeDBInstanceAttribute",
+                &[("DBInstanceId", &id)],
+            )
+            .unwrap_err();
         assert_eq!(e.code, "InvalidDBInstanceId.NotFound");
         let list = h.call_as(&other, &PRODUCT, "DescribeDBInstances", &[]).unwrap();
         assert_eq!(list["TotalRecordCount"], 0);
-        let e = h.call_as(&other, &PRODUCT, "DeleteDBInstance", &[("DBInstanceId", &id)]).unwrap_err();
+        let e = h
+            .call_as(&other, &PRODUCT, "DeleteDBInstance", &[("DBInstanceId", &id)])
+            .unwrap_err();
         assert_eq!(e.code, "InvalidDBInstanceId.NotFound");
-        h.ok(&PRODUCT, "ModifyDBInstanceDescription", &[("DBInstanceId", &id), ("DBInstanceDescription", "orders-primary")]);
-        assert_eq!(h.ok(&PRODUCT, "DescribeDBInstances", &[])["Items"]["DBInstance"][0]["DBInstanceDescription"], "orders-primary");
+        h.ok(
+            &PRODUCT,
+            "ModifyDBInstanceDescription",
+            &[("DBInstanceId", &id), ("DBInstanceDescription", "orders-primary")],
+        );
+        assert_eq!(
+            h.ok(&PRODUCT, "DescribeDBInstances", &[])["Items"]["DBInstance"][0]["DBInstanceDescription"],
+            "orders-primary"
+        );
     }
 }
