@@ -3,13 +3,14 @@
 
 use crate::catalog::Product;
 
+pub mod kvstore;
 pub mod rds;
 pub mod regions;
 pub mod slb;
 pub mod vpc;
 
 /// Every RPC product the emulator serves.
-pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT, &rds::PRODUCT, &slb::PRODUCT];
+pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT, &rds::PRODUCT, &slb::PRODUCT, &kvstore::PRODUCT];
 
 /// The product whose API version this is.
 pub fn by_version(version: &str) -> Option<&'static Product> {

@@ -1101,14 +1101,14 @@ pub(crate) fn apply_whitelist_change(
     mode: ModifyMode,
 ) -> Result<(), ApiError> {
     let position = groups.iter().position(|g| g.name == name);
-    if let Some(i) = position {
-        if groups[i].attribute == "hidden" {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "OperationDenied",
-                format!("The whitelist group {name:?} is managed by a service and cannot be modified."),
-            ));
-        }
+    if let Some(i) = position
+        && groups[i].attribute == "hidden"
+    {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "OperationDenied",
+            format!("The whitelist group {name:?} is managed by a service and cannot be modified."),
+        ));
     }
     let mut current = position.map(|i| groups[i].ips.clone()).unwrap_or_default();
     match mode {
@@ -1218,13 +1218,13 @@ pub(crate) fn place_in_vswitch(
         ));
     }
     let vsw_zone = vsw.attr_str("ZoneId").to_owned();
-    if let Some((param, zone)) = zone {
-        if zone != vsw_zone {
-            return Err(ApiError::invalid_parameter(
-                param,
-                format!("{zone} is not the zone of vSwitch {} ({vsw_zone})", vswitch.1),
-            ));
-        }
+    if let Some((param, zone)) = zone
+        && zone != vsw_zone
+    {
+        return Err(ApiError::invalid_parameter(
+            param,
+            format!("{zone} is not the zone of vSwitch {} ({vsw_zone})", vswitch.1),
+        ));
     }
     Ok(Placement {
         vpc_id: vpc.1.to_owned(),
@@ -1864,6 +1864,18 @@ mod tests {
             .concat(),
         );
         assert!(e.message.contains("\"ZoneId\""), "{e}");
+    }
+
+    #[test]
+    fn routes_by_unique_api_version() {
+        use crate::products::{PRODUCTS, by_version};
+        for (version, code) in [("2014-08-15", "rds"), ("2014-05-15", "slb"), ("2015-01-01", "kvstore")] {
+            assert_eq!(by_version(version).map(|p| p.code), Some(code));
+        }
+        let mut versions: Vec<&str> = PRODUCTS.iter().map(|p| p.version).collect();
+        versions.sort_unstable();
+        versions.dedup();
+        assert_eq!(versions.len(), PRODUCTS.len(), "two products share an API version");
     }
 
     #[test]

@@ -329,7 +329,12 @@ fn describe_load_balancer_attribute(ctx: &mut OpCtx<'_>, p: &Params) -> Result<V
     let ports: Vec<i64> = listeners.iter().filter_map(|l| l.attr_i64("ListenerPort")).collect();
     let legacy: Vec<Value> = listeners
         .iter()
-        .map(|l| json!({ "ListenerPort": l.attr_i64("ListenerPort"), "ListenerProtocal": l.attr_str("ListenerProtocol") }))
+        .map(|l| {
+            json!({
+                "ListenerPort": l.attr_i64("ListenerPort"),
+                "ListenerProtocal": l.attr_str("ListenerProtocol"),
+            })
+        })
         .collect();
     let with_protocol: Vec<Value> = listeners
         .iter()
@@ -346,8 +351,17 @@ fn describe_load_balancer_attribute(ctx: &mut OpCtx<'_>, p: &Params) -> Result<V
     let servers: Vec<Value> = backends(&lb)?
         .iter()
         .map(|b| {
-            let ip = ctx.get(&b.server_id).map(|ecs| ecs_private_ip(&ecs)).unwrap_or_default();
-            json!({ "ServerId": b.server_id, "Weight": b.weight, "Type": b.kind, "Description": b.description, "ServerIp": ip })
+            let ip = ctx
+                .get(&b.server_id)
+                .map(|ecs| ecs_private_ip(&ecs))
+                .unwrap_or_default();
+            json!({
+                "ServerId": b.server_id,
+                "Weight": b.weight,
+                "Type": b.kind,
+                "Description": b.description,
+                "ServerIp": ip,
+            })
         })
         .collect();
     let mut body = load_balancer_json(&lb);
@@ -842,7 +856,12 @@ fn backends_json(list: &[Backend]) -> Value {
     let servers: Vec<Value> = list
         .iter()
         .map(|b| {
-            json!({ "ServerId": b.server_id, "Weight": b.weight.to_string(), "Type": b.kind, "Description": b.description })
+            json!({
+                "ServerId": b.server_id,
+                "Weight": b.weight.to_string(),
+                "Type": b.kind,
+                "Description": b.description,
+            })
         })
         .collect();
     json!({ "BackendServer": servers })
@@ -1026,7 +1045,7 @@ mod tests {
         );
         assert_eq!(
             event.referenced_resources["ACS::SLB::LoadBalancer"],
-            [public_id.clone()]
+            [public_id.as_str()]
         );
 
         let private_id = create_intranet(&h);
