@@ -405,7 +405,8 @@ fn delete_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "OperationDenied",
-            "Subscription (PrePaid) instances cannot be released by DeleteInstance; they are released when they expire.",
+            "Subscription (PrePaid) instances cannot be released by DeleteInstance; they are released when they \
+             expire.",
         ));
     }
     ctx.reference(INSTANCE_TYPE, &instance.id);

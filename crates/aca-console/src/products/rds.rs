@@ -1178,18 +1178,17 @@ pub(crate) struct Placement {
 impl Placement {
     /// A private address inside the vSwitch (skipping the network's first addresses and its broadcast).
     pub(crate) fn random_host(&self) -> Result<String, ApiError> {
-        let (network, len) = parse_cidr("VSwitchId", &self.cidr)?;
-        let size = if len == 0 {
-            u64::from(u32::MAX) + 1
-        } else {
-            1u64 << (32 - u32::from(len))
-        };
+        let (address, len) = parse_cidr("VSwitchId", &self.cidr)?;
+        let host_bits = 32 - u32::from(len);
+        let size = 1u64 << host_bits;
+        let network = u64::from(address) >> host_bits << host_bits;
+        // vSwitches are /29 or larger; the smallest blocks just take their first host.
         let offset = if size > 8 {
             rand::rng().random_range(3..size - 1)
         } else {
             1.min(size - 1)
         };
-        let host = u64::from(network & if len == 0 { 0 } else { u32::MAX << (32 - u32::from(len)) }) + offset;
+        let host = network + offset;
         Ok(std::net::Ipv4Addr::from(host as u32).to_string())
     }
 }
