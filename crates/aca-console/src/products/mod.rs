@@ -7,8 +7,11 @@ pub mod actiontrail;
 pub mod cms;
 pub mod dns;
 pub mod kms;
+pub mod kvstore;
 pub mod ram;
+pub mod rds;
 pub mod regions;
+pub mod slb;
 pub mod vpc;
 
 /// Every RPC product the emulator serves.
@@ -18,6 +21,9 @@ pub static PRODUCTS: &[&Product] = &[
     &kms::PRODUCT,
     &dns::PRODUCT,
     &cms::PRODUCT,
+    &rds::PRODUCT,
+    &slb::PRODUCT,
+    &kvstore::PRODUCT,
     &actiontrail::PRODUCT,
 ];
 
