@@ -636,11 +636,12 @@ fn delete_login_profile(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErr
 }
 
 // ---------------------------------------------------------------------------------------------
-// AccessKeys. Without `UserName` the operations act on the account's own (root) keys.
+// AccessKeys. Without `UserName` the operations act on the caller's own keys (the root's, or the
+// calling RAM user's).
 
 fn key_owner(ctx: &OpCtx<'_>, p: &Params) -> Result<Option<String>, ApiError> {
     match p.get("UserName") {
-        None => Ok(None),
+        None => Ok(ctx.caller_user.clone()),
         Some(name) => {
             find_user(ctx, name)?;
             Ok(Some(name.to_owned()))
@@ -1971,5 +1972,24 @@ mod tests {
         // The same name is free in another account.
         h.call_as(&other, &PRODUCT, "CreateUser", &[("UserName", "alice")])
             .unwrap();
+    }
+
+    #[test]
+    fn a_ram_user_without_user_name_manages_its_own_keys() {
+        let h = Harness::new();
+        h.ok(&PRODUCT, "CreateUser", &[("UserName", "alice")]);
+        let caller = crate::dispatch::Caller {
+            account_id: h.account.account_id.clone(),
+            access_key_id: String::new(),
+            user_name: Some("alice".to_owned()),
+            user_agent: "test".to_owned(),
+            source_ip: "192.0.2.10".to_owned(),
+            event_type: aca_core::EventType::ApiCall,
+            event_name: None,
+        };
+        let created = h.console.call(&PRODUCT, "CreateAccessKey", &Params::default(), &caller).result.unwrap();
+        let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap();
+        let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+        assert_eq!(listed["AccessKeys"]["AccessKey"][0]["AccessKeyId"], id, "the key belongs to alice, not the root");
     }
 }
