@@ -10,7 +10,7 @@ use std::time::Duration;
 use aca_console::api::signature::{percent_encode, rpc_signature, rpc_string_to_sign};
 use aca_console::clock::iso8601;
 use aca_console::state::StoredEvent;
-use aca_console::{Console, ConsoleConfig, Credentials, Store, SystemClock};
+use aca_console::{Console, ConsoleConfig, Credentials, ManualClock, Store, SystemClock};
 use hmac::{Hmac, Mac};
 use serde_json::Value;
 use sha2::Digest;
@@ -593,4 +593,210 @@ async fn v3_signed_requests_are_accepted_and_tampered_ones_refused() {
         ]
     );
     assert_eq!(events[1].event.request_parameters["CidrBlock"], "192.168.3.0/24", "form-body parameters reach the event");
+}
+
+// ----- ActionTrail LookupEvents (API 2020-07-06) over signed HTTP -----
+
+const ACTIONTRAIL_VERSION: &str = "2020-07-06";
+/// 2026-11-30T10:00:00Z: a fixed start for hand-moved clocks.
+const T0: i64 = 1_796_032_800_000;
+
+async fn with_manual_clock(config: ConsoleConfig) -> (Emulator, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new(T0));
+    let emu = Emulator::start(Console::new(config, Store::in_memory(), clock.clone())).await;
+    (emu, clock)
+}
+
+impl Emulator {
+    async fn lookup(&self, creds: &Credentials, extra: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("Version", ACTIONTRAIL_VERSION)];
+        all.extend_from_slice(extra);
+        self.call(creds, "LookupEvents", &all).await
+    }
+
+    /// A LookupEvents call that must succeed: (events, NextToken).
+    async fn lookup_ok(&self, creds: &Credentials, extra: &[(&str, &str)]) -> (Vec<Value>, String) {
+        let reply = self.lookup(creds, extra).await;
+        assert_eq!(reply.status, 200, "LookupEvents failed: {}", reply.body);
+        let body = reply.json();
+        assert!(body["RequestId"].is_string() && body["StartTime"].is_string() && body["EndTime"].is_string(), "{body}");
+        let events = body["Events"].as_array().unwrap_or_else(|| panic!("no Events: {body}")).clone();
+        (events, body["NextToken"].as_str().unwrap_or("").to_owned())
+    }
+}
+
+fn names(events: &[Value]) -> Vec<&str> {
+    events.iter().map(|e| e["eventName"].as_str().unwrap_or("?")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookup_events_filters_by_time_window_and_event_name() {
+    let (emu, clock) = with_manual_clock(ConsoleConfig::for_tests()).await;
+    let alice = emu.account("alice");
+    let bob = emu.account("bob");
+    // One call a minute from T0: CreateVpc, DescribeVpcs, CreateVpc, a failed DeleteVpc, CreateVpc.
+    let first = emu.create_vpc(&alice, "first").await;
+    clock.advance(60_000);
+    emu.ok(&alice, "DescribeVpcs", &[]).await;
+    clock.advance(60_000);
+    let second = emu.create_vpc(&alice, "second").await;
+    clock.advance(60_000);
+    assert_eq!(emu.call(&alice, "DeleteVpc", &[("VpcId", "vpc-missing")]).await.status, 404);
+    clock.advance(60_000);
+    let third = emu.create_vpc(&alice, "third").await;
+    emu.create_vpc(&bob, "bobs").await;
+    clock.advance(60_000);
+
+    let (all, token) = emu.lookup_ok(&alice, &[]).await;
+    assert_eq!(names(&all), ["CreateVpc", "DeleteVpc", "CreateVpc", "DescribeVpcs", "CreateVpc"], "newest first");
+    assert!(token.is_empty());
+
+    let window = [("StartTime", iso8601(T0 + 60_000)), ("EndTime", iso8601(T0 + 180_000))];
+    let window: Vec<(&str, &str)> = window.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (inside, _) = emu.lookup_ok(&alice, &window).await;
+    assert_eq!(names(&inside), ["DeleteVpc", "CreateVpc", "DescribeVpcs"], "StartTime and EndTime are inclusive");
+    assert_eq!(inside[1]["responseElements"]["VpcId"], second.as_str());
+
+    let by_name = [("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", "CreateVpc")];
+    let (created, _) = emu.lookup_ok(&alice, &by_name).await;
+    let ids: Vec<&str> = created.iter().map(|e| e["responseElements"]["VpcId"].as_str().unwrap()).collect();
+    assert_eq!(ids, [third.as_str(), second.as_str(), first.as_str()]);
+
+    let mut both = window.clone();
+    both.extend(by_name);
+    let (narrow, _) = emu.lookup_ok(&alice, &both).await;
+    assert_eq!(narrow.len(), 1, "the window and the filter together");
+
+    // The real event shape, as ActionTrail returns it.
+    let failed = &all[1];
+    assert_eq!(failed["errorCode"], "InvalidVpcId.NotFound");
+    assert_eq!(failed["eventTime"], iso8601(T0 + 180_000));
+    let e = &all[0];
+    for (field, expected) in [
+        ("eventType", "ApiCall"),
+        ("eventRW", "Write"),
+        ("eventSource", "vpc.aliyuncs.com"),
+        ("serviceName", "Vpc"),
+        ("acsRegion", "cn-hangzhou"),
+        ("sourceIpAddress", "127.0.0.1"),
+    ] {
+        assert_eq!(e[field], expected, "{field}: {e}");
+    }
+    assert_eq!(e["userIdentity"]["accountId"], alice.account_id.as_str());
+    assert_eq!(e["userIdentity"]["accessKeyId"], alice.access_key_id.as_str());
+    assert_eq!(e["userIdentity"]["userName"], "root");
+    assert_eq!(e["userIdentity"]["principalId"], alice.account_id.as_str(), "the root identity's principal is the account");
+    assert_eq!(e["requestParameters"]["VpcName"], "third");
+    assert!(e["eventId"].as_str().is_some_and(|id| !id.is_empty()));
+    assert!(all.iter().all(|e| e["userIdentity"]["accountId"] == alice.account_id.as_str()), "bob's event stays his");
+
+    let bad_key = emu.lookup(&alice, &[("LookupAttribute.1.Key", "Colour"), ("LookupAttribute.1.Value", "red")]).await;
+    assert_error_shape(&bad_key, 400, "InvalidParameter");
+    let backwards = emu.lookup(&alice, &[("StartTime", &iso8601(T0 + 60_000)), ("EndTime", &iso8601(T0))]).await;
+    assert_error_shape(&backwards, 400, "InvalidParameter");
+    assert!(
+        emu.events(&alice).iter().all(|e| e.event.event_name != "LookupEvents"),
+        "looking up events does not add events"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookup_events_pages_120_events_with_next_token() {
+    let (emu, clock) = with_manual_clock(ConsoleConfig::for_tests()).await;
+    let alice = emu.account("alice");
+    let mut made = Vec::new();
+    for i in 0..120 {
+        made.push(emu.create_vpc(&alice, &format!("vpc{i}")).await);
+        clock.advance(1_000);
+    }
+    made.reverse(); // newest first, as LookupEvents returns them
+
+    let too_many = emu.lookup(&alice, &[("MaxResults", "51")]).await;
+    let body = assert_error_shape(&too_many, 400, "InvalidParameter");
+    assert!(body["Message"].as_str().unwrap().contains("MaxResults"), "{body}");
+
+    let mut pages = Vec::new();
+    let mut token = String::new();
+    loop {
+        let mut extra = vec![("MaxResults", "50")];
+        if !token.is_empty() {
+            extra.push(("NextToken", token.as_str()));
+        }
+        let (events, next) = emu.lookup_ok(&alice, &extra).await;
+        pages.push(events);
+        if next.is_empty() {
+            break;
+        }
+        assert!(pages.len() < 5, "paging does not end");
+        token = next;
+    }
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 20]);
+    let seen: Vec<&str> = pages.iter().flatten().map(|e| e["responseElements"]["VpcId"].as_str().unwrap()).collect();
+    assert_eq!(seen, made.iter().map(String::as_str).collect::<Vec<_>>(), "every event once, newest first");
+    let mut ids: Vec<&str> = pages.iter().flatten().map(|e| e["eventId"].as_str().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 120);
+
+    let (default_page, _) = emu.lookup_ok(&alice, &[]).await;
+    assert_eq!(default_page.len(), 20, "MaxResults defaults to 20");
+    let bad_token = emu.lookup(&alice, &[("NextToken", "not-a-token")]).await;
+    assert_error_shape(&bad_token, 400, "InvalidNextToken");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookup_events_shows_an_event_only_after_the_delivery_delay() {
+    let delay = 5 * 60 * 1000;
+    let (emu, clock) = with_manual_clock(ConsoleConfig { delivery_delay_ms: delay, ..ConsoleConfig::for_tests() }).await;
+    let alice = emu.account("alice");
+    let vpc_id = emu.create_vpc(&alice, "delayed").await;
+
+    let (events, _) = emu.lookup_ok(&alice, &[]).await;
+    assert!(events.is_empty(), "not delivered yet: {events:?}");
+    clock.advance(delay - 1_000);
+    let (events, _) = emu.lookup_ok(&alice, &[]).await;
+    assert!(events.is_empty(), "one second before delivery: {events:?}");
+    clock.advance(1_000);
+    let (events, _) = emu.lookup_ok(&alice, &[]).await;
+    assert_eq!(names(&events), ["CreateVpc"]);
+    assert_eq!(events[0]["responseElements"]["VpcId"], vpc_id.as_str());
+    assert_eq!(events[0]["eventTime"], iso8601(T0), "the event keeps the time of the call, not of delivery");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookup_events_faster_than_the_qps_limit_is_throttled() {
+    let (emu, clock) = with_manual_clock(ConsoleConfig { lookup_qps: 2.0, ..ConsoleConfig::for_tests() }).await;
+    let alice = emu.account("alice");
+    let bob = emu.account("bob");
+
+    assert_eq!(emu.lookup(&alice, &[]).await.status, 200);
+    assert_eq!(emu.lookup(&alice, &[]).await.status, 200);
+    let refused = emu.lookup(&alice, &[]).await;
+    let body = assert_error_shape(&refused, 400, "Throttling.User");
+    assert_eq!(body["Message"], "Request was denied due to user flow control.");
+    assert_eq!(emu.lookup(&bob, &[]).await.status, 200, "the limit is per account");
+    assert_eq!(emu.ok(&alice, "DescribeVpcs", &[]).await["TotalCount"], 0, "other operations are not limited");
+
+    clock.advance(500);
+    assert_eq!(emu.lookup(&alice, &[]).await.status, 200, "half a second refills one call");
+    assert_error_shape(&emu.lookup(&alice, &[]).await, 400, "Throttling.User");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookup_events_in_a_burst_on_the_wall_clock_is_throttled() {
+    let emu = Emulator::start(Console::in_memory(ConsoleConfig { lookup_qps: 2.0, ..ConsoleConfig::for_tests() })).await;
+    let alice = emu.account("alice");
+    let started = std::time::Instant::now();
+    let mut statuses = Vec::new();
+    for _ in 0..10 {
+        let reply = emu.lookup(&alice, &[]).await;
+        if reply.status != 200 {
+            assert_error_shape(&reply, 400, "Throttling.User");
+        }
+        statuses.push(reply.status);
+    }
+    let allowed = 2.0 + 2.0 * started.elapsed().as_secs_f64();
+    let admitted = statuses.iter().filter(|s| **s == 200).count();
+    assert!(admitted >= 2 && (admitted as f64) <= allowed + 1.0, "{admitted} admitted in a burst: {statuses:?}");
+    assert!(statuses.contains(&400), "{statuses:?}");
 }
