@@ -1,7 +1,8 @@
 //! Alibaba Cloud's official Python SDKs, unchanged, against the emulator on a real port: the RPC SDK
 //! (`aliyun-python-sdk-core`, signature 1.0) and the V3 SDK (`alibabacloud_vpc20160428`,
-//! `ACS3-HMAC-SHA256`). Each script creates and describes a VPC and a vSwitch; the test then reads the
-//! account's audit trail for the calls the SDK made.
+//! `ACS3-HMAC-SHA256`). Each VPC script creates and describes a VPC and a vSwitch, and the test then
+//! reads the account's audit trail for the calls the SDK made; the ActionTrail script pages through
+//! `LookupEvents` with each SDK.
 //!
 //! The SDKs are Python packages: a machine without them fails these tests with the pip command to run.
 
@@ -9,8 +10,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use aca_console::dispatch::Caller;
+use aca_console::params::Params;
+use aca_console::products::vpc;
 use aca_console::state::StoredEvent;
 use aca_console::{Console, ConsoleConfig, Credentials};
+use aca_core::EventType;
 use axum::extract::Request;
 use axum::middleware::Next;
 use parking_lot::Mutex;
@@ -179,4 +184,47 @@ async fn the_v3_sdk_on_its_legacy_rpc_signature_works_unchanged() {
     let seen = emu.seen.lock().clone();
     assert_eq!(seen.len(), 5, "{seen:?}");
     assert!(seen.iter().all(|s| s.authorization.is_none() && s.query_signed), "signature 1.0 in the query: {seen:?}");
+}
+
+/// Three VPCs created (and one describe) in the account, then looked up by event name with `flavour`'s SDK.
+async fn lookup_created_vpcs_with(flavour: &str) {
+    let emu = start().await;
+    let creds = emu.console.create_account(&format!("trail-{flavour}"), None).unwrap();
+    let caller = Caller {
+        account_id: creds.account_id.clone(),
+        access_key_id: creds.access_key_id.clone(),
+        user_name: None,
+        user_agent: "vpc.console.aliyun.com".into(),
+        source_ip: "127.0.0.1".into(),
+        event_type: EventType::ApiCall,
+        event_name: None,
+    };
+    let mut created = Vec::new();
+    for name in ["one", "two", "three"] {
+        let outcome = emu.console.call(&vpc::PRODUCT, "CreateVpc", &Params::from_pairs([("VpcName", name)]), &caller);
+        created.push(outcome.result.unwrap()["VpcId"].as_str().unwrap().to_owned());
+        let _ = emu.console.call(&vpc::PRODUCT, "DescribeVpcs", &Params::default(), &caller);
+    }
+    created.reverse();
+
+    let found = run_script("actiontrail_sdk.py", &emu, &creds, &[flavour, "CreateVpc"]).await;
+    assert_eq!(found["pages"], 2, "three events at two a page: {found}");
+    let ids: Vec<&str> =
+        found["events"].as_array().unwrap().iter().map(|e| e["responseElements"]["VpcId"].as_str().unwrap_or("")).collect();
+    assert_eq!(ids, created, "every CreateVpc once, newest first");
+    let seen = emu.seen.lock().clone();
+    let v3 = seen.iter().filter(|s| s.authorization.as_deref() == Some("ACS3-HMAC-SHA256")).count();
+    assert_eq!((seen.len(), v3), (2, if flavour == "v3" { 2 } else { 0 }), "{seen:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rpc_actiontrail_sdk_looks_up_events() {
+    require_python_modules(&["aliyunsdkcore", "aliyunsdkactiontrail"], "aliyun-python-sdk-core aliyun-python-sdk-actiontrail").await;
+    lookup_created_vpcs_with("rpc").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_v3_actiontrail_sdk_looks_up_events() {
+    require_python_modules(&["alibabacloud_actiontrail20200706"], "alibabacloud_actiontrail20200706").await;
+    lookup_created_vpcs_with("v3").await;
 }
