@@ -3,11 +3,14 @@
 
 use crate::catalog::Product;
 
+pub mod ecs;
 pub mod regions;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod vpc;
 
 /// Every RPC product the emulator serves.
-pub static PRODUCTS: &[&Product] = &[&vpc::PRODUCT];
+pub static PRODUCTS: &[&Product] = &[&ecs::PRODUCT, &vpc::PRODUCT];
 
 /// The product whose API version this is.
 pub fn by_version(version: &str) -> Option<&'static Product> {
