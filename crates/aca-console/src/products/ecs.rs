@@ -116,22 +116,130 @@ const fn instance_type(
     bandwidth_kbps: i64,
     pps: i64,
 ) -> InstanceTypeSpec {
-    InstanceTypeSpec { id, family, cpu, memory_gib, level, eni_quantity, bandwidth_kbps, pps }
+    InstanceTypeSpec {
+        id,
+        family,
+        cpu,
+        memory_gib,
+        level,
+        eni_quantity,
+        bandwidth_kbps,
+        pps,
+    }
 }
 
 pub const INSTANCE_TYPES: &[InstanceTypeSpec] = &[
-    instance_type("ecs.g7.large", "ecs.g7", 2, 8.0, "EnterpriseLevel", 3, 2_000_000, 900_000),
-    instance_type("ecs.g7.xlarge", "ecs.g7", 4, 16.0, "EnterpriseLevel", 4, 3_000_000, 1_000_000),
-    instance_type("ecs.g7.2xlarge", "ecs.g7", 8, 32.0, "EnterpriseLevel", 4, 5_000_000, 1_600_000),
-    instance_type("ecs.c7.large", "ecs.c7", 2, 4.0, "EnterpriseLevel", 3, 2_000_000, 900_000),
-    instance_type("ecs.c7.xlarge", "ecs.c7", 4, 8.0, "EnterpriseLevel", 4, 3_000_000, 1_000_000),
-    instance_type("ecs.r7.large", "ecs.r7", 2, 16.0, "EnterpriseLevel", 3, 2_000_000, 900_000),
-    instance_type("ecs.g6.large", "ecs.g6", 2, 8.0, "EnterpriseLevel", 2, 1_000_000, 300_000),
-    instance_type("ecs.u1-c1m2.large", "ecs.u1", 2, 4.0, "EnterpriseLevel", 2, 1_000_000, 300_000),
+    instance_type(
+        "ecs.g7.large",
+        "ecs.g7",
+        2,
+        8.0,
+        "EnterpriseLevel",
+        3,
+        2_000_000,
+        900_000,
+    ),
+    instance_type(
+        "ecs.g7.xlarge",
+        "ecs.g7",
+        4,
+        16.0,
+        "EnterpriseLevel",
+        4,
+        3_000_000,
+        1_000_000,
+    ),
+    instance_type(
+        "ecs.g7.2xlarge",
+        "ecs.g7",
+        8,
+        32.0,
+        "EnterpriseLevel",
+        4,
+        5_000_000,
+        1_600_000,
+    ),
+    instance_type(
+        "ecs.c7.large",
+        "ecs.c7",
+        2,
+        4.0,
+        "EnterpriseLevel",
+        3,
+        2_000_000,
+        900_000,
+    ),
+    instance_type(
+        "ecs.c7.xlarge",
+        "ecs.c7",
+        4,
+        8.0,
+        "EnterpriseLevel",
+        4,
+        3_000_000,
+        1_000_000,
+    ),
+    instance_type(
+        "ecs.r7.large",
+        "ecs.r7",
+        2,
+        16.0,
+        "EnterpriseLevel",
+        3,
+        2_000_000,
+        900_000,
+    ),
+    instance_type(
+        "ecs.g6.large",
+        "ecs.g6",
+        2,
+        8.0,
+        "EnterpriseLevel",
+        2,
+        1_000_000,
+        300_000,
+    ),
+    instance_type(
+        "ecs.u1-c1m2.large",
+        "ecs.u1",
+        2,
+        4.0,
+        "EnterpriseLevel",
+        2,
+        1_000_000,
+        300_000,
+    ),
     instance_type("ecs.e-c1m2.large", "ecs.e", 2, 4.0, "EntryLevel", 2, 500_000, 100_000),
-    instance_type("ecs.t6-c1m1.large", "ecs.t6", 2, 2.0, "CreditEntryLevel", 2, 100_000, 60_000),
-    instance_type("ecs.t6-c1m2.large", "ecs.t6", 2, 4.0, "CreditEntryLevel", 2, 100_000, 60_000),
-    instance_type("ecs.t6-c2m1.large", "ecs.t6", 2, 1.0, "CreditEntryLevel", 1, 100_000, 60_000),
+    instance_type(
+        "ecs.t6-c1m1.large",
+        "ecs.t6",
+        2,
+        2.0,
+        "CreditEntryLevel",
+        2,
+        100_000,
+        60_000,
+    ),
+    instance_type(
+        "ecs.t6-c1m2.large",
+        "ecs.t6",
+        2,
+        4.0,
+        "CreditEntryLevel",
+        2,
+        100_000,
+        60_000,
+    ),
+    instance_type(
+        "ecs.t6-c2m1.large",
+        "ecs.t6",
+        2,
+        1.0,
+        "CreditEntryLevel",
+        1,
+        100_000,
+        60_000,
+    ),
 ];
 
 pub fn find_instance_type(id: &str) -> Option<&'static InstanceTypeSpec> {
@@ -224,7 +332,10 @@ const DISK_CATEGORIES: &[(&str, i64, i64)] = &[
 const MAX_SYSTEM_DISK_GIB: i64 = 2048;
 
 fn category_limits(category: &str) -> Option<(i64, i64)> {
-    DISK_CATEGORIES.iter().find(|(c, _, _)| *c == category).map(|(_, min, max)| (*min, *max))
+    DISK_CATEGORIES
+        .iter()
+        .find(|(c, _, _)| *c == category)
+        .map(|(_, min, max)| (*min, *max))
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -235,7 +346,10 @@ fn error(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError
 }
 
 fn incorrect_instance_status() -> ApiError {
-    ApiError::incorrect_status("IncorrectInstanceStatus", "The current status of the resource does not support this operation.")
+    ApiError::incorrect_status(
+        "IncorrectInstanceStatus",
+        "The current status of the resource does not support this operation.",
+    )
 }
 
 fn incorrect_disk_status() -> ApiError {
@@ -250,7 +364,11 @@ fn here(ctx: &OpCtx<'_>, kind: &str, id: &str, what: &str) -> Result<Resource, A
 /// The instance, provided its status is one of `allowed`.
 fn instance_in(ctx: &OpCtx<'_>, id: &str, allowed: &[&str]) -> Result<Resource, ApiError> {
     let instance = here(ctx, INSTANCE, id, "InstanceId")?;
-    if allowed.contains(&instance.status.as_str()) { Ok(instance) } else { Err(incorrect_instance_status()) }
+    if allowed.contains(&instance.status.as_str()) {
+        Ok(instance)
+    } else {
+        Err(incorrect_instance_status())
+    }
 }
 
 /// ECS names: 2–128 characters, starting with a letter, then letters, digits, `.`, `_`, `:` and `-`.
@@ -280,12 +398,18 @@ fn optional_name(p: &Params, param: &str) -> Result<String, ApiError> {
 
 /// Descriptions: 2–256 characters, not starting with `http://` or `https://`.
 fn checked_description(p: &Params, param: &str) -> Result<String, ApiError> {
-    let Some(text) = p.get(param) else { return Ok(String::new()) };
+    let Some(text) = p.get(param) else {
+        return Ok(String::new());
+    };
     let ok = (2..=256).contains(&text.chars().count()) && !text.starts_with("http://") && !text.starts_with("https://");
     if ok {
         Ok(text.to_owned())
     } else {
-        Err(error(StatusCode::BAD_REQUEST, "InvalidDescription.Malformed", format!("The specified parameter \"{param}\" is not valid.")))
+        Err(error(
+            StatusCode::BAD_REQUEST,
+            "InvalidDescription.Malformed",
+            format!("The specified parameter \"{param}\" is not valid."),
+        ))
     }
 }
 
@@ -299,7 +423,11 @@ fn tags(p: &Params) -> Result<Vec<Value>, ApiError> {
         .map(|tag| {
             let key = tag.get("Key").map(String::as_str).unwrap_or("");
             if key.is_empty() || key.len() > 128 || key.starts_with("aliyun") || key.starts_with("acs:") {
-                return Err(error(StatusCode::BAD_REQUEST, "InvalidTagKey.Malformed", "The specified Tag.n.Key is not valid."));
+                return Err(error(
+                    StatusCode::BAD_REQUEST,
+                    "InvalidTagKey.Malformed",
+                    "The specified Tag.n.Key is not valid.",
+                ));
             }
             Ok(json!({ "TagKey": key, "TagValue": tag.get("Value").map(String::as_str).unwrap_or("") }))
         })
@@ -309,7 +437,11 @@ fn tags(p: &Params) -> Result<Vec<Value>, ApiError> {
 /// `DryRun=true`: validate only, answering with the real API's `DryRunOperation`.
 fn dry_run(p: &Params) -> Result<(), ApiError> {
     if p.bool("DryRun")?.unwrap_or(false) {
-        return Err(error(StatusCode::BAD_REQUEST, "DryRunOperation", "Request validation has been passed with DryRun flag set."));
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "DryRunOperation",
+            "Request validation has been passed with DryRun flag set.",
+        ));
     }
     Ok(())
 }
@@ -323,12 +455,18 @@ fn check_password(password: &str) -> Result<(), ApiError> {
         password.chars().any(|c| c.is_ascii_digit()),
         password.chars().any(|c| SYMBOLS.contains(c)),
     ];
-    let allowed = password.chars().all(|c| c.is_ascii_alphanumeric() || SYMBOLS.contains(c));
+    let allowed = password
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || SYMBOLS.contains(c));
     let ok = (8..=30).contains(&password.len()) && allowed && classes.iter().filter(|&&x| x).count() >= 3;
     if ok {
         Ok(())
     } else {
-        Err(error(StatusCode::BAD_REQUEST, "InvalidPassword.Malformed", "The specified parameter \"Password\" is not valid."))
+        Err(error(
+            StatusCode::BAD_REQUEST,
+            "InvalidPassword.Malformed",
+            "The specified parameter \"Password\" is not valid.",
+        ))
     }
 }
 
@@ -346,7 +484,12 @@ fn attr_bool(resource: &Resource, key: &str) -> bool {
 }
 
 fn attr_array(resource: &Resource, key: &str) -> Value {
-    resource.attrs.get(key).filter(|v| v.is_array()).cloned().unwrap_or_else(|| json!([]))
+    resource
+        .attrs
+        .get(key)
+        .filter(|v| v.is_array())
+        .cloned()
+        .unwrap_or_else(|| json!([]))
 }
 
 /// `*` matches any run of characters (the console's fuzzy name search); no `*` means an exact match.
@@ -421,7 +564,10 @@ fn performance_level(category: &str, given: Option<&str>, param: &str) -> Result
     match given {
         None => Ok("PL1".to_owned()),
         Some(level @ ("PL0" | "PL1" | "PL2" | "PL3")) => Ok(level.to_owned()),
-        Some(other) => Err(ApiError::invalid_parameter(param, format!("{other:?} is not one of PL0, PL1, PL2, PL3"))),
+        Some(other) => Err(ApiError::invalid_parameter(
+            param,
+            format!("{other:?} is not one of PL0, PL1, PL2, PL3"),
+        )),
     }
 }
 
@@ -436,8 +582,13 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
         )
     })?;
     let image_id = p.required("ImageId")?;
-    let image = find_image(image_id)
-        .ok_or_else(|| error(StatusCode::NOT_FOUND, "InvalidImageId.NotFound", "The specified ImageId does not exist."))?;
+    let image = find_image(image_id).ok_or_else(|| {
+        error(
+            StatusCode::NOT_FOUND,
+            "InvalidImageId.NotFound",
+            "The specified ImageId does not exist.",
+        )
+    })?;
 
     let vswitch_id = p.required("VSwitchId")?;
     let vswitch = vpc::find_in_region(ctx, vpc::VSWITCH, vswitch_id, "VSwitchId")?;
@@ -451,7 +602,11 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
     if let Some(zone) = p.get("ZoneId") {
         check_zone(&ctx.region, zone)?;
         if zone != vswitch.attr_str("ZoneId") {
-            return Err(error(StatusCode::BAD_REQUEST, "InvalidParameter.Mismatch", "Specified virtual switch is not in the specified zone."));
+            return Err(error(
+                StatusCode::BAD_REQUEST,
+                "InvalidParameter.Mismatch",
+                "Specified virtual switch is not in the specified zone.",
+            ));
         }
     }
     let vpc_id = vswitch.parent.clone().unwrap_or_default();
@@ -464,7 +619,10 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
         return Err(ApiError::missing_parameter("SecurityGroupId"));
     }
     if security_group_ids.len() > 5 {
-        return Err(ApiError::invalid_parameter("SecurityGroupIds", "an instance joins at most 5 security groups"));
+        return Err(ApiError::invalid_parameter(
+            "SecurityGroupIds",
+            "an instance joins at most 5 security groups",
+        ));
     }
     for sg_id in &security_group_ids {
         let sg = here(ctx, SECURITY_GROUP, sg_id, "SecurityGroupId")?;
@@ -488,11 +646,17 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
     let host_name = p.get("HostName").unwrap_or("").to_owned();
     let host_ok = host_name.is_empty()
         || ((2..=64).contains(&host_name.len())
-            && host_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+            && host_name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
             && !host_name.starts_with(['.', '-'])
             && !host_name.ends_with(['.', '-']));
     if !host_ok {
-        return Err(error(StatusCode::BAD_REQUEST, "InvalidHostName.Malformed", "The specified parameter \"HostName\" is not valid."));
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "InvalidHostName.Malformed",
+            "The specified parameter \"HostName\" is not valid.",
+        ));
     }
     if let Some(password) = p.get("Password") {
         check_password(password)?;
@@ -509,7 +673,10 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
         key_pair_named(ctx, &key_pair)?;
     }
 
-    let charge_type = p.one_of("InstanceChargeType", &["PostPaid", "PrePaid"])?.unwrap_or("PostPaid").to_owned();
+    let charge_type = p
+        .one_of("InstanceChargeType", &["PostPaid", "PrePaid"])?
+        .unwrap_or("PostPaid")
+        .to_owned();
     let period_days = if charge_type == "PrePaid" {
         let unit = p.one_of("PeriodUnit", &["Month", "Week"])?.unwrap_or("Month");
         let period = p.int("Period")?.ok_or_else(|| ApiError::missing_parameter("Period"))?;
@@ -518,14 +685,20 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
             _ => (1..=9).contains(&period) || [12, 24, 36, 48, 60].contains(&period),
         };
         if !valid {
-            return Err(error(StatusCode::BAD_REQUEST, "InvalidPeriod", "The specified period is not valid."));
+            return Err(error(
+                StatusCode::BAD_REQUEST,
+                "InvalidPeriod",
+                "The specified period is not valid.",
+            ));
         }
         Some(if unit == "Week" { period * 7 } else { period * 30 })
     } else {
         None
     };
-    let internet_charge_type =
-        p.one_of("InternetChargeType", &["PayByTraffic", "PayByBandwidth"])?.unwrap_or("PayByTraffic").to_owned();
+    let internet_charge_type = p
+        .one_of("InternetChargeType", &["PayByTraffic", "PayByBandwidth"])?
+        .unwrap_or("PayByTraffic")
+        .to_owned();
     let bandwidth_out = p.int_in("InternetMaxBandwidthOut", 0..=100, 0)?;
     let bandwidth_in = p.int_in("InternetMaxBandwidthIn", 1..=200, 100)?;
 
@@ -564,7 +737,11 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
         size: system_size,
         name: optional_name(p, "SystemDisk.DiskName")?,
         description: checked_description(p, "SystemDisk.Description")?,
-        performance_level: performance_level(system_category, p.get("SystemDisk.PerformanceLevel"), "SystemDisk.PerformanceLevel")?,
+        performance_level: performance_level(
+            system_category,
+            p.get("SystemDisk.PerformanceLevel"),
+            "SystemDisk.PerformanceLevel",
+        )?,
         delete_with_instance: true,
     };
 
@@ -582,7 +759,9 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
         };
         let size_param = format!("DataDisk.{n}.Size");
         let size_text = field("Size").ok_or_else(|| ApiError::missing_parameter(&size_param))?;
-        let size: i64 = size_text.parse().map_err(|_| ApiError::invalid_parameter(&size_param, format!("{size_text:?} is not an integer")))?;
+        let size: i64 = size_text
+            .parse()
+            .map_err(|_| ApiError::invalid_parameter(&size_param, format!("{size_text:?} is not an integer")))?;
         if !(min..=max).contains(&size) {
             return Err(error(
                 StatusCode::BAD_REQUEST,
@@ -603,12 +782,20 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
             size,
             name: name.to_owned(),
             description: field("Description").unwrap_or("").to_owned(),
-            performance_level: performance_level(category, field("PerformanceLevel"), &format!("DataDisk.{n}.PerformanceLevel"))?,
+            performance_level: performance_level(
+                category,
+                field("PerformanceLevel"),
+                &format!("DataDisk.{n}.PerformanceLevel"),
+            )?,
             delete_with_instance,
         });
     }
     if data_disks.len() > MAX_DATA_DISKS {
-        return Err(error(StatusCode::BAD_REQUEST, "InstanceDiskNumber.LimitExceed", "The total number of specified disk in an instance exceeds."));
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "InstanceDiskNumber.LimitExceed",
+            "The total number of specified disk in an instance exceeds.",
+        ));
     }
 
     Ok(Launch {
@@ -636,21 +823,41 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
 /// Alibaba Cloud's MAC prefix, `00:16:3e`, and three random octets.
 fn mac_address() -> String {
     let mut rng = rand::rng();
-    format!("00:16:3e:{:02x}:{:02x}:{:02x}", rng.random::<u8>(), rng.random::<u8>(), rng.random::<u8>())
+    format!(
+        "00:16:3e:{:02x}:{:02x}:{:02x}",
+        rng.random::<u8>(),
+        rng.random::<u8>(),
+        rng.random::<u8>()
+    )
 }
 
 /// `/dev/xvdb`, `/dev/xvdc`, …: the first device name no disk of the instance uses.
 fn free_device(ctx: &OpCtx<'_>, instance_id: &str) -> Option<String> {
-    let used: Vec<String> = disks_of(ctx, instance_id).iter().map(|d| d.attr_str("Device").to_owned()).collect();
-    ('b'..='z').map(|letter| format!("/dev/xvd{letter}")).find(|device| !used.contains(device))
+    let used: Vec<String> = disks_of(ctx, instance_id)
+        .iter()
+        .map(|d| d.attr_str("Device").to_owned())
+        .collect();
+    ('b'..='z')
+        .map(|letter| format!("/dev/xvd{letter}"))
+        .find(|device| !used.contains(device))
 }
 
 fn disks_of(ctx: &OpCtx<'_>, instance_id: &str) -> Vec<Resource> {
-    ctx.list_all(DISK).into_iter().filter(|d| d.attr_str("InstanceId") == instance_id).collect()
+    ctx.list_all(DISK)
+        .into_iter()
+        .filter(|d| d.attr_str("InstanceId") == instance_id)
+        .collect()
 }
 
 /// A disk record; `instance` attaches it (`In_use`) at `device`.
-fn new_disk(ctx: &OpCtx<'_>, spec: &DiskSpec, zone: &str, kind: &str, charge_type: &str, resource_group: &str) -> Resource {
+fn new_disk(
+    ctx: &OpCtx<'_>,
+    spec: &DiskSpec,
+    zone: &str,
+    kind: &str,
+    charge_type: &str,
+    resource_group: &str,
+) -> Resource {
     Resource::new(DISK, ctx.new_id("d"), &ctx.region, &spec.name, "Available", ctx.now_ms)
         .with("ZoneId", zone)
         .with("Category", spec.category.clone())
@@ -678,16 +885,40 @@ fn attach(disk: &mut Resource, instance_id: &str, device: &str, now_ms: Millis) 
 }
 
 /// Creates one instance with its disks, showing `via` until it settles on `to`. Returns its id.
-fn launch(ctx: &mut OpCtx<'_>, spec: &Launch, name: &str, via: &str, to: &str, public_ip: bool) -> Result<String, ApiError> {
+fn launch(
+    ctx: &mut OpCtx<'_>,
+    spec: &Launch,
+    name: &str,
+    via: &str,
+    to: &str,
+    public_ip: bool,
+) -> Result<String, ApiError> {
     let id = ctx.new_id("i");
     let private_ip = vpc::allocate_private_ip(ctx, &spec.vswitch)?;
-    let public_address = if public_ip && spec.bandwidth_out > 0 { vpc::allocate_public_ip(ctx) } else { String::new() };
+    let public_address = if public_ip && spec.bandwidth_out > 0 {
+        vpc::allocate_public_ip(ctx)
+    } else {
+        String::new()
+    };
     let zone = spec.vswitch.attr_str("ZoneId").to_owned();
-    let host_name = if spec.host_name.is_empty() { format!("iZ{}Z", &id[2..]) } else { spec.host_name.clone() };
+    let host_name = if spec.host_name.is_empty() {
+        format!("iZ{}Z", &id[2..])
+    } else {
+        spec.host_name.clone()
+    };
     let name = if name.is_empty() { id.clone() } else { name.to_owned() };
-    let expires = spec.period_days.map(|days| iso8601_minutes(ctx.now_ms + days * 86_400_000));
+    let expires = spec
+        .period_days
+        .map(|days| iso8601_minutes(ctx.now_ms + days * 86_400_000));
 
-    let mut system_disk = new_disk(ctx, &spec.system_disk, &zone, "system", &spec.charge_type, &spec.resource_group);
+    let mut system_disk = new_disk(
+        ctx,
+        &spec.system_disk,
+        &zone,
+        "system",
+        &spec.charge_type,
+        &spec.resource_group,
+    );
     system_disk.status = "In_use".to_owned();
     system_disk.set("ImageId", spec.image.id);
     attach(&mut system_disk, &id, "/dev/xvda", ctx.now_ms);
@@ -733,7 +964,14 @@ fn launch(ctx: &mut OpCtx<'_>, spec: &Launch, name: &str, via: &str, to: &str, p
         .with("SerialNumber", uuid::Uuid::new_v4().to_string())
         .with("NetworkInterfaceId", ctx.new_id("eni"))
         .with("MacAddress", mac_address())
-        .with("StartTime", if to == "Running" { iso8601_minutes(ctx.now_ms) } else { String::new() });
+        .with(
+            "StartTime",
+            if to == "Running" {
+                iso8601_minutes(ctx.now_ms)
+            } else {
+                String::new()
+            },
+        );
     ctx.begin_transition(&mut instance, via, to);
     ctx.reference(INSTANCE_REF, &id);
     for sg in &spec.security_group_ids {
@@ -751,12 +989,20 @@ fn run_instances(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     dry_run(p)?;
     let mut ids = Vec::new();
     for n in 1..=amount {
-        let name = if unique_suffix && !spec.name.is_empty() { format!("{}{n:03}", spec.name) } else { spec.name.clone() };
+        let name = if unique_suffix && !spec.name.is_empty() {
+            format!("{}{n:03}", spec.name)
+        } else {
+            spec.name.clone()
+        };
         ids.push(launch(ctx, &spec, &name, "Starting", "Running", true)?);
     }
     let mut response = json!({ "InstanceIdSets": { "InstanceIdSet": ids } });
     if spec.charge_type == "PrePaid" {
-        response["OrderId"] = json!(rand::rng().random_range(200_000_000_000_000u64..300_000_000_000_000).to_string());
+        response["OrderId"] = json!(
+            rand::rng()
+                .random_range(200_000_000_000_000u64..300_000_000_000_000)
+                .to_string()
+        );
     }
     Ok(response)
 }
@@ -771,7 +1017,10 @@ fn create_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 fn instance_json(ctx: &OpCtx<'_>, instance: &Resource) -> Value {
     let eip = vpc::eips_of(ctx, &instance.id).into_iter().next();
-    let public_ips: Vec<&str> = Some(instance.attr_str("PublicIpAddress")).filter(|ip| !ip.is_empty()).into_iter().collect();
+    let public_ips: Vec<&str> = Some(instance.attr_str("PublicIpAddress"))
+        .filter(|ip| !ip.is_empty())
+        .into_iter()
+        .collect();
     let type_family = instance.attr_str("InstanceTypeFamily");
     let basics = json!({
         "InstanceId": instance.id,
@@ -915,7 +1164,10 @@ fn describe_instance_status(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Ap
         .filter(|i| zone.is_none_or(|z| i.attr_str("ZoneId") == z))
         .collect();
     let (page, number, size, total) = paginate(instances, p, 50)?;
-    let items: Vec<Value> = page.iter().map(|i| json!({ "InstanceId": i.id, "Status": i.status })).collect();
+    let items: Vec<Value> = page
+        .iter()
+        .map(|i| json!({ "InstanceId": i.id, "Status": i.status }))
+        .collect();
     Ok(json!({
         "TotalCount": total,
         "PageNumber": number,
@@ -1010,8 +1262,16 @@ fn modify_instance_attribute(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, A
         instance.set("Description", checked_description(p, "Description")?);
     }
     if let Some(host_name) = p.get("HostName") {
-        if !(2..=64).contains(&host_name.len()) || !host_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-') {
-            return Err(error(StatusCode::BAD_REQUEST, "InvalidHostName.Malformed", "The specified parameter \"HostName\" is not valid."));
+        if !(2..=64).contains(&host_name.len())
+            || !host_name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        {
+            return Err(error(
+                StatusCode::BAD_REQUEST,
+                "InvalidHostName.Malformed",
+                "The specified parameter \"HostName\" is not valid.",
+            ));
         }
         instance.set("HostName", host_name);
     }
@@ -1091,13 +1351,20 @@ fn create_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     };
     let category = p.get("DiskCategory").unwrap_or("cloud");
     let (min, max) = category_limits(category).ok_or_else(|| {
-        error(StatusCode::BAD_REQUEST, "InvalidDiskCategory.ValueNotSupported", "The specified parameter \"DiskCategory\" is not valid.")
+        error(
+            StatusCode::BAD_REQUEST,
+            "InvalidDiskCategory.ValueNotSupported",
+            "The specified parameter \"DiskCategory\" is not valid.",
+        )
     })?;
     let snapshot = match p.get("SnapshotId") {
         Some(id) => {
             let snapshot = here(ctx, SNAPSHOT, id, "SnapshotId")?;
             if snapshot.status != "accomplished" {
-                return Err(ApiError::incorrect_status("InvalidSnapshotId.NotReady", "The specified snapshot has not completed yet."));
+                return Err(ApiError::incorrect_status(
+                    "InvalidSnapshotId.NotReady",
+                    "The specified snapshot has not completed yet.",
+                ));
             }
             Some(snapshot)
         }
@@ -1117,7 +1384,10 @@ fn create_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     }
     if let Some(snapshot) = &snapshot {
         if size < snapshot.attr_i64("SourceDiskSize").unwrap_or(0) {
-            return Err(ApiError::incorrect_status("InvalidDiskSize.TooSmall", "Specified disk size is less than the size of snapshot"));
+            return Err(ApiError::incorrect_status(
+                "InvalidDiskSize.TooSmall",
+                "Specified disk size is less than the size of snapshot",
+            ));
         }
     }
     let spec = DiskSpec {
@@ -1128,7 +1398,9 @@ fn create_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         performance_level: performance_level(category, p.get("PerformanceLevel"), "PerformanceLevel")?,
         delete_with_instance: false,
     };
-    let charge_type = instance.as_ref().map_or("PostPaid", |i| i.attr_str("InstanceChargeType"));
+    let charge_type = instance
+        .as_ref()
+        .map_or("PostPaid", |i| i.attr_str("InstanceChargeType"));
     let resource_group = p.get("ResourceGroupId").unwrap_or("rg-default");
     let mut disk = new_disk(ctx, &spec, &zone, "data", charge_type, resource_group)
         .with("Encrypted", p.bool("Encrypted")?.unwrap_or(false))
@@ -1137,8 +1409,17 @@ fn create_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let id = disk.id.clone();
     match &instance {
         Some(instance) => {
-            if disks_of(ctx, &instance.id).iter().filter(|d| d.attr_str("Type") == "data").count() >= MAX_DATA_DISKS {
-                return Err(error(StatusCode::BAD_REQUEST, "InstanceDiskNumber.LimitExceed", "The total number of specified disk in an instance exceeds."));
+            if disks_of(ctx, &instance.id)
+                .iter()
+                .filter(|d| d.attr_str("Type") == "data")
+                .count()
+                >= MAX_DATA_DISKS
+            {
+                return Err(error(
+                    StatusCode::BAD_REQUEST,
+                    "InstanceDiskNumber.LimitExceed",
+                    "The total number of specified disk in an instance exceeds.",
+                ));
             }
             let device = free_device(ctx, &instance.id).unwrap_or_default();
             attach(&mut disk, &instance.id, &device, ctx.now_ms);
@@ -1157,9 +1438,24 @@ fn describe_disks(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let ids = p.list("DiskId")?;
     let instance_id = p.get("InstanceId");
     let zone = p.get("ZoneId");
-    let disk_type = p.one_of("DiskType", &["all", "system", "data"])?.filter(|t| *t != "all");
+    let disk_type = p
+        .one_of("DiskType", &["all", "system", "data"])?
+        .filter(|t| *t != "all");
     let category = p.get("Category");
-    let status = p.one_of("Status", &["In_use", "Available", "Attaching", "Detaching", "Creating", "ReIniting", "All"])?.filter(|s| *s != "All");
+    let status = p
+        .one_of(
+            "Status",
+            &[
+                "In_use",
+                "Available",
+                "Attaching",
+                "Detaching",
+                "Creating",
+                "ReIniting",
+                "All",
+            ],
+        )?
+        .filter(|s| *s != "All");
     let name = p.get("DiskName");
     let snapshot = p.get("SnapshotId");
     let policy = p.get("AutoSnapshotPolicyId");
@@ -1180,7 +1476,13 @@ fn describe_disks(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .collect();
     let (page, number, size, total) = paginate(disks, p, 100)?;
     let items: Vec<Value> = page.iter().map(disk_json).collect();
-    Ok(json!({ "TotalCount": total, "PageNumber": number, "PageSize": size, "NextToken": "", "Disks": { "Disk": items } }))
+    Ok(json!({
+        "TotalCount": total,
+        "PageNumber": number,
+        "PageSize": size,
+        "NextToken": "",
+        "Disks": { "Disk": items },
+    }))
 }
 
 fn attach_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
@@ -1202,10 +1504,24 @@ fn attach_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     if is_system && (instance.status != "Stopped" || !instance.attr_str("SystemDiskId").is_empty()) {
         return Err(incorrect_instance_status());
     }
-    if !is_system && disks_of(ctx, instance_id).iter().filter(|d| d.attr_str("Type") == "data").count() >= MAX_DATA_DISKS {
-        return Err(error(StatusCode::BAD_REQUEST, "InstanceDiskNumber.LimitExceed", "The total number of specified disk in an instance exceeds."));
+    if !is_system
+        && disks_of(ctx, instance_id)
+            .iter()
+            .filter(|d| d.attr_str("Type") == "data")
+            .count()
+            >= MAX_DATA_DISKS
+    {
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "InstanceDiskNumber.LimitExceed",
+            "The total number of specified disk in an instance exceeds.",
+        ));
     }
-    let device = if is_system { "/dev/xvda".to_owned() } else { free_device(ctx, instance_id).unwrap_or_default() };
+    let device = if is_system {
+        "/dev/xvda".to_owned()
+    } else {
+        free_device(ctx, instance_id).unwrap_or_default()
+    };
     if let Some(delete_with_instance) = p.bool("DeleteWithInstance")? {
         disk.set("DeleteWithInstance", delete_with_instance);
     }
@@ -1233,7 +1549,10 @@ fn detach_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     if disk.attr_str("Type") == "system" {
         // A system disk leaves only a stopped instance, and only if it is portable (pay-as-you-go).
         if disk.attr_str("DiskChargeType") != "PostPaid" {
-            return Err(ApiError::incorrect_status("DiskNotPortable", "The specified disk is not a portable disk."));
+            return Err(ApiError::incorrect_status(
+                "DiskNotPortable",
+                "The specified disk is not a portable disk.",
+            ));
         }
         if instance.status != "Stopped" {
             return Err(incorrect_instance_status());
@@ -1258,7 +1577,9 @@ fn detach_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 fn resize_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let disk_id = p.required("DiskId")?;
-    let new_size = p.int("NewSize")?.ok_or_else(|| ApiError::missing_parameter("NewSize"))?;
+    let new_size = p
+        .int("NewSize")?
+        .ok_or_else(|| ApiError::missing_parameter("NewSize"))?;
     let resize_type = p.one_of("Type", &["offline", "online"])?.unwrap_or("offline");
     let mut disk = here(ctx, DISK, disk_id, "DiskId")?;
     if !["In_use", "Available"].contains(&disk.status.as_str()) {
@@ -1271,7 +1592,10 @@ fn resize_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         category_limits(disk.attr_str("Category")).map_or(current, |(_, max)| max)
     };
     if new_size <= current || new_size > max {
-        return Err(ApiError::invalid_parameter("NewSize", format!("must be larger than the current {current} GiB and at most {max} GiB")));
+        return Err(ApiError::invalid_parameter(
+            "NewSize",
+            format!("must be larger than the current {current} GiB and at most {max} GiB"),
+        ));
     }
     if resize_type == "offline" && disk.status == "In_use" {
         // Offline resizing takes effect after a restart; the size is recorded now, as the API reports it.
@@ -1315,8 +1639,15 @@ fn create_snapshot(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     if !["In_use", "Available"].contains(&disk.status.as_str()) {
         return Err(incorrect_disk_status());
     }
-    if ctx.list(SNAPSHOT).iter().any(|s| s.attr_str("SourceDiskId") == disk_id && s.status == "progressing") {
-        return Err(ApiError::incorrect_status("IncorrectDiskStatus.CreatingSnapshot", "A previous snapshot creation is in process."));
+    if ctx
+        .list(SNAPSHOT)
+        .iter()
+        .any(|s| s.attr_str("SourceDiskId") == disk_id && s.status == "progressing")
+    {
+        return Err(ApiError::incorrect_status(
+            "IncorrectDiskStatus.CreatingSnapshot",
+            "A previous snapshot creation is in process.",
+        ));
     }
     let name = optional_name(p, "SnapshotName")?;
     if name.starts_with("auto") {
@@ -1329,11 +1660,18 @@ fn create_snapshot(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let retention = p.int("RetentionDays")?;
     if let Some(days) = retention {
         if !(1..=65536).contains(&days) {
-            return Err(ApiError::invalid_parameter("RetentionDays", format!("{days} is outside 1..=65536")));
+            return Err(ApiError::invalid_parameter(
+                "RetentionDays",
+                format!("{days} is outside 1..=65536"),
+            ));
         }
     }
     let id = ctx.new_id("s");
-    let source_type = if disk.attr_str("Type") == "system" { "System" } else { "Data" };
+    let source_type = if disk.attr_str("Type") == "system" {
+        "System"
+    } else {
+        "Data"
+    };
     let mut snapshot = Resource::new(SNAPSHOT, id.clone(), &disk.region, &name, "progressing", ctx.now_ms)
         .with("SourceDiskId", disk_id)
         .with("SourceDiskSize", disk.attr_i64("Size").unwrap_or(0))
@@ -1342,10 +1680,16 @@ fn create_snapshot(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .with("Description", checked_description(p, "Description")?)
         .with("RetentionDays", retention.map_or(Value::Null, Value::from))
         .with("SnapshotType", "user")
-        .with("Category", p.one_of("Category", &["standard", "flash"])?.unwrap_or("standard"))
+        .with(
+            "Category",
+            p.one_of("Category", &["standard", "flash"])?.unwrap_or("standard"),
+        )
         .with("InstantAccess", p.bool("InstantAccess")?.unwrap_or(false))
         .with("Encrypted", attr_bool(&disk, "Encrypted"))
-        .with("SnapshotSN", format!("64{:018}", rand::rng().random_range(0..1_000_000_000_000_000_000u64)))
+        .with(
+            "SnapshotSN",
+            format!("64{:018}", rand::rng().random_range(0..1_000_000_000_000_000_000u64)),
+        )
         .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
         .with("Tags", tags(p)?);
     ctx.begin_transition(&mut snapshot, "progressing", "accomplished");
@@ -1359,22 +1703,35 @@ fn describe_snapshots(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
     region(&ctx.region)?;
     let ids = p.list("SnapshotId")?;
     let disk_id = p.get("DiskId");
-    let instance_disks: Option<Vec<String>> =
-        p.get("InstanceId").map(|instance_id| disks_of(ctx, instance_id).into_iter().map(|d| d.id).collect());
+    let instance_disks: Option<Vec<String>> = p
+        .get("InstanceId")
+        .map(|instance_id| disks_of(ctx, instance_id).into_iter().map(|d| d.id).collect());
     let name = p.get("SnapshotName");
-    let status = p.one_of("Status", &["progressing", "accomplished", "failed", "all"])?.filter(|s| *s != "all");
-    let snapshot_type = p.one_of("SnapshotType", &["auto", "user", "all"])?.filter(|t| *t != "all");
+    let status = p
+        .one_of("Status", &["progressing", "accomplished", "failed", "all"])?
+        .filter(|s| *s != "all");
+    let snapshot_type = p
+        .one_of("SnapshotType", &["auto", "user", "all"])?
+        .filter(|t| *t != "all");
     let source_type = p.get("SourceDiskType").map(str::to_ascii_lowercase);
     let snapshots: Vec<Resource> = ctx
         .list(SNAPSHOT)
         .into_iter()
         .filter(|s| ids.is_empty() || ids.contains(&s.id))
         .filter(|s| disk_id.is_none_or(|d| s.attr_str("SourceDiskId") == d))
-        .filter(|s| instance_disks.as_ref().is_none_or(|disks| disks.iter().any(|d| d == s.attr_str("SourceDiskId"))))
+        .filter(|s| {
+            instance_disks
+                .as_ref()
+                .is_none_or(|disks| disks.iter().any(|d| d == s.attr_str("SourceDiskId")))
+        })
         .filter(|s| name.is_none_or(|n| glob_match(n, &s.name)))
         .filter(|s| status.is_none_or(|x| s.status == x))
         .filter(|s| snapshot_type.is_none_or(|t| s.attr_str("SnapshotType") == t))
-        .filter(|s| source_type.as_deref().is_none_or(|t| s.attr_str("SourceDiskType").eq_ignore_ascii_case(t)))
+        .filter(|s| {
+            source_type
+                .as_deref()
+                .is_none_or(|t| s.attr_str("SourceDiskType").eq_ignore_ascii_case(t))
+        })
         .collect();
     let (page, number, size, total) = paginate(snapshots, p, 100)?;
     let items: Vec<Value> = page
@@ -1432,13 +1789,27 @@ fn delete_snapshot(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 /// A JSON array of integers within `range`, such as `timePoints=["0","12"]`.
 fn int_array(p: &Params, name: &str, range: std::ops::RangeInclusive<i64>, code: &str) -> Result<Vec<i64>, ApiError> {
-    let bad = || error(StatusCode::BAD_REQUEST, code, format!("The specified parameter \"{name}\" is not valid."));
+    let bad = || {
+        error(
+            StatusCode::BAD_REQUEST,
+            code,
+            format!("The specified parameter \"{name}\" is not valid."),
+        )
+    };
     let values = p.list(name).map_err(|_| bad())?;
     if values.is_empty() {
         return Err(ApiError::missing_parameter(name));
     }
-    let mut numbers: Vec<i64> =
-        values.iter().map(|v| v.trim().parse::<i64>().ok().filter(|n| range.contains(n)).ok_or_else(bad)).collect::<Result<_, _>>()?;
+    let mut numbers: Vec<i64> = values
+        .iter()
+        .map(|v| {
+            v.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|n| range.contains(n))
+                .ok_or_else(bad)
+        })
+        .collect::<Result<_, _>>()?;
     numbers.sort_unstable();
     numbers.dedup();
     Ok(numbers)
@@ -1448,7 +1819,9 @@ fn create_auto_snapshot_policy(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value,
     use_lower_case_region(ctx, p)?;
     let time_points = int_array(p, "timePoints", 0..=23, "InvalidTimePoints.Malformed")?;
     let weekdays = int_array(p, "repeatWeekdays", 1..=7, "InvalidRepeatWeekdays.Malformed")?;
-    let retention = p.int("retentionDays")?.ok_or_else(|| ApiError::missing_parameter("retentionDays"))?;
+    let retention = p
+        .int("retentionDays")?
+        .ok_or_else(|| ApiError::missing_parameter("retentionDays"))?;
     if retention != -1 && !(1..=65536).contains(&retention) {
         return Err(error(
             StatusCode::BAD_REQUEST,
@@ -1458,12 +1831,19 @@ fn create_auto_snapshot_policy(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value,
     }
     let name = optional_name(p, "autoSnapshotPolicyName")?;
     let id = ctx.new_id("sp");
-    let policy = Resource::new(AUTO_SNAPSHOT_POLICY, id.clone(), &ctx.region, &name, "Normal", ctx.now_ms)
-        .with("TimePoints", time_points)
-        .with("RepeatWeekdays", weekdays)
-        .with("RetentionDays", retention)
-        .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
-        .with("Tags", tags(p)?);
+    let policy = Resource::new(
+        AUTO_SNAPSHOT_POLICY,
+        id.clone(),
+        &ctx.region,
+        &name,
+        "Normal",
+        ctx.now_ms,
+    )
+    .with("TimePoints", time_points)
+    .with("RepeatWeekdays", weekdays)
+    .with("RetentionDays", retention)
+    .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
+    .with("Tags", tags(p)?);
     ctx.reference(AUTO_SNAPSHOT_POLICY_REF, &id);
     ctx.put(policy);
     Ok(json!({ "AutoSnapshotPolicyId": id }))
@@ -1495,7 +1875,10 @@ fn describe_auto_snapshot_policy_ex(ctx: &mut OpCtx<'_>, p: &Params) -> Result<V
     let items: Vec<Value> = page
         .iter()
         .map(|s| {
-            let disk_count = disks.iter().filter(|d| d.attr_str("AutoSnapshotPolicyId") == s.id).count();
+            let disk_count = disks
+                .iter()
+                .filter(|d| d.attr_str("AutoSnapshotPolicyId") == s.id)
+                .count();
             json!({
                 "AutoSnapshotPolicyId": s.id,
                 "AutoSnapshotPolicyName": s.name,
@@ -1566,7 +1949,11 @@ fn delete_auto_snapshot_policy(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value,
     let policy_id = p.required("autoSnapshotPolicyId")?;
     here(ctx, AUTO_SNAPSHOT_POLICY, policy_id, "AutoSnapshotPolicyId")?;
     // Deleting a policy cancels it on every disk it was applied to.
-    for mut disk in ctx.list(DISK).into_iter().filter(|d| d.attr_str("AutoSnapshotPolicyId") == policy_id) {
+    for mut disk in ctx
+        .list(DISK)
+        .into_iter()
+        .filter(|d| d.attr_str("AutoSnapshotPolicyId") == policy_id)
+    {
         disk.set("AutoSnapshotPolicyId", "");
         disk.set("EnableAutoSnapshot", false);
         ctx.put(disk);
@@ -1580,7 +1967,10 @@ fn delete_auto_snapshot_policy(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value,
 // Security groups
 
 fn instances_in_group(ctx: &OpCtx<'_>, sg_id: &str) -> usize {
-    ctx.list_all(INSTANCE).iter().filter(|i| attr_strings(i, "SecurityGroupIds").iter().any(|g| g == sg_id)).count()
+    ctx.list_all(INSTANCE)
+        .iter()
+        .filter(|i| attr_strings(i, "SecurityGroupIds").iter().any(|g| g == sg_id))
+        .count()
 }
 
 fn create_security_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
@@ -1588,13 +1978,18 @@ fn create_security_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
     let vpc_id = p.required("VpcId")?;
     let vpc = vpc::find_in_region(ctx, vpc::VPC, vpc_id, "VpcId")?;
     let name = optional_name(p, "SecurityGroupName")?;
-    let group_type = p.one_of("SecurityGroupType", &["normal", "enterprise"])?.unwrap_or("normal");
+    let group_type = p
+        .one_of("SecurityGroupType", &["normal", "enterprise"])?
+        .unwrap_or("normal");
     let id = ctx.new_id("sg");
     let mut sg = Resource::new(SECURITY_GROUP, id.clone(), &vpc.region, &name, "Available", ctx.now_ms)
         .with("VpcId", vpc_id)
         .with("Description", checked_description(p, "Description")?)
         .with("SecurityGroupType", group_type)
-        .with("InnerAccessPolicy", if group_type == "normal" { "Accept" } else { "Drop" })
+        .with(
+            "InnerAccessPolicy",
+            if group_type == "normal" { "Accept" } else { "Drop" },
+        )
         .with("Permissions", json!([]))
         .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
         .with("Tags", tags(p)?);
@@ -1625,7 +2020,11 @@ fn describe_security_groups(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Ap
         .iter()
         .map(|g| {
             let members = instances_in_group(ctx, &g.id);
-            let capacity: usize = if g.attr_str("SecurityGroupType") == "enterprise" { 65536 } else { 2000 };
+            let capacity: usize = if g.attr_str("SecurityGroupType") == "enterprise" {
+                65536
+            } else {
+                2000
+            };
             json!({
                 "SecurityGroupId": g.id,
                 "SecurityGroupName": g.name,
@@ -1712,36 +2111,67 @@ fn rule_inputs(p: &Params) -> Vec<RuleInput> {
         return listed
             .into_iter()
             .enumerate()
-            .map(|(i, fields)| RuleInput { prefix: format!("Permissions.{}.", i + 1), fields })
+            .map(|(i, fields)| RuleInput {
+                prefix: format!("Permissions.{}.", i + 1),
+                fields,
+            })
             .collect();
     }
     let fields: std::collections::BTreeMap<String, String> = RULE_FIELDS
         .iter()
         .filter_map(|f| p.get(f).map(|v| ((*f).to_owned(), v.to_owned())))
         .collect();
-    if fields.is_empty() { Vec::new() } else { vec![RuleInput { prefix: String::new(), fields }] }
+    if fields.is_empty() {
+        Vec::new()
+    } else {
+        vec![RuleInput {
+            prefix: String::new(),
+            fields,
+        }]
+    }
 }
 
 /// `TCP`, `UDP`, `ICMP`, `GRE`, `ALL` or `ICMPv6`, given in any case.
 fn protocol(input: &RuleInput) -> Result<String, ApiError> {
     let param = input.param("IpProtocol");
-    let given = input.get("IpProtocol").ok_or_else(|| ApiError::missing_parameter(&param))?;
+    let given = input
+        .get("IpProtocol")
+        .ok_or_else(|| ApiError::missing_parameter(&param))?;
     ["TCP", "UDP", "ICMP", "GRE", "ALL", "ICMPv6"]
         .iter()
         .find(|known| known.eq_ignore_ascii_case(given))
         .map(|known| (*known).to_owned())
-        .ok_or_else(|| error(StatusCode::BAD_REQUEST, "InvalidIpProtocol.Malformed", format!("The specified parameter \"{param}\" is not valid.")))
+        .ok_or_else(|| {
+            error(
+                StatusCode::BAD_REQUEST,
+                "InvalidIpProtocol.Malformed",
+                format!("The specified parameter \"{param}\" is not valid."),
+            )
+        })
 }
 
 /// `22/22` or `1/65535` for TCP and UDP; `-1/-1` for every other protocol.
 fn port_range(input: &RuleInput, field: &str, protocol: &str, required: bool) -> Result<String, ApiError> {
     let param = input.param(field);
-    let bad = || error(StatusCode::BAD_REQUEST, "InvalidPortRange.Malformed", format!("The specified parameter \"{param}\" is not valid."));
+    let bad = || {
+        error(
+            StatusCode::BAD_REQUEST,
+            "InvalidPortRange.Malformed",
+            format!("The specified parameter \"{param}\" is not valid."),
+        )
+    };
     let Some(given) = input.get(field) else {
-        return if required { Err(ApiError::missing_parameter(&param)) } else { Ok(String::new()) };
+        return if required {
+            Err(ApiError::missing_parameter(&param))
+        } else {
+            Ok(String::new())
+        };
     };
     let (from, to) = given.split_once('/').ok_or_else(bad)?;
-    let (from, to): (i64, i64) = (from.trim().parse().map_err(|_| bad())?, to.trim().parse().map_err(|_| bad())?);
+    let (from, to): (i64, i64) = (
+        from.trim().parse().map_err(|_| bad())?,
+        to.trim().parse().map_err(|_| bad())?,
+    );
     let ok = if protocol == "TCP" || protocol == "UDP" {
         (1..=65535).contains(&from) && (from..=65535).contains(&to)
     } else {
@@ -1762,7 +2192,12 @@ fn check_cidr(param: &str, value: &str) -> Result<(), ApiError> {
 }
 
 /// A validated rule, shaped as `DescribeSecurityGroupAttribute` returns it.
-fn parse_rule(ctx: &OpCtx<'_>, sg: &Resource, input: &RuleInput, direction: &str) -> Result<Map<String, Value>, ApiError> {
+fn parse_rule(
+    ctx: &OpCtx<'_>,
+    sg: &Resource,
+    input: &RuleInput,
+    direction: &str,
+) -> Result<Map<String, Value>, ApiError> {
     let protocol = protocol(input)?;
     let ports = port_range(input, "PortRange", &protocol, true)?;
     let source_ports = port_range(input, "SourcePortRange", &protocol, false)?;
@@ -1770,16 +2205,29 @@ fn parse_rule(ctx: &OpCtx<'_>, sg: &Resource, input: &RuleInput, direction: &str
         None => "Accept",
         Some(p) if p.eq_ignore_ascii_case("accept") => "Accept",
         Some(p) if p.eq_ignore_ascii_case("drop") => "Drop",
-        Some(p) => return Err(ApiError::invalid_parameter(&input.param("Policy"), format!("{p:?} is not accept or drop"))),
+        Some(p) => {
+            return Err(ApiError::invalid_parameter(
+                &input.param("Policy"),
+                format!("{p:?} is not accept or drop"),
+            ));
+        }
     };
     let priority_param = input.param("Priority");
     let priority = match input.get("Priority") {
         None => 1,
         Some(v) => v.parse::<i64>().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
-            error(StatusCode::BAD_REQUEST, "InvalidPriority.Malformed", format!("The specified parameter \"{priority_param}\" is not valid."))
+            error(
+                StatusCode::BAD_REQUEST,
+                "InvalidPriority.Malformed",
+                format!("The specified parameter \"{priority_param}\" is not valid."),
+            )
         })?,
     };
-    let (cidr_field, group_field) = if direction == "ingress" { ("SourceCidrIp", "SourceGroupId") } else { ("DestCidrIp", "DestGroupId") };
+    let (cidr_field, group_field) = if direction == "ingress" {
+        ("SourceCidrIp", "SourceGroupId")
+    } else {
+        ("DestCidrIp", "DestGroupId")
+    };
     let cidr = input.get(cidr_field).unwrap_or("");
     let group = input.get(group_field).unwrap_or("");
     if cidr.is_empty() && group.is_empty() {
@@ -1802,8 +2250,15 @@ fn parse_rule(ctx: &OpCtx<'_>, sg: &Resource, input: &RuleInput, direction: &str
         other.name
     };
     let rule_description = input.get("Description").unwrap_or("");
-    if rule_description.chars().count() > 512 || rule_description.starts_with("http://") || rule_description.starts_with("https://") {
-        return Err(error(StatusCode::BAD_REQUEST, "InvalidDescription.Malformed", "The specified parameter \"Description\" is not valid."));
+    if rule_description.chars().count() > 512
+        || rule_description.starts_with("http://")
+        || rule_description.starts_with("https://")
+    {
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "InvalidDescription.Malformed",
+            "The specified parameter \"Description\" is not valid.",
+        ));
     }
     let mut rule = Map::new();
     rule.insert("SecurityGroupRuleId".into(), json!(ctx.new_id("sgr")));
@@ -1834,13 +2289,27 @@ fn parse_rule(ctx: &OpCtx<'_>, sg: &Resource, input: &RuleInput, direction: &str
 
 /// Two rules are the same rule when they match the same traffic with the same verdict.
 fn same_rule(a: &Value, b: &Map<String, Value>) -> bool {
-    ["Direction", "IpProtocol", "PortRange", "SourcePortRange", "SourceCidrIp", "SourceGroupId", "DestCidrIp", "DestGroupId", "Policy"]
-        .iter()
-        .all(|field| a.get(*field) == b.get(*field))
+    [
+        "Direction",
+        "IpProtocol",
+        "PortRange",
+        "SourcePortRange",
+        "SourceCidrIp",
+        "SourceGroupId",
+        "DestCidrIp",
+        "DestGroupId",
+        "Policy",
+    ]
+    .iter()
+    .all(|field| a.get(*field) == b.get(*field))
 }
 
 fn rules_of(sg: &Resource) -> Vec<Value> {
-    sg.attrs.get("Permissions").and_then(Value::as_array).cloned().unwrap_or_default()
+    sg.attrs
+        .get("Permissions")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// Adds rules; a rule identical to an existing one is accepted and not added twice, as the real API does.
@@ -1879,12 +2348,18 @@ fn revoke(ctx: &mut OpCtx<'_>, p: &Params, direction: &str) -> Result<Value, Api
     let rule_ids = p.list("SecurityGroupRuleId")?;
     if !rule_ids.is_empty() {
         for rule_id in &rule_ids {
-            let known = rules.iter().any(|r| r["SecurityGroupRuleId"] == json!(rule_id) && r["Direction"] == json!(direction));
+            let known = rules
+                .iter()
+                .any(|r| r["SecurityGroupRuleId"] == json!(rule_id) && r["Direction"] == json!(direction));
             if !known {
                 return Err(ApiError::not_found("SecurityGroupRuleId", rule_id));
             }
         }
-        rules.retain(|r| !rule_ids.iter().any(|rule_id| r["SecurityGroupRuleId"] == json!(rule_id)));
+        rules.retain(|r| {
+            !rule_ids
+                .iter()
+                .any(|rule_id| r["SecurityGroupRuleId"] == json!(rule_id))
+        });
     } else {
         let inputs = rule_inputs(p);
         if inputs.is_empty() {
@@ -1921,13 +2396,21 @@ fn delete_security_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
     let id = p.required("SecurityGroupId")?;
     here(ctx, SECURITY_GROUP, id, "SecurityGroupId")?;
     if instances_in_group(ctx, id) > 0 {
-        return Err(ApiError::incorrect_status("DependencyViolation", "There is still instance(s) in the specified security group."));
+        return Err(ApiError::incorrect_status(
+            "DependencyViolation",
+            "There is still instance(s) in the specified security group.",
+        ));
     }
     let referenced = ctx.list_all(SECURITY_GROUP).iter().filter(|g| g.id != id).any(|g| {
-        rules_of(g).iter().any(|r| r["SourceGroupId"] == json!(id) || r["DestGroupId"] == json!(id))
+        rules_of(g)
+            .iter()
+            .any(|r| r["SourceGroupId"] == json!(id) || r["DestGroupId"] == json!(id))
     });
     if referenced {
-        return Err(ApiError::incorrect_status("DependencyViolation", "The specified security group has been authorized in another one."));
+        return Err(ApiError::incorrect_status(
+            "DependencyViolation",
+            "The specified security group has been authorized in another one.",
+        ));
     }
     ctx.reference(SECURITY_GROUP_REF, id);
     ctx.delete(id);
@@ -1951,10 +2434,17 @@ fn key_pair_named(ctx: &OpCtx<'_>, name: &str) -> Result<Resource, ApiError> {
 fn new_key_pair_name<'a>(ctx: &OpCtx<'_>, p: &'a Params) -> Result<&'a str, ApiError> {
     let name = p.required("KeyPairName")?;
     if check_name("KeyPairName", name).is_err() {
-        return Err(error(StatusCode::BAD_REQUEST, "InvalidKeyPairName.Malformed", "Specified Key Pair name is not valid."));
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "InvalidKeyPairName.Malformed",
+            "Specified Key Pair name is not valid.",
+        ));
     }
     if key_pair_named(ctx, name).is_ok() {
-        return Err(ApiError::already_exists("KeyPair.AlreadyExist", "The key pair already exist."));
+        return Err(ApiError::already_exists(
+            "KeyPair.AlreadyExist",
+            "The key pair already exist.",
+        ));
     }
     Ok(name)
 }
@@ -1963,23 +2453,43 @@ fn new_key_pair_name<'a>(ctx: &OpCtx<'_>, p: &'a Params) -> Result<&'a str, ApiE
 /// fingerprints ECS shows.
 fn fingerprint(public_key: &[u8]) -> String {
     let digest = sha2::Sha256::digest(public_key);
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":")
+    digest[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 /// An SSH public key line: `ssh-rsa AAAA… [comment]`. Returns the decoded key blob.
 fn parse_public_key(line: &str) -> Result<Vec<u8>, ApiError> {
-    let bad = || error(StatusCode::BAD_REQUEST, "InvalidPublicKeyBody.Malformed", "The PublicKeyBody format is not supported.");
+    let bad = || {
+        error(
+            StatusCode::BAD_REQUEST,
+            "InvalidPublicKeyBody.Malformed",
+            "The PublicKeyBody format is not supported.",
+        )
+    };
     let mut fields = line.split_whitespace();
     let key_type = fields.next().ok_or_else(bad)?;
     let encoded = fields.next().ok_or_else(bad)?;
-    const TYPES: &[&str] =
-        &["ssh-rsa", "ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521"];
+    const TYPES: &[&str] = &[
+        "ssh-rsa",
+        "ssh-ed25519",
+        "ecdsa-sha2-nistp256",
+        "ecdsa-sha2-nistp384",
+        "ecdsa-sha2-nistp521",
+    ];
     if !TYPES.contains(&key_type) {
         return Err(bad());
     }
-    let blob = base64::engine::general_purpose::STANDARD.decode(encoded).map_err(|_| bad())?;
+    let blob = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .map_err(|_| bad())?;
     // The blob starts with the key type as an SSH string: a 4-byte length, then the name.
-    let length = blob.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize).ok_or_else(bad)?;
+    let length = blob
+        .get(..4)
+        .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        .ok_or_else(bad)?;
     if blob.get(4..4 + length) != Some(key_type.as_bytes()) {
         return Err(bad());
     }
@@ -2005,9 +2515,15 @@ fn create_key_pair(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let mut material = vec![0u8; 1190];
     rand::rng().fill(&mut material[..]);
     let encoded = base64::engine::general_purpose::STANDARD.encode(&material);
-    let lines: Vec<&str> =
-        encoded.as_bytes().chunks(64).map(|chunk| std::str::from_utf8(chunk).unwrap_or_default()).collect();
-    let private_key = format!("-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----", lines.join("\n"));
+    let lines: Vec<&str> = encoded
+        .as_bytes()
+        .chunks(64)
+        .map(|chunk| std::str::from_utf8(chunk).unwrap_or_default())
+        .collect();
+    let private_key = format!(
+        "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----",
+        lines.join("\n")
+    );
     let finger_print = fingerprint(&material);
     let id = put_key_pair(ctx, p, name, &finger_print)?;
     Ok(json!({
@@ -2060,9 +2576,15 @@ fn delete_key_pairs(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> 
         return Err(ApiError::missing_parameter("KeyPairNames"));
     }
     if names.len() > 100 {
-        return Err(ApiError::invalid_parameter("KeyPairNames", "at most 100 key pair names"));
+        return Err(ApiError::invalid_parameter(
+            "KeyPairNames",
+            "at most 100 key pair names",
+        ));
     }
-    let pairs: Vec<Resource> = names.iter().map(|name| key_pair_named(ctx, name)).collect::<Result<_, _>>()?;
+    let pairs: Vec<Resource> = names
+        .iter()
+        .map(|name| key_pair_named(ctx, name))
+        .collect::<Result<_, _>>()?;
     for pair in pairs {
         ctx.reference(KEY_PAIR_REF, &pair.name);
         ctx.delete(&pair.id);
@@ -2113,7 +2635,9 @@ fn describe_zones(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
                 "ZoneId": zone,
                 "LocalName": zone_local_name(region.local_name, zone),
                 "ZoneType": "AvailabilityZone",
-                "AvailableResourceCreation": { "ResourceTypes": ["VSwitch", "IoOptimized", "Instance", "Disk", "DedicatedHost"] },
+                "AvailableResourceCreation": {
+                    "ResourceTypes": ["VSwitch", "IoOptimized", "Instance", "Disk", "DedicatedHost"],
+                },
                 "AvailableDiskCategories": { "DiskCategories": disk_categories },
                 "AvailableVolumeCategories": { "VolumeCategories": ["cloud_efficiency", "cloud_ssd", "cloud_essd"] },
             });
@@ -2215,4 +2739,1105 @@ fn describe_images(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         "RegionId": ctx.region,
         "Images": { "Image": items },
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dispatch::Caller;
+    use crate::products::testkit::{TestConsole, items, text};
+
+    const IMAGE: &str = "aliyun_3_x64_20G_alibase_20240528.vhd";
+
+    /// A VPC, a vSwitch in cn-hangzhou-h and a security group: what every instance needs.
+    struct Network {
+        vpc: String,
+        vswitch: String,
+        security_group: String,
+    }
+
+    fn network(t: &TestConsole, caller: &Caller) -> Network {
+        let vpc = t.ok(
+            &vpc::PRODUCT,
+            "CreateVpc",
+            caller,
+            &[("CidrBlock", "192.168.0.0/16"), ("VpcName", "prod")],
+        );
+        let vpc = text(&vpc, "/VpcId").to_owned();
+        let vsw = t.ok(
+            &vpc::PRODUCT,
+            "CreateVSwitch",
+            caller,
+            &[
+                ("VpcId", &vpc),
+                ("ZoneId", "cn-hangzhou-h"),
+                ("CidrBlock", "192.168.1.0/24"),
+            ],
+        );
+        let vswitch = text(&vsw, "/VSwitchId").to_owned();
+        let sg = t.ok(
+            &PRODUCT,
+            "CreateSecurityGroup",
+            caller,
+            &[("VpcId", &vpc), ("SecurityGroupName", "web-sg")],
+        );
+        let security_group = text(&sg, "/SecurityGroupId").to_owned();
+        Network {
+            vpc,
+            vswitch,
+            security_group,
+        }
+    }
+
+    fn run_one(t: &TestConsole, caller: &Caller, net: &Network, extra: &[(&str, &str)]) -> String {
+        let mut params = vec![
+            ("InstanceType", "ecs.g7.large"),
+            ("ImageId", IMAGE),
+            ("VSwitchId", net.vswitch.as_str()),
+            ("SecurityGroupId", net.security_group.as_str()),
+            ("InstanceName", "web-01"),
+        ];
+        params.extend_from_slice(extra);
+        let body = t.ok(&PRODUCT, "RunInstances", caller, &params);
+        let ids = items(&body, "/InstanceIdSets/InstanceIdSet");
+        assert_eq!(ids.len(), 1, "{body}");
+        ids[0].as_str().unwrap_or_default().to_owned()
+    }
+
+    fn describe_one(t: &TestConsole, caller: &Caller, id: &str) -> Value {
+        let ids = format!("[\"{id}\"]");
+        let body = t.ok(&PRODUCT, "DescribeInstances", caller, &[("InstanceIds", ids.as_str())]);
+        let found = items(&body, "/Instances/Instance");
+        assert_eq!(found.len(), 1, "{body}");
+        found[0].clone()
+    }
+
+    fn status_of(t: &TestConsole, caller: &Caller, id: &str) -> String {
+        text(&describe_one(t, caller, id), "/Status").to_owned()
+    }
+
+    #[test]
+    fn run_instances_creates_a_running_instance_with_a_system_disk() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let id = run_one(
+            &t,
+            &caller,
+            &net,
+            &[("InternetMaxBandwidthOut", "5"), ("SystemDisk.Size", "60")],
+        );
+        assert!(id.starts_with("i-"), "{id}");
+
+        let instance = describe_one(&t, &caller, &id);
+        assert_eq!(text(&instance, "/Status"), "Running");
+        assert_eq!(text(&instance, "/InstanceName"), "web-01");
+        assert_eq!(text(&instance, "/InstanceType"), "ecs.g7.large");
+        assert_eq!(instance["Cpu"], 2);
+        assert_eq!(instance["Memory"], 8192);
+        assert_eq!(text(&instance, "/ZoneId"), "cn-hangzhou-h");
+        assert_eq!(text(&instance, "/InstanceChargeType"), "PostPaid");
+        assert_eq!(text(&instance, "/ExpiredTime"), NEVER_EXPIRES);
+        assert_eq!(text(&instance, "/VpcAttributes/VpcId"), net.vpc);
+        assert_eq!(text(&instance, "/VpcAttributes/VSwitchId"), net.vswitch);
+        assert_eq!(
+            text(&instance, "/VpcAttributes/PrivateIpAddress/IpAddress/0"),
+            "192.168.1.1"
+        );
+        assert!(text(&instance, "/PublicIpAddress/IpAddress/0").starts_with("47."));
+        assert_eq!(
+            text(&instance, "/SecurityGroupIds/SecurityGroupId/0"),
+            net.security_group
+        );
+        assert_eq!(text(&instance, "/CreationTime"), "2026-11-30T14:01Z");
+
+        let disks = t.ok(&PRODUCT, "DescribeDisks", &caller, &[("InstanceId", id.as_str())]);
+        let disks = items(&disks, "/Disks/Disk");
+        assert_eq!(disks.len(), 1);
+        assert_eq!(text(&disks[0], "/Type"), "system");
+        assert_eq!(text(&disks[0], "/Status"), "In_use");
+        assert_eq!(text(&disks[0], "/Category"), "cloud_essd");
+        assert_eq!(disks[0]["Size"], 60);
+        assert_eq!(text(&disks[0], "/Device"), "/dev/xvda");
+
+        // A second instance takes the next free address of the vSwitch.
+        let second = run_one(&t, &caller, &net, &[]);
+        let second = describe_one(&t, &caller, &second);
+        assert_eq!(
+            text(&second, "/VpcAttributes/PrivateIpAddress/IpAddress/0"),
+            "192.168.1.2"
+        );
+        assert_eq!(items(&second, "/PublicIpAddress/IpAddress").len(), 0);
+    }
+
+    #[test]
+    fn run_instances_launches_several_with_unique_suffixes() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let body = t.ok(
+            &PRODUCT,
+            "RunInstances",
+            &caller,
+            &[
+                ("InstanceType", "ecs.c7.large"),
+                ("ImageId", IMAGE),
+                ("VSwitchId", &net.vswitch),
+                ("SecurityGroupId", &net.security_group),
+                ("InstanceName", "node"),
+                ("UniqueSuffix", "true"),
+                ("Amount", "3"),
+                ("DataDisk.1.Category", "cloud_essd"),
+                ("DataDisk.1.Size", "100"),
+            ],
+        );
+        assert_eq!(items(&body, "/InstanceIdSets/InstanceIdSet").len(), 3);
+        let list = t.ok(&PRODUCT, "DescribeInstances", &caller, &[("InstanceName", "node*")]);
+        let mut names: Vec<&str> = items(&list, "/Instances/Instance")
+            .iter()
+            .filter_map(|i| i["InstanceName"].as_str())
+            .collect();
+        names.sort_unstable();
+        assert_eq!(names, ["node001", "node002", "node003"]);
+        let data = t.ok(&PRODUCT, "DescribeDisks", &caller, &[("DiskType", "data")]);
+        assert_eq!(data["TotalCount"], 3);
+        assert_eq!(text(&data, "/Disks/Disk/0/Device"), "/dev/xvdb");
+    }
+
+    #[test]
+    fn stop_and_start_pass_through_transitional_states() {
+        let t = TestConsole::with_transition_delay(2_000);
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        t.advance(2_000); // the VPC and vSwitch become Available
+        let id = run_one(&t, &caller, &net, &[]);
+        assert_eq!(status_of(&t, &caller, &id), "Starting");
+        let err = t.err(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(err.code, "IncorrectInstanceStatus");
+        t.advance(2_000);
+        assert_eq!(status_of(&t, &caller, &id), "Running");
+
+        t.ok(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(status_of(&t, &caller, &id), "Stopping");
+        let err = t.err(&PRODUCT, "StartInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(
+            (err.code.as_str(), err.status.as_u16()),
+            ("IncorrectInstanceStatus", 403)
+        );
+        t.advance(1_999);
+        assert_eq!(status_of(&t, &caller, &id), "Stopping");
+        t.advance(1);
+        assert_eq!(status_of(&t, &caller, &id), "Stopped");
+        let status = t.ok(&PRODUCT, "DescribeInstanceStatus", &caller, &[("InstanceId.1", &id)]);
+        assert_eq!(text(&status, "/InstanceStatuses/InstanceStatus/0/Status"), "Stopped");
+
+        t.ok(&PRODUCT, "StartInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(status_of(&t, &caller, &id), "Starting");
+        t.advance(2_000);
+        assert_eq!(status_of(&t, &caller, &id), "Running");
+        let err = t.err(&PRODUCT, "StartInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(err.code, "IncorrectInstanceStatus");
+    }
+
+    #[test]
+    fn create_instance_leaves_a_stopped_instance_without_public_address() {
+        let t = TestConsole::with_transition_delay(1_000);
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        t.advance(1_000);
+        let body = t.ok(
+            &PRODUCT,
+            "CreateInstance",
+            &caller,
+            &[
+                ("InstanceType", "ecs.t6-c1m1.large"),
+                ("ImageId", IMAGE),
+                ("VSwitchId", &net.vswitch),
+                ("SecurityGroupId", &net.security_group),
+                ("InternetMaxBandwidthOut", "10"),
+            ],
+        );
+        let id = text(&body, "/InstanceId").to_owned();
+        assert_eq!(status_of(&t, &caller, &id), "Pending");
+        t.advance(1_000);
+        let instance = describe_one(&t, &caller, &id);
+        assert_eq!(text(&instance, "/Status"), "Stopped");
+        assert_eq!(text(&instance, "/InstanceName"), id);
+        assert_eq!(text(&instance, "/CreditSpecification"), "Standard");
+        assert_eq!(items(&instance, "/PublicIpAddress/IpAddress").len(), 0);
+    }
+
+    #[test]
+    fn delete_instance_needs_a_stopped_instance_unless_forced() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let id = run_one(
+            &t,
+            &caller,
+            &net,
+            &[("DataDisk.1.Size", "40"), ("DataDisk.1.DeleteWithInstance", "false")],
+        );
+        let err = t.err(&PRODUCT, "DeleteInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(err.code, "IncorrectInstanceStatus");
+        t.ok(
+            &PRODUCT,
+            "ModifyInstanceAttribute",
+            &caller,
+            &[("InstanceId", &id), ("DeletionProtection", "true")],
+        );
+        let err = t.err(
+            &PRODUCT,
+            "DeleteInstance",
+            &caller,
+            &[("InstanceId", &id), ("Force", "true")],
+        );
+        assert_eq!(err.code, "InvalidOperation.DeletionProtection");
+        t.ok(
+            &PRODUCT,
+            "ModifyInstanceAttribute",
+            &caller,
+            &[("InstanceId", &id), ("DeletionProtection", "false")],
+        );
+        t.ok(
+            &PRODUCT,
+            "DeleteInstance",
+            &caller,
+            &[("InstanceId", &id), ("Force", "true")],
+        );
+
+        let list = t.ok(&PRODUCT, "DescribeInstances", &caller, &[]);
+        assert_eq!(list["TotalCount"], 0);
+        // The system disk went with the instance; the data disk kept for later is now Available.
+        let disks = t.ok(&PRODUCT, "DescribeDisks", &caller, &[]);
+        let disks = items(&disks, "/Disks/Disk");
+        assert_eq!(disks.len(), 1);
+        assert_eq!(
+            (text(&disks[0], "/Type"), text(&disks[0], "/Status")),
+            ("data", "Available")
+        );
+        let err = t.err(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+        assert_eq!(err.code, "InvalidInstanceId.NotFound");
+    }
+
+    #[test]
+    fn run_instances_validates_its_parameters_and_references() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let base = [
+            ("ImageId", IMAGE),
+            ("VSwitchId", net.vswitch.as_str()),
+            ("SecurityGroupId", net.security_group.as_str()),
+        ];
+        let run = |extra: &[(&str, &str)], skip: &str| {
+            let mut params: Vec<(&str, &str)> = base.iter().copied().filter(|(k, _)| *k != skip).collect();
+            params.extend_from_slice(extra);
+            t.err(&PRODUCT, "RunInstances", &caller, &params)
+        };
+
+        let e = run(&[], "");
+        assert_eq!(e.code, "MissingParameter");
+        assert!(e.message.contains("\"InstanceType\""), "{}", e.message);
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g99.huge")], "").code,
+            "InvalidInstanceType.ValueNotSupported"
+        );
+        assert_eq!(
+            run(
+                &[("InstanceType", "ecs.g7.large"), ("ImageId", "no_such_image.vhd")],
+                "ImageId"
+            )
+            .code,
+            "InvalidImageId.NotFound"
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large")], "VSwitchId").code,
+            "MissingParameter"
+        );
+        assert_eq!(
+            run(
+                &[
+                    ("InstanceType", "ecs.g7.large"),
+                    ("VSwitchId", "vsw-bp1doesnotexist0000")
+                ],
+                "VSwitchId"
+            )
+            .code,
+            "InvalidVSwitchId.NotFound"
+        );
+        assert_eq!(
+            run(
+                &[
+                    ("InstanceType", "ecs.g7.large"),
+                    ("SecurityGroupId", "sg-bp1doesnotexist00000")
+                ],
+                "SecurityGroupId"
+            )
+            .code,
+            "InvalidSecurityGroupId.NotFound"
+        );
+        let e = run(&[("InstanceType", "ecs.g7.large"), ("ZoneId", "cn-hangzhou-i")], "");
+        assert_eq!(
+            (e.code.as_str(), e.message.as_str()),
+            (
+                "InvalidParameter.Mismatch",
+                "Specified virtual switch is not in the specified zone."
+            )
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large"), ("ZoneId", "cn-beijing-g")], "").code,
+            "InvalidZoneId.NotFound"
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large"), ("InstanceName", "1bad")], "").code,
+            "InvalidInstanceName.Malformed"
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large"), ("Password", "simple")], "").code,
+            "InvalidPassword.Malformed"
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large"), ("SystemDisk.Size", "10")], "").code,
+            "InvalidSystemDiskSize.LessThanMinSize"
+        );
+        assert_eq!(
+            run(
+                &[("InstanceType", "ecs.g7.large"), ("SystemDisk.Category", "floppy")],
+                ""
+            )
+            .code,
+            "InvalidSystemDiskCategory.ValueNotSupported"
+        );
+        assert_eq!(
+            run(
+                &[("InstanceType", "ecs.g7.large"), ("InstanceChargeType", "PrePaid")],
+                ""
+            )
+            .code,
+            "MissingParameter"
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large"), ("KeyPairName", "nobody")], "").code,
+            "InvalidKeyPairName.NotFound"
+        );
+        assert_eq!(
+            run(&[("InstanceType", "ecs.g7.large"), ("DryRun", "true")], "").code,
+            "DryRunOperation"
+        );
+
+        // A security group of another VPC cannot guard an instance in this vSwitch.
+        let other_vpc = t.ok(&vpc::PRODUCT, "CreateVpc", &caller, &[("CidrBlock", "10.0.0.0/8")]);
+        let other_sg = t.ok(
+            &PRODUCT,
+            "CreateSecurityGroup",
+            &caller,
+            &[("VpcId", text(&other_vpc, "/VpcId"))],
+        );
+        let e = run(
+            &[
+                ("InstanceType", "ecs.g7.large"),
+                ("SecurityGroupId", text(&other_sg, "/SecurityGroupId")),
+            ],
+            "SecurityGroupId",
+        );
+        assert_eq!(e.code, "InvalidParameter.Mismatch");
+        assert_eq!(
+            e.message,
+            "Specified security group and virtual switch are not in the same VPC."
+        );
+
+        // Nothing was created by any of the failed calls.
+        assert_eq!(t.ok(&PRODUCT, "DescribeInstances", &caller, &[])["TotalCount"], 0);
+        assert_eq!(t.ok(&PRODUCT, "DescribeDisks", &caller, &[])["TotalCount"], 0);
+    }
+
+    #[test]
+    fn accounts_see_only_their_own_instances() {
+        let t = TestConsole::new();
+        let alice = t.account("alice");
+        let bob = t.account("bob");
+        let alice_net = network(&t, &alice);
+        let bob_net = network(&t, &bob);
+        let alice_instance = run_one(&t, &alice, &alice_net, &[]);
+        let bob_instance = run_one(&t, &bob, &bob_net, &[]);
+
+        let seen_by_bob = t.ok(&PRODUCT, "DescribeInstances", &bob, &[]);
+        let ids: Vec<&str> = items(&seen_by_bob, "/Instances/Instance")
+            .iter()
+            .filter_map(|i| i["InstanceId"].as_str())
+            .collect();
+        assert_eq!(ids, [bob_instance.as_str()]);
+        let asked = format!("[\"{alice_instance}\"]");
+        assert_eq!(
+            t.ok(&PRODUCT, "DescribeInstances", &bob, &[("InstanceIds", &asked)])["TotalCount"],
+            0
+        );
+        assert_eq!(
+            t.err(&PRODUCT, "StopInstance", &bob, &[("InstanceId", &alice_instance)])
+                .code,
+            "InvalidInstanceId.NotFound"
+        );
+        // Bob cannot launch into Alice's network either.
+        let e = t.err(
+            &PRODUCT,
+            "RunInstances",
+            &bob,
+            &[
+                ("InstanceType", "ecs.g7.large"),
+                ("ImageId", IMAGE),
+                ("VSwitchId", &alice_net.vswitch),
+                ("SecurityGroupId", &bob_net.security_group),
+            ],
+        );
+        assert_eq!(e.code, "InvalidVSwitchId.NotFound");
+        assert_eq!(status_of(&t, &alice, &alice_instance), "Running");
+    }
+
+    #[test]
+    fn instances_are_regional() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let id = run_one(&t, &caller, &net, &[]);
+        let elsewhere = t.ok(&PRODUCT, "DescribeInstances", &caller, &[("RegionId", "cn-beijing")]);
+        assert_eq!(elsewhere["TotalCount"], 0);
+        let e = t.err(
+            &PRODUCT,
+            "StopInstance",
+            &caller,
+            &[("RegionId", "cn-beijing"), ("InstanceId", &id)],
+        );
+        assert_eq!(e.code, "InvalidInstanceId.NotFound");
+    }
+
+    #[test]
+    fn events_name_the_instance_and_record_failures() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let id = run_one(&t, &caller, &net, &[]);
+
+        let event = t.last_event(&caller, "RunInstances");
+        assert_eq!(event.service_name, "Ecs");
+        assert_eq!(event.event_source, "ecs.aliyuncs.com");
+        assert_eq!(event.api_version, "2014-05-26");
+        assert_eq!(event.acs_region, "cn-hangzhou");
+        assert_eq!(event.error_code, None);
+        assert_eq!(event.referenced_resources.get(INSTANCE_REF), Some(&vec![id.clone()]));
+        assert_eq!(
+            event.referenced_resources.get(SECURITY_GROUP_REF),
+            Some(&vec![net.security_group.clone()])
+        );
+        assert_eq!(event.referenced_resources.get(DISK_REF).map(Vec::len), Some(1));
+        assert_eq!(
+            event.request_parameters.get("InstanceType"),
+            Some(&json!("ecs.g7.large"))
+        );
+        assert_eq!(
+            event.response_elements.pointer("/InstanceIdSets/InstanceIdSet/0"),
+            Some(&json!(id))
+        );
+
+        t.ok(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+        let stop = t.last_event(&caller, "StopInstance");
+        assert_eq!(stop.referenced_resources.get(INSTANCE_REF), Some(&vec![id.clone()]));
+
+        t.err(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+        let failed = t.last_event(&caller, "StopInstance");
+        assert_eq!(failed.error_code.as_deref(), Some("IncorrectInstanceStatus"));
+        assert!(failed.referenced_resources.is_empty());
+    }
+
+    #[test]
+    fn disks_attach_detach_resize_and_delete() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let instance = run_one(&t, &caller, &net, &[]);
+
+        let e = t.err(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[("ZoneId", "cn-hangzhou-h"), ("DiskCategory", "cloud_essd")],
+        );
+        assert_eq!(
+            (e.code.as_str(), e.message.contains("\"Size\"")),
+            ("MissingParameter", true)
+        );
+        let e = t.err(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[
+                ("ZoneId", "cn-hangzhou-h"),
+                ("DiskCategory", "cloud_essd"),
+                ("Size", "5"),
+            ],
+        );
+        assert_eq!(e.code, "InvalidDataDiskSize.ValueNotSupported");
+        let disk = t.ok(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[
+                ("ZoneId", "cn-hangzhou-h"),
+                ("DiskCategory", "cloud_essd"),
+                ("Size", "100"),
+                ("DiskName", "data-1"),
+            ],
+        );
+        let disk = text(&disk, "/DiskId").to_owned();
+        let far = t.ok(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[("ZoneId", "cn-hangzhou-i"), ("Size", "20")],
+        );
+        let far = text(&far, "/DiskId").to_owned();
+
+        let e = t.err(
+            &PRODUCT,
+            "AttachDisk",
+            &caller,
+            &[("InstanceId", &instance), ("DiskId", &far)],
+        );
+        assert_eq!(e.code, "InvalidParameter.Mismatch");
+        t.ok(
+            &PRODUCT,
+            "AttachDisk",
+            &caller,
+            &[("InstanceId", &instance), ("DiskId", &disk)],
+        );
+        let described = t.ok(
+            &PRODUCT,
+            "DescribeDisks",
+            &caller,
+            &[("DiskIds", &format!("[\"{disk}\"]"))],
+        );
+        assert_eq!(text(&described, "/Disks/Disk/0/Status"), "In_use");
+        assert_eq!(text(&described, "/Disks/Disk/0/InstanceId"), instance);
+        assert_eq!(text(&described, "/Disks/Disk/0/Device"), "/dev/xvdb");
+
+        let e = t.err(&PRODUCT, "DeleteDisk", &caller, &[("DiskId", &disk)]);
+        assert_eq!((e.code.as_str(), e.status.as_u16()), ("IncorrectDiskStatus", 403));
+        let e = t.err(
+            &PRODUCT,
+            "AttachDisk",
+            &caller,
+            &[("InstanceId", &instance), ("DiskId", &disk)],
+        );
+        assert_eq!(e.code, "IncorrectDiskStatus");
+
+        let e = t.err(&PRODUCT, "ResizeDisk", &caller, &[("DiskId", &disk), ("NewSize", "50")]);
+        assert_eq!(e.code, "InvalidParameter");
+        t.ok(
+            &PRODUCT,
+            "ResizeDisk",
+            &caller,
+            &[("DiskId", &disk), ("NewSize", "200"), ("Type", "online")],
+        );
+
+        let system_disk = t.ok(
+            &PRODUCT,
+            "DescribeDisks",
+            &caller,
+            &[("InstanceId", &instance), ("DiskType", "system")],
+        );
+        let system_disk = text(&system_disk, "/Disks/Disk/0/DiskId").to_owned();
+        let e = t.err(
+            &PRODUCT,
+            "DetachDisk",
+            &caller,
+            &[("InstanceId", &instance), ("DiskId", &system_disk)],
+        );
+        assert_eq!(e.code, "IncorrectInstanceStatus");
+
+        t.ok(
+            &PRODUCT,
+            "DetachDisk",
+            &caller,
+            &[("InstanceId", &instance), ("DiskId", &disk)],
+        );
+        let described = t.ok(
+            &PRODUCT,
+            "DescribeDisks",
+            &caller,
+            &[("DiskIds", &format!("[\"{disk}\"]"))],
+        );
+        assert_eq!(text(&described, "/Disks/Disk/0/Status"), "Available");
+        assert_eq!(described["Disks"]["Disk"][0]["Size"], 200);
+        t.ok(&PRODUCT, "DeleteDisk", &caller, &[("DiskId", &disk)]);
+        assert_eq!(
+            t.last_event(&caller, "DeleteDisk").referenced_resources.get(DISK_REF),
+            Some(&vec![disk.clone()])
+        );
+        assert_eq!(
+            t.err(&PRODUCT, "DeleteDisk", &caller, &[("DiskId", &disk)]).code,
+            "InvalidDiskId.NotFound"
+        );
+    }
+
+    #[test]
+    fn snapshots_progress_then_accomplish() {
+        let t = TestConsole::with_transition_delay(4_000);
+        let caller = t.account("alice");
+        let disk = t.ok(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[("ZoneId", "cn-hangzhou-h"), ("Size", "40")],
+        );
+        let disk = text(&disk, "/DiskId").to_owned();
+        assert_eq!(
+            t.err(&PRODUCT, "CreateSnapshot", &caller, &[("DiskId", &disk)]).code,
+            "IncorrectDiskStatus"
+        );
+        t.advance(4_000);
+
+        let snapshot = t.ok(
+            &PRODUCT,
+            "CreateSnapshot",
+            &caller,
+            &[("DiskId", &disk), ("SnapshotName", "before-upgrade")],
+        );
+        let snapshot = text(&snapshot, "/SnapshotId").to_owned();
+        assert!(snapshot.starts_with("s-"));
+        let e = t.err(&PRODUCT, "CreateSnapshot", &caller, &[("DiskId", &disk)]);
+        assert_eq!(e.code, "IncorrectDiskStatus.CreatingSnapshot");
+        t.advance(1_000);
+        let listed = t.ok(&PRODUCT, "DescribeSnapshots", &caller, &[("DiskId", &disk)]);
+        assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Status"), "progressing");
+        assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Progress"), "25%");
+        let e = t.err(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[("ZoneId", "cn-hangzhou-h"), ("SnapshotId", &snapshot)],
+        );
+        assert_eq!(e.code, "InvalidSnapshotId.NotReady");
+        t.advance(3_000);
+        let listed = t.ok(
+            &PRODUCT,
+            "DescribeSnapshots",
+            &caller,
+            &[("SnapshotIds", &format!("[\"{snapshot}\"]"))],
+        );
+        assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Status"), "accomplished");
+        assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Progress"), "100%");
+        assert_eq!(text(&listed, "/Snapshots/Snapshot/0/SourceDiskSize"), "40");
+        assert_eq!(text(&listed, "/Snapshots/Snapshot/0/SourceDiskType"), "Data");
+
+        let restored = t.ok(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[("ZoneId", "cn-hangzhou-h"), ("SnapshotId", &snapshot)],
+        );
+        assert!(text(&restored, "/DiskId").starts_with("d-"));
+        assert_eq!(
+            t.err(&PRODUCT, "DeleteSnapshot", &caller, &[("SnapshotId", &snapshot)])
+                .code,
+            "SnapshotCreatedDisk"
+        );
+        t.ok(
+            &PRODUCT,
+            "DeleteSnapshot",
+            &caller,
+            &[("SnapshotId", &snapshot), ("Force", "true")],
+        );
+        assert_eq!(t.ok(&PRODUCT, "DescribeSnapshots", &caller, &[])["TotalCount"], 0);
+    }
+
+    #[test]
+    fn automatic_snapshot_policies_apply_to_disks() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let disk = t.ok(
+            &PRODUCT,
+            "CreateDisk",
+            &caller,
+            &[("ZoneId", "cn-hangzhou-h"), ("Size", "40")],
+        );
+        let disk = text(&disk, "/DiskId").to_owned();
+        let e = t.err(
+            &PRODUCT,
+            "CreateAutoSnapshotPolicy",
+            &caller,
+            &[
+                ("regionId", "cn-hangzhou"),
+                ("timePoints", "[\"25\"]"),
+                ("repeatWeekdays", "[\"1\"]"),
+                ("retentionDays", "7"),
+            ],
+        );
+        assert_eq!(e.code, "InvalidTimePoints.Malformed");
+        let policy = t.ok(
+            &PRODUCT,
+            "CreateAutoSnapshotPolicy",
+            &caller,
+            &[
+                ("regionId", "cn-hangzhou"),
+                ("autoSnapshotPolicyName", "nightly"),
+                ("timePoints", "[\"2\",\"14\"]"),
+                ("repeatWeekdays", "[\"1\",\"7\"]"),
+                ("retentionDays", "7"),
+            ],
+        );
+        let policy = text(&policy, "/AutoSnapshotPolicyId").to_owned();
+        assert!(policy.starts_with("sp-"));
+        let disk_ids = format!("[\"{disk}\"]");
+        t.ok(
+            &PRODUCT,
+            "ApplyAutoSnapshotPolicy",
+            &caller,
+            &[
+                ("regionId", "cn-hangzhou"),
+                ("autoSnapshotPolicyId", &policy),
+                ("diskIds", &disk_ids),
+            ],
+        );
+        let listed = t.ok(
+            &PRODUCT,
+            "DescribeAutoSnapshotPolicyEx",
+            &caller,
+            &[("AutoSnapshotPolicyId", &policy)],
+        );
+        let entry = &items(&listed, "/AutoSnapshotPolicies/AutoSnapshotPolicy")[0];
+        assert_eq!(
+            (text(entry, "/TimePoints"), text(entry, "/RepeatWeekdays")),
+            ("[\"2\",\"14\"]", "[\"1\",\"7\"]")
+        );
+        assert_eq!(entry["DiskNums"], 1);
+        let described = t.ok(&PRODUCT, "DescribeDisks", &caller, &[("AutoSnapshotPolicyId", &policy)]);
+        assert_eq!(described["Disks"]["Disk"][0]["EnableAutoSnapshot"], true);
+
+        t.ok(
+            &PRODUCT,
+            "CancelAutoSnapshotPolicy",
+            &caller,
+            &[("regionId", "cn-hangzhou"), ("diskIds", &disk_ids)],
+        );
+        assert_eq!(
+            t.ok(&PRODUCT, "DescribeDisks", &caller, &[("AutoSnapshotPolicyId", &policy)])["TotalCount"],
+            0
+        );
+        t.ok(
+            &PRODUCT,
+            "DeleteAutoSnapshotPolicy",
+            &caller,
+            &[("regionId", "cn-hangzhou"), ("autoSnapshotPolicyId", &policy)],
+        );
+        assert_eq!(
+            t.ok(&PRODUCT, "DescribeAutoSnapshotPolicyEx", &caller, &[])["TotalCount"],
+            0
+        );
+        let e = t.err(
+            &PRODUCT,
+            "ApplyAutoSnapshotPolicy",
+            &caller,
+            &[
+                ("regionId", "cn-hangzhou"),
+                ("autoSnapshotPolicyId", &policy),
+                ("diskIds", &disk_ids),
+            ],
+        );
+        assert_eq!(e.code, "InvalidAutoSnapshotPolicyId.NotFound");
+    }
+
+    #[test]
+    fn security_group_rules_are_authorized_listed_and_revoked() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let sg = net.security_group.as_str();
+        let ssh = [
+            ("SecurityGroupId", sg),
+            ("IpProtocol", "tcp"),
+            ("PortRange", "22/22"),
+            ("SourceCidrIp", "0.0.0.0/0"),
+        ];
+        t.ok(&PRODUCT, "AuthorizeSecurityGroup", &caller, &ssh);
+        t.ok(&PRODUCT, "AuthorizeSecurityGroup", &caller, &ssh); // the same rule again adds nothing
+        t.ok(
+            &PRODUCT,
+            "AuthorizeSecurityGroup",
+            &caller,
+            &[
+                ("SecurityGroupId", sg),
+                ("Permissions.1.IpProtocol", "TCP"),
+                ("Permissions.1.PortRange", "80/80"),
+                ("Permissions.1.SourceCidrIp", "10.0.0.0/8"),
+                ("Permissions.1.Priority", "10"),
+                ("Permissions.2.IpProtocol", "ICMP"),
+                ("Permissions.2.PortRange", "-1/-1"),
+                ("Permissions.2.SourceCidrIp", "192.168.0.0/16"),
+                ("Permissions.2.Policy", "drop"),
+            ],
+        );
+        t.ok(
+            &PRODUCT,
+            "AuthorizeSecurityGroupEgress",
+            &caller,
+            &[
+                ("SecurityGroupId", sg),
+                ("IpProtocol", "ALL"),
+                ("PortRange", "-1/-1"),
+                ("DestCidrIp", "0.0.0.0/0"),
+            ],
+        );
+        let bad_port = t.err(
+            &PRODUCT,
+            "AuthorizeSecurityGroup",
+            &caller,
+            &[
+                ("SecurityGroupId", sg),
+                ("IpProtocol", "tcp"),
+                ("PortRange", "0/70000"),
+                ("SourceCidrIp", "0.0.0.0/0"),
+            ],
+        );
+        assert_eq!(bad_port.code, "InvalidPortRange.Malformed");
+        let bad_protocol = t.err(
+            &PRODUCT,
+            "AuthorizeSecurityGroup",
+            &caller,
+            &[
+                ("SecurityGroupId", sg),
+                ("IpProtocol", "sctp"),
+                ("PortRange", "1/2"),
+                ("SourceCidrIp", "0.0.0.0/0"),
+            ],
+        );
+        assert_eq!(bad_protocol.code, "InvalidIpProtocol.Malformed");
+
+        let ingress = t.ok(
+            &PRODUCT,
+            "DescribeSecurityGroupAttribute",
+            &caller,
+            &[("SecurityGroupId", sg), ("Direction", "ingress")],
+        );
+        let rules = items(&ingress, "/Permissions/Permission");
+        assert_eq!(rules.len(), 3);
+        assert_eq!(
+            (text(&rules[0], "/IpProtocol"), text(&rules[0], "/PortRange")),
+            ("TCP", "22/22")
+        );
+        assert_eq!(text(&rules[1], "/Priority"), "10");
+        assert_eq!(text(&rules[2], "/Policy"), "Drop");
+        let all = t.ok(
+            &PRODUCT,
+            "DescribeSecurityGroupAttribute",
+            &caller,
+            &[("SecurityGroupId", sg)],
+        );
+        assert_eq!(items(&all, "/Permissions/Permission").len(), 4);
+
+        t.ok(&PRODUCT, "RevokeSecurityGroup", &caller, &ssh);
+        let rule_id = text(&rules[1], "/SecurityGroupRuleId").to_owned();
+        t.ok(
+            &PRODUCT,
+            "RevokeSecurityGroup",
+            &caller,
+            &[("SecurityGroupId", sg), ("SecurityGroupRuleId.1", &rule_id)],
+        );
+        let e = t.err(
+            &PRODUCT,
+            "RevokeSecurityGroup",
+            &caller,
+            &[("SecurityGroupId", sg), ("SecurityGroupRuleId.1", &rule_id)],
+        );
+        assert_eq!(e.code, "InvalidSecurityGroupRuleId.NotFound");
+        let ingress = t.ok(
+            &PRODUCT,
+            "DescribeSecurityGroupAttribute",
+            &caller,
+            &[("SecurityGroupId", sg), ("Direction", "ingress")],
+        );
+        assert_eq!(items(&ingress, "/Permissions/Permission").len(), 1);
+        let groups = t.ok(&PRODUCT, "DescribeSecurityGroups", &caller, &[("VpcId", &net.vpc)]);
+        assert_eq!(groups["SecurityGroups"]["SecurityGroup"][0]["RuleCount"], 2);
+    }
+
+    #[test]
+    fn security_groups_in_use_cannot_be_deleted() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let net = network(&t, &caller);
+        let id = run_one(&t, &caller, &net, &[]);
+        let groups = t.ok(&PRODUCT, "DescribeSecurityGroups", &caller, &[]);
+        assert_eq!(groups["SecurityGroups"]["SecurityGroup"][0]["EcsCount"], 1);
+        let e = t.err(
+            &PRODUCT,
+            "DeleteSecurityGroup",
+            &caller,
+            &[("SecurityGroupId", &net.security_group)],
+        );
+        assert_eq!(
+            (e.code.as_str(), e.message.as_str()),
+            (
+                "DependencyViolation",
+                "There is still instance(s) in the specified security group."
+            )
+        );
+        // The VPC cannot go while it still holds the security group.
+        t.ok(
+            &PRODUCT,
+            "DeleteInstance",
+            &caller,
+            &[("InstanceId", &id), ("Force", "true")],
+        );
+        t.ok(&vpc::PRODUCT, "DeleteVSwitch", &caller, &[("VSwitchId", &net.vswitch)]);
+        let e = t.err(&vpc::PRODUCT, "DeleteVpc", &caller, &[("VpcId", &net.vpc)]);
+        assert_eq!(e.code, "DependencyViolation.SecurityGroup");
+        t.ok(
+            &PRODUCT,
+            "DeleteSecurityGroup",
+            &caller,
+            &[("SecurityGroupId", &net.security_group)],
+        );
+        t.ok(&vpc::PRODUCT, "DeleteVpc", &caller, &[("VpcId", &net.vpc)]);
+    }
+
+    #[test]
+    fn key_pairs_are_created_imported_and_used() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let created = t.ok(&PRODUCT, "CreateKeyPair", &caller, &[("KeyPairName", "deploy")]);
+        assert!(text(&created, "/PrivateKeyBody").starts_with("-----BEGIN RSA PRIVATE KEY-----\n"));
+        let finger_print = text(&created, "/KeyPairFingerPrint").to_owned();
+        assert_eq!(finger_print.split(':').count(), 16);
+        assert_eq!(
+            t.err(&PRODUCT, "CreateKeyPair", &caller, &[("KeyPairName", "deploy")])
+                .code,
+            "KeyPair.AlreadyExist"
+        );
+        assert_eq!(
+            t.err(&PRODUCT, "CreateKeyPair", &caller, &[("KeyPairName", "-x")]).code,
+            "InvalidKeyPairName.Malformed"
+        );
+
+        // An SSH key blob starts with its type as a length-prefixed string.
+        let mut blob = 11u32.to_be_bytes().to_vec();
+        blob.extend_from_slice(b"ssh-ed25519");
+        blob.extend_from_slice(&32u32.to_be_bytes());
+        blob.extend_from_slice(&[7u8; 32]);
+        let public_key = format!(
+            "ssh-ed25519 {} me@laptop",
+            base64::engine::general_purpose::STANDARD.encode(&blob)
+        );
+        let imported = t.ok(
+            &PRODUCT,
+            "ImportKeyPair",
+            &caller,
+            &[("KeyPairName", "laptop"), ("PublicKeyBody", &public_key)],
+        );
+        assert_eq!(text(&imported, "/KeyPairFingerPrint"), fingerprint(&blob));
+        let e = t.err(
+            &PRODUCT,
+            "ImportKeyPair",
+            &caller,
+            &[("KeyPairName", "broken"), ("PublicKeyBody", "ssh-rsa not-base64!")],
+        );
+        assert_eq!(e.code, "InvalidPublicKeyBody.Malformed");
+
+        let listed = t.ok(&PRODUCT, "DescribeKeyPairs", &caller, &[("KeyPairName", "dep*")]);
+        assert_eq!(listed["TotalCount"], 1);
+        assert_eq!(text(&listed, "/KeyPairs/KeyPair/0/KeyPairFingerPrint"), finger_print);
+
+        let net = network(&t, &caller);
+        let id = run_one(&t, &caller, &net, &[("KeyPairName", "deploy")]);
+        assert_eq!(text(&describe_one(&t, &caller, &id), "/KeyPairName"), "deploy");
+        let e = t.err(
+            &PRODUCT,
+            "RunInstances",
+            &caller,
+            &[
+                ("InstanceType", "ecs.g7.large"),
+                ("ImageId", "win2022_21H2_x64_dtc_en-us_40G_alibase_20240515.vhd"),
+                ("VSwitchId", &net.vswitch),
+                ("SecurityGroupId", &net.security_group),
+                ("KeyPairName", "deploy"),
+            ],
+        );
+        assert_eq!(e.code, "DependencyViolation.WindowsInstance");
+
+        t.ok(
+            &PRODUCT,
+            "DeleteKeyPairs",
+            &caller,
+            &[("KeyPairNames", "[\"deploy\",\"laptop\"]")],
+        );
+        assert_eq!(t.ok(&PRODUCT, "DescribeKeyPairs", &caller, &[])["TotalCount"], 0);
+        let e = t.err(&PRODUCT, "DeleteKeyPairs", &caller, &[("KeyPairNames", "[\"deploy\"]")]);
+        assert_eq!(e.code, "InvalidKeyPairName.NotFound");
+    }
+
+    #[test]
+    fn catalogs_list_regions_zones_types_and_images() {
+        let t = TestConsole::new();
+        let caller = t.account("alice");
+        let regions = t.ok(&PRODUCT, "DescribeRegions", &caller, &[]);
+        assert_eq!(items(&regions, "/Regions/Region").len(), REGIONS.len());
+        assert_eq!(
+            text(&regions, "/Regions/Region/0/RegionEndpoint"),
+            "ecs.cn-hangzhou.aliyuncs.com"
+        );
+
+        let zones = t.ok(&PRODUCT, "DescribeZones", &caller, &[("RegionId", "cn-shanghai")]);
+        let zones = items(&zones, "/Zones/Zone");
+        assert_eq!(zones.len(), 3);
+        assert_eq!(
+            (text(&zones[0], "/ZoneId"), text(&zones[0], "/LocalName")),
+            ("cn-shanghai-e", "Shanghai Zone E")
+        );
+        assert_eq!(
+            t.err(&PRODUCT, "DescribeZones", &caller, &[("RegionId", "mars-1")])
+                .code,
+            "InvalidRegionId.NotFound"
+        );
+
+        let types = t.ok(
+            &PRODUCT,
+            "DescribeInstanceTypes",
+            &caller,
+            &[("InstanceTypeFamily", "ecs.t6")],
+        );
+        let types = items(&types, "/InstanceTypes/InstanceType");
+        assert_eq!(types.len(), 3);
+        assert!(types.iter().all(|t| t["InstanceFamilyLevel"] == "CreditEntryLevel"));
+        let one = t.ok(
+            &PRODUCT,
+            "DescribeInstanceTypes",
+            &caller,
+            &[("InstanceTypes.1", "ecs.g7.large")],
+        );
+        assert_eq!(one["InstanceTypes"]["InstanceType"][0]["MemorySize"], 8.0);
+
+        let images = t.ok(
+            &PRODUCT,
+            "DescribeImages",
+            &caller,
+            &[("ImageId", "ubuntu_22_04_x64_20G_alibase_20240508.vhd")],
+        );
+        assert_eq!(images["TotalCount"], 1);
+        assert_eq!(text(&images, "/Images/Image/0/Platform"), "Ubuntu");
+        let windows = t.ok(&PRODUCT, "DescribeImages", &caller, &[("OSType", "windows")]);
+        assert_eq!(windows["TotalCount"], 1);
+        assert_eq!(
+            t.ok(&PRODUCT, "DescribeImages", &caller, &[("ImageOwnerAlias", "self")])["TotalCount"],
+            0
+        );
+    }
+
+    #[test]
+    fn name_patterns_match_like_the_console_search() {
+        assert!(glob_match("web*", "web-01"));
+        assert!(glob_match("*01", "web-01"));
+        assert!(glob_match("w*-*1", "web-01"));
+        assert!(!glob_match("web*", "api-01"));
+        assert!(!glob_match("web", "web-01"));
+        assert!(!glob_match("ab*ba", "aba"));
+    }
 }

@@ -32,14 +32,20 @@ impl TestConsole {
     /// Asynchronous states (`Starting`, `Stopping`, `Pending`, …) last `delay_ms` of test time.
     pub fn with_transition_delay(delay_ms: Millis) -> Self {
         let clock = Arc::new(ManualClock::new(START_MS));
-        let config = ConsoleConfig { transition_delay_ms: delay_ms, ..ConsoleConfig::for_tests() };
+        let config = ConsoleConfig {
+            transition_delay_ms: delay_ms,
+            ..ConsoleConfig::for_tests()
+        };
         let console = Console::new(config, Store::in_memory(), clock.clone());
         Self { console, clock }
     }
 
     /// Creates an account and returns a caller acting as its root identity through the OpenAPI.
     pub fn account(&self, name: &str) -> Caller {
-        let credentials = self.console.create_account(name, None).expect("an in-memory account can always be created");
+        let credentials = self
+            .console
+            .create_account(name, None)
+            .expect("an in-memory account can always be created");
         Caller {
             account_id: credentials.account_id,
             access_key_id: credentials.access_key_id,
@@ -112,10 +118,14 @@ impl Default for TestConsole {
 /// A string field of a JSON body, for terse assertions.
 #[track_caller]
 pub fn text<'a>(body: &'a Value, pointer: &str) -> &'a str {
-    body.pointer(pointer).and_then(Value::as_str).unwrap_or_else(|| panic!("no string at {pointer} in {body}"))
+    body.pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no string at {pointer} in {body}"))
 }
 
 /// An array field of a JSON body (empty when absent).
 pub fn items<'a>(body: &'a Value, pointer: &str) -> &'a [Value] {
-    body.pointer(pointer).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    body.pointer(pointer)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }

@@ -53,7 +53,13 @@ const NAT_GATEWAY_TYPE: &str = "ACS::VPC::NatGateway";
 const SNAT_ENTRY_TYPE: &str = "ACS::VPC::SnatEntry";
 
 /// Resource kinds that live in a vSwitch (their `VSwitchId` attribute) and block its deletion.
-const VSWITCH_TENANTS: &[&str] = &[ecs::INSTANCE, "rds.instance", "slb.loadbalancer", NAT_GATEWAY, "kvstore.instance"];
+const VSWITCH_TENANTS: &[&str] = &[
+    ecs::INSTANCE,
+    "rds.instance",
+    "slb.loadbalancer",
+    NAT_GATEWAY,
+    "kvstore.instance",
+];
 /// Resource kinds that hold a private address of their vSwitch (their `PrivateIpAddress` attribute).
 const PRIVATE_IP_HOLDERS: &[&str] = &[ecs::INSTANCE, NAT_GATEWAY];
 
@@ -153,14 +159,21 @@ fn delete_vpc(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
             "The specified VPC has vSwitches. Delete the vSwitches first.",
         ));
     }
-    if ctx.children(ecs::SECURITY_GROUP, &vpc.id).iter().any(|sg| sg.region == vpc.region) {
+    if ctx
+        .children(ecs::SECURITY_GROUP, &vpc.id)
+        .iter()
+        .any(|sg| sg.region == vpc.region)
+    {
         return Err(ApiError::dependency_violation(
             "DependencyViolation.SecurityGroup",
             "Specified object has dependent resources SecurityGroup.",
         ));
     }
     if vpc.status != "Available" {
-        return Err(ApiError::incorrect_status("IncorrectVpcStatus", "The current status of the VPC does not support this operation."));
+        return Err(ApiError::incorrect_status(
+            "IncorrectVpcStatus",
+            "The current status of the VPC does not support this operation.",
+        ));
     }
     ctx.reference(VPC_TYPE, id);
     ctx.delete(id);
@@ -175,7 +188,13 @@ fn create_vswitch(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     check_zone(&vpc.region, zone)?;
     let block = parse_cidr("CidrBlock", cidr)?;
     if !cidr_contains(parse_cidr("CidrBlock", vpc.attr_str("CidrBlock"))?, block) {
-        return Err(ApiError::invalid_parameter("CidrBlock", format!("{cidr} is not inside the VPC's CIDR block {}", vpc.attr_str("CidrBlock"))));
+        return Err(ApiError::invalid_parameter(
+            "CidrBlock",
+            format!(
+                "{cidr} is not inside the VPC's CIDR block {}",
+                vpc.attr_str("CidrBlock")
+            ),
+        ));
     }
     for sibling in ctx.children(VSWITCH, vpc_id) {
         let other = parse_cidr("CidrBlock", sibling.attr_str("CidrBlock"))?;
@@ -194,7 +213,10 @@ fn create_vswitch(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .with("CidrBlock", cidr)
         .with("ZoneId", zone)
         .with("Description", p.get("Description").unwrap_or(""))
-        .with("AvailableIpAddressCount", (1i64 << (32 - i64::from(block.1))).saturating_sub(4).max(0));
+        .with(
+            "AvailableIpAddressCount",
+            (1i64 << (32 - i64::from(block.1))).saturating_sub(4).max(0),
+        );
     vsw.parent = Some(vpc_id.to_owned());
     ctx.begin_transition(&mut vsw, "Pending", "Available");
     ctx.reference(VSWITCH_TYPE, &id);
@@ -260,7 +282,9 @@ fn delete_vswitch(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 /// A resource of the given kind in the request's region, or the real API's not-found error.
 pub(crate) fn find_in_region(ctx: &OpCtx<'_>, kind: &str, id: &str, what: &str) -> Result<Resource, ApiError> {
-    ctx.get(id).filter(|r| r.kind == kind && r.region == ctx.region).ok_or_else(|| ApiError::not_found(what, id))
+    ctx.get(id)
+        .filter(|r| r.kind == kind && r.region == ctx.region)
+        .ok_or_else(|| ApiError::not_found(what, id))
 }
 
 // Addresses shared with ECS: the private addresses of a vSwitch and the public addresses of an account.
@@ -280,7 +304,11 @@ pub fn used_private_ips(ctx: &OpCtx<'_>, vswitch_id: &str) -> Vec<String> {
 /// are reserved, as on the real cloud.
 pub fn allocate_private_ip(ctx: &OpCtx<'_>, vswitch: &Resource) -> Result<String, ApiError> {
     let (address, prefix) = parse_cidr("CidrBlock", vswitch.attr_str("CidrBlock"))?;
-    let mask = if prefix == 0 { 0 } else { u32::MAX << (32 - u32::from(prefix)) };
+    let mask = if prefix == 0 {
+        0
+    } else {
+        u32::MAX << (32 - u32::from(prefix))
+    };
     let network = address & mask;
     let size = 1u64 << (32 - u32::from(prefix));
     let used = used_private_ips(ctx, &vswitch.id);
@@ -288,14 +316,26 @@ pub fn allocate_private_ip(ctx: &OpCtx<'_>, vswitch: &Resource) -> Result<String
         .map(|offset| std::net::Ipv4Addr::from(network.wrapping_add(offset as u32)).to_string())
         .find(|ip| !used.contains(ip))
         .ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, "QuotaExceeded.PrivateIpAddress", "Don't have enough private IPs in this switch")
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "QuotaExceeded.PrivateIpAddress",
+                "Don't have enough private IPs in this switch",
+            )
         })
 }
 
 /// A public address that no EIP or instance of the account holds, from 47.96.0.0/11 (an Alibaba Cloud block).
 pub fn allocate_public_ip(ctx: &OpCtx<'_>) -> String {
-    let mut taken: Vec<String> = ctx.list_all(EIP).iter().map(|e| e.attr_str("IpAddress").to_owned()).collect();
-    taken.extend(ctx.list_all(ecs::INSTANCE).iter().map(|i| i.attr_str("PublicIpAddress").to_owned()));
+    let mut taken: Vec<String> = ctx
+        .list_all(EIP)
+        .iter()
+        .map(|e| e.attr_str("IpAddress").to_owned())
+        .collect();
+    taken.extend(
+        ctx.list_all(ecs::INSTANCE)
+            .iter()
+            .map(|i| i.attr_str("PublicIpAddress").to_owned()),
+    );
     let mut rng = rand::rng();
     loop {
         let ip = format!(
@@ -311,12 +351,19 @@ pub fn allocate_public_ip(ctx: &OpCtx<'_>) -> String {
 }
 
 fn incorrect_eip_status() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "IncorrectEipStatus", "Current elastic IP status does not support this operation.")
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "IncorrectEipStatus",
+        "Current elastic IP status does not support this operation.",
+    )
 }
 
 /// The EIPs associated with an instance (an ECS instance, a NAT gateway, a load balancer).
 pub fn eips_of(ctx: &OpCtx<'_>, instance_id: &str) -> Vec<Resource> {
-    ctx.list_all(EIP).into_iter().filter(|e| e.attr_str("InstanceId") == instance_id).collect()
+    ctx.list_all(EIP)
+        .into_iter()
+        .filter(|e| e.attr_str("InstanceId") == instance_id)
+        .collect()
 }
 
 /// Makes an EIP available again (its instance was released or force-deleted).
@@ -330,13 +377,24 @@ pub(crate) fn detach_eip(eip: &mut Resource) {
 
 fn allocate_eip_address(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     region(&ctx.region)?;
-    let internet_charge_type = p.one_of("InternetChargeType", &["PayByTraffic", "PayByBandwidth"])?.unwrap_or("PayByTraffic");
-    let charge_type = p.one_of("InstanceChargeType", &["PostPaid", "PrePaid"])?.unwrap_or("PostPaid");
-    let max_bandwidth = if internet_charge_type == "PayByTraffic" { 200 } else { 500 };
+    let internet_charge_type = p
+        .one_of("InternetChargeType", &["PayByTraffic", "PayByBandwidth"])?
+        .unwrap_or("PayByTraffic");
+    let charge_type = p
+        .one_of("InstanceChargeType", &["PostPaid", "PrePaid"])?
+        .unwrap_or("PostPaid");
+    let max_bandwidth = if internet_charge_type == "PayByTraffic" {
+        200
+    } else {
+        500
+    };
     let bandwidth = p.int_in("Bandwidth", 1..=max_bandwidth, 5)?;
     if charge_type == "PrePaid" {
         if internet_charge_type != "PayByBandwidth" {
-            return Err(ApiError::invalid_parameter("InternetChargeType", "subscription EIPs are billed by bandwidth (PayByBandwidth)"));
+            return Err(ApiError::invalid_parameter(
+                "InternetChargeType",
+                "subscription EIPs are billed by bandwidth (PayByBandwidth)",
+            ));
         }
         let cycle = p.one_of("PricingCycle", &["Month", "Year"])?.unwrap_or("Month");
         let max_period = if cycle == "Month" { 9 } else { 5 };
@@ -406,7 +464,10 @@ fn describe_eip_addresses(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
     region(&ctx.region)?;
     let ids = p.list("AllocationId")?;
     let addresses = p.list("EipAddress")?;
-    let status = p.one_of("Status", &["Associating", "Unassociating", "InUse", "Available", "Releasing"])?;
+    let status = p.one_of(
+        "Status",
+        &["Associating", "Unassociating", "InUse", "Available", "Releasing"],
+    )?;
     let instance_type = p.get("AssociatedInstanceType");
     let instance_id = p.get("AssociatedInstanceId");
     let name = p.get("EipName");
@@ -428,7 +489,9 @@ fn describe_eip_addresses(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
 fn associate_eip_address(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let id = p.required("AllocationId")?;
     let instance_id = p.required("InstanceId")?;
-    let instance_type = p.one_of("InstanceType", &["EcsInstance", "Nat", "SlbInstance"])?.unwrap_or("EcsInstance");
+    let instance_type = p
+        .one_of("InstanceType", &["EcsInstance", "Nat", "SlbInstance"])?
+        .unwrap_or("EcsInstance");
     let mut eip = find_in_region(ctx, EIP, id, "AllocationId")?;
     if eip.status != "Available" {
         return Err(incorrect_eip_status());
@@ -439,7 +502,11 @@ fn associate_eip_address(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
         _ => ("slb.loadbalancer", "ACS::SLB::LoadBalancer"),
     };
     let target = ctx.get(instance_id).filter(|r| r.kind == kind).ok_or_else(|| {
-        ApiError::new(StatusCode::BAD_REQUEST, "InvalidInstanceId.NotFound", "Specified instance does not exist.")
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "InvalidInstanceId.NotFound",
+            "Specified instance does not exist.",
+        )
     })?;
     if target.region != eip.region {
         return Err(ApiError::new(
@@ -473,7 +540,10 @@ fn associate_eip_address(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
                 ));
             }
             if target.attr_str("NetworkType") == "intranet" {
-                return Err(ApiError::invalid_parameter("InstanceId", "a VPC NAT gateway (NetworkType intranet) has no EIPs"));
+                return Err(ApiError::invalid_parameter(
+                    "InstanceId",
+                    "a VPC NAT gateway (NetworkType intranet) has no EIPs",
+                ));
             }
         }
         _ => {}
@@ -511,7 +581,11 @@ fn unassociate_eip_address(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
     }
     // Forced: the address leaves every SNAT entry; entries left without an address go with it.
     for mut entry in dependent {
-        let remaining: Vec<&str> = entry.attr_str("SnatIp").split(',').filter(|snat_ip| *snat_ip != ip).collect();
+        let remaining: Vec<&str> = entry
+            .attr_str("SnatIp")
+            .split(',')
+            .filter(|snat_ip| *snat_ip != ip)
+            .collect();
         if remaining.is_empty() {
             ctx.delete(&entry.id);
         } else {
@@ -568,13 +642,21 @@ fn create_nat_gateway(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
         ));
     }
     let nat_type = p.one_of("NatType", &["Enhanced"])?.unwrap_or("Enhanced");
-    let internet_charge_type = p.one_of("InternetChargeType", &["PayByLcu", "PayBySpec"])?.unwrap_or("PayByLcu");
+    let internet_charge_type = p
+        .one_of("InternetChargeType", &["PayByLcu", "PayBySpec"])?
+        .unwrap_or("PayByLcu");
     let spec = match internet_charge_type {
-        "PayBySpec" => p.one_of("Spec", &["Small", "Middle", "Large", "XLarge.1"])?.unwrap_or("Small"),
+        "PayBySpec" => p
+            .one_of("Spec", &["Small", "Middle", "Large", "XLarge.1"])?
+            .unwrap_or("Small"),
         _ => "",
     };
-    let instance_charge_type = p.one_of("InstanceChargeType", &["PostPaid", "PrePaid"])?.unwrap_or("PostPaid");
-    let network_type = p.one_of("NetworkType", &["internet", "intranet"])?.unwrap_or("internet");
+    let instance_charge_type = p
+        .one_of("InstanceChargeType", &["PostPaid", "PrePaid"])?
+        .unwrap_or("PostPaid");
+    let network_type = p
+        .one_of("NetworkType", &["internet", "intranet"])?
+        .unwrap_or("internet");
     let name = p.get("Name").unwrap_or("");
     check_name("Name", name)?;
     let deletion_protection = p.bool("DeletionProtection")?.unwrap_or(false);
@@ -620,7 +702,9 @@ fn nat_json(ctx: &OpCtx<'_>, nat: &Resource) -> Value {
         .iter()
         .map(|eip| {
             let ip = eip.attr_str("IpAddress");
-            let used = entries.iter().any(|e| e.attr_str("SnatIp").split(',').any(|snat_ip| snat_ip == ip));
+            let used = entries
+                .iter()
+                .any(|e| e.attr_str("SnatIp").split(',').any(|snat_ip| snat_ip == ip));
             json!({
                 "AllocationId": eip.id,
                 "IpAddress": ip,
@@ -669,7 +753,10 @@ fn describe_nat_gateways(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
     let id = p.get("NatGatewayId");
     let vpc_id = p.get("VpcId");
     let name = p.get("Name");
-    let status = p.one_of("Status", &["Creating", "Available", "Modifying", "Deleting", "Converting"])?;
+    let status = p.one_of(
+        "Status",
+        &["Creating", "Available", "Modifying", "Deleting", "Converting"],
+    )?;
     let nat_type = p.get("NatType");
     let network_type = p.one_of("NetworkType", &["internet", "intranet"])?;
     let zone = p.get("ZoneId");
@@ -700,7 +787,12 @@ fn delete_nat_gateway(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
             format!("The status of NatGateway [{id}] is incorrect."),
         ));
     }
-    if nat.attrs.get("DeletionProtection").and_then(Value::as_bool).unwrap_or(false) {
+    if nat
+        .attrs
+        .get("DeletionProtection")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+    {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "InvalidOperation.DeletionProtection",
@@ -708,7 +800,11 @@ fn delete_nat_gateway(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
         ));
     }
     if nat.attr_str("InstanceChargeType") == "PrePaid" {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "Forbidden.PrePaidNatGateway", "The specified NatGateway is PrePaid."));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "Forbidden.PrePaidNatGateway",
+            "The specified NatGateway is PrePaid.",
+        ));
     }
     let entries = ctx.children(SNAT_ENTRY, id);
     let eips = eips_of(ctx, id);
@@ -742,18 +838,31 @@ fn nat_of_snat_table(ctx: &OpCtx<'_>, table_id: &str) -> Result<Resource, ApiErr
     ctx.list(NAT_GATEWAY)
         .into_iter()
         .find(|n| n.attr_str("SnatTableId") == table_id)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "InvalidSnatTableId.NotFound", "Specified SNAT table does not exist."))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "InvalidSnatTableId.NotFound",
+                "Specified SNAT table does not exist.",
+            )
+        })
 }
 
 fn create_snat_entry(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let table_id = p.required("SnatTableId")?;
     let snat_ip = p.required("SnatIp")?;
     let nat = nat_of_snat_table(ctx, table_id)?;
-    let nat_ips: Vec<String> = eips_of(ctx, &nat.id).iter().map(|e| e.attr_str("IpAddress").to_owned()).collect();
+    let nat_ips: Vec<String> = eips_of(ctx, &nat.id)
+        .iter()
+        .map(|e| e.attr_str("IpAddress").to_owned())
+        .collect();
     let ips: Vec<&str> = snat_ip.split(',').map(str::trim).filter(|ip| !ip.is_empty()).collect();
     for ip in &ips {
         if ip.parse::<std::net::Ipv4Addr>().is_err() {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, "InvalidSnatIp.Malformed", "The specified SnatIp is not a valid IP address."));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "InvalidSnatIp.Malformed",
+                "The specified SnatIp is not a valid IP address.",
+            ));
         }
         if !nat_ips.iter().any(|n| n == ip) {
             return Err(ApiError::new(
@@ -766,14 +875,21 @@ fn create_snat_entry(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError>
     let (source_vswitch, source_cidr) = match (p.get("SourceVSwitchId"), p.get("SourceCIDR")) {
         (None, None) => return Err(ApiError::missing_parameter("SourceVSwitchId")),
         (Some(_), Some(_)) => {
-            return Err(ApiError::invalid_parameter("SourceCIDR", "specify either SourceVSwitchId or SourceCIDR, not both"));
+            return Err(ApiError::invalid_parameter(
+                "SourceCIDR",
+                "specify either SourceVSwitchId or SourceCIDR, not both",
+            ));
         }
         (Some(vsw_id), None) => {
             let vsw = ctx
                 .get(vsw_id)
                 .filter(|v| v.kind == VSWITCH && v.parent.as_deref() == Some(nat.attr_str("VpcId")))
                 .ok_or_else(|| {
-                    ApiError::new(StatusCode::NOT_FOUND, "InvalidVSwitchId.NotFound", "The specified virtual switch does not exists.")
+                    ApiError::new(
+                        StatusCode::NOT_FOUND,
+                        "InvalidVSwitchId.NotFound",
+                        "The specified virtual switch does not exists.",
+                    )
                 })?;
             (vsw_id.to_owned(), vsw.attr_str("CidrBlock").to_owned())
         }
@@ -783,7 +899,8 @@ fn create_snat_entry(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError>
         }
     };
     let duplicated = ctx.children(SNAT_ENTRY, &nat.id).iter().any(|e| {
-        (!source_vswitch.is_empty() && e.attr_str("SourceVSwitchId") == source_vswitch) || e.attr_str("SourceCIDR") == source_cidr
+        (!source_vswitch.is_empty() && e.attr_str("SourceVSwitchId") == source_vswitch)
+            || e.attr_str("SourceCIDR") == source_cidr
     });
     if duplicated {
         return Err(ApiError::new(
@@ -851,7 +968,12 @@ fn describe_snat_table_entries(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value,
             })
         })
         .collect();
-    Ok(json!({ "TotalCount": total, "PageNumber": number, "PageSize": size, "SnatTableEntries": { "SnatTableEntry": items } }))
+    Ok(json!({
+        "TotalCount": total,
+        "PageNumber": number,
+        "PageSize": size,
+        "SnatTableEntries": { "SnatTableEntry": items },
+    }))
 }
 
 fn delete_snat_entry(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
@@ -860,10 +982,18 @@ fn delete_snat_entry(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError>
     let nat = nat_of_snat_table(ctx, table_id)?;
     let entries = ctx.children(SNAT_ENTRY, &nat.id);
     if !entries.iter().any(|e| e.id == entry_id) {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "InvalidSnatEntryId.NotFound", "Specified SNAT entry does not exist."));
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "InvalidSnatEntryId.NotFound",
+            "Specified SNAT entry does not exist.",
+        ));
     }
     if entries.iter().any(|e| e.status == "Pending") {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "IncorretSnatEntryStatus", "Some Snat entry status blocked this operation.."));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "IncorretSnatEntryStatus",
+            "Some Snat entry status blocked this operation..",
+        ));
     }
     ctx.reference(SNAT_ENTRY_TYPE, entry_id);
     ctx.reference(NAT_GATEWAY_TYPE, &nat.id);
