@@ -106,6 +106,7 @@ pub struct InstanceTypeSpec {
     pub pps: i64,
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn instance_type(
     id: &'static str,
     family: &'static str,
@@ -1382,13 +1383,13 @@ fn create_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
             format!("The specified parameter \"Size\" beyond the permitted range ({min}-{max} GiB for {category})."),
         ));
     }
-    if let Some(snapshot) = &snapshot {
-        if size < snapshot.attr_i64("SourceDiskSize").unwrap_or(0) {
-            return Err(ApiError::incorrect_status(
-                "InvalidDiskSize.TooSmall",
-                "Specified disk size is less than the size of snapshot",
-            ));
-        }
+    if let Some(snapshot) = &snapshot
+        && size < snapshot.attr_i64("SourceDiskSize").unwrap_or(0)
+    {
+        return Err(ApiError::incorrect_status(
+            "InvalidDiskSize.TooSmall",
+            "Specified disk size is less than the size of snapshot",
+        ));
     }
     let spec = DiskSpec {
         category: category.to_owned(),
@@ -1597,9 +1598,14 @@ fn resize_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
             format!("must be larger than the current {current} GiB and at most {max} GiB"),
         ));
     }
-    if resize_type == "offline" && disk.status == "In_use" {
-        // Offline resizing takes effect after a restart; the size is recorded now, as the API reports it.
-        ctx.reference(INSTANCE_REF, disk.attr_str("InstanceId"));
+    // Online resizing needs the instance running; offline resizing takes effect at its next start,
+    // but the API reports the new size at once.
+    let instance_id = disk.attr_str("InstanceId").to_owned();
+    if !instance_id.is_empty() {
+        if resize_type == "online" {
+            instance_in(ctx, &instance_id, &["Running"])?;
+        }
+        ctx.reference(INSTANCE_REF, &instance_id);
     }
     disk.set("Size", new_size);
     ctx.reference(DISK_REF, disk_id);
@@ -1658,13 +1664,13 @@ fn create_snapshot(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         ));
     }
     let retention = p.int("RetentionDays")?;
-    if let Some(days) = retention {
-        if !(1..=65536).contains(&days) {
-            return Err(ApiError::invalid_parameter(
-                "RetentionDays",
-                format!("{days} is outside 1..=65536"),
-            ));
-        }
+    if let Some(days) = retention
+        && !(1..=65536).contains(&days)
+    {
+        return Err(ApiError::invalid_parameter(
+            "RetentionDays",
+            format!("{days} is outside 1..=65536"),
+        ));
     }
     let id = ctx.new_id("s");
     let source_type = if disk.attr_str("Type") == "system" {
@@ -2595,7 +2601,7 @@ fn delete_key_pairs(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> 
 // ---------------------------------------------------------------------------------------------------
 // Catalogs: regions, zones, instance types, images
 
-fn describe_regions(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+fn describe_regions(_ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     p.one_of("AcceptLanguage", &["zh-CN", "en-US", "ja"])?;
     let regions: Vec<Value> = REGIONS
         .iter()
@@ -2608,7 +2614,6 @@ fn describe_regions(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> 
             })
         })
         .collect();
-    let _ = ctx;
     Ok(json!({ "Regions": { "Region": regions } }))
 }
 
