@@ -373,20 +373,29 @@ fn instance_in(ctx: &OpCtx<'_>, id: &str, allowed: &[&str]) -> Result<Resource, 
 }
 
 /// ECS names: 2–128 characters, starting with a letter, then letters, digits, `.`, `_`, `:` and `-`.
+/// The error code names the field: `InvalidInstanceName.Malformed`, and `InvalidDiskName.Malformed`
+/// for `SystemDisk.DiskName`.
 fn check_name(param: &str, name: &str) -> Result<(), ApiError> {
     let count = name.chars().count();
     let ok = (2..=128).contains(&count)
         && name.chars().next().is_some_and(char::is_alphabetic)
         && name.chars().all(|c| c.is_alphanumeric() || ".:_-".contains(c));
     if ok {
-        Ok(())
-    } else {
-        Err(error(
-            StatusCode::BAD_REQUEST,
-            &format!("Invalid{param}.Malformed"),
-            format!("The specified parameter \"{param}\" is not valid."),
-        ))
+        return Ok(());
     }
+    let field = param.rsplit('.').next().unwrap_or(param);
+    let mut chars = field.chars();
+    let subject: String = chars
+        .next()
+        .map(|c| c.to_ascii_uppercase())
+        .into_iter()
+        .chain(chars)
+        .collect();
+    Err(error(
+        StatusCode::BAD_REQUEST,
+        &format!("Invalid{subject}.Malformed"),
+        format!("The specified parameter \"{param}\" is not valid."),
+    ))
 }
 
 /// An optional name; empty or absent names are allowed.
@@ -615,7 +624,12 @@ fn parse_launch(ctx: &OpCtx<'_>, p: &Params) -> Result<Launch, ApiError> {
     if let Some(single) = p.get("SecurityGroupId") {
         security_group_ids.insert(0, single.to_owned());
     }
-    security_group_ids.dedup();
+    let mut seen = Vec::new();
+    security_group_ids.retain(|id| {
+        let first = !seen.contains(id);
+        seen.push(id.clone());
+        first
+    });
     if security_group_ids.is_empty() {
         return Err(ApiError::missing_parameter("SecurityGroupId"));
     }
@@ -3834,6 +3848,24 @@ mod tests {
             t.ok(&PRODUCT, "DescribeImages", &caller, &[("ImageOwnerAlias", "self")])["TotalCount"],
             0
         );
+    }
+
+    #[test]
+    fn name_errors_name_the_field() {
+        assert_eq!(
+            check_name("InstanceName", "-bad").unwrap_err().code,
+            "InvalidInstanceName.Malformed"
+        );
+        assert_eq!(
+            check_name("SystemDisk.DiskName", "x").unwrap_err().code,
+            "InvalidDiskName.Malformed"
+        );
+        let e = check_name("autoSnapshotPolicyName", "9lives").unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.message.contains("\"autoSnapshotPolicyName\"")),
+            ("InvalidAutoSnapshotPolicyName.Malformed", true)
+        );
+        assert!(check_name("InstanceName", "web-01:blue_v1.2").is_ok());
     }
 
     #[test]
