@@ -4,11 +4,13 @@
 /// MD5 (RFC 1321).
 pub fn md5(data: &[u8]) -> [u8; 16] {
     const S: [u32; 64] = [
-        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
-        14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15,
-        21, 6, 10, 15, 21,
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14,
+        20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6,
+        10, 15, 21,
     ];
-    let k: Vec<u32> = (0..64).map(|i: i32| ((f64::from(i) + 1.0).sin().abs() * 4_294_967_296.0) as u32).collect();
+    let k: Vec<u32> = (0..64)
+        .map(|i: i32| ((f64::from(i) + 1.0).sin().abs() * 4_294_967_296.0) as u32)
+        .collect();
     let mut state: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
     let mut message = data.to_vec();
     let bit_len = (data.len() as u64).wrapping_mul(8);
@@ -18,8 +20,10 @@ pub fn md5(data: &[u8]) -> [u8; 16] {
     }
     message.extend_from_slice(&bit_len.to_le_bytes());
     for chunk in message.chunks_exact(64) {
-        let words: Vec<u32> =
-            chunk.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let words: Vec<u32> = chunk
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
         let [mut a, mut b, mut c, mut d] = state;
         for i in 0..64 {
             let (f, g) = match i / 16 {
@@ -28,11 +32,20 @@ pub fn md5(data: &[u8]) -> [u8; 16] {
                 2 => (b ^ c ^ d, (3 * i + 5) % 16),
                 _ => (c ^ (b | !d), (7 * i) % 16),
             };
-            let rotated = a.wrapping_add(f).wrapping_add(k[i]).wrapping_add(words[g]).rotate_left(S[i]);
+            let rotated = a
+                .wrapping_add(f)
+                .wrapping_add(k[i])
+                .wrapping_add(words[g])
+                .rotate_left(S[i]);
             (a, d, c) = (d, c, b);
             b = b.wrapping_add(rotated);
         }
-        state = [state[0].wrapping_add(a), state[1].wrapping_add(b), state[2].wrapping_add(c), state[3].wrapping_add(d)];
+        state = [
+            state[0].wrapping_add(a),
+            state[1].wrapping_add(b),
+            state[2].wrapping_add(c),
+            state[3].wrapping_add(d),
+        ];
     }
     let mut out = [0u8; 16];
     for (i, word) in state.iter().enumerate() {

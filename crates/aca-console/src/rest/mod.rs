@@ -14,6 +14,12 @@
 //! - Simple Log Service: the project comes from the `Host` header (`<project>.<endpoint>`, where the
 //!   endpoint is an IP address, `localhost` or a `*.log.aliyuncs.com` name), or, for clients that cannot
 //!   set the `Host` header, from an `x-log-project` header. Projects and logstores only (no log data).
+//!   The SLS SDKs also put the project in the host name they connect to, which does not resolve for an
+//!   `IP:port` endpoint; running them with the emulator as their HTTP proxy (`HTTP_PROXY`) delivers
+//!   the request with its `Host` header intact. `x-log-date` stands in for a missing `Date`.
+//! - Both: the `Date` header must be within the configured clock skew; the bucket's or project's
+//!   region (or, for a new one, the region its `Host` names, else the default region) becomes the
+//!   operation's `RegionId` and so the event's `acsRegion` and regional `eventSource`.
 //!
 //! Every request runs as a normal [`crate::catalog::Operation`] of [`oss::PRODUCT`] or [`sls::PRODUCT`]
 //! through [`Console::call`], so it becomes an ActionTrail event (a failed one on error). Bucket and
@@ -53,7 +59,10 @@ enum Protocol {
 }
 
 fn protocol(path: &str, headers: &HeaderMap) -> Protocol {
-    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     if authorization.starts_with("OSS ") || authorization.starts_with(oss::V4_SCHEME) {
         Protocol::Oss
     } else if authorization.starts_with("LOG ") {
@@ -82,9 +91,10 @@ impl RestRequest {
 
     /// The decoded query pairs, in request order.
     pub fn query(&self) -> Vec<(String, String)> {
-        form_urlencoded::parse(self.uri.query().unwrap_or("").as_bytes()).into_owned().collect()
+        form_urlencoded::parse(self.uri.query().unwrap_or("").as_bytes())
+            .into_owned()
+            .collect()
     }
-
 }
 
 /// `/`: RPC unless the `Authorization` header names OSS or Simple Log Service.
@@ -112,7 +122,13 @@ pub async fn fallback(
     body: Bytes,
 ) -> Response {
     let protocol = protocol(uri.path(), &headers);
-    let request = RestRequest { method, uri, headers, body, source_ip: peer.ip().to_string() };
+    let request = RestRequest {
+        method,
+        uri,
+        headers,
+        body,
+        source_ip: peer.ip().to_string(),
+    };
     // Signature checks and SQLite commits are synchronous work: keep them off the async workers.
     let served = tokio::task::spawn_blocking(move || match protocol {
         Protocol::Sls => sls::serve(&console, &request),
@@ -132,8 +148,7 @@ pub async fn fallback(
 pub(crate) fn access_key(console: &Console, access_key_id: &str) -> Option<AccessKey> {
     let account_id = console.store.account_of_key(access_key_id)?;
     let shared = console.store.account(&account_id)?;
-    let key = shared.lock().access_keys.get(access_key_id).cloned();
-    key
+    shared.lock().access_keys.get(access_key_id).cloned()
 }
 
 /// The caller an authenticated key stands for.
@@ -188,7 +203,12 @@ thread_local! {
 
 /// Runs `call` with `body` as the request body; returns its result and the raw response body it set.
 pub(crate) fn with_body<R>(body: Bytes, call: impl FnOnce() -> R) -> (R, Option<Vec<u8>>) {
-    EXCHANGE.with(|e| *e.borrow_mut() = Exchange { request: body, response: None });
+    EXCHANGE.with(|e| {
+        *e.borrow_mut() = Exchange {
+            request: body,
+            response: None,
+        }
+    });
     let result = call();
     let response = EXCHANGE.with(|e| std::mem::take(&mut *e.borrow_mut()).response);
     (result, response)
@@ -206,7 +226,10 @@ pub(crate) fn set_response_body(bytes: Vec<u8>) {
 
 /// The product of `products` whose region is `region`, or the first one.
 pub(crate) fn regional(products: &'static [(&'static str, Product)], region: &str) -> &'static Product {
-    products.iter().find(|(id, _)| *id == region).map_or(&products[0].1, |(_, p)| p)
+    products
+        .iter()
+        .find(|(id, _)| *id == region)
+        .map_or(&products[0].1, |(_, p)| p)
 }
 
 #[cfg(test)]

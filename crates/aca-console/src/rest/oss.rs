@@ -98,7 +98,11 @@ fn oss_error(status: StatusCode, code: &str, message: impl Into<String>) -> ApiE
 }
 
 fn no_such_bucket() -> ApiError {
-    oss_error(StatusCode::NOT_FOUND, "NoSuchBucket", "The specified bucket does not exist.")
+    oss_error(
+        StatusCode::NOT_FOUND,
+        "NoSuchBucket",
+        "The specified bucket does not exist.",
+    )
 }
 
 fn no_such_key() -> ApiError {
@@ -123,19 +127,29 @@ fn access_denied(message: &str) -> ApiError {
 
 /// 3–63 characters: lowercase letters, digits and hyphens, starting and ending with a letter or digit.
 pub fn check_bucket_name(name: &str) -> Result<(), ApiError> {
-    let allowed = name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let allowed = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
     let edges = !name.starts_with('-') && !name.ends_with('-');
     if (3..=63).contains(&name.len()) && allowed && edges {
         Ok(())
     } else {
-        Err(oss_error(StatusCode::BAD_REQUEST, "InvalidBucketName", "The specified bucket is not valid."))
+        Err(oss_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidBucketName",
+            "The specified bucket is not valid.",
+        ))
     }
 }
 
 /// 1–1023 bytes of UTF-8, not starting with `/` or `\`.
 pub fn check_object_name(key: &str) -> Result<(), ApiError> {
     if key.is_empty() || key.len() > 1023 || key.starts_with('/') || key.starts_with('\\') {
-        Err(oss_error(StatusCode::BAD_REQUEST, "InvalidObjectName", "The specified object is not valid."))
+        Err(oss_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidObjectName",
+            "The specified object is not valid.",
+        ))
     } else {
         Ok(())
     }
@@ -178,7 +192,9 @@ fn own_object(ctx: &OpCtx<'_>, p: &Params) -> Result<(Resource, Resource), ApiEr
 fn bucket_acl(p: &Params, default: Option<&str>) -> Result<String, ApiError> {
     match p.get("x-oss-acl").or(default) {
         Some(acl @ ("private" | "public-read" | "public-read-write")) => Ok(acl.to_owned()),
-        Some(other) => Err(invalid_argument(format!("no such bucket access control exists: {other}"))),
+        Some(other) => Err(invalid_argument(format!(
+            "no such bucket access control exists: {other}"
+        ))),
         None => Err(invalid_argument("the x-oss-acl header is required")),
     }
 }
@@ -193,12 +209,22 @@ fn put_bucket(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         return Err(bucket_already_exists());
     }
     if ctx.list_all(BUCKET).len() >= MAX_BUCKETS {
-        return Err(oss_error(StatusCode::BAD_REQUEST, "TooManyBuckets", "You have attempted to create more buckets than allowed."));
+        return Err(oss_error(
+            StatusCode::BAD_REQUEST,
+            "TooManyBuckets",
+            "You have attempted to create more buckets than allowed.",
+        ));
     }
     let acl = bucket_acl(p, Some("private"))?;
     let storage_class = match p.get("StorageClass").unwrap_or("Standard") {
         class @ ("Standard" | "IA" | "Archive" | "ColdArchive" | "DeepColdArchive") => class,
-        other => return Err(oss_error(StatusCode::BAD_REQUEST, "InvalidStorageClass", format!("The storage class you specified is not valid: {other}"))),
+        other => {
+            return Err(oss_error(
+                StatusCode::BAD_REQUEST,
+                "InvalidStorageClass",
+                format!("The storage class you specified is not valid: {other}"),
+            ));
+        }
     };
     let redundancy = match p.get("DataRedundancyType").unwrap_or("LRS") {
         kind @ ("LRS" | "ZRS") => kind,
@@ -208,7 +234,10 @@ fn put_bucket(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .with("Acl", acl)
         .with("StorageClass", storage_class)
         .with("DataRedundancyType", redundancy)
-        .with("ResourceGroupId", p.get("x-oss-resource-group-id").unwrap_or("rg-default"));
+        .with(
+            "ResourceGroupId",
+            p.get("x-oss-resource-group-id").unwrap_or("rg-default"),
+        );
     ctx.reference(BUCKET_TYPE, name);
     ctx.put(bucket);
     Ok(json!({ "Headers": { "Location": format!("/{name}") } }))
@@ -240,7 +269,9 @@ fn max_keys(p: &Params) -> Result<usize, ApiError> {
         None => Ok(100),
         Some(v) => match v.parse::<usize>() {
             Ok(n) if (1..=1000).contains(&n) => Ok(n),
-            _ => Err(invalid_argument(format!("max-keys must be an integer from 1 to 1000, not {v:?}"))),
+            _ => Err(invalid_argument(format!(
+                "max-keys must be an integer from 1 to 1000, not {v:?}"
+            ))),
         },
     }
 }
@@ -265,11 +296,17 @@ fn list_buckets(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         result.insert("MaxKeys".into(), json!(limit));
         result.insert("IsTruncated".into(), json!(truncated));
         if truncated {
-            result.insert("NextMarker".into(), json!(buckets.last().map(|b| b.name.clone()).unwrap_or_default()));
+            result.insert(
+                "NextMarker".into(),
+                json!(buckets.last().map(|b| b.name.clone()).unwrap_or_default()),
+            );
         }
     }
     result.insert("Owner".into(), owner_json(ctx));
-    result.insert("Buckets".into(), json!({ "Bucket": buckets.iter().map(bucket_summary).collect::<Vec<_>>() }));
+    result.insert(
+        "Buckets".into(),
+        json!({ "Bucket": buckets.iter().map(bucket_summary).collect::<Vec<_>>() }),
+    );
     Ok(json!({ "ListAllMyBucketsResult": result }))
 }
 
@@ -303,7 +340,11 @@ fn get_bucket_location(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErro
 fn delete_bucket(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let bucket = own_bucket(ctx, p)?;
     if !ctx.children(OBJECT, &bucket.id).is_empty() {
-        return Err(oss_error(StatusCode::CONFLICT, "BucketNotEmpty", "The bucket you tried to delete is not empty."));
+        return Err(oss_error(
+            StatusCode::CONFLICT,
+            "BucketNotEmpty",
+            "The bucket you tried to delete is not empty.",
+        ));
     }
     ctx.reference(BUCKET_TYPE, &bucket.name);
     ctx.delete(&bucket.id);
@@ -353,19 +394,27 @@ fn lifecycle_rules(ctx: &OpCtx<'_>, p: &Params) -> Result<Vec<Value>, ApiError> 
         let expiration = match (field("Expiration.Days"), field("Expiration.CreatedBeforeDate")) {
             (Some(days), None) => match days.parse::<u32>() {
                 Ok(d) if d > 0 => json!({ "Days": d }),
-                _ => return Err(invalid_argument(format!("Expiration Days must be a positive integer, not {days:?}"))),
+                _ => {
+                    return Err(invalid_argument(format!(
+                        "Expiration Days must be a positive integer, not {days:?}"
+                    )));
+                }
             },
             (None, Some(date)) => {
                 let midnight = date.len() == 24 && date.ends_with("T00:00:00.000Z");
                 if !midnight {
-                    return Err(invalid_argument("CreatedBeforeDate must be midnight UTC, as 2026-01-01T00:00:00.000Z"));
+                    return Err(invalid_argument(
+                        "CreatedBeforeDate must be midnight UTC, as 2026-01-01T00:00:00.000Z",
+                    ));
                 }
                 json!({ "CreatedBeforeDate": date })
             }
             _ => return Err(malformed_xml()),
         };
         ids.push(id.clone());
-        stored.push(json!({ "ID": id, "Prefix": field("Prefix").unwrap_or(""), "Status": status, "Expiration": expiration }));
+        stored.push(
+            json!({ "ID": id, "Prefix": field("Prefix").unwrap_or(""), "Status": status, "Expiration": expiration }),
+        );
     }
     Ok(stored)
 }
@@ -384,7 +433,11 @@ fn get_bucket_lifecycle(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErr
     ctx.reference(BUCKET_TYPE, &bucket.name);
     match bucket.attrs.get("LifecycleRules") {
         Some(Value::Array(rules)) if !rules.is_empty() => Ok(json!({ "LifecycleConfiguration": { "Rule": rules } })),
-        _ => Err(oss_error(StatusCode::NOT_FOUND, "NoSuchLifecycle", "No Row found in Lifecycle Table.")),
+        _ => Err(oss_error(
+            StatusCode::NOT_FOUND,
+            "NoSuchLifecycle",
+            "No Row found in Lifecycle Table.",
+        )),
     }
 }
 
@@ -399,7 +452,9 @@ fn delete_bucket_lifecycle(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
 fn object_acl(p: &Params, default: Option<&str>) -> Result<String, ApiError> {
     match p.get("x-oss-object-acl").or(default) {
         Some(acl @ ("default" | "private" | "public-read" | "public-read-write")) => Ok(acl.to_owned()),
-        Some(other) => Err(invalid_argument(format!("no such object access control exists: {other}"))),
+        Some(other) => Err(invalid_argument(format!(
+            "no such object access control exists: {other}"
+        ))),
         None => Err(invalid_argument("the x-oss-object-acl header is required")),
     }
 }
@@ -413,18 +468,27 @@ fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         return Err(oss_error(
             StatusCode::BAD_REQUEST,
             "EntityTooLarge",
-            format!("Your proposed upload exceeds the maximum allowed size of this emulator ({MAX_OBJECT_BYTES} bytes)."),
+            format!(
+                "Your proposed upload exceeds the maximum allowed size of this emulator ({MAX_OBJECT_BYTES} bytes)."
+            ),
         ));
     }
     let digest = md5(&body);
     let base64 = base64::engine::general_purpose::STANDARD;
-    if let Some(given) = p.get("Content-MD5") {
-        if given != base64.encode(digest) {
-            return Err(oss_error(StatusCode::BAD_REQUEST, "InvalidDigest", "The Content-MD5 you specified is not valid."));
-        }
+    if let Some(given) = p.get("Content-MD5")
+        && given != base64.encode(digest)
+    {
+        return Err(oss_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidDigest",
+            "The Content-MD5 you specified is not valid.",
+        ));
     }
     let acl = object_acl(p, Some("default"))?;
-    let storage_class = p.get("x-oss-storage-class").unwrap_or_else(|| bucket.attr_str("StorageClass")).to_owned();
+    let storage_class = p
+        .get("x-oss-storage-class")
+        .unwrap_or_else(|| bucket.attr_str("StorageClass"))
+        .to_owned();
     let etag = hex::encode_upper(digest);
     let crc = crc64_ecma(&body).to_string();
     let meta: Map<String, Value> = p
@@ -439,7 +503,10 @@ fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .with("Size", body.len() as i64)
         .with("ETag", etag.clone())
         .with("Crc64", crc.clone())
-        .with("ContentType", p.get("Content-Type").unwrap_or("application/octet-stream"))
+        .with(
+            "ContentType",
+            p.get("Content-Type").unwrap_or("application/octet-stream"),
+        )
         .with("Acl", acl)
         .with("StorageClass", storage_class)
         .with("Meta", Value::Object(meta));
@@ -517,12 +584,14 @@ fn list_objects(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         let rolled_up = if delimiter.is_empty() {
             None
         } else {
-            object.name[prefix.len()..].find(delimiter).map(|at| object.name[..prefix.len() + at + delimiter.len()].to_owned())
+            object.name[prefix.len()..]
+                .find(delimiter)
+                .map(|at| object.name[..prefix.len() + at + delimiter.len()].to_owned())
         };
-        if let Some(common) = &rolled_up {
-            if common_prefixes.last() == Some(common) {
-                continue;
-            }
+        if let Some(common) = &rolled_up
+            && common_prefixes.last() == Some(common)
+        {
+            continue;
         }
         if contents.len() + common_prefixes.len() == limit {
             truncated = true;
@@ -586,14 +655,65 @@ fn get_object_acl(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 /// The query parameters that are sub-resources: they are part of the signed resource.
 const SUB_RESOURCES: &[&str] = &[
-    "acl", "append", "bucketInfo", "callback", "callback-var", "comp", "continuation-token", "cors", "delete",
-    "encryption", "endTime", "group", "inventory", "inventoryId", "lifecycle", "link", "live", "location",
-    "logging", "objectInfo", "objectMeta", "partNumber", "policy", "position", "qos", "referer", "replication",
-    "replicationLocation", "replicationProgress", "requestPayment", "resourceGroup", "response-cache-control",
-    "response-content-disposition", "response-content-encoding", "response-content-language",
-    "response-content-type", "response-expires", "restore", "security-token", "sequential", "startTime", "stat",
-    "status", "style", "styleName", "symlink", "tagging", "transferAcceleration", "uploadId", "uploads",
-    "versionId", "versioning", "versions", "vod", "website", "worm", "wormExtend", "wormId", "x-oss-process",
+    "acl",
+    "append",
+    "bucketInfo",
+    "callback",
+    "callback-var",
+    "comp",
+    "continuation-token",
+    "cors",
+    "delete",
+    "encryption",
+    "endTime",
+    "group",
+    "inventory",
+    "inventoryId",
+    "lifecycle",
+    "link",
+    "live",
+    "location",
+    "logging",
+    "objectInfo",
+    "objectMeta",
+    "partNumber",
+    "policy",
+    "position",
+    "qos",
+    "referer",
+    "replication",
+    "replicationLocation",
+    "replicationProgress",
+    "requestPayment",
+    "resourceGroup",
+    "response-cache-control",
+    "response-content-disposition",
+    "response-content-encoding",
+    "response-content-language",
+    "response-content-type",
+    "response-expires",
+    "restore",
+    "security-token",
+    "sequential",
+    "startTime",
+    "stat",
+    "status",
+    "style",
+    "styleName",
+    "symlink",
+    "tagging",
+    "transferAcceleration",
+    "uploadId",
+    "uploads",
+    "versionId",
+    "versioning",
+    "versions",
+    "vod",
+    "website",
+    "worm",
+    "wormExtend",
+    "wormId",
+    "x-oss-process",
     "x-oss-traffic-limit",
 ];
 
@@ -609,7 +729,11 @@ struct Target {
 }
 
 fn not_implemented() -> ApiError {
-    oss_error(StatusCode::NOT_IMPLEMENTED, "NotImplemented", "This operation is not supported by this OSS endpoint.")
+    oss_error(
+        StatusCode::NOT_IMPLEMENTED,
+        "NotImplemented",
+        "This operation is not supported by this OSS endpoint.",
+    )
 }
 
 fn target(req: &RestRequest) -> Result<Target, ApiError> {
@@ -622,12 +746,22 @@ fn target(req: &RestRequest) -> Result<Target, ApiError> {
         percent_encoding::percent_decode_str(s)
             .decode_utf8()
             .map(|c| c.into_owned())
-            .map_err(|_| oss_error(StatusCode::BAD_REQUEST, "InvalidObjectName", "The specified object is not valid."))
+            .map_err(|_| {
+                oss_error(
+                    StatusCode::BAD_REQUEST,
+                    "InvalidObjectName",
+                    "The specified object is not valid.",
+                )
+            })
     };
     let bucket = Some(decode(bucket)?).filter(|b| !b.is_empty());
     let key = Some(decode(key)?).filter(|k| !k.is_empty());
     let query = req.query();
-    let sub: Vec<&str> = query.iter().map(|(k, _)| k.as_str()).filter(|k| SUB_RESOURCES.contains(k)).collect();
+    let sub: Vec<&str> = query
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| SUB_RESOURCES.contains(k))
+        .collect();
     if sub.iter().any(|k| !SUPPORTED_SUB_RESOURCES.contains(k)) || sub.len() > 1 {
         return Err(not_implemented());
     }
@@ -662,19 +796,31 @@ pub(crate) fn string_to_sign(req: &RestRequest, bucket: Option<&str>, key: Optio
     let mut oss_headers: Vec<(String, String)> = req
         .headers
         .iter()
-        .map(|(n, v)| (n.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").trim().to_owned()))
+        .map(|(n, v)| {
+            (
+                n.as_str().to_ascii_lowercase(),
+                v.to_str().unwrap_or("").trim().to_owned(),
+            )
+        })
         .filter(|(n, _)| n.starts_with("x-oss-"))
         .collect();
     oss_headers.sort();
     let canonical_headers: String = oss_headers.iter().map(|(n, v)| format!("{n}:{v}\n")).collect();
-    let mut sub: Vec<(String, String)> = req.query().into_iter().filter(|(k, _)| SUB_RESOURCES.contains(&k.as_str())).collect();
+    let mut sub: Vec<(String, String)> = req
+        .query()
+        .into_iter()
+        .filter(|(k, _)| SUB_RESOURCES.contains(&k.as_str()))
+        .collect();
     sub.sort();
     let mut resource = match bucket {
         None => "/".to_owned(),
         Some(bucket) => format!("/{bucket}/{}", key.unwrap_or("")),
     };
     if !sub.is_empty() {
-        let parts: Vec<String> = sub.iter().map(|(k, v)| if v.is_empty() { k.clone() } else { format!("{k}={v}") }).collect();
+        let parts: Vec<String> = sub
+            .iter()
+            .map(|(k, v)| if v.is_empty() { k.clone() } else { format!("{k}={v}") })
+            .collect();
         resource.push('?');
         resource.push_str(&parts.join("&"));
     }
@@ -698,14 +844,18 @@ pub fn sign(secret: &str, string_to_sign: &str) -> String {
 struct Refusal {
     error: ApiError,
     /// The authenticated (or at least identified) key: the refusal is then an event of its account.
-    key: Option<crate::model::AccessKey>,
+    key: Option<Box<crate::model::AccessKey>>,
     /// More elements of the XML error (`StringToSign` for a bad signature).
     extras: Vec<(&'static str, String)>,
 }
 
 impl From<ApiError> for Refusal {
     fn from(error: ApiError) -> Self {
-        Self { error, key: None, extras: Vec::new() }
+        Self {
+            error,
+            key: None,
+            extras: Vec::new(),
+        }
     }
 }
 
@@ -715,22 +865,46 @@ fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result
         return Err(access_denied("Anonymous access is forbidden for this operation.").into());
     }
     if authorization.starts_with(V4_SCHEME) {
-        return Err(access_denied("Signature version 4 is not supported by this endpoint; sign requests with OSS signature V1.").into());
+        return Err(access_denied(
+            "Signature version 4 is not supported by this endpoint; sign requests with OSS signature V1.",
+        )
+        .into());
     }
-    let Some((access_key_id, given)) = authorization.strip_prefix("OSS ").and_then(|c| c.trim().split_once(':')) else {
+    let Some((access_key_id, given)) = authorization
+        .strip_prefix("OSS ")
+        .and_then(|c| c.trim().split_once(':'))
+    else {
         return Err(invalid_argument("Authorization header is invalid.").into());
     };
-    let unknown = || oss_error(StatusCode::FORBIDDEN, "InvalidAccessKeyId", "The OSS Access Key Id you provided does not exist in our records.");
+    let unknown = || {
+        oss_error(
+            StatusCode::FORBIDDEN,
+            "InvalidAccessKeyId",
+            "The OSS Access Key Id you provided does not exist in our records.",
+        )
+    };
     let key = access_key(console, access_key_id).ok_or_else(unknown)?;
     if !key.active {
-        return Err(oss_error(StatusCode::FORBIDDEN, "InvalidAccessKeyId", "The OSS Access Key Id you provided is disabled.").into());
+        return Err(oss_error(
+            StatusCode::FORBIDDEN,
+            "InvalidAccessKeyId",
+            "The OSS Access Key Id you provided is disabled.",
+        )
+        .into());
     }
-    let audited = |error: ApiError, extras: Vec<(&'static str, String)>| Refusal { error, key: Some(key.clone()), extras };
+    let audited = |error: ApiError, extras: Vec<(&'static str, String)>| Refusal {
+        error,
+        key: Some(Box::new(key.clone())),
+        extras,
+    };
     let Some(date) = req.header("date") else {
         return Err(audited(access_denied("The Date header is required."), Vec::new()));
     };
     let Some(at) = parse_http_date(date) else {
-        return Err(audited(access_denied(&format!("Invalid date string: {date}")), Vec::new()));
+        return Err(audited(
+            access_denied(&format!("Invalid date string: {date}")),
+            Vec::new(),
+        ));
     };
     if (console.clock.now_ms() - at).abs() > console.config.max_clock_skew_ms {
         let error = oss_error(
@@ -738,14 +912,21 @@ fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result
             "RequestTimeTooSkewed",
             "The difference between the request time and the current time is too large.",
         );
-        return Err(audited(error, vec![("RequestTime", date.to_owned()), ("ServerTime", oss_time(console.clock.now_ms()))]));
+        return Err(audited(
+            error,
+            vec![
+                ("RequestTime", date.to_owned()),
+                ("ServerTime", oss_time(console.clock.now_ms())),
+            ],
+        ));
     }
     let string_to_sign = string_to_sign(req, target.bucket.as_deref(), target.key.as_deref());
     if !signatures_match(&sign(&key.secret, &string_to_sign), given) {
         let error = oss_error(
             StatusCode::FORBIDDEN,
             "SignatureDoesNotMatch",
-            "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+            "The request signature we calculated does not match the signature you provided. \
+             Check your key and signing method.",
         );
         let extras = vec![
             ("OSSAccessKeyId", access_key_id.to_owned()),
@@ -769,8 +950,10 @@ fn params_of(req: &RestRequest, target: &Target) -> Result<Params, ApiError> {
     }
     for (name, value) in &req.headers {
         let name = name.as_str();
-        let wanted = matches!(name, "x-oss-acl" | "x-oss-object-acl" | "x-oss-storage-class" | "x-oss-resource-group-id")
-            || name.starts_with("x-oss-meta-");
+        let wanted = matches!(
+            name,
+            "x-oss-acl" | "x-oss-object-acl" | "x-oss-storage-class" | "x-oss-resource-group-id"
+        ) || name.starts_with("x-oss-meta-");
         if wanted {
             params.insert(name, value.to_str().unwrap_or(""));
         }
@@ -825,7 +1008,10 @@ fn params_of(req: &RestRequest, target: &Target) -> Result<Params, ApiError> {
 }
 
 fn single<'a>(body: &'a str, root: &str) -> Result<&'a str, ApiError> {
-    match xml::elements(body, root).map_err(|Malformed| malformed_xml())?.as_slice() {
+    match xml::elements(body, root)
+        .map_err(|Malformed| malformed_xml())?
+        .as_slice()
+    {
         [one] => Ok(one),
         _ => Err(malformed_xml()),
     }
@@ -850,7 +1036,13 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     let (bucket, key) = (target.bucket.as_deref(), target.key.as_deref());
     let refuse = |refusal: Refusal, params: &Params, region: &str| {
         let request_id = match &refusal.key {
-            Some(k) => console.record_failure(product_in(region), target.action, params, &caller_of(k, req), &refusal.error),
+            Some(k) => console.record_failure(
+                product_in(region),
+                target.action,
+                params,
+                &caller_of(k, req),
+                &refusal.error,
+            ),
             None => request_id(),
         };
         error_response(&refusal.error, &request_id, bucket, key, &refusal.extras)
@@ -864,7 +1056,11 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
         Ok(k) => k,
         Err(refusal) => return refuse(refusal, &params, &console.config.default_region),
     };
-    let audited = |error: ApiError| Refusal { error, key: Some(access_key.clone()), extras: Vec::new() };
+    let audited = |error: ApiError| Refusal {
+        error,
+        key: Some(Box::new(access_key.clone())),
+        extras: Vec::new(),
+    };
 
     // Buckets are global: find the bucket's owner (and so its region) before running the operation.
     let _names_guard = (target.action == "PutBucket").then(|| GLOBAL_NAMES.lock());
@@ -880,19 +1076,21 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
         Err(e) => return refuse(audited(e), &params, &region),
     };
     full.insert("RegionId", region.clone());
-    if let Some((owner_id, _)) = &owner {
-        if *owner_id != access_key.account_id {
-            let error = if target.action == "PutBucket" {
-                bucket_already_exists()
-            } else {
-                access_denied("The bucket you access does not belong to you.")
-            };
-            return refuse(audited(error), &full, &region);
-        }
+    if let Some((owner_id, _)) = &owner
+        && *owner_id != access_key.account_id
+    {
+        let error = if target.action == "PutBucket" {
+            bucket_already_exists()
+        } else {
+            access_denied("The bucket you access does not belong to you.")
+        };
+        return refuse(audited(error), &full, &region);
     }
     let caller = caller_of(&access_key, req);
     let product = product_in(&region);
-    let (outcome, raw_body) = crate::rest::with_body(req.body.clone(), || console.call(product, target.action, &full, &caller));
+    let (outcome, raw_body) = crate::rest::with_body(req.body.clone(), || {
+        console.call(product, target.action, &full, &caller)
+    });
     match outcome.result {
         Ok(body) => success_response(target.action, &outcome.request_id, body, raw_body),
         Err(e) => error_response(&e, &outcome.request_id, bucket, key, &[]),
@@ -904,7 +1102,9 @@ fn common_headers(headers: &mut HeaderMap, request_id: &str) {
         headers.insert("x-oss-request-id", v);
     }
     headers.insert(header::SERVER, HeaderValue::from_static("AliyunOSS"));
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as Millis);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as Millis);
     if let Ok(v) = HeaderValue::from_str(&http_date(now)) {
         headers.insert(header::DATE, v);
     }
@@ -919,7 +1119,11 @@ fn success_response(action: &str, request_id: &str, body: Value, raw_body: Optio
     };
     map.remove("RequestId");
     let extra_headers = map.remove("Headers");
-    let status = if action.starts_with("Delete") { StatusCode::NO_CONTENT } else { StatusCode::OK };
+    let status = if action.starts_with("Delete") {
+        StatusCode::NO_CONTENT
+    } else {
+        StatusCode::OK
+    };
     let (content, content_type) = match (raw_body, map.into_iter().next()) {
         (Some(raw), _) => (raw, None),
         (None, Some((root, value))) => (xml::document(&root, &value).into_bytes(), Some("application/xml")),
@@ -943,7 +1147,13 @@ fn success_response(action: &str, request_id: &str, body: Value, raw_body: Optio
     response
 }
 
-fn error_response(e: &ApiError, request_id: &str, bucket: Option<&str>, key: Option<&str>, extras: &[(&str, String)]) -> Response {
+fn error_response(
+    e: &ApiError,
+    request_id: &str,
+    bucket: Option<&str>,
+    key: Option<&str>,
+    extras: &[(&str, String)],
+) -> Response {
     let mut doc = Map::new();
     doc.insert("Code".into(), json!(e.code));
     doc.insert("Message".into(), json!(e.message));
@@ -982,9 +1192,18 @@ mod tests {
     fn request(method: Method, uri: &str, headers: &[(&str, &str)]) -> RestRequest {
         let mut map = HeaderMap::new();
         for (n, v) in headers {
-            map.insert(HeaderName::from_bytes(n.as_bytes()).unwrap(), HeaderValue::from_str(v).unwrap());
+            map.insert(
+                HeaderName::from_bytes(n.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
         }
-        RestRequest { method, uri: uri.parse().unwrap(), headers: map, body: Bytes::new(), source_ip: "127.0.0.1".into() }
+        RestRequest {
+            method,
+            uri: uri.parse().unwrap(),
+            headers: map,
+            body: Bytes::new(),
+            source_ip: "127.0.0.1".into(),
+        }
     }
 
     /// The request of the OSS signature V1 documentation's example; the expected signature was computed
@@ -1019,7 +1238,10 @@ mod tests {
         assert_eq!(target(&request(Method::GET, "/", &[])).unwrap().action, "ListBuckets");
         let put = target(&request(Method::PUT, "/b1/dir/a%20b.txt", &[])).unwrap();
         assert_eq!((put.action, put.key.as_deref()), ("PutObject", Some("dir/a b.txt")));
-        assert_eq!(target(&request(Method::GET, "/b1?cors", &[])).unwrap_err().code, "NotImplemented");
+        assert_eq!(
+            target(&request(Method::GET, "/b1?cors", &[])).unwrap_err().code,
+            "NotImplemented"
+        );
     }
 
     #[test]

@@ -82,21 +82,35 @@ fn parameter_invalid(message: impl Into<String>) -> ApiError {
 }
 
 fn project_not_exist(name: &str) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "ProjectNotExist", format!("The Project does not exist : {name}"))
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "ProjectNotExist",
+        format!("The Project does not exist : {name}"),
+    )
 }
 
 fn logstore_not_exist(name: &str) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "LogStoreNotExist", format!("logstore {name} does not exist"))
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "LogStoreNotExist",
+        format!("logstore {name} does not exist"),
+    )
 }
 
 pub fn project_already_exist(name: &str) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "ProjectAlreadyExist", format!("Project {name} already exist"))
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "ProjectAlreadyExist",
+        format!("Project {name} already exist"),
+    )
 }
 
 /// 3–63 characters of lowercase letters, digits, hyphens (and underscores for logstores), starting
 /// and ending with a letter or digit.
 fn check_name(what: &str, name: &str, underscore: bool) -> Result<(), ApiError> {
-    let allowed = name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || (underscore && b == b'_'));
+    let allowed = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || (underscore && b == b'_'));
     let edge = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
     if (3..=63).contains(&name.len()) && allowed && edge(name.bytes().next()) && edge(name.bytes().last()) {
         Ok(())
@@ -106,16 +120,25 @@ fn check_name(what: &str, name: &str, underscore: bool) -> Result<(), ApiError> 
 }
 
 fn own_project(ctx: &OpCtx<'_>, p: &Params) -> Result<Resource, ApiError> {
-    let name = p.get("projectName").ok_or_else(|| parameter_invalid("the project name is missing"))?;
+    let name = p
+        .get("projectName")
+        .ok_or_else(|| parameter_invalid("the project name is missing"))?;
     let id = project_id(&ctx.account().id, name);
-    ctx.get(&id).filter(|r| r.kind == PROJECT).ok_or_else(|| project_not_exist(name))
+    ctx.get(&id)
+        .filter(|r| r.kind == PROJECT)
+        .ok_or_else(|| project_not_exist(name))
 }
 
 fn own_logstore(ctx: &OpCtx<'_>, p: &Params) -> Result<(Resource, Resource), ApiError> {
     let project = own_project(ctx, p)?;
-    let name = p.get("logstoreName").ok_or_else(|| parameter_invalid("the logstore name is missing"))?;
+    let name = p
+        .get("logstoreName")
+        .ok_or_else(|| parameter_invalid("the logstore name is missing"))?;
     let id = logstore_id(&ctx.account().id, &project.name, name);
-    let logstore = ctx.get(&id).filter(|r| r.kind == LOGSTORE).ok_or_else(|| logstore_not_exist(name))?;
+    let logstore = ctx
+        .get(&id)
+        .filter(|r| r.kind == LOGSTORE)
+        .ok_or_else(|| logstore_not_exist(name))?;
     Ok((project, logstore))
 }
 
@@ -124,7 +147,9 @@ fn seconds(ms: i64) -> i64 {
 }
 
 fn create_project(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
-    let name = p.get("projectName").ok_or_else(|| parameter_invalid("projectName is required"))?;
+    let name = p
+        .get("projectName")
+        .ok_or_else(|| parameter_invalid("projectName is required"))?;
     check_name("project", name, false)?;
     let region_id = region(&ctx.region)?.id;
     let description = p.get("description").unwrap_or("");
@@ -165,18 +190,33 @@ fn get_project(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 /// `offset` and `size` paging: the slice and the total.
 fn page<T>(items: Vec<T>, p: &Params, max_size: i64) -> Result<(Vec<T>, usize), ApiError> {
-    let offset = p.int("offset").map_err(|_| parameter_invalid("offset must be an integer"))?.unwrap_or(0);
-    let size = p.int("size").map_err(|_| parameter_invalid("size must be an integer"))?.unwrap_or(100);
+    let offset = p
+        .int("offset")
+        .map_err(|_| parameter_invalid("offset must be an integer"))?
+        .unwrap_or(0);
+    let size = p
+        .int("size")
+        .map_err(|_| parameter_invalid("size must be an integer"))?
+        .unwrap_or(100);
     if offset < 0 || !(0..=max_size).contains(&size) {
-        return Err(parameter_invalid(format!("offset must be at least 0 and size from 0 to {max_size}")));
+        return Err(parameter_invalid(format!(
+            "offset must be at least 0 and size from 0 to {max_size}"
+        )));
     }
     let total = items.len();
-    Ok((items.into_iter().skip(offset as usize).take(size as usize).collect(), total))
+    Ok((
+        items.into_iter().skip(offset as usize).take(size as usize).collect(),
+        total,
+    ))
 }
 
 fn list_project(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let filter = p.get("projectName").unwrap_or("");
-    let mut projects: Vec<Resource> = ctx.list_all(PROJECT).into_iter().filter(|r| r.name.contains(filter)).collect();
+    let mut projects: Vec<Resource> = ctx
+        .list_all(PROJECT)
+        .into_iter()
+        .filter(|r| r.name.contains(filter))
+        .collect();
     projects.sort_by(|a, b| a.name.cmp(&b.name));
     let (projects, total) = page(projects, p, 500)?;
     let items: Vec<Value> = projects.iter().map(project_json).collect();
@@ -208,8 +248,14 @@ fn delete_project(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 /// The logstore settings a create or update carries, checked against the documented ranges.
 fn apply_settings(logstore: &mut Resource, p: &Params, creating: bool) -> Result<(), ApiError> {
-    let int = |name: &str| p.int(name).map_err(|_| parameter_invalid(format!("{name} must be an integer")));
-    let flag = |name: &str| p.bool(name).map_err(|_| parameter_invalid(format!("{name} must be true or false")));
+    let int = |name: &str| {
+        p.int(name)
+            .map_err(|_| parameter_invalid(format!("{name} must be an integer")))
+    };
+    let flag = |name: &str| {
+        p.bool(name)
+            .map_err(|_| parameter_invalid(format!("{name} must be true or false")))
+    };
     match int("ttl")? {
         Some(ttl) if (1..=3650).contains(&ttl) => logstore.set("ttl", ttl),
         Some(ttl) => return Err(parameter_invalid(format!("ttl must be from 1 to 3650 days, not {ttl}"))),
@@ -228,8 +274,14 @@ fn apply_settings(logstore: &mut Resource, p: &Params, creating: bool) -> Result
     }
     match int("maxSplitShard")? {
         Some(n) if (1..=64).contains(&n) => logstore.set("maxSplitShard", n),
-        Some(n) => return Err(parameter_invalid(format!("maxSplitShard must be from 1 to 64, not {n}"))),
-        None if logstore.attrs.get("autoSplit") == Some(&Value::Bool(true)) && logstore.attr_i64("maxSplitShard").is_none() => {
+        Some(n) => {
+            return Err(parameter_invalid(format!(
+                "maxSplitShard must be from 1 to 64, not {n}"
+            )));
+        }
+        None if logstore.attrs.get("autoSplit") == Some(&Value::Bool(true))
+            && logstore.attr_i64("maxSplitShard").is_none() =>
+        {
             return Err(parameter_invalid("maxSplitShard is required when autoSplit is true"));
         }
         None => {}
@@ -244,11 +296,17 @@ fn apply_settings(logstore: &mut Resource, p: &Params, creating: bool) -> Result
 
 fn create_logstore(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let project = own_project(ctx, p)?;
-    let name = p.get("logstoreName").ok_or_else(|| parameter_invalid("logstoreName is required"))?;
+    let name = p
+        .get("logstoreName")
+        .ok_or_else(|| parameter_invalid("logstoreName is required"))?;
     check_name("logstore", name, true)?;
     let id = logstore_id(&ctx.account().id, &project.name, name);
     if ctx.get(&id).is_some() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "LogstoreAlreadyExist", format!("logstore {name} already exists")));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "LogstoreAlreadyExist",
+            format!("logstore {name} already exists"),
+        ));
     }
     let mut logstore = Resource::new(LOGSTORE, id, &project.region, name, "Normal", ctx.now_ms)
         .with("autoSplit", false)
@@ -289,8 +347,12 @@ fn get_logstore(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 fn list_logstores(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let project = own_project(ctx, p)?;
     let filter = p.get("logstoreName").unwrap_or("");
-    let mut names: Vec<String> =
-        ctx.children(LOGSTORE, &project.id).into_iter().map(|r| r.name).filter(|n| n.contains(filter)).collect();
+    let mut names: Vec<String> = ctx
+        .children(LOGSTORE, &project.id)
+        .into_iter()
+        .map(|r| r.name)
+        .filter(|n| n.contains(filter))
+        .collect();
     names.sort();
     let (names, total) = page(names, p, 500)?;
     ctx.reference(PROJECT_TYPE, &project.name);
@@ -329,7 +391,9 @@ pub(crate) fn project_of(req: &RestRequest) -> Option<String> {
         let is_endpoint = is_ipv4 || endpoint == "localhost" || endpoint.ends_with(".log.aliyuncs.com");
         (is_endpoint && !first.is_empty()).then(|| first.to_owned())
     });
-    from_host.or_else(|| req.header("x-log-project").map(str::to_owned)).filter(|p| !p.is_empty())
+    from_host
+        .or_else(|| req.header("x-log-project").map(str::to_owned))
+        .filter(|p| !p.is_empty())
 }
 
 /// The region `<region>.log.aliyuncs.com` (or `-intranet`) in the `Host` header names, if any.
@@ -338,7 +402,8 @@ fn region_of_host(req: &RestRequest) -> Option<&'static str> {
     REGIONS
         .iter()
         .find(|r| {
-            host.contains(&format!("{}.log.aliyuncs.com", r.id)) || host.contains(&format!("{}-intranet.log.aliyuncs.com", r.id))
+            host.contains(&format!("{}.log.aliyuncs.com", r.id))
+                || host.contains(&format!("{}-intranet.log.aliyuncs.com", r.id))
         })
         .map(|r| r.id)
 }
@@ -346,7 +411,9 @@ fn region_of_host(req: &RestRequest) -> Option<&'static str> {
 fn action_of(req: &RestRequest, project: Option<&str>) -> Option<(&'static str, Option<String>)> {
     let path = req.uri.path();
     let logstore = path.strip_prefix("/logstores/").map(|name| {
-        percent_encoding::percent_decode_str(name).decode_utf8_lossy().into_owned()
+        percent_encoding::percent_decode_str(name)
+            .decode_utf8_lossy()
+            .into_owned()
     });
     let action = match (&req.method, path, &logstore) {
         (&Method::GET, "/", _) if project.is_some() => "GetProject",
@@ -366,14 +433,21 @@ fn action_of(req: &RestRequest, project: Option<&str>) -> Option<(&'static str, 
 
 /// The LOG signature's string to sign: verb, `Content-MD5`, `Content-Type`, `Date`, the `x-log-` and
 /// `x-acs-` headers (lower-case, sorted, `name:value\n` each), then the path with the sorted,
-/// decoded query (`/logstores?offset=0&size=100`).
+/// decoded query (`/logstores?offset=0&size=100`). As the SDKs sign, `x-log-meta-*` headers and
+/// `x-log-date` (a copy of `Date` added after signing, for proxies that drop `Date`) are left out.
 pub(crate) fn string_to_sign(req: &RestRequest) -> String {
     let header = |name: &str| req.header(name).unwrap_or("").to_owned();
     let mut log_headers: Vec<(String, String)> = req
         .headers
         .iter()
-        .map(|(n, v)| (n.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").trim().to_owned()))
+        .map(|(n, v)| {
+            (
+                n.as_str().to_ascii_lowercase(),
+                v.to_str().unwrap_or("").trim().to_owned(),
+            )
+        })
         .filter(|(n, _)| n.starts_with("x-log-") || n.starts_with("x-acs-"))
+        .filter(|(n, _)| n != "x-log-date" && !n.starts_with("x-log-meta-"))
         .collect();
     log_headers.sort();
     let canonical_headers: String = log_headers.iter().map(|(n, v)| format!("{n}:{v}\n")).collect();
@@ -390,8 +464,16 @@ pub(crate) fn string_to_sign(req: &RestRequest) -> String {
         req.method.as_str(),
         header("content-md5"),
         header("content-type"),
-        header("date")
+        request_date(req)
     )
+}
+
+/// The request's time: `Date`, or `x-log-date` where a proxy dropped `Date`.
+fn request_date(req: &RestRequest) -> String {
+    req.header("date")
+        .or_else(|| req.header("x-log-date"))
+        .unwrap_or("")
+        .to_owned()
 }
 
 /// Base64 of HMAC-SHA1 keyed with the AccessKey secret.
@@ -404,30 +486,42 @@ pub fn sign(secret: &str, string_to_sign: &str) -> String {
 /// Why a request was refused before its operation ran; `key` set means the refusal is audited.
 struct Refusal {
     error: ApiError,
-    key: Option<AccessKey>,
+    key: Option<Box<AccessKey>>,
 }
 
 fn authenticate(console: &Console, req: &RestRequest) -> Result<AccessKey, Refusal> {
     let bare = |error| Refusal { error, key: None };
     let unauthorized = |message: String| ApiError::new(StatusCode::UNAUTHORIZED, "Unauthorized", message);
     let authorization = req.header("authorization").unwrap_or("");
-    let Some((access_key_id, given)) = authorization.strip_prefix("LOG ").and_then(|c| c.trim().split_once(':')) else {
-        return Err(bare(unauthorized("The Authorization header must be LOG <AccessKeyId>:<Signature>.".to_owned())));
+    let Some((access_key_id, given)) = authorization
+        .strip_prefix("LOG ")
+        .and_then(|c| c.trim().split_once(':'))
+    else {
+        return Err(bare(unauthorized(
+            "The Authorization header must be LOG <AccessKeyId>:<Signature>.".to_owned(),
+        )));
     };
     let key = access_key(console, access_key_id)
         .ok_or_else(|| bare(unauthorized(format!("AccessKeyId not found: {access_key_id}"))))?;
     if !key.active {
         return Err(bare(unauthorized(format!("AccessKeyId is disabled: {access_key_id}"))));
     }
-    let audited = |error| Refusal { error, key: Some(key.clone()) };
-    if let Some(method) = req.header("x-log-signaturemethod") {
-        if !method.eq_ignore_ascii_case("hmac-sha1") {
-            return Err(audited(parameter_invalid(format!("signature method {method} is not supported"))));
-        }
+    let audited = |error| Refusal {
+        error,
+        key: Some(Box::new(key.clone())),
+    };
+    if let Some(method) = req.header("x-log-signaturemethod")
+        && !method.eq_ignore_ascii_case("hmac-sha1")
+    {
+        return Err(audited(parameter_invalid(format!(
+            "signature method {method} is not supported"
+        ))));
     }
-    let date = req.header("date").unwrap_or("");
-    let Some(at) = parse_http_date(date) else {
-        return Err(audited(parameter_invalid(format!("the Date header is missing or invalid: {date:?}"))));
+    let date = request_date(req);
+    let Some(at) = parse_http_date(&date) else {
+        return Err(audited(parameter_invalid(format!(
+            "the Date header is missing or invalid: {date:?}"
+        ))));
     };
     if (console.clock.now_ms() - at).abs() > console.config.max_clock_skew_ms {
         let error = ApiError::new(
@@ -439,7 +533,11 @@ fn authenticate(console: &Console, req: &RestRequest) -> Result<AccessKey, Refus
     }
     let string_to_sign = string_to_sign(req);
     if !signatures_match(&sign(&key.secret, &string_to_sign), given) {
-        let error = ApiError::new(StatusCode::UNAUTHORIZED, "SignatureNotMatch", format!("signature {given} not match"));
+        let error = ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "SignatureNotMatch",
+            format!("signature {given} not match"),
+        );
         return Err(audited(error));
     }
     Ok(key)
@@ -455,10 +553,19 @@ fn params_of(req: &RestRequest, project: Option<&str>, logstore: Option<&str>) -
         }
     }
     if !req.body.is_empty() {
-        let body: Value = serde_json::from_slice(&req.body)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "PostBodyInvalid", format!("the body is not valid JSON: {e}")))?;
+        let body: Value = serde_json::from_slice(&req.body).map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "PostBodyInvalid",
+                format!("the body is not valid JSON: {e}"),
+            )
+        })?;
         let Value::Object(fields) = body else {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, "PostBodyInvalid", "the body must be a JSON object"));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "PostBodyInvalid",
+                "the body must be a JSON object",
+            ));
         };
         for (name, value) in fields {
             match value {
@@ -468,10 +575,10 @@ fn params_of(req: &RestRequest, project: Option<&str>, logstore: Option<&str>) -
             }
         }
     }
-    if let Some(project) = project {
-        if params.get("projectName").is_none() || req.uri.path() != "/" || req.method != Method::POST {
-            params.insert("projectName", project);
-        }
+    if let Some(project) = project
+        && (params.get("projectName").is_none() || req.uri.path() != "/" || req.method != Method::POST)
+    {
+        params.insert("projectName", project);
     }
     if let Some(logstore) = logstore {
         params.insert("logstoreName", logstore);
@@ -483,7 +590,11 @@ fn params_of(req: &RestRequest, project: Option<&str>, logstore: Option<&str>) -
 pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     let host_project = project_of(req);
     let Some((action, logstore)) = action_of(req, host_project.as_deref()) else {
-        let error = ApiError::new(StatusCode::NOT_FOUND, "RequestNotSupported", "This request is not supported by this endpoint.");
+        let error = ApiError::new(
+            StatusCode::NOT_FOUND,
+            "RequestNotSupported",
+            "This request is not supported by this endpoint.",
+        );
         return error_response(&error, &request_id());
     };
     let default_region = console.config.default_region.clone();
@@ -502,7 +613,10 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
         Ok(k) => k,
         Err(refusal) => return refuse(refusal, &params, &default_region),
     };
-    let audited = |error| Refusal { error, key: Some(access_key.clone()) };
+    let audited = |error| Refusal {
+        error,
+        key: Some(Box::new(access_key.clone())),
+    };
     let mut full = match params_of(req, host_project.as_deref(), logstore.as_deref()) {
         Ok(p) => p,
         Err(e) => return refuse(audited(e), &params, &default_region),
@@ -510,21 +624,28 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     // Project names are global: find the project's owner (and so its region) first.
     let _names_guard = (action == "CreateProject").then(|| GLOBAL_NAMES.lock());
     let project = full.get("projectName").map(str::to_owned);
-    let owner = project.as_deref().and_then(|name| owner_of(console, |account_id| project_id(account_id, name)));
+    let owner = project
+        .as_deref()
+        .and_then(|name| owner_of(console, |account_id| project_id(account_id, name)));
     let region = match &owner {
         Some((_, resource)) => resource.region.clone(),
         None => region_of_host(req).map_or(default_region, str::to_owned),
     };
     full.insert("RegionId", region.clone());
-    if let (Some((owner_id, _)), Some(name)) = (&owner, &project) {
-        if *owner_id != access_key.account_id && action != "ListProject" {
-            let error = if action == "CreateProject" {
-                project_already_exist(name)
-            } else {
-                ApiError::new(StatusCode::UNAUTHORIZED, "Unauthorized", format!("The project {name} does not belong to you."))
-            };
-            return refuse(audited(error), &full, &region);
-        }
+    if let (Some((owner_id, _)), Some(name)) = (&owner, &project)
+        && *owner_id != access_key.account_id
+        && action != "ListProject"
+    {
+        let error = if action == "CreateProject" {
+            project_already_exist(name)
+        } else {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized",
+                format!("The project {name} does not belong to you."),
+            )
+        };
+        return refuse(audited(error), &full, &region);
     }
     let outcome = console.call(product_in(&region), action, &full, &caller_of(&access_key, req));
     match outcome.result {
@@ -537,7 +658,9 @@ fn with_request_id(mut response: Response, request_id: &str) -> Response {
     if let Ok(v) = HeaderValue::from_str(request_id) {
         response.headers_mut().insert("x-log-requestid", v);
     }
-    response.headers_mut().insert(header::SERVER, HeaderValue::from_static("nginx"));
+    response
+        .headers_mut()
+        .insert(header::SERVER, HeaderValue::from_static("nginx"));
     response
 }
 
@@ -575,9 +698,18 @@ mod tests {
     fn request(method: Method, uri: &str, headers: &[(&str, &str)]) -> RestRequest {
         let mut map = HeaderMap::new();
         for (n, v) in headers {
-            map.insert(HeaderName::from_bytes(n.as_bytes()).unwrap(), HeaderValue::from_str(v).unwrap());
+            map.insert(
+                HeaderName::from_bytes(n.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
         }
-        RestRequest { method, uri: uri.parse().unwrap(), headers: map, body: Bytes::new(), source_ip: "127.0.0.1".into() }
+        RestRequest {
+            method,
+            uri: uri.parse().unwrap(),
+            headers: map,
+            body: Bytes::new(),
+            source_ip: "127.0.0.1".into(),
+        }
     }
 
     #[test]
@@ -600,6 +732,8 @@ mod tests {
                 ("date", "Mon, 09 Nov 2015 06:03:03 GMT"),
                 ("x-log-signaturemethod", "hmac-sha1"),
                 ("x-log-apiversion", "0.6.0"),
+                ("x-log-date", "Mon, 09 Nov 2015 06:03:03 GMT"),
+                ("x-log-meta-source", "unsigned"),
                 ("x-acs-security-token", "t"),
                 ("host", "p.127.0.0.1"),
             ],
@@ -613,10 +747,13 @@ mod tests {
 
     #[test]
     fn routes_projects_and_logstores() {
-        let action = |m: Method, uri: &str, project: Option<&str>| action_of(&request(m, uri, &[]), project).map(|(a, l)| (a, l));
+        let action = |m: Method, uri: &str, project: Option<&str>| action_of(&request(m, uri, &[]), project);
         assert_eq!(action(Method::GET, "/", None), Some(("ListProject", None)));
         assert_eq!(action(Method::GET, "/", Some("p")), Some(("GetProject", None)));
-        assert_eq!(action(Method::DELETE, "/logstores/app_log", Some("p")), Some(("DeleteLogStore", Some("app_log".into()))));
+        assert_eq!(
+            action(Method::DELETE, "/logstores/app_log", Some("p")),
+            Some(("DeleteLogStore", Some("app_log".into())))
+        );
         assert_eq!(action(Method::POST, "/shards", Some("p")), None);
     }
 }

@@ -28,11 +28,19 @@ fn write(out: &mut String, name: &str, value: &Value) {
 }
 
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&apos;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }
 
 fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'").replace("&amp;", "&")
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
 }
 
 /// The document is not well-formed where we looked.
@@ -48,7 +56,9 @@ pub fn elements<'a>(xml: &'a str, tag: &str) -> Result<Vec<&'a str>, Malformed> 
     let mut rest = xml;
     while let Some(at) = rest.find(&open) {
         let after_name = &rest[at + open.len()..];
-        let Some(next) = after_name.chars().next() else { return Err(Malformed) };
+        let Some(next) = after_name.chars().next() else {
+            return Err(Malformed);
+        };
         if !(next == '>' || next == '/' || next.is_whitespace()) {
             rest = after_name;
             continue;
@@ -85,7 +95,10 @@ mod tests {
     #[test]
     fn writes_documents_from_json() {
         let doc = document("A", &json!({ "B": ["x<y", "z"], "C": { "D": 1 }, "E": null }));
-        assert!(doc.ends_with("<A><B>x&lt;y</B><B>z</B><C><D>1</D></C><E/></A>"), "{doc}");
+        assert!(
+            doc.ends_with("<A><B>x&lt;y</B><B>z</B><C><D>1</D></C><E/></A>"),
+            "{doc}"
+        );
     }
 
     #[test]
