@@ -935,3 +935,32 @@ async fn the_official_sls_sdk_works_against_the_emulator() {
         "{names:?}"
     );
 }
+
+#[tokio::test]
+async fn a_bucket_lives_in_the_region_its_endpoint_names() {
+    let emu = start().await;
+    let alice = emu.console.create_account("alice", None).unwrap();
+    let shanghai = [("Host", "oss-cn-shanghai.aliyuncs.com")];
+    let created = emu.oss(&alice, Method::PUT, "/sh-bucket", "", "", &shanghai, b"").await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.text());
+    let location = emu
+        .oss(&alice, Method::GET, "/sh-bucket", "location", "", &[], b"")
+        .await;
+    assert_eq!(location.xml("LocationConstraint").as_deref(), Some("oss-cn-shanghai"));
+    let missing = emu
+        .oss(&alice, Method::GET, "/sh-bucket/nothing", "", "", &[], b"")
+        .await;
+    assert_eq!(
+        missing.xml("HostId").as_deref(),
+        Some("sh-bucket.oss-cn-shanghai.aliyuncs.com")
+    );
+
+    let shared = emu.console.store.account(&alice.account_id).unwrap();
+    let state = shared.lock();
+    let sources: Vec<(&str, &str)> = state
+        .events
+        .iter()
+        .map(|e| (e.event.event_source.as_str(), e.event.acs_region.as_str()))
+        .collect();
+    assert_eq!(sources, [("oss-cn-shanghai.aliyuncs.com", "cn-shanghai"); 3]);
+}

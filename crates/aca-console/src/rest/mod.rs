@@ -193,6 +193,8 @@ pub(crate) fn parse_http_date(value: &str) -> Option<i64> {
 /// land in an ActionTrail event's `requestParameters` or `responseElements`.
 #[derive(Debug, Default)]
 struct Exchange {
+    /// Whether a REST request is being served on this thread (outside one, response bodies are dropped).
+    active: bool,
     request: Bytes,
     response: Option<Vec<u8>>,
 }
@@ -205,6 +207,7 @@ thread_local! {
 pub(crate) fn with_body<R>(body: Bytes, call: impl FnOnce() -> R) -> (R, Option<Vec<u8>>) {
     EXCHANGE.with(|e| {
         *e.borrow_mut() = Exchange {
+            active: true,
             request: body,
             response: None,
         }
@@ -219,9 +222,14 @@ pub(crate) fn request_body() -> Bytes {
     EXCHANGE.with(|e| e.borrow().request.clone())
 }
 
-/// Sets the raw body of the response (an object's content).
+/// Sets the raw body of the response (an object's content), when a REST request is being served.
 pub(crate) fn set_response_body(bytes: Vec<u8>) {
-    EXCHANGE.with(|e| e.borrow_mut().response = Some(bytes));
+    EXCHANGE.with(|e| {
+        let mut exchange = e.borrow_mut();
+        if exchange.active {
+            exchange.response = Some(bytes);
+        }
+    });
 }
 
 /// The product of `products` whose region is `region`, or the first one.
@@ -263,5 +271,8 @@ mod tests {
         });
         assert_eq!((&seen[..], response.as_deref()), (&b"abc"[..], Some(&b"xyz"[..])));
         assert!(request_body().is_empty(), "the body does not outlive its call");
+        set_response_body(b"dropped".to_vec());
+        let ((), response) = with_body(Bytes::new(), || ());
+        assert_eq!(response, None, "bodies set outside a request are not kept");
     }
 }

@@ -1031,7 +1031,7 @@ fn region_of_host(console: &Console, req: &RestRequest) -> String {
 pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     let target = match target(req) {
         Ok(t) => t,
-        Err(e) => return error_response(&e, &request_id(), None, None, &[]),
+        Err(e) => return error_response(&e, &request_id(), None, None, "", &[]),
     };
     let (bucket, key) = (target.bucket.as_deref(), target.key.as_deref());
     let refuse = |refusal: Refusal, params: &Params, region: &str| {
@@ -1045,7 +1045,7 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
             ),
             None => request_id(),
         };
-        error_response(&refusal.error, &request_id, bucket, key, &refusal.extras)
+        error_response(&refusal.error, &request_id, bucket, key, region, &refusal.extras)
     };
     let mut params = Params::default();
     params.insert("RegionId", console.config.default_region.clone());
@@ -1093,7 +1093,7 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     });
     match outcome.result {
         Ok(body) => success_response(target.action, &outcome.request_id, body, raw_body),
-        Err(e) => error_response(&e, &outcome.request_id, bucket, key, &[]),
+        Err(e) => error_response(&e, &outcome.request_id, bucket, key, &region, &[]),
     }
 }
 
@@ -1147,20 +1147,23 @@ fn success_response(action: &str, request_id: &str, body: Value, raw_body: Optio
     response
 }
 
+/// OSS's XML error; `HostId` names the regional endpoint (`region` empty: the default one).
 fn error_response(
     e: &ApiError,
     request_id: &str,
     bucket: Option<&str>,
     key: Option<&str>,
+    region: &str,
     extras: &[(&str, String)],
 ) -> Response {
     let mut doc = Map::new();
     doc.insert("Code".into(), json!(e.code));
     doc.insert("Message".into(), json!(e.message));
     doc.insert("RequestId".into(), json!(request_id));
+    let endpoint = product_in(region).endpoint;
     let host = match bucket {
-        Some(b) => format!("{b}.oss-cn-hangzhou.aliyuncs.com"),
-        None => "oss-cn-hangzhou.aliyuncs.com".to_owned(),
+        Some(b) => format!("{b}.{endpoint}"),
+        None => endpoint.to_owned(),
     };
     doc.insert("HostId".into(), json!(host));
     if let Some(b) = bucket {
@@ -1180,7 +1183,7 @@ fn error_response(
 }
 
 pub(crate) fn internal_error(message: &str) -> Response {
-    error_response(&ApiError::internal(message), &request_id(), None, None, &[])
+    error_response(&ApiError::internal(message), &request_id(), None, None, "", &[])
 }
 
 #[cfg(test)]
@@ -1209,7 +1212,7 @@ mod tests {
     /// The request of the OSS signature V1 documentation's example; the expected signature was computed
     /// independently with Python's `hmac` module.
     #[test]
-    fn signs_the_documented_example() {
+    fn signs_like_the_sdks() {
         let req = request(
             Method::PUT,
             "/examplebucket/nelson",
