@@ -964,3 +964,50 @@ async fn a_bucket_lives_in_the_region_its_endpoint_names() {
         .collect();
     assert_eq!(sources, [("oss-cn-shanghai.aliyuncs.com", "cn-shanghai"); 3]);
 }
+
+#[tokio::test]
+async fn presigned_urls_work_until_they_expire() {
+    let emu = start().await;
+    let alice = emu.console.create_account("alice", None).unwrap();
+    emu.oss(&alice, Method::PUT, "/shared-files", "", "", &[], b"").await;
+    emu.oss(
+        &alice,
+        Method::PUT,
+        "/shared-files/report.csv",
+        "",
+        "",
+        &[],
+        b"a,b\n1,2\n",
+    )
+    .await;
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let presign = |expires: i64| {
+        let signature = hmac_sha1_base64(
+            &alice.access_key_secret,
+            &format!("GET\n\n\n{expires}\n/shared-files/report.csv"),
+        );
+        let signature = percent_encoding::utf8_percent_encode(&signature, percent_encoding::NON_ALPHANUMERIC);
+        format!(
+            "{}/shared-files/report.csv?OSSAccessKeyId={}&Expires={expires}&Signature={signature}",
+            emu.base, alice.access_key_id
+        )
+    };
+    let fresh = emu.http.get(presign(now_s + 60)).send().await.unwrap();
+    assert_eq!(fresh.status(), StatusCode::OK);
+    assert_eq!(fresh.bytes().await.unwrap().as_ref(), b"a,b\n1,2\n");
+    let expired = emu.http.get(presign(now_s - 60)).send().await.unwrap();
+    assert_eq!(expired.status(), StatusCode::FORBIDDEN);
+    assert!(
+        expired
+            .text()
+            .await
+            .unwrap()
+            .contains("<Message>Request has expired.</Message>")
+    );
+    let events = emu.events(&alice.account_id);
+    let last: Vec<(&str, Option<&str>)> = events[2..].iter().map(|(n, e, _)| (n.as_str(), e.as_deref())).collect();
+    assert_eq!(last, [("GetObject", None), ("GetObject", Some("AccessDenied"))]);
+}

@@ -7,10 +7,12 @@
 //!
 //! What is supported:
 //! - OSS: path-style addressing only (what the `oss2` SDK uses for an IP endpoint such as
-//!   `http://127.0.0.1:PORT`), signature V1 in the `Authorization` header. V4 signatures, presigned
-//!   URLs and anonymous access are refused with `AccessDenied`. Object bodies are kept in the
-//!   account's resource store (base64), so objects are limited to [`oss::MAX_OBJECT_BYTES`]
-//!   (`EntityTooLarge` beyond). `Content-MD5` is signed but not compared with the body.
+//!   `http://127.0.0.1:PORT`), signature V1 in the `Authorization` header or in a presigned URL
+//!   (`OSSAccessKeyId`, `Expires`, `Signature`). V4 signatures and anonymous access are refused with
+//!   `AccessDenied`. Object bodies are kept in the account's resource store (base64), so objects are
+//!   limited to [`oss::MAX_OBJECT_BYTES`] (`EntityTooLarge` beyond); `Content-MD5` is checked. A `Range`
+//!   header is ignored (the whole object comes back, as HTTP allows); multipart uploads, copies and
+//!   the other bucket sub-resources answer `NotImplemented`.
 //! - Simple Log Service: the project comes from the `Host` header (`<project>.<endpoint>`, where the
 //!   endpoint is an IP address, `localhost` or a `*.log.aliyuncs.com` name), or, for clients that cannot
 //!   set the `Host` header, from an `x-log-project` header. Projects and logstores only (no log data).

@@ -789,9 +789,10 @@ fn target(req: &RestRequest) -> Result<Target, ApiError> {
     Ok(Target { bucket, key, action })
 }
 
-/// The signature V1 string to sign: verb, `Content-MD5`, `Content-Type`, `Date`, the `x-oss-` headers
-/// (lower-case, sorted, `name:value\n` each) and the canonical resource (`/bucket/key?sub-resources`).
-pub(crate) fn string_to_sign(req: &RestRequest, bucket: Option<&str>, key: Option<&str>) -> String {
+/// The signature V1 string to sign: verb, `Content-MD5`, `Content-Type`, `Date` (a presigned URL's
+/// `Expires`), the `x-oss-` headers (lower-case, sorted, `name:value\n` each) and the canonical
+/// resource (`/bucket/key?sub-resources`).
+pub(crate) fn string_to_sign(req: &RestRequest, bucket: Option<&str>, key: Option<&str>, time: &str) -> String {
     let header = |name: &str| req.header(name).unwrap_or("").to_owned();
     let mut oss_headers: Vec<(String, String)> = req
         .headers
@@ -829,7 +830,7 @@ pub(crate) fn string_to_sign(req: &RestRequest, bucket: Option<&str>, key: Optio
         req.method.as_str(),
         header("content-md5"),
         header("content-type"),
-        header("date")
+        time
     )
 }
 
@@ -859,22 +860,35 @@ impl From<ApiError> for Refusal {
     }
 }
 
+/// Checks signature V1, given in the `Authorization` header (with `Date`) or in a presigned URL's
+/// query (`OSSAccessKeyId`, `Expires`, `Signature`), against the AccessKey's secret.
 fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result<crate::model::AccessKey, Refusal> {
     let authorization = req.header("authorization").unwrap_or("");
-    if authorization.is_empty() {
-        return Err(access_denied("Anonymous access is forbidden for this operation.").into());
-    }
     if authorization.starts_with(V4_SCHEME) {
         return Err(access_denied(
             "Signature version 4 is not supported by this endpoint; sign requests with OSS signature V1.",
         )
         .into());
     }
-    let Some((access_key_id, given)) = authorization
-        .strip_prefix("OSS ")
-        .and_then(|c| c.trim().split_once(':'))
-    else {
-        return Err(invalid_argument("Authorization header is invalid.").into());
+    let query = req.query();
+    let query_value = |name: &str| query.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let (access_key_id, given, expires) = if authorization.is_empty() {
+        match (
+            query_value("OSSAccessKeyId"),
+            query_value("Signature"),
+            query_value("Expires"),
+        ) {
+            (Some(ak), Some(signature), Some(expires)) => (ak, signature, Some(expires)),
+            _ => return Err(access_denied("Anonymous access is forbidden for this operation.").into()),
+        }
+    } else {
+        let Some((ak, signature)) = authorization
+            .strip_prefix("OSS ")
+            .and_then(|c| c.trim().split_once(':'))
+        else {
+            return Err(invalid_argument("Authorization header is invalid.").into());
+        };
+        (ak.to_owned(), signature.to_owned(), None)
     };
     let unknown = || {
         oss_error(
@@ -883,7 +897,7 @@ fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result
             "The OSS Access Key Id you provided does not exist in our records.",
         )
     };
-    let key = access_key(console, access_key_id).ok_or_else(unknown)?;
+    let key = access_key(console, &access_key_id).ok_or_else(unknown)?;
     if !key.active {
         return Err(oss_error(
             StatusCode::FORBIDDEN,
@@ -897,31 +911,46 @@ fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result
         key: Some(Box::new(key.clone())),
         extras,
     };
-    let Some(date) = req.header("date") else {
-        return Err(audited(access_denied("The Date header is required."), Vec::new()));
+    let now_ms = console.clock.now_ms();
+    // A presigned URL signs its expiry time where a header-signed request signs its Date.
+    let signed_time = match expires {
+        Some(expires) => {
+            let Ok(seconds) = expires.parse::<i64>() else {
+                return Err(audited(
+                    access_denied(&format!("Invalid Expires: {expires}")),
+                    Vec::new(),
+                ));
+            };
+            if seconds.saturating_mul(1000) < now_ms {
+                let extras = vec![("Expires", oss_time(seconds * 1000)), ("ServerTime", oss_time(now_ms))];
+                return Err(audited(access_denied("Request has expired."), extras));
+            }
+            expires
+        }
+        None => {
+            let Some(date) = req.header("date") else {
+                return Err(audited(access_denied("The Date header is required."), Vec::new()));
+            };
+            let Some(at) = parse_http_date(date) else {
+                return Err(audited(
+                    access_denied(&format!("Invalid date string: {date}")),
+                    Vec::new(),
+                ));
+            };
+            if (now_ms - at).abs() > console.config.max_clock_skew_ms {
+                let error = oss_error(
+                    StatusCode::FORBIDDEN,
+                    "RequestTimeTooSkewed",
+                    "The difference between the request time and the current time is too large.",
+                );
+                let extras = vec![("RequestTime", date.to_owned()), ("ServerTime", oss_time(now_ms))];
+                return Err(audited(error, extras));
+            }
+            date.to_owned()
+        }
     };
-    let Some(at) = parse_http_date(date) else {
-        return Err(audited(
-            access_denied(&format!("Invalid date string: {date}")),
-            Vec::new(),
-        ));
-    };
-    if (console.clock.now_ms() - at).abs() > console.config.max_clock_skew_ms {
-        let error = oss_error(
-            StatusCode::FORBIDDEN,
-            "RequestTimeTooSkewed",
-            "The difference between the request time and the current time is too large.",
-        );
-        return Err(audited(
-            error,
-            vec![
-                ("RequestTime", date.to_owned()),
-                ("ServerTime", oss_time(console.clock.now_ms())),
-            ],
-        ));
-    }
-    let string_to_sign = string_to_sign(req, target.bucket.as_deref(), target.key.as_deref());
-    if !signatures_match(&sign(&key.secret, &string_to_sign), given) {
+    let string_to_sign = string_to_sign(req, target.bucket.as_deref(), target.key.as_deref(), &signed_time);
+    if !signatures_match(&sign(&key.secret, &string_to_sign), &given) {
         let error = oss_error(
             StatusCode::FORBIDDEN,
             "SignatureDoesNotMatch",
@@ -929,8 +958,8 @@ fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result
              Check your key and signing method.",
         );
         let extras = vec![
-            ("OSSAccessKeyId", access_key_id.to_owned()),
-            ("SignatureProvided", given.to_owned()),
+            ("OSSAccessKeyId", access_key_id.clone()),
+            ("SignatureProvided", given.clone()),
             ("StringToSign", string_to_sign),
         ];
         return Err(audited(error, extras));
@@ -1224,7 +1253,12 @@ mod tests {
                 ("x-oss-magic", "abracadabra"),
             ],
         );
-        let sts = string_to_sign(&req, Some("examplebucket"), Some("nelson"));
+        let sts = string_to_sign(
+            &req,
+            Some("examplebucket"),
+            Some("nelson"),
+            "Wed, 28 Dec 2022 10:27:41 GMT",
+        );
         assert_eq!(
             sts,
             "PUT\neB5eJF1ptWaXm4bijSPyxw==\ntext/html\nWed, 28 Dec 2022 10:27:41 GMT\n\
@@ -1236,7 +1270,7 @@ mod tests {
     #[test]
     fn sub_resources_are_signed_and_routed() {
         let req = request(Method::GET, "/b1?acl&prefix=x", &[("date", "d")]);
-        assert!(string_to_sign(&req, Some("b1"), None).ends_with("\n/b1/?acl"));
+        assert!(string_to_sign(&req, Some("b1"), None, "d").ends_with("\n/b1/?acl"));
         assert_eq!(target(&req).unwrap().action, "GetBucketAcl");
         assert_eq!(target(&request(Method::GET, "/", &[])).unwrap().action, "ListBuckets");
         let put = target(&request(Method::PUT, "/b1/dir/a%20b.txt", &[])).unwrap();

@@ -7,6 +7,7 @@ Prints one line per check and exits non-zero on the first failure.
 import sys
 
 import oss2
+import requests
 
 
 def main():
@@ -37,6 +38,12 @@ def main():
     assert got.read() == b"hello from oss2"
     assert got.headers.get("x-oss-meta-author") == "sdk", dict(got.headers)
     print("get_object ok")
+
+    url = bucket.sign_url("GET", "notes/hello.txt", 60)
+    presigned = requests.get(url)
+    assert presigned.status_code == 200, (presigned.status_code, presigned.text)
+    assert presigned.content == b"hello from oss2", presigned.content
+    print("presigned_url ok")
 
     meta = bucket.head_object("notes/hello.txt")
     assert meta.content_length == len(b"hello from oss2"), meta.content_length
