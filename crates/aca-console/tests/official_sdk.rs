@@ -228,3 +228,66 @@ async fn the_v3_actiontrail_sdk_looks_up_events() {
     require_python_modules(&["alibabacloud_actiontrail20200706"], "alibabacloud_actiontrail20200706").await;
     lookup_created_vpcs_with("v3").await;
 }
+
+/// An instance launched, described, stopped and deleted with `flavour`'s ECS SDK.
+async fn launch_an_instance_with(flavour: &str) {
+    let emu = start().await;
+    let creds = emu.console.create_account(&format!("ecs-{flavour}"), None).unwrap();
+    let made = run_script("ecs_sdk.py", &emu, &creds, &[flavour]).await;
+    let trail = events(&emu, &creds);
+    let summary: Vec<(&str, &str, Option<&str>)> = trail
+        .iter()
+        .map(|e| (e.event.event_name.as_str(), e.event.event_source.as_str(), e.event.error_code.as_deref()))
+        .collect();
+    let ecs = "ecs.aliyuncs.com";
+    assert_eq!(
+        summary,
+        [
+            ("CreateVpc", "vpc.aliyuncs.com", None),
+            ("CreateVSwitch", "vpc.aliyuncs.com", None),
+            ("CreateSecurityGroup", ecs, None),
+            ("AuthorizeSecurityGroup", ecs, None),
+            ("RunInstances", ecs, None),
+            ("DescribeInstances", ecs, None),
+            ("StopInstance", ecs, None),
+            ("DescribeInstances", ecs, None),
+            ("DeleteInstance", ecs, None),
+        ]
+    );
+    let run = &trail[4].event;
+    for (name, value) in [
+        ("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd"),
+        ("SystemDisk.Category", "cloud_essd"),
+        ("SystemDisk.Size", "40"),
+        ("Tag.1.Key", "team"),
+        ("Tag.1.Value", "docs"),
+        ("SecurityGroupId", made["securityGroupId"].as_str().unwrap()),
+    ] {
+        assert_eq!(run.request_parameters.get(name).and_then(Value::as_str), Some(value), "{name} in {:?}", run.request_parameters);
+    }
+    assert_eq!(run.response_elements["InstanceIdSets"]["InstanceIdSet"][0], made["instanceId"]);
+    assert!(trail.iter().all(|e| e.event.user_agent.contains("AlibabaCloud")));
+    let shared = emu.console.store.account(&creds.account_id).unwrap();
+    let state = shared.lock();
+    assert!(
+        state.resources.values().all(|r| r.kind != "ecs.instance"),
+        "the deleted instance is gone from the account"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rpc_ecs_sdk_launches_and_deletes_an_instance() {
+    require_python_modules(
+        &["aliyunsdkcore", "aliyunsdkecs", "aliyunsdkvpc"],
+        "aliyun-python-sdk-core aliyun-python-sdk-ecs aliyun-python-sdk-vpc",
+    )
+    .await;
+    launch_an_instance_with("rpc").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_v3_ecs_sdk_launches_and_deletes_an_instance() {
+    require_python_modules(&["alibabacloud_ecs20140526", "alibabacloud_vpc20160428"], "alibabacloud_ecs20140526 alibabacloud_vpc20160428")
+        .await;
+    launch_an_instance_with("v3").await;
+}
