@@ -40,14 +40,28 @@ struct Row {
 }
 
 impl Row {
-    fn new(name: impl Into<String>, value: impl Into<String>, target: impl Into<String>, note: impl Into<String>) -> Self {
-        Self { name: name.into(), value: value.into(), target: target.into(), note: note.into() }
+    fn new(
+        name: impl Into<String>,
+        value: impl Into<String>,
+        target: impl Into<String>,
+        note: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            target: target.into(),
+            note: note.into(),
+        }
     }
 }
 
 fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(cores).enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores)
+        .enable_all()
+        .build()
+        .unwrap();
     let mut rows = Vec::new();
 
     // Memory first, in a fresh process, so later runs do not inflate it.
@@ -62,18 +76,44 @@ fn main() {
     ));
 
     println!();
-    println!("aca-console benchmark ({cores} cores, {CLIENTS} concurrent HTTP clients in the same process, median of {ROUNDS} rounds)");
+    println!(
+        "aca-console benchmark ({cores} cores, {CLIENTS} concurrent HTTP clients in the same process, median of {ROUNDS} rounds)"
+    );
     print_table(&rows);
 }
 
 fn print_table(rows: &[Row]) {
     let headers = ["measurement", "value", "target", "notes"];
-    let width = |column: usize, pick: fn(&Row) -> &str| rows.iter().map(|r| pick(r).chars().count()).chain([headers[column].len()]).max().unwrap_or(0);
+    let width = |column: usize, pick: fn(&Row) -> &str| {
+        rows.iter()
+            .map(|r| pick(r).chars().count())
+            .chain([headers[column].len()])
+            .max()
+            .unwrap_or(0)
+    };
     let widths = [width(0, |r| &r.name), width(1, |r| &r.value), width(2, |r| &r.target)];
-    println!("{:<w0$}  {:>w1$}  {:<w2$}  {}", headers[0], headers[1], headers[2], headers[3], w0 = widths[0], w1 = widths[1], w2 = widths[2]);
+    println!(
+        "{:<w0$}  {:>w1$}  {:<w2$}  {}",
+        headers[0],
+        headers[1],
+        headers[2],
+        headers[3],
+        w0 = widths[0],
+        w1 = widths[1],
+        w2 = widths[2]
+    );
     println!("{}", "-".repeat(widths.iter().sum::<usize>() + 6 + 40));
     for r in rows {
-        println!("{:<w0$}  {:>w1$}  {:<w2$}  {}", r.name, r.value, r.target, r.note, w0 = widths[0], w1 = widths[1], w2 = widths[2]);
+        println!(
+            "{:<w0$}  {:>w1$}  {:<w2$}  {}",
+            r.name,
+            r.value,
+            r.target,
+            r.note,
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2]
+        );
     }
 }
 
@@ -92,13 +132,25 @@ async fn serve(console: Console) -> Server {
     let addr = listener.local_addr().unwrap();
     let app = aca_console::app(console.clone()).route("/hello", get(|| async { "hello" }));
     tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.unwrap();
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .await
+            .unwrap();
     });
-    Server { console, base: format!("http://{addr}") }
+    Server {
+        console,
+        base: format!("http://{addr}"),
+    }
 }
 
 /// A signed RPC 1.0 GET URL, as an SDK builds it.
-fn signed_url(base: &str, creds: &Credentials, now_ms: i64, version: &str, action: &str, extra: &[(&str, &str)]) -> String {
+fn signed_url(
+    base: &str,
+    creds: &Credentials,
+    now_ms: i64,
+    version: &str,
+    action: &str,
+    extra: &[(&str, &str)],
+) -> String {
     let mut params: BTreeMap<String, String> = [
         ("Action", action),
         ("Version", version),
@@ -115,8 +167,14 @@ fn signed_url(base: &str, creds: &Credentials, now_ms: i64, version: &str, actio
     params.insert("SignatureNonce".into(), uuid::Uuid::new_v4().to_string());
     params.insert("Timestamp".into(), iso8601(now_ms));
     let string_to_sign = rpc_string_to_sign("GET", params.iter());
-    params.insert("Signature".into(), rpc_signature(&creds.access_key_secret, &string_to_sign));
-    let query: Vec<String> = params.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect();
+    params.insert(
+        "Signature".into(),
+        rpc_signature(&creds.access_key_secret, &string_to_sign),
+    );
+    let query: Vec<String> = params
+        .iter()
+        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
+        .collect();
     format!("{base}/?{}", query.join("&"))
 }
 
@@ -127,7 +185,10 @@ type MakeRequest = Arc<dyn Fn(&reqwest::Client) -> reqwest::RequestBuilder + Sen
 
 /// Runs `CLIENTS` loops of `request` for `RUN` and returns completed calls per second (all must succeed).
 async fn calls_per_second(request: MakeRequest) -> f64 {
-    let http = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS).build().unwrap();
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(CLIENTS)
+        .build()
+        .unwrap();
     let done = Arc::new(AtomicU64::new(0));
     let counting = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stop_at = Instant::now() + WARM_UP + RUN;
@@ -157,9 +218,23 @@ async fn calls_per_second(request: MakeRequest) -> f64 {
 }
 
 /// A signed RPC call of the VPC API, signed afresh for every request.
-fn signed_vpc_call(server: &Server, creds: &Credentials, action: &'static str, extra: &'static [(&'static str, &'static str)]) -> MakeRequest {
+fn signed_vpc_call(
+    server: &Server,
+    creds: &Credentials,
+    action: &'static str,
+    extra: &'static [(&'static str, &'static str)],
+) -> MakeRequest {
     let (base, creds, console) = (server.base.clone(), creds.clone(), server.console.clone());
-    Arc::new(move |http: &reqwest::Client| http.get(signed_url(&base, &creds, console.clock.now_ms(), "2016-04-28", action, extra)))
+    Arc::new(move |http: &reqwest::Client| {
+        http.get(signed_url(
+            &base,
+            &creds,
+            console.clock.now_ms(),
+            "2016-04-28",
+            action,
+            extra,
+        ))
+    })
 }
 
 fn median(samples: &mut [f64]) -> f64 {
@@ -174,8 +249,21 @@ async fn throughput() -> Vec<Row> {
     let writer = server.console.create_account("writer", None).unwrap();
     // A VPC to describe, made through the API itself.
     let now = server.console.clock.now_ms();
-    let created = reqwest::get(signed_url(&server.base, &creds, now, "2016-04-28", "CreateVpc", &[("VpcName", "listed")])).await.unwrap();
-    assert!(created.status().is_success(), "CreateVpc: {}", created.text().await.unwrap_or_default());
+    let created = reqwest::get(signed_url(
+        &server.base,
+        &creds,
+        now,
+        "2016-04-28",
+        "CreateVpc",
+        &[("VpcName", "listed")],
+    ))
+    .await
+    .unwrap();
+    assert!(
+        created.status().is_success(),
+        "CreateVpc: {}",
+        created.text().await.unwrap_or_default()
+    );
 
     // The same writes with every commit going to SQLite (WAL), as `aca console --db FILE` runs.
     let dir = tempfile::tempdir().unwrap();
@@ -201,15 +289,38 @@ async fn throughput() -> Vec<Row> {
 
     assert_calls_did_work(&server, &writer);
     assert_calls_did_work(&durable, &durable_creds);
-    let describes = server.console.store.account(&creds.account_id).unwrap().lock().events.iter().filter(|e| e.event.event_name == "DescribeVpcs").count();
+    let describes = server
+        .console
+        .store
+        .account(&creds.account_id)
+        .unwrap()
+        .lock()
+        .events
+        .iter()
+        .filter(|e| e.event.event_name == "DescribeVpcs")
+        .count();
     assert!(describes > 0, "DescribeVpcs calls left no events");
 
     // How a list scales with the account: DescribeVpcs (first page of 10) in the account the writes filled.
-    let filled = server.console.store.account(&writer.account_id).unwrap().lock().resources.len();
+    let filled = server
+        .console
+        .store
+        .account(&writer.account_id)
+        .unwrap()
+        .lock()
+        .resources
+        .len();
     let http = reqwest::Client::new();
     let mut latencies = Vec::new();
     for _ in 0..20 {
-        let url = signed_url(&server.base, &writer, server.console.clock.now_ms(), "2016-04-28", "DescribeVpcs", &[]);
+        let url = signed_url(
+            &server.base,
+            &writer,
+            server.console.clock.now_ms(),
+            "2016-04-28",
+            "DescribeVpcs",
+            &[],
+        );
         let started = Instant::now();
         let response = http.get(url).send().await.unwrap();
         assert!(response.status().is_success());
@@ -220,9 +331,24 @@ async fn throughput() -> Vec<Row> {
 
     let ratio = |x: f64| format!("{:.0}% of hello-world", 100.0 * x / reference);
     vec![
-        Row::new("unsigned hello-world (reference)", format!("{reference:.0}/s"), "", "same server, same client, same run"),
-        Row::new("signed DescribeVpcs over HTTP", format!("{describe:.0}/s"), "≥ 2000/s", ratio(describe)),
-        Row::new("signed CreateVpc over HTTP", format!("{create:.0}/s"), "", ratio(create) + ", each one stored and audited"),
+        Row::new(
+            "unsigned hello-world (reference)",
+            format!("{reference:.0}/s"),
+            "",
+            "same server, same client, same run",
+        ),
+        Row::new(
+            "signed DescribeVpcs over HTTP",
+            format!("{describe:.0}/s"),
+            "≥ 2000/s",
+            ratio(describe),
+        ),
+        Row::new(
+            "signed CreateVpc over HTTP",
+            format!("{create:.0}/s"),
+            "",
+            ratio(create) + ", each one stored and audited",
+        ),
         Row::new(
             "signed CreateVpc over HTTP, SQLite store",
             format!("{create_durable:.0}/s"),
@@ -242,9 +368,18 @@ async fn throughput() -> Vec<Row> {
 fn assert_calls_did_work(server: &Server, creds: &Credentials) {
     let shared = server.console.store.account(&creds.account_id).unwrap();
     let state = shared.lock();
-    let succeeded = |name: &str| state.events.iter().filter(|e| e.event.event_name == name && e.event.error_code.is_none()).count();
+    let succeeded = |name: &str| {
+        state
+            .events
+            .iter()
+            .filter(|e| e.event.event_name == name && e.event.error_code.is_none())
+            .count()
+    };
     let vpcs = state.resources.values().filter(|r| r.kind == "vpc.vpc").count();
-    assert!(succeeded("CreateVpc") == vpcs && vpcs > 1, "the benchmarked calls left no trace");
+    assert!(
+        succeeded("CreateVpc") == vpcs && vpcs > 1,
+        "the benchmarked calls left no trace"
+    );
 }
 
 // ----- 2. LookupEvents latency -----
@@ -258,7 +393,10 @@ async fn lookup_latency() -> Vec<Row> {
             "not measured: ActionTrail (API 2020-07-06) is not registered in this build",
         )];
     };
-    let config = ConsoleConfig { lookup_qps: 1e9, ..ConsoleConfig::for_tests() };
+    let config = ConsoleConfig {
+        lookup_qps: 1e9,
+        ..ConsoleConfig::for_tests()
+    };
     let server = serve(Console::in_memory(config)).await;
     let creds = server.console.create_account("trail", None).unwrap();
     let built = Instant::now();
@@ -273,11 +411,25 @@ async fn lookup_latency() -> Vec<Row> {
     let mut filtered = Vec::with_capacity(LOOKUPS);
     for i in 0..LOOKUPS * 2 {
         let by_name = i % 2 == 1;
-        let mut extra = vec![("StartTime", start.as_str()), ("EndTime", end.as_str()), ("MaxResults", "50")];
+        let mut extra = vec![
+            ("StartTime", start.as_str()),
+            ("EndTime", end.as_str()),
+            ("MaxResults", "50"),
+        ];
         if by_name {
-            extra.extend([("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", "DeleteVSwitch")]);
+            extra.extend([
+                ("LookupAttribute.1.Key", "EventName"),
+                ("LookupAttribute.1.Value", "DeleteVSwitch"),
+            ]);
         }
-        let url = signed_url(&server.base, &creds, server.console.clock.now_ms(), actiontrail.version, "LookupEvents", &extra);
+        let url = signed_url(
+            &server.base,
+            &creds,
+            server.console.clock.now_ms(),
+            actiontrail.version,
+            "LookupEvents",
+            &extra,
+        );
         let started = Instant::now();
         let response = http.get(url).send().await.unwrap();
         let status = response.status();
@@ -286,7 +438,11 @@ async fn lookup_latency() -> Vec<Row> {
         assert!(status.is_success(), "LookupEvents failed: {body}");
         let events = body["Events"].as_array().map_or(0, Vec::len);
         assert_eq!(events, 50, "a full page of 50 events: {body}");
-        if by_name { filtered.push(elapsed) } else { first_page.push(elapsed) }
+        if by_name {
+            filtered.push(elapsed)
+        } else {
+            first_page.push(elapsed)
+        }
     }
     let row = |name: &str, samples: &mut Vec<Duration>| {
         samples.sort();
@@ -298,7 +454,10 @@ async fn lookup_latency() -> Vec<Row> {
             format!("{TRAIL_EVENTS} events in one account (built in {fill_s:.1} s), signed HTTP, MaxResults=50"),
         )
     };
-    vec![row("LookupEvents p50 / p99 (time window)", &mut first_page), row("LookupEvents p50 / p99 (EventName filter)", &mut filtered)]
+    vec![
+        row("LookupEvents p50 / p99 (time window)", &mut first_page),
+        row("LookupEvents p50 / p99 (EventName filter)", &mut filtered),
+    ]
 }
 
 fn ms(d: Duration) -> f64 {
@@ -319,9 +478,22 @@ fn fill_trail(console: &Console, creds: &Credentials, count: usize) {
     };
     let vpc = &products::vpc::PRODUCT;
     let created = console.call(vpc, "CreateVpc", &Params::from_pairs([("VpcName", "trail")]), &caller);
-    let vpc_id = created.result.expect("CreateVpc")["VpcId"].as_str().unwrap_or_default().to_owned();
-    let _ = console.call(vpc, "DeleteVSwitch", &Params::from_pairs([("VSwitchId", "vsw-gone")]), &caller);
-    let _ = console.call(vpc, "DescribeVpcs", &Params::from_pairs([("VpcId", vpc_id.as_str())]), &caller);
+    let vpc_id = created.result.expect("CreateVpc")["VpcId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let _ = console.call(
+        vpc,
+        "DeleteVSwitch",
+        &Params::from_pairs([("VSwitchId", "vsw-gone")]),
+        &caller,
+    );
+    let _ = console.call(
+        vpc,
+        "DescribeVpcs",
+        &Params::from_pairs([("VpcId", vpc_id.as_str())]),
+        &caller,
+    );
     let shared = console.store.account(&creds.account_id).unwrap();
     let mut state = shared.lock();
     let templates: Vec<StoredEvent> = std::mem::take(&mut state.events);
@@ -339,7 +511,16 @@ fn fill_trail(console: &Console, creds: &Credentials, count: usize) {
             stored
         })
         .collect();
-    console.store.commit(&mut state, Changes { events, ..Changes::default() }).expect("events stored");
+    console
+        .store
+        .commit(
+            &mut state,
+            Changes {
+                events,
+                ..Changes::default()
+            },
+        )
+        .expect("events stored");
 }
 
 // ----- 3. memory -----
@@ -374,7 +555,10 @@ fn memory_with_many_accounts() -> Vec<Row> {
             event_name: None,
         };
         let created = console.call(vpc, "CreateVpc", &Params::from_pairs([("VpcName", "mem")]), &caller);
-        let vpc_id = created.result.expect("CreateVpc")["VpcId"].as_str().unwrap_or_default().to_owned();
+        let vpc_id = created.result.expect("CreateVpc")["VpcId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         resources += 1;
         for v in 0..RESOURCES_PER_ACCOUNT - 1 {
             let cidr = format!("172.16.{v}.0/24");
@@ -385,7 +569,10 @@ fn memory_with_many_accounts() -> Vec<Row> {
                 ("CidrBlock", cidr.as_str()),
                 ("VSwitchName", name.as_str()),
             ]);
-            console.call(vpc, "CreateVSwitch", &params, &caller).result.expect("CreateVSwitch");
+            console
+                .call(vpc, "CreateVSwitch", &params, &caller)
+                .result
+                .expect("CreateVSwitch");
             resources += 1;
         }
     }
@@ -396,6 +583,9 @@ fn memory_with_many_accounts() -> Vec<Row> {
         format!("resident memory, {ACCOUNTS} accounts × {RESOURCES_PER_ACCOUNT} resources"),
         format!("{after:.0} MB"),
         "≤ 200 MB",
-        format!("VmRSS; {:.0} MB of it for the {resources} resources and their events", after - before),
+        format!(
+            "VmRSS; {:.0} MB of it for the {resources} resources and their events",
+            after - before
+        ),
     )]
 }

@@ -86,7 +86,10 @@ impl Emulator {
             let _ = tx.send(());
         }
         if let Some(server) = self.server.take() {
-            tokio::time::timeout(Duration::from_secs(10), server).await.expect("server stops").unwrap();
+            tokio::time::timeout(Duration::from_secs(10), server)
+                .await
+                .expect("server stops")
+                .unwrap();
         }
         let mut console = self.console.clone();
         drop(self);
@@ -105,7 +108,13 @@ impl Emulator {
     }
 
     fn events(&self, creds: &Credentials) -> Vec<StoredEvent> {
-        self.console.store.account(&creds.account_id).unwrap().lock().events.clone()
+        self.console
+            .store
+            .account(&creds.account_id)
+            .unwrap()
+            .lock()
+            .events
+            .clone()
     }
 
     /// The protocol parameters every RPC 1.0 request carries, plus the operation's own.
@@ -149,7 +158,10 @@ impl Emulator {
         };
         let response = request.send().await.unwrap();
         let status = response.status().as_u16();
-        Reply { status, body: response.text().await.unwrap() }
+        Reply {
+            status,
+            body: response.text().await.unwrap(),
+        }
     }
 
     /// A correctly signed call.
@@ -175,13 +187,19 @@ impl Emulator {
     }
 
     async fn create_vpc(&self, creds: &Credentials, name: &str) -> String {
-        let body = self.ok(creds, "CreateVpc", &[("VpcName", name), ("CidrBlock", "172.16.0.0/12")]).await;
+        let body = self
+            .ok(creds, "CreateVpc", &[("VpcName", name), ("CidrBlock", "172.16.0.0/12")])
+            .await;
         body["VpcId"].as_str().unwrap().to_owned()
     }
 }
 
 fn encode(params: &BTreeMap<String, String>) -> String {
-    params.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect::<Vec<_>>().join("&")
+    params
+        .iter()
+        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// Checks the error body every Alibaba Cloud RPC API returns, and returns it.
@@ -190,10 +208,32 @@ fn assert_error_shape(reply: &Reply, status: u16, code: &str) -> Value {
     let body = reply.json();
     assert_eq!(body["Code"], code, "{body}");
     for field in ["RequestId", "HostId", "Message", "Recommend"] {
-        assert!(body[field].as_str().is_some_and(|s| !s.is_empty()), "error body lacks {field}: {body}");
+        assert!(
+            body[field].as_str().is_some_and(|s| !s.is_empty()),
+            "error body lacks {field}: {body}"
+        );
     }
     let request_id = body["RequestId"].as_str().unwrap();
-    assert!(uuid::Uuid::parse_str(request_id).is_ok() && request_id == request_id.to_uppercase(), "{request_id}");
+    assert!(
+        uuid::Uuid::parse_str(request_id).is_ok() && request_id == request_id.to_uppercase(),
+        "{request_id}"
+    );
+    let recommend = body["Recommend"].as_str().unwrap();
+    assert!(
+        recommend.starts_with(&format!("https://api.aliyun.com/troubleshoot?q={code}")),
+        "{recommend}"
+    );
+    body
+}
+
+/// The error of a request that reached a product: `HostId` is the product's endpoint and `Recommend`
+/// names the product and the request, as the real endpoints answer.
+fn assert_product_error(reply: &Reply, status: u16, code: &str, endpoint: &str, product: &str) -> Value {
+    let body = assert_error_shape(reply, status, code);
+    assert_eq!(body["HostId"], endpoint, "{body}");
+    let request_id = body["RequestId"].as_str().unwrap();
+    let recommend = format!("https://api.aliyun.com/troubleshoot?q={code}&product={product}&requestId={request_id}");
+    assert_eq!(body["Recommend"], recommend.as_str(), "{body}");
     body
 }
 
@@ -202,7 +242,14 @@ async fn creates_and_describes_vpcs_and_vswitches_over_signed_get_and_form_post(
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");
 
-    let created = emu.call_via(Via::Get, &alice, "CreateVpc", &[("VpcName", "web-vpc"), ("CidrBlock", "10.0.0.0/8")]).await;
+    let created = emu
+        .call_via(
+            Via::Get,
+            &alice,
+            "CreateVpc",
+            &[("VpcName", "web-vpc"), ("CidrBlock", "10.0.0.0/8")],
+        )
+        .await;
     assert_eq!(created.status, 200, "{}", created.body);
     let vpc_id = created.json()["VpcId"].as_str().unwrap().to_owned();
     assert!(vpc_id.starts_with("vpc-"), "{vpc_id}");
@@ -213,7 +260,12 @@ async fn creates_and_describes_vpcs_and_vswitches_over_signed_get_and_form_post(
             Via::FormPost,
             &alice,
             "CreateVSwitch",
-            &[("VpcId", &vpc_id), ("ZoneId", "cn-hangzhou-h"), ("CidrBlock", "10.1.0.0/16"), ("VSwitchName", "web a")],
+            &[
+                ("VpcId", &vpc_id),
+                ("ZoneId", "cn-hangzhou-h"),
+                ("CidrBlock", "10.1.0.0/16"),
+                ("VSwitchName", "web a"),
+            ],
         )
         .await;
     assert_eq!(posted.status, 200, "{}", posted.body);
@@ -235,16 +287,31 @@ async fn creates_and_describes_vpcs_and_vswitches_over_signed_get_and_form_post(
     let vswitches = emu.ok(&alice, "DescribeVSwitches", &[("VpcId", &vpc_id)]).await;
     assert_eq!(vswitches["TotalCount"], 1);
     let vsw = &vswitches["VSwitches"]["VSwitch"][0];
-    assert_eq!((vsw["VSwitchName"].as_str(), vsw["ZoneId"].as_str()), (Some("web a"), Some("cn-hangzhou-h")));
+    assert_eq!(
+        (vsw["VSwitchName"].as_str(), vsw["ZoneId"].as_str()),
+        (Some("web a"), Some("cn-hangzhou-h"))
+    );
 
     let events = emu.events(&alice);
     let names: Vec<&str> = events.iter().map(|e| e.event.event_name.as_str()).collect();
-    assert_eq!(names, ["CreateVpc", "CreateVSwitch", "DescribeVpcs", "DescribeVpcs", "DescribeVSwitches"]);
+    assert_eq!(
+        names,
+        [
+            "CreateVpc",
+            "CreateVSwitch",
+            "DescribeVpcs",
+            "DescribeVpcs",
+            "DescribeVSwitches"
+        ]
+    );
     let create = &events[0].event;
     assert_eq!(create.user_identity.access_key_id, alice.access_key_id);
     assert_eq!(create.source_ip_address, "127.0.0.1");
     assert_eq!(create.request_parameters["VpcName"], "web-vpc");
-    assert!(!create.request_parameters.contains_key("Signature"), "protocol parameters stay out of events");
+    assert!(
+        !create.request_parameters.contains_key("Signature"),
+        "protocol parameters stay out of events"
+    );
     assert!(events.iter().all(|e| e.event.error_code.is_none()));
 }
 
@@ -256,9 +323,12 @@ async fn a_wrong_signature_is_refused_with_the_real_error_body_and_audited() {
     Emulator::sign("GET", "not-the-secret", &mut params);
 
     let reply = emu.send(Via::Get, &params).await;
-    let body = assert_error_shape(&reply, 400, "SignatureDoesNotMatch");
+    let body = assert_product_error(&reply, 400, "SignatureDoesNotMatch", "vpc.aliyuncs.com", "Vpc");
     let message = body["Message"].as_str().unwrap();
-    assert!(message.contains("server string to sign is:GET&%2F&AccessKeyId%3D"), "{message}");
+    assert!(
+        message.contains("server string to sign is:GET&%2F&AccessKeyId%3D"),
+        "{message}"
+    );
 
     // Signed for GET but sent as a form POST: the method is part of what is signed.
     let mut posted = emu.rpc_params(&alice, "CreateVpc", &[]);
@@ -270,7 +340,11 @@ async fn a_wrong_signature_is_refused_with_the_real_error_body_and_audited() {
     let event = &events[0].event;
     assert_eq!(event.event_name, "CreateVpc");
     assert_eq!(event.error_code.as_deref(), Some("SignatureDoesNotMatch"));
-    assert_eq!(event.request_id, body["RequestId"].as_str().unwrap(), "the event carries the response's RequestId");
+    assert_eq!(
+        event.request_id,
+        body["RequestId"].as_str().unwrap(),
+        "the event carries the response's RequestId"
+    );
     assert!(event.response_elements.is_null());
     let vpcs = emu.ok(&alice, "DescribeVpcs", &[]).await;
     assert_eq!(vpcs["TotalCount"], 0, "nothing was created");
@@ -280,7 +354,10 @@ async fn a_wrong_signature_is_refused_with_the_real_error_body_and_audited() {
 async fn an_unknown_access_key_is_not_found() {
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");
-    let stranger = Credentials { access_key_id: "LTAI00000000000000000000".into(), ..alice.clone() };
+    let stranger = Credentials {
+        access_key_id: "LTAI00000000000000000000".into(),
+        ..alice.clone()
+    };
     let reply = emu.call(&stranger, "DescribeVpcs", &[]).await;
     let body = assert_error_shape(&reply, 404, "InvalidAccessKeyId.NotFound");
     assert_eq!(body["Message"], "Specified access key is not found.");
@@ -292,7 +369,7 @@ async fn an_unknown_action_is_not_found_and_audited_as_failed() {
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");
     let reply = emu.call(&alice, "CreateVpcs", &[("VpcName", "typo")]).await;
-    let body = assert_error_shape(&reply, 404, "InvalidAction.NotFound");
+    let body = assert_product_error(&reply, 404, "InvalidAction.NotFound", "vpc.aliyuncs.com", "Vpc");
     assert!(body["Message"].as_str().unwrap().contains("\"CreateVpcs\""), "{body}");
     let events = emu.events(&alice);
     assert_eq!(events.len(), 1);
@@ -306,11 +383,20 @@ async fn a_missing_parameter_is_named() {
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");
     let vpc_id = emu.create_vpc(&alice, "vpc-a").await;
-    let reply = emu.call(&alice, "CreateVSwitch", &[("VpcId", &vpc_id), ("CidrBlock", "172.16.1.0/24")]).await;
+    let reply = emu
+        .call(
+            &alice,
+            "CreateVSwitch",
+            &[("VpcId", &vpc_id), ("CidrBlock", "172.16.1.0/24")],
+        )
+        .await;
     let body = assert_error_shape(&reply, 400, "MissingParameter");
     assert!(body["Message"].as_str().unwrap().contains("\"ZoneId\""), "{body}");
     let last = emu.events(&alice).pop().unwrap().event;
-    assert_eq!((last.event_name.as_str(), last.error_code.as_deref()), ("CreateVSwitch", Some("MissingParameter")));
+    assert_eq!(
+        (last.event_name.as_str(), last.error_code.as_deref()),
+        ("CreateVSwitch", Some("MissingParameter"))
+    );
 
     let mut unsigned = emu.rpc_params(&alice, "DescribeVpcs", &[]);
     unsigned.remove("Signature");
@@ -324,6 +410,7 @@ async fn an_unknown_version_is_refused() {
     let alice = emu.account("alice");
     let reply = emu.call(&alice, "DescribeVpcs", &[("Version", "2099-01-01")]).await;
     let body = assert_error_shape(&reply, 404, "InvalidVersion");
+    assert_eq!(body["HostId"], "aliyuncs.com", "no product answered: {body}");
     assert!(body["Message"].as_str().unwrap().contains("2099-01-01"), "{body}");
 }
 
@@ -332,11 +419,19 @@ async fn an_expired_timestamp_is_refused() {
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");
     let twenty_minutes_ago = iso8601(emu.console.clock.now_ms() - 20 * 60 * 1000);
-    let reply = emu.call(&alice, "DescribeVpcs", &[("Timestamp", &twenty_minutes_ago)]).await;
+    let reply = emu
+        .call(&alice, "DescribeVpcs", &[("Timestamp", &twenty_minutes_ago)])
+        .await;
     let body = assert_error_shape(&reply, 400, "InvalidTimeStamp.Expired");
-    assert!(body["Message"].as_str().unwrap().contains(&twenty_minutes_ago), "{body}");
+    assert!(
+        body["Message"].as_str().unwrap().contains(&twenty_minutes_ago),
+        "{body}"
+    );
     let events = emu.events(&alice);
-    assert_eq!(events.last().unwrap().event.error_code.as_deref(), Some("InvalidTimeStamp.Expired"));
+    assert_eq!(
+        events.last().unwrap().event.error_code.as_deref(),
+        Some("InvalidTimeStamp.Expired")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -349,15 +444,28 @@ async fn format_xml_returns_xml() {
     assert_eq!(reply.status, 200, "{}", reply.body);
     let xml = &reply.body;
     assert!(xml.starts_with("<?xml"), "{xml}");
-    assert!(xml.contains("<DescribeVpcsResponse>") && xml.ends_with("</DescribeVpcsResponse>"), "{xml}");
+    assert!(
+        xml.contains("<DescribeVpcsResponse>") && xml.ends_with("</DescribeVpcsResponse>"),
+        "{xml}"
+    );
     assert!(xml.contains("<TotalCount>1</TotalCount>"), "{xml}");
     assert!(xml.contains(&format!("<Vpcs><Vpc><VpcId>{vpc_id}</VpcId>")), "{xml}");
     assert!(xml.contains("<RequestId>"), "{xml}");
 
-    let failed = emu.call(&alice, "DeleteVpc", &[("Format", "XML"), ("VpcId", "vpc-missing")]).await;
+    let failed = emu
+        .call(&alice, "DeleteVpc", &[("Format", "XML"), ("VpcId", "vpc-missing")])
+        .await;
     assert_eq!(failed.status, 404);
-    assert!(failed.body.contains("<Error>") && failed.body.contains("<Code>InvalidVpcId.NotFound</Code>"), "{}", failed.body);
-    assert!(failed.body.contains("<HostId>") && failed.body.contains("<Recommend>"), "{}", failed.body);
+    assert!(
+        failed.body.contains("<Error>") && failed.body.contains("<Code>InvalidVpcId.NotFound</Code>"),
+        "{}",
+        failed.body
+    );
+    assert!(
+        failed.body.contains("<HostId>") && failed.body.contains("<Recommend>"),
+        "{}",
+        failed.body
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -373,10 +481,17 @@ async fn accounts_cannot_see_or_delete_each_others_resources() {
     assert_eq!(by_id["TotalCount"], 0);
 
     let deleted = emu.call(&bob, "DeleteVpc", &[("VpcId", &vpc_id)]).await;
-    assert_error_shape(&deleted, 404, "InvalidVpcId.NotFound");
+    assert_product_error(&deleted, 404, "InvalidVpcId.NotFound", "vpc.aliyuncs.com", "Vpc");
     let bob_events = emu.events(&bob);
-    assert_eq!(bob_events.last().unwrap().event.error_code.as_deref(), Some("InvalidVpcId.NotFound"));
-    assert!(emu.events(&alice).iter().all(|e| e.event.user_identity.account_id == alice.account_id));
+    assert_eq!(
+        bob_events.last().unwrap().event.error_code.as_deref(),
+        Some("InvalidVpcId.NotFound")
+    );
+    assert!(
+        emu.events(&alice)
+            .iter()
+            .all(|e| e.event.user_identity.account_id == alice.account_id)
+    );
 
     let still = emu.ok(&alice, "DescribeVpcs", &[("VpcId", &vpc_id)]).await;
     assert_eq!(still["TotalCount"], 1, "alice's VPC survived bob's attempt");
@@ -393,7 +508,12 @@ async fn concurrent_writes_to_one_account_are_all_applied_once() {
         tokio::spawn(async move {
             let cidr = format!("172.16.{i}.0/24");
             let name = format!("vsw-{i}");
-            let extra = [("VpcId", vpc_id.as_str()), ("ZoneId", "cn-hangzhou-i"), ("CidrBlock", &cidr), ("VSwitchName", &name)];
+            let extra = [
+                ("VpcId", vpc_id.as_str()),
+                ("ZoneId", "cn-hangzhou-i"),
+                ("CidrBlock", &cidr),
+                ("VSwitchName", &name),
+            ];
             emu.call(&alice, "CreateVSwitch", &extra).await
         })
     });
@@ -401,11 +521,16 @@ async fn concurrent_writes_to_one_account_are_all_applied_once() {
     for reply in &replies {
         assert_eq!(reply.status, 200, "{}", reply.body);
     }
-    let mut ids: Vec<String> = replies.iter().map(|r| r.json()["VSwitchId"].as_str().unwrap().to_owned()).collect();
+    let mut ids: Vec<String> = replies
+        .iter()
+        .map(|r| r.json()["VSwitchId"].as_str().unwrap().to_owned())
+        .collect();
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 50, "every create made its own vSwitch");
-    let listed = emu.ok(&alice, "DescribeVSwitches", &[("VpcId", &vpc_id), ("PageSize", "50")]).await;
+    let listed = emu
+        .ok(&alice, "DescribeVSwitches", &[("VpcId", &vpc_id), ("PageSize", "50")])
+        .await;
     assert_eq!(listed["TotalCount"], 50);
     assert_eq!(listed["VSwitches"]["VSwitch"].as_array().unwrap().len(), 50);
 
@@ -424,8 +549,20 @@ async fn concurrent_writes_to_one_account_are_all_applied_once() {
     assert_eq!(listed["TotalCount"], 49);
 
     let events = emu.events(&alice);
-    let count = |name: &str, ok: bool| events.iter().filter(|e| e.event.event_name == name && e.event.error_code.is_none() == ok).count();
-    assert_eq!((count("CreateVSwitch", true), count("DeleteVSwitch", true), count("DeleteVSwitch", false)), (50, 1, 19));
+    let count = |name: &str, ok: bool| {
+        events
+            .iter()
+            .filter(|e| e.event.event_name == name && e.event.error_code.is_none() == ok)
+            .count()
+    };
+    assert_eq!(
+        (
+            count("CreateVSwitch", true),
+            count("DeleteVSwitch", true),
+            count("DeleteVSwitch", false)
+        ),
+        (50, 1, 19)
+    );
 }
 
 /// Awaits spawned tasks in order.
@@ -443,12 +580,22 @@ async fn resources_survive_a_restart_on_the_same_database() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("console.db");
 
-    let emu = Emulator::start(Console::new(ConsoleConfig::for_tests(), Store::open(&path).unwrap(), Arc::new(SystemClock))).await;
+    let emu = Emulator::start(Console::new(
+        ConsoleConfig::for_tests(),
+        Store::open(&path).unwrap(),
+        Arc::new(SystemClock),
+    ))
+    .await;
     let alice = emu.account("alice");
     let vpc_id = emu.create_vpc(&alice, "durable").await;
     drop(emu.stop().await);
 
-    let emu = Emulator::start(Console::new(ConsoleConfig::for_tests(), Store::open(&path).unwrap(), Arc::new(SystemClock))).await;
+    let emu = Emulator::start(Console::new(
+        ConsoleConfig::for_tests(),
+        Store::open(&path).unwrap(),
+        Arc::new(SystemClock),
+    ))
+    .await;
     let listed = emu.ok(&alice, "DescribeVpcs", &[]).await;
     assert_eq!(listed["TotalCount"], 1, "{listed}");
     assert_eq!(listed["Vpcs"]["Vpc"][0]["VpcId"], vpc_id.as_str());
@@ -475,7 +622,10 @@ impl V3Request {
         headers.insert("x-acs-action".to_owned(), action.to_owned());
         headers.insert("x-acs-version".to_owned(), VPC_VERSION.to_owned());
         headers.insert("x-acs-date".to_owned(), iso8601(emu.console.clock.now_ms()));
-        headers.insert("x-acs-signature-nonce".to_owned(), uuid::Uuid::new_v4().simple().to_string());
+        headers.insert(
+            "x-acs-signature-nonce".to_owned(),
+            uuid::Uuid::new_v4().simple().to_string(),
+        );
         Self {
             method: "POST",
             query: query.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
@@ -495,7 +645,8 @@ impl V3Request {
     /// Adds `x-acs-content-sha256` and returns the `Authorization` header value.
     fn sign(&mut self, access_key_id: &str, secret: &str) -> String {
         let hashed_payload = hex::encode(sha2::Sha256::digest(&self.body));
-        self.headers.insert("x-acs-content-sha256".to_owned(), hashed_payload.clone());
+        self.headers
+            .insert("x-acs-content-sha256".to_owned(), hashed_payload.clone());
         // CanonicalQueryString: names sorted, names and values RFC 3986-encoded, `=` even for empty values.
         let canonical_query = self
             .query
@@ -510,10 +661,14 @@ impl V3Request {
         }
         let canonical_headers: String = signed.iter().map(|(k, v)| format!("{k}:{}\n", v.trim())).collect();
         let signed_headers = signed.keys().cloned().collect::<Vec<_>>().join(";");
-        let canonical_request =
-            format!("{}\n/\n{canonical_query}\n{canonical_headers}\n{signed_headers}\n{hashed_payload}", self.method);
-        let string_to_sign =
-            format!("ACS3-HMAC-SHA256\n{}", hex::encode(sha2::Sha256::digest(canonical_request.as_bytes())));
+        let canonical_request = format!(
+            "{}\n/\n{canonical_query}\n{canonical_headers}\n{signed_headers}\n{hashed_payload}",
+            self.method
+        );
+        let string_to_sign = format!(
+            "ACS3-HMAC-SHA256\n{}",
+            hex::encode(sha2::Sha256::digest(canonical_request.as_bytes()))
+        );
         let mut mac = Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
         mac.update(string_to_sign.as_bytes());
         let signature = hex::encode(mac.finalize().into_bytes());
@@ -521,9 +676,17 @@ impl V3Request {
     }
 
     async fn send(&self, emu: &Emulator, authorization: &str) -> Reply {
-        let url = if self.query.is_empty() { format!("{}/", emu.base) } else { format!("{}/?{}", emu.base, encode(&self.query)) };
+        let url = if self.query.is_empty() {
+            format!("{}/", emu.base)
+        } else {
+            format!("{}/?{}", emu.base, encode(&self.query))
+        };
         let method = reqwest::Method::from_bytes(self.method.as_bytes()).unwrap();
-        let mut request = emu.http.request(method, url).header("authorization", authorization).body(self.body.clone());
+        let mut request = emu
+            .http
+            .request(method, url)
+            .header("authorization", authorization)
+            .body(self.body.clone());
         for (name, value) in self.headers.iter().filter(|(name, _)| name.as_str() != "host") {
             request = request.header(name, value);
         }
@@ -532,7 +695,10 @@ impl V3Request {
         }
         let response = request.send().await.unwrap();
         let status = response.status().as_u16();
-        Reply { status, body: response.text().await.unwrap() }
+        Reply {
+            status,
+            body: response.text().await.unwrap(),
+        }
     }
 }
 
@@ -541,15 +707,26 @@ async fn v3_signed_requests_are_accepted_and_tampered_ones_refused() {
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");
 
-    let mut create = V3Request::new(&emu, "CreateVpc", &[("RegionId", "cn-hangzhou"), ("VpcName", "v3 vpc"), ("CidrBlock", "192.168.0.0/16")]);
+    let mut create = V3Request::new(
+        &emu,
+        "CreateVpc",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("VpcName", "v3 vpc"),
+            ("CidrBlock", "192.168.0.0/16"),
+        ],
+    );
     let authorization = create.sign(&alice.access_key_id, &alice.access_key_secret);
     let reply = create.send(&emu, &authorization).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     let vpc_id = reply.json()["VpcId"].as_str().unwrap().to_owned();
 
     // Parameters in a form body (how the Tea SDKs send `formData` operations) are signed through the payload hash.
-    let mut vsw = V3Request::new(&emu, "CreateVSwitch", &[("RegionId", "cn-hangzhou")])
-        .with_form_body(&[("VpcId", &vpc_id), ("ZoneId", "cn-hangzhou-k"), ("CidrBlock", "192.168.3.0/24")]);
+    let mut vsw = V3Request::new(&emu, "CreateVSwitch", &[("RegionId", "cn-hangzhou")]).with_form_body(&[
+        ("VpcId", &vpc_id),
+        ("ZoneId", "cn-hangzhou-k"),
+        ("CidrBlock", "192.168.3.0/24"),
+    ]);
     let authorization = vsw.sign(&alice.access_key_id, &alice.access_key_secret);
     let reply = vsw.send(&emu, &authorization).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
@@ -579,8 +756,10 @@ async fn v3_signed_requests_are_accepted_and_tampered_ones_refused() {
     assert_error_shape(&wrong.send(&emu, &authorization).await, 400, "SignatureDoesNotMatch");
 
     let events = emu.events(&alice);
-    let summary: Vec<(&str, Option<&str>)> =
-        events.iter().map(|e| (e.event.event_name.as_str(), e.event.error_code.as_deref())).collect();
+    let summary: Vec<(&str, Option<&str>)> = events
+        .iter()
+        .map(|e| (e.event.event_name.as_str(), e.event.error_code.as_deref()))
+        .collect();
     assert_eq!(
         summary,
         [
@@ -592,7 +771,10 @@ async fn v3_signed_requests_are_accepted_and_tampered_ones_refused() {
             ("DescribeVpcs", Some("SignatureDoesNotMatch")),
         ]
     );
-    assert_eq!(events[1].event.request_parameters["CidrBlock"], "192.168.3.0/24", "form-body parameters reach the event");
+    assert_eq!(
+        events[1].event.request_parameters["CidrBlock"], "192.168.3.0/24",
+        "form-body parameters reach the event"
+    );
 }
 
 // ----- ActionTrail LookupEvents (API 2020-07-06) over signed HTTP -----
@@ -619,8 +801,14 @@ impl Emulator {
         let reply = self.lookup(creds, extra).await;
         assert_eq!(reply.status, 200, "LookupEvents failed: {}", reply.body);
         let body = reply.json();
-        assert!(body["RequestId"].is_string() && body["StartTime"].is_string() && body["EndTime"].is_string(), "{body}");
-        let events = body["Events"].as_array().unwrap_or_else(|| panic!("no Events: {body}")).clone();
+        assert!(
+            body["RequestId"].is_string() && body["StartTime"].is_string() && body["EndTime"].is_string(),
+            "{body}"
+        );
+        let events = body["Events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no Events: {body}"))
+            .clone();
         (events, body["NextToken"].as_str().unwrap_or("").to_owned())
     }
 }
@@ -641,25 +829,42 @@ async fn lookup_events_filters_by_time_window_and_event_name() {
     clock.advance(60_000);
     let second = emu.create_vpc(&alice, "second").await;
     clock.advance(60_000);
-    assert_eq!(emu.call(&alice, "DeleteVpc", &[("VpcId", "vpc-missing")]).await.status, 404);
+    assert_eq!(
+        emu.call(&alice, "DeleteVpc", &[("VpcId", "vpc-missing")]).await.status,
+        404
+    );
     clock.advance(60_000);
     let third = emu.create_vpc(&alice, "third").await;
     emu.create_vpc(&bob, "bobs").await;
     clock.advance(60_000);
 
     let (all, token) = emu.lookup_ok(&alice, &[]).await;
-    assert_eq!(names(&all), ["CreateVpc", "DeleteVpc", "CreateVpc", "DescribeVpcs", "CreateVpc"], "newest first");
+    assert_eq!(
+        names(&all),
+        ["CreateVpc", "DeleteVpc", "CreateVpc", "DescribeVpcs", "CreateVpc"],
+        "newest first"
+    );
     assert!(token.is_empty());
 
     let window = [("StartTime", iso8601(T0 + 60_000)), ("EndTime", iso8601(T0 + 180_000))];
     let window: Vec<(&str, &str)> = window.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let (inside, _) = emu.lookup_ok(&alice, &window).await;
-    assert_eq!(names(&inside), ["DeleteVpc", "CreateVpc", "DescribeVpcs"], "StartTime and EndTime are inclusive");
+    assert_eq!(
+        names(&inside),
+        ["DeleteVpc", "CreateVpc", "DescribeVpcs"],
+        "StartTime and EndTime are inclusive"
+    );
     assert_eq!(inside[1]["responseElements"]["VpcId"], second.as_str());
 
-    let by_name = [("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", "CreateVpc")];
+    let by_name = [
+        ("LookupAttribute.1.Key", "EventName"),
+        ("LookupAttribute.1.Value", "CreateVpc"),
+    ];
     let (created, _) = emu.lookup_ok(&alice, &by_name).await;
-    let ids: Vec<&str> = created.iter().map(|e| e["responseElements"]["VpcId"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = created
+        .iter()
+        .map(|e| e["responseElements"]["VpcId"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, [third.as_str(), second.as_str(), first.as_str()]);
 
     let mut both = window.clone();
@@ -685,14 +890,32 @@ async fn lookup_events_filters_by_time_window_and_event_name() {
     assert_eq!(e["userIdentity"]["accountId"], alice.account_id.as_str());
     assert_eq!(e["userIdentity"]["accessKeyId"], alice.access_key_id.as_str());
     assert_eq!(e["userIdentity"]["userName"], "root");
-    assert_eq!(e["userIdentity"]["principalId"], alice.account_id.as_str(), "the root identity's principal is the account");
+    assert_eq!(
+        e["userIdentity"]["principalId"],
+        alice.account_id.as_str(),
+        "the root identity's principal is the account"
+    );
     assert_eq!(e["requestParameters"]["VpcName"], "third");
     assert!(e["eventId"].as_str().is_some_and(|id| !id.is_empty()));
-    assert!(all.iter().all(|e| e["userIdentity"]["accountId"] == alice.account_id.as_str()), "bob's event stays his");
+    assert!(
+        all.iter()
+            .all(|e| e["userIdentity"]["accountId"] == alice.account_id.as_str()),
+        "bob's event stays his"
+    );
 
-    let bad_key = emu.lookup(&alice, &[("LookupAttribute.1.Key", "Colour"), ("LookupAttribute.1.Value", "red")]).await;
+    let bad_key = emu
+        .lookup(
+            &alice,
+            &[("LookupAttribute.1.Key", "Colour"), ("LookupAttribute.1.Value", "red")],
+        )
+        .await;
     assert_error_shape(&bad_key, 400, "InvalidParameter");
-    let backwards = emu.lookup(&alice, &[("StartTime", &iso8601(T0 + 60_000)), ("EndTime", &iso8601(T0))]).await;
+    let backwards = emu
+        .lookup(
+            &alice,
+            &[("StartTime", &iso8601(T0 + 60_000)), ("EndTime", &iso8601(T0))],
+        )
+        .await;
     assert_error_shape(&backwards, 400, "InvalidParameter");
     assert!(
         emu.events(&alice).iter().all(|e| e.event.event_name != "LookupEvents"),
@@ -731,8 +954,16 @@ async fn lookup_events_pages_120_events_with_next_token() {
         token = next;
     }
     assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 20]);
-    let seen: Vec<&str> = pages.iter().flatten().map(|e| e["responseElements"]["VpcId"].as_str().unwrap()).collect();
-    assert_eq!(seen, made.iter().map(String::as_str).collect::<Vec<_>>(), "every event once, newest first");
+    let seen: Vec<&str> = pages
+        .iter()
+        .flatten()
+        .map(|e| e["responseElements"]["VpcId"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        seen,
+        made.iter().map(String::as_str).collect::<Vec<_>>(),
+        "every event once, newest first"
+    );
     let mut ids: Vec<&str> = pages.iter().flatten().map(|e| e["eventId"].as_str().unwrap()).collect();
     ids.sort();
     ids.dedup();
@@ -747,7 +978,11 @@ async fn lookup_events_pages_120_events_with_next_token() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lookup_events_shows_an_event_only_after_the_delivery_delay() {
     let delay = 5 * 60 * 1000;
-    let (emu, clock) = with_manual_clock(ConsoleConfig { delivery_delay_ms: delay, ..ConsoleConfig::for_tests() }).await;
+    let (emu, clock) = with_manual_clock(ConsoleConfig {
+        delivery_delay_ms: delay,
+        ..ConsoleConfig::for_tests()
+    })
+    .await;
     let alice = emu.account("alice");
     let vpc_id = emu.create_vpc(&alice, "delayed").await;
 
@@ -760,31 +995,57 @@ async fn lookup_events_shows_an_event_only_after_the_delivery_delay() {
     let (events, _) = emu.lookup_ok(&alice, &[]).await;
     assert_eq!(names(&events), ["CreateVpc"]);
     assert_eq!(events[0]["responseElements"]["VpcId"], vpc_id.as_str());
-    assert_eq!(events[0]["eventTime"], iso8601(T0), "the event keeps the time of the call, not of delivery");
+    assert_eq!(
+        events[0]["eventTime"],
+        iso8601(T0),
+        "the event keeps the time of the call, not of delivery"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lookup_events_faster_than_the_qps_limit_is_throttled() {
-    let (emu, clock) = with_manual_clock(ConsoleConfig { lookup_qps: 2.0, ..ConsoleConfig::for_tests() }).await;
+    let (emu, clock) = with_manual_clock(ConsoleConfig {
+        lookup_qps: 2.0,
+        ..ConsoleConfig::for_tests()
+    })
+    .await;
     let alice = emu.account("alice");
     let bob = emu.account("bob");
 
     assert_eq!(emu.lookup(&alice, &[]).await.status, 200);
     assert_eq!(emu.lookup(&alice, &[]).await.status, 200);
     let refused = emu.lookup(&alice, &[]).await;
-    let body = assert_error_shape(&refused, 400, "Throttling.User");
+    let body = assert_product_error(
+        &refused,
+        400,
+        "Throttling.User",
+        "actiontrail.aliyuncs.com",
+        "Actiontrail",
+    );
     assert_eq!(body["Message"], "Request was denied due to user flow control.");
     assert_eq!(emu.lookup(&bob, &[]).await.status, 200, "the limit is per account");
-    assert_eq!(emu.ok(&alice, "DescribeVpcs", &[]).await["TotalCount"], 0, "other operations are not limited");
+    assert_eq!(
+        emu.ok(&alice, "DescribeVpcs", &[]).await["TotalCount"],
+        0,
+        "other operations are not limited"
+    );
 
     clock.advance(500);
-    assert_eq!(emu.lookup(&alice, &[]).await.status, 200, "half a second refills one call");
+    assert_eq!(
+        emu.lookup(&alice, &[]).await.status,
+        200,
+        "half a second refills one call"
+    );
     assert_error_shape(&emu.lookup(&alice, &[]).await, 400, "Throttling.User");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lookup_events_in_a_burst_on_the_wall_clock_is_throttled() {
-    let emu = Emulator::start(Console::in_memory(ConsoleConfig { lookup_qps: 2.0, ..ConsoleConfig::for_tests() })).await;
+    let emu = Emulator::start(Console::in_memory(ConsoleConfig {
+        lookup_qps: 2.0,
+        ..ConsoleConfig::for_tests()
+    }))
+    .await;
     let alice = emu.account("alice");
     let started = std::time::Instant::now();
     let mut statuses = Vec::new();
@@ -797,6 +1058,9 @@ async fn lookup_events_in_a_burst_on_the_wall_clock_is_throttled() {
     }
     let allowed = 2.0 + 2.0 * started.elapsed().as_secs_f64();
     let admitted = statuses.iter().filter(|s| **s == 200).count();
-    assert!(admitted >= 2 && (admitted as f64) <= allowed + 1.0, "{admitted} admitted in a burst: {statuses:?}");
+    assert!(
+        admitted >= 2 && (admitted as f64) <= allowed + 1.0,
+        "{admitted} admitted in a burst: {statuses:?}"
+    );
     assert!(statuses.contains(&400), "{statuses:?}");
 }

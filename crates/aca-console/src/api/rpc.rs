@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::Console;
+use crate::catalog::Product;
 use crate::api::signature::{self, Acs3Authorization};
 use crate::clock::parse_iso8601;
 use crate::dispatch::Caller;
@@ -71,18 +72,27 @@ pub async fn handle(
     // Signature checks and SQLite commits are synchronous work: keep them off the async workers.
     let result = tokio::task::spawn_blocking(move || serve(&console, request)).await;
     match result {
-        Ok((action, request_id, Ok(body))) => respond_ok(&action, &request_id, body, format),
-        Ok((_, request_id, Err(e))) => respond_err(&e, &request_id, format),
-        Err(join) => respond_err(&ApiError::internal(join.to_string()), &request_id(), format),
+        Ok(Served { action, request_id, result: Ok(body), .. }) => respond_ok(&action, &request_id, body, format),
+        Ok(Served { request_id, product, result: Err(e), .. }) => respond_err(&e, &request_id, product, format),
+        Err(join) => respond_err(&ApiError::internal(join.to_string()), &request_id(), None, format),
     }
+}
+
+/// What [`serve`] did with one request.
+struct Served {
+    action: String,
+    request_id: String,
+    /// The product the request's version routed to, once known: its endpoint is the error's `HostId`.
+    product: Option<&'static Product>,
+    result: Result<Value, ApiError>,
 }
 
 fn form_pairs(bytes: &[u8]) -> Vec<(String, String)> {
     form_urlencoded::parse(bytes).into_owned().collect()
 }
 
-/// Authenticates and runs one request. Returns (action, request id, result).
-fn serve(console: &Console, req: Request) -> (String, String, Result<Value, ApiError>) {
+/// Authenticates and runs one request.
+fn serve(console: &Console, req: Request) -> Served {
     let acs3 = req
         .headers
         .get(header::AUTHORIZATION)
@@ -92,15 +102,20 @@ fn serve(console: &Console, req: Request) -> (String, String, Result<Value, ApiE
     let header = |name: &str| req.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let action = header("x-acs-action").or_else(|| req.params.get("Action").map(str::to_owned)).unwrap_or_default();
     let version = header("x-acs-version").or_else(|| req.params.get("Version").map(str::to_owned)).unwrap_or_default();
-    let fail = |e: ApiError| (action.clone(), request_id(), Err(e));
+    let fail = |e: ApiError, product: Option<&'static Product>| Served {
+        action: action.clone(),
+        request_id: request_id(),
+        product,
+        result: Err(e),
+    };
     if action.is_empty() {
-        return fail(ApiError::missing_parameter("Action"));
+        return fail(ApiError::missing_parameter("Action"), None);
     }
     if version.is_empty() {
-        return fail(ApiError::missing_parameter("Version"));
+        return fail(ApiError::missing_parameter("Version"), None);
     }
     let Some(product) = products::by_version(&version) else {
-        return fail(ApiError::version_not_found(&version));
+        return fail(ApiError::version_not_found(&version), None);
     };
 
     let auth = match &acs3 {
@@ -121,9 +136,9 @@ fn serve(console: &Console, req: Request) -> (String, String, Result<Value, ApiE
                     event_name: None,
                 };
                 let request_id = console.record_failure(product, &action, &req.params, &caller, &error);
-                return (action, request_id, Err(error));
+                return Served { action, request_id, product: Some(product), result: Err(error) };
             }
-            return fail(error);
+            return fail(error, Some(product));
         }
     };
     let caller = Caller {
@@ -136,7 +151,7 @@ fn serve(console: &Console, req: Request) -> (String, String, Result<Value, ApiE
         event_name: None,
     };
     let outcome = console.call(product, &action, &req.params, &caller);
-    (action, outcome.request_id, outcome.result)
+    Served { action, request_id: outcome.request_id, product: Some(product), result: outcome.result }
 }
 
 struct AuthFailure {
@@ -226,18 +241,28 @@ fn respond_ok(action: &str, _request_id: &str, body: Value, format: Format) -> R
     }
 }
 
-pub(crate) fn error_body(e: &ApiError, request_id: &str) -> Value {
+/// The error body as the product's endpoint returns it: `HostId` is that endpoint, and `Recommend`
+/// links the diagnosis page for this code, product and request.
+pub(crate) fn error_body(e: &ApiError, request_id: &str, product: Option<&Product>) -> Value {
+    let (host_id, recommend) = match product {
+        Some(p) => {
+            let code = &e.code;
+            let product = p.service_name;
+            (p.endpoint, format!("https://api.aliyun.com/troubleshoot?q={code}&product={product}&requestId={request_id}"))
+        }
+        None => ("aliyuncs.com", format!("https://api.aliyun.com/troubleshoot?q={}", e.code)),
+    };
     serde_json::json!({
         "RequestId": request_id,
-        "HostId": "aliyuncs.com",
+        "HostId": host_id,
         "Code": e.code,
         "Message": e.message,
-        "Recommend": format!("https://api.aliyun.com/troubleshoot?q={}", e.code),
+        "Recommend": recommend,
     })
 }
 
-fn respond_err(e: &ApiError, request_id: &str, format: Format) -> Response {
-    let body = error_body(e, request_id);
+fn respond_err(e: &ApiError, request_id: &str, product: Option<&Product>, format: Format) -> Response {
+    let body = error_body(e, request_id, product);
     match format {
         Format::Json => (e.status, axum::Json(body)).into_response(),
         Format::Xml => xml_response(e.status, "Error", &body),
