@@ -248,7 +248,8 @@ pub(crate) fn error_body(e: &ApiError, request_id: &str, product: Option<&Produc
         Some(p) => {
             let code = &e.code;
             let product = p.service_name;
-            (p.endpoint, format!("https://api.aliyun.com/troubleshoot?q={code}&product={product}&requestId={request_id}"))
+            let recommend = format!("https://api.aliyun.com/troubleshoot?q={code}&product={product}&requestId={request_id}");
+            (p.endpoint, recommend)
         }
         None => ("aliyuncs.com", format!("https://api.aliyun.com/troubleshoot?q={}", e.code)),
     };
