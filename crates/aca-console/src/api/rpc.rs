@@ -246,9 +246,10 @@ fn respond_ok(action: &str, _request_id: &str, body: Value, format: Format) -> R
 pub(crate) fn error_body(e: &ApiError, request_id: &str, product: Option<&Product>) -> Value {
     let (host_id, recommend) = match product {
         Some(p) => {
-            let code = &e.code;
-            let product = p.service_name;
-            let recommend = format!("https://api.aliyun.com/troubleshoot?q={code}&product={product}&requestId={request_id}");
+            let recommend = format!(
+                "https://api.aliyun.com/troubleshoot?q={}&product={}&requestId={request_id}",
+                e.code, p.service_name
+            );
             (p.endpoint, recommend)
         }
         None => ("aliyuncs.com", format!("https://api.aliyun.com/troubleshoot?q={}", e.code)),
