@@ -517,7 +517,7 @@ async fn concurrent_writes_to_one_account_are_all_applied_once() {
             emu.call(&alice, "CreateVSwitch", &extra).await
         })
     });
-    let replies: Vec<Reply> = futures_join(creates).await;
+    let replies: Vec<Reply> = join_in_order(creates).await;
     for reply in &replies {
         assert_eq!(reply.status, 200, "{}", reply.body);
     }
@@ -539,7 +539,7 @@ async fn concurrent_writes_to_one_account_are_all_applied_once() {
         let (emu, alice, target) = (emu.clone(), alice.clone(), target.clone());
         tokio::spawn(async move { emu.call(&alice, "DeleteVSwitch", &[("VSwitchId", &target)]).await })
     });
-    let replies: Vec<Reply> = futures_join(deletes).await;
+    let replies: Vec<Reply> = join_in_order(deletes).await;
     let successes = replies.iter().filter(|r| r.status == 200).count();
     assert_eq!(successes, 1, "exactly one delete wins");
     for reply in replies.iter().filter(|r| r.status != 200) {
@@ -566,7 +566,7 @@ async fn concurrent_writes_to_one_account_are_all_applied_once() {
 }
 
 /// Awaits spawned tasks in order.
-async fn futures_join<T: Send + 'static>(tasks: impl Iterator<Item = JoinHandle<T>>) -> Vec<T> {
+async fn join_in_order<T: Send + 'static>(tasks: impl Iterator<Item = JoinHandle<T>>) -> Vec<T> {
     let handles: Vec<JoinHandle<T>> = tasks.collect();
     let mut out = Vec::with_capacity(handles.len());
     for handle in handles {
