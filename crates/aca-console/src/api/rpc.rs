@@ -193,6 +193,17 @@ fn verify_rpc(console: &Console, req: &Request) -> Result<Authenticated, AuthFai
     Ok((account_id, (key.id, key.user_name)))
 }
 
+/// The V3 common request headers (all but `Authorization`); each one present must be in `SignedHeaders`.
+const ACS3_COMMON_HEADERS: &[&str] = &[
+    "host",
+    "x-acs-action",
+    "x-acs-version",
+    "x-acs-date",
+    "x-acs-signature-nonce",
+    "x-acs-content-sha256",
+    "x-acs-security-token",
+];
+
 fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<Authenticated, AuthFailure> {
     let bare = |error| AuthFailure { error, account: None };
     let auth = Acs3Authorization::parse(authorization)
@@ -207,6 +218,17 @@ fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<
     };
     if hashed_payload != signature::sha256_hex(&req.body) {
         return Err(audited(ApiError::new(StatusCode::BAD_REQUEST, "InvalidContentSha256", "x-acs-content-sha256 does not match the body.")));
+    }
+    // Every common request header the request carries must be signed, or it could be changed in flight.
+    let unsigned = ACS3_COMMON_HEADERS
+        .iter()
+        .find(|name| req.headers.contains_key(**name) && !auth.signed_headers.iter().any(|signed| signed == *name));
+    if let Some(name) = unsigned {
+        return Err(audited(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "SignatureDoesNotMatch",
+            format!("The request header \"{name}\" is not in SignedHeaders; every common request header is signed."),
+        )));
     }
     let headers: Vec<(String, String)> = req
         .headers
