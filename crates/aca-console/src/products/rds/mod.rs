@@ -1,0 +1,420 @@
+//! ApsaraDB RDS (API 2014-08-15): instances, databases, database accounts, IP whitelists and auto-renewal.
+//!
+//! The whitelist and vSwitch-placement helpers at the end are shared with the other database and
+//! networking products (Tair, CLB), which follow the same rules.
+
+use axum::http::StatusCode;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::catalog::{OpCtx, Operation, Product};
+use crate::clock::{Millis, iso8601};
+use crate::error::ApiError;
+use crate::model::Resource;
+use crate::params::Params;
+use crate::products::regions::{check_zone, parse_cidr, region};
+use crate::products::vpc::{VPC, VSWITCH};
+
+mod accounts;
+mod databases;
+mod instances;
+mod whitelist;
+
+pub(crate) use self::accounts::check_password;
+use self::accounts::*;
+use self::databases::*;
+use self::instances::*;
+use self::whitelist::*;
+pub(crate) use self::whitelist::{
+    ModifyMode, WhitelistGroup, apply_whitelist_change, load_groups, parse_security_ips, store_groups,
+    whitelist_group_name,
+};
+
+pub static PRODUCT: Product = Product {
+    code: "rds",
+    name: "ApsaraDB RDS",
+    service_name: "Rds",
+    version: "2014-08-15",
+    endpoint: "rds.aliyuncs.com",
+    console_agent: "rds.console.aliyun.com",
+    operations: &[
+        Operation::write("CreateDBInstance", create_db_instance),
+        Operation::read("DescribeDBInstances", describe_db_instances),
+        Operation::read("DescribeDBInstanceAttribute", describe_db_instance_attribute),
+        Operation::write("ModifyDBInstanceDescription", modify_db_instance_description),
+        Operation::write("RestartDBInstance", restart_db_instance),
+        Operation::write("DeleteDBInstance", delete_db_instance),
+        Operation::write("CreateDatabase", create_database),
+        Operation::read("DescribeDatabases", describe_databases),
+        Operation::write("DeleteDatabase", delete_database),
+        Operation::write("CreateAccount", create_account),
+        Operation::read("DescribeAccounts", describe_accounts),
+        Operation::write("DeleteAccount", delete_account),
+        Operation::write("GrantAccountPrivilege", grant_account_privilege),
+        Operation::write("ModifySecurityIps", modify_security_ips),
+        Operation::read("DescribeDBInstanceIPArrayList", describe_db_instance_ip_array_list),
+        Operation::write(
+            "ModifyInstanceAutoRenewalAttribute",
+            modify_instance_auto_renewal_attribute,
+        ),
+        Operation::read(
+            "DescribeInstanceAutoRenewalAttribute",
+            describe_instance_auto_renewal_attribute,
+        ),
+    ],
+};
+
+pub const INSTANCE: &str = "rds.instance";
+pub const DATABASE: &str = "rds.database";
+pub const ACCOUNT: &str = "rds.account";
+const INSTANCE_TYPE: &str = "ACS::RDS::DBInstance";
+const WHITELIST_ATTR: &str = "SecurityIPArrays";
+
+/// The engines RDS sells, with their versions, instance-class prefixes, ports and endpoint labels.
+struct Engine {
+    name: &'static str,
+    versions: &'static [&'static str],
+    class_prefixes: &'static [&'static str],
+    port: u16,
+    /// The engine's label in connection strings: `rm-….mysql.rds.aliyuncs.com`.
+    domain: &'static str,
+    /// Valid `AccountPrivilege` values for this engine.
+    privileges: &'static [&'static str],
+}
+
+const ENGINES: &[Engine] = &[
+    Engine {
+        name: "MySQL",
+        versions: &["5.6", "5.7", "8.0"],
+        class_prefixes: &["mysql.", "rds.mysql."],
+        port: 3306,
+        domain: "mysql",
+        privileges: &["ReadWrite", "ReadOnly", "DDLOnly", "DMLOnly"],
+    },
+    Engine {
+        name: "PostgreSQL",
+        versions: &["10.0", "11.0", "12.0", "13.0", "14.0", "15.0", "16.0", "17.0"],
+        class_prefixes: &["pg.", "rds.pg."],
+        port: 5432,
+        domain: "pg",
+        privileges: &["DBOwner"],
+    },
+    Engine {
+        name: "SQLServer",
+        versions: &[
+            "2012_std_ha",
+            "2016_std_ha",
+            "2017_std_ha",
+            "2019_std_ha",
+            "2022_std_ha",
+            "2019_web",
+            "2022_web",
+        ],
+        class_prefixes: &["mssql.", "rds.mssql."],
+        port: 1433,
+        domain: "sqlserver",
+        privileges: &["ReadWrite", "ReadOnly", "DBOwner"],
+    },
+    Engine {
+        name: "MariaDB",
+        versions: &["10.3"],
+        class_prefixes: &["mariadb."],
+        port: 3306,
+        domain: "mariadb",
+        privileges: &["ReadWrite", "ReadOnly", "DDLOnly", "DMLOnly"],
+    },
+];
+
+fn engine(name: &str) -> Option<&'static Engine> {
+    ENGINES.iter().find(|e| e.name == name)
+}
+
+const STORAGE_TYPES: &[&str] = &[
+    "local_ssd",
+    "cloud_ssd",
+    "cloud_essd",
+    "cloud_essd2",
+    "cloud_essd3",
+    "general_essd",
+];
+const CATEGORIES: &[&str] = &["Basic", "HighAvailability", "AlwaysOn", "Finance", "cluster"];
+
+fn incorrect_state() -> ApiError {
+    ApiError::incorrect_status(
+        "IncorrectDBInstanceState",
+        "Current DB instance state does not support this operation.",
+    )
+}
+
+fn require_running(instance: &Resource) -> Result<(), ApiError> {
+    if instance.status == "Running" {
+        Ok(())
+    } else {
+        Err(incorrect_state())
+    }
+}
+
+/// Descriptions as RDS enforces them: 2–256 characters, not starting with `http://` or `https://`.
+fn check_description(param: &str, text: &str) -> Result<(), ApiError> {
+    let len = text.chars().count();
+    if !(2..=256).contains(&len) || text.starts_with("http://") || text.starts_with("https://") {
+        return Err(ApiError::invalid_parameter(
+            param,
+            "the description must be 2 to 256 characters long and not start with http:// or https://",
+        ));
+    }
+    Ok(())
+}
+
+/// CPU cores and memory (MB) of an instance class such as `mysql.n2.medium.1` (2 cores, 4 GB).
+fn class_size(class: &str) -> (i64, i64) {
+    let parts: Vec<&str> = class.split('.').collect();
+    let cores = parts
+        .iter()
+        .find_map(|p| match *p {
+            "micro" | "small" => Some(1),
+            "medium" => Some(2),
+            "large" => Some(4),
+            "xlarge" => Some(8),
+            "2xlarge" => Some(16),
+            "4xlarge" => Some(32),
+            "8xlarge" => Some(64),
+            _ => None,
+        })
+        .unwrap_or(2);
+    let ratio = parts
+        .iter()
+        .find_map(|p| match *p {
+            "n4" | "x4" => Some(4),
+            "n8" | "x8" => Some(8),
+            _ => None,
+        })
+        .unwrap_or(2);
+    (cores, cores * ratio * 1024)
+}
+
+/// `ms` moved `months` calendar months on (the day clamped to the target month's length).
+pub(crate) fn add_months(ms: Millis, months: i64) -> Millis {
+    let Ok(t) = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) else {
+        return ms;
+    };
+    let total = i64::from(t.year()) * 12 + i64::from(u8::from(t.month())) - 1 + months;
+    let (year, month0) = (total.div_euclid(12), total.rem_euclid(12));
+    let Ok(month) = time::Month::try_from(month0 as u8 + 1) else {
+        return ms;
+    };
+    let Ok(year) = i32::try_from(year) else { return ms };
+    let day = t.day().min(month.length(year));
+    match time::Date::from_calendar_date(year, month, day) {
+        Ok(date) => t.replace_date(date).unix_timestamp() * 1000 + ms.rem_euclid(1000),
+        Err(_) => ms,
+    }
+}
+
+/// A 15-digit order (or task) id, as buy operations return.
+pub(crate) fn order_id() -> String {
+    let mut rng = rand::rng();
+    format!("2{:014}", rng.random_range(0..100_000_000_000_000u64))
+}
+/// Where a VPC-connected instance lives: its VPC, vSwitch, zone and the vSwitch's CIDR block.
+#[derive(Debug, Clone)]
+pub(crate) struct Placement {
+    pub vpc_id: String,
+    pub vswitch_id: String,
+    pub zone_id: String,
+    pub cidr: String,
+}
+
+impl Placement {
+    /// A private address inside the vSwitch (skipping the network's first addresses and its broadcast).
+    pub(crate) fn random_host(&self) -> Result<String, ApiError> {
+        let (address, len) = parse_cidr("VSwitchId", &self.cidr)?;
+        let host_bits = 32 - u32::from(len);
+        let size = 1u64 << host_bits;
+        let network = u64::from(address) >> host_bits << host_bits;
+        // vSwitches are /29 or larger; the smallest blocks just take their first host.
+        let offset = if size > 8 {
+            rand::rng().random_range(3..size - 1)
+        } else {
+            1.min(size - 1)
+        };
+        let host = network + offset;
+        Ok(std::net::Ipv4Addr::from(host as u32).to_string())
+    }
+}
+
+/// Checks a `(parameter, id)` pair of VPC and vSwitch (and optionally a zone) the way the database and
+/// load-balancer APIs do: both must exist in the request's region, the vSwitch must belong to the VPC,
+/// and a given zone must be the vSwitch's.
+pub(crate) fn place_in_vswitch(
+    ctx: &OpCtx<'_>,
+    vpc: (&str, &str),
+    vswitch: (&str, &str),
+    zone: Option<(&str, &str)>,
+) -> Result<Placement, ApiError> {
+    let vpc_resource = ctx.find(VPC, vpc.1, vpc.0)?;
+    let vsw = ctx.find(VSWITCH, vswitch.1, vswitch.0)?;
+    if vpc_resource.region != ctx.region {
+        return Err(ApiError::not_found(vpc.0, vpc.1));
+    }
+    if vsw.region != ctx.region {
+        return Err(ApiError::not_found(vswitch.0, vswitch.1));
+    }
+    if vsw.parent.as_deref() != Some(vpc.1) {
+        return Err(ApiError::invalid_parameter(
+            vswitch.0,
+            format!("vSwitch {} does not belong to VPC {}", vswitch.1, vpc.1),
+        ));
+    }
+    let vsw_zone = vsw.attr_str("ZoneId").to_owned();
+    if let Some((param, zone)) = zone
+        && zone != vsw_zone
+    {
+        return Err(ApiError::invalid_parameter(
+            param,
+            format!("{zone} is not the zone of vSwitch {} ({vsw_zone})", vswitch.1),
+        ));
+    }
+    Ok(Placement {
+        vpc_id: vpc.1.to_owned(),
+        vswitch_id: vswitch.1.to_owned(),
+        zone_id: vsw_zone,
+        cidr: vsw.attr_str("CidrBlock").to_owned(),
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod harness {
+    //! A console with one account and a hand-moved clock, for driving products through `Console::call`.
+
+    use std::sync::Arc;
+
+    use serde_json::Value;
+
+    use crate::catalog::Product;
+    use crate::dispatch::Caller;
+    use crate::error::ApiError;
+    use crate::model::Resource;
+    use crate::params::Params;
+    use crate::products::vpc;
+    use crate::{Console, ConsoleConfig, ManualClock, Store};
+
+    pub(crate) struct Harness {
+        pub console: Console,
+        pub clock: Arc<ManualClock>,
+        pub caller: Caller,
+    }
+
+    /// 2026-11-30T14:00:00Z
+    const START_MS: i64 = 1_796_047_200_000;
+
+    impl Harness {
+        /// Asynchronous states settle at once.
+        pub(crate) fn new() -> Self {
+            Self::with_delay(0)
+        }
+
+        /// Asynchronous states last `delay_ms` of the manual clock.
+        pub(crate) fn with_delay(delay_ms: i64) -> Self {
+            let clock = Arc::new(ManualClock::new(START_MS));
+            let config = ConsoleConfig {
+                transition_delay_ms: delay_ms,
+                ..ConsoleConfig::for_tests()
+            };
+            let console = Console::new(config, Store::in_memory(), clock.clone());
+            let caller = Self::new_caller(&console);
+            Self { console, clock, caller }
+        }
+
+        fn new_caller(console: &Console) -> Caller {
+            let credentials = console.create_account("tester", None).expect("account");
+            Caller {
+                account_id: credentials.account_id,
+                access_key_id: credentials.access_key_id,
+                user_name: None,
+                user_agent: "AlibabaCloud-Rust-Tests".into(),
+                source_ip: "192.0.2.10".into(),
+                event_type: aca_core::EventType::ApiCall,
+                event_name: None,
+            }
+        }
+
+        /// A second account of the same console.
+        pub(crate) fn other_account(&self) -> Caller {
+            Self::new_caller(&self.console)
+        }
+
+        pub(crate) fn call(
+            &self,
+            product: &'static Product,
+            action: &str,
+            pairs: &[(&str, &str)],
+        ) -> Result<Value, ApiError> {
+            self.call_as(&self.caller, product, action, pairs)
+        }
+
+        pub(crate) fn call_as(
+            &self,
+            caller: &Caller,
+            product: &'static Product,
+            action: &str,
+            pairs: &[(&str, &str)],
+        ) -> Result<Value, ApiError> {
+            let params = Params::from_pairs(pairs.iter().copied());
+            self.console.call(product, action, &params, caller).result
+        }
+
+        /// Calls that must succeed.
+        pub(crate) fn ok(&self, product: &'static Product, action: &str, pairs: &[(&str, &str)]) -> Value {
+            match self.call(product, action, pairs) {
+                Ok(v) => v,
+                Err(e) => panic!("{action} failed: {e}"),
+            }
+        }
+
+        /// Calls that must fail; returns the error.
+        pub(crate) fn err(&self, product: &'static Product, action: &str, pairs: &[(&str, &str)]) -> ApiError {
+            match self.call(product, action, pairs) {
+                Ok(v) => panic!("{action} unexpectedly succeeded: {v}"),
+                Err(e) => e,
+            }
+        }
+
+        /// A VPC with one vSwitch `192.168.1.0/24` in `cn-hangzhou-h`: returns (VpcId, VSwitchId).
+        pub(crate) fn network(&self) -> (String, String) {
+            let vpc = self.ok(
+                &vpc::PRODUCT,
+                "CreateVpc",
+                &[("CidrBlock", "192.168.0.0/16"), ("VpcName", "test")],
+            );
+            let vpc_id = vpc["VpcId"].as_str().expect("VpcId").to_owned();
+            let vsw = self.ok(
+                &vpc::PRODUCT,
+                "CreateVSwitch",
+                &[
+                    ("VpcId", &vpc_id),
+                    ("ZoneId", "cn-hangzhou-h"),
+                    ("CidrBlock", "192.168.1.0/24"),
+                ],
+            );
+            (vpc_id, vsw["VSwitchId"].as_str().expect("VSwitchId").to_owned())
+        }
+
+        /// Puts a resource straight into the account (for resources of products written elsewhere).
+        pub(crate) fn insert(&self, resource: Resource) {
+            let shared = self.console.store.account(&self.caller.account_id).expect("account");
+            shared.lock().resources.insert(resource.id.clone(), resource);
+        }
+
+        /// The last ActionTrail event of the account.
+        pub(crate) fn last_event(&self) -> aca_core::TrailEvent {
+            let shared = self.console.store.account(&self.caller.account_id).expect("account");
+            let state = shared.lock();
+            state.events.last().expect("an event").event.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
