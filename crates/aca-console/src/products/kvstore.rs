@@ -448,9 +448,9 @@ fn describe_security_ips(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::products::rds::harness::Harness;
+    use crate::products::testkit::{ON_THE_HOUR_MS, TestConsole};
 
-    fn create(h: &Harness, class: &str) -> String {
+    fn create(h: &TestConsole, class: &str) -> String {
         let (vpc_id, vsw_id) = h.network();
         let body = h.ok(
             &PRODUCT,
@@ -469,7 +469,7 @@ mod tests {
         body["InstanceId"].as_str().expect("InstanceId").to_owned()
     }
 
-    fn status(h: &Harness, id: &str) -> String {
+    fn status(h: &TestConsole, id: &str) -> String {
         let body = h.ok(&PRODUCT, "DescribeInstanceAttribute", &[("InstanceId", id)]);
         body["Instances"]["DBInstanceAttribute"][0]["InstanceStatus"]
             .as_str()
@@ -479,10 +479,10 @@ mod tests {
 
     #[test]
     fn creates_and_describes_an_instance() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let id = create(&h, "redis.master.small.default");
         assert!(id.starts_with("r-bp1"), "{id}");
-        let event = h.last_event();
+        let event = h.newest_event();
         assert_eq!(
             (event.service_name.as_str(), event.event_source.as_str()),
             ("R-kvstore", "r-kvstore.aliyuncs.com")
@@ -516,7 +516,7 @@ mod tests {
 
     #[test]
     fn states_follow_the_clock() {
-        let h = Harness::with_delay(3_000);
+        let h = TestConsole::with_transition_delay(3_000);
         let (vpc_id, vsw_id) = h.network();
         h.clock.advance(3_000);
         let body = h.ok(
@@ -562,7 +562,7 @@ mod tests {
 
     #[test]
     fn spec_changes_are_checked() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let id = create(&h, "redis.master.mid.default");
         let e = h.err(
             &PRODUCT,
@@ -605,9 +605,9 @@ mod tests {
 
     #[test]
     fn whitelist_groups_cover_append_delete() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let id = create(&h, "redis.master.small.default");
-        let groups = |h: &Harness| -> Vec<(String, String)> {
+        let groups = |h: &TestConsole| -> Vec<(String, String)> {
             let body = h.ok(&PRODUCT, "DescribeSecurityIps", &[("InstanceId", &id)]);
             body["SecurityIpGroups"]["SecurityIpGroup"]
                 .as_array()
@@ -676,7 +676,7 @@ mod tests {
 
     #[test]
     fn bad_parameters_unknown_ids_and_isolation() {
-        let h = Harness::new();
+        let h = TestConsole::starting_at(ON_THE_HOUR_MS);
         let (vpc_id, vsw_id) = h.network();
         let base = [
             ("InstanceClass", "redis.master.small.default"),
@@ -720,7 +720,7 @@ mod tests {
             &[("InstanceId", "r-bp1doesnotexist")],
         );
         assert_eq!(e.code, "InvalidInstanceId.NotFound");
-        let other = h.other_account();
+        let other = h.account("other");
         let e = h
             .call_as(
                 &other,

@@ -14,17 +14,17 @@ struct Network {
 }
 
 fn network(t: &TestConsole, caller: &Caller) -> Network {
-    let vpc = t.ok(
+    let vpc = t.ok_as(
+        caller,
         &vpc::PRODUCT,
         "CreateVpc",
-        caller,
         &[("CidrBlock", "192.168.0.0/16"), ("VpcName", "prod")],
     );
     let vpc = text(&vpc, "/VpcId").to_owned();
-    let vsw = t.ok(
+    let vsw = t.ok_as(
+        caller,
         &vpc::PRODUCT,
         "CreateVSwitch",
-        caller,
         &[
             ("VpcId", &vpc),
             ("ZoneId", "cn-hangzhou-h"),
@@ -32,10 +32,10 @@ fn network(t: &TestConsole, caller: &Caller) -> Network {
         ],
     );
     let vswitch = text(&vsw, "/VSwitchId").to_owned();
-    let sg = t.ok(
+    let sg = t.ok_as(
+        caller,
         &PRODUCT,
         "CreateSecurityGroup",
-        caller,
         &[("VpcId", &vpc), ("SecurityGroupName", "web-sg")],
     );
     let security_group = text(&sg, "/SecurityGroupId").to_owned();
@@ -55,7 +55,7 @@ fn run_one(t: &TestConsole, caller: &Caller, net: &Network, extra: &[(&str, &str
         ("InstanceName", "web-01"),
     ];
     params.extend_from_slice(extra);
-    let body = t.ok(&PRODUCT, "RunInstances", caller, &params);
+    let body = t.ok_as(caller, &PRODUCT, "RunInstances", &params);
     let ids = items(&body, "/InstanceIdSets/InstanceIdSet");
     assert_eq!(ids.len(), 1, "{body}");
     ids[0].as_str().unwrap_or_default().to_owned()
@@ -63,7 +63,7 @@ fn run_one(t: &TestConsole, caller: &Caller, net: &Network, extra: &[(&str, &str
 
 fn describe_one(t: &TestConsole, caller: &Caller, id: &str) -> Value {
     let ids = format!("[\"{id}\"]");
-    let body = t.ok(&PRODUCT, "DescribeInstances", caller, &[("InstanceIds", ids.as_str())]);
+    let body = t.ok_as(caller, &PRODUCT, "DescribeInstances", &[("InstanceIds", ids.as_str())]);
     let found = items(&body, "/Instances/Instance");
     assert_eq!(found.len(), 1, "{body}");
     found[0].clone()
@@ -108,7 +108,7 @@ fn run_instances_creates_a_running_instance_with_a_system_disk() {
     );
     assert_eq!(text(&instance, "/CreationTime"), "2026-11-30T14:01Z");
 
-    let disks = t.ok(&PRODUCT, "DescribeDisks", &caller, &[("InstanceId", id.as_str())]);
+    let disks = t.ok_as(&caller, &PRODUCT, "DescribeDisks", &[("InstanceId", id.as_str())]);
     let disks = items(&disks, "/Disks/Disk");
     assert_eq!(disks.len(), 1);
     assert_eq!(text(&disks[0], "/Type"), "system");
@@ -132,10 +132,10 @@ fn run_instances_launches_several_with_unique_suffixes() {
     let t = TestConsole::new();
     let caller = t.account("alice");
     let net = network(&t, &caller);
-    let body = t.ok(
+    let body = t.ok_as(
+        &caller,
         &PRODUCT,
         "RunInstances",
-        &caller,
         &[
             ("InstanceType", "ecs.c7.large"),
             ("ImageId", IMAGE),
@@ -149,14 +149,14 @@ fn run_instances_launches_several_with_unique_suffixes() {
         ],
     );
     assert_eq!(items(&body, "/InstanceIdSets/InstanceIdSet").len(), 3);
-    let list = t.ok(&PRODUCT, "DescribeInstances", &caller, &[("InstanceName", "node*")]);
+    let list = t.ok_as(&caller, &PRODUCT, "DescribeInstances", &[("InstanceName", "node*")]);
     let mut names: Vec<&str> = items(&list, "/Instances/Instance")
         .iter()
         .filter_map(|i| i["InstanceName"].as_str())
         .collect();
     names.sort_unstable();
     assert_eq!(names, ["node001", "node002", "node003"]);
-    let data = t.ok(&PRODUCT, "DescribeDisks", &caller, &[("DiskType", "data")]);
+    let data = t.ok_as(&caller, &PRODUCT, "DescribeDisks", &[("DiskType", "data")]);
     assert_eq!(data["TotalCount"], 3);
     assert_eq!(text(&data, "/Disks/Disk/0/Device"), "/dev/xvdb");
 }
@@ -169,14 +169,14 @@ fn stop_and_start_pass_through_transitional_states() {
     t.advance(2_000); // the VPC and vSwitch become Available
     let id = run_one(&t, &caller, &net, &[]);
     assert_eq!(status_of(&t, &caller, &id), "Starting");
-    let err = t.err(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+    let err = t.err_as(&caller, &PRODUCT, "StopInstance", &[("InstanceId", &id)]);
     assert_eq!(err.code, "IncorrectInstanceStatus");
     t.advance(2_000);
     assert_eq!(status_of(&t, &caller, &id), "Running");
 
-    t.ok(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+    t.ok_as(&caller, &PRODUCT, "StopInstance", &[("InstanceId", &id)]);
     assert_eq!(status_of(&t, &caller, &id), "Stopping");
-    let err = t.err(&PRODUCT, "StartInstance", &caller, &[("InstanceId", &id)]);
+    let err = t.err_as(&caller, &PRODUCT, "StartInstance", &[("InstanceId", &id)]);
     assert_eq!(
         (err.code.as_str(), err.status.as_u16()),
         ("IncorrectInstanceStatus", 403)
@@ -185,14 +185,14 @@ fn stop_and_start_pass_through_transitional_states() {
     assert_eq!(status_of(&t, &caller, &id), "Stopping");
     t.advance(1);
     assert_eq!(status_of(&t, &caller, &id), "Stopped");
-    let status = t.ok(&PRODUCT, "DescribeInstanceStatus", &caller, &[("InstanceId.1", &id)]);
+    let status = t.ok_as(&caller, &PRODUCT, "DescribeInstanceStatus", &[("InstanceId.1", &id)]);
     assert_eq!(text(&status, "/InstanceStatuses/InstanceStatus/0/Status"), "Stopped");
 
-    t.ok(&PRODUCT, "StartInstance", &caller, &[("InstanceId", &id)]);
+    t.ok_as(&caller, &PRODUCT, "StartInstance", &[("InstanceId", &id)]);
     assert_eq!(status_of(&t, &caller, &id), "Starting");
     t.advance(2_000);
     assert_eq!(status_of(&t, &caller, &id), "Running");
-    let err = t.err(&PRODUCT, "StartInstance", &caller, &[("InstanceId", &id)]);
+    let err = t.err_as(&caller, &PRODUCT, "StartInstance", &[("InstanceId", &id)]);
     assert_eq!(err.code, "IncorrectInstanceStatus");
 }
 
@@ -202,10 +202,10 @@ fn create_instance_leaves_a_stopped_instance_without_public_address() {
     let caller = t.account("alice");
     let net = network(&t, &caller);
     t.advance(1_000);
-    let body = t.ok(
+    let body = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateInstance",
-        &caller,
         &[
             ("InstanceType", "ecs.t6-c1m1.large"),
             ("ImageId", IMAGE),
@@ -235,45 +235,45 @@ fn delete_instance_needs_a_stopped_instance_unless_forced() {
         &net,
         &[("DataDisk.1.Size", "40"), ("DataDisk.1.DeleteWithInstance", "false")],
     );
-    let err = t.err(&PRODUCT, "DeleteInstance", &caller, &[("InstanceId", &id)]);
+    let err = t.err_as(&caller, &PRODUCT, "DeleteInstance", &[("InstanceId", &id)]);
     assert_eq!(err.code, "IncorrectInstanceStatus");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "ModifyInstanceAttribute",
-        &caller,
         &[("InstanceId", &id), ("DeletionProtection", "true")],
     );
-    let err = t.err(
+    let err = t.err_as(
+        &caller,
         &PRODUCT,
         "DeleteInstance",
-        &caller,
         &[("InstanceId", &id), ("Force", "true")],
     );
     assert_eq!(err.code, "InvalidOperation.DeletionProtection");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "ModifyInstanceAttribute",
-        &caller,
         &[("InstanceId", &id), ("DeletionProtection", "false")],
     );
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteInstance",
-        &caller,
         &[("InstanceId", &id), ("Force", "true")],
     );
 
-    let list = t.ok(&PRODUCT, "DescribeInstances", &caller, &[]);
+    let list = t.ok_as(&caller, &PRODUCT, "DescribeInstances", &[]);
     assert_eq!(list["TotalCount"], 0);
     // The system disk went with the instance; the data disk kept for later is now Available.
-    let disks = t.ok(&PRODUCT, "DescribeDisks", &caller, &[]);
+    let disks = t.ok_as(&caller, &PRODUCT, "DescribeDisks", &[]);
     let disks = items(&disks, "/Disks/Disk");
     assert_eq!(disks.len(), 1);
     assert_eq!(
         (text(&disks[0], "/Type"), text(&disks[0], "/Status")),
         ("data", "Available")
     );
-    let err = t.err(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
+    let err = t.err_as(&caller, &PRODUCT, "StopInstance", &[("InstanceId", &id)]);
     assert_eq!(err.code, "InvalidInstanceId.NotFound");
 }
 
@@ -290,7 +290,7 @@ fn run_instances_validates_its_parameters_and_references() {
     let run = |extra: &[(&str, &str)], skip: &str| {
         let mut params: Vec<(&str, &str)> = base.iter().copied().filter(|(k, _)| *k != skip).collect();
         params.extend_from_slice(extra);
-        t.err(&PRODUCT, "RunInstances", &caller, &params)
+        t.err_as(&caller, &PRODUCT, "RunInstances", &params)
     };
 
     let e = run(&[], "");
@@ -384,11 +384,11 @@ fn run_instances_validates_its_parameters_and_references() {
     );
 
     // A security group of another VPC cannot guard an instance in this vSwitch.
-    let other_vpc = t.ok(&vpc::PRODUCT, "CreateVpc", &caller, &[("CidrBlock", "10.0.0.0/8")]);
-    let other_sg = t.ok(
+    let other_vpc = t.ok_as(&caller, &vpc::PRODUCT, "CreateVpc", &[("CidrBlock", "10.0.0.0/8")]);
+    let other_sg = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateSecurityGroup",
-        &caller,
         &[("VpcId", text(&other_vpc, "/VpcId"))],
     );
     let e = run(
@@ -405,8 +405,8 @@ fn run_instances_validates_its_parameters_and_references() {
     );
 
     // Nothing was created by any of the failed calls.
-    assert_eq!(t.ok(&PRODUCT, "DescribeInstances", &caller, &[])["TotalCount"], 0);
-    assert_eq!(t.ok(&PRODUCT, "DescribeDisks", &caller, &[])["TotalCount"], 0);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeInstances", &[])["TotalCount"], 0);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeDisks", &[])["TotalCount"], 0);
 }
 
 #[test]
@@ -419,7 +419,7 @@ fn accounts_see_only_their_own_instances() {
     let alice_instance = run_one(&t, &alice, &alice_net, &[]);
     let bob_instance = run_one(&t, &bob, &bob_net, &[]);
 
-    let seen_by_bob = t.ok(&PRODUCT, "DescribeInstances", &bob, &[]);
+    let seen_by_bob = t.ok_as(&bob, &PRODUCT, "DescribeInstances", &[]);
     let ids: Vec<&str> = items(&seen_by_bob, "/Instances/Instance")
         .iter()
         .filter_map(|i| i["InstanceId"].as_str())
@@ -427,19 +427,19 @@ fn accounts_see_only_their_own_instances() {
     assert_eq!(ids, [bob_instance.as_str()]);
     let asked = format!("[\"{alice_instance}\"]");
     assert_eq!(
-        t.ok(&PRODUCT, "DescribeInstances", &bob, &[("InstanceIds", &asked)])["TotalCount"],
+        t.ok_as(&bob, &PRODUCT, "DescribeInstances", &[("InstanceIds", &asked)])["TotalCount"],
         0
     );
     assert_eq!(
-        t.err(&PRODUCT, "StopInstance", &bob, &[("InstanceId", &alice_instance)])
+        t.err_as(&bob, &PRODUCT, "StopInstance", &[("InstanceId", &alice_instance)])
             .code,
         "InvalidInstanceId.NotFound"
     );
     // Bob cannot launch into Alice's network either.
-    let e = t.err(
+    let e = t.err_as(
+        &bob,
         &PRODUCT,
         "RunInstances",
-        &bob,
         &[
             ("InstanceType", "ecs.g7.large"),
             ("ImageId", IMAGE),
@@ -457,12 +457,12 @@ fn instances_are_regional() {
     let caller = t.account("alice");
     let net = network(&t, &caller);
     let id = run_one(&t, &caller, &net, &[]);
-    let elsewhere = t.ok(&PRODUCT, "DescribeInstances", &caller, &[("RegionId", "cn-beijing")]);
+    let elsewhere = t.ok_as(&caller, &PRODUCT, "DescribeInstances", &[("RegionId", "cn-beijing")]);
     assert_eq!(elsewhere["TotalCount"], 0);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "StopInstance",
-        &caller,
         &[("RegionId", "cn-beijing"), ("InstanceId", &id)],
     );
     assert_eq!(e.code, "InvalidInstanceId.NotFound");
@@ -475,7 +475,7 @@ fn events_name_the_instance_and_record_failures() {
     let net = network(&t, &caller);
     let id = run_one(&t, &caller, &net, &[]);
 
-    let event = t.last_event(&caller, "RunInstances");
+    let event = t.last_event_of(&caller, "RunInstances");
     assert_eq!(event.service_name, "Ecs");
     assert_eq!(event.event_source, "ecs.aliyuncs.com");
     assert_eq!(event.api_version, "2014-05-26");
@@ -496,12 +496,12 @@ fn events_name_the_instance_and_record_failures() {
         Some(&json!(id))
     );
 
-    t.ok(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
-    let stop = t.last_event(&caller, "StopInstance");
+    t.ok_as(&caller, &PRODUCT, "StopInstance", &[("InstanceId", &id)]);
+    let stop = t.last_event_of(&caller, "StopInstance");
     assert_eq!(stop.referenced_resources.get(INSTANCE_REF), Some(&vec![id.clone()]));
 
-    t.err(&PRODUCT, "StopInstance", &caller, &[("InstanceId", &id)]);
-    let failed = t.last_event(&caller, "StopInstance");
+    t.err_as(&caller, &PRODUCT, "StopInstance", &[("InstanceId", &id)]);
+    let failed = t.last_event_of(&caller, "StopInstance");
     assert_eq!(failed.error_code.as_deref(), Some("IncorrectInstanceStatus"));
     assert!(failed.referenced_resources.is_empty());
 }
@@ -513,20 +513,20 @@ fn disks_attach_detach_resize_and_delete() {
     let net = network(&t, &caller);
     let instance = run_one(&t, &caller, &net, &[]);
 
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[("ZoneId", "cn-hangzhou-h"), ("DiskCategory", "cloud_essd")],
     );
     assert_eq!(
         (e.code.as_str(), e.message.contains("\"Size\"")),
         ("MissingParameter", true)
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[
             ("ZoneId", "cn-hangzhou-h"),
             ("DiskCategory", "cloud_essd"),
@@ -534,10 +534,10 @@ fn disks_attach_detach_resize_and_delete() {
         ],
     );
     assert_eq!(e.code, "InvalidDataDiskSize.ValueNotSupported");
-    let disk = t.ok(
+    let disk = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[
             ("ZoneId", "cn-hangzhou-h"),
             ("DiskCategory", "cloud_essd"),
@@ -546,92 +546,94 @@ fn disks_attach_detach_resize_and_delete() {
         ],
     );
     let disk = text(&disk, "/DiskId").to_owned();
-    let far = t.ok(
+    let far = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[("ZoneId", "cn-hangzhou-i"), ("Size", "20")],
     );
     let far = text(&far, "/DiskId").to_owned();
 
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AttachDisk",
-        &caller,
         &[("InstanceId", &instance), ("DiskId", &far)],
     );
     assert_eq!(e.code, "InvalidParameter.Mismatch");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AttachDisk",
-        &caller,
         &[("InstanceId", &instance), ("DiskId", &disk)],
     );
-    let described = t.ok(
+    let described = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeDisks",
-        &caller,
         &[("DiskIds", &format!("[\"{disk}\"]"))],
     );
     assert_eq!(text(&described, "/Disks/Disk/0/Status"), "In_use");
     assert_eq!(text(&described, "/Disks/Disk/0/InstanceId"), instance);
     assert_eq!(text(&described, "/Disks/Disk/0/Device"), "/dev/xvdb");
 
-    let e = t.err(&PRODUCT, "DeleteDisk", &caller, &[("DiskId", &disk)]);
+    let e = t.err_as(&caller, &PRODUCT, "DeleteDisk", &[("DiskId", &disk)]);
     assert_eq!((e.code.as_str(), e.status.as_u16()), ("IncorrectDiskStatus", 403));
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AttachDisk",
-        &caller,
         &[("InstanceId", &instance), ("DiskId", &disk)],
     );
     assert_eq!(e.code, "IncorrectDiskStatus");
 
-    let e = t.err(&PRODUCT, "ResizeDisk", &caller, &[("DiskId", &disk), ("NewSize", "50")]);
+    let e = t.err_as(&caller, &PRODUCT, "ResizeDisk", &[("DiskId", &disk), ("NewSize", "50")]);
     assert_eq!(e.code, "InvalidParameter");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "ResizeDisk",
-        &caller,
         &[("DiskId", &disk), ("NewSize", "200"), ("Type", "online")],
     );
 
-    let system_disk = t.ok(
+    let system_disk = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeDisks",
-        &caller,
         &[("InstanceId", &instance), ("DiskType", "system")],
     );
     let system_disk = text(&system_disk, "/Disks/Disk/0/DiskId").to_owned();
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "DetachDisk",
-        &caller,
         &[("InstanceId", &instance), ("DiskId", &system_disk)],
     );
     assert_eq!(e.code, "IncorrectInstanceStatus");
 
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DetachDisk",
-        &caller,
         &[("InstanceId", &instance), ("DiskId", &disk)],
     );
-    let described = t.ok(
+    let described = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeDisks",
-        &caller,
         &[("DiskIds", &format!("[\"{disk}\"]"))],
     );
     assert_eq!(text(&described, "/Disks/Disk/0/Status"), "Available");
     assert_eq!(described["Disks"]["Disk"][0]["Size"], 200);
-    t.ok(&PRODUCT, "DeleteDisk", &caller, &[("DiskId", &disk)]);
+    t.ok_as(&caller, &PRODUCT, "DeleteDisk", &[("DiskId", &disk)]);
     assert_eq!(
-        t.last_event(&caller, "DeleteDisk").referenced_resources.get(DISK_REF),
+        t.last_event_of(&caller, "DeleteDisk")
+            .referenced_resources
+            .get(DISK_REF),
         Some(&vec![disk.clone()])
     );
     assert_eq!(
-        t.err(&PRODUCT, "DeleteDisk", &caller, &[("DiskId", &disk)]).code,
+        t.err_as(&caller, &PRODUCT, "DeleteDisk", &[("DiskId", &disk)]).code,
         "InvalidDiskId.NotFound"
     );
 }
@@ -640,45 +642,45 @@ fn disks_attach_detach_resize_and_delete() {
 fn snapshots_progress_then_accomplish() {
     let t = TestConsole::with_transition_delay(4_000);
     let caller = t.account("alice");
-    let disk = t.ok(
+    let disk = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[("ZoneId", "cn-hangzhou-h"), ("Size", "40")],
     );
     let disk = text(&disk, "/DiskId").to_owned();
     assert_eq!(
-        t.err(&PRODUCT, "CreateSnapshot", &caller, &[("DiskId", &disk)]).code,
+        t.err_as(&caller, &PRODUCT, "CreateSnapshot", &[("DiskId", &disk)]).code,
         "IncorrectDiskStatus"
     );
     t.advance(4_000);
 
-    let snapshot = t.ok(
+    let snapshot = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateSnapshot",
-        &caller,
         &[("DiskId", &disk), ("SnapshotName", "before-upgrade")],
     );
     let snapshot = text(&snapshot, "/SnapshotId").to_owned();
     assert!(snapshot.starts_with("s-"));
-    let e = t.err(&PRODUCT, "CreateSnapshot", &caller, &[("DiskId", &disk)]);
+    let e = t.err_as(&caller, &PRODUCT, "CreateSnapshot", &[("DiskId", &disk)]);
     assert_eq!(e.code, "IncorrectDiskStatus.CreatingSnapshot");
     t.advance(1_000);
-    let listed = t.ok(&PRODUCT, "DescribeSnapshots", &caller, &[("DiskId", &disk)]);
+    let listed = t.ok_as(&caller, &PRODUCT, "DescribeSnapshots", &[("DiskId", &disk)]);
     assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Status"), "progressing");
     assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Progress"), "25%");
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[("ZoneId", "cn-hangzhou-h"), ("SnapshotId", &snapshot)],
     );
     assert_eq!(e.code, "InvalidSnapshotId.NotReady");
     t.advance(3_000);
-    let listed = t.ok(
+    let listed = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeSnapshots",
-        &caller,
         &[("SnapshotIds", &format!("[\"{snapshot}\"]"))],
     );
     assert_eq!(text(&listed, "/Snapshots/Snapshot/0/Status"), "accomplished");
@@ -686,42 +688,42 @@ fn snapshots_progress_then_accomplish() {
     assert_eq!(text(&listed, "/Snapshots/Snapshot/0/SourceDiskSize"), "40");
     assert_eq!(text(&listed, "/Snapshots/Snapshot/0/SourceDiskType"), "Data");
 
-    let restored = t.ok(
+    let restored = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[("ZoneId", "cn-hangzhou-h"), ("SnapshotId", &snapshot)],
     );
     assert!(text(&restored, "/DiskId").starts_with("d-"));
     assert_eq!(
-        t.err(&PRODUCT, "DeleteSnapshot", &caller, &[("SnapshotId", &snapshot)])
+        t.err_as(&caller, &PRODUCT, "DeleteSnapshot", &[("SnapshotId", &snapshot)])
             .code,
         "SnapshotCreatedDisk"
     );
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteSnapshot",
-        &caller,
         &[("SnapshotId", &snapshot), ("Force", "true")],
     );
-    assert_eq!(t.ok(&PRODUCT, "DescribeSnapshots", &caller, &[])["TotalCount"], 0);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeSnapshots", &[])["TotalCount"], 0);
 }
 
 #[test]
 fn automatic_snapshot_policies_apply_to_disks() {
     let t = TestConsole::new();
     let caller = t.account("alice");
-    let disk = t.ok(
+    let disk = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateDisk",
-        &caller,
         &[("ZoneId", "cn-hangzhou-h"), ("Size", "40")],
     );
     let disk = text(&disk, "/DiskId").to_owned();
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateAutoSnapshotPolicy",
-        &caller,
         &[
             ("regionId", "cn-hangzhou"),
             ("timePoints", "[\"25\"]"),
@@ -730,10 +732,10 @@ fn automatic_snapshot_policies_apply_to_disks() {
         ],
     );
     assert_eq!(e.code, "InvalidTimePoints.Malformed");
-    let policy = t.ok(
+    let policy = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateAutoSnapshotPolicy",
-        &caller,
         &[
             ("regionId", "cn-hangzhou"),
             ("autoSnapshotPolicyName", "nightly"),
@@ -745,20 +747,20 @@ fn automatic_snapshot_policies_apply_to_disks() {
     let policy = text(&policy, "/AutoSnapshotPolicyId").to_owned();
     assert!(policy.starts_with("sp-"));
     let disk_ids = format!("[\"{disk}\"]");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "ApplyAutoSnapshotPolicy",
-        &caller,
         &[
             ("regionId", "cn-hangzhou"),
             ("autoSnapshotPolicyId", &policy),
             ("diskIds", &disk_ids),
         ],
     );
-    let listed = t.ok(
+    let listed = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeAutoSnapshotPolicyEx",
-        &caller,
         &[("AutoSnapshotPolicyId", &policy)],
     );
     let entry = &items(&listed, "/AutoSnapshotPolicies/AutoSnapshotPolicy")[0];
@@ -767,33 +769,33 @@ fn automatic_snapshot_policies_apply_to_disks() {
         ("[\"2\",\"14\"]", "[\"1\",\"7\"]")
     );
     assert_eq!(entry["DiskNums"], 1);
-    let described = t.ok(&PRODUCT, "DescribeDisks", &caller, &[("AutoSnapshotPolicyId", &policy)]);
+    let described = t.ok_as(&caller, &PRODUCT, "DescribeDisks", &[("AutoSnapshotPolicyId", &policy)]);
     assert_eq!(described["Disks"]["Disk"][0]["EnableAutoSnapshot"], true);
 
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "CancelAutoSnapshotPolicy",
-        &caller,
         &[("regionId", "cn-hangzhou"), ("diskIds", &disk_ids)],
     );
     assert_eq!(
-        t.ok(&PRODUCT, "DescribeDisks", &caller, &[("AutoSnapshotPolicyId", &policy)])["TotalCount"],
+        t.ok_as(&caller, &PRODUCT, "DescribeDisks", &[("AutoSnapshotPolicyId", &policy)])["TotalCount"],
         0
     );
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteAutoSnapshotPolicy",
-        &caller,
         &[("regionId", "cn-hangzhou"), ("autoSnapshotPolicyId", &policy)],
     );
     assert_eq!(
-        t.ok(&PRODUCT, "DescribeAutoSnapshotPolicyEx", &caller, &[])["TotalCount"],
+        t.ok_as(&caller, &PRODUCT, "DescribeAutoSnapshotPolicyEx", &[])["TotalCount"],
         0
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "ApplyAutoSnapshotPolicy",
-        &caller,
         &[
             ("regionId", "cn-hangzhou"),
             ("autoSnapshotPolicyId", &policy),
@@ -815,12 +817,12 @@ fn security_group_rules_are_authorized_listed_and_revoked() {
         ("PortRange", "22/22"),
         ("SourceCidrIp", "0.0.0.0/0"),
     ];
-    t.ok(&PRODUCT, "AuthorizeSecurityGroup", &caller, &ssh);
-    t.ok(&PRODUCT, "AuthorizeSecurityGroup", &caller, &ssh); // the same rule again adds nothing
-    t.ok(
+    t.ok_as(&caller, &PRODUCT, "AuthorizeSecurityGroup", &ssh);
+    t.ok_as(&caller, &PRODUCT, "AuthorizeSecurityGroup", &ssh); // the same rule again adds nothing
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AuthorizeSecurityGroup",
-        &caller,
         &[
             ("SecurityGroupId", sg),
             ("Permissions.1.IpProtocol", "TCP"),
@@ -833,10 +835,10 @@ fn security_group_rules_are_authorized_listed_and_revoked() {
             ("Permissions.2.Policy", "drop"),
         ],
     );
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AuthorizeSecurityGroupEgress",
-        &caller,
         &[
             ("SecurityGroupId", sg),
             ("IpProtocol", "ALL"),
@@ -844,10 +846,10 @@ fn security_group_rules_are_authorized_listed_and_revoked() {
             ("DestCidrIp", "0.0.0.0/0"),
         ],
     );
-    let bad_port = t.err(
+    let bad_port = t.err_as(
+        &caller,
         &PRODUCT,
         "AuthorizeSecurityGroup",
-        &caller,
         &[
             ("SecurityGroupId", sg),
             ("IpProtocol", "tcp"),
@@ -856,10 +858,10 @@ fn security_group_rules_are_authorized_listed_and_revoked() {
         ],
     );
     assert_eq!(bad_port.code, "InvalidPortRange.Malformed");
-    let bad_protocol = t.err(
+    let bad_protocol = t.err_as(
+        &caller,
         &PRODUCT,
         "AuthorizeSecurityGroup",
-        &caller,
         &[
             ("SecurityGroupId", sg),
             ("IpProtocol", "sctp"),
@@ -869,10 +871,10 @@ fn security_group_rules_are_authorized_listed_and_revoked() {
     );
     assert_eq!(bad_protocol.code, "InvalidIpProtocol.Malformed");
 
-    let ingress = t.ok(
+    let ingress = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeSecurityGroupAttribute",
-        &caller,
         &[("SecurityGroupId", sg), ("Direction", "ingress")],
     );
     let rules = items(&ingress, "/Permissions/Permission");
@@ -883,37 +885,37 @@ fn security_group_rules_are_authorized_listed_and_revoked() {
     );
     assert_eq!(text(&rules[1], "/Priority"), "10");
     assert_eq!(text(&rules[2], "/Policy"), "Drop");
-    let all = t.ok(
+    let all = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeSecurityGroupAttribute",
-        &caller,
         &[("SecurityGroupId", sg)],
     );
     assert_eq!(items(&all, "/Permissions/Permission").len(), 4);
 
-    t.ok(&PRODUCT, "RevokeSecurityGroup", &caller, &ssh);
+    t.ok_as(&caller, &PRODUCT, "RevokeSecurityGroup", &ssh);
     let rule_id = text(&rules[1], "/SecurityGroupRuleId").to_owned();
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "RevokeSecurityGroup",
-        &caller,
         &[("SecurityGroupId", sg), ("SecurityGroupRuleId.1", &rule_id)],
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "RevokeSecurityGroup",
-        &caller,
         &[("SecurityGroupId", sg), ("SecurityGroupRuleId.1", &rule_id)],
     );
     assert_eq!(e.code, "InvalidSecurityGroupRuleId.NotFound");
-    let ingress = t.ok(
+    let ingress = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeSecurityGroupAttribute",
-        &caller,
         &[("SecurityGroupId", sg), ("Direction", "ingress")],
     );
     assert_eq!(items(&ingress, "/Permissions/Permission").len(), 1);
-    let groups = t.ok(&PRODUCT, "DescribeSecurityGroups", &caller, &[("VpcId", &net.vpc)]);
+    let groups = t.ok_as(&caller, &PRODUCT, "DescribeSecurityGroups", &[("VpcId", &net.vpc)]);
     assert_eq!(groups["SecurityGroups"]["SecurityGroup"][0]["RuleCount"], 2);
 }
 
@@ -923,12 +925,12 @@ fn security_groups_in_use_cannot_be_deleted() {
     let caller = t.account("alice");
     let net = network(&t, &caller);
     let id = run_one(&t, &caller, &net, &[]);
-    let groups = t.ok(&PRODUCT, "DescribeSecurityGroups", &caller, &[]);
+    let groups = t.ok_as(&caller, &PRODUCT, "DescribeSecurityGroups", &[]);
     assert_eq!(groups["SecurityGroups"]["SecurityGroup"][0]["EcsCount"], 1);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "DeleteSecurityGroup",
-        &caller,
         &[("SecurityGroupId", &net.security_group)],
     );
     assert_eq!(
@@ -939,39 +941,40 @@ fn security_groups_in_use_cannot_be_deleted() {
         )
     );
     // The VPC cannot go while it still holds the security group.
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteInstance",
-        &caller,
         &[("InstanceId", &id), ("Force", "true")],
     );
-    t.ok(&vpc::PRODUCT, "DeleteVSwitch", &caller, &[("VSwitchId", &net.vswitch)]);
-    let e = t.err(&vpc::PRODUCT, "DeleteVpc", &caller, &[("VpcId", &net.vpc)]);
+    t.ok_as(&caller, &vpc::PRODUCT, "DeleteVSwitch", &[("VSwitchId", &net.vswitch)]);
+    let e = t.err_as(&caller, &vpc::PRODUCT, "DeleteVpc", &[("VpcId", &net.vpc)]);
     assert_eq!(e.code, "DependencyViolation.SecurityGroup");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteSecurityGroup",
-        &caller,
         &[("SecurityGroupId", &net.security_group)],
     );
-    t.ok(&vpc::PRODUCT, "DeleteVpc", &caller, &[("VpcId", &net.vpc)]);
+    t.ok_as(&caller, &vpc::PRODUCT, "DeleteVpc", &[("VpcId", &net.vpc)]);
 }
 
 #[test]
 fn key_pairs_are_created_imported_and_used() {
     let t = TestConsole::new();
     let caller = t.account("alice");
-    let created = t.ok(&PRODUCT, "CreateKeyPair", &caller, &[("KeyPairName", "deploy")]);
+    let created = t.ok_as(&caller, &PRODUCT, "CreateKeyPair", &[("KeyPairName", "deploy")]);
     assert!(text(&created, "/PrivateKeyBody").starts_with("-----BEGIN RSA PRIVATE KEY-----\n"));
     let finger_print = text(&created, "/KeyPairFingerPrint").to_owned();
     assert_eq!(finger_print.split(':').count(), 16);
     assert_eq!(
-        t.err(&PRODUCT, "CreateKeyPair", &caller, &[("KeyPairName", "deploy")])
+        t.err_as(&caller, &PRODUCT, "CreateKeyPair", &[("KeyPairName", "deploy")])
             .code,
         "KeyPair.AlreadyExist"
     );
     assert_eq!(
-        t.err(&PRODUCT, "CreateKeyPair", &caller, &[("KeyPairName", "-x")]).code,
+        t.err_as(&caller, &PRODUCT, "CreateKeyPair", &[("KeyPairName", "-x")])
+            .code,
         "InvalidKeyPairName.Malformed"
     );
 
@@ -984,32 +987,32 @@ fn key_pairs_are_created_imported_and_used() {
         "ssh-ed25519 {} me@laptop",
         base64::engine::general_purpose::STANDARD.encode(&blob)
     );
-    let imported = t.ok(
+    let imported = t.ok_as(
+        &caller,
         &PRODUCT,
         "ImportKeyPair",
-        &caller,
         &[("KeyPairName", "laptop"), ("PublicKeyBody", &public_key)],
     );
     assert_eq!(text(&imported, "/KeyPairFingerPrint"), fingerprint(&blob));
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "ImportKeyPair",
-        &caller,
         &[("KeyPairName", "broken"), ("PublicKeyBody", "ssh-rsa not-base64!")],
     );
     assert_eq!(e.code, "InvalidPublicKeyBody.Malformed");
 
-    let listed = t.ok(&PRODUCT, "DescribeKeyPairs", &caller, &[("KeyPairName", "dep*")]);
+    let listed = t.ok_as(&caller, &PRODUCT, "DescribeKeyPairs", &[("KeyPairName", "dep*")]);
     assert_eq!(listed["TotalCount"], 1);
     assert_eq!(text(&listed, "/KeyPairs/KeyPair/0/KeyPairFingerPrint"), finger_print);
 
     let net = network(&t, &caller);
     let id = run_one(&t, &caller, &net, &[("KeyPairName", "deploy")]);
     assert_eq!(text(&describe_one(&t, &caller, &id), "/KeyPairName"), "deploy");
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "RunInstances",
-        &caller,
         &[
             ("InstanceType", "ecs.g7.large"),
             ("ImageId", "win2022_21H2_x64_dtc_en-us_40G_alibase_20240515.vhd"),
@@ -1020,14 +1023,14 @@ fn key_pairs_are_created_imported_and_used() {
     );
     assert_eq!(e.code, "DependencyViolation.WindowsInstance");
 
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteKeyPairs",
-        &caller,
         &[("KeyPairNames", "[\"deploy\",\"laptop\"]")],
     );
-    assert_eq!(t.ok(&PRODUCT, "DescribeKeyPairs", &caller, &[])["TotalCount"], 0);
-    let e = t.err(&PRODUCT, "DeleteKeyPairs", &caller, &[("KeyPairNames", "[\"deploy\"]")]);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeKeyPairs", &[])["TotalCount"], 0);
+    let e = t.err_as(&caller, &PRODUCT, "DeleteKeyPairs", &[("KeyPairNames", "[\"deploy\"]")]);
     assert_eq!(e.code, "InvalidKeyPairName.NotFound");
 }
 
@@ -1035,14 +1038,14 @@ fn key_pairs_are_created_imported_and_used() {
 fn catalogs_list_regions_zones_types_and_images() {
     let t = TestConsole::new();
     let caller = t.account("alice");
-    let regions = t.ok(&PRODUCT, "DescribeRegions", &caller, &[]);
+    let regions = t.ok_as(&caller, &PRODUCT, "DescribeRegions", &[]);
     assert_eq!(items(&regions, "/Regions/Region").len(), REGIONS.len());
     assert_eq!(
         text(&regions, "/Regions/Region/0/RegionEndpoint"),
         "ecs.cn-hangzhou.aliyuncs.com"
     );
 
-    let zones = t.ok(&PRODUCT, "DescribeZones", &caller, &[("RegionId", "cn-shanghai")]);
+    let zones = t.ok_as(&caller, &PRODUCT, "DescribeZones", &[("RegionId", "cn-shanghai")]);
     let zones = items(&zones, "/Zones/Zone");
     assert_eq!(zones.len(), 3);
     assert_eq!(
@@ -1050,40 +1053,40 @@ fn catalogs_list_regions_zones_types_and_images() {
         ("cn-shanghai-e", "Shanghai Zone E")
     );
     assert_eq!(
-        t.err(&PRODUCT, "DescribeZones", &caller, &[("RegionId", "mars-1")])
+        t.err_as(&caller, &PRODUCT, "DescribeZones", &[("RegionId", "mars-1")])
             .code,
         "InvalidRegionId.NotFound"
     );
 
-    let types = t.ok(
+    let types = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeInstanceTypes",
-        &caller,
         &[("InstanceTypeFamily", "ecs.t6")],
     );
     let types = items(&types, "/InstanceTypes/InstanceType");
     assert_eq!(types.len(), 3);
     assert!(types.iter().all(|t| t["InstanceFamilyLevel"] == "CreditEntryLevel"));
-    let one = t.ok(
+    let one = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeInstanceTypes",
-        &caller,
         &[("InstanceTypes.1", "ecs.g7.large")],
     );
     assert_eq!(one["InstanceTypes"]["InstanceType"][0]["MemorySize"], 8.0);
 
-    let images = t.ok(
+    let images = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeImages",
-        &caller,
         &[("ImageId", "ubuntu_22_04_x64_20G_alibase_20240508.vhd")],
     );
     assert_eq!(images["TotalCount"], 1);
     assert_eq!(text(&images, "/Images/Image/0/Platform"), "Ubuntu");
-    let windows = t.ok(&PRODUCT, "DescribeImages", &caller, &[("OSType", "windows")]);
+    let windows = t.ok_as(&caller, &PRODUCT, "DescribeImages", &[("OSType", "windows")]);
     assert_eq!(windows["TotalCount"], 1);
     assert_eq!(
-        t.ok(&PRODUCT, "DescribeImages", &caller, &[("ImageOwnerAlias", "self")])["TotalCount"],
+        t.ok_as(&caller, &PRODUCT, "DescribeImages", &[("ImageOwnerAlias", "self")])["TotalCount"],
         0
     );
 }

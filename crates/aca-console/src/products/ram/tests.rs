@@ -1,9 +1,9 @@
 //! Tests of RAM driven through the console.
 
-use super::harness::Harness;
 use super::*;
+use crate::products::testkit::TestConsole;
 
-fn user(h: &Harness, name: &str) -> Value {
+fn user(h: &TestConsole, name: &str) -> Value {
     h.ok(
         &PRODUCT,
         "CreateUser",
@@ -15,7 +15,7 @@ const READ_OSS: &str = r#"{"Version":"1","Statement":[{"Effect":"Allow","Action"
 
 #[test]
 fn create_user_is_an_ims_event_naming_the_user() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let body = user(&h, "alice");
     let created = &body["User"];
     assert_eq!(created["UserName"], "alice");
@@ -44,7 +44,7 @@ fn create_user_is_an_ims_event_naming_the_user() {
 
 #[test]
 fn user_parameters_are_checked_and_named() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let e = h.err(&PRODUCT, "CreateUser", &[("DisplayName", "x")]);
     assert_eq!(e.code, "MissingParameter");
     assert!(e.message.contains("\"UserName\""));
@@ -79,7 +79,7 @@ fn user_parameters_are_checked_and_named() {
 
 #[test]
 fn a_created_access_key_works_and_can_be_deactivated() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
     let body = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
     let key = &body["AccessKey"];
@@ -87,9 +87,9 @@ fn a_created_access_key_works_and_can_be_deactivated() {
     assert!(id.starts_with("LTAI"));
     assert_eq!(key["Status"], "Active");
     assert_eq!(key["AccessKeySecret"].as_str().unwrap().len(), 30);
-    assert_eq!(h.console.store.account_of_key(id), Some(h.account.account_id.clone()));
+    assert_eq!(h.console.store.account_of_key(id), Some(h.caller.account_id.clone()));
     {
-        let shared = h.console.store.account(&h.account.account_id).unwrap();
+        let shared = h.console.store.account(&h.caller.account_id).unwrap();
         let state = shared.lock();
         let stored = &state.access_keys[id];
         assert_eq!((stored.user_name.as_deref(), stored.active), (Some("alice"), true));
@@ -102,7 +102,7 @@ fn a_created_access_key_works_and_can_be_deactivated() {
         &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Inactive")],
     );
     {
-        let shared = h.console.store.account(&h.account.account_id).unwrap();
+        let shared = h.console.store.account(&h.caller.account_id).unwrap();
         assert!(!shared.lock().access_keys[id].active);
     }
     let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
@@ -221,7 +221,7 @@ async fn a_created_access_key_signs_requests_as_its_user() {
 
 #[test]
 fn a_user_holds_at_most_two_access_keys() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
     h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
     h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
@@ -236,13 +236,13 @@ fn a_user_holds_at_most_two_access_keys() {
     let root = h.ok(&PRODUCT, "ListAccessKeys", &[]);
     assert_eq!(
         root["AccessKeys"]["AccessKey"][0]["AccessKeyId"],
-        h.account.access_key_id
+        h.caller.access_key_id
     );
 }
 
 #[test]
 fn delete_user_fails_while_dependants_exist() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
     h.ok(
         &PRODUCT,
@@ -310,7 +310,7 @@ fn delete_user_fails_while_dependants_exist() {
 
 #[test]
 fn group_membership_is_listed_both_ways() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
     h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "ops")]);
     h.ok(
@@ -335,7 +335,7 @@ fn group_membership_is_listed_both_ways() {
 
 #[test]
 fn policies_are_validated_attached_and_protected_from_deletion() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let e = h.err(
         &PRODUCT,
         "CreatePolicy",
@@ -424,7 +424,7 @@ fn policies_are_validated_attached_and_protected_from_deletion() {
 
 #[test]
 fn attaching_checks_policy_type_and_existence() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
     let attach = |kind: &str, name: &str| {
         h.call(
@@ -471,13 +471,13 @@ const TRUST_ECS: &str = r#"{"Statement":[{"Action":"sts:AssumeRole","Effect":"Al
 
 #[test]
 fn roles_carry_their_arn() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let body = h.ok(
         &PRODUCT,
         "CreateRole",
         &[("RoleName", "EcsAdmin"), ("AssumeRolePolicyDocument", TRUST_ECS)],
     );
-    let arn = format!("acs:ram::{}:role/ecsadmin", h.account.account_id);
+    let arn = format!("acs:ram::{}:role/ecsadmin", h.caller.account_id);
     assert_eq!(body["Role"]["Arn"], arn);
     assert_eq!(body["Role"]["MaxSessionDuration"], 3600);
     let no_principal = r#"{"Version":"1","Statement":[{"Action":"sts:AssumeRole","Effect":"Allow"}]}"#;
@@ -499,7 +499,7 @@ fn roles_carry_their_arn() {
 
 #[test]
 fn list_users_pages_with_markers() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     for name in ["u1", "u2", "u3"] {
         user(&h, name);
     }
@@ -523,7 +523,7 @@ fn list_users_pages_with_markers() {
 
 #[test]
 fn renaming_a_user_keeps_its_keys_and_groups() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
     h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "dev")]);
     h.ok(
@@ -557,9 +557,9 @@ fn renaming_a_user_keeps_its_keys_and_groups() {
 
 #[test]
 fn accounts_do_not_see_each_others_users() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     user(&h, "alice");
-    let other = h.another_account("other");
+    let other = h.account("other");
     let listed = h.call_as(&other, &PRODUCT, "ListUsers", &[]).unwrap();
     assert!(listed["Users"]["User"].as_array().unwrap().is_empty());
     let e = h
@@ -573,22 +573,10 @@ fn accounts_do_not_see_each_others_users() {
 
 #[test]
 fn a_ram_user_without_user_name_manages_its_own_keys() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     h.ok(&PRODUCT, "CreateUser", &[("UserName", "alice")]);
-    let caller = crate::dispatch::Caller {
-        account_id: h.account.account_id.clone(),
-        access_key_id: String::new(),
-        user_name: Some("alice".to_owned()),
-        user_agent: "test".to_owned(),
-        source_ip: "192.0.2.10".to_owned(),
-        event_type: aca_core::EventType::ApiCall,
-        event_name: None,
-    };
-    let created = h
-        .console
-        .call(&PRODUCT, "CreateAccessKey", &Params::default(), &caller)
-        .result
-        .unwrap();
+    let alice = h.ram_user(&h.caller, "alice");
+    let created = h.ok_as(&alice, &PRODUCT, "CreateAccessKey", &[]);
     let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap();
     let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
     assert_eq!(

@@ -1,9 +1,9 @@
 //! Tests of RDS driven through the console.
 
-use super::harness::Harness;
 use super::*;
+use crate::products::testkit::{ON_THE_HOUR_MS, TestConsole};
 
-fn create_mysql(h: &Harness, vpc_id: &str, vswitch_id: &str) -> String {
+fn create_mysql(h: &TestConsole, vpc_id: &str, vswitch_id: &str) -> String {
     let body = h.ok(
         &PRODUCT,
         "CreateDBInstance",
@@ -27,7 +27,7 @@ fn create_mysql(h: &Harness, vpc_id: &str, vswitch_id: &str) -> String {
 
 #[test]
 fn creates_and_describes_an_instance() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let (vpc_id, vsw_id) = h.network();
     let body = h.ok(
         &PRODUCT,
@@ -48,7 +48,7 @@ fn creates_and_describes_an_instance() {
     assert!(id.starts_with("rm-bp1"), "{id}");
     assert_eq!(body["ConnectionString"], format!("{id}.mysql.rds.aliyuncs.com"));
     assert_eq!(body["Port"], "3306");
-    let event = h.last_event();
+    let event = h.newest_event();
     assert_eq!(
         (event.service_name.as_str(), event.event_name.as_str()),
         ("Rds", "CreateDBInstance")
@@ -78,11 +78,11 @@ fn creates_and_describes_an_instance() {
 
 #[test]
 fn instance_states_follow_the_clock() {
-    let h = Harness::with_delay(5_000);
+    let h = TestConsole::with_transition_delay(5_000);
     let (vpc_id, vsw_id) = h.network();
     h.clock.advance(5_000);
     let id = create_mysql(&h, &vpc_id, &vsw_id);
-    let status = |h: &Harness| {
+    let status = |h: &TestConsole| {
         let body = h.ok(&PRODUCT, "DescribeDBInstanceAttribute", &[("DBInstanceId", &id)]);
         body["Items"]["DBInstanceAttribute"][0]["DBInstanceStatus"]
             .as_str()
@@ -114,7 +114,7 @@ fn instance_states_follow_the_clock() {
 
 #[test]
 fn databases_accounts_and_privileges() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let (vpc_id, vsw_id) = h.network();
     let id = create_mysql(&h, &vpc_id, &vsw_id);
     h.ok(
@@ -257,10 +257,10 @@ fn databases_accounts_and_privileges() {
 
 #[test]
 fn whitelist_cover_append_delete() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let (vpc_id, vsw_id) = h.network();
     let id = create_mysql(&h, &vpc_id, &vsw_id);
-    let lists = |h: &Harness| -> Vec<(String, String)> {
+    let lists = |h: &TestConsole| -> Vec<(String, String)> {
         let body = h.ok(&PRODUCT, "DescribeDBInstanceIPArrayList", &[("DBInstanceId", &id)]);
         body["Items"]["DBInstanceIPArray"]
             .as_array()
@@ -358,7 +358,7 @@ fn whitelist_cover_append_delete() {
 
 #[test]
 fn auto_renewal_only_for_subscriptions() {
-    let h = Harness::new();
+    let h = TestConsole::starting_at(ON_THE_HOUR_MS);
     let base = [
         ("Engine", "PostgreSQL"),
         ("EngineVersion", "16.0"),
@@ -432,7 +432,7 @@ fn auto_renewal_only_for_subscriptions() {
 
 #[test]
 fn bad_parameters_and_unknown_ids() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let e = h.err(
         &PRODUCT,
         "DescribeDBInstanceAttribute",
@@ -512,10 +512,10 @@ fn routes_by_unique_api_version() {
 
 #[test]
 fn accounts_are_isolated() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let (vpc_id, vsw_id) = h.network();
     let id = create_mysql(&h, &vpc_id, &vsw_id);
-    let other = h.other_account();
+    let other = h.account("other");
     let e = h
         .call_as(
             &other,

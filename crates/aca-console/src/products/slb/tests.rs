@@ -1,9 +1,9 @@
 //! Tests of CLB driven through the console.
 
 use super::*;
-use crate::products::rds::harness::Harness;
+use crate::products::testkit::TestConsole;
 
-fn create_intranet(h: &Harness) -> String {
+fn create_intranet(h: &TestConsole) -> String {
     let (vpc_id, vsw_id) = h.network();
     let body = h.ok(
         &PRODUCT,
@@ -21,13 +21,13 @@ fn create_intranet(h: &Harness) -> String {
 }
 
 /// An ECS instance as the ECS product stores it (kind `ecs.instance`).
-fn ecs_instance(h: &Harness, id: &str, status: &str) {
+fn ecs_instance(h: &TestConsole, id: &str, status: &str) {
     let ecs = Resource::new(ECS_INSTANCE, id.to_owned(), "cn-hangzhou", "web-1", status, 0)
         .with("PrivateIpAddress", "192.168.1.20");
     h.insert(ecs);
 }
 
-fn tcp_listener(h: &Harness, lb: &str, port: &str) -> Result<Value, ApiError> {
+fn tcp_listener(h: &TestConsole, lb: &str, port: &str) -> Result<Value, ApiError> {
     h.call(
         &PRODUCT,
         "CreateLoadBalancerTCPListener",
@@ -42,7 +42,7 @@ fn tcp_listener(h: &Harness, lb: &str, port: &str) -> Result<Value, ApiError> {
 
 #[test]
 fn creates_and_describes_load_balancers() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let body = h.ok(
         &PRODUCT,
         "CreateLoadBalancer",
@@ -52,7 +52,7 @@ fn creates_and_describes_load_balancers() {
     assert!(public_id.starts_with("lb-bp1"), "{public_id}");
     assert!(body["Address"].as_str().unwrap().starts_with("47."));
     assert_eq!(body["NetworkType"], "classic");
-    let event = h.last_event();
+    let event = h.newest_event();
     assert_eq!(
         (event.service_name.as_str(), event.event_source.as_str()),
         ("Slb", "slb.aliyuncs.com")
@@ -115,7 +115,7 @@ fn creates_and_describes_load_balancers() {
 
 #[test]
 fn delete_protection_blocks_deletion() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let body = h.ok(&PRODUCT, "CreateLoadBalancer", &[("DeleteProtection", "on")]);
     let id = body["LoadBalancerId"].as_str().unwrap().to_owned();
     let e = h.err(&PRODUCT, "DeleteLoadBalancer", &[("LoadBalancerId", &id)]);
@@ -135,7 +135,7 @@ fn delete_protection_blocks_deletion() {
 
 #[test]
 fn listeners_share_ports_by_protocol_family() {
-    let h = Harness::with_delay(1_000);
+    let h = TestConsole::with_transition_delay(1_000);
     let lb = create_intranet(&h);
     tcp_listener(&h, &lb, "80").unwrap();
     let e = tcp_listener(&h, &lb, "80").unwrap_err();
@@ -205,7 +205,7 @@ fn listeners_share_ports_by_protocol_family() {
             ("ListenerProtocol", "tcp"),
         ],
     );
-    let status = |h: &Harness| {
+    let status = |h: &TestConsole| {
         let body = h.ok(
             &PRODUCT,
             "DescribeLoadBalancerListeners",
@@ -257,7 +257,7 @@ fn listeners_share_ports_by_protocol_family() {
 
 #[test]
 fn listener_parameters_are_checked() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let lb = create_intranet(&h);
     let base = [
         ("LoadBalancerId", lb.as_str()),
@@ -313,7 +313,7 @@ fn listener_parameters_are_checked() {
 
 #[test]
 fn backend_servers_must_be_running_ecs_instances() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let lb = create_intranet(&h);
     ecs_instance(&h, "i-bp1web000000000001", "Running");
     ecs_instance(&h, "i-bp1web000000000002", "Stopped");
@@ -370,7 +370,7 @@ fn backend_servers_must_be_running_ecs_instances() {
     );
     assert_eq!(added["BackendServers"]["BackendServer"][0]["Weight"], "50");
     assert_eq!(
-        h.last_event().referenced_resources["ACS::ECS::Instance"],
+        h.newest_event().referenced_resources["ACS::ECS::Instance"],
         ["i-bp1web000000000001"]
     );
     let e = h.err(
@@ -390,7 +390,7 @@ fn backend_servers_must_be_running_ecs_instances() {
     assert_eq!(by_server["TotalCount"], 1);
 
     tcp_listener(&h, &lb, "80").unwrap();
-    let health = |h: &Harness| {
+    let health = |h: &TestConsole| {
         let body = h.ok(&PRODUCT, "DescribeHealthStatus", &[("LoadBalancerId", &lb)]);
         body["BackendServers"]["BackendServer"][0]["ServerHealthStatus"]
             .as_str()
@@ -439,9 +439,9 @@ fn backend_servers_must_be_running_ecs_instances() {
 
 #[test]
 fn accounts_are_isolated() {
-    let h = Harness::new();
+    let h = TestConsole::new();
     let lb = create_intranet(&h);
-    let other = h.other_account();
+    let other = h.account("other");
     let e = h
         .call_as(
             &other,

@@ -6,12 +6,12 @@ use crate::products::testkit::{TestConsole, items, text};
 
 /// A VPC with one vSwitch (`192.168.1.0/24` in cn-hangzhou-h).
 fn vpc_and_vswitch(t: &TestConsole, caller: &Caller) -> (String, String) {
-    let vpc = t.ok(&PRODUCT, "CreateVpc", caller, &[("CidrBlock", "192.168.0.0/16")]);
+    let vpc = t.ok_as(caller, &PRODUCT, "CreateVpc", &[("CidrBlock", "192.168.0.0/16")]);
     let vpc = text(&vpc, "/VpcId").to_owned();
-    let vsw = t.ok(
+    let vsw = t.ok_as(
+        caller,
         &PRODUCT,
         "CreateVSwitch",
-        caller,
         &[
             ("VpcId", &vpc),
             ("ZoneId", "cn-hangzhou-h"),
@@ -22,11 +22,11 @@ fn vpc_and_vswitch(t: &TestConsole, caller: &Caller) -> (String, String) {
 }
 
 fn instance_in(t: &TestConsole, caller: &Caller, vpc: &str, vswitch: &str) -> String {
-    let sg = t.ok(&ecs::PRODUCT, "CreateSecurityGroup", caller, &[("VpcId", vpc)]);
-    let run = t.ok(
+    let sg = t.ok_as(caller, &ecs::PRODUCT, "CreateSecurityGroup", &[("VpcId", vpc)]);
+    let run = t.ok_as(
+        caller,
         &ecs::PRODUCT,
         "RunInstances",
-        caller,
         &[
             ("InstanceType", "ecs.c7.large"),
             ("ImageId", "ubuntu_22_04_x64_20G_alibase_20240508.vhd"),
@@ -38,7 +38,7 @@ fn instance_in(t: &TestConsole, caller: &Caller, vpc: &str, vswitch: &str) -> St
 }
 
 fn allocate(t: &TestConsole, caller: &Caller) -> (String, String) {
-    let eip = t.ok(&PRODUCT, "AllocateEipAddress", caller, &[("Bandwidth", "10")]);
+    let eip = t.ok_as(caller, &PRODUCT, "AllocateEipAddress", &[("Bandwidth", "10")]);
     (
         text(&eip, "/AllocationId").to_owned(),
         text(&eip, "/EipAddress").to_owned(),
@@ -46,7 +46,7 @@ fn allocate(t: &TestConsole, caller: &Caller) -> (String, String) {
 }
 
 fn eip_status(t: &TestConsole, caller: &Caller, id: &str) -> String {
-    let listed = t.ok(&PRODUCT, "DescribeEipAddresses", caller, &[("AllocationId", id)]);
+    let listed = t.ok_as(caller, &PRODUCT, "DescribeEipAddresses", &[("AllocationId", id)]);
     text(&listed, "/EipAddresses/EipAddress/0/Status").to_owned()
 }
 
@@ -55,12 +55,12 @@ fn vpcs_and_vswitches_still_work() {
     let t = TestConsole::new();
     let caller = t.account("alice");
     let (vpc, vsw) = vpc_and_vswitch(&t, &caller);
-    let listed = t.ok(&PRODUCT, "DescribeVpcs", &caller, &[("VpcId", &vpc)]);
+    let listed = t.ok_as(&caller, &PRODUCT, "DescribeVpcs", &[("VpcId", &vpc)]);
     assert_eq!(text(&listed, "/Vpcs/Vpc/0/VSwitchIds/VSwitchId/0"), vsw);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateVSwitch",
-        &caller,
         &[
             ("VpcId", &vpc),
             ("ZoneId", "cn-hangzhou-i"),
@@ -68,24 +68,25 @@ fn vpcs_and_vswitches_still_work() {
         ],
     );
     assert_eq!(e.code, "InvalidCidrBlock.Overlapped");
-    let before = t.ok(&PRODUCT, "DescribeVSwitches", &caller, &[("VSwitchId", &vsw)]);
+    let before = t.ok_as(&caller, &PRODUCT, "DescribeVSwitches", &[("VSwitchId", &vsw)]);
     assert_eq!(before["VSwitches"]["VSwitch"][0]["AvailableIpAddressCount"], 252);
 
     // An instance takes an address of the vSwitch and keeps the vSwitch from being deleted.
     let instance = instance_in(&t, &caller, &vpc, &vsw);
-    let after = t.ok(&PRODUCT, "DescribeVSwitches", &caller, &[("VSwitchId", &vsw)]);
+    let after = t.ok_as(&caller, &PRODUCT, "DescribeVSwitches", &[("VSwitchId", &vsw)]);
     assert_eq!(after["VSwitches"]["VSwitch"][0]["AvailableIpAddressCount"], 251);
     assert_eq!(
-        t.err(&PRODUCT, "DeleteVSwitch", &caller, &[("VSwitchId", &vsw)]).code,
+        t.err_as(&caller, &PRODUCT, "DeleteVSwitch", &[("VSwitchId", &vsw)])
+            .code,
         "DependencyViolation"
     );
-    t.ok(
+    t.ok_as(
+        &caller,
         &ecs::PRODUCT,
         "DeleteInstance",
-        &caller,
         &[("InstanceId", &instance), ("Force", "true")],
     );
-    t.ok(&PRODUCT, "DeleteVSwitch", &caller, &[("VSwitchId", &vsw)]);
+    t.ok_as(&caller, &PRODUCT, "DeleteVSwitch", &[("VSwitchId", &vsw)]);
 }
 
 #[test]
@@ -100,31 +101,31 @@ fn eips_associate_with_an_instance_and_come_back() {
     assert_eq!(eip_status(&t, &caller, &eip), "Available");
 
     // The instance is still Starting.
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &instance)],
     );
     assert_eq!(e.code, "IncorrectInstanceStatus");
     t.advance(1_000);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", "i-bp1nothere")],
     );
     assert_eq!(e.code, "InvalidInstanceId.NotFound");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &instance)],
     );
     assert_eq!(eip_status(&t, &caller, &eip), "Associating");
     t.advance(1_000);
     assert_eq!(eip_status(&t, &caller, &eip), "InUse");
-    let event = t.last_event(&caller, "AssociateEipAddress");
+    let event = t.last_event_of(&caller, "AssociateEipAddress");
     assert_eq!(
         event.referenced_resources.get("ACS::ECS::Instance"),
         Some(&vec![instance.clone()])
@@ -132,44 +133,44 @@ fn eips_associate_with_an_instance_and_come_back() {
     assert_eq!(event.referenced_resources.get(EIP_TYPE), Some(&vec![eip.clone()]));
 
     let ids = format!("[\"{instance}\"]");
-    let described = t.ok(&ecs::PRODUCT, "DescribeInstances", &caller, &[("InstanceIds", &ids)]);
+    let described = t.ok_as(&caller, &ecs::PRODUCT, "DescribeInstances", &[("InstanceIds", &ids)]);
     assert_eq!(text(&described, "/Instances/Instance/0/EipAddress/IpAddress"), address);
     assert_eq!(text(&described, "/Instances/Instance/0/EipAddress/AllocationId"), eip);
 
     let (second, _) = allocate(&t, &caller);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &second), ("InstanceId", &instance)],
     );
     assert_eq!(e.code, "InvalidAssociation.Duplicated");
     assert_eq!(
-        t.err(&PRODUCT, "ReleaseEipAddress", &caller, &[("AllocationId", &eip)])
+        t.err_as(&caller, &PRODUCT, "ReleaseEipAddress", &[("AllocationId", &eip)])
             .code,
         "IncorrectEipStatus"
     );
-    let bound = t.ok(
+    let bound = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeEipAddresses",
-        &caller,
         &[("AssociatedInstanceId", &instance)],
     );
     assert_eq!(bound["TotalCount"], 1);
 
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "UnassociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &instance)],
     );
     assert_eq!(eip_status(&t, &caller, &eip), "Unassociating");
     t.advance(1_000);
     assert_eq!(eip_status(&t, &caller, &eip), "Available");
-    t.ok(&PRODUCT, "ReleaseEipAddress", &caller, &[("AllocationId", &eip)]);
-    let e = t.err(&PRODUCT, "ReleaseEipAddress", &caller, &[("AllocationId", &eip)]);
+    t.ok_as(&caller, &PRODUCT, "ReleaseEipAddress", &[("AllocationId", &eip)]);
+    let e = t.err_as(&caller, &PRODUCT, "ReleaseEipAddress", &[("AllocationId", &eip)]);
     assert_eq!(e.code, "InvalidAllocationId.NotFound");
-    assert_eq!(t.ok(&PRODUCT, "DescribeEipAddresses", &caller, &[])["TotalCount"], 1);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeEipAddresses", &[])["TotalCount"], 1);
 }
 
 #[test]
@@ -179,19 +180,19 @@ fn releasing_an_instance_frees_its_eip() {
     let (vpc, vsw) = vpc_and_vswitch(&t, &caller);
     let instance = instance_in(&t, &caller, &vpc, &vsw);
     let (eip, _) = allocate(&t, &caller);
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &instance)],
     );
-    t.ok(
+    t.ok_as(
+        &caller,
         &ecs::PRODUCT,
         "DeleteInstance",
-        &caller,
         &[("InstanceId", &instance), ("Force", "true")],
     );
-    let listed = t.ok(&PRODUCT, "DescribeEipAddresses", &caller, &[("AllocationId", &eip)]);
+    let listed = t.ok_as(&caller, &PRODUCT, "DescribeEipAddresses", &[("AllocationId", &eip)]);
     assert_eq!(text(&listed, "/EipAddresses/EipAddress/0/Status"), "Available");
     assert_eq!(text(&listed, "/EipAddresses/EipAddress/0/InstanceId"), "");
 }
@@ -200,26 +201,26 @@ fn releasing_an_instance_frees_its_eip() {
 fn eip_parameters_are_checked() {
     let t = TestConsole::new();
     let caller = t.account("alice");
-    let e = t.err(&PRODUCT, "AllocateEipAddress", &caller, &[("Bandwidth", "900")]);
+    let e = t.err_as(&caller, &PRODUCT, "AllocateEipAddress", &[("Bandwidth", "900")]);
     assert!(
         e.code == "InvalidParameter" && e.message.contains("\"Bandwidth\""),
         "{e}"
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AllocateEipAddress",
-        &caller,
         &[("InternetChargeType", "PayByMood")],
     );
     assert!(e.message.contains("\"InternetChargeType\""), "{e}");
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", "eip-bp1nothere")],
     );
     assert_eq!(e.code, "MissingParameter");
-    assert_eq!(t.ok(&PRODUCT, "DescribeEipAddresses", &caller, &[])["TotalCount"], 0);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeEipAddresses", &[])["TotalCount"], 0);
 }
 
 #[test]
@@ -227,23 +228,23 @@ fn nat_gateways_carry_snat_entries_over_their_eips() {
     let t = TestConsole::new();
     let caller = t.account("alice");
     let (vpc, vsw) = vpc_and_vswitch(&t, &caller);
-    let e = t.err(&PRODUCT, "CreateNatGateway", &caller, &[("VpcId", &vpc)]);
+    let e = t.err_as(&caller, &PRODUCT, "CreateNatGateway", &[("VpcId", &vpc)]);
     assert!(
         e.code == "MissingParameter" && e.message.contains("\"VSwitchId\""),
         "{e}"
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateNatGateway",
-        &caller,
         &[("VpcId", &vpc), ("VSwitchId", &vsw), ("NatType", "Normal")],
     );
     assert!(e.message.contains("\"NatType\""), "{e}");
 
-    let created = t.ok(
+    let created = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateNatGateway",
-        &caller,
         &[
             ("VpcId", &vpc),
             ("VSwitchId", &vsw),
@@ -254,7 +255,7 @@ fn nat_gateways_carry_snat_entries_over_their_eips() {
     let nat = text(&created, "/NatGatewayId").to_owned();
     let table = text(&created, "/SnatTableIds/SnatTableId/0").to_owned();
     assert!(nat.starts_with("ngw-") && table.starts_with("stb-"), "{created}");
-    let listed = t.ok(&PRODUCT, "DescribeNatGateways", &caller, &[("VpcId", &vpc)]);
+    let listed = t.ok_as(&caller, &PRODUCT, "DescribeNatGateways", &[("VpcId", &vpc)]);
     let gateway = &items(&listed, "/NatGateways/NatGateway")[0];
     assert_eq!(
         (text(gateway, "/Status"), text(gateway, "/NatType")),
@@ -265,37 +266,37 @@ fn nat_gateways_carry_snat_entries_over_their_eips() {
     assert_eq!(text(gateway, "/NatGatewayPrivateInfo/PrivateIpAddress"), "192.168.1.1");
 
     let (eip, address) = allocate(&t, &caller);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateSnatEntry",
-        &caller,
         &[("SnatTableId", &table), ("SourceVSwitchId", &vsw), ("SnatIp", &address)],
     );
     assert_eq!(e.code, "InvalidSnatIp.NotFound");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &nat), ("InstanceType", "Nat")],
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateSnatEntry",
-        &caller,
         &[("SnatTableId", "stb-bp1nothere"), ("SnatIp", &address)],
     );
     assert_eq!(e.code, "InvalidSnatTableId.NotFound");
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateSnatEntry",
-        &caller,
         &[("SnatTableId", &table), ("SnatIp", "47.1.2")],
     );
     assert_eq!(e.code, "InvalidSnatIp.Malformed");
-    let entry = t.ok(
+    let entry = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateSnatEntry",
-        &caller,
         &[
             ("SnatTableId", &table),
             ("SourceVSwitchId", &vsw),
@@ -304,18 +305,18 @@ fn nat_gateways_carry_snat_entries_over_their_eips() {
         ],
     );
     let entry = text(&entry, "/SnatEntryId").to_owned();
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "CreateSnatEntry",
-        &caller,
         &[("SnatTableId", &table), ("SourceVSwitchId", &vsw), ("SnatIp", &address)],
     );
     assert_eq!(e.code, "Forbidden.SourceVSwitchId.Duplicated");
 
-    let entries = t.ok(
+    let entries = t.ok_as(
+        &caller,
         &PRODUCT,
         "DescribeSnatTableEntries",
-        &caller,
         &[("SnatTableId", &table)],
     );
     let listed = &items(&entries, "/SnatTableEntries/SnatTableEntry")[0];
@@ -327,50 +328,51 @@ fn nat_gateways_carry_snat_entries_over_their_eips() {
         (text(listed, "/SnatIp"), text(listed, "/Status")),
         (address.as_str(), "Available")
     );
-    let gateways = t.ok(&PRODUCT, "DescribeNatGateways", &caller, &[("NatGatewayId", &nat)]);
+    let gateways = t.ok_as(&caller, &PRODUCT, "DescribeNatGateways", &[("NatGatewayId", &nat)]);
     assert_eq!(
         text(&gateways, "/NatGateways/NatGateway/0/IpLists/IpList/0/UsingStatus"),
         "UsedBySnatTable"
     );
 
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "UnassociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &nat)],
     );
     assert_eq!(e.code, "DependencyViolation.SnatEntry");
-    let e = t.err(&PRODUCT, "DeleteNatGateway", &caller, &[("NatGatewayId", &nat)]);
+    let e = t.err_as(&caller, &PRODUCT, "DeleteNatGateway", &[("NatGatewayId", &nat)]);
     assert_eq!(e.code, "DependencyViolation.SnatEntry");
     assert_eq!(
-        t.err(&PRODUCT, "DeleteVSwitch", &caller, &[("VSwitchId", &vsw)]).code,
+        t.err_as(&caller, &PRODUCT, "DeleteVSwitch", &[("VSwitchId", &vsw)])
+            .code,
         "DependencyViolation"
     );
 
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteSnatEntry",
-        &caller,
         &[("SnatTableId", &table), ("SnatEntryId", &entry)],
     );
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "DeleteSnatEntry",
-        &caller,
         &[("SnatTableId", &table), ("SnatEntryId", &entry)],
     );
     assert_eq!(e.code, "InvalidSnatEntryId.NotFound");
-    let e = t.err(&PRODUCT, "DeleteNatGateway", &caller, &[("NatGatewayId", &nat)]);
+    let e = t.err_as(&caller, &PRODUCT, "DeleteNatGateway", &[("NatGatewayId", &nat)]);
     assert_eq!(e.code, "DependencyViolation.EIPS");
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "DeleteNatGateway",
-        &caller,
         &[("NatGatewayId", &nat), ("Force", "true")],
     );
     assert_eq!(eip_status(&t, &caller, &eip), "Available");
-    assert_eq!(t.ok(&PRODUCT, "DescribeNatGateways", &caller, &[])["TotalCount"], 0);
-    t.ok(&PRODUCT, "DeleteVSwitch", &caller, &[("VSwitchId", &vsw)]);
+    assert_eq!(t.ok_as(&caller, &PRODUCT, "DescribeNatGateways", &[])["TotalCount"], 0);
+    t.ok_as(&caller, &PRODUCT, "DeleteVSwitch", &[("VSwitchId", &vsw)]);
 }
 
 #[test]
@@ -379,34 +381,34 @@ fn pending_snat_entries_block_deletion_and_force_cleans_up() {
     let caller = t.account("alice");
     let (vpc, vsw) = vpc_and_vswitch(&t, &caller);
     t.advance(500);
-    let created = t.ok(
+    let created = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateNatGateway",
-        &caller,
         &[("VpcId", &vpc), ("VSwitchId", &vsw)],
     );
     let nat = text(&created, "/NatGatewayId").to_owned();
     let table = text(&created, "/SnatTableIds/SnatTableId/0").to_owned();
     let (eip, address) = allocate(&t, &caller);
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &nat), ("InstanceType", "Nat")],
     );
     assert_eq!(e.code, "IncorrectStatus.NatGateway");
     t.advance(500);
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "AssociateEipAddress",
-        &caller,
         &[("AllocationId", &eip), ("InstanceId", &nat), ("InstanceType", "Nat")],
     );
     t.advance(500);
-    let entry = t.ok(
+    let entry = t.ok_as(
+        &caller,
         &PRODUCT,
         "CreateSnatEntry",
-        &caller,
         &[
             ("SnatTableId", &table),
             ("SourceCIDR", "192.168.1.0/26"),
@@ -414,20 +416,20 @@ fn pending_snat_entries_block_deletion_and_force_cleans_up() {
         ],
     );
     let entry = text(&entry, "/SnatEntryId").to_owned();
-    let e = t.err(
+    let e = t.err_as(
+        &caller,
         &PRODUCT,
         "DeleteSnatEntry",
-        &caller,
         &[("SnatTableId", &table), ("SnatEntryId", &entry)],
     );
     assert_eq!(e.code, "IncorretSnatEntryStatus");
     t.advance(500);
 
     // Forcing the address off the gateway takes the SNAT entry that used only it.
-    t.ok(
+    t.ok_as(
+        &caller,
         &PRODUCT,
         "UnassociateEipAddress",
-        &caller,
         &[
             ("AllocationId", &eip),
             ("InstanceId", &nat),
@@ -435,7 +437,7 @@ fn pending_snat_entries_block_deletion_and_force_cleans_up() {
             ("Force", "true"),
         ],
     );
-    let entries = t.ok(&PRODUCT, "DescribeSnatTableEntries", &caller, &[("NatGatewayId", &nat)]);
+    let entries = t.ok_as(&caller, &PRODUCT, "DescribeSnatTableEntries", &[("NatGatewayId", &nat)]);
     assert_eq!(entries["TotalCount"], 0);
 }
 
@@ -445,23 +447,23 @@ fn other_accounts_cannot_use_an_eip_or_nat_gateway() {
     let alice = t.account("alice");
     let bob = t.account("bob");
     let (vpc, vsw) = vpc_and_vswitch(&t, &alice);
-    let nat = t.ok(
+    let nat = t.ok_as(
+        &alice,
         &PRODUCT,
         "CreateNatGateway",
-        &alice,
         &[("VpcId", &vpc), ("VSwitchId", &vsw)],
     );
     let nat = text(&nat, "/NatGatewayId").to_owned();
     let (eip, _) = allocate(&t, &alice);
-    assert_eq!(t.ok(&PRODUCT, "DescribeEipAddresses", &bob, &[])["TotalCount"], 0);
-    assert_eq!(t.ok(&PRODUCT, "DescribeNatGateways", &bob, &[])["TotalCount"], 0);
-    let e = t.err(&PRODUCT, "ReleaseEipAddress", &bob, &[("AllocationId", &eip)]);
+    assert_eq!(t.ok_as(&bob, &PRODUCT, "DescribeEipAddresses", &[])["TotalCount"], 0);
+    assert_eq!(t.ok_as(&bob, &PRODUCT, "DescribeNatGateways", &[])["TotalCount"], 0);
+    let e = t.err_as(&bob, &PRODUCT, "ReleaseEipAddress", &[("AllocationId", &eip)]);
     assert_eq!(e.code, "InvalidAllocationId.NotFound");
     let (bobs_eip, _) = allocate(&t, &bob);
-    let e = t.err(
+    let e = t.err_as(
+        &bob,
         &PRODUCT,
         "AssociateEipAddress",
-        &bob,
         &[
             ("AllocationId", &bobs_eip),
             ("InstanceId", &nat),
@@ -470,7 +472,7 @@ fn other_accounts_cannot_use_an_eip_or_nat_gateway() {
     );
     assert_eq!(e.code, "InvalidInstanceId.NotFound");
     assert_eq!(
-        t.err(&PRODUCT, "DeleteNatGateway", &bob, &[("NatGatewayId", &nat)])
+        t.err_as(&bob, &PRODUCT, "DeleteNatGateway", &[("NatGatewayId", &nat)])
             .code,
         "InvalidNatGatewayId.NotFound"
     );
