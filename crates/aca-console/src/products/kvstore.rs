@@ -9,11 +9,10 @@ use crate::clock::iso8601;
 use crate::error::ApiError;
 use crate::model::Resource;
 use crate::params::Params;
-use crate::products::rds::{
-    ModifyMode, WhitelistGroup, add_months, apply_whitelist_change, check_password, load_groups, order_id,
-    parse_security_ips, place_in_vswitch, store_groups, whitelist_group_name,
-};
+use crate::products::provisioning::{add_months, order_id, place_in_vswitch, primary_zone};
+use crate::products::rds::check_password;
 use crate::products::regions::{check_zone, region};
+use crate::products::whitelist::{WhitelistChange, WhitelistGroup, WhitelistParams, load_groups, store_groups};
 
 pub static PRODUCT: Product = Product {
     code: "kvstore",
@@ -36,6 +35,12 @@ pub static PRODUCT: Product = Product {
 pub const INSTANCE: &str = "kvstore.instance";
 const INSTANCE_TYPE: &str = "ACS::KVSTORE::Instance";
 const WHITELIST_ATTR: &str = "SecurityIpGroups";
+/// How `ModifySecurityIps` names its whitelist parameters in Tair.
+const WHITELIST_PARAMS: WhitelistParams = WhitelistParams {
+    ips: "SecurityIps",
+    group: "SecurityIpGroupName",
+    attribute: "SecurityIpGroupAttribute",
+};
 
 /// One instance type: its memory and the limits that come with it.
 struct InstanceClass {
@@ -150,14 +155,7 @@ fn create_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     } else {
         None
     };
-    let zone = match (&placement, p.get("ZoneId")) {
-        (Some(placed), _) => placed.zone_id.clone(),
-        (None, Some(zone)) => {
-            check_zone(&ctx.region, zone)?;
-            zone.to_owned()
-        }
-        (None, None) => region(&ctx.region)?.zones[0].to_owned(),
-    };
+    let zone = primary_zone(ctx, placement.as_ref(), p.get("ZoneId"))?;
     let secondary_zone = match p.get("SecondaryZoneId") {
         Some(secondary) => {
             check_zone(&ctx.region, secondary)?;
@@ -416,14 +414,9 @@ fn delete_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 fn modify_security_ips(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let mut instance = find_instance(ctx, p)?;
-    let ips = parse_security_ips("SecurityIps", p.required("SecurityIps")?)?;
-    let group = whitelist_group_name("SecurityIpGroupName", p.get("SecurityIpGroupName"))?;
-    let mode = ModifyMode::from_param(p)?;
-    let attribute = p.one_of("SecurityIpGroupAttribute", &["hidden"])?.unwrap_or("");
+    let change = WhitelistChange::parse(p, &WHITELIST_PARAMS)?;
     require_normal(&instance)?;
-    let mut groups = load_groups(&instance, WHITELIST_ATTR)?;
-    apply_whitelist_change(&mut groups, &group, attribute, &ips, mode)?;
-    store_groups(&mut instance, WHITELIST_ATTR, &groups)?;
+    change.apply(&mut instance, WHITELIST_ATTR)?;
     ctx.reference(INSTANCE_TYPE, &instance.id);
     ctx.put(instance);
     Ok(json!({}))

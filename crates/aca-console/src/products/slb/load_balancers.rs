@@ -46,14 +46,7 @@ pub(super) fn create_load_balancer(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Va
         ("intranet", Some(_), None) => return Err(ApiError::missing_parameter("VSwitchId")),
         _ => None,
     };
-    let master_zone = match (&placement, master_zone) {
-        (Some(placed), _) => placed.zone_id.clone(),
-        (None, Some(zone)) => {
-            check_zone(&ctx.region, zone)?;
-            zone.to_owned()
-        }
-        (None, None) => region_info.zones[0].to_owned(),
-    };
+    let master_zone = primary_zone(ctx, placement.as_ref(), master_zone)?;
     let slave_zone = match p.get("SlaveZoneId") {
         Some(zone) => {
             check_zone(&ctx.region, zone)?;

@@ -11,7 +11,7 @@ use crate::clock::iso8601;
 use crate::error::ApiError;
 use crate::model::Resource;
 use crate::params::Params;
-use crate::products::rds::{add_months, order_id, place_in_vswitch};
+use crate::products::provisioning::{add_months, order_id, place_in_vswitch, primary_zone};
 use crate::products::regions::{check_zone, region};
 
 mod backends;
