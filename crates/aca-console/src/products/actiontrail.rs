@@ -90,10 +90,10 @@ fn lookup_events(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         }
         filters.push(Filter { key, value: attr.get("Value").cloned().unwrap_or_default() });
     }
-    if let Some(rw) = p.one_of("EventRW", &["Read", "Write", "All"])? {
-        if rw != "All" {
-            filters.push(Filter { key: "EventRW".into(), value: rw.into() });
-        }
+    if let Some(rw) = p.one_of("EventRW", &["Read", "Write", "All"])?
+        && rw != "All"
+    {
+        filters.push(Filter { key: "EventRW".into(), value: rw.into() });
     }
     // The token is the number of events (counting from the newest matching) already returned.
     let skip: usize = match p.get("NextToken") {

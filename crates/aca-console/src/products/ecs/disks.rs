@@ -2,6 +2,22 @@
 
 use super::*;
 
+/// Fails when the instance already holds its maximum of data disks.
+fn check_data_disk_room(ctx: &OpCtx<'_>, instance_id: &str) -> Result<(), ApiError> {
+    let data_disks = disks_of(ctx, instance_id)
+        .iter()
+        .filter(|d| d.attr_str("Type") == "data")
+        .count();
+    if data_disks >= MAX_DATA_DISKS {
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            "InstanceDiskNumber.LimitExceed",
+            "The total number of specified disk in an instance exceeds.",
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn disk_json(disk: &Resource) -> Value {
     json!({
         "DiskId": disk.id,
@@ -107,18 +123,7 @@ pub(super) fn create_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
     let id = disk.id.clone();
     match &instance {
         Some(instance) => {
-            if disks_of(ctx, &instance.id)
-                .iter()
-                .filter(|d| d.attr_str("Type") == "data")
-                .count()
-                >= MAX_DATA_DISKS
-            {
-                return Err(error(
-                    StatusCode::BAD_REQUEST,
-                    "InstanceDiskNumber.LimitExceed",
-                    "The total number of specified disk in an instance exceeds.",
-                ));
-            }
+            check_data_disk_room(ctx, &instance.id)?;
             let device = free_device(ctx, &instance.id).unwrap_or_default();
             attach(&mut disk, &instance.id, &device, ctx.now_ms);
             ctx.begin_transition(&mut disk, "Creating", "In_use");
@@ -202,18 +207,8 @@ pub(super) fn attach_disk(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
     if is_system && (instance.status != "Stopped" || !instance.attr_str("SystemDiskId").is_empty()) {
         return Err(incorrect_instance_status());
     }
-    if !is_system
-        && disks_of(ctx, instance_id)
-            .iter()
-            .filter(|d| d.attr_str("Type") == "data")
-            .count()
-            >= MAX_DATA_DISKS
-    {
-        return Err(error(
-            StatusCode::BAD_REQUEST,
-            "InstanceDiskNumber.LimitExceed",
-            "The total number of specified disk in an instance exceeds.",
-        ));
+    if !is_system {
+        check_data_disk_room(ctx, instance_id)?;
     }
     let device = if is_system {
         "/dev/xvda".to_owned()

@@ -200,15 +200,8 @@ pub(super) fn describe_db_instances(ctx: &mut OpCtx<'_>, p: &Params) -> Result<V
         .filter(|i| pay_type.is_none_or(|t| i.attr_str("PayType") == t))
         .filter(|i| search.is_none_or(|s| i.id.contains(s) || i.name.contains(s)))
         .collect();
-    let page_number = p.int_in("PageNumber", 1..=i64::from(u32::MAX), 1)?;
-    let page_size = p.int_in("PageSize", 1..=100, 30)?;
-    let total = instances.len();
-    let items: Vec<Value> = instances
-        .iter()
-        .skip(((page_number - 1) * page_size) as usize)
-        .take(page_size as usize)
-        .map(instance_summary)
-        .collect();
+    let (page, page_number, total) = page_of(instances, p)?;
+    let items: Vec<Value> = page.iter().map(instance_summary).collect();
     Ok(json!({
         "TotalRecordCount": total,
         "PageNumber": page_number,
@@ -349,13 +342,9 @@ pub(super) fn describe_instance_auto_renewal_attribute(ctx: &mut OpCtx<'_>, p: &
         .filter(|i| i.attr_str("PayType") == "Prepaid")
         .filter(|i| id.is_none_or(|id| i.id == id))
         .collect();
-    let page_number = p.int_in("PageNumber", 1..=i64::from(u32::MAX), 1)?;
-    let page_size = p.int_in("PageSize", 1..=100, 30)?;
-    let total = instances.len();
-    let items: Vec<Value> = instances
+    let (page, page_number, total) = page_of(instances, p)?;
+    let items: Vec<Value> = page
         .iter()
-        .skip(((page_number - 1) * page_size) as usize)
-        .take(page_size as usize)
         .map(|i| {
             let auto_renew = i.attrs.get("AutoRenew").and_then(Value::as_bool).unwrap_or(false);
             json!({

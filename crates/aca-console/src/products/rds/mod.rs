@@ -189,5 +189,19 @@ fn class_size(class: &str) -> (i64, i64) {
     (cores, cores * ratio * 1024)
 }
 
+/// One page of a list as RDS pages it: `PageNumber` from 1 and `PageSize` 1 to 100 (default 30).
+/// Returns the page, its number and the size of the whole list.
+fn page_of<T>(items: Vec<T>, p: &Params) -> Result<(Vec<T>, i64, usize), ApiError> {
+    let page_number = p.int_in("PageNumber", 1..=i64::from(u32::MAX), 1)?;
+    let page_size = p.int_in("PageSize", 1..=100, 30)?;
+    let total = items.len();
+    let page = items
+        .into_iter()
+        .skip(((page_number - 1) * page_size) as usize)
+        .take(page_size as usize)
+        .collect();
+    Ok((page, page_number, total))
+}
+
 #[cfg(test)]
 mod tests;

@@ -63,6 +63,17 @@ pub(super) fn health_check_http_code(p: &Params) -> Result<String, ApiError> {
     }
 }
 
+/// The HTTP probe of a health check: `HealthCheckURI`, `HealthCheckDomain` and `HealthCheckHttpCode`.
+fn http_health_check(p: &Params, config: &mut Map<String, Value>) -> Result<(), ApiError> {
+    config.insert("HealthCheckURI".into(), json!(health_check_uri(p, "/")?));
+    config.insert(
+        "HealthCheckDomain".into(),
+        json!(p.get("HealthCheckDomain").unwrap_or("")),
+    );
+    config.insert("HealthCheckHttpCode".into(), json!(health_check_http_code(p)?));
+    Ok(())
+}
+
 pub(super) fn tcp_config(p: &Params) -> Result<Map<String, Value>, ApiError> {
     let mut config = Map::new();
     config.insert("HealthCheck".into(), json!(on_off(p, "HealthCheckSwitch", "on")?));
@@ -70,12 +81,7 @@ pub(super) fn tcp_config(p: &Params) -> Result<Map<String, Value>, ApiError> {
     config.insert("HealthCheckType".into(), json!(check_type));
     health_check_common(p, &mut config, "HealthCheckConnectTimeout")?;
     if check_type == "http" {
-        config.insert("HealthCheckURI".into(), json!(health_check_uri(p, "/")?));
-        config.insert(
-            "HealthCheckDomain".into(),
-            json!(p.get("HealthCheckDomain").unwrap_or("")),
-        );
-        config.insert("HealthCheckHttpCode".into(), json!(health_check_http_code(p)?));
+        http_health_check(p, &mut config)?;
     }
     config.insert(
         "PersistenceTimeout".into(),
@@ -123,12 +129,7 @@ pub(super) fn http_config(p: &Params) -> Result<Map<String, Value>, ApiError> {
     config.insert("StickySession".into(), json!(sticky));
     config.insert("HealthCheck".into(), json!(health_check));
     if health_check == "on" {
-        config.insert("HealthCheckURI".into(), json!(health_check_uri(p, "/")?));
-        config.insert(
-            "HealthCheckDomain".into(),
-            json!(p.get("HealthCheckDomain").unwrap_or("")),
-        );
-        config.insert("HealthCheckHttpCode".into(), json!(health_check_http_code(p)?));
+        http_health_check(p, &mut config)?;
         config.insert(
             "HealthCheckMethod".into(),
             json!(p.one_of("HealthCheckMethod", &["head", "get"])?.unwrap_or("head")),
@@ -227,35 +228,25 @@ pub(super) fn find_listener(ctx: &OpCtx<'_>, lb: &Resource, p: &Params) -> Resul
 }
 
 pub(super) fn start_listener(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
-    let lb = find_load_balancer(ctx, p)?;
-    let mut listener = find_listener(ctx, &lb, p)?;
-    match listener.status.as_str() {
-        "running" | "starting" => {}
-        "stopped" => ctx.begin_transition(&mut listener, "starting", "running"),
-        _ => {
-            return Err(ApiError::incorrect_status(
-                "OperationFailed.ListenerStatusNotSupport",
-                "The current status of the listener does not support this operation.",
-            ));
-        }
-    }
-    ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
-    ctx.put(listener);
-    Ok(json!({}))
+    switch_listener(ctx, p, "stopped", "starting", "running")
 }
 
 pub(super) fn stop_listener(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    switch_listener(ctx, p, "running", "stopping", "stopped")
+}
+
+/// Moves a listener from `from` through `via` to `to`; one already there or on its way is left alone.
+fn switch_listener(ctx: &mut OpCtx<'_>, p: &Params, from: &str, via: &str, to: &str) -> Result<Value, ApiError> {
     let lb = find_load_balancer(ctx, p)?;
     let mut listener = find_listener(ctx, &lb, p)?;
-    match listener.status.as_str() {
-        "stopped" | "stopping" => {}
-        "running" => ctx.begin_transition(&mut listener, "stopping", "stopped"),
-        _ => {
-            return Err(ApiError::incorrect_status(
-                "OperationFailed.ListenerStatusNotSupport",
-                "The current status of the listener does not support this operation.",
-            ));
-        }
+    let status = listener.status.as_str();
+    if status == from {
+        ctx.begin_transition(&mut listener, via, to);
+    } else if status != to && status != via {
+        return Err(ApiError::incorrect_status(
+            "OperationFailed.ListenerStatusNotSupport",
+            "The current status of the listener does not support this operation.",
+        ));
     }
     ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
     ctx.put(listener);
