@@ -90,10 +90,10 @@ fn lookup_events(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         }
         filters.push(Filter { key, value: attr.get("Value").cloned().unwrap_or_default() });
     }
-    if let Some(rw) = p.one_of("EventRW", &["Read", "Write", "All"])? {
-        if rw != "All" {
-            filters.push(Filter { key: "EventRW".into(), value: rw.into() });
-        }
+    if let Some(rw) = p.one_of("EventRW", &["Read", "Write", "All"])?
+        && rw != "All"
+    {
+        filters.push(Filter { key: "EventRW".into(), value: rw.into() });
     }
     // The token is the number of events (counting from the newest matching) already returned.
     let skip: usize = match p.get("NextToken") {
@@ -251,26 +251,14 @@ fn get_trail_status(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> 
 mod tests {
     use std::sync::Arc;
 
-    use aca_core::EventType;
-
     use super::*;
     use crate::config::ConsoleConfig;
     use crate::dispatch::Caller;
-    use crate::{Clock, Console, ManualClock, Store, products};
+    use crate::products::testkit::TestConsole;
+    use crate::{Clock, Console, ManualClock, products};
 
     fn setup(config: ConsoleConfig) -> (Console, Arc<ManualClock>, Caller) {
-        let clock = Arc::new(ManualClock::new(1_796_047_265_000));
-        let console = Console::new(config, Store::in_memory(), clock.clone());
-        let creds = console.create_account("alice", None).unwrap();
-        let caller = Caller {
-            account_id: creds.account_id,
-            access_key_id: creds.access_key_id,
-            user_name: None,
-            user_agent: "test".into(),
-            source_ip: "127.0.0.1".into(),
-            event_type: EventType::ApiCall,
-            event_name: None,
-        };
+        let TestConsole { console, clock, caller } = TestConsole::with_config(config);
         (console, clock, caller)
     }
 

@@ -517,7 +517,7 @@ fn delete_contact_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::products::ram::harness::Harness;
+    use crate::products::testkit::TestConsole;
 
     const RULE_ID: &str = "a151cd6023eacee2f0978e03863cc1697c8950812345";
 
@@ -541,7 +541,7 @@ mod tests {
         pairs
     }
 
-    fn rules(h: &Harness, filters: &[(&str, &str)]) -> Vec<Value> {
+    fn rules(h: &TestConsole, filters: &[(&str, &str)]) -> Vec<Value> {
         let body = h.ok(&PRODUCT, "DescribeMetricRuleList", filters);
         assert_eq!(
             (body["Code"].as_str(), body["Success"].as_bool()),
@@ -552,7 +552,7 @@ mod tests {
 
     #[test]
     fn a_rule_is_put_described_and_audited() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let body = h.ok(&PRODUCT, "PutResourceMetricRule", &cpu_rule(RULE_ID, &[]));
         assert_eq!(
             (body["Code"].as_str(), body["Success"].as_bool()),
@@ -590,7 +590,7 @@ mod tests {
 
     #[test]
     fn rule_parameters_are_checked_and_named() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let mut missing = cpu_rule(RULE_ID, &[]);
         missing.retain(|(k, _)| *k != "MetricName");
         let e = h.err(&PRODUCT, "PutResourceMetricRule", &missing);
@@ -623,7 +623,7 @@ mod tests {
 
     #[test]
     fn rules_are_disabled_enabled_and_deleted() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         h.ok(&PRODUCT, "PutResourceMetricRule", &cpu_rule(RULE_ID, &[]));
         h.ok(&PRODUCT, "PutResourceMetricRule", &cpu_rule("rule-2", &[]));
         h.ok(&PRODUCT, "DisableMetricRules", &[("RuleId.1", RULE_ID)]);
@@ -649,7 +649,7 @@ mod tests {
 
     #[test]
     fn contacts_and_groups() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let e = h.err(
             &PRODUCT,
             "PutContact",
@@ -714,9 +714,9 @@ mod tests {
 
     #[test]
     fn rules_stay_in_their_account() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         h.ok(&PRODUCT, "PutResourceMetricRule", &cpu_rule(RULE_ID, &[]));
-        let other = h.another_account("other");
+        let other = h.account("other");
         let listed = h.call_as(&other, &PRODUCT, "DescribeMetricRuleList", &[]).unwrap();
         assert_eq!(listed["Total"], "0");
         let e = h

@@ -518,15 +518,15 @@ fn delete_domain_record(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::products::ram::harness::Harness;
+    use crate::products::testkit::TestConsole;
 
-    fn with_domain() -> Harness {
-        let h = Harness::new();
+    fn with_domain() -> TestConsole {
+        let h = TestConsole::new();
         h.ok(&PRODUCT, "AddDomain", &[("DomainName", "example.com")]);
         h
     }
 
-    fn add_a(h: &Harness, rr: &str, ip: &str) -> Result<Value, ApiError> {
+    fn add_a(h: &TestConsole, rr: &str, ip: &str) -> Result<Value, ApiError> {
         h.call(
             &PRODUCT,
             "AddDomainRecord",
@@ -534,14 +534,14 @@ mod tests {
         )
     }
 
-    fn records(h: &Harness) -> Vec<Value> {
+    fn records(h: &TestConsole) -> Vec<Value> {
         let body = h.ok(&PRODUCT, "DescribeDomainRecords", &[("DomainName", "example.com")]);
         body["DomainRecords"]["Record"].as_array().unwrap().clone()
     }
 
     #[test]
     fn domains_are_added_validated_and_listed() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let body = h.ok(&PRODUCT, "AddDomain", &[("DomainName", "Example.COM")]);
         assert_eq!(body["DomainName"], "example.com");
         assert_eq!(body["DnsServers"]["DnsServer"], json!(DNS_SERVERS));
@@ -735,7 +735,7 @@ mod tests {
             .as_str()
             .unwrap()
             .to_owned();
-        let other = h.another_account("other");
+        let other = h.account("other");
         let e = h
             .call_as(&other, &PRODUCT, "DeleteDomainRecord", &[("RecordId", &id)])
             .unwrap_err();

@@ -409,14 +409,10 @@ fn delete_alias(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::clock::ManualClock;
-    use crate::products::ram::harness::Harness;
-    use crate::{Console, ConsoleConfig};
+    use crate::products::testkit::TestConsole;
 
-    fn new_key(h: &Harness) -> String {
+    fn new_key(h: &TestConsole) -> String {
         let body = h.ok(
             &PRODUCT,
             "CreateKey",
@@ -425,14 +421,14 @@ mod tests {
         body["KeyMetadata"]["KeyId"].as_str().unwrap().to_owned()
     }
 
-    fn state(h: &Harness, key: &str) -> String {
+    fn state(h: &TestConsole, key: &str) -> String {
         let body = h.ok(&PRODUCT, "DescribeKey", &[("KeyId", key)]);
         body["KeyMetadata"]["KeyState"].as_str().unwrap().to_owned()
     }
 
     #[test]
     fn create_key_returns_its_metadata_and_event() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let body = h.ok(
             &PRODUCT,
             "CreateKey",
@@ -449,7 +445,7 @@ mod tests {
         assert_eq!(metadata["KeySpec"], "Aliyun_AES_256");
         assert_eq!(
             metadata["Arn"],
-            format!("acs:kms:cn-hangzhou:{}:key/{id}", h.account.account_id)
+            format!("acs:kms:cn-hangzhou:{}:key/{id}", h.caller.account_id)
         );
         let event = h.last_event("CreateKey");
         assert_eq!(
@@ -472,7 +468,7 @@ mod tests {
 
     #[test]
     fn keys_are_enabled_and_disabled() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let key = new_key(&h);
         h.ok(&PRODUCT, "DisableKey", &[("KeyId", &key)]);
         assert_eq!(state(&h, &key), "Disabled");
@@ -488,7 +484,7 @@ mod tests {
 
     #[test]
     fn deletion_window_is_bounded_and_cancellable() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let key = new_key(&h);
         for days in ["6", "367", "week"] {
             let e = h.err(
@@ -527,10 +523,7 @@ mod tests {
 
     #[test]
     fn a_key_is_gone_once_its_window_has_passed() {
-        let clock = Arc::new(ManualClock::new(1_796_047_265_000));
-        let console = Console::new(ConsoleConfig::for_tests(), crate::Store::in_memory(), clock.clone());
-        let account = console.create_account("tester", None).unwrap();
-        let h = Harness { console, account };
+        let h = TestConsole::new();
         let key = new_key(&h);
         h.ok(
             &PRODUCT,
@@ -542,9 +535,9 @@ mod tests {
             "ScheduleKeyDeletion",
             &[("KeyId", &key), ("PendingWindowInDays", "7")],
         );
-        clock.advance(7 * DAY_MS - 1);
+        h.advance(7 * DAY_MS - 1);
         assert_eq!(state(&h, &key), "PendingDeletion");
-        clock.advance(1);
+        h.advance(1);
         assert_eq!(
             h.err(&PRODUCT, "DescribeKey", &[("KeyId", &key)]).code,
             "Forbidden.KeyNotFound"
@@ -555,7 +548,7 @@ mod tests {
 
     #[test]
     fn aliases_name_keys() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let key = new_key(&h);
         let other = new_key(&h);
         let e = h.err(&PRODUCT, "CreateAlias", &[("AliasName", "orders"), ("KeyId", &key)]);
@@ -583,7 +576,7 @@ mod tests {
         );
         let listed = h.ok(&PRODUCT, "ListAliases", &[]);
         assert_eq!(listed["Aliases"]["Alias"][0]["AliasName"], "alias/orders");
-        let arn = format!("acs:kms:cn-hangzhou:{}:alias/orders", h.account.account_id);
+        let arn = format!("acs:kms:cn-hangzhou:{}:alias/orders", h.caller.account_id);
         assert_eq!(listed["Aliases"]["Alias"][0]["AliasArn"], arn);
 
         h.ok(
@@ -606,9 +599,9 @@ mod tests {
 
     #[test]
     fn keys_stay_in_their_account_and_region() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let key = new_key(&h);
-        let other = h.another_account("other");
+        let other = h.account("other");
         let e = h
             .call_as(&other, &PRODUCT, "DescribeKey", &[("KeyId", &key)])
             .unwrap_err();

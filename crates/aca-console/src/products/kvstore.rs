@@ -9,11 +9,10 @@ use crate::clock::iso8601;
 use crate::error::ApiError;
 use crate::model::Resource;
 use crate::params::Params;
-use crate::products::rds::{
-    ModifyMode, WhitelistGroup, add_months, apply_whitelist_change, check_password, load_groups, order_id,
-    parse_security_ips, place_in_vswitch, store_groups, whitelist_group_name,
-};
+use crate::products::provisioning::{add_months, order_id, place_in_vswitch, primary_zone};
+use crate::products::rds::check_password;
 use crate::products::regions::{check_zone, region};
+use crate::products::whitelist::{WhitelistChange, WhitelistGroup, WhitelistParams, load_groups, store_groups};
 
 pub static PRODUCT: Product = Product {
     code: "kvstore",
@@ -36,6 +35,12 @@ pub static PRODUCT: Product = Product {
 pub const INSTANCE: &str = "kvstore.instance";
 const INSTANCE_TYPE: &str = "ACS::KVSTORE::Instance";
 const WHITELIST_ATTR: &str = "SecurityIpGroups";
+/// How `ModifySecurityIps` names its whitelist parameters in Tair.
+const WHITELIST_PARAMS: WhitelistParams = WhitelistParams {
+    ips: "SecurityIps",
+    group: "SecurityIpGroupName",
+    attribute: "SecurityIpGroupAttribute",
+};
 
 /// One instance type: its memory and the limits that come with it.
 struct InstanceClass {
@@ -150,14 +155,7 @@ fn create_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     } else {
         None
     };
-    let zone = match (&placement, p.get("ZoneId")) {
-        (Some(placed), _) => placed.zone_id.clone(),
-        (None, Some(zone)) => {
-            check_zone(&ctx.region, zone)?;
-            zone.to_owned()
-        }
-        (None, None) => region(&ctx.region)?.zones[0].to_owned(),
-    };
+    let zone = primary_zone(ctx, placement.as_ref(), p.get("ZoneId"))?;
     let secondary_zone = match p.get("SecondaryZoneId") {
         Some(secondary) => {
             check_zone(&ctx.region, secondary)?;
@@ -416,14 +414,9 @@ fn delete_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 fn modify_security_ips(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let mut instance = find_instance(ctx, p)?;
-    let ips = parse_security_ips("SecurityIps", p.required("SecurityIps")?)?;
-    let group = whitelist_group_name("SecurityIpGroupName", p.get("SecurityIpGroupName"))?;
-    let mode = ModifyMode::from_param(p)?;
-    let attribute = p.one_of("SecurityIpGroupAttribute", &["hidden"])?.unwrap_or("");
+    let change = WhitelistChange::parse(p, &WHITELIST_PARAMS)?;
     require_normal(&instance)?;
-    let mut groups = load_groups(&instance, WHITELIST_ATTR)?;
-    apply_whitelist_change(&mut groups, &group, attribute, &ips, mode)?;
-    store_groups(&mut instance, WHITELIST_ATTR, &groups)?;
+    change.apply(&mut instance, WHITELIST_ATTR)?;
     ctx.reference(INSTANCE_TYPE, &instance.id);
     ctx.put(instance);
     Ok(json!({}))
@@ -448,9 +441,9 @@ fn describe_security_ips(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::products::rds::harness::Harness;
+    use crate::products::testkit::{ON_THE_HOUR_MS, TestConsole};
 
-    fn create(h: &Harness, class: &str) -> String {
+    fn create(h: &TestConsole, class: &str) -> String {
         let (vpc_id, vsw_id) = h.network();
         let body = h.ok(
             &PRODUCT,
@@ -469,7 +462,7 @@ mod tests {
         body["InstanceId"].as_str().expect("InstanceId").to_owned()
     }
 
-    fn status(h: &Harness, id: &str) -> String {
+    fn status(h: &TestConsole, id: &str) -> String {
         let body = h.ok(&PRODUCT, "DescribeInstanceAttribute", &[("InstanceId", id)]);
         body["Instances"]["DBInstanceAttribute"][0]["InstanceStatus"]
             .as_str()
@@ -479,10 +472,10 @@ mod tests {
 
     #[test]
     fn creates_and_describes_an_instance() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let id = create(&h, "redis.master.small.default");
         assert!(id.starts_with("r-bp1"), "{id}");
-        let event = h.last_event();
+        let event = h.newest_event();
         assert_eq!(
             (event.service_name.as_str(), event.event_source.as_str()),
             ("R-kvstore", "r-kvstore.aliyuncs.com")
@@ -516,7 +509,7 @@ mod tests {
 
     #[test]
     fn states_follow_the_clock() {
-        let h = Harness::with_delay(3_000);
+        let h = TestConsole::with_transition_delay(3_000);
         let (vpc_id, vsw_id) = h.network();
         h.clock.advance(3_000);
         let body = h.ok(
@@ -562,7 +555,7 @@ mod tests {
 
     #[test]
     fn spec_changes_are_checked() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let id = create(&h, "redis.master.mid.default");
         let e = h.err(
             &PRODUCT,
@@ -605,9 +598,9 @@ mod tests {
 
     #[test]
     fn whitelist_groups_cover_append_delete() {
-        let h = Harness::new();
+        let h = TestConsole::new();
         let id = create(&h, "redis.master.small.default");
-        let groups = |h: &Harness| -> Vec<(String, String)> {
+        let groups = |h: &TestConsole| -> Vec<(String, String)> {
             let body = h.ok(&PRODUCT, "DescribeSecurityIps", &[("InstanceId", &id)]);
             body["SecurityIpGroups"]["SecurityIpGroup"]
                 .as_array()
@@ -676,7 +669,7 @@ mod tests {
 
     #[test]
     fn bad_parameters_unknown_ids_and_isolation() {
-        let h = Harness::new();
+        let h = TestConsole::starting_at(ON_THE_HOUR_MS);
         let (vpc_id, vsw_id) = h.network();
         let base = [
             ("InstanceClass", "redis.master.small.default"),
@@ -720,7 +713,7 @@ mod tests {
             &[("InstanceId", "r-bp1doesnotexist")],
         );
         assert_eq!(e.code, "InvalidInstanceId.NotFound");
-        let other = h.other_account();
+        let other = h.account("other");
         let e = h
             .call_as(
                 &other,

@@ -9,6 +9,7 @@ pub mod dns;
 pub mod ecs;
 pub mod kms;
 pub mod kvstore;
+mod provisioning;
 pub mod ram;
 pub mod rds;
 pub mod regions;
@@ -16,6 +17,7 @@ pub mod slb;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod vpc;
+mod whitelist;
 
 /// Every RPC product the emulator serves.
 pub static PRODUCTS: &[&Product] = &[

@@ -42,7 +42,6 @@ use crate::catalog::Product;
 use crate::dispatch::Caller;
 use crate::model::{AccessKey, Resource};
 
-mod digest;
 pub mod oss;
 pub mod sls;
 pub mod xml;

@@ -5,6 +5,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header}
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
+use md5::Digest as _;
 use serde_json::{Map, Value, json};
 
 use crate::Console;
@@ -15,7 +16,6 @@ use crate::error::ApiError;
 use crate::model::{Resource, request_id};
 use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
-use crate::rest::digest::{crc64_ecma, md5};
 use crate::rest::xml::{self, Malformed};
 use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date, regional};
 
@@ -473,7 +473,7 @@ fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
             ),
         ));
     }
-    let digest = md5(&body);
+    let digest: [u8; 16] = md5::Md5::digest(&body).into();
     let base64 = base64::engine::general_purpose::STANDARD;
     if let Some(given) = p.get("Content-MD5")
         && given != base64.encode(digest)
@@ -490,7 +490,8 @@ fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .unwrap_or_else(|| bucket.attr_str("StorageClass"))
         .to_owned();
     let etag = hex::encode_upper(digest);
-    let crc = crc64_ecma(&body).to_string();
+    // OSS's `x-oss-hash-crc64ecma` is CRC-64/XZ (ECMA-182 polynomial, reflected, inverted).
+    let crc = crc::Crc::<u64>::new(&crc::CRC_64_XZ).checksum(&body).to_string();
     let meta: Map<String, Value> = p
         .as_map()
         .iter()

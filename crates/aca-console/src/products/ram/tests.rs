@@ -1,0 +1,586 @@
+//! Tests of RAM driven through the console.
+
+use super::*;
+use crate::products::testkit::TestConsole;
+
+fn user(h: &TestConsole, name: &str) -> Value {
+    h.ok(
+        &PRODUCT,
+        "CreateUser",
+        &[("UserName", name), ("DisplayName", "Alice Liu")],
+    )
+}
+
+const READ_OSS: &str = r#"{"Version":"1","Statement":[{"Effect":"Allow","Action":"oss:Get*","Resource":"*"}]}"#;
+
+#[test]
+fn create_user_is_an_ims_event_naming_the_user() {
+    let h = TestConsole::new();
+    let body = user(&h, "alice");
+    let created = &body["User"];
+    assert_eq!(created["UserName"], "alice");
+    assert_eq!(created["DisplayName"], "Alice Liu");
+    let id = created["UserId"].as_str().unwrap();
+    assert!(id.len() == 16 && id.chars().all(|c| c.is_ascii_digit()), "{id}");
+    let event = h.last_event("CreateUser");
+    assert_eq!(event.service_name, "Ims");
+    assert_eq!(event.event_source, "ram.aliyuncs.com");
+    assert_eq!(event.referenced_resources["ACS::RAM::User"], ["alice"]);
+    h.ok(
+        &PRODUCT,
+        "CreatePolicy",
+        &[("PolicyName", "read-oss"), ("PolicyDocument", READ_OSS)],
+    );
+    assert_eq!(h.last_event("CreatePolicy").service_name, "Ram");
+    assert_eq!(
+        h.ok(&PRODUCT, "GetUser", &[("UserName", "alice")])["User"]["UserId"],
+        id
+    );
+    assert_eq!(
+        h.err(&PRODUCT, "CreateUser", &[("UserName", "alice")]).code,
+        "EntityAlreadyExists.User"
+    );
+}
+
+#[test]
+fn user_parameters_are_checked_and_named() {
+    let h = TestConsole::new();
+    let e = h.err(&PRODUCT, "CreateUser", &[("DisplayName", "x")]);
+    assert_eq!(e.code, "MissingParameter");
+    assert!(e.message.contains("\"UserName\""));
+    let e = h.err(&PRODUCT, "CreateUser", &[("UserName", "bad name!")]);
+    assert_eq!(e.code, "InvalidParameter.UserName.InvalidChars");
+    let e = h.err(
+        &PRODUCT,
+        "CreateUser",
+        &[("UserName", "bob"), ("Email", "not-an-email")],
+    );
+    assert_eq!(e.code, "InvalidParameter.Email.Format");
+    let e = h.err(
+        &PRODUCT,
+        "CreateUser",
+        &[("UserName", "bob"), ("MobilePhone", "86-abc")],
+    );
+    assert_eq!(e.code, "InvalidParameter.MobilePhone.Format");
+    h.ok(
+        &PRODUCT,
+        "CreateUser",
+        &[
+            ("UserName", "bob"),
+            ("MobilePhone", "86-13800000000"),
+            ("Email", "bob@example.com"),
+        ],
+    );
+    assert_eq!(
+        h.err(&PRODUCT, "GetUser", &[("UserName", "nobody")]).code,
+        "EntityNotExist.User"
+    );
+}
+
+#[test]
+fn a_created_access_key_works_and_can_be_deactivated() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    let body = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
+    let key = &body["AccessKey"];
+    let id = key["AccessKeyId"].as_str().unwrap();
+    assert!(id.starts_with("LTAI"));
+    assert_eq!(key["Status"], "Active");
+    assert_eq!(key["AccessKeySecret"].as_str().unwrap().len(), 30);
+    assert_eq!(h.console.store.account_of_key(id), Some(h.caller.account_id.clone()));
+    {
+        let shared = h.console.store.account(&h.caller.account_id).unwrap();
+        let state = shared.lock();
+        let stored = &state.access_keys[id];
+        assert_eq!((stored.user_name.as_deref(), stored.active), (Some("alice"), true));
+        assert_eq!(stored.secret, key["AccessKeySecret"].as_str().unwrap());
+    }
+
+    h.ok(
+        &PRODUCT,
+        "UpdateAccessKey",
+        &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Inactive")],
+    );
+    {
+        let shared = h.console.store.account(&h.caller.account_id).unwrap();
+        assert!(!shared.lock().access_keys[id].active);
+    }
+    let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+    assert_eq!(listed["AccessKeys"]["AccessKey"][0]["Status"], "Inactive");
+    let e = h.err(
+        &PRODUCT,
+        "UpdateAccessKey",
+        &[("UserName", "alice"), ("UserAccessKeyId", id), ("Status", "Off")],
+    );
+    assert!(e.message.contains("\"Status\""));
+
+    h.ok(
+        &PRODUCT,
+        "DeleteAccessKey",
+        &[("UserName", "alice"), ("UserAccessKeyId", id)],
+    );
+    assert_eq!(h.console.store.account_of_key(id), None);
+    let e = h.err(
+        &PRODUCT,
+        "DeleteAccessKey",
+        &[("UserName", "alice"), ("UserAccessKeyId", id)],
+    );
+    assert_eq!(e.code, "EntityNotExist.User.AccessKey");
+}
+
+/// A signed `ListUsers` request over the emulator's HTTP surface: (HTTP status, body).
+async fn signed_list_users(console: std::sync::Arc<crate::Console>, key_id: &str, secret: &str) -> (u16, Value) {
+    use std::collections::BTreeMap;
+
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use tower::ServiceExt as _;
+
+    use crate::api::signature::{percent_encode, rpc_signature, rpc_string_to_sign};
+
+    let mut params: BTreeMap<String, String> = [
+        ("Action", "ListUsers"),
+        ("Version", "2015-05-01"),
+        ("Format", "JSON"),
+        ("AccessKeyId", key_id),
+        ("SignatureMethod", "HMAC-SHA1"),
+        ("SignatureVersion", "1.0"),
+        ("SignatureNonce", "5f1a3c8e-0d6b-4a43-9d7e-2b8c6a1f0e11"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    params.insert("Timestamp".into(), iso8601(console.clock.now_ms()));
+    let signature = rpc_signature(secret, &rpc_string_to_sign("GET", &params));
+    params.insert("Signature".into(), signature);
+    let query: Vec<String> = params
+        .iter()
+        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
+        .collect();
+    let mut request = axum::http::Request::get(format!("/?{}", query.join("&")))
+        .body(Body::empty())
+        .unwrap();
+    request
+        .extensions_mut()
+        .insert(ConnectInfo(std::net::SocketAddr::from(([192, 0, 2, 10], 40000))));
+    let response = crate::app(console).oneshot(request).await.unwrap();
+    let status = response.status().as_u16();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_created_access_key_signs_requests_as_its_user() {
+    let console = std::sync::Arc::new(crate::Console::in_memory(crate::ConsoleConfig::for_tests()));
+    let account = console.create_account("tester", None).unwrap();
+    let caller = crate::dispatch::Caller {
+        account_id: account.account_id.clone(),
+        access_key_id: account.access_key_id.clone(),
+        user_name: None,
+        user_agent: PRODUCT.console_agent.to_owned(),
+        source_ip: "192.0.2.10".to_owned(),
+        event_type: aca_core::EventType::ApiCall,
+        event_name: None,
+    };
+    let call = |action: &str, pairs: &[(&str, &str)]| {
+        let params = Params::from_pairs(pairs.iter().map(|(k, v)| (*k, *v)));
+        console.call(&PRODUCT, action, &params, &caller).result.unwrap()
+    };
+    call("CreateUser", &[("UserName", "alice")]);
+    let created = call("CreateAccessKey", &[("UserName", "alice")]);
+    let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap().to_owned();
+    let secret = created["AccessKey"]["AccessKeySecret"].as_str().unwrap().to_owned();
+
+    let (status, body) = signed_list_users(console.clone(), &id, &secret).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["Users"]["User"][0]["UserName"], "alice");
+    let event = {
+        let shared = console.store.account(&account.account_id).unwrap();
+        let state = shared.lock();
+        state.events.last().unwrap().event.clone()
+    };
+    assert_eq!(event.event_name, "ListUsers");
+    assert_eq!(
+        (
+            event.user_identity.access_key_id.as_str(),
+            event.user_identity.user_name.as_str()
+        ),
+        (id.as_str(), "alice")
+    );
+
+    call(
+        "UpdateAccessKey",
+        &[("UserName", "alice"), ("UserAccessKeyId", &id), ("Status", "Inactive")],
+    );
+    let (status, body) = signed_list_users(console.clone(), &id, &secret).await;
+    assert_eq!(
+        (status, body["Code"].as_str()),
+        (400, Some("InvalidAccessKeyId.Inactive"))
+    );
+}
+
+#[test]
+fn a_user_holds_at_most_two_access_keys() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
+    h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
+    let e = h.err(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
+    assert_eq!(
+        (e.code.as_str(), e.status.as_u16()),
+        ("LimitExceeded.User.AccessKey", 409)
+    );
+    let keys = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+    assert_eq!(keys["AccessKeys"]["AccessKey"].as_array().unwrap().len(), 2);
+    // The account's own keys are a separate list.
+    let root = h.ok(&PRODUCT, "ListAccessKeys", &[]);
+    assert_eq!(
+        root["AccessKeys"]["AccessKey"][0]["AccessKeyId"],
+        h.caller.access_key_id
+    );
+}
+
+#[test]
+fn delete_user_fails_while_dependants_exist() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    h.ok(
+        &PRODUCT,
+        "CreateGroup",
+        &[("GroupName", "dev"), ("Comments", "developers")],
+    );
+    h.ok(
+        &PRODUCT,
+        "AddUserToGroup",
+        &[("GroupName", "dev"), ("UserName", "alice")],
+    );
+    let key = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
+    let key_id = key["AccessKey"]["AccessKeyId"].as_str().unwrap().to_owned();
+    h.ok(
+        &PRODUCT,
+        "AttachPolicyToUser",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "AliyunECSFullAccess"),
+            ("UserName", "alice"),
+        ],
+    );
+
+    let delete = || h.err(&PRODUCT, "DeleteUser", &[("UserName", "alice")]).code;
+    assert_eq!(delete(), "DeleteConflict.User.Group");
+    assert_eq!(
+        h.err(&PRODUCT, "DeleteGroup", &[("GroupName", "dev")]).code,
+        "DeleteConflict.Group.User"
+    );
+    h.ok(
+        &PRODUCT,
+        "RemoveUserFromGroup",
+        &[("GroupName", "dev"), ("UserName", "alice")],
+    );
+    assert_eq!(delete(), "DeleteConflict.User.AccessKey");
+    h.ok(
+        &PRODUCT,
+        "DeleteAccessKey",
+        &[("UserName", "alice"), ("UserAccessKeyId", &key_id)],
+    );
+    assert_eq!(delete(), "DeleteConflict.User.Policy");
+    h.ok(
+        &PRODUCT,
+        "DetachPolicyFromUser",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "AliyunECSFullAccess"),
+            ("UserName", "alice"),
+        ],
+    );
+    h.ok(
+        &PRODUCT,
+        "CreateLoginProfile",
+        &[("UserName", "alice"), ("Password", "Sup3r-secret!")],
+    );
+    assert_eq!(delete(), "DeleteConflict.User.LoginProfile");
+    h.ok(&PRODUCT, "DeleteLoginProfile", &[("UserName", "alice")]);
+    h.ok(&PRODUCT, "DeleteUser", &[("UserName", "alice")]);
+    assert_eq!(
+        h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code,
+        "EntityNotExist.User"
+    );
+    h.ok(&PRODUCT, "DeleteGroup", &[("GroupName", "dev")]);
+}
+
+#[test]
+fn group_membership_is_listed_both_ways() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "ops")]);
+    h.ok(
+        &PRODUCT,
+        "AddUserToGroup",
+        &[("GroupName", "ops"), ("UserName", "alice")],
+    );
+    let e = h.err(
+        &PRODUCT,
+        "AddUserToGroup",
+        &[("GroupName", "ops"), ("UserName", "alice")],
+    );
+    assert_eq!(e.code, "EntityAlreadyExists.User.Group");
+    let groups = h.ok(&PRODUCT, "ListGroupsForUser", &[("UserName", "alice")]);
+    assert_eq!(groups["Groups"]["Group"][0]["GroupName"], "ops");
+    let users = h.ok(&PRODUCT, "ListUsersForGroup", &[("GroupName", "ops")]);
+    assert_eq!(users["Users"]["User"][0]["UserName"], "alice");
+    assert_eq!(h.last_event("AddUserToGroup").service_name, "Ims");
+    let e = h.err(&PRODUCT, "CreateGroup", &[("GroupName", "ops team")]);
+    assert_eq!(e.code, "InvalidParameter.GroupName.InvalidChars");
+}
+
+#[test]
+fn policies_are_validated_attached_and_protected_from_deletion() {
+    let h = TestConsole::new();
+    let e = h.err(
+        &PRODUCT,
+        "CreatePolicy",
+        &[("PolicyName", "p1"), ("PolicyDocument", "{not json")],
+    );
+    assert_eq!(e.code, "MalformedPolicyDocument");
+    let no_effect = r#"{"Version":"1","Statement":[{"Action":"oss:*","Resource":"*"}]}"#;
+    let e = h.err(
+        &PRODUCT,
+        "CreatePolicy",
+        &[("PolicyName", "p1"), ("PolicyDocument", no_effect)],
+    );
+    assert!(e.message.contains("Effect"), "{}", e.message);
+    let body = h.ok(
+        &PRODUCT,
+        "CreatePolicy",
+        &[
+            ("PolicyName", "read-oss"),
+            ("PolicyDocument", READ_OSS),
+            ("Description", "OSS reads"),
+        ],
+    );
+    assert_eq!(body["Policy"]["PolicyType"], "Custom");
+    assert_eq!(body["Policy"]["DefaultVersion"], "v1");
+
+    let all = h.ok(&PRODUCT, "ListPolicies", &[]);
+    let names: Vec<&str> = all["Policies"]["Policy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["PolicyName"].as_str())
+        .collect();
+    for expected in [
+        "AdministratorAccess",
+        "AliyunECSFullAccess",
+        "AliyunOSSReadOnlyAccess",
+        "AliyunVPCFullAccess",
+        "read-oss",
+    ] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    let custom = h.ok(&PRODUCT, "ListPolicies", &[("PolicyType", "Custom")]);
+    assert_eq!(custom["Policies"]["Policy"].as_array().unwrap().len(), 1);
+
+    h.ok(
+        &PRODUCT,
+        "CreateRole",
+        &[("RoleName", "ecs-reader"), ("AssumeRolePolicyDocument", TRUST_ECS)],
+    );
+    h.ok(
+        &PRODUCT,
+        "AttachPolicyToRole",
+        &[
+            ("PolicyType", "Custom"),
+            ("PolicyName", "read-oss"),
+            ("RoleName", "ecs-reader"),
+        ],
+    );
+    let got = h.ok(
+        &PRODUCT,
+        "GetPolicy",
+        &[("PolicyType", "Custom"), ("PolicyName", "read-oss")],
+    );
+    assert_eq!(got["Policy"]["AttachmentCount"], 1);
+    assert_eq!(got["DefaultPolicyVersion"]["PolicyDocument"], READ_OSS);
+    assert_eq!(
+        h.err(&PRODUCT, "DeletePolicy", &[("PolicyName", "read-oss")]).code,
+        "DeleteConflict.Role.Policy"
+    );
+    assert_eq!(
+        h.err(&PRODUCT, "DeleteRole", &[("RoleName", "ecs-reader")]).code,
+        "DeleteConflict.Role.Policy"
+    );
+    h.ok(
+        &PRODUCT,
+        "DetachPolicyFromRole",
+        &[
+            ("PolicyType", "Custom"),
+            ("PolicyName", "read-oss"),
+            ("RoleName", "ecs-reader"),
+        ],
+    );
+    h.ok(&PRODUCT, "DeletePolicy", &[("PolicyName", "read-oss")]);
+    h.ok(&PRODUCT, "DeleteRole", &[("RoleName", "ecs-reader")]);
+}
+
+#[test]
+fn attaching_checks_policy_type_and_existence() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    let attach = |kind: &str, name: &str| {
+        h.call(
+            &PRODUCT,
+            "AttachPolicyToUser",
+            &[("PolicyType", kind), ("PolicyName", name), ("UserName", "alice")],
+        )
+    };
+    assert_eq!(
+        attach("Managed", "AdministratorAccess").unwrap_err().code,
+        "InvalidParameter.PolicyType"
+    );
+    assert_eq!(
+        attach("System", "NoSuchPolicy").unwrap_err().code,
+        "EntityNotExist.Policy"
+    );
+    attach("System", "AliyunOSSReadOnlyAccess").unwrap();
+    let event = h.last_event("AttachPolicyToUser");
+    assert_eq!(
+        event.referenced_resources["ACS::RAM::Policy"],
+        ["AliyunOSSReadOnlyAccess"]
+    );
+    assert_eq!(event.referenced_resources["ACS::RAM::User"], ["alice"]);
+    assert_eq!(
+        attach("System", "AliyunOSSReadOnlyAccess").unwrap_err().code,
+        "EntityAlreadyExists.User.Policy"
+    );
+    let listed = h.ok(&PRODUCT, "ListPoliciesForUser", &[("UserName", "alice")]);
+    assert_eq!(listed["Policies"]["Policy"][0]["PolicyName"], "AliyunOSSReadOnlyAccess");
+    let e = h.err(
+        &PRODUCT,
+        "DetachPolicyFromUser",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "AdministratorAccess"),
+            ("UserName", "alice"),
+        ],
+    );
+    assert_eq!(e.code, "EntityNotExist.User.Policy");
+}
+
+const TRUST_ECS: &str = r#"{"Statement":[{"Action":"sts:AssumeRole","Effect":"Allow",
+    "Principal":{"Service":["ecs.aliyuncs.com"]}}],"Version":"1"}"#;
+
+#[test]
+fn roles_carry_their_arn() {
+    let h = TestConsole::new();
+    let body = h.ok(
+        &PRODUCT,
+        "CreateRole",
+        &[("RoleName", "EcsAdmin"), ("AssumeRolePolicyDocument", TRUST_ECS)],
+    );
+    let arn = format!("acs:ram::{}:role/ecsadmin", h.caller.account_id);
+    assert_eq!(body["Role"]["Arn"], arn);
+    assert_eq!(body["Role"]["MaxSessionDuration"], 3600);
+    let no_principal = r#"{"Version":"1","Statement":[{"Action":"sts:AssumeRole","Effect":"Allow"}]}"#;
+    let e = h.err(
+        &PRODUCT,
+        "CreateRole",
+        &[("RoleName", "r2"), ("AssumeRolePolicyDocument", no_principal)],
+    );
+    assert_eq!(e.code, "MalformedPolicyDocument");
+    let e = h.err(&PRODUCT, "CreateRole", &[("RoleName", "r2")]);
+    assert!(e.message.contains("\"AssumeRolePolicyDocument\""));
+    let listed = h.ok(&PRODUCT, "ListRoles", &[]);
+    assert_eq!(listed["Roles"]["Role"][0]["RoleName"], "EcsAdmin");
+    assert_eq!(
+        h.ok(&PRODUCT, "GetRole", &[("RoleName", "EcsAdmin")])["Role"]["Arn"],
+        arn
+    );
+}
+
+#[test]
+fn list_users_pages_with_markers() {
+    let h = TestConsole::new();
+    for name in ["u1", "u2", "u3"] {
+        user(&h, name);
+    }
+    let first = h.ok(&PRODUCT, "ListUsers", &[("MaxItems", "2")]);
+    assert_eq!(first["IsTruncated"], true);
+    assert_eq!(first["Users"]["User"].as_array().unwrap().len(), 2);
+    let marker = first["Marker"].as_str().unwrap().to_owned();
+    let second = h.ok(&PRODUCT, "ListUsers", &[("MaxItems", "2"), ("Marker", &marker)]);
+    assert_eq!(second["IsTruncated"], false);
+    assert_eq!(second["Users"]["User"].as_array().unwrap().len(), 1);
+    let mut seen: Vec<&str> = first["Users"]["User"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(second["Users"]["User"].as_array().unwrap())
+        .filter_map(|u| u["UserName"].as_str())
+        .collect();
+    seen.sort();
+    assert_eq!(seen, ["u1", "u2", "u3"]);
+}
+
+#[test]
+fn renaming_a_user_keeps_its_keys_and_groups() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "dev")]);
+    h.ok(
+        &PRODUCT,
+        "AddUserToGroup",
+        &[("GroupName", "dev"), ("UserName", "alice")],
+    );
+    let key = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")]);
+    let body = h.ok(
+        &PRODUCT,
+        "UpdateUser",
+        &[
+            ("UserName", "alice"),
+            ("NewUserName", "alice2"),
+            ("NewDisplayName", "Alice L"),
+        ],
+    );
+    assert_eq!(body["User"]["UserName"], "alice2");
+    let keys = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice2")]);
+    assert_eq!(
+        keys["AccessKeys"]["AccessKey"][0]["AccessKeyId"],
+        key["AccessKey"]["AccessKeyId"]
+    );
+    let groups = h.ok(&PRODUCT, "ListGroupsForUser", &[("UserName", "alice2")]);
+    assert_eq!(groups["Groups"]["Group"][0]["GroupName"], "dev");
+    assert_eq!(
+        h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code,
+        "EntityNotExist.User"
+    );
+}
+
+#[test]
+fn accounts_do_not_see_each_others_users() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    let other = h.account("other");
+    let listed = h.call_as(&other, &PRODUCT, "ListUsers", &[]).unwrap();
+    assert!(listed["Users"]["User"].as_array().unwrap().is_empty());
+    let e = h
+        .call_as(&other, &PRODUCT, "CreateAccessKey", &[("UserName", "alice")])
+        .unwrap_err();
+    assert_eq!(e.code, "EntityNotExist.User");
+    // The same name is free in another account.
+    h.call_as(&other, &PRODUCT, "CreateUser", &[("UserName", "alice")])
+        .unwrap();
+}
+
+#[test]
+fn a_ram_user_without_user_name_manages_its_own_keys() {
+    let h = TestConsole::new();
+    h.ok(&PRODUCT, "CreateUser", &[("UserName", "alice")]);
+    let alice = h.ram_user(&h.caller, "alice");
+    let created = h.ok_as(&alice, &PRODUCT, "CreateAccessKey", &[]);
+    let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap();
+    let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+    assert_eq!(
+        listed["AccessKeys"]["AccessKey"][0]["AccessKeyId"], id,
+        "the key belongs to alice, not the root"
+    );
+}

@@ -1,0 +1,484 @@
+//! Tests of CLB driven through the console.
+
+use super::*;
+use crate::products::testkit::TestConsole;
+
+fn create_intranet(h: &TestConsole) -> String {
+    let (vpc_id, vsw_id) = h.network();
+    let body = h.ok(
+        &PRODUCT,
+        "CreateLoadBalancer",
+        &[
+            ("LoadBalancerName", "web-lb"),
+            ("AddressType", "intranet"),
+            ("VpcId", &vpc_id),
+            ("VSwitchId", &vsw_id),
+            ("LoadBalancerSpec", "slb.s1.small"),
+            ("PayType", "PayOnDemand"),
+        ],
+    );
+    body["LoadBalancerId"].as_str().expect("LoadBalancerId").to_owned()
+}
+
+/// An ECS instance as the ECS product stores it (kind `ecs.instance`).
+fn ecs_instance(h: &TestConsole, id: &str, status: &str) {
+    let ecs = Resource::new(ECS_INSTANCE, id.to_owned(), "cn-hangzhou", "web-1", status, 0)
+        .with("PrivateIpAddress", "192.168.1.20");
+    h.insert(ecs);
+}
+
+fn tcp_listener(h: &TestConsole, lb: &str, port: &str) -> Result<Value, ApiError> {
+    h.call(
+        &PRODUCT,
+        "CreateLoadBalancerTCPListener",
+        &[
+            ("LoadBalancerId", lb),
+            ("ListenerPort", port),
+            ("BackendServerPort", "8080"),
+            ("Bandwidth", "-1"),
+        ],
+    )
+}
+
+#[test]
+fn creates_and_describes_load_balancers() {
+    let h = TestConsole::new();
+    let body = h.ok(
+        &PRODUCT,
+        "CreateLoadBalancer",
+        &[("LoadBalancerName", "public-lb"), ("AddressType", "internet")],
+    );
+    let public_id = body["LoadBalancerId"].as_str().unwrap().to_owned();
+    assert!(public_id.starts_with("lb-bp1"), "{public_id}");
+    assert!(body["Address"].as_str().unwrap().starts_with("47."));
+    assert_eq!(body["NetworkType"], "classic");
+    let event = h.newest_event();
+    assert_eq!(
+        (event.service_name.as_str(), event.event_source.as_str()),
+        ("Slb", "slb.aliyuncs.com")
+    );
+    assert_eq!(
+        event.referenced_resources["ACS::SLB::LoadBalancer"],
+        [public_id.as_str()]
+    );
+
+    let private_id = create_intranet(&h);
+    let attr = h.ok(
+        &PRODUCT,
+        "DescribeLoadBalancerAttribute",
+        &[("LoadBalancerId", &private_id)],
+    );
+    assert_eq!(attr["NetworkType"], "vpc");
+    assert_eq!(attr["LoadBalancerStatus"], "active");
+    assert_eq!(attr["MasterZoneId"], "cn-hangzhou-h");
+    assert_eq!(attr["LoadBalancerSpec"], "slb.s1.small");
+    assert!(
+        attr["Address"].as_str().unwrap().starts_with("192.168.1."),
+        "{}",
+        attr["Address"]
+    );
+
+    let all = h.ok(&PRODUCT, "DescribeLoadBalancers", &[]);
+    assert_eq!(all["TotalCount"], 2);
+    let intranet = h.ok(&PRODUCT, "DescribeLoadBalancers", &[("AddressType", "intranet")]);
+    assert_eq!(
+        intranet["LoadBalancers"]["LoadBalancer"][0]["LoadBalancerId"],
+        private_id
+    );
+
+    h.ok(
+        &PRODUCT,
+        "SetLoadBalancerName",
+        &[("LoadBalancerId", &private_id), ("LoadBalancerName", "renamed")],
+    );
+    h.ok(
+        &PRODUCT,
+        "SetLoadBalancerStatus",
+        &[("LoadBalancerId", &private_id), ("LoadBalancerStatus", "inactive")],
+    );
+    let attr = h.ok(
+        &PRODUCT,
+        "DescribeLoadBalancerAttribute",
+        &[("LoadBalancerId", &private_id)],
+    );
+    assert_eq!(
+        (attr["LoadBalancerName"].as_str(), attr["LoadBalancerStatus"].as_str()),
+        (Some("renamed"), Some("inactive"))
+    );
+    let e = h.err(
+        &PRODUCT,
+        "SetLoadBalancerStatus",
+        &[("LoadBalancerId", &private_id), ("LoadBalancerStatus", "paused")],
+    );
+    assert!(e.message.contains("\"LoadBalancerStatus\""), "{e}");
+}
+
+#[test]
+fn delete_protection_blocks_deletion() {
+    let h = TestConsole::new();
+    let body = h.ok(&PRODUCT, "CreateLoadBalancer", &[("DeleteProtection", "on")]);
+    let id = body["LoadBalancerId"].as_str().unwrap().to_owned();
+    let e = h.err(&PRODUCT, "DeleteLoadBalancer", &[("LoadBalancerId", &id)]);
+    assert_eq!(e.code, "OperationDenied.DeleteProtectionIsOn");
+    h.ok(
+        &PRODUCT,
+        "SetLoadBalancerDeleteProtection",
+        &[("LoadBalancerId", &id), ("DeleteProtection", "off")],
+    );
+    tcp_listener(&h, &id, "80").unwrap();
+    h.ok(&PRODUCT, "DeleteLoadBalancer", &[("LoadBalancerId", &id)]);
+    let e = h.err(&PRODUCT, "DescribeLoadBalancerAttribute", &[("LoadBalancerId", &id)]);
+    assert_eq!(e.code, "InvalidLoadBalancerId.NotFound");
+    let listeners = h.ok(&PRODUCT, "DescribeLoadBalancerListeners", &[]);
+    assert_eq!(listeners["TotalCount"], 0);
+}
+
+#[test]
+fn listeners_share_ports_by_protocol_family() {
+    let h = TestConsole::with_transition_delay(1_000);
+    let lb = create_intranet(&h);
+    tcp_listener(&h, &lb, "80").unwrap();
+    let e = tcp_listener(&h, &lb, "80").unwrap_err();
+    assert_eq!(e.code, "ListenerAlreadyExists");
+    let e = h.err(
+        &PRODUCT,
+        "CreateLoadBalancerHTTPListener",
+        &[
+            ("LoadBalancerId", &lb),
+            ("ListenerPort", "80"),
+            ("BackendServerPort", "8080"),
+            ("Bandwidth", "-1"),
+            ("StickySession", "off"),
+            ("HealthCheck", "on"),
+        ],
+    );
+    assert_eq!(e.code, "ListenerAlreadyExists");
+    h.ok(
+        &PRODUCT,
+        "CreateLoadBalancerUDPListener",
+        &[
+            ("LoadBalancerId", &lb),
+            ("ListenerPort", "80"),
+            ("BackendServerPort", "53"),
+            ("Bandwidth", "10"),
+        ],
+    );
+    h.ok(
+        &PRODUCT,
+        "CreateLoadBalancerHTTPListener",
+        &[
+            ("LoadBalancerId", &lb),
+            ("ListenerPort", "8000"),
+            ("BackendServerPort", "8080"),
+            ("Bandwidth", "-1"),
+            ("StickySession", "on"),
+            ("StickySessionType", "insert"),
+            ("CookieTimeout", "3600"),
+            ("HealthCheck", "on"),
+            ("HealthCheckURI", "/health"),
+        ],
+    );
+    let listeners = h.ok(&PRODUCT, "DescribeLoadBalancerListeners", &[("LoadBalancerId.1", &lb)]);
+    assert_eq!(listeners["TotalCount"], 3);
+    let http = listeners["Listeners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["ListenerProtocol"] == "http")
+        .unwrap();
+    assert_eq!(http["HTTPListenerConfig"]["HealthCheckURI"], "/health");
+    assert_eq!(http["HTTPListenerConfig"]["CookieTimeout"], 3600);
+    assert_eq!(http["Status"], "stopped");
+
+    let e = h.err(
+        &PRODUCT,
+        "StartLoadBalancerListener",
+        &[("LoadBalancerId", &lb), ("ListenerPort", "80")],
+    );
+    assert!(e.message.contains("\"ListenerProtocol\""), "{e}");
+    h.ok(
+        &PRODUCT,
+        "StartLoadBalancerListener",
+        &[
+            ("LoadBalancerId", &lb),
+            ("ListenerPort", "80"),
+            ("ListenerProtocol", "tcp"),
+        ],
+    );
+    let status = |h: &TestConsole| {
+        let body = h.ok(
+            &PRODUCT,
+            "DescribeLoadBalancerListeners",
+            &[
+                ("LoadBalancerId.1", &lb),
+                ("ListenerProtocol", "tcp"),
+                ("ListenerPort", "80"),
+            ],
+        );
+        body["Listeners"][0]["Status"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(status(&h), "starting");
+    h.clock.advance(1_000);
+    assert_eq!(status(&h), "running");
+    h.ok(
+        &PRODUCT,
+        "StopLoadBalancerListener",
+        &[
+            ("LoadBalancerId", &lb),
+            ("ListenerPort", "80"),
+            ("ListenerProtocol", "tcp"),
+        ],
+    );
+    assert_eq!(status(&h), "stopping");
+    h.clock.advance(1_000);
+    assert_eq!(status(&h), "stopped");
+
+    h.ok(
+        &PRODUCT,
+        "DeleteLoadBalancerListener",
+        &[("LoadBalancerId", &lb), ("ListenerPort", "8000")],
+    );
+    let e = h.err(
+        &PRODUCT,
+        "DeleteLoadBalancerListener",
+        &[("LoadBalancerId", &lb), ("ListenerPort", "8000")],
+    );
+    assert_eq!(e.code, "InvalidListenerPort.NotFound");
+    let attr = h.ok(&PRODUCT, "DescribeLoadBalancerAttribute", &[("LoadBalancerId", &lb)]);
+    let mut ports: Vec<i64> = attr["ListenerPorts"]["ListenerPort"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_i64)
+        .collect();
+    ports.sort();
+    assert_eq!(ports, [80, 80]);
+}
+
+#[test]
+fn listener_parameters_are_checked() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    let base = [
+        ("LoadBalancerId", lb.as_str()),
+        ("ListenerPort", "443"),
+        ("BackendServerPort", "8443"),
+        ("Bandwidth", "-1"),
+    ];
+    for missing in ["ListenerPort", "BackendServerPort", "Bandwidth"] {
+        let without: Vec<(&str, &str)> = base.iter().copied().filter(|(k, _)| *k != missing).collect();
+        let e = h.err(&PRODUCT, "CreateLoadBalancerTCPListener", &without);
+        assert_eq!(e.code, "MissingParameter");
+        assert!(e.message.contains(&format!("\"{missing}\"")), "{e}");
+    }
+    let e = h.err(
+        &PRODUCT,
+        "CreateLoadBalancerTCPListener",
+        &[&base[..], &[("ListenerPort", "70000")][..]].concat(),
+    );
+    assert!(e.message.contains("\"ListenerPort\""), "{e}");
+    let e = h.err(
+        &PRODUCT,
+        "CreateLoadBalancerTCPListener",
+        &[&base[..], &[("Scheduler", "random")][..]].concat(),
+    );
+    assert!(e.message.contains("\"Scheduler\""), "{e}");
+    let e = h.err(
+        &PRODUCT,
+        "CreateLoadBalancerHTTPListener",
+        &[&base[..], &[("HealthCheck", "on")][..]].concat(),
+    );
+    assert!(e.message.contains("\"StickySession\""), "{e}");
+    let e = h.err(
+        &PRODUCT,
+        "CreateLoadBalancerHTTPListener",
+        &[
+            &base[..],
+            &[
+                ("HealthCheck", "on"),
+                ("StickySession", "on"),
+                ("StickySessionType", "insert"),
+            ][..],
+        ]
+        .concat(),
+    );
+    assert!(e.message.contains("\"CookieTimeout\""), "{e}");
+    let e = h.err(
+        &PRODUCT,
+        "CreateLoadBalancerTCPListener",
+        &[("LoadBalancerId", "lb-bp1missing"), ("ListenerPort", "1")],
+    );
+    assert_eq!(e.code, "InvalidLoadBalancerId.NotFound");
+}
+
+#[test]
+fn backend_servers_must_be_running_ecs_instances() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    ecs_instance(&h, "i-bp1web000000000001", "Running");
+    ecs_instance(&h, "i-bp1web000000000002", "Stopped");
+    let e = h.err(
+        &PRODUCT,
+        "AddBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            (
+                "BackendServers",
+                r#"[{"ServerId":"i-bp1nothere","Weight":"100","Type":"ecs"}]"#,
+            ),
+        ],
+    );
+    assert_eq!(e.code, "InvalidBackendServers.NotFound");
+    let e = h.err(
+        &PRODUCT,
+        "AddBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            ("BackendServers", r#"[{"ServerId":"i-bp1web000000000002"}]"#),
+        ],
+    );
+    assert_eq!(e.code, "IncorrectInstanceStatus");
+    let e = h.err(
+        &PRODUCT,
+        "AddBackendServers",
+        &[("LoadBalancerId", &lb), ("BackendServers", "i-bp1web000000000001")],
+    );
+    assert!(e.message.contains("\"BackendServers\""), "{e}");
+    let e = h.err(
+        &PRODUCT,
+        "AddBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            (
+                "BackendServers",
+                r#"[{"ServerId":"i-bp1web000000000001","Weight":"101"}]"#,
+            ),
+        ],
+    );
+    assert!(e.message.contains("Weight"), "{e}");
+
+    let added = h.ok(
+        &PRODUCT,
+        "AddBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            (
+                "BackendServers",
+                r#"[{"ServerId":"i-bp1web000000000001","Weight":"50","Type":"ecs"}]"#,
+            ),
+        ],
+    );
+    assert_eq!(added["BackendServers"]["BackendServer"][0]["Weight"], "50");
+    assert_eq!(
+        h.newest_event().referenced_resources["ACS::ECS::Instance"],
+        ["i-bp1web000000000001"]
+    );
+    let e = h.err(
+        &PRODUCT,
+        "AddBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            ("BackendServers", r#"[{"ServerId":"i-bp1web000000000001"}]"#),
+        ],
+    );
+    assert!(e.message.contains("already"), "{e}");
+    let by_server = h.ok(
+        &PRODUCT,
+        "DescribeLoadBalancers",
+        &[("ServerId", "i-bp1web000000000001")],
+    );
+    assert_eq!(by_server["TotalCount"], 1);
+
+    tcp_listener(&h, &lb, "80").unwrap();
+    let health = |h: &TestConsole| {
+        let body = h.ok(&PRODUCT, "DescribeHealthStatus", &[("LoadBalancerId", &lb)]);
+        body["BackendServers"]["BackendServer"][0]["ServerHealthStatus"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(health(&h), "unavailable");
+    h.ok(
+        &PRODUCT,
+        "StartLoadBalancerListener",
+        &[("LoadBalancerId", &lb), ("ListenerPort", "80")],
+    );
+    assert_eq!(health(&h), "normal");
+    let body = h.ok(
+        &PRODUCT,
+        "DescribeHealthStatus",
+        &[("LoadBalancerId", &lb), ("ListenerPort", "80")],
+    );
+    let server = &body["BackendServers"]["BackendServer"][0];
+    assert_eq!(
+        (server["Port"].as_i64(), server["ServerIp"].as_str()),
+        (Some(8080), Some("192.168.1.20"))
+    );
+    ecs_instance(&h, "i-bp1web000000000001", "Stopped");
+    assert_eq!(health(&h), "abnormal");
+
+    let removed = h.ok(
+        &PRODUCT,
+        "RemoveBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            ("BackendServers", r#"[{"ServerId":"i-bp1web000000000001"}]"#),
+        ],
+    );
+    assert_eq!(removed["BackendServers"]["BackendServer"], json!([]));
+    let e = h.err(
+        &PRODUCT,
+        "RemoveBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            ("BackendServers", r#"["i-bp1web000000000001"]"#),
+        ],
+    );
+    assert!(e.message.contains("\"BackendServers\""), "{e}");
+}
+
+#[test]
+fn accounts_are_isolated() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    let other = h.account("other");
+    let e = h
+        .call_as(
+            &other,
+            &PRODUCT,
+            "DescribeLoadBalancerAttribute",
+            &[("LoadBalancerId", &lb)],
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "InvalidLoadBalancerId.NotFound");
+    let e = h
+        .call_as(&other, &PRODUCT, "DeleteLoadBalancer", &[("LoadBalancerId", &lb)])
+        .unwrap_err();
+    assert_eq!(e.code, "InvalidLoadBalancerId.NotFound");
+    assert_eq!(
+        h.call_as(&other, &PRODUCT, "DescribeLoadBalancers", &[]).unwrap()["TotalCount"],
+        0
+    );
+    // Another account's ECS instance is not a valid backend either.
+    let shared = h.console.store.account(&other.account_id).unwrap();
+    shared.lock().resources.insert(
+        "i-bp1foreign00000001".into(),
+        Resource::new(
+            ECS_INSTANCE,
+            "i-bp1foreign00000001".into(),
+            "cn-hangzhou",
+            "x",
+            "Running",
+            0,
+        ),
+    );
+    let e = h.err(
+        &PRODUCT,
+        "AddBackendServers",
+        &[
+            ("LoadBalancerId", &lb),
+            ("BackendServers", r#"["i-bp1foreign00000001"]"#),
+        ],
+    );
+    assert_eq!(e.code, "InvalidBackendServers.NotFound");
+}
