@@ -28,6 +28,7 @@ pub mod profile;
 pub mod state;
 pub mod store;
 pub mod throttle;
+pub mod ui;
 
 pub use accounts::Credentials;
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -60,6 +61,7 @@ impl Console {
 pub fn app(console: Arc<Console>) -> Router {
     Router::new()
         .merge(api::admin::router())
+        .merge(ui::router())
         .route("/", any(api::rpc::handle))
         .with_state(console)
 }

@@ -1,0 +1,218 @@
+//! The console UI in a real browser: log on, create a VPC and a vSwitch with real clicks and typing
+//! (the zone chosen through the portal select, the CIDR block typed into a shadow-DOM input), and find
+//! the calls in the account's ActionTrail events. Also checks that a 2024-profile account sees the
+//! 2024 labels.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aca_console::{Console, ConsoleConfig, ProfileId};
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::element::Element;
+use chromiumoxide::layout::Point;
+use chromiumoxide::page::{Page, ScreenshotParams};
+use futures::StreamExt;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+async fn start_console() -> (Arc<Console>, String) {
+    let console = Arc::new(Console::in_memory(ConsoleConfig::for_tests()));
+    let app = aca_console::app(console.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.unwrap();
+    });
+    (console, format!("http://{addr}"))
+}
+
+/// Polls until `selector` matches an element, or fails after 10 s.
+async fn wait_for(page: &Page, selector: &str) -> Element {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(el) = page.find_element(selector).await {
+            return el;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {selector}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn wait_xpath(page: &Page, xpath: &str) -> Element {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(el) = page.find_xpath(xpath).await {
+            return el;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {xpath}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn eval_string(page: &Page, js: &str) -> String {
+    page.evaluate(js).await.unwrap().into_value::<String>().unwrap_or_default()
+}
+
+/// Polls a JS expression until it returns true.
+async fn wait_true(page: &Page, js: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let ok = page.evaluate(js).await.ok().and_then(|v| v.into_value::<bool>().ok()).unwrap_or(false);
+        if ok {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Clicks the inner input of a shadow-DOM CIDR component at its on-screen position, then types.
+async fn type_into_cidr(page: &Page, host_selector: &str, text: &str) {
+    let js = format!(
+        "(() => {{ const r = document.querySelector({}).shadowRoot.querySelector('input').getBoundingClientRect(); \
+         return [r.left + r.width / 2, r.top + r.height / 2]; }})()",
+        serde_json::to_string(host_selector).unwrap()
+    );
+    let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
+    page.click(Point { x: point[0], y: point[1] }).await.unwrap();
+    let host = page.find_element(host_selector).await.unwrap();
+    host.type_str(text).await.unwrap();
+}
+
+async fn log_on(page: &Page, base: &str, login: &str, password: &str) {
+    page.goto(format!("{base}/login")).await.unwrap();
+    wait_for(page, "#login").await.click().await.unwrap().type_str(login).await.unwrap();
+    wait_for(page, "#password").await.click().await.unwrap().type_str(password).await.unwrap();
+    wait_xpath(page, "//button[normalize-space()='Log On']").await.click().await.unwrap();
+    wait_true(page, "location.pathname === '/console'", "the console home after logon").await;
+}
+
+async fn choose(page: &Page, dialog: &str, select: &str, value: &str) {
+    wait_for(page, &format!("#{dialog} [data-ui-select='{select}'] .ui-select-trigger")).await.click().await.unwrap();
+    // The options are not inside the dialog: they render in a portal at the end of <body>.
+    wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']")).await.click().await.unwrap();
+}
+
+fn screenshot_dir() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_vpc_and_vswitch_through_the_console() {
+    if !std::path::Path::new(CHROMIUM).exists() {
+        eprintln!("skipping: {CHROMIUM} is not installed");
+        return;
+    }
+    let (console, base) = start_console().await;
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let bob = console.create_account("bob", Some(ProfileId::Y2024)).unwrap();
+
+    let profile_dir = tempfile::tempdir().unwrap();
+    let config = BrowserConfig::builder()
+        .chrome_executable(CHROMIUM)
+        .no_sandbox()
+        .arg("--headless=new")
+        .arg("--disable-gpu")
+        .arg("--no-first-run")
+        .arg("--disable-background-networking")
+        .arg("--disable-component-update")
+        .arg("--disable-sync")
+        .window_size(1440, 900)
+        .user_data_dir(profile_dir.path())
+        .build()
+        .unwrap();
+    let (mut browser, mut handler) = Browser::launch(config).await.unwrap();
+    let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+    let page = browser.new_page("about:blank").await.unwrap();
+
+    // Every console page needs a session.
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    wait_true(&page, "location.pathname === '/login'", "the logon page").await;
+
+    log_on(&page, &base, &alice.login, &alice.password).await;
+    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou")).await.unwrap();
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > VPCs']").await;
+
+    // Create VPC: a drawer; the CIDR block component keeps its default 192.168.0.0/16.
+    wait_xpath(&page, "//button[normalize-space()='Create VPC']").await.click().await.unwrap();
+    wait_true(&page, "!document.getElementById('create-vpc').hidden", "the Create VPC panel").await;
+    wait_for(&page, "#create-vpc input[name='VpcName']").await.click().await.unwrap().type_str("web-vpc").await.unwrap();
+    wait_xpath(&page, "//div[@id='create-vpc']//button[normalize-space()='OK']").await.click().await.unwrap();
+    wait_true(&page, "[...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))", "the new VPC in the list")
+        .await;
+    let vpc_id = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody tr[data-row-id]').dataset.rowId").await;
+    assert!(vpc_id.starts_with("vpc-"), "{vpc_id}");
+
+    // To the vSwitch page through the left-side navigation pane.
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitch']").await.click().await.unwrap();
+    wait_true(&page, "location.pathname === '/console/vpc/vswitches'", "the vSwitch page").await;
+
+    // Submitting the empty form shows validation messages under the fields.
+    wait_xpath(&page, "//button[normalize-space()='Create vSwitch']").await.click().await.unwrap();
+    wait_true(&page, "!document.getElementById('create-vswitch').hidden", "the Create vSwitch dialog").await;
+    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']").await.click().await.unwrap();
+    wait_true(
+        &page,
+        "document.querySelector(\"#create-vswitch [data-ui-field='Zone'] .form-error\").innerText.includes('required')",
+        "a validation message under Zone",
+    )
+    .await;
+
+    choose(&page, "create-vswitch", "VpcId", &vpc_id).await;
+    wait_for(&page, "#create-vswitch input[name='VSwitchName']").await.click().await.unwrap().type_str("web-vsw").await.unwrap();
+    choose(&page, "create-vswitch", "ZoneId", "cn-hangzhou-i").await;
+    type_into_cidr(&page, "#create-vswitch aca-cidr-input[name='CidrBlock']", "192.168.1.0/24").await;
+    // The zone select shows the console's zone name once chosen.
+    let zone_label = eval_string(&page, "document.querySelector(\"#create-vswitch [data-ui-select='ZoneId'] .ui-select-value\").innerText").await;
+    assert_eq!(zone_label, "Hangzhou Zone I");
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("create-vswitch.png"), shot).unwrap();
+    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']").await.click().await.unwrap();
+    wait_true(&page, "[...document.querySelectorAll('[data-ui-table=vswitches] tbody tr')].some(r => r.innerText.includes('web-vsw'))", "the new vSwitch")
+        .await;
+
+    // Back on the VPC list, Delete is disabled while the VPC has a vSwitch, with the reason as a tooltip.
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    let reason = wait_for(&page, &format!("tr[data-row-id='{vpc_id}'] .tooltip-wrap")).await.attribute("data-tooltip").await.unwrap();
+    assert!(reason.unwrap_or_default().contains("vSwitches"));
+    let shot = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("vpcs.png"), shot).unwrap();
+
+    // The console's calls are in the account's ActionTrail events, made by the VPC console.
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        for name in ["CreateVpc", "CreateVSwitch"] {
+            let event = state.events.iter().map(|e| &e.event).find(|e| e.event_name == name && e.error_code.is_none());
+            let event = event.unwrap_or_else(|| panic!("no successful {name} event"));
+            assert_eq!(event.user_agent, "vpc.console.aliyun.com");
+            assert_eq!(event.event_type, aca_core::EventType::ApiCall);
+            assert_eq!(event.acs_region, "cn-hangzhou");
+        }
+        let vsw = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "CreateVSwitch").unwrap();
+        assert_eq!(vsw.request_parameters.get("ZoneId").and_then(|v| v.as_str()), Some("cn-hangzhou-i"));
+        assert_eq!(vsw.request_parameters.get("CidrBlock").and_then(|v| v.as_str()), Some("192.168.1.0/24"));
+    }
+
+    // The same page under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
+    let ok_2026 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
+    assert_eq!(ok_2026, "OK");
+    wait_xpath(&page, "//button[normalize-space()='Log Out']").await.click().await.unwrap();
+    wait_true(&page, "location.pathname === '/login'", "the logon page after logging out").await;
+    log_on(&page, &base, &bob.login, &bob.password).await;
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitches']").await;
+    let ok_2024 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
+    assert_eq!(ok_2024, "Confirm");
+    assert!(page.find_element("[data-ui-nav='Virtual Private Cloud > vSwitch']").await.is_err());
+    // Bob sees none of Alice's resources.
+    let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
+    assert!(!rows.contains("web-vpc"), "{rows}");
+
+    browser.close().await.unwrap();
+    let _ = browser.wait().await;
+    events.abort();
+}
