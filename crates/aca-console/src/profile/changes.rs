@@ -94,7 +94,7 @@ pub static CHANGES_2024: &[Change] = &[
     // ActionTrail
     RegroupMenu { product: "actiontrail", item: "Event Query", in_2024: "", in_2026: "Events" },
     RegroupMenu { product: "actiontrail", item: "Trails", in_2024: "", in_2026: "Trails" },
-    Rename { product: "actiontrail", page: "trails", what: "panel button", in_2024: "OK", in_2026: "Create" },
+    Rename { product: "actiontrail", page: "trails", what: "panel button", in_2024: "Submit", in_2026: "Create" },
     // CloudMonitor
     Rename { product: "cms", page: "nav", what: "menu group", in_2024: "Alarms", in_2026: "Alerts" },
     Rename { product: "cms", page: "nav", what: "menu item", in_2024: "Alarm Rules", in_2026: "Alert Rules" },

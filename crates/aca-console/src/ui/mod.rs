@@ -459,3 +459,6 @@ async fn buy_call(
 ) -> Response {
     front_end_call(&console, &headers, &extensions, &code, &action, &body, true)
 }
+
+#[cfg(test)]
+mod tests;

@@ -401,7 +401,8 @@ pub fn zone_label(zone: &str) -> String {
     let region = REGIONS.iter().find(|r| zone.starts_with(r.id));
     let (city, suffix) = match region {
         Some(r) => {
-            let city = r.local_name.split(['(', ')']).find(|s| !s.trim().is_empty() && !s.starts_with("China")).unwrap_or(r.local_name);
+            // "China (Hangzhou)" → "Hangzhou"; "Singapore" stays.
+            let city = r.local_name.split_once('(').map_or(r.local_name, |(_, inner)| inner.trim_end_matches(')'));
             (city.trim().to_owned(), zone[r.id.len()..].trim_start_matches('-').to_uppercase())
         }
         None => (zone.to_owned(), String::new()),
