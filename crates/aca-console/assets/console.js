@@ -25,8 +25,8 @@
       var root = this.attachShadow({ mode: 'open' });
       root.innerHTML =
         '<style>' +
-        ':host{display:inline-flex;gap:6px;align-items:center;width:100%}' +
-        'input{flex:1;height:32px;padding:0 10px;border:1px solid #c4c6cf;border-radius:2px;font:13px Menlo,monospace;box-sizing:border-box}' +
+        ':host{display:flex;flex-wrap:wrap;gap:6px;align-items:center;width:100%}' +
+        'input{flex:1 1 180px;height:32px;padding:0 10px;border:1px solid #c4c6cf;border-radius:2px;font:13px Menlo,monospace;box-sizing:border-box}' +
         'input:focus{outline:none;border-color:#0064c8;box-shadow:0 0 0 2px rgba(0,100,200,.15)}' +
         ':host([invalid]) input{border-color:#d93026}' +
         '.tags{display:flex;gap:4px}' +
@@ -455,6 +455,8 @@
     }
   });
   window.addEventListener('resize', closePortal);
-  window.addEventListener('scroll', closePortal, true);
+  window.addEventListener('scroll', function (ev) {
+    if (openPortal && !openPortal.portal.contains(ev.target)) closePortal();
+  }, true);
   window.acaConsole = { toast: toast };
 })();

@@ -121,6 +121,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .arg("--disable-component-update")
         .arg("--disable-sync")
         .window_size(1440, 900)
+        .viewport(None)
         .user_data_dir(profile_dir.path())
         .build()
         .unwrap();

@@ -221,7 +221,7 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
         params.insert("RegionId", s.region.clone());
     }
     if page.total_path.is_some() {
-        params.insert("PageNumber", query.page_number.max(1).to_string());
+        params.insert(page.page_param.clone(), query.page_number.max(1).to_string());
         params.insert("PageSize", page.page_size.to_string());
     }
     for (k, v) in &page.list_params {
@@ -230,11 +230,9 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
     if !s.resource_group.is_empty() && page.regional {
         params.insert("ResourceGroupId", s.resource_group.clone());
     }
-    if !query.q.is_empty() {
-        if let Some(option) = page.search.get(query.search_key) {
-            for (k, v) in &option.params {
-                params.insert(k.clone(), v.replace("{q}", &query.q));
-            }
+    if let Some(option) = page.search.get(query.search_key).filter(|_| !query.q.is_empty()) {
+        for (k, v) in &option.params {
+            params.insert(k.clone(), v.replace("{q}", &query.q));
         }
     }
     params
@@ -242,11 +240,16 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
 
 /// Runs a page's list operation and reads the items out of the response.
 fn fetch_list(console: &Console, product: &'static Product, page: &PageSpec, params: &Params, s: &Session, ip: &str) -> ListData {
-    let page_number = params.get("PageNumber").and_then(|n| n.parse().ok()).unwrap_or(1);
+    let page_number = params.get(&page.page_param).and_then(|n| n.parse().ok()).unwrap_or(1);
     match console_call(console, product, &page.list_action, params, s, ip, false) {
         Ok(body) => ListData {
             items: lookup(&body, &page.items_path).and_then(Value::as_array).cloned().unwrap_or_default(),
-            total: page.total_path.as_deref().and_then(|p| lookup(&body, p)).and_then(Value::as_i64),
+            // Some products return the count as a string (CloudMonitor's `"Total": "3"`).
+            total: page
+                .total_path
+                .as_deref()
+                .and_then(|p| lookup(&body, p))
+                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok())),
             page_number,
             error: None,
         },

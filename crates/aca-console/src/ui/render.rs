@@ -65,6 +65,14 @@ fn or_dash(text: String) -> String {
     if text.is_empty() { "-".to_owned() } else { text }
 }
 
+/// `2026-01-31T08:00:00Z` → `2026-01-31 08:00:00`, as the console's tables show times.
+pub fn console_time(iso: &str) -> String {
+    match iso.split_once('T') {
+        Some((date, time)) => format!("{date} {}", time.trim_end_matches('Z').split('.').next().unwrap_or(time)),
+        None => iso.to_owned(),
+    }
+}
+
 fn product_url(view: &View<'_>, path: &str) -> String {
     format!("/console/{}/{}?region={}", view.product.code, path, view.region)
 }
@@ -207,6 +215,7 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
         }
         ColumnKind::Mono => html! { span class="mono" { (or_dash(display(value))) } },
         ColumnKind::Text => html! { (or_dash(display(value))) },
+        ColumnKind::Time => html! { (or_dash(console_time(&display(value)))) },
     }
 }
 
@@ -366,8 +375,8 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         FieldKind::Textarea => html! {
             textarea class="input textarea" name=(field.param) placeholder=(field.placeholder) maxlength="256" { (field.default) }
         },
-        FieldKind::Cidr => html! {
-            aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) {}
+        FieldKind::Cidr { suggest } => html! {
+            aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) no-suggestions[!suggest] {}
         },
         FieldKind::Generated => html! { input type="hidden" name=(field.param) data-generate="id"; },
         FieldKind::Radio(items) => html! {

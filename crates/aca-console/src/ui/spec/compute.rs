@@ -29,7 +29,7 @@ pub fn ecs() -> ProductSpec {
         col("Status", "Status", ColumnKind::Status),
         col("Instance Type", "InstanceType", ColumnKind::Text),
         col("Billing Method", "InstanceChargeType", ColumnKind::Text),
-        col("Created At", "CreationTime", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
     ];
     instances.creates = vec![
         form(
@@ -125,7 +125,7 @@ pub fn ecs() -> ProductSpec {
                 "Modify Instance Name",
                 Container::Dialog,
                 "ModifyInstanceAttribute",
-                vec![step("", vec![field("Instance Name", "InstanceName", FieldKind::Text).rule("name").from_row("InstanceName")])],
+                vec![step("", vec![field("Instance Name", "InstanceName", FieldKind::Text).rule("name").prefilled_from("InstanceName")])],
             )
             .for_row("InstanceId"),
         ),
@@ -165,7 +165,7 @@ pub fn ecs() -> ProductSpec {
         col("VPC", "VpcId", ColumnKind::Mono),
         col("Security Group Type", "SecurityGroupType", ColumnKind::Text),
         col("Description", "Description", ColumnKind::Text),
-        col("Created At", "CreationTime", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
     ];
     groups.creates = vec![
         form(
@@ -240,7 +240,7 @@ pub fn ecs() -> ProductSpec {
         col("Capacity (GiB)", "Size", ColumnKind::Text),
         col("Zone", "ZoneId", ColumnKind::Text),
         col("Attached Instance", "InstanceId", ColumnKind::Mono),
-        col("Created At", "CreationTime", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
     ];
     disks.creates = vec![
         form(
@@ -317,7 +317,7 @@ pub fn ecs() -> ProductSpec {
         col("Disk Capacity (GiB)", "SourceDiskSize", ColumnKind::Text),
         col("Status", "Status", ColumnKind::Status),
         col("Progress", "Progress", ColumnKind::Text),
-        col("Created At", "CreationTime", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
     ];
     snapshots.search = search(&[("Snapshot ID", "SnapshotIds"), ("Snapshot Name", "SnapshotName"), ("Disk ID", "DiskId")]);
     snapshots.row_actions =
@@ -353,7 +353,7 @@ pub fn rds() -> ProductSpec {
         col("Instance Type", "DBInstanceClass", ColumnKind::Text),
         col("Zone", "ZoneId", ColumnKind::Text),
         col("Billing Method", "PayType", ColumnKind::Text),
-        col("Created At", "CreateTime", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
     ];
     instances.creates = vec![
         form(
@@ -390,7 +390,7 @@ pub fn rds() -> ProductSpec {
                 step(
                     "Instance Configuration",
                     vec![
-                        vpc(),
+                        field("VPC", "VPCId", resources("vpc", "vpcs")).required().placeholder("Select a VPC"),
                         vswitch(),
                         field("IP Address Whitelist", "SecurityIPList", FieldKind::Text).required().default("127.0.0.1"),
                         field("Instance Name", "DBInstanceDescription", FieldKind::Text).rule("name"),
@@ -398,10 +398,10 @@ pub fn rds() -> ProductSpec {
                 ),
             ],
         )
-        .fixed(&[("DBInstanceNetType", "Intranet")])
+        .fixed(&[("DBInstanceNetType", "Intranet"), ("InstanceNetworkType", "VPC")])
         .success("The order is complete. The instance is being created."),
     ];
-    instances.search = search(&[("Instance ID", "DBInstanceId"), ("Instance Name", "DBInstanceDescription")]);
+    instances.search = search(&[("Instance ID", "DBInstanceId"), ("Instance Name", "SearchKey")]);
     instances.row_actions = vec![
         details(Inline),
         call("Restart", More, "RestartDBInstance", "DBInstanceId", confirm("Restart Instance", "Are you sure you want to restart the instance? Connections are interrupted."))
@@ -439,7 +439,7 @@ pub fn tair() -> ProductSpec {
         col("Instance Type", "InstanceClass", ColumnKind::Text),
         col("Engine Version", "EngineVersion", ColumnKind::Text),
         col("Billing Method", "ChargeType", ColumnKind::Text),
-        col("Created At", "CreateTime", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
     ];
     instances.creates = vec![
         form(
@@ -461,13 +461,14 @@ pub fn tair() -> ProductSpec {
                             "Instance Type",
                             "InstanceClass",
                             select(&[
-                                ("redis.shard.small.2.ce", "1 GB (redis.shard.small.2.ce)"),
-                                ("redis.shard.mid.2.ce", "2 GB (redis.shard.mid.2.ce)"),
+                                ("redis.master.small.default", "1 GB Standard (redis.master.small.default)"),
+                                ("redis.master.mid.default", "2 GB Standard (redis.master.mid.default)"),
+                                ("redis.master.stand.default", "4 GB Standard (redis.master.stand.default)"),
                                 ("tair.rdb.1g", "Tair 1 GB (tair.rdb.1g)"),
                             ]),
                         )
                         .required()
-                        .default("redis.shard.small.2.ce"),
+                        .default("redis.master.small.default"),
                     ],
                 ),
                 step(
@@ -482,10 +483,29 @@ pub fn tair() -> ProductSpec {
         .fixed(&[("InstanceType", "Redis")])
         .success("The order is complete. The instance is being created."),
     ];
-    instances.search = search(&[("Instance ID", "InstanceIds"), ("Instance Name", "InstanceName")]);
+    instances.search = search(&[("Instance ID", "InstanceIds"), ("Instance Name", "SearchKey")]);
     instances.row_actions = vec![
         details(Inline),
-        call("Restart", More, "RestartInstance", "InstanceId", confirm("Restart Instance", "Are you sure you want to restart the instance?")),
+        row_form(
+            "Set Whitelist",
+            More,
+            form(
+                "set-whitelist",
+                "Set Whitelist",
+                "Modify Whitelist",
+                Container::Dialog,
+                "ModifySecurityIps",
+                vec![step(
+                    "",
+                    vec![field("IP Addresses", "SecurityIps", FieldKind::Textarea)
+                        .required()
+                        .default("127.0.0.1")
+                        .help("IP addresses or CIDR blocks separated by commas, for example 10.0.0.0/8,192.168.1.1.")],
+                )],
+            )
+            .for_row("InstanceId")
+            .success("The whitelist is modified."),
+        ),
         call("Release", More, "DeleteInstance", "InstanceId", confirm("Release Instance", "Are you sure you want to release the instance? Its data is deleted.")),
     ];
     instances.tabs = vec![basic(&[
@@ -499,7 +519,7 @@ pub fn tair() -> ProductSpec {
     ])];
     ProductSpec {
         code: s("tair"),
-        api: s("r-kvstore"),
+        api: s("kvstore"),
         name: s("Tair (Redis OSS-compatible)"),
         nav: nav(&[("", &[("Instances", "instances")])]),
         pages: vec![instances],

@@ -10,7 +10,7 @@ pub fn actiontrail() -> ProductSpec {
     events.page_size = 50;
     events.list_params = pairs(&[("MaxResults", "50")]);
     events.columns = vec![
-        col("Event Time", "eventTime", ColumnKind::Text),
+        col("Event Time", "eventTime", ColumnKind::Time),
         col("User Name", "userIdentity.userName", ColumnKind::Text),
         col("Event Name", "eventName", ColumnKind::Text),
         col("Service Name", "serviceName", ColumnKind::Text),
@@ -34,7 +34,7 @@ pub fn actiontrail() -> ProductSpec {
         col("Event Type", "EventRW", ColumnKind::Text),
         col("Trail Region", "TrailRegion", ColumnKind::Text),
         col("OSS Bucket", "OssBucketName", ColumnKind::Text),
-        col("Created At", "CreateTime", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
     ];
     trails.creates = vec![
         form(
@@ -89,6 +89,7 @@ pub fn actiontrail() -> ProductSpec {
 pub fn cms() -> ProductSpec {
     let mut rules = page("alert-rules", "Alert Rules", "DescribeMetricRuleList", "Alarms.Alarm", "RuleId", "RuleName");
     rules.total_path = Some(s("Total"));
+    rules.page_param = s("Page");
     rules.id_param = s("RuleIds");
     rules.columns = vec![
         col("Rule Name", "RuleId", ColumnKind::IdName),

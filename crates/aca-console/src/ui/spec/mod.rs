@@ -65,6 +65,8 @@ pub struct PageSpec {
     pub items_path: String,
     /// The response's total count field, if it pages (`TotalCount`).
     pub total_path: Option<String>,
+    /// The request's page-number parameter (`PageNumber`; CloudMonitor's rules use `Page`).
+    pub page_param: String,
     /// The item field that identifies a resource (`VpcId`) and the parameter that selects one.
     pub id_field: String,
     pub id_param: String,
@@ -105,6 +107,8 @@ pub enum ColumnKind {
     Count,
     /// The list's dominant value rendered in monospace (CIDR blocks, addresses).
     Mono,
+    /// An ISO 8601 time, shown as `2026-01-31 08:00:00`.
+    Time,
 }
 
 /// A way to search the list: the option's label and the list parameters it sets (`{q}` is the text).
@@ -181,8 +185,9 @@ pub enum FieldKind {
     Password,
     Textarea,
     Number,
-    /// The CIDR block input component (a custom element with a shadow root).
-    Cidr,
+    /// The CIDR block input component (a custom element with a shadow root), with or without the
+    /// recommended private blocks offered next to it.
+    Cidr { suggest: bool },
     /// A div-based select whose options render in a portal.
     Select(OptionSource),
     Radio(Vec<(String, String)>),
@@ -357,7 +362,7 @@ impl Field {
         self.rule = Some(s(v));
         self
     }
-    pub(crate) fn from_row(mut self, path: &str) -> Self {
+    pub(crate) fn prefilled_from(mut self, path: &str) -> Self {
         self.from_row = Some(s(path));
         self
     }
@@ -469,6 +474,7 @@ pub(crate) fn page(id: &str, title: &str, list_action: &str, items_path: &str, i
         list_action: s(list_action),
         items_path: s(items_path),
         total_path: Some(s("TotalCount")),
+        page_param: s("PageNumber"),
         id_field: s(id_field),
         id_param: s(id_field),
         name_field: s(name_field),

@@ -12,7 +12,7 @@ pub fn vpc() -> ProductSpec {
         col("Status", "Status", ColumnKind::Status),
         col("vSwitch", "VSwitchIds.VSwitchId", ColumnKind::Count),
         col("Resource Group", "ResourceGroupId", ColumnKind::Text),
-        col("Created At", "CreationTime", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
     ];
     vpcs.creates = vec![
         form(
@@ -28,7 +28,7 @@ pub fn vpc() -> ProductSpec {
                         .rule("name")
                         .placeholder("Enter a name")
                         .help("The name must be 1 to 128 characters in length and cannot start with http:// or https://."),
-                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr)
+                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: true })
                         .required()
                         .rule("cidr")
                         .default("192.168.0.0/16")
@@ -54,8 +54,8 @@ pub fn vpc() -> ProductSpec {
                 vec![step(
                     "",
                     vec![
-                        field("Name", "VpcName", FieldKind::Text).rule("name").from_row("VpcName"),
-                        field("Description", "Description", FieldKind::Textarea).from_row("Description"),
+                        field("Name", "VpcName", FieldKind::Text).rule("name").prefilled_from("VpcName"),
+                        field("Description", "Description", FieldKind::Textarea).prefilled_from("Description"),
                     ],
                 )],
             )
@@ -97,7 +97,7 @@ pub fn vpc() -> ProductSpec {
         col("IPv4 CIDR Block", "CidrBlock", ColumnKind::Mono),
         col("Zone", "ZoneId", ColumnKind::Text),
         col("Available IP Addresses", "AvailableIpAddressCount", ColumnKind::Text),
-        col("Created At", "CreationTime", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
     ];
     vswitches.creates = vec![
         form(
@@ -112,7 +112,7 @@ pub fn vpc() -> ProductSpec {
                     field("VPC", "VpcId", resources("vpc", "vpcs")).required().placeholder("Select a VPC"),
                     field("Name", "VSwitchName", FieldKind::Text).rule("name").placeholder("Enter a name"),
                     field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones)).required().placeholder("Select a zone"),
-                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr)
+                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: false })
                         .required()
                         .rule("cidr")
                         .help("The CIDR block must be within the CIDR block of the VPC, with a mask of 16 to 29 bits."),
@@ -162,7 +162,7 @@ pub fn slb() -> ProductSpec {
         col("Status", "LoadBalancerStatus", ColumnKind::Status),
         col("Network Type", "AddressType", ColumnKind::Text),
         col("Specification", "LoadBalancerSpec", ColumnKind::Text),
-        col("Created At", "CreateTime", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
     ];
     lbs.creates = vec![
         form(
@@ -284,7 +284,7 @@ pub fn dns() -> ProductSpec {
         col("Domain Name", "DomainName", ColumnKind::IdName),
         col("Records", "RecordCount", ColumnKind::Text),
         col("Domain ID", "DomainId", ColumnKind::Mono),
-        col("Created At", "CreateTime", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
     ];
     domains.id_param = s("KeyWord");
     domains.creates = vec![
@@ -357,7 +357,7 @@ pub fn dns() -> ProductSpec {
     )];
     ProductSpec {
         code: s("dns"),
-        api: s("alidns"),
+        api: s("dns"),
         name: s("Alibaba Cloud DNS"),
         nav: nav(&[("", &[("Authoritative DNS Resolution", "domains")])]),
         pages: vec![domains, records],

@@ -13,7 +13,7 @@ pub fn ram() -> ProductSpec {
         col("User Logon Name/Display Name", "UserName", ColumnKind::IdName),
         col("Note", "Comments", ColumnKind::Text),
         col("UID", "UserId", ColumnKind::Mono),
-        col("Created At", "CreateDate", ColumnKind::Text),
+        col("Created At", "CreateDate", ColumnKind::Time),
     ];
     users.creates = vec![
         form(
@@ -96,7 +96,7 @@ pub fn ram() -> ProductSpec {
     groups.total_path = None;
     groups.page_size = 100;
     groups.list_params = pairs(&[("MaxItems", "100")]);
-    groups.columns = vec![col("Group Name", "GroupName", ColumnKind::IdName), col("Created At", "CreateDate", ColumnKind::Text)];
+    groups.columns = vec![col("Group Name", "GroupName", ColumnKind::IdName), col("Created At", "CreateDate", ColumnKind::Time)];
     groups.creates = vec![
         form(
             "create-group",
