@@ -60,10 +60,10 @@ pub fn ecs() -> ProductSpec {
                             "Image",
                             "ImageId",
                             select(&[
-                                ("aliyun_3_x64_20G_alibase_20240819.vhd", "Alibaba Cloud Linux 3.2104 LTS 64-bit"),
-                                ("ubuntu_22_04_x64_20G_alibase_20240711.vhd", "Ubuntu 22.04 64-bit"),
-                                ("centos_7_9_x64_20G_alibase_20240628.vhd", "CentOS 7.9 64-bit"),
-                                ("win2022_21H2_x64_dtc_en-us_40G_alibase_20240716.vhd", "Windows Server 2022 Datacenter"),
+                                ("aliyun_3_x64_20G_alibase_20240528.vhd", "Alibaba Cloud Linux 3.2104 LTS 64-bit"),
+                                ("ubuntu_22_04_x64_20G_alibase_20240508.vhd", "Ubuntu 22.04 64-bit"),
+                                ("centos_7_9_x64_20G_alibase_20240403.vhd", "CentOS 7.9 64-bit"),
+                                ("win2022_21H2_x64_dtc_en-us_40G_alibase_20240515.vhd", "Windows Server 2022 Datacenter"),
                             ]),
                         )
                         .required()
