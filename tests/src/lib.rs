@@ -1,1 +1,106 @@
-//! End-to-end tests live in `tests/tests/`; this library holds their shared helpers.
+//! Shared harness of the end-to-end tests: the emulator on a real port, a signed OpenAPI client,
+//! and headless Chromium with a fresh profile, each cleaned up when dropped.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use aca_console::api::signature::{rpc_signature, rpc_string_to_sign};
+use aca_console::clock::{Clock, SystemClock, iso8601};
+use aca_console::{Console, ConsoleConfig, Credentials};
+use anyhow::Context;
+use chromiumoxide::{Browser, BrowserConfig};
+use futures::StreamExt;
+use serde_json::Value;
+
+/// The emulator served on 127.0.0.1 with a fresh account.
+pub struct Emulator {
+    pub console: Arc<Console>,
+    pub url: String,
+    pub account: Credentials,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Emulator {
+    pub async fn start(config: ConsoleConfig) -> anyhow::Result<Self> {
+        let console = Arc::new(Console::in_memory(config));
+        let account = console.create_account("e2e", None)?;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let app = aca_console::app(console.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Ok(Self { console, url, account, server })
+    }
+
+    /// A signed RPC call (signature 1.0) as the account's root user; returns (HTTP status, body).
+    pub async fn call(&self, version: &str, action: &str, params: &[(&str, &str)]) -> anyhow::Result<(u16, Value)> {
+        let mut query: BTreeMap<String, String> = params.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect();
+        for (k, v) in [
+            ("Action", action.to_owned()),
+            ("Version", version.to_owned()),
+            ("Format", "JSON".to_owned()),
+            ("AccessKeyId", self.account.access_key_id.clone()),
+            ("SignatureMethod", "HMAC-SHA1".to_owned()),
+            ("SignatureVersion", "1.0".to_owned()),
+            ("SignatureNonce", uuid::Uuid::new_v4().to_string()),
+            ("Timestamp", iso8601(SystemClock.now_ms())),
+        ] {
+            query.insert(k.to_owned(), v);
+        }
+        let signature = rpc_signature(&self.account.access_key_secret, &rpc_string_to_sign("GET", &query));
+        query.insert("Signature".into(), signature);
+        let response = reqwest::Client::new().get(format!("{}/", self.url)).query(&query).send().await?;
+        let status = response.status().as_u16();
+        Ok((status, response.json().await.context("response is not JSON")?))
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// Headless Chromium with a throw-away profile; the browser process is closed on drop.
+pub struct Chromium {
+    pub browser: Browser,
+    handler: tokio::task::JoinHandle<()>,
+    _profile: tempfile::TempDir,
+}
+
+impl Chromium {
+    pub async fn launch() -> anyhow::Result<Self> {
+        let executable = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+        anyhow::ensure!(
+            std::path::Path::new(&executable).exists(),
+            "Chromium is not installed at {executable}: run scripts/setup (apt-get install chromium) or set CHROMIUM"
+        );
+        let profile = tempfile::tempdir()?;
+        let config = BrowserConfig::builder()
+            .chrome_executable(&executable)
+            .no_sandbox()
+            .user_data_dir(profile.path())
+            .window_size(1440, 900)
+            .args([
+                "--headless=new",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ])
+            .build()
+            .map_err(|e| anyhow::anyhow!("browser config: {e}"))?;
+        let (browser, mut events) = Browser::launch(config).await.context("launching Chromium")?;
+        let handler = tokio::spawn(async move { while events.next().await.is_some() {} });
+        Ok(Self { browser, handler, _profile: profile })
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.browser.close().await;
+        let _ = self.browser.wait().await;
+        self.handler.abort();
+    }
+}

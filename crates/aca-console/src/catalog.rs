@@ -96,6 +96,8 @@ pub struct OpCtx<'a> {
     /// The request's region (`RegionId`, or the console default).
     pub region: String,
     pub config: &'a ConsoleConfig,
+    /// The RAM user making the call, or `None` for the account itself.
+    pub caller_user: Option<String>,
     state: &'a AccountState,
     /// id → new version (`Some`) or deletion (`None`).
     overlay: BTreeMap<String, Option<Resource>>,
@@ -109,6 +111,7 @@ impl<'a> OpCtx<'a> {
             now_ms,
             region,
             config,
+            caller_user: None,
             state,
             overlay: BTreeMap::new(),
             effects: Vec::new(),

@@ -58,7 +58,7 @@ impl Console {
 
         let (result, mut changes, referenced) = match operation {
             None => (Err(ApiError::action_not_found(action)), Changes::default(), Default::default()),
-            Some(op) => run(&state, &self.config, op, params, region.clone(), now_ms),
+            Some(op) => run(&state, &self.config, op, params, caller, region.clone(), now_ms),
         };
 
         let audited = operation.is_none_or(|op| op.audited);
@@ -138,10 +138,12 @@ fn run(
     config: &crate::config::ConsoleConfig,
     op: &Operation,
     params: &Params,
+    caller: &Caller,
     region: String,
     now_ms: i64,
 ) -> (Result<Value, ApiError>, Changes, aca_core::ReferencedResources) {
     let mut ctx = OpCtx::new(state, config, region, now_ms);
+    ctx.caller_user = caller.user_name.clone();
     let result = (op.handler)(&mut ctx, params);
     let (overlay, effects, referenced) = ctx.into_parts();
     let mut changes = Changes::default();

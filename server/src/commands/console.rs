@@ -1,0 +1,208 @@
+//! `aca console`: run the bundled console emulator, and manage a running one's accounts.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use aca_console::{Console, ConsoleConfig, Credentials, ProfileId, Store, SystemClock};
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+
+/// Run the bundled Alibaba Cloud console emulator (console UI, signed OpenAPI, ActionTrail).
+///
+/// One address serves the console pages, every product's OpenAPI (routed by API version, so an
+/// official SDK works when its endpoint is pointed here) and the admin API. On start it prints the
+/// console URL, and writes the default account's console login and AccessKey pair to
+/// --credentials as JSON.
+///
+/// Example:
+///   aca console --listen 127.0.0.1:8080 --db console.db --admin-token secret --credentials creds.json
+///   aca console accounts create --url http://127.0.0.1:8080 --admin-token secret --name qa --profile 2024
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, verbatim_doc_comment)]
+pub struct ConsoleArgs {
+    #[command(subcommand)]
+    action: Option<ConsoleCommand>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum ConsoleCommand {
+    /// Create, list or reset accounts of a running emulator (through its admin API).
+    #[command(subcommand)]
+    Accounts(AccountsCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// SQLite database file, or `memory` to keep nothing after exit.
+    #[arg(long, default_value = "memory")]
+    pub db: String,
+    /// UI profile of the default account and of accounts created without one.
+    #[arg(long, default_value = "2026", value_parser = parse_profile)]
+    pub profile: ProfileId,
+    /// Token for the admin API (`Authorization: Bearer TOKEN`); without it the admin API is off.
+    #[arg(long, env = "ACA_ADMIN_TOKEN")]
+    pub admin_token: Option<String>,
+    /// Write the default account's id, console login and AccessKey pair here as JSON.
+    #[arg(long)]
+    pub credentials: Option<PathBuf>,
+    /// Milliseconds before an event shows in LookupEvents (real ActionTrail: minutes).
+    #[arg(long, default_value_t = 0)]
+    pub delivery_delay_ms: i64,
+    /// LookupEvents calls allowed per second per account (real ActionTrail: 2).
+    #[arg(long, default_value_t = 2.0)]
+    pub lookup_qps: f64,
+    /// Milliseconds an asynchronous state (Starting, Stopping, Pending…) lasts.
+    #[arg(long, default_value_t = 2000)]
+    pub transition_delay_ms: i64,
+}
+
+#[derive(Debug, Subcommand)]
+enum AccountsCommand {
+    /// Create an isolated account; prints its credentials as JSON.
+    Create {
+        #[command(flatten)]
+        admin: AdminArgs,
+        /// Account name (letters, digits, '-', '_'); also the console login's prefix.
+        #[arg(long, default_value = "tester")]
+        name: String,
+        /// UI profile for the account.
+        #[arg(long, value_parser = parse_profile)]
+        profile: Option<ProfileId>,
+    },
+    /// List accounts as JSON.
+    List {
+        #[command(flatten)]
+        admin: AdminArgs,
+    },
+    /// Remove every resource and event of an account (keeps its login and root AccessKey).
+    Reset {
+        #[command(flatten)]
+        admin: AdminArgs,
+        /// The account id (16 digits).
+        account_id: String,
+        /// Switch the account to this UI profile as well.
+        #[arg(long, value_parser = parse_profile)]
+        profile: Option<ProfileId>,
+    },
+}
+
+#[derive(Debug, Args)]
+struct AdminArgs {
+    /// The running emulator's URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// Its admin token.
+    #[arg(long, env = "ACA_ADMIN_TOKEN")]
+    admin_token: String,
+}
+
+fn parse_profile(s: &str) -> Result<ProfileId, String> {
+    s.parse().map_err(|e: aca_console::ConsoleError| e.to_string())
+}
+
+pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
+    match args.action {
+        None => serve(args.serve).await,
+        Some(ConsoleCommand::Accounts(cmd)) => accounts(cmd).await,
+    }
+}
+
+/// An emulator started in this process: its address and default account.
+pub struct Started {
+    pub url: String,
+    pub credentials: Credentials,
+    pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Opens the store, makes sure a default account exists, binds and starts serving in the background.
+pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
+    let store = if args.db == "memory" {
+        Store::in_memory()
+    } else {
+        Store::open(std::path::Path::new(&args.db))?
+    };
+    let config = ConsoleConfig {
+        delivery_delay_ms: args.delivery_delay_ms,
+        lookup_qps: args.lookup_qps,
+        transition_delay_ms: args.transition_delay_ms,
+        default_profile: args.profile,
+        admin_token: args.admin_token.clone(),
+        ..ConsoleConfig::default()
+    };
+    if args.lookup_qps <= 0.0 {
+        bail!("--lookup-qps must be positive");
+    }
+    let console = Arc::new(Console::new(config, store, Arc::new(SystemClock)));
+    let default = console.account_summaries().into_iter().find(|a| a.account_name == "default");
+    let credentials = match default {
+        Some(a) => console.credentials(&a.account_id)?,
+        None => console.create_account("default", Some(args.profile))?,
+    };
+    let listener =
+        tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("cannot listen on {}", args.listen))?;
+    let addr = listener.local_addr()?;
+    let app = aca_console::app(console).into_make_service_with_connect_info::<SocketAddr>();
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    Ok(Started { url: format!("http://{addr}"), credentials, server })
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let started = start(&args).await?;
+    if let Some(path) = &args.credentials {
+        let json = serde_json::to_string_pretty(&started.credentials)?;
+        std::fs::write(path, json + "\n").with_context(|| format!("writing credentials to {}", path.display()))?;
+    }
+    println!("console emulator ready at {}", started.url);
+    println!("  console:  {}/console  (login {})", started.url, started.credentials.login);
+    println!("  OpenAPI:  {}/  (point an SDK's endpoint here)", started.url);
+    if args.db == "memory" {
+        println!("  database: in memory (nothing is kept after exit)");
+    } else {
+        println!("  database: {}", args.db);
+    }
+    tokio::select! {
+        result = started.server => {
+            result.context("the server task failed")?.context("the server stopped")?;
+        }
+        _ = tokio::signal::ctrl_c() => {
+            eprintln!("stopping");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn accounts(cmd: AccountsCommand) -> anyhow::Result<ExitCode> {
+    let http = reqwest::Client::new();
+    let (request, admin) = match &cmd {
+        AccountsCommand::Create { admin, name, profile } => {
+            let body = serde_json::json!({ "name": name, "profile": profile });
+            (http.post(format!("{}/admin/accounts", admin.url.trim_end_matches('/'))).json(&body), admin)
+        }
+        AccountsCommand::List { admin } => (http.get(format!("{}/admin/accounts", admin.url.trim_end_matches('/'))), admin),
+        AccountsCommand::Reset { admin, account_id, profile } => {
+            let body = serde_json::json!({ "profile": profile });
+            let url = format!("{}/admin/accounts/{account_id}/reset", admin.url.trim_end_matches('/'));
+            (http.post(url).json(&body), admin)
+        }
+    };
+    let response = request
+        .bearer_auth(&admin.admin_token)
+        .send()
+        .await
+        .with_context(|| format!("cannot reach the emulator at {} (is `aca console` running?)", admin.url))?;
+    let status = response.status();
+    let body: serde_json::Value = response.json().await.context("the admin API answered with something other than JSON")?;
+    if !status.is_success() {
+        let message = body.get("Message").and_then(|m| m.as_str()).unwrap_or("");
+        bail!("admin API refused ({status}): {message}");
+    }
+    println!("{}", serde_json::to_string_pretty(&body)?);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,5 @@
+//! One module per `aca` subcommand.
+
+pub mod api;
+pub mod console;
+pub mod demo;
