@@ -94,6 +94,41 @@ async fn choose(page: &Page, dialog: &str, select: &str, value: &str) {
     wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']")).await.click().await.unwrap();
 }
 
+/// A headless Chromium with a fresh profile, its CDP event loop running, and one blank page.
+async fn launch() -> (Browser, Page, tokio::task::JoinHandle<()>, tempfile::TempDir) {
+    let profile_dir = tempfile::tempdir().unwrap();
+    let config = BrowserConfig::builder()
+        .chrome_executable(CHROMIUM)
+        .no_sandbox()
+        .arg("--headless=new")
+        .arg("--disable-gpu")
+        .arg("--no-first-run")
+        .arg("--disable-background-networking")
+        .arg("--disable-component-update")
+        .arg("--disable-sync")
+        .window_size(1440, 900)
+        .viewport(None)
+        .user_data_dir(profile_dir.path())
+        .build()
+        .unwrap();
+    let (browser, mut handler) = Browser::launch(config).await.unwrap();
+    let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+    let page = browser.new_page("about:blank").await.unwrap();
+    (browser, page, events, profile_dir)
+}
+
+/// Clicks the centre of an element inside the page's first iframe (same origin), by screen position.
+async fn click_in_frame(page: &Page, selector: &str) {
+    let js = format!(
+        "(() => {{ const f = document.querySelector('iframe'); const fr = f.getBoundingClientRect(); \
+         const r = f.contentDocument.querySelector({}).getBoundingClientRect(); \
+         return [fr.left + r.left + r.width / 2, fr.top + r.top + r.height / 2]; }})()",
+        serde_json::to_string(selector).unwrap()
+    );
+    let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
+    page.click(Point { x: point[0], y: point[1] }).await.unwrap();
+}
+
 fn screenshot_dir() -> std::path::PathBuf {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots");
     std::fs::create_dir_all(&dir).unwrap();
@@ -110,24 +145,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let bob = console.create_account("bob", Some(ProfileId::Y2024)).unwrap();
 
-    let profile_dir = tempfile::tempdir().unwrap();
-    let config = BrowserConfig::builder()
-        .chrome_executable(CHROMIUM)
-        .no_sandbox()
-        .arg("--headless=new")
-        .arg("--disable-gpu")
-        .arg("--no-first-run")
-        .arg("--disable-background-networking")
-        .arg("--disable-component-update")
-        .arg("--disable-sync")
-        .window_size(1440, 900)
-        .viewport(None)
-        .user_data_dir(profile_dir.path())
-        .build()
-        .unwrap();
-    let (mut browser, mut handler) = Browser::launch(config).await.unwrap();
-    let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
-    let page = browser.new_page("about:blank").await.unwrap();
+    let (mut browser, page, events, _profile_dir) = launch().await;
 
     // Every console page needs a session.
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
@@ -196,6 +214,26 @@ async fn create_vpc_and_vswitch_through_the_console() {
         let vsw = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "CreateVSwitch").unwrap();
         assert_eq!(vsw.request_parameters.get("ZoneId").and_then(|v| v.as_str()), Some("cn-hangzhou-i"));
         assert_eq!(vsw.request_parameters.get("CidrBlock").and_then(|v| v.as_str()), Some("192.168.1.0/24"));
+    }
+
+    // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.
+    if aca_console::products::by_code("actiontrail").is_some() {
+        wait_xpath(&page, "//a[normalize-space()='Console home']").await.click().await.unwrap();
+        wait_xpath(&page, "//a[normalize-space()='ActionTrail']").await.click().await.unwrap();
+        wait_true(&page, "location.pathname === '/console/actiontrail/events'", "the Event Query page").await;
+        let in_frame = "(() => { const d = document.querySelector('iframe').contentDocument; \
+            return !!d && !!d.querySelector('[data-ui-table=events]') && d.body.innerText.includes('CreateVpc'); })()";
+        wait_true(&page, in_frame, "the events table inside the iframe").await;
+        click_in_frame(&page, "input[name='q']").await;
+        page.find_element("body").await.unwrap().type_str("CreateVSwitch").await.unwrap().press_key("Enter").await.unwrap();
+        let filtered = "(() => { const d = document.querySelector('iframe').contentDocument; \
+            const rows = [...d.querySelectorAll('[data-ui-table=events] tbody tr')]; \
+            return d.location.search.includes('q=CreateVSwitch') && rows.length > 0 && rows.every(r => r.innerText.includes('CreateVSwitch')); })()";
+        wait_true(&page, filtered, "only CreateVSwitch events after searching inside the iframe").await;
+        let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+        std::fs::write(screenshot_dir().join("event-query.png"), shot).unwrap();
+        page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+        wait_for(&page, "#create-vpc").await;
     }
 
     // The same page under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
