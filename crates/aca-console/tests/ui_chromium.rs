@@ -255,3 +255,108 @@ async fn create_vpc_and_vswitch_through_the_console() {
     let _ = browser.wait().await;
     events.abort();
 }
+
+/// Sets up a VPC and a vSwitch through the OpenAPI (not under test here) and returns the vSwitch's VPC id.
+fn network_for(console: &Console, account_id: &str) -> String {
+    use aca_console::dispatch::Caller;
+    use aca_console::params::Params;
+    let vpc_product = aca_console::products::by_code("vpc").unwrap();
+    let caller = Caller {
+        account_id: account_id.to_owned(),
+        access_key_id: String::new(),
+        user_name: None,
+        user_agent: "setup".to_owned(),
+        source_ip: "127.0.0.1".to_owned(),
+        event_type: aca_core::EventType::ApiCall,
+        event_name: None,
+    };
+    let vpc = console
+        .call(vpc_product, "CreateVpc", &Params::from_pairs([("RegionId", "cn-hangzhou"), ("VpcName", "app"), ("CidrBlock", "10.0.0.0/16")]), &caller)
+        .result
+        .unwrap();
+    let vpc_id = vpc["VpcId"].as_str().unwrap().to_owned();
+    let vsw = Params::from_pairs([
+        ("RegionId", "cn-hangzhou"),
+        ("VpcId", vpc_id.as_str()),
+        ("ZoneId", "cn-hangzhou-i"),
+        ("CidrBlock", "10.0.1.0/24"),
+        ("VSwitchName", "app-vsw"),
+    ]);
+    console.call(vpc_product, "CreateVSwitch", &vsw, &caller).result.unwrap();
+    vpc_id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
+    if !std::path::Path::new(CHROMIUM).exists() || aca_console::products::by_code("ecs").is_none() {
+        eprintln!("skipping: Chromium or the ECS product is not available");
+        return;
+    }
+    let (console, base) = start_console().await;
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let vpc_id = network_for(&console, &alice.account_id);
+    let (mut browser, page, events, _profile_dir) = launch().await;
+    log_on(&page, &base, &alice.login, &alice.password).await;
+
+    // A security group, created in a drawer.
+    page.goto(format!("{base}/console/ecs/security-groups?region=cn-hangzhou")).await.unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Create Security Group']").await.click().await.unwrap();
+    wait_for(&page, "#create-security-group input[name='SecurityGroupName']").await.click().await.unwrap().type_str("web-sg").await.unwrap();
+    choose(&page, "create-security-group", "VpcId", &vpc_id).await;
+    wait_xpath(&page, "//div[@id='create-security-group']//button[normalize-space()='OK']").await.click().await.unwrap();
+    wait_true(&page, "document.body.innerText.includes('web-sg') && !!document.querySelector('[data-ui-table=security-groups] tr[data-row-id]')", "the new security group")
+        .await;
+    let sg_id = eval_string(&page, "document.querySelector('[data-ui-table=security-groups] tr[data-row-id]').dataset.rowId").await;
+
+    // The buy page: a wizard whose steps are checked before Next moves on, ending with Confirm Order.
+    page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
+    wait_xpath(&page, "//a[normalize-space()='Create Instance']").await.click().await.unwrap();
+    wait_true(&page, "location.pathname === '/console/ecs/instances/buy/buy-instance'", "the buy page").await;
+    let choose_on_page = |select: &'static str, value: String| {
+        let page = page.clone();
+        async move {
+            wait_for(&page, &format!("form[data-ui-form] [data-ui-select='{select}'] .ui-select-trigger")).await.click().await.unwrap();
+            wait_for(&page, &format!("body > .ui-select-portal [data-value='{value}']")).await.click().await.unwrap();
+        }
+    };
+    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
+    wait_true(&page, "document.querySelector(\"[data-ui-field='Zone'] .form-error\").innerText.includes('required')", "Zone is required").await;
+    choose_on_page("ZoneId", "cn-hangzhou-i".into()).await;
+    choose_on_page("InstanceType", "ecs.g7.large".into()).await;
+    choose_on_page("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd".into()).await;
+    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
+    let vsw_id = eval_string(&page, "JSON.parse(document.querySelector(\"[data-ui-select='VSwitchId']\").dataset.options)[0][0]").await;
+    choose_on_page("VSwitchId", vsw_id).await;
+    choose_on_page("SecurityGroupId", sg_id.clone()).await;
+    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
+    wait_for(&page, "input[name='Password']").await.click().await.unwrap().type_str("Passw0rd!23").await.unwrap();
+    wait_for(&page, "input[name='InstanceName']").await.click().await.unwrap().type_str("web-01").await.unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("buy-instance.png"), shot).unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Confirm Order']").await.click().await.unwrap();
+    wait_true(&page, "location.pathname === '/console/ecs/instances' && document.body.innerText.includes('web-01')", "the new instance").await;
+
+    // Stop sits in the row's More menu (2026); it opens a confirmation dialog.
+    wait_for(&page, "[data-ui-table=instances] .hover-menu .more-trigger").await.hover().await.unwrap();
+    wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']").await.click().await.unwrap();
+    wait_xpath(&page, "//div[@id='confirm-instances-2']//button[normalize-space()='OK']").await.click().await.unwrap();
+    wait_true(&page, "document.body.innerText.includes('Stopped')", "the stopped instance").await;
+
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let bought = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "Create" && e.error_code.is_none());
+        let bought = bought.expect("a successful Create event from the buy page");
+        assert_eq!(bought.event_type, aca_core::EventType::ConsoleOperation);
+        assert_eq!(bought.user_agent, "ecs.console.aliyun.com");
+        assert_eq!(bought.request_parameters.get("InstanceType").and_then(|v| v.as_str()), Some("ecs.g7.large"));
+        assert_eq!(bought.request_parameters.get("SecurityGroupId").and_then(|v| v.as_str()), Some(sg_id.as_str()));
+        let stop = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "StopInstance").expect("a StopInstance event");
+        assert!(stop.error_code.is_none(), "{:?}", stop.error_message);
+        assert_eq!(stop.user_agent, "ecs.console.aliyun.com");
+    }
+    browser.close().await.unwrap();
+    let _ = browser.wait().await;
+    events.abort();
+}
