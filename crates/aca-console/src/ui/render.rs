@@ -452,10 +452,10 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
         @for (i, step) in form.steps.iter().enumerate() {
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] {
                 @if !stepped && !step.title.is_empty() && form.container != Container::Dialog { h3 class="section-title" { (step.title) } }
-                @if stepped && step.fields.is_empty() {
+                @for field in &step.fields { (form_field(view, field, options)) }
+                @if stepped && i + 1 == form.steps.len() {
                     div class="summary" data-summary { "Check the configuration, then click " strong { (form.submit) } "." }
                 }
-                @for field in &step.fields { (form_field(view, field, options)) }
             }
         }
     }
