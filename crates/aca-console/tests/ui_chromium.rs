@@ -236,6 +236,16 @@ async fn create_vpc_and_vswitch_through_the_console() {
         wait_for(&page, "#create-vpc").await;
     }
 
+    // The region selector in the top navigation bar: its options render in a portal too.
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    wait_for(&page, ".topbar [data-ui-select='region'] .ui-select-trigger").await.click().await.unwrap();
+    wait_for(&page, "body > .ui-select-portal [data-value='cn-shanghai']").await.click().await.unwrap();
+    wait_true(&page, "location.search.includes('region=cn-shanghai') && document.readyState === 'complete'", "the Shanghai region").await;
+    let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
+    assert!(rows.contains("No data"), "VPCs are regional: {rows}");
+    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou")).await.unwrap();
+    wait_for(&page, "#create-vpc").await;
+
     // The same page under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
     let ok_2026 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
     assert_eq!(ok_2026, "OK");

@@ -84,16 +84,13 @@ pub static CHANGES_2024: &[Change] = &[
         in_2026: "Tair (Redis OSS-compatible) (Pay-As-You-Go)",
     },
     // Resource Access Management
-    Rename { product: "ram", page: "nav", what: "menu item", in_2024: "Groups", in_2026: "User Groups" },
-    Rename { product: "ram", page: "groups", what: "page title", in_2024: "Groups", in_2026: "User Groups" },
-    Rename { product: "ram", page: "users", what: "row action", in_2024: "Add Permissions", in_2026: "Grant Permission" },
+    Rename { product: "ram", page: "users", what: "panel title", in_2024: "Add Permissions", in_2026: "Grant Permission" },
     // Key Management Service
     RegroupMenu { product: "kms", item: "Keys", in_2024: "", in_2026: "Resources" },
     MoveAction { product: "kms", page: "keys", action: "Schedule Deletion", in_2024: Inline, in_2026: More },
     Rename { product: "kms", page: "keys", what: "field label", in_2024: "Key Type", in_2026: "Key Specification" },
     // ActionTrail
     RegroupMenu { product: "actiontrail", item: "Event Query", in_2024: "", in_2026: "Events" },
-    RegroupMenu { product: "actiontrail", item: "Trails", in_2024: "", in_2026: "Trails" },
     Rename { product: "actiontrail", page: "trails", what: "panel button", in_2024: "Submit", in_2026: "Create" },
     // CloudMonitor
     Rename { product: "cms", page: "nav", what: "menu group", in_2024: "Alarms", in_2026: "Alerts" },
@@ -102,8 +99,8 @@ pub static CHANGES_2024: &[Change] = &[
     Rename { product: "cms", page: "alert-rules", what: "create button", in_2024: "Create Alarm Rule", in_2026: "Create Alert Rule" },
     NewRequiredField { product: "cms", page: "alert-rules", form: "create-alert-rule", field: "Alert Contact Group" },
     // Alibaba Cloud DNS
-    Rename { product: "dns", page: "nav", what: "menu item", in_2024: "Domain Name Resolution", in_2026: "Authoritative DNS Resolution" },
-    Rename { product: "dns", page: "domains", what: "page title", in_2024: "Domain Name Resolution", in_2026: "Authoritative DNS Resolution" },
+    Rename { product: "dns", page: "nav", what: "menu item", in_2024: "Authoritative DNS Resolution", in_2026: "Public Authoritative Resolution" },
+    Rename { product: "dns", page: "domains", what: "page title", in_2024: "Authoritative DNS Resolution", in_2026: "Public Authoritative Resolution" },
     MoveAction { product: "dns", page: "domains", action: "Delete", in_2024: Inline, in_2026: More },
 ];
 

@@ -81,7 +81,7 @@ pub fn actiontrail() -> ProductSpec {
         code: s("actiontrail"),
         api: s("actiontrail"),
         name: s("ActionTrail"),
-        nav: nav(&[("Events", &[("Event Query", "events")]), ("Trails", &[("Trails", "trails")])]),
+        nav: nav(&[("Events", &[("Event Query", "events")]), ("", &[("Trails", "trails")])]),
         pages: vec![events, trails],
     }
 }

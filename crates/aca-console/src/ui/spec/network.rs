@@ -278,7 +278,7 @@ pub fn slb() -> ProductSpec {
 }
 
 pub fn dns() -> ProductSpec {
-    let mut domains = page("domains", "Authoritative DNS Resolution", "DescribeDomains", "Domains.Domain", "DomainName", "DomainName");
+    let mut domains = page("domains", "Public Authoritative Resolution", "DescribeDomains", "Domains.Domain", "DomainName", "DomainName");
     domains.regional = false;
     domains.columns = vec![
         col("Domain Name", "DomainName", ColumnKind::IdName),
@@ -359,7 +359,7 @@ pub fn dns() -> ProductSpec {
         code: s("dns"),
         api: s("dns"),
         name: s("Alibaba Cloud DNS"),
-        nav: nav(&[("", &[("Authoritative DNS Resolution", "domains")])]),
+        nav: nav(&[("", &[("Public Authoritative Resolution", "domains")])]),
         pages: vec![domains, records],
     }
 }

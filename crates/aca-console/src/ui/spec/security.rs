@@ -44,19 +44,21 @@ pub fn ram() -> ProductSpec {
             form(
                 "add-to-group",
                 "Add to Group",
-                "Add to Group",
-                Container::Dialog,
+                "Add User to Group",
+                Container::Drawer,
                 "AddUserToGroup",
                 vec![step("", vec![field("User Group", "GroupName", resources("ram", "groups")).required()])],
             )
-            .for_row("UserName"),
+            .submit("Add User to Group")
+            .for_row("UserName")
+            .success("The RAM user is added to the group."),
         ),
         row_form(
-            "Grant Permission",
+            "Add Permissions",
             Inline,
             form(
                 "grant-permission",
-                "Grant Permission",
+                "Add Permissions",
                 "Grant Permission",
                 Container::Drawer,
                 "AttachPolicyToUser",
@@ -91,7 +93,7 @@ pub fn ram() -> ProductSpec {
         ("Created At", "CreateDate"),
     ])];
 
-    let mut groups = page("groups", "User Groups", "ListGroups", "Groups.Group", "GroupName", "Comments");
+    let mut groups = page("groups", "Groups", "ListGroups", "Groups.Group", "GroupName", "Comments");
     groups.regional = false;
     groups.total_path = None;
     groups.page_size = 100;
@@ -122,7 +124,7 @@ pub fn ram() -> ProductSpec {
         code: s("ram"),
         api: s("ram"),
         name: s("Resource Access Management"),
-        nav: nav(&[("Identities", &[("Users", "users"), ("User Groups", "groups")])]),
+        nav: nav(&[("Identities", &[("Users", "users"), ("Groups", "groups")])]),
         pages: vec![users, groups],
     }
 }
