@@ -22,7 +22,9 @@ async fn start_console() -> (Arc<Console>, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.unwrap();
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .await
+            .unwrap();
     });
     (console, format!("http://{addr}"))
 }
@@ -51,14 +53,23 @@ async fn wait_xpath(page: &Page, xpath: &str) -> Element {
 }
 
 async fn eval_string(page: &Page, js: &str) -> String {
-    page.evaluate(js).await.unwrap().into_value::<String>().unwrap_or_default()
+    page.evaluate(js)
+        .await
+        .unwrap()
+        .into_value::<String>()
+        .unwrap_or_default()
 }
 
 /// Polls a JS expression until it returns true.
 async fn wait_true(page: &Page, js: &str, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let ok = page.evaluate(js).await.ok().and_then(|v| v.into_value::<bool>().ok()).unwrap_or(false);
+        let ok = page
+            .evaluate(js)
+            .await
+            .ok()
+            .and_then(|v| v.into_value::<bool>().ok())
+            .unwrap_or(false);
         if ok {
             return;
         }
@@ -75,23 +86,57 @@ async fn type_into_cidr(page: &Page, host_selector: &str, text: &str) {
         serde_json::to_string(host_selector).unwrap()
     );
     let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
-    page.click(Point { x: point[0], y: point[1] }).await.unwrap();
+    page.click(Point {
+        x: point[0],
+        y: point[1],
+    })
+    .await
+    .unwrap();
     let host = page.find_element(host_selector).await.unwrap();
     host.type_str(text).await.unwrap();
 }
 
 async fn log_on(page: &Page, base: &str, login: &str, password: &str) {
     page.goto(format!("{base}/login")).await.unwrap();
-    wait_for(page, "#login").await.click().await.unwrap().type_str(login).await.unwrap();
-    wait_for(page, "#password").await.click().await.unwrap().type_str(password).await.unwrap();
-    wait_xpath(page, "//button[normalize-space()='Log On']").await.click().await.unwrap();
+    wait_for(page, "#login")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(login)
+        .await
+        .unwrap();
+    wait_for(page, "#password")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(password)
+        .await
+        .unwrap();
+    wait_xpath(page, "//button[normalize-space()='Log On']")
+        .await
+        .click()
+        .await
+        .unwrap();
     wait_true(page, "location.pathname === '/console'", "the console home after logon").await;
 }
 
 async fn choose(page: &Page, dialog: &str, select: &str, value: &str) {
-    wait_for(page, &format!("#{dialog} [data-ui-select='{select}'] .ui-select-trigger")).await.click().await.unwrap();
+    wait_for(
+        page,
+        &format!("#{dialog} [data-ui-select='{select}'] .ui-select-trigger"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
     // The options are not inside the dialog: they render in a portal at the end of <body>.
-    wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']")).await.click().await.unwrap();
+    wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
 }
 
 /// A headless Chromium with a fresh profile, its CDP event loop running, and one blank page.
@@ -126,7 +171,12 @@ async fn click_in_frame(page: &Page, selector: &str) {
         serde_json::to_string(selector).unwrap()
     );
     let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
-    page.click(Point { x: point[0], y: point[1] }).await.unwrap();
+    page.click(Point {
+        x: point[0],
+        y: point[1],
+    })
+    .await
+    .unwrap();
 }
 
 fn screenshot_dir() -> std::path::PathBuf {
@@ -152,27 +202,79 @@ async fn create_vpc_and_vswitch_through_the_console() {
     wait_true(&page, "location.pathname === '/login'", "the logon page").await;
 
     log_on(&page, &base, &alice.login, &alice.password).await;
-    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou")).await.unwrap();
+    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou"))
+        .await
+        .unwrap();
     wait_for(&page, "[data-ui-nav='Virtual Private Cloud > VPCs']").await;
 
     // Create VPC: a drawer; the CIDR block component keeps its default 192.168.0.0/16.
-    wait_xpath(&page, "//button[normalize-space()='Create VPC']").await.click().await.unwrap();
-    wait_true(&page, "!document.getElementById('create-vpc').hidden", "the Create VPC panel").await;
-    wait_for(&page, "#create-vpc input[name='VpcName']").await.click().await.unwrap().type_str("web-vpc").await.unwrap();
-    wait_xpath(&page, "//div[@id='create-vpc']//button[normalize-space()='OK']").await.click().await.unwrap();
-    wait_true(&page, "[...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))", "the new VPC in the list")
-        .await;
-    let vpc_id = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody tr[data-row-id]').dataset.rowId").await;
+    wait_xpath(&page, "//button[normalize-space()='Create VPC']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "!document.getElementById('create-vpc').hidden",
+        "the Create VPC panel",
+    )
+    .await;
+    wait_for(&page, "#create-vpc input[name='VpcName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-vpc")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-vpc']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "[...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))",
+        "the new VPC in the list",
+    )
+    .await;
+    let vpc_id = eval_string(
+        &page,
+        "document.querySelector('[data-ui-table=vpcs] tbody tr[data-row-id]').dataset.rowId",
+    )
+    .await;
     assert!(vpc_id.starts_with("vpc-"), "{vpc_id}");
 
     // To the vSwitch page through the left-side navigation pane.
-    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitch']").await.click().await.unwrap();
-    wait_true(&page, "location.pathname === '/console/vpc/vswitches'", "the vSwitch page").await;
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitch']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/vpc/vswitches'",
+        "the vSwitch page",
+    )
+    .await;
 
     // Submitting the empty form shows validation messages under the fields.
-    wait_xpath(&page, "//button[normalize-space()='Create vSwitch']").await.click().await.unwrap();
-    wait_true(&page, "!document.getElementById('create-vswitch').hidden", "the Create vSwitch dialog").await;
-    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']").await.click().await.unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Create vSwitch']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "!document.getElementById('create-vswitch').hidden",
+        "the Create vSwitch dialog",
+    )
+    .await;
+    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
     wait_true(
         &page,
         "document.querySelector(\"#create-vswitch [data-ui-field='Zone'] .form-error\").innerText.includes('required')",
@@ -181,23 +283,51 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .await;
 
     choose(&page, "create-vswitch", "VpcId", &vpc_id).await;
-    wait_for(&page, "#create-vswitch input[name='VSwitchName']").await.click().await.unwrap().type_str("web-vsw").await.unwrap();
+    wait_for(&page, "#create-vswitch input[name='VSwitchName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-vsw")
+        .await
+        .unwrap();
     choose(&page, "create-vswitch", "ZoneId", "cn-hangzhou-i").await;
-    type_into_cidr(&page, "#create-vswitch aca-cidr-input[name='CidrBlock']", "192.168.1.0/24").await;
+    type_into_cidr(
+        &page,
+        "#create-vswitch aca-cidr-input[name='CidrBlock']",
+        "192.168.1.0/24",
+    )
+    .await;
     // The zone select shows the console's zone name once chosen.
-    let zone_label = eval_string(&page, "document.querySelector(\"#create-vswitch [data-ui-select='ZoneId'] .ui-select-value\").innerText").await;
+    let zone_label = eval_string(
+        &page,
+        "document.querySelector(\"#create-vswitch [data-ui-select='ZoneId'] .ui-select-value\").innerText",
+    )
+    .await;
     assert_eq!(zone_label, "Hangzhou Zone I");
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("create-vswitch.png"), shot).unwrap();
-    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']").await.click().await.unwrap();
-    wait_true(&page, "[...document.querySelectorAll('[data-ui-table=vswitches] tbody tr')].some(r => r.innerText.includes('web-vsw'))", "the new vSwitch")
-        .await;
+    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let new_vswitch = "[...document.querySelectorAll('[data-ui-table=vswitches] tbody tr')]\
+        .some(r => r.innerText.includes('web-vsw'))";
+    wait_true(&page, new_vswitch, "the new vSwitch").await;
 
     // Back on the VPC list, Delete is disabled while the VPC has a vSwitch, with the reason as a tooltip.
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
-    let reason = wait_for(&page, &format!("tr[data-row-id='{vpc_id}'] .tooltip-wrap")).await.attribute("data-tooltip").await.unwrap();
+    let reason = wait_for(&page, &format!("tr[data-row-id='{vpc_id}'] .tooltip-wrap"))
+        .await
+        .attribute("data-tooltip")
+        .await
+        .unwrap();
     assert!(reason.unwrap_or_default().contains("vSwitches"));
-    let shot = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
+    let shot = page
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
     std::fs::write(screenshot_dir().join("vpcs.png"), shot).unwrap();
 
     // The console's calls are in the account's ActionTrail events, made by the VPC console.
@@ -205,31 +335,73 @@ async fn create_vpc_and_vswitch_through_the_console() {
         let account = console.store.account(&alice.account_id).unwrap();
         let state = account.lock();
         for name in ["CreateVpc", "CreateVSwitch"] {
-            let event = state.events.iter().map(|e| &e.event).find(|e| e.event_name == name && e.error_code.is_none());
+            let event = state
+                .events
+                .iter()
+                .map(|e| &e.event)
+                .find(|e| e.event_name == name && e.error_code.is_none());
             let event = event.unwrap_or_else(|| panic!("no successful {name} event"));
             assert_eq!(event.user_agent, "vpc.console.aliyun.com");
             assert_eq!(event.event_type, aca_core::EventType::ApiCall);
             assert_eq!(event.acs_region, "cn-hangzhou");
         }
-        let vsw = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "CreateVSwitch").unwrap();
-        assert_eq!(vsw.request_parameters.get("ZoneId").and_then(|v| v.as_str()), Some("cn-hangzhou-i"));
-        assert_eq!(vsw.request_parameters.get("CidrBlock").and_then(|v| v.as_str()), Some("192.168.1.0/24"));
+        let vsw = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "CreateVSwitch")
+            .unwrap();
+        assert_eq!(
+            vsw.request_parameters.get("ZoneId").and_then(|v| v.as_str()),
+            Some("cn-hangzhou-i")
+        );
+        assert_eq!(
+            vsw.request_parameters.get("CidrBlock").and_then(|v| v.as_str()),
+            Some("192.168.1.0/24")
+        );
     }
 
     // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.
     if aca_console::products::by_code("actiontrail").is_some() {
-        wait_xpath(&page, "//a[normalize-space()='Console home']").await.click().await.unwrap();
-        wait_xpath(&page, "//a[normalize-space()='ActionTrail']").await.click().await.unwrap();
-        wait_true(&page, "location.pathname === '/console/actiontrail/events'", "the Event Query page").await;
+        wait_xpath(&page, "//a[normalize-space()='Console home']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_xpath(&page, "//a[normalize-space()='ActionTrail']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_true(
+            &page,
+            "location.pathname === '/console/actiontrail/events'",
+            "the Event Query page",
+        )
+        .await;
         let in_frame = "(() => { const d = document.querySelector('iframe').contentDocument; \
             return !!d && !!d.querySelector('[data-ui-table=events]') && d.body.innerText.includes('CreateVpc'); })()";
         wait_true(&page, in_frame, "the events table inside the iframe").await;
         click_in_frame(&page, "input[name='q']").await;
-        page.find_element("body").await.unwrap().type_str("CreateVSwitch").await.unwrap().press_key("Enter").await.unwrap();
+        page.find_element("body")
+            .await
+            .unwrap()
+            .type_str("CreateVSwitch")
+            .await
+            .unwrap()
+            .press_key("Enter")
+            .await
+            .unwrap();
         let filtered = "(() => { const d = document.querySelector('iframe').contentDocument; \
             const rows = [...d.querySelectorAll('[data-ui-table=events] tbody tr')]; \
-            return d.location.search.includes('q=CreateVSwitch') && rows.length > 0 && rows.every(r => r.innerText.includes('CreateVSwitch')); })()";
-        wait_true(&page, filtered, "only CreateVSwitch events after searching inside the iframe").await;
+            return d.location.search.includes('q=CreateVSwitch') && rows.length > 0 \
+                && rows.every(r => r.innerText.includes('CreateVSwitch')); })()";
+        wait_true(
+            &page,
+            filtered,
+            "only CreateVSwitch events after searching inside the iframe",
+        )
+        .await;
         let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
         std::fs::write(screenshot_dir().join("event-query.png"), shot).unwrap();
         page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
@@ -238,25 +410,53 @@ async fn create_vpc_and_vswitch_through_the_console() {
 
     // The region selector in the top navigation bar: its options render in a portal too.
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
-    wait_for(&page, ".topbar [data-ui-select='region'] .ui-select-trigger").await.click().await.unwrap();
-    wait_for(&page, "body > .ui-select-portal [data-value='cn-shanghai']").await.click().await.unwrap();
-    wait_true(&page, "location.search.includes('region=cn-shanghai') && document.readyState === 'complete'", "the Shanghai region").await;
+    wait_for(&page, ".topbar [data-ui-select='region'] .ui-select-trigger")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "body > .ui-select-portal [data-value='cn-shanghai']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.search.includes('region=cn-shanghai') && document.readyState === 'complete'",
+        "the Shanghai region",
+    )
+    .await;
     let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
     assert!(rows.contains("No data"), "VPCs are regional: {rows}");
-    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou")).await.unwrap();
+    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou"))
+        .await
+        .unwrap();
     wait_for(&page, "#create-vpc").await;
 
     // The same page under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
     let ok_2026 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
     assert_eq!(ok_2026, "OK");
-    wait_xpath(&page, "//button[normalize-space()='Log Out']").await.click().await.unwrap();
-    wait_true(&page, "location.pathname === '/login'", "the logon page after logging out").await;
+    wait_xpath(&page, "//button[normalize-space()='Log Out']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/login'",
+        "the logon page after logging out",
+    )
+    .await;
     log_on(&page, &base, &bob.login, &bob.password).await;
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
     wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitches']").await;
     let ok_2024 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
     assert_eq!(ok_2024, "Confirm");
-    assert!(page.find_element("[data-ui-nav='Virtual Private Cloud > vSwitch']").await.is_err());
+    assert!(
+        page.find_element("[data-ui-nav='Virtual Private Cloud > vSwitch']")
+            .await
+            .is_err()
+    );
     // Bob sees none of Alice's resources.
     let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
     assert!(!rows.contains("web-vpc"), "{rows}");
@@ -281,7 +481,16 @@ fn network_for(console: &Console, account_id: &str) -> String {
         event_name: None,
     };
     let vpc = console
-        .call(vpc_product, "CreateVpc", &Params::from_pairs([("RegionId", "cn-hangzhou"), ("VpcName", "app"), ("CidrBlock", "10.0.0.0/16")]), &caller)
+        .call(
+            vpc_product,
+            "CreateVpc",
+            &Params::from_pairs([
+                ("RegionId", "cn-hangzhou"),
+                ("VpcName", "app"),
+                ("CidrBlock", "10.0.0.0/16"),
+            ]),
+            &caller,
+        )
         .result
         .unwrap();
     let vpc_id = vpc["VpcId"].as_str().unwrap().to_owned();
@@ -292,7 +501,10 @@ fn network_for(console: &Console, account_id: &str) -> String {
         ("CidrBlock", "10.0.1.0/24"),
         ("VSwitchName", "app-vsw"),
     ]);
-    console.call(vpc_product, "CreateVSwitch", &vsw, &caller).result.unwrap();
+    console
+        .call(vpc_product, "CreateVSwitch", &vsw, &caller)
+        .result
+        .unwrap();
     vpc_id
 }
 
@@ -309,60 +521,191 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     log_on(&page, &base, &alice.login, &alice.password).await;
 
     // A security group, created in a drawer.
-    page.goto(format!("{base}/console/ecs/security-groups?region=cn-hangzhou")).await.unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Create Security Group']").await.click().await.unwrap();
-    wait_for(&page, "#create-security-group input[name='SecurityGroupName']").await.click().await.unwrap().type_str("web-sg").await.unwrap();
+    page.goto(format!("{base}/console/ecs/security-groups?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Create Security Group']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#create-security-group input[name='SecurityGroupName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-sg")
+        .await
+        .unwrap();
     choose(&page, "create-security-group", "VpcId", &vpc_id).await;
-    wait_xpath(&page, "//div[@id='create-security-group']//button[normalize-space()='OK']").await.click().await.unwrap();
-    wait_true(&page, "document.body.innerText.includes('web-sg') && !!document.querySelector('[data-ui-table=security-groups] tr[data-row-id]')", "the new security group")
-        .await;
-    let sg_id = eval_string(&page, "document.querySelector('[data-ui-table=security-groups] tr[data-row-id]').dataset.rowId").await;
+    wait_xpath(
+        &page,
+        "//div[@id='create-security-group']//button[normalize-space()='OK']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    let new_group = "document.body.innerText.includes('web-sg') \
+        && !!document.querySelector('[data-ui-table=security-groups] tr[data-row-id]')";
+    wait_true(&page, new_group, "the new security group").await;
+    let sg_id = eval_string(
+        &page,
+        "document.querySelector('[data-ui-table=security-groups] tr[data-row-id]').dataset.rowId",
+    )
+    .await;
 
     // The buy page: a wizard whose steps are checked before Next moves on, ending with Confirm Order.
     page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
-    wait_xpath(&page, "//a[normalize-space()='Create Instance']").await.click().await.unwrap();
-    wait_true(&page, "location.pathname === '/console/ecs/instances/buy/buy-instance'", "the buy page").await;
+    wait_xpath(&page, "//a[normalize-space()='Create Instance']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/ecs/instances/buy/buy-instance'",
+        "the buy page",
+    )
+    .await;
     let choose_on_page = |select: &'static str, value: String| {
         let page = page.clone();
         async move {
-            wait_for(&page, &format!("form[data-ui-form] [data-ui-select='{select}'] .ui-select-trigger")).await.click().await.unwrap();
-            wait_for(&page, &format!("body > .ui-select-portal [data-value='{value}']")).await.click().await.unwrap();
+            wait_for(
+                &page,
+                &format!("form[data-ui-form] [data-ui-select='{select}'] .ui-select-trigger"),
+            )
+            .await
+            .click()
+            .await
+            .unwrap();
+            wait_for(&page, &format!("body > .ui-select-portal [data-value='{value}']"))
+                .await
+                .click()
+                .await
+                .unwrap();
         }
     };
-    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
-    wait_true(&page, "document.querySelector(\"[data-ui-field='Zone'] .form-error\").innerText.includes('required')", "Zone is required").await;
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.querySelector(\"[data-ui-field='Zone'] .form-error\").innerText.includes('required')",
+        "Zone is required",
+    )
+    .await;
     choose_on_page("ZoneId", "cn-hangzhou-i".into()).await;
     choose_on_page("InstanceType", "ecs.g7.large".into()).await;
     choose_on_page("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd".into()).await;
-    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
-    let vsw_id = eval_string(&page, "JSON.parse(document.querySelector(\"[data-ui-select='VSwitchId']\").dataset.options)[0][0]").await;
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let vsw_id = eval_string(
+        &page,
+        "JSON.parse(document.querySelector(\"[data-ui-select='VSwitchId']\").dataset.options)[0][0]",
+    )
+    .await;
     choose_on_page("VSwitchId", vsw_id).await;
     choose_on_page("SecurityGroupId", sg_id.clone()).await;
-    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
-    wait_for(&page, "input[name='Password']").await.click().await.unwrap().type_str("Passw0rd!23").await.unwrap();
-    wait_for(&page, "input[name='InstanceName']").await.click().await.unwrap().type_str("web-01").await.unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Next']").await.click().await.unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "input[name='Password']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("Passw0rd!23")
+        .await
+        .unwrap();
+    wait_for(&page, "input[name='InstanceName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-01")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("buy-instance.png"), shot).unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Confirm Order']").await.click().await.unwrap();
-    wait_true(&page, "location.pathname === '/console/ecs/instances' && document.body.innerText.includes('web-01')", "the new instance").await;
+    wait_xpath(&page, "//button[normalize-space()='Confirm Order']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/ecs/instances' && document.body.innerText.includes('web-01')",
+        "the new instance",
+    )
+    .await;
 
     // Stop sits in the row's More menu (2026); it opens a confirmation dialog.
-    wait_for(&page, "[data-ui-table=instances] .hover-menu .more-trigger").await.hover().await.unwrap();
-    wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']").await.click().await.unwrap();
-    wait_xpath(&page, "//div[@id='confirm-instances-2']//button[normalize-space()='OK']").await.click().await.unwrap();
-    wait_true(&page, "document.body.innerText.includes('Stopped')", "the stopped instance").await;
+    wait_for(&page, "[data-ui-table=instances] .hover-menu .more-trigger")
+        .await
+        .hover()
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='confirm-instances-2']//button[normalize-space()='OK']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "document.body.innerText.includes('Stopped')",
+        "the stopped instance",
+    )
+    .await;
 
     {
         let account = console.store.account(&alice.account_id).unwrap();
         let state = account.lock();
-        let bought = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "Create" && e.error_code.is_none());
+        let bought = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "Create" && e.error_code.is_none());
         let bought = bought.expect("a successful Create event from the buy page");
         assert_eq!(bought.event_type, aca_core::EventType::ConsoleOperation);
         assert_eq!(bought.user_agent, "ecs.console.aliyun.com");
-        assert_eq!(bought.request_parameters.get("InstanceType").and_then(|v| v.as_str()), Some("ecs.g7.large"));
-        assert_eq!(bought.request_parameters.get("SecurityGroupId").and_then(|v| v.as_str()), Some(sg_id.as_str()));
-        let stop = state.events.iter().map(|e| &e.event).find(|e| e.event_name == "StopInstance").expect("a StopInstance event");
+        assert_eq!(
+            bought.request_parameters.get("InstanceType").and_then(|v| v.as_str()),
+            Some("ecs.g7.large")
+        );
+        assert_eq!(
+            bought
+                .request_parameters
+                .get("SecurityGroupId")
+                .and_then(|v| v.as_str()),
+            Some(sg_id.as_str())
+        );
+        let stop = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "StopInstance")
+            .expect("a StopInstance event");
         assert!(stop.error_code.is_none(), "{:?}", stop.error_message);
         assert_eq!(stop.user_agent, "ecs.console.aliyun.com");
     }

@@ -74,7 +74,13 @@ fn session(console: &Console, headers: &HeaderMap, region: Option<&str>) -> Opti
         .filter(|r| REGIONS.iter().any(|known| known.id == r))
         .unwrap_or_else(|| console.config.default_region.clone());
     let resource_group = session::cookie(headers, GROUP_COOKIE).unwrap_or_default();
-    Some(Session { account_id, account_name, profile, region, resource_group })
+    Some(Session {
+        account_id,
+        account_name,
+        profile,
+        region,
+        resource_group,
+    })
 }
 
 fn to_login(uri: &Uri) -> Response {
@@ -100,18 +106,27 @@ struct LoginQuery {
 }
 
 async fn login_form(Query(q): Query<LoginQuery>) -> Response {
-    page_html(StatusCode::OK, render::login_page(None, "", q.next.as_deref().unwrap_or("")))
+    page_html(
+        StatusCode::OK,
+        render::login_page(None, "", q.next.as_deref().unwrap_or("")),
+    )
 }
 
 async fn login(State(console): State<Arc<Console>>, Query(q): Query<LoginQuery>, body: Bytes) -> Response {
     let form: HashMap<String, String> = form_urlencoded::parse(&body).into_owned().collect();
     let login = form.get("login").map(|s| s.trim().to_owned()).unwrap_or_default();
     let password = form.get("password").cloned().unwrap_or_default();
-    let account = console.store.account_by_login(&login).map(|shared| shared.lock().account.clone());
+    let account = console
+        .store
+        .account_by_login(&login)
+        .map(|shared| shared.lock().account.clone());
     match account {
         Some(account) if account.password == password => {
             let token = session::start(&account.id);
-            let next = q.next.filter(|n| n.starts_with('/') && !n.starts_with("//")).unwrap_or_else(|| "/console".to_owned());
+            let next = q
+                .next
+                .filter(|n| n.starts_with('/') && !n.starts_with("//"))
+                .unwrap_or_else(|| "/console".to_owned());
             let cookie = format!("{}={token}; Path=/; HttpOnly; SameSite=Lax", session::COOKIE_NAME);
             ([(header::SET_COOKIE, cookie)], Redirect::to(&next)).into_response()
         }
@@ -150,8 +165,15 @@ struct PageQuery {
     q: Option<String>,
 }
 
-async fn home(State(console): State<Arc<Console>>, headers: HeaderMap, uri: Uri, Query(q): Query<PageQuery>) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else { return to_login(&uri) };
+async fn home(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
     page_html(StatusCode::OK, render::home_page(s.profile, &s.account_name, &s.region))
 }
 
@@ -175,8 +197,10 @@ fn view<'a>(s: &'a Session, spec: &'a ProductSpec) -> View<'a> {
 fn not_found(what: &str) -> Response {
     let body = maud::html! {
         (maud::DOCTYPE)
-        html { head { title { "Page not found - Alibaba Cloud Console" } link rel="stylesheet" href="/console/assets/console.css"; }
-            body { main class="home" { h1 { "The page does not exist" } p { (what) } a class="btn btn-primary" href="/console" { "Back to Console home" } } } }
+        html { head { title { "Page not found - Alibaba Cloud Console" } link rel="stylesheet"
+            href="/console/assets/console.css"; }
+            body { main class="home" { h1 { "The page does not exist" } p { (what) } a class="btn btn-primary"
+                href="/console" { "Back to Console home" } } } }
     };
     page_html(StatusCode::NOT_FOUND, body)
 }
@@ -188,8 +212,12 @@ async fn product_home(
     Path(code): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else { return to_login(&uri) };
-    let Some((spec, _)) = resolve(&s, &code) else { return not_found(&format!("No console is named {code}.")) };
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, _)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
     Redirect::to(&format!("/console/{}/{}?region={}", spec.code, spec.home(), s.region)).into_response()
 }
 
@@ -209,7 +237,11 @@ fn console_call(
         user_name: None,
         user_agent: product.console_agent.to_owned(),
         source_ip: ip.to_owned(),
-        event_type: if buy { EventType::ConsoleOperation } else { EventType::ApiCall },
+        event_type: if buy {
+            EventType::ConsoleOperation
+        } else {
+            EventType::ApiCall
+        },
         event_name: buy.then(|| "Create".to_owned()),
     };
     console.call(product, action, params, &caller).result
@@ -239,11 +271,21 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
 }
 
 /// Runs a page's list operation and reads the items out of the response.
-fn fetch_list(console: &Console, product: &'static Product, page: &PageSpec, params: &Params, s: &Session, ip: &str) -> ListData {
+fn fetch_list(
+    console: &Console,
+    product: &'static Product,
+    page: &PageSpec,
+    params: &Params,
+    s: &Session,
+    ip: &str,
+) -> ListData {
     let page_number = params.get(&page.page_param).and_then(|n| n.parse().ok()).unwrap_or(1);
     match console_call(console, product, &page.list_action, params, s, ip, false) {
         Ok(body) => ListData {
-            items: lookup(&body, &page.items_path).and_then(Value::as_array).cloned().unwrap_or_default(),
+            items: lookup(&body, &page.items_path)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
             // Some products return the count as a string (CloudMonitor's `"Total": "3"`).
             total: page
                 .total_path
@@ -253,21 +295,33 @@ fn fetch_list(console: &Console, product: &'static Product, page: &PageSpec, par
             page_number,
             error: None,
         },
-        Err(e) => ListData { error: Some(format!("{}: {}", e.code, e.message)), page_number, ..ListData::default() },
+        Err(e) => ListData {
+            error: Some(format!("{}: {}", e.code, e.message)),
+            page_number,
+            ..ListData::default()
+        },
     }
 }
 
 /// The options of every resource select on the given forms.
-fn select_options<'a>(console: &Console, s: &Session, forms: impl Iterator<Item = &'a FormSpec>, ip: &str) -> SelectOptions {
+fn select_options<'a>(
+    console: &Console,
+    s: &Session,
+    forms: impl Iterator<Item = &'a FormSpec>,
+    ip: &str,
+) -> SelectOptions {
     let mut out = SelectOptions::new();
     for form in forms {
         for field in form.fields() {
-            let FieldKind::Select(OptionSource::Resources { product, page }) = &field.kind else { continue };
+            let FieldKind::Select(OptionSource::Resources { product, page }) = &field.kind else {
+                continue;
+            };
             let key = format!("{product}/{page}");
             if out.contains_key(&key) {
                 continue;
             }
-            let source = spec::product(s.profile, product).and_then(|spec| Some((spec.page(page)?, crate::products::by_code(&spec.api)?)));
+            let source = spec::product(s.profile, product)
+                .and_then(|spec| Some((spec.page(page)?, crate::products::by_code(&spec.api)?)));
             let items = match source {
                 Some((source_page, api)) => {
                     let mut params = list_params(source_page, s, &ListQuery::default());
@@ -280,7 +334,11 @@ fn select_options<'a>(console: &Console, s: &Session, forms: impl Iterator<Item 
                         .map(|item| {
                             let id = display(lookup(item, &source_page.id_field));
                             let name = display(lookup(item, &source_page.name_field));
-                            let label = if name.is_empty() || name == id { id.clone() } else { format!("{name} ({id})") };
+                            let label = if name.is_empty() || name == id {
+                                id.clone()
+                            } else {
+                                format!("{name} ({id})")
+                            };
                             (id, label)
                         })
                         .collect()
@@ -294,14 +352,20 @@ fn select_options<'a>(console: &Console, s: &Session, forms: impl Iterator<Item 
 }
 
 fn page_forms(page: &PageSpec) -> impl Iterator<Item = &FormSpec> {
-    page.creates.iter().chain(page.row_actions.iter().filter_map(|a| match &a.kind {
-        ActionKind::Form(form) => Some(form.as_ref()),
-        _ => None,
-    }))
+    page.creates
+        .iter()
+        .chain(page.row_actions.iter().filter_map(|a| match &a.kind {
+            ActionKind::Form(form) => Some(form.as_ref()),
+            _ => None,
+        }))
 }
 
 fn list_query(q: &PageQuery) -> ListQuery {
-    ListQuery { page_number: q.page.unwrap_or(1).max(1), search_key: q.key.unwrap_or(0), q: q.q.clone().unwrap_or_default().trim().to_owned() }
+    ListQuery {
+        page_number: q.page.unwrap_or(1).max(1),
+        search_key: q.key.unwrap_or(0),
+        q: q.q.clone().unwrap_or_default().trim().to_owned(),
+    }
 }
 
 async fn list(
@@ -312,11 +376,19 @@ async fn list(
     Path((code, page_id)): Path<(String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else { return to_login(&uri) };
-    let Some((spec, api)) = resolve(&s, &code) else { return not_found(&format!("No console is named {code}.")) };
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
     let v = view(&s, spec);
-    let Some(api) = api else { return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v)) };
-    let Some(page) = spec.page(&page_id) else { return not_found(&format!("{} has no page {page_id}.", spec.name)) };
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec.page(&page_id) else {
+        return not_found(&format!("{} has no page {page_id}.", spec.name));
+    };
     let ip = source_ip(&extensions);
     let query = list_query(&q);
     let client_side = page.search.iter().all(|o| o.params.is_empty());
@@ -326,7 +398,8 @@ async fn list(
         let mut data = fetch_list(&console, api, page, &list_params(page, &s, &query), &s, &ip);
         if client_side && !query.q.is_empty() {
             let needle = query.q.to_lowercase();
-            data.items.retain(|item| item.to_string().to_lowercase().contains(&needle));
+            data.items
+                .retain(|item| item.to_string().to_lowercase().contains(&needle));
         }
         data
     };
@@ -342,13 +415,28 @@ async fn frame(
     Path((code, page_id)): Path<(String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else { return to_login(&uri) };
-    let Some((spec, api)) = resolve(&s, &code) else { return not_found(&format!("No console is named {code}.")) };
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
     let v = view(&s, spec);
-    let Some(api) = api else { return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v)) };
-    let Some(page) = spec.page(&page_id).filter(|p| p.in_frame) else { return not_found("No such view.") };
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec.page(&page_id).filter(|p| p.in_frame) else {
+        return not_found("No such view.");
+    };
     let query = list_query(&q);
-    let data = fetch_list(&console, api, page, &list_params(page, &s, &query), &s, &source_ip(&extensions));
+    let data = fetch_list(
+        &console,
+        api,
+        page,
+        &list_params(page, &s, &query),
+        &s,
+        &source_ip(&extensions),
+    );
     page_html(StatusCode::OK, render::frame_page(&v, page, &data, &query))
 }
 
@@ -360,29 +448,65 @@ async fn details(
     Path((code, page_id, id)): Path<(String, String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else { return to_login(&uri) };
-    let Some((spec, api)) = resolve(&s, &code) else { return not_found(&format!("No console is named {code}.")) };
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
     let v = view(&s, spec);
-    let Some(api) = api else { return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v)) };
-    let Some(page) = spec.page(&page_id).filter(|p| !p.tabs.is_empty()) else { return not_found("No such page.") };
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec.page(&page_id).filter(|p| !p.tabs.is_empty()) else {
+        return not_found("No such page.");
+    };
     let ip = source_ip(&extensions);
     let mut params = list_params(page, &s, &ListQuery::default());
     params.insert(page.id_param.clone(), id.clone());
     let data = fetch_list(&console, api, page, &params, &s, &ip);
-    let Some(item) = data.items.iter().find(|item| display(lookup(item, &page.id_field)) == id) else {
-        return not_found(&format!("The resource {id} does not exist in {}, or it has been released.", s.region));
+    let Some(item) = data
+        .items
+        .iter()
+        .find(|item| display(lookup(item, &page.id_field)) == id)
+    else {
+        return not_found(&format!(
+            "The resource {id} does not exist in {}, or it has been released.",
+            s.region
+        ));
     };
     let mut children: Vec<(&PageSpec, ListData)> = Vec::new();
     for tab in &page.tabs {
-        let Tab::Children { product, page: child_id, filter_param, .. } = tab else { continue };
-        let Some(child_spec) = spec::product(s.profile, product) else { continue };
-        let (Some(child), Some(child_api)) = (child_spec.page(child_id), crate::products::by_code(&child_spec.api)) else { continue };
+        let Tab::Children {
+            product,
+            page: child_id,
+            filter_param,
+            ..
+        } = tab
+        else {
+            continue;
+        };
+        let Some(child_spec) = spec::product(s.profile, product) else {
+            continue;
+        };
+        let (Some(child), Some(child_api)) = (child_spec.page(child_id), crate::products::by_code(&child_spec.api))
+        else {
+            continue;
+        };
         let mut params = list_params(child, &s, &ListQuery::default());
         params.insert(filter_param.clone(), id.clone());
         children.push((child, fetch_list(&console, child_api, child, &params, &s, &ip)));
     }
-    let options = select_options(&console, &s, page_forms(page).chain(children.iter().flat_map(|(c, _)| page_forms(c))), &ip);
-    page_html(StatusCode::OK, render::details_page(&v, page, item, &children, &options))
+    let options = select_options(
+        &console,
+        &s,
+        page_forms(page).chain(children.iter().flat_map(|(c, _)| page_forms(c))),
+        &ip,
+    );
+    page_html(
+        StatusCode::OK,
+        render::details_page(&v, page, item, &children, &options),
+    )
 }
 
 async fn buy_page(
@@ -393,25 +517,38 @@ async fn buy_page(
     Path((code, page_id, form_id)): Path<(String, String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else { return to_login(&uri) };
-    let Some((spec, api)) = resolve(&s, &code) else { return not_found(&format!("No console is named {code}.")) };
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
     let v = view(&s, spec);
     if api.is_none() {
         return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
     }
-    let form = spec.page(&page_id).and_then(|p| Some((p, p.creates.iter().find(|f| f.id == form_id)?)));
-    let Some((page, form)) = form else { return not_found("No such buy page.") };
+    let form = spec
+        .page(&page_id)
+        .and_then(|p| Some((p, p.creates.iter().find(|f| f.id == form_id)?)));
+    let Some((page, form)) = form else {
+        return not_found("No such buy page.");
+    };
     let options = select_options(&console, &s, std::iter::once(form), &source_ip(&extensions));
     page_html(StatusCode::OK, render::buy_page(&v, page, form, &options))
 }
 
 /// Request parameters from a JSON object (values as strings) or a urlencoded form.
 fn body_params(headers: &HeaderMap, body: &Bytes) -> Result<Params, String> {
-    let is_json = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/json"));
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json"));
     let mut map = BTreeMap::new();
     if is_json {
         let value: Value = serde_json::from_slice(body).map_err(|e| format!("the request body is not JSON: {e}"))?;
-        let Value::Object(object) = value else { return Err("the request body must be a JSON object".to_owned()) };
+        let Value::Object(object) = value else {
+            return Err("the request body must be a JSON object".to_owned());
+        };
         for (k, v) in object {
             let text = match v {
                 Value::String(s) => s,
@@ -426,13 +563,39 @@ fn body_params(headers: &HeaderMap, body: &Bytes) -> Result<Params, String> {
     Ok(Params::new(map))
 }
 
-fn front_end_call(console: &Console, headers: &HeaderMap, extensions: &Extensions, code: &str, action: &str, body: &Bytes, buy: bool) -> Response {
-    let error = |status: StatusCode, code: &str, message: &str| (status, axum::Json(json!({ "Code": code, "Message": message }))).into_response();
-    let Some(s) = session(console, headers, None) else {
-        return error(StatusCode::UNAUTHORIZED, "NotLoggedIn", "Your session has expired. Log on again.");
+fn front_end_call(
+    console: &Console,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+    code: &str,
+    action: &str,
+    body: &Bytes,
+    buy: bool,
+) -> Response {
+    let error = |status: StatusCode, code: &str, message: &str| {
+        (status, axum::Json(json!({ "Code": code, "Message": message }))).into_response()
     };
-    let Some((_, api)) = resolve(&s, code) else { return error(StatusCode::NOT_FOUND, "InvalidProduct.NotFound", "The product does not exist.") };
-    let Some(api) = api else { return error(StatusCode::SERVICE_UNAVAILABLE, "ServiceUnavailable", "The product is unavailable.") };
+    let Some(s) = session(console, headers, None) else {
+        return error(
+            StatusCode::UNAUTHORIZED,
+            "NotLoggedIn",
+            "Your session has expired. Log on again.",
+        );
+    };
+    let Some((_, api)) = resolve(&s, code) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            "InvalidProduct.NotFound",
+            "The product does not exist.",
+        );
+    };
+    let Some(api) = api else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "ServiceUnavailable",
+            "The product is unavailable.",
+        );
+    };
     let params = match body_params(headers, body) {
         Ok(p) => p,
         Err(message) => return error(StatusCode::BAD_REQUEST, "InvalidParameter", &message),

@@ -68,7 +68,10 @@ fn or_dash(text: String) -> String {
 /// `2026-01-31T08:00:00Z` → `2026-01-31 08:00:00`, as the console's tables show times.
 pub fn console_time(iso: &str) -> String {
     match iso.split_once('T') {
-        Some((date, time)) => format!("{date} {}", time.trim_end_matches('Z').split('.').next().unwrap_or(time)),
+        Some((date, time)) => format!(
+            "{date} {}",
+            time.trim_end_matches('Z').split('.').next().unwrap_or(time)
+        ),
         None => iso.to_owned(),
     }
 }
@@ -82,7 +85,13 @@ fn json_attr<T: serde::Serialize>(value: &T) -> String {
 }
 
 /// A div-based select: a hidden input carries the value; the options render in a portal when opened.
-pub fn div_select(name: &str, options: &[(String, String)], selected: &str, placeholder: &str, extra_class: &str) -> Markup {
+pub fn div_select(
+    name: &str,
+    options: &[(String, String)],
+    selected: &str,
+    placeholder: &str,
+    extra_class: &str,
+) -> Markup {
     let label = options.iter().find(|(v, _)| v == selected).map(|(_, l)| l.as_str());
     html! {
         div class={"ui-select " (extra_class)} data-ui-select=(name) data-options=(json_attr(&options)) {
@@ -105,7 +114,8 @@ fn document(title: &str, body_attrs: &View<'_>, content: Markup) -> Markup {
                 link rel="stylesheet" href="/console/assets/console.css";
                 script src="/console/assets/console.js" defer {}
             }
-            body data-product=(body_attrs.product.code) data-region=(body_attrs.region) data-profile=(body_attrs.profile.as_str())
+            body data-product=(body_attrs.product.code) data-region=(body_attrs.region)
+                data-profile=(body_attrs.profile.as_str())
                 data-resource-group=(body_attrs.resource_group) {
                 (content)
                 div id="toasts" class="toasts" aria-live="polite" {}
@@ -115,8 +125,14 @@ fn document(title: &str, body_attrs: &View<'_>, content: Markup) -> Markup {
 }
 
 fn topbar(view: &View<'_>, regional: bool) -> Markup {
-    let regions: Vec<(String, String)> = REGIONS.iter().map(|r| (r.id.to_owned(), r.local_name.to_owned())).collect();
-    let groups: Vec<(String, String)> = RESOURCE_GROUPS.iter().map(|(v, l)| ((*v).to_owned(), (*l).to_owned())).collect();
+    let regions: Vec<(String, String)> = REGIONS
+        .iter()
+        .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
+        .collect();
+    let groups: Vec<(String, String)> = RESOURCE_GROUPS
+        .iter()
+        .map(|(v, l)| ((*v).to_owned(), (*l).to_owned()))
+        .collect();
     html! {
         header class="topbar" {
             a class="logo" href="/console" { span class="logo-mark" { "[-]" } " Alibaba Cloud" }
@@ -146,8 +162,13 @@ fn sidenav(view: &View<'_>, current: &str) -> Markup {
                 div class="nav-group" {
                     @if !group.label.is_empty() { div class="nav-group-label" { (group.label) } }
                     @for item in &group.items {
-                        @let path = if group.label.is_empty() { item.label.clone() } else { format!("{} > {}", group.label, item.label) };
-                        a class={"nav-item" @if item.page == current { " active" }} href=(product_url(view, &item.page)) data-ui-nav=(path) { (item.label) }
+                        @let path = if group.label.is_empty() {
+                            item.label.clone()
+                        } else {
+                            format!("{} > {}", group.label, item.label)
+                        };
+                        a class={"nav-item" @if item.page == current { " active" }}
+                            href=(product_url(view, &item.page)) data-ui-nav=(path) { (item.label) }
                     }
                 }
             }
@@ -186,8 +207,12 @@ fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main:
 
 fn status_class(status: &str) -> &'static str {
     match status {
-        "Available" | "Running" | "Enable" | "active" | "Active" | "Normal" | "ENABLE" | "OK" | "InUse" | "In_use" => "ok",
-        "Pending" | "Starting" | "Stopping" | "Creating" | "Deleting" | "Restarting" | "Changing" | "Accomplished" => "busy",
+        "Available" | "Running" | "Enable" | "active" | "Active" | "Normal" | "ENABLE" | "OK" | "InUse" | "In_use" => {
+            "ok"
+        }
+        "Pending" | "Starting" | "Stopping" | "Creating" | "Deleting" | "Restarting" | "Changing" | "Accomplished" => {
+            "busy"
+        }
         "Stopped" | "inactive" | "Disable" | "Disabled" | "Expired" => "off",
         _ => "neutral",
     }
@@ -237,7 +262,14 @@ fn confirm_id(page: &PageSpec, index: usize) -> String {
 }
 
 /// One row action as a link or menu item. `menu` renders it as an item of the More menu.
-fn action_control(view: &View<'_>, page: &PageSpec, index: usize, action: &RowAction, item: &Value, menu: bool) -> Markup {
+fn action_control(
+    view: &View<'_>,
+    page: &PageSpec,
+    index: usize,
+    action: &RowAction,
+    item: &Value,
+    menu: bool,
+) -> Markup {
     let id = display(lookup(item, &page.id_field));
     let class = if menu { "menu-item" } else { "link action" };
     let placement = action.placement.as_str();
@@ -251,19 +283,27 @@ fn action_control(view: &View<'_>, page: &PageSpec, index: usize, action: &RowAc
     }
     match &action.kind {
         ActionKind::Details => html! {
-            a class=(class) href=(product_url(view, &format!("{}/{}", page.id, id))) data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+            a class=(class) href=(product_url(view, &format!("{}/{}", page.id, id))) data-ui-action=(action.label)
+                data-ui-placement=(placement) { (action.label) }
         },
         ActionKind::Form(form) => html! {
-            a class=(class) role="button" tabindex="0" data-open=(form.id) data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+            a class=(class) role="button" tabindex="0" data-open=(form.id) data-ui-action=(action.label)
+                data-ui-placement=(placement) { (action.label) }
         },
         ActionKind::Call { .. } => html! {
-            a class=(class) role="button" tabindex="0" data-open=(confirm_id(page, index)) data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+            a class=(class) role="button" tabindex="0" data-open=(confirm_id(page, index))
+                data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
         },
     }
 }
 
 fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
-    let more: Vec<(usize, &RowAction)> = page.row_actions.iter().enumerate().filter(|(_, a)| a.placement == Placement::More).collect();
+    let more: Vec<(usize, &RowAction)> = page
+        .row_actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.placement == Placement::More)
+        .collect();
     html! {
         div class="actions-cell" {
             @for (i, action) in page.row_actions.iter().enumerate().filter(|(_, a)| a.placement == Placement::Inline) {
@@ -271,7 +311,8 @@ fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
             }
             @if !more.is_empty() {
                 div class="hover-menu" data-ui-action="More" {
-                    a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" { "More" span class="caret" {} }
+                    a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" { "More" span
+                        class="caret" {} }
                     div class="hover-menu-list" role="menu" {
                         @for (i, action) in &more { (action_control(view, page, *i, action, item, true)) }
                     }
@@ -303,7 +344,8 @@ pub fn table(view: &View<'_>, page: &PageSpec, data: &ListData, selectable: bool
                 @for item in &data.items {
                     @let id = display(lookup(item, &page.id_field));
                     tr data-row-id=(id) data-row=(row_attrs_json(item)) {
-                        @if selectable { td class="check" { input type="checkbox" class="row-check" value=(id) aria-label=(format!("Select {id}")); } }
+                        @if selectable { td class="check" { input type="checkbox" class="row-check" value=(id)
+                            aria-label=(format!("Select {id}")); } }
                         @for column in &page.columns { td { (cell(view, page, item, column)) } }
                         @if has_actions { td class="actions" { (actions_cell(view, page, item)) } }
                     }
@@ -323,9 +365,16 @@ fn pagination(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQue
     let pages = ((total + page.page_size - 1) / page.page_size).max(1);
     let current = data.page_number.clamp(1, pages);
     let link = |n: i64| {
-        let mut url = format!("/console/{}/{}?region={}&page={n}", view.product.code, page.id, view.region);
+        let mut url = format!(
+            "/console/{}/{}?region={}&page={n}",
+            view.product.code, page.id, view.region
+        );
         if !query.q.is_empty() {
-            url.push_str(&format!("&key={}&q={}", query.search_key, percent_encoding::utf8_percent_encode(&query.q, percent_encoding::NON_ALPHANUMERIC)));
+            url.push_str(&format!(
+                "&key={}&q={}",
+                query.search_key,
+                percent_encoding::utf8_percent_encode(&query.q, percent_encoding::NON_ALPHANUMERIC)
+            ));
         }
         url
     };
@@ -348,13 +397,19 @@ fn search_box(view: &View<'_>, page: &PageSpec, query: &ListQuery, action: &str)
     if page.search.is_empty() {
         return html! {};
     }
-    let options: Vec<(String, String)> = page.search.iter().enumerate().map(|(i, o)| (i.to_string(), o.label.clone())).collect();
+    let options: Vec<(String, String)> = page
+        .search
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (i.to_string(), o.label.clone()))
+        .collect();
     let client_side = page.search.iter().all(|o| o.params.is_empty());
     html! {
         form class="search" method="get" action=(action) data-client-filter[client_side] {
             input type="hidden" name="region" value=(view.region);
             (div_select("key", &options, &query.search_key.to_string(), "", "search-key"))
-            input class="input search-input" type="search" name="q" value=(query.q) placeholder="Enter a value to search" aria-label="Search";
+            input class="input search-input" type="search" name="q" value=(query.q)
+                placeholder="Enter a value to search" aria-label="Search";
             button class="btn btn-icon" type="submit" aria-label="Search" { "Search" }
         }
     }
@@ -364,16 +419,20 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
     let rule = field.rule.as_deref().unwrap_or("");
     match &field.kind {
         FieldKind::Text => html! {
-            input class="input" type="text" name=(field.param) value=(field.default) placeholder=(field.placeholder) data-rule=(rule) autocomplete="off";
+            input class="input" type="text" name=(field.param) value=(field.default) placeholder=(field.placeholder)
+                data-rule=(rule) autocomplete="off";
         },
         FieldKind::Password => html! {
-            input class="input" type="password" name=(field.param) value=(field.default) placeholder=(field.placeholder) data-rule=(rule) autocomplete="new-password";
+            input class="input" type="password" name=(field.param) value=(field.default)
+                placeholder=(field.placeholder) data-rule=(rule) autocomplete="new-password";
         },
         FieldKind::Number => html! {
-            input class="input" type="text" inputmode="numeric" name=(field.param) value=(field.default) placeholder=(field.placeholder) data-rule=(rule);
+            input class="input" type="text" inputmode="numeric" name=(field.param) value=(field.default)
+                placeholder=(field.placeholder) data-rule=(rule);
         },
         FieldKind::Textarea => html! {
-            textarea class="input textarea" name=(field.param) placeholder=(field.placeholder) maxlength="256" { (field.default) }
+            textarea class="input textarea" name=(field.param) placeholder=(field.placeholder)
+                maxlength="256" { (field.default) }
         },
         FieldKind::Cidr { suggest } => html! {
             aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) no-suggestions[!suggest] {}
@@ -397,9 +456,15 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                     .find(|r| r.id == view.region)
                     .map(|r| r.zones.iter().map(|z| ((*z).to_owned(), zone_label(z))).collect())
                     .unwrap_or_default(),
-                OptionSource::Resources { product, page } => options.get(&format!("{product}/{page}")).cloned().unwrap_or_default(),
+                OptionSource::Resources { product, page } => {
+                    options.get(&format!("{product}/{page}")).cloned().unwrap_or_default()
+                }
             };
-            let placeholder = if field.placeholder.is_empty() { "Select" } else { field.placeholder.as_str() };
+            let placeholder = if field.placeholder.is_empty() {
+                "Select"
+            } else {
+                field.placeholder.as_str()
+            };
             div_select(&field.param, &items, &field.default, placeholder, "")
         }
     }
@@ -411,12 +476,22 @@ pub fn zone_label(zone: &str) -> String {
     let (city, suffix) = match region {
         Some(r) => {
             // "China (Hangzhou)" → "Hangzhou"; "Singapore" stays.
-            let city = r.local_name.split_once('(').map_or(r.local_name, |(_, inner)| inner.trim_end_matches(')'));
-            (city.trim().to_owned(), zone[r.id.len()..].trim_start_matches('-').to_uppercase())
+            let city = r
+                .local_name
+                .split_once('(')
+                .map_or(r.local_name, |(_, inner)| inner.trim_end_matches(')'));
+            (
+                city.trim().to_owned(),
+                zone[r.id.len()..].trim_start_matches('-').to_uppercase(),
+            )
         }
         None => (zone.to_owned(), String::new()),
     };
-    if suffix.is_empty() { city } else { format!("{city} Zone {suffix}") }
+    if suffix.is_empty() {
+        city
+    } else {
+        format!("{city} Zone {suffix}")
+    }
 }
 
 fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup {
@@ -443,7 +518,8 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
         @if stepped {
             ol class="steps" {
                 @for (i, step) in form.steps.iter().enumerate() {
-                    li class={"step-title" @if i == 0 { " current" }} data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i) {
+                    li class={"step-title" @if i == 0 { " current" }}
+                        data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i) {
                         span class="step-no" { (i + 1) } (step.title)
                     }
                 }
@@ -451,10 +527,13 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
         }
         @for (i, step) in form.steps.iter().enumerate() {
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] {
-                @if !stepped && !step.title.is_empty() && form.container != Container::Dialog { h3 class="section-title" { (step.title) } }
+                @if !stepped && !step.title.is_empty() && form.container != Container::Dialog { h3
+                    class="section-title" { (step.title) } }
                 @for field in &step.fields { (form_field(view, field, options)) }
                 @if stepped && i + 1 == form.steps.len() {
-                    div class="summary" data-summary { "Check the configuration, then click " strong { (form.submit) } "." }
+                    div class="summary" data-summary {
+                        "Check the configuration, then click " strong { (form.submit) } "."
+                    }
                 }
             }
         }
@@ -504,10 +583,18 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
     }
 }
 
-fn confirm_dialog(id: &str, confirm: &Confirm, action: &str, id_param: &str, fixed: &[(String, String)], batch: bool) -> Markup {
+fn confirm_dialog(
+    id: &str,
+    confirm: &Confirm,
+    action: &str,
+    id_param: &str,
+    fixed: &[(String, String)],
+    batch: bool,
+) -> Markup {
     html! {
         div class="dialog-mask" id=(id) hidden {
-            div class="dialog dialog-confirm" role="alertdialog" aria-modal="true" aria-labelledby=(format!("{id}-title")) {
+            div class="dialog dialog-confirm" role="alertdialog" aria-modal="true"
+                aria-labelledby=(format!("{id}-title")) {
                 div class="dialog-header" {
                     span id=(format!("{id}-title")) class="dialog-title" { (confirm.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }
@@ -532,7 +619,9 @@ fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Mar
         @for (i, action) in page.row_actions.iter().enumerate() {
             @match &action.kind {
                 ActionKind::Form(form) => (modal_form(view, form, options)),
-                ActionKind::Call { action: op, id_param, fixed, confirm } => (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false)),
+                ActionKind::Call { action: op, id_param, fixed, confirm } => {
+                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false))
+                }
                 ActionKind::Details => {}
             }
         }
@@ -543,16 +632,24 @@ fn create_buttons(view: &View<'_>, page: &PageSpec) -> Markup {
     html! {
         @for form in &page.creates {
             @if form.container == Container::BuyPage {
-                a class="btn btn-primary" href=(product_url(view, &format!("{}/buy/{}", page.id, form.id))) data-ui-create=(form.trigger) { (form.trigger) }
+                a class="btn btn-primary" href=(product_url(view, &format!("{}/buy/{}", page.id, form.id)))
+                    data-ui-create=(form.trigger) { (form.trigger) }
             } @else {
-                button class="btn btn-primary" type="button" data-open=(form.id) data-ui-create=(form.trigger) { (form.trigger) }
+                button class="btn btn-primary" type="button" data-open=(form.id)
+                    data-ui-create=(form.trigger) { (form.trigger) }
             }
         }
     }
 }
 
 /// A list page: toolbar, search, table with Actions column, batch buttons, pagination, dialogs.
-pub fn list_page(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQuery, options: &SelectOptions) -> Markup {
+pub fn list_page(
+    view: &View<'_>,
+    page: &PageSpec,
+    data: &ListData,
+    query: &ListQuery,
+    options: &SelectOptions,
+) -> Markup {
     let selectable = !page.batch_actions.is_empty();
     let list_url = format!("/console/{}/{}", view.product.code, page.id);
     let main = html! {
@@ -560,7 +657,8 @@ pub fn list_page(view: &View<'_>, page: &PageSpec, data: &ListData, query: &List
         div class="page-header" { h1 { (page.title) } }
         @if page.in_frame {
             div class="frame-wrap" {
-                iframe class="console-frame" title=(page.title) src=(format!("/console/{}/frame/{}?region={}", view.product.code, page.id, view.region)) {}
+                iframe class="console-frame" title=(page.title)
+                    src=(format!("/console/{}/frame/{}?region={}", view.product.code, page.id, view.region)) {}
             }
         } @else {
             div class="toolbar" {
@@ -573,16 +671,21 @@ pub fn list_page(view: &View<'_>, page: &PageSpec, data: &ListData, query: &List
                 div class="batch-bar" {
                     @if selectable {
                         @for (i, batch) in page.batch_actions.iter().enumerate() {
-                            button class="btn" type="button" disabled data-batch-button data-open=(format!("batch-{}-{i}", page.id)) data-ui-batch=(batch.label) { (batch.label) }
+                            button class="btn" type="button" disabled data-batch-button
+                                data-open=(format!("batch-{}-{i}", page.id))
+                                data-ui-batch=(batch.label) { (batch.label) }
                         }
                     }
                 }
                 (pagination(view, page, data, query))
             }
-            @for form in page.creates.iter().filter(|f| f.container != Container::BuyPage) { (modal_form(view, form, options)) }
+            @for form in page.creates.iter().filter(|f| f.container != Container::BuyPage) {
+                (modal_form(view, form, options))
+            }
             (row_dialogs(view, page, options))
             @for (i, batch) in page.batch_actions.iter().enumerate() {
-                (confirm_dialog(&format!("batch-{}-{i}", page.id), &batch.confirm, &batch.action, &batch.id_param, &[], true))
+                @let id = format!("batch-{}-{i}", page.id);
+                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true))
             }
         }
     };
@@ -599,7 +702,8 @@ pub fn frame_page(view: &View<'_>, page: &PageSpec, data: &ListData, query: &Lis
             div class="frame-body" {
                 div class="toolbar" {
                     (search_box(view, page, query, &action))
-                    a class="btn btn-icon refresh" href=(format!("{action}?region={}", view.region)) aria-label="Refresh" { "Refresh" }
+                    a class="btn btn-icon refresh" href=(format!("{action}?region={}", view.region))
+                        aria-label="Refresh" { "Refresh" }
                 }
                 (table(view, page, data, false))
                 div class="table-footer" { div {} (pagination(view, page, data, query)) }
@@ -618,8 +722,12 @@ pub fn details_page(
 ) -> Markup {
     let id = display(lookup(item, &page.id_field));
     let name = display(lookup(item, &page.name_field));
-    let all_actions: Vec<(usize, &RowAction)> =
-        page.row_actions.iter().enumerate().filter(|(_, a)| a.placement == Placement::AllActions).collect();
+    let all_actions: Vec<(usize, &RowAction)> = page
+        .row_actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.placement == Placement::AllActions)
+        .collect();
     let main = html! {
         (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&id, None)]))
         div class="page-header" data-row-id=(id) data-row=(row_attrs_json(item)) {
@@ -635,7 +743,8 @@ pub fn details_page(
         div class="tabs" role="tablist" {
             @for (i, tab) in page.tabs.iter().enumerate() {
                 @let label = match tab { Tab::Basic { label, .. } | Tab::Children { label, .. } => label };
-                button class={"tab" @if i == 0 { " active" }} type="button" role="tab" data-tab=(i) aria-selected=(i == 0) { (label) }
+                button class={"tab" @if i == 0 { " active" }} type="button" role="tab" data-tab=(i)
+                    aria-selected=(i == 0) { (label) }
             }
         }
         @for (i, tab) in page.tabs.iter().enumerate() {
@@ -646,7 +755,10 @@ pub fn details_page(
                             div class="card-title" { (label) }
                             dl class="descriptions" {
                                 @for (label, path) in fields {
-                                    div class="desc-item" { dt { (label) } dd { (or_dash(display(lookup(item, path)))) } }
+                                    div class="desc-item" {
+                                        dt { (label) }
+                                        dd { (or_dash(display(lookup(item, path)))) }
+                                    }
                                 }
                             }
                         }
@@ -702,7 +814,10 @@ pub fn unavailable_page(view: &View<'_>) -> Markup {
         (breadcrumb(view, &[]))
         div class="result result-warning" role="alert" {
             h1 { (view.product.name) " is unavailable" }
-            p { "The " (view.product.name) " console cannot be used in this environment because the product's service is not available. Try again later or choose another product." }
+            p {
+                "The " (view.product.name) " console cannot be used in this environment because the product's service "
+                "is not available. Try again later or choose another product."
+            }
             a class="btn btn-primary" href="/console" { "Back to Console home" }
         }
     };
@@ -726,7 +841,8 @@ pub fn home_page(profile: ProfileId, account_name: &str, region: &str) -> Markup
                     a class="logo" href="/console" { span class="logo-mark" { "[-]" } " Alibaba Cloud" }
                     div class="topbar-right" {
                         span class="account" { (account_name) }
-                        form method="post" action="/logout" class="logout" { button type="submit" class="link" { "Log Out" } }
+                        form method="post" action="/logout" class="logout" { button type="submit"
+                            class="link" { "Log Out" } }
                     }
                 }
                 main class="home" {
@@ -748,7 +864,10 @@ pub fn login_page(error: Option<&str>, login: &str, next: &str) -> Markup {
     let action = if next.is_empty() {
         "/login".to_owned()
     } else {
-        format!("/login?next={}", percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC))
+        format!(
+            "/login?next={}",
+            percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC)
+        )
     };
     html! {
         (DOCTYPE)
@@ -764,7 +883,8 @@ pub fn login_page(error: Option<&str>, login: &str, next: &str) -> Markup {
                     h1 { "RAM User Logon" }
                     @if let Some(error) = error { div class="alert alert-error" role="alert" { (error) } }
                     label class="form-label" for="login" { "Logon Name" }
-                    input class="input" id="login" name="login" type="text" value=(login) placeholder="username@company-alias.onaliyun.com" autocomplete="username";
+                    input class="input" id="login" name="login" type="text" value=(login)
+                        placeholder="username@company-alias.onaliyun.com" autocomplete="username";
                     label class="form-label" for="password" { "Password" }
                     input class="input" id="password" name="password" type="password" autocomplete="current-password";
                     button class="btn btn-primary btn-block" type="submit" { "Log On" }

@@ -17,9 +17,15 @@ fn set_path(item: &mut Value, path: &str, value: Value) {
     let mut node = item;
     let keys: Vec<&str> = path.split('.').collect();
     for key in &keys[..keys.len() - 1] {
-        node = node.as_object_mut().unwrap().entry(key.to_string()).or_insert_with(|| Value::Object(Map::new()));
+        node = node
+            .as_object_mut()
+            .unwrap()
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
     }
-    node.as_object_mut().unwrap().insert(keys[keys.len() - 1].to_owned(), value);
+    node.as_object_mut()
+        .unwrap()
+        .insert(keys[keys.len() - 1].to_owned(), value);
 }
 
 /// A resource with a value at every path the page shows.
@@ -40,17 +46,35 @@ fn sample_item(page: &spec::PageSpec) -> Value {
 }
 
 fn view<'a>(profile: ProfileId, product: &'a ProductSpec) -> View<'a> {
-    View { profile, product, account_name: "alice@1234567890123456.onaliyun.com", account_id: "1234567890123456", region: "cn-hangzhou", resource_group: "" }
+    View {
+        profile,
+        product,
+        account_name: "alice@1234567890123456.onaliyun.com",
+        account_id: "1234567890123456",
+        region: "cn-hangzhou",
+        resource_group: "",
+    }
 }
 
 /// Everything a page shows under a profile: the list, the details page, its buy pages, its frame.
 fn render_page(profile: ProfileId, product: &str, page_id: &str) -> String {
     let spec = spec::product(profile, product).unwrap();
-    let page_id = if page_id == "nav" || page_id == "product" { spec.home() } else { page_id };
-    let page = spec.page(page_id).unwrap_or_else(|| panic!("{product} has no page {page_id}"));
+    let page_id = if page_id == "nav" || page_id == "product" {
+        spec.home()
+    } else {
+        page_id
+    };
+    let page = spec
+        .page(page_id)
+        .unwrap_or_else(|| panic!("{product} has no page {page_id}"));
     let v = view(profile, spec);
     let item = sample_item(page);
-    let data = ListData { items: vec![item.clone()], total: Some(1), page_number: 1, error: None };
+    let data = ListData {
+        items: vec![item.clone()],
+        total: Some(1),
+        page_number: 1,
+        error: None,
+    };
     let options = SelectOptions::new();
     let mut html = render::list_page(&v, page, &data, &ListQuery::default(), &options).into_string();
     if !page.tabs.is_empty() {
@@ -72,7 +96,10 @@ fn nav_of(html: &str) -> &str {
 }
 
 fn esc(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn text(label: &str) -> String {
@@ -99,13 +126,19 @@ fn steps_of(html: &str, form: &str) -> Vec<String> {
 /// elsewhere on the page: the panel is renamed, the button that opens it is not).
 fn shown_more_in(label: &str, more: &str, less: &str, what: &str) {
     let (a, b) = (more.matches(label).count(), less.matches(label).count());
-    assert!(a > b, "{what}: {label} shown {a} times where it belongs, {b} times where it does not");
+    assert!(
+        a > b,
+        "{what}: {label} shown {a} times where it belongs, {b} times where it does not"
+    );
 }
 
 /// Asserts `present` shows `needle` and `absent` does not.
 fn shown_only_in(needle: &str, present: &str, absent: &str, what: &str) {
     assert!(present.contains(needle), "{what}: {needle} missing where it belongs");
-    assert!(!absent.contains(needle), "{what}: {needle} shown where it does not belong");
+    assert!(
+        !absent.contains(needle),
+        "{what}: {needle} shown where it does not belong"
+    );
 }
 
 #[test]
@@ -115,7 +148,12 @@ fn every_difference_is_visible_in_the_rendered_pages() {
         let html_2026 = render_page(ProfileId::Y2026, change.product(), change.page());
         let what = format!("{change:?}");
         match *change {
-            Change::Rename { page: "nav", in_2024, in_2026, .. } => {
+            Change::Rename {
+                page: "nav",
+                in_2024,
+                in_2026,
+                ..
+            } => {
                 shown_more_in(&text(in_2024), nav_of(&html_2024), nav_of(&html_2026), &what);
                 shown_more_in(&text(in_2026), nav_of(&html_2026), nav_of(&html_2024), &what);
             }
@@ -123,24 +161,53 @@ fn every_difference_is_visible_in_the_rendered_pages() {
                 shown_more_in(&text(in_2024), &html_2024, &html_2026, &what);
                 shown_more_in(&text(in_2026), &html_2026, &html_2024, &what);
             }
-            Change::MoveAction { action, in_2024, in_2026, .. } => {
-                let at = |p: crate::profile::Placement| format!("data-ui-action=\"{}\" data-ui-placement=\"{}\"", esc(action), p.as_str());
+            Change::MoveAction {
+                action,
+                in_2024,
+                in_2026,
+                ..
+            } => {
+                let at = |p: crate::profile::Placement| {
+                    format!(
+                        "data-ui-action=\"{}\" data-ui-placement=\"{}\"",
+                        esc(action),
+                        p.as_str()
+                    )
+                };
                 shown_only_in(&at(in_2024), &html_2024, &html_2026, &what);
                 shown_only_in(&at(in_2026), &html_2026, &html_2024, &what);
             }
             Change::NewRequiredField { field, .. } => {
-                shown_only_in(&format!("data-ui-field=\"{}\"", esc(field)), &html_2026, &html_2024, &what);
+                shown_only_in(
+                    &format!("data-ui-field=\"{}\"", esc(field)),
+                    &html_2026,
+                    &html_2024,
+                    &what,
+                );
             }
             Change::RemovedBatchButton { label, .. } => {
-                shown_only_in(&format!("data-ui-batch=\"{}\"", esc(label)), &html_2024, &html_2026, &what);
+                shown_only_in(
+                    &format!("data-ui-batch=\"{}\"", esc(label)),
+                    &html_2024,
+                    &html_2026,
+                    &what,
+                );
             }
-            Change::ReorderSteps { form, in_2024, in_2026, .. } => {
+            Change::ReorderSteps {
+                form, in_2024, in_2026, ..
+            } => {
                 assert_eq!(steps_of(&html_2024, form), in_2024, "{what}");
                 assert_eq!(steps_of(&html_2026, form), in_2026, "{what}");
             }
-            Change::RegroupMenu { item, in_2024, in_2026, .. } => {
+            Change::RegroupMenu {
+                item, in_2024, in_2026, ..
+            } => {
                 let path = |group: &str| {
-                    let p = if group.is_empty() { item.to_owned() } else { format!("{group} > {item}") };
+                    let p = if group.is_empty() {
+                        item.to_owned()
+                    } else {
+                        format!("{group} > {item}")
+                    };
                     format!("data-ui-nav=\"{}\"", esc(&p))
                 };
                 shown_only_in(&path(in_2024), &html_2024, &html_2026, &what);
@@ -163,9 +230,15 @@ fn drift_lists_every_change_in_both_directions() {
         assert_eq!((&f.before, &f.after), (&b.after, &b.before));
         assert!(!(f.before.is_empty() && f.after.is_empty()), "{f:?}");
     }
-    let ok = forward.iter().find(|d| d.product == "vpc" && d.page == "vpcs" && d.kind == DifferenceKind::RenamedLabel).unwrap();
+    let ok = forward
+        .iter()
+        .find(|d| d.product == "vpc" && d.page == "vpcs" && d.kind == DifferenceKind::RenamedLabel)
+        .unwrap();
     assert_eq!((ok.before.as_str(), ok.after.as_str()), ("Confirm", "OK"));
-    let field = forward.iter().find(|d| d.kind == DifferenceKind::NewRequiredField && d.product == "ecs").unwrap();
+    let field = forward
+        .iter()
+        .find(|d| d.kind == DifferenceKind::NewRequiredField && d.product == "ecs")
+        .unwrap();
     assert_eq!(field.after, "Logon Password (required)");
     assert!(backward.iter().any(|d| d.kind == DifferenceKind::RemovedField));
     let json = serde_json::to_value(&forward[0]).unwrap();
@@ -190,11 +263,22 @@ fn a_list_page_renders_in_under_five_milliseconds() {
     let page = spec.page("vpcs").unwrap();
     let items: Vec<Value> = (0..50)
         .map(|i| {
-            json!({"VpcId": format!("vpc-{i}"), "VpcName": format!("vpc {i}"), "CidrBlock": "192.168.0.0/16",
-                   "Status": "Available", "VSwitchIds": {"VSwitchId": ["vsw-1"]}, "CreationTime": "2026-01-01T00:00:00Z"})
+            json!({
+                "VpcId": format!("vpc-{i}"),
+                "VpcName": format!("vpc {i}"),
+                "CidrBlock": "192.168.0.0/16",
+                "Status": "Available",
+                "VSwitchIds": {"VSwitchId": ["vsw-1"]},
+                "CreationTime": "2026-01-01T00:00:00Z",
+            })
         })
         .collect();
-    let data = ListData { items, total: Some(50), page_number: 1, error: None };
+    let data = ListData {
+        items,
+        total: Some(50),
+        page_number: 1,
+        error: None,
+    };
     let v = view(ProfileId::Y2026, spec);
     let mut times: Vec<u128> = (0..101)
         .map(|_| {
@@ -221,8 +305,15 @@ async fn send(app: &axum::Router, request: Request<Body>) -> (axum::http::Status
 }
 
 async fn logged_on(app: &axum::Router, login: &str, password: &str) -> String {
-    let body = format!("login={}&password={}", percent_encoding::utf8_percent_encode(login, percent_encoding::NON_ALPHANUMERIC), password);
-    let request = Request::post("/login").header("content-type", "application/x-www-form-urlencoded").body(Body::from(body)).unwrap();
+    let body = format!(
+        "login={}&password={}",
+        percent_encoding::utf8_percent_encode(login, percent_encoding::NON_ALPHANUMERIC),
+        password
+    );
+    let request = Request::post("/login")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(body))
+        .unwrap();
     let (status, headers, _) = send(app, request).await;
     assert!(status.is_redirection(), "{status}");
     let cookie = headers.get("set-cookie").unwrap().to_str().unwrap();
@@ -237,21 +328,36 @@ async fn pages_need_a_session_and_calls_are_recorded_with_the_console_agent() {
 
     let (status, headers, _) = send(&app, Request::get("/console/vpc/vpcs").body(Body::empty()).unwrap()).await;
     assert!(status.is_redirection());
-    assert!(headers.get("location").unwrap().to_str().unwrap().starts_with("/login?next="));
+    assert!(
+        headers
+            .get("location")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("/login?next=")
+    );
 
     let bad = "login=alice%40x.onaliyun.com&password=nope";
-    let request = Request::post("/login").header("content-type", "application/x-www-form-urlencoded").body(Body::from(bad)).unwrap();
+    let request = Request::post("/login")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(bad))
+        .unwrap();
     assert_eq!(send(&app, request).await.0, axum::http::StatusCode::UNAUTHORIZED);
 
     let cookie = logged_on(&app, &creds.login, &creds.password).await;
     let create = Request::post("/console/api/vpc/CreateVpc")
         .header("cookie", &cookie)
         .header("content-type", "application/json")
-        .body(Body::from(r#"{"RegionId":"cn-shanghai","VpcName":"ui-vpc","CidrBlock":"10.0.0.0/8"}"#))
+        .body(Body::from(
+            r#"{"RegionId":"cn-shanghai","VpcName":"ui-vpc","CidrBlock":"10.0.0.0/8"}"#,
+        ))
         .unwrap();
     let (status, _, body) = send(&app, create).await;
     assert_eq!(status, axum::http::StatusCode::OK, "{body}");
-    let vpc_id = serde_json::from_str::<Value>(&body).unwrap()["VpcId"].as_str().unwrap().to_owned();
+    let vpc_id = serde_json::from_str::<Value>(&body).unwrap()["VpcId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
 
     let bad_cidr = Request::post("/console/api/vpc/CreateVpc")
         .header("cookie", &cookie)
@@ -269,11 +375,20 @@ async fn pages_need_a_session_and_calls_are_recorded_with_the_console_agent() {
         .unwrap();
     assert_eq!(send(&app, buy).await.0, axum::http::StatusCode::OK);
 
-    let list = Request::get("/console/vpc/vpcs?region=cn-shanghai").header("cookie", &cookie).body(Body::empty()).unwrap();
+    let list = Request::get("/console/vpc/vpcs?region=cn-shanghai")
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
     let (status, _, html) = send(&app, list).await;
     assert_eq!(status, axum::http::StatusCode::OK);
-    assert!(html.contains(&vpc_id) && html.contains("ui-vpc"), "the list shows the VPC");
-    let details = Request::get(format!("/console/vpc/vpcs/{vpc_id}?region=cn-shanghai")).header("cookie", &cookie).body(Body::empty()).unwrap();
+    assert!(
+        html.contains(&vpc_id) && html.contains("ui-vpc"),
+        "the list shows the VPC"
+    );
+    let details = Request::get(format!("/console/vpc/vpcs/{vpc_id}?region=cn-shanghai"))
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
     let (status, _, html) = send(&app, details).await;
     assert_eq!(status, axum::http::StatusCode::OK);
     assert!(html.contains("Basic Information") && html.contains("10.0.0.0/8"));
@@ -281,13 +396,19 @@ async fn pages_need_a_session_and_calls_are_recorded_with_the_console_agent() {
     let account = console.store.account(&creds.account_id).unwrap();
     let state = account.lock();
     let events: Vec<&aca_core::TrailEvent> = state.events.iter().map(|e| &e.event).collect();
-    let created = events.iter().find(|e| e.event_name == "CreateVpc" && e.error_code.is_none()).unwrap();
+    let created = events
+        .iter()
+        .find(|e| e.event_name == "CreateVpc" && e.error_code.is_none())
+        .unwrap();
     assert_eq!(created.user_agent, "vpc.console.aliyun.com");
     assert_eq!(created.event_type, aca_core::EventType::ApiCall);
     assert_eq!(created.acs_region, "cn-shanghai");
     let bought = events.iter().find(|e| e.event_name == "Create").unwrap();
     assert_eq!(bought.event_type, aca_core::EventType::ConsoleOperation);
-    assert!(events.iter().any(|e| e.event_name == "DescribeVpcs"), "page views read through the API");
+    assert!(
+        events.iter().any(|e| e.event_name == "DescribeVpcs"),
+        "page views read through the API"
+    );
 }
 
 #[tokio::test]
@@ -308,11 +429,22 @@ async fn a_product_without_its_api_shows_an_unavailable_page() {
                 urls.push(format!("/console/{}/{}/buy/{}", product.code, page.id, form.id));
             }
             for url in urls {
-                let (status, _, html) = send(&app, Request::get(&url).header("cookie", &cookie).body(Body::empty()).unwrap()).await;
+                let (status, _, html) = send(
+                    &app,
+                    Request::get(&url)
+                        .header("cookie", &cookie)
+                        .body(Body::empty())
+                        .unwrap(),
+                )
+                .await;
                 if crate::products::by_code(&product.api).is_some() {
                     // The page's list call succeeded: the API accepted the parameters the page sends.
                     assert_eq!(status, axum::http::StatusCode::OK, "{url}");
-                    assert!(!html.contains("alert-error"), "{url}: {}", &html[html.find("alert-error").unwrap()..][..300]);
+                    assert!(
+                        !html.contains("alert-error"),
+                        "{url}: {}",
+                        &html[html.find("alert-error").unwrap()..][..300]
+                    );
                 } else {
                     assert_eq!(status, axum::http::StatusCode::SERVICE_UNAVAILABLE, "{url}");
                     assert!(html.contains("is unavailable"), "{url}");
@@ -320,7 +452,10 @@ async fn a_product_without_its_api_shows_an_unavailable_page() {
             }
         }
     }
-    let missing = Request::get("/console/nosuch/things").header("cookie", &cookie).body(Body::empty()).unwrap();
+    let missing = Request::get("/console/nosuch/things")
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
     assert_eq!(send(&app, missing).await.0, axum::http::StatusCode::NOT_FOUND);
 }
 

@@ -18,7 +18,12 @@ pub fn to_2024(specs: &mut [ProductSpec]) {
 
 fn apply(product: &mut ProductSpec, change: &Change) {
     match *change {
-        Change::Rename { page: "nav", in_2024, in_2026, .. } => {
+        Change::Rename {
+            page: "nav",
+            in_2024,
+            in_2026,
+            ..
+        } => {
             for group in &mut product.nav {
                 rename(&mut group.label, in_2026, in_2024);
                 for item in &mut group.items {
@@ -26,13 +31,22 @@ fn apply(product: &mut ProductSpec, change: &Change) {
                 }
             }
         }
-        Change::Rename { page: "product", in_2024, in_2026, .. } => rename(&mut product.name, in_2026, in_2024),
-        Change::Rename { page, in_2024, in_2026, .. } => {
+        Change::Rename {
+            page: "product",
+            in_2024,
+            in_2026,
+            ..
+        } => rename(&mut product.name, in_2026, in_2024),
+        Change::Rename {
+            page, in_2024, in_2026, ..
+        } => {
             if let Some(page) = product.page_mut(page) {
                 rename_page(page, in_2026, in_2024);
             }
         }
-        Change::MoveAction { page, action, in_2024, .. } => {
+        Change::MoveAction {
+            page, action, in_2024, ..
+        } => {
             if let Some(page) = product.page_mut(page) {
                 for row_action in page.row_actions.iter_mut().filter(|a| a.label == action) {
                     row_action.placement = in_2024;
@@ -48,20 +62,32 @@ fn apply(product: &mut ProductSpec, change: &Change) {
                 }
             }
         }
-        Change::RemovedBatchButton { page, label, action, id_param, .. } => {
+        Change::RemovedBatchButton {
+            page,
+            label,
+            action,
+            id_param,
+            ..
+        } => {
             if let Some(page) = product.page_mut(page) {
                 page.batch_actions.push(BatchAction {
                     label: s(label),
                     action: s(action),
                     id_param: s(id_param),
-                    confirm: confirm(label, "Are you sure you want to perform this operation on the selected resources?"),
+                    confirm: confirm(
+                        label,
+                        "Are you sure you want to perform this operation on the selected resources?",
+                    ),
                 });
             }
         }
-        Change::ReorderSteps { page, form, in_2024, .. } => {
+        Change::ReorderSteps {
+            page, form, in_2024, ..
+        } => {
             if let Some(page) = product.page_mut(page) {
                 for f in forms_mut(page).into_iter().filter(|f| f.id == form) {
-                    f.steps.sort_by_key(|step| in_2024.iter().position(|t| *t == step.title).unwrap_or(usize::MAX));
+                    f.steps
+                        .sort_by_key(|step| in_2024.iter().position(|t| *t == step.title).unwrap_or(usize::MAX));
                 }
             }
         }
@@ -75,7 +101,13 @@ fn apply(product: &mut ProductSpec, change: &Change) {
             let Some(moved) = moved else { return };
             match product.nav.iter_mut().find(|g| g.label == in_2024) {
                 Some(group) => group.items.push(moved),
-                None => product.nav.insert(0, NavGroup { label: s(in_2024), items: vec![moved] }),
+                None => product.nav.insert(
+                    0,
+                    NavGroup {
+                        label: s(in_2024),
+                        items: vec![moved],
+                    },
+                ),
             }
             product.nav.retain(|g| !g.items.is_empty());
         }

@@ -4,28 +4,51 @@ use super::*;
 use crate::profile::Placement::{AllActions, Inline, More};
 
 fn zone() -> Field {
-    field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones)).required().placeholder("Select a zone")
+    field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones))
+        .required()
+        .placeholder("Select a zone")
 }
 
 fn billing(param: &str, postpaid: &str, prepaid: &str) -> Field {
-    field("Billing Method", param, radio(&[(postpaid, "Pay-as-you-go"), (prepaid, "Subscription")])).required().default(postpaid)
+    field(
+        "Billing Method",
+        param,
+        radio(&[(postpaid, "Pay-as-you-go"), (prepaid, "Subscription")]),
+    )
+    .required()
+    .default(postpaid)
 }
 
 fn vswitch() -> Field {
-    field("vSwitch", "VSwitchId", resources("vpc", "vswitches")).required().placeholder("Select a vSwitch")
+    field("vSwitch", "VSwitchId", resources("vpc", "vswitches"))
+        .required()
+        .placeholder("Select a vSwitch")
 }
 
 fn vpc() -> Field {
-    field("VPC", "VpcId", resources("vpc", "vpcs")).required().placeholder("Select a VPC")
+    field("VPC", "VpcId", resources("vpc", "vpcs"))
+        .required()
+        .placeholder("Select a VPC")
 }
 
 pub fn ecs() -> ProductSpec {
-    let mut instances = page("instances", "Instances", "DescribeInstances", "Instances.Instance", "InstanceId", "InstanceName");
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "DescribeInstances",
+        "Instances.Instance",
+        "InstanceId",
+        "InstanceName",
+    );
     instances.id_param = s("InstanceIds");
     instances.columns = vec![
         col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
         col("Zone", "ZoneId", ColumnKind::Text),
-        col("IP Address", "VpcAttributes.PrivateIpAddress.IpAddress", ColumnKind::Mono),
+        col(
+            "IP Address",
+            "VpcAttributes.PrivateIpAddress.IpAddress",
+            ColumnKind::Mono,
+        ),
         col("Status", "Status", ColumnKind::Status),
         col("Instance Type", "InstanceType", ColumnKind::Text),
         col("Billing Method", "InstanceChargeType", ColumnKind::Text),
@@ -60,10 +83,16 @@ pub fn ecs() -> ProductSpec {
                             "Image",
                             "ImageId",
                             select(&[
-                                ("aliyun_3_x64_20G_alibase_20240528.vhd", "Alibaba Cloud Linux 3.2104 LTS 64-bit"),
+                                (
+                                    "aliyun_3_x64_20G_alibase_20240528.vhd",
+                                    "Alibaba Cloud Linux 3.2104 LTS 64-bit",
+                                ),
                                 ("ubuntu_22_04_x64_20G_alibase_20240508.vhd", "Ubuntu 22.04 64-bit"),
                                 ("centos_7_9_x64_20G_alibase_20240403.vhd", "CentOS 7.9 64-bit"),
-                                ("win2022_21H2_x64_dtc_en-us_40G_alibase_20240515.vhd", "Windows Server 2022 Datacenter"),
+                                (
+                                    "win2022_21H2_x64_dtc_en-us_40G_alibase_20240515.vhd",
+                                    "Windows Server 2022 Datacenter",
+                                ),
                             ]),
                         )
                         .required()
@@ -71,7 +100,11 @@ pub fn ecs() -> ProductSpec {
                         field(
                             "System Disk",
                             "SystemDisk.Category",
-                            select(&[("cloud_essd", "ESSD"), ("cloud_auto", "ESSD AutoPL"), ("cloud_efficiency", "Ultra Disk")]),
+                            select(&[
+                                ("cloud_essd", "ESSD"),
+                                ("cloud_auto", "ESSD AutoPL"),
+                                ("cloud_efficiency", "Ultra Disk"),
+                            ]),
                         )
                         .default("cloud_essd"),
                     ],
@@ -95,27 +128,59 @@ pub fn ecs() -> ProductSpec {
                         field("Logon Password", "Password", FieldKind::Password)
                             .required()
                             .rule("password")
-                            .help("8 to 30 characters, with at least three of: uppercase letters, lowercase letters, digits, special characters."),
+                            .help(
+                                "8 to 30 characters, with at least three of: uppercase letters, lowercase letters, \
+                                 digits, special characters.",
+                            ),
                         field("Instance Name", "InstanceName", FieldKind::Text).rule("name"),
                     ],
                 ),
-                step("Preview", vec![field("Quantity", "Amount", FieldKind::Number).default("1").rule("number")]),
+                step(
+                    "Preview",
+                    vec![
+                        field("Quantity", "Amount", FieldKind::Number)
+                            .default("1")
+                            .rule("number"),
+                    ],
+                ),
             ],
         )
         .submit("Confirm Order")
         .success("The order is complete. The instance is being created."),
     ];
-    instances.search = search(&[("Instance ID", "InstanceIds"), ("Instance Name", "InstanceName"), ("Private IP Address", "PrivateIpAddresses")]);
+    instances.search = search(&[
+        ("Instance ID", "InstanceIds"),
+        ("Instance Name", "InstanceName"),
+        ("Private IP Address", "PrivateIpAddresses"),
+    ]);
     let stopped = || DisableWhen::IsNot(vec![s("Stopped")]);
     let running = || DisableWhen::IsNot(vec![s("Running")]);
     instances.row_actions = vec![
         details(Inline),
-        call("Start", More, "StartInstance", "InstanceId", confirm("Start Instance", "Are you sure you want to start the instance?"))
-            .disabled_when("Status", stopped(), "Only stopped instances can be started."),
-        call("Stop", More, "StopInstance", "InstanceId", confirm("Stop Instance", "Are you sure you want to stop the instance?"))
-            .disabled_when("Status", running(), "Only running instances can be stopped."),
-        call("Restart", AllActions, "RebootInstance", "InstanceId", confirm("Restart Instance", "Are you sure you want to restart the instance?"))
-            .disabled_when("Status", running(), "Only running instances can be restarted."),
+        call(
+            "Start",
+            More,
+            "StartInstance",
+            "InstanceId",
+            confirm("Start Instance", "Are you sure you want to start the instance?"),
+        )
+        .disabled_when("Status", stopped(), "Only stopped instances can be started."),
+        call(
+            "Stop",
+            More,
+            "StopInstance",
+            "InstanceId",
+            confirm("Stop Instance", "Are you sure you want to stop the instance?"),
+        )
+        .disabled_when("Status", running(), "Only running instances can be stopped."),
+        call(
+            "Restart",
+            AllActions,
+            "RebootInstance",
+            "InstanceId",
+            confirm("Restart Instance", "Are you sure you want to restart the instance?"),
+        )
+        .disabled_when("Status", running(), "Only running instances can be restarted."),
         row_form(
             "Modify Instance Name",
             More,
@@ -125,7 +190,14 @@ pub fn ecs() -> ProductSpec {
                 "Modify Instance Name",
                 Container::Dialog,
                 "ModifyInstanceAttribute",
-                vec![step("", vec![field("Instance Name", "InstanceName", FieldKind::Text).rule("name").prefilled_from("InstanceName")])],
+                vec![step(
+                    "",
+                    vec![
+                        field("Instance Name", "InstanceName", FieldKind::Text)
+                            .rule("name")
+                            .prefilled_from("InstanceName"),
+                    ],
+                )],
             )
             .for_row("InstanceId"),
         ),
@@ -134,7 +206,10 @@ pub fn ecs() -> ProductSpec {
             More,
             "DeleteInstance",
             "InstanceId",
-            confirm("Release Instance", "Are you sure you want to release the instance? Released instances cannot be restored."),
+            confirm(
+                "Release Instance",
+                "Are you sure you want to release the instance? Released instances cannot be restored.",
+            ),
         )
         .with_fixed(&[("Force", "true")]),
     ];
@@ -142,7 +217,10 @@ pub fn ecs() -> ProductSpec {
         label: s("Start"),
         action: s("StartInstance"),
         id_param: s("InstanceId"),
-        confirm: confirm("Start Instance", "Are you sure you want to start the selected instances?"),
+        confirm: confirm(
+            "Start Instance",
+            "Are you sure you want to start the selected instances?",
+        ),
     }];
     instances.tabs = vec![basic(&[
         ("Instance ID", "InstanceId"),
@@ -158,8 +236,14 @@ pub fn ecs() -> ProductSpec {
         ("Created At", "CreationTime"),
     ])];
 
-    let mut groups =
-        page("security-groups", "Security Groups", "DescribeSecurityGroups", "SecurityGroups.SecurityGroup", "SecurityGroupId", "SecurityGroupName");
+    let mut groups = page(
+        "security-groups",
+        "Security Groups",
+        "DescribeSecurityGroups",
+        "SecurityGroups.SecurityGroup",
+        "SecurityGroupId",
+        "SecurityGroupName",
+    );
     groups.columns = vec![
         col("Security Group ID/Name", "SecurityGroupId", ColumnKind::IdName),
         col("VPC", "VpcId", ColumnKind::Mono),
@@ -182,7 +266,10 @@ pub fn ecs() -> ProductSpec {
                     field(
                         "Security Group Type",
                         "SecurityGroupType",
-                        radio(&[("normal", "Basic Security Group"), ("enterprise", "Advanced Security Group")]),
+                        radio(&[
+                            ("normal", "Basic Security Group"),
+                            ("enterprise", "Advanced Security Group"),
+                        ]),
                     )
                     .default("normal"),
                     field("Description", "Description", FieldKind::Textarea),
@@ -191,9 +278,18 @@ pub fn ecs() -> ProductSpec {
         )
         .success("The security group is created."),
     ];
-    groups.search = search(&[("Security Group ID", "SecurityGroupId"), ("Security Group Name", "SecurityGroupName"), ("VPC ID", "VpcId")]);
+    groups.search = search(&[
+        ("Security Group ID", "SecurityGroupId"),
+        ("Security Group Name", "SecurityGroupName"),
+        ("VPC ID", "VpcId"),
+    ]);
     groups.row_actions = vec![
-        RowAction { label: s("Manage Rules"), placement: Inline, kind: ActionKind::Details, disabled: None },
+        RowAction {
+            label: s("Manage Rules"),
+            placement: Inline,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
         row_form(
             "Add Rule",
             Inline,
@@ -207,12 +303,27 @@ pub fn ecs() -> ProductSpec {
                     "Inbound",
                     vec![
                         field("Action", "Policy", radio(&[("accept", "Allow"), ("drop", "Deny")])).default("accept"),
-                        field("Priority", "Priority", FieldKind::Number).default("1").rule("number"),
-                        field("Protocol Type", "IpProtocol", select(&[("tcp", "Custom TCP"), ("udp", "Custom UDP"), ("icmp", "ICMP (IPv4)"), ("all", "All")]))
+                        field("Priority", "Priority", FieldKind::Number)
+                            .default("1")
+                            .rule("number"),
+                        field(
+                            "Protocol Type",
+                            "IpProtocol",
+                            select(&[
+                                ("tcp", "Custom TCP"),
+                                ("udp", "Custom UDP"),
+                                ("icmp", "ICMP (IPv4)"),
+                                ("all", "All"),
+                            ]),
+                        )
+                        .required()
+                        .default("tcp"),
+                        field("Port Range", "PortRange", FieldKind::Text)
                             .required()
-                            .default("tcp"),
-                        field("Port Range", "PortRange", FieldKind::Text).required().placeholder("22/22"),
-                        field("Authorization Object", "SourceCidrIp", FieldKind::Text).required().placeholder("0.0.0.0/0"),
+                            .placeholder("22/22"),
+                        field("Authorization Object", "SourceCidrIp", FieldKind::Text)
+                            .required()
+                            .placeholder("0.0.0.0/0"),
                         field("Description", "Description", FieldKind::Text),
                     ],
                 )],
@@ -220,7 +331,16 @@ pub fn ecs() -> ProductSpec {
             .for_row("SecurityGroupId")
             .success("The rule is added."),
         ),
-        call("Delete", More, "DeleteSecurityGroup", "SecurityGroupId", confirm("Delete Security Group", "Are you sure you want to delete the security group?")),
+        call(
+            "Delete",
+            More,
+            "DeleteSecurityGroup",
+            "SecurityGroupId",
+            confirm(
+                "Delete Security Group",
+                "Are you sure you want to delete the security group?",
+            ),
+        ),
     ];
     groups.tabs = vec![basic(&[
         ("Security Group ID", "SecurityGroupId"),
@@ -231,7 +351,14 @@ pub fn ecs() -> ProductSpec {
         ("Created At", "CreationTime"),
     ])];
 
-    let mut disks = page("disks", "Block Storage", "DescribeDisks", "Disks.Disk", "DiskId", "DiskName");
+    let mut disks = page(
+        "disks",
+        "Block Storage",
+        "DescribeDisks",
+        "Disks.Disk",
+        "DiskId",
+        "DiskName",
+    );
     disks.id_param = s("DiskIds");
     disks.columns = vec![
         col("Disk ID/Name", "DiskId", ColumnKind::IdName),
@@ -253,17 +380,32 @@ pub fn ecs() -> ProductSpec {
                 "Disk",
                 vec![
                     zone(),
-                    field("Disk Category", "DiskCategory", select(&[("cloud_essd", "ESSD"), ("cloud_auto", "ESSD AutoPL"), ("cloud_efficiency", "Ultra Disk")]))
+                    field(
+                        "Disk Category",
+                        "DiskCategory",
+                        select(&[
+                            ("cloud_essd", "ESSD"),
+                            ("cloud_auto", "ESSD AutoPL"),
+                            ("cloud_efficiency", "Ultra Disk"),
+                        ]),
+                    )
+                    .required()
+                    .default("cloud_essd"),
+                    field("Capacity (GiB)", "Size", FieldKind::Number)
                         .required()
-                        .default("cloud_essd"),
-                    field("Capacity (GiB)", "Size", FieldKind::Number).required().default("40").rule("number"),
+                        .default("40")
+                        .rule("number"),
                     field("Disk Name", "DiskName", FieldKind::Text).rule("name"),
                 ],
             )],
         )
         .success("The order is complete. The disk is being created."),
     ];
-    disks.search = search(&[("Disk ID", "DiskIds"), ("Disk Name", "DiskName"), ("Instance ID", "InstanceId")]);
+    disks.search = search(&[
+        ("Disk ID", "DiskIds"),
+        ("Disk Name", "DiskName"),
+        ("Instance ID", "InstanceId"),
+    ]);
     disks.row_actions = vec![
         row_form(
             "Create Snapshot",
@@ -276,7 +418,10 @@ pub fn ecs() -> ProductSpec {
                 "CreateSnapshot",
                 vec![step(
                     "",
-                    vec![field("Snapshot Name", "SnapshotName", FieldKind::Text).rule("name"), field("Description", "Description", FieldKind::Textarea)],
+                    vec![
+                        field("Snapshot Name", "SnapshotName", FieldKind::Text).rule("name"),
+                        field("Description", "Description", FieldKind::Textarea),
+                    ],
                 )],
             )
             .for_row("DiskId")
@@ -291,13 +436,30 @@ pub fn ecs() -> ProductSpec {
                 "Attach Disk",
                 Container::Dialog,
                 "AttachDisk",
-                vec![step("", vec![field("Destination Instance", "InstanceId", resources("ecs", "instances")).required()])],
+                vec![step(
+                    "",
+                    vec![field("Destination Instance", "InstanceId", resources("ecs", "instances")).required()],
+                )],
             )
             .for_row("DiskId"),
         )
-        .disabled_when("Status", DisableWhen::IsNot(vec![s("Available")]), "Only disks in the Unattached state can be attached."),
-        call("Release", More, "DeleteDisk", "DiskId", confirm("Release Disk", "Are you sure you want to release the disk?"))
-            .disabled_when("Status", DisableWhen::Is(vec![s("In_use")]), "Detach the disk from its instance before you release it."),
+        .disabled_when(
+            "Status",
+            DisableWhen::IsNot(vec![s("Available")]),
+            "Only disks in the Unattached state can be attached.",
+        ),
+        call(
+            "Release",
+            More,
+            "DeleteDisk",
+            "DiskId",
+            confirm("Release Disk", "Are you sure you want to release the disk?"),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("In_use")]),
+            "Detach the disk from its instance before you release it.",
+        ),
     ];
     disks.tabs = vec![basic(&[
         ("Disk ID", "DiskId"),
@@ -309,7 +471,14 @@ pub fn ecs() -> ProductSpec {
         ("Attached Instance", "InstanceId"),
     ])];
 
-    let mut snapshots = page("snapshots", "Snapshots", "DescribeSnapshots", "Snapshots.Snapshot", "SnapshotId", "SnapshotName");
+    let mut snapshots = page(
+        "snapshots",
+        "Snapshots",
+        "DescribeSnapshots",
+        "Snapshots.Snapshot",
+        "SnapshotId",
+        "SnapshotName",
+    );
     snapshots.id_param = s("SnapshotIds");
     snapshots.columns = vec![
         col("Snapshot ID/Name", "SnapshotId", ColumnKind::IdName),
@@ -319,14 +488,26 @@ pub fn ecs() -> ProductSpec {
         col("Progress", "Progress", ColumnKind::Text),
         col("Created At", "CreationTime", ColumnKind::Time),
     ];
-    snapshots.search = search(&[("Snapshot ID", "SnapshotIds"), ("Snapshot Name", "SnapshotName"), ("Disk ID", "DiskId")]);
-    snapshots.row_actions =
-        vec![call("Delete", Inline, "DeleteSnapshot", "SnapshotId", confirm("Delete Snapshot", "Are you sure you want to delete the snapshot?"))];
+    snapshots.search = search(&[
+        ("Snapshot ID", "SnapshotIds"),
+        ("Snapshot Name", "SnapshotName"),
+        ("Disk ID", "DiskId"),
+    ]);
+    snapshots.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteSnapshot",
+        "SnapshotId",
+        confirm("Delete Snapshot", "Are you sure you want to delete the snapshot?"),
+    )];
     snapshots.batch_actions = vec![BatchAction {
         label: s("Delete"),
         action: s("DeleteSnapshot"),
         id_param: s("SnapshotId"),
-        confirm: confirm("Delete Snapshot", "Are you sure you want to delete the selected snapshots?"),
+        confirm: confirm(
+            "Delete Snapshot",
+            "Are you sure you want to delete the selected snapshots?",
+        ),
     }];
 
     ProductSpec {
@@ -336,14 +517,24 @@ pub fn ecs() -> ProductSpec {
         nav: nav(&[
             ("Instances & Images", &[("Instances", "instances")]),
             ("Network & Security", &[("Security Groups", "security-groups")]),
-            ("Storage & Snapshots", &[("Block Storage", "disks"), ("Snapshots", "snapshots")]),
+            (
+                "Storage & Snapshots",
+                &[("Block Storage", "disks"), ("Snapshots", "snapshots")],
+            ),
         ]),
         pages: vec![instances, groups, disks, snapshots],
     }
 }
 
 pub fn rds() -> ProductSpec {
-    let mut instances = page("instances", "Instances", "DescribeDBInstances", "Items.DBInstance", "DBInstanceId", "DBInstanceDescription");
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "DescribeDBInstances",
+        "Items.DBInstance",
+        "DBInstanceId",
+        "DBInstanceDescription",
+    );
     instances.total_path = Some(s("TotalRecordCount"));
     instances.columns = vec![
         col("Instance ID/Name", "DBInstanceId", ColumnKind::IdName),
@@ -367,10 +558,25 @@ pub fn rds() -> ProductSpec {
                     "Basic Configurations",
                     vec![
                         billing("PayType", "Postpaid", "Prepaid"),
-                        field("Database Engine", "Engine", select(&[("MySQL", "MySQL"), ("PostgreSQL", "PostgreSQL"), ("SQLServer", "SQL Server"), ("MariaDB", "MariaDB")]))
-                            .required()
-                            .default("MySQL"),
-                        field("Engine Version", "EngineVersion", select(&[("8.0", "8.0"), ("5.7", "5.7"), ("16.0", "16.0")])).required().default("8.0"),
+                        field(
+                            "Database Engine",
+                            "Engine",
+                            select(&[
+                                ("MySQL", "MySQL"),
+                                ("PostgreSQL", "PostgreSQL"),
+                                ("SQLServer", "SQL Server"),
+                                ("MariaDB", "MariaDB"),
+                            ]),
+                        )
+                        .required()
+                        .default("MySQL"),
+                        field(
+                            "Engine Version",
+                            "EngineVersion",
+                            select(&[("8.0", "8.0"), ("5.7", "5.7"), ("16.0", "16.0")]),
+                        )
+                        .required()
+                        .default("8.0"),
                         zone(),
                         field(
                             "Instance Type",
@@ -383,16 +589,28 @@ pub fn rds() -> ProductSpec {
                         )
                         .required()
                         .default("mysql.n2.medium.1"),
-                        field("Storage Type", "DBInstanceStorageType", select(&[("cloud_essd", "ESSD PL1"), ("general_essd", "Premium ESSD")])).default("cloud_essd"),
-                        field("Storage Capacity (GB)", "DBInstanceStorage", FieldKind::Number).required().default("20").rule("number"),
+                        field(
+                            "Storage Type",
+                            "DBInstanceStorageType",
+                            select(&[("cloud_essd", "ESSD PL1"), ("general_essd", "Premium ESSD")]),
+                        )
+                        .default("cloud_essd"),
+                        field("Storage Capacity (GB)", "DBInstanceStorage", FieldKind::Number)
+                            .required()
+                            .default("20")
+                            .rule("number"),
                     ],
                 ),
                 step(
                     "Instance Configuration",
                     vec![
-                        field("VPC", "VPCId", resources("vpc", "vpcs")).required().placeholder("Select a VPC"),
+                        field("VPC", "VPCId", resources("vpc", "vpcs"))
+                            .required()
+                            .placeholder("Select a VPC"),
                         vswitch(),
-                        field("IP Address Whitelist", "SecurityIPList", FieldKind::Text).required().default("127.0.0.1"),
+                        field("IP Address Whitelist", "SecurityIPList", FieldKind::Text)
+                            .required()
+                            .default("127.0.0.1"),
                         field("Instance Name", "DBInstanceDescription", FieldKind::Text).rule("name"),
                     ],
                 ),
@@ -404,9 +622,28 @@ pub fn rds() -> ProductSpec {
     instances.search = search(&[("Instance ID", "DBInstanceId"), ("Instance Name", "SearchKey")]);
     instances.row_actions = vec![
         details(Inline),
-        call("Restart", More, "RestartDBInstance", "DBInstanceId", confirm("Restart Instance", "Are you sure you want to restart the instance? Connections are interrupted."))
-            .disabled_when("DBInstanceStatus", DisableWhen::IsNot(vec![s("Running")]), "Only running instances can be restarted."),
-        call("Release Instance", More, "DeleteDBInstance", "DBInstanceId", confirm("Release Instance", "Are you sure you want to release the instance?")),
+        call(
+            "Restart",
+            More,
+            "RestartDBInstance",
+            "DBInstanceId",
+            confirm(
+                "Restart Instance",
+                "Are you sure you want to restart the instance? Connections are interrupted.",
+            ),
+        )
+        .disabled_when(
+            "DBInstanceStatus",
+            DisableWhen::IsNot(vec![s("Running")]),
+            "Only running instances can be restarted.",
+        ),
+        call(
+            "Release Instance",
+            More,
+            "DeleteDBInstance",
+            "DBInstanceId",
+            confirm("Release Instance", "Are you sure you want to release the instance?"),
+        ),
     ];
     instances.tabs = vec![basic(&[
         ("Instance ID", "DBInstanceId"),
@@ -430,7 +667,14 @@ pub fn rds() -> ProductSpec {
 }
 
 pub fn tair() -> ProductSpec {
-    let mut instances = page("instances", "Instances", "DescribeInstances", "Instances.KVStoreInstance", "InstanceId", "InstanceName");
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "DescribeInstances",
+        "Instances.KVStoreInstance",
+        "InstanceId",
+        "InstanceName",
+    );
     instances.id_param = s("InstanceIds");
     instances.columns = vec![
         col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
@@ -453,7 +697,13 @@ pub fn tair() -> ProductSpec {
                     "Basic Configurations",
                     vec![
                         billing("ChargeType", "PostPaid", "PrePaid"),
-                        field("Engine Version", "EngineVersion", select(&[("7.0", "7.0"), ("6.0", "6.0"), ("5.0", "5.0")])).required().default("7.0"),
+                        field(
+                            "Engine Version",
+                            "EngineVersion",
+                            select(&[("7.0", "7.0"), ("6.0", "6.0"), ("5.0", "5.0")]),
+                        )
+                        .required()
+                        .default("7.0"),
                         zone(),
                         vpc(),
                         vswitch(),
@@ -461,9 +711,15 @@ pub fn tair() -> ProductSpec {
                             "Instance Type",
                             "InstanceClass",
                             select(&[
-                                ("redis.master.small.default", "1 GB Standard (redis.master.small.default)"),
+                                (
+                                    "redis.master.small.default",
+                                    "1 GB Standard (redis.master.small.default)",
+                                ),
                                 ("redis.master.mid.default", "2 GB Standard (redis.master.mid.default)"),
-                                ("redis.master.stand.default", "4 GB Standard (redis.master.stand.default)"),
+                                (
+                                    "redis.master.stand.default",
+                                    "4 GB Standard (redis.master.stand.default)",
+                                ),
                                 ("tair.rdb.1g", "Tair 1 GB (tair.rdb.1g)"),
                             ]),
                         )
@@ -484,30 +740,40 @@ pub fn tair() -> ProductSpec {
         .success("The order is complete. The instance is being created."),
     ];
     instances.search = search(&[("Instance ID", "InstanceIds"), ("Instance Name", "SearchKey")]);
-    instances.row_actions = vec![
-        details(Inline),
-        row_form(
-            "Set Whitelist",
-            More,
-            form(
-                "set-whitelist",
+    instances.row_actions =
+        vec![
+            details(Inline),
+            row_form(
                 "Set Whitelist",
-                "Modify Whitelist",
-                Container::Dialog,
-                "ModifySecurityIps",
-                vec![step(
-                    "",
-                    vec![field("IP Addresses", "SecurityIps", FieldKind::Textarea)
+                More,
+                form(
+                    "set-whitelist",
+                    "Set Whitelist",
+                    "Modify Whitelist",
+                    Container::Dialog,
+                    "ModifySecurityIps",
+                    vec![step(
+                        "",
+                        vec![field("IP Addresses", "SecurityIps", FieldKind::Textarea)
                         .required()
                         .default("127.0.0.1")
                         .help("IP addresses or CIDR blocks separated by commas, for example 10.0.0.0/8,192.168.1.1.")],
-                )],
-            )
-            .for_row("InstanceId")
-            .success("The whitelist is modified."),
-        ),
-        call("Release", More, "DeleteInstance", "InstanceId", confirm("Release Instance", "Are you sure you want to release the instance? Its data is deleted.")),
-    ];
+                    )],
+                )
+                .for_row("InstanceId")
+                .success("The whitelist is modified."),
+            ),
+            call(
+                "Release",
+                More,
+                "DeleteInstance",
+                "InstanceId",
+                confirm(
+                    "Release Instance",
+                    "Are you sure you want to release the instance? Its data is deleted.",
+                ),
+            ),
+        ];
     instances.tabs = vec![basic(&[
         ("Instance ID", "InstanceId"),
         ("Instance Name", "InstanceName"),

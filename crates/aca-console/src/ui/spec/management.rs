@@ -4,7 +4,14 @@ use super::*;
 use crate::profile::Placement::{Inline, More};
 
 pub fn actiontrail() -> ProductSpec {
-    let mut events = page("events", "Event Query", "LookupEvents", "Events", "eventId", "eventName");
+    let mut events = page(
+        "events",
+        "Event Query",
+        "LookupEvents",
+        "Events",
+        "eventId",
+        "eventName",
+    );
     events.total_path = None;
     events.in_frame = true;
     events.page_size = 50;
@@ -19,10 +26,34 @@ pub fn actiontrail() -> ProductSpec {
         col("Error Code", "errorCode", ColumnKind::Text),
     ];
     events.search = vec![
-        SearchOption { label: s("Event Name"), params: pairs(&[("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", "{q}")]) },
-        SearchOption { label: s("User Name"), params: pairs(&[("LookupAttribute.1.Key", "UserName"), ("LookupAttribute.1.Value", "{q}")]) },
-        SearchOption { label: s("Service Name"), params: pairs(&[("LookupAttribute.1.Key", "ServiceName"), ("LookupAttribute.1.Value", "{q}")]) },
-        SearchOption { label: s("Resource Name"), params: pairs(&[("LookupAttribute.1.Key", "ResourceName"), ("LookupAttribute.1.Value", "{q}")]) },
+        SearchOption {
+            label: s("Event Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "EventName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+        SearchOption {
+            label: s("User Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "UserName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+        SearchOption {
+            label: s("Service Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "ServiceName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+        SearchOption {
+            label: s("Resource Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "ResourceName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
     ];
 
     let mut trails = page("trails", "Trails", "DescribeTrails", "TrailList", "Name", "Name");
@@ -49,10 +80,28 @@ pub fn actiontrail() -> ProductSpec {
                     field("Trail Name", "Name", FieldKind::Text)
                         .required()
                         .rule("trail")
-                        .help("6 to 36 characters: lowercase letters, digits, hyphens (-) and underscores (_), starting with a letter."),
-                    field("Event Type", "EventRW", radio(&[("All", "All Events"), ("Write", "Write Events"), ("Read", "Read Events")])).default("All"),
-                    field("Trail Region", "TrailRegion", radio(&[("All", "All Regions"), ("cn-hangzhou", "Current Region")])).default("All"),
-                    field("OSS Bucket", "OssBucketName", FieldKind::Text).placeholder("Deliver events to an OSS bucket"),
+                        .help(
+                            "6 to 36 characters: lowercase letters, digits, hyphens (-) and underscores (_), \
+                             starting with a letter.",
+                        ),
+                    field(
+                        "Event Type",
+                        "EventRW",
+                        radio(&[
+                            ("All", "All Events"),
+                            ("Write", "Write Events"),
+                            ("Read", "Read Events"),
+                        ]),
+                    )
+                    .default("All"),
+                    field(
+                        "Trail Region",
+                        "TrailRegion",
+                        radio(&[("All", "All Regions"), ("cn-hangzhou", "Current Region")]),
+                    )
+                    .default("All"),
+                    field("OSS Bucket", "OssBucketName", FieldKind::Text)
+                        .placeholder("Deliver events to an OSS bucket"),
                 ],
             )],
         )
@@ -61,11 +110,40 @@ pub fn actiontrail() -> ProductSpec {
     ];
     trails.row_actions = vec![
         details(Inline),
-        call("Enable Logging", More, "StartLogging", "Name", confirm("Enable Logging", "Events will be delivered to the trail's destinations."))
-            .disabled_when("Status", DisableWhen::Is(vec![s("Enable")]), "Logging is already enabled."),
-        call("Disable Logging", More, "StopLogging", "Name", confirm("Disable Logging", "Events will no longer be delivered."))
-            .disabled_when("Status", DisableWhen::IsNot(vec![s("Enable")]), "Logging is already disabled."),
-        call("Delete", Inline, "DeleteTrail", "Name", confirm("Delete Trail", "Are you sure you want to delete the trail?")),
+        call(
+            "Enable Logging",
+            More,
+            "StartLogging",
+            "Name",
+            confirm(
+                "Enable Logging",
+                "Events will be delivered to the trail's destinations.",
+            ),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("Enable")]),
+            "Logging is already enabled.",
+        ),
+        call(
+            "Disable Logging",
+            More,
+            "StopLogging",
+            "Name",
+            confirm("Disable Logging", "Events will no longer be delivered."),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::IsNot(vec![s("Enable")]),
+            "Logging is already disabled.",
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteTrail",
+            "Name",
+            confirm("Delete Trail", "Are you sure you want to delete the trail?"),
+        ),
     ];
     trails.tabs = vec![basic(&[
         ("Trail Name", "Name"),
@@ -87,7 +165,14 @@ pub fn actiontrail() -> ProductSpec {
 }
 
 pub fn cms() -> ProductSpec {
-    let mut rules = page("alert-rules", "Alert Rules", "DescribeMetricRuleList", "Alarms.Alarm", "RuleId", "RuleName");
+    let mut rules = page(
+        "alert-rules",
+        "Alert Rules",
+        "DescribeMetricRuleList",
+        "Alarms.Alarm",
+        "RuleId",
+        "RuleName",
+    );
     rules.total_path = Some(s("Total"));
     rules.page_param = s("Page");
     rules.id_param = s("RuleIds");
@@ -125,20 +210,37 @@ pub fn cms() -> ProductSpec {
                     field(
                         "Metric",
                         "MetricName",
-                        select(&[("CPUUtilization", "CPU Utilization"), ("memory_usedutilization", "Memory Usage"), ("DiskReadBPS", "Disk Read BPS")]),
+                        select(&[
+                            ("CPUUtilization", "CPU Utilization"),
+                            ("memory_usedutilization", "Memory Usage"),
+                            ("DiskReadBPS", "Disk Read BPS"),
+                        ]),
                     )
                     .required()
                     .default("CPUUtilization"),
-                    field("Resource Range", "Resources", FieldKind::Text).default("[]").help("A JSON array of resources, for example [{\"instanceId\":\"i-xxx\"}]."),
+                    field("Resource Range", "Resources", FieldKind::Text)
+                        .default("[]")
+                        .help("A JSON array of resources, for example [{\"instanceId\":\"i-xxx\"}]."),
                     field(
                         "Comparison",
                         "Escalations.Critical.ComparisonOperator",
-                        select(&[("GreaterThanThreshold", ">"), ("GreaterThanOrEqualToThreshold", ">="), ("LessThanThreshold", "<")]),
+                        select(&[
+                            ("GreaterThanThreshold", ">"),
+                            ("GreaterThanOrEqualToThreshold", ">="),
+                            ("LessThanThreshold", "<"),
+                        ]),
                     )
                     .default("GreaterThanThreshold"),
-                    field("Threshold", "Escalations.Critical.Threshold", FieldKind::Number).required().default("80").rule("number"),
-                    field("Consecutive Periods", "Escalations.Critical.Times", FieldKind::Number).default("3").rule("number"),
-                    field("Alert Contact Group", "ContactGroups", FieldKind::Text).required().placeholder("Default Contact Group"),
+                    field("Threshold", "Escalations.Critical.Threshold", FieldKind::Number)
+                        .required()
+                        .default("80")
+                        .rule("number"),
+                    field("Consecutive Periods", "Escalations.Critical.Times", FieldKind::Number)
+                        .default("3")
+                        .rule("number"),
+                    field("Alert Contact Group", "ContactGroups", FieldKind::Text)
+                        .required()
+                        .placeholder("Default Contact Group"),
                 ],
             )],
         )
@@ -147,17 +249,46 @@ pub fn cms() -> ProductSpec {
     ];
     rules.search = search(&[("Rule Name", "RuleName"), ("Metric", "MetricName")]);
     rules.row_actions = vec![
-        call("Delete", Inline, "DeleteMetricRules", "Id.1", confirm("Delete Alert Rule", "Are you sure you want to delete the alert rule?")),
-        call("Disable", More, "DisableMetricRules", "RuleId.1", confirm("Disable Alert Rule", "Are you sure you want to disable the alert rule?"))
-            .disabled_when("EnableState", DisableWhen::Is(vec![s("false")]), "The alert rule is already disabled."),
-        call("Enable", More, "EnableMetricRules", "RuleId.1", confirm("Enable Alert Rule", "Are you sure you want to enable the alert rule?"))
-            .disabled_when("EnableState", DisableWhen::Is(vec![s("true")]), "The alert rule is already enabled."),
+        call(
+            "Delete",
+            Inline,
+            "DeleteMetricRules",
+            "Id.1",
+            confirm("Delete Alert Rule", "Are you sure you want to delete the alert rule?"),
+        ),
+        call(
+            "Disable",
+            More,
+            "DisableMetricRules",
+            "RuleId.1",
+            confirm("Disable Alert Rule", "Are you sure you want to disable the alert rule?"),
+        )
+        .disabled_when(
+            "EnableState",
+            DisableWhen::Is(vec![s("false")]),
+            "The alert rule is already disabled.",
+        ),
+        call(
+            "Enable",
+            More,
+            "EnableMetricRules",
+            "RuleId.1",
+            confirm("Enable Alert Rule", "Are you sure you want to enable the alert rule?"),
+        )
+        .disabled_when(
+            "EnableState",
+            DisableWhen::Is(vec![s("true")]),
+            "The alert rule is already enabled.",
+        ),
     ];
     rules.batch_actions = vec![BatchAction {
         label: s("Delete"),
         action: s("DeleteMetricRules"),
         id_param: s("Id.1"),
-        confirm: confirm("Delete Alert Rule", "Are you sure you want to delete the selected alert rules?"),
+        confirm: confirm(
+            "Delete Alert Rule",
+            "Are you sure you want to delete the selected alert rules?",
+        ),
     }];
     rules.tabs = vec![basic(&[
         ("Rule ID", "RuleId"),

@@ -37,7 +37,12 @@ impl ProductSpec {
 
     /// The first page of the navigation pane: where `/console/<code>` lands.
     pub fn home(&self) -> &str {
-        self.nav.iter().flat_map(|g| g.items.iter()).map(|i| i.page.as_str()).next().unwrap_or("")
+        self.nav
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .map(|i| i.page.as_str())
+            .next()
+            .unwrap_or("")
     }
 }
 
@@ -187,7 +192,9 @@ pub enum FieldKind {
     Number,
     /// The CIDR block input component (a custom element with a shadow root), with or without the
     /// recommended private blocks offered next to it.
-    Cidr { suggest: bool },
+    Cidr {
+        suggest: bool,
+    },
     /// A div-based select whose options render in a portal.
     Select(OptionSource),
     Radio(Vec<(String, String)>),
@@ -201,7 +208,10 @@ pub enum OptionSource {
     /// The zones of the selected region.
     Zones,
     /// The resources listed by another page (`vpc`/`vpcs`): value = id, label = name (id).
-    Resources { product: String, page: String },
+    Resources {
+        product: String,
+        page: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -219,7 +229,12 @@ pub enum ActionKind {
     /// Opens a form pre-filled from the row.
     Form(Box<FormSpec>),
     /// Calls an operation on the row's id after a confirmation dialog.
-    Call { action: String, id_param: String, fixed: Vec<(String, String)>, confirm: Confirm },
+    Call {
+        action: String,
+        id_param: String,
+        fixed: Vec<(String, String)>,
+        confirm: Confirm,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -260,9 +275,17 @@ pub struct BatchAction {
 #[derive(Debug, Clone)]
 pub enum Tab {
     /// Label/value pairs of the resource.
-    Basic { label: String, fields: Vec<(String, String)> },
+    Basic {
+        label: String,
+        fields: Vec<(String, String)>,
+    },
     /// A list of another page filtered to this resource (`vpc`/`vswitches` with `VpcId`).
-    Children { label: String, product: String, page: String, filter_param: String },
+    Children {
+        label: String,
+        product: String,
+        page: String,
+        filter_param: String,
+    },
 }
 
 /// Every product's console under a release. Built once per release.
@@ -318,13 +341,23 @@ pub(crate) fn nav(groups: &[(&str, &[(&str, &str)])]) -> Vec<NavGroup> {
         .iter()
         .map(|(label, items)| NavGroup {
             label: s(label),
-            items: items.iter().map(|(l, p)| NavItem { label: s(l), page: s(p) }).collect(),
+            items: items
+                .iter()
+                .map(|(l, p)| NavItem {
+                    label: s(l),
+                    page: s(p),
+                })
+                .collect(),
         })
         .collect()
 }
 
 pub(crate) fn col(header: &str, path: &str, kind: ColumnKind) -> Column {
-    Column { header: s(header), path: s(path), kind }
+    Column {
+        header: s(header),
+        path: s(path),
+        kind,
+    }
 }
 
 pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
@@ -373,7 +406,10 @@ pub(crate) fn select(items: &[(&str, &str)]) -> FieldKind {
 }
 
 pub(crate) fn resources(product: &str, page: &str) -> FieldKind {
-    FieldKind::Select(OptionSource::Resources { product: s(product), page: s(page) })
+    FieldKind::Select(OptionSource::Resources {
+        product: s(product),
+        page: s(page),
+    })
 }
 
 pub(crate) fn radio(items: &[(&str, &str)]) -> FieldKind {
@@ -381,10 +417,20 @@ pub(crate) fn radio(items: &[(&str, &str)]) -> FieldKind {
 }
 
 pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
-    Step { title: s(title), fields }
+    Step {
+        title: s(title),
+        fields,
+    }
 }
 
-pub(crate) fn form(id: &str, trigger: &str, title: &str, container: Container, action: &str, steps: Vec<Step>) -> FormSpec {
+pub(crate) fn form(
+    id: &str,
+    trigger: &str,
+    title: &str,
+    container: Container,
+    action: &str,
+    steps: Vec<Step>,
+) -> FormSpec {
     FormSpec {
         id: s(id),
         trigger: s(trigger),
@@ -423,24 +469,44 @@ impl FormSpec {
 }
 
 pub(crate) fn confirm(title: &str, message: &str) -> Confirm {
-    Confirm { title: s(title), message: s(message), ok: s("OK"), cancel: s("Cancel") }
+    Confirm {
+        title: s(title),
+        message: s(message),
+        ok: s("OK"),
+        cancel: s("Cancel"),
+    }
 }
 
 pub(crate) fn details(placement: Placement) -> RowAction {
-    RowAction { label: s("Manage"), placement, kind: ActionKind::Details, disabled: None }
+    RowAction {
+        label: s("Manage"),
+        placement,
+        kind: ActionKind::Details,
+        disabled: None,
+    }
 }
 
 pub(crate) fn call(label: &str, placement: Placement, action: &str, id_param: &str, confirm: Confirm) -> RowAction {
     RowAction {
         label: s(label),
         placement,
-        kind: ActionKind::Call { action: s(action), id_param: s(id_param), fixed: Vec::new(), confirm },
+        kind: ActionKind::Call {
+            action: s(action),
+            id_param: s(id_param),
+            fixed: Vec::new(),
+            confirm,
+        },
         disabled: None,
     }
 }
 
 pub(crate) fn row_form(label: &str, placement: Placement, form: FormSpec) -> RowAction {
-    RowAction { label: s(label), placement, kind: ActionKind::Form(Box::new(form)), disabled: None }
+    RowAction {
+        label: s(label),
+        placement,
+        kind: ActionKind::Form(Box::new(form)),
+        disabled: None,
+    }
 }
 
 impl RowAction {
@@ -453,21 +519,41 @@ impl RowAction {
         self
     }
     pub(crate) fn disabled_when(mut self, path: &str, when: DisableWhen, reason: &str) -> Self {
-        self.disabled = Some(DisableRule { path: s(path), when, reason: s(reason) });
+        self.disabled = Some(DisableRule {
+            path: s(path),
+            when,
+            reason: s(reason),
+        });
         self
     }
 }
 
 pub(crate) fn basic(fields: &[(&str, &str)]) -> Tab {
-    Tab::Basic { label: s("Basic Information"), fields: pairs(fields) }
+    Tab::Basic {
+        label: s("Basic Information"),
+        fields: pairs(fields),
+    }
 }
 
 pub(crate) fn search(items: &[(&str, &str)]) -> Vec<SearchOption> {
-    items.iter().map(|(label, param)| SearchOption { label: s(label), params: vec![(s(param), s("{q}"))] }).collect()
+    items
+        .iter()
+        .map(|(label, param)| SearchOption {
+            label: s(label),
+            params: vec![(s(param), s("{q}"))],
+        })
+        .collect()
 }
 
 /// A list page with the common defaults; the product files fill in the rest.
-pub(crate) fn page(id: &str, title: &str, list_action: &str, items_path: &str, id_field: &str, name_field: &str) -> PageSpec {
+pub(crate) fn page(
+    id: &str,
+    title: &str,
+    list_action: &str,
+    items_path: &str,
+    id_field: &str,
+    name_field: &str,
+) -> PageSpec {
     PageSpec {
         id: s(id),
         title: s(title),

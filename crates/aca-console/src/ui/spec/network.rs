@@ -27,7 +27,9 @@ pub fn vpc() -> ProductSpec {
                     field("Name", "VpcName", FieldKind::Text)
                         .rule("name")
                         .placeholder("Enter a name")
-                        .help("The name must be 1 to 128 characters in length and cannot start with http:// or https://."),
+                        .help(
+                            "The name must be 1 to 128 characters in length and cannot start with http:// or https://.",
+                        ),
                     field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: true })
                         .required()
                         .rule("cidr")
@@ -54,7 +56,9 @@ pub fn vpc() -> ProductSpec {
                 vec![step(
                     "",
                     vec![
-                        field("Name", "VpcName", FieldKind::Text).rule("name").prefilled_from("VpcName"),
+                        field("Name", "VpcName", FieldKind::Text)
+                            .rule("name")
+                            .prefilled_from("VpcName"),
                         field("Description", "Description", FieldKind::Textarea).prefilled_from("Description"),
                     ],
                 )],
@@ -66,7 +70,10 @@ pub fn vpc() -> ProductSpec {
             Inline,
             "DeleteVpc",
             "VpcId",
-            confirm("Delete VPC", "Are you sure you want to delete the VPC? This operation cannot be undone."),
+            confirm(
+                "Delete VPC",
+                "Are you sure you want to delete the VPC? This operation cannot be undone.",
+            ),
         )
         .disabled_when(
             "VSwitchIds.VSwitchId",
@@ -86,10 +93,22 @@ pub fn vpc() -> ProductSpec {
             ("Description", "Description"),
             ("Created At", "CreationTime"),
         ]),
-        Tab::Children { label: s("Resource Management"), product: s("vpc"), page: s("vswitches"), filter_param: s("VpcId") },
+        Tab::Children {
+            label: s("Resource Management"),
+            product: s("vpc"),
+            page: s("vswitches"),
+            filter_param: s("VpcId"),
+        },
     ];
 
-    let mut vswitches = page("vswitches", "vSwitch", "DescribeVSwitches", "VSwitches.VSwitch", "VSwitchId", "VSwitchName");
+    let mut vswitches = page(
+        "vswitches",
+        "vSwitch",
+        "DescribeVSwitches",
+        "VSwitches.VSwitch",
+        "VSwitchId",
+        "VSwitchName",
+    );
     vswitches.columns = vec![
         col("Instance ID/Name", "VSwitchId", ColumnKind::IdName),
         col("VPC", "VpcId", ColumnKind::Mono),
@@ -109,9 +128,15 @@ pub fn vpc() -> ProductSpec {
             vec![step(
                 "vSwitch",
                 vec![
-                    field("VPC", "VpcId", resources("vpc", "vpcs")).required().placeholder("Select a VPC"),
-                    field("Name", "VSwitchName", FieldKind::Text).rule("name").placeholder("Enter a name"),
-                    field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones)).required().placeholder("Select a zone"),
+                    field("VPC", "VpcId", resources("vpc", "vpcs"))
+                        .required()
+                        .placeholder("Select a VPC"),
+                    field("Name", "VSwitchName", FieldKind::Text)
+                        .rule("name")
+                        .placeholder("Enter a name"),
+                    field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones))
+                        .required()
+                        .placeholder("Select a zone"),
                     field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: false })
                         .required()
                         .rule("cidr")
@@ -130,7 +155,10 @@ pub fn vpc() -> ProductSpec {
             Inline,
             "DeleteVSwitch",
             "VSwitchId",
-            confirm("Delete vSwitch", "Are you sure you want to delete the vSwitch? This operation cannot be undone."),
+            confirm(
+                "Delete vSwitch",
+                "Are you sure you want to delete the vSwitch? This operation cannot be undone.",
+            ),
         ),
     ];
     vswitches.tabs = vec![basic(&[
@@ -155,7 +183,14 @@ pub fn vpc() -> ProductSpec {
 }
 
 pub fn slb() -> ProductSpec {
-    let mut lbs = page("instances", "Instances", "DescribeLoadBalancers", "LoadBalancers.LoadBalancer", "LoadBalancerId", "LoadBalancerName");
+    let mut lbs = page(
+        "instances",
+        "Instances",
+        "DescribeLoadBalancers",
+        "LoadBalancers.LoadBalancer",
+        "LoadBalancerId",
+        "LoadBalancerName",
+    );
     lbs.columns = vec![
         col("Instance Name/ID", "LoadBalancerId", ColumnKind::IdName),
         col("IP Address", "Address", ColumnKind::Mono),
@@ -176,9 +211,13 @@ pub fn slb() -> ProductSpec {
                     "Basic Configurations",
                     vec![
                         field("Instance Name", "LoadBalancerName", FieldKind::Text).rule("name"),
-                        field("Instance Type", "AddressType", radio(&[("internet", "Public-facing"), ("intranet", "Internal-facing")]))
-                            .required()
-                            .default("internet"),
+                        field(
+                            "Instance Type",
+                            "AddressType",
+                            radio(&[("internet", "Public-facing"), ("intranet", "Internal-facing")]),
+                        )
+                        .required()
+                        .default("internet"),
                         field(
                             "Instance Specification",
                             "LoadBalancerSpec",
@@ -203,7 +242,11 @@ pub fn slb() -> ProductSpec {
         .fixed(&[("PayType", "PayOnDemand")])
         .success("The order is complete. The CLB instance is being created."),
     ];
-    lbs.search = search(&[("Instance Name", "LoadBalancerName"), ("Instance ID", "LoadBalancerId"), ("IP Address", "Address")]);
+    lbs.search = search(&[
+        ("Instance Name", "LoadBalancerName"),
+        ("Instance ID", "LoadBalancerId"),
+        ("IP Address", "Address"),
+    ]);
     lbs.row_actions = vec![
         row_form(
             "Configure Listener",
@@ -219,18 +262,29 @@ pub fn slb() -> ProductSpec {
                         "Protocol & Listener",
                         vec![
                             field("Listener Protocol", "ListenerProtocol", radio(&[("TCP", "TCP")])).default("TCP"),
-                            field("Listener Port", "ListenerPort", FieldKind::Number).required().rule("port").placeholder("1-65535"),
+                            field("Listener Port", "ListenerPort", FieldKind::Number)
+                                .required()
+                                .rule("port")
+                                .placeholder("1-65535"),
                         ],
                     ),
                     step(
                         "Backend Servers",
-                        vec![field("Backend Server Port", "BackendServerPort", FieldKind::Number).required().rule("port")],
+                        vec![
+                            field("Backend Server Port", "BackendServerPort", FieldKind::Number)
+                                .required()
+                                .rule("port"),
+                        ],
                     ),
                     step(
                         "Health Check",
                         vec![
-                            field("Enable Health Check", "HealthCheckSwitch", radio(&[("on", "On"), ("off", "Off")]))
-                                .default("on"),
+                            field(
+                                "Enable Health Check",
+                                "HealthCheckSwitch",
+                                radio(&[("on", "On"), ("off", "Off")]),
+                            )
+                            .default("on"),
                         ],
                     ),
                     step("Confirm", Vec::new()),
@@ -247,14 +301,20 @@ pub fn slb() -> ProductSpec {
             More,
             "DeleteLoadBalancer",
             "LoadBalancerId",
-            confirm("Release", "Are you sure you want to release the CLB instance? Its listeners are deleted too."),
+            confirm(
+                "Release",
+                "Are you sure you want to release the CLB instance? Its listeners are deleted too.",
+            ),
         ),
         call(
             "Stop",
             AllActions,
             "SetLoadBalancerStatus",
             "LoadBalancerId",
-            confirm("Stop", "Are you sure you want to stop the CLB instance? It stops forwarding traffic."),
+            confirm(
+                "Stop",
+                "Are you sure you want to stop the CLB instance? It stops forwarding traffic.",
+            ),
         )
         .with_fixed(&[("LoadBalancerStatus", "inactive")]),
     ];
@@ -278,7 +338,14 @@ pub fn slb() -> ProductSpec {
 }
 
 pub fn dns() -> ProductSpec {
-    let mut domains = page("domains", "Public Authoritative Resolution", "DescribeDomains", "Domains.Domain", "DomainName", "DomainName");
+    let mut domains = page(
+        "domains",
+        "Public Authoritative Resolution",
+        "DescribeDomains",
+        "Domains.Domain",
+        "DomainName",
+        "DomainName",
+    );
     domains.regional = false;
     domains.columns = vec![
         col("Domain Name", "DomainName", ColumnKind::IdName),
@@ -296,14 +363,24 @@ pub fn dns() -> ProductSpec {
             "AddDomain",
             vec![step(
                 "",
-                vec![field("Domain Name", "DomainName", FieldKind::Text).required().rule("domain").placeholder("example.com")],
+                vec![
+                    field("Domain Name", "DomainName", FieldKind::Text)
+                        .required()
+                        .rule("domain")
+                        .placeholder("example.com"),
+                ],
             )],
         )
         .success("The domain name is added."),
     ];
     domains.search = search(&[("Domain Name", "KeyWord")]);
     domains.row_actions = vec![
-        RowAction { label: s("DNS Settings"), placement: Inline, kind: ActionKind::Details, disabled: None },
+        RowAction {
+            label: s("DNS Settings"),
+            placement: Inline,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
         row_form(
             "Add DNS Record",
             Inline,
@@ -319,27 +396,64 @@ pub fn dns() -> ProductSpec {
                         field(
                             "Record Type",
                             "Type",
-                            select(&[("A", "A"), ("CNAME", "CNAME"), ("AAAA", "AAAA"), ("TXT", "TXT"), ("MX", "MX")]),
+                            select(&[
+                                ("A", "A"),
+                                ("CNAME", "CNAME"),
+                                ("AAAA", "AAAA"),
+                                ("TXT", "TXT"),
+                                ("MX", "MX"),
+                            ]),
                         )
                         .required()
                         .default("A"),
                         field("Hostname", "RR", FieldKind::Text).required().placeholder("www"),
                         field("Record Value", "Value", FieldKind::Text).required(),
-                        field("TTL", "TTL", select(&[("600", "10 Minutes"), ("3600", "1 Hour"), ("86400", "1 Day")])).default("600"),
+                        field(
+                            "TTL",
+                            "TTL",
+                            select(&[("600", "10 Minutes"), ("3600", "1 Hour"), ("86400", "1 Day")]),
+                        )
+                        .default("600"),
                     ],
                 )],
             )
             .for_row("DomainName")
             .success("The DNS record is added."),
         ),
-        call("Delete", More, "DeleteDomain", "DomainName", confirm("Delete Domain Name", "Are you sure you want to delete the domain name and all its DNS records?")),
+        call(
+            "Delete",
+            More,
+            "DeleteDomain",
+            "DomainName",
+            confirm(
+                "Delete Domain Name",
+                "Are you sure you want to delete the domain name and all its DNS records?",
+            ),
+        ),
     ];
     domains.tabs = vec![
-        basic(&[("Domain Name", "DomainName"), ("Domain ID", "DomainId"), ("Records", "RecordCount"), ("Created At", "CreateTime")]),
-        Tab::Children { label: s("DNS Settings"), product: s("dns"), page: s("records"), filter_param: s("DomainName") },
+        basic(&[
+            ("Domain Name", "DomainName"),
+            ("Domain ID", "DomainId"),
+            ("Records", "RecordCount"),
+            ("Created At", "CreateTime"),
+        ]),
+        Tab::Children {
+            label: s("DNS Settings"),
+            product: s("dns"),
+            page: s("records"),
+            filter_param: s("DomainName"),
+        },
     ];
 
-    let mut records = page("records", "DNS Settings", "DescribeDomainRecords", "DomainRecords.Record", "RecordId", "RR");
+    let mut records = page(
+        "records",
+        "DNS Settings",
+        "DescribeDomainRecords",
+        "DomainRecords.Record",
+        "RecordId",
+        "RR",
+    );
     records.regional = false;
     records.columns = vec![
         col("Hostname", "RR", ColumnKind::Text),

@@ -29,14 +29,19 @@ pub fn ram() -> ProductSpec {
                         .required()
                         .rule("username")
                         .help("1 to 64 characters: letters, digits, periods (.), hyphens (-) and underscores (_)."),
-                    field("Display Name", "DisplayName", FieldKind::Text).required().placeholder("Enter a display name"),
+                    field("Display Name", "DisplayName", FieldKind::Text)
+                        .required()
+                        .placeholder("Enter a display name"),
                     field("Note", "Comments", FieldKind::Textarea),
                 ],
             )],
         )
         .success("The RAM user is created."),
     ];
-    users.search = vec![SearchOption { label: s("User Logon Name"), params: Vec::new() }];
+    users.search = vec![SearchOption {
+        label: s("User Logon Name"),
+        params: Vec::new(),
+    }];
     users.row_actions = vec![
         row_form(
             "Add to Group",
@@ -47,7 +52,10 @@ pub fn ram() -> ProductSpec {
                 "Add User to Group",
                 Container::Drawer,
                 "AddUserToGroup",
-                vec![step("", vec![field("User Group", "GroupName", resources("ram", "groups")).required()])],
+                vec![step(
+                    "",
+                    vec![field("User Group", "GroupName", resources("ram", "groups")).required()],
+                )],
             )
             .submit("Add User to Group")
             .for_row("UserName")
@@ -64,26 +72,34 @@ pub fn ram() -> ProductSpec {
                 "AttachPolicyToUser",
                 vec![step(
                     "",
-                    vec![field(
-                        "Policy",
-                        "PolicyName",
-                        select(&[
-                            ("AdministratorAccess", "AdministratorAccess"),
-                            ("ReadOnlyAccess", "ReadOnlyAccess"),
-                            ("AliyunECSFullAccess", "AliyunECSFullAccess"),
-                            ("AliyunOSSFullAccess", "AliyunOSSFullAccess"),
-                            ("AliyunVPCFullAccess", "AliyunVPCFullAccess"),
-                        ]),
-                    )
-                    .required()
-                    .placeholder("Select a policy")],
+                    vec![
+                        field(
+                            "Policy",
+                            "PolicyName",
+                            select(&[
+                                ("AdministratorAccess", "AdministratorAccess"),
+                                ("ReadOnlyAccess", "ReadOnlyAccess"),
+                                ("AliyunECSFullAccess", "AliyunECSFullAccess"),
+                                ("AliyunOSSFullAccess", "AliyunOSSFullAccess"),
+                                ("AliyunVPCFullAccess", "AliyunVPCFullAccess"),
+                            ]),
+                        )
+                        .required()
+                        .placeholder("Select a policy"),
+                    ],
                 )],
             )
             .fixed(&[("PolicyType", "System")])
             .for_row("UserName")
             .success("The permissions are granted."),
         ),
-        call("Delete", Inline, "DeleteUser", "UserName", confirm("Delete User", "Are you sure you want to delete the RAM user?")),
+        call(
+            "Delete",
+            Inline,
+            "DeleteUser",
+            "UserName",
+            confirm("Delete User", "Are you sure you want to delete the RAM user?"),
+        ),
     ];
     users.tabs = vec![basic(&[
         ("Logon Name", "UserName"),
@@ -93,12 +109,22 @@ pub fn ram() -> ProductSpec {
         ("Created At", "CreateDate"),
     ])];
 
-    let mut groups = page("groups", "Groups", "ListGroups", "Groups.Group", "GroupName", "Comments");
+    let mut groups = page(
+        "groups",
+        "Groups",
+        "ListGroups",
+        "Groups.Group",
+        "GroupName",
+        "Comments",
+    );
     groups.regional = false;
     groups.total_path = None;
     groups.page_size = 100;
     groups.list_params = pairs(&[("MaxItems", "100")]);
-    groups.columns = vec![col("Group Name", "GroupName", ColumnKind::IdName), col("Created At", "CreateDate", ColumnKind::Time)];
+    groups.columns = vec![
+        col("Group Name", "GroupName", ColumnKind::IdName),
+        col("Created At", "CreateDate", ColumnKind::Time),
+    ];
     groups.creates = vec![
         form(
             "create-group",
@@ -109,16 +135,26 @@ pub fn ram() -> ProductSpec {
             vec![step(
                 "",
                 vec![
-                    field("Group Name", "GroupName", FieldKind::Text).required().rule("username"),
+                    field("Group Name", "GroupName", FieldKind::Text)
+                        .required()
+                        .rule("username"),
                     field("Note", "Comments", FieldKind::Textarea),
                 ],
             )],
         )
         .success("The user group is created."),
     ];
-    groups.search = vec![SearchOption { label: s("Group Name"), params: Vec::new() }];
-    groups.row_actions =
-        vec![call("Delete", Inline, "DeleteGroup", "GroupName", confirm("Delete Group", "Are you sure you want to delete the user group?"))];
+    groups.search = vec![SearchOption {
+        label: s("Group Name"),
+        params: Vec::new(),
+    }];
+    groups.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteGroup",
+        "GroupName",
+        confirm("Delete Group", "Are you sure you want to delete the user group?"),
+    )];
 
     ProductSpec {
         code: s("ram"),
@@ -131,7 +167,10 @@ pub fn ram() -> ProductSpec {
 
 pub fn kms() -> ProductSpec {
     let mut keys = page("keys", "Keys", "ListKeys", "Keys.Key", "KeyId", "KeyId");
-    keys.columns = vec![col("Key ID", "KeyId", ColumnKind::IdName), col("Key ARN", "KeyArn", ColumnKind::Mono)];
+    keys.columns = vec![
+        col("Key ID", "KeyId", ColumnKind::IdName),
+        col("Key ARN", "KeyArn", ColumnKind::Mono),
+    ];
     keys.page_size = 20;
     keys.creates = vec![
         form(
@@ -155,9 +194,18 @@ pub fn kms() -> ProductSpec {
                     )
                     .required()
                     .default("Aliyun_AES_256"),
-                    field("Key Usage", "KeyUsage", radio(&[("ENCRYPT/DECRYPT", "ENCRYPT/DECRYPT"), ("SIGN/VERIFY", "SIGN/VERIFY")]))
-                        .default("ENCRYPT/DECRYPT"),
-                    field("Protection Level", "ProtectionLevel", radio(&[("SOFTWARE", "Software"), ("HSM", "HSM")])).default("SOFTWARE"),
+                    field(
+                        "Key Usage",
+                        "KeyUsage",
+                        radio(&[("ENCRYPT/DECRYPT", "ENCRYPT/DECRYPT"), ("SIGN/VERIFY", "SIGN/VERIFY")]),
+                    )
+                    .default("ENCRYPT/DECRYPT"),
+                    field(
+                        "Protection Level",
+                        "ProtectionLevel",
+                        radio(&[("SOFTWARE", "Software"), ("HSM", "HSM")]),
+                    )
+                    .default("SOFTWARE"),
                     field("Description", "Description", FieldKind::Textarea),
                 ],
             )],
@@ -165,9 +213,29 @@ pub fn kms() -> ProductSpec {
         .success("The key is created."),
     ];
     keys.row_actions = vec![
-        RowAction { label: s("Details"), placement: Inline, kind: ActionKind::Details, disabled: None },
-        call("Disable", More, "DisableKey", "KeyId", confirm("Disable Key", "Are you sure you want to disable the key? It can no longer be used.")),
-        call("Enable", More, "EnableKey", "KeyId", confirm("Enable Key", "Are you sure you want to enable the key?")),
+        RowAction {
+            label: s("Details"),
+            placement: Inline,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
+        call(
+            "Disable",
+            More,
+            "DisableKey",
+            "KeyId",
+            confirm(
+                "Disable Key",
+                "Are you sure you want to disable the key? It can no longer be used.",
+            ),
+        ),
+        call(
+            "Enable",
+            More,
+            "EnableKey",
+            "KeyId",
+            confirm("Enable Key", "Are you sure you want to enable the key?"),
+        ),
         row_form(
             "Schedule Deletion",
             More,
@@ -179,11 +247,13 @@ pub fn kms() -> ProductSpec {
                 "ScheduleKeyDeletion",
                 vec![step(
                     "",
-                    vec![field("Deletion Period (Days)", "PendingWindowInDays", FieldKind::Number)
-                        .required()
-                        .default("7")
-                        .rule("number")
-                        .help("7 to 366 days.")],
+                    vec![
+                        field("Deletion Period (Days)", "PendingWindowInDays", FieldKind::Number)
+                            .required()
+                            .default("7")
+                            .rule("number")
+                            .help("7 to 366 days."),
+                    ],
                 )],
             )
             .for_row("KeyId")
