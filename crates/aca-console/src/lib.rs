@@ -7,7 +7,8 @@
 //!
 //! Map: [`catalog`] says what an operation is; [`products`] holds one module per product;
 //! [`dispatch`] runs a call and records its event; [`store`] keeps accounts in memory and SQLite;
-//! [`api`] is the HTTP surface; [`profile`] the console releases the UI can show.
+//! [`api`] is the HTTP surface; [`rest`] the REST protocols of OSS and Simple Log Service on the same
+//! address; [`profile`] the console releases the UI can show.
 
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ pub mod model;
 pub mod params;
 pub mod products;
 pub mod profile;
+pub mod rest;
 pub mod state;
 pub mod store;
 pub mod throttle;
@@ -61,7 +63,8 @@ impl Console {
 pub fn app(console: Arc<Console>) -> Router {
     Router::new()
         .merge(api::admin::router())
-        .merge(ui::router())
-        .route("/", any(api::rpc::handle))
+        .merge(ui::router(console.clone()))
+        .route("/", any(rest::root))
+        .fallback(rest::fallback)
         .with_state(console)
 }

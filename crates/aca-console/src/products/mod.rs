@@ -6,16 +6,20 @@ use crate::catalog::Product;
 pub mod actiontrail;
 pub mod cms;
 pub mod dns;
+pub mod ecs;
 pub mod kms;
 pub mod kvstore;
 pub mod ram;
 pub mod rds;
 pub mod regions;
 pub mod slb;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod vpc;
 
 /// Every RPC product the emulator serves.
 pub static PRODUCTS: &[&Product] = &[
+    &ecs::PRODUCT,
     &vpc::PRODUCT,
     &ram::PRODUCT,
     &kms::PRODUCT,

@@ -37,7 +37,9 @@ const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
 const REGION_COOKIE: &str = "aca_console_region";
 const GROUP_COOKIE: &str = "aca_console_rg";
 
-pub fn router() -> Router<Arc<Console>> {
+/// The console's routes. Requests signed for OSS or Simple Log Service (a bucket may be named
+/// `console` or `login`) are handed to the REST protocols instead.
+pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
     Router::new()
         .route("/login", get(login_form).post(login))
         .route("/logout", post(logout))
@@ -50,6 +52,37 @@ pub fn router() -> Router<Arc<Console>> {
         .route("/console/{product}/{page}", get(list))
         .route("/console/{product}/{page}/{id}", get(details))
         .route("/console/{product}/{page}/buy/{form}", get(buy_page))
+        .route_layer(axum::middleware::from_fn_with_state(console, signed_rest_requests))
+}
+
+/// Passes requests that carry an OSS or Simple Log Service signature to the REST handlers.
+async fn signed_rest_requests(
+    State(console): State<Arc<Console>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let authorization = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let signed = ["OSS ", crate::rest::oss::V4_SCHEME, "LOG "]
+        .iter()
+        .any(|scheme| authorization.starts_with(scheme));
+    if !signed {
+        return next.run(request).await;
+    }
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .copied()
+        .unwrap_or(ConnectInfo(std::net::SocketAddr::from(([127, 0, 0, 1], 0))));
+    let (parts, body) = request.into_parts();
+    // The same limit as axum's default for a `Bytes` body.
+    let Ok(body) = axum::body::to_bytes(body, 2 * 1024 * 1024).await else {
+        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    };
+    crate::rest::fallback(State(console), peer, parts.method, parts.uri, parts.headers, body).await
 }
 
 /// The signed-in account, as the pages need it.

@@ -466,3 +466,20 @@ fn zones_have_console_names() {
     assert_eq!(render::zone_label("eu-central-1a"), "Frankfurt Zone A");
     assert_eq!(render::zone_label("us-west-1b"), "Silicon Valley Zone B");
 }
+
+#[tokio::test]
+async fn requests_signed_for_oss_reach_the_oss_protocol_even_on_console_paths() {
+    let app = crate::app(console());
+    let signed = Request::get("/console/vpc")
+        .header("authorization", "OSS LTAInobody:c2lnbmF0dXJl")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = send(&app, signed).await;
+    assert!(
+        !status.is_redirection(),
+        "a bucket named console is not the console: {status}"
+    );
+    assert!(body.contains("<Error>") && body.contains("<Code>"), "{body}");
+    let browser = Request::get("/console/vpc").body(Body::empty()).unwrap();
+    assert!(send(&app, browser).await.0.is_redirection());
+}
