@@ -658,11 +658,10 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         .hover()
         .await
         .unwrap();
-    wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    let stop = wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']").await;
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("instances-more-menu.png"), shot).unwrap();
+    stop.click().await.unwrap();
     wait_xpath(
         &page,
         "//div[@id='confirm-instances-2']//button[normalize-space()='OK']",

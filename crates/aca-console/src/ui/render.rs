@@ -205,6 +205,15 @@ fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main:
     )
 }
 
+/// The console's name for an API value, when the column has one.
+fn labelled(column: &Column, value: String) -> String {
+    column
+        .labels
+        .iter()
+        .find(|(v, _)| *v == value)
+        .map_or(value, |(_, label)| label.clone())
+}
+
 fn status_class(status: &str) -> &'static str {
     match status {
         "Available" | "Running" | "Enable" | "active" | "Active" | "Normal" | "ENABLE" | "OK" | "InUse" | "In_use" => {
@@ -232,14 +241,19 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
         }
         ColumnKind::Status => {
             let text = display(value);
-            html! { span class={"status " (status_class(&text))} { i class="dot" {} (or_dash(text)) } }
+            let class = status_class(&text);
+            html! { span class={"status " (class)} { i class="dot" {} (or_dash(labelled(column, text))) } }
         }
         ColumnKind::Count => {
             let n = value.and_then(Value::as_array).map_or(0, Vec::len);
             html! { (n) }
         }
         ColumnKind::Mono => html! { span class="mono" { (or_dash(display(value))) } },
-        ColumnKind::Text => html! { (or_dash(display(value))) },
+        ColumnKind::Text => html! { (or_dash(labelled(column, display(value)))) },
+        ColumnKind::Zone => {
+            let zone = display(value);
+            html! { (if zone.is_empty() { "-".to_owned() } else { zone_label(&zone) }) }
+        }
         ColumnKind::Time => html! { (or_dash(console_time(&display(value)))) },
     }
 }

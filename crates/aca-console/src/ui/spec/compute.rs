@@ -43,7 +43,7 @@ pub fn ecs() -> ProductSpec {
     instances.id_param = s("InstanceIds");
     instances.columns = vec![
         col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
-        col("Zone", "ZoneId", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
         col(
             "IP Address",
             "VpcAttributes.PrivateIpAddress.IpAddress",
@@ -51,7 +51,8 @@ pub fn ecs() -> ProductSpec {
         ),
         col("Status", "Status", ColumnKind::Status),
         col("Instance Type", "InstanceType", ColumnKind::Text),
-        col("Billing Method", "InstanceChargeType", ColumnKind::Text),
+        col("Billing Method", "InstanceChargeType", ColumnKind::Text)
+            .labels(&[("PostPaid", "Pay-as-you-go"), ("PrePaid", "Subscription")]),
         col("Created At", "CreationTime", ColumnKind::Time),
     ];
     instances.creates = vec![
@@ -247,7 +248,10 @@ pub fn ecs() -> ProductSpec {
     groups.columns = vec![
         col("Security Group ID/Name", "SecurityGroupId", ColumnKind::IdName),
         col("VPC", "VpcId", ColumnKind::Mono),
-        col("Security Group Type", "SecurityGroupType", ColumnKind::Text),
+        col("Security Group Type", "SecurityGroupType", ColumnKind::Text).labels(&[
+            ("normal", "Basic Security Group"),
+            ("enterprise", "Advanced Security Group"),
+        ]),
         col("Description", "Description", ColumnKind::Text),
         col("Created At", "CreationTime", ColumnKind::Time),
     ];
@@ -362,10 +366,15 @@ pub fn ecs() -> ProductSpec {
     disks.id_param = s("DiskIds");
     disks.columns = vec![
         col("Disk ID/Name", "DiskId", ColumnKind::IdName),
-        col("Disk Category", "Category", ColumnKind::Text),
+        col("Disk Category", "Category", ColumnKind::Text).labels(&[
+            ("cloud_essd", "ESSD"),
+            ("cloud_auto", "ESSD AutoPL"),
+            ("cloud_efficiency", "Ultra Disk"),
+            ("cloud_ssd", "Standard SSD"),
+        ]),
         col("Status", "Status", ColumnKind::Status),
         col("Capacity (GiB)", "Size", ColumnKind::Text),
-        col("Zone", "ZoneId", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
         col("Attached Instance", "InstanceId", ColumnKind::Mono),
         col("Created At", "CreationTime", ColumnKind::Time),
     ];
@@ -542,8 +551,9 @@ pub fn rds() -> ProductSpec {
         col("Database Engine", "Engine", ColumnKind::Text),
         col("Engine Version", "EngineVersion", ColumnKind::Text),
         col("Instance Type", "DBInstanceClass", ColumnKind::Text),
-        col("Zone", "ZoneId", ColumnKind::Text),
-        col("Billing Method", "PayType", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col("Billing Method", "PayType", ColumnKind::Text)
+            .labels(&[("Postpaid", "Pay-as-you-go"), ("Prepaid", "Subscription")]),
         col("Created At", "CreateTime", ColumnKind::Time),
     ];
     instances.creates = vec![
@@ -679,10 +689,11 @@ pub fn tair() -> ProductSpec {
     instances.columns = vec![
         col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
         col("Status", "InstanceStatus", ColumnKind::Status),
-        col("Zone", "ZoneId", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
         col("Instance Type", "InstanceClass", ColumnKind::Text),
         col("Engine Version", "EngineVersion", ColumnKind::Text),
-        col("Billing Method", "ChargeType", ColumnKind::Text),
+        col("Billing Method", "ChargeType", ColumnKind::Text)
+            .labels(&[("PostPaid", "Pay-as-you-go"), ("PrePaid", "Subscription")]),
         col("Created At", "CreateTime", ColumnKind::Time),
     ];
     instances.creates = vec![

@@ -99,6 +99,15 @@ pub struct Column {
     /// Dotted path into the item (`VSwitchIds.VSwitchId`, `userIdentity.userName`).
     pub path: String,
     pub kind: ColumnKind,
+    /// How the console names API values (`PostPaid` → `Pay-as-you-go`); others show as they are.
+    pub labels: Vec<(String, String)>,
+}
+
+impl Column {
+    pub(crate) fn labels(mut self, items: &[(&str, &str)]) -> Self {
+        self.labels = pairs(items);
+        self
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +123,8 @@ pub enum ColumnKind {
     Mono,
     /// An ISO 8601 time, shown as `2026-01-31 08:00:00`.
     Time,
+    /// A zone id, shown by its console name (`Hangzhou Zone H`).
+    Zone,
 }
 
 /// A way to search the list: the option's label and the list parameters it sets (`{q}` is the text).
@@ -357,6 +368,7 @@ pub(crate) fn col(header: &str, path: &str, kind: ColumnKind) -> Column {
         header: s(header),
         path: s(path),
         kind,
+        labels: Vec::new(),
     }
 }
 

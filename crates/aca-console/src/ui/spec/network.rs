@@ -114,7 +114,7 @@ pub fn vpc() -> ProductSpec {
         col("VPC", "VpcId", ColumnKind::Mono),
         col("Status", "Status", ColumnKind::Status),
         col("IPv4 CIDR Block", "CidrBlock", ColumnKind::Mono),
-        col("Zone", "ZoneId", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
         col("Available IP Addresses", "AvailableIpAddressCount", ColumnKind::Text),
         col("Created At", "CreationTime", ColumnKind::Time),
     ];
@@ -195,7 +195,8 @@ pub fn slb() -> ProductSpec {
         col("Instance Name/ID", "LoadBalancerId", ColumnKind::IdName),
         col("IP Address", "Address", ColumnKind::Mono),
         col("Status", "LoadBalancerStatus", ColumnKind::Status),
-        col("Network Type", "AddressType", ColumnKind::Text),
+        col("Network Type", "AddressType", ColumnKind::Text)
+            .labels(&[("internet", "Public-facing"), ("intranet", "Internal-facing")]),
         col("Specification", "LoadBalancerSpec", ColumnKind::Text),
         col("Created At", "CreateTime", ColumnKind::Time),
     ];
