@@ -276,6 +276,7 @@
     fixed.forEach(function (p) { params[p[0]] = p[1]; });
     form.querySelectorAll('[name]').forEach(function (el) {
       if (el.type === 'radio' && !el.checked) return;
+      if (el.closest('[data-then]')) return;
       var name = el.getAttribute('name');
       var v = (el.value || '').trim();
       if (v !== '') params[name] = v;
@@ -308,15 +309,41 @@
     }
     toast((body && body.Code ? body.Code + ': ' : '') + message, 'error');
   }
+  // Sections that are calls of their own (the vSwitch of the Create VPC page) run after the form's
+  // call, in order, with parameters carried over from its response.
+  function followUps(form, first) {
+    var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
+    var chain = Promise.resolve({ ok: true });
+    form.querySelectorAll('[data-then]').forEach(function (section) {
+      chain = chain.then(function (prev) {
+        if (!prev.ok) return prev;
+        var params = {};
+        JSON.parse(section.getAttribute('data-carry') || '[]').forEach(function (c) { params[c[0]] = first[c[1]]; });
+        section.querySelectorAll('[name]').forEach(function (el) {
+          if (el.type === 'radio' && !el.checked) return;
+          var v = (el.value || '').trim();
+          if (v !== '') params[el.getAttribute('name')] = v;
+        });
+        return post(base + section.getAttribute('data-then'), params).then(function (r) {
+          r.section = section;
+          return r;
+        });
+      });
+    });
+    return chain;
+  }
   function submitForm(form) {
     if (!validateItems(visibleItems(form))) return;
     var submit = form.querySelector('[data-submit]');
     submit.disabled = true;
     submit.classList.add('loading');
     post(form.getAttribute('data-url'), collect(form)).then(function (r) {
+      if (!r.ok) return r;
+      return followUps(form, r.body).then(function (next) { return next.ok ? r : next; });
+    }).then(function (r) {
       submit.disabled = false;
       submit.classList.remove('loading');
-      if (!r.ok) { showApiError(form, r.body); return; }
+      if (!r.ok) { showApiError(r.section || form, r.body); return; }
       toast(form.getAttribute('data-success') || 'The operation is successful.');
       var layer = form.closest('.dialog-mask, .drawer-mask');
       if (layer) closeLayer(layer);

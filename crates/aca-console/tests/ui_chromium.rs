@@ -122,16 +122,10 @@ async fn log_on(page: &Page, base: &str, login: &str, password: &str) {
     wait_true(page, "location.pathname === '/console'", "the console home after logon").await;
 }
 
-async fn choose(page: &Page, dialog: &str, select: &str, value: &str) {
-    wait_for(
-        page,
-        &format!("#{dialog} [data-ui-select='{select}'] .ui-select-trigger"),
-    )
-    .await
-    .click()
-    .await
-    .unwrap();
-    // The options are not inside the dialog: they render in a portal at the end of <body>.
+async fn choose(page: &Page, scope: &str, select: &str, value: &str) {
+    let trigger = format!("{scope} [data-ui-select='{select}'] .ui-select-trigger");
+    wait_for(page, &trigger).await.click().await.unwrap();
+    // The options are not inside the form: they render in a portal at the end of <body>.
     wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']"))
         .await
         .click()
@@ -207,19 +201,22 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .unwrap();
     wait_for(&page, "[data-ui-nav='Virtual Private Cloud > VPCs']").await;
 
-    // Create VPC: a drawer; the CIDR block component keeps its default 192.168.0.0/16.
-    wait_xpath(&page, "//button[normalize-space()='Create VPC']")
+    // The Create VPC page: the VPC (its CIDR block component keeps the default 192.168.0.0/16) and
+    // its first vSwitch, whose zone is chosen in a portal select and whose CIDR block is typed into
+    // the shadow DOM of the CIDR component.
+    wait_xpath(&page, "//a[normalize-space()='Create VPC']")
         .await
         .click()
         .await
         .unwrap();
     wait_true(
         &page,
-        "!document.getElementById('create-vpc').hidden",
-        "the Create VPC panel",
+        "location.pathname === '/console/vpc/vpcs/create/create-vpc'",
+        "the Create VPC page",
     )
     .await;
-    wait_for(&page, "#create-vpc input[name='VpcName']")
+    let form = "form[data-ui-form]";
+    wait_for(&page, &format!("{form} input[name='VpcName']"))
         .await
         .click()
         .await
@@ -227,17 +224,40 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .type_str("web-vpc")
         .await
         .unwrap();
-    wait_xpath(&page, "//div[@id='create-vpc']//button[normalize-space()='OK']")
+    wait_for(&page, &format!("{form} input[name='VSwitchName']"))
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-vsw")
+        .await
+        .unwrap();
+    choose(&page, form, "ZoneId", "cn-hangzhou-i").await;
+    type_into_cidr(
+        &page,
+        "section[data-then] aca-cidr-input[name='CidrBlock']",
+        "192.168.1.0/24",
+    )
+    .await;
+    // The zone select shows the console's zone name once chosen.
+    let zone_label = eval_string(
+        &page,
+        "document.querySelector(\"[data-ui-select='ZoneId'] .ui-select-value\").innerText",
+    )
+    .await;
+    assert_eq!(zone_label, "Hangzhou Zone I");
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("create-vpc.png"), shot).unwrap();
+    let ok_2026 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
+    assert_eq!(ok_2026, "OK");
+    wait_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']")
         .await
         .click()
         .await
         .unwrap();
-    wait_true(
-        &page,
-        "[...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))",
-        "the new VPC in the list",
-    )
-    .await;
+    let new_vpc = "location.pathname === '/console/vpc/vpcs' \
+        && [...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))";
+    wait_true(&page, new_vpc, "the new VPC in the list").await;
     let vpc_id = eval_string(
         &page,
         "document.querySelector('[data-ui-table=vpcs] tbody tr[data-row-id]').dataset.rowId",
@@ -282,29 +302,22 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
 
-    choose(&page, "create-vswitch", "VpcId", &vpc_id).await;
+    choose(&page, "#create-vswitch", "VpcId", &vpc_id).await;
     wait_for(&page, "#create-vswitch input[name='VSwitchName']")
         .await
         .click()
         .await
         .unwrap()
-        .type_str("web-vsw")
+        .type_str("web-vsw-2")
         .await
         .unwrap();
-    choose(&page, "create-vswitch", "ZoneId", "cn-hangzhou-i").await;
+    choose(&page, "#create-vswitch", "ZoneId", "cn-hangzhou-j").await;
     type_into_cidr(
         &page,
         "#create-vswitch aca-cidr-input[name='CidrBlock']",
-        "192.168.1.0/24",
+        "192.168.2.0/24",
     )
     .await;
-    // The zone select shows the console's zone name once chosen.
-    let zone_label = eval_string(
-        &page,
-        "document.querySelector(\"#create-vswitch [data-ui-select='ZoneId'] .ui-select-value\").innerText",
-    )
-    .await;
-    assert_eq!(zone_label, "Hangzhou Zone I");
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("create-vswitch.png"), shot).unwrap();
     wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
@@ -313,8 +326,17 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .await
         .unwrap();
     let new_vswitch = "[...document.querySelectorAll('[data-ui-table=vswitches] tbody tr')]\
-        .some(r => r.innerText.includes('web-vsw'))";
-    wait_true(&page, new_vswitch, "the new vSwitch").await;
+        .some(r => r.innerText.includes('web-vsw-2'))";
+    wait_true(&page, new_vswitch, "the second vSwitch").await;
+    let vswitches = eval_string(
+        &page,
+        "document.querySelector('[data-ui-table=vswitches] tbody').innerText",
+    )
+    .await;
+    assert!(
+        vswitches.contains("web-vsw\t") || vswitches.contains("web-vsw\n"),
+        "the Create VPC page's vSwitch: {vswitches}"
+    );
 
     // Back on the VPC list, Delete is disabled while the VPC has a vSwitch, with the reason as a tooltip.
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
@@ -345,20 +367,32 @@ async fn create_vpc_and_vswitch_through_the_console() {
             assert_eq!(event.event_type, aca_core::EventType::ApiCall);
             assert_eq!(event.acs_region, "cn-hangzhou");
         }
-        let vsw = state
+        let vswitches: Vec<_> = state
             .events
             .iter()
             .map(|e| &e.event)
-            .find(|e| e.event_name == "CreateVSwitch")
-            .unwrap();
+            .filter(|e| e.event_name == "CreateVSwitch")
+            .collect();
         assert_eq!(
-            vsw.request_parameters.get("ZoneId").and_then(|v| v.as_str()),
-            Some("cn-hangzhou-i")
+            vswitches.len(),
+            2,
+            "one from the Create VPC page, one from the Create vSwitch dialog"
         );
+        let param = |e: &aca_core::TrailEvent, name: &str| {
+            e.request_parameters
+                .get(name)
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        };
         assert_eq!(
-            vsw.request_parameters.get("CidrBlock").and_then(|v| v.as_str()),
-            Some("192.168.1.0/24")
+            param(vswitches[0], "VpcId").as_deref(),
+            Some(vpc_id.as_str()),
+            "the page carries the new VPC's id"
         );
+        assert_eq!(param(vswitches[0], "ZoneId").as_deref(), Some("cn-hangzhou-i"));
+        assert_eq!(param(vswitches[0], "CidrBlock").as_deref(), Some("192.168.1.0/24"));
+        assert_eq!(param(vswitches[1], "ZoneId").as_deref(), Some("cn-hangzhou-j"));
+        assert_eq!(param(vswitches[1], "CidrBlock").as_deref(), Some("192.168.2.0/24"));
     }
 
     // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.
@@ -404,8 +438,6 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .await;
         let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
         std::fs::write(screenshot_dir().join("event-query.png"), shot).unwrap();
-        page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
-        wait_for(&page, "#create-vpc").await;
     }
 
     // The region selector in the top navigation bar: its options render in a portal too.
@@ -431,11 +463,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
     page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou"))
         .await
         .unwrap();
-    wait_for(&page, "#create-vpc").await;
 
-    // The same page under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
-    let ok_2026 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
-    assert_eq!(ok_2026, "OK");
+    // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
     wait_xpath(&page, "//button[normalize-space()='Log Out']")
         .await
         .click()
@@ -450,8 +479,6 @@ async fn create_vpc_and_vswitch_through_the_console() {
     log_on(&page, &base, &bob.login, &bob.password).await;
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
     wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitches']").await;
-    let ok_2024 = eval_string(&page, "document.querySelector('#create-vpc [data-submit]').innerText").await;
-    assert_eq!(ok_2024, "Confirm");
     assert!(
         page.find_element("[data-ui-nav='Virtual Private Cloud > vSwitch']")
             .await
@@ -460,6 +487,12 @@ async fn create_vpc_and_vswitch_through_the_console() {
     // Bob sees none of Alice's resources.
     let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
     assert!(!rows.contains("web-vpc"), "{rows}");
+    page.goto(format!("{base}/console/vpc/vpcs/create/create-vpc"))
+        .await
+        .unwrap();
+    wait_for(&page, "[data-submit]").await;
+    let ok_2024 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
+    assert_eq!(ok_2024, "Confirm");
 
     browser.close().await.unwrap();
     let _ = browser.wait().await;
@@ -537,7 +570,7 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         .type_str("web-sg")
         .await
         .unwrap();
-    choose(&page, "create-security-group", "VpcId", &vpc_id).await;
+    choose(&page, "#create-security-group", "VpcId", &vpc_id).await;
     wait_xpath(
         &page,
         "//div[@id='create-security-group']//button[normalize-space()='OK']",

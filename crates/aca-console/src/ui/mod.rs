@@ -30,7 +30,7 @@ pub mod session;
 pub mod spec;
 
 use render::{ListData, ListQuery, SelectOptions, View, display, lookup};
-use spec::{ActionKind, FieldKind, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
+use spec::{ActionKind, Container, FieldKind, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
 
 const CONSOLE_JS: &str = include_str!("../../assets/console.js");
 const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
@@ -52,6 +52,7 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/console/{product}/{page}", get(list))
         .route("/console/{product}/{page}/{id}", get(details))
         .route("/console/{product}/{page}/buy/{form}", get(buy_page))
+        .route("/console/{product}/{page}/create/{form}", get(create_page))
         .route_layer(axum::middleware::from_fn_with_state(console, signed_rest_requests))
 }
 
@@ -542,16 +543,42 @@ async fn details(
     )
 }
 
+type FormPath = Path<(String, String, String)>;
+
 async fn buy_page(
     State(console): State<Arc<Console>>,
     headers: HeaderMap,
     uri: Uri,
     extensions: Extensions,
-    Path((code, page_id, form_id)): Path<(String, String, String)>,
+    Path(path): FormPath,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
-        return to_login(&uri);
+    form_page(&console, &headers, &uri, &extensions, path, &q, Container::BuyPage)
+}
+
+async fn create_page(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path(path): FormPath,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    form_page(&console, &headers, &uri, &extensions, path, &q, Container::Page)
+}
+
+/// A create flow with a page of its own (`buy/…` for buy pages, `create/…` for the others).
+fn form_page(
+    console: &Console,
+    headers: &HeaderMap,
+    uri: &Uri,
+    extensions: &Extensions,
+    (code, page_id, form_id): (String, String, String),
+    q: &PageQuery,
+    container: Container,
+) -> Response {
+    let Some(s) = session(console, headers, q.region.as_deref()) else {
+        return to_login(uri);
     };
     let Some((spec, api)) = resolve(&s, &code) else {
         return not_found(&format!("No console is named {code}."));
@@ -560,14 +587,15 @@ async fn buy_page(
     if api.is_none() {
         return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
     }
-    let form = spec
-        .page(&page_id)
-        .and_then(|p| Some((p, p.creates.iter().find(|f| f.id == form_id)?)));
+    let form = spec.page(&page_id).and_then(|p| {
+        let form = p.creates.iter().find(|f| f.id == form_id && f.container == container)?;
+        Some((p, form))
+    });
     let Some((page, form)) = form else {
-        return not_found("No such buy page.");
+        return not_found("No such page.");
     };
-    let options = select_options(&console, &s, std::iter::once(form), &source_ip(&extensions));
-    page_html(StatusCode::OK, render::buy_page(&v, page, form, &options))
+    let options = select_options(console, &s, std::iter::once(form), &source_ip(extensions));
+    page_html(StatusCode::OK, render::form_page(&v, page, form, &options))
 }
 
 /// Request parameters from a JSON object (values as strings) or a urlencoded form.

@@ -540,9 +540,13 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
             }
         }
         @for (i, step) in form.steps.iter().enumerate() {
-            section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] {
-                @if !stepped && !step.title.is_empty() && form.container != Container::Dialog { h3
-                    class="section-title" { (step.title) } }
+            @let then_action = step.then.as_ref().map(|(action, _)| action.as_str());
+            @let carry = step.then.as_ref().map(|(_, carry)| json_attr(carry));
+            section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
+                data-carry=[carry] {
+                @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {
+                    h3 class="section-title" { (step.title) }
+                }
                 @for field in &step.fields { (form_field(view, field, options)) }
                 @if stepped && i + 1 == form.steps.len() {
                     div class="summary" data-summary {
@@ -645,8 +649,8 @@ fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Mar
 fn create_buttons(view: &View<'_>, page: &PageSpec) -> Markup {
     html! {
         @for form in &page.creates {
-            @if form.container == Container::BuyPage {
-                a class="btn btn-primary" href=(product_url(view, &format!("{}/buy/{}", page.id, form.id)))
+            @if let Some(path) = form_page_path(page, form) {
+                a class="btn btn-primary" href=(product_url(view, &path))
                     data-ui-create=(form.trigger) { (form.trigger) }
             } @else {
                 button class="btn btn-primary" type="button" data-open=(form.id)
@@ -693,7 +697,7 @@ pub fn list_page(
                 }
                 (pagination(view, page, data, query))
             }
-            @for form in page.creates.iter().filter(|f| f.container != Container::BuyPage) {
+            @for form in page.creates.iter().filter(|f| form_page_path(page, f).is_none()) {
                 (modal_form(view, form, options))
             }
             (row_dialogs(view, page, options))
@@ -794,10 +798,23 @@ pub fn details_page(
     shell(view, &page.id, page.regional, &format!("{} {id}", page.title), main)
 }
 
-/// A buy page: the form's steps on a page of their own, ending with the order button.
-pub fn buy_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
-    let stepped = form.steps.len() > 1;
-    let (url, fixed) = form_attrs(form, &format!("/console/buy/{}", view.product.code));
+/// Where a create flow that has a page of its own lives, relative to the product: buy pages under
+/// `buy/`, other pages under `create/`. `None` for flows in dialogs and drawers.
+pub fn form_page_path(page: &PageSpec, form: &FormSpec) -> Option<String> {
+    match form.container {
+        Container::BuyPage => Some(format!("{}/buy/{}", page.id, form.id)),
+        Container::Page => Some(format!("{}/create/{}", page.id, form.id)),
+        _ => None,
+    }
+}
+
+/// A create flow on a page of its own: a buy page (steps, fee, an order recorded as a console
+/// operation) or a plain page of sections submitted to the API (Create VPC).
+pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
+    let buy = form.container == Container::BuyPage;
+    let stepped = buy && form.steps.len() > 1;
+    let endpoint = if buy { "buy" } else { "api" };
+    let (url, fixed) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
     let main = html! {
         (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&form.title, None)]))
         div class="page-header" { h1 { (form.title) } }
@@ -805,14 +822,18 @@ pub fn buy_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Sel
             data-success=(form.success) data-done=(product_url(view, &page.id)) {
             (steps_markup(view, form, options))
             div class="buy-bar" {
-                div class="price" { span { "Fee: " } strong { "Pay-as-you-go, billed by the hour" } }
+                div class="price" {
+                    @if buy { span { "Fee: " } strong { "Pay-as-you-go, billed by the hour" } }
+                }
                 div class="buy-actions" {
                     @if stepped {
                         button class="btn" type="button" data-step-prev hidden { "Previous" }
                         button class="btn btn-primary" type="button" data-step-next { "Next" }
                         button class="btn btn-primary btn-buy" type="submit" data-submit hidden { (form.submit) }
                     } @else {
-                        button class="btn btn-primary btn-buy" type="submit" data-submit { (form.submit) }
+                        button class={"btn btn-primary" @if buy { " btn-buy" }} type="submit" data-submit {
+                            (form.submit)
+                        }
                     }
                     a class="btn" href=(product_url(view, &page.id)) { (form.cancel) }
                 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use tower::ServiceExt;
 
 use super::render::{self, ListData, ListQuery, SelectOptions, View};
-use super::spec::{self, Container, ProductSpec};
+use super::spec::{self, ProductSpec};
 use crate::profile::{CHANGES_2024, Change, DifferenceKind, ProfileId, drift};
 use crate::{Console, ConsoleConfig};
 
@@ -80,8 +80,12 @@ fn render_page(profile: ProfileId, product: &str, page_id: &str) -> String {
     if !page.tabs.is_empty() {
         html.push_str(&render::details_page(&v, page, &item, &[], &options).into_string());
     }
-    for form in page.creates.iter().filter(|f| f.container == Container::BuyPage) {
-        html.push_str(&render::buy_page(&v, page, form, &options).into_string());
+    for form in page
+        .creates
+        .iter()
+        .filter(|f| render::form_page_path(page, f).is_some())
+    {
+        html.push_str(&render::form_page(&v, page, form, &options).into_string());
     }
     if page.in_frame {
         html.push_str(&render::frame_page(&v, page, &data, &ListQuery::default()).into_string());
@@ -425,8 +429,10 @@ async fn a_product_without_its_api_shows_an_unavailable_page() {
             if page.in_frame {
                 urls.push(format!("/console/{}/frame/{}", product.code, page.id));
             }
-            for form in page.creates.iter().filter(|f| f.container == Container::BuyPage) {
-                urls.push(format!("/console/{}/{}/buy/{}", product.code, page.id, form.id));
+            for form in page.creates.iter() {
+                if let Some(path) = render::form_page_path(page, form) {
+                    urls.push(format!("/console/{}/{path}", product.code));
+                }
             }
             for url in urls {
                 let (status, _, html) = send(

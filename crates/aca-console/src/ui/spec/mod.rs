@@ -172,12 +172,24 @@ pub enum Container {
     Wizard,
     /// A buy page of its own, with named steps, that ends with an order (a console operation).
     BuyPage,
+    /// A page of its own with sections, submitted to the API like a dialog (the Create VPC page).
+    Page,
 }
 
 #[derive(Debug, Clone)]
 pub struct Step {
     pub title: String,
     pub fields: Vec<Field>,
+    /// A section that is its own API call, made after the form's call succeeds (the vSwitch of the
+    /// Create VPC page), with parameters taken from that call's response: (parameter, response field).
+    pub then: Option<(String, Vec<(String, String)>)>,
+}
+
+impl Step {
+    pub(crate) fn then(mut self, action: &str, carry: &[(&str, &str)]) -> Self {
+        self.then = Some((s(action), pairs(carry)));
+        self
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -432,6 +444,7 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
     Step {
         title: s(title),
         fields,
+        then: None,
     }
 }
 

@@ -19,11 +19,12 @@ pub fn vpc() -> ProductSpec {
             "create-vpc",
             "Create VPC",
             "Create VPC",
-            Container::Drawer,
+            Container::Page,
             "CreateVpc",
-            vec![step(
-                "VPC",
-                vec![
+            vec![
+                step(
+                    "VPC",
+                    vec![
                     field("Name", "VpcName", FieldKind::Text)
                         .rule("name")
                         .placeholder("Enter a name")
@@ -37,7 +38,25 @@ pub fn vpc() -> ProductSpec {
                         .help("We recommend 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, or a subnet of them."),
                     field("Description", "Description", FieldKind::Textarea),
                 ],
-            )],
+                ),
+                // The Create VPC page creates the VPC's first vSwitch too, once the VPC exists.
+                step(
+                    "vSwitch",
+                    vec![
+                        field("Name", "VSwitchName", FieldKind::Text)
+                            .rule("name")
+                            .placeholder("Enter a name"),
+                        field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones))
+                            .required()
+                            .placeholder("Select a zone"),
+                        field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: false })
+                            .required()
+                            .rule("cidr")
+                            .help("A subnet of the VPC's CIDR block, for example 192.168.1.0/24."),
+                    ],
+                )
+                .then("CreateVSwitch", &[("VpcId", "VpcId")]),
+            ],
         )
         .success("The VPC is created."),
     ];
