@@ -685,6 +685,43 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     )
     .await;
 
+    // Restart is only on the details page (2026), in its All Actions pane.
+    wait_xpath(
+        &page,
+        "//table[@data-ui-table='instances']//a[normalize-space()='Manage']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "location.pathname.startsWith('/console/ecs/instances/i-')",
+        "the instance details page",
+    )
+    .await;
+    let restart = wait_for(&page, "[aria-label='All Actions'] [data-ui-action='Restart']").await;
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("instance-details.png"), shot).unwrap();
+    restart.click().await.unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='confirm-instances-3']//button[normalize-space()='OK']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    let rebooted = "[...document.querySelectorAll('.toast')].some(t => t.innerText.includes('successful'))";
+    wait_true(&page, rebooted, "the restart to finish").await;
+    page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
+    wait_true(
+        &page,
+        "document.body.innerText.includes('Running')",
+        "the running instance",
+    )
+    .await;
+
     // Stop sits in the row's More menu (2026); it opens a confirmation dialog.
     wait_for(&page, "[data-ui-table=instances] .hover-menu .more-trigger")
         .await
@@ -732,6 +769,12 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
                 .and_then(|v| v.as_str()),
             Some(sg_id.as_str())
         );
+        let reboot = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "RebootInstance");
+        assert!(reboot.expect("a RebootInstance event").error_code.is_none());
         let stop = state
             .events
             .iter()

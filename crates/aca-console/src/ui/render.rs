@@ -205,6 +205,18 @@ fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main:
     )
 }
 
+/// A details-page value as the console shows it: times without the `T`/`Z`, zones by name.
+fn detail_value(path: &str, value: String) -> String {
+    let is_time = value.len() >= 20 && value.as_bytes().get(10) == Some(&b'T') && value.ends_with('Z');
+    if is_time {
+        console_time(&value)
+    } else if path.ends_with("ZoneId") && !value.is_empty() {
+        zone_label(&value)
+    } else {
+        value
+    }
+}
+
 /// The console's name for an API value, when the column has one.
 fn labelled(column: &Column, value: String) -> String {
     column
@@ -775,7 +787,7 @@ pub fn details_page(
                                 @for (label, path) in fields {
                                     div class="desc-item" {
                                         dt { (label) }
-                                        dd { (or_dash(display(lookup(item, path)))) }
+                                        dd { (or_dash(detail_value(path, display(lookup(item, path))))) }
                                     }
                                 }
                             }
