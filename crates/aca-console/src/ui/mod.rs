@@ -4,6 +4,12 @@
 //! Reads go through the product's Describe/List operations and writes through its Create/Delete/…
 //! operations, all via [`Console::call`] with the product's console user agent. Buy pages record
 //! `ConsoleOperation` events named `Create`, as the real console does.
+//!
+//! URLs: `/login`; `/console` (products); `/console/<product>/<page>` (a list);
+//! `/console/<product>/<page>/<id>` (details); `/console/<product>/<page>/buy/<form>` and
+//! `…/create/<form>` (create flows with a page of their own); `/console/<product>/frame/<page>` (a list
+//! shown in an iframe); `POST /console/api/<product>/<Action>` and `POST /console/buy/<product>/<Action>`
+//! (the pages' calls). Which release a user sees is the account's profile ([`crate::profile`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
