@@ -170,6 +170,12 @@
       return !v || (/^\d+$/.test(v) && +v >= 1 && +v <= 65535) ? null : 'Enter a port number from 1 to 65535.';
     },
     number: function (v) { return !v || /^-?\d+$/.test(v) ? null : 'Enter an integer.'; },
+    bucket: function (v) {
+      return !v || /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(v) ? null : 'The name must be 3 to 63 characters in length, contain only lowercase letters, digits, and hyphens (-), and start and end with a lowercase letter or digit.';
+    },
+    logstore: function (v) {
+      return !v || /^[a-z0-9][a-z0-9_-]{1,61}[a-z0-9]$/.test(v) ? null : 'The name must be 3 to 63 characters in length and contain only lowercase letters, digits, hyphens (-), and underscores (_).';
+    },
     trail: function (v) {
       return !v || /^[a-z][a-z0-9_-]{5,35}$/.test(v) ? null : 'The name must be 6 to 36 characters in length, start with a lowercase letter, and contain only lowercase letters, digits, hyphens (-), and underscores (_).';
     }

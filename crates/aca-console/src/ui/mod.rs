@@ -220,7 +220,17 @@ async fn home(
 /// A product's console under the session's release, and the API product behind it (if served).
 fn resolve(s: &Session, code: &str) -> Option<(&'static ProductSpec, Option<&'static Product>)> {
     let spec = spec::product(s.profile, code)?;
-    Some((spec, crate::products::by_code(&spec.api)))
+    Some((spec, api_product(&spec.api, &s.region)))
+}
+
+/// The API product behind a console: an RPC product, or OSS / Simple Log Service (REST protocols
+/// whose operations run through the same [`Console::call`]), as served in `region`.
+pub fn api_product(code: &str, region: &str) -> Option<&'static Product> {
+    crate::products::by_code(code).or_else(|| match code {
+        "oss" => Some(crate::rest::oss::product_in(region)),
+        "sls" => Some(crate::rest::sls::product_in(region)),
+        _ => None,
+    })
 }
 
 fn view<'a>(s: &'a Session, spec: &'a ProductSpec) -> View<'a> {
@@ -361,7 +371,7 @@ fn select_options<'a>(
                 continue;
             }
             let source = spec::product(s.profile, product)
-                .and_then(|spec| Some((spec.page(page)?, crate::products::by_code(&spec.api)?)));
+                .and_then(|spec| Some((spec.page(page)?, api_product(&spec.api, &s.region)?)));
             let items = match source {
                 Some((source_page, api)) => {
                     let mut params = list_params(source_page, s, &ListQuery::default());
@@ -529,7 +539,7 @@ async fn details(
         let Some(child_spec) = spec::product(s.profile, product) else {
             continue;
         };
-        let (Some(child), Some(child_api)) = (child_spec.page(child_id), crate::products::by_code(&child_spec.api))
+        let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api, &s.region))
         else {
             continue;
         };
@@ -667,6 +677,11 @@ fn front_end_call(
         Ok(p) => p,
         Err(message) => return error(StatusCode::BAD_REQUEST, "InvalidParameter", &message),
     };
+    // OSS and Simple Log Service name the region in the event source: use the request's region.
+    let api = params
+        .get("RegionId")
+        .and_then(|region| api_product(&api.code, region))
+        .unwrap_or(api);
     match console_call(console, api, action, &params, &s, &source_ip(extensions), buy) {
         Ok(body) => axum::Json(body).into_response(),
         Err(e) => (e.status, axum::Json(json!({ "Code": e.code, "Message": e.message }))).into_response(),

@@ -67,6 +67,10 @@ fn or_dash(text: String) -> String {
 
 /// `2026-01-31T08:00:00Z` → `2026-01-31 08:00:00`, as the console's tables show times.
 pub fn console_time(iso: &str) -> String {
+    // Simple Log Service gives Unix seconds.
+    if let Ok(seconds) = iso.parse::<i64>() {
+        return console_time(&crate::clock::iso8601(seconds.saturating_mul(1000)));
+    }
     match iso.split_once('T') {
         Some((date, time)) => format!(
             "{date} {}",
@@ -262,6 +266,14 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
         }
         ColumnKind::Mono => html! { span class="mono" { (or_dash(display(value))) } },
         ColumnKind::Text => html! { (or_dash(labelled(column, display(value)))) },
+        ColumnKind::Region => {
+            let id = display(value);
+            let name = REGIONS
+                .iter()
+                .find(|r| r.id == id)
+                .map_or(id.clone(), |r| r.local_name.to_owned());
+            html! { (or_dash(name)) }
+        }
         ColumnKind::Zone => {
             let zone = display(value);
             html! { (if zone.is_empty() { "-".to_owned() } else { zone_label(&zone) }) }
@@ -477,6 +489,10 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         FieldKind::Select(source) => {
             let items: Vec<(String, String)> = match source {
                 OptionSource::Static(items) => items.clone(),
+                OptionSource::Regions => REGIONS
+                    .iter()
+                    .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
+                    .collect(),
                 OptionSource::Zones => REGIONS
                     .iter()
                     .find(|r| r.id == view.region)
@@ -491,7 +507,12 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
             } else {
                 field.placeholder.as_str()
             };
-            div_select(&field.param, &items, &field.default, placeholder, "")
+            // A region select starts on the region chosen in the top navigation bar.
+            let selected = match source {
+                OptionSource::Regions if field.default.is_empty() => view.region,
+                _ => field.default.as_str(),
+            };
+            div_select(&field.param, &items, selected, placeholder, "")
         }
     }
 }

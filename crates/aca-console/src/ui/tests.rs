@@ -443,7 +443,7 @@ async fn a_product_without_its_api_shows_an_unavailable_page() {
                         .unwrap(),
                 )
                 .await;
-                if crate::products::by_code(&product.api).is_some() {
+                if super::api_product(&product.api, "cn-hangzhou").is_some() {
                     // The page's list call succeeded: the API accepted the parameters the page sends.
                     assert_eq!(status, axum::http::StatusCode::OK, "{url}");
                     assert!(
@@ -488,4 +488,62 @@ async fn requests_signed_for_oss_reach_the_oss_protocol_even_on_console_paths() 
     assert!(body.contains("<Error>") && body.contains("<Code>"), "{body}");
     let browser = Request::get("/console/vpc").body(Body::empty()).unwrap();
     assert!(send(&app, browser).await.0.is_redirection());
+}
+
+#[tokio::test]
+async fn oss_buckets_and_sls_projects_are_created_through_the_console_endpoint() {
+    let console = console();
+    let creds = console.create_account("alice", None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let post = |path: &str, body: &str| {
+        Request::post(path)
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    };
+    let bucket = format!("ui-bucket-{}", &creds.account_id[..8]);
+    let body =
+        format!(r#"{{"BucketName":"{bucket}","RegionId":"cn-shanghai","StorageClass":"IA","x-oss-acl":"private"}}"#);
+    let (status, _, text) = send(&app, post("/console/api/oss/PutBucket", &body)).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{text}");
+    let project = format!("ui-project-{}", &creds.account_id[..8]);
+    let body = format!(r#"{{"projectName":"{project}","RegionId":"cn-shanghai"}}"#);
+    let (status, _, text) = send(&app, post("/console/api/sls/CreateProject", &body)).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{text}");
+
+    let page = |path: &str| {
+        Request::get(path)
+            .header("cookie", &cookie)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (_, _, html) = send(&app, page("/console/oss/buckets")).await;
+    assert!(
+        html.contains(&bucket) && html.contains("China (Shanghai)"),
+        "the bucket list shows the bucket"
+    );
+    let (_, _, html) = send(&app, page("/console/sls/projects")).await;
+    assert!(html.contains(&project), "the project list shows the project");
+
+    let account = console.store.account(&creds.account_id).unwrap();
+    let state = account.lock();
+    let put = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "PutBucket")
+        .unwrap();
+    assert_eq!(put.user_agent, "oss.console.aliyun.com");
+    assert_eq!(put.acs_region, "cn-shanghai");
+    assert_eq!(put.event_source, "oss-cn-shanghai.aliyuncs.com");
+    assert!(put.error_code.is_none(), "{:?}", put.error_message);
+    let created = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "CreateProject")
+        .unwrap();
+    assert_eq!(created.user_agent, "sls.console.aliyun.com");
 }

@@ -12,6 +12,7 @@ mod compute;
 mod management;
 mod network;
 mod security;
+mod storage;
 
 /// One product's console.
 #[derive(Debug, Clone)]
@@ -125,6 +126,8 @@ pub enum ColumnKind {
     Time,
     /// A zone id, shown by its console name (`Hangzhou Zone H`).
     Zone,
+    /// A region id, shown by its console name (`China (Hangzhou)`).
+    Region,
 }
 
 /// A way to search the list: the option's label and the list parameters it sets (`{q}` is the text).
@@ -230,6 +233,8 @@ pub enum OptionSource {
     Static(Vec<(String, String)>),
     /// The zones of the selected region.
     Zones,
+    /// Every region, the selected one first chosen (OSS buckets and SLS projects pick theirs).
+    Regions,
     /// The resources listed by another page (`vpc`/`vpcs`): value = id, label = name (id).
     Resources {
         product: String,
@@ -346,6 +351,8 @@ pub fn base_2026() -> Vec<ProductSpec> {
         management::actiontrail(),
         management::cms(),
         network::dns(),
+        storage::oss(),
+        storage::sls(),
     ]
 }
 
