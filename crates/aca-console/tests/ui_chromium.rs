@@ -464,6 +464,57 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .await
         .unwrap();
 
+    // OSS: the Create Bucket panel, with the bucket's region chosen in the panel and radio buttons.
+    page.goto(format!("{base}/console/oss/buckets")).await.unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Create Bucket']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let bucket = format!("web-{}", &alice.account_id[..10]);
+    wait_for(&page, "#create-bucket input[name='BucketName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(&bucket)
+        .await
+        .unwrap();
+    choose(&page, "#create-bucket", "RegionId", "cn-shanghai").await;
+    wait_xpath(&page, "//div[@id='create-bucket']//label[normalize-space()='IA']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("create-bucket.png"), shot).unwrap();
+    wait_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let listed = format!("document.querySelector('[data-ui-table=buckets]').innerText.includes('{bucket}')");
+    wait_true(&page, &listed, "the new bucket").await;
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let put = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "PutBucket")
+            .expect("a PutBucket event");
+        assert!(put.error_code.is_none(), "{:?}", put.error_message);
+        assert_eq!(
+            (put.user_agent.as_str(), put.acs_region.as_str()),
+            ("oss.console.aliyun.com", "cn-shanghai")
+        );
+        assert_eq!(
+            put.request_parameters.get("StorageClass").and_then(|v| v.as_str()),
+            Some("IA")
+        );
+    }
+
     // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
     wait_xpath(&page, "//button[normalize-space()='Log Out']")
         .await
