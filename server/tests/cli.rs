@@ -128,3 +128,18 @@ fn demo_creates_resources_and_prints_their_audit_events() {
     let names: Vec<&str> = events.as_array().unwrap().iter().filter_map(|e| e["eventName"].as_str()).collect();
     assert!(names.contains(&"CreateVpc") && names.contains(&"CreateVSwitch"), "{names:?}");
 }
+
+#[test]
+fn drift_lists_the_differences_between_profiles_in_both_directions() {
+    let dir = tempfile::tempdir().unwrap();
+    let forward = json_stdout(&aca(dir.path(), &["console", "drift", "--from", "2024", "--to", "2026"]));
+    let backward = json_stdout(&aca(dir.path(), &["console", "drift", "--from", "2026", "--to", "2024"]));
+    let forward = forward.as_array().unwrap();
+    let products: std::collections::BTreeSet<&str> = forward.iter().filter_map(|d| d["product"].as_str()).collect();
+    assert!(forward.len() >= 25 && products.len() >= 8, "{} differences over {products:?}", forward.len());
+    for (f, b) in forward.iter().zip(backward.as_array().unwrap()) {
+        assert_eq!((&f["before"], &f["after"]), (&b["after"], &b["before"]), "the way back undoes the way forward");
+    }
+    let same = json_stdout(&aca(dir.path(), &["console", "drift", "--from", "2026", "--to", "2026"]));
+    assert_eq!(same.as_array().unwrap().len(), 0);
+}

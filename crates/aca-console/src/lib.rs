@@ -30,6 +30,7 @@ pub mod rest;
 pub mod state;
 pub mod store;
 pub mod throttle;
+pub mod ui;
 
 pub use accounts::Credentials;
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -62,6 +63,7 @@ impl Console {
 pub fn app(console: Arc<Console>) -> Router {
     Router::new()
         .merge(api::admin::router())
+        .merge(ui::router(console.clone()))
         .route("/", any(rest::root))
         .fallback(rest::fallback)
         .with_state(console)

@@ -33,6 +33,19 @@ enum ConsoleCommand {
     /// Create, list or reset accounts of a running emulator (through its admin API).
     #[command(subcommand)]
     Accounts(AccountsCommand),
+    /// Print every difference between two UI profiles as JSON: the ground truth of drift detection.
+    ///
+    /// Example:
+    ///   aca console drift --from 2024 --to 2026
+    #[command(verbatim_doc_comment)]
+    Drift {
+        /// The release a documentation page was written for.
+        #[arg(long, value_parser = parse_profile)]
+        from: ProfileId,
+        /// The release the console shows now.
+        #[arg(long, value_parser = parse_profile)]
+        to: ProfileId,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -111,6 +124,11 @@ pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
     match args.action {
         None => serve(args.serve).await,
         Some(ConsoleCommand::Accounts(cmd)) => accounts(cmd).await,
+        Some(ConsoleCommand::Drift { from, to }) => {
+            let differences = aca_console::profile::drift(from, to);
+            println!("{}", serde_json::to_string_pretty(&differences)?);
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

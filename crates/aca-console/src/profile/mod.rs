@@ -4,6 +4,81 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConsoleError;
 
+pub mod changes;
+
+pub use changes::{CHANGES_2024, Change};
+
+/// Where a row action of a list page is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// A link in the list's Actions column.
+    Inline,
+    /// An item of the row's More (`⋯`) hover menu.
+    More,
+    /// Only in the "All Actions" pane of the resource's details page.
+    AllActions,
+}
+
+impl Placement {
+    /// How a help page names the place.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Placement::Inline => "Actions column",
+            Placement::More => "More menu in the Actions column",
+            Placement::AllActions => "All Actions pane on the details page",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Placement::Inline => "inline",
+            Placement::More => "more",
+            Placement::AllActions => "all-actions",
+        }
+    }
+}
+
+/// The kind of a difference between two releases, as a drift report names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DifferenceKind {
+    RenamedLabel,
+    MovedControl,
+    NewRequiredField,
+    RemovedField,
+    RemovedBatchButton,
+    AddedBatchButton,
+    ReorderedSteps,
+    RegroupedMenu,
+}
+
+/// One thing a user of release `from` finds different in release `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difference {
+    /// The console's product code (`vpc`, `ecs`, …).
+    pub product: String,
+    /// The page id within the product (`vpcs`, `instances`); `nav` for the left-side navigation pane.
+    pub page: String,
+    pub kind: DifferenceKind,
+    /// The control concerned (a button, a field, a menu item, a wizard).
+    pub control: String,
+    /// What `from` shows; empty when it shows nothing.
+    pub before: String,
+    /// What `to` shows; empty when it shows nothing.
+    pub after: String,
+}
+
+/// Every difference between two releases, in a stable order. Empty when `from == to`.
+pub fn drift(from: ProfileId, to: ProfileId) -> Vec<Difference> {
+    if from == to {
+        return Vec::new();
+    }
+    // The 2024 release is defined as changes applied to 2026: each change knows both sides.
+    let forward = from == ProfileId::Y2024;
+    CHANGES_2024.iter().map(|change| change.difference(forward)).collect()
+}
+
 /// The known console releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 pub enum ProfileId {

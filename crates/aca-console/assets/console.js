@@ -1,0 +1,495 @@
+// The console's front end: the widgets of the Alibaba Cloud console (div-based selects whose options
+// render in a portal, dialogs, drawers, wizards, tabs, hover menus, toasts) and the calls that pages
+// make to the product APIs through /console/api and /console/buy.
+(function () {
+  'use strict';
+
+  // ---- toasts -------------------------------------------------------------------------------
+  function toast(message, kind) {
+    var box = document.getElementById('toasts');
+    if (!box) { box = document.createElement('div'); box.id = 'toasts'; box.className = 'toasts'; document.body.appendChild(box); }
+    var t = document.createElement('div');
+    t.className = 'toast toast-' + (kind || 'success');
+    t.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    t.textContent = message;
+    box.appendChild(t);
+    setTimeout(function () { t.classList.add('leaving'); }, kind === 'error' ? 6000 : 3000);
+    setTimeout(function () { t.remove(); }, kind === 'error' ? 6400 : 3400);
+  }
+
+  // ---- the CIDR block input: a custom element with a shadow root -----------------------------
+  var CIDR_SUGGESTIONS = ['192.168.0.0/16', '172.16.0.0/12', '10.0.0.0/8'];
+  class CidrInput extends HTMLElement {
+    constructor() {
+      super();
+      var root = this.attachShadow({ mode: 'open' });
+      root.innerHTML =
+        '<style>' +
+        ':host{display:flex;flex-wrap:wrap;gap:6px;align-items:center;width:100%}' +
+        'input{flex:1 1 180px;height:32px;padding:0 10px;border:1px solid #c4c6cf;border-radius:2px;font:13px Menlo,monospace;box-sizing:border-box}' +
+        'input:focus{outline:none;border-color:#0064c8;box-shadow:0 0 0 2px rgba(0,100,200,.15)}' +
+        ':host([invalid]) input{border-color:#d93026}' +
+        '.tags{display:flex;gap:4px}' +
+        'button{height:24px;border:1px solid #dedede;background:#f7f9fa;border-radius:2px;font:12px sans-serif;cursor:pointer;color:#333}' +
+        'button:hover{border-color:#0064c8;color:#0064c8}' +
+        '</style>' +
+        '<input part="input" type="text" autocomplete="off" aria-label="IPv4 CIDR Block" placeholder="e.g. 192.168.0.0/16">' +
+        '<span class="tags" part="suggestions"></span>';
+      this._input = root.querySelector('input');
+      var tags = root.querySelector('.tags');
+      var self = this;
+      if (!this.hasAttribute('no-suggestions')) {
+        CIDR_SUGGESTIONS.forEach(function (c) {
+          var b = document.createElement('button');
+          b.type = 'button'; b.textContent = c; b.title = 'Use ' + c;
+          b.addEventListener('click', function () { self.value = c; self.dispatchEvent(new Event('change', { bubbles: true })); });
+          tags.appendChild(b);
+        });
+      }
+      this._input.addEventListener('input', function () { self.dispatchEvent(new Event('input', { bubbles: true, composed: true })); });
+      this._input.addEventListener('change', function () { self.dispatchEvent(new Event('change', { bubbles: true })); });
+    }
+    connectedCallback() { if (this.hasAttribute('value') && !this._input.value) this._input.value = this.getAttribute('value'); }
+    get value() { return this._input.value.trim(); }
+    set value(v) { this._input.value = v == null ? '' : v; }
+    get name() { return this.getAttribute('name'); }
+    focus() { this._input.focus(); }
+  }
+  if (!customElements.get('aca-cidr-input')) customElements.define('aca-cidr-input', CidrInput);
+
+  // ---- div-based selects whose options render in a portal ------------------------------------
+  var openPortal = null;
+  function closePortal() {
+    if (!openPortal) return;
+    openPortal.portal.remove();
+    openPortal.select.querySelector('.ui-select-trigger').setAttribute('aria-expanded', 'false');
+    openPortal = null;
+  }
+  function selectOptions(select) {
+    try { return JSON.parse(select.getAttribute('data-options') || '[]'); } catch (e) { return []; }
+  }
+  function setSelectValue(select, value) {
+    var options = selectOptions(select);
+    var found = options.find(function (o) { return o[0] === value; });
+    var input = select.querySelector('input[type=hidden]');
+    var label = select.querySelector('.ui-select-value');
+    input.value = found ? found[0] : '';
+    if (found) { label.textContent = found[1]; label.classList.remove('placeholder'); }
+    select.dispatchEvent(new CustomEvent('ui-change', { bubbles: true, detail: { value: input.value } }));
+  }
+  function openSelect(select) {
+    closePortal();
+    var trigger = select.querySelector('.ui-select-trigger');
+    var rect = trigger.getBoundingClientRect();
+    var portal = document.createElement('div');
+    portal.className = 'ui-select-portal';
+    portal.setAttribute('role', 'listbox');
+    portal.style.left = (rect.left + window.scrollX) + 'px';
+    portal.style.top = (rect.bottom + window.scrollY + 4) + 'px';
+    portal.style.minWidth = rect.width + 'px';
+    var current = select.querySelector('input[type=hidden]').value;
+    var options = selectOptions(select);
+    if (!options.length) {
+      var empty = document.createElement('div');
+      empty.className = 'ui-select-empty';
+      empty.textContent = 'No data';
+      portal.appendChild(empty);
+    }
+    options.forEach(function (o) {
+      var item = document.createElement('div');
+      item.className = 'ui-select-option' + (o[0] === current ? ' selected' : '');
+      item.setAttribute('role', 'option');
+      item.setAttribute('aria-selected', o[0] === current ? 'true' : 'false');
+      item.setAttribute('data-value', o[0]);
+      item.textContent = o[1];
+      item.addEventListener('mousedown', function (ev) { ev.preventDefault(); });
+      item.addEventListener('click', function () { setSelectValue(select, o[0]); closePortal(); clearError(select); });
+      portal.appendChild(item);
+    });
+    document.body.appendChild(portal);
+    trigger.setAttribute('aria-expanded', 'true');
+    openPortal = { select: select, portal: portal };
+  }
+
+  // ---- dialogs, drawers and row context ------------------------------------------------------
+  var rowContext = null;
+  function openLayer(id, opener) {
+    var layer = document.getElementById(id);
+    if (!layer) return;
+    var row = opener ? opener.closest('[data-row-id]') : null;
+    rowContext = row ? { id: row.getAttribute('data-row-id'), item: JSON.parse(row.getAttribute('data-row') || '{}') } : null;
+    var form = layer.querySelector('form[data-ui-form]');
+    if (form) resetForm(form);
+    var target = layer.querySelector('[data-confirm-target]');
+    if (target) {
+      if (layer.querySelector('[data-batch]')) target.textContent = selectedIds().join(', ');
+      else target.textContent = rowContext ? rowContext.id : '';
+    }
+    layer.hidden = false;
+    layer.classList.add('open');
+    var first = layer.querySelector('input:not([type=hidden]), aca-cidr-input, .ui-select-trigger');
+    if (first && first.focus) setTimeout(function () { first.focus(); }, 30);
+  }
+  function closeLayer(layer) {
+    closePortal();
+    layer.hidden = true;
+    layer.classList.remove('open');
+  }
+  function lookup(item, path) {
+    return path.split('.').reduce(function (v, k) { return v == null ? undefined : v[k]; }, item);
+  }
+
+  // ---- forms -------------------------------------------------------------------------------
+  var RULES = {
+    name: function (v) {
+      if (!v) return null;
+      if (v.length > 128 || !/^[A-Za-z\u4e00-\u9fa5]/.test(v) || /^https?:\/\//.test(v))
+        return 'The name must be 1 to 128 characters in length, start with a letter, and cannot start with http:// or https://.';
+      return null;
+    },
+    cidr: function (v) {
+      var m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(v);
+      if (!m || m.slice(1, 5).some(function (o) { return +o > 255; }) || +m[5] > 32)
+        return 'Enter a valid IPv4 CIDR block, for example 192.168.0.0/16.';
+      return null;
+    },
+    password: function (v) {
+      if (!v) return null;
+      var classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter(function (r) { return r.test(v); }).length;
+      if (v.length < 8 || v.length > 30 || classes < 3)
+        return 'The password must be 8 to 30 characters in length and contain at least three of the following: uppercase letters, lowercase letters, digits, and special characters.';
+      return null;
+    },
+    username: function (v) {
+      return !v || /^[A-Za-z0-9._-]{1,64}$/.test(v) ? null : 'The name can contain only letters, digits, periods (.), hyphens (-), and underscores (_), and can be up to 64 characters in length.';
+    },
+    domain: function (v) {
+      return !v || /^([A-Za-z0-9-]+\.)+[A-Za-z]{2,}$/.test(v) ? null : 'Enter a valid domain name, for example example.com.';
+    },
+    port: function (v) {
+      return !v || (/^\d+$/.test(v) && +v >= 1 && +v <= 65535) ? null : 'Enter a port number from 1 to 65535.';
+    },
+    number: function (v) { return !v || /^-?\d+$/.test(v) ? null : 'Enter an integer.'; },
+    bucket: function (v) {
+      return !v || /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(v) ? null : 'The name must be 3 to 63 characters in length, contain only lowercase letters, digits, and hyphens (-), and start and end with a lowercase letter or digit.';
+    },
+    logstore: function (v) {
+      return !v || /^[a-z0-9][a-z0-9_-]{1,61}[a-z0-9]$/.test(v) ? null : 'The name must be 3 to 63 characters in length and contain only lowercase letters, digits, hyphens (-), and underscores (_).';
+    },
+    trail: function (v) {
+      return !v || /^[a-z][a-z0-9_-]{5,35}$/.test(v) ? null : 'The name must be 6 to 36 characters in length, start with a lowercase letter, and contain only lowercase letters, digits, hyphens (-), and underscores (_).';
+    }
+  };
+  function controlOf(item) {
+    return item.querySelector('aca-cidr-input, input:not([type=radio]), textarea') || item.querySelector('input');
+  }
+  function valueOf(item) {
+    var radio = item.querySelector('input[type=radio]:checked');
+    if (radio) return radio.value;
+    var c = controlOf(item);
+    return c ? (c.value || '').trim() : '';
+  }
+  function setError(item, message) {
+    var box = item.querySelector('.form-error');
+    if (box) box.textContent = message || '';
+    item.classList.toggle('has-error', !!message);
+    var cidr = item.querySelector('aca-cidr-input');
+    if (cidr) { if (message) cidr.setAttribute('invalid', ''); else cidr.removeAttribute('invalid'); }
+  }
+  function clearError(node) { var item = node.closest('.form-item'); if (item) setError(item, ''); }
+  function validateItems(items) {
+    var ok = true;
+    items.forEach(function (item) {
+      var value = valueOf(item);
+      var message = null;
+      if (item.getAttribute('data-required') === 'true' && !value) message = 'This field is required.';
+      var control = item.querySelector('[data-rule]');
+      var rule = control && control.getAttribute('data-rule');
+      if (!message && rule && RULES[rule]) message = RULES[rule](value);
+      setError(item, message);
+      if (message) ok = false;
+    });
+    return ok;
+  }
+  function visibleItems(form) {
+    return Array.prototype.filter.call(form.querySelectorAll('.form-item'), function (item) { return !item.closest('[data-step-panel][hidden]'); });
+  }
+  function resetForm(form) {
+    form.querySelectorAll('.form-item').forEach(function (item) {
+      setError(item, '');
+      var path = item.getAttribute('data-from-row');
+      if (path && rowContext) {
+        var v = lookup(rowContext.item, path);
+        var c = controlOf(item);
+        if (c) c.value = v == null ? '' : v;
+      }
+    });
+    form.querySelectorAll('[data-generate]').forEach(function (input) {
+      input.value = 'rule-' + Math.random().toString(16).slice(2, 10) + Date.now().toString(16);
+    });
+    showStep(form, 0);
+    var submit = form.querySelector('[data-submit]');
+    if (submit) submit.disabled = false;
+  }
+  function steps(form) { return form.querySelectorAll('[data-step-panel]'); }
+  function currentStep(form) {
+    var panels = steps(form);
+    for (var i = 0; i < panels.length; i++) if (!panels[i].hidden) return i;
+    return 0;
+  }
+  function showStep(form, index) {
+    var panels = steps(form);
+    if (panels.length < 2 || !form.querySelector('[data-step-next]')) return;
+    panels.forEach(function (p, i) { p.hidden = i !== index; });
+    form.querySelectorAll('[data-step-index]').forEach(function (t) {
+      var i = +t.getAttribute('data-step-index');
+      t.classList.toggle('current', i === index);
+      t.classList.toggle('done', i < index);
+    });
+    var last = index === panels.length - 1;
+    form.querySelector('[data-step-prev]').hidden = index === 0;
+    form.querySelector('[data-step-next]').hidden = last;
+    form.querySelector('[data-submit]').hidden = !last;
+    if (last) {
+      var summary = form.querySelector('[data-summary]');
+      if (summary && !summary.querySelector('dl')) {
+        var dl = document.createElement('dl');
+        dl.className = 'descriptions';
+        summary.appendChild(dl);
+      }
+      if (summary) {
+        var list = summary.querySelector('dl');
+        list.innerHTML = '';
+        form.querySelectorAll('.form-item').forEach(function (item) {
+          var label = item.getAttribute('data-ui-field');
+          var select = item.querySelector('.ui-select-value');
+          var radio = item.querySelector('input[type=radio]:checked');
+          var text = select && !select.classList.contains('placeholder') ? select.textContent : radio ? radio.parentNode.textContent : valueOf(item);
+          if (item.querySelector('input[type=password]')) text = text ? '********' : '';
+          var row = document.createElement('div');
+          row.className = 'desc-item';
+          var dt = document.createElement('dt'); dt.textContent = label;
+          var dd = document.createElement('dd'); dd.textContent = text || '-';
+          row.appendChild(dt); row.appendChild(dd);
+          list.appendChild(row);
+        });
+      }
+    }
+  }
+  function collect(form) {
+    var params = {};
+    var fixed = JSON.parse(form.getAttribute('data-fixed') || '[]');
+    fixed.forEach(function (p) { params[p[0]] = p[1]; });
+    form.querySelectorAll('[name]').forEach(function (el) {
+      if (el.type === 'radio' && !el.checked) return;
+      if (el.closest('[data-then]')) return;
+      var name = el.getAttribute('name');
+      var v = (el.value || '').trim();
+      if (v !== '') params[name] = v;
+    });
+    var idParam = form.getAttribute('data-id-param');
+    if (idParam && rowContext) params[idParam] = rowContext.id;
+    return params;
+  }
+  function withRegion(params) {
+    var region = document.body.getAttribute('data-region');
+    if (region && !document.querySelector('.region-global') && !params.RegionId) params.RegionId = region;
+    return params;
+  }
+  function post(url, params) {
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+      body: JSON.stringify(withRegion(params))
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (body) { return { ok: res.ok, body: body }; });
+    });
+  }
+  function showApiError(form, body) {
+    var message = (body && (body.Message || body.Code)) || 'The operation failed.';
+    var m = /parameter "([^"]+)"/.exec(message);
+    if (form && m) {
+      var item = form.querySelector('.form-item[data-param="' + m[1] + '"]');
+      if (item) setError(item, message);
+    }
+    toast((body && body.Code ? body.Code + ': ' : '') + message, 'error');
+  }
+  // Sections that are calls of their own (the vSwitch of the Create VPC page) run after the form's
+  // call, in order, with parameters carried over from its response.
+  function followUps(form, first) {
+    var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
+    var chain = Promise.resolve({ ok: true });
+    form.querySelectorAll('[data-then]').forEach(function (section) {
+      chain = chain.then(function (prev) {
+        if (!prev.ok) return prev;
+        var params = {};
+        JSON.parse(section.getAttribute('data-carry') || '[]').forEach(function (c) { params[c[0]] = first[c[1]]; });
+        section.querySelectorAll('[name]').forEach(function (el) {
+          if (el.type === 'radio' && !el.checked) return;
+          var v = (el.value || '').trim();
+          if (v !== '') params[el.getAttribute('name')] = v;
+        });
+        return post(base + section.getAttribute('data-then'), params).then(function (r) {
+          r.section = section;
+          return r;
+        });
+      });
+    });
+    return chain;
+  }
+  function submitForm(form) {
+    if (!validateItems(visibleItems(form))) return;
+    var submit = form.querySelector('[data-submit]');
+    submit.disabled = true;
+    submit.classList.add('loading');
+    post(form.getAttribute('data-url'), collect(form)).then(function (r) {
+      if (!r.ok) return r;
+      return followUps(form, r.body).then(function (next) { return next.ok ? r : next; });
+    }).then(function (r) {
+      submit.disabled = false;
+      submit.classList.remove('loading');
+      if (!r.ok) { showApiError(r.section || form, r.body); return; }
+      toast(form.getAttribute('data-success') || 'The operation is successful.');
+      var layer = form.closest('.dialog-mask, .drawer-mask');
+      if (layer) closeLayer(layer);
+      var done = form.getAttribute('data-done');
+      setTimeout(function () { if (done) location.href = done; else location.reload(); }, 900);
+    }).catch(function () {
+      submit.disabled = false;
+      toast('The network is unavailable. Try again later.', 'error');
+    });
+  }
+
+  // ---- confirmed calls and batch operations ---------------------------------------------------
+  function selectedIds() {
+    return Array.prototype.map.call(document.querySelectorAll('.row-check:checked'), function (c) { return c.value; });
+  }
+  function runCall(button) {
+    var action = button.getAttribute('data-call');
+    var idParam = button.getAttribute('data-id-param');
+    var fixed = JSON.parse(button.getAttribute('data-fixed') || '[]');
+    var ids = button.hasAttribute('data-batch') ? selectedIds() : rowContext ? [rowContext.id] : [];
+    var product = document.body.getAttribute('data-product');
+    button.disabled = true;
+    var chain = Promise.resolve({ ok: true });
+    ids.forEach(function (id) {
+      chain = chain.then(function (prev) {
+        if (!prev.ok) return prev;
+        var params = {};
+        fixed.forEach(function (p) { params[p[0]] = p[1]; });
+        params[idParam] = id;
+        return post('/console/api/' + product + '/' + action, params);
+      });
+    });
+    chain.then(function (r) {
+      button.disabled = false;
+      closeLayer(button.closest('.dialog-mask'));
+      if (!r.ok) { showApiError(null, r.body); return; }
+      toast('The operation is successful.');
+      setTimeout(function () { location.reload(); }, 900);
+    });
+  }
+  function updateBatch() {
+    var n = selectedIds().length;
+    document.querySelectorAll('[data-batch-button]').forEach(function (b) { b.disabled = n === 0; });
+  }
+
+  // ---- event wiring --------------------------------------------------------------------------
+  document.addEventListener('click', function (ev) {
+    var t = ev.target;
+    var trigger = t.closest('.ui-select-trigger');
+    if (trigger) {
+      var select = trigger.closest('.ui-select');
+      if (openPortal && openPortal.select === select) closePortal(); else openSelect(select);
+      return;
+    }
+    if (!t.closest('.ui-select-portal')) closePortal();
+    var opener = t.closest('[data-open]');
+    if (opener && !opener.disabled && opener.getAttribute('aria-disabled') !== 'true') {
+      ev.preventDefault();
+      document.querySelectorAll('.hover-menu.open').forEach(function (m) { m.classList.remove('open'); });
+      openLayer(opener.getAttribute('data-open'), opener);
+      return;
+    }
+    if (t.closest('[data-close]')) {
+      var layer = t.closest('.dialog-mask, .drawer-mask');
+      if (layer) closeLayer(layer);
+      return;
+    }
+    if (t.classList && (t.classList.contains('dialog-mask') || t.classList.contains('drawer-mask'))) { closeLayer(t); return; }
+    var call = t.closest('[data-call]');
+    if (call) { runCall(call); return; }
+    var next = t.closest('[data-step-next]');
+    if (next) {
+      var form = next.closest('form');
+      var i = currentStep(form);
+      var panel = steps(form)[i];
+      if (validateItems(Array.prototype.slice.call(panel.querySelectorAll('.form-item')))) showStep(form, i + 1);
+      return;
+    }
+    var prev = t.closest('[data-step-prev]');
+    if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, currentStep(f) - 1)); return; }
+    var tab = t.closest('[data-tab]');
+    if (tab) {
+      var index = tab.getAttribute('data-tab');
+      document.querySelectorAll('[data-tab]').forEach(function (x) {
+        var on = x.getAttribute('data-tab') === index;
+        x.classList.toggle('active', on);
+        x.setAttribute('aria-selected', on ? 'true' : 'false');
+      });
+      document.querySelectorAll('[data-tab-panel]').forEach(function (p) { p.hidden = p.getAttribute('data-tab-panel') !== index; });
+      return;
+    }
+    var more = t.closest('.more-trigger');
+    if (more) { more.parentNode.classList.toggle('open'); return; }
+    document.querySelectorAll('.hover-menu.open').forEach(function (m) { if (!m.contains(t)) m.classList.remove('open'); });
+  });
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key === 'Escape') {
+      if (openPortal) { closePortal(); return; }
+      var open = document.querySelector('.dialog-mask.open, .drawer-mask.open');
+      if (open) closeLayer(open);
+    }
+    if ((ev.key === 'Enter' || ev.key === ' ') && ev.target.classList && ev.target.classList.contains('ui-select-trigger')) {
+      ev.preventDefault();
+      openSelect(ev.target.closest('.ui-select'));
+    }
+  });
+  document.addEventListener('submit', function (ev) {
+    var form = ev.target;
+    if (form.hasAttribute('data-ui-form')) {
+      ev.preventDefault();
+      var next = form.querySelector('[data-step-next]');
+      if (next && !next.hidden) { next.click(); return; }
+      submitForm(form);
+    }
+  });
+  document.addEventListener('input', function (ev) { if (ev.target.closest) clearError(ev.target); });
+  document.addEventListener('change', function (ev) {
+    if (ev.target.classList && ev.target.classList.contains('row-check')) updateBatch();
+    if (ev.target.hasAttribute && ev.target.hasAttribute('data-select-all')) {
+      document.querySelectorAll('.row-check').forEach(function (c) { c.checked = ev.target.checked; });
+      updateBatch();
+    }
+  });
+  document.addEventListener('ui-change', function (ev) {
+    var select = ev.target;
+    var name = select.getAttribute('data-ui-select');
+    if (name === 'region') {
+      document.cookie = 'aca_console_region=' + ev.detail.value + '; path=/';
+      var url = new URL(location.href);
+      url.searchParams.set('region', ev.detail.value);
+      url.searchParams.delete('page');
+      location.href = url.toString();
+    } else if (name === 'resourceGroup') {
+      document.cookie = 'aca_console_rg=' + ev.detail.value + '; path=/';
+      location.reload();
+    }
+  });
+  window.addEventListener('resize', closePortal);
+  window.addEventListener('scroll', function (ev) {
+    if (openPortal && !openPortal.portal.contains(ev.target)) closePortal();
+  }, true);
+  window.acaConsole = { toast: toast };
+})();

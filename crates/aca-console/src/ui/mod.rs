@@ -1,0 +1,712 @@
+//! The console's web UI: logon, the per-product consoles rendered from [`spec`], and the front-end
+//! endpoints that turn the pages' clicks into API calls (recorded in ActionTrail like any call).
+//!
+//! Reads go through the product's Describe/List operations and writes through its Create/Delete/…
+//! operations, all via [`Console::call`] with the product's console user agent. Buy pages record
+//! `ConsoleOperation` events named `Create`, as the real console does.
+//!
+//! URLs: `/login`; `/console` (products); `/console/<product>/<page>` (a list);
+//! `/console/<product>/<page>/<id>` (details); `/console/<product>/<page>/buy/<form>` and
+//! `…/create/<form>` (create flows with a page of their own); `/console/<product>/frame/<page>` (a list
+//! shown in an iframe); `POST /console/api/<product>/<Action>` and `POST /console/buy/<product>/<Action>`
+//! (the pages' calls). Which release a user sees is the account's profile ([`crate::profile`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use aca_core::EventType;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{Extensions, HeaderMap, StatusCode, Uri, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::Console;
+use crate::catalog::Product;
+use crate::dispatch::Caller;
+use crate::params::Params;
+use crate::products::regions::REGIONS;
+use crate::profile::ProfileId;
+
+pub mod render;
+pub mod session;
+pub mod spec;
+
+use render::{ListData, ListQuery, SelectOptions, View, display, lookup};
+use spec::{ActionKind, Container, FieldKind, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
+
+const CONSOLE_JS: &str = include_str!("../../assets/console.js");
+const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
+const REGION_COOKIE: &str = "aca_console_region";
+const GROUP_COOKIE: &str = "aca_console_rg";
+
+/// The console's routes. Requests signed for OSS or Simple Log Service (a bucket may be named
+/// `console` or `login`) are handed to the REST protocols instead.
+pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
+    Router::new()
+        .route("/login", get(login_form).post(login))
+        .route("/logout", post(logout))
+        .route("/console", get(home))
+        .route("/console/assets/{file}", get(asset))
+        .route("/console/api/{product}/{action}", post(api_call))
+        .route("/console/buy/{product}/{action}", post(buy_call))
+        .route("/console/{product}", get(product_home))
+        .route("/console/{product}/frame/{page}", get(frame))
+        .route("/console/{product}/{page}", get(list))
+        .route("/console/{product}/{page}/{id}", get(details))
+        .route("/console/{product}/{page}/buy/{form}", get(buy_page))
+        .route("/console/{product}/{page}/create/{form}", get(create_page))
+        .route_layer(axum::middleware::from_fn_with_state(console, signed_rest_requests))
+}
+
+/// Passes requests that carry an OSS or Simple Log Service signature to the REST handlers.
+async fn signed_rest_requests(
+    State(console): State<Arc<Console>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let authorization = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let signed = ["OSS ", crate::rest::oss::V4_SCHEME, "LOG "]
+        .iter()
+        .any(|scheme| authorization.starts_with(scheme));
+    if !signed {
+        return next.run(request).await;
+    }
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .copied()
+        .unwrap_or(ConnectInfo(std::net::SocketAddr::from(([127, 0, 0, 1], 0))));
+    let (parts, body) = request.into_parts();
+    // The same limit as axum's default for a `Bytes` body.
+    let Ok(body) = axum::body::to_bytes(body, 2 * 1024 * 1024).await else {
+        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    };
+    crate::rest::fallback(State(console), peer, parts.method, parts.uri, parts.headers, body).await
+}
+
+/// The signed-in account, as the pages need it.
+struct Session {
+    account_id: String,
+    account_name: String,
+    profile: ProfileId,
+    region: String,
+    resource_group: String,
+}
+
+fn session(console: &Console, headers: &HeaderMap, region: Option<&str>) -> Option<Session> {
+    let account_id = session::account_of(headers)?;
+    let shared = console.store.account(&account_id)?;
+    let (account_name, profile) = {
+        let state = shared.lock();
+        (state.account.login.clone(), state.account.profile)
+    };
+    let region = region
+        .map(str::to_owned)
+        .or_else(|| session::cookie(headers, REGION_COOKIE))
+        .filter(|r| REGIONS.iter().any(|known| known.id == r))
+        .unwrap_or_else(|| console.config.default_region.clone());
+    let resource_group = session::cookie(headers, GROUP_COOKIE).unwrap_or_default();
+    Some(Session {
+        account_id,
+        account_name,
+        profile,
+        region,
+        resource_group,
+    })
+}
+
+fn to_login(uri: &Uri) -> Response {
+    let next = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/console");
+    let encoded = percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC);
+    Redirect::to(&format!("/login?next={encoded}")).into_response()
+}
+
+fn source_ip(extensions: &Extensions) -> String {
+    extensions
+        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip().to_string())
+        .unwrap_or_else(|| "127.0.0.1".to_owned())
+}
+
+fn page_html(status: StatusCode, markup: maud::Markup) -> Response {
+    (status, Html(markup.into_string())).into_response()
+}
+
+#[derive(Debug, Deserialize, Default)]
+struct LoginQuery {
+    next: Option<String>,
+}
+
+async fn login_form(Query(q): Query<LoginQuery>) -> Response {
+    page_html(
+        StatusCode::OK,
+        render::login_page(None, "", q.next.as_deref().unwrap_or("")),
+    )
+}
+
+async fn login(State(console): State<Arc<Console>>, Query(q): Query<LoginQuery>, body: Bytes) -> Response {
+    let form: HashMap<String, String> = form_urlencoded::parse(&body).into_owned().collect();
+    let login = form.get("login").map(|s| s.trim().to_owned()).unwrap_or_default();
+    let password = form.get("password").cloned().unwrap_or_default();
+    let account = console
+        .store
+        .account_by_login(&login)
+        .map(|shared| shared.lock().account.clone());
+    match account {
+        Some(account) if account.password == password => {
+            let token = session::start(&account.id);
+            let next = q
+                .next
+                .filter(|n| n.starts_with('/') && !n.starts_with("//"))
+                .unwrap_or_else(|| "/console".to_owned());
+            let cookie = format!("{}={token}; Path=/; HttpOnly; SameSite=Lax", session::COOKIE_NAME);
+            ([(header::SET_COOKIE, cookie)], Redirect::to(&next)).into_response()
+        }
+        _ => page_html(
+            StatusCode::UNAUTHORIZED,
+            render::login_page(
+                Some("The logon name or password is incorrect. Check and try again."),
+                &login,
+                q.next.as_deref().unwrap_or(""),
+            ),
+        ),
+    }
+}
+
+async fn logout(headers: HeaderMap) -> Response {
+    if let Some(token) = session::cookie(&headers, session::COOKIE_NAME) {
+        session::end(&token);
+    }
+    let cookie = format!("{}=; Path=/; Max-Age=0", session::COOKIE_NAME);
+    ([(header::SET_COOKIE, cookie)], Redirect::to("/login")).into_response()
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    match file.as_str() {
+        "console.js" => ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], CONSOLE_JS).into_response(),
+        "console.css" => ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CONSOLE_CSS).into_response(),
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+#[derive(Debug, Deserialize, Default)]
+struct PageQuery {
+    region: Option<String>,
+    page: Option<i64>,
+    key: Option<usize>,
+    q: Option<String>,
+}
+
+async fn home(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    page_html(StatusCode::OK, render::home_page(s.profile, &s.account_name, &s.region))
+}
+
+/// A product's console under the session's release, and the API product behind it (if served).
+fn resolve(s: &Session, code: &str) -> Option<(&'static ProductSpec, Option<&'static Product>)> {
+    let spec = spec::product(s.profile, code)?;
+    Some((spec, api_product(&spec.api, &s.region)))
+}
+
+/// The API product behind a console: an RPC product, or OSS / Simple Log Service (REST protocols
+/// whose operations run through the same [`Console::call`]), as served in `region`.
+pub fn api_product(code: &str, region: &str) -> Option<&'static Product> {
+    crate::products::by_code(code).or_else(|| match code {
+        "oss" => Some(crate::rest::oss::product_in(region)),
+        "sls" => Some(crate::rest::sls::product_in(region)),
+        _ => None,
+    })
+}
+
+fn view<'a>(s: &'a Session, spec: &'a ProductSpec) -> View<'a> {
+    View {
+        profile: s.profile,
+        product: spec,
+        account_name: &s.account_name,
+        account_id: &s.account_id,
+        region: &s.region,
+        resource_group: &s.resource_group,
+    }
+}
+
+fn not_found(what: &str) -> Response {
+    let body = maud::html! {
+        (maud::DOCTYPE)
+        html { head { title { "Page not found - Alibaba Cloud Console" } link rel="stylesheet"
+            href="/console/assets/console.css"; }
+            body { main class="home" { h1 { "The page does not exist" } p { (what) } a class="btn btn-primary"
+                href="/console" { "Back to Console home" } } } }
+    };
+    page_html(StatusCode::NOT_FOUND, body)
+}
+
+async fn product_home(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    Path(code): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, _)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
+    Redirect::to(&format!("/console/{}/{}?region={}", spec.code, spec.home(), s.region)).into_response()
+}
+
+/// Calls a product operation as the console front end of the signed-in account.
+fn console_call(
+    console: &Console,
+    product: &'static Product,
+    action: &str,
+    params: &Params,
+    s: &Session,
+    ip: &str,
+    buy: bool,
+) -> Result<Value, crate::error::ApiError> {
+    let caller = Caller {
+        account_id: s.account_id.clone(),
+        access_key_id: String::new(),
+        user_name: None,
+        user_agent: product.console_agent.to_owned(),
+        source_ip: ip.to_owned(),
+        event_type: if buy {
+            EventType::ConsoleOperation
+        } else {
+            EventType::ApiCall
+        },
+        event_name: buy.then(|| "Create".to_owned()),
+    };
+    console.call(product, action, params, &caller).result
+}
+
+fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
+    let mut params = Params::default();
+    if page.regional {
+        params.insert("RegionId", s.region.clone());
+    }
+    if page.total_path.is_some() {
+        params.insert(page.page_param.clone(), query.page_number.max(1).to_string());
+        params.insert("PageSize", page.page_size.to_string());
+    }
+    for (k, v) in &page.list_params {
+        params.insert(k.clone(), v.clone());
+    }
+    if !s.resource_group.is_empty() && page.regional {
+        params.insert("ResourceGroupId", s.resource_group.clone());
+    }
+    if let Some(option) = page.search.get(query.search_key).filter(|_| !query.q.is_empty()) {
+        for (k, v) in &option.params {
+            params.insert(k.clone(), v.replace("{q}", &query.q));
+        }
+    }
+    params
+}
+
+/// Runs a page's list operation and reads the items out of the response.
+fn fetch_list(
+    console: &Console,
+    product: &'static Product,
+    page: &PageSpec,
+    params: &Params,
+    s: &Session,
+    ip: &str,
+) -> ListData {
+    let page_number = params.get(&page.page_param).and_then(|n| n.parse().ok()).unwrap_or(1);
+    match console_call(console, product, &page.list_action, params, s, ip, false) {
+        Ok(body) => ListData {
+            items: lookup(&body, &page.items_path)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+            // Some products return the count as a string (CloudMonitor's `"Total": "3"`).
+            total: page
+                .total_path
+                .as_deref()
+                .and_then(|p| lookup(&body, p))
+                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok())),
+            page_number,
+            error: None,
+        },
+        Err(e) => ListData {
+            error: Some(format!("{}: {}", e.code, e.message)),
+            page_number,
+            ..ListData::default()
+        },
+    }
+}
+
+/// The options of every resource select on the given forms.
+fn select_options<'a>(
+    console: &Console,
+    s: &Session,
+    forms: impl Iterator<Item = &'a FormSpec>,
+    ip: &str,
+) -> SelectOptions {
+    let mut out = SelectOptions::new();
+    for form in forms {
+        for field in form.fields() {
+            let FieldKind::Select(OptionSource::Resources { product, page }) = &field.kind else {
+                continue;
+            };
+            let key = format!("{product}/{page}");
+            if out.contains_key(&key) {
+                continue;
+            }
+            let source = spec::product(s.profile, product)
+                .and_then(|spec| Some((spec.page(page)?, api_product(&spec.api, &s.region)?)));
+            let items = match source {
+                Some((source_page, api)) => {
+                    let mut params = list_params(source_page, s, &ListQuery::default());
+                    if source_page.total_path.is_some() {
+                        params.insert("PageSize", "50");
+                    }
+                    fetch_list(console, api, source_page, &params, s, ip)
+                        .items
+                        .iter()
+                        .map(|item| {
+                            let id = display(lookup(item, &source_page.id_field));
+                            let name = display(lookup(item, &source_page.name_field));
+                            let label = if name.is_empty() || name == id {
+                                id.clone()
+                            } else {
+                                format!("{name} ({id})")
+                            };
+                            (id, label)
+                        })
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            out.insert(key, items);
+        }
+    }
+    out
+}
+
+fn page_forms(page: &PageSpec) -> impl Iterator<Item = &FormSpec> {
+    page.creates
+        .iter()
+        .chain(page.row_actions.iter().filter_map(|a| match &a.kind {
+            ActionKind::Form(form) => Some(form.as_ref()),
+            _ => None,
+        }))
+}
+
+fn list_query(q: &PageQuery) -> ListQuery {
+    ListQuery {
+        page_number: q.page.unwrap_or(1).max(1),
+        search_key: q.key.unwrap_or(0),
+        q: q.q.clone().unwrap_or_default().trim().to_owned(),
+    }
+}
+
+async fn list(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path((code, page_id)): Path<(String, String)>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
+    let v = view(&s, spec);
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec.page(&page_id) else {
+        return not_found(&format!("{} has no page {page_id}.", spec.name));
+    };
+    let ip = source_ip(&extensions);
+    let query = list_query(&q);
+    let client_side = page.search.iter().all(|o| o.params.is_empty());
+    let data = if page.in_frame {
+        ListData::default()
+    } else {
+        let mut data = fetch_list(&console, api, page, &list_params(page, &s, &query), &s, &ip);
+        if client_side && !query.q.is_empty() {
+            let needle = query.q.to_lowercase();
+            data.items
+                .retain(|item| item.to_string().to_lowercase().contains(&needle));
+        }
+        data
+    };
+    let options = select_options(&console, &s, page_forms(page), &ip);
+    page_html(StatusCode::OK, render::list_page(&v, page, &data, &query, &options))
+}
+
+async fn frame(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path((code, page_id)): Path<(String, String)>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
+    let v = view(&s, spec);
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec.page(&page_id).filter(|p| p.in_frame) else {
+        return not_found("No such view.");
+    };
+    let query = list_query(&q);
+    let data = fetch_list(
+        &console,
+        api,
+        page,
+        &list_params(page, &s, &query),
+        &s,
+        &source_ip(&extensions),
+    );
+    page_html(StatusCode::OK, render::frame_page(&v, page, &data, &query))
+}
+
+async fn details(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path((code, page_id, id)): Path<(String, String, String)>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
+    let v = view(&s, spec);
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec.page(&page_id).filter(|p| !p.tabs.is_empty()) else {
+        return not_found("No such page.");
+    };
+    let ip = source_ip(&extensions);
+    let mut params = list_params(page, &s, &ListQuery::default());
+    params.insert(page.id_param.clone(), id.clone());
+    let data = fetch_list(&console, api, page, &params, &s, &ip);
+    let Some(item) = data
+        .items
+        .iter()
+        .find(|item| display(lookup(item, &page.id_field)) == id)
+    else {
+        return not_found(&format!(
+            "The resource {id} does not exist in {}, or it has been released.",
+            s.region
+        ));
+    };
+    let mut children: Vec<(&PageSpec, ListData)> = Vec::new();
+    for tab in &page.tabs {
+        let Tab::Children {
+            product,
+            page: child_id,
+            filter_param,
+            ..
+        } = tab
+        else {
+            continue;
+        };
+        let Some(child_spec) = spec::product(s.profile, product) else {
+            continue;
+        };
+        let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api, &s.region))
+        else {
+            continue;
+        };
+        let mut params = list_params(child, &s, &ListQuery::default());
+        params.insert(filter_param.clone(), id.clone());
+        children.push((child, fetch_list(&console, child_api, child, &params, &s, &ip)));
+    }
+    let options = select_options(
+        &console,
+        &s,
+        page_forms(page).chain(children.iter().flat_map(|(c, _)| page_forms(c))),
+        &ip,
+    );
+    page_html(
+        StatusCode::OK,
+        render::details_page(&v, page, item, &children, &options),
+    )
+}
+
+type FormPath = Path<(String, String, String)>;
+
+async fn buy_page(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path(path): FormPath,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    form_page(&console, &headers, &uri, &extensions, path, &q, Container::BuyPage)
+}
+
+async fn create_page(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path(path): FormPath,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    form_page(&console, &headers, &uri, &extensions, path, &q, Container::Page)
+}
+
+/// A create flow with a page of its own (`buy/…` for buy pages, `create/…` for the others).
+fn form_page(
+    console: &Console,
+    headers: &HeaderMap,
+    uri: &Uri,
+    extensions: &Extensions,
+    (code, page_id, form_id): (String, String, String),
+    q: &PageQuery,
+    container: Container,
+) -> Response {
+    let Some(s) = session(console, headers, q.region.as_deref()) else {
+        return to_login(uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
+    let v = view(&s, spec);
+    if api.is_none() {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    }
+    let form = spec.page(&page_id).and_then(|p| {
+        let form = p.creates.iter().find(|f| f.id == form_id && f.container == container)?;
+        Some((p, form))
+    });
+    let Some((page, form)) = form else {
+        return not_found("No such page.");
+    };
+    let options = select_options(console, &s, std::iter::once(form), &source_ip(extensions));
+    page_html(StatusCode::OK, render::form_page(&v, page, form, &options))
+}
+
+/// Request parameters from a JSON object (values as strings) or a urlencoded form.
+fn body_params(headers: &HeaderMap, body: &Bytes) -> Result<Params, String> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json"));
+    let mut map = BTreeMap::new();
+    if is_json {
+        let value: Value = serde_json::from_slice(body).map_err(|e| format!("the request body is not JSON: {e}"))?;
+        let Value::Object(object) = value else {
+            return Err("the request body must be a JSON object".to_owned());
+        };
+        for (k, v) in object {
+            let text = match v {
+                Value::String(s) => s,
+                Value::Null => continue,
+                other => other.to_string(),
+            };
+            map.insert(k, text);
+        }
+    } else {
+        map.extend(form_urlencoded::parse(body).into_owned());
+    }
+    Ok(Params::new(map))
+}
+
+fn front_end_call(
+    console: &Console,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+    code: &str,
+    action: &str,
+    body: &Bytes,
+    buy: bool,
+) -> Response {
+    let error = |status: StatusCode, code: &str, message: &str| {
+        (status, axum::Json(json!({ "Code": code, "Message": message }))).into_response()
+    };
+    let Some(s) = session(console, headers, None) else {
+        return error(
+            StatusCode::UNAUTHORIZED,
+            "NotLoggedIn",
+            "Your session has expired. Log on again.",
+        );
+    };
+    let Some((_, api)) = resolve(&s, code) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            "InvalidProduct.NotFound",
+            "The product does not exist.",
+        );
+    };
+    let Some(api) = api else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "ServiceUnavailable",
+            "The product is unavailable.",
+        );
+    };
+    let params = match body_params(headers, body) {
+        Ok(p) => p,
+        Err(message) => return error(StatusCode::BAD_REQUEST, "InvalidParameter", &message),
+    };
+    // OSS and Simple Log Service name the region in the event source: use the request's region.
+    let api = params
+        .get("RegionId")
+        .and_then(|region| api_product(&api.code, region))
+        .unwrap_or(api);
+    match console_call(console, api, action, &params, &s, &source_ip(extensions), buy) {
+        Ok(body) => axum::Json(body).into_response(),
+        Err(e) => (e.status, axum::Json(json!({ "Code": e.code, "Message": e.message }))).into_response(),
+    }
+}
+
+async fn api_call(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    extensions: Extensions,
+    Path((code, action)): Path<(String, String)>,
+    body: Bytes,
+) -> Response {
+    front_end_call(&console, &headers, &extensions, &code, &action, &body, false)
+}
+
+async fn buy_call(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    extensions: Extensions,
+    Path((code, action)): Path<(String, String)>,
+    body: Bytes,
+) -> Response {
+    front_end_call(&console, &headers, &extensions, &code, &action, &body, true)
+}
+
+#[cfg(test)]
+mod tests;

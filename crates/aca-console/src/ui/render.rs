@@ -1,0 +1,963 @@
+//! The one renderer: page specs plus data already fetched become HTML. Pure functions, no I/O, so a
+//! page renders in well under a millisecond and tests can render any page under any release.
+
+use std::collections::HashMap;
+
+use maud::{DOCTYPE, Markup, html};
+use serde_json::Value;
+
+use super::spec::*;
+use crate::products::regions::REGIONS;
+use crate::profile::{Placement, ProfileId};
+
+/// Who is looking, where, under which release.
+#[derive(Debug, Clone)]
+pub struct View<'a> {
+    pub profile: ProfileId,
+    pub product: &'a ProductSpec,
+    pub account_name: &'a str,
+    pub account_id: &'a str,
+    pub region: &'a str,
+    pub resource_group: &'a str,
+}
+
+/// One page of a list, as the list operation returned it.
+#[derive(Debug, Clone, Default)]
+pub struct ListData {
+    pub items: Vec<Value>,
+    pub total: Option<i64>,
+    pub page_number: i64,
+    /// The API error, when the list call failed (`Code: Message`).
+    pub error: Option<String>,
+}
+
+/// What the user asked the list for: page number and search.
+#[derive(Debug, Clone, Default)]
+pub struct ListQuery {
+    pub page_number: i64,
+    /// Index into the page's search options.
+    pub search_key: usize,
+    pub q: String,
+}
+
+/// Options of resource selects, keyed `product/page`: (value, label).
+pub type SelectOptions = HashMap<String, Vec<(String, String)>>;
+
+/// The resource groups the selector offers.
+pub const RESOURCE_GROUPS: &[(&str, &str)] = &[("", "All Resource Groups"), ("rg-default", "default resource group")];
+
+/// A value at a dotted path of a JSON item.
+pub fn lookup<'v>(item: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.').try_fold(item, |v, key| v.get(key))
+}
+
+/// A value as the console prints it.
+pub fn display(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items.iter().map(|v| display(Some(v))).collect::<Vec<_>>().join(", "),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn or_dash(text: String) -> String {
+    if text.is_empty() { "-".to_owned() } else { text }
+}
+
+/// `2026-01-31T08:00:00Z` → `2026-01-31 08:00:00`, as the console's tables show times.
+pub fn console_time(iso: &str) -> String {
+    // Simple Log Service gives Unix seconds.
+    if let Ok(seconds) = iso.parse::<i64>() {
+        return console_time(&crate::clock::iso8601(seconds.saturating_mul(1000)));
+    }
+    match iso.split_once('T') {
+        Some((date, time)) => format!(
+            "{date} {}",
+            time.trim_end_matches('Z').split('.').next().unwrap_or(time)
+        ),
+        None => iso.to_owned(),
+    }
+}
+
+fn product_url(view: &View<'_>, path: &str) -> String {
+    format!("/console/{}/{}?region={}", view.product.code, path, view.region)
+}
+
+fn json_attr<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// A div-based select: a hidden input carries the value; the options render in a portal when opened.
+pub fn div_select(
+    name: &str,
+    options: &[(String, String)],
+    selected: &str,
+    placeholder: &str,
+    extra_class: &str,
+) -> Markup {
+    let label = options.iter().find(|(v, _)| v == selected).map(|(_, l)| l.as_str());
+    html! {
+        div class={"ui-select " (extra_class)} data-ui-select=(name) data-options=(json_attr(&options)) {
+            input type="hidden" name=(name) value=(if label.is_some() { selected } else { "" });
+            div class="ui-select-trigger" role="combobox" tabindex="0" aria-haspopup="listbox" aria-expanded="false" {
+                span class={"ui-select-value" @if label.is_none() { " placeholder" }} { (label.unwrap_or(placeholder)) }
+                span class="ui-select-arrow" aria-hidden="true" {}
+            }
+        }
+    }
+}
+
+fn document(title: &str, body_attrs: &View<'_>, content: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (title) " - Alibaba Cloud Console" }
+                link rel="stylesheet" href="/console/assets/console.css";
+                script src="/console/assets/console.js" defer {}
+            }
+            body data-product=(body_attrs.product.code) data-region=(body_attrs.region)
+                data-profile=(body_attrs.profile.as_str())
+                data-resource-group=(body_attrs.resource_group) {
+                (content)
+                div id="toasts" class="toasts" aria-live="polite" {}
+            }
+        }
+    }
+}
+
+fn topbar(view: &View<'_>, regional: bool) -> Markup {
+    let regions: Vec<(String, String)> = REGIONS
+        .iter()
+        .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
+        .collect();
+    let groups: Vec<(String, String)> = RESOURCE_GROUPS
+        .iter()
+        .map(|(v, l)| ((*v).to_owned(), (*l).to_owned()))
+        .collect();
+    html! {
+        header class="topbar" {
+            a class="logo" href="/console" { span class="logo-mark" { "[-]" } " Alibaba Cloud" }
+            a class="topbar-link" href="/console" { "Console home" }
+            div class="topbar-selectors" {
+                @if regional {
+                    (div_select("region", &regions, view.region, "Select a region", "region-select"))
+                } @else {
+                    span class="region-global" title="This product is not region-specific." { "Global" }
+                }
+                (div_select("resourceGroup", &groups, view.resource_group, "All Resource Groups", "rg-select"))
+            }
+            div class="topbar-right" {
+                input class="topbar-search" type="search" placeholder="Search..." aria-label="Search";
+                span class="account" title=(view.account_id) { (view.account_name) }
+                form method="post" action="/logout" class="logout" { button type="submit" class="link" { "Log Out" } }
+            }
+        }
+    }
+}
+
+fn sidenav(view: &View<'_>, current: &str) -> Markup {
+    html! {
+        aside class="sidenav" aria-label="Left-side navigation pane" {
+            div class="sidenav-title" { (view.product.name) }
+            @for group in &view.product.nav {
+                div class="nav-group" {
+                    @if !group.label.is_empty() { div class="nav-group-label" { (group.label) } }
+                    @for item in &group.items {
+                        @let path = if group.label.is_empty() {
+                            item.label.clone()
+                        } else {
+                            format!("{} > {}", group.label, item.label)
+                        };
+                        a class={"nav-item" @if item.page == current { " active" }}
+                            href=(product_url(view, &item.page)) data-ui-nav=(path) { (item.label) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn breadcrumb(view: &View<'_>, trail: &[(&str, Option<String>)]) -> Markup {
+    html! {
+        nav class="breadcrumb" aria-label="Breadcrumb" {
+            a href=(format!("/console/{}?region={}", view.product.code, view.region)) { (view.product.name) }
+            @for (label, href) in trail {
+                span class="sep" { "/" }
+                @match href {
+                    Some(h) => a href=(h) { (label) },
+                    None => span { (label) },
+                }
+            }
+        }
+    }
+}
+
+fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main: Markup) -> Markup {
+    document(
+        &format!("{title} - {}", view.product.name),
+        view,
+        html! {
+            (topbar(view, regional))
+            div class="layout" {
+                (sidenav(view, current_page))
+                main class="main" { (main) }
+            }
+        },
+    )
+}
+
+/// A details-page value as the console shows it: times without the `T`/`Z`, zones by name.
+fn detail_value(path: &str, value: String) -> String {
+    let is_time = value.len() >= 20 && value.as_bytes().get(10) == Some(&b'T') && value.ends_with('Z');
+    if is_time {
+        console_time(&value)
+    } else if path.ends_with("ZoneId") && !value.is_empty() {
+        zone_label(&value)
+    } else {
+        value
+    }
+}
+
+/// The console's name for an API value, when the column has one.
+fn labelled(column: &Column, value: String) -> String {
+    column
+        .labels
+        .iter()
+        .find(|(v, _)| *v == value)
+        .map_or(value, |(_, label)| label.clone())
+}
+
+fn status_class(status: &str) -> &'static str {
+    match status {
+        "Available" | "Running" | "Enable" | "active" | "Active" | "Normal" | "ENABLE" | "OK" | "InUse" | "In_use" => {
+            "ok"
+        }
+        "Pending" | "Starting" | "Stopping" | "Creating" | "Deleting" | "Restarting" | "Changing" | "Accomplished" => {
+            "busy"
+        }
+        "Stopped" | "inactive" | "Disable" | "Disabled" | "Expired" => "off",
+        _ => "neutral",
+    }
+}
+
+fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Markup {
+    let value = lookup(item, &column.path);
+    match column.kind {
+        ColumnKind::IdName => {
+            let id = display(value);
+            let name = display(lookup(item, &page.name_field));
+            html! {
+                @if page.tabs.is_empty() { span class="mono" { (id) } }
+                @else { a class="link mono" href=(product_url(view, &format!("{}/{}", page.id, id))) { (id) } }
+                @if !name.is_empty() && name != id { div class="sub" { (name) } }
+            }
+        }
+        ColumnKind::Status => {
+            let text = display(value);
+            let class = status_class(&text);
+            html! { span class={"status " (class)} { i class="dot" {} (or_dash(labelled(column, text))) } }
+        }
+        ColumnKind::Count => {
+            let n = value.and_then(Value::as_array).map_or(0, Vec::len);
+            html! { (n) }
+        }
+        ColumnKind::Mono => html! { span class="mono" { (or_dash(display(value))) } },
+        ColumnKind::Text => html! { (or_dash(labelled(column, display(value)))) },
+        ColumnKind::Region => {
+            let id = display(value);
+            let name = REGIONS
+                .iter()
+                .find(|r| r.id == id)
+                .map_or(id.clone(), |r| r.local_name.to_owned());
+            html! { (or_dash(name)) }
+        }
+        ColumnKind::Zone => {
+            let zone = display(value);
+            html! { (if zone.is_empty() { "-".to_owned() } else { zone_label(&zone) }) }
+        }
+        ColumnKind::Time => html! { (or_dash(console_time(&display(value)))) },
+    }
+}
+
+/// Why a row action is disabled for this item, if it is.
+fn disabled_reason<'a>(action: &'a RowAction, item: &Value) -> Option<&'a str> {
+    let rule = action.disabled.as_ref()?;
+    let value = lookup(item, &rule.path);
+    let text = display(value);
+    let disabled = match &rule.when {
+        DisableWhen::NonEmpty => value.and_then(Value::as_array).is_some_and(|a| !a.is_empty()),
+        DisableWhen::Is(values) => values.contains(&text),
+        DisableWhen::IsNot(values) => !values.contains(&text),
+    };
+    disabled.then_some(rule.reason.as_str())
+}
+
+fn confirm_id(page: &PageSpec, index: usize) -> String {
+    format!("confirm-{}-{index}", page.id)
+}
+
+/// One row action as a link or menu item. `menu` renders it as an item of the More menu.
+fn action_control(
+    view: &View<'_>,
+    page: &PageSpec,
+    index: usize,
+    action: &RowAction,
+    item: &Value,
+    menu: bool,
+) -> Markup {
+    let id = display(lookup(item, &page.id_field));
+    let class = if menu { "menu-item" } else { "link action" };
+    let placement = action.placement.as_str();
+    if let Some(reason) = disabled_reason(action, item) {
+        return html! {
+            span class="tooltip-wrap" data-tooltip=(reason) {
+                a class={(class) " disabled"} aria-disabled="true" role=(if menu { "menuitem" } else { "button" })
+                    data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+            }
+        };
+    }
+    match &action.kind {
+        ActionKind::Details => html! {
+            a class=(class) href=(product_url(view, &format!("{}/{}", page.id, id))) data-ui-action=(action.label)
+                data-ui-placement=(placement) { (action.label) }
+        },
+        ActionKind::Form(form) => html! {
+            a class=(class) role="button" tabindex="0" data-open=(form.id) data-ui-action=(action.label)
+                data-ui-placement=(placement) { (action.label) }
+        },
+        ActionKind::Call { .. } => html! {
+            a class=(class) role="button" tabindex="0" data-open=(confirm_id(page, index))
+                data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+        },
+    }
+}
+
+fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
+    let more: Vec<(usize, &RowAction)> = page
+        .row_actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.placement == Placement::More)
+        .collect();
+    html! {
+        div class="actions-cell" {
+            @for (i, action) in page.row_actions.iter().enumerate().filter(|(_, a)| a.placement == Placement::Inline) {
+                (action_control(view, page, i, action, item, false))
+            }
+            @if !more.is_empty() {
+                div class="hover-menu" data-ui-action="More" {
+                    a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" { "More" span
+                        class="caret" {} }
+                    div class="hover-menu-list" role="menu" {
+                        @for (i, action) in &more { (action_control(view, page, *i, action, item, true)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn row_attrs_json(item: &Value) -> String {
+    json_attr(item)
+}
+
+/// The list's table (also used inside iframes and child tabs).
+pub fn table(view: &View<'_>, page: &PageSpec, data: &ListData, selectable: bool) -> Markup {
+    let has_actions = !page.row_actions.is_empty();
+    let colspan = page.columns.len() + usize::from(has_actions) + usize::from(selectable);
+    html! {
+        @if let Some(error) = &data.error {
+            div class="alert alert-error" role="alert" { (error) }
+        }
+        table class="table" data-ui-table=(page.id) {
+            thead { tr {
+                @if selectable { th class="check" { input type="checkbox" data-select-all aria-label="Select all"; } }
+                @for column in &page.columns { th { (column.header) } }
+                @if has_actions { th class="actions-head" { "Actions" } }
+            } }
+            tbody {
+                @for item in &data.items {
+                    @let id = display(lookup(item, &page.id_field));
+                    tr data-row-id=(id) data-row=(row_attrs_json(item)) {
+                        @if selectable { td class="check" { input type="checkbox" class="row-check" value=(id)
+                            aria-label=(format!("Select {id}")); } }
+                        @for column in &page.columns { td { (cell(view, page, item, column)) } }
+                        @if has_actions { td class="actions" { (actions_cell(view, page, item)) } }
+                    }
+                }
+                @if data.items.is_empty() && data.error.is_none() {
+                    tr class="empty" { td colspan=(colspan) { div class="empty-state" { "No data" } } }
+                }
+            }
+        }
+    }
+}
+
+fn pagination(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQuery) -> Markup {
+    let Some(total) = data.total else {
+        return html! { div class="pagination" { span class="total" { (data.items.len()) " items" } } };
+    };
+    let pages = ((total + page.page_size - 1) / page.page_size).max(1);
+    let current = data.page_number.clamp(1, pages);
+    let link = |n: i64| {
+        let mut url = format!(
+            "/console/{}/{}?region={}&page={n}",
+            view.product.code, page.id, view.region
+        );
+        if !query.q.is_empty() {
+            url.push_str(&format!(
+                "&key={}&q={}",
+                query.search_key,
+                percent_encoding::utf8_percent_encode(&query.q, percent_encoding::NON_ALPHANUMERIC)
+            ));
+        }
+        url
+    };
+    html! {
+        nav class="pagination" aria-label="Pagination" {
+            span class="total" { "Total " (total) " items" }
+            @if current > 1 { a class="page-btn" href=(link(current - 1)) aria-label="Previous Page" { "<" } }
+            @else { span class="page-btn disabled" aria-disabled="true" { "<" } }
+            @for n in 1..=pages {
+                @if n == current { span class="page-btn current" aria-current="page" { (n) } }
+                @else { a class="page-btn" href=(link(n)) { (n) } }
+            }
+            @if current < pages { a class="page-btn" href=(link(current + 1)) aria-label="Next Page" { ">" } }
+            @else { span class="page-btn disabled" aria-disabled="true" { ">" } }
+        }
+    }
+}
+
+fn search_box(view: &View<'_>, page: &PageSpec, query: &ListQuery, action: &str) -> Markup {
+    if page.search.is_empty() {
+        return html! {};
+    }
+    let options: Vec<(String, String)> = page
+        .search
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (i.to_string(), o.label.clone()))
+        .collect();
+    let client_side = page.search.iter().all(|o| o.params.is_empty());
+    html! {
+        form class="search" method="get" action=(action) data-client-filter[client_side] {
+            input type="hidden" name="region" value=(view.region);
+            (div_select("key", &options, &query.search_key.to_string(), "", "search-key"))
+            input class="input search-input" type="search" name="q" value=(query.q)
+                placeholder="Enter a value to search" aria-label="Search";
+            button class="btn btn-icon" type="submit" aria-label="Search" { "Search" }
+        }
+    }
+}
+
+fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup {
+    let rule = field.rule.as_deref().unwrap_or("");
+    match &field.kind {
+        FieldKind::Text => html! {
+            input class="input" type="text" name=(field.param) value=(field.default) placeholder=(field.placeholder)
+                data-rule=(rule) autocomplete="off";
+        },
+        FieldKind::Password => html! {
+            input class="input" type="password" name=(field.param) value=(field.default)
+                placeholder=(field.placeholder) data-rule=(rule) autocomplete="new-password";
+        },
+        FieldKind::Number => html! {
+            input class="input" type="text" inputmode="numeric" name=(field.param) value=(field.default)
+                placeholder=(field.placeholder) data-rule=(rule);
+        },
+        FieldKind::Textarea => html! {
+            textarea class="input textarea" name=(field.param) placeholder=(field.placeholder)
+                maxlength="256" { (field.default) }
+        },
+        FieldKind::Cidr { suggest } => html! {
+            aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) no-suggestions[!suggest] {}
+        },
+        FieldKind::Generated => html! { input type="hidden" name=(field.param) data-generate="id"; },
+        FieldKind::Radio(items) => html! {
+            div class="radio-group" role="radiogroup" {
+                @for (value, label) in items {
+                    label class="radio-button" {
+                        input type="radio" name=(field.param) value=(value) checked[*value == field.default];
+                        span { (label) }
+                    }
+                }
+            }
+        },
+        FieldKind::Select(source) => {
+            let items: Vec<(String, String)> = match source {
+                OptionSource::Static(items) => items.clone(),
+                OptionSource::Regions => REGIONS
+                    .iter()
+                    .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
+                    .collect(),
+                OptionSource::Zones => REGIONS
+                    .iter()
+                    .find(|r| r.id == view.region)
+                    .map(|r| r.zones.iter().map(|z| ((*z).to_owned(), zone_label(z))).collect())
+                    .unwrap_or_default(),
+                OptionSource::Resources { product, page } => {
+                    options.get(&format!("{product}/{page}")).cloned().unwrap_or_default()
+                }
+            };
+            let placeholder = if field.placeholder.is_empty() {
+                "Select"
+            } else {
+                field.placeholder.as_str()
+            };
+            // A region select starts on the region chosen in the top navigation bar.
+            let selected = match source {
+                OptionSource::Regions if field.default.is_empty() => view.region,
+                _ => field.default.as_str(),
+            };
+            div_select(&field.param, &items, selected, placeholder, "")
+        }
+    }
+}
+
+/// `cn-hangzhou-h` → `Hangzhou Zone H`, as the console names zones.
+pub fn zone_label(zone: &str) -> String {
+    let region = REGIONS.iter().find(|r| zone.starts_with(r.id));
+    let (city, suffix) = match region {
+        Some(r) => {
+            // "China (Hangzhou)" → "Hangzhou"; "Singapore" stays.
+            let city = r
+                .local_name
+                .split_once('(')
+                .map_or(r.local_name, |(_, inner)| inner.trim_end_matches(')'));
+            (
+                city.trim().to_owned(),
+                zone[r.id.len()..].trim_start_matches('-').to_uppercase(),
+            )
+        }
+        None => (zone.to_owned(), String::new()),
+    };
+    if suffix.is_empty() {
+        city
+    } else {
+        format!("{city} Zone {suffix}")
+    }
+}
+
+fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup {
+    if matches!(field.kind, FieldKind::Generated) {
+        return field_control(view, field, options);
+    }
+    html! {
+        div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)
+            data-from-row=(field.from_row.as_deref().unwrap_or("")) {
+            label class="form-label" {
+                @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
+                (field.label)
+            }
+            div class="form-control" { (field_control(view, field, options)) }
+            @if !field.help.is_empty() { div class="form-help" { (field.help) } }
+            div class="form-error" role="alert" {}
+        }
+    }
+}
+
+fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
+    let stepped = matches!(form.container, Container::Wizard | Container::BuyPage) && form.steps.len() > 1;
+    html! {
+        @if stepped {
+            ol class="steps" {
+                @for (i, step) in form.steps.iter().enumerate() {
+                    li class={"step-title" @if i == 0 { " current" }}
+                        data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i) {
+                        span class="step-no" { (i + 1) } (step.title)
+                    }
+                }
+            }
+        }
+        @for (i, step) in form.steps.iter().enumerate() {
+            @let then_action = step.then.as_ref().map(|(action, _)| action.as_str());
+            @let carry = step.then.as_ref().map(|(_, carry)| json_attr(carry));
+            section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
+                data-carry=[carry] {
+                @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {
+                    h3 class="section-title" { (step.title) }
+                }
+                @for field in &step.fields { (form_field(view, field, options)) }
+                @if stepped && i + 1 == form.steps.len() {
+                    div class="summary" data-summary {
+                        "Check the configuration, then click " strong { (form.submit) } "."
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
+    html! {
+        @if stepped {
+            button class="btn" type="button" data-step-prev hidden { "Previous" }
+            button class="btn btn-primary" type="button" data-step-next { "Next" }
+            button class="btn btn-primary" type="submit" data-submit hidden { (form.submit) }
+        } @else {
+            button class="btn btn-primary" type="submit" data-submit { (form.submit) }
+        }
+        button class="btn" type="button" data-close { (form.cancel) }
+    }
+}
+
+fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String) {
+    (format!("{endpoint}/{}", form.action), json_attr(&form.fixed))
+}
+
+/// A form in a dialog, drawer or wizard dialog, hidden until opened.
+pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
+    let stepped = form.container == Container::Wizard && form.steps.len() > 1;
+    let (url, fixed) = form_attrs(form, &format!("/console/api/{}", view.product.code));
+    let (mask, panel) = match form.container {
+        Container::Drawer => ("drawer-mask", "drawer"),
+        Container::Wizard => ("dialog-mask", "dialog dialog-wide"),
+        _ => ("dialog-mask", "dialog"),
+    };
+    let title_id = format!("{}-title", form.id);
+    html! {
+        div class=(mask) id=(form.id) hidden {
+            form class=(panel) role="dialog" aria-modal="true" aria-labelledby=(title_id) novalidate
+                data-ui-form data-url=(url) data-fixed=(fixed) data-id-param=(form.id_param.as_deref().unwrap_or(""))
+                data-success=(form.success) {
+                div class="dialog-header" {
+                    span id=(title_id) class="dialog-title" { (form.title) }
+                    button class="icon-close" type="button" data-close aria-label="Close" { "×" }
+                }
+                div class="dialog-body" { (steps_markup(view, form, options)) }
+                div class="dialog-footer" { (form_footer(form, stepped)) }
+            }
+        }
+    }
+}
+
+fn confirm_dialog(
+    id: &str,
+    confirm: &Confirm,
+    action: &str,
+    id_param: &str,
+    fixed: &[(String, String)],
+    batch: bool,
+) -> Markup {
+    html! {
+        div class="dialog-mask" id=(id) hidden {
+            div class="dialog dialog-confirm" role="alertdialog" aria-modal="true"
+                aria-labelledby=(format!("{id}-title")) {
+                div class="dialog-header" {
+                    span id=(format!("{id}-title")) class="dialog-title" { (confirm.title) }
+                    button class="icon-close" type="button" data-close aria-label="Close" { "×" }
+                }
+                div class="dialog-body" {
+                    p { (confirm.message) }
+                    p class="confirm-target mono" data-confirm-target {}
+                }
+                div class="dialog-footer" {
+                    button class="btn btn-primary" type="button" data-call=(action) data-id-param=(id_param)
+                        data-fixed=(json_attr(&fixed)) data-batch[batch] { (confirm.ok) }
+                    button class="btn" type="button" data-close { (confirm.cancel) }
+                }
+            }
+        }
+    }
+}
+
+/// The dialogs a page's row actions open (forms and confirmations).
+fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Markup {
+    html! {
+        @for (i, action) in page.row_actions.iter().enumerate() {
+            @match &action.kind {
+                ActionKind::Form(form) => (modal_form(view, form, options)),
+                ActionKind::Call { action: op, id_param, fixed, confirm } => {
+                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false))
+                }
+                ActionKind::Details => {}
+            }
+        }
+    }
+}
+
+fn create_buttons(view: &View<'_>, page: &PageSpec) -> Markup {
+    html! {
+        @for form in &page.creates {
+            @if let Some(path) = form_page_path(page, form) {
+                a class="btn btn-primary" href=(product_url(view, &path))
+                    data-ui-create=(form.trigger) { (form.trigger) }
+            } @else {
+                button class="btn btn-primary" type="button" data-open=(form.id)
+                    data-ui-create=(form.trigger) { (form.trigger) }
+            }
+        }
+    }
+}
+
+/// A list page: toolbar, search, table with Actions column, batch buttons, pagination, dialogs.
+pub fn list_page(
+    view: &View<'_>,
+    page: &PageSpec,
+    data: &ListData,
+    query: &ListQuery,
+    options: &SelectOptions,
+) -> Markup {
+    let selectable = !page.batch_actions.is_empty();
+    let list_url = format!("/console/{}/{}", view.product.code, page.id);
+    let main = html! {
+        (breadcrumb(view, &[(&page.title, None)]))
+        div class="page-header" { h1 { (page.title) } }
+        @if page.in_frame {
+            div class="frame-wrap" {
+                iframe class="console-frame" title=(page.title)
+                    src=(format!("/console/{}/frame/{}?region={}", view.product.code, page.id, view.region)) {}
+            }
+        } @else {
+            div class="toolbar" {
+                (create_buttons(view, page))
+                (search_box(view, page, query, &list_url))
+                a class="btn btn-icon refresh" href=(product_url(view, &page.id)) aria-label="Refresh" { "Refresh" }
+            }
+            (table(view, page, data, selectable))
+            div class="table-footer" {
+                div class="batch-bar" {
+                    @if selectable {
+                        @for (i, batch) in page.batch_actions.iter().enumerate() {
+                            button class="btn" type="button" disabled data-batch-button
+                                data-open=(format!("batch-{}-{i}", page.id))
+                                data-ui-batch=(batch.label) { (batch.label) }
+                        }
+                    }
+                }
+                (pagination(view, page, data, query))
+            }
+            @for form in page.creates.iter().filter(|f| form_page_path(page, f).is_none()) {
+                (modal_form(view, form, options))
+            }
+            (row_dialogs(view, page, options))
+            @for (i, batch) in page.batch_actions.iter().enumerate() {
+                @let id = format!("batch-{}-{i}", page.id);
+                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true))
+            }
+        }
+    };
+    shell(view, &page.id, page.regional, &page.title, main)
+}
+
+/// The list shown inside an iframe (ActionTrail's Event Query): its own document, same widgets.
+pub fn frame_page(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQuery) -> Markup {
+    let action = format!("/console/{}/frame/{}", view.product.code, page.id);
+    document(
+        &page.title,
+        view,
+        html! {
+            div class="frame-body" {
+                div class="toolbar" {
+                    (search_box(view, page, query, &action))
+                    a class="btn btn-icon refresh" href=(format!("{action}?region={}", view.region))
+                        aria-label="Refresh" { "Refresh" }
+                }
+                (table(view, page, data, false))
+                div class="table-footer" { div {} (pagination(view, page, data, query)) }
+            }
+        },
+    )
+}
+
+/// A resource's details page: tabs, and an All Actions pane when the release puts actions there.
+pub fn details_page(
+    view: &View<'_>,
+    page: &PageSpec,
+    item: &Value,
+    children: &[(&PageSpec, ListData)],
+    options: &SelectOptions,
+) -> Markup {
+    let id = display(lookup(item, &page.id_field));
+    let name = display(lookup(item, &page.name_field));
+    let all_actions: Vec<(usize, &RowAction)> = page
+        .row_actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.placement == Placement::AllActions)
+        .collect();
+    let main = html! {
+        (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&id, None)]))
+        div class="page-header" data-row-id=(id) data-row=(row_attrs_json(item)) {
+            a class="back" href=(product_url(view, &page.id)) aria-label="Back" { "←" }
+            h1 { (if name.is_empty() { &id } else { &name }) }
+            @if !all_actions.is_empty() {
+                div class="all-actions" role="region" aria-label="All Actions" {
+                    div class="all-actions-title" { "All Actions" }
+                    @for (i, action) in &all_actions { (action_control(view, page, *i, action, item, false)) }
+                }
+            }
+        }
+        div class="tabs" role="tablist" {
+            @for (i, tab) in page.tabs.iter().enumerate() {
+                @let label = match tab { Tab::Basic { label, .. } | Tab::Children { label, .. } => label };
+                button class={"tab" @if i == 0 { " active" }} type="button" role="tab" data-tab=(i)
+                    aria-selected=(i == 0) { (label) }
+            }
+        }
+        @for (i, tab) in page.tabs.iter().enumerate() {
+            div class="tab-panel" role="tabpanel" data-tab-panel=(i) hidden[i > 0] {
+                @match tab {
+                    Tab::Basic { label, fields } => {
+                        div class="card" {
+                            div class="card-title" { (label) }
+                            dl class="descriptions" {
+                                @for (label, path) in fields {
+                                    div class="desc-item" {
+                                        dt { (label) }
+                                        dd { (or_dash(detail_value(path, display(lookup(item, path))))) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Tab::Children { page: child_id, .. } => {
+                        @if let Some((child, data)) = children.iter().find(|(c, _)| &c.id == child_id) {
+                            div class="card" {
+                                div class="card-title" { (child.title) }
+                                (table(view, child, data, false))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (row_dialogs(view, page, options))
+        @for (child, _) in children { (row_dialogs(view, child, options)) }
+    };
+    shell(view, &page.id, page.regional, &format!("{} {id}", page.title), main)
+}
+
+/// Where a create flow that has a page of its own lives, relative to the product: buy pages under
+/// `buy/`, other pages under `create/`. `None` for flows in dialogs and drawers.
+pub fn form_page_path(page: &PageSpec, form: &FormSpec) -> Option<String> {
+    match form.container {
+        Container::BuyPage => Some(format!("{}/buy/{}", page.id, form.id)),
+        Container::Page => Some(format!("{}/create/{}", page.id, form.id)),
+        _ => None,
+    }
+}
+
+/// A create flow on a page of its own: a buy page (steps, fee, an order recorded as a console
+/// operation) or a plain page of sections submitted to the API (Create VPC).
+pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
+    let buy = form.container == Container::BuyPage;
+    let stepped = buy && form.steps.len() > 1;
+    let endpoint = if buy { "buy" } else { "api" };
+    let (url, fixed) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
+    let main = html! {
+        (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&form.title, None)]))
+        div class="page-header" { h1 { (form.title) } }
+        form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-id-param=""
+            data-success=(form.success) data-done=(product_url(view, &page.id)) {
+            (steps_markup(view, form, options))
+            div class="buy-bar" {
+                div class="price" {
+                    @if buy { span { "Fee: " } strong { "Pay-as-you-go, billed by the hour" } }
+                }
+                div class="buy-actions" {
+                    @if stepped {
+                        button class="btn" type="button" data-step-prev hidden { "Previous" }
+                        button class="btn btn-primary" type="button" data-step-next { "Next" }
+                        button class="btn btn-primary btn-buy" type="submit" data-submit hidden { (form.submit) }
+                    } @else {
+                        button class={"btn btn-primary" @if buy { " btn-buy" }} type="submit" data-submit {
+                            (form.submit)
+                        }
+                    }
+                    a class="btn" href=(product_url(view, &page.id)) { (form.cancel) }
+                }
+            }
+        }
+    };
+    shell(view, &page.id, page.regional, &form.title, main)
+}
+
+/// The page shown when the product's API is not served by this emulator.
+pub fn unavailable_page(view: &View<'_>) -> Markup {
+    let main = html! {
+        (breadcrumb(view, &[]))
+        div class="result result-warning" role="alert" {
+            h1 { (view.product.name) " is unavailable" }
+            p {
+                "The " (view.product.name) " console cannot be used in this environment because the product's service "
+                "is not available. Try again later or choose another product."
+            }
+            a class="btn btn-primary" href="/console" { "Back to Console home" }
+        }
+    };
+    shell(view, "", false, &format!("{} unavailable", view.product.name), main)
+}
+
+/// The console home: every product with a link to its console.
+pub fn home_page(profile: ProfileId, account_name: &str, region: &str) -> Markup {
+    let products = products(profile);
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { "Alibaba Cloud Console" }
+                link rel="stylesheet" href="/console/assets/console.css";
+                script src="/console/assets/console.js" defer {}
+            }
+            body data-profile=(profile.as_str()) data-region=(region) {
+                header class="topbar" {
+                    a class="logo" href="/console" { span class="logo-mark" { "[-]" } " Alibaba Cloud" }
+                    div class="topbar-right" {
+                        span class="account" { (account_name) }
+                        form method="post" action="/logout" class="logout" { button type="submit"
+                            class="link" { "Log Out" } }
+                    }
+                }
+                main class="home" {
+                    h1 { "Products and Services" }
+                    div class="product-grid" {
+                        @for p in products {
+                            a class="product-card" href=(format!("/console/{}?region={region}", p.code)) { (p.name) }
+                        }
+                    }
+                }
+                div id="toasts" class="toasts" {}
+            }
+        }
+    }
+}
+
+/// The logon page.
+pub fn login_page(error: Option<&str>, login: &str, next: &str) -> Markup {
+    let action = if next.is_empty() {
+        "/login".to_owned()
+    } else {
+        format!(
+            "/login?next={}",
+            percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC)
+        )
+    };
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { "RAM User Logon - Alibaba Cloud" }
+                link rel="stylesheet" href="/console/assets/console.css";
+            }
+            body class="login-body" {
+                form class="login-card" method="post" action=(action) {
+                    div class="logo login-logo" { span class="logo-mark" { "[-]" } " Alibaba Cloud" }
+                    h1 { "RAM User Logon" }
+                    @if let Some(error) = error { div class="alert alert-error" role="alert" { (error) } }
+                    label class="form-label" for="login" { "Logon Name" }
+                    input class="input" id="login" name="login" type="text" value=(login)
+                        placeholder="username@company-alias.onaliyun.com" autocomplete="username";
+                    label class="form-label" for="password" { "Password" }
+                    input class="input" id="password" name="password" type="password" autocomplete="current-password";
+                    button class="btn btn-primary btn-block" type="submit" { "Log On" }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,804 @@
+//! Compute and database consoles: Elastic Compute Service, ApsaraDB RDS and Tair.
+
+use super::*;
+use crate::profile::Placement::{AllActions, Inline, More};
+
+fn zone() -> Field {
+    field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones))
+        .required()
+        .placeholder("Select a zone")
+}
+
+fn billing(param: &str, postpaid: &str, prepaid: &str) -> Field {
+    field(
+        "Billing Method",
+        param,
+        radio(&[(postpaid, "Pay-as-you-go"), (prepaid, "Subscription")]),
+    )
+    .required()
+    .default(postpaid)
+}
+
+fn vswitch() -> Field {
+    field("vSwitch", "VSwitchId", resources("vpc", "vswitches"))
+        .required()
+        .placeholder("Select a vSwitch")
+}
+
+fn vpc() -> Field {
+    field("VPC", "VpcId", resources("vpc", "vpcs"))
+        .required()
+        .placeholder("Select a VPC")
+}
+
+pub fn ecs() -> ProductSpec {
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "DescribeInstances",
+        "Instances.Instance",
+        "InstanceId",
+        "InstanceName",
+    );
+    instances.id_param = s("InstanceIds");
+    instances.columns = vec![
+        col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col(
+            "IP Address",
+            "VpcAttributes.PrivateIpAddress.IpAddress",
+            ColumnKind::Mono,
+        ),
+        col("Status", "Status", ColumnKind::Status),
+        col("Instance Type", "InstanceType", ColumnKind::Text),
+        col("Billing Method", "InstanceChargeType", ColumnKind::Text)
+            .labels(&[("PostPaid", "Pay-as-you-go"), ("PrePaid", "Subscription")]),
+        col("Created At", "CreationTime", ColumnKind::Time),
+    ];
+    instances.creates = vec![
+        form(
+            "buy-instance",
+            "Create Instance",
+            "Custom Launch",
+            Container::BuyPage,
+            "RunInstances",
+            vec![
+                step(
+                    "Basic Configurations",
+                    vec![
+                        billing("InstanceChargeType", "PostPaid", "PrePaid"),
+                        zone(),
+                        field(
+                            "Instance Type",
+                            "InstanceType",
+                            select(&[
+                                ("ecs.g7.large", "ecs.g7.large (2 vCPUs, 8 GiB)"),
+                                ("ecs.c7.large", "ecs.c7.large (2 vCPUs, 4 GiB)"),
+                                ("ecs.e-c1m2.large", "ecs.e-c1m2.large (2 vCPUs, 4 GiB)"),
+                                ("ecs.t6-c1m1.large", "ecs.t6-c1m1.large (2 vCPUs, 2 GiB)"),
+                            ]),
+                        )
+                        .required()
+                        .placeholder("Select an instance type"),
+                        field(
+                            "Image",
+                            "ImageId",
+                            select(&[
+                                (
+                                    "aliyun_3_x64_20G_alibase_20240528.vhd",
+                                    "Alibaba Cloud Linux 3.2104 LTS 64-bit",
+                                ),
+                                ("ubuntu_22_04_x64_20G_alibase_20240508.vhd", "Ubuntu 22.04 64-bit"),
+                                ("centos_7_9_x64_20G_alibase_20240403.vhd", "CentOS 7.9 64-bit"),
+                                (
+                                    "win2022_21H2_x64_dtc_en-us_40G_alibase_20240515.vhd",
+                                    "Windows Server 2022 Datacenter",
+                                ),
+                            ]),
+                        )
+                        .required()
+                        .placeholder("Select an image"),
+                        field(
+                            "System Disk",
+                            "SystemDisk.Category",
+                            select(&[
+                                ("cloud_essd", "ESSD"),
+                                ("cloud_auto", "ESSD AutoPL"),
+                                ("cloud_efficiency", "Ultra Disk"),
+                            ]),
+                        )
+                        .default("cloud_essd"),
+                    ],
+                ),
+                step(
+                    "Networking",
+                    vec![
+                        vswitch(),
+                        field("Security Group", "SecurityGroupId", resources("ecs", "security-groups"))
+                            .required()
+                            .placeholder("Select a security group"),
+                        field("Peak Bandwidth (Mbit/s)", "InternetMaxBandwidthOut", FieldKind::Number)
+                            .default("0")
+                            .rule("number")
+                            .help("0 means that no public IPv4 address is assigned."),
+                    ],
+                ),
+                step(
+                    "System Configurations",
+                    vec![
+                        field("Logon Password", "Password", FieldKind::Password)
+                            .required()
+                            .rule("password")
+                            .help(
+                                "8 to 30 characters, with at least three of: uppercase letters, lowercase letters, \
+                                 digits, special characters.",
+                            ),
+                        field("Instance Name", "InstanceName", FieldKind::Text).rule("name"),
+                    ],
+                ),
+                step(
+                    "Preview",
+                    vec![
+                        field("Quantity", "Amount", FieldKind::Number)
+                            .default("1")
+                            .rule("number"),
+                    ],
+                ),
+            ],
+        )
+        .submit("Confirm Order")
+        .success("The order is complete. The instance is being created."),
+    ];
+    instances.search = search(&[
+        ("Instance ID", "InstanceIds"),
+        ("Instance Name", "InstanceName"),
+        ("Private IP Address", "PrivateIpAddresses"),
+    ]);
+    let stopped = || DisableWhen::IsNot(vec![s("Stopped")]);
+    let running = || DisableWhen::IsNot(vec![s("Running")]);
+    instances.row_actions = vec![
+        details(Inline),
+        call(
+            "Start",
+            More,
+            "StartInstance",
+            "InstanceId",
+            confirm("Start Instance", "Are you sure you want to start the instance?"),
+        )
+        .disabled_when("Status", stopped(), "Only stopped instances can be started."),
+        call(
+            "Stop",
+            More,
+            "StopInstance",
+            "InstanceId",
+            confirm("Stop Instance", "Are you sure you want to stop the instance?"),
+        )
+        .disabled_when("Status", running(), "Only running instances can be stopped."),
+        call(
+            "Restart",
+            AllActions,
+            "RebootInstance",
+            "InstanceId",
+            confirm("Restart Instance", "Are you sure you want to restart the instance?"),
+        )
+        .disabled_when("Status", running(), "Only running instances can be restarted."),
+        row_form(
+            "Modify Instance Name",
+            More,
+            form(
+                "rename-instance",
+                "Modify Instance Name",
+                "Modify Instance Name",
+                Container::Dialog,
+                "ModifyInstanceAttribute",
+                vec![step(
+                    "",
+                    vec![
+                        field("Instance Name", "InstanceName", FieldKind::Text)
+                            .rule("name")
+                            .prefilled_from("InstanceName"),
+                    ],
+                )],
+            )
+            .for_row("InstanceId"),
+        ),
+        call(
+            "Release",
+            More,
+            "DeleteInstance",
+            "InstanceId",
+            confirm(
+                "Release Instance",
+                "Are you sure you want to release the instance? Released instances cannot be restored.",
+            ),
+        )
+        .with_fixed(&[("Force", "true")]),
+    ];
+    instances.batch_actions = vec![BatchAction {
+        label: s("Start"),
+        action: s("StartInstance"),
+        id_param: s("InstanceId"),
+        confirm: confirm(
+            "Start Instance",
+            "Are you sure you want to start the selected instances?",
+        ),
+    }];
+    instances.tabs = vec![basic(&[
+        ("Instance ID", "InstanceId"),
+        ("Instance Name", "InstanceName"),
+        ("Status", "Status"),
+        ("Region", "RegionId"),
+        ("Zone", "ZoneId"),
+        ("Instance Type", "InstanceType"),
+        ("Image ID", "ImageId"),
+        ("VPC", "VpcAttributes.VpcId"),
+        ("vSwitch", "VpcAttributes.VSwitchId"),
+        ("Billing Method", "InstanceChargeType"),
+        ("Created At", "CreationTime"),
+    ])];
+
+    let mut groups = page(
+        "security-groups",
+        "Security Groups",
+        "DescribeSecurityGroups",
+        "SecurityGroups.SecurityGroup",
+        "SecurityGroupId",
+        "SecurityGroupName",
+    );
+    groups.columns = vec![
+        col("Security Group ID/Name", "SecurityGroupId", ColumnKind::IdName),
+        col("VPC", "VpcId", ColumnKind::Mono),
+        col("Security Group Type", "SecurityGroupType", ColumnKind::Text).labels(&[
+            ("normal", "Basic Security Group"),
+            ("enterprise", "Advanced Security Group"),
+        ]),
+        col("Description", "Description", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
+    ];
+    groups.creates = vec![
+        form(
+            "create-security-group",
+            "Create Security Group",
+            "Create Security Group",
+            Container::Drawer,
+            "CreateSecurityGroup",
+            vec![step(
+                "Basic Information",
+                vec![
+                    field("Security Group Name", "SecurityGroupName", FieldKind::Text).rule("name"),
+                    vpc(),
+                    field(
+                        "Security Group Type",
+                        "SecurityGroupType",
+                        radio(&[
+                            ("normal", "Basic Security Group"),
+                            ("enterprise", "Advanced Security Group"),
+                        ]),
+                    )
+                    .default("normal"),
+                    field("Description", "Description", FieldKind::Textarea),
+                ],
+            )],
+        )
+        .success("The security group is created."),
+    ];
+    groups.search = search(&[
+        ("Security Group ID", "SecurityGroupId"),
+        ("Security Group Name", "SecurityGroupName"),
+        ("VPC ID", "VpcId"),
+    ]);
+    groups.row_actions = vec![
+        RowAction {
+            label: s("Manage Rules"),
+            placement: Inline,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
+        row_form(
+            "Add Rule",
+            Inline,
+            form(
+                "add-rule",
+                "Add Rule",
+                "Add Security Group Rule",
+                Container::Dialog,
+                "AuthorizeSecurityGroup",
+                vec![step(
+                    "Inbound",
+                    vec![
+                        field("Action", "Policy", radio(&[("accept", "Allow"), ("drop", "Deny")])).default("accept"),
+                        field("Priority", "Priority", FieldKind::Number)
+                            .default("1")
+                            .rule("number"),
+                        field(
+                            "Protocol Type",
+                            "IpProtocol",
+                            select(&[
+                                ("tcp", "Custom TCP"),
+                                ("udp", "Custom UDP"),
+                                ("icmp", "ICMP (IPv4)"),
+                                ("all", "All"),
+                            ]),
+                        )
+                        .required()
+                        .default("tcp"),
+                        field("Port Range", "PortRange", FieldKind::Text)
+                            .required()
+                            .placeholder("22/22"),
+                        field("Authorization Object", "SourceCidrIp", FieldKind::Text)
+                            .required()
+                            .placeholder("0.0.0.0/0"),
+                        field("Description", "Description", FieldKind::Text),
+                    ],
+                )],
+            )
+            .for_row("SecurityGroupId")
+            .success("The rule is added."),
+        ),
+        call(
+            "Delete",
+            More,
+            "DeleteSecurityGroup",
+            "SecurityGroupId",
+            confirm(
+                "Delete Security Group",
+                "Are you sure you want to delete the security group?",
+            ),
+        ),
+    ];
+    groups.tabs = vec![basic(&[
+        ("Security Group ID", "SecurityGroupId"),
+        ("Security Group Name", "SecurityGroupName"),
+        ("VPC", "VpcId"),
+        ("Security Group Type", "SecurityGroupType"),
+        ("Description", "Description"),
+        ("Created At", "CreationTime"),
+    ])];
+
+    let mut disks = page(
+        "disks",
+        "Block Storage",
+        "DescribeDisks",
+        "Disks.Disk",
+        "DiskId",
+        "DiskName",
+    );
+    disks.id_param = s("DiskIds");
+    disks.columns = vec![
+        col("Disk ID/Name", "DiskId", ColumnKind::IdName),
+        col("Disk Category", "Category", ColumnKind::Text).labels(&[
+            ("cloud_essd", "ESSD"),
+            ("cloud_auto", "ESSD AutoPL"),
+            ("cloud_efficiency", "Ultra Disk"),
+            ("cloud_ssd", "Standard SSD"),
+        ]),
+        col("Status", "Status", ColumnKind::Status),
+        col("Capacity (GiB)", "Size", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col("Attached Instance", "InstanceId", ColumnKind::Mono),
+        col("Created At", "CreationTime", ColumnKind::Time),
+    ];
+    disks.creates = vec![
+        form(
+            "buy-disk",
+            "Create Disk",
+            "Create Disk",
+            Container::BuyPage,
+            "CreateDisk",
+            vec![step(
+                "Disk",
+                vec![
+                    zone(),
+                    field(
+                        "Disk Category",
+                        "DiskCategory",
+                        select(&[
+                            ("cloud_essd", "ESSD"),
+                            ("cloud_auto", "ESSD AutoPL"),
+                            ("cloud_efficiency", "Ultra Disk"),
+                        ]),
+                    )
+                    .required()
+                    .default("cloud_essd"),
+                    field("Capacity (GiB)", "Size", FieldKind::Number)
+                        .required()
+                        .default("40")
+                        .rule("number"),
+                    field("Disk Name", "DiskName", FieldKind::Text).rule("name"),
+                ],
+            )],
+        )
+        .success("The order is complete. The disk is being created."),
+    ];
+    disks.search = search(&[
+        ("Disk ID", "DiskIds"),
+        ("Disk Name", "DiskName"),
+        ("Instance ID", "InstanceId"),
+    ]);
+    disks.row_actions = vec![
+        row_form(
+            "Create Snapshot",
+            Inline,
+            form(
+                "create-snapshot",
+                "Create Snapshot",
+                "Create Snapshot",
+                Container::Dialog,
+                "CreateSnapshot",
+                vec![step(
+                    "",
+                    vec![
+                        field("Snapshot Name", "SnapshotName", FieldKind::Text).rule("name"),
+                        field("Description", "Description", FieldKind::Textarea),
+                    ],
+                )],
+            )
+            .for_row("DiskId")
+            .success("The snapshot is being created."),
+        ),
+        row_form(
+            "Attach",
+            More,
+            form(
+                "attach-disk",
+                "Attach",
+                "Attach Disk",
+                Container::Dialog,
+                "AttachDisk",
+                vec![step(
+                    "",
+                    vec![field("Destination Instance", "InstanceId", resources("ecs", "instances")).required()],
+                )],
+            )
+            .for_row("DiskId"),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::IsNot(vec![s("Available")]),
+            "Only disks in the Unattached state can be attached.",
+        ),
+        call(
+            "Release",
+            More,
+            "DeleteDisk",
+            "DiskId",
+            confirm("Release Disk", "Are you sure you want to release the disk?"),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("In_use")]),
+            "Detach the disk from its instance before you release it.",
+        ),
+    ];
+    disks.tabs = vec![basic(&[
+        ("Disk ID", "DiskId"),
+        ("Disk Name", "DiskName"),
+        ("Disk Category", "Category"),
+        ("Status", "Status"),
+        ("Capacity (GiB)", "Size"),
+        ("Zone", "ZoneId"),
+        ("Attached Instance", "InstanceId"),
+    ])];
+
+    let mut snapshots = page(
+        "snapshots",
+        "Snapshots",
+        "DescribeSnapshots",
+        "Snapshots.Snapshot",
+        "SnapshotId",
+        "SnapshotName",
+    );
+    snapshots.id_param = s("SnapshotIds");
+    snapshots.columns = vec![
+        col("Snapshot ID/Name", "SnapshotId", ColumnKind::IdName),
+        col("Disk ID", "SourceDiskId", ColumnKind::Mono),
+        col("Disk Capacity (GiB)", "SourceDiskSize", ColumnKind::Text),
+        col("Status", "Status", ColumnKind::Status),
+        col("Progress", "Progress", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
+    ];
+    snapshots.search = search(&[
+        ("Snapshot ID", "SnapshotIds"),
+        ("Snapshot Name", "SnapshotName"),
+        ("Disk ID", "DiskId"),
+    ]);
+    snapshots.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteSnapshot",
+        "SnapshotId",
+        confirm("Delete Snapshot", "Are you sure you want to delete the snapshot?"),
+    )];
+    snapshots.batch_actions = vec![BatchAction {
+        label: s("Delete"),
+        action: s("DeleteSnapshot"),
+        id_param: s("SnapshotId"),
+        confirm: confirm(
+            "Delete Snapshot",
+            "Are you sure you want to delete the selected snapshots?",
+        ),
+    }];
+
+    ProductSpec {
+        code: s("ecs"),
+        api: s("ecs"),
+        name: s("Elastic Compute Service"),
+        nav: nav(&[
+            ("Instances & Images", &[("Instances", "instances")]),
+            ("Network & Security", &[("Security Groups", "security-groups")]),
+            (
+                "Storage & Snapshots",
+                &[("Block Storage", "disks"), ("Snapshots", "snapshots")],
+            ),
+        ]),
+        pages: vec![instances, groups, disks, snapshots],
+    }
+}
+
+pub fn rds() -> ProductSpec {
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "DescribeDBInstances",
+        "Items.DBInstance",
+        "DBInstanceId",
+        "DBInstanceDescription",
+    );
+    instances.total_path = Some(s("TotalRecordCount"));
+    instances.columns = vec![
+        col("Instance ID/Name", "DBInstanceId", ColumnKind::IdName),
+        col("Status", "DBInstanceStatus", ColumnKind::Status),
+        col("Database Engine", "Engine", ColumnKind::Text),
+        col("Engine Version", "EngineVersion", ColumnKind::Text),
+        col("Instance Type", "DBInstanceClass", ColumnKind::Text),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col("Billing Method", "PayType", ColumnKind::Text)
+            .labels(&[("Postpaid", "Pay-as-you-go"), ("Prepaid", "Subscription")]),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    instances.creates = vec![
+        form(
+            "buy-rds",
+            "Create Instance",
+            "ApsaraDB RDS",
+            Container::BuyPage,
+            "CreateDBInstance",
+            vec![
+                step(
+                    "Basic Configurations",
+                    vec![
+                        billing("PayType", "Postpaid", "Prepaid"),
+                        field(
+                            "Database Engine",
+                            "Engine",
+                            select(&[
+                                ("MySQL", "MySQL"),
+                                ("PostgreSQL", "PostgreSQL"),
+                                ("SQLServer", "SQL Server"),
+                                ("MariaDB", "MariaDB"),
+                            ]),
+                        )
+                        .required()
+                        .default("MySQL"),
+                        field(
+                            "Engine Version",
+                            "EngineVersion",
+                            select(&[("8.0", "8.0"), ("5.7", "5.7"), ("16.0", "16.0")]),
+                        )
+                        .required()
+                        .default("8.0"),
+                        zone(),
+                        field(
+                            "Instance Type",
+                            "DBInstanceClass",
+                            select(&[
+                                ("mysql.n2.medium.1", "mysql.n2.medium.1 (2 cores, 4 GB)"),
+                                ("mysql.n2.large.1", "mysql.n2.large.1 (4 cores, 8 GB)"),
+                                ("pg.n2.medium.1", "pg.n2.medium.1 (2 cores, 4 GB)"),
+                            ]),
+                        )
+                        .required()
+                        .default("mysql.n2.medium.1"),
+                        field(
+                            "Storage Type",
+                            "DBInstanceStorageType",
+                            select(&[("cloud_essd", "ESSD PL1"), ("general_essd", "Premium ESSD")]),
+                        )
+                        .default("cloud_essd"),
+                        field("Storage Capacity (GB)", "DBInstanceStorage", FieldKind::Number)
+                            .required()
+                            .default("20")
+                            .rule("number"),
+                    ],
+                ),
+                step(
+                    "Instance Configuration",
+                    vec![
+                        field("VPC", "VPCId", resources("vpc", "vpcs"))
+                            .required()
+                            .placeholder("Select a VPC"),
+                        vswitch(),
+                        field("IP Address Whitelist", "SecurityIPList", FieldKind::Text)
+                            .required()
+                            .default("127.0.0.1"),
+                        field("Instance Name", "DBInstanceDescription", FieldKind::Text).rule("name"),
+                    ],
+                ),
+            ],
+        )
+        .fixed(&[("DBInstanceNetType", "Intranet"), ("InstanceNetworkType", "VPC")])
+        .success("The order is complete. The instance is being created."),
+    ];
+    instances.search = search(&[("Instance ID", "DBInstanceId"), ("Instance Name", "SearchKey")]);
+    instances.row_actions = vec![
+        details(Inline),
+        call(
+            "Restart",
+            More,
+            "RestartDBInstance",
+            "DBInstanceId",
+            confirm(
+                "Restart Instance",
+                "Are you sure you want to restart the instance? Connections are interrupted.",
+            ),
+        )
+        .disabled_when(
+            "DBInstanceStatus",
+            DisableWhen::IsNot(vec![s("Running")]),
+            "Only running instances can be restarted.",
+        ),
+        call(
+            "Release Instance",
+            More,
+            "DeleteDBInstance",
+            "DBInstanceId",
+            confirm("Release Instance", "Are you sure you want to release the instance?"),
+        ),
+    ];
+    instances.tabs = vec![basic(&[
+        ("Instance ID", "DBInstanceId"),
+        ("Instance Name", "DBInstanceDescription"),
+        ("Status", "DBInstanceStatus"),
+        ("Database Engine", "Engine"),
+        ("Engine Version", "EngineVersion"),
+        ("Instance Type", "DBInstanceClass"),
+        ("Zone", "ZoneId"),
+        ("VPC", "VpcId"),
+        ("vSwitch", "VSwitchId"),
+        ("Created At", "CreateTime"),
+    ])];
+    ProductSpec {
+        code: s("rds"),
+        api: s("rds"),
+        name: s("ApsaraDB RDS"),
+        nav: nav(&[("", &[("Instances", "instances")])]),
+        pages: vec![instances],
+    }
+}
+
+pub fn tair() -> ProductSpec {
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "DescribeInstances",
+        "Instances.KVStoreInstance",
+        "InstanceId",
+        "InstanceName",
+    );
+    instances.id_param = s("InstanceIds");
+    instances.columns = vec![
+        col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
+        col("Status", "InstanceStatus", ColumnKind::Status),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col("Instance Type", "InstanceClass", ColumnKind::Text),
+        col("Engine Version", "EngineVersion", ColumnKind::Text),
+        col("Billing Method", "ChargeType", ColumnKind::Text)
+            .labels(&[("PostPaid", "Pay-as-you-go"), ("PrePaid", "Subscription")]),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    instances.creates = vec![
+        form(
+            "buy-tair",
+            "Create Instance",
+            "Tair (Redis OSS-compatible) (Pay-As-You-Go)",
+            Container::BuyPage,
+            "CreateInstance",
+            vec![
+                step(
+                    "Basic Configurations",
+                    vec![
+                        billing("ChargeType", "PostPaid", "PrePaid"),
+                        field(
+                            "Engine Version",
+                            "EngineVersion",
+                            select(&[("7.0", "7.0"), ("6.0", "6.0"), ("5.0", "5.0")]),
+                        )
+                        .required()
+                        .default("7.0"),
+                        zone(),
+                        vpc(),
+                        vswitch(),
+                        field(
+                            "Instance Type",
+                            "InstanceClass",
+                            select(&[
+                                (
+                                    "redis.master.small.default",
+                                    "1 GB Standard (redis.master.small.default)",
+                                ),
+                                ("redis.master.mid.default", "2 GB Standard (redis.master.mid.default)"),
+                                (
+                                    "redis.master.stand.default",
+                                    "4 GB Standard (redis.master.stand.default)",
+                                ),
+                                ("tair.rdb.1g", "Tair 1 GB (tair.rdb.1g)"),
+                            ]),
+                        )
+                        .required()
+                        .default("redis.master.small.default"),
+                    ],
+                ),
+                step(
+                    "Instance Configuration",
+                    vec![
+                        field("Instance Name", "InstanceName", FieldKind::Text).rule("name"),
+                        field("Password", "Password", FieldKind::Password).rule("password"),
+                    ],
+                ),
+            ],
+        )
+        .fixed(&[("InstanceType", "Redis")])
+        .success("The order is complete. The instance is being created."),
+    ];
+    instances.search = search(&[("Instance ID", "InstanceIds"), ("Instance Name", "SearchKey")]);
+    instances.row_actions =
+        vec![
+            details(Inline),
+            row_form(
+                "Set Whitelist",
+                More,
+                form(
+                    "set-whitelist",
+                    "Set Whitelist",
+                    "Modify Whitelist",
+                    Container::Dialog,
+                    "ModifySecurityIps",
+                    vec![step(
+                        "",
+                        vec![field("IP Addresses", "SecurityIps", FieldKind::Textarea)
+                        .required()
+                        .default("127.0.0.1")
+                        .help("IP addresses or CIDR blocks separated by commas, for example 10.0.0.0/8,192.168.1.1.")],
+                    )],
+                )
+                .for_row("InstanceId")
+                .success("The whitelist is modified."),
+            ),
+            call(
+                "Release",
+                More,
+                "DeleteInstance",
+                "InstanceId",
+                confirm(
+                    "Release Instance",
+                    "Are you sure you want to release the instance? Its data is deleted.",
+                ),
+            ),
+        ];
+    instances.tabs = vec![basic(&[
+        ("Instance ID", "InstanceId"),
+        ("Instance Name", "InstanceName"),
+        ("Status", "InstanceStatus"),
+        ("Zone", "ZoneId"),
+        ("Instance Type", "InstanceClass"),
+        ("Engine Version", "EngineVersion"),
+        ("Created At", "CreateTime"),
+    ])];
+    ProductSpec {
+        code: s("tair"),
+        api: s("kvstore"),
+        name: s("Tair (Redis OSS-compatible)"),
+        nav: nav(&[("", &[("Instances", "instances")])]),
+        pages: vec![instances],
+    }
+}

@@ -1,0 +1,308 @@
+//! Management and monitoring consoles: ActionTrail and CloudMonitor.
+
+use super::*;
+use crate::profile::Placement::{Inline, More};
+
+pub fn actiontrail() -> ProductSpec {
+    let mut events = page(
+        "events",
+        "Event Query",
+        "LookupEvents",
+        "Events",
+        "eventId",
+        "eventName",
+    );
+    events.total_path = None;
+    events.in_frame = true;
+    events.page_size = 50;
+    events.list_params = pairs(&[("MaxResults", "50")]);
+    events.columns = vec![
+        col("Event Time", "eventTime", ColumnKind::Time),
+        col("User Name", "userIdentity.userName", ColumnKind::Text),
+        col("Event Name", "eventName", ColumnKind::Text),
+        col("Service Name", "serviceName", ColumnKind::Text),
+        col("Event Type", "eventType", ColumnKind::Text),
+        col("Region", "acsRegion", ColumnKind::Text),
+        col("Error Code", "errorCode", ColumnKind::Text),
+    ];
+    events.search = vec![
+        SearchOption {
+            label: s("Event Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "EventName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+        SearchOption {
+            label: s("User Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "UserName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+        SearchOption {
+            label: s("Service Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "ServiceName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+        SearchOption {
+            label: s("Resource Name"),
+            params: pairs(&[
+                ("LookupAttribute.1.Key", "ResourceName"),
+                ("LookupAttribute.1.Value", "{q}"),
+            ]),
+        },
+    ];
+
+    let mut trails = page("trails", "Trails", "DescribeTrails", "TrailList", "Name", "Name");
+    trails.total_path = None;
+    trails.id_param = s("NameList");
+    trails.columns = vec![
+        col("Trail Name", "Name", ColumnKind::IdName),
+        col("Status", "Status", ColumnKind::Status),
+        col("Event Type", "EventRW", ColumnKind::Text),
+        col("Trail Region", "TrailRegion", ColumnKind::Text),
+        col("OSS Bucket", "OssBucketName", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    trails.creates = vec![
+        form(
+            "create-trail",
+            "Create Trail",
+            "Create Trail",
+            Container::Drawer,
+            "CreateTrail",
+            vec![step(
+                "Basic Settings",
+                vec![
+                    field("Trail Name", "Name", FieldKind::Text)
+                        .required()
+                        .rule("trail")
+                        .help(
+                            "6 to 36 characters: lowercase letters, digits, hyphens (-) and underscores (_), \
+                             starting with a letter.",
+                        ),
+                    field(
+                        "Event Type",
+                        "EventRW",
+                        radio(&[
+                            ("All", "All Events"),
+                            ("Write", "Write Events"),
+                            ("Read", "Read Events"),
+                        ]),
+                    )
+                    .default("All"),
+                    field(
+                        "Trail Region",
+                        "TrailRegion",
+                        radio(&[("All", "All Regions"), ("cn-hangzhou", "Current Region")]),
+                    )
+                    .default("All"),
+                    field("OSS Bucket", "OssBucketName", FieldKind::Text)
+                        .placeholder("Deliver events to an OSS bucket"),
+                ],
+            )],
+        )
+        .submit("Create")
+        .success("The trail is created."),
+    ];
+    trails.row_actions = vec![
+        details(Inline),
+        call(
+            "Enable Logging",
+            More,
+            "StartLogging",
+            "Name",
+            confirm(
+                "Enable Logging",
+                "Events will be delivered to the trail's destinations.",
+            ),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("Enable")]),
+            "Logging is already enabled.",
+        ),
+        call(
+            "Disable Logging",
+            More,
+            "StopLogging",
+            "Name",
+            confirm("Disable Logging", "Events will no longer be delivered."),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::IsNot(vec![s("Enable")]),
+            "Logging is already disabled.",
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteTrail",
+            "Name",
+            confirm("Delete Trail", "Are you sure you want to delete the trail?"),
+        ),
+    ];
+    trails.tabs = vec![basic(&[
+        ("Trail Name", "Name"),
+        ("Status", "Status"),
+        ("Event Type", "EventRW"),
+        ("Trail Region", "TrailRegion"),
+        ("Home Region", "HomeRegion"),
+        ("OSS Bucket", "OssBucketName"),
+        ("Created At", "CreateTime"),
+    ])];
+
+    ProductSpec {
+        code: s("actiontrail"),
+        api: s("actiontrail"),
+        name: s("ActionTrail"),
+        nav: nav(&[("Events", &[("Event Query", "events")]), ("", &[("Trails", "trails")])]),
+        pages: vec![events, trails],
+    }
+}
+
+pub fn cms() -> ProductSpec {
+    let mut rules = page(
+        "alert-rules",
+        "Alert Rules",
+        "DescribeMetricRuleList",
+        "Alarms.Alarm",
+        "RuleId",
+        "RuleName",
+    );
+    rules.total_path = Some(s("Total"));
+    rules.page_param = s("Page");
+    rules.id_param = s("RuleIds");
+    rules.columns = vec![
+        col("Rule Name", "RuleId", ColumnKind::IdName),
+        col("Status", "AlertState", ColumnKind::Status),
+        col("Enabled", "EnableState", ColumnKind::Text),
+        col("Product", "Namespace", ColumnKind::Text),
+        col("Metric", "MetricName", ColumnKind::Text),
+        col("Alert Contact Group", "ContactGroups", ColumnKind::Text),
+    ];
+    rules.creates = vec![
+        form(
+            "create-alert-rule",
+            "Create Alert Rule",
+            "Create Alert Rule",
+            Container::Drawer,
+            "PutResourceMetricRule",
+            vec![step(
+                "",
+                vec![
+                    field("Rule ID", "RuleId", FieldKind::Generated),
+                    field(
+                        "Product",
+                        "Namespace",
+                        select(&[
+                            ("acs_ecs_dashboard", "Elastic Compute Service"),
+                            ("acs_rds_dashboard", "ApsaraDB RDS"),
+                            ("acs_slb_dashboard", "Server Load Balancer"),
+                        ]),
+                    )
+                    .required()
+                    .default("acs_ecs_dashboard"),
+                    field("Rule Name", "RuleName", FieldKind::Text).required(),
+                    field(
+                        "Metric",
+                        "MetricName",
+                        select(&[
+                            ("CPUUtilization", "CPU Utilization"),
+                            ("memory_usedutilization", "Memory Usage"),
+                            ("DiskReadBPS", "Disk Read BPS"),
+                        ]),
+                    )
+                    .required()
+                    .default("CPUUtilization"),
+                    field("Resource Range", "Resources", FieldKind::Text)
+                        .default("[]")
+                        .help("A JSON array of resources, for example [{\"instanceId\":\"i-xxx\"}]."),
+                    field(
+                        "Comparison",
+                        "Escalations.Critical.ComparisonOperator",
+                        select(&[
+                            ("GreaterThanThreshold", ">"),
+                            ("GreaterThanOrEqualToThreshold", ">="),
+                            ("LessThanThreshold", "<"),
+                        ]),
+                    )
+                    .default("GreaterThanThreshold"),
+                    field("Threshold", "Escalations.Critical.Threshold", FieldKind::Number)
+                        .required()
+                        .default("80")
+                        .rule("number"),
+                    field("Consecutive Periods", "Escalations.Critical.Times", FieldKind::Number)
+                        .default("3")
+                        .rule("number"),
+                    field("Alert Contact Group", "ContactGroups", FieldKind::Text)
+                        .required()
+                        .placeholder("Default Contact Group"),
+                ],
+            )],
+        )
+        .fixed(&[("Escalations.Critical.Statistics", "Average")])
+        .success("The alert rule is created."),
+    ];
+    rules.search = search(&[("Rule Name", "RuleName"), ("Metric", "MetricName")]);
+    rules.row_actions = vec![
+        call(
+            "Delete",
+            Inline,
+            "DeleteMetricRules",
+            "Id.1",
+            confirm("Delete Alert Rule", "Are you sure you want to delete the alert rule?"),
+        ),
+        call(
+            "Disable",
+            More,
+            "DisableMetricRules",
+            "RuleId.1",
+            confirm("Disable Alert Rule", "Are you sure you want to disable the alert rule?"),
+        )
+        .disabled_when(
+            "EnableState",
+            DisableWhen::Is(vec![s("false")]),
+            "The alert rule is already disabled.",
+        ),
+        call(
+            "Enable",
+            More,
+            "EnableMetricRules",
+            "RuleId.1",
+            confirm("Enable Alert Rule", "Are you sure you want to enable the alert rule?"),
+        )
+        .disabled_when(
+            "EnableState",
+            DisableWhen::Is(vec![s("true")]),
+            "The alert rule is already enabled.",
+        ),
+    ];
+    rules.batch_actions = vec![BatchAction {
+        label: s("Delete"),
+        action: s("DeleteMetricRules"),
+        id_param: s("Id.1"),
+        confirm: confirm(
+            "Delete Alert Rule",
+            "Are you sure you want to delete the selected alert rules?",
+        ),
+    }];
+    rules.tabs = vec![basic(&[
+        ("Rule ID", "RuleId"),
+        ("Rule Name", "RuleName"),
+        ("Product", "Namespace"),
+        ("Metric", "MetricName"),
+        ("Status", "AlertState"),
+        ("Alert Contact Group", "ContactGroups"),
+    ])];
+    ProductSpec {
+        code: s("cms"),
+        api: s("cms"),
+        name: s("CloudMonitor"),
+        nav: nav(&[("Alerts", &[("Alert Rules", "alert-rules")])]),
+        pages: vec![rules],
+    }
+}

@@ -1,0 +1,610 @@
+//! The console's pages as data: for each product its navigation pane, list pages, create flows,
+//! row actions and details tabs. The 2026 release is written out here; other releases are derived
+//! from it by applying the typed changes of [`crate::profile::changes`].
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::profile::{Placement, ProfileId};
+
+mod apply;
+mod compute;
+mod management;
+mod network;
+mod security;
+mod storage;
+
+/// One product's console.
+#[derive(Debug, Clone)]
+pub struct ProductSpec {
+    /// The URL segment: `/console/<code>/…`.
+    pub code: String,
+    /// The API product code the pages call (`crate::products::by_code`).
+    pub api: String,
+    /// The console's title, as the top bar and breadcrumbs show it.
+    pub name: String,
+    pub nav: Vec<NavGroup>,
+    pub pages: Vec<PageSpec>,
+}
+
+impl ProductSpec {
+    pub fn page(&self, id: &str) -> Option<&PageSpec> {
+        self.pages.iter().find(|p| p.id == id)
+    }
+
+    pub fn page_mut(&mut self, id: &str) -> Option<&mut PageSpec> {
+        self.pages.iter_mut().find(|p| p.id == id)
+    }
+
+    /// The first page of the navigation pane: where `/console/<code>` lands.
+    pub fn home(&self) -> &str {
+        self.nav
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .map(|i| i.page.as_str())
+            .next()
+            .unwrap_or("")
+    }
+}
+
+/// A group of the left-side navigation pane. An empty label puts the items at the top level.
+#[derive(Debug, Clone)]
+pub struct NavGroup {
+    pub label: String,
+    pub items: Vec<NavItem>,
+}
+
+#[derive(Debug, Clone)]
+pub struct NavItem {
+    pub label: String,
+    pub page: String,
+}
+
+/// A list page: a table of one resource type, filled from the product's Describe/List operation.
+#[derive(Debug, Clone)]
+pub struct PageSpec {
+    pub id: String,
+    pub title: String,
+    /// The operation that lists the resources (`DescribeVpcs`).
+    pub list_action: String,
+    /// Where the items are in its response (`Vpcs.Vpc`).
+    pub items_path: String,
+    /// The response's total count field, if it pages (`TotalCount`).
+    pub total_path: Option<String>,
+    /// The request's page-number parameter (`PageNumber`; CloudMonitor's rules use `Page`).
+    pub page_param: String,
+    /// The item field that identifies a resource (`VpcId`) and the parameter that selects one.
+    pub id_field: String,
+    pub id_param: String,
+    pub name_field: String,
+    /// Whether the list depends on the selected region (RAM and DNS are global).
+    pub regional: bool,
+    /// Whether the table is shown inside an iframe (a separately loaded view of the page).
+    pub in_frame: bool,
+    pub page_size: i64,
+    /// Extra parameters of the list call (`ListAll`).
+    pub list_params: Vec<(String, String)>,
+    pub columns: Vec<Column>,
+    /// Create buttons in the toolbar above the list.
+    pub creates: Vec<FormSpec>,
+    pub search: Vec<SearchOption>,
+    pub row_actions: Vec<RowAction>,
+    pub batch_actions: Vec<BatchAction>,
+    /// Tabs of the details page; none means the page has no details view.
+    pub tabs: Vec<Tab>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub header: String,
+    /// Dotted path into the item (`VSwitchIds.VSwitchId`, `userIdentity.userName`).
+    pub path: String,
+    pub kind: ColumnKind,
+    /// How the console names API values (`PostPaid` → `Pay-as-you-go`); others show as they are.
+    pub labels: Vec<(String, String)>,
+}
+
+impl Column {
+    pub(crate) fn labels(mut self, items: &[(&str, &str)]) -> Self {
+        self.labels = pairs(items);
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnKind {
+    Text,
+    /// The resource's id as a link to its details page, with its name under it.
+    IdName,
+    /// A status with a coloured dot.
+    Status,
+    /// The length of an array.
+    Count,
+    /// The list's dominant value rendered in monospace (CIDR blocks, addresses).
+    Mono,
+    /// An ISO 8601 time, shown as `2026-01-31 08:00:00`.
+    Time,
+    /// A zone id, shown by its console name (`Hangzhou Zone H`).
+    Zone,
+    /// A region id, shown by its console name (`China (Hangzhou)`).
+    Region,
+}
+
+/// A way to search the list: the option's label and the list parameters it sets (`{q}` is the text).
+#[derive(Debug, Clone)]
+pub struct SearchOption {
+    pub label: String,
+    pub params: Vec<(String, String)>,
+}
+
+/// A form the console submits to one API operation.
+#[derive(Debug, Clone)]
+pub struct FormSpec {
+    /// DOM id, unique on its page (`create-vpc`).
+    pub id: String,
+    /// The button that opens it (`Create VPC`).
+    pub trigger: String,
+    /// The dialog, panel or page title.
+    pub title: String,
+    pub container: Container,
+    pub action: String,
+    pub steps: Vec<Step>,
+    pub submit: String,
+    pub cancel: String,
+    /// Parameters sent as they are.
+    pub fixed: Vec<(String, String)>,
+    /// For row forms: the parameter that receives the row's id.
+    pub id_param: Option<String>,
+    /// The toast shown on success.
+    pub success: String,
+}
+
+impl FormSpec {
+    pub fn fields(&self) -> impl Iterator<Item = &Field> {
+        self.steps.iter().flat_map(|s| s.fields.iter())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// A modal dialog box.
+    Dialog,
+    /// A panel sliding in from the right.
+    Drawer,
+    /// A modal dialog with named steps and Next / Previous.
+    Wizard,
+    /// A buy page of its own, with named steps, that ends with an order (a console operation).
+    BuyPage,
+    /// A page of its own with sections, submitted to the API like a dialog (the Create VPC page).
+    Page,
+}
+
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub title: String,
+    pub fields: Vec<Field>,
+    /// A section that is its own API call, made after the form's call succeeds (the vSwitch of the
+    /// Create VPC page), with parameters taken from that call's response: (parameter, response field).
+    pub then: Option<(String, Vec<(String, String)>)>,
+}
+
+impl Step {
+    pub(crate) fn then(mut self, action: &str, carry: &[(&str, &str)]) -> Self {
+        self.then = Some((s(action), pairs(carry)));
+        self
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub label: String,
+    pub param: String,
+    pub kind: FieldKind,
+    pub required: bool,
+    pub default: String,
+    pub placeholder: String,
+    pub help: String,
+    /// Client-side check, by name: `name`, `cidr`, `password`, `domain`, `port`, `number`.
+    pub rule: Option<String>,
+    /// For row forms: the row field that pre-fills this one.
+    pub from_row: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum FieldKind {
+    Text,
+    Password,
+    Textarea,
+    Number,
+    /// The CIDR block input component (a custom element with a shadow root), with or without the
+    /// recommended private blocks offered next to it.
+    Cidr {
+        suggest: bool,
+    },
+    /// A div-based select whose options render in a portal.
+    Select(OptionSource),
+    Radio(Vec<(String, String)>),
+    /// A hidden value the page generates when the form opens (a rule id).
+    Generated,
+}
+
+#[derive(Debug, Clone)]
+pub enum OptionSource {
+    Static(Vec<(String, String)>),
+    /// The zones of the selected region.
+    Zones,
+    /// Every region, the selected one first chosen (OSS buckets and SLS projects pick theirs).
+    Regions,
+    /// The resources listed by another page (`vpc`/`vpcs`): value = id, label = name (id).
+    Resources {
+        product: String,
+        page: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct RowAction {
+    pub label: String,
+    pub placement: Placement,
+    pub kind: ActionKind,
+    pub disabled: Option<DisableRule>,
+}
+
+#[derive(Debug, Clone)]
+pub enum ActionKind {
+    /// Opens the details page.
+    Details,
+    /// Opens a form pre-filled from the row.
+    Form(Box<FormSpec>),
+    /// Calls an operation on the row's id after a confirmation dialog.
+    Call {
+        action: String,
+        id_param: String,
+        fixed: Vec<(String, String)>,
+        confirm: Confirm,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub title: String,
+    pub message: String,
+    pub ok: String,
+    pub cancel: String,
+}
+
+/// When a row action is shown disabled, and the tooltip that says why.
+#[derive(Debug, Clone)]
+pub struct DisableRule {
+    pub path: String,
+    pub when: DisableWhen,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum DisableWhen {
+    /// The array at the path has items.
+    NonEmpty,
+    /// The value at the path equals one of these.
+    Is(Vec<String>),
+    /// The value at the path equals none of these.
+    IsNot(Vec<String>),
+}
+
+/// A button below the list that acts on the selected rows.
+#[derive(Debug, Clone)]
+pub struct BatchAction {
+    pub label: String,
+    pub action: String,
+    pub id_param: String,
+    pub confirm: Confirm,
+}
+
+#[derive(Debug, Clone)]
+pub enum Tab {
+    /// Label/value pairs of the resource.
+    Basic {
+        label: String,
+        fields: Vec<(String, String)>,
+    },
+    /// A list of another page filtered to this resource (`vpc`/`vswitches` with `VpcId`).
+    Children {
+        label: String,
+        product: String,
+        page: String,
+        filter_param: String,
+    },
+}
+
+/// Every product's console under a release. Built once per release.
+pub fn products(profile: ProfileId) -> &'static [ProductSpec] {
+    static SPECS: OnceLock<HashMap<ProfileId, Vec<ProductSpec>>> = OnceLock::new();
+    let all = SPECS.get_or_init(|| {
+        ProfileId::ALL
+            .iter()
+            .map(|&id| {
+                let mut specs = base_2026();
+                if id == ProfileId::Y2024 {
+                    apply::to_2024(&mut specs);
+                }
+                (id, specs)
+            })
+            .collect()
+    });
+    all.get(&profile).map(Vec::as_slice).unwrap_or(&[])
+}
+
+pub fn product(profile: ProfileId, code: &str) -> Option<&'static ProductSpec> {
+    products(profile).iter().find(|p| p.code == code)
+}
+
+/// Today's console: the base every other release is derived from.
+pub fn base_2026() -> Vec<ProductSpec> {
+    vec![
+        network::vpc(),
+        compute::ecs(),
+        network::slb(),
+        compute::rds(),
+        compute::tair(),
+        security::ram(),
+        security::kms(),
+        management::actiontrail(),
+        management::cms(),
+        network::dns(),
+        storage::oss(),
+        storage::sls(),
+    ]
+}
+
+// Builders that keep the product files short.
+
+pub(crate) fn s(v: &str) -> String {
+    v.to_owned()
+}
+
+pub(crate) fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items.iter().map(|(a, b)| (s(a), s(b))).collect()
+}
+
+pub(crate) fn nav(groups: &[(&str, &[(&str, &str)])]) -> Vec<NavGroup> {
+    groups
+        .iter()
+        .map(|(label, items)| NavGroup {
+            label: s(label),
+            items: items
+                .iter()
+                .map(|(l, p)| NavItem {
+                    label: s(l),
+                    page: s(p),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+pub(crate) fn col(header: &str, path: &str, kind: ColumnKind) -> Column {
+    Column {
+        header: s(header),
+        path: s(path),
+        kind,
+        labels: Vec::new(),
+    }
+}
+
+pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
+    Field {
+        label: s(label),
+        param: s(param),
+        kind,
+        required: false,
+        default: String::new(),
+        placeholder: String::new(),
+        help: String::new(),
+        rule: None,
+        from_row: None,
+    }
+}
+
+impl Field {
+    pub(crate) fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+    pub(crate) fn default(mut self, v: &str) -> Self {
+        self.default = s(v);
+        self
+    }
+    pub(crate) fn placeholder(mut self, v: &str) -> Self {
+        self.placeholder = s(v);
+        self
+    }
+    pub(crate) fn help(mut self, v: &str) -> Self {
+        self.help = s(v);
+        self
+    }
+    pub(crate) fn rule(mut self, v: &str) -> Self {
+        self.rule = Some(s(v));
+        self
+    }
+    pub(crate) fn prefilled_from(mut self, path: &str) -> Self {
+        self.from_row = Some(s(path));
+        self
+    }
+}
+
+pub(crate) fn select(items: &[(&str, &str)]) -> FieldKind {
+    FieldKind::Select(OptionSource::Static(pairs(items)))
+}
+
+pub(crate) fn resources(product: &str, page: &str) -> FieldKind {
+    FieldKind::Select(OptionSource::Resources {
+        product: s(product),
+        page: s(page),
+    })
+}
+
+pub(crate) fn radio(items: &[(&str, &str)]) -> FieldKind {
+    FieldKind::Radio(pairs(items))
+}
+
+pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
+    Step {
+        title: s(title),
+        fields,
+        then: None,
+    }
+}
+
+pub(crate) fn form(
+    id: &str,
+    trigger: &str,
+    title: &str,
+    container: Container,
+    action: &str,
+    steps: Vec<Step>,
+) -> FormSpec {
+    FormSpec {
+        id: s(id),
+        trigger: s(trigger),
+        title: s(title),
+        container,
+        action: s(action),
+        steps,
+        submit: s(match container {
+            Container::BuyPage => "Buy Now",
+            _ => "OK",
+        }),
+        cancel: s("Cancel"),
+        fixed: Vec::new(),
+        id_param: None,
+        success: s("The operation is successful."),
+    }
+}
+
+impl FormSpec {
+    pub(crate) fn submit(mut self, label: &str) -> Self {
+        self.submit = s(label);
+        self
+    }
+    pub(crate) fn fixed(mut self, items: &[(&str, &str)]) -> Self {
+        self.fixed = pairs(items);
+        self
+    }
+    pub(crate) fn for_row(mut self, id_param: &str) -> Self {
+        self.id_param = Some(s(id_param));
+        self
+    }
+    pub(crate) fn success(mut self, text: &str) -> Self {
+        self.success = s(text);
+        self
+    }
+}
+
+pub(crate) fn confirm(title: &str, message: &str) -> Confirm {
+    Confirm {
+        title: s(title),
+        message: s(message),
+        ok: s("OK"),
+        cancel: s("Cancel"),
+    }
+}
+
+pub(crate) fn details(placement: Placement) -> RowAction {
+    RowAction {
+        label: s("Manage"),
+        placement,
+        kind: ActionKind::Details,
+        disabled: None,
+    }
+}
+
+pub(crate) fn call(label: &str, placement: Placement, action: &str, id_param: &str, confirm: Confirm) -> RowAction {
+    RowAction {
+        label: s(label),
+        placement,
+        kind: ActionKind::Call {
+            action: s(action),
+            id_param: s(id_param),
+            fixed: Vec::new(),
+            confirm,
+        },
+        disabled: None,
+    }
+}
+
+pub(crate) fn row_form(label: &str, placement: Placement, form: FormSpec) -> RowAction {
+    RowAction {
+        label: s(label),
+        placement,
+        kind: ActionKind::Form(Box::new(form)),
+        disabled: None,
+    }
+}
+
+impl RowAction {
+    pub(crate) fn with_fixed(mut self, items: &[(&str, &str)]) -> Self {
+        match &mut self.kind {
+            ActionKind::Call { fixed, .. } => *fixed = pairs(items),
+            ActionKind::Form(form) => form.fixed = pairs(items),
+            ActionKind::Details => {}
+        }
+        self
+    }
+    pub(crate) fn disabled_when(mut self, path: &str, when: DisableWhen, reason: &str) -> Self {
+        self.disabled = Some(DisableRule {
+            path: s(path),
+            when,
+            reason: s(reason),
+        });
+        self
+    }
+}
+
+pub(crate) fn basic(fields: &[(&str, &str)]) -> Tab {
+    Tab::Basic {
+        label: s("Basic Information"),
+        fields: pairs(fields),
+    }
+}
+
+pub(crate) fn search(items: &[(&str, &str)]) -> Vec<SearchOption> {
+    items
+        .iter()
+        .map(|(label, param)| SearchOption {
+            label: s(label),
+            params: vec![(s(param), s("{q}"))],
+        })
+        .collect()
+}
+
+/// A list page with the common defaults; the product files fill in the rest.
+pub(crate) fn page(
+    id: &str,
+    title: &str,
+    list_action: &str,
+    items_path: &str,
+    id_field: &str,
+    name_field: &str,
+) -> PageSpec {
+    PageSpec {
+        id: s(id),
+        title: s(title),
+        list_action: s(list_action),
+        items_path: s(items_path),
+        total_path: Some(s("TotalCount")),
+        page_param: s("PageNumber"),
+        id_field: s(id_field),
+        id_param: s(id_field),
+        name_field: s(name_field),
+        regional: true,
+        in_frame: false,
+        page_size: 10,
+        list_params: Vec::new(),
+        columns: Vec::new(),
+        creates: Vec::new(),
+        search: Vec::new(),
+        row_actions: Vec::new(),
+        batch_actions: Vec::new(),
+        tabs: Vec::new(),
+    }
+}

@@ -1,0 +1,499 @@
+//! Networking consoles: Virtual Private Cloud, Server Load Balancer (CLB) and Alibaba Cloud DNS.
+
+use super::*;
+use crate::profile::Placement::{AllActions, Inline, More};
+
+pub fn vpc() -> ProductSpec {
+    let mut vpcs = page("vpcs", "VPCs", "DescribeVpcs", "Vpcs.Vpc", "VpcId", "VpcName");
+    vpcs.page_size = 10;
+    vpcs.columns = vec![
+        col("Instance ID/Name", "VpcId", ColumnKind::IdName),
+        col("IPv4 CIDR Block", "CidrBlock", ColumnKind::Mono),
+        col("Status", "Status", ColumnKind::Status),
+        col("vSwitch", "VSwitchIds.VSwitchId", ColumnKind::Count),
+        col("Resource Group", "ResourceGroupId", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
+    ];
+    vpcs.creates = vec![
+        form(
+            "create-vpc",
+            "Create VPC",
+            "Create VPC",
+            Container::Page,
+            "CreateVpc",
+            vec![
+                step(
+                    "VPC",
+                    vec![
+                    field("Name", "VpcName", FieldKind::Text)
+                        .rule("name")
+                        .placeholder("Enter a name")
+                        .help(
+                            "The name must be 1 to 128 characters in length and cannot start with http:// or https://.",
+                        ),
+                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: true })
+                        .required()
+                        .rule("cidr")
+                        .default("192.168.0.0/16")
+                        .help("We recommend 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, or a subnet of them."),
+                    field("Description", "Description", FieldKind::Textarea),
+                ],
+                ),
+                // The Create VPC page creates the VPC's first vSwitch too, once the VPC exists.
+                step(
+                    "vSwitch",
+                    vec![
+                        field("Name", "VSwitchName", FieldKind::Text)
+                            .rule("name")
+                            .placeholder("Enter a name"),
+                        field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones))
+                            .required()
+                            .placeholder("Select a zone"),
+                        field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: false })
+                            .required()
+                            .rule("cidr")
+                            .help("A subnet of the VPC's CIDR block, for example 192.168.1.0/24."),
+                    ],
+                )
+                .then("CreateVSwitch", &[("VpcId", "VpcId")]),
+            ],
+        )
+        .success("The VPC is created."),
+    ];
+    vpcs.search = search(&[("Instance Name", "VpcName"), ("Instance ID", "VpcId")]);
+    vpcs.row_actions = vec![
+        details(Inline),
+        row_form(
+            "Edit",
+            Inline,
+            form(
+                "edit-vpc",
+                "Edit",
+                "Edit VPC",
+                Container::Dialog,
+                "ModifyVpcAttribute",
+                vec![step(
+                    "",
+                    vec![
+                        field("Name", "VpcName", FieldKind::Text)
+                            .rule("name")
+                            .prefilled_from("VpcName"),
+                        field("Description", "Description", FieldKind::Textarea).prefilled_from("Description"),
+                    ],
+                )],
+            )
+            .for_row("VpcId"),
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteVpc",
+            "VpcId",
+            confirm(
+                "Delete VPC",
+                "Are you sure you want to delete the VPC? This operation cannot be undone.",
+            ),
+        )
+        .disabled_when(
+            "VSwitchIds.VSwitchId",
+            DisableWhen::NonEmpty,
+            "The VPC contains vSwitches. Delete the vSwitches before you delete the VPC.",
+        ),
+    ];
+    vpcs.tabs = vec![
+        basic(&[
+            ("VPC ID", "VpcId"),
+            ("Name", "VpcName"),
+            ("IPv4 CIDR Block", "CidrBlock"),
+            ("Status", "Status"),
+            ("Region", "RegionId"),
+            ("vRouter ID", "VRouterId"),
+            ("Resource Group", "ResourceGroupId"),
+            ("Description", "Description"),
+            ("Created At", "CreationTime"),
+        ]),
+        Tab::Children {
+            label: s("Resource Management"),
+            product: s("vpc"),
+            page: s("vswitches"),
+            filter_param: s("VpcId"),
+        },
+    ];
+
+    let mut vswitches = page(
+        "vswitches",
+        "vSwitch",
+        "DescribeVSwitches",
+        "VSwitches.VSwitch",
+        "VSwitchId",
+        "VSwitchName",
+    );
+    vswitches.columns = vec![
+        col("Instance ID/Name", "VSwitchId", ColumnKind::IdName),
+        col("VPC", "VpcId", ColumnKind::Mono),
+        col("Status", "Status", ColumnKind::Status),
+        col("IPv4 CIDR Block", "CidrBlock", ColumnKind::Mono),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col("Available IP Addresses", "AvailableIpAddressCount", ColumnKind::Text),
+        col("Created At", "CreationTime", ColumnKind::Time),
+    ];
+    vswitches.creates = vec![
+        form(
+            "create-vswitch",
+            "Create vSwitch",
+            "Create vSwitch",
+            Container::Dialog,
+            "CreateVSwitch",
+            vec![step(
+                "vSwitch",
+                vec![
+                    field("VPC", "VpcId", resources("vpc", "vpcs"))
+                        .required()
+                        .placeholder("Select a VPC"),
+                    field("Name", "VSwitchName", FieldKind::Text)
+                        .rule("name")
+                        .placeholder("Enter a name"),
+                    field("Zone", "ZoneId", FieldKind::Select(OptionSource::Zones))
+                        .required()
+                        .placeholder("Select a zone"),
+                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: false })
+                        .required()
+                        .rule("cidr")
+                        .help("The CIDR block must be within the CIDR block of the VPC, with a mask of 16 to 29 bits."),
+                    field("Description", "Description", FieldKind::Textarea),
+                ],
+            )],
+        )
+        .success("The vSwitch is created."),
+    ];
+    vswitches.search = search(&[("vSwitch ID", "VSwitchId"), ("VPC ID", "VpcId"), ("Zone ID", "ZoneId")]);
+    vswitches.row_actions = vec![
+        details(Inline),
+        call(
+            "Delete",
+            Inline,
+            "DeleteVSwitch",
+            "VSwitchId",
+            confirm(
+                "Delete vSwitch",
+                "Are you sure you want to delete the vSwitch? This operation cannot be undone.",
+            ),
+        ),
+    ];
+    vswitches.tabs = vec![basic(&[
+        ("vSwitch ID", "VSwitchId"),
+        ("Name", "VSwitchName"),
+        ("VPC ID", "VpcId"),
+        ("IPv4 CIDR Block", "CidrBlock"),
+        ("Zone", "ZoneId"),
+        ("Status", "Status"),
+        ("Available IP Addresses", "AvailableIpAddressCount"),
+        ("Description", "Description"),
+        ("Created At", "CreationTime"),
+    ])];
+
+    ProductSpec {
+        code: s("vpc"),
+        api: s("vpc"),
+        name: s("Virtual Private Cloud"),
+        nav: nav(&[("Virtual Private Cloud", &[("VPCs", "vpcs"), ("vSwitch", "vswitches")])]),
+        pages: vec![vpcs, vswitches],
+    }
+}
+
+pub fn slb() -> ProductSpec {
+    let mut lbs = page(
+        "instances",
+        "Instances",
+        "DescribeLoadBalancers",
+        "LoadBalancers.LoadBalancer",
+        "LoadBalancerId",
+        "LoadBalancerName",
+    );
+    lbs.columns = vec![
+        col("Instance Name/ID", "LoadBalancerId", ColumnKind::IdName),
+        col("IP Address", "Address", ColumnKind::Mono),
+        col("Status", "LoadBalancerStatus", ColumnKind::Status),
+        col("Network Type", "AddressType", ColumnKind::Text)
+            .labels(&[("internet", "Public-facing"), ("intranet", "Internal-facing")]),
+        col("Specification", "LoadBalancerSpec", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    lbs.creates = vec![
+        form(
+            "buy-clb",
+            "Create CLB",
+            "CLB (Pay-As-You-Go)",
+            Container::BuyPage,
+            "CreateLoadBalancer",
+            vec![
+                step(
+                    "Basic Configurations",
+                    vec![
+                        field("Instance Name", "LoadBalancerName", FieldKind::Text).rule("name"),
+                        field(
+                            "Instance Type",
+                            "AddressType",
+                            radio(&[("internet", "Public-facing"), ("intranet", "Internal-facing")]),
+                        )
+                        .required()
+                        .default("internet"),
+                        field(
+                            "Instance Specification",
+                            "LoadBalancerSpec",
+                            select(&[
+                                ("slb.s1.small", "Shared-Performance (slb.s1.small)"),
+                                ("slb.s2.small", "Standard I (slb.s2.small)"),
+                                ("slb.s3.small", "Higher I (slb.s3.small)"),
+                            ]),
+                        )
+                        .default("slb.s1.small"),
+                    ],
+                ),
+                step(
+                    "Network",
+                    vec![
+                        field("VPC", "VpcId", resources("vpc", "vpcs")).placeholder("Select a VPC"),
+                        field("vSwitch", "VSwitchId", resources("vpc", "vswitches")).placeholder("Select a vSwitch"),
+                    ],
+                ),
+            ],
+        )
+        .fixed(&[("PayType", "PayOnDemand")])
+        .success("The order is complete. The CLB instance is being created."),
+    ];
+    lbs.search = search(&[
+        ("Instance Name", "LoadBalancerName"),
+        ("Instance ID", "LoadBalancerId"),
+        ("IP Address", "Address"),
+    ]);
+    lbs.row_actions = vec![
+        row_form(
+            "Configure Listener",
+            Inline,
+            form(
+                "listener-wizard",
+                "Configure Listener",
+                "Configure Listener",
+                Container::Wizard,
+                "CreateLoadBalancerTCPListener",
+                vec![
+                    step(
+                        "Protocol & Listener",
+                        vec![
+                            field("Listener Protocol", "ListenerProtocol", radio(&[("TCP", "TCP")])).default("TCP"),
+                            field("Listener Port", "ListenerPort", FieldKind::Number)
+                                .required()
+                                .rule("port")
+                                .placeholder("1-65535"),
+                        ],
+                    ),
+                    step(
+                        "Backend Servers",
+                        vec![
+                            field("Backend Server Port", "BackendServerPort", FieldKind::Number)
+                                .required()
+                                .rule("port"),
+                        ],
+                    ),
+                    step(
+                        "Health Check",
+                        vec![
+                            field(
+                                "Enable Health Check",
+                                "HealthCheckSwitch",
+                                radio(&[("on", "On"), ("off", "Off")]),
+                            )
+                            .default("on"),
+                        ],
+                    ),
+                    step("Confirm", Vec::new()),
+                ],
+            )
+            .submit("Submit")
+            .fixed(&[("Bandwidth", "-1")])
+            .for_row("LoadBalancerId")
+            .success("The listener is created."),
+        ),
+        details(Inline),
+        call(
+            "Release",
+            More,
+            "DeleteLoadBalancer",
+            "LoadBalancerId",
+            confirm(
+                "Release",
+                "Are you sure you want to release the CLB instance? Its listeners are deleted too.",
+            ),
+        ),
+        call(
+            "Stop",
+            AllActions,
+            "SetLoadBalancerStatus",
+            "LoadBalancerId",
+            confirm(
+                "Stop",
+                "Are you sure you want to stop the CLB instance? It stops forwarding traffic.",
+            ),
+        )
+        .with_fixed(&[("LoadBalancerStatus", "inactive")]),
+    ];
+    lbs.tabs = vec![basic(&[
+        ("Instance ID", "LoadBalancerId"),
+        ("Instance Name", "LoadBalancerName"),
+        ("Status", "LoadBalancerStatus"),
+        ("IP Address", "Address"),
+        ("Network Type", "AddressType"),
+        ("VPC", "VpcId"),
+        ("vSwitch", "VSwitchId"),
+        ("Created At", "CreateTime"),
+    ])];
+    ProductSpec {
+        code: s("slb"),
+        api: s("slb"),
+        name: s("Server Load Balancer"),
+        nav: nav(&[("CLB", &[("Instances", "instances")])]),
+        pages: vec![lbs],
+    }
+}
+
+pub fn dns() -> ProductSpec {
+    let mut domains = page(
+        "domains",
+        "Public Authoritative Resolution",
+        "DescribeDomains",
+        "Domains.Domain",
+        "DomainName",
+        "DomainName",
+    );
+    domains.regional = false;
+    domains.columns = vec![
+        col("Domain Name", "DomainName", ColumnKind::IdName),
+        col("Records", "RecordCount", ColumnKind::Text),
+        col("Domain ID", "DomainId", ColumnKind::Mono),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    domains.id_param = s("KeyWord");
+    domains.creates = vec![
+        form(
+            "add-domain",
+            "Add Domain Name",
+            "Add Domain Name",
+            Container::Dialog,
+            "AddDomain",
+            vec![step(
+                "",
+                vec![
+                    field("Domain Name", "DomainName", FieldKind::Text)
+                        .required()
+                        .rule("domain")
+                        .placeholder("example.com"),
+                ],
+            )],
+        )
+        .success("The domain name is added."),
+    ];
+    domains.search = search(&[("Domain Name", "KeyWord")]);
+    domains.row_actions = vec![
+        RowAction {
+            label: s("DNS Settings"),
+            placement: Inline,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
+        row_form(
+            "Add DNS Record",
+            Inline,
+            form(
+                "add-record",
+                "Add DNS Record",
+                "Add DNS Record",
+                Container::Drawer,
+                "AddDomainRecord",
+                vec![step(
+                    "",
+                    vec![
+                        field(
+                            "Record Type",
+                            "Type",
+                            select(&[
+                                ("A", "A"),
+                                ("CNAME", "CNAME"),
+                                ("AAAA", "AAAA"),
+                                ("TXT", "TXT"),
+                                ("MX", "MX"),
+                            ]),
+                        )
+                        .required()
+                        .default("A"),
+                        field("Hostname", "RR", FieldKind::Text).required().placeholder("www"),
+                        field("Record Value", "Value", FieldKind::Text).required(),
+                        field(
+                            "TTL",
+                            "TTL",
+                            select(&[("600", "10 Minutes"), ("3600", "1 Hour"), ("86400", "1 Day")]),
+                        )
+                        .default("600"),
+                    ],
+                )],
+            )
+            .for_row("DomainName")
+            .success("The DNS record is added."),
+        ),
+        call(
+            "Delete",
+            More,
+            "DeleteDomain",
+            "DomainName",
+            confirm(
+                "Delete Domain Name",
+                "Are you sure you want to delete the domain name and all its DNS records?",
+            ),
+        ),
+    ];
+    domains.tabs = vec![
+        basic(&[
+            ("Domain Name", "DomainName"),
+            ("Domain ID", "DomainId"),
+            ("Records", "RecordCount"),
+            ("Created At", "CreateTime"),
+        ]),
+        Tab::Children {
+            label: s("DNS Settings"),
+            product: s("dns"),
+            page: s("records"),
+            filter_param: s("DomainName"),
+        },
+    ];
+
+    let mut records = page(
+        "records",
+        "DNS Settings",
+        "DescribeDomainRecords",
+        "DomainRecords.Record",
+        "RecordId",
+        "RR",
+    );
+    records.regional = false;
+    records.columns = vec![
+        col("Hostname", "RR", ColumnKind::Text),
+        col("Record Type", "Type", ColumnKind::Text),
+        col("Record Value", "Value", ColumnKind::Mono),
+        col("TTL", "TTL", ColumnKind::Text),
+        col("Status", "Status", ColumnKind::Status),
+    ];
+    records.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteDomainRecord",
+        "RecordId",
+        confirm("Delete DNS Record", "Are you sure you want to delete the DNS record?"),
+    )];
+    ProductSpec {
+        code: s("dns"),
+        api: s("dns"),
+        name: s("Alibaba Cloud DNS"),
+        nav: nav(&[("", &[("Public Authoritative Resolution", "domains")])]),
+        pages: vec![domains, records],
+    }
+}

@@ -1,0 +1,271 @@
+//! Identity and security consoles: Resource Access Management and Key Management Service.
+
+use super::*;
+use crate::profile::Placement::{Inline, More};
+
+pub fn ram() -> ProductSpec {
+    let mut users = page("users", "Users", "ListUsers", "Users.User", "UserName", "DisplayName");
+    users.regional = false;
+    users.total_path = None;
+    users.page_size = 100;
+    users.list_params = pairs(&[("MaxItems", "100")]);
+    users.columns = vec![
+        col("User Logon Name/Display Name", "UserName", ColumnKind::IdName),
+        col("Note", "Comments", ColumnKind::Text),
+        col("UID", "UserId", ColumnKind::Mono),
+        col("Created At", "CreateDate", ColumnKind::Time),
+    ];
+    users.creates = vec![
+        form(
+            "create-user",
+            "Create User",
+            "Create User",
+            Container::Drawer,
+            "CreateUser",
+            vec![step(
+                "User Account Information",
+                vec![
+                    field("Logon Name", "UserName", FieldKind::Text)
+                        .required()
+                        .rule("username")
+                        .help("1 to 64 characters: letters, digits, periods (.), hyphens (-) and underscores (_)."),
+                    field("Display Name", "DisplayName", FieldKind::Text)
+                        .required()
+                        .placeholder("Enter a display name"),
+                    field("Note", "Comments", FieldKind::Textarea),
+                ],
+            )],
+        )
+        .success("The RAM user is created."),
+    ];
+    users.search = vec![SearchOption {
+        label: s("User Logon Name"),
+        params: Vec::new(),
+    }];
+    users.row_actions = vec![
+        row_form(
+            "Add to Group",
+            Inline,
+            form(
+                "add-to-group",
+                "Add to Group",
+                "Add User to Group",
+                Container::Drawer,
+                "AddUserToGroup",
+                vec![step(
+                    "",
+                    vec![field("User Group", "GroupName", resources("ram", "groups")).required()],
+                )],
+            )
+            .submit("Add User to Group")
+            .for_row("UserName")
+            .success("The RAM user is added to the group."),
+        ),
+        row_form(
+            "Add Permissions",
+            Inline,
+            form(
+                "grant-permission",
+                "Add Permissions",
+                "Grant Permission",
+                Container::Drawer,
+                "AttachPolicyToUser",
+                vec![step(
+                    "",
+                    vec![
+                        field(
+                            "Policy",
+                            "PolicyName",
+                            select(&[
+                                ("AdministratorAccess", "AdministratorAccess"),
+                                ("ReadOnlyAccess", "ReadOnlyAccess"),
+                                ("AliyunECSFullAccess", "AliyunECSFullAccess"),
+                                ("AliyunOSSFullAccess", "AliyunOSSFullAccess"),
+                                ("AliyunVPCFullAccess", "AliyunVPCFullAccess"),
+                            ]),
+                        )
+                        .required()
+                        .placeholder("Select a policy"),
+                    ],
+                )],
+            )
+            .fixed(&[("PolicyType", "System")])
+            .for_row("UserName")
+            .success("The permissions are granted."),
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteUser",
+            "UserName",
+            confirm("Delete User", "Are you sure you want to delete the RAM user?"),
+        ),
+    ];
+    users.tabs = vec![basic(&[
+        ("Logon Name", "UserName"),
+        ("Display Name", "DisplayName"),
+        ("UID", "UserId"),
+        ("Note", "Comments"),
+        ("Created At", "CreateDate"),
+    ])];
+
+    let mut groups = page(
+        "groups",
+        "Groups",
+        "ListGroups",
+        "Groups.Group",
+        "GroupName",
+        "Comments",
+    );
+    groups.regional = false;
+    groups.total_path = None;
+    groups.page_size = 100;
+    groups.list_params = pairs(&[("MaxItems", "100")]);
+    groups.columns = vec![
+        col("Group Name", "GroupName", ColumnKind::IdName),
+        col("Created At", "CreateDate", ColumnKind::Time),
+    ];
+    groups.creates = vec![
+        form(
+            "create-group",
+            "Create Group",
+            "Create Group",
+            Container::Dialog,
+            "CreateGroup",
+            vec![step(
+                "",
+                vec![
+                    field("Group Name", "GroupName", FieldKind::Text)
+                        .required()
+                        .rule("username"),
+                    field("Note", "Comments", FieldKind::Textarea),
+                ],
+            )],
+        )
+        .success("The user group is created."),
+    ];
+    groups.search = vec![SearchOption {
+        label: s("Group Name"),
+        params: Vec::new(),
+    }];
+    groups.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteGroup",
+        "GroupName",
+        confirm("Delete Group", "Are you sure you want to delete the user group?"),
+    )];
+
+    ProductSpec {
+        code: s("ram"),
+        api: s("ram"),
+        name: s("Resource Access Management"),
+        nav: nav(&[("Identities", &[("Users", "users"), ("Groups", "groups")])]),
+        pages: vec![users, groups],
+    }
+}
+
+pub fn kms() -> ProductSpec {
+    let mut keys = page("keys", "Keys", "ListKeys", "Keys.Key", "KeyId", "KeyId");
+    keys.columns = vec![
+        col("Key ID", "KeyId", ColumnKind::IdName),
+        col("Key ARN", "KeyArn", ColumnKind::Mono),
+    ];
+    keys.page_size = 20;
+    keys.creates = vec![
+        form(
+            "create-key",
+            "Create Key",
+            "Create Key",
+            Container::Dialog,
+            "CreateKey",
+            vec![step(
+                "",
+                vec![
+                    field(
+                        "Key Specification",
+                        "KeySpec",
+                        select(&[
+                            ("Aliyun_AES_256", "Aliyun_AES_256"),
+                            ("Aliyun_SM4", "Aliyun_SM4"),
+                            ("RSA_2048", "RSA_2048"),
+                            ("EC_P256", "EC_P256"),
+                        ]),
+                    )
+                    .required()
+                    .default("Aliyun_AES_256"),
+                    field(
+                        "Key Usage",
+                        "KeyUsage",
+                        radio(&[("ENCRYPT/DECRYPT", "ENCRYPT/DECRYPT"), ("SIGN/VERIFY", "SIGN/VERIFY")]),
+                    )
+                    .default("ENCRYPT/DECRYPT"),
+                    field(
+                        "Protection Level",
+                        "ProtectionLevel",
+                        radio(&[("SOFTWARE", "Software"), ("HSM", "HSM")]),
+                    )
+                    .default("SOFTWARE"),
+                    field("Description", "Description", FieldKind::Textarea),
+                ],
+            )],
+        )
+        .success("The key is created."),
+    ];
+    keys.row_actions = vec![
+        RowAction {
+            label: s("Details"),
+            placement: Inline,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
+        call(
+            "Disable",
+            More,
+            "DisableKey",
+            "KeyId",
+            confirm(
+                "Disable Key",
+                "Are you sure you want to disable the key? It can no longer be used.",
+            ),
+        ),
+        call(
+            "Enable",
+            More,
+            "EnableKey",
+            "KeyId",
+            confirm("Enable Key", "Are you sure you want to enable the key?"),
+        ),
+        row_form(
+            "Schedule Deletion",
+            More,
+            form(
+                "schedule-deletion",
+                "Schedule Deletion",
+                "Schedule Key Deletion",
+                Container::Dialog,
+                "ScheduleKeyDeletion",
+                vec![step(
+                    "",
+                    vec![
+                        field("Deletion Period (Days)", "PendingWindowInDays", FieldKind::Number)
+                            .required()
+                            .default("7")
+                            .rule("number")
+                            .help("7 to 366 days."),
+                    ],
+                )],
+            )
+            .for_row("KeyId")
+            .success("The key is scheduled for deletion."),
+        ),
+    ];
+    keys.tabs = vec![basic(&[("Key ID", "KeyId"), ("Key ARN", "KeyArn")])];
+    ProductSpec {
+        code: s("kms"),
+        api: s("kms"),
+        name: s("Key Management Service"),
+        nav: nav(&[("Resources", &[("Keys", "keys")])]),
+        pages: vec![keys],
+    }
+}

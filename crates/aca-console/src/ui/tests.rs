@@ -1,0 +1,549 @@
+//! Tests of the UI: every profile difference is visible in the rendered pages, pages render fast,
+//! and the HTTP surface enforces logon and records the console's calls.
+
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::http::Request;
+use serde_json::{Map, Value, json};
+use tower::ServiceExt;
+
+use super::render::{self, ListData, ListQuery, SelectOptions, View};
+use super::spec::{self, ProductSpec};
+use crate::profile::{CHANGES_2024, Change, DifferenceKind, ProfileId, drift};
+use crate::{Console, ConsoleConfig};
+
+fn set_path(item: &mut Value, path: &str, value: Value) {
+    let mut node = item;
+    let keys: Vec<&str> = path.split('.').collect();
+    for key in &keys[..keys.len() - 1] {
+        node = node
+            .as_object_mut()
+            .unwrap()
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    node.as_object_mut()
+        .unwrap()
+        .insert(keys[keys.len() - 1].to_owned(), value);
+}
+
+/// A resource with a value at every path the page shows.
+fn sample_item(page: &spec::PageSpec) -> Value {
+    let mut item = json!({});
+    for column in &page.columns {
+        set_path(&mut item, &column.path, json!("sample"));
+    }
+    for tab in &page.tabs {
+        if let spec::Tab::Basic { fields, .. } = tab {
+            for (_, path) in fields {
+                set_path(&mut item, path, json!("sample"));
+            }
+        }
+    }
+    set_path(&mut item, &page.id_field, json!("res-1"));
+    item
+}
+
+fn view<'a>(profile: ProfileId, product: &'a ProductSpec) -> View<'a> {
+    View {
+        profile,
+        product,
+        account_name: "alice@1234567890123456.onaliyun.com",
+        account_id: "1234567890123456",
+        region: "cn-hangzhou",
+        resource_group: "",
+    }
+}
+
+/// Everything a page shows under a profile: the list, the details page, its buy pages, its frame.
+fn render_page(profile: ProfileId, product: &str, page_id: &str) -> String {
+    let spec = spec::product(profile, product).unwrap();
+    let page_id = if page_id == "nav" || page_id == "product" {
+        spec.home()
+    } else {
+        page_id
+    };
+    let page = spec
+        .page(page_id)
+        .unwrap_or_else(|| panic!("{product} has no page {page_id}"));
+    let v = view(profile, spec);
+    let item = sample_item(page);
+    let data = ListData {
+        items: vec![item.clone()],
+        total: Some(1),
+        page_number: 1,
+        error: None,
+    };
+    let options = SelectOptions::new();
+    let mut html = render::list_page(&v, page, &data, &ListQuery::default(), &options).into_string();
+    if !page.tabs.is_empty() {
+        html.push_str(&render::details_page(&v, page, &item, &[], &options).into_string());
+    }
+    for form in page
+        .creates
+        .iter()
+        .filter(|f| render::form_page_path(page, f).is_some())
+    {
+        html.push_str(&render::form_page(&v, page, form, &options).into_string());
+    }
+    if page.in_frame {
+        html.push_str(&render::frame_page(&v, page, &data, &ListQuery::default()).into_string());
+    }
+    html
+}
+
+fn nav_of(html: &str) -> &str {
+    let start = html.find("<aside").unwrap();
+    let end = html[start..].find("</aside>").unwrap() + start;
+    &html[start..end]
+}
+
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn text(label: &str) -> String {
+    format!(">{}<", esc(label))
+}
+
+fn steps_of(html: &str, form: &str) -> Vec<String> {
+    let marker = format!("data-ui-step=\"{}:", esc(form));
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find(&marker) {
+        rest = &rest[i + marker.len()..];
+        let end = rest.find('"').unwrap();
+        let step = rest[..end].replace("&amp;", "&");
+        if out.contains(&step) {
+            break;
+        }
+        out.push(step);
+    }
+    out
+}
+
+/// Asserts `more` shows the label more often than `less` (a renamed label may also appear, unchanged,
+/// elsewhere on the page: the panel is renamed, the button that opens it is not).
+fn shown_more_in(label: &str, more: &str, less: &str, what: &str) {
+    let (a, b) = (more.matches(label).count(), less.matches(label).count());
+    assert!(
+        a > b,
+        "{what}: {label} shown {a} times where it belongs, {b} times where it does not"
+    );
+}
+
+/// Asserts `present` shows `needle` and `absent` does not.
+fn shown_only_in(needle: &str, present: &str, absent: &str, what: &str) {
+    assert!(present.contains(needle), "{what}: {needle} missing where it belongs");
+    assert!(
+        !absent.contains(needle),
+        "{what}: {needle} shown where it does not belong"
+    );
+}
+
+#[test]
+fn every_difference_is_visible_in_the_rendered_pages() {
+    for change in CHANGES_2024 {
+        let html_2024 = render_page(ProfileId::Y2024, change.product(), change.page());
+        let html_2026 = render_page(ProfileId::Y2026, change.product(), change.page());
+        let what = format!("{change:?}");
+        match *change {
+            Change::Rename {
+                page: "nav",
+                in_2024,
+                in_2026,
+                ..
+            } => {
+                shown_more_in(&text(in_2024), nav_of(&html_2024), nav_of(&html_2026), &what);
+                shown_more_in(&text(in_2026), nav_of(&html_2026), nav_of(&html_2024), &what);
+            }
+            Change::Rename { in_2024, in_2026, .. } => {
+                shown_more_in(&text(in_2024), &html_2024, &html_2026, &what);
+                shown_more_in(&text(in_2026), &html_2026, &html_2024, &what);
+            }
+            Change::MoveAction {
+                action,
+                in_2024,
+                in_2026,
+                ..
+            } => {
+                let at = |p: crate::profile::Placement| {
+                    format!(
+                        "data-ui-action=\"{}\" data-ui-placement=\"{}\"",
+                        esc(action),
+                        p.as_str()
+                    )
+                };
+                shown_only_in(&at(in_2024), &html_2024, &html_2026, &what);
+                shown_only_in(&at(in_2026), &html_2026, &html_2024, &what);
+            }
+            Change::NewRequiredField { field, .. } => {
+                shown_only_in(
+                    &format!("data-ui-field=\"{}\"", esc(field)),
+                    &html_2026,
+                    &html_2024,
+                    &what,
+                );
+            }
+            Change::RemovedBatchButton { label, .. } => {
+                shown_only_in(
+                    &format!("data-ui-batch=\"{}\"", esc(label)),
+                    &html_2024,
+                    &html_2026,
+                    &what,
+                );
+            }
+            Change::ReorderSteps {
+                form, in_2024, in_2026, ..
+            } => {
+                assert_eq!(steps_of(&html_2024, form), in_2024, "{what}");
+                assert_eq!(steps_of(&html_2026, form), in_2026, "{what}");
+            }
+            Change::RegroupMenu {
+                item, in_2024, in_2026, ..
+            } => {
+                let path = |group: &str| {
+                    let p = if group.is_empty() {
+                        item.to_owned()
+                    } else {
+                        format!("{group} > {item}")
+                    };
+                    format!("data-ui-nav=\"{}\"", esc(&p))
+                };
+                shown_only_in(&path(in_2024), &html_2024, &html_2026, &what);
+                shown_only_in(&path(in_2026), &html_2026, &html_2024, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn drift_lists_every_change_in_both_directions() {
+    let forward = drift(ProfileId::Y2024, ProfileId::Y2026);
+    let backward = drift(ProfileId::Y2026, ProfileId::Y2024);
+    assert!(drift(ProfileId::Y2026, ProfileId::Y2026).is_empty());
+    assert_eq!(forward.len(), CHANGES_2024.len());
+    assert!(forward.len() >= 25);
+    let products: std::collections::BTreeSet<&str> = forward.iter().map(|d| d.product.as_str()).collect();
+    assert!(products.len() >= 8, "{products:?}");
+    for (f, b) in forward.iter().zip(&backward) {
+        assert_eq!((&f.before, &f.after), (&b.after, &b.before));
+        assert!(!(f.before.is_empty() && f.after.is_empty()), "{f:?}");
+    }
+    let ok = forward
+        .iter()
+        .find(|d| d.product == "vpc" && d.page == "vpcs" && d.kind == DifferenceKind::RenamedLabel)
+        .unwrap();
+    assert_eq!((ok.before.as_str(), ok.after.as_str()), ("Confirm", "OK"));
+    let field = forward
+        .iter()
+        .find(|d| d.kind == DifferenceKind::NewRequiredField && d.product == "ecs")
+        .unwrap();
+    assert_eq!(field.after, "Logon Password (required)");
+    assert!(backward.iter().any(|d| d.kind == DifferenceKind::RemovedField));
+    let json = serde_json::to_value(&forward[0]).unwrap();
+    assert_eq!(json["kind"], "renamed_label");
+}
+
+#[test]
+fn every_page_of_every_product_renders_under_both_profiles() {
+    for profile in ProfileId::ALL {
+        for product in spec::products(profile) {
+            for page in &product.pages {
+                let html = render_page(profile, &product.code, &page.id);
+                assert!(html.contains(&text(&page.title)), "{} {}", product.code, page.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_list_page_renders_in_under_five_milliseconds() {
+    let spec = spec::product(ProfileId::Y2026, "vpc").unwrap();
+    let page = spec.page("vpcs").unwrap();
+    let items: Vec<Value> = (0..50)
+        .map(|i| {
+            json!({
+                "VpcId": format!("vpc-{i}"),
+                "VpcName": format!("vpc {i}"),
+                "CidrBlock": "192.168.0.0/16",
+                "Status": "Available",
+                "VSwitchIds": {"VSwitchId": ["vsw-1"]},
+                "CreationTime": "2026-01-01T00:00:00Z",
+            })
+        })
+        .collect();
+    let data = ListData {
+        items,
+        total: Some(50),
+        page_number: 1,
+        error: None,
+    };
+    let v = view(ProfileId::Y2026, spec);
+    let mut times: Vec<u128> = (0..101)
+        .map(|_| {
+            let start = Instant::now();
+            let html = render::list_page(&v, page, &data, &ListQuery::default(), &SelectOptions::new()).into_string();
+            assert!(html.contains("vpc-49"));
+            start.elapsed().as_micros()
+        })
+        .collect();
+    times.sort_unstable();
+    assert!(times[50] <= 5_000, "p50 {} µs", times[50]);
+}
+
+fn console() -> std::sync::Arc<Console> {
+    std::sync::Arc::new(Console::in_memory(ConsoleConfig::for_tests()))
+}
+
+async fn send(app: &axum::Router, request: Request<Body>) -> (axum::http::StatusCode, axum::http::HeaderMap, String) {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = axum::body::to_bytes(response.into_body(), 1 << 22).await.unwrap();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+async fn logged_on(app: &axum::Router, login: &str, password: &str) -> String {
+    let body = format!(
+        "login={}&password={}",
+        percent_encoding::utf8_percent_encode(login, percent_encoding::NON_ALPHANUMERIC),
+        password
+    );
+    let request = Request::post("/login")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(body))
+        .unwrap();
+    let (status, headers, _) = send(app, request).await;
+    assert!(status.is_redirection(), "{status}");
+    let cookie = headers.get("set-cookie").unwrap().to_str().unwrap();
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn pages_need_a_session_and_calls_are_recorded_with_the_console_agent() {
+    let console = console();
+    let creds = console.create_account("alice", None).unwrap();
+    let app = crate::app(console.clone());
+
+    let (status, headers, _) = send(&app, Request::get("/console/vpc/vpcs").body(Body::empty()).unwrap()).await;
+    assert!(status.is_redirection());
+    assert!(
+        headers
+            .get("location")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("/login?next=")
+    );
+
+    let bad = "login=alice%40x.onaliyun.com&password=nope";
+    let request = Request::post("/login")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(bad))
+        .unwrap();
+    assert_eq!(send(&app, request).await.0, axum::http::StatusCode::UNAUTHORIZED);
+
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let create = Request::post("/console/api/vpc/CreateVpc")
+        .header("cookie", &cookie)
+        .header("content-type", "application/json")
+        .body(Body::from(
+            r#"{"RegionId":"cn-shanghai","VpcName":"ui-vpc","CidrBlock":"10.0.0.0/8"}"#,
+        ))
+        .unwrap();
+    let (status, _, body) = send(&app, create).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{body}");
+    let vpc_id = serde_json::from_str::<Value>(&body).unwrap()["VpcId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let bad_cidr = Request::post("/console/api/vpc/CreateVpc")
+        .header("cookie", &cookie)
+        .header("content-type", "application/json")
+        .body(Body::from(r#"{"CidrBlock":"10.0.0.0/40"}"#))
+        .unwrap();
+    let (status, _, body) = send(&app, bad_cidr).await;
+    assert_eq!(status, axum::http::StatusCode::BAD_REQUEST);
+    assert!(body.contains("CidrBlock"), "{body}");
+
+    let buy = Request::post("/console/buy/vpc/CreateVpc")
+        .header("cookie", &cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("VpcName=bought&CidrBlock=172.16.0.0%2F12"))
+        .unwrap();
+    assert_eq!(send(&app, buy).await.0, axum::http::StatusCode::OK);
+
+    let list = Request::get("/console/vpc/vpcs?region=cn-shanghai")
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, html) = send(&app, list).await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    assert!(
+        html.contains(&vpc_id) && html.contains("ui-vpc"),
+        "the list shows the VPC"
+    );
+    let details = Request::get(format!("/console/vpc/vpcs/{vpc_id}?region=cn-shanghai"))
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, html) = send(&app, details).await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    assert!(html.contains("Basic Information") && html.contains("10.0.0.0/8"));
+
+    let account = console.store.account(&creds.account_id).unwrap();
+    let state = account.lock();
+    let events: Vec<&aca_core::TrailEvent> = state.events.iter().map(|e| &e.event).collect();
+    let created = events
+        .iter()
+        .find(|e| e.event_name == "CreateVpc" && e.error_code.is_none())
+        .unwrap();
+    assert_eq!(created.user_agent, "vpc.console.aliyun.com");
+    assert_eq!(created.event_type, aca_core::EventType::ApiCall);
+    assert_eq!(created.acs_region, "cn-shanghai");
+    let bought = events.iter().find(|e| e.event_name == "Create").unwrap();
+    assert_eq!(bought.event_type, aca_core::EventType::ConsoleOperation);
+    assert!(
+        events.iter().any(|e| e.event_name == "DescribeVpcs"),
+        "page views read through the API"
+    );
+}
+
+#[tokio::test]
+async fn a_product_without_its_api_shows_an_unavailable_page() {
+    let console = console();
+    let creds = console.create_account("alice", None).unwrap();
+    let app = crate::app(console);
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    for product in spec::products(ProfileId::Y2026) {
+        // Pages in the navigation pane; the others are shown inside a resource (DNS records of a domain).
+        let in_nav = |id: &str| product.nav.iter().flat_map(|g| &g.items).any(|i| i.page == id);
+        for page in product.pages.iter().filter(|p| in_nav(&p.id)) {
+            let mut urls = vec![format!("/console/{}/{}", product.code, page.id)];
+            if page.in_frame {
+                urls.push(format!("/console/{}/frame/{}", product.code, page.id));
+            }
+            for form in page.creates.iter() {
+                if let Some(path) = render::form_page_path(page, form) {
+                    urls.push(format!("/console/{}/{path}", product.code));
+                }
+            }
+            for url in urls {
+                let (status, _, html) = send(
+                    &app,
+                    Request::get(&url)
+                        .header("cookie", &cookie)
+                        .body(Body::empty())
+                        .unwrap(),
+                )
+                .await;
+                if super::api_product(&product.api, "cn-hangzhou").is_some() {
+                    // The page's list call succeeded: the API accepted the parameters the page sends.
+                    assert_eq!(status, axum::http::StatusCode::OK, "{url}");
+                    assert!(
+                        !html.contains("alert-error"),
+                        "{url}: {}",
+                        &html[html.find("alert-error").unwrap()..][..300]
+                    );
+                } else {
+                    assert_eq!(status, axum::http::StatusCode::SERVICE_UNAVAILABLE, "{url}");
+                    assert!(html.contains("is unavailable"), "{url}");
+                }
+            }
+        }
+    }
+    let missing = Request::get("/console/nosuch/things")
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(send(&app, missing).await.0, axum::http::StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn zones_have_console_names() {
+    assert_eq!(render::zone_label("cn-hangzhou-h"), "Hangzhou Zone H");
+    assert_eq!(render::zone_label("ap-southeast-1a"), "Singapore Zone A");
+    assert_eq!(render::zone_label("eu-central-1a"), "Frankfurt Zone A");
+    assert_eq!(render::zone_label("us-west-1b"), "Silicon Valley Zone B");
+}
+
+#[tokio::test]
+async fn requests_signed_for_oss_reach_the_oss_protocol_even_on_console_paths() {
+    let app = crate::app(console());
+    let signed = Request::get("/console/vpc")
+        .header("authorization", "OSS LTAInobody:c2lnbmF0dXJl")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = send(&app, signed).await;
+    assert!(
+        !status.is_redirection(),
+        "a bucket named console is not the console: {status}"
+    );
+    assert!(body.contains("<Error>") && body.contains("<Code>"), "{body}");
+    let browser = Request::get("/console/vpc").body(Body::empty()).unwrap();
+    assert!(send(&app, browser).await.0.is_redirection());
+}
+
+#[tokio::test]
+async fn oss_buckets_and_sls_projects_are_created_through_the_console_endpoint() {
+    let console = console();
+    let creds = console.create_account("alice", None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let post = |path: &str, body: &str| {
+        Request::post(path)
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    };
+    let bucket = format!("ui-bucket-{}", &creds.account_id[..8]);
+    let body =
+        format!(r#"{{"BucketName":"{bucket}","RegionId":"cn-shanghai","StorageClass":"IA","x-oss-acl":"private"}}"#);
+    let (status, _, text) = send(&app, post("/console/api/oss/PutBucket", &body)).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{text}");
+    let project = format!("ui-project-{}", &creds.account_id[..8]);
+    let body = format!(r#"{{"projectName":"{project}","RegionId":"cn-shanghai"}}"#);
+    let (status, _, text) = send(&app, post("/console/api/sls/CreateProject", &body)).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{text}");
+
+    let page = |path: &str| {
+        Request::get(path)
+            .header("cookie", &cookie)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (_, _, html) = send(&app, page("/console/oss/buckets")).await;
+    assert!(
+        html.contains(&bucket) && html.contains("China (Shanghai)"),
+        "the bucket list shows the bucket"
+    );
+    let (_, _, html) = send(&app, page("/console/sls/projects")).await;
+    assert!(html.contains(&project), "the project list shows the project");
+
+    let account = console.store.account(&creds.account_id).unwrap();
+    let state = account.lock();
+    let put = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "PutBucket")
+        .unwrap();
+    assert_eq!(put.user_agent, "oss.console.aliyun.com");
+    assert_eq!(put.acs_region, "cn-shanghai");
+    assert_eq!(put.event_source, "oss-cn-shanghai.aliyuncs.com");
+    assert!(put.error_code.is_none(), "{:?}", put.error_message);
+    let created = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "CreateProject")
+        .unwrap();
+    assert_eq!(created.user_agent, "sls.console.aliyun.com");
+}

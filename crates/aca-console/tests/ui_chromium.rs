@@ -1,0 +1,841 @@
+//! The console UI in a real browser: log on, create a VPC and a vSwitch with real clicks and typing
+//! (the zone chosen through the portal select, the CIDR block typed into a shadow-DOM input), and find
+//! the calls in the account's ActionTrail events. Also checks that a 2024-profile account sees the
+//! 2024 labels.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aca_console::{Console, ConsoleConfig, ProfileId};
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::element::Element;
+use chromiumoxide::layout::Point;
+use chromiumoxide::page::{Page, ScreenshotParams};
+use futures::StreamExt;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+async fn start_console() -> (Arc<Console>, String) {
+    let console = Arc::new(Console::in_memory(ConsoleConfig::for_tests()));
+    let app = aca_console::app(console.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .await
+            .unwrap();
+    });
+    (console, format!("http://{addr}"))
+}
+
+/// Polls until `selector` matches an element, or fails after 10 s.
+async fn wait_for(page: &Page, selector: &str) -> Element {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(el) = page.find_element(selector).await {
+            return el;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {selector}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn wait_xpath(page: &Page, xpath: &str) -> Element {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(el) = page.find_xpath(xpath).await {
+            return el;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {xpath}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn eval_string(page: &Page, js: &str) -> String {
+    page.evaluate(js)
+        .await
+        .unwrap()
+        .into_value::<String>()
+        .unwrap_or_default()
+}
+
+/// Polls a JS expression until it returns true.
+async fn wait_true(page: &Page, js: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let ok = page
+            .evaluate(js)
+            .await
+            .ok()
+            .and_then(|v| v.into_value::<bool>().ok())
+            .unwrap_or(false);
+        if ok {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Clicks the inner input of a shadow-DOM CIDR component at its on-screen position, then types.
+async fn type_into_cidr(page: &Page, host_selector: &str, text: &str) {
+    let js = format!(
+        "(() => {{ const r = document.querySelector({}).shadowRoot.querySelector('input').getBoundingClientRect(); \
+         return [r.left + r.width / 2, r.top + r.height / 2]; }})()",
+        serde_json::to_string(host_selector).unwrap()
+    );
+    let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
+    page.click(Point {
+        x: point[0],
+        y: point[1],
+    })
+    .await
+    .unwrap();
+    let host = page.find_element(host_selector).await.unwrap();
+    host.type_str(text).await.unwrap();
+}
+
+async fn log_on(page: &Page, base: &str, login: &str, password: &str) {
+    page.goto(format!("{base}/login")).await.unwrap();
+    wait_for(page, "#login")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(login)
+        .await
+        .unwrap();
+    wait_for(page, "#password")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(password)
+        .await
+        .unwrap();
+    wait_xpath(page, "//button[normalize-space()='Log On']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(page, "location.pathname === '/console'", "the console home after logon").await;
+}
+
+async fn choose(page: &Page, scope: &str, select: &str, value: &str) {
+    let trigger = format!("{scope} [data-ui-select='{select}'] .ui-select-trigger");
+    wait_for(page, &trigger).await.click().await.unwrap();
+    // The options are not inside the form: they render in a portal at the end of <body>.
+    wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+}
+
+/// A headless Chromium with a fresh profile, its CDP event loop running, and one blank page.
+async fn launch() -> (Browser, Page, tokio::task::JoinHandle<()>, tempfile::TempDir) {
+    let profile_dir = tempfile::tempdir().unwrap();
+    let config = BrowserConfig::builder()
+        .chrome_executable(CHROMIUM)
+        .no_sandbox()
+        .arg("--headless=new")
+        .arg("--disable-gpu")
+        .arg("--no-first-run")
+        .arg("--disable-background-networking")
+        .arg("--disable-component-update")
+        .arg("--disable-sync")
+        .window_size(1440, 900)
+        .viewport(None)
+        .user_data_dir(profile_dir.path())
+        .build()
+        .unwrap();
+    let (browser, mut handler) = Browser::launch(config).await.unwrap();
+    let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+    let page = browser.new_page("about:blank").await.unwrap();
+    (browser, page, events, profile_dir)
+}
+
+/// Clicks the centre of an element inside the page's first iframe (same origin), by screen position.
+async fn click_in_frame(page: &Page, selector: &str) {
+    let js = format!(
+        "(() => {{ const f = document.querySelector('iframe'); const fr = f.getBoundingClientRect(); \
+         const r = f.contentDocument.querySelector({}).getBoundingClientRect(); \
+         return [fr.left + r.left + r.width / 2, fr.top + r.top + r.height / 2]; }})()",
+        serde_json::to_string(selector).unwrap()
+    );
+    let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
+    page.click(Point {
+        x: point[0],
+        y: point[1],
+    })
+    .await
+    .unwrap();
+}
+
+fn screenshot_dir() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_vpc_and_vswitch_through_the_console() {
+    if !std::path::Path::new(CHROMIUM).exists() {
+        eprintln!("skipping: {CHROMIUM} is not installed");
+        return;
+    }
+    let (console, base) = start_console().await;
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let bob = console.create_account("bob", Some(ProfileId::Y2024)).unwrap();
+
+    let (mut browser, page, events, _profile_dir) = launch().await;
+
+    // Every console page needs a session.
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    wait_true(&page, "location.pathname === '/login'", "the logon page").await;
+
+    log_on(&page, &base, &alice.login, &alice.password).await;
+    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > VPCs']").await;
+
+    // The Create VPC page: the VPC (its CIDR block component keeps the default 192.168.0.0/16) and
+    // its first vSwitch, whose zone is chosen in a portal select and whose CIDR block is typed into
+    // the shadow DOM of the CIDR component.
+    wait_xpath(&page, "//a[normalize-space()='Create VPC']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/vpc/vpcs/create/create-vpc'",
+        "the Create VPC page",
+    )
+    .await;
+    let form = "form[data-ui-form]";
+    wait_for(&page, &format!("{form} input[name='VpcName']"))
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-vpc")
+        .await
+        .unwrap();
+    wait_for(&page, &format!("{form} input[name='VSwitchName']"))
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-vsw")
+        .await
+        .unwrap();
+    choose(&page, form, "ZoneId", "cn-hangzhou-i").await;
+    type_into_cidr(
+        &page,
+        "section[data-then] aca-cidr-input[name='CidrBlock']",
+        "192.168.1.0/24",
+    )
+    .await;
+    // The zone select shows the console's zone name once chosen.
+    let zone_label = eval_string(
+        &page,
+        "document.querySelector(\"[data-ui-select='ZoneId'] .ui-select-value\").innerText",
+    )
+    .await;
+    assert_eq!(zone_label, "Hangzhou Zone I");
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("create-vpc.png"), shot).unwrap();
+    let ok_2026 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
+    assert_eq!(ok_2026, "OK");
+    wait_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let new_vpc = "location.pathname === '/console/vpc/vpcs' \
+        && [...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))";
+    wait_true(&page, new_vpc, "the new VPC in the list").await;
+    let vpc_id = eval_string(
+        &page,
+        "document.querySelector('[data-ui-table=vpcs] tbody tr[data-row-id]').dataset.rowId",
+    )
+    .await;
+    assert!(vpc_id.starts_with("vpc-"), "{vpc_id}");
+
+    // To the vSwitch page through the left-side navigation pane.
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitch']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/vpc/vswitches'",
+        "the vSwitch page",
+    )
+    .await;
+
+    // Submitting the empty form shows validation messages under the fields.
+    wait_xpath(&page, "//button[normalize-space()='Create vSwitch']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "!document.getElementById('create-vswitch').hidden",
+        "the Create vSwitch dialog",
+    )
+    .await;
+    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.querySelector(\"#create-vswitch [data-ui-field='Zone'] .form-error\").innerText.includes('required')",
+        "a validation message under Zone",
+    )
+    .await;
+
+    choose(&page, "#create-vswitch", "VpcId", &vpc_id).await;
+    wait_for(&page, "#create-vswitch input[name='VSwitchName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-vsw-2")
+        .await
+        .unwrap();
+    choose(&page, "#create-vswitch", "ZoneId", "cn-hangzhou-j").await;
+    type_into_cidr(
+        &page,
+        "#create-vswitch aca-cidr-input[name='CidrBlock']",
+        "192.168.2.0/24",
+    )
+    .await;
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("create-vswitch.png"), shot).unwrap();
+    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let new_vswitch = "[...document.querySelectorAll('[data-ui-table=vswitches] tbody tr')]\
+        .some(r => r.innerText.includes('web-vsw-2'))";
+    wait_true(&page, new_vswitch, "the second vSwitch").await;
+    let vswitches = eval_string(
+        &page,
+        "document.querySelector('[data-ui-table=vswitches] tbody').innerText",
+    )
+    .await;
+    assert!(
+        vswitches.contains("web-vsw\t") || vswitches.contains("web-vsw\n"),
+        "the Create VPC page's vSwitch: {vswitches}"
+    );
+
+    // Back on the VPC list, Delete is disabled while the VPC has a vSwitch, with the reason as a tooltip.
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    let reason = wait_for(&page, &format!("tr[data-row-id='{vpc_id}'] .tooltip-wrap"))
+        .await
+        .attribute("data-tooltip")
+        .await
+        .unwrap();
+    assert!(reason.unwrap_or_default().contains("vSwitches"));
+    let shot = page
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
+    std::fs::write(screenshot_dir().join("vpcs.png"), shot).unwrap();
+
+    // The console's calls are in the account's ActionTrail events, made by the VPC console.
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        for name in ["CreateVpc", "CreateVSwitch"] {
+            let event = state
+                .events
+                .iter()
+                .map(|e| &e.event)
+                .find(|e| e.event_name == name && e.error_code.is_none());
+            let event = event.unwrap_or_else(|| panic!("no successful {name} event"));
+            assert_eq!(event.user_agent, "vpc.console.aliyun.com");
+            assert_eq!(event.event_type, aca_core::EventType::ApiCall);
+            assert_eq!(event.acs_region, "cn-hangzhou");
+        }
+        let vswitches: Vec<_> = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .filter(|e| e.event_name == "CreateVSwitch")
+            .collect();
+        assert_eq!(
+            vswitches.len(),
+            2,
+            "one from the Create VPC page, one from the Create vSwitch dialog"
+        );
+        let param = |e: &aca_core::TrailEvent, name: &str| {
+            e.request_parameters
+                .get(name)
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            param(vswitches[0], "VpcId").as_deref(),
+            Some(vpc_id.as_str()),
+            "the page carries the new VPC's id"
+        );
+        assert_eq!(param(vswitches[0], "ZoneId").as_deref(), Some("cn-hangzhou-i"));
+        assert_eq!(param(vswitches[0], "CidrBlock").as_deref(), Some("192.168.1.0/24"));
+        assert_eq!(param(vswitches[1], "ZoneId").as_deref(), Some("cn-hangzhou-j"));
+        assert_eq!(param(vswitches[1], "CidrBlock").as_deref(), Some("192.168.2.0/24"));
+    }
+
+    // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.
+    if aca_console::products::by_code("actiontrail").is_some() {
+        wait_xpath(&page, "//a[normalize-space()='Console home']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_xpath(&page, "//a[normalize-space()='ActionTrail']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_true(
+            &page,
+            "location.pathname === '/console/actiontrail/events'",
+            "the Event Query page",
+        )
+        .await;
+        let in_frame = "(() => { const d = document.querySelector('iframe').contentDocument; \
+            return !!d && !!d.querySelector('[data-ui-table=events]') && d.body.innerText.includes('CreateVpc'); })()";
+        wait_true(&page, in_frame, "the events table inside the iframe").await;
+        click_in_frame(&page, "input[name='q']").await;
+        page.find_element("body")
+            .await
+            .unwrap()
+            .type_str("CreateVSwitch")
+            .await
+            .unwrap()
+            .press_key("Enter")
+            .await
+            .unwrap();
+        let filtered = "(() => { const d = document.querySelector('iframe').contentDocument; \
+            const rows = [...d.querySelectorAll('[data-ui-table=events] tbody tr')]; \
+            return d.location.search.includes('q=CreateVSwitch') && rows.length > 0 \
+                && rows.every(r => r.innerText.includes('CreateVSwitch')); })()";
+        wait_true(
+            &page,
+            filtered,
+            "only CreateVSwitch events after searching inside the iframe",
+        )
+        .await;
+        let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+        std::fs::write(screenshot_dir().join("event-query.png"), shot).unwrap();
+    }
+
+    // The region selector in the top navigation bar: its options render in a portal too.
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    wait_for(&page, ".topbar [data-ui-select='region'] .ui-select-trigger")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "body > .ui-select-portal [data-value='cn-shanghai']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.search.includes('region=cn-shanghai') && document.readyState === 'complete'",
+        "the Shanghai region",
+    )
+    .await;
+    let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
+    assert!(rows.contains("No data"), "VPCs are regional: {rows}");
+    page.goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou"))
+        .await
+        .unwrap();
+
+    // OSS: the Create Bucket panel, with the bucket's region chosen in the panel and radio buttons.
+    page.goto(format!("{base}/console/oss/buckets")).await.unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Create Bucket']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let bucket = format!("web-{}", &alice.account_id[..10]);
+    wait_for(&page, "#create-bucket input[name='BucketName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(&bucket)
+        .await
+        .unwrap();
+    choose(&page, "#create-bucket", "RegionId", "cn-shanghai").await;
+    wait_xpath(&page, "//div[@id='create-bucket']//label[normalize-space()='IA']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("create-bucket.png"), shot).unwrap();
+    wait_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let listed = format!("document.querySelector('[data-ui-table=buckets]').innerText.includes('{bucket}')");
+    wait_true(&page, &listed, "the new bucket").await;
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let put = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "PutBucket")
+            .expect("a PutBucket event");
+        assert!(put.error_code.is_none(), "{:?}", put.error_message);
+        assert_eq!(
+            (put.user_agent.as_str(), put.acs_region.as_str()),
+            ("oss.console.aliyun.com", "cn-shanghai")
+        );
+        assert_eq!(
+            put.request_parameters.get("StorageClass").and_then(|v| v.as_str()),
+            Some("IA")
+        );
+    }
+
+    // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
+    wait_xpath(&page, "//button[normalize-space()='Log Out']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/login'",
+        "the logon page after logging out",
+    )
+    .await;
+    log_on(&page, &base, &bob.login, &bob.password).await;
+    page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
+    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitches']").await;
+    assert!(
+        page.find_element("[data-ui-nav='Virtual Private Cloud > vSwitch']")
+            .await
+            .is_err()
+    );
+    // Bob sees none of Alice's resources.
+    let rows = eval_string(&page, "document.querySelector('[data-ui-table=vpcs] tbody').innerText").await;
+    assert!(!rows.contains("web-vpc"), "{rows}");
+    page.goto(format!("{base}/console/vpc/vpcs/create/create-vpc"))
+        .await
+        .unwrap();
+    wait_for(&page, "[data-submit]").await;
+    let ok_2024 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
+    assert_eq!(ok_2024, "Confirm");
+
+    browser.close().await.unwrap();
+    let _ = browser.wait().await;
+    events.abort();
+}
+
+/// Sets up a VPC and a vSwitch through the OpenAPI (not under test here) and returns the vSwitch's VPC id.
+fn network_for(console: &Console, account_id: &str) -> String {
+    use aca_console::dispatch::Caller;
+    use aca_console::params::Params;
+    let vpc_product = aca_console::products::by_code("vpc").unwrap();
+    let caller = Caller {
+        account_id: account_id.to_owned(),
+        access_key_id: String::new(),
+        user_name: None,
+        user_agent: "setup".to_owned(),
+        source_ip: "127.0.0.1".to_owned(),
+        event_type: aca_core::EventType::ApiCall,
+        event_name: None,
+    };
+    let vpc = console
+        .call(
+            vpc_product,
+            "CreateVpc",
+            &Params::from_pairs([
+                ("RegionId", "cn-hangzhou"),
+                ("VpcName", "app"),
+                ("CidrBlock", "10.0.0.0/16"),
+            ]),
+            &caller,
+        )
+        .result
+        .unwrap();
+    let vpc_id = vpc["VpcId"].as_str().unwrap().to_owned();
+    let vsw = Params::from_pairs([
+        ("RegionId", "cn-hangzhou"),
+        ("VpcId", vpc_id.as_str()),
+        ("ZoneId", "cn-hangzhou-i"),
+        ("CidrBlock", "10.0.1.0/24"),
+        ("VSwitchName", "app-vsw"),
+    ]);
+    console
+        .call(vpc_product, "CreateVSwitch", &vsw, &caller)
+        .result
+        .unwrap();
+    vpc_id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
+    if !std::path::Path::new(CHROMIUM).exists() || aca_console::products::by_code("ecs").is_none() {
+        eprintln!("skipping: Chromium or the ECS product is not available");
+        return;
+    }
+    let (console, base) = start_console().await;
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let vpc_id = network_for(&console, &alice.account_id);
+    let (mut browser, page, events, _profile_dir) = launch().await;
+    log_on(&page, &base, &alice.login, &alice.password).await;
+
+    // A security group, created in a drawer.
+    page.goto(format!("{base}/console/ecs/security-groups?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Create Security Group']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#create-security-group input[name='SecurityGroupName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-sg")
+        .await
+        .unwrap();
+    choose(&page, "#create-security-group", "VpcId", &vpc_id).await;
+    wait_xpath(
+        &page,
+        "//div[@id='create-security-group']//button[normalize-space()='OK']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    let new_group = "document.body.innerText.includes('web-sg') \
+        && !!document.querySelector('[data-ui-table=security-groups] tr[data-row-id]')";
+    wait_true(&page, new_group, "the new security group").await;
+    let sg_id = eval_string(
+        &page,
+        "document.querySelector('[data-ui-table=security-groups] tr[data-row-id]').dataset.rowId",
+    )
+    .await;
+
+    // The buy page: a wizard whose steps are checked before Next moves on, ending with Confirm Order.
+    page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
+    wait_xpath(&page, "//a[normalize-space()='Create Instance']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/ecs/instances/buy/buy-instance'",
+        "the buy page",
+    )
+    .await;
+    let choose_on_page = |select: &'static str, value: String| {
+        let page = page.clone();
+        async move {
+            wait_for(
+                &page,
+                &format!("form[data-ui-form] [data-ui-select='{select}'] .ui-select-trigger"),
+            )
+            .await
+            .click()
+            .await
+            .unwrap();
+            wait_for(&page, &format!("body > .ui-select-portal [data-value='{value}']"))
+                .await
+                .click()
+                .await
+                .unwrap();
+        }
+    };
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.querySelector(\"[data-ui-field='Zone'] .form-error\").innerText.includes('required')",
+        "Zone is required",
+    )
+    .await;
+    choose_on_page("ZoneId", "cn-hangzhou-i".into()).await;
+    choose_on_page("InstanceType", "ecs.g7.large".into()).await;
+    choose_on_page("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd".into()).await;
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let vsw_id = eval_string(
+        &page,
+        "JSON.parse(document.querySelector(\"[data-ui-select='VSwitchId']\").dataset.options)[0][0]",
+    )
+    .await;
+    choose_on_page("VSwitchId", vsw_id).await;
+    choose_on_page("SecurityGroupId", sg_id.clone()).await;
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "input[name='Password']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("Passw0rd!23")
+        .await
+        .unwrap();
+    wait_for(&page, "input[name='InstanceName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("web-01")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Next']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("buy-instance.png"), shot).unwrap();
+    wait_xpath(&page, "//button[normalize-space()='Confirm Order']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.pathname === '/console/ecs/instances' && document.body.innerText.includes('web-01')",
+        "the new instance",
+    )
+    .await;
+
+    // Restart is only on the details page (2026), in its All Actions pane.
+    wait_xpath(
+        &page,
+        "//table[@data-ui-table='instances']//a[normalize-space()='Manage']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "location.pathname.startsWith('/console/ecs/instances/i-')",
+        "the instance details page",
+    )
+    .await;
+    let restart = wait_for(&page, "[aria-label='All Actions'] [data-ui-action='Restart']").await;
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("instance-details.png"), shot).unwrap();
+    restart.click().await.unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='confirm-instances-3']//button[normalize-space()='OK']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    let rebooted = "[...document.querySelectorAll('.toast')].some(t => t.innerText.includes('successful'))";
+    wait_true(&page, rebooted, "the restart to finish").await;
+    page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
+    wait_true(
+        &page,
+        "document.body.innerText.includes('Running')",
+        "the running instance",
+    )
+    .await;
+
+    // Stop sits in the row's More menu (2026); it opens a confirmation dialog.
+    wait_for(&page, "[data-ui-table=instances] .hover-menu .more-trigger")
+        .await
+        .hover()
+        .await
+        .unwrap();
+    let stop = wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']").await;
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("instances-more-menu.png"), shot).unwrap();
+    stop.click().await.unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='confirm-instances-2']//button[normalize-space()='OK']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "document.body.innerText.includes('Stopped')",
+        "the stopped instance",
+    )
+    .await;
+
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let bought = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "Create" && e.error_code.is_none());
+        let bought = bought.expect("a successful Create event from the buy page");
+        assert_eq!(bought.event_type, aca_core::EventType::ConsoleOperation);
+        assert_eq!(bought.user_agent, "ecs.console.aliyun.com");
+        assert_eq!(
+            bought.request_parameters.get("InstanceType").and_then(|v| v.as_str()),
+            Some("ecs.g7.large")
+        );
+        assert_eq!(
+            bought
+                .request_parameters
+                .get("SecurityGroupId")
+                .and_then(|v| v.as_str()),
+            Some(sg_id.as_str())
+        );
+        let reboot = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "RebootInstance");
+        assert!(reboot.expect("a RebootInstance event").error_code.is_none());
+        let stop = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "StopInstance")
+            .expect("a StopInstance event");
+        assert!(stop.error_code.is_none(), "{:?}", stop.error_message);
+        assert_eq!(stop.user_agent, "ecs.console.aliyun.com");
+    }
+    browser.close().await.unwrap();
+    let _ = browser.wait().await;
+    events.abort();
+}
