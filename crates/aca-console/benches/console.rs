@@ -68,12 +68,7 @@ fn main() {
     rows.extend(memory_with_many_accounts());
     rows.extend(runtime.block_on(throughput()));
     rows.extend(runtime.block_on(lookup_latency()));
-    rows.push(Row::new(
-        "console page render p50",
-        "n/a",
-        "",
-        "not measured: the console UI (src/ui) has no render function this benchmark can call yet",
-    ));
+    rows.extend(runtime.block_on(console_pages()));
 
     println!();
     println!(
@@ -523,7 +518,112 @@ fn fill_trail(console: &Console, creds: &Credentials, count: usize) {
         .expect("events stored");
 }
 
-// ----- 3. memory -----
+// ----- 3. console pages -----
+
+/// Pages rendered per measurement.
+const PAGE_LOADS: usize = 300;
+/// VPCs in the account whose console pages are rendered (the list shows the first page of them).
+const LISTED_VPCS: usize = 30;
+
+/// The console's own pages over HTTP, logged on with a session cookie: each load runs the page's
+/// Describe call (audited, as the real console's calls are) and renders the HTML.
+async fn console_pages() -> Vec<Row> {
+    let server = serve(Console::in_memory(ConsoleConfig::for_tests())).await;
+    let creds = server.console.create_account("pages", None).unwrap();
+    let caller = Caller {
+        account_id: creds.account_id.clone(),
+        access_key_id: creds.access_key_id.clone(),
+        user_name: None,
+        user_agent: "aca-console-bench".into(),
+        source_ip: "127.0.0.1".into(),
+        event_type: EventType::ApiCall,
+        event_name: None,
+    };
+    let mut vpc_id = String::new();
+    for i in 0..LISTED_VPCS {
+        let name = format!("web-{i:02}");
+        let created = server.console.call(
+            &products::vpc::PRODUCT,
+            "CreateVpc",
+            &Params::from_pairs([("VpcName", name)]),
+            &caller,
+        );
+        vpc_id = created.result.expect("CreateVpc")["VpcId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+    }
+
+    // Log on as a person would: the logon form sets the session cookie on its redirect.
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let form = format!(
+        "login={}&password={}",
+        percent_encode(&creds.login),
+        percent_encode(&creds.password)
+    );
+    let logon = http
+        .post(format!("{}/login", server.base))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form)
+        .send()
+        .await
+        .unwrap();
+    let cookie = logon
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("the logon sets a session cookie")
+        .to_owned();
+
+    let mut rows = Vec::new();
+    // (row, URL path, text each load must show, how many times at least)
+    let pages = [
+        (
+            "console page p50 / p99: VPC list",
+            "/console/vpc/vpcs".to_owned(),
+            "web-".to_owned(),
+            10,
+        ),
+        (
+            "console page p50 / p99: VPC details",
+            format!("/console/vpc/vpcs/{vpc_id}"),
+            vpc_id.clone(),
+            1,
+        ),
+    ];
+    for (name, path, must_show, at_least) in pages {
+        let url = format!("{}{path}", server.base);
+        let mut samples = Vec::with_capacity(PAGE_LOADS);
+        for _ in 0..PAGE_LOADS {
+            let started = Instant::now();
+            let response = http.get(&url).header("cookie", &cookie).send().await.unwrap();
+            let status = response.status();
+            let page = response.text().await.unwrap();
+            samples.push(started.elapsed());
+            let shown = page.matches(must_show.as_str()).count();
+            assert!(
+                status.is_success() && shown >= at_least,
+                "{path}: {status}, {shown} × {must_show:?}: {page:.300}"
+            );
+        }
+        samples.sort();
+        let p = |q: f64| ms(samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)]);
+        let shown_path = path.replace(&vpc_id, "{VpcId}");
+        rows.push(Row::new(
+            name,
+            format!("{:.2} / {:.2} ms", p(0.50), p(0.99)),
+            "",
+            format!("GET {shown_path} over HTTP, logged on, {LISTED_VPCS} VPCs in the account"),
+        ));
+    }
+    rows
+}
+
+// ----- 4. memory -----
 
 fn resident_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

@@ -763,7 +763,13 @@ async fn v3_signed_requests_are_accepted_and_tampered_ones_refused() {
     let authorization = partial.sign_headers(
         &alice.access_key_id,
         &alice.access_key_secret,
-        Some(&["host", "x-acs-content-sha256", "x-acs-date", "x-acs-signature-nonce", "x-acs-version"]),
+        Some(&[
+            "host",
+            "x-acs-content-sha256",
+            "x-acs-date",
+            "x-acs-signature-nonce",
+            "x-acs-version",
+        ]),
     );
     partial.headers.insert("x-acs-action".into(), "DeleteVpc".into());
     let body = assert_error_shape(&partial.send(&emu, &authorization).await, 400, "SignatureDoesNotMatch");
