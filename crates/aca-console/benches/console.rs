@@ -1,6 +1,7 @@
 //! How fast the emulator is: signed OpenAPI calls per second over real HTTP (next to an unsigned
 //! hello-world route on the same server and client, measured in the same run), `LookupEvents`
-//! latency over a large audit trail, and resident memory with many accounts and resources.
+//! latency over a large audit trail, console page loads, and resident memory with many accounts and
+//! resources.
 //!
 //! Run with `cargo bench -p aca-console --bench console`; it prints one table.
 
