@@ -79,6 +79,10 @@ impl ApiError {
         )
     }
 
+    pub fn nonce_used() -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "SignatureNonceUsed", "Specified signature nonce was used already.")
+    }
+
     pub fn access_key_not_found() -> Self {
         Self::new(StatusCode::NOT_FOUND, "InvalidAccessKeyId.NotFound", "Specified access key is not found.")
     }

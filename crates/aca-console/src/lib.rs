@@ -46,11 +46,12 @@ pub struct Console {
     pub clock: Arc<dyn Clock>,
     pub store: Store,
     limiter: throttle::Limiter,
+    nonces: api::nonce::NonceCache,
 }
 
 impl Console {
     pub fn new(config: ConsoleConfig, store: Store, clock: Arc<dyn Clock>) -> Self {
-        Self { config, clock, store, limiter: throttle::Limiter::default() }
+        Self { config, clock, store, limiter: throttle::Limiter::default(), nonces: api::nonce::NonceCache::default() }
     }
 
     /// An in-memory emulator on the wall clock.

@@ -435,6 +435,19 @@ async fn an_expired_timestamp_is_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replayed_request_is_refused_by_its_nonce() {
+    let emu = Emulator::in_memory().await;
+    let alice = emu.account("alice");
+    let mut params = emu.rpc_params(&alice, "CreateVpc", &[("VpcName", "once"), ("CidrBlock", "10.0.0.0/8")]);
+    Emulator::sign("GET", &alice.access_key_secret, &mut params);
+    assert_eq!(emu.send(Via::Get, &params).await.status, 200);
+    let replay = emu.send(Via::Get, &params).await;
+    assert_error_shape(&replay, 400, "SignatureNonceUsed");
+    let vpcs = emu.ok(&alice, "DescribeVpcs", &[]).await;
+    assert_eq!(vpcs["TotalCount"], 1, "the replay created nothing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn format_xml_returns_xml() {
     let emu = Emulator::in_memory().await;
     let alice = emu.account("alice");

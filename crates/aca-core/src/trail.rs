@@ -114,6 +114,7 @@ pub struct UserIdentity {
 #[serde(rename_all = "kebab-case")]
 pub enum IdentityType {
     /// The Alibaba Cloud account itself (the root identity).
+    #[serde(rename = "root-account")]
     Root,
     /// A RAM user of the account.
     RamUser,
@@ -153,5 +154,6 @@ mod tests {
         assert_eq!(event.user_identity.kind, IdentityType::RamUser);
         assert_eq!(event.resource_names().collect::<Vec<_>>(), ["d-8vbf8rpv2nn0l1zm0000"]);
         assert_eq!(serde_json::to_value(&event).unwrap(), real);
+        assert_eq!(serde_json::to_value(IdentityType::Root).unwrap(), "root-account");
     }
 }

@@ -184,12 +184,13 @@ fn verify_rpc(console: &Console, req: &Request) -> Result<Authenticated, AuthFai
             return Err(audited(ApiError::invalid_parameter("SignatureMethod", format!("{method:?} is not supported; use HMAC-SHA1"))));
         }
     }
-    check_timestamp(console, req.params.get("Timestamp")).map_err(audited)?;
+    check_timestamp(console, "Timestamp", req.params.get("Timestamp")).map_err(audited)?;
     let string_to_sign = signature::rpc_string_to_sign(req.method.as_str(), req.params.as_map());
     let expected = signature::rpc_signature(&key.secret, &string_to_sign);
     if !signature::signatures_match(&expected, given) {
         return Err(audited(ApiError::signature_mismatch(&string_to_sign)));
     }
+    check_nonce(console, &key.id, req.params.get("SignatureNonce")).map_err(audited)?;
     Ok((account_id, (key.id, key.user_name)))
 }
 
@@ -211,7 +212,8 @@ fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<
     let (account_id, key) = key_of(console, &auth.access_key_id)?;
     let audited = |error| AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) };
     let header = |name: &str| req.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-    check_timestamp(console, Some(&header("x-acs-date")).filter(|d| !d.is_empty()).map(String::as_str)).map_err(audited)?;
+    check_timestamp(console, "x-acs-date", Some(&header("x-acs-date")).filter(|d| !d.is_empty()).map(String::as_str))
+        .map_err(audited)?;
     let hashed_payload = {
         let declared = header("x-acs-content-sha256");
         if declared.is_empty() { signature::sha256_hex(&req.body) } else { declared }
@@ -240,12 +242,26 @@ fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<
     if !signature::signatures_match(&expected, &auth.signature) {
         return Err(audited(ApiError::signature_mismatch(&string_to_sign)));
     }
+    let nonce = header("x-acs-signature-nonce");
+    check_nonce(console, &key.id, Some(nonce.as_str()).filter(|n| !n.is_empty())).map_err(audited)?;
     Ok((account_id, (key.id, key.user_name)))
 }
 
-fn check_timestamp(console: &Console, timestamp: Option<&str>) -> Result<(), ApiError> {
-    let Some(ts) = timestamp else { return Err(ApiError::missing_parameter("Timestamp")) };
-    let at = parse_iso8601(ts).ok_or_else(|| ApiError::invalid_parameter("Timestamp", format!("{ts:?} is not an ISO 8601 UTC time")))?;
+/// Refuses a reused nonce (checked after the signature, so nobody can burn another caller's nonces).
+fn check_nonce(console: &Console, access_key_id: &str, nonce: Option<&str>) -> Result<(), ApiError> {
+    let Some(nonce) = nonce else { return Ok(()) };
+    let window = 2 * console.config.max_clock_skew_ms;
+    if console.nonces.first_use(access_key_id, nonce, console.clock.now_ms(), window) {
+        Ok(())
+    } else {
+        Err(ApiError::nonce_used())
+    }
+}
+
+/// `name` is where the time came from: the `Timestamp` parameter or the `x-acs-date` header.
+fn check_timestamp(console: &Console, name: &str, timestamp: Option<&str>) -> Result<(), ApiError> {
+    let Some(ts) = timestamp else { return Err(ApiError::missing_parameter(name)) };
+    let at = parse_iso8601(ts).ok_or_else(|| ApiError::invalid_parameter(name, format!("{ts:?} is not an ISO 8601 UTC time")))?;
     if (console.clock.now_ms() - at).abs() > console.config.max_clock_skew_ms {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
