@@ -58,7 +58,14 @@ pub async fn handle(
         map.extend(form_pairs(&body));
     }
     let params = Params::new(map);
-    let format = if params.get("Format").is_some_and(|f| f.eq_ignore_ascii_case("XML")) { Format::Xml } else { Format::Json };
+    // RPC 1.0 answers XML unless the caller asks for JSON; V3 (`x-acs-action`) answers JSON.
+    let v3 = headers.contains_key("x-acs-action");
+    let format = match params.get("Format") {
+        Some(f) if f.eq_ignore_ascii_case("XML") => Format::Xml,
+        Some(_) => Format::Json,
+        None if v3 => Format::Json,
+        None => Format::Xml,
+    };
     let request = Request {
         method,
         path: uri.path().to_owned(),
