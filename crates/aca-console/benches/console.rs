@@ -304,7 +304,7 @@ async fn throughput() -> Vec<Row> {
         .account(&writer.account_id)
         .unwrap()
         .lock()
-        .resources
+        .resources()
         .len();
     let http = reqwest::Client::new();
     let mut latencies = Vec::new();
@@ -371,7 +371,7 @@ fn assert_calls_did_work(server: &Server, creds: &Credentials) {
             .filter(|e| e.event.event_name == name && e.event.error_code.is_none())
             .count()
     };
-    let vpcs = state.resources.values().filter(|r| r.kind == "vpc.vpc").count();
+    let vpcs = state.resources().values().filter(|r| r.kind == "vpc.vpc").count();
     assert!(
         succeeded("CreateVpc") == vpcs && vpcs > 1,
         "the benchmarked calls left no trace"

@@ -80,7 +80,7 @@ impl Console {
                     account_name: s.account.name.clone(),
                     profile: s.account.profile,
                     login: s.account.login.clone(),
-                    resources: s.resources.len(),
+                    resources: s.resources().len(),
                     events: s.events.len(),
                     balance_cents: s.account.balance_cents,
                 }
@@ -119,7 +119,7 @@ impl Console {
         let s = shared.lock();
         Ok(Snapshot {
             account: s.account.clone(),
-            resources: s.resources.values().cloned().collect(),
+            resources: s.resources().values().cloned().collect(),
             access_keys: s.access_keys.values().cloned().collect(),
             events: s.events.clone(),
         })
@@ -128,7 +128,9 @@ impl Console {
     /// Puts an account back exactly as a snapshot captured it (creating it if it is gone).
     pub fn restore_account(&self, snapshot: Snapshot) -> Result<(), ConsoleError> {
         let mut state = AccountState::new(snapshot.account);
-        state.resources = snapshot.resources.into_iter().map(|r| (r.id.clone(), r)).collect();
+        for resource in snapshot.resources {
+            state.insert_resource(resource);
+        }
         state.access_keys = snapshot.access_keys.into_iter().map(|k| (k.id.clone(), k)).collect();
         state.events = snapshot.events;
         self.store.replace_account(state)

@@ -88,7 +88,7 @@ impl Store {
                 let (account_id, body) = row?;
                 let resource: Resource = serde_json::from_str(&body)?;
                 if let Some(state) = states.get_mut(&account_id) {
-                    state.resources.insert(resource.id.clone(), resource);
+                    state.insert_resource(resource);
                 }
             }
             let mut stmt = conn.prepare("SELECT account_id, body FROM access_keys")?;
@@ -131,7 +131,7 @@ impl Store {
         let changes = Changes {
             account: Some(state.account.clone()),
             keys: state.access_keys.values().cloned().collect(),
-            upserts: state.resources.values().cloned().collect(),
+            upserts: state.resources().values().cloned().collect(),
             events: state.events.clone(),
             ..Changes::default()
         };
@@ -204,10 +204,10 @@ impl Store {
             state.account = account;
         }
         for resource in changes.upserts {
-            state.resources.insert(resource.id.clone(), resource);
+            state.insert_resource(resource);
         }
         for id in changes.deletes {
-            state.resources.remove(&id);
+            state.remove_resource(&id);
         }
         for key in changes.keys {
             state.access_keys.insert(key.id.clone(), key);

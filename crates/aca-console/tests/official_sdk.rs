@@ -394,7 +394,7 @@ async fn launch_an_instance_with(flavour: &str) {
     let shared = emu.console.store.account(&creds.account_id).unwrap();
     let state = shared.lock();
     assert!(
-        state.resources.values().all(|r| r.kind != "ecs.instance"),
+        state.resources().values().all(|r| r.kind != "ecs.instance"),
         "the deleted instance is gone from the account"
     );
 }

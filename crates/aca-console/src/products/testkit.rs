@@ -140,7 +140,7 @@ impl TestConsole {
             .store
             .account(&self.caller.account_id)
             .expect("the first account exists");
-        shared.lock().resources.insert(resource.id.clone(), resource);
+        shared.lock().insert_resource(resource);
     }
 
     /// A VPC with one vSwitch `192.168.1.0/24` in `cn-hangzhou-h` in the first account: (VpcId, VSwitchId).

@@ -170,7 +170,7 @@ pub(crate) fn caller_of(key: &AccessKey, request: &RestRequest) -> Caller {
 pub(crate) fn owner_of(console: &Console, id_in: impl Fn(&str) -> String) -> Option<(String, Resource)> {
     console.store.account_ids().into_iter().find_map(|account_id| {
         let shared = console.store.account(&account_id)?;
-        let found = shared.lock().resources.get(&id_in(&account_id)).cloned();
+        let found = shared.lock().resources().get(&id_in(&account_id)).cloned();
         found.map(|resource| (account_id, resource))
     })
 }

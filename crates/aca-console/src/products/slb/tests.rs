@@ -461,17 +461,14 @@ fn accounts_are_isolated() {
     );
     // Another account's ECS instance is not a valid backend either.
     let shared = h.console.store.account(&other.account_id).unwrap();
-    shared.lock().resources.insert(
+    shared.lock().insert_resource(Resource::new(
+        ECS_INSTANCE,
         "i-bp1foreign00000001".into(),
-        Resource::new(
-            ECS_INSTANCE,
-            "i-bp1foreign00000001".into(),
-            "cn-hangzhou",
-            "x",
-            "Running",
-            0,
-        ),
-    );
+        "cn-hangzhou",
+        "x",
+        "Running",
+        0,
+    ));
     let e = h.err(
         &PRODUCT,
         "AddBackendServers",
