@@ -13,6 +13,8 @@ use chromiumoxide::{Browser, BrowserConfig};
 use futures::StreamExt;
 use serde_json::Value;
 
+pub mod page;
+
 /// The emulator served on 127.0.0.1 with a fresh account.
 pub struct Emulator {
     pub console: Arc<Console>,
@@ -34,14 +36,25 @@ impl Emulator {
         Ok(Self { console, url, account, server })
     }
 
-    /// A signed RPC call (signature 1.0) as the account's root user; returns (HTTP status, body).
+    /// A signed RPC call (signature 1.0) as the emulator's own account; returns (HTTP status, body).
     pub async fn call(&self, version: &str, action: &str, params: &[(&str, &str)]) -> anyhow::Result<(u16, Value)> {
+        self.call_as(&self.account, version, action, params).await
+    }
+
+    /// A signed RPC call (signature 1.0) with the root AccessKey of `account`.
+    pub async fn call_as(
+        &self,
+        account: &Credentials,
+        version: &str,
+        action: &str,
+        params: &[(&str, &str)],
+    ) -> anyhow::Result<(u16, Value)> {
         let mut query: BTreeMap<String, String> = params.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect();
         for (k, v) in [
             ("Action", action.to_owned()),
             ("Version", version.to_owned()),
             ("Format", "JSON".to_owned()),
-            ("AccessKeyId", self.account.access_key_id.clone()),
+            ("AccessKeyId", account.access_key_id.clone()),
             ("SignatureMethod", "HMAC-SHA1".to_owned()),
             ("SignatureVersion", "1.0".to_owned()),
             ("SignatureNonce", uuid::Uuid::new_v4().to_string()),
@@ -49,7 +62,7 @@ impl Emulator {
         ] {
             query.insert(k.to_owned(), v);
         }
-        let signature = rpc_signature(&self.account.access_key_secret, &rpc_string_to_sign("GET", &query));
+        let signature = rpc_signature(&account.access_key_secret, &rpc_string_to_sign("GET", &query));
         query.insert("Signature".into(), signature);
         let response = reqwest::Client::new().get(format!("{}/", self.url)).query(&query).send().await?;
         let status = response.status().as_u16();
@@ -83,6 +96,7 @@ impl Chromium {
             .no_sandbox()
             .user_data_dir(profile.path())
             .window_size(1440, 900)
+            .viewport(None)
             .args([
                 "--headless=new",
                 "--disable-gpu",

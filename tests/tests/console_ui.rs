@@ -3,175 +3,10 @@
 //! the calls in the account's ActionTrail events. Also checks that a 2024-profile account sees the
 //! 2024 labels.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
 use aca_console::{Console, ConsoleConfig, ProfileId};
-use chromiumoxide::browser::{Browser, BrowserConfig};
-use chromiumoxide::element::Element;
-use chromiumoxide::layout::Point;
-use chromiumoxide::page::{Page, ScreenshotParams};
-use futures::StreamExt;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-async fn start_console() -> (Arc<Console>, String) {
-    let console = Arc::new(Console::in_memory(ConsoleConfig::for_tests()));
-    let app = aca_console::app(console.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .await
-            .unwrap();
-    });
-    (console, format!("http://{addr}"))
-}
-
-/// Polls until `selector` matches an element, or fails after 10 s.
-async fn wait_for(page: &Page, selector: &str) -> Element {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(el) = page.find_element(selector).await {
-            return el;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {selector}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn wait_xpath(page: &Page, xpath: &str) -> Element {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(el) = page.find_xpath(xpath).await {
-            return el;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {xpath}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn eval_string(page: &Page, js: &str) -> String {
-    page.evaluate(js)
-        .await
-        .unwrap()
-        .into_value::<String>()
-        .unwrap_or_default()
-}
-
-/// Polls a JS expression until it returns true.
-async fn wait_true(page: &Page, js: &str, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let ok = page
-            .evaluate(js)
-            .await
-            .ok()
-            .and_then(|v| v.into_value::<bool>().ok())
-            .unwrap_or(false);
-        if ok {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// Clicks the inner input of a shadow-DOM CIDR component at its on-screen position, then types.
-async fn type_into_cidr(page: &Page, host_selector: &str, text: &str) {
-    let js = format!(
-        "(() => {{ const r = document.querySelector({}).shadowRoot.querySelector('input').getBoundingClientRect(); \
-         return [r.left + r.width / 2, r.top + r.height / 2]; }})()",
-        serde_json::to_string(host_selector).unwrap()
-    );
-    let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
-    page.click(Point {
-        x: point[0],
-        y: point[1],
-    })
-    .await
-    .unwrap();
-    let host = page.find_element(host_selector).await.unwrap();
-    host.type_str(text).await.unwrap();
-}
-
-async fn log_on(page: &Page, base: &str, login: &str, password: &str) {
-    page.goto(format!("{base}/login")).await.unwrap();
-    wait_for(page, "#login")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str(login)
-        .await
-        .unwrap();
-    wait_for(page, "#password")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str(password)
-        .await
-        .unwrap();
-    wait_xpath(page, "//button[normalize-space()='Log On']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_true(page, "location.pathname === '/console'", "the console home after logon").await;
-}
-
-async fn choose(page: &Page, scope: &str, select: &str, value: &str) {
-    let trigger = format!("{scope} [data-ui-select='{select}'] .ui-select-trigger");
-    wait_for(page, &trigger).await.click().await.unwrap();
-    // The options are not inside the form: they render in a portal at the end of <body>.
-    wait_for(page, &format!("body > .ui-select-portal [data-value='{value}']"))
-        .await
-        .click()
-        .await
-        .unwrap();
-}
-
-/// A headless Chromium with a fresh profile, its CDP event loop running, and one blank page.
-async fn launch() -> (Browser, Page, tokio::task::JoinHandle<()>, tempfile::TempDir) {
-    let profile_dir = tempfile::tempdir().unwrap();
-    let config = BrowserConfig::builder()
-        .chrome_executable(CHROMIUM)
-        .no_sandbox()
-        .arg("--headless=new")
-        .arg("--disable-gpu")
-        .arg("--no-first-run")
-        .arg("--disable-background-networking")
-        .arg("--disable-component-update")
-        .arg("--disable-sync")
-        .window_size(1440, 900)
-        .viewport(None)
-        .user_data_dir(profile_dir.path())
-        .build()
-        .unwrap();
-    let (browser, mut handler) = Browser::launch(config).await.unwrap();
-    let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
-    let page = browser.new_page("about:blank").await.unwrap();
-    (browser, page, events, profile_dir)
-}
-
-/// Clicks the centre of an element inside the page's first iframe (same origin), by screen position.
-async fn click_in_frame(page: &Page, selector: &str) {
-    let js = format!(
-        "(() => {{ const f = document.querySelector('iframe'); const fr = f.getBoundingClientRect(); \
-         const r = f.contentDocument.querySelector({}).getBoundingClientRect(); \
-         return [fr.left + r.left + r.width / 2, fr.top + r.top + r.height / 2]; }})()",
-        serde_json::to_string(selector).unwrap()
-    );
-    let point: Vec<f64> = page.evaluate(js.as_str()).await.unwrap().into_value().unwrap();
-    page.click(Point {
-        x: point[0],
-        y: point[1],
-    })
-    .await
-    .unwrap();
-}
+use aca_e2e::page::{choose, click_in_frame, eval_string, log_on, type_into_cidr, wait_for, wait_true, wait_xpath};
+use aca_e2e::{Chromium, Emulator};
+use chromiumoxide::page::ScreenshotParams;
 
 fn screenshot_dir() -> std::path::PathBuf {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots");
@@ -181,15 +16,13 @@ fn screenshot_dir() -> std::path::PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_vpc_and_vswitch_through_the_console() {
-    if !std::path::Path::new(CHROMIUM).exists() {
-        eprintln!("skipping: {CHROMIUM} is not installed");
-        return;
-    }
-    let (console, base) = start_console().await;
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let bob = console.create_account("bob", Some(ProfileId::Y2024)).unwrap();
 
-    let (mut browser, page, events, _profile_dir) = launch().await;
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
 
     // Every console page needs a session.
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
@@ -395,8 +228,20 @@ async fn create_vpc_and_vswitch_through_the_console() {
         assert_eq!(param(vswitches[1], "CidrBlock").as_deref(), Some("192.168.2.0/24"));
     }
 
+    // The same calls found the way a verifier finds them: signed LookupEvents over HTTP.
+    for name in ["CreateVpc", "CreateVSwitch"] {
+        let (status, body) = emulator
+            .call_as(&alice, "2020-07-06", "LookupEvents", &[("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", name)])
+            .await
+            .unwrap();
+        assert_eq!(status, 200, "{body}");
+        let events = body["Events"].as_array().unwrap();
+        assert!(!events.is_empty(), "LookupEvents finds no {name}");
+        assert!(events.iter().all(|e| e["userAgent"] == "vpc.console.aliyun.com" && e["eventName"] == name), "{body}");
+    }
+
     // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.
-    if aca_console::products::by_code("actiontrail").is_some() {
+    {
         wait_xpath(&page, "//a[normalize-space()='Console home']")
             .await
             .click()
@@ -545,9 +390,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     let ok_2024 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
     assert_eq!(ok_2024, "Confirm");
 
-    browser.close().await.unwrap();
-    let _ = browser.wait().await;
-    events.abort();
+    chromium.close().await;
 }
 
 /// Sets up a VPC and a vSwitch through the OpenAPI (not under test here) and returns the vSwitch's VPC id.
@@ -594,14 +437,12 @@ fn network_for(console: &Console, account_id: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
-    if !std::path::Path::new(CHROMIUM).exists() || aca_console::products::by_code("ecs").is_none() {
-        eprintln!("skipping: Chromium or the ECS product is not available");
-        return;
-    }
-    let (console, base) = start_console().await;
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let vpc_id = network_for(&console, &alice.account_id);
-    let (mut browser, page, events, _profile_dir) = launch().await;
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
     log_on(&page, &base, &alice.login, &alice.password).await;
 
     // A security group, created in a drawer.
@@ -835,7 +676,5 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         assert!(stop.error_code.is_none(), "{:?}", stop.error_message);
         assert_eq!(stop.user_agent, "ecs.console.aliyun.com");
     }
-    browser.close().await.unwrap();
-    let _ = browser.wait().await;
-    events.abort();
+    chromium.close().await;
 }
