@@ -69,7 +69,8 @@ pub struct Product {
     pub service_name: &'static str,
     /// The OpenAPI version string (`2014-05-26` for ECS).
     pub version: &'static str,
-    /// The public endpoint: the event's `eventSource`.
+    /// The public endpoint: the event's `eventSource`. Regional products write `{region}` where the
+    /// region goes (`oss-{region}.aliyuncs.com`).
     pub endpoint: &'static str,
     /// The console's user agent on events the console front end causes: `ecs.console.aliyun.com`.
     pub console_agent: &'static str,
@@ -77,6 +78,11 @@ pub struct Product {
 }
 
 impl Product {
+    /// The endpoint serving `region`: the `eventSource` of the product's events there.
+    pub fn endpoint_in(&self, region: &str) -> String {
+        self.endpoint.replace("{region}", region)
+    }
+
     pub fn operation(&self, name: &str) -> Option<&Operation> {
         self.operations.iter().find(|op| op.name == name)
     }

@@ -107,7 +107,7 @@ impl Console {
             event_name: caller.event_name.clone().unwrap_or_else(|| action.to_owned()),
             event_type: caller.event_type,
             event_rw: rw,
-            event_source: product.endpoint.to_owned(),
+            event_source: product.endpoint_in(region),
             service_name: service_name.to_owned(),
             acs_region: region.to_owned(),
             event_time: iso8601(now_ms),

@@ -233,14 +233,6 @@ pub(crate) fn set_response_body(bytes: Vec<u8>) {
     });
 }
 
-/// The product of `products` whose region is `region`, or the first one.
-pub(crate) fn regional(products: &'static [(&'static str, Product)], region: &str) -> &'static Product {
-    products
-        .iter()
-        .find(|(id, _)| *id == region)
-        .map_or(&products[0].1, |(_, p)| p)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ use crate::model::{Resource, request_id};
 use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
 use crate::rest::xml::{self, Malformed};
-use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date, regional};
+use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date};
 
 /// The `Authorization` scheme of OSS signature V4, which this emulator refuses.
 pub const V4_SCHEME: &str = "OSS4-HMAC-SHA256";
@@ -53,36 +53,16 @@ const OPERATIONS: &[Operation] = &[
 /// OSS has no OpenAPI version; this marker can never match an RPC `Version`.
 pub const VERSION: &str = "OSS";
 
-const fn product(endpoint: &'static str) -> Product {
-    Product {
-        code: "oss",
-        name: "Object Storage Service",
-        service_name: "Oss",
-        version: VERSION,
-        endpoint,
-        console_agent: "oss.console.aliyun.com",
-        operations: OPERATIONS,
-    }
-}
-
-/// OSS in the default region; [`product_in`] gives the product whose `eventSource` names another.
-pub static PRODUCT: Product = product("oss-cn-hangzhou.aliyuncs.com");
-
-static REGIONAL: &[(&str, Product)] = &[
-    ("cn-hangzhou", product("oss-cn-hangzhou.aliyuncs.com")),
-    ("cn-shanghai", product("oss-cn-shanghai.aliyuncs.com")),
-    ("cn-beijing", product("oss-cn-beijing.aliyuncs.com")),
-    ("cn-shenzhen", product("oss-cn-shenzhen.aliyuncs.com")),
-    ("cn-hongkong", product("oss-cn-hongkong.aliyuncs.com")),
-    ("ap-southeast-1", product("oss-ap-southeast-1.aliyuncs.com")),
-    ("us-west-1", product("oss-us-west-1.aliyuncs.com")),
-    ("eu-central-1", product("oss-eu-central-1.aliyuncs.com")),
-];
-
-/// The OSS product of a region: events of buckets there carry `eventSource: oss-<region>.aliyuncs.com`.
-pub fn product_in(region: &str) -> &'static Product {
-    regional(REGIONAL, region)
-}
+/// The product; its events name the bucket's region in `eventSource`.
+pub static PRODUCT: Product = Product {
+    code: "oss",
+    name: "Object Storage Service",
+    service_name: "Oss",
+    version: VERSION,
+    endpoint: "oss-{region}.aliyuncs.com",
+    console_agent: "oss.console.aliyun.com",
+    operations: OPERATIONS,
+};
 
 /// A bucket's resource id: its ARN, unique within the account whatever other products hold.
 pub fn bucket_id(account_id: &str, bucket: &str) -> String {
@@ -1067,7 +1047,7 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     let refuse = |refusal: Refusal, params: &Params, region: &str| {
         let request_id = match &refusal.key {
             Some(k) => console.record_failure(
-                product_in(region),
+                &PRODUCT,
                 target.action,
                 params,
                 &caller_of(k, req),
@@ -1117,7 +1097,7 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
         return refuse(audited(error), &full, &region);
     }
     let caller = caller_of(&access_key, req);
-    let product = product_in(&region);
+    let product = &PRODUCT;
     let (outcome, raw_body) = crate::rest::with_body(req.body.clone(), || {
         console.call(product, target.action, &full, &caller)
     });
@@ -1190,7 +1170,7 @@ fn error_response(
     doc.insert("Code".into(), json!(e.code));
     doc.insert("Message".into(), json!(e.message));
     doc.insert("RequestId".into(), json!(request_id));
-    let endpoint = product_in(region).endpoint;
+    let endpoint = PRODUCT.endpoint_in(region);
     let host = match bucket {
         Some(b) => format!("{b}.{endpoint}"),
         None => endpoint.to_owned(),

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::model::{AccessKey, Resource, request_id};
 use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
-use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date, regional};
+use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date};
 
 pub const PROJECT: &str = "sls.project";
 pub const LOGSTORE: &str = "sls.logstore";
@@ -37,36 +37,16 @@ const OPERATIONS: &[Operation] = &[
     Operation::write("DeleteLogStore", delete_logstore),
 ];
 
-const fn product(endpoint: &'static str) -> Product {
-    Product {
-        code: "sls",
-        name: "Simple Log Service",
-        service_name: "Sls",
-        version: VERSION,
-        endpoint,
-        console_agent: "sls.console.aliyun.com",
-        operations: OPERATIONS,
-    }
-}
-
-/// SLS in the default region; [`product_in`] gives the product whose `eventSource` names another.
-pub static PRODUCT: Product = product("cn-hangzhou.log.aliyuncs.com");
-
-static REGIONAL: &[(&str, Product)] = &[
-    ("cn-hangzhou", product("cn-hangzhou.log.aliyuncs.com")),
-    ("cn-shanghai", product("cn-shanghai.log.aliyuncs.com")),
-    ("cn-beijing", product("cn-beijing.log.aliyuncs.com")),
-    ("cn-shenzhen", product("cn-shenzhen.log.aliyuncs.com")),
-    ("cn-hongkong", product("cn-hongkong.log.aliyuncs.com")),
-    ("ap-southeast-1", product("ap-southeast-1.log.aliyuncs.com")),
-    ("us-west-1", product("us-west-1.log.aliyuncs.com")),
-    ("eu-central-1", product("eu-central-1.log.aliyuncs.com")),
-];
-
-/// The SLS product of a region: its events carry `eventSource: <region>.log.aliyuncs.com`.
-pub fn product_in(region: &str) -> &'static Product {
-    regional(REGIONAL, region)
-}
+/// The product; its events name the project's region in `eventSource`.
+pub static PRODUCT: Product = Product {
+    code: "sls",
+    name: "Simple Log Service",
+    service_name: "Sls",
+    version: VERSION,
+    endpoint: "{region}.log.aliyuncs.com",
+    console_agent: "sls.console.aliyun.com",
+    operations: OPERATIONS,
+};
 
 /// A project's resource id (its ARN without the region, so that the id is known before the region).
 pub fn project_id(account_id: &str, project: &str) -> String {
@@ -602,16 +582,16 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     if let Some(p) = &host_project {
         params.insert("projectName", p);
     }
-    let refuse = |refusal: Refusal, params: &Params, region: &str| {
+    let refuse = |refusal: Refusal, params: &Params| {
         let request_id = match &refusal.key {
-            Some(k) => console.record_failure(product_in(region), action, params, &caller_of(k, req), &refusal.error),
+            Some(k) => console.record_failure(&PRODUCT, action, params, &caller_of(k, req), &refusal.error),
             None => request_id(),
         };
         error_response(&refusal.error, &request_id)
     };
     let access_key = match authenticate(console, req) {
         Ok(k) => k,
-        Err(refusal) => return refuse(refusal, &params, &default_region),
+        Err(refusal) => return refuse(refusal, &params),
     };
     let audited = |error| Refusal {
         error,
@@ -619,7 +599,7 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     };
     let mut full = match params_of(req, host_project.as_deref(), logstore.as_deref()) {
         Ok(p) => p,
-        Err(e) => return refuse(audited(e), &params, &default_region),
+        Err(e) => return refuse(audited(e), &params),
     };
     // Project names are global: find the project's owner (and so its region) first.
     let _names_guard = (action == "CreateProject").then(|| GLOBAL_NAMES.lock());
@@ -645,9 +625,9 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
                 format!("The project {name} does not belong to you."),
             )
         };
-        return refuse(audited(error), &full, &region);
+        return refuse(audited(error), &full);
     }
-    let outcome = console.call(product_in(&region), action, &full, &caller_of(&access_key, req));
+    let outcome = console.call(&PRODUCT, action, &full, &caller_of(&access_key, req));
     match outcome.result {
         Ok(body) => success_response(&outcome.request_id, body),
         Err(e) => error_response(&e, &outcome.request_id),

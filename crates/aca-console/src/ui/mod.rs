@@ -220,15 +220,15 @@ async fn home(
 /// A product's console under the session's release, and the API product behind it (if served).
 fn resolve(s: &Session, code: &str) -> Option<(&'static ProductSpec, Option<&'static Product>)> {
     let spec = spec::product(s.profile, code)?;
-    Some((spec, api_product(&spec.api, &s.region)))
+    Some((spec, api_product(&spec.api)))
 }
 
 /// The API product behind a console: an RPC product, or OSS / Simple Log Service (REST protocols
-/// whose operations run through the same [`Console::call`]), as served in `region`.
-pub fn api_product(code: &str, region: &str) -> Option<&'static Product> {
+/// whose operations run through the same [`Console::call`]).
+pub fn api_product(code: &str) -> Option<&'static Product> {
     crate::products::by_code(code).or_else(|| match code {
-        "oss" => Some(crate::rest::oss::product_in(region)),
-        "sls" => Some(crate::rest::sls::product_in(region)),
+        "oss" => Some(&crate::rest::oss::PRODUCT),
+        "sls" => Some(&crate::rest::sls::PRODUCT),
         _ => None,
     })
 }
@@ -371,7 +371,7 @@ fn select_options<'a>(
                 continue;
             }
             let source = spec::product(s.profile, product)
-                .and_then(|spec| Some((spec.page(page)?, api_product(&spec.api, &s.region)?)));
+                .and_then(|spec| Some((spec.page(page)?, api_product(&spec.api)?)));
             let items = match source {
                 Some((source_page, api)) => {
                     let mut params = list_params(source_page, s, &ListQuery::default());
@@ -539,7 +539,7 @@ async fn details(
         let Some(child_spec) = spec::product(s.profile, product) else {
             continue;
         };
-        let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api, &s.region))
+        let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api))
         else {
             continue;
         };
@@ -677,11 +677,6 @@ fn front_end_call(
         Ok(p) => p,
         Err(message) => return error(StatusCode::BAD_REQUEST, "InvalidParameter", &message),
     };
-    // OSS and Simple Log Service name the region in the event source: use the request's region.
-    let api = params
-        .get("RegionId")
-        .and_then(|region| api_product(&api.code, region))
-        .unwrap_or(api);
     match console_call(console, api, action, &params, &s, &source_ip(extensions), buy) {
         Ok(body) => axum::Json(body).into_response(),
         Err(e) => (e.status, axum::Json(json!({ "Code": e.code, "Message": e.message }))).into_response(),
