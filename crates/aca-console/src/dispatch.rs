@@ -50,10 +50,10 @@ impl Console {
         let region = params.get("RegionId").map(str::to_owned).unwrap_or_else(|| self.config.default_region.clone());
         let operation = product.operation(action);
 
-        if let Some(op) = operation.filter(|op| op.throttled) {
-            if !self.limiter.admit(&caller.account_id, op.name, now_ms, self.config.lookup_qps) {
-                return Outcome { request_id, result: Err(ApiError::throttling()) };
-            }
+        if let Some(op) = operation.filter(|op| op.throttled)
+            && !self.limiter.admit(&caller.account_id, op.name, now_ms, self.config.lookup_qps)
+        {
+            return Outcome { request_id, result: Err(ApiError::throttling()) };
         }
 
         let (result, mut changes, referenced) = match operation {

@@ -46,10 +46,10 @@ impl AccountState {
 
     /// Adds or replaces a resource.
     pub fn insert_resource(&mut self, resource: Resource) {
-        if let Some(old) = self.resources.get(&resource.id).filter(|old| old.kind != resource.kind) {
-            if let Some(ids) = self.by_kind.get_mut(&old.kind) {
-                ids.remove(&resource.id);
-            }
+        if let Some(old) = self.resources.get(&resource.id).filter(|old| old.kind != resource.kind)
+            && let Some(ids) = self.by_kind.get_mut(&old.kind)
+        {
+            ids.remove(&resource.id);
         }
         self.by_kind.entry(resource.kind.clone()).or_default().insert(resource.id.clone());
         self.resources.insert(resource.id.clone(), resource);

@@ -9,8 +9,11 @@ use crate::clock::Millis;
 /// A token bucket per (account, operation), refilled at `qps` tokens a second, holding at most `qps`.
 #[derive(Debug, Default)]
 pub struct Limiter {
-    buckets: Mutex<HashMap<(String, &'static str), (f64, Millis)>>,
+    buckets: Mutex<HashMap<(String, &'static str), Bucket>>,
 }
+
+/// Tokens left, and when they were counted.
+type Bucket = (f64, Millis);
 
 impl Limiter {
     /// Takes one token; `false` means the call must be refused.

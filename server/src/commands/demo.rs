@@ -101,7 +101,7 @@ pub async fn run(mut args: DemoArgs) -> anyhow::Result<ExitCode> {
     .await?;
     let list = events.get("Events").and_then(Value::as_array).cloned().unwrap_or_default();
     println!("\nActionTrail events of account {} (newest first):", creds.account_id);
-    println!("  {:<20} {:<8} {:<22} {:<32} {}", "eventTime", "service", "eventName", "resource", "userAgent");
+    println!("  {:<20} {:<8} {:<22} {:<32} userAgent", "eventTime", "service", "eventName", "resource");
     for e in &list {
         let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
         let resources: Vec<&str> = e

@@ -36,15 +36,15 @@ struct ResetAccount {
     profile: Option<ProfileId>,
 }
 
-fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Response> {
+fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let Some(expected) = &console.config.admin_token else {
-        return Err(admin_error(StatusCode::FORBIDDEN, "AdminDisabled", "this emulator was started without --admin-token"));
+        return Err(Box::new(admin_error(StatusCode::FORBIDDEN, "AdminDisabled", "this emulator was started without --admin-token")));
     };
     let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
     if given == Some(expected.as_str()) {
         Ok(())
     } else {
-        Err(admin_error(StatusCode::UNAUTHORIZED, "InvalidAdminToken", "missing or wrong admin token (Authorization: Bearer <token>)"))
+        Err(Box::new(admin_error(StatusCode::UNAUTHORIZED, "InvalidAdminToken", "missing or wrong admin token (Authorization: Bearer <token>)")))
     }
 }
 
@@ -61,14 +61,14 @@ fn console_error(e: ConsoleError) -> Response {
 
 async fn list(State(console): State<Arc<Console>>, headers: HeaderMap) -> Response {
     if let Err(r) = authorize(&console, &headers) {
-        return r;
+        return *r;
     }
     Json(console.account_summaries()).into_response()
 }
 
 async fn create(State(console): State<Arc<Console>>, headers: HeaderMap, body: Option<Json<CreateAccount>>) -> Response {
     if let Err(r) = authorize(&console, &headers) {
-        return r;
+        return *r;
     }
     let req = body.map(|Json(b)| b).unwrap_or_default();
     let name = req.name.unwrap_or_else(|| "tester".to_owned());
@@ -83,7 +83,7 @@ async fn create(State(console): State<Arc<Console>>, headers: HeaderMap, body: O
 
 async fn credentials(State(console): State<Arc<Console>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Err(r) = authorize(&console, &headers) {
-        return r;
+        return *r;
     }
     match console.credentials(&id) {
         Ok(creds) => Json(creds).into_response(),
@@ -98,7 +98,7 @@ async fn reset(
     body: Option<Json<ResetAccount>>,
 ) -> Response {
     if let Err(r) = authorize(&console, &headers) {
-        return r;
+        return *r;
     }
     let profile = body.and_then(|Json(b)| b.profile);
     match console.reset_account(&id, profile) {
@@ -109,7 +109,7 @@ async fn reset(
 
 async fn snapshot(State(console): State<Arc<Console>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Err(r) = authorize(&console, &headers) {
-        return r;
+        return *r;
     }
     match console.snapshot_account(&id) {
         Ok(s) => Json(s).into_response(),
@@ -119,7 +119,7 @@ async fn snapshot(State(console): State<Arc<Console>>, headers: HeaderMap, Path(
 
 async fn restore(State(console): State<Arc<Console>>, headers: HeaderMap, Path(id): Path<String>, Json(snapshot): Json<Snapshot>) -> Response {
     if let Err(r) = authorize(&console, &headers) {
-        return r;
+        return *r;
     }
     if snapshot.account.id != id {
         return admin_error(StatusCode::BAD_REQUEST, "InvalidParameter", "the snapshot belongs to another account");

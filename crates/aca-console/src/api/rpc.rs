@@ -131,7 +131,8 @@ fn serve(console: &Console, req: Request) -> Served {
     };
     let (account_id, key_user) = match auth {
         Ok(found) => found,
-        Err(AuthFailure { error, account }) => {
+        Err(failure) => {
+            let AuthFailure { error, account } = *failure;
             if let Some((account_id, access_key_id, user_name)) = account {
                 let caller = Caller {
                     account_id,
@@ -169,27 +170,29 @@ struct AuthFailure {
 
 type Authenticated = (String, (String, Option<String>));
 
-fn key_of(console: &Console, access_key_id: &str) -> Result<(String, crate::model::AccessKey), AuthFailure> {
-    let not_found = || AuthFailure { error: ApiError::access_key_not_found(), account: None };
+fn key_of(console: &Console, access_key_id: &str) -> Result<(String, crate::model::AccessKey), Box<AuthFailure>> {
+    let not_found = || Box::new(AuthFailure { error: ApiError::access_key_not_found(), account: None });
     let account_id = console.store.account_of_key(access_key_id).ok_or_else(not_found)?;
     let shared = console.store.account(&account_id).ok_or_else(not_found)?;
     let key = shared.lock().access_keys.get(access_key_id).cloned().ok_or_else(not_found)?;
     if !key.active {
-        return Err(AuthFailure { error: ApiError::access_key_disabled(), account: None });
+        return Err(Box::new(AuthFailure { error: ApiError::access_key_disabled(), account: None }));
     }
     Ok((account_id, key))
 }
 
-fn verify_rpc(console: &Console, req: &Request) -> Result<Authenticated, AuthFailure> {
-    let bare = |error| AuthFailure { error, account: None };
+fn verify_rpc(console: &Console, req: &Request) -> Result<Authenticated, Box<AuthFailure>> {
+    let bare = |error| Box::new(AuthFailure { error, account: None });
     let access_key_id = req.params.get("AccessKeyId").ok_or_else(|| bare(ApiError::missing_parameter("AccessKeyId")))?;
     let given = req.params.get("Signature").ok_or_else(|| bare(ApiError::missing_parameter("Signature")))?;
     let (account_id, key) = key_of(console, access_key_id)?;
-    let audited = |error| AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) };
-    if let Some(method) = req.params.get("SignatureMethod") {
-        if method != "HMAC-SHA1" {
-            return Err(audited(ApiError::invalid_parameter("SignatureMethod", format!("{method:?} is not supported; use HMAC-SHA1"))));
-        }
+    let audited = |error| {
+        Box::new(AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) })
+    };
+    if let Some(method) = req.params.get("SignatureMethod")
+        && method != "HMAC-SHA1"
+    {
+        return Err(audited(ApiError::invalid_parameter("SignatureMethod", format!("{method:?} is not supported; use HMAC-SHA1"))));
     }
     check_timestamp(console, "Timestamp", req.params.get("Timestamp")).map_err(audited)?;
     let string_to_sign = signature::rpc_string_to_sign(req.method.as_str(), req.params.as_map());
@@ -212,12 +215,14 @@ const ACS3_COMMON_HEADERS: &[&str] = &[
     "x-acs-security-token",
 ];
 
-fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<Authenticated, AuthFailure> {
-    let bare = |error| AuthFailure { error, account: None };
+fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<Authenticated, Box<AuthFailure>> {
+    let bare = |error| Box::new(AuthFailure { error, account: None });
     let auth = Acs3Authorization::parse(authorization)
         .ok_or_else(|| bare(ApiError::invalid_parameter("Authorization", "expected ACS3-HMAC-SHA256 Credential=…,SignedHeaders=…,Signature=…")))?;
     let (account_id, key) = key_of(console, &auth.access_key_id)?;
-    let audited = |error| AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) };
+    let audited = |error| {
+        Box::new(AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) })
+    };
     let header = |name: &str| req.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
     check_timestamp(console, "x-acs-date", Some(&header("x-acs-date")).filter(|d| !d.is_empty()).map(String::as_str))
         .map_err(audited)?;

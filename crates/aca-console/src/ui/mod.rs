@@ -226,7 +226,7 @@ fn resolve(s: &Session, code: &str) -> Option<(&'static ProductSpec, Option<&'st
 /// The API product behind a console: an RPC product, or OSS / Simple Log Service (REST protocols
 /// whose operations run through the same [`Console::call`]).
 pub fn api_product(code: &str) -> Option<&'static Product> {
-    crate::products::by_code(code).or_else(|| match code {
+    crate::products::by_code(code).or(match code {
         "oss" => Some(&crate::rest::oss::PRODUCT),
         "sls" => Some(&crate::rest::sls::PRODUCT),
         _ => None,
