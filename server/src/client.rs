@@ -35,7 +35,11 @@ pub struct ApiFailure {
 
 impl std::fmt::Display for ApiFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (HTTP {}): {} [RequestId {}]", self.code, self.status, self.message, self.request_id)
+        write!(
+            f,
+            "{} (HTTP {}): {} [RequestId {}]",
+            self.code, self.status, self.message, self.request_id
+        )
     }
 }
 
@@ -57,7 +61,12 @@ impl RpcClient {
         if !endpoint.starts_with("http://") && !endpoint.starts_with("https://") {
             bail!("endpoint {endpoint:?} must start with http:// or https://");
         }
-        Ok(Self { http, endpoint, keys, user_agent: format!("aca/{}", env!("CARGO_PKG_VERSION")) })
+        Ok(Self {
+            http,
+            endpoint,
+            keys,
+            user_agent: format!("aca/{}", env!("CARGO_PKG_VERSION")),
+        })
     }
 
     /// Calls `action` of the product with API `version`; returns the JSON body or the API's error.
@@ -87,10 +96,19 @@ impl RpcClient {
             .await
             .with_context(|| format!("calling {action} at {}", self.endpoint))?;
         let status = response.status().as_u16();
-        let body: Value = response.json().await.with_context(|| format!("{action}: the response is not JSON"))?;
+        let body: Value = response
+            .json()
+            .await
+            .with_context(|| format!("{action}: the response is not JSON"))?;
         if status >= 400 {
             let field = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-            return Err(ApiFailure { status, code: field("Code"), message: field("Message"), request_id: field("RequestId") }.into());
+            return Err(ApiFailure {
+                status,
+                code: field("Code"),
+                message: field("Message"),
+                request_id: field("RequestId"),
+            }
+            .into());
         }
         Ok(body)
     }

@@ -33,7 +33,12 @@ impl Emulator {
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        Ok(Self { console, url, account, server })
+        Ok(Self {
+            console,
+            url,
+            account,
+            server,
+        })
     }
 
     /// A signed RPC call (signature 1.0) as the emulator's own account; returns (HTTP status, body).
@@ -64,7 +69,11 @@ impl Emulator {
         }
         let signature = rpc_signature(&account.access_key_secret, &rpc_string_to_sign("GET", &query));
         query.insert("Signature".into(), signature);
-        let response = reqwest::Client::new().get(format!("{}/", self.url)).query(&query).send().await?;
+        let response = reqwest::Client::new()
+            .get(format!("{}/", self.url))
+            .query(&query)
+            .send()
+            .await?;
         let status = response.status().as_u16();
         Ok((status, response.json().await.context("response is not JSON")?))
     }
@@ -109,7 +118,11 @@ impl Chromium {
             .map_err(|e| anyhow::anyhow!("browser config: {e}"))?;
         let (browser, mut events) = Browser::launch(config).await.context("launching Chromium")?;
         let handler = tokio::spawn(async move { while events.next().await.is_some() {} });
-        Ok(Self { browser, handler, _profile: profile })
+        Ok(Self {
+            browser,
+            handler,
+            _profile: profile,
+        })
     }
 
     pub async fn close(mut self) {

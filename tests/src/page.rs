@@ -128,4 +128,3 @@ pub async fn click_in_frame(page: &Page, selector: &str) {
     .await
     .unwrap();
 }
-

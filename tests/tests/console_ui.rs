@@ -231,13 +231,26 @@ async fn create_vpc_and_vswitch_through_the_console() {
     // The same calls found the way a verifier finds them: signed LookupEvents over HTTP.
     for name in ["CreateVpc", "CreateVSwitch"] {
         let (status, body) = emulator
-            .call_as(&alice, "2020-07-06", "LookupEvents", &[("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", name)])
+            .call_as(
+                &alice,
+                "2020-07-06",
+                "LookupEvents",
+                &[
+                    ("LookupAttribute.1.Key", "EventName"),
+                    ("LookupAttribute.1.Value", name),
+                ],
+            )
             .await
             .unwrap();
         assert_eq!(status, 200, "{body}");
         let events = body["Events"].as_array().unwrap();
         assert!(!events.is_empty(), "LookupEvents finds no {name}");
-        assert!(events.iter().all(|e| e["userAgent"] == "vpc.console.aliyun.com" && e["eventName"] == name), "{body}");
+        assert!(
+            events
+                .iter()
+                .all(|e| e["userAgent"] == "vpc.console.aliyun.com" && e["eventName"] == name),
+            "{body}"
+        );
     }
 
     // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.

@@ -62,7 +62,14 @@ impl Console {
         let mut state = AccountState::new(account.clone());
         state.access_keys.insert(
             ak.clone(),
-            AccessKey { id: ak.clone(), secret: secret.clone(), account_id: id.clone(), user_name: None, active: true, created_ms: now_ms },
+            AccessKey {
+                id: ak.clone(),
+                secret: secret.clone(),
+                account_id: id.clone(),
+                user_name: None,
+                active: true,
+                created_ms: now_ms,
+            },
         );
         self.store.insert_account(state)?;
         Ok(credentials(&account, &ak, &secret))
@@ -90,7 +97,10 @@ impl Console {
 
     /// The account's credentials (login and its first active root key).
     pub fn credentials(&self, account_id: &str) -> Result<Credentials, ConsoleError> {
-        let shared = self.store.account(account_id).ok_or_else(|| ConsoleError::NoSuchAccount(account_id.to_owned()))?;
+        let shared = self
+            .store
+            .account(account_id)
+            .ok_or_else(|| ConsoleError::NoSuchAccount(account_id.to_owned()))?;
         let s = shared.lock();
         let key = s.access_keys.values().find(|k| k.user_name.is_none() && k.active);
         let (ak, secret) = key.map(|k| (k.id.as_str(), k.secret.as_str())).unwrap_or(("", ""));
@@ -99,7 +109,10 @@ impl Console {
 
     /// Removes every resource and event of an account; keeps its identity, root keys and profile.
     pub fn reset_account(&self, account_id: &str, profile: Option<ProfileId>) -> Result<(), ConsoleError> {
-        let shared = self.store.account(account_id).ok_or_else(|| ConsoleError::NoSuchAccount(account_id.to_owned()))?;
+        let shared = self
+            .store
+            .account(account_id)
+            .ok_or_else(|| ConsoleError::NoSuchAccount(account_id.to_owned()))?;
         let fresh = {
             let s = shared.lock();
             let mut account = s.account.clone();
@@ -108,14 +121,22 @@ impl Console {
             }
             account.balance_cents = 1_000_000;
             let mut fresh = AccountState::new(account);
-            fresh.access_keys = s.access_keys.iter().filter(|(_, k)| k.user_name.is_none()).map(|(i, k)| (i.clone(), k.clone())).collect();
+            fresh.access_keys = s
+                .access_keys
+                .iter()
+                .filter(|(_, k)| k.user_name.is_none())
+                .map(|(i, k)| (i.clone(), k.clone()))
+                .collect();
             fresh
         };
         self.store.replace_account(fresh)
     }
 
     pub fn snapshot_account(&self, account_id: &str) -> Result<Snapshot, ConsoleError> {
-        let shared = self.store.account(account_id).ok_or_else(|| ConsoleError::NoSuchAccount(account_id.to_owned()))?;
+        let shared = self
+            .store
+            .account(account_id)
+            .ok_or_else(|| ConsoleError::NoSuchAccount(account_id.to_owned()))?;
         let s = shared.lock();
         Ok(Snapshot {
             account: s.account.clone(),

@@ -35,11 +35,25 @@ pub struct Operation {
 
 impl Operation {
     pub const fn write(name: &'static str, handler: Handler) -> Self {
-        Self { name, rw: EventRw::Write, handler, service_name: None, audited: true, throttled: false }
+        Self {
+            name,
+            rw: EventRw::Write,
+            handler,
+            service_name: None,
+            audited: true,
+            throttled: false,
+        }
     }
 
     pub const fn read(name: &'static str, handler: Handler) -> Self {
-        Self { name, rw: EventRw::Read, handler, service_name: None, audited: true, throttled: false }
+        Self {
+            name,
+            rw: EventRw::Read,
+            handler,
+            service_name: None,
+            audited: true,
+            throttled: false,
+        }
     }
 
     pub const fn service(mut self, service_name: &'static str) -> Self {
@@ -152,7 +166,9 @@ impl<'a> OpCtx<'a> {
 
     /// A resource of the given kind, or the real API's not-found error (`Invalid<what>.NotFound`).
     pub fn find(&self, kind: &str, id: &str, what: &str) -> Result<Resource, ApiError> {
-        self.get(id).filter(|r| r.kind == kind).ok_or_else(|| ApiError::not_found(what, id))
+        self.get(id)
+            .filter(|r| r.kind == kind)
+            .ok_or_else(|| ApiError::not_found(what, id))
     }
 
     /// All resources of a kind in every region, oldest first.
@@ -170,12 +186,18 @@ impl<'a> OpCtx<'a> {
 
     /// Resources of a kind in the request's region.
     pub fn list(&self, kind: &str) -> Vec<Resource> {
-        self.list_all(kind).into_iter().filter(|r| r.region == self.region).collect()
+        self.list_all(kind)
+            .into_iter()
+            .filter(|r| r.region == self.region)
+            .collect()
     }
 
     /// Children of a resource (vSwitches of a VPC, databases of an instance).
     pub fn children(&self, kind: &str, parent_id: &str) -> Vec<Resource> {
-        self.list_all(kind).into_iter().filter(|r| r.parent.as_deref() == Some(parent_id)).collect()
+        self.list_all(kind)
+            .into_iter()
+            .filter(|r| r.parent.as_deref() == Some(parent_id))
+            .collect()
     }
 
     pub fn put(&mut self, resource: Resource) {
@@ -194,7 +216,10 @@ impl<'a> OpCtx<'a> {
             resource.transition = None;
         } else {
             resource.status = via.to_owned();
-            resource.transition = Some(Transition { to: to.to_owned(), at_ms: self.now_ms + delay });
+            resource.transition = Some(Transition {
+                to: to.to_owned(),
+                at_ms: self.now_ms + delay,
+            });
         }
     }
 

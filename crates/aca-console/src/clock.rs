@@ -14,7 +14,9 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now_ms(&self) -> Millis {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         now.as_millis() as Millis
     }
 }
@@ -60,7 +62,9 @@ pub fn parse_iso8601(s: &str) -> Option<Millis> {
         return Some((t.unix_timestamp_nanos() / 1_000_000) as Millis);
     }
     let with_seconds = format!("{}:00Z", s.trim_end_matches('Z'));
-    time::OffsetDateTime::parse(&with_seconds, &Rfc3339).ok().map(|t| (t.unix_timestamp_nanos() / 1_000_000) as Millis)
+    time::OffsetDateTime::parse(&with_seconds, &Rfc3339)
+        .ok()
+        .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as Millis)
 }
 
 #[cfg(test)]

@@ -37,6 +37,11 @@ impl Default for ConsoleConfig {
 impl ConsoleConfig {
     /// Fast, immediate settings for tests: no delivery delay, no throttling, instant transitions.
     pub fn for_tests() -> Self {
-        Self { lookup_qps: 10_000.0, transition_delay_ms: 0, admin_token: Some("test-admin".into()), ..Self::default() }
+        Self {
+            lookup_qps: 10_000.0,
+            transition_delay_ms: 0,
+            admin_token: Some("test-admin".into()),
+            ..Self::default()
+        }
     }
 }

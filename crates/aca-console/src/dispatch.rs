@@ -43,34 +43,66 @@ impl Console {
     pub fn call(&self, product: &'static Product, action: &str, params: &Params, caller: &Caller) -> Outcome {
         let request_id = request_id();
         let Some(shared) = self.store.account(&caller.account_id) else {
-            return Outcome { request_id, result: Err(ApiError::access_key_not_found()) };
+            return Outcome {
+                request_id,
+                result: Err(ApiError::access_key_not_found()),
+            };
         };
         let mut state = shared.lock();
         let now_ms = self.clock.now_ms();
-        let region = params.get("RegionId").map(str::to_owned).unwrap_or_else(|| self.config.default_region.clone());
+        let region = params
+            .get("RegionId")
+            .map(str::to_owned)
+            .unwrap_or_else(|| self.config.default_region.clone());
         let operation = product.operation(action);
 
         if let Some(op) = operation.filter(|op| op.throttled)
-            && !self.limiter.admit(&caller.account_id, op.name, now_ms, self.config.lookup_qps)
+            && !self
+                .limiter
+                .admit(&caller.account_id, op.name, now_ms, self.config.lookup_qps)
         {
-            return Outcome { request_id, result: Err(ApiError::throttling()) };
+            return Outcome {
+                request_id,
+                result: Err(ApiError::throttling()),
+            };
         }
 
         let (result, mut changes, referenced) = match operation {
-            None => (Err(ApiError::action_not_found(action)), Changes::default(), Default::default()),
+            None => (
+                Err(ApiError::action_not_found(action)),
+                Changes::default(),
+                Default::default(),
+            ),
             Some(op) => run(&state, &self.config, op, params, caller, region.clone(), now_ms),
         };
 
         let audited = operation.is_none_or(|op| op.audited);
         if audited {
-            let event = self.event(product, operation, action, params, caller, &region, &request_id, &result, referenced, now_ms);
-            changes.events.push(StoredEvent { time_ms: now_ms, visible_ms: now_ms + self.config.delivery_delay_ms, event });
+            let event = self.event(
+                product,
+                operation,
+                action,
+                params,
+                caller,
+                &region,
+                &request_id,
+                &result,
+                referenced,
+                now_ms,
+            );
+            changes.events.push(StoredEvent {
+                time_ms: now_ms,
+                visible_ms: now_ms + self.config.delivery_delay_ms,
+                event,
+            });
         }
         let result = match self.store.commit(&mut state, changes) {
             Ok(()) => result,
             Err(e) => {
                 tracing::error!(error = %e, account = %caller.account_id, action, "commit failed");
-                Err(ApiError::internal("The request processing has failed due to some unknown error."))
+                Err(ApiError::internal(
+                    "The request processing has failed due to some unknown error.",
+                ))
             }
         };
         let result = result.map(|body| with_request_id(body, &request_id));
@@ -118,7 +150,11 @@ impl Console {
             error_code,
             error_message,
             user_identity: UserIdentity {
-                kind: if caller.user_name.is_some() { IdentityType::RamUser } else { IdentityType::Root },
+                kind: if caller.user_name.is_some() {
+                    IdentityType::RamUser
+                } else {
+                    IdentityType::Root
+                },
                 account_id: caller.account_id.clone(),
                 access_key_id: caller.access_key_id.clone(),
                 principal_id,
@@ -193,16 +229,43 @@ fn with_request_id(body: Value, request_id: &str) -> Value {
 impl Console {
     /// Records a request that failed before it reached its operation (a bad signature, an expired
     /// timestamp) as a failed event of the caller's account. Returns the request id.
-    pub fn record_failure(&self, product: &'static Product, action: &str, params: &Params, caller: &Caller, error: &ApiError) -> String {
+    pub fn record_failure(
+        &self,
+        product: &'static Product,
+        action: &str,
+        params: &Params,
+        caller: &Caller,
+        error: &ApiError,
+    ) -> String {
         let request_id = request_id();
-        let Some(shared) = self.store.account(&caller.account_id) else { return request_id };
+        let Some(shared) = self.store.account(&caller.account_id) else {
+            return request_id;
+        };
         let mut state = shared.lock();
         let now_ms = self.clock.now_ms();
-        let region = params.get("RegionId").map(str::to_owned).unwrap_or_else(|| self.config.default_region.clone());
+        let region = params
+            .get("RegionId")
+            .map(str::to_owned)
+            .unwrap_or_else(|| self.config.default_region.clone());
         let operation = product.operation(action);
-        let event = self.event(product, operation, action, params, caller, &region, &request_id, &Err(error.clone()), Default::default(), now_ms);
+        let event = self.event(
+            product,
+            operation,
+            action,
+            params,
+            caller,
+            &region,
+            &request_id,
+            &Err(error.clone()),
+            Default::default(),
+            now_ms,
+        );
         let changes = Changes {
-            events: vec![StoredEvent { time_ms: now_ms, visible_ms: now_ms + self.config.delivery_delay_ms, event }],
+            events: vec![StoredEvent {
+                time_ms: now_ms,
+                visible_ms: now_ms + self.config.delivery_delay_ms,
+                event,
+            }],
             ..Changes::default()
         };
         if let Err(e) = self.store.commit(&mut state, changes) {

@@ -12,7 +12,11 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { status, code: code.into(), message: message.into() }
+        Self {
+            status,
+            code: code.into(),
+            message: message.into(),
+        }
     }
 
     pub fn missing_parameter(name: &str) -> Self {
@@ -80,19 +84,35 @@ impl ApiError {
     }
 
     pub fn nonce_used() -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "SignatureNonceUsed", "Specified signature nonce was used already.")
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "SignatureNonceUsed",
+            "Specified signature nonce was used already.",
+        )
     }
 
     pub fn access_key_not_found() -> Self {
-        Self::new(StatusCode::NOT_FOUND, "InvalidAccessKeyId.NotFound", "Specified access key is not found.")
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "InvalidAccessKeyId.NotFound",
+            "Specified access key is not found.",
+        )
     }
 
     pub fn access_key_disabled() -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "InvalidAccessKeyId.Inactive", "Specified access key is disabled.")
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "InvalidAccessKeyId.Inactive",
+            "Specified access key is disabled.",
+        )
     }
 
     pub fn throttling() -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "Throttling.User", "Request was denied due to user flow control.")
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "Throttling.User",
+            "Request was denied due to user flow control.",
+        )
     }
 
     pub fn forbidden(message: impl Into<String>) -> Self {

@@ -8,7 +8,8 @@
 //! Map: [`catalog`] says what an operation is; [`products`] holds one module per product;
 //! [`dispatch`] runs a call and records its event; [`store`] keeps accounts in memory and SQLite;
 //! [`api`] is the HTTP surface; [`rest`] the REST protocols of OSS and Simple Log Service on the same
-//! address; [`profile`] the console releases the UI can show.
+//! address; [`ui`] the console's web pages, which change state only through [`Console::call`];
+//! [`profile`] the console releases the UI can show.
 
 use std::sync::Arc;
 
@@ -51,7 +52,13 @@ pub struct Console {
 
 impl Console {
     pub fn new(config: ConsoleConfig, store: Store, clock: Arc<dyn Clock>) -> Self {
-        Self { config, clock, store, limiter: throttle::Limiter::default(), nonces: api::nonce::NonceCache::default() }
+        Self {
+            config,
+            clock,
+            store,
+            limiter: throttle::Limiter::default(),
+            nonces: api::nonce::NonceCache::default(),
+        }
     }
 
     /// An in-memory emulator on the wall clock.

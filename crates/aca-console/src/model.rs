@@ -115,8 +115,14 @@ const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 /// A resource id in the real style: `vpc-bp1` followed by random lowercase letters and digits.
 pub fn resource_id(prefix: &str) -> String {
     let mut rng = rand::rng();
-    let tail: String = (0..17).map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char).collect();
-    if prefix.is_empty() { format!("bp1{tail}") } else { format!("{prefix}-bp1{tail}") }
+    let tail: String = (0..17)
+        .map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char)
+        .collect();
+    if prefix.is_empty() {
+        format!("bp1{tail}")
+    } else {
+        format!("{prefix}-bp1{tail}")
+    }
 }
 
 /// 16 decimal digits, never starting with 0.
@@ -132,7 +138,9 @@ pub fn access_key_pair() -> (String, String) {
     const UPPER_ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     let mut rng = rand::rng();
     let mut pick = |n: usize| -> String {
-        (0..n).map(|_| UPPER_ALNUM[rng.random_range(0..UPPER_ALNUM.len())] as char).collect()
+        (0..n)
+            .map(|_| UPPER_ALNUM[rng.random_range(0..UPPER_ALNUM.len())] as char)
+            .collect()
     };
     (format!("LTAI{}", pick(20)), pick(30))
 }
@@ -149,7 +157,10 @@ mod tests {
     #[test]
     fn transitions_settle_only_when_due() {
         let mut r = Resource::new("ecs.instance", resource_id("i"), "cn-hangzhou", "web", "Starting", 0);
-        r.transition = Some(Transition { to: "Running".into(), at_ms: 100 });
+        r.transition = Some(Transition {
+            to: "Running".into(),
+            at_ms: 100,
+        });
         assert!(!r.settle(99));
         assert_eq!(r.status, "Starting");
         assert!(r.settle(100));

@@ -70,7 +70,10 @@ impl Params {
     pub fn int(&self, name: &str) -> Result<Option<i64>, ApiError> {
         match self.get(name) {
             None => Ok(None),
-            Some(v) => v.parse().map(Some).map_err(|_| ApiError::invalid_parameter(name, format!("{v:?} is not an integer"))),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| ApiError::invalid_parameter(name, format!("{v:?} is not an integer"))),
         }
     }
 
@@ -84,7 +87,10 @@ impl Params {
         if range.contains(&v) {
             Ok(v)
         } else {
-            Err(ApiError::invalid_parameter(name, format!("{v} is outside {}..={}", range.start(), range.end())))
+            Err(ApiError::invalid_parameter(
+                name,
+                format!("{v} is outside {}..={}", range.start(), range.end()),
+            ))
         }
     }
 
@@ -102,7 +108,10 @@ impl Params {
         match self.get(name) {
             None => Ok(None),
             Some(v) if allowed.contains(&v) => Ok(Some(v)),
-            Some(v) => Err(ApiError::invalid_parameter(name, format!("{v:?} is not one of {}", allowed.join(", ")))),
+            Some(v) => Err(ApiError::invalid_parameter(
+                name,
+                format!("{v:?} is not one of {}", allowed.join(", ")),
+            )),
         }
     }
 
@@ -133,7 +142,11 @@ impl Params {
                         })
                         .collect());
                 }
-                return Ok(raw.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect());
+                return Ok(raw
+                    .split(',')
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .collect());
             }
         }
         Ok(Vec::new())
@@ -143,8 +156,12 @@ impl Params {
     pub fn object_list(&self, name: &str) -> Vec<BTreeMap<String, String>> {
         let mut items: BTreeMap<u32, BTreeMap<String, String>> = BTreeMap::new();
         for (k, v) in &self.0 {
-            let Some(rest) = k.strip_prefix(name).and_then(|r| r.strip_prefix('.')) else { continue };
-            let Some((n, field)) = rest.split_once('.') else { continue };
+            let Some(rest) = k.strip_prefix(name).and_then(|r| r.strip_prefix('.')) else {
+                continue;
+            };
+            let Some((n, field)) = rest.split_once('.') else {
+                continue;
+            };
             let Ok(n) = n.parse::<u32>() else { continue };
             items.entry(n).or_default().insert(field.to_owned(), v.clone());
         }
@@ -174,7 +191,10 @@ mod tests {
     fn errors_name_the_parameter() {
         let p = Params::from_pairs([("Bandwidth", "fast")]);
         let e = p.required("VpcId").unwrap_err();
-        assert_eq!((e.code.as_str(), e.message.contains("\"VpcId\"")), ("MissingParameter", true));
+        assert_eq!(
+            (e.code.as_str(), e.message.contains("\"VpcId\"")),
+            ("MissingParameter", true)
+        );
         assert!(p.int("Bandwidth").unwrap_err().message.contains("\"Bandwidth\""));
         let p = Params::from_pairs([("Tag.1.Key", "env"), ("Tag.1.Value", "prod")]);
         assert_eq!(p.object_list("Tag")[0]["Value"], "prod");

@@ -51,7 +51,10 @@ impl AccountState {
         {
             ids.remove(&resource.id);
         }
-        self.by_kind.entry(resource.kind.clone()).or_default().insert(resource.id.clone());
+        self.by_kind
+            .entry(resource.kind.clone())
+            .or_default()
+            .insert(resource.id.clone());
         self.resources.insert(resource.id.clone(), resource);
     }
 
@@ -103,12 +106,46 @@ mod tests {
             created_ms: 0,
         };
         let mut state = AccountState::new(account);
-        state.insert_resource(Resource::new("vpc.vpc", "vpc-1".into(), "cn-hangzhou", "a", "Available", 1));
-        state.insert_resource(Resource::new("vpc.vpc", "vpc-2".into(), "cn-hangzhou", "b", "Available", 2));
-        state.insert_resource(Resource::new("vpc.vswitch", "vsw-1".into(), "cn-hangzhou", "c", "Available", 3));
-        let names = |state: &AccountState, kind| state.resources_of(kind, 0).into_iter().map(|r| r.name).collect::<Vec<_>>();
+        state.insert_resource(Resource::new(
+            "vpc.vpc",
+            "vpc-1".into(),
+            "cn-hangzhou",
+            "a",
+            "Available",
+            1,
+        ));
+        state.insert_resource(Resource::new(
+            "vpc.vpc",
+            "vpc-2".into(),
+            "cn-hangzhou",
+            "b",
+            "Available",
+            2,
+        ));
+        state.insert_resource(Resource::new(
+            "vpc.vswitch",
+            "vsw-1".into(),
+            "cn-hangzhou",
+            "c",
+            "Available",
+            3,
+        ));
+        let names = |state: &AccountState, kind| {
+            state
+                .resources_of(kind, 0)
+                .into_iter()
+                .map(|r| r.name)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(names(&state, "vpc.vpc"), ["a", "b"]);
-        state.insert_resource(Resource::new("vpc.vpc", "vpc-1".into(), "cn-hangzhou", "a2", "Available", 1));
+        state.insert_resource(Resource::new(
+            "vpc.vpc",
+            "vpc-1".into(),
+            "cn-hangzhou",
+            "a2",
+            "Available",
+            1,
+        ));
         assert_eq!(names(&state, "vpc.vpc"), ["a2", "b"]);
         assert!(state.remove_resource("vpc-2").is_some());
         assert_eq!(names(&state, "vpc.vpc"), ["a2"]);

@@ -68,12 +68,19 @@ CREATE INDEX IF NOT EXISTS events_by_account ON events (account_id, seq);
 impl Store {
     /// An emulator that forgets everything when it stops.
     pub fn in_memory() -> Self {
-        Self { db: None, accounts: RwLock::default(), keys: RwLock::default() }
+        Self {
+            db: None,
+            accounts: RwLock::default(),
+            keys: RwLock::default(),
+        }
     }
 
     /// Opens (or creates) the database at `path` and loads every account from it.
     pub fn open(path: &Path) -> Result<Self, ConsoleError> {
-        let db_err = |source| ConsoleError::Database { path: path.display().to_string(), source };
+        let db_err = |source| ConsoleError::Database {
+            path: path.display().to_string(),
+            source,
+        };
         let conn = Connection::open(path).map_err(db_err)?;
         conn.execute_batch(SCHEMA).map_err(db_err)?;
         let mut states: HashMap<String, AccountState> = HashMap::new();
@@ -108,7 +115,11 @@ impl Store {
                 }
             }
         }
-        let store = Self { db: Some(Mutex::new(conn)), accounts: RwLock::default(), keys: RwLock::default() };
+        let store = Self {
+            db: Some(Mutex::new(conn)),
+            accounts: RwLock::default(),
+            keys: RwLock::default(),
+        };
         for (_, state) in states {
             store.index(state);
         }
@@ -182,7 +193,11 @@ impl Store {
 
     /// The account whose console login this is.
     pub fn account_by_login(&self, login: &str) -> Option<SharedAccount> {
-        self.accounts.read().values().find(|a| a.lock().account.login == login).cloned()
+        self.accounts
+            .read()
+            .values()
+            .find(|a| a.lock().account.login == login)
+            .cloned()
     }
 
     /// Writes `changes` to the database, then to `state` (which the caller holds locked).

@@ -20,7 +20,9 @@ impl Limiter {
     pub fn admit(&self, account_id: &str, operation: &'static str, now_ms: Millis, qps: f64) -> bool {
         let capacity = qps.max(1.0);
         let mut buckets = self.buckets.lock();
-        let (tokens, last) = buckets.entry((account_id.to_owned(), operation)).or_insert((capacity, now_ms));
+        let (tokens, last) = buckets
+            .entry((account_id.to_owned(), operation))
+            .or_insert((capacity, now_ms));
         let elapsed_s = (now_ms - *last).max(0) as f64 / 1000.0;
         *tokens = (*tokens + elapsed_s * qps).min(capacity);
         *last = now_ms;
@@ -43,8 +45,14 @@ mod tests {
         assert!(limiter.admit("a", "LookupEvents", 0, 2.0));
         assert!(limiter.admit("a", "LookupEvents", 0, 2.0));
         assert!(!limiter.admit("a", "LookupEvents", 0, 2.0));
-        assert!(limiter.admit("b", "LookupEvents", 0, 2.0), "accounts are limited separately");
-        assert!(limiter.admit("a", "LookupEvents", 500, 2.0), "half a second refills one token");
+        assert!(
+            limiter.admit("b", "LookupEvents", 0, 2.0),
+            "accounts are limited separately"
+        );
+        assert!(
+            limiter.admit("a", "LookupEvents", 500, 2.0),
+            "half a second refills one token"
+        );
         assert!(!limiter.admit("a", "LookupEvents", 500, 2.0));
     }
 }

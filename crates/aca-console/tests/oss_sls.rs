@@ -644,7 +644,10 @@ async fn rpc_still_answers_on_the_root_path() {
     let emu = start().await;
     let response = emu
         .http
-        .get(format!("{}/?Action=DescribeVpcs&Version=2016-04-28&Format=JSON", emu.base))
+        .get(format!(
+            "{}/?Action=DescribeVpcs&Version=2016-04-28&Format=JSON",
+            emu.base
+        ))
         .send()
         .await
         .unwrap();

@@ -46,7 +46,9 @@ pub async fn run(args: ApiArgs) -> anyhow::Result<ExitCode> {
     };
     let mut params = BTreeMap::new();
     for pair in &args.params {
-        let (k, v) = pair.split_once('=').with_context(|| format!("parameter {pair:?} is not Key=Value"))?;
+        let (k, v) = pair
+            .split_once('=')
+            .with_context(|| format!("parameter {pair:?} is not Key=Value"))?;
         params.insert(k.to_owned(), v.to_owned());
     }
     let client = RpcClient::new(&args.endpoint, AccessKeyPair::from_file(&args.credentials)?)?;

@@ -158,17 +158,25 @@ pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
         bail!("--lookup-qps must be positive");
     }
     let console = Arc::new(Console::new(config, store, Arc::new(SystemClock)));
-    let default = console.account_summaries().into_iter().find(|a| a.account_name == "default");
+    let default = console
+        .account_summaries()
+        .into_iter()
+        .find(|a| a.account_name == "default");
     let credentials = match default {
         Some(a) => console.credentials(&a.account_id)?,
         None => console.create_account("default", Some(args.profile))?,
     };
-    let listener =
-        tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("cannot listen on {}", args.listen))?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
     let addr = listener.local_addr()?;
     let app = aca_console::app(console).into_make_service_with_connect_info::<SocketAddr>();
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
-    Ok(Started { url: format!("http://{addr}"), credentials, server })
+    Ok(Started {
+        url: format!("http://{addr}"),
+        credentials,
+        server,
+    })
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -178,7 +186,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(path, json + "\n").with_context(|| format!("writing credentials to {}", path.display()))?;
     }
     println!("console emulator ready at {}", started.url);
-    println!("  console:  {}/console  (login {})", started.url, started.credentials.login);
+    println!(
+        "  console:  {}/console  (login {})",
+        started.url, started.credentials.login
+    );
     println!("  OpenAPI:  {}/  (point an SDK's endpoint here)", started.url);
     if args.db == "memory" {
         println!("  database: in memory (nothing is kept after exit)");
@@ -201,10 +212,21 @@ async fn accounts(cmd: AccountsCommand) -> anyhow::Result<ExitCode> {
     let (request, admin) = match &cmd {
         AccountsCommand::Create { admin, name, profile } => {
             let body = serde_json::json!({ "name": name, "profile": profile });
-            (http.post(format!("{}/admin/accounts", admin.url.trim_end_matches('/'))).json(&body), admin)
+            (
+                http.post(format!("{}/admin/accounts", admin.url.trim_end_matches('/')))
+                    .json(&body),
+                admin,
+            )
         }
-        AccountsCommand::List { admin } => (http.get(format!("{}/admin/accounts", admin.url.trim_end_matches('/'))), admin),
-        AccountsCommand::Reset { admin, account_id, profile } => {
+        AccountsCommand::List { admin } => (
+            http.get(format!("{}/admin/accounts", admin.url.trim_end_matches('/'))),
+            admin,
+        ),
+        AccountsCommand::Reset {
+            admin,
+            account_id,
+            profile,
+        } => {
             let body = serde_json::json!({ "profile": profile });
             let url = format!("{}/admin/accounts/{account_id}/reset", admin.url.trim_end_matches('/'));
             (http.post(url).json(&body), admin)
@@ -216,7 +238,10 @@ async fn accounts(cmd: AccountsCommand) -> anyhow::Result<ExitCode> {
         .await
         .with_context(|| format!("cannot reach the emulator at {} (is `aca console` running?)", admin.url))?;
     let status = response.status();
-    let body: serde_json::Value = response.json().await.context("the admin API answered with something other than JSON")?;
+    let body: serde_json::Value = response
+        .json()
+        .await
+        .context("the admin API answered with something other than JSON")?;
     if !status.is_success() {
         let message = body.get("Message").and_then(|m| m.as_str()).unwrap_or("");
         bail!("admin API refused ({status}): {message}");

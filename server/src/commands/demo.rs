@@ -42,32 +42,80 @@ pub async fn run(mut args: DemoArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let started = start(&args.serve).await?;
     let creds = &started.credentials;
-    std::fs::write(args.out.join("credentials.json"), serde_json::to_string_pretty(creds)? + "\n")?;
+    std::fs::write(
+        args.out.join("credentials.json"),
+        serde_json::to_string_pretty(creds)? + "\n",
+    )?;
     println!("console emulator at {}", started.url);
     println!("  console login: {} / {}", creds.login, creds.password);
 
-    let keys = AccessKeyPair { access_key_id: creds.access_key_id.clone(), access_key_secret: creds.access_key_secret.clone() };
+    let keys = AccessKeyPair {
+        access_key_id: creds.access_key_id.clone(),
+        access_key_secret: creds.access_key_secret.clone(),
+    };
     let client = RpcClient::new(&started.url, keys)?;
     let vpc_version = version("vpc")?;
     let region = "cn-hangzhou";
 
     step("CreateVpc");
-    let vpc = call(&client, &vpc_version, "CreateVpc", &[("RegionId", region), ("VpcName", "demo-vpc"), ("CidrBlock", "192.168.0.0/16")]).await?;
+    let vpc = call(
+        &client,
+        &vpc_version,
+        "CreateVpc",
+        &[
+            ("RegionId", region),
+            ("VpcName", "demo-vpc"),
+            ("CidrBlock", "192.168.0.0/16"),
+        ],
+    )
+    .await?;
     let vpc_id = field(&vpc, "VpcId")?;
-    wait_for(&client, &vpc_version, "DescribeVpcs", &[("RegionId", region), ("VpcId", &vpc_id)], "/Vpcs/Vpc/0/Status", "Available").await?;
+    wait_for(
+        &client,
+        &vpc_version,
+        "DescribeVpcs",
+        &[("RegionId", region), ("VpcId", &vpc_id)],
+        "/Vpcs/Vpc/0/Status",
+        "Available",
+    )
+    .await?;
     step("CreateVSwitch");
     let vsw = call(
         &client,
         &vpc_version,
         "CreateVSwitch",
-        &[("RegionId", region), ("VpcId", &vpc_id), ("ZoneId", "cn-hangzhou-h"), ("CidrBlock", "192.168.1.0/24"), ("VSwitchName", "demo-vsw")],
+        &[
+            ("RegionId", region),
+            ("VpcId", &vpc_id),
+            ("ZoneId", "cn-hangzhou-h"),
+            ("CidrBlock", "192.168.1.0/24"),
+            ("VSwitchName", "demo-vsw"),
+        ],
     )
     .await?;
     let vsw_id = field(&vsw, "VSwitchId")?;
-    wait_for(&client, &vpc_version, "DescribeVSwitches", &[("RegionId", region), ("VSwitchId", &vsw_id)], "/VSwitches/VSwitch/0/Status", "Available").await?;
+    wait_for(
+        &client,
+        &vpc_version,
+        "DescribeVSwitches",
+        &[("RegionId", region), ("VSwitchId", &vsw_id)],
+        "/VSwitches/VSwitch/0/Status",
+        "Available",
+    )
+    .await?;
     if let Ok(ecs) = version("ecs") {
         step("CreateSecurityGroup");
-        let sg = call(&client, &ecs, "CreateSecurityGroup", &[("RegionId", region), ("VpcId", &vpc_id), ("SecurityGroupName", "demo-sg")]).await?;
+        let sg = call(
+            &client,
+            &ecs,
+            "CreateSecurityGroup",
+            &[
+                ("RegionId", region),
+                ("VpcId", &vpc_id),
+                ("SecurityGroupName", "demo-sg"),
+            ],
+        )
+        .await?;
         let sg_id = field(&sg, "SecurityGroupId")?;
         step("RunInstances");
         call(
@@ -88,7 +136,13 @@ pub async fn run(mut args: DemoArgs) -> anyhow::Result<ExitCode> {
     }
     if let Ok(ram) = version("ram") {
         step("CreateUser");
-        call(&client, &ram, "CreateUser", &[("UserName", "demo-user"), ("DisplayName", "Demo user")]).await?;
+        call(
+            &client,
+            &ram,
+            "CreateUser",
+            &[("UserName", "demo-user"), ("DisplayName", "Demo user")],
+        )
+        .await?;
     }
 
     step("LookupEvents");
@@ -99,18 +153,38 @@ pub async fn run(mut args: DemoArgs) -> anyhow::Result<ExitCode> {
         &[("EventRW", "Write"), ("MaxResults", "50")],
     )
     .await?;
-    let list = events.get("Events").and_then(Value::as_array).cloned().unwrap_or_default();
+    let list = events
+        .get("Events")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     println!("\nActionTrail events of account {} (newest first):", creds.account_id);
-    println!("  {:<20} {:<8} {:<22} {:<32} userAgent", "eventTime", "service", "eventName", "resource");
+    println!(
+        "  {:<20} {:<8} {:<22} {:<32} userAgent",
+        "eventTime", "service", "eventName", "resource"
+    );
     for e in &list {
         let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
         let resources: Vec<&str> = e
             .get("referencedResources")
             .and_then(Value::as_object)
-            .map(|m| m.values().filter_map(Value::as_array).flatten().filter_map(Value::as_str).collect())
+            .map(|m| {
+                m.values()
+                    .filter_map(Value::as_array)
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect()
+            })
             .unwrap_or_default();
         let resource = resources.join(",");
-        println!("  {:<20} {:<8} {:<22} {:<32} {}", s("eventTime"), s("serviceName"), s("eventName"), resource, s("userAgent"));
+        println!(
+            "  {:<20} {:<8} {:<22} {:<32} {}",
+            s("eventTime"),
+            s("serviceName"),
+            s("eventName"),
+            resource,
+            s("userAgent")
+        );
     }
     let path = args.out.join("events.json");
     std::fs::write(&path, serde_json::to_string_pretty(&list)? + "\n")?;
@@ -140,15 +214,28 @@ fn step(action: &str) {
 
 async fn call(client: &RpcClient, version: &str, action: &str, params: &[(&str, &str)]) -> anyhow::Result<Value> {
     let params: BTreeMap<String, String> = params.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
-    client.call(version, action, &params).await.with_context(|| format!("{action} failed"))
+    client
+        .call(version, action, &params)
+        .await
+        .with_context(|| format!("{action} failed"))
 }
 
 fn field(body: &Value, key: &str) -> anyhow::Result<String> {
-    body.get(key).and_then(Value::as_str).map(str::to_owned).with_context(|| format!("the response has no {key}: {body}"))
+    body.get(key)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .with_context(|| format!("the response has no {key}: {body}"))
 }
 
 /// Polls a Describe call until the JSON pointer shows `want` (asynchronous states), for at most 10 s.
-async fn wait_for(client: &RpcClient, version: &str, action: &str, params: &[(&str, &str)], pointer: &str, want: &str) -> anyhow::Result<()> {
+async fn wait_for(
+    client: &RpcClient,
+    version: &str,
+    action: &str,
+    params: &[(&str, &str)],
+    pointer: &str,
+    want: &str,
+) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         let body = call(client, version, action, params).await?;

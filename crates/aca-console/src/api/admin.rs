@@ -38,13 +38,24 @@ struct ResetAccount {
 
 fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let Some(expected) = &console.config.admin_token else {
-        return Err(Box::new(admin_error(StatusCode::FORBIDDEN, "AdminDisabled", "this emulator was started without --admin-token")));
+        return Err(Box::new(admin_error(
+            StatusCode::FORBIDDEN,
+            "AdminDisabled",
+            "this emulator was started without --admin-token",
+        )));
     };
-    let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
     if given == Some(expected.as_str()) {
         Ok(())
     } else {
-        Err(Box::new(admin_error(StatusCode::UNAUTHORIZED, "InvalidAdminToken", "missing or wrong admin token (Authorization: Bearer <token>)")))
+        Err(Box::new(admin_error(
+            StatusCode::UNAUTHORIZED,
+            "InvalidAdminToken",
+            "missing or wrong admin token (Authorization: Bearer <token>)",
+        )))
     }
 }
 
@@ -66,14 +77,22 @@ async fn list(State(console): State<Arc<Console>>, headers: HeaderMap) -> Respon
     Json(console.account_summaries()).into_response()
 }
 
-async fn create(State(console): State<Arc<Console>>, headers: HeaderMap, body: Option<Json<CreateAccount>>) -> Response {
+async fn create(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    body: Option<Json<CreateAccount>>,
+) -> Response {
     if let Err(r) = authorize(&console, &headers) {
         return *r;
     }
     let req = body.map(|Json(b)| b).unwrap_or_default();
     let name = req.name.unwrap_or_else(|| "tester".to_owned());
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return admin_error(StatusCode::BAD_REQUEST, "InvalidParameter", "name must be letters, digits, '-' or '_'");
+        return admin_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidParameter",
+            "name must be letters, digits, '-' or '_'",
+        );
     }
     match console.create_account(&name, req.profile) {
         Ok(creds) => (StatusCode::CREATED, Json(creds)).into_response(),
@@ -117,12 +136,21 @@ async fn snapshot(State(console): State<Arc<Console>>, headers: HeaderMap, Path(
     }
 }
 
-async fn restore(State(console): State<Arc<Console>>, headers: HeaderMap, Path(id): Path<String>, Json(snapshot): Json<Snapshot>) -> Response {
+async fn restore(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(snapshot): Json<Snapshot>,
+) -> Response {
     if let Err(r) = authorize(&console, &headers) {
         return *r;
     }
     if snapshot.account.id != id {
-        return admin_error(StatusCode::BAD_REQUEST, "InvalidParameter", "the snapshot belongs to another account");
+        return admin_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidParameter",
+            "the snapshot belongs to another account",
+        );
     }
     match console.restore_account(snapshot) {
         Ok(()) => Json(json!({ "accountId": id, "restored": true })).into_response(),

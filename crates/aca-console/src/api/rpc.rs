@@ -13,8 +13,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::Console;
-use crate::catalog::Product;
 use crate::api::signature::{self, Acs3Authorization};
+use crate::catalog::Product;
 use crate::clock::parse_iso8601;
 use crate::dispatch::Caller;
 use crate::error::ApiError;
@@ -79,8 +79,18 @@ pub async fn handle(
     // Signature checks and SQLite commits are synchronous work: keep them off the async workers.
     let result = tokio::task::spawn_blocking(move || serve(&console, request)).await;
     match result {
-        Ok(Served { action, request_id, result: Ok(body), .. }) => respond_ok(&action, &request_id, body, format),
-        Ok(Served { request_id, product, result: Err(e), .. }) => respond_err(&e, &request_id, product, format),
+        Ok(Served {
+            action,
+            request_id,
+            result: Ok(body),
+            ..
+        }) => respond_ok(&action, &request_id, body, format),
+        Ok(Served {
+            request_id,
+            product,
+            result: Err(e),
+            ..
+        }) => respond_err(&e, &request_id, product, format),
         Err(join) => respond_err(&ApiError::internal(join.to_string()), &request_id(), None, format),
     }
 }
@@ -107,8 +117,12 @@ fn serve(console: &Console, req: Request) -> Served {
         .filter(|v| v.starts_with(signature::ACS3))
         .map(str::to_owned);
     let header = |name: &str| req.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let action = header("x-acs-action").or_else(|| req.params.get("Action").map(str::to_owned)).unwrap_or_default();
-    let version = header("x-acs-version").or_else(|| req.params.get("Version").map(str::to_owned)).unwrap_or_default();
+    let action = header("x-acs-action")
+        .or_else(|| req.params.get("Action").map(str::to_owned))
+        .unwrap_or_default();
+    let version = header("x-acs-version")
+        .or_else(|| req.params.get("Version").map(str::to_owned))
+        .unwrap_or_default();
     let fail = |e: ApiError, product: Option<&'static Product>| Served {
         action: action.clone(),
         request_id: request_id(),
@@ -144,7 +158,12 @@ fn serve(console: &Console, req: Request) -> Served {
                     event_name: None,
                 };
                 let request_id = console.record_failure(product, &action, &req.params, &caller, &error);
-                return Served { action, request_id, product: Some(product), result: Err(error) };
+                return Served {
+                    action,
+                    request_id,
+                    product: Some(product),
+                    result: Err(error),
+                };
             }
             return fail(error, Some(product));
         }
@@ -159,7 +178,12 @@ fn serve(console: &Console, req: Request) -> Served {
         event_name: None,
     };
     let outcome = console.call(product, &action, &req.params, &caller);
-    Served { action, request_id: outcome.request_id, product: Some(product), result: outcome.result }
+    Served {
+        action,
+        request_id: outcome.request_id,
+        product: Some(product),
+        result: outcome.result,
+    }
 }
 
 struct AuthFailure {
@@ -171,28 +195,53 @@ struct AuthFailure {
 type Authenticated = (String, (String, Option<String>));
 
 fn key_of(console: &Console, access_key_id: &str) -> Result<(String, crate::model::AccessKey), Box<AuthFailure>> {
-    let not_found = || Box::new(AuthFailure { error: ApiError::access_key_not_found(), account: None });
+    let not_found = || {
+        Box::new(AuthFailure {
+            error: ApiError::access_key_not_found(),
+            account: None,
+        })
+    };
     let account_id = console.store.account_of_key(access_key_id).ok_or_else(not_found)?;
     let shared = console.store.account(&account_id).ok_or_else(not_found)?;
-    let key = shared.lock().access_keys.get(access_key_id).cloned().ok_or_else(not_found)?;
+    let key = shared
+        .lock()
+        .access_keys
+        .get(access_key_id)
+        .cloned()
+        .ok_or_else(not_found)?;
     if !key.active {
-        return Err(Box::new(AuthFailure { error: ApiError::access_key_disabled(), account: None }));
+        return Err(Box::new(AuthFailure {
+            error: ApiError::access_key_disabled(),
+            account: None,
+        }));
     }
     Ok((account_id, key))
 }
 
 fn verify_rpc(console: &Console, req: &Request) -> Result<Authenticated, Box<AuthFailure>> {
     let bare = |error| Box::new(AuthFailure { error, account: None });
-    let access_key_id = req.params.get("AccessKeyId").ok_or_else(|| bare(ApiError::missing_parameter("AccessKeyId")))?;
-    let given = req.params.get("Signature").ok_or_else(|| bare(ApiError::missing_parameter("Signature")))?;
+    let access_key_id = req
+        .params
+        .get("AccessKeyId")
+        .ok_or_else(|| bare(ApiError::missing_parameter("AccessKeyId")))?;
+    let given = req
+        .params
+        .get("Signature")
+        .ok_or_else(|| bare(ApiError::missing_parameter("Signature")))?;
     let (account_id, key) = key_of(console, access_key_id)?;
     let audited = |error| {
-        Box::new(AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) })
+        Box::new(AuthFailure {
+            error,
+            account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())),
+        })
     };
     if let Some(method) = req.params.get("SignatureMethod")
         && method != "HMAC-SHA1"
     {
-        return Err(audited(ApiError::invalid_parameter("SignatureMethod", format!("{method:?} is not supported; use HMAC-SHA1"))));
+        return Err(audited(ApiError::invalid_parameter(
+            "SignatureMethod",
+            format!("{method:?} is not supported; use HMAC-SHA1"),
+        )));
     }
     check_timestamp(console, "Timestamp", req.params.get("Timestamp")).map_err(audited)?;
     let string_to_sign = signature::rpc_string_to_sign(req.method.as_str(), req.params.as_map());
@@ -217,21 +266,48 @@ const ACS3_COMMON_HEADERS: &[&str] = &[
 
 fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<Authenticated, Box<AuthFailure>> {
     let bare = |error| Box::new(AuthFailure { error, account: None });
-    let auth = Acs3Authorization::parse(authorization)
-        .ok_or_else(|| bare(ApiError::invalid_parameter("Authorization", "expected ACS3-HMAC-SHA256 Credential=…,SignedHeaders=…,Signature=…")))?;
+    let auth = Acs3Authorization::parse(authorization).ok_or_else(|| {
+        bare(ApiError::invalid_parameter(
+            "Authorization",
+            "expected ACS3-HMAC-SHA256 Credential=…,SignedHeaders=…,Signature=…",
+        ))
+    })?;
     let (account_id, key) = key_of(console, &auth.access_key_id)?;
     let audited = |error| {
-        Box::new(AuthFailure { error, account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())) })
+        Box::new(AuthFailure {
+            error,
+            account: Some((account_id.clone(), key.id.clone(), key.user_name.clone())),
+        })
     };
-    let header = |name: &str| req.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-    check_timestamp(console, "x-acs-date", Some(&header("x-acs-date")).filter(|d| !d.is_empty()).map(String::as_str))
-        .map_err(audited)?;
+    let header = |name: &str| {
+        req.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned()
+    };
+    check_timestamp(
+        console,
+        "x-acs-date",
+        Some(&header("x-acs-date"))
+            .filter(|d| !d.is_empty())
+            .map(String::as_str),
+    )
+    .map_err(audited)?;
     let hashed_payload = {
         let declared = header("x-acs-content-sha256");
-        if declared.is_empty() { signature::sha256_hex(&req.body) } else { declared }
+        if declared.is_empty() {
+            signature::sha256_hex(&req.body)
+        } else {
+            declared
+        }
     };
     if hashed_payload != signature::sha256_hex(&req.body) {
-        return Err(audited(ApiError::new(StatusCode::BAD_REQUEST, "InvalidContentSha256", "x-acs-content-sha256 does not match the body.")));
+        return Err(audited(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "InvalidContentSha256",
+            "x-acs-content-sha256 does not match the body.",
+        )));
     }
     // Every common request header the request carries must be signed, or it could be changed in flight.
     let unsigned = ACS3_COMMON_HEADERS
@@ -249,7 +325,14 @@ fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<
         .iter()
         .map(|(n, v)| (n.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").to_owned()))
         .collect();
-    let string_to_sign = signature::acs3_string_to_sign(req.method.as_str(), &req.path, &req.query, &headers, &auth.signed_headers, &hashed_payload);
+    let string_to_sign = signature::acs3_string_to_sign(
+        req.method.as_str(),
+        &req.path,
+        &req.query,
+        &headers,
+        &auth.signed_headers,
+        &hashed_payload,
+    );
     let expected = signature::acs3_signature(&key.secret, &string_to_sign);
     if !signature::signatures_match(&expected, &auth.signature) {
         return Err(audited(ApiError::signature_mismatch(&string_to_sign)));
@@ -263,7 +346,10 @@ fn verify_acs3(console: &Console, req: &Request, authorization: &str) -> Result<
 fn check_nonce(console: &Console, access_key_id: &str, nonce: Option<&str>) -> Result<(), ApiError> {
     let Some(nonce) = nonce else { return Ok(()) };
     let window = 2 * console.config.max_clock_skew_ms;
-    if console.nonces.first_use(access_key_id, nonce, console.clock.now_ms(), window) {
+    if console
+        .nonces
+        .first_use(access_key_id, nonce, console.clock.now_ms(), window)
+    {
         Ok(())
     } else {
         Err(ApiError::nonce_used())
@@ -272,8 +358,11 @@ fn check_nonce(console: &Console, access_key_id: &str, nonce: Option<&str>) -> R
 
 /// `name` is where the time came from: the `Timestamp` parameter or the `x-acs-date` header.
 fn check_timestamp(console: &Console, name: &str, timestamp: Option<&str>) -> Result<(), ApiError> {
-    let Some(ts) = timestamp else { return Err(ApiError::missing_parameter(name)) };
-    let at = parse_iso8601(ts).ok_or_else(|| ApiError::invalid_parameter(name, format!("{ts:?} is not an ISO 8601 UTC time")))?;
+    let Some(ts) = timestamp else {
+        return Err(ApiError::missing_parameter(name));
+    };
+    let at = parse_iso8601(ts)
+        .ok_or_else(|| ApiError::invalid_parameter(name, format!("{ts:?} is not an ISO 8601 UTC time")))?;
     if (console.clock.now_ms() - at).abs() > console.config.max_clock_skew_ms {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -302,7 +391,10 @@ pub(crate) fn error_body(e: &ApiError, request_id: &str, product: Option<&Produc
             );
             (p.endpoint, recommend)
         }
-        None => ("aliyuncs.com", format!("https://api.aliyun.com/troubleshoot?q={}", e.code)),
+        None => (
+            "aliyuncs.com",
+            format!("https://api.aliyun.com/troubleshoot?q={}", e.code),
+        ),
     };
     serde_json::json!({
         "RequestId": request_id,
@@ -344,5 +436,8 @@ fn write_xml(out: &mut String, name: &str, value: &Value) {
 }
 
 fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -22,13 +22,23 @@ pub fn rpc_string_to_sign<'a>(method: &str, params: impl IntoIterator<Item = (&'
         .map(|(k, v)| (percent_encode(k), percent_encode(v)))
         .collect();
     pairs.sort();
-    let canonical = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
-    format!("{}&{}&{}", method.to_ascii_uppercase(), percent_encode("/"), percent_encode(&canonical))
+    let canonical = pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    format!(
+        "{}&{}&{}",
+        method.to_ascii_uppercase(),
+        percent_encode("/"),
+        percent_encode(&canonical)
+    )
 }
 
 /// Base64 of HMAC-SHA1 keyed with `secret&`.
 pub fn rpc_signature(secret: &str, string_to_sign: &str) -> String {
-    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(format!("{secret}&").as_bytes()).expect("HMAC takes any key length");
+    let mut mac =
+        Hmac::<sha1::Sha1>::new_from_slice(format!("{secret}&").as_bytes()).expect("HMAC takes any key length");
     mac.update(string_to_sign.as_bytes());
     base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
 }
@@ -58,7 +68,11 @@ impl Acs3Authorization {
                 _ => {}
             }
         }
-        Some(Self { access_key_id: credential?, signed_headers: signed?, signature: signature? })
+        Some(Self {
+            access_key_id: credential?,
+            signed_headers: signed?,
+            signature: signature?,
+        })
     }
 }
 
@@ -73,12 +87,19 @@ pub fn acs3_string_to_sign(
     signed_headers: &[String],
     hashed_payload: &str,
 ) -> String {
-    let mut q: Vec<(String, String)> = query.iter().map(|(k, v)| (percent_encode(k), percent_encode(v))).collect();
+    let mut q: Vec<(String, String)> = query
+        .iter()
+        .map(|(k, v)| (percent_encode(k), percent_encode(v)))
+        .collect();
     q.sort();
     let canonical_query = q.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
     let mut canonical_headers = String::new();
     for name in signed_headers {
-        let value = headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.trim()).unwrap_or("");
+        let value = headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.trim())
+            .unwrap_or("");
         canonical_headers.push_str(&format!("{name}:{value}\n"));
     }
     let canonical_path = if path.is_empty() { "/" } else { path };
@@ -91,7 +112,10 @@ pub fn acs3_string_to_sign(
         signed_headers.join(";"),
         hashed_payload
     );
-    format!("{ACS3}\n{}", hex::encode(sha2::Sha256::digest(canonical_request.as_bytes())))
+    format!(
+        "{ACS3}\n{}",
+        hex::encode(sha2::Sha256::digest(canonical_request.as_bytes()))
+    )
 }
 
 pub fn acs3_signature(secret: &str, string_to_sign: &str) -> String {
@@ -106,7 +130,12 @@ pub fn sha256_hex(body: &[u8]) -> String {
 
 /// Constant-time comparison of two signatures.
 pub fn signatures_match(expected: &str, given: &str) -> bool {
-    expected.len() == given.len() && expected.bytes().zip(given.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    expected.len() == given.len()
+        && expected
+            .bytes()
+            .zip(given.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
 }
 
 #[cfg(test)]

@@ -38,8 +38,16 @@ const DEFAULT_WINDOW_MS: i64 = 7 * 24 * 3600 * 1000;
 const RETENTION_MS: i64 = 90 * 24 * 3600 * 1000;
 
 /// The attributes `LookupAttribute.N.Key` may name.
-const LOOKUP_KEYS: &[&str] =
-    &["EventName", "ResourceType", "ResourceName", "EventRW", "EventAccessKeyId", "ServiceName", "EventId", "PrincipalName"];
+const LOOKUP_KEYS: &[&str] = &[
+    "EventName",
+    "ResourceType",
+    "ResourceName",
+    "EventRW",
+    "EventAccessKeyId",
+    "ServiceName",
+    "EventId",
+    "PrincipalName",
+];
 
 /// One `LookupAttribute` filter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,15 +76,20 @@ impl Filter {
 fn lookup_events(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let now = ctx.now_ms;
     let end = match p.get("EndTime") {
-        Some(t) => parse_iso8601(t).ok_or_else(|| ApiError::invalid_parameter("EndTime", format!("{t:?} is not yyyy-MM-ddTHH:mm:ssZ")))?,
+        Some(t) => parse_iso8601(t)
+            .ok_or_else(|| ApiError::invalid_parameter("EndTime", format!("{t:?} is not yyyy-MM-ddTHH:mm:ssZ")))?,
         None => now,
     };
     let start = match p.get("StartTime") {
-        Some(t) => parse_iso8601(t).ok_or_else(|| ApiError::invalid_parameter("StartTime", format!("{t:?} is not yyyy-MM-ddTHH:mm:ssZ")))?,
+        Some(t) => parse_iso8601(t)
+            .ok_or_else(|| ApiError::invalid_parameter("StartTime", format!("{t:?} is not yyyy-MM-ddTHH:mm:ssZ")))?,
         None => end - DEFAULT_WINDOW_MS,
     };
     if start > end {
-        return Err(ApiError::invalid_parameter("StartTime", "StartTime is later than EndTime"));
+        return Err(ApiError::invalid_parameter(
+            "StartTime",
+            "StartTime is later than EndTime",
+        ));
     }
     if start < now - RETENTION_MS {
         return Err(ApiError::invalid_parameter("StartTime", "events are kept for 90 days"));
@@ -86,18 +99,33 @@ fn lookup_events(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     for attr in p.object_list("LookupAttribute") {
         let key = attr.get("Key").cloned().unwrap_or_default();
         if !LOOKUP_KEYS.contains(&key.as_str()) {
-            return Err(ApiError::invalid_parameter("LookupAttribute.N.Key", format!("{key:?} is not one of {}", LOOKUP_KEYS.join(", "))));
+            return Err(ApiError::invalid_parameter(
+                "LookupAttribute.N.Key",
+                format!("{key:?} is not one of {}", LOOKUP_KEYS.join(", ")),
+            ));
         }
-        filters.push(Filter { key, value: attr.get("Value").cloned().unwrap_or_default() });
+        filters.push(Filter {
+            key,
+            value: attr.get("Value").cloned().unwrap_or_default(),
+        });
     }
     if let Some(rw) = p.one_of("EventRW", &["Read", "Write", "All"])?
         && rw != "All"
     {
-        filters.push(Filter { key: "EventRW".into(), value: rw.into() });
+        filters.push(Filter {
+            key: "EventRW".into(),
+            value: rw.into(),
+        });
     }
     // The token is the number of events (counting from the newest matching) already returned.
     let skip: usize = match p.get("NextToken") {
-        Some(t) => t.parse().map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "InvalidNextToken", "The NextToken is not valid."))?,
+        Some(t) => t.parse().map_err(|_| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "InvalidNextToken",
+                "The NextToken is not valid.",
+            )
+        })?,
         None => 0,
     };
 
@@ -113,7 +141,11 @@ fn lookup_events(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .filter(|e| filters.iter().all(|f| f.matches(e)));
     let page: Vec<&TrailEvent> = matching.by_ref().skip(skip).take(max).collect();
     let more = matching.next().is_some();
-    let next_token = if more { (skip + page.len()).to_string() } else { String::new() };
+    let next_token = if more {
+        (skip + page.len()).to_string()
+    } else {
+        String::new()
+    };
     Ok(json!({
         "NextToken": next_token,
         "StartTime": iso8601(start),
@@ -140,7 +172,11 @@ fn trail_json(t: &Resource) -> Value {
 
 fn find_trail(ctx: &OpCtx<'_>, name: &str) -> Result<Resource, ApiError> {
     ctx.list_all(TRAIL).into_iter().find(|t| t.name == name).ok_or_else(|| {
-        ApiError::new(StatusCode::NOT_FOUND, "TrailNotFoundException", format!("The trail {name} does not exist."))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "TrailNotFoundException",
+            format!("The trail {name} does not exist."),
+        )
     })
 }
 
@@ -148,7 +184,9 @@ fn create_trail(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let name = p.required("Name")?;
     let valid = (6..=36).contains(&name.len())
         && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !valid {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -157,16 +195,30 @@ fn create_trail(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         ));
     }
     if ctx.list_all(TRAIL).iter().any(|t| t.name == name) {
-        return Err(ApiError::already_exists("TrailAlreadyExistsException", format!("The trail {name} already exists.")));
+        return Err(ApiError::already_exists(
+            "TrailAlreadyExistsException",
+            format!("The trail {name} already exists."),
+        ));
     }
     if ctx.list_all(TRAIL).len() >= 5 {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "MaxTrailsExceededException", "An account can have at most 5 trails."));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "MaxTrailsExceededException",
+            "An account can have at most 5 trails.",
+        ));
     }
     let rw = p.one_of("EventRW", &["Read", "Write", "All"])?.unwrap_or("Write");
     let trail_region = p.get("TrailRegion").unwrap_or("All");
-    let mut trail = Resource::new(TRAIL, format!("trail-{name}"), &ctx.region.clone(), name, "Disable", ctx.now_ms)
-        .with("EventRW", rw)
-        .with("TrailRegion", trail_region);
+    let mut trail = Resource::new(
+        TRAIL,
+        format!("trail-{name}"),
+        &ctx.region.clone(),
+        name,
+        "Disable",
+        ctx.now_ms,
+    )
+    .with("EventRW", rw)
+    .with("TrailRegion", trail_region);
     for key in ["OssBucketName", "OssKeyPrefix", "SlsProjectArn", "SlsWriteRoleArn"] {
         trail.set(key, p.get(key).unwrap_or(""));
     }
@@ -192,7 +244,13 @@ fn update_trail(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     if let Some(rw) = p.one_of("EventRW", &["Read", "Write", "All"])? {
         trail.set("EventRW", rw);
     }
-    for key in ["OssBucketName", "OssKeyPrefix", "SlsProjectArn", "SlsWriteRoleArn", "TrailRegion"] {
+    for key in [
+        "OssBucketName",
+        "OssKeyPrefix",
+        "SlsProjectArn",
+        "SlsWriteRoleArn",
+        "TrailRegion",
+    ] {
         if let Some(v) = p.get(key) {
             trail.set(key, v);
         }
@@ -221,7 +279,14 @@ fn set_logging(ctx: &mut OpCtx<'_>, p: &Params, status: &str) -> Result<Value, A
         ));
     }
     trail.status = status.to_owned();
-    trail.set(if status == "Enable" { "StartLoggingMs" } else { "StopLoggingMs" }, ctx.now_ms);
+    trail.set(
+        if status == "Enable" {
+            "StartLoggingMs"
+        } else {
+            "StopLoggingMs"
+        },
+        ctx.now_ms,
+    );
     ctx.reference(TRAIL_TYPE, &trail.name.clone());
     ctx.put(trail);
     Ok(json!({}))
@@ -237,7 +302,14 @@ fn stop_logging(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
 
 fn get_trail_status(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let trail = find_trail(ctx, p.required("Name")?)?;
-    let at = |key: &str| trail.attrs.get(key).and_then(Value::as_i64).map(iso8601).unwrap_or_default();
+    let at = |key: &str| {
+        trail
+            .attrs
+            .get(key)
+            .and_then(Value::as_i64)
+            .map(iso8601)
+            .unwrap_or_default()
+    };
     Ok(json!({
         "IsLogging": trail.status == "Enable",
         "StartLoggingTime": at("StartLoggingMs"),
@@ -263,12 +335,26 @@ mod tests {
     }
 
     fn lookup(console: &Console, caller: &Caller, pairs: &[(&str, &str)]) -> Result<Value, ApiError> {
-        console.call(&PRODUCT, "LookupEvents", &Params::from_pairs(pairs.iter().copied()), caller).result
+        console
+            .call(
+                &PRODUCT,
+                "LookupEvents",
+                &Params::from_pairs(pairs.iter().copied()),
+                caller,
+            )
+            .result
     }
 
     fn create_vpc(console: &Console, caller: &Caller, name: &str) {
-        let params = Params::from_pairs([("RegionId", "cn-hangzhou"), ("VpcName", name), ("CidrBlock", "10.0.0.0/8")]);
-        console.call(&products::vpc::PRODUCT, "CreateVpc", &params, caller).result.unwrap();
+        let params = Params::from_pairs([
+            ("RegionId", "cn-hangzhou"),
+            ("VpcName", name),
+            ("CidrBlock", "10.0.0.0/8"),
+        ]);
+        console
+            .call(&products::vpc::PRODUCT, "CreateVpc", &params, caller)
+            .result
+            .unwrap();
     }
 
     #[test]
@@ -278,10 +364,18 @@ mod tests {
             create_vpc(&console, &caller, &format!("vpc{i}"));
             clock.advance(1000);
         }
-        let filter = [("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", "CreateVpc"), ("MaxResults", "3")];
+        let filter = [
+            ("LookupAttribute.1.Key", "EventName"),
+            ("LookupAttribute.1.Value", "CreateVpc"),
+            ("MaxResults", "3"),
+        ];
         let first = lookup(&console, &caller, &filter).unwrap();
-        let names: Vec<&str> =
-            first["Events"].as_array().unwrap().iter().map(|e| e["requestParameters"]["VpcName"].as_str().unwrap()).collect();
+        let names: Vec<&str> = first["Events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["requestParameters"]["VpcName"].as_str().unwrap())
+            .collect();
         assert_eq!(names, ["vpc6", "vpc5", "vpc4"]);
         let token = first["NextToken"].as_str().unwrap().to_owned();
         let mut with_token = filter.to_vec();
@@ -291,23 +385,47 @@ mod tests {
         with_token.pop();
         with_token.push(("NextToken", "6"));
         let last = lookup(&console, &caller, &with_token).unwrap();
-        assert_eq!((last["Events"].as_array().unwrap().len(), last["NextToken"].as_str()), (1, Some("")));
+        assert_eq!(
+            (last["Events"].as_array().unwrap().len(), last["NextToken"].as_str()),
+            (1, Some(""))
+        );
     }
 
     #[test]
     fn delivery_delay_hides_fresh_events() {
-        let config = ConsoleConfig { delivery_delay_ms: 60_000, ..ConsoleConfig::for_tests() };
+        let config = ConsoleConfig {
+            delivery_delay_ms: 60_000,
+            ..ConsoleConfig::for_tests()
+        };
         let (console, clock, caller) = setup(config);
         create_vpc(&console, &caller, "late");
-        let query = [("LookupAttribute.1.Key", "EventName"), ("LookupAttribute.1.Value", "CreateVpc")];
-        assert_eq!(lookup(&console, &caller, &query).unwrap()["Events"].as_array().unwrap().len(), 0);
+        let query = [
+            ("LookupAttribute.1.Key", "EventName"),
+            ("LookupAttribute.1.Value", "CreateVpc"),
+        ];
+        assert_eq!(
+            lookup(&console, &caller, &query).unwrap()["Events"]
+                .as_array()
+                .unwrap()
+                .len(),
+            0
+        );
         clock.advance(60_000);
-        assert_eq!(lookup(&console, &caller, &query).unwrap()["Events"].as_array().unwrap().len(), 1);
+        assert_eq!(
+            lookup(&console, &caller, &query).unwrap()["Events"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]
     fn throttles_above_the_qps_limit() {
-        let config = ConsoleConfig { lookup_qps: 2.0, ..ConsoleConfig::for_tests() };
+        let config = ConsoleConfig {
+            lookup_qps: 2.0,
+            ..ConsoleConfig::for_tests()
+        };
         let (console, clock, caller) = setup(config);
         assert!(lookup(&console, &caller, &[]).is_ok());
         assert!(lookup(&console, &caller, &[]).is_ok());
@@ -323,31 +441,83 @@ mod tests {
         clock.advance(3_600_000);
         let from = iso8601(clock.now_ms());
         create_vpc(&console, &caller, "new");
-        let events = lookup(&console, &caller, &[("StartTime", &from), ("LookupAttribute.1.Key", "ResourceType"), ("LookupAttribute.1.Value", "ACS::VPC::VPC")]).unwrap();
+        let events = lookup(
+            &console,
+            &caller,
+            &[
+                ("StartTime", &from),
+                ("LookupAttribute.1.Key", "ResourceType"),
+                ("LookupAttribute.1.Value", "ACS::VPC::VPC"),
+            ],
+        )
+        .unwrap();
         let events = events["Events"].as_array().unwrap();
         assert_eq!(events.len(), 1);
         let id = events[0]["responseElements"]["VpcId"].as_str().unwrap().to_owned();
-        let by_name = lookup(&console, &caller, &[("LookupAttribute.1.Key", "ResourceName"), ("LookupAttribute.1.Value", &id)]).unwrap();
+        let by_name = lookup(
+            &console,
+            &caller,
+            &[
+                ("LookupAttribute.1.Key", "ResourceName"),
+                ("LookupAttribute.1.Value", &id),
+            ],
+        )
+        .unwrap();
         assert_eq!(by_name["Events"].as_array().unwrap().len(), 1);
-        assert_eq!(lookup(&console, &caller, &[("MaxResults", "51")]).unwrap_err().code, "InvalidParameter");
-        assert_eq!(lookup(&console, &caller, &[("StartTime", "last week")]).unwrap_err().code, "InvalidParameter");
-        let bad_key = lookup(&console, &caller, &[("LookupAttribute.1.Key", "Colour"), ("LookupAttribute.1.Value", "x")]);
+        assert_eq!(
+            lookup(&console, &caller, &[("MaxResults", "51")]).unwrap_err().code,
+            "InvalidParameter"
+        );
+        assert_eq!(
+            lookup(&console, &caller, &[("StartTime", "last week")])
+                .unwrap_err()
+                .code,
+            "InvalidParameter"
+        );
+        let bad_key = lookup(
+            &console,
+            &caller,
+            &[("LookupAttribute.1.Key", "Colour"), ("LookupAttribute.1.Value", "x")],
+        );
         assert!(bad_key.unwrap_err().message.contains("Colour"));
     }
 
     #[test]
     fn trails_lifecycle() {
         let (console, _clock, caller) = setup(ConsoleConfig::for_tests());
-        let call = |action: &str, pairs: &[(&str, &str)]| console.call(&PRODUCT, action, &Params::from_pairs(pairs.iter().copied()), &caller).result;
-        assert_eq!(call("CreateTrail", &[("Name", "Bad Name")]).unwrap_err().code, "InvalidTrailNameException");
+        let call = |action: &str, pairs: &[(&str, &str)]| {
+            console
+                .call(&PRODUCT, action, &Params::from_pairs(pairs.iter().copied()), &caller)
+                .result
+        };
+        assert_eq!(
+            call("CreateTrail", &[("Name", "Bad Name")]).unwrap_err().code,
+            "InvalidTrailNameException"
+        );
         call("CreateTrail", &[("Name", "audit-trail"), ("EventRW", "All")]).unwrap();
-        assert_eq!(call("CreateTrail", &[("Name", "audit-trail")]).unwrap_err().code, "TrailAlreadyExistsException");
-        assert_eq!(call("StartLogging", &[("Name", "audit-trail")]).unwrap_err().code, "InsufficientBucketPolicyException");
-        call("UpdateTrail", &[("Name", "audit-trail"), ("OssBucketName", "audit-logs")]).unwrap();
+        assert_eq!(
+            call("CreateTrail", &[("Name", "audit-trail")]).unwrap_err().code,
+            "TrailAlreadyExistsException"
+        );
+        assert_eq!(
+            call("StartLogging", &[("Name", "audit-trail")]).unwrap_err().code,
+            "InsufficientBucketPolicyException"
+        );
+        call(
+            "UpdateTrail",
+            &[("Name", "audit-trail"), ("OssBucketName", "audit-logs")],
+        )
+        .unwrap();
         call("StartLogging", &[("Name", "audit-trail")]).unwrap();
-        assert_eq!(call("GetTrailStatus", &[("Name", "audit-trail")]).unwrap()["IsLogging"], true);
+        assert_eq!(
+            call("GetTrailStatus", &[("Name", "audit-trail")]).unwrap()["IsLogging"],
+            true
+        );
         assert_eq!(call("DescribeTrails", &[]).unwrap()["TrailList"][0]["EventRW"], "All");
         call("DeleteTrail", &[("Name", "audit-trail")]).unwrap();
-        assert_eq!(call("GetTrailStatus", &[("Name", "audit-trail")]).unwrap_err().code, "TrailNotFoundException");
+        assert_eq!(
+            call("GetTrailStatus", &[("Name", "audit-trail")]).unwrap_err().code,
+            "TrailNotFoundException"
+        );
     }
 }

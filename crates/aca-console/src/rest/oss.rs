@@ -1046,13 +1046,7 @@ pub(crate) fn serve(console: &Console, req: &RestRequest) -> Response {
     let (bucket, key) = (target.bucket.as_deref(), target.key.as_deref());
     let refuse = |refusal: Refusal, params: &Params, region: &str| {
         let request_id = match &refusal.key {
-            Some(k) => console.record_failure(
-                &PRODUCT,
-                target.action,
-                params,
-                &caller_of(k, req),
-                &refusal.error,
-            ),
+            Some(k) => console.record_failure(&PRODUCT, target.action, params, &caller_of(k, req), &refusal.error),
             None => request_id(),
         };
         error_response(&refusal.error, &request_id, bucket, key, region, &refusal.extras)

@@ -370,8 +370,8 @@ fn select_options<'a>(
             if out.contains_key(&key) {
                 continue;
             }
-            let source = spec::product(s.profile, product)
-                .and_then(|spec| Some((spec.page(page)?, api_product(&spec.api)?)));
+            let source =
+                spec::product(s.profile, product).and_then(|spec| Some((spec.page(page)?, api_product(&spec.api)?)));
             let items = match source {
                 Some((source_page, api)) => {
                     let mut params = list_params(source_page, s, &ListQuery::default());
@@ -539,8 +539,7 @@ async fn details(
         let Some(child_spec) = spec::product(s.profile, product) else {
             continue;
         };
-        let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api))
-        else {
+        let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api)) else {
             continue;
         };
         let mut params = list_params(child, &s, &ListQuery::default());
