@@ -48,6 +48,7 @@ pub struct Console {
     pub store: Store,
     limiter: throttle::Limiter,
     nonces: api::nonce::NonceCache,
+    sessions: ui::session::Sessions,
 }
 
 impl Console {
@@ -58,6 +59,7 @@ impl Console {
             store,
             limiter: throttle::Limiter::default(),
             nonces: api::nonce::NonceCache::default(),
+            sessions: ui::session::Sessions::default(),
         }
     }
 

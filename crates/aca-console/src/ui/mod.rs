@@ -102,7 +102,7 @@ struct Session {
 }
 
 fn session(console: &Console, headers: &HeaderMap, region: Option<&str>) -> Option<Session> {
-    let account_id = session::account_of(headers)?;
+    let account_id = console.sessions.account_of(headers, console.clock.now_ms())?;
     let shared = console.store.account(&account_id)?;
     let (account_name, profile) = {
         let state = shared.lock();
@@ -162,7 +162,7 @@ async fn login(State(console): State<Arc<Console>>, Query(q): Query<LoginQuery>,
         .map(|shared| shared.lock().account.clone());
     match account {
         Some(account) if account.password == password => {
-            let token = session::start(&account.id);
+            let token = console.sessions.start(&account.id, console.clock.now_ms());
             let next = q
                 .next
                 .filter(|n| n.starts_with('/') && !n.starts_with("//"))
@@ -181,9 +181,9 @@ async fn login(State(console): State<Arc<Console>>, Query(q): Query<LoginQuery>,
     }
 }
 
-async fn logout(headers: HeaderMap) -> Response {
+async fn logout(State(console): State<Arc<Console>>, headers: HeaderMap) -> Response {
     if let Some(token) = session::cookie(&headers, session::COOKIE_NAME) {
-        session::end(&token);
+        console.sessions.end(&token);
     }
     let cookie = format!("{}=; Path=/; Max-Age=0", session::COOKIE_NAME);
     ([(header::SET_COOKIE, cookie)], Redirect::to("/login")).into_response()
