@@ -13,6 +13,7 @@ use crate::clock::iso8601;
 use crate::error::ApiError;
 use crate::model::request_id;
 use crate::params::Params;
+use crate::products::ram;
 use crate::state::{AccountState, StoredEvent};
 use crate::store::Changes;
 
@@ -67,13 +68,22 @@ impl Console {
             };
         }
 
-        let (result, mut changes, referenced) = match operation {
-            None => (
+        // A RAM user's call must be allowed by the policies attached to the user or its groups.
+        let refused = match (&caller.user_name, operation) {
+            (Some(user), Some(op)) => {
+                let ram_action = format!("{}:{}", ram::authorize::action_namespace(product), op.name);
+                ram::authorize::authorize(&state, user, &ram_action).err()
+            }
+            _ => None,
+        };
+        let (result, mut changes, referenced) = match (operation, refused) {
+            (None, _) => (
                 Err(ApiError::action_not_found(action)),
                 Changes::default(),
                 Default::default(),
             ),
-            Some(op) => run(&state, &self.config, op, params, caller, region.clone(), now_ms),
+            (Some(_), Some(refusal)) => (Err(refusal), Changes::default(), Default::default()),
+            (Some(op), None) => run(&state, &self.config, op, params, caller, region.clone(), now_ms),
         };
 
         let audited = operation.is_none_or(|op| op.audited);

@@ -17,6 +17,7 @@ use crate::model::{AccessKey, Resource, access_key_pair};
 use crate::params::Params;
 
 mod access_keys;
+pub mod authorize;
 mod groups;
 mod policies;
 mod roles;

@@ -145,11 +145,11 @@ async fn signed_list_users(console: std::sync::Arc<crate::Console>, key_id: &str
         ("AccessKeyId", key_id),
         ("SignatureMethod", "HMAC-SHA1"),
         ("SignatureVersion", "1.0"),
-        ("SignatureNonce", "5f1a3c8e-0d6b-4a43-9d7e-2b8c6a1f0e11"),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v.to_owned()))
     .collect();
+    params.insert("SignatureNonce".into(), uuid::Uuid::new_v4().to_string());
     params.insert("Timestamp".into(), iso8601(console.clock.now_ms()));
     let signature = rpc_signature(secret, &rpc_string_to_sign("GET", &params));
     params.insert("Signature".into(), signature);
@@ -191,6 +191,17 @@ async fn a_created_access_key_signs_requests_as_its_user() {
     let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap().to_owned();
     let secret = created["AccessKey"]["AccessKeySecret"].as_str().unwrap().to_owned();
 
+    // A new user may do nothing until a policy allows it.
+    let (status, body) = signed_list_users(console.clone(), &id, &secret).await;
+    assert_eq!((status, body["Code"].as_str()), (403, Some("Forbidden.RAM")), "{body}");
+    call(
+        "AttachPolicyToUser",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "AliyunRAMReadOnlyAccess"),
+            ("UserName", "alice"),
+        ],
+    );
     let (status, body) = signed_list_users(console.clone(), &id, &secret).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["Users"]["User"][0]["UserName"], "alice");
@@ -575,6 +586,15 @@ fn accounts_do_not_see_each_others_users() {
 fn a_ram_user_without_user_name_manages_its_own_keys() {
     let h = TestConsole::new();
     h.ok(&PRODUCT, "CreateUser", &[("UserName", "alice")]);
+    h.ok(
+        &PRODUCT,
+        "AttachPolicyToUser",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "AliyunRAMFullAccess"),
+            ("UserName", "alice"),
+        ],
+    );
     let alice = h.ram_user(&h.caller, "alice");
     let created = h.ok_as(&alice, &PRODUCT, "CreateAccessKey", &[]);
     let id = created["AccessKey"]["AccessKeyId"].as_str().unwrap();
@@ -583,4 +603,77 @@ fn a_ram_user_without_user_name_manages_its_own_keys() {
         listed["AccessKeys"]["AccessKey"][0]["AccessKeyId"], id,
         "the key belongs to alice, not the root"
     );
+}
+
+#[test]
+fn ram_users_are_limited_by_their_own_and_their_groups_policies() {
+    let h = TestConsole::new();
+    h.ok(&PRODUCT, "CreateUser", &[("UserName", "bob")]);
+    let bob = h.ram_user(&h.caller, "bob");
+    let vpc = crate::products::by_code("vpc").unwrap();
+    let describe = [("RegionId", "cn-hangzhou")];
+    assert_eq!(h.err_as(&bob, vpc, "DescribeVpcs", &describe).code, "Forbidden.RAM");
+
+    // Through a group: read-only VPC access.
+    h.ok(&PRODUCT, "CreateGroup", &[("GroupName", "net-readers")]);
+    h.ok(
+        &PRODUCT,
+        "AddUserToGroup",
+        &[("GroupName", "net-readers"), ("UserName", "bob")],
+    );
+    h.ok(
+        &PRODUCT,
+        "AttachPolicyToGroup",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "AliyunVPCReadOnlyAccess"),
+            ("GroupName", "net-readers"),
+        ],
+    );
+    h.ok_as(&bob, vpc, "DescribeVpcs", &describe);
+    let create = [("RegionId", "cn-hangzhou"), ("CidrBlock", "10.0.0.0/8")];
+    let refused = h.err_as(&bob, vpc, "CreateVpc", &create);
+    assert!(refused.message.contains("vpc:CreateVpc"), "{}", refused.message);
+
+    // A custom policy on the user: allow vpc:Create*, but an explicit Deny wins over any Allow.
+    let allow_create = r#"{"Version":"1","Statement":[{"Effect":"Allow","Action":"vpc:Create*","Resource":"*"}]}"#;
+    h.ok(
+        &PRODUCT,
+        "CreatePolicy",
+        &[("PolicyName", "vpc-create"), ("PolicyDocument", allow_create)],
+    );
+    h.ok(
+        &PRODUCT,
+        "AttachPolicyToUser",
+        &[
+            ("PolicyType", "Custom"),
+            ("PolicyName", "vpc-create"),
+            ("UserName", "bob"),
+        ],
+    );
+    h.ok_as(&bob, vpc, "CreateVpc", &create);
+    let deny_reads = r#"{"Version":"1","Statement":[{"Effect":"Deny","Action":["vpc:Describe*"],"Resource":"*"}]}"#;
+    h.ok(
+        &PRODUCT,
+        "CreatePolicy",
+        &[("PolicyName", "no-reads"), ("PolicyDocument", deny_reads)],
+    );
+    h.ok(
+        &PRODUCT,
+        "AttachPolicyToUser",
+        &[
+            ("PolicyType", "Custom"),
+            ("PolicyName", "no-reads"),
+            ("UserName", "bob"),
+        ],
+    );
+    assert_eq!(h.err_as(&bob, vpc, "DescribeVpcs", &describe).code, "Forbidden.RAM");
+
+    // The refusal is audited as a failed event of the user.
+    let event = h.newest_event();
+    assert_eq!(
+        (event.event_name.as_str(), event.error_code.as_deref()),
+        ("DescribeVpcs", Some("Forbidden.RAM"))
+    );
+    assert_eq!(event.user_identity.user_name, "bob");
 }
