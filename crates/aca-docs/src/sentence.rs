@@ -1,0 +1,413 @@
+//! What one step's sentence says: labels, menu path, container, values, actions.
+//!
+//! Bold and code spans are used when the page has them; otherwise labels come from the phrases the
+//! house style uses ("click X", "On the X page", "choose A > B"), where X is a run of capitalised
+//! words ("Create VPC", "Add to Group", "vSwitch"). Nothing is reported that the text does not say.
+
+use aca_core::{Container, ContainerKind, FieldValue, StepAction};
+
+use crate::blocks::Inline;
+
+/// Labels that close a container or finish a flow.
+pub(crate) const CONFIRM: &[&str] = &["OK", "Confirm", "Create", "Save", "Submit", "Buy Now", "Complete", "Close", "Confirm Order", "Create Order"];
+
+#[derive(Debug, Default)]
+pub(crate) struct Analysis {
+    pub labels: Vec<String>,
+    pub menu_path: Vec<String>,
+    pub container: Option<Container>,
+    pub column: Option<String>,
+    pub values: Vec<FieldValue>,
+    pub actions: Vec<StepAction>,
+    pub opens_console: Option<String>,
+}
+
+struct Tok<'a> {
+    s: &'a str,
+    start: usize,
+}
+
+fn tokens(text: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, ch) in text.char_indices() {
+        if ch.is_whitespace() {
+            if let Some(st) = start.take() {
+                out.push(Tok { s: &text[st..i], start: st });
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(st) = start {
+        out.push(Tok { s: &text[st..], start: st });
+    }
+    out
+}
+
+const CONNECTORS: &[&str] = &["to", "of", "and", "a", "the", "for", "or", "with", "by", "as", "&", "/", "-"];
+const ICONS: &[&str] = &["⋯", "…", "...", "···"];
+
+fn labelish(t: &str) -> bool {
+    let t = t.trim_start_matches(['(', '"', '“', '\'']);
+    ICONS.contains(&t)
+        || t.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        || (t.chars().any(|c| c.is_uppercase()) && t.chars().next().is_some_and(|c| c.is_lowercase()) && t.len() > 1)
+}
+
+fn strip(t: &str) -> (&str, bool) {
+    let s = t.trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '”', '\'']);
+    (s, s.len() != t.len())
+}
+
+/// The run of capitalised words starting at token `i`.
+fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
+    let mut words: Vec<&str> = Vec::new();
+    let mut j = i;
+    let start = toks.get(i)?.start;
+    let mut end = start;
+    while j < toks.len() {
+        let (w, stop) = strip(toks[j].s);
+        let ok = if words.is_empty() {
+            labelish(w)
+        } else if CONNECTORS.contains(&w) {
+            !stop && toks.get(j + 1).is_some_and(|n| labelish(strip(n.s).0)) && !matches!(toks.get(j + 1).map(|n| n.s), Some(">" | "›"))
+        } else {
+            labelish(w) && w != ">" && w != "›"
+        };
+        if !ok || w == ">" || w == "›" {
+            break;
+        }
+        words.push(w);
+        end = toks[j].start + w.len();
+        j += 1;
+        if stop {
+            break;
+        }
+    }
+    if words.is_empty() { None } else { Some((words.join(" "), start, end)) }
+}
+
+/// The run of capitalised words ending at token `i` (inclusive).
+fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
+    let mut words: Vec<&str> = Vec::new();
+    let mut j = i as isize;
+    while j >= 0 {
+        let raw = toks[j as usize].s;
+        let (w, stop) = strip(raw);
+        if stop && !words.is_empty() {
+            break;
+        }
+        let ok = if words.is_empty() {
+            labelish(w)
+        } else if CONNECTORS.contains(&w) {
+            j > 0 && labelish(strip(toks[j as usize - 1].s).0) && !matches!(toks[j as usize - 1].s, ">" | "›")
+        } else {
+            labelish(w) && w != ">" && w != "›"
+        };
+        if !ok {
+            break;
+        }
+        words.push(w.trim_start_matches(['(', '"', '“']));
+        j -= 1;
+    }
+    if words.is_empty() {
+        return None;
+    }
+    words.reverse();
+    // A sentence-initial word ("Click", "In", "On") is no part of a label.
+    while words.first().is_some_and(|w| ["In", "On", "Click", "Choose", "Select", "From", "At", "The"].contains(w)) {
+        words.remove(0);
+    }
+    if words.is_empty() { None } else { Some((words.join(" "), toks[(j + 1) as usize].start)) }
+}
+
+fn lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// Position of a phrase (case-insensitive) at a word boundary, from `from`.
+fn find_word(hay_lower: &str, needle: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(p) = hay_lower.get(at..).and_then(|h| h.find(needle)) {
+        let p = at + p;
+        let before_ok = p == 0 || !hay_lower[..p].chars().next_back().is_some_and(|c| c.is_alphanumeric());
+        let after = p + needle.len();
+        let after_ok = !hay_lower[after..].chars().next().is_some_and(|c| c.is_alphanumeric());
+        if before_ok && after_ok {
+            return Some(p);
+        }
+        at = p + needle.len();
+    }
+    None
+}
+
+fn tok_at(toks: &[Tok], byte: usize) -> Option<usize> {
+    toks.iter().position(|t| t.start >= byte)
+}
+
+/// A value token: a code span, a quoted string, or a word with digits or punctuation in it.
+fn value_at(inl: &Inline, toks: &[Tok], i: usize) -> Option<String> {
+    let t = toks.get(i)?;
+    if let Some(c) = inl.code.iter().find(|c| inl.text[t.start..].starts_with(c.as_str())) {
+        return Some(c.clone());
+    }
+    let (w, _) = strip(t.s);
+    let w = w.trim_matches(['"', '“', '”', '\'']);
+    let valueish = w.chars().any(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '/' | '_' | '@'));
+    if valueish && !w.is_empty() { Some(w.to_string()) } else { None }
+}
+
+pub(crate) fn analyse(inl: &Inline) -> Analysis {
+    let text = inl.text.as_str();
+    let low = lower(text);
+    let toks = tokens(text);
+    let mut a = Analysis::default();
+    // (position, label)
+    let mut labels: Vec<(usize, String)> = Vec::new();
+    let mut bold_spans: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    for b in &inl.bold {
+        if let Some(p) = text[from.min(text.len())..].find(b.as_str()) {
+            let p = from + p;
+            bold_spans.push((p, p + b.len()));
+            labels.push((p, b.clone()));
+            from = p + b.len();
+        }
+    }
+    let in_bold = |p: usize| bold_spans.iter().any(|&(s, e)| p >= s && p < e);
+    let mut add_phrase = |labels: &mut Vec<(usize, String)>, pos: usize, l: String| {
+        if !in_bold(pos) && !l.is_empty() {
+            labels.push((pos, l));
+        }
+    };
+    // Quoted labels.
+    for (open, close) in [('“', '”'), ('"', '"')] {
+        let mut rest = 0;
+        while let Some(p) = text[rest..].find(open) {
+            let s = rest + p + open.len_utf8();
+            let Some(q) = text[s..].find(close) else { break };
+            let inner = &text[s..s + q];
+            if !inner.is_empty() && inner.len() < 60 && labelish(inner) {
+                labels.push((s, inner.to_string()));
+            }
+            rest = s + q + close.len_utf8();
+        }
+    }
+
+    // Console.
+    for lead in ["log on to the ", "log on to ", "go to the ", "go to "] {
+        if let Some(p) = find_word(&low, lead.trim_end(), 0) {
+            if let Some(c) = low[p..].find(" console") {
+                let end = p + c;
+                let ti = toks.iter().rposition(|t| t.start < end);
+                if let Some(ti) = ti
+                    && let Some((name, _)) = run_backward(&toks, ti)
+                {
+                    a.opens_console = Some(name);
+                    // "Go to ECS console - Snapshots."
+                    let after = &text[end + " console".len()..];
+                    if let Some(rest) = after.trim_start().strip_prefix(['-', '–', '—']) {
+                        let rt = tokens(rest);
+                        if let Some((page, _, _)) = run_forward(&rt, 0) {
+                            a.menu_path = vec![page];
+                        }
+                    }
+                }
+            }
+            if a.opens_console.is_some() {
+                a.actions.push(StepAction::OpenConsole);
+            }
+            break;
+        }
+    }
+
+    // Containers and column.
+    let kinds: [(&str, ContainerKind); 7] = [
+        (" dialog box", ContainerKind::Dialog),
+        (" dialog", ContainerKind::Dialog),
+        (" panel", ContainerKind::Panel),
+        (" page", ContainerKind::Page),
+        (" tab", ContainerKind::Tab),
+        (" wizard", ContainerKind::Wizard),
+        (" column", ContainerKind::Tab),
+    ];
+    let mut found: Vec<(usize, ContainerKind, String, bool)> = Vec::new();
+    for (kw, kind) in kinds {
+        let mut at = 0;
+        while let Some(p) = find_word(&low, kw.trim_start(), at) {
+            at = p + kw.len();
+            if p == 0 || found.iter().any(|f| f.0 == p) {
+                continue;
+            }
+            let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else { continue };
+            let Some((name, pos)) = run_backward(&toks, ti) else { continue };
+            if name.len() + pos + 1 != p && !text[pos..p].trim_end().ends_with(&name) {
+                continue;
+            }
+            // Names ending in a sentence stop belong to the previous clause.
+            if text[..p].trim_end().ends_with(['.', ',']) {
+                continue;
+            }
+            add_phrase(&mut labels, pos, name.clone());
+            found.push((p, kind, name, kw == " column"));
+        }
+    }
+    found.sort_by_key(|f| f.0);
+    for (_, kind, name, is_column) in found {
+        if is_column {
+            a.column.get_or_insert(name);
+        } else if a.container.is_none() {
+            a.container = Some(Container { kind, name });
+        }
+    }
+
+    // Menu paths.
+    if let Some(first) = toks.iter().position(|t| t.s == ">" || t.s == "›") {
+        let mut path = Vec::new();
+        if first > 0 {
+            if let Some((seg, pos)) = run_backward(&toks, first - 1) {
+                add_phrase(&mut labels, pos, seg.clone());
+                path.push(seg);
+            }
+        }
+        let mut j = first;
+        while j < toks.len() && (toks[j].s == ">" || toks[j].s == "›") {
+            let Some((seg, pos, _)) = run_forward(&toks, j + 1) else { break };
+            add_phrase(&mut labels, pos, seg.clone());
+            let n = seg.split(' ').count();
+            path.push(seg);
+            j += 1 + n;
+            if toks.get(j - 1).is_some_and(|t| strip(t.s).1) {
+                break;
+            }
+        }
+        a.menu_path = path;
+    }
+
+    // Verbs.
+    let mut acts: Vec<(usize, StepAction)> = Vec::new();
+    if let Some(p) = low.find("navigation pane") {
+        acts.push((p, StepAction::Navigate));
+    }
+    if let Some(p) = low.find("top navigation bar").or_else(|| low.find("select a region")).or_else(|| low.find("select the region")) {
+        if low.contains("region") {
+            acts.push((p, StepAction::SelectRegion));
+        }
+    }
+    if a.opens_console.is_none() {
+        if let Some(p) = find_word(&low, "go to the", 0).filter(|p| low[*p..].contains(" page")) {
+            acts.push((p, StepAction::Navigate));
+        }
+    }
+    for w in ["find", "search for"] {
+        if let Some(p) = find_word(&low, w, 0) {
+            acts.push((p, StepAction::Find));
+        }
+    }
+    if let Some(p) = find_word(&low, "configure", 0) {
+        acts.push((p, StepAction::Configure));
+    }
+    let navigating = low.contains("navigation pane");
+    for verb in ["click", "choose"] {
+        let mut at = 0;
+        while let Some(p) = find_word(&low, verb, at) {
+            at = p + verb.len();
+            let Some(ti) = tok_at(&toks, p + verb.len() + 1) else { continue };
+            let label = run_forward(&toks, ti);
+            if let Some((l, pos, _)) = &label {
+                add_phrase(&mut labels, *pos, l.clone());
+                if navigating && a.menu_path.is_empty() && !ICONS.contains(&l.as_str()) {
+                    a.menu_path = vec![l.clone()];
+                }
+            }
+            let menu = toks.get(ti + label.as_ref().map_or(0, |l| l.0.split(' ').count())).is_some_and(|t| t.s == ">" || t.s == "›");
+            let confirm = label.as_ref().is_some_and(|(l, _, _)| CONFIRM.contains(&l.as_str()));
+            let act = if navigating && verb == "choose" || navigating && !a.menu_path.is_empty() && a.column.is_none() {
+                StepAction::Navigate
+            } else if confirm && !menu {
+                StepAction::Confirm
+            } else {
+                StepAction::Click
+            };
+            acts.push((p, act));
+        }
+    }
+    // set X to Y
+    let mut at = 0;
+    while let Some(p) = find_word(&low, "set", at) {
+        at = p + 3;
+        let Some(ti) = tok_at(&toks, p + 4) else { break };
+        let Some((label, pos, end)) = run_forward(&toks, ti) else { continue };
+        if !low[end..].starts_with(" to ") {
+            continue;
+        }
+        let Some(vi) = tok_at(&toks, end + 4) else { continue };
+        let value = value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0));
+        if let Some(value) = value {
+            add_phrase(&mut labels, pos, label.clone());
+            a.values.push(FieldValue { label: Some(label), value });
+            acts.push((p, StepAction::Enter));
+        }
+    }
+    // The label a clause names: "In the X field", "X: enter …", "… in the X field".
+    let field_label = |p: usize| -> Option<String> {
+        let before = &text[..p];
+        if let Some(q) = before.rfind(" field") {
+            let ti = toks.iter().rposition(|t| t.start < q)?;
+            return run_backward(&toks, ti).map(|r| r.0);
+        }
+        if let Some(q) = before.find(':') {
+            let ti = toks.iter().rposition(|t| t.start < q)?;
+            return run_backward(&toks, ti).map(|r| r.0);
+        }
+        let after = &low[p..];
+        let q = after.find(" field").or_else(|| after.find(" drop-down list")).or_else(|| after.find(" text box"))?;
+        let ti = toks.iter().rposition(|t| t.start < p + q)?;
+        run_backward(&toks, ti).map(|r| r.0)
+    };
+    for verb in ["enter", "type", "select"] {
+        let mut at = 0;
+        while let Some(p) = find_word(&low, verb, at) {
+            at = p + verb.len();
+            if verb == "select" && (low[p..].starts_with("select the region") || low[p..].starts_with("select a region")) {
+                continue;
+            }
+            let Some(vi) = tok_at(&toks, p + verb.len() + 1) else { continue };
+            let value = if verb == "select" {
+                value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0))
+            } else {
+                value_at(inl, &toks, vi)
+            };
+            acts.push((p, if verb == "select" { StepAction::Select } else { StepAction::Enter }));
+            if let Some(value) = value {
+                a.values.push(FieldValue { label: field_label(p), value });
+            }
+        }
+    }
+    // "In this example, web-vpc is used."
+    if let Some(p) = low.find("in this example, ") {
+        let s = p + "in this example, ".len();
+        if let Some(vi) = tok_at(&toks, s) {
+            let v = value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0));
+            if let Some(v) = v
+                && !a.values.iter().any(|x| x.value == v)
+            {
+                a.values.push(FieldValue { label: field_label(p), value: v });
+            }
+        }
+    }
+    acts.sort_by_key(|x| x.0);
+    for (_, act) in acts {
+        if !a.actions.contains(&act) {
+            a.actions.push(act);
+        }
+    }
+    labels.sort_by_key(|l| l.0);
+    for (_, l) in labels {
+        if !a.labels.contains(&l) && !ICONS.contains(&l.as_str()) {
+            a.labels.push(l);
+        }
+    }
+    a
+}
