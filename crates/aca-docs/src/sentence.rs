@@ -71,7 +71,7 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
         let ok = if words.is_empty() {
             labelish(w)
         } else if CONNECTORS.contains(&w) {
-            !stop && toks.get(j + 1).is_some_and(|n| labelish(strip(n.s).0)) && !matches!(toks.get(j + 1).map(|n| n.s), Some(">" | "›"))
+            !stop && toks.get(j + 1).is_some_and(|n| n.s.starts_with(char::is_uppercase))
         } else {
             labelish(w) && w != ">" && w != "›"
         };
@@ -116,10 +116,17 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     }
     words.reverse();
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
-    while words.first().is_some_and(|w| ["In", "On", "Click", "Choose", "Select", "From", "At", "The"].contains(w)) {
+    while words.first().is_some_and(|w| {
+        ["In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter"].contains(w) || CONNECTORS.contains(w)
+    }) {
         words.remove(0);
     }
-    if words.is_empty() { None } else { Some((words.join(" "), toks[(j + 1) as usize].start)) }
+    if words.is_empty() {
+        return None;
+    }
+    let name = words.join(" ");
+    let pos = toks[..=i].iter().rev().find(|t| t.s.trim_start_matches(['(', '"', '“']).starts_with(words[0])).map_or(0, |t| t.start);
+    Some((name, pos))
 }
 
 fn lower(s: &str) -> String {
@@ -176,7 +183,16 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     let in_bold = |p: usize| bold_spans.iter().any(|&(s, e)| p >= s && p < e);
-    let mut add_phrase = |labels: &mut Vec<(usize, String)>, pos: usize, l: String| {
+    // The label starting at token i: the bold span that starts there, else the capitalised run.
+    let label_at = |i: usize| -> Option<(String, usize, usize)> {
+        let t = toks.get(i)?;
+        if let Some(&(s0, e0)) = bold_spans.iter().find(|&&(s0, _)| s0 == t.start) {
+            return Some((text[s0..e0].to_string(), s0, e0));
+        }
+        run_forward(&toks, i)
+    };
+    let tok_count = |start: usize, end: usize| toks.iter().filter(|t| t.start >= start && t.start < end).count();
+    let add_phrase = |labels: &mut Vec<(usize, String)>, pos: usize, l: String| {
         if !in_bold(pos) && !l.is_empty() {
             labels.push((pos, l));
         }
@@ -223,8 +239,9 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     }
 
     // Containers and column.
-    let kinds: [(&str, ContainerKind); 7] = [
+    let kinds: [(&str, ContainerKind); 8] = [
         (" dialog box", ContainerKind::Dialog),
+        (" buy page", ContainerKind::Page),
         (" dialog", ContainerKind::Dialog),
         (" panel", ContainerKind::Panel),
         (" page", ContainerKind::Page),
@@ -251,6 +268,20 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             }
             add_phrase(&mut labels, pos, name.clone());
             found.push((p, kind, name, kw == " column"));
+        }
+    }
+    // Phrases that name a label but no container.
+    for kw in ["section", "field", "drop-down list", "text box", "check box", "button", "step"] {
+        let mut at = 0;
+        while let Some(p) = find_word(&low, kw, at) {
+            at = p + kw.len();
+            if p < 2 || text[..p].trim_end().ends_with(['.', ',']) {
+                continue;
+            }
+            let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else { continue };
+            if let Some((name, pos)) = run_backward(&toks, ti) {
+                add_phrase(&mut labels, pos, name);
+            }
         }
     }
     found.sort_by_key(|f| f.0);
@@ -314,14 +345,14 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
             let Some(ti) = tok_at(&toks, p + verb.len() + 1) else { continue };
-            let label = run_forward(&toks, ti);
+            let label = label_at(ti);
             if let Some((l, pos, _)) = &label {
                 add_phrase(&mut labels, *pos, l.clone());
                 if navigating && a.menu_path.is_empty() && !ICONS.contains(&l.as_str()) {
                     a.menu_path = vec![l.clone()];
                 }
             }
-            let menu = toks.get(ti + label.as_ref().map_or(0, |l| l.0.split(' ').count())).is_some_and(|t| t.s == ">" || t.s == "›");
+            let menu = toks.get(ti + label.as_ref().map_or(0, |l| tok_count(l.1, l.2))).is_some_and(|t| t.s == ">" || t.s == "›");
             let confirm = label.as_ref().is_some_and(|(l, _, _)| CONFIRM.contains(&l.as_str()));
             let act = if navigating && verb == "choose" || navigating && !a.menu_path.is_empty() && a.column.is_none() {
                 StepAction::Navigate
@@ -338,12 +369,19 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     while let Some(p) = find_word(&low, "set", at) {
         at = p + 3;
         let Some(ti) = tok_at(&toks, p + 4) else { break };
-        let Some((label, pos, end)) = run_forward(&toks, ti) else { continue };
-        if !low[end..].starts_with(" to ") {
-            continue;
-        }
-        let Some(vi) = tok_at(&toks, end + 4) else { continue };
-        let value = value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0));
+        let Some((run, pos, end)) = label_at(ti) else { continue };
+        // Without bold, "Storage Class to Standard" comes as one run: split it at " to ".
+        let (label, value) = if let Some(k) = run.find(" to ") {
+            let v = run[k + 4..].split(" and ").next().unwrap_or("").to_string();
+            (run[..k].to_string(), Some(v).filter(|v| !v.is_empty()))
+        } else {
+            if !low[end..].starts_with(" to ") {
+                continue;
+            }
+            let Some(vi) = tok_at(&toks, end + 4) else { continue };
+            let v = value_at(inl, &toks, vi).or_else(|| label_at(vi).map(|r| r.0.split(" and ").next().unwrap_or("").to_string()));
+            (run, v)
+        };
         if let Some(value) = value {
             add_phrase(&mut labels, pos, label.clone());
             a.values.push(FieldValue { label: Some(label), value });
@@ -362,11 +400,15 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             return run_backward(&toks, ti).map(|r| r.0);
         }
         let after = &low[p..];
-        let q = after.find(" field").or_else(|| after.find(" drop-down list")).or_else(|| after.find(" text box"))?;
+        if let Some(q) = after.find(" as the ") {
+            let ti = tok_at(&toks, p + q + 8)?;
+            return label_at(ti).map(|r| r.0);
+        }
+        let q = [" field", " drop-down list", " text box", " list"].iter().filter_map(|k| after.find(k)).min()?;
         let ti = toks.iter().rposition(|t| t.start < p + q)?;
         run_backward(&toks, ti).map(|r| r.0)
     };
-    for verb in ["enter", "type", "select"] {
+    for verb in ["enter", "select"] {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
@@ -375,7 +417,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             }
             let Some(vi) = tok_at(&toks, p + verb.len() + 1) else { continue };
             let value = if verb == "select" {
-                value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0))
+                value_at(inl, &toks, vi).or_else(|| label_at(vi).map(|r| r.0))
             } else {
                 value_at(inl, &toks, vi)
             };
@@ -405,7 +447,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     }
     labels.sort_by_key(|l| l.0);
     for (_, l) in labels {
-        if !a.labels.contains(&l) && !ICONS.contains(&l.as_str()) {
+        if !a.labels.contains(&l) && !ICONS.contains(&l.as_str()) && !l.ends_with(" console") {
             a.labels.push(l);
         }
     }
