@@ -317,6 +317,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     }
 
     // Verbs.
+    let mut vals: Vec<(usize, FieldValue)> = Vec::new();
     let mut acts: Vec<(usize, StepAction)> = Vec::new();
     if let Some(p) = low.find("navigation pane") {
         acts.push((p, StepAction::Navigate));
@@ -365,10 +366,18 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     // set X to Y
+    // "set X to Y and Z to W": an "and" right after a value starts another pair.
+    let mut sets: Vec<usize> = Vec::new();
     let mut at = 0;
     while let Some(p) = find_word(&low, "set", at) {
+        sets.push(p);
         at = p + 3;
-        let Some(ti) = tok_at(&toks, p + 4) else { break };
+    }
+    let mut k = 0;
+    while k < sets.len() {
+        let p = sets[k];
+        k += 1;
+        let Some(ti) = tok_at(&toks, p + 4) else { continue };
         let Some((run, pos, end)) = label_at(ti) else { continue };
         // Without bold, "Storage Class to Standard" comes as one run: split it at " to ".
         let (label, value) = if let Some(k) = run.find(" to ") {
@@ -384,7 +393,13 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         };
         if let Some(value) = value {
             add_phrase(&mut labels, pos, label.clone());
-            a.values.push(FieldValue { label: Some(label), value });
+            if let Some(vend) = text[pos..].find(&value).map(|x| pos + x + value.len()) {
+                let rest = text[vend..].trim_start_matches(['`', '"', '”', '*']);
+                if rest.starts_with(" and ") && !sets.contains(&(text.len() - rest.len() + 1)) {
+                    sets.push(text.len() - rest.len() + 1);
+                }
+            }
+            vals.push((p, FieldValue { label: Some(label), value }));
             acts.push((p, StepAction::Enter));
         }
     }
@@ -423,7 +438,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             };
             acts.push((p, if verb == "select" { StepAction::Select } else { StepAction::Enter }));
             if let Some(value) = value {
-                a.values.push(FieldValue { label: field_label(p), value });
+                vals.push((p, FieldValue { label: field_label(p), value }));
             }
         }
     }
@@ -433,12 +448,14 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         if let Some(vi) = tok_at(&toks, s) {
             let v = value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0));
             if let Some(v) = v
-                && !a.values.iter().any(|x| x.value == v)
+                && !vals.iter().any(|x| x.1.value == v)
             {
-                a.values.push(FieldValue { label: field_label(p), value: v });
+                vals.push((p, FieldValue { label: field_label(p), value: v }));
             }
         }
     }
+    vals.sort_by_key(|x| x.0);
+    a.values = vals.into_iter().map(|x| x.1).collect();
     acts.sort_by_key(|x| x.0);
     for (_, act) in acts {
         if !a.actions.contains(&act) {
