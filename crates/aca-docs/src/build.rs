@@ -98,8 +98,17 @@ fn quote_callouts(blocks: &[Block], notes: &mut Vec<Callout>) {
 }
 
 fn parameter_table(header: &[String], rows: &[Vec<Inline>], step: Option<String>) -> Option<ParameterTable> {
+    // Scraped tables often carry their header as a plain first row.
+    let is_header = |h: &[String]| {
+        let h: Vec<String> = h.iter().map(|c| c.trim().to_lowercase()).collect();
+        h.iter().any(|c| NAME_COLUMNS.contains(&c.as_str())) && h.iter().any(|c| c == "description")
+    };
+    if !is_header(header) {
+        let first: Vec<String> = rows.first()?.iter().map(|c| c.text.clone()).collect();
+        return if is_header(&first) { parameter_table(&first, &rows[1..], step) } else { None };
+    }
     let h: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
-    let name_col = h.iter().position(|c| ["parameter", "item", "setting", "field", "configuration item"].contains(&c.as_str()))?;
+    let name_col = h.iter().position(|c| NAME_COLUMNS.contains(&c.as_str()))?;
     let desc_col = h.iter().position(|c| c == "description")?;
     let example_col = h.iter().position(|c| c.starts_with("example"));
     let default_col = h.iter().position(|c| c == "default" || c == "default value");
@@ -176,6 +185,8 @@ fn required_in(desc: &str) -> Option<bool> {
         None
     }
 }
+
+const NAME_COLUMNS: &[&str] = &["parameter", "item", "setting", "field", "configuration item"];
 
 struct Builder {
     proc: Procedure,

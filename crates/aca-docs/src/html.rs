@@ -13,6 +13,9 @@ const BLOCK: &[&str] = &[
 ];
 
 pub(crate) fn blocks(src: &str) -> Result<Vec<Block>, DocError> {
+    if src.contains('\0') {
+        return Err(DocError::UnreadableHtml("the text is binary (it holds NUL bytes)".into()));
+    }
     if !src.contains('<') || !src.contains('>') {
         return Err(DocError::UnreadableHtml("the text holds no HTML elements".into()));
     }
@@ -21,7 +24,7 @@ pub(crate) fn blocks(src: &str) -> Result<Vec<Block>, DocError> {
     let body = root.children().filter_map(ElementRef::wrap).find(|e| e.value().name() == "body").unwrap_or(root);
     let out = container(body);
     if out.is_empty() {
-        return Err(DocError::UnreadableHtml("the document has no readable text in its body".into()));
+        return Err(DocError::EmptyPage);
     }
     Ok(out)
 }
