@@ -33,10 +33,20 @@ impl Inline {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Block {
-    Heading { level: u8, text: String },
+    Heading {
+        level: u8,
+        text: String,
+    },
     Para(Inline),
-    List { ordered: bool, start: u64, items: Vec<Item> },
-    Table { header: Vec<String>, rows: Vec<Vec<Inline>> },
+    List {
+        ordered: bool,
+        start: u64,
+        items: Vec<Item>,
+    },
+    Table {
+        header: Vec<String>,
+        rows: Vec<Vec<Inline>>,
+    },
     Quote(Vec<Block>),
 }
 

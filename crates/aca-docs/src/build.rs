@@ -13,7 +13,7 @@ enum Section {
     Background,
     Precautions,
     Procedure,
-    StepSection(String),
+    Steps(String),
     Result,
     Next,
     RelatedApi,
@@ -23,7 +23,7 @@ enum Section {
 fn classify(heading: &str) -> Section {
     let h = heading.trim().trim_end_matches(':').to_lowercase();
     if h.starts_with("step ") && h[5..].trim_start().starts_with(|c: char| c.is_ascii_digit()) {
-        return Section::StepSection(heading.trim().to_string());
+        return Section::Steps(heading.trim().to_string());
     }
     match h.as_str() {
         "prerequisites" | "prerequisite" | "before you begin" => Section::Prerequisites,
@@ -48,16 +48,25 @@ fn callout(p: &Inline) -> Option<Callout> {
         ("Notice", CalloutKind::Notice),
     ];
     for (word, kind) in kinds {
-        let Some(rest) = p.text.strip_prefix(word) else { continue };
+        let Some(rest) = p.text.strip_prefix(word) else {
+            continue;
+        };
         let bold_lead = p.bold.first().is_some_and(|b| b == word);
         let rest_trim = rest.trim_start_matches([':', ' ']);
-        let marked = rest.starts_with(':') || bold_lead || rest.starts_with(' ') && rest_trim.starts_with(char::is_uppercase);
+        let marked =
+            rest.starts_with(':') || bold_lead || rest.starts_with(' ') && rest_trim.starts_with(char::is_uppercase);
         if marked && !rest_trim.is_empty() {
-            return Some(Callout { kind, text: rest_trim.trim().to_string() });
+            return Some(Callout {
+                kind,
+                text: rest_trim.trim().to_string(),
+            });
         }
         if marked && rest_trim.is_empty() {
             // The label stands alone; its text follows in the next block.
-            return Some(Callout { kind, text: String::new() });
+            return Some(Callout {
+                kind,
+                text: String::new(),
+            });
         }
     }
     None
@@ -105,7 +114,11 @@ fn parameter_table(header: &[String], rows: &[Vec<Inline>], step: Option<String>
     };
     if !is_header(header) {
         let first: Vec<String> = rows.first()?.iter().map(|c| c.text.clone()).collect();
-        return if is_header(&first) { parameter_table(&first, &rows[1..], step) } else { None };
+        return if is_header(&first) {
+            parameter_table(&first, &rows[1..], step)
+        } else {
+            None
+        };
     }
     let h: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
     let name_col = h.iter().position(|c| NAME_COLUMNS.contains(&c.as_str()))?;
@@ -122,8 +135,17 @@ fn parameter_table(header: &[String], rows: &[Vec<Inline>], step: Option<String>
             let description = desc_inline.text.clone();
             let example = example_col.and_then(cell).or_else(|| example_in(&desc_inline));
             let default = default_col.and_then(cell).or_else(|| default_in(&description));
-            let required = required_col.and_then(cell).and_then(|v| yes_no(&v)).or_else(|| required_in(&description));
-            Some(Parameter { name, description, example, default, required })
+            let required = required_col
+                .and_then(cell)
+                .and_then(|v| yes_no(&v))
+                .or_else(|| required_in(&description));
+            Some(Parameter {
+                name,
+                description,
+                example,
+                default,
+                required,
+            })
         })
         .collect();
     Some(ParameterTable { step, rows })
@@ -156,7 +178,16 @@ fn example_in(desc: &Inline) -> Option<String> {
             return Some(unquote(v));
         }
     }
-    for tail in [" is selected", " are selected", " is used", " is entered", " is specified", " is set", " are used", " is configured"] {
+    for tail in [
+        " is selected",
+        " are selected",
+        " is used",
+        " is entered",
+        " is specified",
+        " is set",
+        " are used",
+        " is configured",
+    ] {
         if let Some(p) = s.find(tail) {
             return Some(unquote(s[..p].trim_start_matches("the ")));
         }
@@ -209,13 +240,19 @@ impl Builder {
                     }
                 }
                 Block::Quote(q) => quote_callouts(q, &mut self.proc.notes),
-                Block::List { ordered: true, start, items } => {
+                Block::List {
+                    ordered: true,
+                    start,
+                    items,
+                } => {
                     for (i, it) in items.iter().enumerate() {
                         let n = format!("{number}.{}", *start as usize + i);
                         substeps.push(self.step(it, n, section));
                     }
                 }
-                Block::List { ordered: false, items, .. } => {
+                Block::List {
+                    ordered: false, items, ..
+                } => {
                     for it in items {
                         append(&mut inl, &it.inline);
                         for inner in &it.blocks {
@@ -236,7 +273,13 @@ impl Builder {
         }
         // Each clause (the item's sentence, then every bullet) is read on its own so that a
         // bullet's "Name: enter web-vpc" does not borrow a label from the sentence before it.
-        let mut step = Step { number, text: inl.text.clone(), section: section.clone(), substeps, ..Step::default() };
+        let mut step = Step {
+            number,
+            text: inl.text.clone(),
+            section: section.clone(),
+            substeps,
+            ..Step::default()
+        };
         for clause in clauses(&item.inline, &item.blocks) {
             let a = analyse(&clause);
             for l in a.labels {
@@ -272,7 +315,9 @@ fn clauses(first: &Inline, blocks: &[Block]) -> Vec<Inline> {
     for b in blocks {
         match b {
             Block::Para(p) if callout(p).is_none() => out.push(p.clone()),
-            Block::List { ordered: false, items, .. } => {
+            Block::List {
+                ordered: false, items, ..
+            } => {
                 for it in items {
                     let mut i = it.inline.clone();
                     for inner in &it.blocks {
@@ -314,7 +359,9 @@ fn last_updated(text: &str) -> Option<Result<String, DocError>> {
     let words: Vec<&str> = rest.split_whitespace().take(3).collect();
     let bad = || DocError::BadDate(text[p..].trim().to_string());
     let parsed = (|| {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+        let months = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
         let first = *words.first()?;
         let m = months.iter().position(|m| first.starts_with(m))? + 1;
         let d: u32 = words.get(1)?.trim_end_matches(',').parse().ok()?;
@@ -332,7 +379,9 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
     if !has_text {
         return Err(DocError::EmptyPage);
     }
-    let mut b = Builder { proc: Procedure::default() };
+    let mut b = Builder {
+        proc: Procedure::default(),
+    };
     let mut section = Section::Intro;
     let mut saw_procedure = None::<String>;
     let mut loose_lists: Vec<Item> = Vec::new();
@@ -358,12 +407,12 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
             }
             let s = classify(text);
             // "Step N: …" headings split the Procedure section; other sub-headings inside it do not end it.
-            if s == Section::Other && matches!(section, Section::Procedure | Section::StepSection(_)) && *level > 2 {
+            if s == Section::Other && matches!(section, Section::Procedure | Section::Steps(_)) && *level > 2 {
                 continue;
             }
             match &s {
                 Section::Procedure => saw_procedure = Some("Procedure".into()),
-                Section::StepSection(name) => {
+                Section::Steps(name) => {
                     saw_procedure.get_or_insert_with(|| name.clone());
                 }
                 _ => {}
@@ -392,9 +441,16 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
             }
         }
         match (&section, block) {
-            (Section::Procedure | Section::StepSection(_), Block::List { ordered: true, start, items }) => {
+            (
+                Section::Procedure | Section::Steps(_),
+                Block::List {
+                    ordered: true,
+                    start,
+                    items,
+                },
+            ) => {
                 let sec = match &section {
-                    Section::StepSection(n) => Some(n.clone()),
+                    Section::Steps(n) => Some(n.clone()),
                     _ => None,
                 };
                 if step_counter_by_section != sec {
@@ -415,11 +471,13 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
             }
             (_, Block::Table { header, rows }) => {
                 let step = match section {
-                    Section::Procedure | Section::StepSection(_) => b.proc.steps.last().map(|s| s.number.clone()),
+                    Section::Procedure | Section::Steps(_) => b.proc.steps.last().map(|s| s.number.clone()),
                     _ => None,
                 };
                 if matches!(section, Section::RelatedApi) {
-                    b.proc.related_api.extend(rows.iter().filter_map(|r| r.first()).filter_map(api_name));
+                    b.proc
+                        .related_api
+                        .extend(rows.iter().filter_map(|r| r.first()).filter_map(api_name));
                 } else if let Some(t) = parameter_table(header, rows, step) {
                     b.proc.parameters.push(t);
                 }
@@ -430,9 +488,16 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
             (Section::Result, _) => result.extend(text_of(block)),
             (Section::Next, _) => b.proc.next_steps.extend(text_of(block)),
             (Section::RelatedApi, Block::List { items, .. }) => {
-                b.proc.related_api.extend(items.iter().filter_map(|i| api_name(&i.inline)));
+                b.proc
+                    .related_api
+                    .extend(items.iter().filter_map(|i| api_name(&i.inline)));
             }
-            (Section::Intro | Section::Other, Block::List { ordered: true, items, .. }) => loose_lists.extend(items.iter().cloned()),
+            (
+                Section::Intro | Section::Other,
+                Block::List {
+                    ordered: true, items, ..
+                },
+            ) => loose_lists.extend(items.iter().cloned()),
             _ => {}
         }
     }
@@ -467,6 +532,7 @@ fn api_name(i: &Inline) -> Option<String> {
         return Some(c.clone());
     }
     let w = i.text.split(|c: char| !c.is_alphanumeric()).next()?;
-    let camel = w.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && w.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    let camel =
+        w.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && w.chars().skip(1).any(|c| c.is_ascii_uppercase());
     camel.then(|| w.to_string())
 }

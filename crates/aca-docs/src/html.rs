@@ -6,22 +6,48 @@ use scraper::{ElementRef, Html, Node};
 use crate::DocError;
 use crate::blocks::{Block, Inline, Item, clean};
 
-const SKIP: &[&str] = &["script", "style", "nav", "header", "footer", "noscript", "template", "head", "svg", "button"];
+const SKIP: &[&str] = &[
+    "script", "style", "nav", "header", "footer", "noscript", "template", "head", "svg", "button",
+];
 const BLOCK: &[&str] = &[
-    "p", "h1", "h2", "h3", "h4", "h5", "h6", "ol", "ul", "table", "blockquote", "div", "section", "article", "main",
-    "body", "li", "pre", "dl", "aside",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ol",
+    "ul",
+    "table",
+    "blockquote",
+    "div",
+    "section",
+    "article",
+    "main",
+    "body",
+    "li",
+    "pre",
+    "dl",
+    "aside",
 ];
 
 pub(crate) fn blocks(src: &str) -> Result<Vec<Block>, DocError> {
     if src.contains('\0') {
-        return Err(DocError::UnreadableHtml("the text is binary (it holds NUL bytes)".into()));
+        return Err(DocError::UnreadableHtml(
+            "the text is binary (it holds NUL bytes)".into(),
+        ));
     }
     if !src.contains('<') || !src.contains('>') {
         return Err(DocError::UnreadableHtml("the text holds no HTML elements".into()));
     }
     let doc = Html::parse_document(src);
     let root = doc.root_element();
-    let body = root.children().filter_map(ElementRef::wrap).find(|e| e.value().name() == "body").unwrap_or(root);
+    let body = root
+        .children()
+        .filter_map(ElementRef::wrap)
+        .find(|e| e.value().name() == "body")
+        .unwrap_or(root);
     let out = container(body);
     if out.is_empty() {
         return Err(DocError::EmptyPage);
@@ -72,7 +98,10 @@ fn block(e: ElementRef) -> Vec<Block> {
         "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
             let mut i = Inline::default();
             inline_children(e, &mut i);
-            vec![Block::Heading { level: name.as_bytes()[1] - b'0', text: i.finish().text }]
+            vec![Block::Heading {
+                level: name.as_bytes()[1] - b'0',
+                text: i.finish().text,
+            }]
         }
         "p" | "pre" => {
             let mut i = Inline::default();
@@ -98,7 +127,11 @@ fn block(e: ElementRef) -> Vec<Block> {
                     Item { inline, blocks }
                 })
                 .collect();
-            vec![Block::List { ordered: name == "ol", start, items }]
+            vec![Block::List {
+                ordered: name == "ol",
+                start,
+                items,
+            }]
         }
         "table" => vec![table(e)],
         "blockquote" | "aside" => vec![Block::Quote(container(e))],
@@ -112,10 +145,18 @@ fn table(e: ElementRef) -> Block {
     let mut trs = Vec::new();
     collect_rows(e, &mut trs);
     for tr in trs {
-        let cells: Vec<ElementRef> =
-            tr.children().filter_map(ElementRef::wrap).filter(|c| matches!(c.value().name(), "td" | "th")).collect();
+        let cells: Vec<ElementRef> = tr
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|c| matches!(c.value().name(), "td" | "th"))
+            .collect();
         let is_head = header.is_empty() && rows.is_empty() && cells.iter().all(|c| c.value().name() == "th")
-            || header.is_empty() && rows.is_empty() && tr.parent().and_then(ElementRef::wrap).is_some_and(|p| p.value().name() == "thead");
+            || header.is_empty()
+                && rows.is_empty()
+                && tr
+                    .parent()
+                    .and_then(ElementRef::wrap)
+                    .is_some_and(|p| p.value().name() == "thead");
         let inl: Vec<Inline> = cells
             .into_iter()
             .map(|c| {

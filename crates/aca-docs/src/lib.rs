@@ -77,9 +77,15 @@ fn read(path_or_text: &str) -> Result<(String, Option<bool>), DocError> {
     let looks_like_path = !path_or_text.contains('\n') && path_or_text.len() < 4096;
     let path = std::path::Path::new(path_or_text);
     if looks_like_path && path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| DocError::Io { path: path_or_text.to_string(), message: e.to_string() })?;
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let text = std::fs::read_to_string(path).map_err(|e| DocError::Io {
+            path: path_or_text.to_string(),
+            message: e.to_string(),
+        })?;
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
         return Ok((text, Some(ext == "html" || ext == "htm")));
     }
     Ok((path_or_text.to_string(), None))

@@ -7,9 +7,18 @@ use crate::blocks::{Block, Inline, Item, clean};
 enum Frame {
     Root(Vec<Block>),
     Quote(Vec<Block>),
-    List { ordered: bool, start: u64, items: Vec<Item> },
+    List {
+        ordered: bool,
+        start: u64,
+        items: Vec<Item>,
+    },
     Item(Item),
-    Table { header: Vec<String>, rows: Vec<Vec<Inline>>, row: Vec<Inline>, in_head: bool },
+    Table {
+        header: Vec<String>,
+        rows: Vec<Vec<Inline>>,
+        row: Vec<Inline>,
+        in_head: bool,
+    },
 }
 
 pub(crate) fn blocks(src: &str) -> Vec<Block> {
@@ -48,7 +57,11 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                 }
                 Tag::List(start) => {
                     flush_tight(&mut frames, &mut buf);
-                    frames.push(Frame::List { ordered: start.is_some(), start: start.unwrap_or(1), items: Vec::new() });
+                    frames.push(Frame::List {
+                        ordered: start.is_some(),
+                        start: start.unwrap_or(1),
+                        items: Vec::new(),
+                    });
                 }
                 Tag::Item => {
                     buf = Inline::default();
@@ -56,7 +69,12 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                 }
                 Tag::Table(_) => {
                     flush_tight(&mut frames, &mut buf);
-                    frames.push(Frame::Table { header: Vec::new(), rows: Vec::new(), row: Vec::new(), in_head: false });
+                    frames.push(Frame::Table {
+                        header: Vec::new(),
+                        rows: Vec::new(),
+                        row: Vec::new(),
+                        in_head: false,
+                    });
                 }
                 Tag::TableHead => {
                     if let Some(Frame::Table { in_head, .. }) = frames.last_mut() {
@@ -77,7 +95,13 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                 }
                 TagEnd::Heading(level) => {
                     let text = std::mem::take(&mut buf).finish().text;
-                    push(&mut frames, Block::Heading { level: level as u8, text });
+                    push(
+                        &mut frames,
+                        Block::Heading {
+                            level: level as u8,
+                            text,
+                        },
+                    );
                 }
                 TagEnd::BlockQuote(_) => {
                     if let Some(Frame::Quote(v)) = frames.pop() {
@@ -99,7 +123,10 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                 }
                 TagEnd::TableCell => {
                     let cell = std::mem::take(&mut buf).finish();
-                    if let Some(Frame::Table { header, row, in_head, .. }) = frames.last_mut() {
+                    if let Some(Frame::Table {
+                        header, row, in_head, ..
+                    }) = frames.last_mut()
+                    {
                         if *in_head {
                             header.push(cell.text);
                         } else {

@@ -9,7 +9,18 @@ use aca_core::{Container, ContainerKind, FieldValue, StepAction};
 use crate::blocks::Inline;
 
 /// Labels that close a container or finish a flow.
-pub(crate) const CONFIRM: &[&str] = &["OK", "Confirm", "Create", "Save", "Submit", "Buy Now", "Complete", "Close", "Confirm Order", "Create Order"];
+pub(crate) const CONFIRM: &[&str] = &[
+    "OK",
+    "Confirm",
+    "Create",
+    "Save",
+    "Submit",
+    "Buy Now",
+    "Complete",
+    "Close",
+    "Confirm Order",
+    "Create Order",
+];
 
 #[derive(Debug, Default)]
 pub(crate) struct Analysis {
@@ -33,19 +44,27 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
     for (i, ch) in text.char_indices() {
         if ch.is_whitespace() {
             if let Some(st) = start.take() {
-                out.push(Tok { s: &text[st..i], start: st });
+                out.push(Tok {
+                    s: &text[st..i],
+                    start: st,
+                });
             }
         } else if start.is_none() {
             start = Some(i);
         }
     }
     if let Some(st) = start {
-        out.push(Tok { s: &text[st..], start: st });
+        out.push(Tok {
+            s: &text[st..],
+            start: st,
+        });
     }
     out
 }
 
-const CONNECTORS: &[&str] = &["to", "of", "and", "a", "the", "for", "or", "with", "by", "as", "&", "/", "-"];
+const CONNECTORS: &[&str] = &[
+    "to", "of", "and", "a", "the", "for", "or", "with", "by", "as", "&", "/", "-",
+];
 const ICONS: &[&str] = &["⋯", "…", "...", "···"];
 
 fn labelish(t: &str) -> bool {
@@ -85,7 +104,11 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
             break;
         }
     }
-    if words.is_empty() { None } else { Some((words.join(" "), start, end)) }
+    if words.is_empty() {
+        None
+    } else {
+        Some((words.join(" "), start, end))
+    }
 }
 
 /// The run of capitalised words ending at token `i` (inclusive).
@@ -117,7 +140,11 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     words.reverse();
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
     while words.first().is_some_and(|w| {
-        ["In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter"].contains(w) || CONNECTORS.contains(w)
+        [
+            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter",
+        ]
+        .contains(w)
+            || CONNECTORS.contains(w)
     }) {
         words.remove(0);
     }
@@ -125,7 +152,11 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
         return None;
     }
     let name = words.join(" ");
-    let pos = toks[..=i].iter().rev().find(|t| t.s.trim_start_matches(['(', '"', '“']).starts_with(words[0])).map_or(0, |t| t.start);
+    let pos = toks[..=i]
+        .iter()
+        .rev()
+        .find(|t| t.s.trim_start_matches(['(', '"', '“']).starts_with(words[0]))
+        .map_or(0, |t| t.start);
     Some((name, pos))
 }
 
@@ -161,8 +192,14 @@ fn value_at(inl: &Inline, toks: &[Tok], i: usize) -> Option<String> {
     }
     let (w, _) = strip(t.s);
     let w = w.trim_matches(['"', '“', '”', '\'']);
-    let valueish = w.chars().any(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '/' | '_' | '@'));
-    if valueish && !w.is_empty() { Some(w.to_string()) } else { None }
+    let valueish = w
+        .chars()
+        .any(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '/' | '_' | '@'));
+    if valueish && !w.is_empty() {
+        Some(w.to_string())
+    } else {
+        None
+    }
 }
 
 pub(crate) fn analyse(inl: &Inline) -> Analysis {
@@ -257,8 +294,12 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             if p == 0 || found.iter().any(|f| f.0 == p) {
                 continue;
             }
-            let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else { continue };
-            let Some((name, pos)) = run_backward(&toks, ti) else { continue };
+            let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else {
+                continue;
+            };
+            let Some((name, pos)) = run_backward(&toks, ti) else {
+                continue;
+            };
             if name.len() + pos + 1 != p && !text[pos..p].trim_end().ends_with(&name) {
                 continue;
             }
@@ -271,14 +312,24 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     // Phrases that name a label but no container.
-    for kw in ["section", "field", "drop-down list", "text box", "check box", "button", "step"] {
+    for kw in [
+        "section",
+        "field",
+        "drop-down list",
+        "text box",
+        "check box",
+        "button",
+        "step",
+    ] {
         let mut at = 0;
         while let Some(p) = find_word(&low, kw, at) {
             at = p + kw.len();
             if p < 2 || text[..p].trim_end().ends_with(['.', ',']) {
                 continue;
             }
-            let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else { continue };
+            let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else {
+                continue;
+            };
             if let Some((name, pos)) = run_backward(&toks, ti) {
                 add_phrase(&mut labels, pos, name);
             }
@@ -296,15 +347,17 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     // Menu paths.
     if let Some(first) = toks.iter().position(|t| t.s == ">" || t.s == "›") {
         let mut path = Vec::new();
-        if first > 0 {
-            if let Some((seg, pos)) = run_backward(&toks, first - 1) {
-                add_phrase(&mut labels, pos, seg.clone());
-                path.push(seg);
-            }
+        if first > 0
+            && let Some((seg, pos)) = run_backward(&toks, first - 1)
+        {
+            add_phrase(&mut labels, pos, seg.clone());
+            path.push(seg);
         }
         let mut j = first;
         while j < toks.len() && (toks[j].s == ">" || toks[j].s == "›") {
-            let Some((seg, pos, _)) = run_forward(&toks, j + 1) else { break };
+            let Some((seg, pos, _)) = run_forward(&toks, j + 1) else {
+                break;
+            };
             add_phrase(&mut labels, pos, seg.clone());
             let n = seg.split(' ').count();
             path.push(seg);
@@ -322,15 +375,18 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     if let Some(p) = low.find("navigation pane") {
         acts.push((p, StepAction::Navigate));
     }
-    if let Some(p) = low.find("top navigation bar").or_else(|| low.find("select a region")).or_else(|| low.find("select the region")) {
-        if low.contains("region") {
-            acts.push((p, StepAction::SelectRegion));
-        }
+    if let Some(p) = low
+        .find("top navigation bar")
+        .or_else(|| low.find("select a region"))
+        .or_else(|| low.find("select the region"))
+        && low.contains("region")
+    {
+        acts.push((p, StepAction::SelectRegion));
     }
-    if a.opens_console.is_none() {
-        if let Some(p) = find_word(&low, "go to the", 0).filter(|p| low[*p..].contains(" page")) {
-            acts.push((p, StepAction::Navigate));
-        }
+    if a.opens_console.is_none()
+        && let Some(p) = find_word(&low, "go to the", 0).filter(|p| low[*p..].contains(" page"))
+    {
+        acts.push((p, StepAction::Navigate));
     }
     for w in ["find", "search for"] {
         if let Some(p) = find_word(&low, w, 0) {
@@ -345,7 +401,9 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
-            let Some(ti) = tok_at(&toks, p + verb.len() + 1) else { continue };
+            let Some(ti) = tok_at(&toks, p + verb.len() + 1) else {
+                continue;
+            };
             let label = label_at(ti);
             if let Some((l, pos, _)) = &label {
                 add_phrase(&mut labels, *pos, l.clone());
@@ -353,7 +411,9 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
                     a.menu_path = vec![l.clone()];
                 }
             }
-            let menu = toks.get(ti + label.as_ref().map_or(0, |l| tok_count(l.1, l.2))).is_some_and(|t| t.s == ">" || t.s == "›");
+            let menu = toks
+                .get(ti + label.as_ref().map_or(0, |l| tok_count(l.1, l.2)))
+                .is_some_and(|t| t.s == ">" || t.s == "›");
             let confirm = label.as_ref().is_some_and(|(l, _, _)| CONFIRM.contains(&l.as_str()));
             let act = if navigating && verb == "choose" || navigating && !a.menu_path.is_empty() && a.column.is_none() {
                 StepAction::Navigate
@@ -388,7 +448,8 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
                 continue;
             }
             let Some(vi) = tok_at(&toks, end + 4) else { continue };
-            let v = value_at(inl, &toks, vi).or_else(|| label_at(vi).map(|r| r.0.split(" and ").next().unwrap_or("").to_string()));
+            let v = value_at(inl, &toks, vi)
+                .or_else(|| label_at(vi).map(|r| r.0.split(" and ").next().unwrap_or("").to_string()));
             (run, v)
         };
         if let Some(value) = value {
@@ -399,7 +460,13 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
                     sets.push(text.len() - rest.len() + 1);
                 }
             }
-            vals.push((p, FieldValue { label: Some(label), value }));
+            vals.push((
+                p,
+                FieldValue {
+                    label: Some(label),
+                    value,
+                },
+            ));
             acts.push((p, StepAction::Enter));
         }
     }
@@ -419,7 +486,10 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             let ti = tok_at(&toks, p + q + 8)?;
             return label_at(ti).map(|r| r.0);
         }
-        let q = [" field", " drop-down list", " text box", " list"].iter().filter_map(|k| after.find(k)).min()?;
+        let q = [" field", " drop-down list", " text box", " list"]
+            .iter()
+            .filter_map(|k| after.find(k))
+            .min()?;
         let ti = toks.iter().rposition(|t| t.start < p + q)?;
         run_backward(&toks, ti).map(|r| r.0)
     };
@@ -427,18 +497,35 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
-            if verb == "select" && (low[p..].starts_with("select the region") || low[p..].starts_with("select a region")) {
+            if verb == "select"
+                && (low[p..].starts_with("select the region") || low[p..].starts_with("select a region"))
+            {
                 continue;
             }
-            let Some(vi) = tok_at(&toks, p + verb.len() + 1) else { continue };
+            let Some(vi) = tok_at(&toks, p + verb.len() + 1) else {
+                continue;
+            };
             let value = if verb == "select" {
                 value_at(inl, &toks, vi).or_else(|| label_at(vi).map(|r| r.0))
             } else {
                 value_at(inl, &toks, vi)
             };
-            acts.push((p, if verb == "select" { StepAction::Select } else { StepAction::Enter }));
+            acts.push((
+                p,
+                if verb == "select" {
+                    StepAction::Select
+                } else {
+                    StepAction::Enter
+                },
+            ));
             if let Some(value) = value {
-                vals.push((p, FieldValue { label: field_label(p), value }));
+                vals.push((
+                    p,
+                    FieldValue {
+                        label: field_label(p),
+                        value,
+                    },
+                ));
             }
         }
     }
@@ -450,7 +537,13 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             if let Some(v) = v
                 && !vals.iter().any(|x| x.1.value == v)
             {
-                vals.push((p, FieldValue { label: field_label(p), value: v }));
+                vals.push((
+                    p,
+                    FieldValue {
+                        label: field_label(p),
+                        value: v,
+                    },
+                ));
             }
         }
     }

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use aca_docs::{CalloutKind, ContainerKind, DocError, Format, Procedure, Step, StepAction, parse, parse_html, parse_markdown};
+use aca_docs::{
+    CalloutKind, ContainerKind, DocError, Format, Procedure, Step, StepAction, parse, parse_html, parse_markdown,
+};
 
 fn page(name: &str) -> Procedure {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "pages", name].iter().collect();
@@ -22,7 +24,10 @@ fn container(s: &Step) -> Option<(ContainerKind, &str)> {
 }
 
 fn values(s: &Step) -> Vec<(Option<&str>, &str)> {
-    s.values.iter().map(|v| (v.label.as_deref(), v.value.as_str())).collect()
+    s.values
+        .iter()
+        .map(|v| (v.label.as_deref(), v.value.as_str()))
+        .collect()
 }
 
 #[test]
@@ -35,7 +40,10 @@ fn create_vpc_markdown() {
     assert_eq!(p.prerequisites.len(), 1);
     assert_eq!(p.precautions.len(), 2);
     assert_eq!(p.steps.len(), 6);
-    assert_eq!(p.steps.iter().map(|s| s.number.as_str()).collect::<Vec<_>>(), ["1", "2", "3", "4", "5", "6"]);
+    assert_eq!(
+        p.steps.iter().map(|s| s.number.as_str()).collect::<Vec<_>>(),
+        ["1", "2", "3", "4", "5", "6"]
+    );
 
     let s1 = step(&p, "1");
     assert_eq!(s1.opens_console.as_deref(), Some("VPC"));
@@ -63,7 +71,10 @@ fn create_vpc_markdown() {
     assert_eq!(s5.substeps.len(), 3);
     let s51 = step(&p, "5.1");
     assert_eq!(s51.labels, ["VPC", "Name", "IPv4 CIDR Block"]);
-    assert_eq!(values(s51), [(Some("Name"), "web-vpc"), (Some("IPv4 CIDR Block"), "192.168.0.0/16")]);
+    assert_eq!(
+        values(s51),
+        [(Some("Name"), "web-vpc"), (Some("IPv4 CIDR Block"), "192.168.0.0/16")]
+    );
     let s52 = step(&p, "5.2");
     assert_eq!(values(s52), [(Some("Name"), "web-vsw-1")]);
     assert_eq!(s52.actions, [StepAction::Enter, StepAction::Select]);
@@ -76,7 +87,10 @@ fn create_vpc_markdown() {
     assert_eq!(p.parameters.len(), 1);
     let t = &p.parameters[0];
     assert_eq!(t.step.as_deref(), Some("6"));
-    assert_eq!(t.rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["Name", "IPv4 CIDR Block", "Description"]);
+    assert_eq!(
+        t.rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+        ["Name", "IPv4 CIDR Block", "Description"]
+    );
     assert_eq!(t.rows[0].example.as_deref(), Some("web-vpc"));
     assert_eq!(t.rows[1].default.as_deref(), Some("192.168.0.0/16"));
     assert_eq!(t.rows[1].required, Some(true));
@@ -129,7 +143,12 @@ fn create_vswitch_markdown_and_html_agree() {
         let ex: Vec<_> = t.rows.iter().map(|r| (r.name.as_str(), r.example.as_deref())).collect();
         assert_eq!(
             ex,
-            [("VPC", Some("web-vpc")), ("Name", Some("web-vsw-2")), ("Zone", None), ("IPv4 CIDR Block", Some("192.168.2.0/24"))]
+            [
+                ("VPC", Some("web-vpc")),
+                ("Name", Some("web-vsw-2")),
+                ("Zone", None),
+                ("IPv4 CIDR Block", Some("192.168.2.0/24"))
+            ]
         );
         assert_eq!(t.rows[2].required, Some(true));
         assert_eq!(p.notes.len(), 1);
@@ -143,18 +162,41 @@ fn create_vswitch_markdown_and_html_agree() {
 fn step_sections_number_their_steps() {
     let p = page("vpc-build-network.md");
     let numbers: Vec<_> = p.steps.iter().map(|s| s.number.as_str()).collect();
-    assert_eq!(numbers, ["Step 1 › 1", "Step 1 › 2", "Step 1 › 3", "Step 1 › 4", "Step 2 › 1", "Step 2 › 2", "Step 2 › 3"]);
+    assert_eq!(
+        numbers,
+        [
+            "Step 1 › 1",
+            "Step 1 › 2",
+            "Step 1 › 3",
+            "Step 1 › 4",
+            "Step 2 › 1",
+            "Step 2 › 2",
+            "Step 2 › 3"
+        ]
+    );
     assert_eq!(step(&p, "Step 1 › 1").section.as_deref(), Some("Step 1: Create a VPC"));
-    assert_eq!(step(&p, "Step 2 › 1").section.as_deref(), Some("Step 2: Create a vSwitch"));
+    assert_eq!(
+        step(&p, "Step 2 › 1").section.as_deref(),
+        Some("Step 2: Create a vSwitch")
+    );
     assert_eq!(step(&p, "Step 1 › 2").menu_path, ["Virtual Private Cloud", "VPCs"]);
     assert_eq!(step(&p, "Step 2 › 1").menu_path, ["Virtual Private Cloud", "vSwitch"]);
     let s14 = step(&p, "Step 1 › 4");
-    assert_eq!(values(s14), [(Some("Name"), "app-vpc"), (Some("IPv4 CIDR Block"), "10.0.0.0/8")]);
+    assert_eq!(
+        values(s14),
+        [(Some("Name"), "app-vpc"), (Some("IPv4 CIDR Block"), "10.0.0.0/8")]
+    );
     assert_eq!(s14.actions, [StepAction::Enter, StepAction::Confirm]);
     let s23 = step(&p, "Step 2 › 3");
     assert_eq!(container(s23), Some((ContainerKind::Dialog, "Create vSwitch")));
-    assert_eq!(values(s23), [(Some("VPC"), "app-vpc"), (Some("IPv4 CIDR Block"), "10.1.0.0/16")]);
-    assert_eq!(s23.actions, [StepAction::Select, StepAction::Enter, StepAction::Confirm]);
+    assert_eq!(
+        values(s23),
+        [(Some("VPC"), "app-vpc"), (Some("IPv4 CIDR Block"), "10.1.0.0/16")]
+    );
+    assert_eq!(
+        s23.actions,
+        [StepAction::Select, StepAction::Enter, StepAction::Confirm]
+    );
 }
 
 #[test]
@@ -175,7 +217,10 @@ fn stop_instance_row_menu() {
     assert_eq!(s5.actions, [StepAction::Confirm]);
     assert_eq!(p.precautions.len(), 2);
     assert_eq!(p.notes[0].kind, CalloutKind::Warning);
-    assert_eq!(p.expected_result.as_deref(), Some("The status of the instance changes to Stopped."));
+    assert_eq!(
+        p.expected_result.as_deref(),
+        Some("The status of the instance changes to Stopped.")
+    );
     assert_eq!(p.related_api, ["StopInstance"]);
 }
 
@@ -186,9 +231,15 @@ fn create_instance_wizard() {
     assert_eq!(step(&p, "3").labels, ["Instances", "Create Instance"]);
     let s4 = step(&p, "4");
     assert_eq!(container(s4), Some((ContainerKind::Tab, "Custom Launch")));
-    assert_eq!(s4.substeps.iter().map(|s| s.number.as_str()).collect::<Vec<_>>(), ["4.1", "4.2", "4.3", "4.4"]);
+    assert_eq!(
+        s4.substeps.iter().map(|s| s.number.as_str()).collect::<Vec<_>>(),
+        ["4.1", "4.2", "4.3", "4.4"]
+    );
     let s41 = step(&p, "4.1");
-    assert_eq!(s41.labels, ["Basic Configurations", "Pay-as-you-go", "Billing Method", "Next"]);
+    assert_eq!(
+        s41.labels,
+        ["Basic Configurations", "Pay-as-you-go", "Billing Method", "Next"]
+    );
     assert_eq!(values(s41), [(Some("Billing Method"), "Pay-as-you-go")]);
     assert_eq!(values(step(&p, "4.2")), [(Some("Peak Bandwidth (Mbit/s)"), "5")]);
     assert_eq!(values(step(&p, "4.3")), [(Some("Instance Name"), "web-ecs-01")]);
@@ -198,7 +249,10 @@ fn create_instance_wizard() {
     let t = &p.parameters[0];
     assert_eq!(t.rows[0].example.as_deref(), Some("Pay-as-you-go"));
     assert_eq!(t.rows[0].default.as_deref(), Some("Pay-as-you-go"));
-    assert_eq!(t.rows[1].example.as_deref(), Some("Alibaba Cloud Linux 3.2104 LTS 64-bit"));
+    assert_eq!(
+        t.rows[1].example.as_deref(),
+        Some("Alibaba Cloud Linux 3.2104 LTS 64-bit")
+    );
     assert_eq!(t.rows[2].default.as_deref(), Some("ESSD"));
     assert_eq!(p.notes[0].kind, CalloutKind::Notice);
 }
@@ -212,9 +266,15 @@ fn create_ram_user_panel() {
     let s4 = step(&p, "4");
     assert_eq!(container(s4), Some((ContainerKind::Panel, "Create User")));
     assert_eq!(s4.labels, ["Create User", "Logon Name", "Display Name"]);
-    assert_eq!(values(s4), [(Some("Logon Name"), "dev-alice"), (Some("Display Name"), "Alice")]);
+    assert_eq!(
+        values(s4),
+        [(Some("Logon Name"), "dev-alice"), (Some("Display Name"), "Alice")]
+    );
     let t = &p.parameters[0];
-    assert_eq!(t.rows.iter().map(|r| r.required).collect::<Vec<_>>(), [Some(true), Some(true), Some(false)]);
+    assert_eq!(
+        t.rows.iter().map(|r| r.required).collect::<Vec<_>>(),
+        [Some(true), Some(true), Some(false)]
+    );
     assert_eq!(p.next_steps, ["Add the RAM user to a user group."]);
     assert_eq!(p.related_api, ["CreateUser"]);
 }
@@ -239,7 +299,10 @@ fn create_bucket_panel() {
     assert_eq!(container(step(&p, "4")), Some((ContainerKind::Panel, "Create Bucket")));
     assert_eq!(values(step(&p, "4.1")), [(Some("Bucket Name"), "docs-assets-2026")]);
     assert_eq!(values(step(&p, "4.2")), [(Some("Region"), "China (Hangzhou)")]);
-    assert_eq!(values(step(&p, "4.3")), [(Some("Storage Class"), "Standard"), (Some("ACL"), "Private")]);
+    assert_eq!(
+        values(step(&p, "4.3")),
+        [(Some("Storage Class"), "Standard"), (Some("ACL"), "Private")]
+    );
     let defaults: Vec<_> = p.parameters[0].rows.iter().map(|r| r.default.as_deref()).collect();
     assert_eq!(defaults, [None, Some("Standard"), Some("ZRS"), Some("Private")]);
     assert_eq!(p.notes[0].kind, CalloutKind::Important);
@@ -253,7 +316,11 @@ fn create_rds_instance_buy_page() {
     assert_eq!(container(step(&p, "5")), Some((ContainerKind::Page, "ApsaraDB RDS")));
     assert_eq!(
         values(step(&p, "5.1")),
-        [(Some("Billing Method"), "Pay-as-you-go"), (Some("Database Engine"), "MySQL"), (Some("Engine Version"), "8.0")]
+        [
+            (Some("Billing Method"), "Pay-as-you-go"),
+            (Some("Database Engine"), "MySQL"),
+            (Some("Engine Version"), "8.0")
+        ]
     );
     assert_eq!(values(step(&p, "5.2")), [(Some("Instance Type"), "mysql.n2.medium.1")]);
     assert_eq!(step(&p, "6").actions, [StepAction::Confirm]);
@@ -267,8 +334,16 @@ fn every_page_parses() {
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();
         let p = parse(path.to_str().unwrap(), Format::Auto).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(p.product.is_some() && p.last_updated.is_some() && !p.steps.is_empty(), "{}", path.display());
-        if path.extension().unwrap() == "html" { n.1 += 1 } else { n.0 += 1 }
+        assert!(
+            p.product.is_some() && p.last_updated.is_some() && !p.steps.is_empty(),
+            "{}",
+            path.display()
+        );
+        if path.extension().unwrap() == "html" {
+            n.1 += 1
+        } else {
+            n.0 += 1
+        }
     }
     assert!(n.0 >= 8 && n.1 >= 2, "{n:?}");
 }
@@ -278,19 +353,31 @@ fn errors() {
     assert_eq!(parse_markdown("  \n\n"), Err(DocError::EmptyPage));
     assert_eq!(parse_html(""), Err(DocError::EmptyPage));
     assert_eq!(parse_html("<html><body>  </body></html>"), Err(DocError::EmptyPage));
-    assert_eq!(parse_html("<html><body><script>x()</script></body></html>"), Err(DocError::EmptyPage));
+    assert_eq!(
+        parse_html("<html><body><script>x()</script></body></html>"),
+        Err(DocError::EmptyPage)
+    );
     assert!(matches!(parse_html("<h1>A\0B</h1>"), Err(DocError::UnreadableHtml(_))));
-    assert!(matches!(parse_html("# A Markdown page\n\n1. Click OK."), Err(DocError::UnreadableHtml(_))));
+    assert!(matches!(
+        parse_html("# A Markdown page\n\n1. Click OK."),
+        Err(DocError::UnreadableHtml(_))
+    ));
     assert_eq!(
         parse_markdown("# ECS:Overview\n\nECS is a computing service.\n\n- Fast\n- Elastic\n"),
         Err(DocError::NoSteps)
     );
-    assert_eq!(DocError::NoSteps.to_string(), "the page has no Procedure section and no numbered steps");
+    assert_eq!(
+        DocError::NoSteps.to_string(),
+        "the page has no Procedure section and no numbered steps"
+    );
     assert_eq!(
         parse_markdown("# ECS:Stop an instance\n\n## Procedure\n\nSee the console.\n"),
         Err(DocError::EmptyProcedure("Procedure".into()))
     );
-    assert!(matches!(parse_markdown("Just a paragraph.\n\n1. Click OK.\n"), Err(DocError::NotAProcedurePage(_))));
+    assert!(matches!(
+        parse_markdown("Just a paragraph.\n\n1. Click OK.\n"),
+        Err(DocError::NotAProcedurePage(_))
+    ));
     assert!(matches!(
         parse_markdown("# ECS:Stop an instance\n\nLast Updated: Smarch 40, 20x6\n\n1. Click OK.\n"),
         Err(DocError::BadDate(_))
@@ -303,7 +390,11 @@ fn errors() {
 
 #[test]
 fn parse_takes_text_too() {
-    let p = parse("<h1>VPC:Delete a VPC</h1><ol><li>Click <b>Delete</b>.</li></ol>", Format::Auto).unwrap();
+    let p = parse(
+        "<h1>VPC:Delete a VPC</h1><ol><li>Click <b>Delete</b>.</li></ol>",
+        Format::Auto,
+    )
+    .unwrap();
     assert_eq!(p.steps[0].labels, ["Delete"]);
     let p = parse("# VPC:Delete a VPC\n\n1. Click **Delete**.\n", Format::Markdown).unwrap();
     assert_eq!(p.task, "Delete a VPC");
