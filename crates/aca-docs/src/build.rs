@@ -536,3 +536,75 @@ fn api_name(i: &Inline) -> Option<String> {
         w.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && w.chars().skip(1).any(|c| c.is_ascii_uppercase());
     camel.then(|| w.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inline(text: &str) -> Inline {
+        Inline {
+            text: text.into(),
+            ..Inline::default()
+        }
+    }
+
+    #[test]
+    fn callouts_need_their_label_marked() {
+        assert_eq!(
+            callout(&inline("Note: Keep a backup.")).unwrap().kind,
+            CalloutKind::Note
+        );
+        assert_eq!(
+            callout(&inline("Warning The data is lost.")).unwrap().text,
+            "The data is lost."
+        );
+        // An ordinary sentence that starts with the word is not a callout.
+        assert!(callout(&inline("Notice that the name is shown.")).is_none());
+        assert!(callout(&inline("Notes are kept for 90 days.")).is_none());
+    }
+
+    #[test]
+    fn examples_defaults_and_requirement_from_descriptions() {
+        assert_eq!(
+            example_in(&inline("The protocol. In this example, TCP is selected.")).as_deref(),
+            Some("TCP")
+        );
+        assert_eq!(
+            example_in(&inline("In this example, enter web-01.")).as_deref(),
+            Some("web-01")
+        );
+        assert_eq!(
+            default_in("Valid values: 1 to 100. Default value: 10."),
+            Some("10".into())
+        );
+        assert_eq!(default_in("The default value is ESSD."), Some("ESSD".into()));
+        assert_eq!(required_in("Optional. The description."), Some(false));
+        assert_eq!(required_in("The name."), None);
+    }
+
+    #[test]
+    fn last_updated_reads_the_house_format() {
+        assert_eq!(
+            last_updated("Last Updated:Aug 25, 2023").unwrap().unwrap(),
+            "2023-08-25"
+        );
+        assert_eq!(
+            last_updated("Last Updated: Mar 1, 2024").unwrap().unwrap(),
+            "2024-03-01"
+        );
+        assert!(last_updated("Last Updated: soon").unwrap().is_err());
+        assert!(last_updated("Updated yesterday").is_none());
+    }
+
+    #[test]
+    fn sections_by_heading() {
+        assert_eq!(
+            classify("Step 3: Configure a listener"),
+            Section::Steps("Step 3: Configure a listener".into())
+        );
+        assert_eq!(classify("Background information"), Section::Background);
+        assert_eq!(classify("Usage notes"), Section::Precautions);
+        assert_eq!(classify("What to do next"), Section::Next);
+        assert_eq!(classify("Stepping stones"), Section::Other);
+    }
+}

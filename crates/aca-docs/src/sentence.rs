@@ -67,6 +67,13 @@ const CONNECTORS: &[&str] = &[
 ];
 const ICONS: &[&str] = &["⋯", "…", "...", "···"];
 
+/// An icon that a scraped copy turned into a word: `icon`, `icon1`, `icon-more`.
+fn stray_icon(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    t.strip_prefix("icon")
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '-' || c == '_'))
+}
+
 fn labelish(t: &str) -> bool {
     let t = t.trim_start_matches(['(', '"', '“', '\'']);
     ICONS.contains(&t)
@@ -97,7 +104,11 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
         if !ok || w == ">" || w == "›" {
             break;
         }
-        words.push(w);
+        words.push(if words.is_empty() {
+            w.trim_start_matches(['“', '"', '\''])
+        } else {
+            w
+        });
         end = toks[j].start + w.len();
         j += 1;
         if stop {
@@ -141,7 +152,7 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
     while words.first().is_some_and(|w| {
         [
-            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter",
+            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter", "Go", "Log",
         ]
         .contains(w)
             || CONNECTORS.contains(w)
@@ -347,7 +358,10 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     // Menu paths.
     if let Some(first) = toks.iter().position(|t| t.s == ">" || t.s == "›") {
         let mut path = Vec::new();
-        if first > 0
+        if first > 0 && stray_icon(toks[first - 1].s) {
+            // Scraped copies write the row's "⋯" icon as a stray word such as "icon1".
+            path.push("⋯".to_string());
+        } else if first > 0
             && let Some((seg, pos)) = run_backward(&toks, first - 1)
         {
             add_phrase(&mut labels, pos, seg.clone());
@@ -471,27 +485,57 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     // The label a clause names: "In the X field", "X: enter …", "… in the X field".
+    // Clauses end at ", ", "; ", ". " and " and ".
+    let mut bounds: Vec<(usize, usize)> = Vec::new();
+    for sep in [", ", "; ", ". ", " and "] {
+        let mut at = 0;
+        while let Some(q) = low[at..].find(sep) {
+            bounds.push((at + q, at + q + sep.len()));
+            at += q + sep.len();
+        }
+    }
+    let clause = |p: usize| -> (usize, usize) {
+        let start = bounds.iter().filter(|b| b.1 <= p).map(|b| b.1).max().unwrap_or(0);
+        let end = bounds
+            .iter()
+            .filter(|b| b.0 > p)
+            .map(|b| b.0)
+            .min()
+            .unwrap_or(text.len());
+        (start, end)
+    };
+    let name_before = |q: usize| -> Option<String> {
+        let ti = toks.iter().rposition(|t| t.start < q)?;
+        run_backward(&toks, ti).map(|r| r.0)
+    };
+    const FIELD_KWS: [&str; 4] = [" field", " drop-down list", " text box", " list"];
+    // The field a value goes into: named after the verb in the same clause ("enter x in the X
+    // field", "select x as the X"), by a lead-in clause just before ("In the X field of the
+    // vSwitch, enter x"), or by a label that opens the clause ("Logon Name: enter x").
     let field_label = |p: usize| -> Option<String> {
-        let before = &text[..p];
-        if let Some(q) = before.rfind(" field") {
-            let ti = toks.iter().rposition(|t| t.start < q)?;
-            return run_backward(&toks, ti).map(|r| r.0);
-        }
-        if let Some(q) = before.find(':') {
-            let ti = toks.iter().rposition(|t| t.start < q)?;
-            return run_backward(&toks, ti).map(|r| r.0);
-        }
-        let after = &low[p..];
+        let (cs, ce) = clause(p);
+        let after = &low[p..ce];
         if let Some(q) = after.find(" as the ") {
             let ti = tok_at(&toks, p + q + 8)?;
             return label_at(ti).map(|r| r.0);
         }
-        let q = [" field", " drop-down list", " text box", " list"]
-            .iter()
-            .filter_map(|k| after.find(k))
-            .min()?;
-        let ti = toks.iter().rposition(|t| t.start < p + q)?;
-        run_backward(&toks, ti).map(|r| r.0)
+        if let Some(q) = FIELD_KWS.iter().filter_map(|k| after.find(k)).min() {
+            return name_before(p + q);
+        }
+        if let Some(q) = text[cs..p].find(':') {
+            return name_before(cs + q);
+        }
+        if cs > 0 {
+            let (ps, _) = clause(cs.saturating_sub(2));
+            let lead = &low[ps..cs];
+            let verbless = !["click", "enter", "select", "set ", "choose"]
+                .iter()
+                .any(|v| lead.contains(v));
+            if verbless && let Some(q) = FIELD_KWS.iter().filter_map(|k| lead.find(k)).min() {
+                return name_before(ps + q);
+            }
+        }
+        None
     };
     for verb in ["enter", "select"] {
         let mut at = 0;
@@ -537,10 +581,15 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             if let Some(v) = v
                 && !vals.iter().any(|x| x.1.value == v)
             {
+                // A bullet that opens with its label: "Name: Enter a name. In this example, …".
+                let lead = text.find(':').and_then(|q| {
+                    let ti = toks.iter().rposition(|t| t.start < q)?;
+                    run_backward(&toks, ti).filter(|r| r.1 == 0).map(|r| r.0)
+                });
                 vals.push((
                     p,
                     FieldValue {
-                        label: field_label(p),
+                        label: field_label(p).or(lead),
                         value: v,
                     },
                 ));
@@ -562,4 +611,122 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(text: &str) -> Analysis {
+        analyse(&Inline {
+            text: text.into(),
+            ..Inline::default()
+        })
+    }
+
+    #[test]
+    fn capitalised_runs_take_connectors_only_before_capitals() {
+        let toks = tokens("click Add to Group in the Actions column.");
+        assert_eq!(run_forward(&toks, 1).unwrap().0, "Add to Group");
+        let toks = tokens("click OK and then close the page");
+        assert_eq!(run_forward(&toks, 1).unwrap().0, "OK");
+        let toks = tokens("In the left-side navigation pane, click vSwitch.");
+        assert_eq!(run_forward(&toks, 6).unwrap().0, "vSwitch");
+    }
+
+    #[test]
+    fn deep_links_name_the_console_and_the_page() {
+        let a = plain("Go to ECS console - Snapshots.");
+        assert_eq!(a.opens_console.as_deref(), Some("ECS"));
+        assert_eq!(a.menu_path, ["Snapshots"]);
+        assert_eq!(a.actions, [StepAction::OpenConsole]);
+        let a = plain("Go to the Create Bucket page in the OSS console.");
+        assert_eq!(a.opens_console.as_deref(), Some("OSS"));
+        assert_eq!(
+            a.container,
+            Some(Container {
+                kind: ContainerKind::Page,
+                name: "Create Bucket".into()
+            })
+        );
+        let a = plain("Log on to the ApsaraDB RDS console.");
+        assert_eq!(a.opens_console.as_deref(), Some("ApsaraDB RDS"));
+    }
+
+    #[test]
+    fn menu_paths_with_either_separator_and_icons() {
+        assert_eq!(
+            plain("choose Storage & Snapshots › Snapshots.").menu_path,
+            ["Storage & Snapshots", "Snapshots"]
+        );
+        let a = plain("find the disk and choose More > Release in the Actions column.");
+        assert_eq!(a.menu_path, ["More", "Release"]);
+        assert_eq!(a.column.as_deref(), Some("Actions"));
+        assert_eq!(
+            plain("choose icon1 > Instance Status > Stop.").menu_path,
+            ["⋯", "Instance Status", "Stop"]
+        );
+    }
+
+    #[test]
+    fn values_with_and_without_a_named_field() {
+        let a = plain("In the Description field, enter test-vpc-01.");
+        assert_eq!(
+            a.values,
+            [FieldValue {
+                label: Some("Description".into()),
+                value: "test-vpc-01".into()
+            }]
+        );
+        let a = plain("From the Zone drop-down list, select Zone B.");
+        assert_eq!(
+            a.values,
+            [FieldValue {
+                label: Some("Zone".into()),
+                value: "Zone B".into()
+            }]
+        );
+        // "enter a name" names no value.
+        assert!(plain("Enter a name for the VPC.").values.is_empty());
+        let a = plain("Name: Enter a name. In this example, web-vpc is used.");
+        assert_eq!(
+            a.values,
+            [FieldValue {
+                label: Some("Name".into()),
+                value: "web-vpc".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn quoted_labels_count_as_labels() {
+        let a = plain("Click “Create VPC” and then \"OK\".");
+        assert_eq!(a.labels, ["Create VPC", "OK"]);
+    }
+
+    #[test]
+    fn containers_of_every_kind() {
+        let kind = |t: &str| plain(t).container.map(|c| (c.kind, c.name));
+        assert_eq!(
+            kind("In the Release dialog box, click OK."),
+            Some((ContainerKind::Dialog, "Release".into()))
+        );
+        assert_eq!(
+            kind("In the Create User panel, click OK."),
+            Some((ContainerKind::Panel, "Create User".into()))
+        );
+        assert_eq!(
+            kind("On the Security Groups page, click Create."),
+            Some((ContainerKind::Page, "Security Groups".into()))
+        );
+        assert_eq!(
+            kind("On the Basic Information tab, click Edit."),
+            Some((ContainerKind::Tab, "Basic Information".into()))
+        );
+        assert_eq!(
+            kind("In the Create Listener wizard, click Next."),
+            Some((ContainerKind::Wizard, "Create Listener".into()))
+        );
+        assert_eq!(kind("In the top navigation bar, select a region."), None);
+    }
 }

@@ -345,7 +345,7 @@ fn every_page_parses() {
             n.0 += 1
         }
     }
-    assert!(n.0 >= 8 && n.1 >= 2, "{n:?}");
+    assert!(n.0 >= 10 && n.1 >= 3, "{n:?}");
 }
 
 #[test]
@@ -398,4 +398,43 @@ fn parse_takes_text_too() {
     assert_eq!(p.steps[0].labels, ["Delete"]);
     let p = parse("# VPC:Delete a VPC\n\n1. Click **Delete**.\n", Format::Markdown).unwrap();
     assert_eq!(p.task, "Delete a VPC");
+}
+
+#[test]
+fn scraped_stop_page_reads_the_stray_icon_as_the_row_menu() {
+    let md = page("ecs-stop-instance.md");
+    let html = page("ecs-stop-instance.scraped.html");
+    assert_eq!(step(&html, "4").menu_path, ["⋯", "Instance Status", "Stop"]);
+    assert_eq!(md.notes, html.notes);
+    assert_eq!(md.precautions, html.precautions);
+    assert_eq!(md.expected_result, html.expected_result);
+    assert_eq!(md.related_api, html.related_api);
+    for (x, y) in md.steps.iter().zip(&html.steps) {
+        assert_eq!(
+            (&x.labels, &x.menu_path, &x.container, &x.column),
+            (&y.labels, &y.menu_path, &y.container, &y.column)
+        );
+        assert_eq!(x.actions, y.actions, "step {}", x.number);
+    }
+}
+
+#[test]
+fn deep_link_to_a_console_page() {
+    let p = page("ecs-create-snapshot.md");
+    let s1 = step(&p, "1");
+    assert_eq!(s1.opens_console.as_deref(), Some("ECS"));
+    assert_eq!(s1.menu_path, ["Block Storage"]);
+    assert_eq!(step(&p, "2").actions, [StepAction::SelectRegion]);
+    let s3 = step(&p, "3");
+    assert_eq!(s3.labels, ["Block Storage", "Create Snapshot", "Actions"]);
+    assert_eq!(s3.column.as_deref(), Some("Actions"));
+    let s4 = step(&p, "4");
+    assert_eq!(container(s4), Some((ContainerKind::Dialog, "Create Snapshot")));
+    assert_eq!(values(s4), [(Some("Snapshot Name"), "web-data-snap")]);
+    assert_eq!(s4.actions, [StepAction::Enter, StepAction::Confirm]);
+    assert_eq!(p.notes.len(), 1);
+    assert_eq!(p.notes[0].kind, CalloutKind::Important);
+    assert!(p.notes[0].text.starts_with("Creating a snapshot"));
+    assert_eq!(p.next_steps.len(), 2);
+    assert_eq!(p.related_api, ["CreateSnapshot", "DescribeSnapshots"]);
 }
