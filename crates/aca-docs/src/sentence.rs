@@ -287,17 +287,18 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     }
 
     // Containers and column.
-    let kinds: [(&str, ContainerKind); 8] = [
-        (" dialog box", ContainerKind::Dialog),
-        (" buy page", ContainerKind::Page),
-        (" dialog", ContainerKind::Dialog),
-        (" panel", ContainerKind::Panel),
-        (" page", ContainerKind::Page),
-        (" tab", ContainerKind::Tab),
-        (" wizard", ContainerKind::Wizard),
-        (" column", ContainerKind::Tab),
+    // `None`: a column, not a container.
+    let kinds: [(&str, Option<ContainerKind>); 8] = [
+        (" dialog box", Some(ContainerKind::Dialog)),
+        (" buy page", Some(ContainerKind::Page)),
+        (" dialog", Some(ContainerKind::Dialog)),
+        (" panel", Some(ContainerKind::Panel)),
+        (" page", Some(ContainerKind::Page)),
+        (" tab", Some(ContainerKind::Tab)),
+        (" wizard", Some(ContainerKind::Wizard)),
+        (" column", None),
     ];
-    let mut found: Vec<(usize, ContainerKind, String, bool)> = Vec::new();
+    let mut found: Vec<(usize, Option<ContainerKind>, String)> = Vec::new();
     for (kw, kind) in kinds {
         let mut at = 0;
         while let Some(p) = find_word(&low, kw.trim_start(), at) {
@@ -319,7 +320,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
                 continue;
             }
             add_phrase(&mut labels, pos, name.clone());
-            found.push((p, kind, name, kw == " column"));
+            found.push((p, kind, name));
         }
     }
     // Phrases that name a label but no container.
@@ -347,11 +348,13 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     found.sort_by_key(|f| f.0);
-    for (_, kind, name, is_column) in found {
-        if is_column {
-            a.column.get_or_insert(name);
-        } else if a.container.is_none() {
-            a.container = Some(Container { kind, name });
+    for (_, kind, name) in found {
+        match kind {
+            None => {
+                a.column.get_or_insert(name);
+            }
+            Some(kind) if a.container.is_none() => a.container = Some(Container { kind, name }),
+            Some(_) => {}
         }
     }
 
@@ -695,6 +698,27 @@ mod tests {
                 label: Some("Name".into()),
                 value: "web-vpc".into()
             }]
+        );
+    }
+
+    #[test]
+    fn newer_pages_act_on_the_details_page() {
+        let a = plain("Click the instance ID to open its details page.");
+        assert_eq!(a.actions, [StepAction::Click]);
+        assert!(a.labels.is_empty() && a.container.is_none());
+        let a = plain("Click All Actions in the upper-right corner, then search for and click Stop.");
+        assert_eq!(a.labels, ["All Actions", "Stop"]);
+        assert_eq!(a.actions, [StepAction::Click, StepAction::Find]);
+        let a = plain("Configure the stop parameters and click Confirm.");
+        assert_eq!(a.actions, [StepAction::Configure, StepAction::Confirm]);
+        let a = plain("In the navigation pane on the left, click vSwitch.");
+        assert_eq!(a.menu_path, ["vSwitch"]);
+        assert_eq!(a.actions, [StepAction::Navigate]);
+        // "set the following parameters" names no field.
+        assert!(
+            plain("On the Create VPC page, set the following parameters and click OK.")
+                .values
+                .is_empty()
         );
     }
 
