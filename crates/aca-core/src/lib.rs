@@ -4,6 +4,10 @@
 //! channel matches them, reports quote them. The crate holds data and its (de)serialisation only; it
 //! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
 
+pub mod procedure;
 pub mod trail;
 
+pub use procedure::{
+    Callout, CalloutKind, Container, ContainerKind, FieldValue, Parameter, ParameterTable, Procedure, Step, StepAction,
+};
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};
