@@ -1,7 +1,8 @@
 //! The shared vocabulary of AliyunConsoleAgent.
 //!
-//! Every other crate speaks in these types: the console emulator records [`TrailEvent`]s, the reward
-//! channel matches them, reports quote them. The crate holds data and its (de)serialisation only; it
+//! Every other crate speaks in these types: documentation pages become a [`Procedure`] of
+//! [`Step`]s; the console emulator records [`TrailEvent`]s, the reward channel matches them, reports
+//! quote both. The crate holds data and its (de)serialisation only; it
 //! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
 
 pub mod procedure;
