@@ -23,6 +23,7 @@ enum Command {
     Console(commands::console::ConsoleArgs),
     Api(commands::api::ApiArgs),
     Demo(commands::demo::DemoArgs),
+    Docs(commands::docs::DocsArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
             Command::Console(args) => commands::console::run(args).await,
             Command::Api(args) => commands::api::run(args).await,
             Command::Demo(args) => commands::demo::run(args).await,
+            Command::Docs(args) => commands::docs::run(args).await,
         }
     });
     match result {

@@ -302,3 +302,24 @@ fn drift_lists_the_differences_between_profiles_in_both_directions() {
     ));
     assert_eq!(same.as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn docs_parse_shows_what_the_agent_will_execute_and_refuses_non_procedures() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/aca-docs/tests/pages/ecs-stop-instance.md"
+    );
+    let out = aca(dir.path(), &["docs", "parse", page]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("menu: Instances & Images > Instances"), "{text}");
+    assert!(text.contains("in: Dialog \"Stop Instance\""), "{text}");
+    let json = json_stdout(&aca(dir.path(), &["docs", "parse", "--json", page]));
+    assert_eq!(json["task"], "Stop an instance");
+
+    std::fs::write(dir.path().join("notes.md"), "# Meeting notes\n\nNothing to do here.\n").unwrap();
+    let refused = aca(dir.path(), &["docs", "parse", "notes.md"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a readable procedure page"));
+}

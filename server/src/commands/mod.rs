@@ -3,3 +3,4 @@
 pub mod api;
 pub mod console;
 pub mod demo;
+pub mod docs;
