@@ -220,6 +220,11 @@
       var path = item.getAttribute('data-from-row');
       if (path && rowContext) {
         var v = lookup(rowContext.item, path);
+        var radios = item.querySelectorAll('input[type=radio]');
+        if (radios.length) {
+          radios.forEach(function (r) { r.checked = r.value === String(v); });
+          return;
+        }
         var c = controlOf(item);
         if (c) c.value = v == null ? '' : v;
       }
@@ -285,6 +290,8 @@
       if (el.closest('[data-then]')) return;
       var name = el.getAttribute('name');
       var v = (el.value || '').trim();
+      var suffix = el.getAttribute('data-suffix');
+      if (v !== '' && suffix && v.slice(-suffix.length) !== suffix) v += suffix;
       if (v !== '') params[name] = v;
     });
     var idParam = form.getAttribute('data-id-param');

@@ -53,6 +53,7 @@ fn view<'a>(profile: ProfileId, product: &'a ProductSpec) -> View<'a> {
         account_id: "1234567890123456",
         region: "cn-hangzhou",
         resource_group: "",
+        parent_id: "bucket-1",
     }
 }
 
@@ -74,6 +75,7 @@ fn render_page(profile: ProfileId, product: &str, page_id: &str) -> String {
         total: Some(1),
         page_number: 1,
         error: None,
+        next_marker: None,
     };
     let options = SelectOptions::new();
     let mut html = render::list_page(&v, page, &data, &ListQuery::default(), &options).into_string();
@@ -282,6 +284,7 @@ fn a_list_page_renders_in_under_five_milliseconds() {
         total: Some(50),
         page_number: 1,
         error: None,
+        next_marker: None,
     };
     let v = view(ProfileId::Y2026, spec);
     let mut times: Vec<u128> = (0..101)

@@ -92,6 +92,40 @@ pub struct PageSpec {
     pub batch_actions: Vec<BatchAction>,
     /// Tabs of the details page; none means the page has no details view.
     pub tabs: Vec<Tab>,
+    /// The navigation pane of a resource's details page (a bucket's, a project's): the details page
+    /// and the pages nested under the resource (see [`PageSpec::parent`]). The item naming this page
+    /// is the details page itself.
+    pub sub_nav: Vec<NavGroup>,
+    /// For a page nested under another page's resource (a bucket's objects): that page and the
+    /// parameter that carries the resource's id in every call the page makes.
+    pub parent: Option<ParentRef>,
+    /// For lists that page by marker rather than by number (OSS's ListObjects).
+    pub marker: Option<MarkerPaging>,
+    /// For lists whose operation returns bare ids (ListLogStores): the operation that describes one
+    /// item, called with the page's `id_param`; its response is the row.
+    pub item_details: Option<String>,
+    /// Error codes that mean an empty list (`NoSuchLifecycle`).
+    pub empty_codes: Vec<String>,
+    /// For lists that are one configuration the API replaces whole (a bucket's lifecycle rules): the
+    /// parameter prefix of the items (`Rule`). Create forms send the listed items as
+    /// `<prefix>.N.<field>` and their own fields (named `<prefix>.N.<field>`) as the next item.
+    pub whole_config: Option<String>,
+}
+
+/// The page a nested page hangs under, and the parameter naming the parent resource.
+#[derive(Debug, Clone)]
+pub struct ParentRef {
+    pub page: String,
+    pub param: String,
+}
+
+/// Marker paging: the request parameter and where the response gives the next marker.
+#[derive(Debug, Clone)]
+pub struct MarkerPaging {
+    pub param: String,
+    pub next_path: String,
+    /// The request parameter for the page size (`max-keys`).
+    pub size_param: String,
 }
 
 #[derive(Debug, Clone)]
@@ -208,6 +242,8 @@ pub struct Field {
     pub rule: Option<String>,
     /// For row forms: the row field that pre-fills this one.
     pub from_row: Option<String>,
+    /// Appended to the value when it does not end with it (a directory's `/`).
+    pub suffix: String,
 }
 
 #[derive(Debug, Clone)]
@@ -226,6 +262,8 @@ pub enum FieldKind {
     Radio(Vec<(String, String)>),
     /// A hidden value the page generates when the form opens (a rule id).
     Generated,
+    /// A value shown, not edited (a details panel pre-filled from the row).
+    ReadOnly,
 }
 
 #[derive(Debug, Clone)]
@@ -402,6 +440,7 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         help: String::new(),
         rule: None,
         from_row: None,
+        suffix: String::new(),
     }
 }
 
@@ -424,6 +463,10 @@ impl Field {
     }
     pub(crate) fn rule(mut self, v: &str) -> Self {
         self.rule = Some(s(v));
+        self
+    }
+    pub(crate) fn suffix(mut self, v: &str) -> Self {
+        self.suffix = s(v);
         self
     }
     pub(crate) fn prefilled_from(mut self, path: &str) -> Self {
@@ -606,5 +649,83 @@ pub(crate) fn page(
         row_actions: Vec::new(),
         batch_actions: Vec::new(),
         tabs: Vec::new(),
+        sub_nav: Vec::new(),
+        parent: None,
+        marker: None,
+        item_details: None,
+        empty_codes: Vec::new(),
+        whole_config: None,
+    }
+}
+
+impl PageSpec {
+    /// Nests the page under a resource of `page`, named by `param` in its calls.
+    pub(crate) fn under(mut self, page: &str, param: &str) -> Self {
+        self.parent = Some(ParentRef {
+            page: s(page),
+            param: s(param),
+        });
+        self.regional = false;
+        self
+    }
+
+    /// The page as shown under the parent resource `parent_id`: every call it makes (the list, its
+    /// forms, its row actions) carries the parent's id.
+    pub fn bound_to(&self, parent_id: &str) -> PageSpec {
+        let mut page = self.clone();
+        let Some(parent) = &self.parent else {
+            return page;
+        };
+        let pair = (parent.param.clone(), parent_id.to_owned());
+        page.list_params.push(pair.clone());
+        for form in &mut page.creates {
+            form.fixed.push(pair.clone());
+        }
+        for action in &mut page.row_actions {
+            match &mut action.kind {
+                ActionKind::Form(form) => form.fixed.push(pair.clone()),
+                ActionKind::Call { fixed, .. } => fixed.push(pair.clone()),
+                ActionKind::Details => {}
+            }
+        }
+        page
+    }
+
+    /// For a [`PageSpec::whole_config`] list showing `items`: the create forms carry the items as
+    /// `<prefix>.N.<field>` and put their own fields (`<prefix>.N.<field>`) after them.
+    pub fn carrying(&self, items: &[serde_json::Value]) -> PageSpec {
+        let mut page = self.clone();
+        let Some(prefix) = &self.whole_config else {
+            return page;
+        };
+        let mut carried = Vec::new();
+        for (n, item) in items.iter().enumerate() {
+            flatten(&format!("{prefix}.{}", n + 1), item, &mut carried);
+        }
+        let next = format!("{prefix}.{}.", items.len() + 1);
+        let placeholder = format!("{prefix}.N.");
+        for form in &mut page.creates {
+            form.fixed.extend(carried.iter().cloned());
+            for step in &mut form.steps {
+                for field in &mut step.fields {
+                    field.param = field.param.replace(&placeholder, &next);
+                }
+            }
+        }
+        page
+    }
+}
+
+/// A JSON value as dotted request parameters (`Rule.1.Expiration.Days`).
+fn flatten(path: &str, value: &serde_json::Value, out: &mut Vec<(String, String)>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                flatten(&format!("{path}.{k}"), v, out);
+            }
+        }
+        serde_json::Value::Null => {}
+        serde_json::Value::String(text) => out.push((path.to_owned(), text.clone())),
+        other => out.push((path.to_owned(), other.to_string())),
     }
 }
