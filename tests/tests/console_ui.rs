@@ -373,6 +373,202 @@ async fn create_vpc_and_vswitch_through_the_console() {
         );
     }
 
+    // The bucket's details page, its own navigation pane, and its objects: a directory, an upload of
+    // typed content into it, and the object's deletion from the row's More menu.
+    wait_xpath(
+        &page,
+        &format!("//table[@data-ui-table='buckets']//a[normalize-space()='{bucket}']"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_for(&page, "[data-ui-nav='Object Management > Objects']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        &format!("location.pathname === '/console/oss/buckets/{bucket}/objects'"),
+        "the bucket's Objects page",
+    )
+    .await;
+    wait_for(&page, "[data-ui-create='Create Directory']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#create-directory input[name='ObjectName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("docs")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-directory']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let objects_include = |name: &str| {
+        format!(
+            "(() => {{ const t = document.querySelector('[data-ui-table=objects]'); \
+             return !!t && [...t.querySelectorAll('tr[data-row-id]')].some(r => r.dataset.rowId === '{name}'); }})()"
+        )
+    };
+    wait_true(&page, &objects_include("docs/"), "the new directory").await;
+    wait_for(&page, "[data-ui-create='Upload Object']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#upload-object input[name='ObjectName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("docs/hello.txt")
+        .await
+        .unwrap();
+    wait_for(&page, "#upload-object textarea[name='Body']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("hello from the console")
+        .await
+        .unwrap();
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("upload-object.png"), shot).unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='upload-object']//button[normalize-space()='Upload Object']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(&page, &objects_include("docs/hello.txt"), "the uploaded object").await;
+    wait_for(&page, "tr[data-row-id='docs/hello.txt'] .hover-menu .more-trigger")
+        .await
+        .hover()
+        .await
+        .unwrap();
+    wait_for(
+        &page,
+        "tr[data-row-id='docs/hello.txt'] .hover-menu [data-ui-action='Delete']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_xpath(&page, "//div[@id='confirm-objects-2']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        &format!(
+            "document.readyState === 'complete' && !{} && {}",
+            objects_include("docs/hello.txt"),
+            objects_include("docs/")
+        ),
+        "the deleted object gone, its directory kept",
+    )
+    .await;
+
+    // Simple Log Service: a project, then a Logstore from the project's Logstores page.
+    page.goto(format!("{base}/console/sls/projects")).await.unwrap();
+    wait_for(&page, "[data-ui-create='Create Project']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let project = format!("logs-{}", &alice.account_id[..10]);
+    wait_for(&page, "#create-project input[name='projectName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(&project)
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-project']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_xpath(
+        &page,
+        &format!("//table[@data-ui-table='projects']//a[normalize-space()='{project}']"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_for(&page, "[data-ui-nav='Log Storage > Logstores']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-create='Create Logstore']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#create-logstore input[name='logstoreName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("app-logs")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-logstore']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "!!document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\") && \
+         document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\").innerText.includes('30')",
+        "the new Logstore with its retention period",
+    )
+    .await;
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let find = |name: &str, key: &str| {
+            state
+                .events
+                .iter()
+                .map(|e| &e.event)
+                .find(|e| {
+                    e.event_name == name
+                        && e.request_parameters
+                            .get("ObjectName")
+                            .or(e.request_parameters.get("logstoreName"))
+                            .and_then(|v| v.as_str())
+                            == Some(key)
+                })
+                .unwrap_or_else(|| panic!("a {name} event for {key}"))
+        };
+        for (name, key, agent) in [
+            ("PutObject", "docs/", "oss.console.aliyun.com"),
+            ("PutObject", "docs/hello.txt", "oss.console.aliyun.com"),
+            ("DeleteObject", "docs/hello.txt", "oss.console.aliyun.com"),
+            ("CreateLogStore", "app-logs", "sls.console.aliyun.com"),
+        ] {
+            let event = find(name, key);
+            assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);
+            assert_eq!(event.user_agent, agent, "{name}");
+        }
+    }
+
     // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
     wait_xpath(&page, "//button[normalize-space()='Log Out']")
         .await
@@ -402,6 +598,12 @@ async fn create_vpc_and_vswitch_through_the_console() {
     wait_for(&page, "[data-submit]").await;
     let ok_2024 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
     assert_eq!(ok_2024, "Confirm");
+    // A bucket's objects are files under 2024: Files > Files, and Create Folder.
+    page.goto(format!("{base}/console/oss/buckets/{bucket}/objects"))
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-nav='Files > Files']").await;
+    wait_for(&page, "[data-ui-create='Create Folder']").await;
 
     chromium.close().await;
 }
