@@ -451,6 +451,27 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .await
     .unwrap();
     wait_true(&page, &objects_include("docs/hello.txt"), "the uploaded object").await;
+    // View Details shows the object's values, pre-filled from its row, and makes no call.
+    wait_for(
+        &page,
+        "tr[data-row-id='docs/hello.txt'] [data-ui-action='View Details']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "(() => { const d = document.querySelector('#object-details'); \
+         return !d.hidden && d.querySelector(\"[data-readonly='Size']\").value === '22'; })()",
+        "the object's size in its details panel",
+    )
+    .await;
+    wait_xpath(&page, "//div[@id='object-details']//button[normalize-space()='Close']")
+        .await
+        .click()
+        .await
+        .unwrap();
     wait_for(&page, "tr[data-row-id='docs/hello.txt'] .hover-menu .more-trigger")
         .await
         .hover()

@@ -469,6 +469,8 @@
       ev.preventDefault();
       var next = form.querySelector('[data-step-next]');
       if (next && !next.hidden) { next.click(); return; }
+      // A panel that only shows values (an object's details) makes no call.
+      if (!form.getAttribute('data-url')) { closeLayer(form.parentNode); return; }
       submitForm(form);
     }
   });

@@ -695,7 +695,9 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
 
 fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
     html! {
-        @if stepped {
+        @if form.action.is_empty() {
+            // A panel that only shows values: nothing to submit.
+        } @else if stepped {
             button class="btn" type="button" data-step-prev hidden { "Previous" }
             button class="btn btn-primary" type="button" data-step-next { "Next" }
             button class="btn btn-primary" type="submit" data-submit hidden { (form.submit) }
@@ -707,6 +709,9 @@ fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
 }
 
 fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String) {
+    if form.action.is_empty() {
+        return (String::new(), json_attr(&form.fixed));
+    }
     (format!("{endpoint}/{}", form.action), json_attr(&form.fixed))
 }
 

@@ -181,6 +181,7 @@ pub struct FormSpec {
     /// The dialog, panel or page title.
     pub title: String,
     pub container: Container,
+    /// The operation it submits to; empty for a panel that only shows values (an object's details).
     pub action: String,
     pub steps: Vec<Step>,
     pub submit: String,
@@ -525,6 +526,10 @@ pub(crate) fn form(
 }
 
 impl FormSpec {
+    pub(crate) fn cancel(mut self, label: &str) -> Self {
+        self.cancel = s(label);
+        self
+    }
     pub(crate) fn submit(mut self, label: &str) -> Self {
         self.submit = s(label);
         self

@@ -205,7 +205,7 @@ fn objects() -> PageSpec {
                 "View Details",
                 "View Details",
                 Container::Drawer,
-                "HeadObject",
+                "",
                 vec![step(
                     "",
                     vec![
@@ -217,9 +217,7 @@ fn objects() -> PageSpec {
                     ],
                 )],
             )
-            .for_row("ObjectName")
-            .submit("Close")
-            .success("The object exists."),
+            .cancel("Close"),
         ),
         row_form(
             "Set ACL",
