@@ -501,6 +501,47 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
 
+    // The bucket's ACL: its Settings panel starts on the current ACL.
+    wait_for(&page, "[data-ui-nav='Permission Control > ACL']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-table='bucket-acl'] [data-ui-action='Settings']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.querySelector(\"#bucket-acl-settings input[value='private']\").checked",
+        "the current ACL chosen",
+    )
+    .await;
+    wait_xpath(
+        &page,
+        "//div[@id='bucket-acl-settings']//label[normalize-space()='Public Read']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='bucket-acl-settings']//button[normalize-space()='Save']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=bucket-acl]') && \
+         document.querySelector('[data-ui-table=bucket-acl] tbody').innerText.includes('Public Read')",
+        "the bucket's new ACL",
+    )
+    .await;
+
     // Simple Log Service: a project, then a Logstore from the project's Logstores page.
     page.goto(format!("{base}/console/sls/projects")).await.unwrap();
     wait_for(&page, "[data-ui-create='Create Project']")
@@ -588,6 +629,17 @@ async fn create_vpc_and_vswitch_through_the_console() {
             assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);
             assert_eq!(event.user_agent, agent, "{name}");
         }
+        let acl = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "PutBucketAcl")
+            .expect("a PutBucketAcl event");
+        assert_eq!(acl.user_agent, "oss.console.aliyun.com");
+        assert_eq!(
+            acl.request_parameters.get("x-oss-acl").and_then(|v| v.as_str()),
+            Some("public-read")
+        );
     }
 
     // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
