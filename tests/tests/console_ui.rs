@@ -542,6 +542,110 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
 
+    // Lifecycle rules: two created from the Create Rule panel, then both deleted (the first by saving
+    // the other, the last by deleting the configuration).
+    wait_for(&page, "[data-ui-nav='Data Management > Lifecycle']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    for (prefix, days) in [("logs/", "30"), ("tmp/", "1")] {
+        wait_for(&page, "[data-ui-create='Create Rule']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_for(&page, "#create-lifecycle-rule [data-ui-field='Prefix'] input")
+            .await
+            .click()
+            .await
+            .unwrap()
+            .type_str(prefix)
+            .await
+            .unwrap();
+        wait_for(
+            &page,
+            "#create-lifecycle-rule [data-ui-field='Expiration (Days)'] input",
+        )
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(days)
+        .await
+        .unwrap();
+        wait_xpath(
+            &page,
+            "//div[@id='create-lifecycle-rule']//button[normalize-space()='OK']",
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        let listed = format!(
+            "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=lifecycle]') && \
+             document.querySelector('[data-ui-table=lifecycle] tbody').innerText.includes('{prefix}')"
+        );
+        wait_true(&page, &listed, "the new lifecycle rule").await;
+    }
+    let rules = "document.querySelectorAll('[data-ui-table=lifecycle] tr[data-row-id]').length";
+    for left in [1, 0] {
+        wait_for(
+            &page,
+            "[data-ui-table=lifecycle] tr[data-row-id] [data-ui-action='Delete']",
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        wait_xpath(
+            &page,
+            "//div[@id='confirm-lifecycle-0']//button[normalize-space()='OK']",
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        wait_true(
+            &page,
+            &format!("document.readyState === 'complete' && !!document.querySelector('[data-ui-table=lifecycle]') && {rules} === {left}"),
+            "a lifecycle rule fewer",
+        )
+        .await;
+    }
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let names: Vec<&str> = state
+            .events
+            .iter()
+            .map(|e| e.event.event_name.as_str())
+            .filter(|n| n.contains("Lifecycle") && !n.starts_with("Get"))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "PutBucketLifecycle",
+                "PutBucketLifecycle",
+                "PutBucketLifecycle",
+                "DeleteBucketLifecycle"
+            ]
+        );
+        let second = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .filter(|e| e.event_name == "PutBucketLifecycle")
+            .nth(1)
+            .unwrap();
+        assert!(second.error_code.is_none(), "{:?}", second.error_message);
+        assert_eq!(
+            second.request_parameters.get("Rule.1.Prefix").and_then(|v| v.as_str()),
+            Some("logs/"),
+            "the second rule keeps the first"
+        );
+    }
+
     // Simple Log Service: a project, then a Logstore from the project's Logstores page.
     page.goto(format!("{base}/console/sls/projects")).await.unwrap();
     wait_for(&page, "[data-ui-create='Create Project']")

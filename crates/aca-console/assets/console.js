@@ -380,6 +380,21 @@
     var product = document.body.getAttribute('data-product');
     button.disabled = true;
     var chain = Promise.resolve({ ok: true });
+    // A row of a list that is one configuration (lifecycle rules): save the other rows instead.
+    var prefix = button.getAttribute('data-config-prefix');
+    if (prefix && rowContext) {
+      var params = {};
+      fixed.forEach(function (p) { params[p[0]] = p[1]; });
+      var n = 0;
+      document.querySelectorAll('[data-ui-table] tr[data-row-id]').forEach(function (row) {
+        if (row.getAttribute('data-row-id') === rowContext.id) return;
+        n += 1;
+        flatten(prefix + '.' + n, JSON.parse(row.getAttribute('data-row') || '{}'), params);
+      });
+      if (n === 0) action = button.getAttribute('data-config-clear');
+      chain = post('/console/api/' + product + '/' + action, params);
+      ids = [];
+    }
     ids.forEach(function (id) {
       chain = chain.then(function (prev) {
         if (!prev.ok) return prev;
@@ -396,6 +411,14 @@
       toast('The operation is successful.');
       setTimeout(function () { location.reload(); }, 900);
     });
+  }
+  function flatten(path, value, out) {
+    if (value === null || value === undefined) return;
+    if (typeof value === 'object') {
+      Object.keys(value).forEach(function (k) { flatten(path + '.' + k, value[k], out); });
+    } else {
+      out[path] = String(value);
+    }
   }
   function updateBatch() {
     var n = selectedIds().length;

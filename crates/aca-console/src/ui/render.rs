@@ -748,6 +748,7 @@ fn confirm_dialog(
     id_param: &str,
     fixed: &[(String, String)],
     batch: bool,
+    config: Option<&WholeConfig>,
 ) -> Markup {
     html! {
         div class="dialog-mask" id=(id) hidden {
@@ -763,7 +764,9 @@ fn confirm_dialog(
                 }
                 div class="dialog-footer" {
                     button class="btn btn-primary" type="button" data-call=(action) data-id-param=(id_param)
-                        data-fixed=(json_attr(&fixed)) data-batch[batch] { (confirm.ok) }
+                        data-fixed=(json_attr(&fixed)) data-batch[batch]
+                        data-config-prefix=[config.map(|c| &c.prefix)]
+                        data-config-clear=[config.map(|c| &c.clear_action)] { (confirm.ok) }
                     button class="btn" type="button" data-close { (confirm.cancel) }
                 }
             }
@@ -778,7 +781,7 @@ fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Mar
             @match &action.kind {
                 ActionKind::Form(form) => (modal_form(view, form, options)),
                 ActionKind::Call { action: op, id_param, fixed, confirm } => {
-                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false))
+                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false, page.whole_config.as_ref()))
                 }
                 ActionKind::Details => {}
             }
@@ -846,7 +849,7 @@ pub fn list_page(
             (row_dialogs(view, page, options))
             @for (i, batch) in page.batch_actions.iter().enumerate() {
                 @let id = format!("batch-{}-{i}", page.id);
-                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true))
+                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true, None))
             }
         }
     };

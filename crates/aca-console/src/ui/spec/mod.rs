@@ -106,10 +106,19 @@ pub struct PageSpec {
     pub item_details: Option<String>,
     /// Error codes that mean an empty list (`NoSuchLifecycle`).
     pub empty_codes: Vec<String>,
-    /// For lists that are one configuration the API replaces whole (a bucket's lifecycle rules): the
-    /// parameter prefix of the items (`Rule`). Create forms send the listed items as
-    /// `<prefix>.N.<field>` and their own fields (named `<prefix>.N.<field>`) as the next item.
-    pub whole_config: Option<String>,
+    /// For lists that are one configuration the API replaces whole (a bucket's lifecycle rules).
+    pub whole_config: Option<WholeConfig>,
+}
+
+/// A list that is one configuration: create forms send the listed items as `<prefix>.N.<field>` and
+/// their own fields (named `<prefix>.N.<field>`) as the next item; a row's confirmed call sends the
+/// other rows, or calls `clear_action` when the row is the last.
+#[derive(Debug, Clone)]
+pub struct WholeConfig {
+    /// The items' parameter prefix (`Rule`).
+    pub prefix: String,
+    /// The operation that removes the whole configuration (`DeleteBucketLifecycle`).
+    pub clear_action: String,
 }
 
 /// The page a nested page hangs under, and the parameter naming the parent resource.
@@ -700,7 +709,7 @@ impl PageSpec {
     /// `<prefix>.N.<field>` and put their own fields (`<prefix>.N.<field>`) after them.
     pub fn carrying(&self, items: &[serde_json::Value]) -> PageSpec {
         let mut page = self.clone();
-        let Some(prefix) = &self.whole_config else {
+        let Some(prefix) = self.whole_config.as_ref().map(|c| &c.prefix) else {
             return page;
         };
         let mut carried = Vec::new();

@@ -312,7 +312,10 @@ fn lifecycle() -> PageSpec {
     .under("buckets", "BucketName");
     rules.total_path = None;
     rules.empty_codes = vec![s("NoSuchLifecycle")];
-    rules.whole_config = Some(s("Rule"));
+    rules.whole_config = Some(WholeConfig {
+        prefix: s("Rule"),
+        clear_action: s("DeleteBucketLifecycle"),
+    });
     rules.columns = vec![
         col("Rule ID", "ID", ColumnKind::Mono),
         col("Status", "Status", ColumnKind::Status).labels(&[("Enabled", "Enabled"), ("Disabled", "Disabled")]),
@@ -343,6 +346,14 @@ fn lifecycle() -> PageSpec {
         )
         .success("The lifecycle rule is created."),
     ];
+    // The rule is removed by saving the others (or by deleting the configuration with the last one).
+    rules.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "PutBucketLifecycle",
+        "ID",
+        confirm("Delete Rule", "Are you sure you want to delete the lifecycle rule?"),
+    )];
     rules
 }
 
