@@ -685,6 +685,11 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
         html.contains("[&quot;Rule.1.ID&quot;,&quot;expire-logs&quot;]"),
         "the existing rule is kept"
     );
+    assert!(
+        html.contains("data-call=\"PutBucketLifecycle\"")
+            && html.contains("data-config-prefix=\"Rule\" data-config-clear=\"DeleteBucketLifecycle\""),
+        "deleting a rule saves the others, or deletes the configuration"
+    );
 
     // Logstores of a project.
     let project = format!("logs-{}", &creds.account_id[..8]);
