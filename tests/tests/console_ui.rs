@@ -705,6 +705,36 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the new Logstore with its retention period",
     )
     .await;
+    // Modify starts on the Logstore's retention period.
+    wait_for(&page, "tr[data-row-id='app-logs'] [data-ui-action='Modify']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let ttl = wait_for(&page, "#modify-logstore input[name='ttl']").await;
+    wait_true(
+        &page,
+        "document.querySelector(\"#modify-logstore input[name='ttl']\").value === '30'",
+        "the current retention period",
+    )
+    .await;
+    page.evaluate("document.querySelector(\"#modify-logstore input[name='ttl']\").value = ''")
+        .await
+        .unwrap();
+    ttl.click().await.unwrap().type_str("60").await.unwrap();
+    wait_xpath(&page, "//div[@id='modify-logstore']//button[normalize-space()='Save']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && \
+         !!document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\") && \
+         document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\").innerText.includes('60')",
+        "the Logstore's new retention period",
+    )
+    .await;
     {
         let account = console.store.account(&alice.account_id).unwrap();
         let state = account.lock();
@@ -728,6 +758,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
             ("PutObject", "docs/hello.txt", "oss.console.aliyun.com"),
             ("DeleteObject", "docs/hello.txt", "oss.console.aliyun.com"),
             ("CreateLogStore", "app-logs", "sls.console.aliyun.com"),
+            ("UpdateLogStore", "app-logs", "sls.console.aliyun.com"),
         ] {
             let event = find(name, key);
             assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);
