@@ -1,7 +1,8 @@
 //! The console UI in a real browser: log on, create a VPC and a vSwitch with real clicks and typing
 //! (the zone chosen through the portal select, the CIDR block typed into a shadow-DOM input), and find
-//! the calls in the account's ActionTrail events. Also checks that a 2024-profile account sees the
-//! 2024 labels.
+//! the calls in the account's ActionTrail events. In OSS and Simple Log Service: a bucket's objects (a
+//! directory, an upload, View Details, a deletion confirmed in a dialog), its ACL and lifecycle rules,
+//! and a project's Logstores. Also checks that a 2024-profile account sees the 2024 labels.
 
 use aca_console::{Console, ConsoleConfig, ProfileId};
 use aca_e2e::page::{choose, click_in_frame, eval_string, log_on, type_into_cidr, wait_for, wait_true, wait_xpath};
