@@ -289,7 +289,8 @@
       if (el.type === 'radio' && !el.checked) return;
       if (el.closest('[data-then]')) return;
       var name = el.getAttribute('name');
-      var v = (el.value || '').trim();
+      // Content is sent as typed, surrounding whitespace included.
+      var v = el.hasAttribute('data-raw') && el.value.trim() !== '' ? el.value : (el.value || '').trim();
       var suffix = el.getAttribute('data-suffix');
       if (v !== '' && suffix && v.slice(-suffix.length) !== suffix) v += suffix;
       if (v !== '') params[name] = v;

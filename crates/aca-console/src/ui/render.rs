@@ -571,6 +571,11 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
             textarea class="input textarea" name=(field.param) placeholder=(field.placeholder)
                 maxlength="256" { (field.default) }
         },
+        FieldKind::Content => html! {
+            textarea class="input textarea" name=(field.param) placeholder=(field.placeholder) rows="8" data-raw {
+                (field.default)
+            }
+        },
         FieldKind::Cidr { suggest } => html! {
             aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) no-suggestions[!suggest] {}
         },

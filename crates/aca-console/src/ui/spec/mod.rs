@@ -261,6 +261,8 @@ pub enum FieldKind {
     Text,
     Password,
     Textarea,
+    /// A large text area without a length limit: an uploaded object's content.
+    Content,
     Number,
     /// The CIDR block input component (a custom element with a shadow root), with or without the
     /// recommended private blocks offered next to it.

@@ -170,7 +170,9 @@ fn objects() -> PageSpec {
                         .required()
                         .placeholder("dir/example.txt")
                         .help("The full name of the object, including the directory it is uploaded to."),
-                    field("Object Content", "Body", FieldKind::Textarea).required(),
+                    field("Object Content", "Body", FieldKind::Content)
+                        .required()
+                        .help("The object's content, as text."),
                     field("Object ACL", "x-oss-object-acl", radio(OBJECT_ACLS)).default("default"),
                 ],
             )],
