@@ -420,6 +420,18 @@ async fn create_vpc_and_vswitch_through_the_console() {
         )
     };
     wait_true(&page, &objects_include("docs/"), "the new directory").await;
+    // Into the directory: what is uploaded there is named within it.
+    wait_for(&page, "[data-ui-table=objects] [data-ui-folder='docs/']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.search.includes('dir=docs%2F') && document.readyState === 'complete'",
+        "the docs/ directory",
+    )
+    .await;
     wait_for(&page, "[data-ui-create='Upload Object']")
         .await
         .click()
@@ -430,7 +442,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .click()
         .await
         .unwrap()
-        .type_str("docs/hello.txt")
+        .type_str("hello.txt")
         .await
         .unwrap();
     wait_for(&page, "#upload-object textarea[name='Body']")
@@ -494,11 +506,10 @@ async fn create_vpc_and_vswitch_through_the_console() {
     wait_true(
         &page,
         &format!(
-            "document.readyState === 'complete' && !{} && {}",
-            objects_include("docs/hello.txt"),
-            objects_include("docs/")
+            "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=objects]') && !{}",
+            objects_include("docs/hello.txt")
         ),
-        "the deleted object gone, its directory kept",
+        "the deleted object gone",
     )
     .await;
 

@@ -293,6 +293,8 @@
       var v = el.hasAttribute('data-raw') && el.value.trim() !== '' ? el.value : (el.value || '').trim();
       var suffix = el.getAttribute('data-suffix');
       if (v !== '' && suffix && v.slice(-suffix.length) !== suffix) v += suffix;
+      var prefix = el.getAttribute('data-prefix');
+      if (v !== '' && prefix && v.indexOf(prefix) !== 0) v = prefix + v;
       if (v !== '') params[name] = v;
     });
     var idParam = form.getAttribute('data-id-param');

@@ -206,6 +206,7 @@ struct PageQuery {
     key: Option<usize>,
     q: Option<String>,
     marker: Option<String>,
+    dir: Option<String>,
 }
 
 async fn home(
@@ -327,6 +328,17 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
             params.insert(k.clone(), v.replace("{q}", &query.q));
         }
     }
+    // A folder's list: the keys under its name (a search looks for names within it), rolled up.
+    if let Some(folders) = &page.folders {
+        let searched = params.get(&folders.prefix_param).unwrap_or("").to_owned();
+        let prefix = if searched.starts_with(&query.dir) {
+            searched
+        } else {
+            format!("{}{searched}", query.dir)
+        };
+        params.insert(folders.prefix_param.clone(), prefix);
+        params.insert(folders.delimiter_param.clone(), folders.delimiter.clone());
+    }
     params
 }
 
@@ -342,7 +354,12 @@ fn fetch_list(
     let page_number = params.get(&page.page_param).and_then(|n| n.parse().ok()).unwrap_or(1);
     match console_call(console, product, &page.list_action, params, s, ip, false) {
         Ok(body) => ListData {
-            items: list_items(console, product, page, params, lookup(&body, &page.items_path), s, ip),
+            items: folder_rows(
+                page,
+                params,
+                &body,
+                list_items(console, product, page, params, lookup(&body, &page.items_path), s, ip),
+            ),
             next_marker: page
                 .marker
                 .as_ref()
@@ -368,6 +385,40 @@ fn fetch_list(
             ..ListData::default()
         },
     }
+}
+
+/// For a folder's list ([`PageSpec::folders`]): its sub-folders first, then its items, each with
+/// `Name`, its key within the folder; the folder's own marker object is not a row of it.
+fn folder_rows(page: &PageSpec, params: &Params, body: &Value, items: Vec<Value>) -> Vec<Value> {
+    let Some(folders) = &page.folders else {
+        return items;
+    };
+    let dir = params.get(&folders.prefix_param).unwrap_or("");
+    // A search's prefix may end inside a name: names are shown within the folder being browsed.
+    let dir = &dir[..dir
+        .rfind(folders.delimiter.as_str())
+        .map_or(0, |at| at + folders.delimiter.len())];
+    let sub_folders = lookup(body, &folders.items_path)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| {
+            let key = display(lookup(&f, &folders.field));
+            json!({ page.id_field.clone(): key, "Directory": true })
+        });
+    sub_folders
+        .chain(items)
+        .filter_map(|mut item| {
+            let key = display(lookup(&item, &page.id_field));
+            if key == dir {
+                return None;
+            }
+            let name = key.strip_prefix(dir).unwrap_or(&key).to_owned();
+            item.as_object_mut()?.insert("Name".to_owned(), Value::String(name));
+            Some(item)
+        })
+        .collect()
 }
 
 /// The rows of a list response: an array, or one object (a bucket's ACL); bare ids are described
@@ -472,6 +523,7 @@ fn list_query(q: &PageQuery) -> ListQuery {
         search_key: q.key.unwrap_or(0),
         q: q.q.clone().unwrap_or_default().trim().to_owned(),
         marker: q.marker.clone().unwrap_or_default(),
+        dir: q.dir.clone().unwrap_or_default(),
     }
 }
 
@@ -645,7 +697,7 @@ async fn nested(
     let ip = source_ip(&extensions);
     let query = list_query(&q);
     let data = fetch_list(&console, api, &page, &list_params(&page, &s, &query), &s, &ip);
-    let page = page.carrying(&data.items);
+    let page = page.carrying(&data.items).in_folder(&query.dir);
     let options = select_options(&console, &s, page_forms(&page), &ip);
     page_html(StatusCode::OK, render::list_page(&v, &page, &data, &query, &options))
 }

@@ -44,6 +44,8 @@ pub struct ListQuery {
     pub q: String,
     /// For marker-paged lists: where this page starts (empty: the first page).
     pub marker: String,
+    /// For lists of folders: the folder shown (`docs/`; empty: the top).
+    pub dir: String,
 }
 
 /// Options of resource selects, keyed `product/page`: (value, label).
@@ -353,6 +355,19 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
             html! { (if zone.is_empty() { "-".to_owned() } else { zone_label(&zone) }) }
         }
         ColumnKind::Time => html! { (or_dash(console_time(&display(value)))) },
+        ColumnKind::Folder => {
+            let name = display(value);
+            let id = display(lookup(item, &page.id_field));
+            let is_folder = item.get("Directory").and_then(Value::as_bool).unwrap_or(false);
+            html! {
+                @if is_folder {
+                    a class="link mono folder" href=(format!("{}&dir={}", product_url(view, &page_path(view, page)), encode(&id)))
+                        data-ui-folder=(id) { (name) }
+                } @else {
+                    span class="mono" { (or_dash(name)) }
+                }
+            }
+        }
     }
 }
 
@@ -478,6 +493,9 @@ fn pagination(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQue
             page_path(view, page),
             view.region
         );
+        if !query.dir.is_empty() {
+            url.push_str(&format!("&dir={}", encode(&query.dir)));
+        }
         if !query.q.is_empty() {
             url.push_str(&format!("&key={}&q={}", query.search_key, encode(&query.q)));
         }
@@ -544,6 +562,7 @@ fn search_box(view: &View<'_>, page: &PageSpec, query: &ListQuery, action: &str)
     html! {
         form class="search" method="get" action=(action) data-client-filter[client_side] {
             input type="hidden" name="region" value=(view.region);
+            @if !query.dir.is_empty() { input type="hidden" name="dir" value=(query.dir); }
             (div_select("key", &options, &query.search_key.to_string(), "", "search-key"))
             input class="input search-input" type="search" name="q" value=(query.q)
                 placeholder="Enter a value to search" aria-label="Search";
@@ -557,7 +576,8 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
     match &field.kind {
         FieldKind::Text => html! {
             input class="input" type="text" name=(field.param) value=(field.default) placeholder=(field.placeholder)
-                data-rule=(rule) data-suffix=[(!field.suffix.is_empty()).then_some(&field.suffix)] autocomplete="off";
+                data-rule=(rule) data-suffix=[(!field.suffix.is_empty()).then_some(&field.suffix)]
+                data-prefix=[(!field.prefix.is_empty()).then_some(&field.prefix)] autocomplete="off";
         },
         FieldKind::Password => html! {
             input class="input" type="password" name=(field.param) value=(field.default)
@@ -835,6 +855,7 @@ pub fn list_page(
                 (search_box(view, page, query, &list_url))
                 a class="btn btn-icon refresh" href=(product_url(view, &path)) aria-label="Refresh" { "Refresh" }
             }
+            @if page.folders.is_some() { (folder_trail(view, page, query)) }
             (table(view, page, data, selectable))
             div class="table-footer" {
                 div class="batch-bar" {
@@ -859,6 +880,29 @@ pub fn list_page(
         }
     };
     shell_with(view, page_nav(view, page), page.regional, &page.title, main)
+}
+
+/// Where a folder list is: the top and each folder down to the one shown, as links.
+fn folder_trail(view: &View<'_>, page: &PageSpec, query: &ListQuery) -> Markup {
+    let base = product_url(view, &page_path(view, page));
+    let mut folders = Vec::new();
+    let mut end = 0;
+    while let Some(at) = query.dir[end..].find('/') {
+        end += at + 1;
+        folders.push((
+            &query.dir[folders.last().map_or(0, |(_, e): &(&str, usize)| *e)..end],
+            end,
+        ));
+    }
+    html! {
+        nav class="folder-trail" aria-label="Directory" {
+            a class="link" href=(base) data-ui-folder="" { (view.parent_id) }
+            @for (name, end) in &folders {
+                span class="sep" { "/" }
+                a class="link" href=(format!("{base}&dir={}", encode(&query.dir[..*end]))) { (name.trim_end_matches('/')) }
+            }
+        }
+    }
 }
 
 /// The list shown inside an iframe (ActionTrail's Event Query): its own document, same widgets.

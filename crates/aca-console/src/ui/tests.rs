@@ -622,7 +622,21 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
     }
     let objects = format!("/console/oss/buckets/{bucket}/objects");
     let html = ok(send(&app, page(&objects)).await);
-    assert!(html.contains(">docs/<") && html.contains(">docs/hello.txt<"), "{html}");
+    // The top shows the directory, which opens to show the object by its name within it.
+    assert!(
+        html.contains("data-ui-folder=\"docs/\"") && !html.contains("data-row-id=\"docs/hello.txt\""),
+        "{html}"
+    );
+    let docs = ok(send(&app, page(&format!("{objects}?dir=docs%2F"))).await);
+    assert!(docs.contains("data-row-id=\"docs/hello.txt\"") && docs.contains(">hello.txt<"));
+    assert!(
+        !docs.contains("data-row-id=\"docs/\""),
+        "a directory is not a row of itself"
+    );
+    assert!(
+        docs.contains("data-prefix=\"docs/\""),
+        "names typed here are made in the directory"
+    );
     assert!(
         html.contains(&format!("[&quot;BucketName&quot;,&quot;{bucket}&quot;]")),
         "calls carry the bucket"
@@ -638,14 +652,21 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
         )
         .await);
     }
-    let html = ok(send(&app, page(&format!("{objects}?key=0&q=logs/"))).await);
-    assert!(!html.contains(">docs/<") && html.contains(">logs/00.log<") && !html.contains(">logs/20.log<"));
+    let html = ok(send(&app, page(&format!("{objects}?key=0&q=lo"))).await);
+    assert!(!html.contains("data-ui-folder=\"docs/\"") && html.contains("data-ui-folder=\"logs/\""));
+    let html = ok(send(&app, page(&format!("{objects}?dir=logs%2F"))).await);
+    assert!(html.contains(">00.log<") && html.contains(">19.log<") && !html.contains(">20.log<"));
     assert!(
-        html.contains("marker=logs%2F19%2Elog"),
+        html.contains("dir=logs%2F") && html.contains("marker=logs%2F19%2Elog"),
         "a next page starts after the last row"
     );
-    let html = ok(send(&app, page(&format!("{objects}?key=0&q=logs/&marker=logs%2F19.log"))).await);
-    assert!(html.contains(">logs/20.log<") && !html.contains(">logs/19.log<"));
+    let html = ok(send(&app, page(&format!("{objects}?dir=logs%2F&marker=logs%2F19.log"))).await);
+    assert!(html.contains(">20.log<") && !html.contains(">19.log<"));
+    let html = ok(send(&app, page(&format!("{objects}?dir=logs%2F&key=0&q=1"))).await);
+    assert!(
+        html.contains(">10.log<") && !html.contains(">00.log<"),
+        "a search looks within the directory"
+    );
     ok(send(
         &app,
         post(
@@ -654,8 +675,8 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
         ),
     )
     .await);
-    let html = ok(send(&app, page(&objects)).await);
-    assert!(!html.contains(">docs/hello.txt<"));
+    let html = ok(send(&app, page(&format!("{objects}?dir=docs%2F"))).await);
+    assert!(!html.contains("data-row-id=\"docs/hello.txt\""));
 
     // ACL.
     let acl = format!("/console/oss/buckets/{bucket}/bucket-acl");

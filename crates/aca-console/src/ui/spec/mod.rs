@@ -108,6 +108,23 @@ pub struct PageSpec {
     pub empty_codes: Vec<String>,
     /// For lists that are one configuration the API replaces whole (a bucket's lifecycle rules).
     pub whole_config: Option<WholeConfig>,
+    /// For flat key spaces shown as folders (OSS directories): the list shows one folder at a time.
+    pub folders: Option<Folders>,
+}
+
+/// Folders of a flat key space: names ending with the delimiter. The list of a folder asks for the
+/// keys under its name, rolled up at the delimiter; its rows carry `Name`, the key within the
+/// folder, and sub-folders carry `Directory: true`.
+#[derive(Debug, Clone)]
+pub struct Folders {
+    /// The request's prefix parameter (`prefix`) and delimiter parameter and value (`delimiter`, `/`).
+    pub prefix_param: String,
+    pub delimiter_param: String,
+    pub delimiter: String,
+    /// Where the response lists the sub-folders (`ListBucketResult.CommonPrefixes`) and the field
+    /// that names one (`Prefix`).
+    pub items_path: String,
+    pub field: String,
 }
 
 /// A list that is one configuration: create forms send the listed items as `<prefix>.N.<field>` and
@@ -167,6 +184,8 @@ pub enum ColumnKind {
     Mono,
     /// An ISO 8601 time, shown as `2026-01-31 08:00:00`.
     Time,
+    /// A name within a folder ([`PageSpec::folders`]): a sub-folder's name links into it.
+    Folder,
     /// A zone id, shown by its console name (`Hangzhou Zone H`).
     Zone,
     /// A region id, shown by its console name (`China (Hangzhou)`).
@@ -254,6 +273,8 @@ pub struct Field {
     pub from_row: Option<String>,
     /// Appended to the value when it does not end with it (a directory's `/`).
     pub suffix: String,
+    /// Put before the value when it does not start with it (the folder a name is created in).
+    pub prefix: String,
 }
 
 #[derive(Debug, Clone)]
@@ -453,6 +474,7 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         rule: None,
         from_row: None,
         suffix: String::new(),
+        prefix: String::new(),
     }
 }
 
@@ -671,6 +693,7 @@ pub(crate) fn page(
         item_details: None,
         empty_codes: Vec::new(),
         whole_config: None,
+        folders: None,
     }
 }
 
@@ -725,6 +748,24 @@ impl PageSpec {
             for step in &mut form.steps {
                 for field in &mut step.fields {
                     field.param = field.param.replace(&placeholder, &next);
+                }
+            }
+        }
+        page
+    }
+}
+
+impl PageSpec {
+    /// The page as shown in folder `dir`: names typed in its create forms are made in that folder.
+    pub fn in_folder(&self, dir: &str) -> PageSpec {
+        let mut page = self.clone();
+        if self.folders.is_none() || dir.is_empty() {
+            return page;
+        }
+        for form in &mut page.creates {
+            for step in &mut form.steps {
+                for field in step.fields.iter_mut().filter(|f| f.param == self.id_param) {
+                    field.prefix = dir.to_owned();
                 }
             }
         }

@@ -128,9 +128,10 @@ const OBJECT_ACLS: &[(&str, &str)] = &[
     ("public-read-write", "Public Read/Write"),
 ];
 
-/// A bucket's objects. Directories are objects whose names end with `/`; the list is flat (every
-/// object under the searched prefix), paged by marker as ListObjects pages. Uploads are made from an
-/// Upload Object panel with the object's name and its content typed as text, not from a file picker.
+/// A bucket's objects, one directory at a time. Directories are objects whose names end with `/` (and
+/// the prefixes ListObjects rolls up at `/`); the search finds names in the directory by prefix; the
+/// list pages by marker as ListObjects does. Uploads are made from an Upload Object panel with the
+/// object's name and its content typed as text, not from a file picker.
 fn objects() -> PageSpec {
     let mut objects = page(
         "objects",
@@ -149,8 +150,15 @@ fn objects() -> PageSpec {
         size_param: s("max-keys"),
     });
     objects.id_param = s("ObjectName");
+    objects.folders = Some(Folders {
+        prefix_param: s("prefix"),
+        delimiter_param: s("delimiter"),
+        delimiter: s("/"),
+        items_path: s("ListBucketResult.CommonPrefixes"),
+        field: s("Prefix"),
+    });
     objects.columns = vec![
-        col("Object Name", "Key", ColumnKind::Mono),
+        col("Object Name", "Name", ColumnKind::Folder),
         col("Object Size", "Size", ColumnKind::Text),
         col("Storage Class", "StorageClass", ColumnKind::Text),
         col("Modified At", "LastModified", ColumnKind::Time),
