@@ -1,7 +1,8 @@
 //! The console UI in a real browser: log on, create a VPC and a vSwitch with real clicks and typing
 //! (the zone chosen through the portal select, the CIDR block typed into a shadow-DOM input), and find
-//! the calls in the account's ActionTrail events. Also checks that a 2024-profile account sees the
-//! 2024 labels.
+//! the calls in the account's ActionTrail events. In OSS and Simple Log Service: a bucket's objects (a
+//! directory, an upload, View Details, a deletion confirmed in a dialog), its ACL and lifecycle rules,
+//! and a project's Logstores. Also checks that a 2024-profile account sees the 2024 labels.
 
 use aca_console::{Console, ConsoleConfig, ProfileId};
 use aca_e2e::page::{choose, click_in_frame, eval_string, log_on, type_into_cidr, wait_for, wait_true, wait_xpath};
@@ -373,6 +374,421 @@ async fn create_vpc_and_vswitch_through_the_console() {
         );
     }
 
+    // The bucket's details page, its own navigation pane, and its objects: a directory, an upload of
+    // typed content into it, and the object's deletion from the row's More menu.
+    wait_xpath(
+        &page,
+        &format!("//table[@data-ui-table='buckets']//a[normalize-space()='{bucket}']"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_for(&page, "[data-ui-nav='Object Management > Objects']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        &format!("location.pathname === '/console/oss/buckets/{bucket}/objects'"),
+        "the bucket's Objects page",
+    )
+    .await;
+    wait_for(&page, "[data-ui-create='Create Directory']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#create-directory input[name='ObjectName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("docs")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-directory']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let objects_include = |name: &str| {
+        format!(
+            "(() => {{ const t = document.querySelector('[data-ui-table=objects]'); \
+             return !!t && [...t.querySelectorAll('tr[data-row-id]')].some(r => r.dataset.rowId === '{name}'); }})()"
+        )
+    };
+    wait_true(&page, &objects_include("docs/"), "the new directory").await;
+    // Into the directory: what is uploaded there is named within it.
+    wait_for(&page, "[data-ui-table=objects] [data-ui-folder='docs/']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "location.search.includes('dir=docs%2F') && document.readyState === 'complete'",
+        "the docs/ directory",
+    )
+    .await;
+    wait_for(&page, "[data-ui-create='Upload Object']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#upload-object input[name='ObjectName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("hello.txt")
+        .await
+        .unwrap();
+    wait_for(&page, "#upload-object textarea[name='Body']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("hello from the console")
+        .await
+        .unwrap();
+    let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+    std::fs::write(screenshot_dir().join("upload-object.png"), shot).unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='upload-object']//button[normalize-space()='Upload Object']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(&page, &objects_include("docs/hello.txt"), "the uploaded object").await;
+    // View Details shows the object's values, pre-filled from its row, and makes no call.
+    wait_for(
+        &page,
+        "tr[data-row-id='docs/hello.txt'] [data-ui-action='View Details']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "(() => { const d = document.querySelector('#object-details'); \
+         return !d.hidden && d.querySelector(\"[data-readonly='Size']\").value === '22'; })()",
+        "the object's size in its details panel",
+    )
+    .await;
+    wait_xpath(&page, "//div[@id='object-details']//button[normalize-space()='Close']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "tr[data-row-id='docs/hello.txt'] .hover-menu .more-trigger")
+        .await
+        .hover()
+        .await
+        .unwrap();
+    wait_for(
+        &page,
+        "tr[data-row-id='docs/hello.txt'] .hover-menu [data-ui-action='Delete']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_xpath(&page, "//div[@id='confirm-objects-2']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        &format!(
+            "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=objects]') && !{}",
+            objects_include("docs/hello.txt")
+        ),
+        "the deleted object gone",
+    )
+    .await;
+
+    // The bucket's ACL: its Settings panel starts on the current ACL.
+    wait_for(&page, "[data-ui-nav='Permission Control > ACL']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-table='bucket-acl'] [data-ui-action='Settings']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.querySelector(\"#bucket-acl-settings input[value='private']\").checked",
+        "the current ACL chosen",
+    )
+    .await;
+    wait_xpath(
+        &page,
+        "//div[@id='bucket-acl-settings']//label[normalize-space()='Public Read']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_xpath(
+        &page,
+        "//div[@id='bucket-acl-settings']//button[normalize-space()='Save']",
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=bucket-acl]') && \
+         document.querySelector('[data-ui-table=bucket-acl] tbody').innerText.includes('Public Read')",
+        "the bucket's new ACL",
+    )
+    .await;
+
+    // Lifecycle rules: two created from the Create Rule panel, then both deleted (the first by saving
+    // the other, the last by deleting the configuration).
+    wait_for(&page, "[data-ui-nav='Data Management > Lifecycle']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    for (prefix, days) in [("logs/", "30"), ("tmp/", "1")] {
+        wait_for(&page, "[data-ui-create='Create Rule']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_for(&page, "#create-lifecycle-rule [data-ui-field='Prefix'] input")
+            .await
+            .click()
+            .await
+            .unwrap()
+            .type_str(prefix)
+            .await
+            .unwrap();
+        wait_for(
+            &page,
+            "#create-lifecycle-rule [data-ui-field='Expiration (Days)'] input",
+        )
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(days)
+        .await
+        .unwrap();
+        wait_xpath(
+            &page,
+            "//div[@id='create-lifecycle-rule']//button[normalize-space()='OK']",
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        let listed = format!(
+            "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=lifecycle]') && \
+             document.querySelector('[data-ui-table=lifecycle] tbody').innerText.includes('{prefix}')"
+        );
+        wait_true(&page, &listed, "the new lifecycle rule").await;
+    }
+    let rules = "document.querySelectorAll('[data-ui-table=lifecycle] tr[data-row-id]').length";
+    for left in [1, 0] {
+        wait_for(
+            &page,
+            "[data-ui-table=lifecycle] tr[data-row-id] [data-ui-action='Delete']",
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        wait_xpath(
+            &page,
+            "//div[@id='confirm-lifecycle-0']//button[normalize-space()='OK']",
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        wait_true(
+            &page,
+            &format!("document.readyState === 'complete' && !!document.querySelector('[data-ui-table=lifecycle]') && {rules} === {left}"),
+            "a lifecycle rule fewer",
+        )
+        .await;
+    }
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let names: Vec<&str> = state
+            .events
+            .iter()
+            .map(|e| e.event.event_name.as_str())
+            .filter(|n| n.contains("Lifecycle") && !n.starts_with("Get"))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "PutBucketLifecycle",
+                "PutBucketLifecycle",
+                "PutBucketLifecycle",
+                "DeleteBucketLifecycle"
+            ]
+        );
+        let second = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .filter(|e| e.event_name == "PutBucketLifecycle")
+            .nth(1)
+            .unwrap();
+        assert!(second.error_code.is_none(), "{:?}", second.error_message);
+        assert_eq!(
+            second.request_parameters.get("Rule.1.Prefix").and_then(|v| v.as_str()),
+            Some("logs/"),
+            "the second rule keeps the first"
+        );
+    }
+
+    // Simple Log Service: a project, then a Logstore from the project's Logstores page.
+    page.goto(format!("{base}/console/sls/projects")).await.unwrap();
+    wait_for(&page, "[data-ui-create='Create Project']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let project = format!("logs-{}", &alice.account_id[..10]);
+    wait_for(&page, "#create-project input[name='projectName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(&project)
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-project']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_xpath(
+        &page,
+        &format!("//table[@data-ui-table='projects']//a[normalize-space()='{project}']"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_for(&page, "[data-ui-nav='Log Storage > Logstores']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-create='Create Logstore']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&page, "#create-logstore input[name='logstoreName']")
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str("app-logs")
+        .await
+        .unwrap();
+    wait_xpath(&page, "//div[@id='create-logstore']//button[normalize-space()='OK']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "!!document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\") && \
+         document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\").innerText.includes('30')",
+        "the new Logstore with its retention period",
+    )
+    .await;
+    // Modify starts on the Logstore's retention period.
+    wait_for(&page, "tr[data-row-id='app-logs'] [data-ui-action='Modify']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let ttl = wait_for(&page, "#modify-logstore input[name='ttl']").await;
+    wait_true(
+        &page,
+        "document.querySelector(\"#modify-logstore input[name='ttl']\").value === '30'",
+        "the current retention period",
+    )
+    .await;
+    page.evaluate("document.querySelector(\"#modify-logstore input[name='ttl']\").value = ''")
+        .await
+        .unwrap();
+    ttl.click().await.unwrap().type_str("60").await.unwrap();
+    wait_xpath(&page, "//div[@id='modify-logstore']//button[normalize-space()='Save']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && \
+         !!document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\") && \
+         document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\").innerText.includes('60')",
+        "the Logstore's new retention period",
+    )
+    .await;
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let find = |name: &str, key: &str| {
+            state
+                .events
+                .iter()
+                .map(|e| &e.event)
+                .find(|e| {
+                    e.event_name == name
+                        && e.request_parameters
+                            .get("ObjectName")
+                            .or(e.request_parameters.get("logstoreName"))
+                            .and_then(|v| v.as_str())
+                            == Some(key)
+                })
+                .unwrap_or_else(|| panic!("a {name} event for {key}"))
+        };
+        for (name, key, agent) in [
+            ("PutObject", "docs/", "oss.console.aliyun.com"),
+            ("PutObject", "docs/hello.txt", "oss.console.aliyun.com"),
+            ("DeleteObject", "docs/hello.txt", "oss.console.aliyun.com"),
+            ("CreateLogStore", "app-logs", "sls.console.aliyun.com"),
+            ("UpdateLogStore", "app-logs", "sls.console.aliyun.com"),
+        ] {
+            let event = find(name, key);
+            assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);
+            assert_eq!(event.user_agent, agent, "{name}");
+        }
+        let acl = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == "PutBucketAcl")
+            .expect("a PutBucketAcl event");
+        assert_eq!(acl.user_agent, "oss.console.aliyun.com");
+        assert_eq!(
+            acl.request_parameters.get("x-oss-acl").and_then(|v| v.as_str()),
+            Some("public-read")
+        );
+    }
+
     // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
     wait_xpath(&page, "//button[normalize-space()='Log Out']")
         .await
@@ -402,6 +818,12 @@ async fn create_vpc_and_vswitch_through_the_console() {
     wait_for(&page, "[data-submit]").await;
     let ok_2024 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
     assert_eq!(ok_2024, "Confirm");
+    // A bucket's objects are files under 2024: Files > Files, and Create Folder.
+    page.goto(format!("{base}/console/oss/buckets/{bucket}/objects"))
+        .await
+        .unwrap();
+    wait_for(&page, "[data-ui-nav='Files > Files']").await;
+    wait_for(&page, "[data-ui-create='Create Folder']").await;
 
     chromium.close().await;
 }

@@ -220,6 +220,11 @@
       var path = item.getAttribute('data-from-row');
       if (path && rowContext) {
         var v = lookup(rowContext.item, path);
+        var radios = item.querySelectorAll('input[type=radio]');
+        if (radios.length) {
+          radios.forEach(function (r) { r.checked = r.value === String(v); });
+          return;
+        }
         var c = controlOf(item);
         if (c) c.value = v == null ? '' : v;
       }
@@ -284,7 +289,12 @@
       if (el.type === 'radio' && !el.checked) return;
       if (el.closest('[data-then]')) return;
       var name = el.getAttribute('name');
-      var v = (el.value || '').trim();
+      // Content is sent as typed, surrounding whitespace included.
+      var v = el.hasAttribute('data-raw') && el.value.trim() !== '' ? el.value : (el.value || '').trim();
+      var suffix = el.getAttribute('data-suffix');
+      if (v !== '' && suffix && v.slice(-suffix.length) !== suffix) v += suffix;
+      var prefix = el.getAttribute('data-prefix');
+      if (v !== '' && prefix && v.indexOf(prefix) !== 0) v = prefix + v;
       if (v !== '') params[name] = v;
     });
     var idParam = form.getAttribute('data-id-param');
@@ -373,6 +383,21 @@
     var product = document.body.getAttribute('data-product');
     button.disabled = true;
     var chain = Promise.resolve({ ok: true });
+    // A row of a list that is one configuration (lifecycle rules): save the other rows instead.
+    var prefix = button.getAttribute('data-config-prefix');
+    if (prefix && rowContext) {
+      var params = {};
+      fixed.forEach(function (p) { params[p[0]] = p[1]; });
+      var n = 0;
+      document.querySelectorAll('[data-ui-table] tr[data-row-id]').forEach(function (row) {
+        if (row.getAttribute('data-row-id') === rowContext.id) return;
+        n += 1;
+        flatten(prefix + '.' + n, JSON.parse(row.getAttribute('data-row') || '{}'), params);
+      });
+      if (n === 0) action = button.getAttribute('data-config-clear');
+      chain = post('/console/api/' + product + '/' + action, params);
+      ids = [];
+    }
     ids.forEach(function (id) {
       chain = chain.then(function (prev) {
         if (!prev.ok) return prev;
@@ -389,6 +414,14 @@
       toast('The operation is successful.');
       setTimeout(function () { location.reload(); }, 900);
     });
+  }
+  function flatten(path, value, out) {
+    if (value === null || value === undefined) return;
+    if (typeof value === 'object') {
+      Object.keys(value).forEach(function (k) { flatten(path + '.' + k, value[k], out); });
+    } else {
+      out[path] = String(value);
+    }
   }
   function updateBatch() {
     var n = selectedIds().length;
@@ -462,6 +495,8 @@
       ev.preventDefault();
       var next = form.querySelector('[data-step-next]');
       if (next && !next.hidden) { next.click(); return; }
+      // A panel that only shows values (an object's details) makes no call.
+      if (!form.getAttribute('data-url')) { closeLayer(form.parentNode); return; }
       submitForm(form);
     }
   });

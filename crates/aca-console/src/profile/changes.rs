@@ -312,6 +312,65 @@ pub static CHANGES_2024: &[Change] = &[
         in_2024: Inline,
         in_2026: More,
     },
+    // Object Storage Service: the 2024 console called a bucket's objects files (Files > Files) and
+    // its directories folders.
+    Rename {
+        product: "oss",
+        page: "buckets",
+        what: "bucket menu group",
+        in_2024: "Files",
+        in_2026: "Object Management",
+    },
+    Rename {
+        product: "oss",
+        page: "buckets",
+        what: "bucket menu item",
+        in_2024: "Files",
+        in_2026: "Objects",
+    },
+    Rename {
+        product: "oss",
+        page: "objects",
+        what: "page title",
+        in_2024: "Files",
+        in_2026: "Objects",
+    },
+    Rename {
+        product: "oss",
+        page: "objects",
+        what: "create button",
+        in_2024: "Create Folder",
+        in_2026: "Create Directory",
+    },
+    Rename {
+        product: "oss",
+        page: "objects",
+        what: "panel field",
+        in_2024: "Folder Name",
+        in_2026: "Directory Name",
+    },
+    MoveAction {
+        product: "oss",
+        page: "objects",
+        action: "Delete",
+        in_2024: Inline,
+        in_2026: More,
+    },
+    // Simple Log Service
+    Rename {
+        product: "sls",
+        page: "logstores",
+        what: "panel field",
+        in_2024: "Data Retention Period",
+        in_2026: "Data Retention Period (Days)",
+    },
+    MoveAction {
+        product: "sls",
+        page: "logstores",
+        action: "Delete",
+        in_2024: More,
+        in_2026: Inline,
+    },
 ];
 
 impl Change {

@@ -7,7 +7,8 @@
 //!
 //! URLs: `/login`; `/console` (products); `/console/<product>/<page>` (a list);
 //! `/console/<product>/<page>/<id>` (details); `/console/<product>/<page>/buy/<form>` and
-//! `…/create/<form>` (create flows with a page of their own); `/console/<product>/frame/<page>` (a list
+//! `…/create/<form>` (create flows with a page of their own); `/console/<product>/<page>/<id>/<sub>` (a
+//! list nested under a resource: a bucket's objects); `/console/<product>/frame/<page>` (a list
 //! shown in an iframe); `POST /console/api/<product>/<Action>` and `POST /console/buy/<product>/<Action>`
 //! (the pages' calls). Which release a user sees is the account's profile ([`crate::profile`]).
 
@@ -59,6 +60,7 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/console/{product}/{page}/{id}", get(details))
         .route("/console/{product}/{page}/buy/{form}", get(buy_page))
         .route("/console/{product}/{page}/create/{form}", get(create_page))
+        .route("/console/{product}/{page}/{id}/{sub}", get(nested))
         .route_layer(axum::middleware::from_fn_with_state(console, signed_rest_requests))
 }
 
@@ -203,6 +205,8 @@ struct PageQuery {
     page: Option<i64>,
     key: Option<usize>,
     q: Option<String>,
+    marker: Option<String>,
+    dir: Option<String>,
 }
 
 async fn home(
@@ -241,6 +245,7 @@ fn view<'a>(s: &'a Session, spec: &'a ProductSpec) -> View<'a> {
         account_id: &s.account_id,
         region: &s.region,
         resource_group: &s.resource_group,
+        parent_id: "",
     }
 }
 
@@ -306,6 +311,12 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
         params.insert(page.page_param.clone(), query.page_number.max(1).to_string());
         params.insert("PageSize", page.page_size.to_string());
     }
+    if let Some(marker) = &page.marker {
+        params.insert(marker.size_param.clone(), page.page_size.to_string());
+        if !query.marker.is_empty() {
+            params.insert(marker.param.clone(), query.marker.clone());
+        }
+    }
     for (k, v) in &page.list_params {
         params.insert(k.clone(), v.clone());
     }
@@ -316,6 +327,17 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
         for (k, v) in &option.params {
             params.insert(k.clone(), v.replace("{q}", &query.q));
         }
+    }
+    // A folder's list: the keys under its name (a search looks for names within it), rolled up.
+    if let Some(folders) = &page.folders {
+        let searched = params.get(&folders.prefix_param).unwrap_or("").to_owned();
+        let prefix = if searched.starts_with(&query.dir) {
+            searched
+        } else {
+            format!("{}{searched}", query.dir)
+        };
+        params.insert(folders.prefix_param.clone(), prefix);
+        params.insert(folders.delimiter_param.clone(), folders.delimiter.clone());
     }
     params
 }
@@ -332,10 +354,18 @@ fn fetch_list(
     let page_number = params.get(&page.page_param).and_then(|n| n.parse().ok()).unwrap_or(1);
     match console_call(console, product, &page.list_action, params, s, ip, false) {
         Ok(body) => ListData {
-            items: lookup(&body, &page.items_path)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default(),
+            items: folder_rows(
+                page,
+                params,
+                &body,
+                list_items(console, product, page, params, lookup(&body, &page.items_path), s, ip),
+            ),
+            next_marker: page
+                .marker
+                .as_ref()
+                .and_then(|m| lookup(&body, &m.next_path))
+                .map(|v| display(Some(v)))
+                .filter(|m| !m.is_empty()),
             // Some products return the count as a string (CloudMonitor's `"Total": "3"`).
             total: page
                 .total_path
@@ -345,12 +375,89 @@ fn fetch_list(
             page_number,
             error: None,
         },
+        Err(e) if page.empty_codes.contains(&e.code) => ListData {
+            page_number,
+            ..ListData::default()
+        },
         Err(e) => ListData {
             error: Some(format!("{}: {}", e.code, e.message)),
             page_number,
             ..ListData::default()
         },
     }
+}
+
+/// For a folder's list ([`PageSpec::folders`]): its sub-folders first, then its items, each with
+/// `Name`, its key within the folder; the folder's own marker object is not a row of it.
+fn folder_rows(page: &PageSpec, params: &Params, body: &Value, items: Vec<Value>) -> Vec<Value> {
+    let Some(folders) = &page.folders else {
+        return items;
+    };
+    let dir = params.get(&folders.prefix_param).unwrap_or("");
+    // A search's prefix may end inside a name: names are shown within the folder being browsed.
+    let dir = &dir[..dir
+        .rfind(folders.delimiter.as_str())
+        .map_or(0, |at| at + folders.delimiter.len())];
+    let sub_folders = lookup(body, &folders.items_path)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| {
+            let key = display(lookup(&f, &folders.field));
+            json!({ page.id_field.clone(): key, "Directory": true })
+        });
+    sub_folders
+        .chain(items)
+        .filter_map(|mut item| {
+            let key = display(lookup(&item, &page.id_field));
+            if key == dir {
+                return None;
+            }
+            let name = key.strip_prefix(dir).unwrap_or(&key).to_owned();
+            item.as_object_mut()?.insert("Name".to_owned(), Value::String(name));
+            Some(item)
+        })
+        .collect()
+}
+
+/// The rows of a list response: an array, or one object (a bucket's ACL); bare ids are described
+/// one by one with the page's [`PageSpec::item_details`] operation.
+fn list_items(
+    console: &Console,
+    product: &'static Product,
+    page: &PageSpec,
+    params: &Params,
+    found: Option<&Value>,
+    s: &Session,
+    ip: &str,
+) -> Vec<Value> {
+    let items = match found {
+        Some(Value::Array(items)) => items.clone(),
+        Some(object @ Value::Object(_)) => vec![object.clone()],
+        _ => Vec::new(),
+    };
+    let Some(describe) = &page.item_details else {
+        return items;
+    };
+    items
+        .into_iter()
+        .map(|item| {
+            let id = match &item {
+                Value::String(id) => id.clone(),
+                other => display(lookup(other, &page.id_field)),
+            };
+            let mut one = Params::default();
+            if let Some(parent) = &page.parent
+                && let Some(parent_id) = params.get(&parent.param)
+            {
+                one.insert(parent.param.clone(), parent_id.to_owned());
+            }
+            one.insert(page.id_param.clone(), id.clone());
+            console_call(console, product, describe, &one, s, ip, false)
+                .unwrap_or_else(|_| json!({ page.id_field.clone(): id }))
+        })
+        .collect()
 }
 
 /// The options of every resource select on the given forms.
@@ -415,6 +522,8 @@ fn list_query(q: &PageQuery) -> ListQuery {
         page_number: q.page.unwrap_or(1).max(1),
         search_key: q.key.unwrap_or(0),
         q: q.q.clone().unwrap_or_default().trim().to_owned(),
+        marker: q.marker.clone().unwrap_or_default(),
+        dir: q.dir.clone().unwrap_or_default(),
     }
 }
 
@@ -436,7 +545,7 @@ async fn list(
     let Some(api) = api else {
         return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
     };
-    let Some(page) = spec.page(&page_id) else {
+    let Some(page) = spec.page(&page_id).filter(|p| p.parent.is_none()) else {
         return not_found(&format!("{} has no page {page_id}.", spec.name));
     };
     let ip = source_ip(&extensions);
@@ -558,6 +667,41 @@ async fn details(
     )
 }
 
+/// A list nested under a resource of another page (`/console/oss/buckets/<bucket>/objects`).
+async fn nested(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path((code, parent_page, parent_id, page_id)): Path<(String, String, String, String)>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
+        return to_login(&uri);
+    };
+    let Some((spec, api)) = resolve(&s, &code) else {
+        return not_found(&format!("No console is named {code}."));
+    };
+    let mut v = view(&s, spec);
+    v.parent_id = &parent_id;
+    let Some(api) = api else {
+        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
+    };
+    let Some(page) = spec
+        .page(&page_id)
+        .filter(|p| p.parent.as_ref().is_some_and(|parent| parent.page == parent_page))
+    else {
+        return not_found(&format!("{} has no page {parent_page}/{page_id}.", spec.name));
+    };
+    let page = page.bound_to(&parent_id);
+    let ip = source_ip(&extensions);
+    let query = list_query(&q);
+    let data = fetch_list(&console, api, &page, &list_params(&page, &s, &query), &s, &ip);
+    let page = page.carrying(&data.items).in_folder(&query.dir);
+    let options = select_options(&console, &s, page_forms(&page), &ip);
+    page_html(StatusCode::OK, render::list_page(&v, &page, &data, &query, &options))
+}
+
 type FormPath = Path<(String, String, String)>;
 
 async fn buy_page(
@@ -676,7 +820,18 @@ fn front_end_call(
         Ok(p) => p,
         Err(message) => return error(StatusCode::BAD_REQUEST, "InvalidParameter", &message),
     };
-    match console_call(console, api, action, &params, &s, &source_ip(extensions), buy) {
+    // OSS uploads: the page sends the object's content as `Body`, which travels as the request body.
+    let (params, content) = if api.code == "oss" {
+        let mut map = params.as_map().clone();
+        let content = map.remove("Body").unwrap_or_default();
+        (Params::new(map), Bytes::from(content))
+    } else {
+        (params, Bytes::new())
+    };
+    let (result, _) = crate::rest::with_body(content, || {
+        console_call(console, api, action, &params, &s, &source_ip(extensions), buy)
+    });
+    match result {
         Ok(body) => axum::Json(body).into_response(),
         Err(e) => (e.status, axum::Json(json!({ "Code": e.code, "Message": e.message }))).into_response(),
     }

@@ -19,6 +19,8 @@ pub struct View<'a> {
     pub account_id: &'a str,
     pub region: &'a str,
     pub resource_group: &'a str,
+    /// The resource a nested page is shown under (a bucket's name); empty elsewhere.
+    pub parent_id: &'a str,
 }
 
 /// One page of a list, as the list operation returned it.
@@ -29,6 +31,8 @@ pub struct ListData {
     pub page_number: i64,
     /// The API error, when the list call failed (`Code: Message`).
     pub error: Option<String>,
+    /// For marker-paged lists: where the next page starts, when there is one.
+    pub next_marker: Option<String>,
 }
 
 /// What the user asked the list for: page number and search.
@@ -38,6 +42,10 @@ pub struct ListQuery {
     /// Index into the page's search options.
     pub search_key: usize,
     pub q: String,
+    /// For marker-paged lists: where this page starts (empty: the first page).
+    pub marker: String,
+    /// For lists of folders: the folder shown (`docs/`; empty: the top).
+    pub dir: String,
 }
 
 /// Options of resource selects, keyed `product/page`: (value, label).
@@ -82,6 +90,47 @@ pub fn console_time(iso: &str) -> String {
 
 fn product_url(view: &View<'_>, path: &str) -> String {
     format!("/console/{}/{}?region={}", view.product.code, path, view.region)
+}
+
+/// A page's path under the product: `objects` is `buckets/<bucket>/objects` under its bucket.
+pub fn page_path(view: &View<'_>, page: &PageSpec) -> String {
+    match &page.parent {
+        Some(parent) => format!("{}/{}/{}", parent.page, view.parent_id, page.id),
+        None => page.id.clone(),
+    }
+}
+
+fn encode(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+/// The navigation pane of a resource's details page and of the pages nested under it.
+fn resource_nav(view: &View<'_>, owner: &PageSpec, id: &str, current: &str) -> Markup {
+    html! {
+        aside class="sidenav" aria-label="Left-side navigation pane" {
+            a class="sidenav-back" href=(product_url(view, &owner.id)) { "← " (owner.title) }
+            div class="sidenav-title mono" { (id) }
+            @for group in &owner.sub_nav {
+                div class="nav-group" {
+                    @if !group.label.is_empty() { div class="nav-group-label" { (group.label) } }
+                    @for item in &group.items {
+                        @let path = if group.label.is_empty() {
+                            item.label.clone()
+                        } else {
+                            format!("{} > {}", group.label, item.label)
+                        };
+                        @let href = if item.page == owner.id {
+                            format!("{}/{}", owner.id, id)
+                        } else {
+                            format!("{}/{}/{}", owner.id, id, item.page)
+                        };
+                        a class={"nav-item" @if item.page == current { " active" }}
+                            href=(product_url(view, &href)) data-ui-nav=(path) { (item.label) }
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn json_attr<T: serde::Serialize>(value: &T) -> String {
@@ -196,17 +245,44 @@ fn breadcrumb(view: &View<'_>, trail: &[(&str, Option<String>)]) -> Markup {
 }
 
 fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main: Markup) -> Markup {
+    shell_with(view, sidenav(view, current_page), regional, title, main)
+}
+
+fn shell_with(view: &View<'_>, nav: Markup, regional: bool, title: &str, main: Markup) -> Markup {
     document(
         &format!("{title} - {}", view.product.name),
         view,
         html! {
             (topbar(view, regional))
             div class="layout" {
-                (sidenav(view, current_page))
+                (nav)
                 main class="main" { (main) }
             }
         },
     )
+}
+
+/// The navigation pane of a page: the product's, or the parent resource's for a nested page.
+fn page_nav(view: &View<'_>, page: &PageSpec) -> Markup {
+    let owner = page.parent.as_ref().and_then(|p| view.product.page(&p.page));
+    match owner {
+        Some(owner) if !owner.sub_nav.is_empty() => resource_nav(view, owner, view.parent_id, &page.id),
+        _ => sidenav(view, &page.id),
+    }
+}
+
+/// The breadcrumb trail of a page: a nested page sits under its parent resource.
+fn page_trail(view: &View<'_>, page: &PageSpec) -> Vec<(String, Option<String>)> {
+    let mut trail = Vec::new();
+    if let Some(owner) = page.parent.as_ref().and_then(|p| view.product.page(&p.page)) {
+        trail.push((owner.title.clone(), Some(product_url(view, &owner.id))));
+        trail.push((
+            view.parent_id.to_owned(),
+            Some(product_url(view, &format!("{}/{}", owner.id, view.parent_id))),
+        ));
+    }
+    trail.push((page.title.clone(), None));
+    trail
 }
 
 /// A details-page value as the console shows it: times without the `T`/`Z`, zones by name.
@@ -250,7 +326,7 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
             let id = display(value);
             let name = display(lookup(item, &page.name_field));
             html! {
-                @if page.tabs.is_empty() { span class="mono" { (id) } }
+                @if page.tabs.is_empty() || page.parent.is_some() { span class="mono" { (id) } }
                 @else { a class="link mono" href=(product_url(view, &format!("{}/{}", page.id, id))) { (id) } }
                 @if !name.is_empty() && name != id { div class="sub" { (name) } }
             }
@@ -279,6 +355,19 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
             html! { (if zone.is_empty() { "-".to_owned() } else { zone_label(&zone) }) }
         }
         ColumnKind::Time => html! { (or_dash(console_time(&display(value)))) },
+        ColumnKind::Folder => {
+            let name = display(value);
+            let id = display(lookup(item, &page.id_field));
+            let is_folder = item.get("Directory").and_then(Value::as_bool).unwrap_or(false);
+            html! {
+                @if is_folder {
+                    a class="link mono folder" href=(format!("{}&dir={}", product_url(view, &page_path(view, page)), encode(&id)))
+                        data-ui-folder=(id) { (name) }
+                } @else {
+                    span class="mono" { (or_dash(name)) }
+                }
+            }
+        }
     }
 }
 
@@ -397,6 +486,32 @@ pub fn table(view: &View<'_>, page: &PageSpec, data: &ListData, selectable: bool
 }
 
 fn pagination(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQuery) -> Markup {
+    if page.marker.is_some() {
+        let mut url = format!(
+            "/console/{}/{}?region={}",
+            view.product.code,
+            page_path(view, page),
+            view.region
+        );
+        if !query.dir.is_empty() {
+            url.push_str(&format!("&dir={}", encode(&query.dir)));
+        }
+        if !query.q.is_empty() {
+            url.push_str(&format!("&key={}&q={}", query.search_key, encode(&query.q)));
+        }
+        return html! {
+            nav class="pagination" aria-label="Pagination" {
+                span class="total" { (data.items.len()) " items on this page" }
+                @if query.marker.is_empty() { span class="page-btn disabled" aria-disabled="true" { "First Page" } }
+                @else { a class="page-btn" href=(url) { "First Page" } }
+                @match &data.next_marker {
+                    Some(next) => a class="page-btn" href=(format!("{url}&marker={}", encode(next)))
+                        aria-label="Next Page" { "Next Page" },
+                    None => span class="page-btn disabled" aria-disabled="true" { "Next Page" },
+                }
+            }
+        };
+    }
     let Some(total) = data.total else {
         return html! { div class="pagination" { span class="total" { (data.items.len()) " items" } } };
     };
@@ -405,7 +520,9 @@ fn pagination(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQue
     let link = |n: i64| {
         let mut url = format!(
             "/console/{}/{}?region={}&page={n}",
-            view.product.code, page.id, view.region
+            view.product.code,
+            page_path(view, page),
+            view.region
         );
         if !query.q.is_empty() {
             url.push_str(&format!(
@@ -445,6 +562,7 @@ fn search_box(view: &View<'_>, page: &PageSpec, query: &ListQuery, action: &str)
     html! {
         form class="search" method="get" action=(action) data-client-filter[client_side] {
             input type="hidden" name="region" value=(view.region);
+            @if !query.dir.is_empty() { input type="hidden" name="dir" value=(query.dir); }
             (div_select("key", &options, &query.search_key.to_string(), "", "search-key"))
             input class="input search-input" type="search" name="q" value=(query.q)
                 placeholder="Enter a value to search" aria-label="Search";
@@ -458,7 +576,8 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
     match &field.kind {
         FieldKind::Text => html! {
             input class="input" type="text" name=(field.param) value=(field.default) placeholder=(field.placeholder)
-                data-rule=(rule) autocomplete="off";
+                data-rule=(rule) data-suffix=[(!field.suffix.is_empty()).then_some(&field.suffix)]
+                data-prefix=[(!field.prefix.is_empty()).then_some(&field.prefix)] autocomplete="off";
         },
         FieldKind::Password => html! {
             input class="input" type="password" name=(field.param) value=(field.default)
@@ -472,10 +591,18 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
             textarea class="input textarea" name=(field.param) placeholder=(field.placeholder)
                 maxlength="256" { (field.default) }
         },
+        FieldKind::Content => html! {
+            textarea class="input textarea" name=(field.param) placeholder=(field.placeholder) rows="8" data-raw {
+                (field.default)
+            }
+        },
         FieldKind::Cidr { suggest } => html! {
             aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) no-suggestions[!suggest] {}
         },
         FieldKind::Generated => html! { input type="hidden" name=(field.param) data-generate="id"; },
+        FieldKind::ReadOnly => html! {
+            input class="input readonly" type="text" data-readonly=(field.param) readonly value=(field.default);
+        },
         FieldKind::Radio(items) => html! {
             div class="radio-group" role="radiogroup" {
                 @for (value, label) in items {
@@ -593,7 +720,9 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
 
 fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
     html! {
-        @if stepped {
+        @if form.action.is_empty() {
+            // A panel that only shows values: nothing to submit.
+        } @else if stepped {
             button class="btn" type="button" data-step-prev hidden { "Previous" }
             button class="btn btn-primary" type="button" data-step-next { "Next" }
             button class="btn btn-primary" type="submit" data-submit hidden { (form.submit) }
@@ -605,6 +734,9 @@ fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
 }
 
 fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String) {
+    if form.action.is_empty() {
+        return (String::new(), json_attr(&form.fixed));
+    }
     (format!("{endpoint}/{}", form.action), json_attr(&form.fixed))
 }
 
@@ -641,6 +773,7 @@ fn confirm_dialog(
     id_param: &str,
     fixed: &[(String, String)],
     batch: bool,
+    config: Option<&WholeConfig>,
 ) -> Markup {
     html! {
         div class="dialog-mask" id=(id) hidden {
@@ -656,7 +789,9 @@ fn confirm_dialog(
                 }
                 div class="dialog-footer" {
                     button class="btn btn-primary" type="button" data-call=(action) data-id-param=(id_param)
-                        data-fixed=(json_attr(&fixed)) data-batch[batch] { (confirm.ok) }
+                        data-fixed=(json_attr(&fixed)) data-batch[batch]
+                        data-config-prefix=[config.map(|c| &c.prefix)]
+                        data-config-clear=[config.map(|c| &c.clear_action)] { (confirm.ok) }
                     button class="btn" type="button" data-close { (confirm.cancel) }
                 }
             }
@@ -671,7 +806,7 @@ fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Mar
             @match &action.kind {
                 ActionKind::Form(form) => (modal_form(view, form, options)),
                 ActionKind::Call { action: op, id_param, fixed, confirm } => {
-                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false))
+                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false, page.whole_config.as_ref()))
                 }
                 ActionKind::Details => {}
             }
@@ -702,9 +837,12 @@ pub fn list_page(
     options: &SelectOptions,
 ) -> Markup {
     let selectable = !page.batch_actions.is_empty();
-    let list_url = format!("/console/{}/{}", view.product.code, page.id);
+    let path = page_path(view, page);
+    let list_url = format!("/console/{}/{}", view.product.code, path);
+    let trail = page_trail(view, page);
+    let trail: Vec<(&str, Option<String>)> = trail.iter().map(|(l, h)| (l.as_str(), h.clone())).collect();
     let main = html! {
-        (breadcrumb(view, &[(&page.title, None)]))
+        (breadcrumb(view, &trail))
         div class="page-header" { h1 { (page.title) } }
         @if page.in_frame {
             div class="frame-wrap" {
@@ -715,8 +853,9 @@ pub fn list_page(
             div class="toolbar" {
                 (create_buttons(view, page))
                 (search_box(view, page, query, &list_url))
-                a class="btn btn-icon refresh" href=(product_url(view, &page.id)) aria-label="Refresh" { "Refresh" }
+                a class="btn btn-icon refresh" href=(product_url(view, &path)) aria-label="Refresh" { "Refresh" }
             }
+            @if page.folders.is_some() { (folder_trail(view, page, query)) }
             (table(view, page, data, selectable))
             div class="table-footer" {
                 div class="batch-bar" {
@@ -736,11 +875,34 @@ pub fn list_page(
             (row_dialogs(view, page, options))
             @for (i, batch) in page.batch_actions.iter().enumerate() {
                 @let id = format!("batch-{}-{i}", page.id);
-                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true))
+                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true, None))
             }
         }
     };
-    shell(view, &page.id, page.regional, &page.title, main)
+    shell_with(view, page_nav(view, page), page.regional, &page.title, main)
+}
+
+/// Where a folder list is: the top and each folder down to the one shown, as links.
+fn folder_trail(view: &View<'_>, page: &PageSpec, query: &ListQuery) -> Markup {
+    let base = product_url(view, &page_path(view, page));
+    let mut folders = Vec::new();
+    let mut end = 0;
+    while let Some(at) = query.dir[end..].find('/') {
+        end += at + 1;
+        folders.push((
+            &query.dir[folders.last().map_or(0, |(_, e): &(&str, usize)| *e)..end],
+            end,
+        ));
+    }
+    html! {
+        nav class="folder-trail" aria-label="Directory" {
+            a class="link" href=(base) data-ui-folder="" { (view.parent_id) }
+            @for (name, end) in &folders {
+                span class="sep" { "/" }
+                a class="link" href=(format!("{base}&dir={}", encode(&query.dir[..*end]))) { (name.trim_end_matches('/')) }
+            }
+        }
+    }
 }
 
 /// The list shown inside an iframe (ActionTrail's Event Query): its own document, same widgets.
@@ -828,7 +990,12 @@ pub fn details_page(
         (row_dialogs(view, page, options))
         @for (child, _) in children { (row_dialogs(view, child, options)) }
     };
-    shell(view, &page.id, page.regional, &format!("{} {id}", page.title), main)
+    let nav = if page.sub_nav.is_empty() {
+        sidenav(view, &page.id)
+    } else {
+        resource_nav(view, page, &id, &page.id)
+    };
+    shell_with(view, nav, page.regional, &format!("{} {id}", page.title), main)
 }
 
 /// Where a create flow that has a page of its own lives, relative to the product: buy pages under

@@ -53,6 +53,7 @@ fn view<'a>(profile: ProfileId, product: &'a ProductSpec) -> View<'a> {
         account_id: "1234567890123456",
         region: "cn-hangzhou",
         resource_group: "",
+        parent_id: "bucket-1",
     }
 }
 
@@ -74,6 +75,7 @@ fn render_page(profile: ProfileId, product: &str, page_id: &str) -> String {
         total: Some(1),
         page_number: 1,
         error: None,
+        next_marker: None,
     };
     let options = SelectOptions::new();
     let mut html = render::list_page(&v, page, &data, &ListQuery::default(), &options).into_string();
@@ -282,6 +284,7 @@ fn a_list_page_renders_in_under_five_milliseconds() {
         total: Some(50),
         page_number: 1,
         error: None,
+        next_marker: None,
     };
     let v = view(ProfileId::Y2026, spec);
     let mut times: Vec<u128> = (0..101)
@@ -546,4 +549,236 @@ async fn oss_buckets_and_sls_projects_are_created_through_the_console_endpoint()
         .find(|e| e.event_name == "CreateProject")
         .unwrap();
     assert_eq!(created.user_agent, "sls.console.aliyun.com");
+}
+
+#[tokio::test]
+async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_managed_from_their_pages() {
+    let console = console();
+    let creds = console.create_account("bob", None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let post = |action: &str, body: Value| {
+        Request::post(format!("/console/api/{action}"))
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let page = |path: &str| {
+        Request::get(path)
+            .header("cookie", &cookie)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let ok = |(status, _, text): (axum::http::StatusCode, axum::http::HeaderMap, String)| {
+        assert_eq!(status, axum::http::StatusCode::OK, "{text}");
+        text
+    };
+    let bucket = format!("objects-{}", &creds.account_id[..8]);
+    ok(send(
+        &app,
+        post(
+            "oss/PutBucket",
+            json!({ "BucketName": bucket, "RegionId": "cn-hangzhou" }),
+        ),
+    )
+    .await);
+
+    // The bucket's details page has the bucket's own navigation pane.
+    let html = ok(send(&app, page(&format!("/console/oss/buckets/{bucket}"))).await);
+    for path in [
+        "Object Management &gt; Objects",
+        "Permission Control &gt; ACL",
+        "Data Management &gt; Lifecycle",
+    ] {
+        assert!(html.contains(&format!("data-ui-nav=\"{path}\"")), "{path}");
+    }
+    assert!(html.contains(&format!("href=\"/console/oss/buckets/{bucket}/objects?region=")));
+
+    // Objects: a directory, an upload with content, prefix search, marker paging, deletion.
+    ok(send(
+        &app,
+        post("oss/PutObject", json!({ "BucketName": bucket, "ObjectName": "docs/" })),
+    )
+    .await);
+    ok(send(
+        &app,
+        post(
+            "oss/PutObject",
+            json!({ "BucketName": bucket, "ObjectName": "docs/hello.txt", "Body": "hello, world", "Content-Type": "text/plain" }),
+        ),
+    )
+    .await);
+    {
+        let account = console.store.account(&creds.account_id).unwrap();
+        let state = account.lock();
+        let id = crate::rest::oss::object_id(&creds.account_id, &bucket, "docs/hello.txt");
+        let object = state.resources().get(&id).expect("the object is stored");
+        assert_eq!(
+            object.attr_i64("Size"),
+            Some(12),
+            "the typed content is the object's body"
+        );
+    }
+    let objects = format!("/console/oss/buckets/{bucket}/objects");
+    let html = ok(send(&app, page(&objects)).await);
+    // The top shows the directory, which opens to show the object by its name within it.
+    assert!(
+        html.contains("data-ui-folder=\"docs/\"") && !html.contains("data-row-id=\"docs/hello.txt\""),
+        "{html}"
+    );
+    let docs = ok(send(&app, page(&format!("{objects}?dir=docs%2F"))).await);
+    assert!(docs.contains("data-row-id=\"docs/hello.txt\"") && docs.contains(">hello.txt<"));
+    assert!(
+        !docs.contains("data-row-id=\"docs/\""),
+        "a directory is not a row of itself"
+    );
+    assert!(
+        docs.contains("data-prefix=\"docs/\""),
+        "names typed here are made in the directory"
+    );
+    assert!(
+        html.contains(&format!("[&quot;BucketName&quot;,&quot;{bucket}&quot;]")),
+        "calls carry the bucket"
+    );
+    assert!(html.contains("data-suffix=\"/\""), "directory names end with a slash");
+    for n in 0..25 {
+        ok(send(
+            &app,
+            post(
+                "oss/PutObject",
+                json!({ "BucketName": bucket, "ObjectName": format!("logs/{n:02}.log"), "Body": "x" }),
+            ),
+        )
+        .await);
+    }
+    let html = ok(send(&app, page(&format!("{objects}?key=0&q=lo"))).await);
+    assert!(!html.contains("data-ui-folder=\"docs/\"") && html.contains("data-ui-folder=\"logs/\""));
+    let html = ok(send(&app, page(&format!("{objects}?dir=logs%2F"))).await);
+    assert!(html.contains(">00.log<") && html.contains(">19.log<") && !html.contains(">20.log<"));
+    assert!(
+        html.contains("dir=logs%2F") && html.contains("marker=logs%2F19%2Elog"),
+        "a next page starts after the last row"
+    );
+    let html = ok(send(&app, page(&format!("{objects}?dir=logs%2F&marker=logs%2F19.log"))).await);
+    assert!(html.contains(">20.log<") && !html.contains(">19.log<"));
+    let html = ok(send(&app, page(&format!("{objects}?dir=logs%2F&key=0&q=1"))).await);
+    assert!(
+        html.contains(">10.log<") && !html.contains(">00.log<"),
+        "a search looks within the directory"
+    );
+    ok(send(
+        &app,
+        post(
+            "oss/DeleteObject",
+            json!({ "BucketName": bucket, "ObjectName": "docs/hello.txt" }),
+        ),
+    )
+    .await);
+    let html = ok(send(&app, page(&format!("{objects}?dir=docs%2F"))).await);
+    assert!(!html.contains("data-row-id=\"docs/hello.txt\""));
+
+    // ACL.
+    let acl = format!("/console/oss/buckets/{bucket}/bucket-acl");
+    assert!(ok(send(&app, page(&acl)).await).contains(">Private<"));
+    ok(send(
+        &app,
+        post(
+            "oss/PutBucketAcl",
+            json!({ "BucketName": bucket, "x-oss-acl": "public-read" }),
+        ),
+    )
+    .await);
+    assert!(ok(send(&app, page(&acl)).await).contains(">Public Read<"));
+
+    // Lifecycle: no rules is an empty list; a new rule comes after the ones the page shows.
+    let lifecycle = format!("/console/oss/buckets/{bucket}/lifecycle");
+    let html = ok(send(&app, page(&lifecycle)).await);
+    assert!(html.contains("No data") && !html.contains("NoSuchLifecycle"));
+    assert!(html.contains("name=\"Rule.1.Expiration.Days\""));
+    let rule = json!({ "BucketName": bucket, "Rule.1.ID": "expire-logs", "Rule.1.Prefix": "logs/",
+        "Rule.1.Status": "Enabled", "Rule.1.Expiration.Days": "30" });
+    ok(send(&app, post("oss/PutBucketLifecycle", rule)).await);
+    let html = ok(send(&app, page(&lifecycle)).await);
+    assert!(html.contains(">expire-logs<") && html.contains(">30<"));
+    assert!(html.contains("name=\"Rule.2.Expiration.Days\""));
+    assert!(
+        html.contains("[&quot;Rule.1.ID&quot;,&quot;expire-logs&quot;]"),
+        "the existing rule is kept"
+    );
+    assert!(
+        html.contains("data-call=\"PutBucketLifecycle\"")
+            && html.contains("data-config-prefix=\"Rule\" data-config-clear=\"DeleteBucketLifecycle\""),
+        "deleting a rule saves the others, or deletes the configuration"
+    );
+
+    // Logstores of a project.
+    let project = format!("logs-{}", &creds.account_id[..8]);
+    ok(send(
+        &app,
+        post(
+            "sls/CreateProject",
+            json!({ "projectName": project, "RegionId": "cn-hangzhou" }),
+        ),
+    )
+    .await);
+    let html = ok(send(&app, page(&format!("/console/sls/projects/{project}"))).await);
+    assert!(html.contains("data-ui-nav=\"Log Storage &gt; Logstores\""));
+    ok(send(
+        &app,
+        post(
+            "sls/CreateLogStore",
+            json!({ "projectName": project, "logstoreName": "app-logs", "ttl": "7", "shardCount": "3" }),
+        ),
+    )
+    .await);
+    let logstores = format!("/console/sls/projects/{project}/logstores");
+    let html = ok(send(&app, page(&logstores)).await);
+    assert!(
+        html.contains(">app-logs<") && html.contains(">7<") && html.contains(">3<"),
+        "{html}"
+    );
+    ok(send(
+        &app,
+        post(
+            "sls/UpdateLogStore",
+            json!({ "projectName": project, "logstoreName": "app-logs", "ttl": "90" }),
+        ),
+    )
+    .await);
+    assert!(ok(send(&app, page(&logstores)).await).contains(">90<"));
+    ok(send(
+        &app,
+        post(
+            "sls/DeleteLogStore",
+            json!({ "projectName": project, "logstoreName": "app-logs" }),
+        ),
+    )
+    .await);
+    assert!(!ok(send(&app, page(&logstores)).await).contains(">app-logs<"));
+
+    // A nested page is only reached under its parent.
+    let (status, _, _) = send(&app, page("/console/oss/objects")).await;
+    assert_eq!(status, axum::http::StatusCode::NOT_FOUND);
+
+    let account = console.store.account(&creds.account_id).unwrap();
+    let state = account.lock();
+    for (name, agent) in [
+        ("PutObject", "oss.console.aliyun.com"),
+        ("DeleteObject", "oss.console.aliyun.com"),
+        ("PutBucketAcl", "oss.console.aliyun.com"),
+        ("PutBucketLifecycle", "oss.console.aliyun.com"),
+        ("CreateLogStore", "sls.console.aliyun.com"),
+        ("UpdateLogStore", "sls.console.aliyun.com"),
+        ("DeleteLogStore", "sls.console.aliyun.com"),
+    ] {
+        let event = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .find(|e| e.event_name == name)
+            .unwrap_or_else(|| panic!("{name} is recorded"));
+        assert_eq!(event.user_agent, agent, "{name}");
+        assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);
+    }
 }

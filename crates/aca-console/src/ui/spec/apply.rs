@@ -140,6 +140,12 @@ fn rename_confirm(c: &mut Confirm, from: &str, to: &str) {
 /// Renames every label of a page that reads exactly `from`.
 fn rename_page(page: &mut PageSpec, from: &str, to: &str) {
     rename(&mut page.title, from, to);
+    for group in &mut page.sub_nav {
+        rename(&mut group.label, from, to);
+        for item in &mut group.items {
+            rename(&mut item.label, from, to);
+        }
+    }
     for c in &mut page.columns {
         rename(&mut c.header, from, to);
     }

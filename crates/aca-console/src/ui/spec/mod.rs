@@ -92,6 +92,66 @@ pub struct PageSpec {
     pub batch_actions: Vec<BatchAction>,
     /// Tabs of the details page; none means the page has no details view.
     pub tabs: Vec<Tab>,
+    /// The navigation pane of a resource's details page (a bucket's, a project's): the details page
+    /// and the pages nested under the resource (see [`PageSpec::parent`]). The item naming this page
+    /// is the details page itself.
+    pub sub_nav: Vec<NavGroup>,
+    /// For a page nested under another page's resource (a bucket's objects): that page and the
+    /// parameter that carries the resource's id in every call the page makes.
+    pub parent: Option<ParentRef>,
+    /// For lists that page by marker rather than by number (OSS's ListObjects).
+    pub marker: Option<MarkerPaging>,
+    /// For lists whose operation returns bare ids (ListLogStores): the operation that describes one
+    /// item, called with the page's `id_param`; its response is the row.
+    pub item_details: Option<String>,
+    /// Error codes that mean an empty list (`NoSuchLifecycle`).
+    pub empty_codes: Vec<String>,
+    /// For lists that are one configuration the API replaces whole (a bucket's lifecycle rules).
+    pub whole_config: Option<WholeConfig>,
+    /// For flat key spaces shown as folders (OSS directories): the list shows one folder at a time.
+    pub folders: Option<Folders>,
+}
+
+/// Folders of a flat key space: names ending with the delimiter. The list of a folder asks for the
+/// keys under its name, rolled up at the delimiter; its rows carry `Name`, the key within the
+/// folder, and sub-folders carry `Directory: true`.
+#[derive(Debug, Clone)]
+pub struct Folders {
+    /// The request's prefix parameter (`prefix`) and delimiter parameter and value (`delimiter`, `/`).
+    pub prefix_param: String,
+    pub delimiter_param: String,
+    pub delimiter: String,
+    /// Where the response lists the sub-folders (`ListBucketResult.CommonPrefixes`) and the field
+    /// that names one (`Prefix`).
+    pub items_path: String,
+    pub field: String,
+}
+
+/// A list that is one configuration: create forms send the listed items as `<prefix>.N.<field>` and
+/// their own fields (named `<prefix>.N.<field>`) as the next item; a row's confirmed call sends the
+/// other rows, or calls `clear_action` when the row is the last.
+#[derive(Debug, Clone)]
+pub struct WholeConfig {
+    /// The items' parameter prefix (`Rule`).
+    pub prefix: String,
+    /// The operation that removes the whole configuration (`DeleteBucketLifecycle`).
+    pub clear_action: String,
+}
+
+/// The page a nested page hangs under, and the parameter naming the parent resource.
+#[derive(Debug, Clone)]
+pub struct ParentRef {
+    pub page: String,
+    pub param: String,
+}
+
+/// Marker paging: the request parameter and where the response gives the next marker.
+#[derive(Debug, Clone)]
+pub struct MarkerPaging {
+    pub param: String,
+    pub next_path: String,
+    /// The request parameter for the page size (`max-keys`).
+    pub size_param: String,
 }
 
 #[derive(Debug, Clone)]
@@ -124,6 +184,8 @@ pub enum ColumnKind {
     Mono,
     /// An ISO 8601 time, shown as `2026-01-31 08:00:00`.
     Time,
+    /// A name within a folder ([`PageSpec::folders`]): a sub-folder's name links into it.
+    Folder,
     /// A zone id, shown by its console name (`Hangzhou Zone H`).
     Zone,
     /// A region id, shown by its console name (`China (Hangzhou)`).
@@ -147,6 +209,7 @@ pub struct FormSpec {
     /// The dialog, panel or page title.
     pub title: String,
     pub container: Container,
+    /// The operation it submits to; empty for a panel that only shows values (an object's details).
     pub action: String,
     pub steps: Vec<Step>,
     pub submit: String,
@@ -208,6 +271,10 @@ pub struct Field {
     pub rule: Option<String>,
     /// For row forms: the row field that pre-fills this one.
     pub from_row: Option<String>,
+    /// Appended to the value when it does not end with it (a directory's `/`).
+    pub suffix: String,
+    /// Put before the value when it does not start with it (the folder a name is created in).
+    pub prefix: String,
 }
 
 #[derive(Debug, Clone)]
@@ -215,6 +282,8 @@ pub enum FieldKind {
     Text,
     Password,
     Textarea,
+    /// A large text area without a length limit: an uploaded object's content.
+    Content,
     Number,
     /// The CIDR block input component (a custom element with a shadow root), with or without the
     /// recommended private blocks offered next to it.
@@ -226,6 +295,8 @@ pub enum FieldKind {
     Radio(Vec<(String, String)>),
     /// A hidden value the page generates when the form opens (a rule id).
     Generated,
+    /// A value shown, not edited (a details panel pre-filled from the row).
+    ReadOnly,
 }
 
 #[derive(Debug, Clone)]
@@ -402,6 +473,8 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         help: String::new(),
         rule: None,
         from_row: None,
+        suffix: String::new(),
+        prefix: String::new(),
     }
 }
 
@@ -424,6 +497,10 @@ impl Field {
     }
     pub(crate) fn rule(mut self, v: &str) -> Self {
         self.rule = Some(s(v));
+        self
+    }
+    pub(crate) fn suffix(mut self, v: &str) -> Self {
+        self.suffix = s(v);
         self
     }
     pub(crate) fn prefilled_from(mut self, path: &str) -> Self {
@@ -482,6 +559,10 @@ pub(crate) fn form(
 }
 
 impl FormSpec {
+    pub(crate) fn cancel(mut self, label: &str) -> Self {
+        self.cancel = s(label);
+        self
+    }
     pub(crate) fn submit(mut self, label: &str) -> Self {
         self.submit = s(label);
         self
@@ -606,5 +687,102 @@ pub(crate) fn page(
         row_actions: Vec::new(),
         batch_actions: Vec::new(),
         tabs: Vec::new(),
+        sub_nav: Vec::new(),
+        parent: None,
+        marker: None,
+        item_details: None,
+        empty_codes: Vec::new(),
+        whole_config: None,
+        folders: None,
+    }
+}
+
+impl PageSpec {
+    /// Nests the page under a resource of `page`, named by `param` in its calls.
+    pub(crate) fn under(mut self, page: &str, param: &str) -> Self {
+        self.parent = Some(ParentRef {
+            page: s(page),
+            param: s(param),
+        });
+        self.regional = false;
+        self
+    }
+
+    /// The page as shown under the parent resource `parent_id`: every call it makes (the list, its
+    /// forms, its row actions) carries the parent's id.
+    pub fn bound_to(&self, parent_id: &str) -> PageSpec {
+        let mut page = self.clone();
+        let Some(parent) = &self.parent else {
+            return page;
+        };
+        let pair = (parent.param.clone(), parent_id.to_owned());
+        page.list_params.push(pair.clone());
+        for form in &mut page.creates {
+            form.fixed.push(pair.clone());
+        }
+        for action in &mut page.row_actions {
+            match &mut action.kind {
+                ActionKind::Form(form) => form.fixed.push(pair.clone()),
+                ActionKind::Call { fixed, .. } => fixed.push(pair.clone()),
+                ActionKind::Details => {}
+            }
+        }
+        page
+    }
+
+    /// For a [`PageSpec::whole_config`] list showing `items`: the create forms carry the items as
+    /// `<prefix>.N.<field>` and put their own fields (`<prefix>.N.<field>`) after them.
+    pub fn carrying(&self, items: &[serde_json::Value]) -> PageSpec {
+        let mut page = self.clone();
+        let Some(prefix) = self.whole_config.as_ref().map(|c| &c.prefix) else {
+            return page;
+        };
+        let mut carried = Vec::new();
+        for (n, item) in items.iter().enumerate() {
+            flatten(&format!("{prefix}.{}", n + 1), item, &mut carried);
+        }
+        let next = format!("{prefix}.{}.", items.len() + 1);
+        let placeholder = format!("{prefix}.N.");
+        for form in &mut page.creates {
+            form.fixed.extend(carried.iter().cloned());
+            for step in &mut form.steps {
+                for field in &mut step.fields {
+                    field.param = field.param.replace(&placeholder, &next);
+                }
+            }
+        }
+        page
+    }
+}
+
+impl PageSpec {
+    /// The page as shown in folder `dir`: names typed in its create forms are made in that folder.
+    pub fn in_folder(&self, dir: &str) -> PageSpec {
+        let mut page = self.clone();
+        if self.folders.is_none() || dir.is_empty() {
+            return page;
+        }
+        for form in &mut page.creates {
+            for step in &mut form.steps {
+                for field in step.fields.iter_mut().filter(|f| f.param == self.id_param) {
+                    field.prefix = dir.to_owned();
+                }
+            }
+        }
+        page
+    }
+}
+
+/// A JSON value as dotted request parameters (`Rule.1.Expiration.Days`).
+fn flatten(path: &str, value: &serde_json::Value, out: &mut Vec<(String, String)>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                flatten(&format!("{path}.{k}"), v, out);
+            }
+        }
+        serde_json::Value::Null => {}
+        serde_json::Value::String(text) => out.push((path.to_owned(), text.clone())),
+        other => out.push((path.to_owned(), other.to_string())),
     }
 }
