@@ -128,3 +128,25 @@ pub async fn click_in_frame(page: &Page, selector: &str) {
     .await
     .unwrap();
 }
+
+/// Waits for the element matching `selector` and clicks it.
+pub async fn click(page: &Page, selector: &str) {
+    wait_for(page, selector).await.click().await.unwrap();
+}
+
+/// Waits for the element matching `xpath` and clicks it.
+pub async fn click_xpath(page: &Page, xpath: &str) {
+    wait_xpath(page, xpath).await.click().await.unwrap();
+}
+
+/// Clicks into the field matching `selector` and types `text` as a person would.
+pub async fn type_into(page: &Page, selector: &str, text: &str) {
+    wait_for(page, selector)
+        .await
+        .click()
+        .await
+        .unwrap()
+        .type_str(text)
+        .await
+        .unwrap();
+}

@@ -5,7 +5,10 @@
 //! and a project's Logstores. Also checks that a 2024-profile account sees the 2024 labels.
 
 use aca_console::{Console, ConsoleConfig, ProfileId};
-use aca_e2e::page::{choose, click_in_frame, eval_string, log_on, type_into_cidr, wait_for, wait_true, wait_xpath};
+use aca_e2e::page::{
+    choose, click, click_in_frame, click_xpath, eval_string, log_on, type_into, type_into_cidr, wait_for, wait_true,
+    wait_xpath,
+};
 use aca_e2e::{Chromium, Emulator};
 use chromiumoxide::page::ScreenshotParams;
 
@@ -38,11 +41,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     // The Create VPC page: the VPC (its CIDR block component keeps the default 192.168.0.0/16) and
     // its first vSwitch, whose zone is chosen in a portal select and whose CIDR block is typed into
     // the shadow DOM of the CIDR component.
-    wait_xpath(&page, "//a[normalize-space()='Create VPC']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//a[normalize-space()='Create VPC']").await;
     wait_true(
         &page,
         "location.pathname === '/console/vpc/vpcs/create/create-vpc'",
@@ -50,22 +49,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
     let form = "form[data-ui-form]";
-    wait_for(&page, &format!("{form} input[name='VpcName']"))
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("web-vpc")
-        .await
-        .unwrap();
-    wait_for(&page, &format!("{form} input[name='VSwitchName']"))
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("web-vsw")
-        .await
-        .unwrap();
+    type_into(&page, &format!("{form} input[name='VpcName']"), "web-vpc").await;
+    type_into(&page, &format!("{form} input[name='VSwitchName']"), "web-vsw").await;
     choose(&page, form, "ZoneId", "cn-hangzhou-i").await;
     type_into_cidr(
         &page,
@@ -84,11 +69,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     std::fs::write(screenshot_dir().join("create-vpc.png"), shot).unwrap();
     let ok_2026 = eval_string(&page, "document.querySelector('[data-submit]').innerText").await;
     assert_eq!(ok_2026, "OK");
-    wait_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']").await;
     let new_vpc = "location.pathname === '/console/vpc/vpcs' \
         && [...document.querySelectorAll('[data-ui-table=vpcs] tbody tr')].some(r => r.innerText.includes('web-vpc'))";
     wait_true(&page, new_vpc, "the new VPC in the list").await;
@@ -100,11 +81,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     assert!(vpc_id.starts_with("vpc-"), "{vpc_id}");
 
     // To the vSwitch page through the left-side navigation pane.
-    wait_for(&page, "[data-ui-nav='Virtual Private Cloud > vSwitch']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-nav='Virtual Private Cloud > vSwitch']").await;
     wait_true(
         &page,
         "location.pathname === '/console/vpc/vswitches'",
@@ -113,22 +90,14 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .await;
 
     // Submitting the empty form shows validation messages under the fields.
-    wait_xpath(&page, "//button[normalize-space()='Create vSwitch']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Create vSwitch']").await;
     wait_true(
         &page,
         "!document.getElementById('create-vswitch').hidden",
         "the Create vSwitch dialog",
     )
     .await;
-    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']").await;
     wait_true(
         &page,
         "document.querySelector(\"#create-vswitch [data-ui-field='Zone'] .form-error\").innerText.includes('required')",
@@ -137,14 +106,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .await;
 
     choose(&page, "#create-vswitch", "VpcId", &vpc_id).await;
-    wait_for(&page, "#create-vswitch input[name='VSwitchName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("web-vsw-2")
-        .await
-        .unwrap();
+    type_into(&page, "#create-vswitch input[name='VSwitchName']", "web-vsw-2").await;
     choose(&page, "#create-vswitch", "ZoneId", "cn-hangzhou-j").await;
     type_into_cidr(
         &page,
@@ -154,11 +116,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("create-vswitch.png"), shot).unwrap();
-    wait_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='create-vswitch']//button[normalize-space()='OK']").await;
     let new_vswitch = "[...document.querySelectorAll('[data-ui-table=vswitches] tbody tr')]\
         .some(r => r.innerText.includes('web-vsw-2'))";
     wait_true(&page, new_vswitch, "the second vSwitch").await;
@@ -256,16 +214,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
 
     // ActionTrail's Event Query page shows the events inside an iframe; search it for CreateVSwitch.
     {
-        wait_xpath(&page, "//a[normalize-space()='Console home']")
-            .await
-            .click()
-            .await
-            .unwrap();
-        wait_xpath(&page, "//a[normalize-space()='ActionTrail']")
-            .await
-            .click()
-            .await
-            .unwrap();
+        click_xpath(&page, "//a[normalize-space()='Console home']").await;
+        click_xpath(&page, "//a[normalize-space()='ActionTrail']").await;
         wait_true(
             &page,
             "location.pathname === '/console/actiontrail/events'",
@@ -301,16 +251,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
 
     // The region selector in the top navigation bar: its options render in a portal too.
     page.goto(format!("{base}/console/vpc/vpcs")).await.unwrap();
-    wait_for(&page, ".topbar [data-ui-select='region'] .ui-select-trigger")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "body > .ui-select-portal [data-value='cn-shanghai']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, ".topbar [data-ui-select='region'] .ui-select-trigger").await;
+    click(&page, "body > .ui-select-portal [data-value='cn-shanghai']").await;
     wait_true(
         &page,
         "location.search.includes('region=cn-shanghai') && document.readyState === 'complete'",
@@ -325,33 +267,14 @@ async fn create_vpc_and_vswitch_through_the_console() {
 
     // OSS: the Create Bucket panel, with the bucket's region chosen in the panel and radio buttons.
     page.goto(format!("{base}/console/oss/buckets")).await.unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Create Bucket']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Create Bucket']").await;
     let bucket = format!("web-{}", &alice.account_id[..10]);
-    wait_for(&page, "#create-bucket input[name='BucketName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str(&bucket)
-        .await
-        .unwrap();
+    type_into(&page, "#create-bucket input[name='BucketName']", &bucket).await;
     choose(&page, "#create-bucket", "RegionId", "cn-shanghai").await;
-    wait_xpath(&page, "//div[@id='create-bucket']//label[normalize-space()='IA']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='create-bucket']//label[normalize-space()='IA']").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("create-bucket.png"), shot).unwrap();
-    wait_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='OK']").await;
     let listed = format!("document.querySelector('[data-ui-table=buckets]').innerText.includes('{bucket}')");
     wait_true(&page, &listed, "the new bucket").await;
     {
@@ -384,35 +307,16 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .click()
     .await
     .unwrap();
-    wait_for(&page, "[data-ui-nav='Object Management > Objects']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-nav='Object Management > Objects']").await;
     wait_true(
         &page,
         &format!("location.pathname === '/console/oss/buckets/{bucket}/objects'"),
         "the bucket's Objects page",
     )
     .await;
-    wait_for(&page, "[data-ui-create='Create Directory']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "#create-directory input[name='ObjectName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("docs")
-        .await
-        .unwrap();
-    wait_xpath(&page, "//div[@id='create-directory']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-create='Create Directory']").await;
+    type_into(&page, "#create-directory input[name='ObjectName']", "docs").await;
+    click_xpath(&page, "//div[@id='create-directory']//button[normalize-space()='OK']").await;
     let objects_include = |name: &str| {
         format!(
             "(() => {{ const t = document.querySelector('[data-ui-table=objects]'); \
@@ -421,38 +325,16 @@ async fn create_vpc_and_vswitch_through_the_console() {
     };
     wait_true(&page, &objects_include("docs/"), "the new directory").await;
     // Into the directory: what is uploaded there is named within it.
-    wait_for(&page, "[data-ui-table=objects] [data-ui-folder='docs/']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-table=objects] [data-ui-folder='docs/']").await;
     wait_true(
         &page,
         "location.search.includes('dir=docs%2F') && document.readyState === 'complete'",
         "the docs/ directory",
     )
     .await;
-    wait_for(&page, "[data-ui-create='Upload Object']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "#upload-object input[name='ObjectName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("hello.txt")
-        .await
-        .unwrap();
-    wait_for(&page, "#upload-object textarea[name='Body']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("hello from the console")
-        .await
-        .unwrap();
+    click(&page, "[data-ui-create='Upload Object']").await;
+    type_into(&page, "#upload-object input[name='ObjectName']", "hello.txt").await;
+    type_into(&page, "#upload-object textarea[name='Body']", "hello from the console").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("upload-object.png"), shot).unwrap();
     wait_xpath(
@@ -480,11 +362,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the object's size in its details panel",
     )
     .await;
-    wait_xpath(&page, "//div[@id='object-details']//button[normalize-space()='Close']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='object-details']//button[normalize-space()='Close']").await;
     wait_for(&page, "tr[data-row-id='docs/hello.txt'] .hover-menu .more-trigger")
         .await
         .hover()
@@ -498,11 +376,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .click()
     .await
     .unwrap();
-    wait_xpath(&page, "//div[@id='confirm-objects-2']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='confirm-objects-2']//button[normalize-space()='OK']").await;
     wait_true(
         &page,
         &format!(
@@ -514,16 +388,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .await;
 
     // The bucket's ACL: its Settings panel starts on the current ACL.
-    wait_for(&page, "[data-ui-nav='Permission Control > ACL']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "[data-ui-table='bucket-acl'] [data-ui-action='Settings']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-nav='Permission Control > ACL']").await;
+    click(&page, "[data-ui-table='bucket-acl'] [data-ui-action='Settings']").await;
     wait_true(
         &page,
         "document.querySelector(\"#bucket-acl-settings input[value='private']\").checked",
@@ -556,25 +422,10 @@ async fn create_vpc_and_vswitch_through_the_console() {
 
     // Lifecycle rules: two created from the Create Rule panel, then both deleted (the first by saving
     // the other, the last by deleting the configuration).
-    wait_for(&page, "[data-ui-nav='Data Management > Lifecycle']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-nav='Data Management > Lifecycle']").await;
     for (prefix, days) in [("logs/", "30"), ("tmp/", "1")] {
-        wait_for(&page, "[data-ui-create='Create Rule']")
-            .await
-            .click()
-            .await
-            .unwrap();
-        wait_for(&page, "#create-lifecycle-rule [data-ui-field='Prefix'] input")
-            .await
-            .click()
-            .await
-            .unwrap()
-            .type_str(prefix)
-            .await
-            .unwrap();
+        click(&page, "[data-ui-create='Create Rule']").await;
+        type_into(&page, "#create-lifecycle-rule [data-ui-field='Prefix'] input", prefix).await;
         wait_for(
             &page,
             "#create-lifecycle-rule [data-ui-field='Expiration (Days)'] input",
@@ -660,25 +511,10 @@ async fn create_vpc_and_vswitch_through_the_console() {
 
     // Simple Log Service: a project, then a Logstore from the project's Logstores page.
     page.goto(format!("{base}/console/sls/projects")).await.unwrap();
-    wait_for(&page, "[data-ui-create='Create Project']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-create='Create Project']").await;
     let project = format!("logs-{}", &alice.account_id[..10]);
-    wait_for(&page, "#create-project input[name='projectName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str(&project)
-        .await
-        .unwrap();
-    wait_xpath(&page, "//div[@id='create-project']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    type_into(&page, "#create-project input[name='projectName']", &project).await;
+    click_xpath(&page, "//div[@id='create-project']//button[normalize-space()='OK']").await;
     wait_xpath(
         &page,
         &format!("//table[@data-ui-table='projects']//a[normalize-space()='{project}']"),
@@ -687,29 +523,10 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .click()
     .await
     .unwrap();
-    wait_for(&page, "[data-ui-nav='Log Storage > Logstores']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "[data-ui-create='Create Logstore']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "#create-logstore input[name='logstoreName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("app-logs")
-        .await
-        .unwrap();
-    wait_xpath(&page, "//div[@id='create-logstore']//button[normalize-space()='OK']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "[data-ui-nav='Log Storage > Logstores']").await;
+    click(&page, "[data-ui-create='Create Logstore']").await;
+    type_into(&page, "#create-logstore input[name='logstoreName']", "app-logs").await;
+    click_xpath(&page, "//div[@id='create-logstore']//button[normalize-space()='OK']").await;
     wait_true(
         &page,
         "!!document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\") && \
@@ -718,11 +535,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
     // Modify starts on the Logstore's retention period.
-    wait_for(&page, "tr[data-row-id='app-logs'] [data-ui-action='Modify']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&page, "tr[data-row-id='app-logs'] [data-ui-action='Modify']").await;
     let ttl = wait_for(&page, "#modify-logstore input[name='ttl']").await;
     wait_true(
         &page,
@@ -734,11 +547,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .await
         .unwrap();
     ttl.click().await.unwrap().type_str("60").await.unwrap();
-    wait_xpath(&page, "//div[@id='modify-logstore']//button[normalize-space()='Save']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//div[@id='modify-logstore']//button[normalize-space()='Save']").await;
     wait_true(
         &page,
         "document.readyState === 'complete' && \
@@ -790,11 +599,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     }
 
     // The same pages under the 2024 profile: "vSwitches" in the menu and Confirm where 2026 says OK.
-    wait_xpath(&page, "//button[normalize-space()='Log Out']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Log Out']").await;
     wait_true(
         &page,
         "location.pathname === '/login'",
@@ -884,19 +689,13 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     page.goto(format!("{base}/console/ecs/security-groups?region=cn-hangzhou"))
         .await
         .unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Create Security Group']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "#create-security-group input[name='SecurityGroupName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("web-sg")
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Create Security Group']").await;
+    type_into(
+        &page,
+        "#create-security-group input[name='SecurityGroupName']",
+        "web-sg",
+    )
+    .await;
     choose(&page, "#create-security-group", "VpcId", &vpc_id).await;
     wait_xpath(
         &page,
@@ -917,11 +716,7 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
 
     // The buy page: a wizard whose steps are checked before Next moves on, ending with Confirm Order.
     page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
-    wait_xpath(&page, "//a[normalize-space()='Create Instance']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//a[normalize-space()='Create Instance']").await;
     wait_true(
         &page,
         "location.pathname === '/console/ecs/instances/buy/buy-instance'",
@@ -939,18 +734,10 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
             .click()
             .await
             .unwrap();
-            wait_for(&page, &format!("body > .ui-select-portal [data-value='{value}']"))
-                .await
-                .click()
-                .await
-                .unwrap();
+            click(&page, &format!("body > .ui-select-portal [data-value='{value}']")).await;
         }
     };
-    wait_xpath(&page, "//button[normalize-space()='Next']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Next']").await;
     wait_true(
         &page,
         "document.querySelector(\"[data-ui-field='Zone'] .form-error\").innerText.includes('required')",
@@ -960,11 +747,7 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     choose_on_page("ZoneId", "cn-hangzhou-i".into()).await;
     choose_on_page("InstanceType", "ecs.g7.large".into()).await;
     choose_on_page("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd".into()).await;
-    wait_xpath(&page, "//button[normalize-space()='Next']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Next']").await;
     let vsw_id = eval_string(
         &page,
         "JSON.parse(document.querySelector(\"[data-ui-select='VSwitchId']\").dataset.options)[0][0]",
@@ -972,39 +755,13 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     .await;
     choose_on_page("VSwitchId", vsw_id).await;
     choose_on_page("SecurityGroupId", sg_id.clone()).await;
-    wait_xpath(&page, "//button[normalize-space()='Next']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&page, "input[name='Password']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("Passw0rd!23")
-        .await
-        .unwrap();
-    wait_for(&page, "input[name='InstanceName']")
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str("web-01")
-        .await
-        .unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Next']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Next']").await;
+    type_into(&page, "input[name='Password']", "Passw0rd!23").await;
+    type_into(&page, "input[name='InstanceName']", "web-01").await;
+    click_xpath(&page, "//button[normalize-space()='Next']").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("buy-instance.png"), shot).unwrap();
-    wait_xpath(&page, "//button[normalize-space()='Confirm Order']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click_xpath(&page, "//button[normalize-space()='Confirm Order']").await;
     wait_true(
         &page,
         "location.pathname === '/console/ecs/instances' && document.body.innerText.includes('web-01')",

@@ -269,3 +269,23 @@ mod tests {
         assert_eq!(response, None, "bodies set outside a request are not kept");
     }
 }
+
+/// A REST request as the handlers receive it, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_request(method: axum::http::Method, uri: &str, headers: &[(&str, &str)]) -> RestRequest {
+    use axum::http::{HeaderName, HeaderValue};
+    let mut map = HeaderMap::new();
+    for (n, v) in headers {
+        map.insert(
+            HeaderName::from_bytes(n.as_bytes()).unwrap(),
+            HeaderValue::from_str(v).unwrap(),
+        );
+    }
+    RestRequest {
+        method,
+        uri: uri.parse().unwrap(),
+        headers: map,
+        body: axum::body::Bytes::new(),
+        source_ip: "127.0.0.1".into(),
+    }
+}

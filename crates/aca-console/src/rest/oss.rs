@@ -1192,26 +1192,9 @@ pub(crate) fn internal_error(message: &str) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use axum::body::Bytes;
 
     use super::*;
-
-    fn request(method: Method, uri: &str, headers: &[(&str, &str)]) -> RestRequest {
-        let mut map = HeaderMap::new();
-        for (n, v) in headers {
-            map.insert(
-                HeaderName::from_bytes(n.as_bytes()).unwrap(),
-                HeaderValue::from_str(v).unwrap(),
-            );
-        }
-        RestRequest {
-            method,
-            uri: uri.parse().unwrap(),
-            headers: map,
-            body: Bytes::new(),
-            source_ip: "127.0.0.1".into(),
-        }
-    }
+    use crate::rest::test_request as request;
 
     /// The request of the OSS signature V1 documentation's example; the expected signature was computed
     /// independently with Python's `hmac` module.
