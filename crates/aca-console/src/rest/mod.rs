@@ -233,6 +233,26 @@ pub(crate) fn set_response_body(bytes: Vec<u8>) {
     });
 }
 
+/// A REST request as the handlers receive it, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_request(method: axum::http::Method, uri: &str, headers: &[(&str, &str)]) -> RestRequest {
+    use axum::http::{HeaderName, HeaderValue};
+    let mut map = HeaderMap::new();
+    for (n, v) in headers {
+        map.insert(
+            HeaderName::from_bytes(n.as_bytes()).unwrap(),
+            HeaderValue::from_str(v).unwrap(),
+        );
+    }
+    RestRequest {
+        method,
+        uri: uri.parse().unwrap(),
+        headers: map,
+        body: axum::body::Bytes::new(),
+        source_ip: "127.0.0.1".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,25 +287,5 @@ mod tests {
         set_response_body(b"dropped".to_vec());
         let ((), response) = with_body(Bytes::new(), || ());
         assert_eq!(response, None, "bodies set outside a request are not kept");
-    }
-}
-
-/// A REST request as the handlers receive it, for unit tests.
-#[cfg(test)]
-pub(crate) fn test_request(method: axum::http::Method, uri: &str, headers: &[(&str, &str)]) -> RestRequest {
-    use axum::http::{HeaderName, HeaderValue};
-    let mut map = HeaderMap::new();
-    for (n, v) in headers {
-        map.insert(
-            HeaderName::from_bytes(n.as_bytes()).unwrap(),
-            HeaderValue::from_str(v).unwrap(),
-        );
-    }
-    RestRequest {
-        method,
-        uri: uri.parse().unwrap(),
-        headers: map,
-        body: axum::body::Bytes::new(),
-        source_ip: "127.0.0.1".into(),
     }
 }
