@@ -249,6 +249,30 @@ fn view<'a>(s: &'a Session, spec: &'a ProductSpec) -> View<'a> {
     }
 }
 
+/// A logged-on page of a product whose API is served: (session, console spec, API product), or the
+/// response to send instead (the logon page, not found, or "product unavailable").
+fn served_product(
+    console: &Console,
+    headers: &HeaderMap,
+    uri: &Uri,
+    code: &str,
+    region: Option<&str>,
+) -> Result<(Session, &'static ProductSpec, &'static Product), Box<Response>> {
+    let Some(s) = session(console, headers, region) else {
+        return Err(Box::new(to_login(uri)));
+    };
+    let Some((spec, api)) = resolve(&s, code) else {
+        return Err(Box::new(not_found(&format!("No console is named {code}."))));
+    };
+    match api {
+        Some(api) => Ok((s, spec, api)),
+        None => {
+            let unavailable = render::unavailable_page(&view(&s, spec));
+            Err(Box::new(page_html(StatusCode::SERVICE_UNAVAILABLE, unavailable)))
+        }
+    }
+}
+
 fn not_found(what: &str) -> Response {
     let body = maud::html! {
         (maud::DOCTYPE)
@@ -535,16 +559,11 @@ async fn list(
     Path((code, page_id)): Path<(String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
-        return to_login(&uri);
-    };
-    let Some((spec, api)) = resolve(&s, &code) else {
-        return not_found(&format!("No console is named {code}."));
+    let (s, spec, api) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
     };
     let v = view(&s, spec);
-    let Some(api) = api else {
-        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
-    };
     let Some(page) = spec.page(&page_id).filter(|p| p.parent.is_none()) else {
         return not_found(&format!("{} has no page {page_id}.", spec.name));
     };
@@ -574,16 +593,11 @@ async fn frame(
     Path((code, page_id)): Path<(String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
-        return to_login(&uri);
-    };
-    let Some((spec, api)) = resolve(&s, &code) else {
-        return not_found(&format!("No console is named {code}."));
+    let (s, spec, api) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
     };
     let v = view(&s, spec);
-    let Some(api) = api else {
-        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
-    };
     let Some(page) = spec.page(&page_id).filter(|p| p.in_frame) else {
         return not_found("No such view.");
     };
@@ -607,16 +621,11 @@ async fn details(
     Path((code, page_id, id)): Path<(String, String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
-        return to_login(&uri);
-    };
-    let Some((spec, api)) = resolve(&s, &code) else {
-        return not_found(&format!("No console is named {code}."));
+    let (s, spec, api) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
     };
     let v = view(&s, spec);
-    let Some(api) = api else {
-        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
-    };
     let Some(page) = spec.page(&page_id).filter(|p| !p.tabs.is_empty()) else {
         return not_found("No such page.");
     };
@@ -676,17 +685,12 @@ async fn nested(
     Path((code, parent_page, parent_id, page_id)): Path<(String, String, String, String)>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(s) = session(&console, &headers, q.region.as_deref()) else {
-        return to_login(&uri);
-    };
-    let Some((spec, api)) = resolve(&s, &code) else {
-        return not_found(&format!("No console is named {code}."));
+    let (s, spec, api) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
     };
     let mut v = view(&s, spec);
     v.parent_id = &parent_id;
-    let Some(api) = api else {
-        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
-    };
     let Some(page) = spec
         .page(&page_id)
         .filter(|p| p.parent.as_ref().is_some_and(|parent| parent.page == parent_page))
@@ -736,16 +740,11 @@ fn form_page(
     q: &PageQuery,
     container: Container,
 ) -> Response {
-    let Some(s) = session(console, headers, q.region.as_deref()) else {
-        return to_login(uri);
-    };
-    let Some((spec, api)) = resolve(&s, &code) else {
-        return not_found(&format!("No console is named {code}."));
+    let (s, spec, _) = match served_product(console, headers, uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
     };
     let v = view(&s, spec);
-    if api.is_none() {
-        return page_html(StatusCode::SERVICE_UNAVAILABLE, render::unavailable_page(&v));
-    }
     let form = spec.page(&page_id).and_then(|p| {
         let form = p.creates.iter().find(|f| f.id == form_id && f.container == container)?;
         Some((p, form))
