@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use aca_console::api::signature::{rpc_signature, rpc_string_to_sign};
+use aca_console::api::signature::{RpcRequest, sign_rpc};
 use aca_console::clock::{Clock, SystemClock, iso8601};
 use anyhow::{Context, bail};
 use serde::Deserialize;
@@ -72,21 +72,16 @@ impl RpcClient {
     /// Calls `action` of the product with API `version`; returns the JSON body or the API's error.
     pub async fn call(&self, version: &str, action: &str, params: &BTreeMap<String, String>) -> anyhow::Result<Value> {
         let mut query = params.clone();
-        let timestamp = iso8601(SystemClock.now_ms());
-        for (k, v) in [
-            ("Action", action),
-            ("Version", version),
-            ("Format", "JSON"),
-            ("AccessKeyId", &self.keys.access_key_id),
-            ("SignatureMethod", "HMAC-SHA1"),
-            ("SignatureVersion", "1.0"),
-            ("Timestamp", &timestamp),
-        ] {
-            query.insert(k.to_owned(), v.to_owned());
-        }
-        query.insert("SignatureNonce".to_owned(), uuid::Uuid::new_v4().to_string());
-        let signature = rpc_signature(&self.keys.access_key_secret, &rpc_string_to_sign("GET", &query));
-        query.insert("Signature".to_owned(), signature);
+        let request = RpcRequest {
+            method: "GET",
+            action,
+            version,
+            access_key_id: &self.keys.access_key_id,
+            access_key_secret: &self.keys.access_key_secret,
+            timestamp: &iso8601(SystemClock.now_ms()),
+            nonce: &uuid::Uuid::new_v4().to_string(),
+        };
+        sign_rpc(request, &mut query);
         let response = self
             .http
             .get(format!("{}/", self.endpoint))

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use aca_console::api::signature::{rpc_signature, rpc_string_to_sign};
+use aca_console::api::signature::{RpcRequest, sign_rpc};
 use aca_console::clock::{Clock, SystemClock, iso8601};
 use aca_console::{Console, ConsoleConfig, Credentials};
 use anyhow::Context;
@@ -55,20 +55,16 @@ impl Emulator {
         params: &[(&str, &str)],
     ) -> anyhow::Result<(u16, Value)> {
         let mut query: BTreeMap<String, String> = params.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect();
-        for (k, v) in [
-            ("Action", action.to_owned()),
-            ("Version", version.to_owned()),
-            ("Format", "JSON".to_owned()),
-            ("AccessKeyId", account.access_key_id.clone()),
-            ("SignatureMethod", "HMAC-SHA1".to_owned()),
-            ("SignatureVersion", "1.0".to_owned()),
-            ("SignatureNonce", uuid::Uuid::new_v4().to_string()),
-            ("Timestamp", iso8601(SystemClock.now_ms())),
-        ] {
-            query.insert(k.to_owned(), v);
-        }
-        let signature = rpc_signature(&account.access_key_secret, &rpc_string_to_sign("GET", &query));
-        query.insert("Signature".into(), signature);
+        let request = RpcRequest {
+            method: "GET",
+            action,
+            version,
+            access_key_id: &account.access_key_id,
+            access_key_secret: &account.access_key_secret,
+            timestamp: &iso8601(SystemClock.now_ms()),
+            nonce: &uuid::Uuid::new_v4().to_string(),
+        };
+        sign_rpc(request, &mut query);
         let response = reqwest::Client::new()
             .get(format!("{}/", self.url))
             .query(&query)

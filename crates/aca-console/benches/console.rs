@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use aca_console::api::signature::{percent_encode, rpc_signature, rpc_string_to_sign};
+use aca_console::api::signature::{RpcRequest, percent_encode, sign_rpc};
 use aca_console::clock::iso8601;
 use aca_console::dispatch::Caller;
 use aca_console::params::Params;
@@ -147,26 +147,20 @@ fn signed_url(
     action: &str,
     extra: &[(&str, &str)],
 ) -> String {
-    let mut params: BTreeMap<String, String> = [
-        ("Action", action),
-        ("Version", version),
-        ("Format", "JSON"),
-        ("AccessKeyId", &creds.access_key_id),
-        ("SignatureMethod", "HMAC-SHA1"),
-        ("SignatureVersion", "1.0"),
-        ("RegionId", "cn-hangzhou"),
-    ]
-    .into_iter()
-    .chain(extra.iter().copied())
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .collect();
-    params.insert("SignatureNonce".into(), uuid::Uuid::new_v4().to_string());
-    params.insert("Timestamp".into(), iso8601(now_ms));
-    let string_to_sign = rpc_string_to_sign("GET", params.iter());
-    params.insert(
-        "Signature".into(),
-        rpc_signature(&creds.access_key_secret, &string_to_sign),
-    );
+    let mut params: BTreeMap<String, String> = std::iter::once(("RegionId", "cn-hangzhou"))
+        .chain(extra.iter().copied())
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    let request = RpcRequest {
+        method: "GET",
+        action,
+        version,
+        access_key_id: &creds.access_key_id,
+        access_key_secret: &creds.access_key_secret,
+        timestamp: &iso8601(now_ms),
+        nonce: &uuid::Uuid::new_v4().to_string(),
+    };
+    sign_rpc(request, &mut params);
     let query: Vec<String> = params
         .iter()
         .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))

@@ -43,6 +43,42 @@ pub fn rpc_signature(secret: &str, string_to_sign: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
 }
 
+/// What a client needs to sign an RPC 1.0 request.
+#[derive(Debug, Clone, Copy)]
+pub struct RpcRequest<'a> {
+    pub method: &'a str,
+    pub action: &'a str,
+    pub version: &'a str,
+    pub access_key_id: &'a str,
+    pub access_key_secret: &'a str,
+    /// `2026-11-30T14:01:05Z`.
+    pub timestamp: &'a str,
+    /// Unique per request (replays are refused).
+    pub nonce: &'a str,
+}
+
+/// Adds the RPC 1.0 protocol parameters (JSON answers, HMAC-SHA1) and the `Signature` to `params`.
+pub fn sign_rpc(request: RpcRequest<'_>, params: &mut std::collections::BTreeMap<String, String>) {
+    for (k, v) in [
+        ("Action", request.action),
+        ("Version", request.version),
+        ("Format", "JSON"),
+        ("AccessKeyId", request.access_key_id),
+        ("SignatureMethod", "HMAC-SHA1"),
+        ("SignatureVersion", "1.0"),
+        ("SignatureNonce", request.nonce),
+        ("Timestamp", request.timestamp),
+    ] {
+        params.insert(k.to_owned(), v.to_owned());
+    }
+    params.remove("Signature");
+    let signature = rpc_signature(
+        request.access_key_secret,
+        &rpc_string_to_sign(request.method, params.iter()),
+    );
+    params.insert("Signature".to_owned(), signature);
+}
+
 /// The parts of an `Authorization: ACS3-HMAC-SHA256 Credential=…,SignedHeaders=…,Signature=…` header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Acs3Authorization {

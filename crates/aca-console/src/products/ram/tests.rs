@@ -136,23 +136,19 @@ async fn signed_list_users(console: std::sync::Arc<crate::Console>, key_id: &str
     use axum::extract::ConnectInfo;
     use tower::ServiceExt as _;
 
-    use crate::api::signature::{percent_encode, rpc_signature, rpc_string_to_sign};
+    use crate::api::signature::{RpcRequest, percent_encode, sign_rpc};
 
-    let mut params: BTreeMap<String, String> = [
-        ("Action", "ListUsers"),
-        ("Version", "2015-05-01"),
-        ("Format", "JSON"),
-        ("AccessKeyId", key_id),
-        ("SignatureMethod", "HMAC-SHA1"),
-        ("SignatureVersion", "1.0"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .collect();
-    params.insert("SignatureNonce".into(), uuid::Uuid::new_v4().to_string());
-    params.insert("Timestamp".into(), iso8601(console.clock.now_ms()));
-    let signature = rpc_signature(secret, &rpc_string_to_sign("GET", &params));
-    params.insert("Signature".into(), signature);
+    let mut params = BTreeMap::new();
+    let request = RpcRequest {
+        method: "GET",
+        action: "ListUsers",
+        version: "2015-05-01",
+        access_key_id: key_id,
+        access_key_secret: secret,
+        timestamp: &iso8601(console.clock.now_ms()),
+        nonce: &uuid::Uuid::new_v4().to_string(),
+    };
+    sign_rpc(request, &mut params);
     let query: Vec<String> = params
         .iter()
         .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
