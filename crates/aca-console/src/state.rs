@@ -44,6 +44,15 @@ impl AccountState {
         &self.resources
     }
 
+    /// The stored resources of one kind, by reference and in id order (transitions not applied).
+    pub fn stored_of<'a>(&'a self, kind: &str) -> impl Iterator<Item = &'a Resource> + 'a {
+        self.by_kind
+            .get(kind)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.resources.get(id))
+    }
+
     /// Adds or replaces a resource.
     pub fn insert_resource(&mut self, resource: Resource) {
         if let Some(old) = self.resources.get(&resource.id).filter(|old| old.kind != resource.kind)
@@ -68,9 +77,8 @@ impl AccountState {
 
     /// The account's resources of one kind, oldest first, with due transitions applied.
     pub fn resources_of(&self, kind: &str, now_ms: Millis) -> Vec<Resource> {
-        let ids = self.by_kind.get(kind).into_iter().flatten();
-        let mut out: Vec<Resource> = ids
-            .filter_map(|id| self.resources.get(id))
+        let mut out: Vec<Resource> = self
+            .stored_of(kind)
             .cloned()
             .map(|mut r| {
                 r.settle(now_ms);

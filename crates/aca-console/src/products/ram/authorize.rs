@@ -22,13 +22,12 @@ pub fn action_namespace(product: &Product) -> &'static str {
 
 /// `Ok` when `user` may call `action` (`ecs:RunInstances`); otherwise RAM's `Forbidden.RAM`.
 pub fn authorize(state: &AccountState, user: &str, action: &str) -> Result<(), ApiError> {
-    let resources: Vec<_> = state.resources().values().collect();
-    let groups: Vec<&str> = resources
-        .iter()
-        .filter(|r| r.kind == MEMBERSHIP && r.attr_str("UserName") == user)
+    let groups: Vec<&str> = state
+        .stored_of(MEMBERSHIP)
+        .filter(|r| r.attr_str("UserName") == user)
         .map(|r| r.attr_str("GroupName"))
         .collect();
-    let attached = resources.iter().filter(|a| a.kind == ATTACHMENT).filter(|a| {
+    let attached = state.stored_of(ATTACHMENT).filter(|a| {
         let name = a.attr_str("PrincipalName");
         match a.attr_str("PrincipalType") {
             "User" => name == user,
@@ -45,9 +44,9 @@ pub fn authorize(state: &AccountState, user: &str, action: &str) -> Result<(), A
                 .find(|p| p.name == name)
                 .map(|p| vec![(true, p.actions.iter().map(|a| (*a).to_owned()).collect())])
                 .unwrap_or_default(),
-            _ => resources
-                .iter()
-                .find(|p| p.kind == POLICY && p.name == name)
+            _ => state
+                .stored_of(POLICY)
+                .find(|p| p.name == name)
                 .map(|p| custom_statements(p.attr_str("PolicyDocument")))
                 .unwrap_or_default(),
         };
