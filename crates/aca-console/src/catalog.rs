@@ -107,7 +107,6 @@ impl Product {
 pub enum Effect {
     PutAccessKey(AccessKey),
     DeleteAccessKey(String),
-    SetBalance(i64),
 }
 
 /// Everything an operation may read and write.

@@ -204,11 +204,6 @@ fn run(
             match effect {
                 Effect::PutAccessKey(key) => changes.keys.push(key),
                 Effect::DeleteAccessKey(id) => changes.key_deletes.push(id),
-                Effect::SetBalance(cents) => {
-                    let mut account = changes.account.take().unwrap_or_else(|| state.account.clone());
-                    account.balance_cents = cents;
-                    changes.account = Some(account);
-                }
             }
         }
     }

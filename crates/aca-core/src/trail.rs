@@ -50,11 +50,6 @@ pub struct TrailEvent {
 }
 
 impl TrailEvent {
-    /// True when the request behind the event failed.
-    pub fn is_error(&self) -> bool {
-        self.error_code.is_some()
-    }
-
     /// The names of every resource the event references, whatever their type.
     pub fn resource_names(&self) -> impl Iterator<Item = &str> {
         self.referenced_resources.values().flatten().map(String::as_str)
