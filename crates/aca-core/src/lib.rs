@@ -5,10 +5,23 @@
 //! quote both. The crate holds data and its (de)serialisation only; it
 //! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
 
+pub mod action;
+pub mod meta;
+pub mod observation;
 pub mod procedure;
+pub mod rule;
+pub mod task;
 pub mod trail;
 
+pub use action::{ActRequest, Action, ActionOutcome, ControlAction, GuiAction, NotActionable};
+pub use meta::{KeyAttribute, ResourceMeta};
+pub use observation::{
+    Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, PlaceKind, Rect, Role, ScrollDirection,
+    ScrollExtent,
+};
 pub use procedure::{
     Callout, CalloutKind, Container, ContainerKind, FieldValue, Parameter, ParameterTable, Procedure, Step, StepAction,
 };
+pub use rule::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
+pub use task::TaskSpec;
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};
