@@ -6,14 +6,17 @@
 //! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
 
 pub mod action;
+pub mod episode;
 pub mod meta;
 pub mod observation;
 pub mod procedure;
 pub mod rule;
 pub mod task;
 pub mod trail;
+pub mod verdict;
 
 pub use action::{ActRequest, Action, ActionOutcome, ControlAction, GuiAction, NotActionable};
+pub use episode::{Thought, Trajectory, Turn};
 pub use meta::{KeyAttribute, ResourceMeta};
 pub use observation::{
     Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, PlaceKind, Rect, Role, ScrollDirection,
@@ -25,3 +28,4 @@ pub use procedure::{
 pub use rule::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
 pub use task::TaskSpec;
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};
+pub use verdict::{Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};
