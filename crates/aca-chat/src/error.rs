@@ -1,0 +1,30 @@
+//! Why a chat call failed, typed so that the episode can record it and the runtime can decide.
+
+use std::time::Duration;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChatError {
+    #[error("the model endpoint {url} is unreachable: {reason}")]
+    Unreachable { url: String, reason: String },
+    #[error("the model endpoint did not answer within {0:?}")]
+    Timeout(Duration),
+    #[error("the model endpoint refused the API key (HTTP {status}): {message}")]
+    Auth { status: u16, message: String },
+    #[error("the model endpoint answered HTTP {status}: {message}")]
+    Http { status: u16, message: String },
+    #[error("the model endpoint's reply is not a chat completion: {0}")]
+    BadReply(String),
+    #[error("gave up after {attempts} attempts; last error: {last}")]
+    RetriesExhausted { attempts: u32, last: Box<ChatError> },
+}
+
+impl ChatError {
+    /// Failures that may go away when the same request is sent again.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ChatError::Unreachable { .. } | ChatError::Timeout(_) => true,
+            ChatError::Http { status, .. } => *status == 429 || *status >= 500,
+            ChatError::Auth { .. } | ChatError::BadReply(_) | ChatError::RetriesExhausted { .. } => false,
+        }
+    }
+}
