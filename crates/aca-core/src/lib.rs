@@ -10,6 +10,7 @@ pub mod episode;
 pub mod meta;
 pub mod observation;
 pub mod procedure;
+pub mod report;
 pub mod rule;
 pub mod task;
 pub mod trail;
@@ -25,6 +26,7 @@ pub use observation::{
 pub use procedure::{
     Callout, CalloutKind, Container, ContainerKind, FieldValue, Parameter, ParameterTable, Procedure, Step, StepAction,
 };
+pub use report::{ConsoleRun, EventSummary, ModelUsage, Report, RuleReport, Screenshot, StepReport};
 pub use rule::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
 pub use task::TaskSpec;
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};

@@ -1,0 +1,112 @@
+//! The verification report: what a writer reads (HTML) and machines store (JSON).
+
+use serde::{Deserialize, Serialize};
+
+use crate::episode::Turn;
+use crate::rule::SuccessRule;
+use crate::verdict::{Defect, StepGrade, Verdict};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The page's path or URL.
+    pub page: String,
+    pub title: String,
+    /// The UI profile the page says it was written for, when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_for: Option<String>,
+    pub console: ConsoleRun,
+    /// `scripted`, or `llm:<model>`.
+    pub policy: String,
+    pub verdict: Verdict,
+    /// One sentence a writer reads first.
+    pub summary: String,
+    pub steps: Vec<StepReport>,
+    #[serde(default)]
+    pub defects: Vec<Defect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleReport>,
+    /// What was provisioned for the run, as the agent was told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<String>,
+    #[serde(default)]
+    pub turns: Vec<Turn>,
+    /// Screenshots with marks, relative to the report's folder.
+    #[serde(default)]
+    pub screenshots: Vec<Screenshot>,
+    #[serde(default)]
+    pub usage: ModelUsage,
+    /// RFC 3339.
+    pub started_at: String,
+    pub duration_ms: u64,
+    /// Why the run ended early (environment or agent failure), in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// Where the run happened.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConsoleRun {
+    pub url: String,
+    /// The console's UI profile when it is the bundled emulator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    pub region: String,
+}
+
+/// A documented step with its grade.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepReport {
+    /// The step's sentence as the page writes it.
+    pub text: String,
+    pub grade: StepGrade,
+}
+
+/// The rule channel's part of the verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleReport {
+    pub rule: SuccessRule,
+    /// How an inferred rule was found, so the writer can confirm or correct it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
+    /// `None` when the audit log could not be read.
+    pub matched: Option<bool>,
+    #[serde(default)]
+    pub matched_events: Vec<EventSummary>,
+    /// Events that came close, and why they did not match.
+    #[serde(default)]
+    pub near_misses: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub waited_ms: u64,
+}
+
+/// The fields of an audit event a report shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventSummary {
+    pub event_id: String,
+    pub event_name: String,
+    pub service_name: String,
+    pub event_type: String,
+    pub event_time: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Screenshot {
+    /// The turn (0-based) after whose action it was taken.
+    pub turn: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
+    pub path: String,
+}
+
+/// What the model cost over the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelUsage {
+    pub calls: u32,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// `None` when the model's price is unknown (or no model was used).
+    pub cost_usd: Option<f64>,
+}
