@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod client;
 mod commands;
+mod report;
 
 /// AliyunConsoleAgent: verify cloud-console documentation by executing it.
 #[derive(Debug, Parser)]
