@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod client;
 mod commands;
 
 /// AliyunConsoleAgent: verify cloud-console documentation by executing it.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use aca_console::api::signature::{RpcRequest, percent_encode, sign_rpc};
+use aca_openapi::sign::{RpcRequest, percent_encode, sign_rpc};
 use aca_console::clock::iso8601;
 use aca_console::dispatch::Caller;
 use aca_console::params::Params;

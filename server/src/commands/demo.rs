@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde_json::Value;
 
-use crate::client::{AccessKeyPair, RpcClient};
+use aca_openapi::{AccessKeyPair, RpcClient};
 use crate::commands::console::{ServeArgs, start};
 
 /// Start the console emulator, create sample resources through the signed OpenAPI (a VPC and a

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::Console;
-use crate::api::signature::{self, Acs3Authorization};
+use aca_openapi::sign::{self as signature, Acs3Authorization};
 use crate::catalog::Product;
 use crate::clock::parse_iso8601;
 use crate::dispatch::Caller;

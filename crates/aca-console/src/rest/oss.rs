@@ -9,7 +9,7 @@ use md5::Digest as _;
 use serde_json::{Map, Value, json};
 
 use crate::Console;
-use crate::api::signature::signatures_match;
+use aca_openapi::sign::signatures_match;
 use crate::catalog::{OpCtx, Operation, Product};
 use crate::clock::{Millis, iso8601};
 use crate::error::ApiError;

@@ -8,7 +8,7 @@ use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 
 use crate::Console;
-use crate::api::signature::signatures_match;
+use aca_openapi::sign::signatures_match;
 use crate::catalog::{OpCtx, Operation, Product};
 use crate::error::ApiError;
 use crate::model::{AccessKey, Resource, request_id};
