@@ -70,11 +70,7 @@ pub fn infer_rule(procedure: &Procedure) -> Inference {
         };
         let by_task = task_op.is_some_and(|t| std::ptr::eq(t, op));
         if by_task || (mentions_object(&page_text, op) && mentions_verb(&page_text, op)) {
-            add(
-                &mut chosen,
-                op,
-                format!("{name} is listed under Related API operations"),
-            );
+            add(&mut chosen, op, "the Related API operations section".to_owned());
         } else {
             notes.push(format!(
                 "{name} is listed under Related API operations but no step performs it, so it was left out"
@@ -127,7 +123,7 @@ fn build(chosen: Vec<Chosen>, notes: &[String]) -> Inference {
                 op.api
             ));
         }
-        line.push_str(&format!(") because of {}", c.because.join(" and ")));
+        line.push_str(&format!("), from {}", c.because.join(" and ")));
         if !c.parameters.is_empty() {
             let conditions: Vec<String> = c
                 .parameters
