@@ -392,7 +392,10 @@ fn values_equal(want: &Value, found: &Value) -> bool {
     match (want, found) {
         (Value::Number(a), Value::Number(b)) => a.as_f64().is_some() && a.as_f64() == b.as_f64(),
         (Value::String(s), other @ (Value::Number(_) | Value::Bool(_)))
-        | (other @ (Value::Number(_) | Value::Bool(_)), Value::String(s)) => *s == other.to_string(),
+        | (other @ (Value::Number(_) | Value::Bool(_)), Value::String(s)) => {
+            let text = other.to_string();
+            text == *s
+        }
         (Value::String(s), other @ (Value::Array(_) | Value::Object(_)))
         | (other @ (Value::Array(_) | Value::Object(_)), Value::String(s)) => {
             serde_json::from_str::<Value>(s).is_ok_and(|parsed| parsed == *other)
