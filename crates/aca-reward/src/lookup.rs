@@ -21,6 +21,8 @@ use crate::rule::{self, Bindings, MatcherHit, NearMiss, RuleError};
 pub const ACTIONTRAIL_VERSION: &str = "2020-07-06";
 /// The most events one `LookupEvents` page may hold.
 pub const MAX_PAGE_SIZE: u32 = 50;
+/// The longest deadline or wait a configuration may ask for (ActionTrail delivers within minutes).
+pub const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
 
 /// How patiently the poller waits, and how fast it may call.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +83,16 @@ impl LookupConfig {
             Some("max_pages must be at least 1".to_owned())
         } else if self.poll_interval.is_zero() || self.throttle_backoff.is_zero() {
             Some("poll_interval and throttle_backoff must be longer than zero".to_owned())
+        } else if [
+            self.deadline,
+            self.poll_interval,
+            self.max_poll_interval,
+            self.throttle_backoff,
+        ]
+        .iter()
+        .any(|d| *d > MAX_WAIT)
+        {
+            Some(format!("no wait may exceed {MAX_WAIT:?}"))
         } else {
             None
         };
@@ -176,11 +188,16 @@ pub struct RateLimiter {
 }
 
 impl RateLimiter {
-    pub fn new(per_second: f64) -> Self {
-        Self {
-            gap: Duration::from_secs_f64(1.0 / per_second.max(f64::MIN_POSITIVE)),
+    /// At most `per_second` calls a second; at least one call a day.
+    pub fn new(per_second: f64) -> Result<Self, LookupError> {
+        let gap = Duration::try_from_secs_f64(1.0 / per_second)
+            .ok()
+            .filter(|gap| per_second > 0.0 && *gap <= MAX_WAIT)
+            .ok_or_else(|| LookupError::Config(format!("{per_second} calls a second is not a usable rate")))?;
+        Ok(Self {
+            gap,
             next: tokio::sync::Mutex::new(None),
-        }
+        })
     }
 
     /// Waits for the next free slot and takes it.
@@ -220,7 +237,7 @@ pub struct Poller {
 impl Poller {
     pub fn new(client: RpcClient, config: LookupConfig) -> Result<Self, LookupError> {
         config.validate()?;
-        let limiter = Arc::new(RateLimiter::new(config.max_calls_per_second));
+        let limiter = Arc::new(RateLimiter::new(config.max_calls_per_second)?);
         Ok(Self {
             client,
             config,
@@ -526,7 +543,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn the_rate_limiter_spaces_calls() {
-        let limiter = RateLimiter::new(2.0);
+        let limiter = RateLimiter::new(2.0).unwrap();
+        assert!(RateLimiter::new(0.0).is_err() && RateLimiter::new(f64::NAN).is_err());
         let start = Instant::now();
         for _ in 0..5 {
             limiter.acquire().await;
