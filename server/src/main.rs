@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod client;
 mod commands;
 mod report;
 

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use aca_console::api::signature::{RpcRequest, sign_rpc};
 use aca_console::clock::{Clock, SystemClock, iso8601};
 use aca_console::{Console, ConsoleConfig, Credentials};
+use aca_openapi::sign::{RpcRequest, sign_rpc};
 use anyhow::Context;
 use chromiumoxide::{Browser, BrowserConfig};
 use futures::StreamExt;

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use aca_console::api::signature::{RpcRequest, percent_encode, sign_rpc};
 use aca_console::clock::iso8601;
 use aca_console::dispatch::Caller;
 use aca_console::params::Params;
@@ -19,6 +18,7 @@ use aca_console::state::StoredEvent;
 use aca_console::store::Changes;
 use aca_console::{Console, ConsoleConfig, Credentials, Store, SystemClock, products};
 use aca_core::EventType;
+use aca_openapi::sign::{RpcRequest, percent_encode, sign_rpc};
 use axum::routing::get;
 
 /// Concurrent HTTP clients in the throughput runs.

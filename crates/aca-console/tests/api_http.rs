@@ -7,10 +7,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aca_console::api::signature::{percent_encode, rpc_signature, rpc_string_to_sign};
 use aca_console::clock::iso8601;
 use aca_console::state::StoredEvent;
 use aca_console::{Console, ConsoleConfig, Credentials, ManualClock, Store, SystemClock};
+use aca_openapi::sign::{percent_encode, rpc_signature, rpc_string_to_sign};
 use hmac::{Hmac, Mac};
 use serde_json::Value;
 use sha2::Digest;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Args;
 
-use crate::client::{AccessKeyPair, ApiFailure, RpcClient};
+use aca_openapi::{AccessKeyPair, ClientError, RpcClient};
 
 /// Call a product's OpenAPI operation with an AccessKey-signed request and print the JSON answer.
 ///
@@ -57,12 +57,10 @@ pub async fn run(args: ApiArgs) -> anyhow::Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&body)?);
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => match e.downcast::<ApiFailure>() {
-            Ok(failure) => {
-                eprintln!("{failure}");
-                Ok(ExitCode::from(1))
-            }
-            Err(other) => Err(other),
-        },
+        Err(ClientError::Api(failure)) => {
+            eprintln!("{failure}");
+            Ok(ExitCode::from(1))
+        }
+        Err(other) => Err(other.into()),
     }
 }

@@ -10,8 +10,8 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde_json::Value;
 
-use crate::client::{AccessKeyPair, RpcClient};
 use crate::commands::console::{ServeArgs, start};
+use aca_openapi::{AccessKeyPair, RpcClient};
 
 /// Start the console emulator, create sample resources through the signed OpenAPI (a VPC and a
 /// vSwitch, waiting out their Pending state, and whatever other products the emulator serves), then

@@ -13,7 +13,6 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::Console;
-use crate::api::signature::{self, Acs3Authorization};
 use crate::catalog::Product;
 use crate::clock::parse_iso8601;
 use crate::dispatch::Caller;
@@ -21,6 +20,7 @@ use crate::error::ApiError;
 use crate::model::request_id;
 use crate::params::Params;
 use crate::products;
+use aca_openapi::sign::{self as signature, Acs3Authorization};
 
 /// How the caller wants the body: the real default is XML, SDKs ask for JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

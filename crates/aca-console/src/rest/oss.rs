@@ -9,7 +9,6 @@ use md5::Digest as _;
 use serde_json::{Map, Value, json};
 
 use crate::Console;
-use crate::api::signature::signatures_match;
 use crate::catalog::{OpCtx, Operation, Product};
 use crate::clock::{Millis, iso8601};
 use crate::error::ApiError;
@@ -18,6 +17,7 @@ use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
 use crate::rest::xml::{self, Malformed};
 use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date};
+use aca_openapi::sign::signatures_match;
 
 /// The `Authorization` scheme of OSS signature V4, which this emulator refuses.
 pub const V4_SCHEME: &str = "OSS4-HMAC-SHA256";

@@ -8,13 +8,13 @@ use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 
 use crate::Console;
-use crate::api::signature::signatures_match;
 use crate::catalog::{OpCtx, Operation, Product};
 use crate::error::ApiError;
 use crate::model::{AccessKey, Resource, request_id};
 use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
 use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date};
+use aca_openapi::sign::signatures_match;
 
 pub const PROJECT: &str = "sls.project";
 pub const LOGSTORE: &str = "sls.logstore";

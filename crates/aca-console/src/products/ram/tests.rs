@@ -136,7 +136,7 @@ async fn signed_list_users(console: std::sync::Arc<crate::Console>, key_id: &str
     use axum::extract::ConnectInfo;
     use tower::ServiceExt as _;
 
-    use crate::api::signature::{RpcRequest, percent_encode, sign_rpc};
+    use aca_openapi::sign::{RpcRequest, percent_encode, sign_rpc};
 
     let mut params = BTreeMap::new();
     let request = RpcRequest {

@@ -1,0 +1,15 @@
+//! Alibaba Cloud's OpenAPI, client side and verifier side alike.
+//!
+//! [`sign`] holds the request signatures (RPC 1.0 HMAC-SHA1 and V3 `ACS3-HMAC-SHA256`) as pure
+//! functions: the bundled emulator verifies with them, clients sign with them, and the module builds
+//! for wasm32. [`client`] (feature `client`, on by default, native only) is a signed RPC client that
+//! talks to the real cloud and to the emulator the same way.
+
+pub mod sign;
+
+#[cfg(feature = "client")]
+pub mod client;
+
+#[cfg(feature = "client")]
+pub use client::{AccessKeyPair, ApiFailure, ClientError, RpcClient};
+pub use sign::{RpcRequest, sign_rpc};

@@ -1,0 +1,923 @@
+//! The operation catalog: for each product, the console tasks (a verb and an object, as page titles
+//! and dialogs write them) and the ActionTrail event each one leaves.
+//!
+//! Event names are the real API operation names, service names are ActionTrail's (`Ims` for RAM
+//! users, `R-kvstore` for Tair), and purchases on a buy page are the `ConsoleOperation` event
+//! `Create` with empty request parameters, as the real service logs them. `fields` map a console
+//! field label to the request parameter it fills, for the fields whose entered value the event shows
+//! unchanged (names, CIDR blocks); fields that take an id or a choice shown differently are left out.
+
+use aca_core::EventType;
+
+/// One product's console and API.
+#[derive(Debug)]
+pub struct ProductEntry {
+    /// The name page titles use: `Virtual Private Cloud`.
+    pub name: &'static str,
+    /// Other names pages and consoles use: `VPC`, `VPC console`.
+    pub aliases: &'static [&'static str],
+    pub operations: &'static [OperationEntry],
+}
+
+/// A console task and the audit event it leaves.
+#[derive(Debug)]
+pub struct OperationEntry {
+    /// The event's `eventName`: the API operation, or `Create` for a buy-page purchase.
+    pub event_name: &'static str,
+    /// The API operation behind it (`RunInstances` behind an ECS buy page's `Create`).
+    pub api: &'static str,
+    /// ActionTrail's `serviceName`.
+    pub service_name: &'static str,
+    pub event_type: EventType,
+    /// Verbs a task starts with, lower case: `create`, `add`, `stop`.
+    pub verbs: &'static [&'static str],
+    /// Objects a task names, as pages write them: `VPC`, `vSwitch`, `security group`.
+    pub objects: &'static [&'static str],
+    /// A `referencedResources` type the event carries.
+    pub resource_type: Option<&'static str>,
+    /// Console field label → request parameter, for values the event shows as entered.
+    pub fields: &'static [(&'static str, &'static str)],
+}
+
+impl OperationEntry {
+    /// A buy-page purchase: logged as `Create`, a `ConsoleOperation` whose request parameters are empty.
+    pub fn is_purchase(&self) -> bool {
+        self.event_type == EventType::ConsoleOperation
+    }
+}
+
+const fn api(
+    event_name: &'static str,
+    service_name: &'static str,
+    verbs: &'static [&'static str],
+    objects: &'static [&'static str],
+    resource_type: Option<&'static str>,
+    fields: &'static [(&'static str, &'static str)],
+) -> OperationEntry {
+    OperationEntry {
+        event_name,
+        api: event_name,
+        service_name,
+        event_type: EventType::ApiCall,
+        verbs,
+        objects,
+        resource_type,
+        fields,
+    }
+}
+
+const fn purchase(
+    api: &'static str,
+    service_name: &'static str,
+    objects: &'static [&'static str],
+    resource_type: &'static str,
+) -> OperationEntry {
+    OperationEntry {
+        event_name: "Create",
+        api,
+        service_name,
+        event_type: EventType::ConsoleOperation,
+        verbs: CREATE,
+        objects,
+        resource_type: Some(resource_type),
+        fields: &[],
+    }
+}
+
+const CREATE: &[&str] = &["create", "buy", "purchase"];
+const DELETE: &[&str] = &["delete", "release", "remove"];
+const MODIFY: &[&str] = &["modify", "change", "edit", "rename", "update"];
+const ADD: &[&str] = &["add", "create"];
+
+const ECS: &str = "Ecs";
+const ECS_INSTANCE: Option<&str> = Some("ACS::ECS::Instance");
+const ECS_DISK: Option<&str> = Some("ACS::ECS::Disk");
+const ECS_SNAPSHOT: Option<&str> = Some("ACS::ECS::Snapshot");
+const ECS_SECURITY_GROUP: Option<&str> = Some("ACS::ECS::SecurityGroup");
+const ECS_INSTANCE_OBJECTS: &[&str] = &["ECS instance", "instance", "instances"];
+const ECS_DISK_OBJECTS: &[&str] = &["data disk", "cloud disk", "disk", "disks"];
+const SECURITY_GROUP_OBJECTS: &[&str] = &["security group"];
+
+const VPC: &str = "Vpc";
+const VPC_VPC: Option<&str> = Some("ACS::VPC::VPC");
+const VPC_VSWITCH: Option<&str> = Some("ACS::VPC::VSwitch");
+const VPC_EIP: Option<&str> = Some("ACS::VPC::EIP");
+const VPC_NAT: Option<&str> = Some("ACS::VPC::NatGateway");
+const EIP_OBJECTS: &[&str] = &["EIP", "EIPs", "elastic IP address", "elastic IP addresses"];
+
+const RDS: &str = "Rds";
+const RDS_INSTANCE: Option<&str> = Some("ACS::RDS::DBInstance");
+const RDS_INSTANCE_OBJECTS: &[&str] = &["ApsaraDB RDS instance", "RDS instance", "instance"];
+
+const SLB: &str = "Slb";
+const SLB_LOAD_BALANCER: Option<&str> = Some("ACS::SLB::LoadBalancer");
+const LISTENER_OBJECTS: &[&str] = &["listener"];
+
+const IMS: &str = "Ims";
+const RAM: &str = "Ram";
+const RAM_USER: Option<&str> = Some("ACS::RAM::User");
+const RAM_GROUP: Option<&str> = Some("ACS::RAM::Group");
+const RAM_ROLE: Option<&str> = Some("ACS::RAM::Role");
+const RAM_POLICY: Option<&str> = Some("ACS::RAM::Policy");
+const RAM_USER_OBJECTS: &[&str] = &["RAM user", "user"];
+const ACCESS_KEY_OBJECTS: &[&str] = &["AccessKey pair", "AccessKey"];
+
+const KMS: &str = "Kms";
+const KMS_KEY: Option<&str> = Some("ACS::KMS::Key");
+const KMS_ALIAS: Option<&str> = Some("ACS::KMS::Alias");
+const KEY_OBJECTS: &[&str] = &["customer master key", "CMK", "key"];
+
+const DNS: &str = "Alidns";
+const DNS_DOMAIN: Option<&str> = Some("ACS::Alidns::Domain");
+const DNS_RECORD: Option<&str> = Some("ACS::Alidns::Record");
+const RECORD_OBJECTS: &[&str] = &["DNS record", "record"];
+
+const CMS: &str = "Cms";
+const ALERT_RULE_OBJECTS: &[&str] = &["threshold-triggered alert rule", "alert rule", "alarm rule"];
+
+const KVSTORE: &str = "R-kvstore";
+const KVSTORE_INSTANCE: Option<&str> = Some("ACS::KVSTORE::Instance");
+
+const ACTIONTRAIL: &str = "Actiontrail";
+const TRAIL: Option<&str> = Some("ACS::ActionTrail::Trail");
+
+const OSS: &str = "Oss";
+const OSS_BUCKET: Option<&str> = Some("ACS::OSS::Bucket");
+
+const SLS: &str = "Sls";
+const SLS_PROJECT: Option<&str> = Some("ACS::SLS::Project");
+const SLS_LOGSTORE: Option<&str> = Some("ACS::SLS::LogStore");
+
+/// Every product of the catalog.
+pub static PRODUCTS: &[ProductEntry] = &[
+    ProductEntry {
+        name: "Elastic Compute Service",
+        aliases: &["ECS"],
+        operations: &[
+            purchase("RunInstances", ECS, ECS_INSTANCE_OBJECTS, "ACS::ECS::Instance"),
+            purchase("CreateDisk", ECS, ECS_DISK_OBJECTS, "ACS::ECS::Disk"),
+            api(
+                "StartInstance",
+                ECS,
+                &["start"],
+                ECS_INSTANCE_OBJECTS,
+                ECS_INSTANCE,
+                &[],
+            ),
+            api("StopInstance", ECS, &["stop"], ECS_INSTANCE_OBJECTS, ECS_INSTANCE, &[]),
+            api(
+                "RebootInstance",
+                ECS,
+                &["restart", "reboot"],
+                ECS_INSTANCE_OBJECTS,
+                ECS_INSTANCE,
+                &[],
+            ),
+            api("DeleteInstance", ECS, DELETE, ECS_INSTANCE_OBJECTS, ECS_INSTANCE, &[]),
+            api(
+                "ModifyInstanceAttribute",
+                ECS,
+                MODIFY,
+                &["instance name", "instance attributes", "instance"],
+                ECS_INSTANCE,
+                &[("Instance Name", "InstanceName")],
+            ),
+            api("AttachDisk", ECS, &["attach", "mount"], ECS_DISK_OBJECTS, ECS_DISK, &[]),
+            api(
+                "DetachDisk",
+                ECS,
+                &["detach", "unmount"],
+                ECS_DISK_OBJECTS,
+                ECS_DISK,
+                &[],
+            ),
+            api(
+                "ResizeDisk",
+                ECS,
+                &["resize", "expand", "extend"],
+                ECS_DISK_OBJECTS,
+                ECS_DISK,
+                &[],
+            ),
+            api("DeleteDisk", ECS, DELETE, ECS_DISK_OBJECTS, ECS_DISK, &[]),
+            api(
+                "CreateSnapshot",
+                ECS,
+                CREATE,
+                &["snapshot", "snapshots"],
+                ECS_SNAPSHOT,
+                &[("Snapshot Name", "SnapshotName"), ("Description", "Description")],
+            ),
+            api(
+                "DeleteSnapshot",
+                ECS,
+                DELETE,
+                &["snapshot", "snapshots"],
+                ECS_SNAPSHOT,
+                &[],
+            ),
+            api(
+                "CreateAutoSnapshotPolicy",
+                ECS,
+                CREATE,
+                &["automatic snapshot policy", "auto snapshot policy"],
+                Some("ACS::ECS::AutoSnapshotPolicy"),
+                &[],
+            ),
+            api(
+                "ApplyAutoSnapshotPolicy",
+                ECS,
+                &["apply"],
+                &["automatic snapshot policy", "auto snapshot policy"],
+                Some("ACS::ECS::AutoSnapshotPolicy"),
+                &[],
+            ),
+            api(
+                "CreateSecurityGroup",
+                ECS,
+                CREATE,
+                SECURITY_GROUP_OBJECTS,
+                ECS_SECURITY_GROUP,
+                &[
+                    ("Security Group Name", "SecurityGroupName"),
+                    ("Description", "Description"),
+                ],
+            ),
+            api(
+                "AuthorizeSecurityGroup",
+                ECS,
+                ADD,
+                &["security group rule", "inbound rule", "rule"],
+                ECS_SECURITY_GROUP,
+                &[("Port Range", "PortRange"), ("Authorization Object", "SourceCidrIp")],
+            ),
+            api(
+                "DeleteSecurityGroup",
+                ECS,
+                DELETE,
+                SECURITY_GROUP_OBJECTS,
+                ECS_SECURITY_GROUP,
+                &[],
+            ),
+            api(
+                "CreateKeyPair",
+                ECS,
+                CREATE,
+                &["SSH key pair", "key pair"],
+                Some("ACS::ECS::KeyPair"),
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "Virtual Private Cloud",
+        aliases: &["VPC"],
+        operations: &[
+            api(
+                "CreateVpc",
+                VPC,
+                CREATE,
+                &["VPC", "virtual private cloud"],
+                VPC_VPC,
+                &[
+                    ("Name", "VpcName"),
+                    ("IPv4 CIDR Block", "CidrBlock"),
+                    ("Description", "Description"),
+                ],
+            ),
+            api(
+                "ModifyVpcAttribute",
+                VPC,
+                MODIFY,
+                &["VPC"],
+                VPC_VPC,
+                &[("Name", "VpcName"), ("Description", "Description")],
+            ),
+            api("DeleteVpc", VPC, DELETE, &["VPC"], VPC_VPC, &[]),
+            api(
+                "CreateVSwitch",
+                VPC,
+                CREATE,
+                &["vSwitch", "vSwitches"],
+                VPC_VSWITCH,
+                &[
+                    ("Name", "VSwitchName"),
+                    ("IPv4 CIDR Block", "CidrBlock"),
+                    ("Description", "Description"),
+                ],
+            ),
+            api("DeleteVSwitch", VPC, DELETE, &["vSwitch"], VPC_VSWITCH, &[]),
+            api(
+                "AllocateEipAddress",
+                VPC,
+                &["apply", "create", "allocate", "buy", "purchase"],
+                EIP_OBJECTS,
+                VPC_EIP,
+                &[],
+            ),
+            api(
+                "AssociateEipAddress",
+                VPC,
+                &["associate", "bind"],
+                EIP_OBJECTS,
+                VPC_EIP,
+                &[],
+            ),
+            api(
+                "UnassociateEipAddress",
+                VPC,
+                &["disassociate", "unbind"],
+                EIP_OBJECTS,
+                VPC_EIP,
+                &[],
+            ),
+            api("ReleaseEipAddress", VPC, DELETE, EIP_OBJECTS, VPC_EIP, &[]),
+            api("CreateNatGateway", VPC, CREATE, &["NAT gateway"], VPC_NAT, &[]),
+            api("DeleteNatGateway", VPC, DELETE, &["NAT gateway"], VPC_NAT, &[]),
+            api(
+                "CreateSnatEntry",
+                VPC,
+                ADD,
+                &["SNAT entry", "SNAT entries"],
+                Some("ACS::VPC::SnatEntry"),
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "ApsaraDB RDS",
+        aliases: &["RDS", "ApsaraDB RDS for MySQL", "ApsaraDB RDS console"],
+        operations: &[
+            purchase("CreateDBInstance", RDS, RDS_INSTANCE_OBJECTS, "ACS::RDS::DBInstance"),
+            api("DeleteDBInstance", RDS, DELETE, RDS_INSTANCE_OBJECTS, RDS_INSTANCE, &[]),
+            api(
+                "RestartDBInstance",
+                RDS,
+                &["restart", "reboot"],
+                RDS_INSTANCE_OBJECTS,
+                RDS_INSTANCE,
+                &[],
+            ),
+            api(
+                "ModifyDBInstanceDescription",
+                RDS,
+                MODIFY,
+                &["instance name", "instance description"],
+                RDS_INSTANCE,
+                &[],
+            ),
+            api(
+                "CreateDatabase",
+                RDS,
+                CREATE,
+                &["database"],
+                RDS_INSTANCE,
+                &[("Database Name", "DBName")],
+            ),
+            api(
+                "CreateAccount",
+                RDS,
+                CREATE,
+                &["database account", "account"],
+                RDS_INSTANCE,
+                &[("Database Account", "AccountName")],
+            ),
+            api(
+                "GrantAccountPrivilege",
+                RDS,
+                &["grant", "authorize", "modify"],
+                &["account permissions", "permissions", "account"],
+                RDS_INSTANCE,
+                &[],
+            ),
+            api(
+                "ModifySecurityIps",
+                RDS,
+                &["configure", "set", "modify", "add"],
+                &["IP address whitelist", "whitelist"],
+                RDS_INSTANCE,
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "Classic Load Balancer",
+        aliases: &["CLB", "Server Load Balancer", "SLB"],
+        operations: &[
+            purchase(
+                "CreateLoadBalancer",
+                SLB,
+                &["CLB instance", "load balancer", "instance"],
+                "ACS::SLB::LoadBalancer",
+            ),
+            api(
+                "DeleteLoadBalancer",
+                SLB,
+                DELETE,
+                &["CLB instance", "load balancer", "instance"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "SetLoadBalancerName",
+                SLB,
+                MODIFY,
+                &["instance name", "name"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "CreateLoadBalancerTCPListener",
+                SLB,
+                &["add", "create", "configure"],
+                &["TCP listener", "listener"],
+                SLB_LOAD_BALANCER,
+                &[
+                    ("Listener Port", "ListenerPort"),
+                    ("Backend Server Port", "BackendServerPort"),
+                ],
+            ),
+            api(
+                "CreateLoadBalancerUDPListener",
+                SLB,
+                &["add", "create", "configure"],
+                &["UDP listener"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "CreateLoadBalancerHTTPListener",
+                SLB,
+                &["add", "create", "configure"],
+                &["HTTP listener"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "StartLoadBalancerListener",
+                SLB,
+                &["start", "enable"],
+                LISTENER_OBJECTS,
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "StopLoadBalancerListener",
+                SLB,
+                &["stop", "disable"],
+                LISTENER_OBJECTS,
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "DeleteLoadBalancerListener",
+                SLB,
+                DELETE,
+                LISTENER_OBJECTS,
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "AddBackendServers",
+                SLB,
+                &["add"],
+                &["backend servers", "backend server"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "RemoveBackendServers",
+                SLB,
+                &["remove"],
+                &["backend servers", "backend server"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "Resource Access Management",
+        aliases: &["RAM"],
+        operations: &[
+            api(
+                "CreateUser",
+                IMS,
+                CREATE,
+                RAM_USER_OBJECTS,
+                RAM_USER,
+                &[
+                    ("Logon Name", "UserName"),
+                    ("Display Name", "DisplayName"),
+                    ("Note", "Comments"),
+                ],
+            ),
+            api("UpdateUser", IMS, MODIFY, RAM_USER_OBJECTS, RAM_USER, &[]),
+            api("DeleteUser", IMS, DELETE, RAM_USER_OBJECTS, RAM_USER, &[]),
+            api(
+                "CreateLoginProfile",
+                IMS,
+                &["enable", "create", "configure"],
+                &["console logon", "logon settings", "logon profile"],
+                RAM_USER,
+                &[],
+            ),
+            api("CreateAccessKey", IMS, CREATE, ACCESS_KEY_OBJECTS, RAM_USER, &[]),
+            api(
+                "UpdateAccessKey",
+                IMS,
+                &["disable", "enable"],
+                ACCESS_KEY_OBJECTS,
+                RAM_USER,
+                &[],
+            ),
+            api("DeleteAccessKey", IMS, &["delete"], ACCESS_KEY_OBJECTS, RAM_USER, &[]),
+            api(
+                "CreateGroup",
+                IMS,
+                CREATE,
+                &["RAM user group", "user group", "group"],
+                RAM_GROUP,
+                &[("Group Name", "GroupName"), ("Note", "Comments")],
+            ),
+            api(
+                "DeleteGroup",
+                IMS,
+                &["delete"],
+                &["RAM user group", "user group"],
+                RAM_GROUP,
+                &[],
+            ),
+            api(
+                "AddUserToGroup",
+                IMS,
+                &["add"],
+                &[
+                    "to a user group",
+                    "to the user group",
+                    "to user groups",
+                    "to a group",
+                    "to a RAM user group",
+                ],
+                RAM_GROUP,
+                &[("User Group", "GroupName")],
+            ),
+            api(
+                "RemoveUserFromGroup",
+                IMS,
+                &["remove"],
+                &["from a user group", "from the user group", "from a group"],
+                RAM_GROUP,
+                &[],
+            ),
+            api(
+                "AttachPolicyToUser",
+                RAM,
+                &["grant", "attach", "add"],
+                &[
+                    "permissions to a RAM user",
+                    "permissions to the RAM user",
+                    "policy to a RAM user",
+                ],
+                RAM_USER,
+                &[("Policy", "PolicyName")],
+            ),
+            api(
+                "AttachPolicyToGroup",
+                RAM,
+                &["grant", "attach", "add"],
+                &[
+                    "permissions to a RAM user group",
+                    "permissions to a user group",
+                    "policy to a user group",
+                ],
+                RAM_GROUP,
+                &[],
+            ),
+            api(
+                "AttachPolicyToRole",
+                RAM,
+                &["grant", "attach", "add"],
+                &["permissions to a RAM role", "policy to a RAM role"],
+                RAM_ROLE,
+                &[],
+            ),
+            api(
+                "CreatePolicy",
+                RAM,
+                CREATE,
+                &["custom policy", "policy"],
+                RAM_POLICY,
+                &[("Policy Name", "PolicyName")],
+            ),
+            api("CreateRole", RAM, CREATE, &["RAM role", "role"], RAM_ROLE, &[]),
+        ],
+    },
+    ProductEntry {
+        name: "Key Management Service",
+        aliases: &["KMS"],
+        operations: &[
+            api(
+                "CreateKey",
+                KMS,
+                CREATE,
+                KEY_OBJECTS,
+                KMS_KEY,
+                &[("Description", "Description")],
+            ),
+            api("EnableKey", KMS, &["enable"], KEY_OBJECTS, KMS_KEY, &[]),
+            api("DisableKey", KMS, &["disable"], KEY_OBJECTS, KMS_KEY, &[]),
+            api(
+                "ScheduleKeyDeletion",
+                KMS,
+                &["schedule", "delete"],
+                &["key deletion", "deletion of a key", "key", "CMK"],
+                KMS_KEY,
+                &[],
+            ),
+            api(
+                "CancelKeyDeletion",
+                KMS,
+                &["cancel"],
+                &["key deletion", "deletion of a key", "deletion"],
+                KMS_KEY,
+                &[],
+            ),
+            api("CreateAlias", KMS, ADD, &["alias"], KMS_ALIAS, &[]),
+            api("DeleteAlias", KMS, DELETE, &["alias"], KMS_ALIAS, &[]),
+        ],
+    },
+    ProductEntry {
+        name: "Alibaba Cloud DNS",
+        aliases: &["DNS", "Alidns", "Alibaba Cloud DNS console"],
+        operations: &[
+            api(
+                "AddDomain",
+                DNS,
+                ADD,
+                &["domain name", "domain"],
+                DNS_DOMAIN,
+                &[("Domain Name", "DomainName")],
+            ),
+            api("DeleteDomain", DNS, DELETE, &["domain name", "domain"], DNS_DOMAIN, &[]),
+            api(
+                "AddDomainRecord",
+                DNS,
+                ADD,
+                RECORD_OBJECTS,
+                DNS_RECORD,
+                &[("Hostname", "RR"), ("Record Value", "Value"), ("Record Type", "Type")],
+            ),
+            api("UpdateDomainRecord", DNS, MODIFY, RECORD_OBJECTS, DNS_RECORD, &[]),
+            api(
+                "SetDomainRecordStatus",
+                DNS,
+                &["pause", "enable", "disable"],
+                RECORD_OBJECTS,
+                DNS_RECORD,
+                &[],
+            ),
+            api("DeleteDomainRecord", DNS, DELETE, RECORD_OBJECTS, DNS_RECORD, &[]),
+        ],
+    },
+    ProductEntry {
+        name: "CloudMonitor",
+        aliases: &["Cloud Monitor", "CMS"],
+        operations: &[
+            api(
+                "PutResourceMetricRule",
+                CMS,
+                ADD,
+                ALERT_RULE_OBJECTS,
+                None,
+                &[("Rule Name", "RuleName")],
+            ),
+            api("EnableMetricRules", CMS, &["enable"], ALERT_RULE_OBJECTS, None, &[]),
+            api("DisableMetricRules", CMS, &["disable"], ALERT_RULE_OBJECTS, None, &[]),
+            api("DeleteMetricRules", CMS, DELETE, ALERT_RULE_OBJECTS, None, &[]),
+            api("PutContact", CMS, ADD, &["alert contact", "contact"], None, &[]),
+            api(
+                "PutContactGroup",
+                CMS,
+                ADD,
+                &["alert contact group", "contact group"],
+                None,
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "Tair (Redis OSS-Compatible)",
+        aliases: &["Tair", "ApsaraDB for Redis", "Redis", "KVStore"],
+        operations: &[
+            purchase(
+                "CreateInstance",
+                KVSTORE,
+                &["Tair instance", "Redis instance", "instance"],
+                "ACS::KVSTORE::Instance",
+            ),
+            api("DeleteInstance", KVSTORE, DELETE, &["instance"], KVSTORE_INSTANCE, &[]),
+            api(
+                "ModifyInstanceSpec",
+                KVSTORE,
+                &["change", "upgrade", "downgrade", "modify"],
+                &[
+                    "instance specifications",
+                    "specifications",
+                    "configurations",
+                    "instance type",
+                ],
+                KVSTORE_INSTANCE,
+                &[],
+            ),
+            api(
+                "ModifySecurityIps",
+                KVSTORE,
+                &["configure", "set", "modify"],
+                &["whitelist"],
+                KVSTORE_INSTANCE,
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "ActionTrail",
+        aliases: &[],
+        operations: &[
+            api(
+                "CreateTrail",
+                ACTIONTRAIL,
+                CREATE,
+                &["single-account trail", "trail"],
+                TRAIL,
+                &[("Trail Name", "Name")],
+            ),
+            api("UpdateTrail", ACTIONTRAIL, MODIFY, &["trail"], TRAIL, &[]),
+            api("DeleteTrail", ACTIONTRAIL, DELETE, &["trail"], TRAIL, &[]),
+            api(
+                "StartLogging",
+                ACTIONTRAIL,
+                &["enable", "start"],
+                &["logging"],
+                TRAIL,
+                &[],
+            ),
+            api(
+                "StopLogging",
+                ACTIONTRAIL,
+                &["disable", "stop"],
+                &["logging"],
+                TRAIL,
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "Object Storage Service",
+        aliases: &["OSS"],
+        operations: &[
+            api(
+                "PutBucket",
+                OSS,
+                CREATE,
+                &["bucket", "buckets"],
+                OSS_BUCKET,
+                &[("Bucket Name", "BucketName"), ("Storage Class", "StorageClass")],
+            ),
+            api("DeleteBucket", OSS, DELETE, &["bucket"], OSS_BUCKET, &[]),
+            api(
+                "PutBucketAcl",
+                OSS,
+                &["set", "modify", "configure", "change"],
+                &["bucket ACL", "ACL of a bucket", "ACL"],
+                OSS_BUCKET,
+                &[],
+            ),
+            api(
+                "PutBucketLifecycle",
+                OSS,
+                &["configure", "create", "add", "set"],
+                &["lifecycle rules", "lifecycle rule"],
+                OSS_BUCKET,
+                &[],
+            ),
+            api(
+                "PutObject",
+                OSS,
+                &["upload", "create"],
+                &["objects", "object", "files", "file", "directory"],
+                OSS_BUCKET,
+                &[],
+            ),
+            api(
+                "DeleteObject",
+                OSS,
+                &["delete"],
+                &["objects", "object"],
+                OSS_BUCKET,
+                &[],
+            ),
+        ],
+    },
+    ProductEntry {
+        name: "Simple Log Service",
+        aliases: &["Log Service", "SLS"],
+        operations: &[
+            api(
+                "CreateProject",
+                SLS,
+                CREATE,
+                &["project"],
+                SLS_PROJECT,
+                &[("Project Name", "projectName"), ("Description", "description")],
+            ),
+            api("DeleteProject", SLS, DELETE, &["project"], SLS_PROJECT, &[]),
+            api(
+                "CreateLogStore",
+                SLS,
+                CREATE,
+                &["Logstore", "Logstores"],
+                SLS_LOGSTORE,
+                &[("Logstore Name", "logstoreName")],
+            ),
+            api("UpdateLogStore", SLS, MODIFY, &["Logstore"], SLS_LOGSTORE, &[]),
+            api("DeleteLogStore", SLS, DELETE, &["Logstore"], SLS_LOGSTORE, &[]),
+        ],
+    },
+];
+
+/// The product a page title or console name means: its name or an alias, with or without
+/// `console`, in any case.
+pub fn product(name: &str) -> Option<&'static ProductEntry> {
+    let wanted = normalise_product(name);
+    PRODUCTS
+        .iter()
+        .find(|p| normalise_product(p.name) == wanted || p.aliases.iter().any(|a| normalise_product(a) == wanted))
+}
+
+fn normalise_product(name: &str) -> String {
+    let lower = name.trim().to_lowercase();
+    let stripped = lower
+        .strip_prefix("the ")
+        .unwrap_or(&lower)
+        .trim_end_matches(" console")
+        .trim();
+    stripped.to_owned()
+}
+
+/// The catalog entries whose event or API operation is `name` (`CreateDBInstance` finds the RDS
+/// buy page's `Create`), in `product` first when given.
+pub fn by_operation(name: &str, product: Option<&ProductEntry>) -> Vec<&'static OperationEntry> {
+    let in_product = |p: &ProductEntry| product.is_none_or(|wanted| std::ptr::eq(wanted, p));
+    let all = || PRODUCTS.iter().flat_map(|p| p.operations.iter().map(move |o| (p, o)));
+    let found: Vec<&OperationEntry> = all()
+        .filter(|(p, o)| in_product(p) && (o.api == name || (o.event_name == name && !o.is_purchase())))
+        .map(|(_, o)| o)
+        .collect();
+    if found.is_empty() && product.is_some() {
+        return by_operation(name, None);
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_products_by_the_names_pages_use() {
+        assert_eq!(product("VPC console").map(|p| p.name), Some("Virtual Private Cloud"));
+        assert_eq!(
+            product("Elastic Compute Service").map(|p| p.name),
+            Some("Elastic Compute Service")
+        );
+        assert_eq!(
+            product("the RAM console").map(|p| p.name),
+            Some("Resource Access Management")
+        );
+        assert_eq!(product("ApsaraDB RDS console").map(|p| p.name), Some("ApsaraDB RDS"));
+        assert!(product("Quantum Annealer").is_none());
+    }
+
+    #[test]
+    fn a_buy_page_api_finds_the_create_console_operation() {
+        let found = by_operation("CreateDBInstance", None);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].event_name, found[0].service_name), ("Create", "Rds"));
+        assert!(found[0].is_purchase());
+        assert!(
+            by_operation("Create", None).is_empty(),
+            "Create alone names no single operation"
+        );
+    }
+
+    #[test]
+    fn every_product_has_operations_and_twelve_products_are_covered() {
+        assert_eq!(PRODUCTS.len(), 12);
+        for p in PRODUCTS {
+            assert!(!p.operations.is_empty(), "{}", p.name);
+            for op in p.operations {
+                assert!(!op.verbs.is_empty() && !op.objects.is_empty(), "{}", op.api);
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The rule channel of the reward: did the documented operation really happen?
+//!
+//! A task's [`SuccessRule`](aca_core::SuccessRule) names the audit events that prove it. [`lookup`]
+//! polls ActionTrail `LookupEvents` (the real cloud's or the bundled emulator's, through
+//! `aca-openapi`) for the task's account and time window until the rule holds or the delivery
+//! deadline passes; [`rule`] matches the events and explains near misses in the writer's words;
+//! [`catalog`] and [`infer`] propose a rule for pages that come without one.
+
+pub mod catalog;
+pub mod infer;
+pub mod lookup;
+pub mod rule;
+
+pub use infer::{Inference, infer_rule};
+pub use lookup::{LookupConfig, LookupError, LookupScope, Poller, RateLimiter, RuleOutcome};
+pub use rule::{Bindings, Candidate, MatcherHit, Mismatch, NearMiss, RuleError, RuleMatch, match_rule};
