@@ -1,0 +1,2 @@
+//! The ReAct episode of AliyunConsoleAgent as a sans-I/O state machine.
+pub mod parse;
