@@ -65,13 +65,6 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             note: "the task fixes the region".into(),
         });
     }
-    if !step.menu_path.is_empty() {
-        used.extend(step.menu_path.iter().map(|s| normalise(s)));
-        out.push(Intent::Navigate {
-            segments: step.menu_path.clone(),
-            at: 0,
-        });
-    }
     let lower = step.text.to_lowercase();
     let row = step.column.is_some() || lower.contains("actions column") || step.actions.contains(&StepAction::Find);
     if let Some(column) = &step.column {
@@ -79,6 +72,22 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     }
     if step.actions.contains(&StepAction::Find) {
         out.push(Intent::FindRow);
+    }
+    if !step.menu_path.is_empty() {
+        used.extend(step.menu_path.iter().map(|s| normalise(s)));
+        if row {
+            // "choose ⋯ > Instance Status > Stop in the Actions column": a menu of the row.
+            out.extend(step.menu_path.iter().map(|segment| Intent::Click {
+                label: segment.clone(),
+                row: true,
+                confirm: false,
+            }));
+        } else {
+            out.push(Intent::Navigate {
+                segments: step.menu_path.clone(),
+                at: 0,
+            });
+        }
     }
     let selects = step.actions.contains(&StepAction::Select);
     let enters = step.actions.contains(&StepAction::Enter);

@@ -413,11 +413,12 @@ impl ScriptedPolicy {
         let ours = rows
             .iter()
             .any(|e| row_of(e).is_some_and(|r| names.iter().any(|n| mentions(&r.name, n))));
-        if ours || (names.is_empty() && !rows.is_empty()) {
-            return Move::Done(None);
-        }
+        // Without a resource report nothing says which row is the task's: ask for the resource.
         if ctx.task.resource_report.is_none() && !self.asked_resource {
             return Move::Provision(self.resource_description(ctx));
+        }
+        if ours || (names.is_empty() && !rows.is_empty()) {
+            return Move::Done(None);
         }
         let mut alternatives = Vec::new();
         if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
@@ -455,7 +456,7 @@ impl ScriptedPolicy {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let names = Self::resource_names(ctx);
-        if row && !obs.elements.iter().any(|e| row_of(e).is_some()) && ctx.task.resource_report.is_none() && !self.asked_resource {
+        if row && ctx.task.resource_report.is_none() && !self.asked_resource {
             return Move::Provision(self.resource_description(ctx));
         }
         let container = step
@@ -471,9 +472,10 @@ impl ScriptedPolicy {
         };
         let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
         if row {
-            exact.retain(|e| {
-                let in_our_row = row_of(e).is_some_and(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)));
-                in_our_row || (self.via.is_some() && in_place(e, PlaceKind::Menu))
+            // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
+            exact.retain(|e| match row_of(e) {
+                Some(r) => names.is_empty() || names.iter().any(|n| mentions(&r.name, n)),
+                None => in_place(e, PlaceKind::Menu),
             });
         }
         preference.sort(obs, &mut exact);
@@ -601,7 +603,7 @@ impl ScriptedPolicy {
             matches!(e.role, Role::Textbox | Role::Combobox)
                 && e.state.required
                 && e.value.as_deref().is_none_or(|v| v.trim().is_empty())
-                && container_of(e) == container
+                && container.is_none_or(|c| e.places.contains(c))
         });
         for field in empty_required {
             let Some(value) = documented_value(ctx, &field.name) else { continue };
