@@ -720,26 +720,23 @@ impl ScriptedPolicy {
             .iter()
             .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()) && !e.state.readonly)
             .or(exact.first());
+        if let Some(target) = target.filter(|t| t.role == Role::Combobox) {
+            // "Set Zone to …" on a drop-down list: choose the option.
+            let label = target.name.clone();
+            return self.ground_choose(ctx, &[label], Some(value), undocumented);
+        }
         if let Some(target) = target {
             let grounding = if undocumented {
                 self.undocumented_grounding(label, target)
             } else {
                 self.as_written()
             };
-            let action = if target.role == Role::Combobox {
-                GuiAction::Select {
-                    index: target.index,
-                    option: value.to_owned(),
-                }
-            } else {
-                GuiAction::Type {
+            return Move::Act {
+                action: GuiAction::Type {
                     index: target.index,
                     text: value.to_owned(),
                     submit: false,
-                }
-            };
-            return Move::Act {
-                action,
+                },
                 goal: format!("set \"{label}\" to \"{value}\""),
                 grounding,
                 effect: Effect::Complete,
@@ -825,10 +822,14 @@ impl ScriptedPolicy {
                 }
                 // The option the page names is not offered: take the closest one, and say so.
                 if let Some(available) = refused_option(ctx, select.index) {
+                    // The most words in common; the first offered among equals.
                     let closest = available
                         .iter()
                         .filter(|o| match_label(wanted, o).is_some())
-                        .max_by(|a, b| overlap_score(wanted, a).total_cmp(&overlap_score(wanted, b)))
+                        .fold(None::<&String>, |best, option| match best {
+                            Some(b) if overlap_score(wanted, b) >= overlap_score(wanted, option) => Some(b),
+                            _ => Some(option),
+                        })
                         .or(available.first());
                     if let Some(closest) = closest.filter(|_| !self.tried.iter().any(|t| t == "changed value")) {
                         self.tried.push("changed value".into());
