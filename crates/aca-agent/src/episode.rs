@@ -49,27 +49,48 @@ pub struct EpisodeEnd {
 #[serde(tag = "end", rename_all = "snake_case")]
 pub enum EndReason {
     /// The policy called `task_complete`.
-    Completed { summary: String },
+    Completed {
+        summary: String,
+    },
     /// The policy called `task_unachievable`.
-    Unachievable { reason: String },
+    Unachievable {
+        reason: String,
+    },
     /// Something outside the page stopped the run (a resource could not be provisioned).
-    Environment { reason: String },
-    Agent { failure: AgentFailure },
+    Environment {
+        reason: String,
+    },
+    Agent {
+        failure: AgentFailure,
+    },
 }
 
 /// Why the agent itself could not go on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "why", rename_all = "snake_case")]
 pub enum AgentFailure {
-    TurnLimit { turns: u32 },
+    TurnLimit {
+        turns: u32,
+    },
     /// The same action on the same element, with no page change in between.
-    RepeatedAction { action: String, times: u32 },
+    RepeatedAction {
+        action: String,
+        times: u32,
+    },
     /// The model's replies could not be read, retry after retry.
-    UnreadableReplies { last_error: String, tries: u32 },
+    UnreadableReplies {
+        last_error: String,
+        tries: u32,
+    },
     /// Every strategy failed on one step.
-    StepAttemptsExhausted { step: String, attempts: u32 },
+    StepAttemptsExhausted {
+        step: String,
+        attempts: u32,
+    },
     /// The policy could not produce a model request to retry with.
-    NoRetry { error: String },
+    NoRetry {
+        error: String,
+    },
 }
 
 /// An input the episode was not waiting for.
@@ -270,7 +291,7 @@ impl Episode {
                 self.state = State::AwaitingModel;
                 Ok(Next::AskModel(request))
             }
-            Proposal::Act(decision) => Ok(self.decide(decision)),
+            Proposal::Act(decision) => Ok(self.decide(*decision)),
         }
     }
 
@@ -398,10 +419,10 @@ impl Episode {
                 record.state = StepState::Done;
             }
         }
-        if let Some(record) = self.records.get_mut(step) {
-            if record.state == StepState::NotReached {
-                record.state = StepState::Working;
-            }
+        if let Some(record) = self.records.get_mut(step)
+            && record.state == StepState::NotReached
+        {
+            record.state = StepState::Working;
         }
         self.current_step = Some(step);
     }
@@ -426,10 +447,10 @@ impl Episode {
             if let Some(record) = self.records.get_mut(step) {
                 if let Some(grounding) = &decision.grounding {
                     record.as_written &= grounding.as_written;
-                    if let Some(finding) = &grounding.finding {
-                        if !record.findings.contains(finding) {
-                            record.findings.push(finding.clone());
-                        }
+                    if let Some(finding) = &grounding.finding
+                        && !record.findings.contains(finding)
+                    {
+                        record.findings.push(finding.clone());
                     }
                 }
                 if matches!(decision.action, Action::Gui(_)) {
@@ -478,18 +499,18 @@ impl Episode {
                         Next::Provision(description.clone())
                     }
                     ControlAction::TaskComplete { summary } => {
-                        if let Some(record) = self.current_step.and_then(|s| self.records.get_mut(s)) {
-                            if record.state == StepState::Working {
-                                record.state = StepState::Done;
-                            }
+                        if let Some(record) = self.current_step.and_then(|s| self.records.get_mut(s))
+                            && record.state == StepState::Working
+                        {
+                            record.state = StepState::Done;
                         }
                         self.finish(EndReason::Completed {
                             summary: summary.clone(),
                         })
                     }
-                    ControlAction::TaskUnachievable { reason } => self.finish(EndReason::Unachievable {
-                        reason: reason.clone(),
-                    }),
+                    ControlAction::TaskUnachievable { reason } => {
+                        self.finish(EndReason::Unachievable { reason: reason.clone() })
+                    }
                 }
             }
         }
@@ -531,7 +552,9 @@ pub fn describe_outcome(outcome: &ActionOutcome) -> String {
         ActionOutcome::ElementNotFound { index } => format!("element [{index}] not found"),
         ActionOutcome::NotActionable { index, reason } => {
             let why = match reason {
-                NotActionable::Disabled { reason: Some(r) } => format!("disabled ({})", aca_core::observation::quote(r)),
+                NotActionable::Disabled { reason: Some(r) } => {
+                    format!("disabled ({})", aca_core::observation::quote(r))
+                }
                 NotActionable::Disabled { reason: None } => "disabled".into(),
                 NotActionable::Hidden => "hidden".into(),
                 NotActionable::Covered { by } => format!("covered by {}", aca_core::observation::quote(by)),
@@ -548,7 +571,9 @@ pub fn describe_outcome(outcome: &ActionOutcome) -> String {
             };
             format!("element [{index}] {why}")
         }
-        ActionOutcome::Timeout { waited_ms, waiting_for } => format!("timed out after {waited_ms} ms waiting for {waiting_for}"),
+        ActionOutcome::Timeout { waited_ms, waiting_for } => {
+            format!("timed out after {waited_ms} ms waiting for {waiting_for}")
+        }
         ActionOutcome::Failed { message } => format!("failed: {message}"),
     }
 }

@@ -78,9 +78,10 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
         let (status, note) = match record.state {
             StepState::NotReached => (StepStatus::Skipped, Some("not reached".to_owned())),
             StepState::Working if !completed => (StepStatus::Fail, Some("the run stopped on this step".to_owned())),
-            StepState::Done | StepState::Working => {
-                (if drifted { StepStatus::Warning } else { StepStatus::Pass }, record.note.clone())
-            }
+            StepState::Done | StepState::Working => (
+                if drifted { StepStatus::Warning } else { StepStatus::Pass },
+                record.note.clone(),
+            ),
             StepState::Skipped if succeeded => (
                 StepStatus::Warning,
                 Some("left out: its control is gone and the procedure succeeded without it".to_owned()),
@@ -129,7 +130,91 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
     Grading { grades, defects }
 }
 
-/// Whether a verdict is one a writer must act on.
-pub fn needs_writer(verdict: Verdict) -> bool {
-    verdict == Verdict::DocDefect
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{Finding, FindingKind};
+
+    fn record(number: &str, state: StepState, attempts: u32, findings: Vec<Finding>) -> StepRecord {
+        StepRecord {
+            number: number.into(),
+            state,
+            attempts,
+            failures: vec![],
+            actions: vec![],
+            as_written: findings.is_empty(),
+            findings,
+            note: None,
+        }
+    }
+
+    fn renamed() -> Finding {
+        Finding {
+            kind: FindingKind::Renamed,
+            documented: "OK".into(),
+            observed: "Confirm".into(),
+            evidence: vec!["[3] button \"Confirm\"".into()],
+        }
+    }
+
+    #[test]
+    fn a_finding_without_a_failed_attempt_is_no_defect() {
+        let completed = EndReason::Completed { summary: String::new() };
+        let matched = RuleResult {
+            matched: Some(true),
+            events: vec!["e1".into()],
+        };
+        let first_try = grade(
+            &[record("6", StepState::Done, 0, vec![renamed()])],
+            &completed,
+            None,
+            &matched,
+        );
+        assert!(first_try.defects.is_empty());
+        assert_eq!(first_try.grades[0].status, StepStatus::Warning);
+        let retried = grade(
+            &[record("6", StepState::Done, 1, vec![renamed()])],
+            &completed,
+            None,
+            &matched,
+        );
+        assert_eq!(retried.defects.len(), 1);
+        assert_eq!(retried.defects[0].kind, DefectKind::RenamedLabel);
+        assert_eq!(retried.defects[0].evidence.events, vec!["e1".to_string()]);
+    }
+
+    #[test]
+    fn steps_done_as_written_without_the_operation_are_a_changed_outcome() {
+        let completed = EndReason::Completed { summary: String::new() };
+        let records = [
+            record("1", StepState::Done, 0, vec![]),
+            record("2", StepState::Done, 0, vec![]),
+        ];
+        let grading = grade(
+            &records,
+            &completed,
+            Some("The VPC appears."),
+            &RuleResult {
+                matched: Some(false),
+                events: vec![],
+            },
+        );
+        assert_eq!(grading.defects.len(), 1);
+        assert_eq!(grading.defects[0].kind, DefectKind::ChangedOutcome);
+        assert_eq!(grading.defects[0].step, "2");
+        assert_eq!(grading.defects[0].documented, "The VPC appears.");
+    }
+
+    #[test]
+    fn unreached_steps_are_skipped_and_the_stopping_step_fails() {
+        let stopped = EndReason::Unachievable { reason: "x".into() };
+        let records = [
+            record("1", StepState::Done, 0, vec![]),
+            record("2", StepState::Working, 2, vec![]),
+            record("3", StepState::NotReached, 0, vec![]),
+        ];
+        let grading = grade(&records, &stopped, None, &RuleResult::default());
+        let statuses: Vec<_> = grading.grades.iter().map(|g| g.status).collect();
+        assert_eq!(statuses, vec![StepStatus::Pass, StepStatus::Fail, StepStatus::Skipped]);
+    }
 }

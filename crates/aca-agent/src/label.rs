@@ -136,7 +136,10 @@ mod tests {
         assert_eq!(match_label("Create VPC", "create  vpc"), Some(LabelMatch::Exact));
         assert_eq!(match_label("vSwitches", "vSwitch"), Some(LabelMatch::Prefix));
         assert_eq!(match_label("Release", "Release Instance"), Some(LabelMatch::Prefix));
-        assert_eq!(match_label("Configure Rules", "Manage Rules"), Some(LabelMatch::Overlap));
+        assert_eq!(
+            match_label("Configure Rules", "Manage Rules"),
+            Some(LabelMatch::Overlap)
+        );
         assert_eq!(match_label("OK", "Confirm"), None);
         // A prefix inside a word is no prefix: `Create` does not start `Created At`'s words.
         assert_eq!(match_label("Create", "Created At"), None);

@@ -94,10 +94,11 @@ fn labelled_thought(text: &str) -> Thought {
     let mut thought = Thought::default();
     for raw in text.lines() {
         let line = raw.trim().trim_start_matches(['*', '#', '-', '>', ' ']).trim();
-        if let Some((label, rest)) = split_label(line) {
-            if label != "action" && label != "step" {
-                append(field_mut(&mut thought, label), rest);
-            }
+        if let Some((label, rest)) = split_label(line)
+            && label != "action"
+            && label != "step"
+        {
+            append(field_mut(&mut thought, label), rest);
         }
     }
     thought
@@ -178,7 +179,11 @@ fn thought_from_json(value: &Value) -> Thought {
             ..Thought::default()
         },
         Value::Object(map) => {
-            let field = |keys: &[&str]| keys.iter().find_map(|k| map.get(*k).and_then(value_text)).unwrap_or_default();
+            let field = |keys: &[&str]| {
+                keys.iter()
+                    .find_map(|k| map.get(*k).and_then(value_text))
+                    .unwrap_or_default()
+            };
             Thought {
                 progress: field(&["progress", "evaluation", "memory"]),
                 observation: field(&["observation", "ui", "page"]),
@@ -199,12 +204,20 @@ fn value_text(value: &Value) -> Option<String> {
 
 /// A JSON action: `{"action": "click", "index": 12}` with tolerated aliases and string numbers.
 fn action_from_json(map: &Map<String, Value>) -> Result<Action, ParseError> {
-    let name = match map.get("action").or_else(|| map.get("name")).or_else(|| map.get("type")) {
+    let name = match map
+        .get("action")
+        .or_else(|| map.get("name"))
+        .or_else(|| map.get("type"))
+    {
         Some(Value::String(name)) => canonical_name(name)?,
         _ => return Err(ParseError::NoAction),
     };
     let mut args = Args::default();
-    let args_map = match map.get("args").or_else(|| map.get("arguments")).or_else(|| map.get("params")) {
+    let args_map = match map
+        .get("args")
+        .or_else(|| map.get("arguments"))
+        .or_else(|| map.get("params"))
+    {
         Some(Value::Object(inner)) => inner,
         _ => map,
     };
@@ -507,7 +520,10 @@ fn parse_args(inner: &str) -> Result<Args, String> {
         }
         if i < chars.len() {
             if chars[i] != ',' {
-                return Err(format!("expected a comma before `{}`", chars[i..].iter().collect::<String>()));
+                return Err(format!(
+                    "expected a comma before `{}`",
+                    chars[i..].iter().collect::<String>()
+                ));
             }
             i += 1;
         }
@@ -576,7 +592,9 @@ impl Args {
         if let Some(at) = self.keyword.iter().position(|(k, _)| keys.contains(&k.as_str())) {
             return Some(self.keyword.remove(at).1);
         }
-        self.positional.get_mut(position).map(|a| std::mem::replace(a, Arg::Word(String::new())))
+        self.positional
+            .get_mut(position)
+            .map(|a| std::mem::replace(a, Arg::Word(String::new())))
     }
 
     fn positional_count(&self) -> usize {

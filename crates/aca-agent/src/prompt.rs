@@ -72,7 +72,11 @@ pub fn data_block(label: &str, body: &str) -> String {
 pub fn user_message(ctx: &Context<'_>) -> String {
     let mut out = String::new();
     let procedure = &ctx.task.procedure;
-    let _ = writeln!(out, "# Task\nCarry out the documented procedure \"{}\".", procedure.title);
+    let _ = writeln!(
+        out,
+        "# Task\nCarry out the documented procedure \"{}\".",
+        procedure.title
+    );
     if !procedure.prerequisites.is_empty() {
         let _ = writeln!(out, "Prerequisites: {}", procedure.prerequisites.join(" "));
     }
@@ -154,5 +158,8 @@ pub fn history(turns: &[Turn], keep: usize) -> String {
 
 /// System prompt and user message of one turn.
 pub fn messages(ctx: &Context<'_>) -> Vec<ChatMessage> {
-    vec![ChatMessage::system(system_prompt()), ChatMessage::user(user_message(ctx))]
+    vec![
+        ChatMessage::system(system_prompt()),
+        ChatMessage::user(user_message(ctx)),
+    ]
 }

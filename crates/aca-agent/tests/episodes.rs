@@ -3,9 +3,7 @@
 
 mod support;
 
-use aca_agent::{
-    AgentFailure, EndReason, Episode, Report, RuleResult, ScriptedPolicy, StepState, Task,
-};
+use aca_agent::{AgentFailure, EndReason, Episode, Report, RuleResult, ScriptedPolicy, StepState, Task};
 use aca_core::{Action, DefectKind, GuiAction, StepStatus, Verdict};
 use support::{FakeConsole, Profile, drive, no_model, no_provisioning};
 
@@ -16,7 +14,12 @@ fn create_vpc_task() -> Task {
 }
 
 fn rule(console: &FakeConsole, event: &str) -> RuleResult {
-    let matched: Vec<String> = console.events.iter().filter(|e| e.starts_with(event)).cloned().collect();
+    let matched: Vec<String> = console
+        .events
+        .iter()
+        .filter(|e| e.starts_with(event))
+        .cloned()
+        .collect();
     RuleResult {
         matched: Some(!matched.is_empty()),
         events: matched,
@@ -40,12 +43,12 @@ fn targets(episode: &Episode) -> Vec<String> {
         observation_names.clear();
         for line in turn.observation.lines() {
             let line = line.trim().trim_start_matches('*');
-            if let Some(rest) = line.strip_prefix('[') {
-                if let Some((index, tail)) = rest.split_once(']') {
-                    let name = tail.split('"').nth(1).unwrap_or_default().to_owned();
-                    if let Ok(i) = index.parse() {
-                        observation_names.push((i, name));
-                    }
+            if let Some(rest) = line.strip_prefix('[')
+                && let Some((index, tail)) = rest.split_once(']')
+            {
+                let name = tail.split('"').nth(1).unwrap_or_default().to_owned();
+                if let Ok(i) = index.parse() {
+                    observation_names.push((i, name));
                 }
             }
         }
@@ -106,7 +109,10 @@ fn the_create_vpc_page_runs_as_written_and_passes() {
     }
     assert_eq!(report.grades.len(), 9);
     assert_eq!(report.grades[7].step, "5.3");
-    assert_eq!(report.grades[7].actions, vec!["type(9, \"192.168.1.0/24\")".to_string()]);
+    assert_eq!(
+        report.grades[7].actions,
+        vec!["type(9, \"192.168.1.0/24\")".to_string()]
+    );
     // Every turn knows its documented step.
     let steps: Vec<_> = episode.trajectory().turns.iter().map(|t| t.step.clone()).collect();
     assert_eq!(steps[1].as_deref(), Some("4"));
@@ -135,8 +141,18 @@ fn a_renamed_confirmation_is_found_on_the_second_attempt_and_reported_as_renamed
     assert_eq!(report.defects.len(), 1, "{:#?}", report.defects);
     let defect = &report.defects[0];
     assert_eq!(defect.kind, DefectKind::RenamedLabel);
-    assert_eq!((defect.documented.as_str(), defect.observed.as_str()), ("OK", "Confirm"));
-    assert!(defect.evidence.elements.iter().any(|l| l.contains("button \"Confirm\"")), "{defect:?}");
+    assert_eq!(
+        (defect.documented.as_str(), defect.observed.as_str()),
+        ("OK", "Confirm")
+    );
+    assert!(
+        defect
+            .evidence
+            .elements
+            .iter()
+            .any(|l| l.contains("button \"Confirm\"")),
+        "{defect:?}"
+    );
     assert_eq!(defect.evidence.events, vec!["CreateVpc:web-vpc".to_string()]);
 }
 
@@ -221,7 +237,13 @@ fn a_provisioned_resource_is_found_by_name_among_other_rows_and_deleted() {
     assert_eq!(console.events, vec!["DeleteVpc:vpc-bp10002".to_string()]);
     assert_eq!(
         targets(&episode),
-        vec!["click VPCs", "request_resource", "click Delete", "click OK", "task_complete"]
+        vec![
+            "click VPCs",
+            "request_resource",
+            "click Delete",
+            "click OK",
+            "task_complete"
+        ]
     );
     let report = Report::of(&episode, &rule(&console, "DeleteVpc"));
     assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
@@ -349,7 +371,10 @@ fn a_renamed_navigation_item_is_found_by_its_prefix_after_a_second_look() {
     assert_eq!(report.verdict, Verdict::DocDefect);
     assert_eq!(report.defects[0].kind, DefectKind::RenamedLabel);
     assert_eq!(
-        (report.defects[0].documented.as_str(), report.defects[0].observed.as_str()),
+        (
+            report.defects[0].documented.as_str(),
+            report.defects[0].observed.as_str()
+        ),
         ("vSwitches", "vSwitch")
     );
 }
@@ -367,7 +392,9 @@ fn an_option_the_console_no_longer_offers_is_a_changed_value() {
     assert!(matches!(end.reason, EndReason::Completed { .. }), "{end:?}");
     let actions = targets(&episode);
     assert!(
-        actions.windows(2).any(|w| w == ["select Zone=Hangzhou Zone K", "select Zone=Hangzhou Zone H"]),
+        actions
+            .windows(2)
+            .any(|w| w == ["select Zone=Hangzhou Zone K", "select Zone=Hangzhou Zone H"]),
         "{actions:?}"
     );
     let report = Report::of(&episode, &rule(&console, "CreateVpc"));

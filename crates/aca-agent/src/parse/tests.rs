@@ -26,7 +26,10 @@ fn labelled_lines_give_the_thought_and_the_action() {
         parsed.thought.progress,
         "I am on the VPCs page. Step 4 of 6, the list is open."
     );
-    assert_eq!(parsed.thought.observation, "The toolbar shows a Create VPC button [12].");
+    assert_eq!(
+        parsed.thought.observation,
+        "The toolbar shows a Create VPC button [12]."
+    );
     assert_eq!(parsed.thought.next_goal, "open the create form.");
     assert_eq!(parsed.step.as_deref(), Some("4"));
 }
@@ -147,7 +150,10 @@ fn keyword_arguments_and_single_quotes_are_accepted() {
 
 #[test]
 fn json_replies_in_the_core_shape_and_with_a_thought() {
-    assert_eq!(action(r#"{"action": "click", "index": 12}"#), gui(GuiAction::Click { index: 12 }));
+    assert_eq!(
+        action(r#"{"action": "click", "index": 12}"#),
+        gui(GuiAction::Click { index: 12 })
+    );
     let parsed = parse_reply(
         r#"{"thought": {"progress": "Step 5.1", "observation": "The form is open", "next_goal": "name the VPC"},
             "action": {"action": "type", "index": "3", "text": "web-vpc"}}"#,
@@ -187,7 +193,10 @@ fn fences_and_prose_around_the_action_are_tolerated() {
             submit: false
         })
     );
-    assert_eq!(parsed.thought.progress, "The dialog is open, so I will fill in the name.");
+    assert_eq!(
+        parsed.thought.progress,
+        "The dialog is open, so I will fill in the name."
+    );
     assert_eq!(
         action("**Thought:** the list shows it\n**Action:** `click(4)`"),
         gui(GuiAction::Click { index: 4 })
@@ -197,7 +206,10 @@ fn fences_and_prose_around_the_action_are_tolerated() {
         gui(GuiAction::Click { index: 8 })
     );
     // No Action label: one call in prose is the action.
-    assert_eq!(action("I will now click(15) to open the dialog."), gui(GuiAction::Click { index: 15 }));
+    assert_eq!(
+        action("I will now click(15) to open the dialog."),
+        gui(GuiAction::Click { index: 15 })
+    );
     // A thought written before a JSON action is kept.
     let parsed = parse_reply("Thought: the row is visible\n{\"action\":\"click\",\"index\":2}").unwrap();
     assert_eq!(parsed.thought.progress, "the row is visible");
@@ -217,37 +229,67 @@ fn strings_with_commas_parentheses_and_escapes_survive() {
 
 #[test]
 fn malformed_replies_become_typed_errors() {
-    let cases: &[(&str, fn(&ParseError) -> bool)] = &[
+    type Expectation = fn(&ParseError) -> bool;
+    let cases: &[(&str, Expectation)] = &[
         ("", |e| *e == ParseError::Empty),
         ("   \n  ", |e| *e == ParseError::Empty),
-        ("I think the page is loading. Let me look again.", |e| *e == ParseError::NoAction),
-        ("Thought: the dialog is open\nNext: fill the name", |e| *e == ParseError::NoAction),
-        ("Action: click(12)\nAction: type(3, \"x\")", |e| {
-            matches!(e, ParseError::MultipleActions(calls) if calls.len() == 2)
+        ("I think the page is loading. Let me look again.", |e| {
+            *e == ParseError::NoAction
         }),
-        ("First click(4), then click(5).", |e| matches!(e, ParseError::MultipleActions(_))),
+        ("Thought: the dialog is open\nNext: fill the name", |e| {
+            *e == ParseError::NoAction
+        }),
+        (
+            "Action: click(12)\nAction: type(3, \"x\")",
+            |e| matches!(e, ParseError::MultipleActions(calls) if calls.len() == 2),
+        ),
+        ("First click(4), then click(5).", |e| {
+            matches!(e, ParseError::MultipleActions(_))
+        }),
         ("Action: fly(3)", |e| *e == ParseError::UnknownAction("fly".into())),
-        ("Action: click", |e| matches!(e, ParseError::BadArguments { action, .. } if action == "click")),
-        ("Action: click()", |e| matches!(e, ParseError::BadArguments { action, .. } if action == "click")),
-        ("Action: click(\"Create VPC\")", |e| {
-            matches!(e, ParseError::BadArguments { problem, .. } if problem.contains("Create VPC"))
+        (
+            "Action: click",
+            |e| matches!(e, ParseError::BadArguments { action, .. } if action == "click"),
+        ),
+        (
+            "Action: click()",
+            |e| matches!(e, ParseError::BadArguments { action, .. } if action == "click"),
+        ),
+        (
+            "Action: click(\"Create VPC\")",
+            |e| matches!(e, ParseError::BadArguments { problem, .. } if problem.contains("Create VPC")),
+        ),
+        (
+            "Action: type(3)",
+            |e| matches!(e, ParseError::BadArguments { problem, .. } if problem.contains("text")),
+        ),
+        ("Action: type(3, \"unclosed)", |e| {
+            matches!(e, ParseError::Syntax { .. })
         }),
-        ("Action: type(3)", |e| {
-            matches!(e, ParseError::BadArguments { problem, .. } if problem.contains("text"))
-        }),
-        ("Action: type(3, \"unclosed)", |e| matches!(e, ParseError::Syntax { .. })),
         ("Action: click(12", |e| matches!(e, ParseError::Syntax { .. })),
-        ("Action: scroll(\"sideways\")", |e| {
-            matches!(e, ParseError::BadArguments { problem, .. } if problem.contains("sideways"))
+        (
+            "Action: scroll(\"sideways\")",
+            |e| matches!(e, ParseError::BadArguments { problem, .. } if problem.contains("sideways")),
+        ),
+        ("Action: type(index=3, \"x\")", |e| {
+            matches!(e, ParseError::Syntax { .. })
         }),
-        ("Action: type(index=3, \"x\")", |e| matches!(e, ParseError::Syntax { .. })),
-        ("Action: click(99999999999)", |e| matches!(e, ParseError::BadArguments { .. })),
-        (r#"{"action": "explode"}"#, |e| *e == ParseError::UnknownAction("explode".into())),
-        (r#"{"action": "select", "index": 5}"#, |e| {
-            matches!(e, ParseError::BadArguments { action, .. } if action == "select")
+        ("Action: click(99999999999)", |e| {
+            matches!(e, ParseError::BadArguments { .. })
         }),
-        ("Action: request_resource()", |e| matches!(e, ParseError::BadArguments { .. })),
-        ("Action: task_unachievable()", |e| matches!(e, ParseError::BadArguments { .. })),
+        (r#"{"action": "explode"}"#, |e| {
+            *e == ParseError::UnknownAction("explode".into())
+        }),
+        (
+            r#"{"action": "select", "index": 5}"#,
+            |e| matches!(e, ParseError::BadArguments { action, .. } if action == "select"),
+        ),
+        ("Action: request_resource()", |e| {
+            matches!(e, ParseError::BadArguments { .. })
+        }),
+        ("Action: task_unachievable()", |e| {
+            matches!(e, ParseError::BadArguments { .. })
+        }),
     ];
     for (reply, expected) in cases {
         match parse_reply(reply) {

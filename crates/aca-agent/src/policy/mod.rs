@@ -42,7 +42,7 @@ impl Context<'_> {
 /// What a policy wants next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Proposal {
-    Act(Decision),
+    Act(Box<Decision>),
     /// Ask a chat model; its reply comes back through [`Policy::reply`].
     AskModel(ModelRequest),
 }
@@ -137,7 +137,11 @@ pub enum StepEvent {
     /// Left out because its target is nowhere and the flow can go on without it.
     Skipped { step: usize, finding: Finding },
     /// Given up on after every strategy.
-    Failed { step: usize, reason: String, finding: Option<Finding> },
+    Failed {
+        step: usize,
+        reason: String,
+        finding: Option<Finding>,
+    },
 }
 
 /// Chooses actions. The episode calls [`Policy::propose`] once per observation.

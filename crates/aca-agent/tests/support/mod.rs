@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use aca_agent::{EpisodeEnd, Episode, ModelRequest, Next, ResourceReport, Usage};
+use aca_agent::{Episode, EpisodeEnd, ModelRequest, Next, ResourceReport, Usage};
 use aca_core::{
     ActRequest, ActionOutcome, Element, ElementState, Fingerprint, GuiAction, NotActionable, Observation, Place,
     PlaceKind, Role,
@@ -181,7 +181,12 @@ impl FakeConsole {
                     name: "Delete VPC".into(),
                 };
                 page.push(Role::DialogTitle, "Delete VPC", vec![dialog.clone()], Target::Inert);
-                page.push(Role::Button, self.profile.confirm, vec![dialog.clone()], Target::DeleteOk(id));
+                page.push(
+                    Role::Button,
+                    self.profile.confirm,
+                    vec![dialog.clone()],
+                    Target::DeleteOk(id),
+                );
                 page.push(Role::Button, "Cancel", vec![dialog], Target::Cancel);
                 "VPCs - VPC console"
             }
@@ -215,7 +220,11 @@ impl FakeConsole {
             page.push(Role::Link, injected, vec![table(), row.clone()], Target::Inert);
             page.push(Role::Cell, "Available", vec![table(), row], Target::Inert);
         }
-        for vpc in self.vpcs.iter().filter(|v| self.search.is_empty() || v.name.contains(&self.search)) {
+        for vpc in self
+            .vpcs
+            .iter()
+            .filter(|v| self.search.is_empty() || v.name.contains(&self.search))
+        {
             let row = Place {
                 kind: PlaceKind::Row,
                 name: format!("{} {}", vpc.id, vpc.name),
@@ -247,14 +256,26 @@ impl FakeConsole {
             kind: PlaceKind::Form,
             name: "Create VPC".into(),
         };
-        let section = |name: &str| vec![outer.clone(), Place {
-            kind: PlaceKind::Form,
-            name: name.into(),
-        }];
+        let section = |name: &str| {
+            vec![
+                outer.clone(),
+                Place {
+                    kind: PlaceKind::Form,
+                    name: name.into(),
+                },
+            ]
+        };
         page.push(Role::Heading, "Create VPC", vec![], Target::Inert);
         let vpc = section("VPC");
         page.field("Name", &form.vpc_name, false, vpc.clone(), Field::VpcName, form);
-        page.field("IPv4 CIDR Block", &form.vpc_cidr, true, vpc.clone(), Field::VpcCidr, form);
+        page.field(
+            "IPv4 CIDR Block",
+            &form.vpc_cidr,
+            true,
+            vpc.clone(),
+            Field::VpcCidr,
+            form,
+        );
         if let Some(extra) = self.profile.extra_required {
             page.field(extra, &form.extra, true, vpc.clone(), Field::Extra, form);
         }
@@ -271,7 +292,12 @@ impl FakeConsole {
             page.push(Role::FieldError, "Select a zone.", vsw.clone(), Target::Inert);
         }
         page.field("IPv4 CIDR Block", &form.vsw_cidr, true, vsw, Field::VswCidr, form);
-        page.push(Role::Button, self.profile.confirm, vec![outer.clone()], Target::SubmitCreate);
+        page.push(
+            Role::Button,
+            self.profile.confirm,
+            vec![outer.clone()],
+            Target::SubmitCreate,
+        );
         page.push(Role::Button, "Cancel", vec![outer], Target::Cancel);
         if form.zone_open {
             for zone in &self.profile.zones {
@@ -396,12 +422,17 @@ impl FakeConsole {
                 done
             }
             Target::SubmitCreate => {
-                let Screen::Create(form) = &mut self.screen else { return done };
+                let Screen::Create(form) = &mut self.screen else {
+                    return done;
+                };
                 let mut required = vec![Field::VpcCidr, Field::VswCidr];
                 if self.profile.extra_required.is_some() {
                     required.push(Field::Extra);
                 }
-                form.errors = required.into_iter().filter(|f| form.value(*f).trim().is_empty()).collect();
+                form.errors = required
+                    .into_iter()
+                    .filter(|f| form.value(*f).trim().is_empty())
+                    .collect();
                 form.zone_error = form.zone.is_none();
                 if form.errors.is_empty() && !form.zone_error {
                     let name = form.vpc_name.clone();
@@ -470,7 +501,12 @@ impl Page {
         self.elements[at].value = (!value.is_empty()).then(|| value.to_owned());
         self.elements[at].state.required = required;
         if form.errors.contains(&field) {
-            self.push(Role::FieldError, &format!("{label} is required."), places, Target::Inert);
+            self.push(
+                Role::FieldError,
+                &format!("{label} is required."),
+                places,
+                Target::Inert,
+            );
         }
     }
 }
@@ -482,7 +518,9 @@ pub fn drive(
     mut provision: impl FnMut(&mut FakeConsole, &str) -> Result<ResourceReport, String>,
     mut model: impl FnMut(&ModelRequest) -> (String, Usage),
 ) -> EpisodeEnd {
-    let mut next = episode.next(console.observe()).expect("the episode waits for an observation");
+    let mut next = episode
+        .next(console.observe())
+        .expect("the episode waits for an observation");
     for _ in 0..500 {
         next = match next {
             Next::Act(request) => episode.outcome(console.act(&request)),

@@ -22,7 +22,9 @@ const MORE_TRIGGERS: &[&str] = &["More", "More Actions", "⋯", "...", "…"];
 
 pub fn is_more_trigger(element: &Element) -> bool {
     let name = element.name.trim();
-    MORE_TRIGGERS.iter().any(|m| normalise(m) == normalise(name) && !normalise(m).is_empty())
+    MORE_TRIGGERS
+        .iter()
+        .any(|m| normalise(m) == normalise(name) && !normalise(m).is_empty())
         || matches!(name, "⋯" | "..." | "…")
 }
 
@@ -116,7 +118,7 @@ impl Preference<'_> {
     }
 
     /// Sorts candidates best first, keeping document order among equals.
-    pub fn sort<'e>(&self, observation: &Observation, candidates: &mut [&'e Element]) {
+    pub fn sort(&self, observation: &Observation, candidates: &mut [&Element]) {
         candidates.sort_by_key(|e| self.rank(observation, e));
     }
 }
@@ -227,6 +229,7 @@ pub fn search_box(observation: &Observation) -> Option<&Element> {
     observation.elements.iter().find(|e| {
         e.role == Role::Textbox
             && !in_place(e, PlaceKind::TopBar)
-            && (normalise(&e.name).contains("search") || e.hint.as_deref().is_some_and(|h| normalise(h).contains("search")))
+            && (normalise(&e.name).contains("search")
+                || e.hint.as_deref().is_some_and(|h| normalise(h).contains("search")))
     })
 }

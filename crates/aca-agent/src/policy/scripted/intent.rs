@@ -42,8 +42,12 @@ impl Intent {
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
-            Intent::Choose { labels, value: Some(v), .. } => format!("choose \"{v}\" in \"{}\"", labels.join("/")),
-            Intent::Choose { labels, value: None, .. } => format!("choose an option in \"{}\"", labels.join("/")),
+            Intent::Choose {
+                labels, value: Some(v), ..
+            } => format!("choose \"{v}\" in \"{}\"", labels.join("/")),
+            Intent::Choose {
+                labels, value: None, ..
+            } => format!("choose an option in \"{}\"", labels.join("/")),
         }
     }
 }
@@ -177,7 +181,11 @@ mod tests {
 
     #[test]
     fn a_click_on_a_page_targets_the_label_that_is_not_the_page() {
-        let mut s = step("On the VPCs page, click Create VPC.", &["VPCs", "Create VPC"], vec![StepAction::Click]);
+        let mut s = step(
+            "On the VPCs page, click Create VPC.",
+            &["VPCs", "Create VPC"],
+            vec![StepAction::Click],
+        );
         s.container = Some(Container {
             kind: ContainerKind::Page,
             name: "VPCs".into(),

@@ -142,13 +142,17 @@ impl ScriptedPolicy {
     }
 
     fn decision(&mut self, ctx: &Context<'_>, action: Action, goal: &str) -> Decision {
-        let mut decision = Decision::new(self.thought(ctx, goal), action, Some(self.step).filter(|s| *s < ctx.steps.len()));
+        let mut decision = Decision::new(
+            self.thought(ctx, goal),
+            action,
+            Some(self.step).filter(|s| *s < ctx.steps.len()),
+        );
         decision.events = std::mem::take(&mut self.events);
         decision
     }
 
     fn control(&mut self, ctx: &Context<'_>, action: ControlAction, goal: &str) -> Proposal {
-        Proposal::Act(self.decision(ctx, Action::Control(action), goal))
+        Proposal::Act(Box::new(self.decision(ctx, Action::Control(action), goal)))
     }
 }
 
@@ -183,7 +187,7 @@ impl Policy for ScriptedPolicy {
                     let mut decision = self.decision(ctx, Action::Gui(action), &goal);
                     decision.grounding = grounding;
                     decision.failed_attempt = self.failure.take().or(failed);
-                    return Proposal::Act(decision);
+                    return Proposal::Act(Box::new(decision));
                 }
                 Move::Done(note) => {
                     if note.is_some() {
@@ -201,15 +205,15 @@ impl Policy for ScriptedPolicy {
                 }
                 Move::GiveUp { reason, finding } => {
                     let number = ctx.steps.get(self.step).map(|s| s.number.clone()).unwrap_or_default();
-                    if let Some(found) = finding.clone().filter(|f| f.kind == FindingKind::Absent) {
-                        if self.rest_is_visible(ctx) {
-                            self.events.push(StepEvent::Skipped {
-                                step: self.step,
-                                finding: found,
-                            });
-                            self.step += 1;
-                            continue;
-                        }
+                    if let Some(found) = finding.clone().filter(|f| f.kind == FindingKind::Absent)
+                        && self.rest_is_visible(ctx)
+                    {
+                        self.events.push(StepEvent::Skipped {
+                            step: self.step,
+                            finding: found,
+                        });
+                        self.step += 1;
+                        continue;
                     }
                     self.events.push(StepEvent::Failed {
                         step: self.step,
@@ -298,7 +302,10 @@ impl ScriptedPolicy {
                     self.via = alternative.via.clone();
                 }
                 return Move::Act {
-                    failed: Some(format!("{what} is still not on the page as written; trying: {}", alternative.goal)),
+                    failed: Some(format!(
+                        "{what} is still not on the page as written; trying: {}",
+                        alternative.goal
+                    )),
                     action: alternative.action,
                     goal: alternative.goal,
                     grounding: alternative.grounding,
@@ -306,7 +313,10 @@ impl ScriptedPolicy {
                 };
             }
         }
-        let mut lines = vec![format!("Title: {}", aca_core::observation::quote(&ctx.observation.title))];
+        let mut lines = vec![format!(
+            "Title: {}",
+            aca_core::observation::quote(&ctx.observation.title)
+        )];
         lines.extend(
             ctx.observation
                 .elements
@@ -355,7 +365,9 @@ impl ScriptedPolicy {
             };
         }
         // A group that is already open, or a page already shown, needs no click.
-        if let Some(later) = (at + 1..segments.len()).find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty()) {
+        if let Some(later) =
+            (at + 1..segments.len()).find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())
+        {
             if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
                 *at = later;
             }
@@ -375,7 +387,10 @@ impl ScriptedPolicy {
             alternatives.push(Alternative::finding(
                 "renamed",
                 GuiAction::Click { index: other.index },
-                format!("open \"{}\", the navigation item that reads like \"{segment}\"", other.name),
+                format!(
+                    "open \"{}\", the navigation item that reads like \"{segment}\"",
+                    other.name
+                ),
                 effect,
                 FindingKind::Renamed,
                 segment,
@@ -480,16 +495,18 @@ impl ScriptedPolicy {
         }
         preference.sort(obs, &mut exact);
         if let Some(target) = exact.iter().find(|e| !e.state.disabled).or(exact.first()) {
-            if confirm {
-                if let Some(prefill) = self.prefill_documented(ctx, target) {
-                    return prefill;
-                }
+            if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
+                return prefill;
             }
             return Move::Act {
                 action: GuiAction::Click { index: target.index },
                 goal: format!("click \"{label}\""),
                 grounding: self.as_written(),
-                effect: if confirm { Effect::ConfirmClicked } else { Effect::Complete },
+                effect: if confirm {
+                    Effect::ConfirmClicked
+                } else {
+                    Effect::Complete
+                },
                 failed: None,
             };
         }
@@ -504,13 +521,20 @@ impl ScriptedPolicy {
         };
         let place = same_place(obs, CLICKABLE, our_row.as_deref());
         let exclude = Self::other_labels(ctx, label);
-        let effect = if confirm { Effect::ConfirmClicked } else { Effect::Complete };
+        let effect = if confirm {
+            Effect::ConfirmClicked
+        } else {
+            Effect::Complete
+        };
         let mut alternatives = Vec::new();
         if let Some(other) = renamed(label, &place, &exclude) {
             alternatives.push(Alternative::finding(
                 "renamed",
                 GuiAction::Click { index: other.index },
-                format!("click \"{}\", which reads like \"{label}\" in the same place", other.name),
+                format!(
+                    "click \"{}\", which reads like \"{label}\" in the same place",
+                    other.name
+                ),
                 effect,
                 FindingKind::Renamed,
                 label,
@@ -538,7 +562,9 @@ impl ScriptedPolicy {
                 ));
             }
         }
-        let more = place.iter().find(|e| is_more_trigger(e) && e.state.expanded != Some(true));
+        let more = place
+            .iter()
+            .find(|e| is_more_trigger(e) && e.state.expanded != Some(true));
         if let Some(more) = more {
             let documented = if row {
                 format!("{label} (in the Actions column)")
@@ -560,18 +586,16 @@ impl ScriptedPolicy {
             });
         }
         alternatives.extend(scroll_alternative(obs, label));
-        if row {
-            if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
-                alternatives.push(Alternative::path(
-                    "search",
-                    GuiAction::Type {
-                        index: search.index,
-                        text: name.clone(),
-                        submit: true,
-                    },
-                    format!("search for \"{name}\""),
-                ));
-            }
+        if row && let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+            alternatives.push(Alternative::path(
+                "search",
+                GuiAction::Type {
+                    index: search.index,
+                    text: name.clone(),
+                    submit: true,
+                },
+                format!("search for \"{name}\""),
+            ));
         }
         for tab in obs
             .elements
@@ -606,7 +630,9 @@ impl ScriptedPolicy {
                 && container.is_none_or(|c| e.places.contains(c))
         });
         for field in empty_required {
-            let Some(value) = documented_value(ctx, &field.name) else { continue };
+            let Some(value) = documented_value(ctx, &field.name) else {
+                continue;
+            };
             let key = format!("prefill {}", field.name);
             if self.tried.contains(&key) {
                 continue;
@@ -650,7 +676,9 @@ impl ScriptedPolicy {
         let mut messages = Vec::new();
         for error in &errors {
             messages.push(aca_core::observation::quote(&error.name));
-            let Some(field) = field_of_error(obs, error) else { continue };
+            let Some(field) = field_of_error(obs, error) else {
+                continue;
+            };
             let (value, undocumented) = match documented_value(ctx, &field.name) {
                 Some(value) => (Some(value), false),
                 None => (None, true),
@@ -713,7 +741,10 @@ impl ScriptedPolicy {
         };
         let mut exact = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
         preference.sort(obs, &mut exact);
-        if exact.iter().any(|e| e.value.as_deref().map(str::trim) == Some(value.trim())) {
+        if exact
+            .iter()
+            .any(|e| e.value.as_deref().map(str::trim) == Some(value.trim()))
+        {
             return Move::Done(None);
         }
         let target = exact
@@ -817,7 +848,11 @@ impl ScriptedPolicy {
         let options = options_of(obs, select.index);
         match value {
             Some(wanted) => {
-                if select.value.as_deref().is_some_and(|v| match_label(wanted, v) == Some(LabelMatch::Exact)) {
+                if select
+                    .value
+                    .as_deref()
+                    .is_some_and(|v| match_label(wanted, v) == Some(LabelMatch::Exact))
+                {
                     return Move::Done(None);
                 }
                 // The option the page names is not offered: take the closest one, and say so.
@@ -853,7 +888,10 @@ impl ScriptedPolicy {
                         };
                     }
                 }
-                let action = match options.iter().find(|o| match_label(wanted, &o.name) == Some(LabelMatch::Exact)) {
+                let action = match options
+                    .iter()
+                    .find(|o| match_label(wanted, &o.name) == Some(LabelMatch::Exact))
+                {
                     Some(option) => GuiAction::Click { index: option.index },
                     None => GuiAction::Select {
                         index: select.index,
@@ -951,7 +989,12 @@ fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
 
 /// A value for a required field no step documents, shaped by its label.
 fn invented_value(ctx: &Context<'_>, label: &str) -> String {
-    let suffix = ctx.task.bindings.get("suffix").cloned().unwrap_or_else(|| "verify".into());
+    let suffix = ctx
+        .task
+        .bindings
+        .get("suffix")
+        .cloned()
+        .unwrap_or_else(|| "verify".into());
     let label = normalise(label);
     if label.contains("password") {
         format!("Aca#{suffix}2026x")
