@@ -72,6 +72,10 @@ pub enum AgentFailure {
     TurnLimit {
         turns: u32,
     },
+    /// The run took longer than its time limit, on the runtime's clock.
+    TimeLimit {
+        elapsed_ms: u64,
+    },
     /// The same action on the same element, with no page change in between.
     RepeatedAction {
         action: String,
@@ -171,6 +175,9 @@ pub struct Episode {
     repeats: u32,
     parse_failures: u32,
     usage: Vec<Usage>,
+    /// The runtime's clock: when the episode first heard it, and the latest reading.
+    started_ms: Option<u64>,
+    now_ms: Option<u64>,
     end: Option<EpisodeEnd>,
 }
 
@@ -219,6 +226,8 @@ impl Episode {
             repeats: 0,
             parse_failures: 0,
             usage: Vec::new(),
+            started_ms: None,
+            now_ms: None,
             end: None,
         }
     }
@@ -267,6 +276,14 @@ impl Episode {
         }
     }
 
+    /// The runtime's clock reading, in milliseconds from any fixed origin. The episode reads no
+    /// clock itself: a runtime that wants [`crate::Limits::max_duration_ms`] enforced calls this
+    /// before each [`Episode::next`]; the first reading starts the episode's time.
+    pub fn clock(&mut self, now_ms: u64) {
+        self.started_ms.get_or_insert(now_ms);
+        self.now_ms = Some(now_ms);
+    }
+
     /// A fresh observation of the page.
     pub fn next(&mut self, observation: Observation) -> Result<Next, EpisodeError> {
         self.expect(State::NeedObservation, "an observation")?;
@@ -277,6 +294,15 @@ impl Episode {
             return Ok(self.finish(EndReason::Agent {
                 failure: AgentFailure::TurnLimit { turns },
             }));
+        }
+        if let (Some(limit), Some(start), Some(now)) = (self.task.limits.max_duration_ms, self.started_ms, self.now_ms)
+        {
+            let elapsed_ms = now.saturating_sub(start);
+            if elapsed_ms > limit {
+                return Ok(self.finish(EndReason::Agent {
+                    failure: AgentFailure::TimeLimit { elapsed_ms },
+                }));
+            }
         }
         let context = Context {
             task: &self.task,
@@ -399,6 +425,12 @@ impl Episode {
                     record.findings.push(finding);
                 }
             }
+            StepEvent::PartlySkipped { step, finding } => {
+                if let Some(record) = self.records.get_mut(step) {
+                    record.as_written = false;
+                    record.findings.push(finding);
+                }
+            }
             StepEvent::Failed { step, reason, finding } => {
                 if let Some(record) = self.records.get_mut(step) {
                     record.state = StepState::Failed;
@@ -488,7 +520,7 @@ impl Episode {
                 Next::Act(ActRequest {
                     action: gui.clone(),
                     fingerprint,
-                    timeout_ms: 5_000,
+                    timeout_ms: self.task.limits.action_timeout_ms,
                 })
             }
             Action::Control(control) => {

@@ -44,10 +44,20 @@ fn tokens(normalised: &str) -> Vec<&str> {
 
 /// How `name` matches `label`; `None` when they share nothing.
 pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
+    let (label_raw, name_raw) = (label, name);
     let label = normalise(label);
     let name = normalise(name);
     if label.is_empty() || name.is_empty() {
-        return None;
+        // Symbols (`⋯`, `…`, `...`) have no words: they match only themselves.
+        fn symbol(s: &str) -> Option<&str> {
+            match s.trim() {
+                "⋯" | "…" | "..." | "···" => Some("⋯"),
+                "" => None,
+                other => Some(other),
+            }
+        }
+        let (a, b) = (symbol(label_raw), symbol(name_raw));
+        return (a.is_some() && a == b).then_some(LabelMatch::Exact);
     }
     if label == name {
         return Some(LabelMatch::Exact);
@@ -143,6 +153,8 @@ mod tests {
         assert_eq!(match_label("OK", "Confirm"), None);
         // A prefix inside a word is no prefix: `Create` does not start `Created At`'s words.
         assert_eq!(match_label("Create", "Created At"), None);
+        assert_eq!(match_label("⋯", "..."), Some(LabelMatch::Exact));
+        assert_eq!(match_label("⋯", "More"), None);
         assert!(LabelMatch::Exact < LabelMatch::Prefix && LabelMatch::Prefix < LabelMatch::Overlap);
     }
 

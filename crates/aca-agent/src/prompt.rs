@@ -145,7 +145,7 @@ pub fn history(turns: &[Turn], keep: usize) -> String {
             (Action::Gui(_), None) => "no outcome".into(),
         };
         let step = turn.step.as_deref().unwrap_or("-");
-        let goal = turn.thought.next_goal.replace('\n', " ");
+        let goal = compact(&turn.thought.next_goal);
         let _ = writeln!(
             out,
             "{}. step {step}: {} → {outcome}; goal: {goal}",
@@ -154,6 +154,15 @@ pub fn history(turns: &[Turn], keep: usize) -> String {
         );
     }
     out
+}
+
+/// One line of at most 120 characters.
+fn compact(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(120) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line,
+    }
 }
 
 /// System prompt and user message of one turn.

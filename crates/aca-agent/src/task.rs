@@ -32,6 +32,7 @@ pub struct ResourceReport {
 
 /// Bounds on one episode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Limits {
     /// GUI and control actions together.
     pub max_turns: u32,
@@ -43,6 +44,11 @@ pub struct Limits {
     pub max_step_attempts: u32,
     /// Recent turns shown to the model.
     pub history_turns: usize,
+    /// How long the page side may wait for an element and for the page to settle, per action.
+    pub action_timeout_ms: u32,
+    /// Wall-clock bound on the whole episode, measured on the clock the runtime hands in
+    /// ([`crate::Episode::clock`]); `None`: no bound.
+    pub max_duration_ms: Option<u64>,
 }
 
 impl Default for Limits {
@@ -53,6 +59,8 @@ impl Default for Limits {
             max_repeats: 3,
             max_step_attempts: 4,
             history_turns: 8,
+            action_timeout_ms: 5_000,
+            max_duration_ms: None,
         }
     }
 }

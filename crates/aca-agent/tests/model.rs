@@ -264,3 +264,29 @@ fn page_and_resource_text_appear_only_inside_labelled_data_blocks() {
     assert_eq!(blocks_seen, vec!["RESOURCE REPORT", "PAGE"]);
     assert!(user.contains(INJECTION));
 }
+
+#[test]
+fn the_runtime_clock_bounds_the_episode() {
+    let mut console = FakeConsole::new(Profile::current());
+    let mut task = task();
+    task.limits.max_duration_ms = Some(60_000);
+    let mut episode = Episode::new(task, policy());
+    episode.clock(1_000);
+    let next = episode.next(console.observe()).unwrap();
+    assert!(matches!(next, Next::AskModel(_)));
+    let Next::Act(request) = episode.model_reply("Action: wait()", Usage::default()).unwrap() else {
+        panic!("no action")
+    };
+    assert_eq!(request.timeout_ms, 5_000);
+    episode.outcome(ActionOutcome::Done { reresolved: false }).unwrap();
+    episode.clock(61_001);
+    assert_eq!(
+        episode.next(console.observe()).unwrap(),
+        Next::Finished(aca_agent::EpisodeEnd {
+            reason: EndReason::Agent {
+                failure: AgentFailure::TimeLimit { elapsed_ms: 60_001 }
+            },
+            turns: 1
+        })
+    );
+}

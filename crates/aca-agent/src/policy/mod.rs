@@ -136,6 +136,8 @@ pub enum StepEvent {
     Done { step: usize, note: Option<String> },
     /// Left out because its target is nowhere and the flow can go on without it.
     Skipped { step: usize, finding: Finding },
+    /// Part of the step was left out (its target is nowhere); the rest of it goes on.
+    PartlySkipped { step: usize, finding: Finding },
     /// Given up on after every strategy.
     Failed {
         step: usize,

@@ -74,6 +74,8 @@ pub struct ScriptedPolicy {
     step_note: Option<String>,
     events: Vec<StepEvent>,
     asked_resource: bool,
+    /// An action was taken for the current step.
+    acted_in_step: bool,
 }
 
 impl ScriptedPolicy {
@@ -99,6 +101,7 @@ impl ScriptedPolicy {
             .unwrap_or_default();
         self.derived_for = Some(self.step);
         self.intent = 0;
+        self.acted_in_step = false;
         self.step_note = None;
         self.start_intent(ctx);
     }
@@ -184,6 +187,7 @@ impl Policy for ScriptedPolicy {
                     failed,
                 } => {
                     self.pending = Some(effect);
+                    self.acted_in_step = true;
                     let mut decision = self.decision(ctx, Action::Gui(action), &goal);
                     decision.grounding = grounding;
                     decision.failed_attempt = self.failure.take().or(failed);
@@ -208,11 +212,20 @@ impl Policy for ScriptedPolicy {
                     if let Some(found) = finding.clone().filter(|f| f.kind == FindingKind::Absent)
                         && self.rest_is_visible(ctx)
                     {
-                        self.events.push(StepEvent::Skipped {
-                            step: self.step,
-                            finding: found,
-                        });
-                        self.step += 1;
+                        if self.acted_in_step || self.intent + 1 < self.intents.len() {
+                            // Only this part of the step is gone: the rest of it goes on.
+                            self.events.push(StepEvent::PartlySkipped {
+                                step: self.step,
+                                finding: found,
+                            });
+                            self.complete_intent(ctx);
+                        } else {
+                            self.events.push(StepEvent::Skipped {
+                                step: self.step,
+                                finding: found,
+                            });
+                            self.step += 1;
+                        }
                         continue;
                     }
                     self.events.push(StepEvent::Failed {
@@ -356,6 +369,13 @@ impl ScriptedPolicy {
                 .collect()
         };
         if let Some(target) = in_nav(segment, &|m| m == LabelMatch::Exact).first() {
+            if !last && target.state.expanded == Some(true) {
+                // An open group: clicking it again would close it.
+                if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
+                    *at += 1;
+                }
+                return self.ground_navigate(ctx, segments, at + 1);
+            }
             return Move::Act {
                 action: GuiAction::Click { index: target.index },
                 goal: format!("open \"{segment}\" in the navigation pane"),
@@ -938,9 +958,14 @@ impl ScriptedPolicy {
         }
     }
 
-    /// Whether the steps after the current one can go on from this page: the first of them with
-    /// something to do finds its target as written.
+    /// Whether the procedure can go on from this page without the current intent: the first later
+    /// intent (of this step or the next ones) with a target finds it as written.
     fn rest_is_visible(&self, ctx: &Context<'_>) -> bool {
+        for intent in self.intents.iter().skip(self.intent + 1) {
+            if let Some(visible) = visible_as_written(ctx.observation, intent) {
+                return visible;
+            }
+        }
         for step in ctx.steps.iter().skip(self.step + 1) {
             for intent in intent::intents(step, ctx.task) {
                 if let Some(visible) = visible_as_written(ctx.observation, &intent) {
