@@ -131,7 +131,7 @@ pub fn user_message(ctx: &Context<'_>) -> String {
     out
 }
 
-/// The last `keep` turns, one line each: step, action, outcome, and the goal the turn pursued.
+/// The last `keep` turns, one line each: step, action, outcome, and the thought behind it.
 pub fn history(turns: &[Turn], keep: usize) -> String {
     let start = turns.len().saturating_sub(keep);
     let mut out = String::new();
@@ -145,13 +145,14 @@ pub fn history(turns: &[Turn], keep: usize) -> String {
             (Action::Gui(_), None) => "no outcome".into(),
         };
         let step = turn.step.as_deref().unwrap_or("-");
-        let goal = compact(&turn.thought.next_goal);
-        let _ = writeln!(
-            out,
-            "{}. step {step}: {} → {outcome}; goal: {goal}",
-            i + 1,
-            turn.action.call_syntax()
-        );
+        let _ = write!(out, "{}. step {step}: {} → {outcome}", i + 1, turn.action.call_syntax());
+        if !turn.thought.progress.trim().is_empty() {
+            let _ = write!(out, "; thought: {}", compact(&turn.thought.progress));
+        }
+        if !turn.thought.next_goal.trim().is_empty() {
+            let _ = write!(out, "; goal: {}", compact(&turn.thought.next_goal));
+        }
+        out.push('\n');
     }
     out
 }

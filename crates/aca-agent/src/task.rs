@@ -40,8 +40,12 @@ pub struct Limits {
     pub max_parse_retries: u32,
     /// The same action on the same element with no page change this many times ends the episode.
     pub max_repeats: u32,
-    /// Failed attempts on one documented step (each a different strategy) before the step fails.
+    /// Failed attempts on one documented step, all its targets together, before the episode ends
+    /// as an agent failure: a hard stop above the policy's own bound.
     pub max_step_attempts: u32,
+    /// Failed attempts on one target of a step (each a different strategy) before the scripted
+    /// policy gives the target up.
+    pub max_target_attempts: u32,
     /// Recent turns shown to the model.
     pub history_turns: usize,
     /// How long the page side may wait for an element and for the page to settle, per action.
@@ -57,7 +61,8 @@ impl Default for Limits {
             max_turns: 40,
             max_parse_retries: 3,
             max_repeats: 3,
-            max_step_attempts: 4,
+            max_step_attempts: 10,
+            max_target_attempts: 4,
             history_turns: 8,
             action_timeout_ms: 5_000,
             max_duration_ms: None,

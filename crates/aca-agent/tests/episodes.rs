@@ -423,3 +423,26 @@ fn an_element_named_like_an_instruction_changes_nothing_the_policy_does() {
     assert_eq!(injected.events, vec!["CreateVpc:web-vpc".to_string()]);
     assert!(injected.vpcs.iter().any(|v| v.name == "prod-vpc"));
 }
+
+#[test]
+fn a_step_on_another_page_goes_to_that_page_first() {
+    let page = "# Virtual Private Cloud:Open the Create VPC page
+
+## Procedure
+
+1. On the **VPCs** page, click **Create VPC**.
+";
+    let mut console = FakeConsole::new(Profile::current());
+    console.on_vswitches = true;
+    let task = Task::new(aca_docs::parse_markdown(page).unwrap());
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let end = drive(&mut episode, &mut console, no_provisioning, no_model);
+    assert!(matches!(end.reason, EndReason::Completed { .. }), "{end:?}");
+    assert_eq!(
+        targets(&episode),
+        vec!["click VPCs", "click Create VPC", "task_complete"]
+    );
+    let report = Report::of(&episode, &RuleResult::default());
+    assert_eq!(report.verdict, Verdict::Unverified);
+    assert_eq!(status_of(&report, "1"), StepStatus::Pass);
+}

@@ -111,7 +111,12 @@ fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
         user.contains("→ 2. In the left-side navigation pane, click VPCs."),
         "{user}"
     );
-    assert!(user.contains("| 1. step 2: click(1) → done; goal: open it."), "{user}");
+    assert!(
+        user.contains(
+            "| 1. step 2: click(1) → done; thought: The console is open. Step 2, open the VPC list.; goal: open it."
+        ),
+        "{user}"
+    );
 
     // Turns carry the step from the reply's progress, and the raw reply.
     let steps: Vec<_> = episode.trajectory().turns.iter().map(|t| t.step.as_deref()).collect();

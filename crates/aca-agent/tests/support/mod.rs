@@ -126,6 +126,8 @@ pub struct FakeConsole {
     pub events: Vec<String>,
     /// An extra element whose name reads like an instruction, on the list page.
     pub injected: Option<String>,
+    /// The vSwitch list is shown instead of the VPC list.
+    pub on_vswitches: bool,
     next_id: u32,
 }
 
@@ -141,6 +143,7 @@ impl FakeConsole {
             targets: Vec::new(),
             events: Vec::new(),
             injected: None,
+            on_vswitches: false,
             next_id: 1,
         }
     }
@@ -170,6 +173,11 @@ impl FakeConsole {
             Target::Nav(self.profile.vswitch_nav.into()),
         );
         let title = match self.screen.clone() {
+            Screen::List if self.on_vswitches => {
+                page.push(Role::Heading, self.profile.vswitch_nav, vec![], Target::Inert);
+                page.push(Role::Button, "Create vSwitch", vec![], Target::Inert);
+                "vSwitch - VPC console"
+            }
             Screen::List => {
                 self.list(&mut page);
                 "VPCs - VPC console"
@@ -372,7 +380,8 @@ impl FakeConsole {
     fn click(&mut self, target: Target) -> ActionOutcome {
         let done = ActionOutcome::Done { reresolved: false };
         match target {
-            Target::Nav(_) => {
+            Target::Nav(name) => {
+                self.on_vswitches = name != "VPCs";
                 self.screen = Screen::List;
                 self.more_open = None;
                 done

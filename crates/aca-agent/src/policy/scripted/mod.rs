@@ -17,7 +17,7 @@ use aca_core::{
 
 use self::ground::{
     CLICKABLE, Preference, TEXT_INPUTS, container_of, evidence, field_of_error, in_place, is_more_trigger, labelled,
-    offscreen_direction, options_of, page_is, renamed, row_of, same_place, search_box,
+    offscreen_direction, open_modal, options_of, page_is, renamed, row_of, same_place, search_box,
 };
 pub use self::intent::Intent;
 use super::{Context, Decision, Finding, FindingKind, Grounding, Policy, Proposal, StepEvent};
@@ -305,7 +305,7 @@ impl ScriptedPolicy {
                 failed: Some(format!("{what} is not on the page as written")),
             };
         }
-        if local <= ctx.task.limits.max_step_attempts {
+        if local <= ctx.task.limits.max_target_attempts {
             for alternative in alternatives {
                 if self.tried.contains(&alternative.key) {
                     continue;
@@ -505,6 +505,29 @@ impl ScriptedPolicy {
             rows: &names,
             want_row: row,
         };
+        if let Some(page) = step
+            .container
+            .as_ref()
+            .filter(|c| c.kind == aca_core::ContainerKind::Page)
+            && !page_is(obs, &page.name)
+            && open_modal(obs).is_none()
+            && !self.tried.iter().any(|t| t == "open page")
+        {
+            // "On the X page": go there first when the navigation pane offers it.
+            let link = labelled(obs, &page.name, CLICKABLE, |m| m == LabelMatch::Exact)
+                .into_iter()
+                .find(|e| in_place(e, PlaceKind::Navigation));
+            if let Some(link) = link {
+                self.tried.push("open page".into());
+                return Move::Act {
+                    action: GuiAction::Click { index: link.index },
+                    goal: format!("open the {} page, where the step starts", page.name),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    failed: None,
+                };
+            }
+        }
         let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
         if row {
             // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
@@ -735,8 +758,10 @@ impl ScriptedPolicy {
         self.start_intent(ctx);
         // The refusal is this intent's failure: its fallbacks may record findings.
         self.intent_base = base;
-        let first = self.intents[self.intent].clone();
-        self.ground(ctx, &first)
+        match self.intents.get(self.intent).cloned() {
+            Some(first) => self.ground(ctx, &first),
+            None => Move::Done(None),
+        }
     }
 
     fn undocumented_grounding(&self, label: &str, element: &Element) -> Option<Grounding> {
