@@ -1,7 +1,7 @@
 //! The scripted policy on hand-built ECS pages: a collapsed navigation group, a row's ⋯ menu with a
 //! sub-menu, and a confirmation dialog.
 
-use aca_core::{ActionOutcome, ElementState, Fingerprint, Procedure, StepStatus, Verdict};
+use aca_core::{ActionOutcome, ElementState, Fingerprint, PlaceKind, Procedure, StepStatus, Verdict};
 
 use super::*;
 use crate::episode::{EndReason, Episode, Next};
