@@ -446,3 +446,36 @@ fn a_step_on_another_page_goes_to_that_page_first() {
     assert_eq!(report.verdict, Verdict::Unverified);
     assert_eq!(status_of(&report, "1"), StepStatus::Pass);
 }
+
+#[test]
+fn a_dialog_is_filled_from_the_parameter_table_before_its_confirmation() {
+    let page = include_str!("../../aca-docs/tests/pages/vpc-create-vswitch.md");
+    let mut console = FakeConsole::new(Profile::current());
+    console.add_vpc("web-vpc");
+    let mut episode = Episode::new(
+        Task::new(aca_docs::parse_markdown(page).unwrap()),
+        Box::new(ScriptedPolicy::new()),
+    );
+    let end = drive(&mut episode, &mut console, no_provisioning, no_model);
+    assert!(matches!(end.reason, EndReason::Completed { .. }), "{end:?}");
+    assert_eq!(
+        console.events,
+        vec!["CreateVSwitch:web-vpc:web-vsw-2:192.168.2.0/24".to_string()]
+    );
+    assert_eq!(
+        targets(&episode),
+        vec![
+            "click vSwitch",
+            "click Create vSwitch",
+            "select VPC=web-vpc",
+            "type Name=web-vsw-2",
+            "click Zone",
+            "click Hangzhou Zone H",
+            "type IPv4 CIDR Block=192.168.2.0/24",
+            "click OK",
+            "task_complete"
+        ]
+    );
+    let report = Report::of(&episode, &rule(&console, "CreateVSwitch"));
+    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+}

@@ -94,11 +94,30 @@ enum Screen {
     List,
     Create(Form),
     ConfirmDelete(String),
+    CreateVSwitch(VSwitchForm),
+}
+
+/// The Create vSwitch dialog of the vSwitch page.
+#[derive(Debug, Clone, Default)]
+struct VSwitchForm {
+    vpc: Option<String>,
+    name: String,
+    zone: Option<String>,
+    zone_open: bool,
+    cidr: String,
+    errors: Vec<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 enum Target {
     Nav(String),
+    CreateVSwitch,
+    VswVpc,
+    VswName,
+    VswZone,
+    VswZoneOption(String),
+    VswCidr,
+    SubmitVSwitch,
     CreateVpc,
     Search,
     RowDelete(String),
@@ -175,7 +194,13 @@ impl FakeConsole {
         let title = match self.screen.clone() {
             Screen::List if self.on_vswitches => {
                 page.push(Role::Heading, self.profile.vswitch_nav, vec![], Target::Inert);
-                page.push(Role::Button, "Create vSwitch", vec![], Target::Inert);
+                page.push(Role::Button, "Create vSwitch", vec![], Target::CreateVSwitch);
+                "vSwitch - VPC console"
+            }
+            Screen::CreateVSwitch(form) => {
+                page.push(Role::Heading, self.profile.vswitch_nav, vec![], Target::Inert);
+                page.push(Role::Button, "Create vSwitch", vec![], Target::CreateVSwitch);
+                self.vswitch_dialog(&mut page, &form);
                 "vSwitch - VPC console"
             }
             Screen::List => {
@@ -323,6 +348,59 @@ impl FakeConsole {
         }
     }
 
+    fn vswitch_dialog(&self, page: &mut Page, form: &VSwitchForm) {
+        let dialog = vec![Place {
+            kind: PlaceKind::Dialog,
+            name: "Create vSwitch".into(),
+        }];
+        page.push(Role::DialogTitle, "Create vSwitch", dialog.clone(), Target::Inert);
+        let error = |page: &mut Page, field: &'static str| {
+            if form.errors.contains(&field) {
+                page.push(
+                    Role::FieldError,
+                    &format!("{field} is required."),
+                    dialog.clone(),
+                    Target::Inert,
+                );
+            }
+        };
+        let vpc = page.push(Role::Combobox, "VPC", dialog.clone(), Target::VswVpc);
+        page.elements[vpc].value = form.vpc.clone();
+        page.elements[vpc].hint = Some("Select a VPC".into());
+        page.elements[vpc].state.required = true;
+        error(page, "VPC");
+        let name = page.push(Role::Textbox, "Name", dialog.clone(), Target::VswName);
+        page.elements[name].value = (!form.name.is_empty()).then(|| form.name.clone());
+        let zone = page.push(Role::Combobox, "Zone", dialog.clone(), Target::VswZone);
+        page.elements[zone].value = form.zone.clone();
+        page.elements[zone].state.required = true;
+        page.elements[zone].state.expanded = Some(form.zone_open);
+        let zone_index = page.elements[zone].index;
+        error(page, "Zone");
+        let cidr = page.push(Role::Textbox, "IPv4 CIDR Block", dialog.clone(), Target::VswCidr);
+        page.elements[cidr].value = (!form.cidr.is_empty()).then(|| form.cidr.clone());
+        page.elements[cidr].state.required = true;
+        error(page, "IPv4 CIDR Block");
+        page.push(Role::Textbox, "Description", dialog.clone(), Target::Inert);
+        page.push(
+            Role::Button,
+            self.profile.confirm,
+            dialog.clone(),
+            Target::SubmitVSwitch,
+        );
+        page.push(Role::Button, "Cancel", dialog, Target::Cancel);
+        if form.zone_open {
+            for zone in &self.profile.zones {
+                let listbox = vec![Place {
+                    kind: PlaceKind::Listbox,
+                    name: String::new(),
+                }];
+                let option = page.push(Role::Option, zone, listbox, Target::VswZoneOption(zone.to_string()));
+                page.elements[option].option_of = Some(zone_index);
+            }
+        }
+    }
+
     /// Runs one action the way the page side would.
     pub fn act(&mut self, request: &ActRequest) -> ActionOutcome {
         let target = |index: u32| self.targets.iter().find(|(i, _)| *i == index).map(|(_, t)| t.clone());
@@ -340,6 +418,15 @@ impl FakeConsole {
                     form.errors.retain(|f| *f != field);
                     ActionOutcome::Done { reresolved: false }
                 }
+                (Some(Target::VswName), Screen::CreateVSwitch(form)) => {
+                    form.name = text.clone();
+                    ActionOutcome::Done { reresolved: false }
+                }
+                (Some(Target::VswCidr), Screen::CreateVSwitch(form)) => {
+                    form.cidr = text.clone();
+                    form.errors.retain(|f| *f != "IPv4 CIDR Block");
+                    ActionOutcome::Done { reresolved: false }
+                }
                 (Some(Target::Search), _) => {
                     self.search = text.clone();
                     ActionOutcome::Done { reresolved: false }
@@ -353,6 +440,21 @@ impl FakeConsole {
                 (None, _) => ActionOutcome::ElementNotFound { index: *index },
             },
             GuiAction::Select { index, option } => match (target(*index), &mut self.screen) {
+                (Some(Target::VswVpc), Screen::CreateVSwitch(form)) => {
+                    if self.vpcs.iter().any(|v| v.name == *option) {
+                        form.vpc = Some(option.clone());
+                        form.errors.retain(|f| *f != "VPC");
+                        ActionOutcome::Done { reresolved: false }
+                    } else {
+                        ActionOutcome::NotActionable {
+                            index: *index,
+                            reason: NotActionable::NoSuchOption {
+                                option: option.clone(),
+                                available: self.vpcs.iter().map(|v| v.name.clone()).collect(),
+                            },
+                        }
+                    }
+                }
                 (Some(Target::Zone), Screen::Create(form)) => {
                     if self.profile.zones.contains(&option.as_str()) {
                         form.zone = Some(option.clone());
@@ -452,6 +554,48 @@ impl FakeConsole {
                 }
                 done
             }
+            Target::CreateVSwitch => {
+                self.screen = Screen::CreateVSwitch(VSwitchForm::default());
+                done
+            }
+            Target::VswZone => {
+                if let Screen::CreateVSwitch(form) = &mut self.screen {
+                    form.zone_open = !form.zone_open;
+                }
+                done
+            }
+            Target::VswZoneOption(zone) => {
+                if let Screen::CreateVSwitch(form) = &mut self.screen {
+                    form.zone = Some(zone);
+                    form.zone_open = false;
+                    form.errors.retain(|f| *f != "Zone");
+                }
+                done
+            }
+            Target::SubmitVSwitch => {
+                let Screen::CreateVSwitch(form) = &mut self.screen else {
+                    return done;
+                };
+                form.errors.clear();
+                if form.vpc.is_none() {
+                    form.errors.push("VPC");
+                }
+                if form.zone.is_none() {
+                    form.errors.push("Zone");
+                }
+                if form.cidr.is_empty() {
+                    form.errors.push("IPv4 CIDR Block");
+                }
+                if form.errors.is_empty() {
+                    let vpc = form.vpc.clone().unwrap_or_default();
+                    self.events
+                        .push(format!("CreateVSwitch:{}:{}:{}", vpc, form.name, form.cidr));
+                    self.screen = Screen::List;
+                    self.toast = Some("The vSwitch is created.".into());
+                }
+                done
+            }
+            Target::VswVpc | Target::VswName | Target::VswCidr => done,
             Target::Search | Target::Field(_) | Target::Inert => done,
         }
     }

@@ -1,7 +1,7 @@
 //! Grounding of form fields and drop-down lists, documented values, and what happens around a
 //! confirmation: documented required fields filled first, field errors answered after.
 
-use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Role};
+use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role};
 
 use super::alternative::{Alternative, scroll_alternative};
 use super::ground::{
@@ -12,37 +12,47 @@ use crate::label::{LabelMatch, match_label, normalise, overlap_score};
 use crate::policy::{Context, Finding, FindingKind, Grounding};
 
 impl ScriptedPolicy {
-    /// Before a confirmation: required fields still empty that the page's parameter tables give a
-    /// value for (an example or a default) are filled first.
+    /// Before a confirmation: empty fields of its form that the page's parameter tables describe
+    /// are filled first: with the table's example or default, or, for a required one without,
+    /// with any option (a drop-down list) or a value shaped by its label.
     pub(super) fn prefill_documented(&mut self, ctx: &Context<'_>, confirm: &Element) -> Option<Move> {
         let container = container_of(confirm);
-        let empty_required = ctx.observation.elements.iter().filter(|e| {
+        let empty_fields = ctx.observation.elements.iter().filter(|e| {
             matches!(e.role, Role::Textbox | Role::Combobox)
-                && e.state.required
                 && e.value.as_deref().is_none_or(|v| v.trim().is_empty())
+                && !e.state.readonly
+                && !e.state.disabled
                 && container.is_none_or(|c| e.places.contains(c))
         });
-        for field in empty_required {
-            let Some(value) = documented_value(ctx, &field.name) else {
+        for field in empty_fields {
+            let Some(parameter) = parameter_for(ctx, &field.name) else {
                 continue;
             };
-            let key = format!("prefill {}", field.name);
+            let value = parameter
+                .example
+                .clone()
+                .or_else(|| parameter.default.clone())
+                .map(|v| ctx.task.substitute(&v));
+            let required = field.state.required || parameter.required == Some(true);
+            if value.is_none() && !required {
+                continue;
+            }
+            let key = format!("prefill {}", field.index);
             if self.tried.contains(&key) {
                 continue;
             }
             self.tried.push(key);
-            let intent = if field.role == Role::Combobox {
-                Intent::Choose {
+            let intent = match (field.role, value) {
+                (Role::Combobox, value) => Intent::Choose {
                     labels: vec![field.name.clone()],
-                    value: Some(value),
-                    undocumented: false,
-                }
-            } else {
-                Intent::Fill {
-                    label: field.name.clone(),
                     value,
                     undocumented: false,
-                }
+                },
+                (_, value) => Intent::Fill {
+                    label: field.name.clone(),
+                    value: value.unwrap_or_else(|| invented_value(ctx, &field.name)),
+                    undocumented: false,
+                },
             };
             self.intents.insert(self.intent, intent.clone());
             let tried = std::mem::take(&mut self.tried);
@@ -72,10 +82,8 @@ impl ScriptedPolicy {
             let Some(field) = field_of_error(obs, error) else {
                 continue;
             };
-            let (value, undocumented) = match documented_value(ctx, &field.name) {
-                Some(value) => (Some(value), false),
-                None => (None, true),
-            };
+            let value = documented_value(ctx, &field.name);
+            let undocumented = !documented_anywhere(ctx, &field.name);
             let intent = if field.role == Role::Combobox {
                 Intent::Choose {
                     labels: vec![field.name.clone()],
@@ -351,16 +359,30 @@ fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
     }
 }
 
-/// An example or default the page's parameter tables give for a field.
-fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
+/// The parameter-table row that describes a field.
+fn parameter_for<'c>(ctx: &Context<'c>, field: &str) -> Option<&'c Parameter> {
     ctx.task
         .procedure
         .parameters
         .iter()
         .flat_map(|t| &t.rows)
         .find(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
+}
+
+/// An example or default the page's parameter tables give for a field.
+fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
+    parameter_for(ctx, field)
         .and_then(|p| p.example.clone().or_else(|| p.default.clone()))
         .map(|v| ctx.task.substitute(&v))
+}
+
+/// Whether the page names a field anywhere: a parameter table, a step's labels or values.
+fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
+    let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
+    parameter_for(ctx, field).is_some()
+        || ctx.steps.iter().any(|s| {
+            s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
+        })
 }
 
 /// A value for a required field no step documents, shaped by its label.
