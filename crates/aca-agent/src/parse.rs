@@ -64,7 +64,8 @@ pub const ACTION_NAMES: &[&str] = &[
 
 /// Reads one reply.
 pub fn parse_reply(reply: &str) -> Result<ParsedReply, ParseError> {
-    let text = reply.trim();
+    let without_thinking = strip_thinking(reply);
+    let text = without_thinking.trim();
     if text.is_empty() {
         return Err(ParseError::Empty);
     }
@@ -102,6 +103,22 @@ fn labelled_thought(text: &str) -> Thought {
         }
     }
     thought
+}
+
+/// The reply without `<think>…</think>` reasoning (Qwen3's thinking mode): calls mentioned while
+/// thinking are not the answer. An unclosed block is reasoning cut short: nothing after it counts.
+fn strip_thinking(reply: &str) -> String {
+    let mut out = String::with_capacity(reply.len());
+    let mut rest = reply;
+    while let Some(start) = rest.find("<think>") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("</think>") {
+            Some(end) => rest = &rest[start + end + "</think>".len()..],
+            None => return out,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The contents of ``` fenced blocks, in order.
@@ -449,6 +466,8 @@ struct Args {
 
 /// `click(12)`, `type(3, "vpc-prod")`, `scroll(index=4, direction="down")`.
 pub fn parse_call(call: &str) -> Result<Action, ParseError> {
+    // Typographic quotes, as some models and editors write them, are plain quotes here.
+    let call = call.replace(['“', '”'], "\"").replace(['‘', '’'], "'");
     let call = call.trim().trim_end_matches([';', '.', '`']).trim();
     let syntax = |problem: &str| ParseError::Syntax {
         call: call.to_owned(),
@@ -602,7 +621,7 @@ impl Args {
     }
 }
 
-const INDEX_KEYS: &[&str] = &["index", "element", "element_index", "id", "idx"];
+const INDEX_KEYS: &[&str] = &["index", "element", "element_index", "element_id", "id", "idx"];
 
 fn build_action(name: &str, mut args: Args) -> Result<Action, ParseError> {
     let bad = |problem: &str| ParseError::BadArguments {

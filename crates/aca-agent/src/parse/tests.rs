@@ -314,3 +314,40 @@ fn the_same_call_repeated_is_one_action() {
         gui(GuiAction::Click { index: 12 })
     );
 }
+
+#[test]
+fn thinking_blocks_tags_and_typographic_quotes_are_tolerated() {
+    let parsed = parse_reply(
+        "<think>The OK button might be click(3) or click(9); the dialog footer has it at 9.</think>\n\
+         Thought: the form is complete.\nAction: click(9)",
+    )
+    .unwrap();
+    assert_eq!(parsed.action, gui(GuiAction::Click { index: 9 }));
+    // Without an Action label, calls made while thinking do not count either.
+    assert_eq!(
+        action("<think>maybe click(3)?</think>I will click(9)."),
+        gui(GuiAction::Click { index: 9 })
+    );
+    assert_eq!(
+        parse_reply("<think>I should click(3) but the reply was cut"),
+        Err(ParseError::Empty)
+    );
+    assert_eq!(action("<action>hover(4)</action>"), gui(GuiAction::Hover { index: 4 }));
+    assert_eq!(action("ACTION: CLICK(12)"), gui(GuiAction::Click { index: 12 }));
+    assert_eq!(
+        action("Action: click(element_id=7)"),
+        gui(GuiAction::Click { index: 7 })
+    );
+    assert_eq!(
+        action("Action: type(3, “web-vpc”)"),
+        gui(GuiAction::Type {
+            index: 3,
+            text: "web-vpc".into(),
+            submit: false
+        })
+    );
+    assert_eq!(
+        action("Action: click(12)  # the Create VPC button"),
+        gui(GuiAction::Click { index: 12 })
+    );
+}
