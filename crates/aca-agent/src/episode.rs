@@ -441,14 +441,20 @@ impl Episode {
         }
     }
 
-    /// Moves the current step to `step`; steps worked on before it are done.
+    /// Moves the current step to `step`; steps before it that were worked on, or passed over
+    /// without an action of their own (a model that moves on from "Log on to the console"), are done.
     fn enter_step(&mut self, step: usize) {
         if self.current_step == Some(step) {
             return;
         }
         for record in self.records.iter_mut().take(step) {
-            if record.state == StepState::Working {
-                record.state = StepState::Done;
+            match record.state {
+                StepState::Working => record.state = StepState::Done,
+                StepState::NotReached => {
+                    record.state = StepState::Done;
+                    record.note.get_or_insert_with(|| "no action of its own".into());
+                }
+                StepState::Done | StepState::Skipped | StepState::Failed => {}
             }
         }
         if let Some(record) = self.records.get_mut(step)

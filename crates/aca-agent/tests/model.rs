@@ -137,6 +137,13 @@ fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
         },
     );
     assert_eq!(report.verdict, Verdict::Pass);
+    // Steps the model moved past without an action of their own are done, and say so.
+    let step1 = &report.grades[0];
+    assert_eq!(
+        (step1.status, step1.note.as_deref()),
+        (aca_core::StepStatus::Pass, Some("no action of its own"))
+    );
+    assert!(report.grades.iter().all(|g| g.status == aca_core::StepStatus::Pass));
     assert_eq!(report.model_calls.len(), 8);
     assert!((report.model_calls[0].cost - 0.0028).abs() < 1e-12);
     assert!((report.cost - 8.0 * 0.0028).abs() < 1e-9);
