@@ -9,7 +9,7 @@
 //! - [`prompt`] renders the system prompt and each turn's user message (page text in data blocks);
 //! - [`parse`] reads a model's reply into one Thought and one action, tolerantly;
 //! - [`policy`] holds the scripted policy (no model) and the LLM policy (OpenAI-compatible requests);
-//! - [`grade`] and [`verdict`] turn an episode into step grades, typed defects and a verdict.
+//! - [`mod@grade`] and [`mod@verdict`] turn an episode into step grades, typed defects and a verdict.
 
 pub mod episode;
 pub mod grade;
