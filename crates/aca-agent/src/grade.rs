@@ -1,0 +1,220 @@
+//! Grading: each documented step's [`StepGrade`] and the typed [`Defect`]s, from the episode's step
+//! records, how it ended and what the rule channel found.
+//!
+//! A finding becomes a defect only on a step with at least one failed attempt: a step that was not
+//! found as written is always looked for again (another strategy) before the page is blamed.
+
+use aca_core::{Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};
+use serde::{Deserialize, Serialize};
+
+use crate::episode::{EndReason, Episode, EpisodeEnd, StepRecord, StepState};
+use crate::model::ModelCall;
+use crate::verdict::decide;
+
+/// What the rule channel (ActionTrail matching) found, handed in by the runtime.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleResult {
+    /// `Some(true)`: the success rule matched; `Some(false)`: it did not; `None`: no rule applies.
+    pub matched: Option<bool>,
+    /// `eventId`s of the audit events involved.
+    #[serde(default)]
+    pub events: Vec<String>,
+}
+
+/// Grades and defects of one episode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Grading {
+    pub grades: Vec<StepGrade>,
+    pub defects: Vec<Defect>,
+}
+
+/// The verdict of one episode with everything it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub grades: Vec<StepGrade>,
+    pub defects: Vec<Defect>,
+    pub end: Option<EpisodeEnd>,
+    pub model_calls: Vec<ModelCall>,
+    pub cost: f64,
+}
+
+impl Report {
+    /// Grades a finished (or stopped) episode against the rule channel's result.
+    pub fn of(episode: &Episode, rule: &RuleResult) -> Report {
+        let end = episode.end().cloned();
+        let reason = end.as_ref().map(|e| e.reason.clone()).unwrap_or(EndReason::Agent {
+            failure: crate::episode::AgentFailure::TurnLimit {
+                turns: episode.trajectory().turns.len() as u32,
+            },
+        });
+        let grading = grade(
+            episode.records(),
+            &reason,
+            episode.task().procedure.expected_result.as_deref(),
+            rule,
+        );
+        let verdict = decide(&grading.grades, &grading.defects, &reason, rule);
+        let model_calls = episode.model_calls();
+        Report {
+            verdict,
+            cost: model_calls.iter().map(|c| c.cost).sum(),
+            grades: grading.grades,
+            defects: grading.defects,
+            end,
+            model_calls,
+        }
+    }
+}
+
+/// Grades every step and types every finding.
+pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&str>, rule: &RuleResult) -> Grading {
+    let completed = matches!(end, EndReason::Completed { .. });
+    let succeeded = completed && rule.matched != Some(false);
+    let mut grades = Vec::new();
+    let mut defects = Vec::new();
+    for record in records {
+        let drifted = !record.as_written || !record.findings.is_empty();
+        let (status, note) = match record.state {
+            StepState::NotReached => (StepStatus::Skipped, Some("not reached".to_owned())),
+            StepState::Working if !completed => (StepStatus::Fail, Some("the run stopped on this step".to_owned())),
+            StepState::Done | StepState::Working => (
+                if drifted { StepStatus::Warning } else { StepStatus::Pass },
+                record.note.clone(),
+            ),
+            StepState::Skipped if succeeded => (
+                StepStatus::Warning,
+                Some("left out: its control is gone and the procedure succeeded without it".to_owned()),
+            ),
+            StepState::Skipped => (StepStatus::Fail, Some("its control is gone".to_owned())),
+            StepState::Failed => (StepStatus::Fail, record.note.clone()),
+        };
+        grades.push(StepGrade {
+            step: record.number.clone(),
+            status,
+            alternative_path: !record.as_written,
+            actions: record.actions.clone(),
+            note,
+        });
+        if record.attempts == 0 {
+            // Never a defect on the first try: nothing was looked for again.
+            continue;
+        }
+        for finding in &record.findings {
+            defects.push(Defect {
+                kind: finding.kind.defect_kind(succeeded),
+                step: record.number.clone(),
+                documented: finding.documented.clone(),
+                observed: finding.observed.clone(),
+                evidence: Evidence {
+                    elements: finding.evidence.clone(),
+                    screenshot: None,
+                    events: rule.events.clone(),
+                },
+            });
+        }
+    }
+    let all_done_as_written = grades.iter().all(|g| g.status == StepStatus::Pass);
+    if completed && rule.matched == Some(false) && all_done_as_written && !grades.is_empty() {
+        defects.push(Defect {
+            kind: DefectKind::ChangedOutcome,
+            step: grades.last().map(|g| g.step.clone()).unwrap_or_default(),
+            documented: expected_result.unwrap_or("the documented operation").to_owned(),
+            observed: "every step ran as written, but the audit log shows no matching operation".into(),
+            evidence: Evidence {
+                events: rule.events.clone(),
+                ..Evidence::default()
+            },
+        });
+    }
+    Grading { grades, defects }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{Finding, FindingKind};
+
+    fn record(number: &str, state: StepState, attempts: u32, findings: Vec<Finding>) -> StepRecord {
+        StepRecord {
+            number: number.into(),
+            state,
+            attempts,
+            failures: vec![],
+            actions: vec![],
+            as_written: findings.is_empty(),
+            findings,
+            note: None,
+        }
+    }
+
+    fn renamed() -> Finding {
+        Finding {
+            kind: FindingKind::Renamed,
+            documented: "OK".into(),
+            observed: "Confirm".into(),
+            evidence: vec!["[3] button \"Confirm\"".into()],
+        }
+    }
+
+    #[test]
+    fn a_finding_without_a_failed_attempt_is_no_defect() {
+        let completed = EndReason::Completed { summary: String::new() };
+        let matched = RuleResult {
+            matched: Some(true),
+            events: vec!["e1".into()],
+        };
+        let first_try = grade(
+            &[record("6", StepState::Done, 0, vec![renamed()])],
+            &completed,
+            None,
+            &matched,
+        );
+        assert!(first_try.defects.is_empty());
+        assert_eq!(first_try.grades[0].status, StepStatus::Warning);
+        let retried = grade(
+            &[record("6", StepState::Done, 1, vec![renamed()])],
+            &completed,
+            None,
+            &matched,
+        );
+        assert_eq!(retried.defects.len(), 1);
+        assert_eq!(retried.defects[0].kind, DefectKind::RenamedLabel);
+        assert_eq!(retried.defects[0].evidence.events, vec!["e1".to_string()]);
+    }
+
+    #[test]
+    fn steps_done_as_written_without_the_operation_are_a_changed_outcome() {
+        let completed = EndReason::Completed { summary: String::new() };
+        let records = [
+            record("1", StepState::Done, 0, vec![]),
+            record("2", StepState::Done, 0, vec![]),
+        ];
+        let grading = grade(
+            &records,
+            &completed,
+            Some("The VPC appears."),
+            &RuleResult {
+                matched: Some(false),
+                events: vec![],
+            },
+        );
+        assert_eq!(grading.defects.len(), 1);
+        assert_eq!(grading.defects[0].kind, DefectKind::ChangedOutcome);
+        assert_eq!(grading.defects[0].step, "2");
+        assert_eq!(grading.defects[0].documented, "The VPC appears.");
+    }
+
+    #[test]
+    fn unreached_steps_are_skipped_and_the_stopping_step_fails() {
+        let stopped = EndReason::Unachievable { reason: "x".into() };
+        let records = [
+            record("1", StepState::Done, 0, vec![]),
+            record("2", StepState::Working, 2, vec![]),
+            record("3", StepState::NotReached, 0, vec![]),
+        ];
+        let grading = grade(&records, &stopped, None, &RuleResult::default());
+        let statuses: Vec<_> = grading.grades.iter().map(|g| g.status).collect();
+        assert_eq!(statuses, vec![StepStatus::Pass, StepStatus::Fail, StepStatus::Skipped]);
+    }
+}

@@ -1,0 +1,173 @@
+//! Label matching: how well an element's name matches a label the page wrote, after normalising
+//! case, whitespace and punctuation (exact > prefix > token overlap).
+
+/// How a name matched a documented label, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LabelMatch {
+    /// Equal after normalisation: the label as written.
+    Exact,
+    /// One is a prefix of the other at a word or plural boundary (`vSwitch` / `vSwitches`,
+    /// `Release` / `Release Instance`).
+    Prefix,
+    /// They share words, but neither contains the other (`Configure Rules` / `Manage Rules`).
+    Overlap,
+}
+
+/// Lower case, punctuation as spaces, runs of spaces as one; `…`, `›` and `>` dropped.
+pub fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = true;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+            space = false;
+        } else if !space {
+            out.push(' ');
+            space = true;
+        }
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+/// Words that say nothing about which control is meant.
+const STOP_WORDS: &[&str] = &["a", "an", "the", "of", "to", "and", "or", "in", "on", "for", "by"];
+
+fn tokens(normalised: &str) -> Vec<&str> {
+    normalised
+        .split(' ')
+        .filter(|t| !t.is_empty() && !STOP_WORDS.contains(t))
+        .collect()
+}
+
+/// How `name` matches `label`; `None` when they share nothing.
+pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
+    let (label_raw, name_raw) = (label, name);
+    let label = normalise(label);
+    let name = normalise(name);
+    if label.is_empty() || name.is_empty() {
+        // Symbols (`⋯`, `…`, `...`) have no words: they match only themselves.
+        fn symbol(s: &str) -> Option<&str> {
+            match s.trim() {
+                "⋯" | "…" | "..." | "···" => Some("⋯"),
+                "" => None,
+                other => Some(other),
+            }
+        }
+        let (a, b) = (symbol(label_raw), symbol(name_raw));
+        return (a.is_some() && a == b).then_some(LabelMatch::Exact);
+    }
+    if label == name {
+        return Some(LabelMatch::Exact);
+    }
+    let (short, long) = if label.len() <= name.len() {
+        (&label, &name)
+    } else {
+        (&name, &label)
+    };
+    if let Some(rest) = long.strip_prefix(short.as_str()) {
+        // A word boundary or a plural ending: `vswitch` / `vswitches`, `release` / `release instance`.
+        if rest.starts_with(' ') || rest == "s" || rest == "es" {
+            return Some(LabelMatch::Prefix);
+        }
+    }
+    let label_tokens = tokens(&label);
+    let name_tokens = tokens(&name);
+    let shared = label_tokens.iter().filter(|t| name_tokens.contains(t)).count();
+    (shared > 0).then_some(LabelMatch::Overlap)
+}
+
+/// Token overlap as a fraction of the longer label's words, for ranking alternatives.
+pub fn overlap_score(label: &str, name: &str) -> f64 {
+    let label = normalise(label);
+    let name = normalise(name);
+    let a = tokens(&label);
+    let b = tokens(&name);
+    let longest = a.len().max(b.len());
+    if longest == 0 {
+        return 0.0;
+    }
+    let shared = a.iter().filter(|t| b.contains(t)).count();
+    shared as f64 / longest as f64
+}
+
+/// Whether `haystack` mentions `label` as whole words (a row named `vpc-1 web-vpc` mentions `web-vpc`).
+pub fn mentions(haystack: &str, label: &str) -> bool {
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
+                    .to_lowercase()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    }
+    let haystack = words(haystack);
+    let label = words(label);
+    !label.is_empty() && haystack.windows(label.len()).any(|window| window == label.as_slice())
+}
+
+/// Labels consoles use for the button that submits a form or confirms a dialog.
+pub const CONFIRM_LABELS: &[&str] = &[
+    "OK",
+    "Confirm",
+    "Create",
+    "Save",
+    "Submit",
+    "Buy Now",
+    "Complete",
+    "Close",
+    "Confirm Order",
+    "Create Order",
+    "Apply",
+    "Done",
+];
+
+/// Whether a label is one of the [`CONFIRM_LABELS`].
+pub fn is_confirm_label(label: &str) -> bool {
+    CONFIRM_LABELS.iter().any(|c| normalise(c) == normalise(label))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalising_ignores_case_spacing_and_punctuation() {
+        assert_eq!(normalise("  Create   VPC… "), "create vpc");
+        assert_eq!(normalise("Instances & Images"), "instances images");
+        assert_eq!(normalise("IPv4 CIDR Block:"), "ipv4 cidr block");
+    }
+
+    #[test]
+    fn exact_beats_prefix_beats_overlap() {
+        assert_eq!(match_label("Create VPC", "create  vpc"), Some(LabelMatch::Exact));
+        assert_eq!(match_label("vSwitches", "vSwitch"), Some(LabelMatch::Prefix));
+        assert_eq!(match_label("Release", "Release Instance"), Some(LabelMatch::Prefix));
+        assert_eq!(
+            match_label("Configure Rules", "Manage Rules"),
+            Some(LabelMatch::Overlap)
+        );
+        assert_eq!(match_label("OK", "Confirm"), None);
+        // A prefix inside a word is no prefix: `Create` does not start `Created At`'s words.
+        assert_eq!(match_label("Create", "Created At"), None);
+        assert_eq!(match_label("⋯", "..."), Some(LabelMatch::Exact));
+        assert_eq!(match_label("⋯", "More"), None);
+        assert!(LabelMatch::Exact < LabelMatch::Prefix && LabelMatch::Prefix < LabelMatch::Overlap);
+    }
+
+    #[test]
+    fn mentions_need_whole_words() {
+        assert!(mentions("vpc-bp1 web-vpc", "web-vpc"));
+        assert!(!mentions("vpc-bp1 web-vpc-2", "web-vpc"));
+    }
+
+    #[test]
+    fn confirm_labels_are_recognised() {
+        assert!(is_confirm_label("ok"));
+        assert!(is_confirm_label("Confirm"));
+        assert!(!is_confirm_label("Create VPC"));
+    }
+}

@@ -1,0 +1,406 @@
+//! Grounding of form fields and drop-down lists, documented values, and what happens around a
+//! confirmation: documented required fields filled first, field errors answered after.
+
+use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role};
+
+use super::alternative::{Alternative, scroll_alternative};
+use super::ground::{
+    Preference, TEXT_INPUTS, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place,
+};
+use super::{Effect, Intent, Move, ScriptedPolicy, intent};
+use crate::label::{LabelMatch, match_label, normalise, overlap_score};
+use crate::policy::{Context, Finding, FindingKind, Grounding};
+
+impl ScriptedPolicy {
+    /// Before a confirmation: empty fields of its form that the page's parameter tables describe
+    /// are filled first: with the table's example or default, or, for a required one without,
+    /// with any option (a drop-down list) or a value shaped by its label.
+    pub(super) fn prefill_documented(&mut self, ctx: &Context<'_>, confirm: &Element) -> Option<Move> {
+        let container = container_of(confirm);
+        let empty_fields = ctx.observation.elements.iter().filter(|e| {
+            matches!(e.role, Role::Textbox | Role::Combobox)
+                && e.value.as_deref().is_none_or(|v| v.trim().is_empty())
+                && !e.state.readonly
+                && !e.state.disabled
+                && container.is_none_or(|c| e.places.contains(c))
+        });
+        for field in empty_fields {
+            let Some(parameter) = parameter_for(ctx, &field.name) else {
+                continue;
+            };
+            let value = parameter
+                .example
+                .clone()
+                .or_else(|| parameter.default.clone())
+                .map(|v| ctx.task.substitute(&v));
+            let required = field.state.required || parameter.required == Some(true);
+            if value.is_none() && !required {
+                continue;
+            }
+            let key = format!("prefill {}", field.index);
+            if self.tried.contains(&key) {
+                continue;
+            }
+            self.tried.push(key);
+            let intent = match (field.role, value) {
+                (Role::Combobox, value) => Intent::Choose {
+                    labels: vec![field.name.clone()],
+                    value,
+                    undocumented: false,
+                },
+                (_, value) => Intent::Fill {
+                    label: field.name.clone(),
+                    value: value.unwrap_or_else(|| invented_value(ctx, &field.name)),
+                    undocumented: false,
+                },
+            };
+            self.intents.insert(self.intent, intent.clone());
+            let tried = std::mem::take(&mut self.tried);
+            self.start_intent(ctx);
+            self.tried = tried;
+            return Some(self.ground(ctx, &intent));
+        }
+        None
+    }
+
+    /// After a confirmation: did the console take it, or does it show field errors?
+    pub(super) fn verify_confirm(&mut self, ctx: &Context<'_>) -> Move {
+        let obs = ctx.observation;
+        let errors: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::FieldError && !e.name.trim().is_empty())
+            .collect();
+        if errors.is_empty() {
+            self.confirm_clicked = false;
+            return Move::Done(None);
+        }
+        let mut inserted = Vec::new();
+        let mut messages = Vec::new();
+        for error in &errors {
+            messages.push(aca_core::observation::quote(&error.name));
+            let Some(field) = field_of_error(obs, error) else {
+                continue;
+            };
+            let value = documented_value(ctx, &field.name);
+            let undocumented = !documented_anywhere(ctx, &field.name);
+            let intent = if field.role == Role::Combobox {
+                Intent::Choose {
+                    labels: vec![field.name.clone()],
+                    value,
+                    undocumented,
+                }
+            } else {
+                Intent::Fill {
+                    label: field.name.clone(),
+                    value: value.unwrap_or_else(|| invented_value(ctx, &field.name)),
+                    undocumented,
+                }
+            };
+            if !inserted.contains(&intent) {
+                inserted.push(intent);
+            }
+        }
+        self.confirm_clicked = false;
+        if inserted.is_empty() {
+            return Move::GiveUp {
+                reason: format!("the console refused the form: {}", messages.join(", ")),
+                finding: None,
+            };
+        }
+        self.failure = Some(format!("the console refused the form: {}", messages.join(", ")));
+        for (offset, intent) in inserted.into_iter().enumerate() {
+            self.intents.insert(self.intent + offset, intent);
+        }
+        let base = self.intent_base;
+        self.start_intent(ctx);
+        // The refusal is this intent's failure: its fallbacks may record findings.
+        self.intent_base = base;
+        match self.intents.get(self.intent).cloned() {
+            Some(first) => self.ground(ctx, &first),
+            None => Move::Done(None),
+        }
+    }
+
+    pub(super) fn undocumented_grounding(&self, label: &str, element: &Element) -> Option<Grounding> {
+        Some(Grounding {
+            as_written: true,
+            finding: Some(Finding {
+                kind: FindingKind::Undocumented,
+                documented: String::new(),
+                observed: format!("required field \"{label}\""),
+                evidence: evidence(element),
+            }),
+        })
+    }
+
+    pub(super) fn ground_fill(&mut self, ctx: &Context<'_>, label: &str, value: &str, undocumented: bool) -> Move {
+        let obs = ctx.observation;
+        let step = self.step(ctx).unwrap_or_default();
+        let sections = intent::sections(&step);
+        let preference = Preference {
+            sections: &sections,
+            ..Preference::default()
+        };
+        let mut exact = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
+        preference.sort(obs, &mut exact);
+        if exact
+            .iter()
+            .any(|e| e.value.as_deref().map(str::trim) == Some(value.trim()))
+        {
+            return Move::Done(None);
+        }
+        let target = exact
+            .iter()
+            .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()) && !e.state.readonly)
+            .or(exact.first());
+        if let Some(target) = target.filter(|t| t.role == Role::Combobox) {
+            // "Set Zone to …" on a drop-down list: choose the option.
+            let label = target.name.clone();
+            return self.ground_choose(ctx, &[label], Some(value), undocumented);
+        }
+        if let Some(target) = target {
+            let grounding = if undocumented {
+                self.undocumented_grounding(label, target)
+            } else {
+                self.as_written()
+            };
+            return Move::Act {
+                action: GuiAction::Type {
+                    index: target.index,
+                    text: value.to_owned(),
+                    submit: false,
+                },
+                goal: format!("set \"{label}\" to \"{value}\""),
+                grounding,
+                effect: Effect::Complete,
+                failed: None,
+            };
+        }
+        let place = same_place(obs, TEXT_INPUTS, None);
+        let mut alternatives = Vec::new();
+        if let Some(other) = renamed(label, &place, &Self::other_labels(ctx, label)) {
+            alternatives.push(Alternative::finding(
+                "renamed",
+                GuiAction::Type {
+                    index: other.index,
+                    text: value.to_owned(),
+                    submit: false,
+                },
+                format!("set \"{}\", which reads like \"{label}\"", other.name),
+                Effect::Complete,
+                FindingKind::Renamed,
+                label,
+                &other.name,
+                other,
+            ));
+        }
+        alternatives.extend(scroll_alternative(obs, label));
+        self.fallback(ctx, &format!("the field \"{label}\""), alternatives)
+    }
+
+    pub(super) fn ground_choose(
+        &mut self,
+        ctx: &Context<'_>,
+        labels: &[String],
+        value: Option<&str>,
+        undocumented: bool,
+    ) -> Move {
+        let obs = ctx.observation;
+        let step = self.step(ctx).unwrap_or_default();
+        let sections = intent::sections(&step);
+        let preference = Preference {
+            sections: &sections,
+            ..Preference::default()
+        };
+        let found = labels.iter().find_map(|label| {
+            let mut exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
+            preference.sort(obs, &mut exact);
+            exact
+                .iter()
+                .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
+                .or(exact.first())
+                .map(|e| (label.clone(), *e))
+        });
+        let Some((label, select)) = found else {
+            let what = format!("the drop-down list \"{}\"", labels.join("\" or \""));
+            let place = same_place(obs, &[Role::Combobox], None);
+            let mut alternatives = Vec::new();
+            for label in labels.iter().filter(|_| value.is_some()) {
+                if let Some(other) = renamed(label, &place, &Self::other_labels(ctx, label)) {
+                    alternatives.push(Alternative::finding(
+                        "renamed",
+                        GuiAction::Select {
+                            index: other.index,
+                            option: value.unwrap_or_default().to_owned(),
+                        },
+                        format!("choose in \"{}\", which reads like \"{label}\"", other.name),
+                        Effect::Complete,
+                        FindingKind::Renamed,
+                        label,
+                        &other.name,
+                        other,
+                    ));
+                    break;
+                }
+            }
+            for label in labels {
+                alternatives.extend(scroll_alternative(obs, label));
+            }
+            return self.fallback(ctx, &what, alternatives);
+        };
+        let grounding = if undocumented {
+            self.undocumented_grounding(&label, select)
+        } else {
+            self.as_written()
+        };
+        let options = options_of(obs, select.index);
+        match value {
+            Some(wanted) => {
+                if select
+                    .value
+                    .as_deref()
+                    .is_some_and(|v| match_label(wanted, v) == Some(LabelMatch::Exact))
+                {
+                    return Move::Done(None);
+                }
+                // The option the page names is not offered: take the closest one, and say so.
+                if let Some(available) = refused_option(ctx, select.index) {
+                    // The most words in common; the first offered among equals.
+                    let closest = available
+                        .iter()
+                        .filter(|o| match_label(wanted, o).is_some())
+                        .fold(None::<&String>, |best, option| match best {
+                            Some(b) if overlap_score(wanted, b) >= overlap_score(wanted, option) => Some(b),
+                            _ => Some(option),
+                        })
+                        .or(available.first());
+                    if let Some(closest) = closest.filter(|_| !self.tried.iter().any(|t| t == "changed value")) {
+                        self.tried.push("changed value".into());
+                        return Move::Act {
+                            action: GuiAction::Select {
+                                index: select.index,
+                                option: closest.clone(),
+                            },
+                            goal: format!("choose \"{closest}\": \"{wanted}\" is not offered"),
+                            grounding: Some(Grounding {
+                                as_written: false,
+                                finding: Some(Finding {
+                                    kind: FindingKind::ChangedValue,
+                                    documented: wanted.to_owned(),
+                                    observed: closest.clone(),
+                                    evidence: evidence(select),
+                                }),
+                            }),
+                            effect: Effect::Complete,
+                            failed: None,
+                        };
+                    }
+                }
+                let action = match options
+                    .iter()
+                    .find(|o| match_label(wanted, &o.name) == Some(LabelMatch::Exact))
+                {
+                    Some(option) => GuiAction::Click { index: option.index },
+                    None => GuiAction::Select {
+                        index: select.index,
+                        option: wanted.to_owned(),
+                    },
+                };
+                Move::Act {
+                    action,
+                    goal: format!("choose \"{wanted}\" in \"{label}\""),
+                    grounding,
+                    effect: Effect::Complete,
+                    failed: None,
+                }
+            }
+            None => {
+                if select.value.as_deref().is_some_and(|v| !v.trim().is_empty()) {
+                    return Move::Done(None);
+                }
+                if let Some(option) = options.iter().find(|o| !o.state.disabled) {
+                    return Move::Act {
+                        action: GuiAction::Click { index: option.index },
+                        goal: format!("choose \"{}\" in \"{label}\"", option.name),
+                        grounding,
+                        effect: Effect::Complete,
+                        failed: None,
+                    };
+                }
+                let key = format!("open {}", select.index);
+                if self.tried.contains(&key) {
+                    return Move::GiveUp {
+                        reason: format!("the drop-down list \"{label}\" shows no options"),
+                        finding: None,
+                    };
+                }
+                self.tried.push(key);
+                Move::Act {
+                    action: GuiAction::Click { index: select.index },
+                    goal: format!("open the drop-down list \"{label}\""),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    failed: None,
+                }
+            }
+        }
+    }
+}
+
+/// The options the page side said a select offers, when the last action on it found no such option.
+fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
+    match ctx.last_outcome() {
+        Some(ActionOutcome::NotActionable {
+            index,
+            reason: NotActionable::NoSuchOption { available, .. },
+        }) if *index == select => Some(available.clone()),
+        _ => None,
+    }
+}
+
+/// The parameter-table row that describes a field.
+fn parameter_for<'c>(ctx: &Context<'c>, field: &str) -> Option<&'c Parameter> {
+    ctx.task
+        .procedure
+        .parameters
+        .iter()
+        .flat_map(|t| &t.rows)
+        .find(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
+}
+
+/// An example or default the page's parameter tables give for a field.
+fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
+    parameter_for(ctx, field)
+        .and_then(|p| p.example.clone().or_else(|| p.default.clone()))
+        .map(|v| ctx.task.substitute(&v))
+}
+
+/// Whether the page names a field anywhere: a parameter table, a step's labels or values.
+fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
+    let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
+    parameter_for(ctx, field).is_some()
+        || ctx.steps.iter().any(|s| {
+            s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
+        })
+}
+
+/// A value for a required field no step documents, shaped by its label.
+fn invented_value(ctx: &Context<'_>, label: &str) -> String {
+    let suffix = ctx
+        .task
+        .bindings
+        .get("suffix")
+        .cloned()
+        .unwrap_or_else(|| "verify".into());
+    let label = normalise(label);
+    if label.contains("password") {
+        format!("Aca#{suffix}2026x")
+    } else if label.contains("port") {
+        "80".into()
+    } else if label.contains("description") {
+        "Created while verifying documentation".into()
+    } else {
+        format!("aca-{suffix}")
+    }
+}

@@ -1,0 +1,235 @@
+//! Grounding: finding the elements of an observation that a documented label, role and place name.
+
+use aca_core::{Element, Observation, PlaceKind, Role};
+
+use crate::label::{LabelMatch, match_label, mentions, normalise, overlap_score};
+
+/// Roles a person clicks.
+pub const CLICKABLE: &[Role] = &[
+    Role::Button,
+    Role::Link,
+    Role::Menuitem,
+    Role::Tab,
+    Role::Clickable,
+    Role::Option,
+];
+
+/// Roles that take typed text.
+pub const TEXT_INPUTS: &[Role] = &[Role::Textbox];
+
+/// Names consoles give the trigger of an overflow menu.
+const MORE_TRIGGERS: &[&str] = &["More", "More Actions", "⋯", "...", "…"];
+
+pub fn is_more_trigger(element: &Element) -> bool {
+    let name = element.name.trim();
+    MORE_TRIGGERS
+        .iter()
+        .any(|m| normalise(m) == normalise(name) && !normalise(m).is_empty())
+        || matches!(name, "⋯" | "..." | "…")
+}
+
+/// The innermost dialog, drawer, wizard step or form an element sits in.
+pub fn container_of(element: &Element) -> Option<&aca_core::Place> {
+    element.places.iter().rev().find(|p| {
+        matches!(
+            p.kind,
+            PlaceKind::Dialog | PlaceKind::Panel | PlaceKind::WizardStep | PlaceKind::Form
+        )
+    })
+}
+
+/// The outermost dialog or drawer an element sits in (modal containers).
+pub fn modal_of(element: &Element) -> Option<&aca_core::Place> {
+    element
+        .places
+        .iter()
+        .find(|p| matches!(p.kind, PlaceKind::Dialog | PlaceKind::Panel))
+}
+
+/// The open modal of the page: the last dialog or drawer in document order.
+pub fn open_modal(observation: &Observation) -> Option<&aca_core::Place> {
+    observation.elements.iter().rev().find_map(modal_of)
+}
+
+pub fn in_place(element: &Element, kind: PlaceKind) -> bool {
+    element.places.iter().any(|p| p.kind == kind)
+}
+
+/// The row an element sits in.
+pub fn row_of(element: &Element) -> Option<&aca_core::Place> {
+    element.places.iter().find(|p| p.kind == PlaceKind::Row)
+}
+
+/// Whether an element sits in a place named like `name` (a dialog, a section, a wizard step).
+pub fn in_named_place(element: &Element, name: &str) -> bool {
+    element
+        .places
+        .iter()
+        .any(|p| !p.name.is_empty() && match_label(name, &p.name) == Some(LabelMatch::Exact))
+}
+
+/// Whether the page is the one named `name`: its title or a heading says so.
+pub fn page_is(observation: &Observation, name: &str) -> bool {
+    mentions(&observation.title, name)
+        || observation
+            .elements
+            .iter()
+            .any(|e| e.role == Role::Heading && match_label(name, &e.name) == Some(LabelMatch::Exact))
+}
+
+/// Preferences among equally labelled candidates: lower is better.
+#[derive(Debug, Clone, Default)]
+pub struct Preference<'a> {
+    /// A container the step names ("In the Create VPC dialog box").
+    pub container: Option<&'a str>,
+    /// Section names the step mentions.
+    pub sections: &'a [String],
+    /// Resource names whose rows are meant.
+    pub rows: &'a [String],
+    pub want_row: bool,
+}
+
+impl Preference<'_> {
+    fn rank(&self, observation: &Observation, element: &Element) -> (u8, u8, u8, u8) {
+        let modal = open_modal(observation);
+        let in_modal = match modal {
+            Some(m) => u8::from(modal_of(element) != Some(m)),
+            None => 0,
+        };
+        let container = match self.container {
+            Some(name) => u8::from(!in_named_place(element, name)),
+            None => 0,
+        };
+        let section = u8::from(!self.sections.iter().any(|s| in_named_place(element, s)));
+        let row = row_of(element);
+        let placement = if self.want_row {
+            match row {
+                Some(r) if self.rows.iter().any(|n| mentions(&r.name, n)) => 0,
+                Some(_) if self.rows.is_empty() => 0,
+                Some(_) => 2,
+                None => 3,
+            }
+        } else if row.is_some() || in_place(element, PlaceKind::Navigation) {
+            2
+        } else {
+            0
+        } + u8::from(element.state.disabled);
+        (in_modal, container, placement, section)
+    }
+
+    /// Sorts candidates best first, keeping document order among equals.
+    pub fn sort(&self, observation: &Observation, candidates: &mut [&Element]) {
+        candidates.sort_by_key(|e| self.rank(observation, e));
+    }
+}
+
+/// Elements of the given roles whose name matches `label` at least as well as `at_least`.
+pub fn labelled<'o>(
+    observation: &'o Observation,
+    label: &str,
+    roles: &[Role],
+    accept: impl Fn(LabelMatch) -> bool,
+) -> Vec<&'o Element> {
+    observation
+        .elements
+        .iter()
+        .filter(|e| roles.contains(&e.role))
+        .filter(|e| match_label(label, &e.name).is_some_and(&accept))
+        .collect()
+}
+
+/// Elements of the given roles in the same place as `like` would be: the open modal when one is
+/// open, else the page outside rows and the navigation pane (or the given row).
+pub fn same_place<'o>(observation: &'o Observation, roles: &[Role], row: Option<&str>) -> Vec<&'o Element> {
+    let modal = open_modal(observation).cloned();
+    observation
+        .elements
+        .iter()
+        .filter(|e| roles.contains(&e.role))
+        .filter(|e| match (&modal, row) {
+            (Some(m), _) => modal_of(e) == Some(m),
+            (None, Some(r)) => row_of(e).is_some_and(|p| p.name == r),
+            (None, None) => row_of(e).is_none() && !in_place(e, PlaceKind::Navigation),
+        })
+        .collect()
+}
+
+/// The best alternative label for `label` among `candidates`: a prefix match, then the largest
+/// token overlap. `None` when nothing shares a word with it.
+pub fn renamed<'o>(label: &str, candidates: &[&'o Element], exclude: &[String]) -> Option<&'o Element> {
+    let mut best: Option<(&Element, LabelMatch, f64)> = None;
+    for element in candidates {
+        if exclude.iter().any(|x| normalise(x) == normalise(&element.name)) {
+            continue;
+        }
+        let Some(quality) = match_label(label, &element.name) else {
+            continue;
+        };
+        if quality == LabelMatch::Exact {
+            continue;
+        }
+        let score = overlap_score(label, &element.name);
+        let better = match best {
+            None => true,
+            Some((_, q, s)) => quality < q || (quality == q && score > s),
+        };
+        if better {
+            best = Some((element, quality, score));
+        }
+    }
+    best.map(|(e, _, _)| e)
+}
+
+/// The lines of the text tree that back a finding: the element's places and the element.
+pub fn evidence(element: &Element) -> Vec<String> {
+    let mut lines: Vec<String> = element
+        .places
+        .iter()
+        .map(|p| {
+            if p.name.is_empty() {
+                format!("<{}>", p.kind.as_str())
+            } else {
+                format!("<{} {}>", p.kind.as_str(), aca_core::observation::quote(&p.name))
+            }
+        })
+        .collect();
+    lines.push(element.line());
+    lines
+}
+
+/// Whether an offscreen summary names `label`: scrolling that way is worth it.
+pub fn offscreen_direction(observation: &Observation, label: &str) -> Option<aca_core::ScrollDirection> {
+    observation
+        .offscreen
+        .iter()
+        .find(|s| s.names.iter().any(|n| match_label(label, n).is_some()))
+        .map(|s| s.direction)
+}
+
+/// The options of a select rendered for it (its portal).
+pub fn options_of(observation: &Observation, select: u32) -> Vec<&Element> {
+    observation
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Option && e.option_of == Some(select))
+        .collect()
+}
+
+/// The field a validation message belongs to: the nearest input before it in the same places.
+pub fn field_of_error<'o>(observation: &'o Observation, error: &Element) -> Option<&'o Element> {
+    let at = observation.elements.iter().position(|e| e.index == error.index)?;
+    observation.elements[..at]
+        .iter()
+        .rev()
+        .find(|e| matches!(e.role, Role::Textbox | Role::Combobox) && container_of(e) == container_of(error))
+}
+
+/// A search box on the page.
+pub fn search_box(observation: &Observation) -> Option<&Element> {
+    observation.elements.iter().find(|e| {
+        e.role == Role::Textbox
+            && !in_place(e, PlaceKind::TopBar)
+            && (normalise(&e.name).contains("search")
+                || e.hint.as_deref().is_some_and(|h| normalise(h).contains("search")))
+    })
+}

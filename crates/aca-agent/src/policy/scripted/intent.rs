@@ -1,0 +1,267 @@
+//! What a documented step asks the scripted policy to do on the page, as a list of [`Intent`]s.
+
+use aca_core::{ContainerKind, Step, StepAction};
+
+use crate::label::normalise;
+use crate::task::Task;
+
+/// One thing to do for a step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// Nothing to do on the page (the runtime opened the console; the task fixes the region; a step
+    /// whose sub-steps do the work).
+    Nothing { note: String },
+    /// Click each menu segment in the navigation pane, in order.
+    Navigate { segments: Vec<String>, at: usize },
+    /// Make sure the row of the task's resource is on the page.
+    FindRow,
+    /// Click a labelled control; `row` when it sits in a table row's Actions column.
+    Click { label: String, row: bool, confirm: bool },
+    /// Type a value into a labelled field.
+    Fill {
+        label: String,
+        value: String,
+        /// The console asked for it and no step documents it.
+        undocumented: bool,
+    },
+    /// Choose an option of a labelled select (`value: None`: any option; the page names none).
+    Choose {
+        labels: Vec<String>,
+        value: Option<String>,
+        undocumented: bool,
+    },
+}
+
+impl Intent {
+    /// A short description for thoughts and notes.
+    pub fn describe(&self) -> String {
+        match self {
+            Intent::Nothing { note } => note.clone(),
+            Intent::Navigate { segments, .. } => format!("navigate to {}", segments.join(" > ")),
+            Intent::FindRow => "find the resource's row".into(),
+            Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
+            Intent::Click { label, .. } => format!("click \"{label}\""),
+            Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
+            Intent::Choose {
+                labels, value: Some(v), ..
+            } => format!("choose \"{v}\" in \"{}\"", labels.join("/")),
+            Intent::Choose {
+                labels, value: None, ..
+            } => format!("choose an option in \"{}\"", labels.join("/")),
+        }
+    }
+}
+
+/// The intents of one step, in the order a person would carry them out.
+pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
+    if step.opens_console.is_some() || step.actions.contains(&StepAction::OpenConsole) {
+        return vec![Intent::Nothing {
+            note: "the runtime opens the console".into(),
+        }];
+    }
+    let mut out = Vec::new();
+    let mut used: Vec<String> = Vec::new();
+    if let Some(container) = &step.container {
+        used.push(normalise(&container.name));
+    }
+    if step.actions.contains(&StepAction::SelectRegion) && step.values.is_empty() {
+        out.push(Intent::Nothing {
+            note: "the task fixes the region".into(),
+        });
+    }
+    let lower = step.text.to_lowercase();
+    let row = step.column.is_some() || lower.contains("actions column") || step.actions.contains(&StepAction::Find);
+    if let Some(column) = &step.column {
+        used.push(normalise(column));
+    }
+    if step.actions.contains(&StepAction::Find) {
+        out.push(Intent::FindRow);
+    }
+    if !step.menu_path.is_empty() {
+        used.extend(step.menu_path.iter().map(|s| normalise(s)));
+        if row {
+            // "choose ⋯ > Instance Status > Stop in the Actions column": a menu of the row.
+            out.extend(step.menu_path.iter().map(|segment| Intent::Click {
+                label: segment.clone(),
+                row: true,
+                confirm: false,
+            }));
+        } else {
+            out.push(Intent::Navigate {
+                segments: step.menu_path.clone(),
+                at: 0,
+            });
+        }
+    }
+    let selects = step.actions.contains(&StepAction::Select);
+    let enters = step.actions.contains(&StepAction::Enter);
+    for value in &step.values {
+        let Some(label) = &value.label else { continue };
+        used.push(normalise(label));
+        let text = task.substitute(&value.value);
+        if selects && !enters {
+            out.push(Intent::Choose {
+                labels: vec![label.clone()],
+                value: Some(text),
+                undocumented: false,
+            });
+        } else {
+            out.push(Intent::Fill {
+                label: label.clone(),
+                value: text,
+                undocumented: false,
+            });
+        }
+    }
+    let unused: Vec<String> = step
+        .labels
+        .iter()
+        .filter(|l| !used.contains(&normalise(l)))
+        .cloned()
+        .collect();
+    if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
+        // "select a zone from the Zone drop-down list": whichever unused label names a select.
+        out.push(Intent::Choose {
+            labels: unused.clone(),
+            value: None,
+            undocumented: false,
+        });
+    } else if step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm) {
+        for label in &unused {
+            out.push(Intent::Click {
+                label: label.clone(),
+                row,
+                confirm: crate::label::is_confirm_label(label),
+            });
+        }
+    }
+    if out.is_empty() {
+        let note = match &step.container {
+            Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
+                format!("done through its sub-steps on the {} page", c.name)
+            }
+            _ if !step.substeps.is_empty() => "done through its sub-steps".into(),
+            _ => "nothing the page asks for could be found in the step".into(),
+        };
+        out.push(Intent::Nothing { note });
+    }
+    out
+}
+
+/// The section names a step mentions besides its targets (`In the vSwitch section, set Name …`):
+/// fields inside a place named like one of them are preferred.
+pub fn sections(step: &Step) -> Vec<String> {
+    let targets: Vec<String> = step
+        .values
+        .iter()
+        .filter_map(|v| v.label.as_deref())
+        .map(normalise)
+        .collect();
+    step.labels
+        .iter()
+        .filter(|l| !targets.contains(&normalise(l)))
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aca_core::{Container, FieldValue};
+
+    fn step(text: &str, labels: &[&str], actions: Vec<StepAction>) -> Step {
+        Step {
+            number: "1".into(),
+            text: text.into(),
+            labels: labels.iter().map(|l| l.to_string()).collect(),
+            actions,
+            ..Step::default()
+        }
+    }
+
+    #[test]
+    fn a_click_on_a_page_targets_the_label_that_is_not_the_page() {
+        let mut s = step(
+            "On the VPCs page, click Create VPC.",
+            &["VPCs", "Create VPC"],
+            vec![StepAction::Click],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Page,
+            name: "VPCs".into(),
+        });
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![Intent::Click {
+                label: "Create VPC".into(),
+                row: false,
+                confirm: false
+            }]
+        );
+    }
+
+    #[test]
+    fn values_become_fills_and_an_unnamed_select_chooses_among_the_other_labels() {
+        let mut s = step(
+            "In the vSwitch section, set Name to web-vsw-1 and select a zone from the Zone drop-down list.",
+            &["vSwitch", "Name", "Zone"],
+            vec![StepAction::Enter, StepAction::Select],
+        );
+        s.values = vec![FieldValue {
+            label: Some("Name".into()),
+            value: "web-vsw-${suffix}".into(),
+        }];
+        let mut task = Task::default();
+        task.bindings.insert("suffix".into(), "1".into());
+        assert_eq!(
+            intents(&s, &task),
+            vec![
+                Intent::Fill {
+                    label: "Name".into(),
+                    value: "web-vsw-1".into(),
+                    undocumented: false
+                },
+                Intent::Choose {
+                    labels: vec!["vSwitch".into(), "Zone".into()],
+                    value: None,
+                    undocumented: false
+                }
+            ]
+        );
+        assert_eq!(sections(&s), vec!["vSwitch".to_string(), "Zone".to_string()]);
+    }
+
+    #[test]
+    fn row_actions_and_menu_paths_are_recognised() {
+        let mut s = step(
+            "Find the instance and click Stop in the Actions column.",
+            &["Stop"],
+            vec![StepAction::Find, StepAction::Click],
+        );
+        s.column = Some("Actions".into());
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::FindRow,
+                Intent::Click {
+                    label: "Stop".into(),
+                    row: true,
+                    confirm: false
+                }
+            ]
+        );
+        let mut nav = step(
+            "In the left-side navigation pane, choose Instances & Images > Instances.",
+            &["Instances & Images", "Instances"],
+            vec![StepAction::Navigate],
+        );
+        nav.menu_path = vec!["Instances & Images".into(), "Instances".into()];
+        assert_eq!(
+            intents(&nav, &Task::default()),
+            vec![Intent::Navigate {
+                segments: nav.menu_path.clone(),
+                at: 0
+            }]
+        );
+    }
+}

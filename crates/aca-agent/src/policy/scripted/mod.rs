@@ -1,0 +1,388 @@
+//! The scripted policy: no model, the embedded default. It grounds each documented step to elements
+//! of the observation by label, role and place, tries fallbacks when a label is not where the page
+//! says, and records how each step was matched for grading.
+//!
+//! Retry ladder for a target that is not visible as written: first look again (`wait()`: the page
+//! may still be rendering), then one alternative per attempt (another label of the same role in the
+//! same place, a More menu, a tab, a scroll, a search), then give up on the step. A finding (the
+//! future defect) is only ever recorded after that first failed attempt.
+
+mod alternative;
+mod forms;
+mod ground;
+mod intent;
+mod targets;
+
+use aca_core::{Action, ActionOutcome, ControlAction, Element, GuiAction, Observation, Role, Step, Thought};
+
+use self::alternative::Alternative;
+use self::ground::{CLICKABLE, labelled};
+pub use self::intent::Intent;
+use super::{Context, Decision, Finding, FindingKind, Grounding, Policy, Proposal, StepEvent};
+use crate::label::{LabelMatch, normalise};
+
+/// What a successful action means for the current intent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// The intent is done.
+    Complete,
+    /// One menu segment is done.
+    NextSegment,
+    /// A confirmation was clicked: the next observation shows whether the console took it.
+    ConfirmClicked,
+    /// A step on the way (a menu opened, a wait, a scroll): the intent goes on.
+    Nothing,
+}
+
+/// The result of grounding one intent on one observation.
+enum Move {
+    Act {
+        action: GuiAction,
+        goal: String,
+        grounding: Option<Grounding>,
+        effect: Effect,
+        failed: Option<String>,
+    },
+    Done(Option<String>),
+    GiveUp {
+        reason: String,
+        finding: Option<Finding>,
+    },
+    Provision(String),
+}
+
+/// The scripted policy's position in the procedure.
+#[derive(Debug, Default)]
+pub struct ScriptedPolicy {
+    step: usize,
+    intents: Vec<Intent>,
+    derived_for: Option<usize>,
+    intent: usize,
+    /// The step's attempt count when the current intent started.
+    intent_base: u32,
+    /// What the last action means once it succeeds.
+    pending: Option<Effect>,
+    /// An alternative path taken for the current intent (a More menu opened, another tab).
+    via: Option<Finding>,
+    /// Alternatives already tried for the current intent.
+    tried: Vec<String>,
+    confirm_clicked: bool,
+    /// A failure found while verifying, reported with the next action.
+    failure: Option<String>,
+    step_note: Option<String>,
+    events: Vec<StepEvent>,
+    asked_resource: bool,
+    /// An action was taken for the current step.
+    acted_in_step: bool,
+}
+
+impl ScriptedPolicy {
+    pub fn new() -> ScriptedPolicy {
+        ScriptedPolicy::default()
+    }
+
+    fn start_intent(&mut self, ctx: &Context<'_>) {
+        self.intent_base = ctx.attempts_on(self.step);
+        self.via = None;
+        self.tried.clear();
+        self.confirm_clicked = false;
+    }
+
+    fn ensure_intents(&mut self, ctx: &Context<'_>) {
+        if self.derived_for == Some(self.step) {
+            return;
+        }
+        self.intents = ctx
+            .steps
+            .get(self.step)
+            .map(|s| intent::intents(s, ctx.task))
+            .unwrap_or_default();
+        self.derived_for = Some(self.step);
+        self.intent = 0;
+        self.acted_in_step = false;
+        self.step_note = None;
+        self.start_intent(ctx);
+    }
+
+    fn complete_intent(&mut self, ctx: &Context<'_>) {
+        self.intent += 1;
+        self.start_intent(ctx);
+    }
+
+    fn apply_last_outcome(&mut self, ctx: &Context<'_>) {
+        let Some(effect) = self.pending.take() else { return };
+        if !ctx.last_outcome().is_some_and(ActionOutcome::succeeded) {
+            return;
+        }
+        match effect {
+            Effect::Complete => self.complete_intent(ctx),
+            Effect::NextSegment => {
+                if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
+                    *at += 1;
+                }
+            }
+            Effect::ConfirmClicked => self.confirm_clicked = true,
+            Effect::Nothing => {}
+        }
+    }
+
+    fn thought(&self, ctx: &Context<'_>, goal: &str) -> Thought {
+        let step = ctx.steps.get(self.step);
+        Thought {
+            progress: match step {
+                Some(s) => format!("Step {} of the procedure: {}", s.number, s.text),
+                None => "Every documented step is done.".into(),
+            },
+            observation: format!(
+                "The page {} shows {} elements.",
+                aca_core::observation::quote(&ctx.observation.title),
+                ctx.observation.elements.len()
+            ),
+            next_goal: goal.to_owned(),
+        }
+    }
+
+    fn decision(&mut self, ctx: &Context<'_>, action: Action, goal: &str) -> Decision {
+        let mut decision = Decision::new(
+            self.thought(ctx, goal),
+            action,
+            Some(self.step).filter(|s| *s < ctx.steps.len()),
+        );
+        decision.events = std::mem::take(&mut self.events);
+        decision
+    }
+
+    fn control(&mut self, ctx: &Context<'_>, action: ControlAction, goal: &str) -> Proposal {
+        Proposal::Act(Box::new(self.decision(ctx, Action::Control(action), goal)))
+    }
+}
+
+impl Policy for ScriptedPolicy {
+    fn propose(&mut self, ctx: &Context<'_>) -> Proposal {
+        self.apply_last_outcome(ctx);
+        loop {
+            if self.step >= ctx.steps.len() {
+                let summary = format!(
+                    "All {} documented steps were carried out; the page shows {}.",
+                    ctx.steps.len(),
+                    aca_core::observation::quote(&ctx.observation.title)
+                );
+                return self.control(ctx, ControlAction::TaskComplete { summary }, "report the task complete");
+            }
+            self.ensure_intents(ctx);
+            let Some(intent) = self.intents.get(self.intent).cloned() else {
+                let note = self.step_note.take();
+                self.events.push(StepEvent::Done { step: self.step, note });
+                self.step += 1;
+                continue;
+            };
+            match self.ground(ctx, &intent) {
+                Move::Act {
+                    action,
+                    goal,
+                    grounding,
+                    effect,
+                    failed,
+                } => {
+                    self.pending = Some(effect);
+                    self.acted_in_step = true;
+                    let mut decision = self.decision(ctx, Action::Gui(action), &goal);
+                    decision.grounding = grounding;
+                    decision.failed_attempt = self.failure.take().or(failed);
+                    return Proposal::Act(Box::new(decision));
+                }
+                Move::Done(note) => {
+                    if note.is_some() {
+                        self.step_note = note;
+                    }
+                    self.complete_intent(ctx);
+                }
+                Move::Provision(description) => {
+                    self.asked_resource = true;
+                    return self.control(
+                        ctx,
+                        ControlAction::RequestResource { description },
+                        "ask for the resource the step acts on",
+                    );
+                }
+                Move::GiveUp { reason, finding } => {
+                    let number = ctx.steps.get(self.step).map(|s| s.number.clone()).unwrap_or_default();
+                    if let Some(found) = finding.clone().filter(|f| f.kind == FindingKind::Absent)
+                        && self.rest_is_visible(ctx)
+                    {
+                        if self.acted_in_step || self.intent + 1 < self.intents.len() {
+                            // Only this part of the step is gone: the rest of it goes on.
+                            self.events.push(StepEvent::PartlySkipped {
+                                step: self.step,
+                                finding: found,
+                            });
+                            self.complete_intent(ctx);
+                        } else {
+                            self.events.push(StepEvent::Skipped {
+                                step: self.step,
+                                finding: found,
+                            });
+                            self.step += 1;
+                        }
+                        continue;
+                    }
+                    self.events.push(StepEvent::Failed {
+                        step: self.step,
+                        reason: reason.clone(),
+                        finding,
+                    });
+                    let reason = format!("Step {number}: {reason}");
+                    return self.control(ctx, ControlAction::TaskUnachievable { reason }, "give up");
+                }
+            }
+        }
+    }
+
+    fn resource_reported(&mut self, _available: bool) {
+        self.asked_resource = true;
+    }
+}
+
+impl ScriptedPolicy {
+    fn ground(&mut self, ctx: &Context<'_>, intent: &Intent) -> Move {
+        match intent {
+            Intent::Nothing { note } => Move::Done(Some(note.clone())),
+            Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
+            Intent::FindRow => self.ground_row(ctx),
+            Intent::Click { label, row, confirm } => {
+                if self.confirm_clicked {
+                    self.verify_confirm(ctx)
+                } else {
+                    self.ground_click(ctx, label, *row, *confirm)
+                }
+            }
+            Intent::Fill {
+                label,
+                value,
+                undocumented,
+            } => self.ground_fill(ctx, label, value, *undocumented),
+            Intent::Choose {
+                labels,
+                value,
+                undocumented,
+            } => self.ground_choose(ctx, labels, value.as_deref(), *undocumented),
+        }
+    }
+
+    fn step(&self, ctx: &Context<'_>) -> Option<Step> {
+        ctx.steps.get(self.step).cloned()
+    }
+
+    fn resource_names(ctx: &Context<'_>) -> Vec<String> {
+        ctx.task
+            .resource_report
+            .as_ref()
+            .map(|r| r.names.clone())
+            .unwrap_or_default()
+    }
+
+    /// Every label the procedure documents except `label`: never taken for a renamed `label`.
+    fn other_labels(ctx: &Context<'_>, label: &str) -> Vec<String> {
+        ctx.steps
+            .iter()
+            .flat_map(|s| s.labels.iter().chain(s.menu_path.iter()))
+            .filter(|l| normalise(l) != normalise(label))
+            .cloned()
+            .collect()
+    }
+
+    /// The target was not found as written: look again once, then try one alternative per attempt.
+    fn fallback(&mut self, ctx: &Context<'_>, what: &str, alternatives: Vec<Alternative>) -> Move {
+        let local = ctx.attempts_on(self.step).saturating_sub(self.intent_base);
+        if local == 0 {
+            return Move::Act {
+                action: GuiAction::Wait { ms: None },
+                goal: format!("look again: {what} is not visible yet"),
+                grounding: None,
+                effect: Effect::Nothing,
+                failed: Some(format!("{what} is not on the page as written")),
+            };
+        }
+        if local <= ctx.task.limits.max_target_attempts {
+            for alternative in alternatives {
+                if self.tried.contains(&alternative.key) {
+                    continue;
+                }
+                self.tried.push(alternative.key.clone());
+                if alternative.via.is_some() {
+                    self.via = alternative.via.clone();
+                }
+                return Move::Act {
+                    failed: Some(format!(
+                        "{what} is still not on the page as written; trying: {}",
+                        alternative.goal
+                    )),
+                    action: alternative.action,
+                    goal: alternative.goal,
+                    grounding: alternative.grounding,
+                    effect: alternative.effect,
+                };
+            }
+        }
+        let mut lines = vec![format!(
+            "Title: {}",
+            aca_core::observation::quote(&ctx.observation.title)
+        )];
+        lines.extend(
+            ctx.observation
+                .elements
+                .iter()
+                .filter(|e| matches!(e.role, Role::Heading | Role::DialogTitle))
+                .map(Element::line),
+        );
+        Move::GiveUp {
+            reason: format!("{what} is not on the page, and no alternative found it"),
+            finding: Some(Finding {
+                kind: FindingKind::Absent,
+                documented: what.to_owned(),
+                observed: String::new(),
+                evidence: lines,
+            }),
+        }
+    }
+
+    fn as_written(&self) -> Option<Grounding> {
+        Some(Grounding {
+            as_written: self.via.is_none(),
+            finding: self.via.clone(),
+        })
+    }
+
+    /// Whether the procedure can go on from this page without the current intent: the first later
+    /// intent (of this step or the next ones) with a target finds it as written.
+    fn rest_is_visible(&self, ctx: &Context<'_>) -> bool {
+        for intent in self.intents.iter().skip(self.intent + 1) {
+            if let Some(visible) = visible_as_written(ctx.observation, intent) {
+                return visible;
+            }
+        }
+        for step in ctx.steps.iter().skip(self.step + 1) {
+            for intent in intent::intents(step, ctx.task) {
+                if let Some(visible) = visible_as_written(ctx.observation, &intent) {
+                    return visible;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Whether an intent's target is on the page as written; `None` for intents with no target.
+fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
+    let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
+    match intent {
+        Intent::Nothing { .. } | Intent::FindRow => None,
+        Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
+        Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),
+        Intent::Fill { label, .. } => Some(exact(label, &[Role::Textbox, Role::Combobox])),
+        Intent::Choose { labels, .. } => Some(labels.iter().any(|l| exact(l, &[Role::Combobox]))),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,321 @@
+//! Grounding of navigation items, table rows and clickable controls, with their fallbacks.
+
+use aca_core::{Element, GuiAction, PlaceKind, Role};
+
+use super::alternative::{Alternative, place_path, scroll_alternative};
+use super::ground::{
+    CLICKABLE, Preference, evidence, in_place, is_more_trigger, labelled, open_modal, page_is, renamed, row_of,
+    same_place, search_box,
+};
+use super::{Effect, Intent, Move, ScriptedPolicy};
+use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
+use crate::policy::{Context, Finding, FindingKind};
+
+impl ScriptedPolicy {
+    pub(super) fn ground_navigate(&mut self, ctx: &Context<'_>, segments: &[String], at: usize) -> Move {
+        let obs = ctx.observation;
+        let Some(segment) = segments.get(at) else {
+            return Move::Done(None);
+        };
+        let last = at + 1 == segments.len();
+        let effect = if last { Effect::Complete } else { Effect::NextSegment };
+        let in_nav = |label: &str, accept: &dyn Fn(LabelMatch) -> bool| -> Vec<&Element> {
+            labelled(obs, label, CLICKABLE, accept)
+                .into_iter()
+                .filter(|e| in_place(e, PlaceKind::Navigation))
+                .collect()
+        };
+        if let Some(target) = in_nav(segment, &|m| m == LabelMatch::Exact).first() {
+            if !last && target.state.expanded == Some(true) {
+                // An open group: clicking it again would close it.
+                if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
+                    *at += 1;
+                }
+                return self.ground_navigate(ctx, segments, at + 1);
+            }
+            return Move::Act {
+                action: GuiAction::Click { index: target.index },
+                goal: format!("open \"{segment}\" in the navigation pane"),
+                grounding: self.as_written(),
+                effect,
+                failed: None,
+            };
+        }
+        // A group that is already open, or a page already shown, needs no click.
+        if let Some(later) =
+            (at + 1..segments.len()).find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())
+        {
+            if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
+                *at = later;
+            }
+            return self.ground_navigate(ctx, segments, later);
+        }
+        if last && page_is(obs, segment) {
+            return Move::Done(Some(format!("the {segment} page was already open")));
+        }
+        let mut alternatives = Vec::new();
+        let exclude = Self::other_labels(ctx, segment);
+        let nav: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| CLICKABLE.contains(&e.role) && in_place(e, PlaceKind::Navigation))
+            .collect();
+        if let Some(other) = renamed(segment, &nav, &exclude) {
+            alternatives.push(Alternative::finding(
+                "renamed",
+                GuiAction::Click { index: other.index },
+                format!(
+                    "open \"{}\", the navigation item that reads like \"{segment}\"",
+                    other.name
+                ),
+                effect,
+                FindingKind::Renamed,
+                segment,
+                &other.name,
+                other,
+            ));
+        }
+        if let Some(elsewhere) = labelled(obs, segment, CLICKABLE, |m| m == LabelMatch::Exact).first() {
+            alternatives.push(Alternative::finding(
+                "elsewhere",
+                GuiAction::Click { index: elsewhere.index },
+                format!("open \"{segment}\" outside the navigation pane"),
+                effect,
+                FindingKind::Moved,
+                &format!("navigation pane > {}", segments.join(" > ")),
+                &place_path(elsewhere),
+                elsewhere,
+            ));
+        }
+        for group in nav.iter().filter(|e| e.state.expanded == Some(false)) {
+            alternatives.push(Alternative::path(
+                &format!("expand {}", group.index),
+                GuiAction::Click { index: group.index },
+                format!("expand the navigation group \"{}\"", group.name),
+            ));
+        }
+        alternatives.extend(scroll_alternative(obs, segment));
+        self.fallback(ctx, &format!("the navigation item \"{segment}\""), alternatives)
+    }
+
+    pub(super) fn ground_row(&mut self, ctx: &Context<'_>) -> Move {
+        let obs = ctx.observation;
+        let names = Self::resource_names(ctx);
+        let rows: Vec<&Element> = obs.elements.iter().filter(|e| row_of(e).is_some()).collect();
+        let ours = rows
+            .iter()
+            .any(|e| row_of(e).is_some_and(|r| names.iter().any(|n| mentions(&r.name, n))));
+        // Without a resource report nothing says which row is the task's: ask for the resource.
+        if ctx.task.resource_report.is_none() && !self.asked_resource {
+            return Move::Provision(self.resource_description(ctx));
+        }
+        if ours || (names.is_empty() && !rows.is_empty()) {
+            return Move::Done(None);
+        }
+        let mut alternatives = Vec::new();
+        if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+            alternatives.push(Alternative::path(
+                "search",
+                GuiAction::Type {
+                    index: search.index,
+                    text: name.clone(),
+                    submit: true,
+                },
+                format!("search for \"{name}\""),
+            ));
+        }
+        if let Some(name) = names.first() {
+            alternatives.extend(scroll_alternative(obs, name));
+        }
+        match self.fallback(ctx, "the resource's row", alternatives) {
+            // A resource that is not listed is the environment's problem, not the page's.
+            Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
+            other => other,
+        }
+    }
+
+    pub(super) fn resource_description(&self, ctx: &Context<'_>) -> String {
+        let step = self.step(ctx).unwrap_or_default();
+        let mut description = format!("Step {} acts on an existing resource: {}", step.number, step.text);
+        if !ctx.task.procedure.prerequisites.is_empty() {
+            description.push_str(" Prerequisites: ");
+            description.push_str(&ctx.task.procedure.prerequisites.join(" "));
+        }
+        description
+    }
+
+    pub(super) fn ground_click(&mut self, ctx: &Context<'_>, label: &str, row: bool, confirm: bool) -> Move {
+        let obs = ctx.observation;
+        let step = self.step(ctx).unwrap_or_default();
+        let names = Self::resource_names(ctx);
+        if row && ctx.task.resource_report.is_none() && !self.asked_resource {
+            return Move::Provision(self.resource_description(ctx));
+        }
+        let container = step
+            .container
+            .as_ref()
+            .filter(|c| c.kind != aca_core::ContainerKind::Page)
+            .map(|c| c.name.clone());
+        let preference = Preference {
+            container: container.as_deref(),
+            sections: &[],
+            rows: &names,
+            want_row: row,
+        };
+        if let Some(page) = step
+            .container
+            .as_ref()
+            .filter(|c| c.kind == aca_core::ContainerKind::Page)
+            && !page_is(obs, &page.name)
+            && open_modal(obs).is_none()
+            && !self.tried.iter().any(|t| t == "open page")
+        {
+            // "On the X page": go there first when the navigation pane offers it.
+            let link = labelled(obs, &page.name, CLICKABLE, |m| m == LabelMatch::Exact)
+                .into_iter()
+                .find(|e| in_place(e, PlaceKind::Navigation));
+            if let Some(link) = link {
+                self.tried.push("open page".into());
+                return Move::Act {
+                    action: GuiAction::Click { index: link.index },
+                    goal: format!("open the {} page, where the step starts", page.name),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    failed: None,
+                };
+            }
+        }
+        let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
+        if row {
+            // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
+            exact.retain(|e| match row_of(e) {
+                Some(r) => names.is_empty() || names.iter().any(|n| mentions(&r.name, n)),
+                None => in_place(e, PlaceKind::Menu),
+            });
+        }
+        preference.sort(obs, &mut exact);
+        if let Some(target) = exact.iter().find(|e| !e.state.disabled).or(exact.first()) {
+            if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
+                return prefill;
+            }
+            return Move::Act {
+                action: GuiAction::Click { index: target.index },
+                goal: format!("click \"{label}\""),
+                grounding: self.as_written(),
+                effect: if confirm {
+                    Effect::ConfirmClicked
+                } else {
+                    Effect::Complete
+                },
+                failed: None,
+            };
+        }
+        let our_row = if row {
+            obs.elements
+                .iter()
+                .filter_map(row_of)
+                .find(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)))
+                .map(|r| r.name.clone())
+        } else {
+            None
+        };
+        let place = same_place(obs, CLICKABLE, our_row.as_deref());
+        let exclude = Self::other_labels(ctx, label);
+        let effect = if confirm {
+            Effect::ConfirmClicked
+        } else {
+            Effect::Complete
+        };
+        let mut alternatives = Vec::new();
+        if let Some(other) = renamed(label, &place, &exclude) {
+            alternatives.push(Alternative::finding(
+                "renamed",
+                GuiAction::Click { index: other.index },
+                format!(
+                    "click \"{}\", which reads like \"{label}\" in the same place",
+                    other.name
+                ),
+                effect,
+                FindingKind::Renamed,
+                label,
+                &other.name,
+                other,
+            ));
+        }
+        if confirm {
+            let synonym = place.iter().find(|e| {
+                e.role == Role::Button
+                    && is_confirm_label(&e.name)
+                    && !matches!(normalise(&e.name).as_str(), "close" | "cancel")
+                    && !e.state.disabled
+            });
+            if let Some(other) = synonym {
+                alternatives.push(Alternative::finding(
+                    "confirm",
+                    GuiAction::Click { index: other.index },
+                    format!("click \"{}\", the confirmation button in the same place", other.name),
+                    effect,
+                    FindingKind::Renamed,
+                    label,
+                    &other.name,
+                    other,
+                ));
+            }
+        }
+        let more = place
+            .iter()
+            .find(|e| is_more_trigger(e) && e.state.expanded != Some(true));
+        if let Some(more) = more {
+            let documented = if row {
+                format!("{label} (in the Actions column)")
+            } else {
+                label.to_owned()
+            };
+            alternatives.push(Alternative {
+                key: "more".into(),
+                action: GuiAction::Click { index: more.index },
+                goal: format!("open the \"{}\" menu to look for \"{label}\"", more.name),
+                grounding: None,
+                effect: Effect::Nothing,
+                via: Some(Finding {
+                    kind: FindingKind::Moved,
+                    documented,
+                    observed: format!("{} > {label}", more.name),
+                    evidence: evidence(more),
+                }),
+            });
+        }
+        alternatives.extend(scroll_alternative(obs, label));
+        if row && let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+            alternatives.push(Alternative::path(
+                "search",
+                GuiAction::Type {
+                    index: search.index,
+                    text: name.clone(),
+                    submit: true,
+                },
+                format!("search for \"{name}\""),
+            ));
+        }
+        for tab in obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Tab && !e.state.selected && !e.state.disabled)
+        {
+            alternatives.push(Alternative {
+                key: format!("tab {}", tab.name),
+                action: GuiAction::Click { index: tab.index },
+                goal: format!("look for \"{label}\" on the \"{}\" tab", tab.name),
+                grounding: None,
+                effect: Effect::Nothing,
+                via: Some(Finding {
+                    kind: FindingKind::Moved,
+                    documented: label.to_owned(),
+                    observed: format!("{} tab > {label}", tab.name),
+                    evidence: evidence(tab),
+                }),
+            });
+        }
+        self.fallback(ctx, &format!("\"{label}\""), alternatives)
+    }
+}

@@ -1,0 +1,218 @@
+//! The scripted policy on hand-built ECS pages: a collapsed navigation group, a row's ⋯ menu with a
+//! sub-menu, and a confirmation dialog.
+
+use aca_core::{ActionOutcome, ElementState, Fingerprint, PlaceKind, Procedure, StepStatus, Verdict};
+
+use super::*;
+use crate::episode::{EndReason, Episode, Next};
+use crate::grade::{Report, RuleResult};
+use crate::task::{ResourceReport, Task};
+
+/// The ECS Instances page, with what the agent opened.
+#[derive(Debug, Default)]
+struct EcsPage {
+    group_open: bool,
+    on_instances: bool,
+    /// 0: closed, 1: the ⋯ menu, 2: its Instance Status sub-menu.
+    menu: u8,
+    dialog: bool,
+    stopped: bool,
+    /// The release puts Stop straight into the ⋯ menu, without the Instance Status sub-menu.
+    flat_menu: bool,
+    clicks: Vec<String>,
+}
+
+fn place(kind: PlaceKind, name: &str) -> aca_core::Place {
+    aca_core::Place {
+        kind,
+        name: name.into(),
+    }
+}
+
+impl EcsPage {
+    fn observe(&self) -> Observation {
+        let mut elements: Vec<Element> = Vec::new();
+        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>| {
+            let index = elements.len() as u32 + 1;
+            elements.push(Element {
+                index,
+                role,
+                name: name.into(),
+                value: None,
+                state: ElementState::default(),
+                places,
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint {
+                    role: Some(role),
+                    name: name.into(),
+                    ..Fingerprint::default()
+                },
+            });
+            elements.len() - 1
+        };
+        let nav = place(PlaceKind::Navigation, "Elastic Compute Service");
+        add(Role::Link, "Overview", vec![nav.clone()]);
+        let group = add(Role::Clickable, "Instances & Images", vec![nav.clone()]);
+        if self.group_open {
+            add(Role::Link, "Instances", vec![nav.clone()]);
+            add(Role::Link, "Images", vec![nav]);
+        }
+        if self.on_instances {
+            add(Role::Heading, "Instances", vec![]);
+            let row = vec![
+                place(PlaceKind::Table, ""),
+                place(PlaceKind::Row, "i-bp1abc web-server"),
+            ];
+            add(Role::Link, "web-server", row.clone());
+            add(
+                Role::Cell,
+                if self.stopped { "Stopped" } else { "Running" },
+                row.clone(),
+            );
+            add(Role::Link, "Connect", row.clone());
+            let more = add(Role::Button, "⋯", row);
+            let menu = vec![place(PlaceKind::Menu, "")];
+            if self.menu >= 1 && self.flat_menu {
+                add(Role::Menuitem, "Start", menu.clone());
+                add(Role::Menuitem, "Stop", menu.clone());
+            } else if self.menu >= 1 {
+                add(Role::Menuitem, "Instance Status", menu.clone());
+                add(Role::Menuitem, "Instance Settings", menu);
+            }
+            if self.menu == 2 {
+                let sub = vec![place(PlaceKind::Menu, ""), place(PlaceKind::Menu, "Instance Status")];
+                add(Role::Menuitem, "Start", sub.clone());
+                add(Role::Menuitem, "Stop", sub.clone());
+                add(Role::Menuitem, "Restart", sub);
+            }
+            if self.dialog {
+                let dialog = vec![place(PlaceKind::Dialog, "Stop Instance")];
+                add(Role::DialogTitle, "Stop Instance", dialog.clone());
+                add(Role::Button, "OK", dialog.clone());
+                add(Role::Button, "Cancel", dialog);
+            }
+            elements[more].state.expanded = Some(self.menu > 0);
+        }
+        elements[group].state.expanded = Some(self.group_open);
+        Observation {
+            url: "http://127.0.0.1:8080/console/ecs/instances".into(),
+            title: "ECS console".into(),
+            elements,
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let GuiAction::Click { index } = action else {
+            return ActionOutcome::Done { reresolved: false };
+        };
+        let observation = self.observe();
+        let Some(element) = observation.element(*index) else {
+            return ActionOutcome::ElementNotFound { index: *index };
+        };
+        self.clicks.push(element.name.clone());
+        match element.name.as_str() {
+            "Instances & Images" => self.group_open = !self.group_open,
+            "Instances" => self.on_instances = true,
+            "⋯" => self.menu = 1,
+            "Instance Status" => self.menu = 2,
+            "Stop" => {
+                self.menu = 0;
+                self.dialog = true;
+            }
+            "OK" => {
+                self.dialog = false;
+                self.stopped = true;
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+fn stop_instance() -> Procedure {
+    aca_docs::parse_markdown(include_str!("../../../../aca-docs/tests/pages/ecs-stop-instance.md"))
+        .expect("the example page parses")
+}
+
+fn run(page: &mut EcsPage) -> Episode {
+    let mut task = Task::new(stop_instance());
+    task.resource_report = Some(ResourceReport {
+        text: "ECS instance i-bp1abc named web-server, Running.".into(),
+        names: vec!["i-bp1abc".into(), "web-server".into()],
+    });
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..50 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => return episode,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    panic!("the episode did not finish")
+}
+
+#[test]
+fn a_collapsed_group_a_row_menu_and_its_sub_menu_are_followed_as_written() {
+    let mut page = EcsPage::default();
+    let episode = run(&mut page);
+    assert!(matches!(
+        episode.end().map(|e| &e.reason),
+        Some(EndReason::Completed { .. })
+    ));
+    assert!(page.stopped);
+    assert_eq!(
+        page.clicks,
+        vec!["Instances & Images", "Instances", "⋯", "Instance Status", "Stop", "OK"]
+    );
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+    assert!(report.grades.iter().all(|g| g.status == StepStatus::Pass));
+}
+
+#[test]
+fn an_open_navigation_group_is_not_clicked_closed() {
+    let mut page = EcsPage {
+        group_open: true,
+        ..EcsPage::default()
+    };
+    run(&mut page);
+    assert_eq!(page.clicks[0], "Instances");
+    assert!(page.stopped);
+}
+
+#[test]
+fn a_missing_sub_menu_fails_first_then_is_skipped_as_obsolete() {
+    let mut page = EcsPage {
+        flat_menu: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    assert_eq!(page.clicks, vec!["Instances & Images", "Instances", "⋯", "Stop", "OK"]);
+    let record = episode.records().iter().find(|r| r.number == "4").unwrap();
+    // Looked again once before concluding the sub-menu is gone.
+    assert!(record.attempts >= 1, "{record:?}");
+    assert!(record.actions.contains(&"wait()".to_string()), "{record:?}");
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    assert_eq!(report.verdict, Verdict::DocDefect);
+    let kinds: Vec<_> = report.defects.iter().map(|d| (d.kind, d.documented.as_str())).collect();
+    assert_eq!(kinds, vec![(aca_core::DefectKind::ObsoleteStep, "\"Instance Status\"")]);
+}
