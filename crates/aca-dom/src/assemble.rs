@@ -281,6 +281,27 @@ pub fn assemble(
     }
 }
 
+/// Fingerprints of every candidate a person can see or scroll to (hidden ones get `None`), with
+/// neighbours as [`assemble`] gives them: what a stale index is matched against.
+pub fn fingerprints(candidates: &[Candidate]) -> Vec<Option<Fingerprint>> {
+    let keep = kept(candidates);
+    let visible: Vec<usize> = (0..candidates.len())
+        .filter(|&i| keep[i] || matches!(candidates[i].visibility, Visibility::Covered(_)))
+        .collect();
+    let names: Vec<&str> = visible.iter().map(|&i| candidates[i].name.as_str()).collect();
+    let mut out = vec![None; candidates.len()];
+    for (at, &i) in visible.iter().enumerate() {
+        let c = &candidates[i];
+        out[i] = Some(Fingerprint {
+            role: Some(c.role),
+            name: c.name.clone(),
+            path: c.path.clone(),
+            neighbours: neighbours(&names, at),
+        });
+    }
+    out
+}
+
 /// The identity keys of an observation's elements, kept to set `is_new` next time.
 pub fn identity_keys(observation: &Observation) -> HashSet<String> {
     observation

@@ -70,6 +70,55 @@ pub fn probe_points(visible: &Rect) -> [(f64, f64); 5] {
     ]
 }
 
+/// The region an ancestor lets its content show in (`overflow` other than `visible`, or a frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Clip {
+    pub rect: Rect,
+    /// The region scrolls (content cut off by it is off-screen, not hidden).
+    pub scrolls: bool,
+}
+
+impl Clip {
+    /// The region both clips let content show in; it scrolls if either does.
+    pub fn within(&self, outer: Option<&Clip>) -> Clip {
+        match outer {
+            None => *self,
+            Some(outer) => Clip {
+                rect: intersect(&self.rect, &outer.rect).unwrap_or(Rect {
+                    x: self.rect.x,
+                    y: self.rect.y,
+                    width: 0.0,
+                    height: 0.0,
+                }),
+                scrolls: self.scrolls || outer.scrolls,
+            },
+        }
+    }
+}
+
+/// The part of `rect` a person can see, or why there is none: cut off by a clipping ancestor
+/// (off-screen when it scrolls, hidden when it does not) or outside the viewport.
+pub fn place_box(rect: &Rect, clip: Option<&Clip>, viewport: &Rect) -> Result<Rect, Visibility> {
+    let mut shown = *rect;
+    if let Some(clip) = clip {
+        match intersect(rect, &clip.rect) {
+            Some(part) => shown = part,
+            None if clip.scrolls && clip.rect.width >= 1.0 && clip.rect.height >= 1.0 => {
+                return Err(Visibility::Offscreen(
+                    direction_outside(rect, &clip.rect).unwrap_or(ScrollDirection::Down),
+                ));
+            }
+            None => return Err(Visibility::Hidden),
+        }
+    }
+    match intersect(&shown, viewport) {
+        Some(part) => Ok(part),
+        None => Err(Visibility::Offscreen(
+            direction_outside(&shown, viewport).unwrap_or(ScrollDirection::Down),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +154,40 @@ mod tests {
         for (x, y) in probe_points(&rect(10.0, 20.0, 80.0, 30.0)) {
             assert!((10.0..=90.0).contains(&x) && (20.0..=50.0).contains(&y));
         }
+    }
+
+    #[test]
+    fn clipping_ancestors_hide_or_scroll_their_content() {
+        let view = rect(0.0, 0.0, 1440.0, 900.0);
+        let menu = Clip {
+            rect: rect(0.0, 50.0, 208.0, 300.0),
+            scrolls: true,
+        };
+        assert_eq!(
+            place_box(&rect(10.0, 500.0, 180.0, 30.0), Some(&menu), &view),
+            Err(Visibility::Offscreen(ScrollDirection::Down))
+        );
+        let collapsed = Clip {
+            rect: rect(0.0, 50.0, 208.0, 0.0),
+            scrolls: false,
+        };
+        assert_eq!(
+            place_box(&rect(10.0, 60.0, 180.0, 30.0), Some(&collapsed), &view),
+            Err(Visibility::Hidden)
+        );
+        assert_eq!(
+            place_box(&rect(10.0, 340.0, 180.0, 30.0), Some(&menu), &view),
+            Ok(rect(10.0, 340.0, 180.0, 10.0))
+        );
+        assert_eq!(
+            place_box(&rect(10.0, 1000.0, 180.0, 30.0), None, &view),
+            Err(Visibility::Offscreen(ScrollDirection::Down))
+        );
+        let inner = Clip {
+            rect: rect(100.0, 100.0, 100.0, 100.0),
+            scrolls: false,
+        };
+        assert_eq!(inner.within(Some(&menu)).rect, rect(100.0, 100.0, 100.0, 100.0));
+        assert!(inner.within(Some(&menu)).scrolls);
     }
 }
