@@ -608,7 +608,7 @@ async fn observing_a_two_thousand_node_console_page_is_fast() {
     let report: Value = serde_json::from_str(report.as_str().unwrap()).unwrap();
     eprintln!("aca-dom observe on bench.html: {report}");
     let nodes = report["dom_nodes"].as_u64().unwrap();
-    assert!((1_800..=2_600).contains(&nodes), "the page has {nodes} elements");
+    assert!((1_900..=2_100).contains(&nodes), "the page has {nodes} elements");
     let p50 = report["p50_ms"].as_f64().unwrap();
     // The target is 10 ms on a developer machine; the bound leaves room for slow shared CI hosts.
     assert!(p50 < 60.0, "p50 {p50} ms");

@@ -50,7 +50,7 @@ impl ObserveOptions {
 /// Pages with at most this many visible elements are listed whole, off-screen parts included.
 pub const SMALL_PAGE: usize = 80;
 /// How many names an off-screen summary shows.
-const SUMMARY_NAMES: usize = 5;
+pub const SUMMARY_NAMES: usize = 5;
 
 /// What ties a combobox and the options of its popup together.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -84,6 +84,8 @@ pub struct Candidate {
     /// The nearest enclosing candidate that is a heuristic clickable or a cell, which is dropped
     /// when this candidate is a control (the control is what a person clicks).
     pub wrapper: Option<usize>,
+    /// Its name, value and states were read (the walker leaves them for later out of view).
+    pub described: bool,
 }
 
 /// An observation and, for each listed element, the candidate it came from.
@@ -109,7 +111,7 @@ fn kept(candidates: &[Candidate]) -> Vec<bool> {
         .iter()
         .map(|c| {
             !matches!(c.visibility, Visibility::Hidden | Visibility::Covered(_))
-                && !(c.name.is_empty() && matches!(c.strength, Strength::Heuristic | Strength::Readable))
+                && !(c.described && c.name.is_empty() && matches!(c.strength, Strength::Heuristic | Strength::Readable))
         })
         .collect();
     for c in candidates {
@@ -120,6 +122,11 @@ fn kept(candidates: &[Candidate]) -> Vec<bool> {
         }
     }
     keep
+}
+
+/// Whether the observation lists off-screen elements too (a small page, and not `viewport_only`).
+pub fn lists_everything(candidates: &[Candidate], options: &ObserveOptions) -> bool {
+    !options.viewport_only && kept(candidates).iter().filter(|k| **k).count() <= SMALL_PAGE
 }
 
 /// The listed combobox an option belongs to: the one it sits in, the one whose `aria-controls` or
@@ -181,7 +188,7 @@ pub fn assemble(
 ) -> Assembly {
     let keep = kept(candidates);
     let visible: Vec<usize> = (0..candidates.len()).filter(|&i| keep[i]).collect();
-    let small = !options.viewport_only && visible.len() <= SMALL_PAGE;
+    let small = lists_everything(candidates, options);
     let max = options.max_elements as usize;
 
     let mut listed: Vec<usize> = Vec::new();
@@ -339,6 +346,7 @@ mod tests {
             path: format!("body>{name}"),
             popup: PopupLink::default(),
             wrapper: None,
+            described: true,
         }
     }
 

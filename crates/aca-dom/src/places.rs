@@ -111,7 +111,9 @@ pub fn classify_container(facts: &ContainerFacts<'_>) -> Option<PlaceKind> {
 
 /// A CSS selector matching every element [`classify_container`] might accept, so the walker asks
 /// the browser once per element instead of reading attributes of every `<div>`.
-pub const CONTAINER_SELECTOR: &str = "[role],[aria-modal],dialog,table,form,nav,aside,header,\
+pub const CONTAINER_SELECTOR: &str = "[role=dialog],[role=alertdialog],[role=navigation],[role=banner],[role=menu],\
+    [role=menubar],[role=listbox],[role=tablist],[role=table],[role=grid],[role=treegrid],[role=form],[role=search],\
+    [aria-modal],dialog,table,form,nav,aside,header,\
     [class*=drawer],[class*=slide-panel],[class*=slidepanel],[class*=side-panel],\
     [class*=sidenav],[class*=side-nav],[class*=sidebar],[class*=side-bar],[class*=sider],[class*=leftnav],[class*=left-nav],\
     [class*=topbar],[class*=top-bar],[class*=topnav],[class*=top-nav],[class*=console-header],[class*=navbar],\

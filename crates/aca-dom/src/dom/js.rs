@@ -2,8 +2,9 @@
 //! (`checkVisibility`, `labels`, `assignedElements`), property reads by name, boxes in top-frame
 //! coordinates, and text content with hidden parts left out.
 
+use wasm_bindgen::intern;
 use aca_core::Rect;
-use js_sys::{Object, Reflect};
+use js_sys::{JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{CssStyleDeclaration, Document, Element, Node, ShadowRoot, Window};
@@ -18,6 +19,33 @@ extern "C" {
 
     #[wasm_bindgen(method, js_name = assignedElements)]
     fn assigned_elements_with(this: &NewerElement, options: &JsValue) -> js_sys::Array;
+
+    #[wasm_bindgen(method, catch, js_name = matches)]
+    fn matches_js(this: &NewerElement, selector: &JsString) -> Result<bool, JsValue>;
+
+    /// `CSSStyleDeclaration`, read with property names kept as JS strings.
+    type StyleValues;
+
+    #[wasm_bindgen(method, js_name = getPropertyValue)]
+    fn value_js(this: &StyleValues, property: &JsString) -> String;
+
+    #[wasm_bindgen(method, js_name = getPropertyValue)]
+    fn raw_value_js(this: &StyleValues, property: &JsString) -> JsValue;
+}
+
+/// Whether a computed style property has a value, compared as JS strings (nothing decoded).
+pub fn style_is(style: &CssStyleDeclaration, property: &JsString, value: &JsValue) -> bool {
+    style.unchecked_ref::<StyleValues>().raw_value_js(property) == *value
+}
+
+/// `element.matches(selector)` with a selector made into a JS string once, not on every call.
+pub fn matches(element: &Element, selector: &JsString) -> bool {
+    element.unchecked_ref::<NewerElement>().matches_js(selector).unwrap_or(false)
+}
+
+/// A computed style property, with the property name made into a JS string once.
+pub fn style_of(style: &CssStyleDeclaration, property: &JsString) -> String {
+    style.unchecked_ref::<StyleValues>().value_js(property)
 }
 
 thread_local! {
@@ -201,7 +229,7 @@ pub fn visible_text(element: &Element, skip: Option<&Element>) -> String {
     // Text content runs words of adjacent elements together ("vpc-a1" + "web"): only a leaf uses it.
     let complex = skip.is_some()
         || element.child_element_count() > 0
-            && (element.child_element_count() > 1 || element.query_selector(SILENT).ok().flatten().is_some());
+            && (element.child_element_count() > 1 || element.query_selector(intern(SILENT)).ok().flatten().is_some());
     if !complex {
         return element.text_content().unwrap_or_default();
     }
@@ -230,8 +258,8 @@ fn collect_text(node: &Node, skip: Option<&Element>, out: &mut String) {
                         continue;
                     }
                     let tag = element.local_name();
-                    let hidden = element.get_attribute("aria-hidden").as_deref() == Some("true")
-                        || element.has_attribute("hidden");
+                    let hidden = element.get_attribute(intern("aria-hidden")).as_deref() == Some("true")
+                        || element.has_attribute(intern("hidden"));
                     // Controls are named things, not text (a row's checkbox does not name the row).
                     let silent = matches!(
                         tag.as_str(),
@@ -239,12 +267,12 @@ fn collect_text(node: &Node, skip: Option<&Element>, out: &mut String) {
                     );
                     if !hidden && !silent {
                         out.push(' ');
-                        if let Some(label) = element.get_attribute("aria-label").filter(|l| !l.trim().is_empty()) {
+                        if let Some(label) = element.get_attribute(intern("aria-label")).filter(|l| !l.trim().is_empty()) {
                             out.push_str(&label);
                         } else if tag == "img" {
-                            out.push_str(&element.get_attribute("alt").unwrap_or_default());
+                            out.push_str(&element.get_attribute(intern("alt")).unwrap_or_default());
                         } else if tag == "svg" {
-                            if let Ok(Some(title)) = element.query_selector("title") {
+                            if let Ok(Some(title)) = element.query_selector(intern("title")) {
                                 out.push_str(&title.text_content().unwrap_or_default());
                             }
                         } else {
@@ -326,7 +354,7 @@ pub fn deep_active_element() -> Option<Element> {
 /// A short description of an element for messages: `div.dialog-mask`, `button#ok`.
 pub fn describe(element: &Element) -> String {
     let tag = element.local_name();
-    let id = element.get_attribute("id");
-    let class = element.get_attribute("class");
+    let id = element.get_attribute(intern("id"));
+    let class = element.get_attribute(intern("class"));
     crate::fingerprint::segment(&tag, id.as_deref(), class.as_deref(), None)
 }

@@ -2,6 +2,7 @@
 //! `<label for>` and wrapping labels, the label of the form item a control sits in, visible text,
 //! `title` and `placeholder`.
 
+use wasm_bindgen::intern;
 use aca_core::Role;
 use web_sys::Element;
 
@@ -10,7 +11,7 @@ use crate::name::{first_name, tidy};
 
 /// Text of the elements an `aria-labelledby` (or `aria-describedby`) attribute names.
 pub fn referenced_text(element: &Element, attribute: &str) -> Option<String> {
-    let ids = element.get_attribute(attribute)?;
+    let ids = element.get_attribute(intern(attribute))?;
     let text: Vec<String> = ids
         .split_ascii_whitespace()
         .filter_map(|id| js::element_by_id_near(element, id))
@@ -29,11 +30,11 @@ pub fn form_item_label(element: &Element) -> Option<Element> {
     let mut current = js::composed_parent(element);
     for _ in 0..4 {
         let ancestor = current?;
-        let controls = ancestor.query_selector_all(CONTROLS).map(|l| l.length()).unwrap_or(0);
+        let controls = ancestor.query_selector_all(intern(CONTROLS)).map(|l| l.length()).unwrap_or(0);
         if controls > 1 {
             return None;
         }
-        if let Ok(Some(label)) = ancestor.query_selector("label,[class*=label],[class*=Label]") {
+        if let Ok(Some(label)) = ancestor.query_selector(intern("label,[class*=label],[class*=Label]")) {
             let precedes = label.compare_document_position(element) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0;
             let outside = !js::composed_contains(&label, element);
             if outside && (precedes || !ancestor.contains(Some(element))) {
@@ -47,7 +48,7 @@ pub fn form_item_label(element: &Element) -> Option<Element> {
 
 /// Whether a label shows a required mark (`*`, or an element whose class says "required").
 pub fn label_marks_required(label: &Element) -> bool {
-    label.query_selector("[class*=required]").ok().flatten().is_some()
+    label.query_selector(intern("[class*=required]")).ok().flatten().is_some()
         || label.text_content().unwrap_or_default().trim_start().starts_with('*')
 }
 
@@ -61,7 +62,7 @@ fn is_labelable(tag: &str) -> bool {
 
 /// The accessible name and, when a form item's label gave it, that label (for `required`).
 pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Option<Element>) {
-    let attr = |name: &str| element.get_attribute(name);
+    let attr = |name: &str| element.get_attribute(intern(name));
     let mut label_element: Option<Element> = None;
     let labels = if is_labelable(tag) { js::labels(element) } else { Vec::new() };
     let from_labels = || {
@@ -130,7 +131,7 @@ pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Opt
 pub fn value_of(element: &Element, tag: &str, role: Role, name: &str) -> Option<String> {
     let value = match tag {
         "input" => {
-            let kind = element.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+            let kind = element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase();
             if matches!(
                 kind.as_str(),
                 "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file"
@@ -166,7 +167,7 @@ pub fn value_of(element: &Element, tag: &str, role: Role, name: &str) -> Option<
             }
             shown
         }
-        _ if role == Role::Textbox && element.get_attribute("contenteditable").is_some() => {
+        _ if role == Role::Textbox && element.get_attribute(intern("contenteditable")).is_some() => {
             element.text_content().unwrap_or_default()
         }
         _ => return None,
@@ -178,7 +179,7 @@ pub fn value_of(element: &Element, tag: &str, role: Role, name: &str) -> Option<
 /// A div select shows its placeholder (`Select a VPC`) rather than a choice.
 fn shows_placeholder(element: &Element) -> bool {
     element
-        .query_selector("[class*=placeholder]")
+        .query_selector(intern("[class*=placeholder]"))
         .ok()
         .flatten()
         .is_some_and(|p| !tidy(&p.text_content().unwrap_or_default()).is_empty())
@@ -187,7 +188,7 @@ fn shows_placeholder(element: &Element) -> bool {
 /// The placeholder of a div select, shown as a hint while nothing is chosen.
 fn placeholder_text(element: &Element) -> Option<String> {
     element
-        .query_selector("[class*=placeholder]")
+        .query_selector(intern("[class*=placeholder]"))
         .ok()
         .flatten()
         .map(|p| tidy(&p.text_content().unwrap_or_default()))
@@ -195,13 +196,13 @@ fn placeholder_text(element: &Element) -> Option<String> {
 
 /// Why a disabled element is disabled (its tooltip), or the placeholder or tooltip of an enabled one.
 pub fn hint_of(element: &Element, role: Role, name: &str, disabled: bool) -> Option<String> {
-    let own = |attr: &str| element.get_attribute(attr).map(|t| tidy(&t)).filter(|t| !t.is_empty() && t != name);
+    let own = |attr: &str| element.get_attribute(intern(attr)).map(|t| tidy(&t)).filter(|t| !t.is_empty() && t != name);
     if disabled {
         let mut current = Some(element.clone());
         for _ in 0..4 {
             let Some(e) = current else { break };
             for attr in ["title", "data-tooltip", "data-tip", "data-title"] {
-                if let Some(reason) = e.get_attribute(attr).map(|t| tidy(&t)).filter(|t| !t.is_empty() && t != name) {
+                if let Some(reason) = e.get_attribute(intern(attr)).map(|t| tidy(&t)).filter(|t| !t.is_empty() && t != name) {
                     return Some(reason);
                 }
             }

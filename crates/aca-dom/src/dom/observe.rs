@@ -8,7 +8,10 @@ use aca_core::{Fingerprint, Observation};
 use web_sys::Element;
 
 use super::{marks, walk};
-use crate::assemble::{ObserveOptions, assemble, identity_keys};
+use aca_core::ScrollDirection;
+
+use crate::assemble::{ObserveOptions, SUMMARY_NAMES, assemble, identity_keys, lists_everything};
+use crate::visibility::Visibility;
 
 /// What the last observation handed to the agent refers to.
 #[derive(Default)]
@@ -29,7 +32,8 @@ pub fn observe(options: &ObserveOptions, remember: bool) -> Result<(Observation,
     if remember {
         marks::remove();
     }
-    let walked = walk::walk()?;
+    let mut walked = walk::walk()?;
+    complete_what_is_listed(&mut walked, options);
     let previous = REMEMBERED.with(|r| r.borrow().previous.clone());
     let assembly = assemble(walked.page, &walked.candidates, options, previous.as_ref());
     let elements: Vec<Element> = assembly.listed.iter().map(|&i| walked.handles[i].clone()).collect();
@@ -50,6 +54,35 @@ pub fn observe(options: &ObserveOptions, remember: bool) -> Result<(Observation,
         }
     }
     Ok((assembly.observation, elements))
+}
+
+/// Describes the off-screen controls the walk left undescribed where the observation needs them:
+/// all of them on a small page, else the first few in each direction (for the summary's names).
+fn complete_what_is_listed(walked: &mut walk::Walked, options: &ObserveOptions) {
+    if lists_everything(&walked.candidates, options) {
+        walked.complete_all();
+        return;
+    }
+    let mut per_direction: Vec<(ScrollDirection, usize)> = Vec::new();
+    for i in 0..walked.candidates.len() {
+        let Visibility::Offscreen(direction) = walked.candidates[i].visibility else { continue };
+        if walked.pending[i].is_none() {
+            continue;
+        }
+        let count = match per_direction.iter_mut().find(|(d, _)| *d == direction) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.1
+            }
+            None => {
+                per_direction.push((direction, 1));
+                1
+            }
+        };
+        if count <= SUMMARY_NAMES * 2 {
+            walked.complete(i);
+        }
+    }
 }
 
 /// The element and fingerprint behind an index of the last observation.

@@ -1,6 +1,7 @@
 //! Names of places read from the DOM: a dialog's title (and the element showing it), the current
 //! step of a wizard, a table row's first cell, the trigger of a menu, a table's status column.
 
+use wasm_bindgen::intern;
 use aca_core::PlaceKind;
 use web_sys::Element;
 
@@ -13,7 +14,7 @@ const TITLE_SELECTOR: &str = "[class*=title],[class*=Title],h1,h2,h3,h4,header";
 
 /// A dialog's title and the element that shows it.
 pub fn dialog_title(dialog: &Element) -> Option<(String, Option<Element>)> {
-    if let Some(ids) = dialog.get_attribute("aria-labelledby") {
+    if let Some(ids) = dialog.get_attribute(intern("aria-labelledby")) {
         let first = ids
             .split_ascii_whitespace()
             .next()
@@ -22,10 +23,10 @@ pub fn dialog_title(dialog: &Element) -> Option<(String, Option<Element>)> {
             return Some((text, first));
         }
     }
-    if let Some(label) = dialog.get_attribute("aria-label").map(|t| tidy(&t)).filter(|t| !t.is_empty()) {
+    if let Some(label) = dialog.get_attribute(intern("aria-label")).map(|t| tidy(&t)).filter(|t| !t.is_empty()) {
         return Some((label, None));
     }
-    let title = dialog.query_selector(TITLE_SELECTOR).ok().flatten()?;
+    let title = dialog.query_selector(intern(TITLE_SELECTOR)).ok().flatten()?;
     let text = tidy(&js::visible_text(&title, None));
     (!text.is_empty()).then_some((text, Some(title)))
 }
@@ -37,7 +38,7 @@ pub fn wizard_step_name(panel: &Element) -> String {
     let mut ancestor = panel.parent_element();
     for _ in 0..6 {
         let Some(a) = ancestor else { break };
-        if let Ok(Some(current)) = a.query_selector(CURRENT) {
+        if let Ok(Some(current)) = a.query_selector(intern(CURRENT)) {
             if !panel.contains(Some(&current)) {
                 let text = tidy(&js::visible_text(&current, None));
                 if !text.is_empty() {
@@ -48,7 +49,7 @@ pub fn wizard_step_name(panel: &Element) -> String {
         ancestor = a.parent_element();
     }
     panel
-        .query_selector("h1,h2,h3,h4,[class*=title]")
+        .query_selector(intern("h1,h2,h3,h4,[class*=title]"))
         .ok()
         .flatten()
         .map(|h| tidy(&js::visible_text(&h, None)))
@@ -63,7 +64,7 @@ pub fn row_cells(row: &Element) -> Vec<Element> {
         .filter(|c| {
             matches!(c.local_name().as_str(), "td" | "th")
                 || matches!(
-                    c.get_attribute("role").as_deref(),
+                    c.get_attribute(intern("role")).as_deref(),
                     Some("cell" | "gridcell" | "rowheader" | "columnheader")
                 )
         })
@@ -75,7 +76,7 @@ pub fn row_name(row: &Element) -> Option<(String, Element, Vec<Element>)> {
     let cells = row_cells(row);
     let data = cells
         .iter()
-        .any(|c| c.local_name() == "td" || c.get_attribute("role").as_deref() == Some("gridcell"));
+        .any(|c| c.local_name() == "td" || c.get_attribute(intern("role")).as_deref() == Some("gridcell"));
     if !data {
         return None;
     }
@@ -88,7 +89,7 @@ pub fn row_name(row: &Element) -> Option<(String, Element, Vec<Element>)> {
 
 /// The position and header text of a table's status column (`Status`, `State`), if it has one.
 pub fn status_column(table: &Element) -> Option<(usize, String)> {
-    let headers = table.query_selector_all("th,[role=columnheader]").ok()?;
+    let headers = table.query_selector_all(intern("th,[role=columnheader]")).ok()?;
     let mut position = 0;
     let mut first_row: Option<Element> = None;
     for i in 0..headers.length() {
@@ -114,7 +115,7 @@ pub fn status_column(table: &Element) -> Option<(usize, String)> {
 /// The name a place shows: dialogs by title, rows by first cell (given by the walker), menus by
 /// their trigger, frames by title, everything else by its ARIA label.
 pub fn place_name(kind: PlaceKind, element: &Element) -> String {
-    let attr = |name: &str| element.get_attribute(name);
+    let attr = |name: &str| element.get_attribute(intern(name));
     let labelled = || {
         first_name([
             referenced_text(element, "aria-labelledby"),
@@ -126,7 +127,7 @@ pub fn place_name(kind: PlaceKind, element: &Element) -> String {
         PlaceKind::WizardStep => wizard_step_name(element),
         PlaceKind::Navigation => first_name([
             element
-                .query_selector("[class*=title]")
+                .query_selector(intern("[class*=title]"))
                 .ok()
                 .flatten()
                 .map(|t| js::visible_text(&t, None)),
@@ -143,7 +144,7 @@ pub fn place_name(kind: PlaceKind, element: &Element) -> String {
         PlaceKind::Table => labelled()
             .or_else(|| {
                 element
-                    .query_selector("caption")
+                    .query_selector(intern("caption"))
                     .ok()
                     .flatten()
                     .map(|c| tidy(&js::visible_text(&c, None)))

@@ -1,6 +1,7 @@
 //! The states a person sees on an element: disabled (natively, by ARIA, or by a `disabled` class),
 //! checked, selected, expanded, required, read-only.
 
+use wasm_bindgen::intern;
 use aca_core::{ElementState, Role};
 use web_sys::Element;
 
@@ -11,26 +12,26 @@ use super::name::label_marks_required;
 /// or by a `disabled` class word on a widget that is no native control.
 pub fn is_disabled(element: &Element, tag: &str) -> bool {
     if matches!(tag, "button" | "input" | "select" | "textarea" | "option" | "fieldset") {
-        if element.matches(":disabled").unwrap_or(false) {
+        if element.matches(intern(":disabled")).unwrap_or(false) {
             return true;
         }
-    } else if element.get_attribute("class").is_some_and(|c| {
+    } else if element.get_attribute(intern("class")).is_some_and(|c| {
         c.split_ascii_whitespace()
             .any(|t| t == "disabled" || t == "is-disabled" || t.ends_with("-disabled"))
     }) {
         return true;
     }
-    element.closest("[aria-disabled=true]").ok().flatten().is_some()
+    element.closest(intern("[aria-disabled=true]")).ok().flatten().is_some()
 }
 
 /// Read-only natively or by ARIA.
 pub fn is_readonly(element: &Element, tag: &str) -> bool {
     (matches!(tag, "input" | "textarea") && js::prop_bool(element, "readOnly"))
-        || element.get_attribute("aria-readonly").as_deref() == Some("true")
+        || element.get_attribute(intern("aria-readonly")).as_deref() == Some("true")
 }
 
 fn aria_bool(element: &Element, attribute: &str) -> Option<bool> {
-    match element.get_attribute(attribute).as_deref() {
+    match element.get_attribute(intern(attribute)).as_deref() {
         Some("true" | "mixed") => Some(true),
         Some("false") => Some(false),
         _ => None,
@@ -41,7 +42,7 @@ fn aria_bool(element: &Element, attribute: &str) -> Option<bool> {
 pub fn state_of(element: &Element, tag: &str, role: Role, label: Option<&Element>) -> ElementState {
     let native_check = tag == "input"
         && matches!(
-            element.get_attribute("type").unwrap_or_default().to_ascii_lowercase().as_str(),
+            element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase().as_str(),
             "checkbox" | "radio"
         );
     let checked = if native_check {
@@ -54,17 +55,17 @@ pub fn state_of(element: &Element, tag: &str, role: Role, label: Option<&Element
         None
     };
     let expanded = if tag == "summary" {
-        element.parent_element().map(|d| d.has_attribute("open"))
+        element.parent_element().map(|d| d.has_attribute(intern("open")))
     } else {
         aria_bool(element, "aria-expanded")
     };
     let required = (matches!(tag, "input" | "select" | "textarea") && js::prop_bool(element, "required"))
-        || element.get_attribute("aria-required").as_deref() == Some("true")
+        || element.get_attribute(intern("aria-required")).as_deref() == Some("true")
         || label.is_some_and(label_marks_required);
     ElementState {
         disabled: is_disabled(element, tag),
         checked,
-        selected: element.get_attribute("aria-selected").as_deref() == Some("true")
+        selected: element.get_attribute(intern("aria-selected")).as_deref() == Some("true")
             || (tag == "option" && js::prop_bool(element, "selected")),
         expanded,
         required,

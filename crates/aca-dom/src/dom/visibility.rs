@@ -2,6 +2,7 @@
 //! scrolling containers, and the topmost thing under the pointer (hit tests through shadow roots
 //! and frames), with the label standing in for a visually hidden checkbox or radio.
 
+use wasm_bindgen::intern;
 use aca_core::Rect;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element};
@@ -36,7 +37,7 @@ pub fn label_proxy(element: &Element) -> Option<Element> {
     if element.local_name() != "input" {
         return None;
     }
-    let kind = element.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+    let kind = element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase();
     if kind != "checkbox" && kind != "radio" {
         return None;
     }
@@ -92,10 +93,10 @@ pub fn cover_description(cover: &Element) -> String {
     // The cover is part of a dialog, or a dialog's mask holding it.
     const DIALOG: &str = "[role=dialog],[role=alertdialog],dialog,[aria-modal=true]";
     let dialog = cover
-        .closest(DIALOG)
+        .closest(intern(DIALOG))
         .ok()
         .flatten()
-        .or_else(|| cover.query_selector(DIALOG).ok().flatten());
+        .or_else(|| cover.query_selector(intern(DIALOG)).ok().flatten());
     if let Some(dialog) = dialog {
         let title = super::places::dialog_title(&dialog).map(|(name, _)| name).unwrap_or_default();
         if !title.is_empty() {

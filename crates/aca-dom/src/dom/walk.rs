@@ -2,10 +2,12 @@
 //! slots and same-origin frames, carrying what encloses it (places, clipping, the pointer cursor,
 //! the row and dialog it is in) and collecting [`Candidate`]s with their element handles.
 
+use wasm_bindgen::intern;
 use std::rc::Rc;
 
-use aca_core::{Place, PlaceKind, Rect, Role, ScrollExtent};
-use wasm_bindgen::JsCast;
+use aca_core::{ElementState, Place, PlaceKind, Rect, Role, ScrollExtent};
+use js_sys::JsString;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlIFrameElement, Window};
 
 use super::{js, name, places, states, visibility};
@@ -20,9 +22,46 @@ use crate::visibility::{Clip, Visibility, place_box};
 pub const MARKS_ID: &str = "aca-dom-marks";
 
 /// Elements that may be more than a plain box; anything else is only checked for a pointer cursor.
-const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,td,th,\
+const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,\
     [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],\
     [class*=error],[class*=explain],[class*=feedback]";
+
+/// Tags that may be interesting without any attribute (everything else needs one to match).
+const INTERESTING_TAGS: &[&str] = &[
+    "a", "button", "input", "select", "textarea", "summary", "h1", "h2", "h3", "iframe", "tr", "dialog", "table",
+    "form", "nav", "aside", "header",
+];
+
+/// The selectors and property names the walk uses on every element, as JS strings made once.
+struct Strings {
+    any: JsString,
+    container: JsString,
+    display: JsString,
+    cursor: JsString,
+    position: JsString,
+    overflow: JsString,
+    none: JsValue,
+    pointer: JsValue,
+    fixed: JsValue,
+    visible: JsValue,
+}
+
+impl Strings {
+    fn new() -> Self {
+        Strings {
+            any: JsString::from(format!("{INTERESTING},{CONTAINER_SELECTOR}").as_str()),
+            container: JsString::from(CONTAINER_SELECTOR),
+            display: JsString::from("display"),
+            cursor: JsString::from("cursor"),
+            position: JsString::from("position"),
+            overflow: JsString::from("overflow"),
+            none: JsValue::from_str("none"),
+            pointer: JsValue::from_str("pointer"),
+            fixed: JsValue::from_str("fixed"),
+            visible: JsValue::from_str("visible"),
+        }
+    }
+}
 
 /// Class words of a field's validation message.
 const ERROR_WORDS: &[&str] = &["error", "explain", "feedback", "invalid"];
@@ -34,7 +73,92 @@ const MAX_CANDIDATES: usize = 5_000;
 pub struct Walked {
     pub candidates: Vec<Candidate>,
     pub handles: Vec<Element>,
+    /// For candidates described only in part (out of view): what `complete` needs.
+    pub pending: Vec<Option<PendingDetails>>,
     pub page: PageFacts,
+}
+
+impl Walked {
+    /// Describes candidate `i` in full (name, value, state, hint) if the walk left it for later.
+    pub fn complete(&mut self, i: usize) {
+        let Some(pending) = self.pending.get_mut(i).and_then(Option::take) else { return };
+        let role = self.candidates[i].role;
+        let active = js::deep_active_element();
+        let details = details_of(
+            &self.handles[i],
+            &pending.tag,
+            role,
+            pending.status_header.as_deref(),
+            active.as_ref(),
+        );
+        let candidate = &mut self.candidates[i];
+        candidate.described = true;
+        candidate.name = details.name;
+        candidate.value = details.value;
+        candidate.state = details.state;
+        candidate.hint = details.hint;
+    }
+
+    /// Describes every candidate in full.
+    pub fn complete_all(&mut self) {
+        for i in 0..self.candidates.len() {
+            self.complete(i);
+        }
+    }
+}
+
+/// What describing a candidate later needs from the walk.
+pub struct PendingDetails {
+    tag: String,
+    status_header: Option<String>,
+}
+
+/// What a person reads off a candidate besides where it is.
+#[derive(Default)]
+struct Details {
+    name: String,
+    value: Option<String>,
+    state: ElementState,
+    hint: Option<String>,
+}
+
+/// An element's name: the text of things to read (a status cell with its column's header), the
+/// accessible name of controls; with the label that gave it, if a form item's label did.
+fn describe_name(element: &Element, tag: &str, role: Role, status_header: Option<&str>) -> String {
+    name_and_label(element, tag, role, status_header).0
+}
+
+fn name_and_label(element: &Element, tag: &str, role: Role, status_header: Option<&str>) -> (String, Option<Element>) {
+    match role {
+        Role::DialogTitle | Role::Cell | Role::FieldError | Role::Alert | Role::Heading => {
+            let text = tidy(&js::visible_text(element, None));
+            match status_header {
+                Some(header) => (format!("{header}: {text}"), None),
+                None => (text, None),
+            }
+        }
+        _ => name::accessible_name(element, tag, role),
+    }
+}
+
+fn details_of(
+    element: &Element,
+    tag: &str,
+    role: Role,
+    status_header: Option<&str>,
+    active: Option<&Element>,
+) -> Details {
+    let (name, label) = name_and_label(element, tag, role, status_header);
+    let mut state = states::state_of(element, tag, role, label.as_ref());
+    state.focused = active.is_some_and(|a| a == element);
+    let value = name::value_of(element, tag, role, &name);
+    let hint = name::hint_of(element, role, &name, state.disabled);
+    Details {
+        name,
+        value,
+        state,
+        hint,
+    }
 }
 
 /// One document being walked: the top one or a same-origin frame's.
@@ -79,11 +203,13 @@ struct Segment {
 struct Walker {
     candidates: Vec<Candidate>,
     handles: Vec<Element>,
+    pending: Vec<Option<PendingDetails>>,
     unwalked: Vec<String>,
     places: Vec<Place>,
     segments: Vec<Segment>,
     viewport: Rect,
     active: Option<Element>,
+    strings: Strings,
 }
 
 /// Walks the top document.
@@ -97,11 +223,13 @@ pub fn walk() -> Result<Walked, String> {
     let mut walker = Walker {
         candidates: Vec::new(),
         handles: Vec::new(),
+        pending: Vec::new(),
         unwalked: Vec::new(),
         places: Vec::new(),
         segments: Vec::new(),
         viewport,
         active: js::deep_active_element(),
+        strings: Strings::new(),
     };
     let scope = Scope {
         frame: Rc::new(FrameScope {
@@ -136,6 +264,7 @@ pub fn walk() -> Result<Walked, String> {
     Ok(Walked {
         candidates: walker.candidates,
         handles: walker.handles,
+        pending: walker.pending,
         page: PageFacts {
             url: document.url().unwrap_or_default(),
             title: tidy(&document.title()),
@@ -170,18 +299,39 @@ impl Walker {
         ) {
             return;
         }
-        if element.id() == MARKS_ID {
-            return;
-        }
-        let Some(style) = js::computed_style(&scope.frame.window, element) else {
-            return;
+        // Only what has children can clip them or hide a subtree; a fixed leaf is rare enough to
+        // treat as in flow, and a hidden leaf is caught when it is a candidate.
+        let has_children = element.child_element_count() > 0 || tag.contains('-') || tag == "iframe" || tag == "slot";
+        // Inside a control nothing starts a pointer cursor of its own: a leaf there needs no style.
+        let needs_style = has_children || !scope.in_control;
+        let style = if needs_style {
+            match js::computed_style(&scope.frame.window, element) {
+                Some(style) => Some(style),
+                None => return,
+            }
+        } else {
+            None
         };
-        if js::style_value(&style, "display") == "none" {
+        let strings = &self.strings;
+        if has_children && style.as_ref().is_some_and(|s| js::style_is(s, &strings.display, &strings.none)) {
             return;
         }
-        let pointer = js::style_value(&style, "cursor") == "pointer";
-        let fixed = js::style_value(&style, "position") == "fixed";
-        let overflow = js::style_value(&style, "overflow");
+        let pointer = match &style {
+            Some(s) if !scope.in_control => js::style_is(s, &strings.cursor, &strings.pointer),
+            _ => scope.pointer,
+        };
+        let (fixed, overflow) = if let (true, Some(style)) = (has_children, style.as_ref()) {
+            (
+                js::style_is(style, &strings.position, &strings.fixed),
+                if js::style_is(style, &strings.overflow, &strings.visible) {
+                    String::new()
+                } else {
+                    js::style_of(style, &strings.overflow)
+                },
+            )
+        } else {
+            (false, String::new())
+        };
         let own_clip = if fixed { scope.frame.clip } else { scope.clip };
 
         let mut child = scope.clone();
@@ -195,14 +345,14 @@ impl Walker {
         });
         let places_before = self.places.len();
 
-        let interesting = element.matches(INTERESTING).unwrap_or(false)
-            || element.matches(CONTAINER_SELECTOR).unwrap_or(false);
+        let interesting = (element.has_attributes() || INTERESTING_TAGS.contains(&tag.as_str()))
+            && js::matches(element, &self.strings.any);
         let mut local_rect: Option<Rect> = None;
         let mut facts_role: Option<String> = None;
         let mut class = String::new();
         if interesting {
-            facts_role = first_token(element.get_attribute("role"));
-            class = element.get_attribute("class").unwrap_or_default().to_ascii_lowercase();
+            facts_role = first_token(element.get_attribute(intern("role")));
+            class = element.get_attribute(intern("class")).unwrap_or_default().to_ascii_lowercase();
             self.open_places(element, &tag, facts_role.as_deref(), &class, scope, &mut child, &mut local_rect);
         }
 
@@ -234,7 +384,7 @@ impl Walker {
 
         if tag == "iframe" {
             self.frame(element, &child);
-        } else if let Some(shadow) = element.shadow_root() {
+        } else if let Some(shadow) = has_children.then(|| element.shadow_root()).flatten() {
             self.places.push(Place {
                 kind: PlaceKind::Shadow,
                 name: tag.clone(),
@@ -257,7 +407,11 @@ impl Walker {
             } else {
                 self.children(assigned, &child);
             }
-        } else if !matches!(tag.as_str(), "svg" | "select" | "textarea" | "input" | "img" | "canvas" | "video") {
+        } else if tag == "html" {
+            // The overlay hangs off the root element; it is never part of what the page shows.
+            let kids = child_elements(element).into_iter().filter(|c| c.id() != MARKS_ID).collect();
+            self.children(kids, &child);
+        } else if has_children && !matches!(tag.as_str(), "svg" | "select" | "textarea" | "input" | "img" | "canvas" | "video") {
             self.children(child_elements(element), &child);
         }
 
@@ -324,7 +478,7 @@ impl Walker {
             }
             return;
         }
-        if !element.matches(CONTAINER_SELECTOR).unwrap_or(false) {
+        if !js::matches(element, &self.strings.container) {
             return;
         }
         let rect = js::local_rect(element);
@@ -333,7 +487,7 @@ impl Walker {
             tag,
             aria_role,
             class,
-            aria_modal: element.get_attribute("aria-modal").as_deref() == Some("true"),
+            aria_modal: element.get_attribute(intern("aria-modal")).as_deref() == Some("true"),
             rect,
             viewport: scope.frame.size,
         };
@@ -342,7 +496,7 @@ impl Walker {
         if aria_role.is_none()
             && matches!(kind, PlaceKind::Dialog | PlaceKind::Panel)
             && element
-                .query_selector("[role=dialog],[role=alertdialog],dialog")
+                .query_selector(intern("[role=dialog],[role=alertdialog],dialog"))
                 .ok()
                 .flatten()
                 .is_some()
@@ -360,8 +514,8 @@ impl Walker {
             }
             PlaceKind::Listbox => {
                 child.listbox = Some(Rc::new((
-                    element.get_attribute("id"),
-                    ids(element.get_attribute("aria-labelledby")),
+                    element.get_attribute(intern("id")),
+                    ids(element.get_attribute(intern("aria-labelledby"))),
                 )));
                 self.places.push(Place {
                     kind,
@@ -419,23 +573,23 @@ impl Walker {
         }
         let input_type = (tag == "input").then(|| {
             element
-                .get_attribute("type")
+                .get_attribute(intern("type"))
                 .unwrap_or_else(|| "text".into())
                 .to_ascii_lowercase()
         });
         let tabbable = element
-            .get_attribute("tabindex")
+            .get_attribute(intern("tabindex"))
             .and_then(|t| t.trim().parse::<i32>().ok())
             .is_some_and(|t| t >= 0);
         let facts = ElementFacts {
             tag,
             input_type: input_type.as_deref(),
             aria_role,
-            has_href: tag == "a" && element.has_attribute("href"),
+            has_href: tag == "a" && element.has_attribute(intern("href")),
             tabbable: tabbable && !scope.in_control,
-            has_onclick: element.has_attribute("onclick"),
+            has_onclick: element.has_attribute(intern("onclick")),
             contenteditable: element
-                .get_attribute("contenteditable")
+                .get_attribute(intern("contenteditable"))
                 .is_some_and(|v| v.is_empty() || v == "true" || v == "plaintext-only"),
             pointer_starts_here,
         };
@@ -444,12 +598,12 @@ impl Walker {
                 .split_ascii_whitespace()
                 .any(|t| ERROR_WORDS.iter().any(|w| t.contains(w)))
             && element
-                .closest("[class*=form-item],[class*=form-group],[class*=field],form")
+                .closest(intern("[class*=form-item],[class*=form-group],[class*=field],form"))
                 .ok()
                 .flatten()
                 .is_some()
             && element
-                .query_selector("input,select,textarea,[role=combobox],[role=textbox]")
+                .query_selector(intern("input,select,textarea,[role=combobox],[role=textbox]"))
                 .ok()
                 .flatten()
                 .is_none();
@@ -459,7 +613,7 @@ impl Walker {
                     None
                 } else if field_error
                     || element
-                        .closest("[class*=form-item],[class*=form-group]")
+                        .closest(intern("[class*=form-item],[class*=form-group]"))
                         .ok()
                         .flatten()
                         .is_some()
@@ -484,34 +638,20 @@ impl Walker {
         scope: &Scope,
     ) -> usize {
         let role = classified.role;
-        let (name, label) = match role {
-            Role::DialogTitle | Role::Cell | Role::FieldError | Role::Alert | Role::Heading => {
-                let mut text = tidy(&js::visible_text(element, None));
-                if role == Role::Cell {
-                    if let Some((_, header)) = scope
-                        .row
-                        .as_ref()
-                        .and_then(|r| r.status_cell.as_ref())
-                        .filter(|(c, _)| c == element)
-                    {
-                        text = format!("{header}: {text}");
-                    }
+        let own = js::local_rect(element);
+        let (geometry, local) = if own.width >= 1.0 && own.height >= 1.0 && js::check_visibility(element) {
+            (Some(element.clone()), own)
+        } else {
+            match visibility::label_proxy(element).filter(visibility::rendered) {
+                Some(label) => {
+                    let rect = js::local_rect(&label);
+                    (Some(label), rect)
                 }
-                (text, None)
+                None => (None, own),
             }
-            _ => name::accessible_name(element, tag, role),
         };
-        let mut state = states::state_of(element, tag, role, label.as_ref());
-        state.focused = self.active.as_ref().is_some_and(|a| a == element);
-        let value = name::value_of(element, tag, role, &name);
-        let hint = name::hint_of(element, role, &name, state.disabled);
-
-        let geometry = visibility::geometry_element(element);
         let proxy = geometry.as_ref().filter(|g| *g != element).cloned();
-        let rect = self.to_top(
-            &js::local_rect(geometry.as_ref().unwrap_or(element)),
-            &scope.frame,
-        );
+        let rect = self.to_top(&local, &scope.frame);
         let visibility = match geometry {
             None => Visibility::Hidden,
             Some(_) => match place_box(&rect, clip.as_ref(), &self.viewport) {
@@ -522,13 +662,47 @@ impl Walker {
                 },
             },
         };
+        // What is out of view is described only if the observation lists it (see `complete`).
+        let defer = matches!(visibility, Visibility::Offscreen(_));
+        let details = if defer {
+            Details::default()
+        } else if matches!(visibility, Visibility::Hidden | Visibility::Covered(_)) && role != Role::Cell {
+            // Not listed, but still found again by name when an action's index goes stale.
+            Details {
+                name: describe_name(element, tag, role, None),
+                ..Details::default()
+            }
+        } else {
+            let status_header = scope
+                .row
+                .as_ref()
+                .and_then(|r| r.status_cell.as_ref())
+                .filter(|(c, _)| c == element)
+                .map(|(_, header)| header.as_str());
+            details_of(element, tag, role, status_header, self.active.as_ref())
+        };
+        let Details {
+            name,
+            value,
+            state,
+            hint,
+        } = details;
+        self.pending.push(defer.then(|| PendingDetails {
+            tag: tag.to_owned(),
+            status_header: scope
+                .row
+                .as_ref()
+                .and_then(|r| r.status_cell.as_ref())
+                .filter(|(c, _)| c == element)
+                .map(|(_, header)| header.clone()),
+        }));
 
         let popup = match role {
             Role::Combobox => PopupLink {
-                dom_id: element.get_attribute("id"),
-                controls: ids(element.get_attribute("aria-controls"))
+                dom_id: element.get_attribute(intern("id")),
+                controls: ids(element.get_attribute(intern("aria-controls")))
                     .into_iter()
-                    .chain(ids(element.get_attribute("aria-owns")))
+                    .chain(ids(element.get_attribute(intern("aria-owns"))))
                     .collect(),
                 ..Default::default()
             },
@@ -554,6 +728,7 @@ impl Walker {
             path,
             popup,
             wrapper: scope.wrapper,
+            described: !defer,
         });
         self.handles.push(element.clone());
         self.candidates.len() - 1
@@ -565,7 +740,7 @@ impl Walker {
         for segment in self.segments.iter_mut().rev() {
             if segment.text.is_none() {
                 let (id, class) = match &segment.element {
-                    Some(e) => (e.get_attribute("id"), e.get_attribute("class")),
+                    Some(e) => (e.get_attribute(intern("id")), e.get_attribute(intern("class"))),
                     None => (None, None),
                 };
                 segment.text = Some(crate::fingerprint::segment(
@@ -598,7 +773,7 @@ impl Walker {
             if visibility::rendered(element) {
                 self.unwalked.push(
                     element
-                        .get_attribute("src")
+                        .get_attribute(intern("src"))
                         .filter(|s| !s.is_empty())
                         .unwrap_or(name),
                 );
@@ -639,6 +814,11 @@ impl Walker {
 }
 
 fn child_elements(element: &Element) -> Vec<Element> {
-    let kids = element.children();
-    (0..kids.length()).filter_map(|i| kids.item(i)).collect()
+    let mut out = Vec::new();
+    let mut child = element.first_element_child();
+    while let Some(c) = child {
+        child = c.next_element_sibling();
+        out.push(c);
+    }
+    out
 }

@@ -3,6 +3,7 @@
 //! default actions synthetic key events do not get from the browser (Enter submits a form or
 //! activates a button, Space activates, Tab moves focus). `type` and `press` actions.
 
+use wasm_bindgen::intern;
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -20,7 +21,7 @@ fn is_text_input(element: &Element) -> bool {
     match element.local_name().as_str() {
         "textarea" => true,
         "input" => {
-            let kind = element.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+            let kind = element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase();
             !TEXT_LESS_INPUTS.contains(&kind.as_str())
         }
         _ => false,
@@ -48,8 +49,8 @@ pub fn text_field(element: &Element) -> Option<Element> {
     };
     element
         .shadow_root()
-        .and_then(|root| within(root.query_selector_all(FIELDS).ok()))
-        .or_else(|| within(element.query_selector_all(FIELDS).ok()))
+        .and_then(|root| within(root.query_selector_all(intern(FIELDS)).ok()))
+        .or_else(|| within(element.query_selector_all(intern(FIELDS)).ok()))
 }
 
 /// Dispatches one keyboard event; false when a listener cancelled it.
@@ -194,14 +195,14 @@ fn focus(element: &Element) {
 /// Enter in a text field: "implicit submission" clicks the form's default button, or submits a
 /// form that has none.
 fn implicit_submission(field: &Element) {
-    let Ok(Some(form)) = field.closest("form") else { return };
+    let Ok(Some(form)) = field.closest(intern("form")) else { return };
     let default_button = form
-        .query_selector("button[type=submit],button:not([type]),input[type=submit],input[type=image]")
+        .query_selector(intern("button[type=submit],button:not([type]),input[type=submit],input[type=image]"))
         .ok()
         .flatten();
     match default_button {
         Some(button) => {
-            if !button.matches(":disabled").unwrap_or(false) {
+            if !button.matches(intern(":disabled")).unwrap_or(false) {
                 button.unchecked_ref::<HtmlElement>().click();
             }
         }

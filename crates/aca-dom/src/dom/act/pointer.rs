@@ -2,6 +2,7 @@
 //! pointerdown, mousedown (focusing what it lands on), pointerup, mouseup, click, dispatched to
 //! the topmost element at a point of the target. `click` and `hover` actions.
 
+use wasm_bindgen::intern;
 use aca_core::{ActionOutcome, Fingerprint, Rect};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit};
@@ -132,7 +133,7 @@ fn focus_from(receiver: &Element) {
         [contenteditable='']";
     let mut current = Some(receiver.clone());
     while let Some(element) = current {
-        if element.matches(FOCUSABLE).unwrap_or(false) {
+        if element.matches(intern(FOCUSABLE)).unwrap_or(false) {
             let _ = element.unchecked_ref::<HtmlElement>().focus();
             return;
         }
@@ -144,9 +145,9 @@ fn focus_from(receiver: &Element) {
 fn link_destination(receiver: &Element) -> Option<String> {
     let mut current = Some(receiver.clone());
     while let Some(element) = current {
-        if element.local_name() == "a" && element.has_attribute("href") {
+        if element.local_name() == "a" && element.has_attribute(intern("href")) {
             let href = js::prop_string(&element, "href")?;
-            let target = element.get_attribute("target").unwrap_or_default();
+            let target = element.get_attribute(intern("target")).unwrap_or_default();
             let here = element.owner_document().and_then(|d| d.url().ok()).unwrap_or_default();
             let strip = |u: &str| u.split('#').next().unwrap_or(u).to_owned();
             let leaves = !href.starts_with("javascript:") && strip(&href) != strip(&here);

@@ -2,6 +2,7 @@
 //! change events; a div-based select is opened with a click, its options found in their portal
 //! (tied by `aria-controls`/`aria-owns`, or the popup showing now) and the right one clicked.
 
+use wasm_bindgen::intern;
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
 use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
@@ -31,17 +32,17 @@ fn native_select(element: &Element) -> Option<HtmlSelectElement> {
         return Some(element.clone().unchecked_into());
     }
     element
-        .query_selector("select")
+        .query_selector(intern("select"))
         .ok()
         .flatten()
         .map(|s| s.unchecked_into::<HtmlSelectElement>())
 }
 
 fn combobox(element: &Element) -> Option<Element> {
-    if element.matches("[role=combobox],[aria-haspopup=listbox],[aria-haspopup=true]").unwrap_or(false) {
+    if element.matches(intern("[role=combobox],[aria-haspopup=listbox],[aria-haspopup=true]")).unwrap_or(false) {
         return Some(element.clone());
     }
-    element.query_selector("[role=combobox]").ok().flatten()
+    element.query_selector(intern("[role=combobox]")).ok().flatten()
 }
 
 fn choose_native(select: &HtmlSelectElement, index: u32, option: &str, reresolved: bool) -> ActionOutcome {
@@ -70,7 +71,7 @@ fn choose_native(select: &HtmlSelectElement, index: u32, option: &str, reresolve
 fn shown_options(combobox: &Element) -> Vec<Element> {
     let mut popups: Vec<Element> = Vec::new();
     for attribute in ["aria-controls", "aria-owns"] {
-        for id in combobox.get_attribute(attribute).unwrap_or_default().split_ascii_whitespace() {
+        for id in combobox.get_attribute(intern(attribute)).unwrap_or_default().split_ascii_whitespace() {
             if let Some(popup) = js::element_by_id_near(combobox, id) {
                 popups.push(popup);
             }
@@ -78,10 +79,10 @@ fn shown_options(combobox: &Element) -> Vec<Element> {
     }
     let collect = |root: &Element| -> Vec<Element> {
         let mut found = Vec::new();
-        if root.get_attribute("role").as_deref() == Some("option") {
+        if root.get_attribute(intern("role")).as_deref() == Some("option") {
             found.push(root.clone());
         }
-        if let Ok(list) = root.query_selector_all("[role=option]") {
+        if let Ok(list) = root.query_selector_all(intern("[role=option]")) {
             found.extend(js::elements_of(&list));
         }
         found
@@ -122,7 +123,7 @@ pub async fn select(index: u32, option: &str, wanted: Option<&Fingerprint>, time
         Ok(rect) => rect,
         Err(outcome) => return outcome,
     };
-    if combobox.get_attribute("aria-expanded").as_deref() != Some("true") || shown_options(&combobox).is_empty() {
+    if combobox.get_attribute(intern("aria-expanded")).as_deref() != Some("true") || shown_options(&combobox).is_empty() {
         let (point, receiver) = aim(&combobox, &visible);
         dispatch_click(&receiver, point);
     }

@@ -60,7 +60,8 @@ pub async fn resolve(index: u32, wanted: Option<&Fingerprint>, timeout_ms: u32) 
 
 /// The element of the current page that best fits a fingerprint.
 pub fn find(wanted: &Fingerprint) -> Option<Element> {
-    let walked = super::super::walk::walk().ok()?;
+    let mut walked = super::super::walk::walk().ok()?;
+    walked.complete_all();
     let prints = fingerprints(&walked.candidates);
     let visible: Vec<(usize, &Fingerprint)> = prints
         .iter()
