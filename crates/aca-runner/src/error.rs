@@ -22,6 +22,8 @@ pub enum RunnerError {
     Timeout { waited_ms: u64, waiting_for: String },
     #[error("the page side returned something unexpected from {call}: {message}")]
     PageSide { call: String, message: String },
+    #[error("step \"{step}\" failed: {message}")]
+    Step { step: String, message: String },
     #[error("cannot write {path}: {message}")]
     Io { path: PathBuf, message: String },
 }

@@ -54,9 +54,10 @@ pub(crate) fn merge(
     routes: &mut HashMap<u32, Route>,
 ) {
     let base = outer.elements.iter().map(|e| e.index).max().unwrap_or(0);
+    let url = if inner.url.is_empty() { child.url.clone() } else { inner.url.clone() };
     let frame_place = Place {
         kind: PlaceKind::Frame,
-        name: if inner.title.is_empty() { child.url.clone() } else { inner.title.clone() },
+        name: if inner.title.is_empty() { url.clone() } else { inner.title.clone() },
     };
     for mut element in inner.elements {
         let local = element.index;
@@ -76,10 +77,9 @@ pub(crate) fn merge(
         );
         outer.elements.push(element);
     }
-    let url = &child.url;
     outer
         .unwalked_frames
-        .retain(|frame| !(frame == url || (!frame.is_empty() && url.starts_with(frame.as_str()))));
+        .retain(|frame| !(*frame == url || (!frame.is_empty() && url.starts_with(frame.as_str()))));
 }
 
 /// Points an action at another index (the element's index inside its own frame).

@@ -15,8 +15,10 @@
 mod child;
 mod config;
 mod error;
+pub mod find;
 mod frames;
 mod input;
+pub mod logon;
 mod options;
 mod page_side;
 pub mod process;
