@@ -167,7 +167,10 @@ async fn speed(runner: &Runner) {
     let mut elements = 0;
     for _ in 0..50 {
         let started = Instant::now();
-        let observation = session.observe(&ObserveOptions::default()).await.expect("an observation");
+        let observation = session
+            .observe(&ObserveOptions::default())
+            .await
+            .expect("an observation");
         round_trips.push(started.elapsed().as_secs_f64() * 1_000.0);
         elements = observation.elements.len();
     }
@@ -262,13 +265,19 @@ fn missing(observation: &Observation, needs: &Needs) -> Vec<String> {
     needs
         .elements
         .iter()
-        .filter(|(roles, name)| !roles.iter().any(|role| find::by_name(observation, *role, name).is_some()))
+        .filter(|(roles, name)| {
+            !roles
+                .iter()
+                .any(|role| find::by_name(observation, *role, name).is_some())
+        })
         .map(|(roles, name)| format!("{} {name:?}", roles[0].as_str()))
         .collect()
 }
 
 async fn size_and_coverage(runner: &Runner) -> usize {
-    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.expect("the emulator starts");
+    let emulator = Emulator::start(ConsoleConfig::for_tests())
+        .await
+        .expect("the emulator starts");
     let base = emulator.url.clone();
     let mut session = Session::open(runner, "about:blank").await.expect("a tab");
     aca_runner::logon::log_on(
@@ -301,7 +310,10 @@ async fn size_and_coverage(runner: &Runner) -> usize {
     for (needs, url, opener) in pages {
         session.goto(&url).await.expect("the page loads");
         if let Some(opener) = opener {
-            let observation = session.observe(&ObserveOptions::default()).await.expect("an observation");
+            let observation = session
+                .observe(&ObserveOptions::default())
+                .await
+                .expect("an observation");
             let button = find::by_name(&observation, Role::Button, opener).expect("the dialog's opener");
             let request = aca_core::ActRequest {
                 action: aca_core::GuiAction::Click { index: button.index },
@@ -312,7 +324,10 @@ async fn size_and_coverage(runner: &Runner) -> usize {
             assert!(outcome.succeeded(), "opening the dialog: {outcome:?}");
         }
         let _ = session.wait_settled(Duration::from_secs(3)).await;
-        let observation = session.observe(&ObserveOptions::default()).await.expect("an observation");
+        let observation = session
+            .observe(&ObserveOptions::default())
+            .await
+            .expect("an observation");
         let text = observation.to_text();
         let plain = session
             .evaluate(PLAIN_SERIALISATION)

@@ -25,8 +25,10 @@ pub(crate) async fn placement(page: &Page, frame: &FrameId) -> Result<aca_core::
         .execute(GetFrameOwnerParams::new(frame.clone()))
         .await
         .map_err(|e| e.to_string())?;
-    let mut params = GetBoxModelParams::default();
-    params.backend_node_id = Some(owner.result.backend_node_id);
+    let params = GetBoxModelParams {
+        backend_node_id: Some(owner.result.backend_node_id),
+        ..Default::default()
+    };
     let model = page.execute(params).await.map_err(|e| e.to_string())?;
     let quad = model.result.model.content.inner();
     if quad.len() < 8 {
@@ -34,8 +36,14 @@ pub(crate) async fn placement(page: &Page, frame: &FrameId) -> Result<aca_core::
     }
     let xs = [quad[0], quad[2], quad[4], quad[6]];
     let ys = [quad[1], quad[3], quad[5], quad[7]];
-    let (left, top) = (xs.iter().copied().fold(f64::MAX, f64::min), ys.iter().copied().fold(f64::MAX, f64::min));
-    let (right, bottom) = (xs.iter().copied().fold(f64::MIN, f64::max), ys.iter().copied().fold(f64::MIN, f64::max));
+    let (left, top) = (
+        xs.iter().copied().fold(f64::MAX, f64::min),
+        ys.iter().copied().fold(f64::MAX, f64::min),
+    );
+    let (right, bottom) = (
+        xs.iter().copied().fold(f64::MIN, f64::max),
+        ys.iter().copied().fold(f64::MIN, f64::max),
+    );
     Ok(aca_core::Rect {
         x: left,
         y: top,
@@ -54,10 +62,18 @@ pub(crate) fn merge(
     routes: &mut HashMap<u32, Route>,
 ) {
     let base = outer.elements.iter().map(|e| e.index).max().unwrap_or(0);
-    let url = if inner.url.is_empty() { child.url.clone() } else { inner.url.clone() };
+    let url = if inner.url.is_empty() {
+        child.url.clone()
+    } else {
+        inner.url.clone()
+    };
     let frame_place = Place {
         kind: PlaceKind::Frame,
-        name: if inner.title.is_empty() { url.clone() } else { inner.title.clone() },
+        name: if inner.title.is_empty() {
+            url.clone()
+        } else {
+            inner.title.clone()
+        },
     };
     for mut element in inner.elements {
         let local = element.index;

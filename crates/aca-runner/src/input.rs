@@ -37,7 +37,10 @@ pub(crate) async fn move_to(page: &Page, point: (f64, f64)) -> Result<(), Runner
 /// A left click at `point`: move, press, release.
 pub(crate) async fn click_at(page: &Page, point: (f64, f64)) -> Result<(), RunnerError> {
     move_to(page, point).await?;
-    for kind in [DispatchMouseEventType::MousePressed, DispatchMouseEventType::MouseReleased] {
+    for kind in [
+        DispatchMouseEventType::MousePressed,
+        DispatchMouseEventType::MouseReleased,
+    ] {
         page.execute(mouse(kind, point))
             .await
             .map_err(|e| RunnerError::protocol("clicking", e))?;

@@ -30,13 +30,17 @@ pub async fn log_on(session: &mut Session, login_url: &str, login: &str, passwor
             step: "find the Log On button".into(),
             message: format!("no button \"Log On\" on {}", observation.url),
         })?;
-    for (index, text, what) in [(login_field, login, "type the logon name"), (password_field, password, "type the password")] {
-        let outcome = session.act(request(GuiAction::Type {
-            index,
-            text: text.to_owned(),
-            submit: false,
-        }))
-        .await;
+    for (index, text, what) in [
+        (login_field, login, "type the logon name"),
+        (password_field, password, "type the password"),
+    ] {
+        let outcome = session
+            .act(request(GuiAction::Type {
+                index,
+                text: text.to_owned(),
+                submit: false,
+            }))
+            .await;
         if !outcome.succeeded() {
             return Err(step_failed(what, &outcome));
         }

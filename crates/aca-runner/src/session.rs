@@ -156,7 +156,12 @@ impl Session {
         self.check_alive("observing")?;
         let json = serde_json::to_string(options).map_err(|e| RunnerError::protocol("encoding options", e))?;
         let value = self
-            .call(&self.main(), &self.watch.main_frame(), "observe", &[Value::String(json.clone())])
+            .call(
+                &self.main(),
+                &self.watch.main_frame(),
+                "observe",
+                &[Value::String(json.clone())],
+            )
             .await?;
         let mut observation = parse_observation(value, "observe")?;
         let children = self.children.lock().clone();
@@ -301,7 +306,13 @@ impl Session {
     }
 
     /// Calls `method(args…)` of the page side in `frame`, injecting it first when it is missing.
-    async fn call(&self, channel: &Channel, frame: &FrameId, method: &str, args: &[Value]) -> Result<Value, RunnerError> {
+    async fn call(
+        &self,
+        channel: &Channel,
+        frame: &FrameId,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, RunnerError> {
         let during = format!("calling {method} on the page side");
         let result = call_page_side(channel, frame, method, args).await;
         let result = match result {
@@ -338,10 +349,10 @@ impl Session {
             .action
             .index()
             .and_then(|i| self.last.as_ref()?.element(i).cloned());
-        if let Some(element) = &element {
-            if let Some(outcome) = self.trusted(request, element).await {
-                return outcome;
-            }
+        if let Some(element) = &element
+            && let Some(outcome) = self.trusted(request, element).await
+        {
+            return outcome;
         }
         let (channel, frame, request) = match request.action.index().and_then(|i| self.routes.get(&i)) {
             Some(Route::Child { target, index }) => {
@@ -427,7 +438,9 @@ impl Session {
             return outcome;
         }
         tokio::time::sleep(NAVIGATION_GRACE).await;
-        let left = timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(500));
+        let left = timeout
+            .saturating_sub(started.elapsed())
+            .max(Duration::from_millis(500));
         let settled = self.wait_settled(left).await;
         if self.watch.crashed() {
             return crashed_outcome();
@@ -444,12 +457,12 @@ impl Session {
                 Err(e) => ActionOutcome::Failed { message: e.to_string() },
             };
         }
-        if let ActionOutcome::Failed { message } = &outcome {
-            if let Some(message) = message.strip_prefix(NAVIGATED_MARK) {
-                return ActionOutcome::Failed {
-                    message: message.to_owned(),
-                };
-            }
+        if let ActionOutcome::Failed { message } = &outcome
+            && let Some(message) = message.strip_prefix(NAVIGATED_MARK)
+        {
+            return ActionOutcome::Failed {
+                message: message.to_owned(),
+            };
         }
         match settled {
             Ok(true) => outcome,
@@ -506,10 +519,7 @@ async fn prepare(channel: &Channel, page_side: &PageSide, what: &str) -> Result<
         frame: what.to_owned(),
         message: e.to_string(),
     };
-    channel
-        .execute(SetBypassCspParams::new(true))
-        .await
-        .map_err(failed)?;
+    channel.execute(SetBypassCspParams::new(true)).await.map_err(failed)?;
     let mut script = AddScriptToEvaluateOnNewDocumentParams::new(page_side.script());
     script.world_name = Some(WORLD_NAME.to_owned());
     script.run_immediately = Some(true);
@@ -529,7 +539,12 @@ async fn ensure_loaded(channel: &Channel, frame: &FrameId, page_side: &PageSide)
         .map(|_| ())
 }
 
-async fn call_page_side(channel: &Channel, frame: &FrameId, method: &str, args: &[Value]) -> Result<Value, EvalFailure> {
+async fn call_page_side(
+    channel: &Channel,
+    frame: &FrameId,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, EvalFailure> {
     let args: Vec<String> = args.iter().map(Value::to_string).collect();
     let expression = format!(
         "(async () => {{ const side = globalThis.__acaDom; \

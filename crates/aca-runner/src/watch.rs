@@ -57,11 +57,15 @@ impl Watch {
             }),
         });
         let is_main = |w: &Watch, frame: &FrameId| w.state.lock().main_frame == *frame;
-        spawn_each(&watch, page.event_listener::<EventRequestWillBeSent>().await?, |w, e| {
-            let mut s = w.state.lock();
-            s.in_flight.insert(e.request_id.inner().clone());
-            s.last_network = Instant::now();
-        });
+        spawn_each(
+            &watch,
+            page.event_listener::<EventRequestWillBeSent>().await?,
+            |w, e| {
+                let mut s = w.state.lock();
+                s.in_flight.insert(e.request_id.inner().clone());
+                s.last_network = Instant::now();
+            },
+        );
         spawn_each(&watch, page.event_listener::<EventLoadingFinished>().await?, |w, e| {
             let mut s = w.state.lock();
             s.in_flight.remove(e.request_id.inner());
@@ -81,18 +85,26 @@ impl Watch {
                 }
             },
         );
-        spawn_each(&watch, page.event_listener::<EventFrameStartedLoading>().await?, move |w, e| {
-            if is_main(w, &e.frame_id) {
-                let mut s = w.state.lock();
-                s.navigations += 1;
-                s.main_loading = true;
-            }
-        });
-        spawn_each(&watch, page.event_listener::<EventFrameStoppedLoading>().await?, move |w, e| {
-            if is_main(w, &e.frame_id) {
-                w.state.lock().main_loading = false;
-            }
-        });
+        spawn_each(
+            &watch,
+            page.event_listener::<EventFrameStartedLoading>().await?,
+            move |w, e| {
+                if is_main(w, &e.frame_id) {
+                    let mut s = w.state.lock();
+                    s.navigations += 1;
+                    s.main_loading = true;
+                }
+            },
+        );
+        spawn_each(
+            &watch,
+            page.event_listener::<EventFrameStoppedLoading>().await?,
+            move |w, e| {
+                if is_main(w, &e.frame_id) {
+                    w.state.lock().main_loading = false;
+                }
+            },
+        );
         spawn_each(&watch, page.event_listener::<EventFrameNavigated>().await?, |w, e| {
             if e.frame.parent_id.is_none() {
                 let mut s = w.state.lock();
@@ -109,22 +121,30 @@ impl Watch {
         // Detach events name the session only: remember which frame target each session is.
         let sessions: Arc<Mutex<HashMap<String, TargetId>>> = Arc::default();
         let attached_sessions = sessions.clone();
-        spawn_each(&watch, page.event_listener::<EventAttachedToTarget>().await?, move |_, e| {
-            if e.target_info.r#type == "iframe" {
-                attached_sessions
-                    .lock()
-                    .insert(e.session_id.inner().clone(), e.target_info.target_id.clone());
-                let _ = attached_tx.send(FrameTarget::Attached {
-                    target: e.target_info.target_id.clone(),
-                    url: e.target_info.url.clone(),
-                });
-            }
-        });
-        spawn_each(&watch, page.event_listener::<EventDetachedFromTarget>().await?, move |_, e| {
-            if let Some(target) = sessions.lock().remove(e.session_id.inner()) {
-                let _ = frames_tx.send(FrameTarget::Detached { target });
-            }
-        });
+        spawn_each(
+            &watch,
+            page.event_listener::<EventAttachedToTarget>().await?,
+            move |_, e| {
+                if e.target_info.r#type == "iframe" {
+                    attached_sessions
+                        .lock()
+                        .insert(e.session_id.inner().clone(), e.target_info.target_id.clone());
+                    let _ = attached_tx.send(FrameTarget::Attached {
+                        target: e.target_info.target_id.clone(),
+                        url: e.target_info.url.clone(),
+                    });
+                }
+            },
+        );
+        spawn_each(
+            &watch,
+            page.event_listener::<EventDetachedFromTarget>().await?,
+            move |_, e| {
+                if let Some(target) = sessions.lock().remove(e.session_id.inner()) {
+                    let _ = frames_tx.send(FrameTarget::Detached { target });
+                }
+            },
+        );
         Ok((watch, frames_rx))
     }
 

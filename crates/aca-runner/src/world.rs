@@ -65,12 +65,13 @@ impl Channel {
             .build()
             .map_err(EvalFailure::Protocol)?;
         let context = match self {
-            Channel::Page(page) => page
-                .execute(params)
-                .await
-                .map_err(|e| classify(e.to_string()))?
-                .result
-                .execution_context_id,
+            Channel::Page(page) => {
+                page.execute(params)
+                    .await
+                    .map_err(|e| classify(e.to_string()))?
+                    .result
+                    .execution_context_id
+            }
             Channel::Child(child) => child.execute(params).await.map_err(classify)?.execution_context_id,
         };
         Ok(context)

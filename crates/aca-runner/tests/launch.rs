@@ -18,9 +18,9 @@ async fn all_gone(pids: &[u32]) -> bool {
 }
 
 async fn launched() -> (Runner, Vec<u32>, PathBuf) {
-    let runner = Runner::launch(RunnerConfig::default()).await.expect(
-        "Chromium launches with the aca-dom page side (apt-get install chromium; scripts/build-wasm)",
-    );
+    let runner = Runner::launch(RunnerConfig::default())
+        .await
+        .expect("Chromium launches with the aca-dom page side (apt-get install chromium; scripts/build-wasm)");
     let pids = runner.process_ids();
     assert!(pids.len() > 1, "a browser process and its helpers: {pids:?}");
     let profile = runner.profile_dir().expect("a profile folder").to_owned();
@@ -78,6 +78,9 @@ async fn a_missing_page_side_says_to_build_it() {
         ..RunnerConfig::default()
     };
     let error = Runner::launch(config).await.unwrap_err();
-    assert!(matches!(error, RunnerError::PageSideMissing { ref path } if path == empty.path()), "{error:?}");
+    assert!(
+        matches!(error, RunnerError::PageSideMissing { ref path } if path == empty.path()),
+        "{error:?}"
+    );
     assert!(error.to_string().contains("scripts/build-wasm"));
 }

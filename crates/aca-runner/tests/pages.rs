@@ -11,7 +11,8 @@ use axum::response::Html;
 use axum::routing::get;
 use common::{click, element, observe, request, runner, serve};
 
-const INNER: &str = "<title>Inner frame</title><button onclick=\"this.textContent='Clicked inside'\">Inside frame</button>";
+const INNER: &str =
+    "<title>Inner frame</title><button onclick=\"this.textContent='Clicked inside'\">Inside frame</button>";
 
 const HOVER: &str = "<title>Hover</title><style>.list{display:none}.menu:hover .list{display:block}</style>\
     <div class=menu><button>More</button><div class=list role=menu><a href=#release role=menuitem>Release</a></div></div>";
@@ -36,12 +37,20 @@ async fn site() -> String {
             "/strict",
             get(move || {
                 let body = strict.clone();
-                async move { ([("content-security-policy", "default-src 'self'; frame-src *")], Html(body)) }
+                async move {
+                    (
+                        [("content-security-policy", "default-src 'self'; frame-src *")],
+                        Html(body),
+                    )
+                }
             }),
         )
         .route("/hover", get(|| async { Html(HOVER) }))
         .route("/actions", get(|| async { Html(ACTIONS) }))
-        .route("/next", get(|| async { Html("<title>Next</title><h1>Next page</h1><button>Back</button>") }))
+        .route(
+            "/next",
+            get(|| async { Html("<title>Next</title><h1>Next page</h1><button>Back</button>") }),
+        )
         .route(
             "/slow",
             get(|| async {
@@ -56,7 +65,9 @@ async fn site() -> String {
 async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
     let base = site().await;
     let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/strict")).await.unwrap();
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/strict"))
+        .await
+        .unwrap();
     // The page's own scripts see nothing of the page side.
     let hidden = session
         .evaluate("typeof globalThis.__acaDom === 'undefined' && typeof globalThis.wasm_bindgen === 'undefined'")
@@ -75,7 +86,11 @@ async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
     }
     element(&observation, Role::Button, "Top button");
     let inside = element(&observation, Role::Button, "Inside frame").clone();
-    assert_eq!(inside.places.first().map(|p| p.kind), Some(PlaceKind::Frame), "{inside:?}");
+    assert_eq!(
+        inside.places.first().map(|p| p.kind),
+        Some(PlaceKind::Frame),
+        "{inside:?}"
+    );
     let frame_box: Vec<f64> = serde_json::from_value(
         session
             .evaluate("(() => { const r = document.querySelector('iframe').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()")
@@ -88,7 +103,11 @@ async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
         rect.x >= frame_box[0] && rect.y >= frame_box[1] && rect.x + rect.width <= frame_box[2],
         "the frame's button {rect:?} lies inside the frame {frame_box:?}"
     );
-    assert!(observation.unwalked_frames.is_empty(), "{:?}", observation.unwalked_frames);
+    assert!(
+        observation.unwalked_frames.is_empty(),
+        "{:?}",
+        observation.unwalked_frames
+    );
 
     let outcome = session.act(request(GuiAction::Click { index: inside.index })).await;
     assert_eq!(outcome, ActionOutcome::Done { reresolved: false });
@@ -101,7 +120,9 @@ async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
 async fn hover_moves_the_real_pointer_so_css_hover_menus_open() {
     let base = site().await;
     let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/hover")).await.unwrap();
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/hover"))
+        .await
+        .unwrap();
     // A synthetic mouseover does not make CSS :hover match.
     let synthetic = session
         .evaluate(
@@ -125,19 +146,30 @@ async fn hover_moves_the_real_pointer_so_css_hover_menus_open() {
 async fn bad_actions_become_typed_outcomes() {
     let base = site().await;
     let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions")).await.unwrap();
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
+        .await
+        .unwrap();
 
     // A disabled button says why.
     let outcome = click(&mut session, Role::Button, "Create").await;
     assert!(
-        matches!(outcome, ActionOutcome::NotActionable { reason: NotActionable::Disabled { .. }, .. }),
+        matches!(
+            outcome,
+            ActionOutcome::NotActionable {
+                reason: NotActionable::Disabled { .. },
+                ..
+            }
+        ),
         "{outcome:?}"
     );
 
     // An element that went away after the observation.
     let observation = observe(&mut session).await;
     let vanishing = element(&observation, Role::Button, "Vanishing").index;
-    session.evaluate("document.getElementById('gone').remove()").await.unwrap();
+    session
+        .evaluate("document.getElementById('gone').remove()")
+        .await
+        .unwrap();
     let outcome = session.act(request(GuiAction::Click { index: vanishing })).await;
     assert!(
         matches!(outcome, ActionOutcome::ElementNotFound { index } if index == vanishing),
@@ -155,18 +187,30 @@ async fn bad_actions_become_typed_outcomes() {
     // A navigation the page starts a little after the click is reported, and the new page observed.
     session.goto(&format!("{base}/actions")).await.unwrap();
     let outcome = click(&mut session, Role::Button, "Later").await;
-    assert_eq!(outcome, ActionOutcome::Navigated { url: format!("{base}/next") });
+    assert_eq!(
+        outcome,
+        ActionOutcome::Navigated {
+            url: format!("{base}/next")
+        }
+    );
     element(&observe(&mut session).await, Role::Button, "Back");
 
     // So is a link's.
     session.goto(&format!("{base}/actions")).await.unwrap();
     let outcome = click(&mut session, Role::Link, "Go next").await;
-    assert_eq!(outcome, ActionOutcome::Navigated { url: format!("{base}/next") });
+    assert_eq!(
+        outcome,
+        ActionOutcome::Navigated {
+            url: format!("{base}/next")
+        }
+    );
 
     // A crashed tab fails every action with a message, and observing it is an error.
     let _ = tokio::time::timeout(
         Duration::from_secs(3),
-        session.page().execute(chromiumoxide::cdp::browser_protocol::page::CrashParams::default()),
+        session
+            .page()
+            .execute(chromiumoxide::cdp::browser_protocol::page::CrashParams::default()),
     )
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
