@@ -85,6 +85,7 @@ impl Session {
             frame_targets,
             children.clone(),
             runner.page_side.clone(),
+            Arc::downgrade(&watch),
         ));
         let mut session = Self {
             page,
@@ -561,6 +562,7 @@ async fn follow_frames(
     mut targets: mpsc::UnboundedReceiver<FrameTarget>,
     children: Arc<Mutex<Vec<ChildFrame>>>,
     page_side: PageSide,
+    watch: std::sync::Weak<Watch>,
 ) {
     while let Some(event) = targets.recv().await {
         match event {
@@ -569,6 +571,9 @@ async fn follow_frames(
                     Ok(session) => session,
                     Err(error) => {
                         tracing::warn!(%error, %url, "cannot attach to a cross-origin frame");
+                        if let Some(watch) = watch.upgrade() {
+                            watch.frame_done();
+                        }
                         continue;
                     }
                 };
@@ -586,9 +591,14 @@ async fn follow_frames(
                 if let Err(error) = injected.await {
                     tracing::warn!(%error, "cannot inject the page side into a cross-origin frame");
                 }
-                let mut children = children.lock();
-                children.retain(|c| c.target != target);
-                children.push(ChildFrame { target, url, channel });
+                {
+                    let mut children = children.lock();
+                    children.retain(|c| c.target != target);
+                    children.push(ChildFrame { target, url, channel });
+                }
+                if let Some(watch) = watch.upgrade() {
+                    watch.frame_done();
+                }
             }
             FrameTarget::Detached { target } => children.lock().retain(|c| c.target != target),
         }

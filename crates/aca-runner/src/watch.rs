@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
-use chromiumoxide::cdp::browser_protocol::network::{EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent};
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
+};
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventFrameRequestedNavigation, EventFrameStartedLoading, EventFrameStoppedLoading, FrameId,
 };
@@ -31,6 +33,8 @@ struct State {
     navigations: u64,
     main_loading: bool,
     crashed: bool,
+    /// Cross-origin frames attached but not yet injected.
+    frames_pending: usize,
 }
 
 /// A cross-origin frame target that appeared or went away.
@@ -54,6 +58,7 @@ impl Watch {
                 navigations: 0,
                 main_loading: false,
                 crashed: false,
+                frames_pending: 0,
             }),
         });
         let is_main = |w: &Watch, frame: &FrameId| w.state.lock().main_frame == *frame;
@@ -62,7 +67,12 @@ impl Watch {
             page.event_listener::<EventRequestWillBeSent>().await?,
             |w, e| {
                 let mut s = w.state.lock();
-                s.in_flight.insert(e.request_id.inner().clone());
+                // A frame's own document may load in another process (and finish in its session).
+                let frame_document = e.r#type == Some(ResourceType::Document)
+                    && e.frame_id.as_ref().is_some_and(|frame| *frame != s.main_frame);
+                if !frame_document {
+                    s.in_flight.insert(e.request_id.inner().clone());
+                }
                 s.last_network = Instant::now();
             },
         );
@@ -124,11 +134,12 @@ impl Watch {
         spawn_each(
             &watch,
             page.event_listener::<EventAttachedToTarget>().await?,
-            move |_, e| {
-                if e.target_info.r#type == "iframe" {
-                    attached_sessions
-                        .lock()
-                        .insert(e.session_id.inner().clone(), e.target_info.target_id.clone());
+            move |w, e| {
+                // The runner's own session to a frame announces itself too: only the first counts.
+                let mut known = attached_sessions.lock();
+                if e.target_info.r#type == "iframe" && !known.values().any(|t| *t == e.target_info.target_id) {
+                    w.state.lock().frames_pending += 1;
+                    known.insert(e.session_id.inner().clone(), e.target_info.target_id.clone());
                     let _ = attached_tx.send(FrameTarget::Attached {
                         target: e.target_info.target_id.clone(),
                         url: e.target_info.url.clone(),
@@ -160,10 +171,20 @@ impl Watch {
         self.state.lock().crashed
     }
 
-    /// No request in flight for `quiet_ms` and the main frame is not loading.
+    /// No request in flight for `quiet_ms`, the main frame is not loading and every cross-origin
+    /// frame that appeared has its page side.
     pub(crate) fn network_quiet(&self, quiet_ms: u128) -> bool {
         let s = self.state.lock();
-        s.in_flight.is_empty() && !s.main_loading && s.last_network.elapsed().as_millis() >= quiet_ms
+        s.in_flight.is_empty()
+            && !s.main_loading
+            && s.frames_pending == 0
+            && s.last_network.elapsed().as_millis() >= quiet_ms
+    }
+
+    /// A cross-origin frame announced by an attach event is injected (or given up on).
+    pub(crate) fn frame_done(&self) {
+        let mut s = self.state.lock();
+        s.frames_pending = s.frames_pending.saturating_sub(1);
     }
 
     pub(crate) fn requests_in_flight(&self) -> usize {

@@ -75,15 +75,9 @@ async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
         .unwrap();
     assert_eq!(hidden, serde_json::Value::Bool(true));
 
-    // The cross-origin frame attaches as its own target: give it a moment to be injected.
-    let mut observation = observe(&mut session).await;
-    for _ in 0..50 {
-        if aca_runner::find::by_name(&observation, Role::Button, "Inside frame").is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        observation = observe(&mut session).await;
-    }
+    // The cross-origin frame attaches as its own target; settling waits until it has its page side.
+    assert!(session.wait_settled(Duration::from_secs(5)).await.unwrap());
+    let observation = observe(&mut session).await;
     element(&observation, Role::Button, "Top button");
     let inside = element(&observation, Role::Button, "Inside frame").clone();
     assert_eq!(
