@@ -93,9 +93,10 @@ pub(crate) fn merge(
         );
         outer.elements.push(element);
     }
+    // The page side lists an unwalked frame by its src attribute (absolute or relative).
     outer
         .unwalked_frames
-        .retain(|frame| !(*frame == url || (!frame.is_empty() && url.starts_with(frame.as_str()))));
+        .retain(|frame| frame.is_empty() || !(url.starts_with(frame.as_str()) || url.contains(frame.as_str())));
 }
 
 /// Points an action at another index (the element's index inside its own frame).

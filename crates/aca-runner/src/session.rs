@@ -45,6 +45,8 @@ pub struct Session {
     children: Arc<Mutex<Vec<ChildFrame>>>,
     last: Option<Observation>,
     routes: HashMap<u32, Route>,
+    /// The navigation count when the last observation or action ended.
+    seen_navigations: u64,
 }
 
 impl std::fmt::Debug for Session {
@@ -95,6 +97,7 @@ impl Session {
             children,
             last: None,
             routes: HashMap::new(),
+            seen_navigations: 0,
         };
         session.goto(url).await?;
         Ok(session)
@@ -185,6 +188,7 @@ impl Session {
         }
         self.routes = routes;
         self.last = Some(observation.clone());
+        self.seen_navigations = self.watch.navigations();
         Ok(observation)
     }
 
@@ -200,7 +204,12 @@ impl Session {
             return crashed_outcome();
         }
         let started = Instant::now();
-        let navigations = self.watch.navigations();
+        // A wait also reports a navigation that happened since the agent last looked (a console that
+        // returns to the list a moment after its success message).
+        let navigations = match request.action {
+            GuiAction::Wait { .. } => self.seen_navigations,
+            _ => self.watch.navigations(),
+        };
         let timeout = Duration::from_millis(u64::from(request.timeout_ms));
         let outcome = match &request.action {
             GuiAction::Goto { url } => match self.goto(url).await {
@@ -224,7 +233,9 @@ impl Session {
                 }
             }
         };
-        self.after_action(outcome, navigations, started, timeout).await
+        let outcome = self.after_action(outcome, navigations, started, timeout).await;
+        self.seen_navigations = self.watch.navigations();
+        outcome
     }
 
     /// Waits until no request is in flight and the page side sees no DOM churn, at most `max`.

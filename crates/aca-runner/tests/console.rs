@@ -275,13 +275,29 @@ async fn a_vpc_created_by_role_and_name_reaches_actiontrail() {
         },
     )
     .await;
-    assert!(
-        matches!(&outcome, ActionOutcome::Navigated { url } if url.contains("/console/vpc/vpcs")),
-        "{outcome:?}"
-    );
+    // The console shows "The VPC is created." and returns to the list a moment later: the agent's
+    // wait() sees the navigation.
+    if !matches!(outcome, ActionOutcome::Navigated { .. }) {
+        element(
+            &settled_observation(&mut session).await,
+            Role::Alert,
+            "The VPC is created.",
+        );
+        let mut waited = Vec::new();
+        while waited.len() < 10 && !matches!(waited.last(), Some(ActionOutcome::Navigated { .. })) {
+            waited.push(session.act(request(GuiAction::Wait { ms: Some(1_000) })).await);
+        }
+        assert!(
+            matches!(waited.last(), Some(ActionOutcome::Navigated { url }) if url.contains("/console/vpc/vpcs?")),
+            "{waited:?}"
+        );
+    }
     let listed = settled_observation(&mut session).await;
     assert!(
-        listed.elements.iter().any(|e| e.name.contains("runner-vpc")),
+        listed.elements.iter().any(|e| e
+            .places
+            .iter()
+            .any(|p| p.kind == PlaceKind::Row && p.name.contains("runner-vpc"))),
         "the new VPC in the list:\n{}",
         listed.to_text()
     );
