@@ -108,19 +108,6 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.min(sorted.len() - 1)]
 }
 
-/// Every number in the page side's `bench_observe` answer that looks like a list of timings.
-fn timings(value: &serde_json::Value) -> Vec<f64> {
-    match value {
-        serde_json::Value::Array(items) => items.iter().filter_map(serde_json::Value::as_f64).collect(),
-        serde_json::Value::Object(map) => ["samples_ms", "runs_ms", "times_ms", "samples", "times"]
-            .iter()
-            .find_map(|key| map.get(*key))
-            .map(timings)
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    }
-}
-
 async fn speed(runner: &Runner) {
     let rows = 100;
     let page = generated_page(rows);
@@ -144,22 +131,19 @@ async fn speed(runner: &Runner) {
     );
     match session.evaluate_isolated(&expression).await {
         Ok(answer) => {
-            let parsed: serde_json::Value = answer
+            let report: serde_json::Value = answer
                 .as_str()
                 .and_then(|text| serde_json::from_str(text).ok())
-                .unwrap_or(answer.clone());
-            let mut samples = timings(&parsed);
-            samples.sort_by(f64::total_cmp);
-            if samples.is_empty() {
-                println!("page side bench_observe ({runs} runs): {parsed}");
-            } else {
-                println!(
-                    "page side bench_observe ({} runs): p50 {:.2} ms, p99 {:.2} ms",
-                    samples.len(),
-                    percentile(&samples, 50.0),
-                    percentile(&samples, 99.0)
-                );
-            }
+                .unwrap_or(answer);
+            println!(
+                "page side bench_observe ({} runs, {} elements): p50 {:.2} ms, p99 {:.2} ms (mean {:.2}, max {:.2})",
+                report["runs"],
+                report["elements"],
+                report["p50_ms"].as_f64().unwrap_or(f64::NAN),
+                report["p99_ms"].as_f64().unwrap_or(f64::NAN),
+                report["mean_ms"].as_f64().unwrap_or(f64::NAN),
+                report["max_ms"].as_f64().unwrap_or(f64::NAN),
+            );
         }
         Err(e) => println!("page side bench_observe failed: {e}"),
     }
