@@ -24,6 +24,7 @@ enum Command {
     Api(commands::api::ApiArgs),
     Demo(commands::demo::DemoArgs),
     Docs(commands::docs::DocsArgs),
+    Observe(commands::observe::ObserveArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
             Command::Api(args) => commands::api::run(args).await,
             Command::Demo(args) => commands::demo::run(args).await,
             Command::Docs(args) => commands::docs::run(args).await,
+            Command::Observe(args) => commands::observe::run(args).await,
         }
     });
     match result {

@@ -1,0 +1,147 @@
+//! [`Runner`]: one headless Chromium with a fresh profile, the page side loaded and ready to inject,
+//! closed on every exit path (`close`, drop, a panic unwinding through its owner).
+
+use std::time::Duration;
+
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::handler::viewport::Viewport;
+use futures::StreamExt as _;
+use tempfile::TempDir;
+
+use crate::config::{HEADLESS_ARGS, RunnerConfig};
+use crate::error::RunnerError;
+use crate::page_side::PageSide;
+use crate::process;
+
+/// A launched browser. Open pages on it with [`crate::Session::open`].
+pub struct Runner {
+    browser: Option<Browser>,
+    handler: tokio::task::JoinHandle<()>,
+    root_pid: Option<u32>,
+    pub(crate) page_side: PageSide,
+    pub(crate) config: RunnerConfig,
+    /// Declared last: removed after the processes writing into it are gone.
+    profile: Option<TempDir>,
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner")
+            .field("pid", &self.root_pid)
+            .field("page_side", &self.page_side)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runner {
+    /// Checks the binary and the page side, then starts Chromium headless in a fresh profile folder.
+    pub async fn launch(config: RunnerConfig) -> Result<Self, RunnerError> {
+        if !config.chromium.is_file() {
+            return Err(RunnerError::ChromiumMissing {
+                path: config.chromium.clone(),
+            });
+        }
+        let page_side = PageSide::load(&config.page_side)?;
+        let launch_error = |message: String| RunnerError::Launch {
+            path: config.chromium.clone(),
+            message,
+        };
+        let profile = tempfile::Builder::new()
+            .prefix("aca-runner-profile-")
+            .tempdir()
+            .map_err(|e| launch_error(format!("cannot create a profile folder: {e}")))?;
+        let browser_config = BrowserConfig::builder()
+            .chrome_executable(&config.chromium)
+            .new_headless_mode()
+            .no_sandbox()
+            .user_data_dir(profile.path())
+            .window_size(config.width, config.height)
+            .viewport(Viewport {
+                width: config.width,
+                height: config.height,
+                device_scale_factor: Some(1.0),
+                emulating_mobile: false,
+                is_landscape: config.width >= config.height,
+                has_touch: false,
+            })
+            .request_timeout(config.request_timeout)
+            .args(HEADLESS_ARGS.iter().copied().filter(|a| !a.starts_with("--headless")))
+            .args(config.extra_args.iter().map(String::as_str))
+            .build()
+            .map_err(launch_error)?;
+        let (mut browser, mut events) = Browser::launch(browser_config)
+            .await
+            .map_err(|e| launch_error(e.to_string()))?;
+        let root_pid = browser.get_mut_child().and_then(|child| child.as_mut_inner().id());
+        let handler = tokio::spawn(async move {
+            while let Some(event) = events.next().await {
+                if let Err(error) = event {
+                    tracing::debug!(%error, "CDP handler");
+                }
+            }
+        });
+        Ok(Self {
+            browser: Some(browser),
+            handler,
+            root_pid,
+            page_side,
+            config,
+            profile: Some(profile),
+        })
+    }
+
+    pub(crate) fn browser(&self) -> Result<&Browser, RunnerError> {
+        self.browser
+            .as_ref()
+            .ok_or_else(|| RunnerError::protocol("using the browser", "the browser was closed"))
+    }
+
+    /// The browser's process and all its descendants (renderers, GPU and utility processes), root first.
+    pub fn process_ids(&self) -> Vec<u32> {
+        self.root_pid.map(process::tree).unwrap_or_default()
+    }
+
+    /// The profile folder of this run (removed when the runner closes).
+    pub fn profile_dir(&self) -> Option<&std::path::Path> {
+        self.profile.as_ref().map(TempDir::path)
+    }
+
+    pub fn config(&self) -> &RunnerConfig {
+        &self.config
+    }
+
+    /// Asks Chromium to quit, waits up to five seconds, then kills whatever is left and removes the
+    /// profile folder.
+    pub async fn close(mut self) {
+        let pids = self.process_ids();
+        if let Some(mut browser) = self.browser.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), async {
+                let _ = browser.close().await;
+                let _ = browser.wait().await;
+            })
+            .await;
+            process::kill_all(&pids);
+            let _ = tokio::time::timeout(Duration::from_secs(2), browser.wait()).await;
+        }
+        self.shut_down(&pids);
+    }
+
+    fn shut_down(&mut self, pids: &[u32]) {
+        process::kill_all(pids);
+        self.handler.abort();
+        self.browser = None;
+        if let Some(profile) = self.profile.take() {
+            let path = profile.path().to_owned();
+            if let Err(error) = profile.close() {
+                tracing::debug!(%error, path = %path.display(), "removing the profile folder");
+            }
+        }
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        let pids = self.process_ids();
+        self.shut_down(&pids);
+    }
+}

@@ -1,0 +1,207 @@
+//! What the runtime watches on a page from outside it: requests in flight, main-frame navigations,
+//! a crashed renderer, and cross-origin frames that appear (to inject the page side into).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFrameNavigated, EventFrameRequestedNavigation, EventFrameStartedLoading, EventFrameStoppedLoading, FrameId,
+};
+use chromiumoxide::cdp::browser_protocol::target::{EventAttachedToTarget, EventDetachedFromTarget, TargetId};
+use futures::{Stream, StreamExt as _};
+use parking_lot::Mutex;
+use tokio::sync::mpsc;
+
+/// The shared state the event tasks update.
+#[derive(Debug)]
+pub(crate) struct Watch {
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    main_frame: FrameId,
+    in_flight: HashSet<String>,
+    last_network: Instant,
+    /// Main-frame navigations requested or started; an action compares it before and after.
+    navigations: u64,
+    main_loading: bool,
+    crashed: bool,
+    /// Cross-origin frames attached but not yet injected.
+    frames_pending: usize,
+}
+
+/// A cross-origin frame target that appeared or went away.
+#[derive(Debug)]
+pub(crate) enum FrameTarget {
+    Attached { target: TargetId, url: String },
+    Detached { target: TargetId },
+}
+
+impl Watch {
+    /// Starts the event tasks on `page`; cross-origin frame targets are sent to the returned receiver.
+    pub(crate) async fn start(
+        page: &Page,
+        main_frame: FrameId,
+    ) -> Result<(Arc<Self>, mpsc::UnboundedReceiver<FrameTarget>), chromiumoxide::error::CdpError> {
+        let watch = Arc::new(Self {
+            state: Mutex::new(State {
+                main_frame,
+                in_flight: HashSet::new(),
+                last_network: Instant::now(),
+                navigations: 0,
+                main_loading: false,
+                crashed: false,
+                frames_pending: 0,
+            }),
+        });
+        let is_main = |w: &Watch, frame: &FrameId| w.state.lock().main_frame == *frame;
+        spawn_each(
+            &watch,
+            page.event_listener::<EventRequestWillBeSent>().await?,
+            |w, e| {
+                let mut s = w.state.lock();
+                // A frame's own document may load in another process (and finish in its session).
+                let frame_document = e.r#type == Some(ResourceType::Document)
+                    && e.frame_id.as_ref().is_some_and(|frame| *frame != s.main_frame);
+                if !frame_document {
+                    s.in_flight.insert(e.request_id.inner().clone());
+                }
+                s.last_network = Instant::now();
+            },
+        );
+        spawn_each(&watch, page.event_listener::<EventLoadingFinished>().await?, |w, e| {
+            let mut s = w.state.lock();
+            s.in_flight.remove(e.request_id.inner());
+            s.last_network = Instant::now();
+        });
+        spawn_each(&watch, page.event_listener::<EventLoadingFailed>().await?, |w, e| {
+            let mut s = w.state.lock();
+            s.in_flight.remove(e.request_id.inner());
+            s.last_network = Instant::now();
+        });
+        spawn_each(
+            &watch,
+            page.event_listener::<EventFrameRequestedNavigation>().await?,
+            move |w, e| {
+                if is_main(w, &e.frame_id) {
+                    w.state.lock().navigations += 1;
+                }
+            },
+        );
+        spawn_each(
+            &watch,
+            page.event_listener::<EventFrameStartedLoading>().await?,
+            move |w, e| {
+                if is_main(w, &e.frame_id) {
+                    let mut s = w.state.lock();
+                    s.navigations += 1;
+                    s.main_loading = true;
+                }
+            },
+        );
+        spawn_each(
+            &watch,
+            page.event_listener::<EventFrameStoppedLoading>().await?,
+            move |w, e| {
+                if is_main(w, &e.frame_id) {
+                    w.state.lock().main_loading = false;
+                }
+            },
+        );
+        spawn_each(&watch, page.event_listener::<EventFrameNavigated>().await?, |w, e| {
+            if e.frame.parent_id.is_none() {
+                let mut s = w.state.lock();
+                // Requests of the document that was left will never finish.
+                s.in_flight.clear();
+                s.main_frame = e.frame.id.clone();
+            }
+        });
+        spawn_each(&watch, page.event_listener::<EventTargetCrashed>().await?, |w, _| {
+            w.state.lock().crashed = true;
+        });
+        let (frames_tx, frames_rx) = mpsc::unbounded_channel();
+        let attached_tx = frames_tx.clone();
+        // Detach events name the session only: remember which frame target each session is.
+        let sessions: Arc<Mutex<HashMap<String, TargetId>>> = Arc::default();
+        let attached_sessions = sessions.clone();
+        spawn_each(
+            &watch,
+            page.event_listener::<EventAttachedToTarget>().await?,
+            move |w, e| {
+                // The runner's own session to a frame announces itself too: only the first counts.
+                let mut known = attached_sessions.lock();
+                if e.target_info.r#type == "iframe" && !known.values().any(|t| *t == e.target_info.target_id) {
+                    w.state.lock().frames_pending += 1;
+                    known.insert(e.session_id.inner().clone(), e.target_info.target_id.clone());
+                    let _ = attached_tx.send(FrameTarget::Attached {
+                        target: e.target_info.target_id.clone(),
+                        url: e.target_info.url.clone(),
+                    });
+                }
+            },
+        );
+        spawn_each(
+            &watch,
+            page.event_listener::<EventDetachedFromTarget>().await?,
+            move |_, e| {
+                if let Some(target) = sessions.lock().remove(e.session_id.inner()) {
+                    let _ = frames_tx.send(FrameTarget::Detached { target });
+                }
+            },
+        );
+        Ok((watch, frames_rx))
+    }
+
+    pub(crate) fn main_frame(&self) -> FrameId {
+        self.state.lock().main_frame.clone()
+    }
+
+    pub(crate) fn navigations(&self) -> u64 {
+        self.state.lock().navigations
+    }
+
+    pub(crate) fn crashed(&self) -> bool {
+        self.state.lock().crashed
+    }
+
+    /// No request in flight for `quiet_ms`, the main frame is not loading and every cross-origin
+    /// frame that appeared has its page side.
+    pub(crate) fn network_quiet(&self, quiet_ms: u128) -> bool {
+        let s = self.state.lock();
+        s.in_flight.is_empty()
+            && !s.main_loading
+            && s.frames_pending == 0
+            && s.last_network.elapsed().as_millis() >= quiet_ms
+    }
+
+    /// A cross-origin frame announced by an attach event is injected (or given up on).
+    pub(crate) fn frame_done(&self) {
+        let mut s = self.state.lock();
+        s.frames_pending = s.frames_pending.saturating_sub(1);
+    }
+
+    pub(crate) fn requests_in_flight(&self) -> usize {
+        self.state.lock().in_flight.len()
+    }
+}
+
+fn spawn_each<E, S>(watch: &Arc<Watch>, mut events: S, on_event: impl Fn(&Watch, &E) + Send + 'static)
+where
+    S: Stream<Item = Arc<E>> + Unpin + Send + 'static,
+    E: Send + Sync + 'static,
+{
+    let watch = Arc::downgrade(watch);
+    tokio::spawn(async move {
+        while let Some(event) = events.next().await {
+            let Some(watch) = watch.upgrade() else { break };
+            on_event(&watch, &event);
+        }
+    });
+}

@@ -1,0 +1,218 @@
+//! The runtime on small fixture pages: a strict CSP and a cross-origin frame, a CSS hover menu that
+//! only trusted input opens, and every way an action can go wrong (a vanished element, a disabled
+//! button, a navigation during the action, a page that never settles, a crashed tab).
+
+mod common;
+
+use std::time::Duration;
+
+use aca_core::{ActionOutcome, GuiAction, NotActionable, PlaceKind, Role};
+use axum::response::Html;
+use axum::routing::get;
+use common::{click, element, observe, request, runner, serve};
+
+const INNER: &str =
+    "<title>Inner frame</title><button onclick=\"this.textContent='Clicked inside'\">Inside frame</button>";
+
+const HOVER: &str = "<title>Hover</title><style>.list{display:none}.menu:hover .list{display:block}</style>\
+    <div class=menu><button>More</button><div class=list role=menu><a href=#release role=menuitem>Release</a></div></div>";
+
+const ACTIONS: &str = "<title>Actions</title>\
+    <button disabled title='No quota left'>Create</button>\
+    <button id=gone>Vanishing</button>\
+    <a href=/next>Go next</a>\
+    <button onclick=\"setTimeout(() => location.href = '/next', 30)\">Later</button>\
+    <button onclick=\"fetch('/slow')\">Busy</button>";
+
+async fn site() -> String {
+    let other = serve(axum::Router::new().route("/inner", get(|| async { Html(INNER) }))).await;
+    // The frame's origin differs by host name, so Chromium puts it in a process of its own.
+    let other = other.replace("127.0.0.1", "localhost");
+    let strict = format!(
+        "<title>Strict</title><h1>Strict page</h1><button>Top button</button>\
+         <iframe src='{other}/inner' width=400 height=150 style='margin-left:200px'></iframe>"
+    );
+    let app = axum::Router::new()
+        .route(
+            "/strict",
+            get(move || {
+                let body = strict.clone();
+                async move {
+                    (
+                        [("content-security-policy", "default-src 'self'; frame-src *")],
+                        Html(body),
+                    )
+                }
+            }),
+        )
+        .route("/hover", get(|| async { Html(HOVER) }))
+        .route("/actions", get(|| async { Html(ACTIONS) }))
+        .route(
+            "/next",
+            get(|| async { Html("<title>Next</title><h1>Next page</h1><button>Back</button>") }),
+        )
+        .route(
+            "/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                "late"
+            }),
+        );
+    serve(app).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/strict"))
+        .await
+        .unwrap();
+    // The page's own scripts see nothing of the page side.
+    let hidden = session
+        .evaluate("typeof globalThis.__acaDom === 'undefined' && typeof globalThis.wasm_bindgen === 'undefined'")
+        .await
+        .unwrap();
+    assert_eq!(hidden, serde_json::Value::Bool(true));
+
+    // The cross-origin frame attaches as its own target; settling waits until it has its page side.
+    assert!(session.wait_settled(Duration::from_secs(5)).await.unwrap());
+    let observation = observe(&mut session).await;
+    element(&observation, Role::Button, "Top button");
+    let inside = element(&observation, Role::Button, "Inside frame").clone();
+    assert_eq!(
+        inside.places.first().map(|p| p.kind),
+        Some(PlaceKind::Frame),
+        "{inside:?}"
+    );
+    let frame_box: Vec<f64> = serde_json::from_value(
+        session
+            .evaluate("(() => { const r = document.querySelector('iframe').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()")
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    let rect = inside.rect.expect("a box");
+    assert!(
+        rect.x >= frame_box[0] && rect.y >= frame_box[1] && rect.x + rect.width <= frame_box[2],
+        "the frame's button {rect:?} lies inside the frame {frame_box:?}"
+    );
+    assert!(
+        observation.unwalked_frames.is_empty(),
+        "{:?}",
+        observation.unwalked_frames
+    );
+
+    let outcome = session.act(request(GuiAction::Click { index: inside.index })).await;
+    assert_eq!(outcome, ActionOutcome::Done { reresolved: false });
+    let after = observe(&mut session).await;
+    element(&after, Role::Button, "Clicked inside");
+    runner.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_moves_the_real_pointer_so_css_hover_menus_open() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/hover"))
+        .await
+        .unwrap();
+    // A synthetic mouseover does not make CSS :hover match.
+    let synthetic = session
+        .evaluate(
+            "(() => { document.querySelector('.menu').dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); \
+             return getComputedStyle(document.querySelector('.list')).display; })()",
+        )
+        .await
+        .unwrap();
+    assert_eq!(synthetic, "none");
+    let observation = observe(&mut session).await;
+    assert!(aca_runner::find::by_name(&observation, Role::Menuitem, "Release").is_none());
+    let more = element(&observation, Role::Button, "More").index;
+    let outcome = session.act(request(GuiAction::Hover { index: more })).await;
+    assert!(outcome.succeeded(), "{outcome:?}");
+    let opened = observe(&mut session).await;
+    element(&opened, Role::Menuitem, "Release");
+    runner.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_actions_become_typed_outcomes() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
+        .await
+        .unwrap();
+
+    // A disabled button says why.
+    let outcome = click(&mut session, Role::Button, "Create").await;
+    assert!(
+        matches!(
+            outcome,
+            ActionOutcome::NotActionable {
+                reason: NotActionable::Disabled { .. },
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+
+    // An element that went away after the observation.
+    let observation = observe(&mut session).await;
+    let vanishing = element(&observation, Role::Button, "Vanishing").index;
+    session
+        .evaluate("document.getElementById('gone').remove()")
+        .await
+        .unwrap();
+    let outcome = session.act(request(GuiAction::Click { index: vanishing })).await;
+    assert!(
+        matches!(outcome, ActionOutcome::ElementNotFound { index } if index == vanishing),
+        "{outcome:?}"
+    );
+
+    // A page that never settles (a request that does not finish).
+    let observation = observe(&mut session).await;
+    let busy = element(&observation, Role::Button, "Busy").index;
+    let mut slow = request(GuiAction::Click { index: busy });
+    slow.timeout_ms = 1_500;
+    let outcome = session.act(slow).await;
+    assert!(matches!(outcome, ActionOutcome::Timeout { .. }), "{outcome:?}");
+
+    // A navigation the page starts a little after the click is reported, and the new page observed.
+    session.goto(&format!("{base}/actions")).await.unwrap();
+    let outcome = click(&mut session, Role::Button, "Later").await;
+    assert_eq!(
+        outcome,
+        ActionOutcome::Navigated {
+            url: format!("{base}/next")
+        }
+    );
+    element(&observe(&mut session).await, Role::Button, "Back");
+
+    // So is a link's.
+    session.goto(&format!("{base}/actions")).await.unwrap();
+    let outcome = click(&mut session, Role::Link, "Go next").await;
+    assert_eq!(
+        outcome,
+        ActionOutcome::Navigated {
+            url: format!("{base}/next")
+        }
+    );
+
+    // A crashed tab fails every action with a message, and observing it is an error.
+    let _ = tokio::time::timeout(
+        Duration::from_secs(3),
+        session
+            .page()
+            .execute(chromiumoxide::cdp::browser_protocol::page::CrashParams::default()),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let outcome = session.act(request(GuiAction::Click { index: 1 })).await;
+    assert!(
+        matches!(&outcome, ActionOutcome::Failed { message } if message.contains("crashed")),
+        "{outcome:?}"
+    );
+    assert!(session.observe(&Default::default()).await.is_err());
+    runner.close().await;
+}
