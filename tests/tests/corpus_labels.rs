@@ -357,10 +357,18 @@ fn drift_problems(page: &CorpusPage, entry: &ExpectedDrift, consoles: &Consoles)
     let Some(step) = step else {
         return vec![format!("step {} does not exist", entry.step)];
     };
+    // What the step says: its sentence and the parameters of its table.
+    let mut says = step.text.clone();
+    for table in page.procedure.parameters.iter().filter(|t| t.step.as_deref() == Some(&entry.step)) {
+        for row in &table.rows {
+            says.push('\n');
+            says.push_str(&row.name);
+        }
+    }
     if !entry.documented.is_empty() {
         if entry.documented_at != UiPlace::Steps {
             for part in entry.documented.split(" > ") {
-                if !step.text.contains(part) {
+                if !says.contains(part) {
                     problems.push(format!("step {} does not say \"{part}\"", entry.step));
                 }
             }
