@@ -150,12 +150,14 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     }
     words.reverse();
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
+    // "Log" only as in "Log On": "Log Storage" is a label.
     while words.first().is_some_and(|w| {
         [
-            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter", "Go", "Log",
+            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter", "Go",
         ]
         .contains(w)
             || CONNECTORS.contains(w)
+            || (*w == "Log" && words.get(1).is_some_and(|n| n.eq_ignore_ascii_case("on")))
     }) {
         words.remove(0);
     }
@@ -668,6 +670,10 @@ mod tests {
         assert_eq!(
             plain("choose icon1 > Instance Status > Stop.").menu_path,
             ["⋯", "Instance Status", "Stop"]
+        );
+        assert_eq!(
+            plain("choose Log Storage > Logstores.").menu_path,
+            ["Log Storage", "Logstores"]
         );
     }
 

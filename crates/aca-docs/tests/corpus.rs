@@ -213,7 +213,7 @@ fn bad_sidecars_are_named_with_the_fault() {
     }
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "vpc/p.md", PAGE);
-    write(dir.path(), "vpc/p.task.toml", &format!("{SIDECAR}profle = \"2024\"\n"));
+    write(dir.path(), "vpc/p.task.toml", &format!("profle = \"2024\"\n{SIDECAR}"));
     assert!(matches!(
         load_corpus(dir.path()),
         Err(CorpusError::UnknownKey { key, .. }) if key == "profle"
