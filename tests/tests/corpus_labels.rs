@@ -123,7 +123,8 @@ impl Scope {
                 None => orders.push((form.to_owned(), vec![title.to_owned()])),
             }
         }
-        self.steps.extend(orders.into_iter().map(|(_, titles)| titles.join(" > ")));
+        self.steps
+            .extend(orders.into_iter().map(|(_, titles)| titles.join(" > ")));
     }
 }
 
@@ -158,9 +159,13 @@ fn example_row(page: &PageSpec) -> Value {
         for (i, key) in keys.iter().enumerate() {
             let Value::Object(map) = at else { break };
             let leaf = i + 1 == keys.len();
-            at = map
-                .entry((*key).to_owned())
-                .or_insert_with(|| if leaf { Value::String(format!("example-{key}")) } else { Value::Object(Map::new()) });
+            at = map.entry((*key).to_owned()).or_insert_with(|| {
+                if leaf {
+                    Value::String(format!("example-{key}"))
+                } else {
+                    Value::Object(Map::new())
+                }
+            });
         }
     }
     row
@@ -288,10 +293,8 @@ fn step_problems(step: &Step, typed: &HashSet<String>, ui: &ProductUi) -> Vec<St
     }
     if step.column.as_deref() == Some("Actions") {
         match step.menu_path.as_slice() {
-            [more, action] if more == "More" => {
-                if !all.has(UiPlace::MoreMenu, action) {
-                    problems.push(format!("\"{action}\" is not in the More menu of the Actions column"));
-                }
+            [more, action] if more == "More" && !all.has(UiPlace::MoreMenu, action) => {
+                problems.push(format!("\"{action}\" is not in the More menu of the Actions column"));
             }
             [] => {
                 let inline = step
@@ -338,7 +341,12 @@ fn every_label_a_step_names_is_in_its_release() {
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 /// The console page a drift entry is about: the `page` its sidecar names, else the whole product.
@@ -359,7 +367,12 @@ fn drift_problems(page: &CorpusPage, entry: &ExpectedDrift, consoles: &Consoles)
     };
     // What the step says: its sentence and the parameters of its table.
     let mut says = step.text.clone();
-    for table in page.procedure.parameters.iter().filter(|t| t.step.as_deref() == Some(&entry.step)) {
+    for table in page
+        .procedure
+        .parameters
+        .iter()
+        .filter(|t| t.step.as_deref() == Some(&entry.step))
+    {
         for row in &table.rows {
             says.push('\n');
             says.push_str(&row.name);
@@ -407,7 +420,12 @@ fn every_declared_drift_is_real() {
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 /// Whether a drift entry of a page written for `profile` declares the difference `d` (as its
@@ -446,5 +464,9 @@ fn every_difference_between_the_releases_is_declared_by_a_page() {
         .filter(|(i, _)| !covered.contains(i))
         .map(|(_, d)| format!("{d:?}"))
         .collect();
-    assert!(missing.is_empty(), "differences no page declares, in either direction:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "differences no page declares, in either direction:\n{}",
+        missing.join("\n")
+    );
 }

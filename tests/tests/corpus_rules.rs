@@ -44,7 +44,10 @@ fn page_calls(page: &PageSpec, calls: &mut HashMap<String, Sent>) {
         match &action.kind {
             ActionKind::Form(form) => forms.push(form),
             ActionKind::Call {
-                action, id_param, fixed, ..
+                action,
+                id_param,
+                fixed,
+                ..
             } => {
                 let sent = calls.entry(action.clone()).or_default();
                 context(sent);
@@ -76,7 +79,10 @@ fn page_calls(page: &PageSpec, calls: &mut HashMap<String, Sent>) {
             for field in &step.fields {
                 sent.param(&field.param);
                 if let Some(values) = choices(&field.kind) {
-                    sent.choices.entry(field.param.replace(".N.", ".1.")).or_default().extend(values);
+                    sent.choices
+                        .entry(field.param.replace(".N.", ".1."))
+                        .or_default()
+                        .extend(values);
                 }
             }
         }
@@ -166,7 +172,10 @@ fn matcher_problems(matcher: &EventMatcher, spec: &ProductSpec) -> Vec<String> {
         if let (ParameterTest::Equals(value), Some(allowed)) = (&condition.test, sent.choices.get(&condition.name)) {
             let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
             if !text.contains("${") && !allowed.contains(&text) {
-                problems.push(format!("{} = {text} is not among the console's choices {allowed:?}", condition.name));
+                problems.push(format!(
+                    "{} = {text} is not among the console's choices {allowed:?}",
+                    condition.name
+                ));
             }
         }
     }
@@ -194,5 +203,10 @@ fn every_rule_matches_what_the_console_records() {
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

@@ -89,16 +89,28 @@ fn every_task_has_a_rule_its_page_names() {
         let name = page.path.display();
         let events = &page.task.rule.events;
         assert!(!events.is_empty(), "{name}: the success rule has no event");
-        assert!(!page.task.rule.inferred, "{name}: a corpus rule is written, not inferred");
+        assert!(
+            !page.task.rule.inferred,
+            "{name}: a corpus rule is written, not inferred"
+        );
         for matcher in events {
             // A buy page's order is the console operation `Create`; the page names the API behind it.
-            let named =
-                matcher.event_name == "Create" || page.procedure.related_api.iter().any(|a| *a == matcher.event_name);
-            assert!(named, "{name}: {} is not among the page's Related API operations", matcher.event_name);
+            let named = matcher.event_name == "Create" || page.procedure.related_api.contains(&matcher.event_name);
+            assert!(
+                named,
+                "{name}: {} is not among the page's Related API operations",
+                matcher.event_name
+            );
         }
         if let Some(meta) = &page.task.meta {
-            assert!(meta.terraform.contains("resource \"alicloud_"), "{name}: META declares no resource");
-            assert!(meta.terraform.contains("${var.suffix}"), "{name}: META names are not unique per run");
+            assert!(
+                meta.terraform.contains("resource \"alicloud_"),
+                "{name}: META declares no resource"
+            );
+            assert!(
+                meta.terraform.contains("${var.suffix}"),
+                "{name}: META names are not unique per run"
+            );
         }
     }
 }
@@ -152,7 +164,9 @@ fn a_page_with_its_sidecar_loads_with_its_task() {
     write(
         dir.path(),
         "vpc/delete-vpc.task.toml",
-        &format!("{SIDECAR}\n[[expected_drift]]\nstep = \"3\"\nkind = \"moved_control\"\ndocumented = \"Delete\"\ndocumented_at = \"actions_column\"\nobserved = \"Delete\"\nobserved_at = \"more_menu\"\npage = \"vpcs\"\n"),
+        &format!(
+            "{SIDECAR}\n[[expected_drift]]\nstep = \"3\"\nkind = \"moved_control\"\ndocumented = \"Delete\"\ndocumented_at = \"actions_column\"\nobserved = \"Delete\"\nobserved_at = \"more_menu\"\npage = \"vpcs\"\n"
+        ),
     );
     let pages = load_corpus(dir.path()).unwrap();
     assert_eq!(pages.len(), 1);
@@ -196,7 +210,10 @@ fn bad_sidecars_are_named_with_the_fault() {
     let cases = [
         ("profile = \"2026\"\nproduct = ", "TOML parse error"),
         ("profile = \"2026\"\nproduct = \"vpc\"\n", "rule"),
-        ("profile = \"2026\"\nproduct = \"vpc\"\n[rule]\nevents = []\n[[expected_drift]]\nstep = \"1\"\nkind = \"renamed\"\n", "renamed"),
+        (
+            "profile = \"2026\"\nproduct = \"vpc\"\n[rule]\nevents = []\n[[expected_drift]]\nstep = \"1\"\nkind = \"renamed\"\n",
+            "renamed",
+        ),
     ];
     for (text, needle) in cases {
         let dir = tempfile::tempdir().unwrap();
