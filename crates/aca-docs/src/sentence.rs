@@ -142,13 +142,15 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
         if !ok {
             break;
         }
-        words.push(w.trim_start_matches(['(', '"', '“']));
+        words.push(w);
         j -= 1;
     }
     if words.is_empty() {
         return None;
     }
     words.reverse();
+    // Only the label's first word loses an opening quote or parenthesis: "Capacity (GiB)" keeps its.
+    words[0] = words[0].trim_start_matches(['(', '"', '“']);
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
     // "Log" only as in "Log On": "Log Storage" is a label.
     while words.first().is_some_and(|w| {
@@ -697,6 +699,8 @@ mod tests {
         );
         // "enter a name" names no value.
         assert!(plain("Enter a name for the VPC.").values.is_empty());
+        let a = plain("In the Deletion Period (Days) field, enter 30.");
+        assert_eq!(a.values[0].label.as_deref(), Some("Deletion Period (Days)"));
         let a = plain("Name: Enter a name. In this example, web-vpc is used.");
         assert_eq!(
             a.values,
