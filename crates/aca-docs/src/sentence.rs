@@ -526,7 +526,11 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             let ti = tok_at(&toks, p + q + 8)?;
             return label_at(ti).map(|r| r.0);
         }
-        if let Some(q) = FIELD_KWS.iter().filter_map(|k| after.find(k)).min() {
+        if let Some(q) = FIELD_KWS
+            .iter()
+            .filter_map(|k| find_word(after, k.trim_start(), 0))
+            .min()
+        {
             return name_before(p + q);
         }
         if let Some(q) = text[cs..p].find(':') {
@@ -538,7 +542,12 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             let verbless = !["click", "enter", "select", "set ", "choose"]
                 .iter()
                 .any(|v| lead.contains(v));
-            if verbless && let Some(q) = FIELD_KWS.iter().filter_map(|k| lead.find(k)).min() {
+            if verbless
+                && let Some(q) = FIELD_KWS
+                    .iter()
+                    .filter_map(|k| find_word(lead, k.trim_start(), 0))
+                    .min()
+            {
                 return name_before(ps + q);
             }
         }
@@ -699,6 +708,9 @@ mod tests {
         );
         // "enter a name" names no value.
         assert!(plain("Enter a name for the VPC.").values.is_empty());
+        // "list" in "Listener" is no drop-down list.
+        let a = plain("Enter 443 in the Listener Port field and click Next.");
+        assert_eq!(a.values[0].label.as_deref(), Some("Listener Port"));
         let a = plain("In the Deletion Period (Days) field, enter 30.");
         assert_eq!(a.values[0].label.as_deref(), Some("Deletion Period (Days)"));
         let a = plain("Name: Enter a name. In this example, web-vpc is used.");
