@@ -349,7 +349,9 @@ fn every_label_a_step_names_is_in_its_release() {
     );
 }
 
-/// The console page a drift entry is about: the `page` its sidecar names, else the whole product.
+/// What is wrong with one drift entry: the documented control must sit where the page says in its
+/// own release and not in the other, and what replaces it must be in the other. Both are looked up on
+/// the console page the entry names (`page`), else in the whole product.
 fn drift_problems(page: &CorpusPage, entry: &ExpectedDrift, consoles: &Consoles) -> Vec<String> {
     let own = profile_of(page);
     let product = &page.task.product;

@@ -83,6 +83,49 @@ fn every_step_that_acts_on_the_console_names_its_labels() {
     }
 }
 
+/// The page's own line of a step: the list item whose text, without its markup, starts as the step.
+fn source_line<'a>(source: &'a str, step_text: &str) -> Option<&'a str> {
+    let head: String = step_text.chars().take(40).collect();
+    source.lines().find(|line| {
+        let plain = line.replace("**", "").replace('`', "");
+        let item = plain
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches(". ");
+        item.starts_with(&head)
+    })
+}
+
+#[test]
+fn every_step_written_with_bold_labels_reads_with_its_labels() {
+    let mut checked = 0;
+    for page in corpus() {
+        let source = std::fs::read_to_string(&page.path).unwrap();
+        for step in page.procedure.steps.iter().flat_map(|s| s.flatten()) {
+            let Some(line) = source_line(&source, &step.text) else {
+                panic!(
+                    "{}: no line of the page reads as step {}: {}",
+                    page.path.display(),
+                    step.number,
+                    step.text
+                );
+            };
+            if line.contains("**") {
+                checked += 1;
+                // Console names ("Log on to the **ECS console**") are no labels.
+                let only_console = line.matches("**").count() == 2 && line.contains(" console**");
+                assert!(
+                    only_console || !step.labels.is_empty(),
+                    "{} step {} names labels in bold but reads with none: {line}",
+                    page.path.display(),
+                    step.number
+                );
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} steps name labels in bold");
+}
+
 #[test]
 fn every_task_has_a_rule_its_page_names() {
     for page in corpus() {
