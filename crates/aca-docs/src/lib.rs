@@ -5,10 +5,13 @@
 //! information, Precautions, Procedure or "Step N: …" sections, Result, What to do next, Related
 //! API operations) and reads each numbered step's sentence for its labels, menu path, container,
 //! values and actions. Pages that lost their bold (scraped copies) are read by phrase instead.
-//! The crate does no I/O except [`parse`] reading a file it is handed, and builds for wasm32.
+//! The crate does no I/O except [`parse`] reading a file it is handed and, natively, [`corpus`]
+//! loading the example corpus; it builds for wasm32.
 
 mod blocks;
 mod build;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod corpus;
 mod html;
 mod markdown;
 mod sentence;

@@ -142,20 +142,24 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
         if !ok {
             break;
         }
-        words.push(w.trim_start_matches(['(', '"', '“']));
+        words.push(w);
         j -= 1;
     }
     if words.is_empty() {
         return None;
     }
     words.reverse();
+    // Only the label's first word loses an opening quote or parenthesis: "Capacity (GiB)" keeps its.
+    words[0] = words[0].trim_start_matches(['(', '"', '“']);
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
+    // "Log" only as in "Log On": "Log Storage" is a label.
     while words.first().is_some_and(|w| {
         [
-            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter", "Go", "Log",
+            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter", "Go",
         ]
         .contains(w)
             || CONNECTORS.contains(w)
+            || (*w == "Log" && words.get(1).is_some_and(|n| n.eq_ignore_ascii_case("on")))
     }) {
         words.remove(0);
     }
@@ -522,7 +526,11 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             let ti = tok_at(&toks, p + q + 8)?;
             return label_at(ti).map(|r| r.0);
         }
-        if let Some(q) = FIELD_KWS.iter().filter_map(|k| after.find(k)).min() {
+        if let Some(q) = FIELD_KWS
+            .iter()
+            .filter_map(|k| find_word(after, k.trim_start(), 0))
+            .min()
+        {
             return name_before(p + q);
         }
         if let Some(q) = text[cs..p].find(':') {
@@ -534,7 +542,12 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             let verbless = !["click", "enter", "select", "set ", "choose"]
                 .iter()
                 .any(|v| lead.contains(v));
-            if verbless && let Some(q) = FIELD_KWS.iter().filter_map(|k| lead.find(k)).min() {
+            if verbless
+                && let Some(q) = FIELD_KWS
+                    .iter()
+                    .filter_map(|k| find_word(lead, k.trim_start(), 0))
+                    .min()
+            {
                 return name_before(ps + q);
             }
         }
@@ -669,6 +682,10 @@ mod tests {
             plain("choose icon1 > Instance Status > Stop.").menu_path,
             ["⋯", "Instance Status", "Stop"]
         );
+        assert_eq!(
+            plain("choose Log Storage > Logstores.").menu_path,
+            ["Log Storage", "Logstores"]
+        );
     }
 
     #[test]
@@ -691,6 +708,11 @@ mod tests {
         );
         // "enter a name" names no value.
         assert!(plain("Enter a name for the VPC.").values.is_empty());
+        // "list" in "Listener" is no drop-down list.
+        let a = plain("Enter 443 in the Listener Port field and click Next.");
+        assert_eq!(a.values[0].label.as_deref(), Some("Listener Port"));
+        let a = plain("In the Deletion Period (Days) field, enter 30.");
+        assert_eq!(a.values[0].label.as_deref(), Some("Deletion Period (Days)"));
         let a = plain("Name: Enter a name. In this example, web-vpc is used.");
         assert_eq!(
             a.values,
