@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod report;
+mod verify;
 
 /// AliyunConsoleAgent: verify cloud-console documentation by executing it.
 #[derive(Debug, Parser)]
@@ -25,6 +26,7 @@ enum Command {
     Demo(commands::demo::DemoArgs),
     Docs(commands::docs::DocsArgs),
     Observe(commands::observe::ObserveArgs),
+    Verify(commands::verify::VerifyArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -33,7 +35,10 @@ const EXIT_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("ACA_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ACA_LOG")
+                .unwrap_or_else(|_| "warn,chromiumoxide=error".into()),
+        )
         .with_writer(std::io::stderr)
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
             Command::Demo(args) => commands::demo::run(args).await,
             Command::Docs(args) => commands::docs::run(args).await,
             Command::Observe(args) => commands::observe::run(args).await,
+            Command::Verify(args) => commands::verify::run(args).await,
         }
     });
     match result {

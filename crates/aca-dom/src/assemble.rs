@@ -6,8 +6,7 @@
 use std::collections::HashSet;
 
 use aca_core::{
-    Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, Rect, Role, ScrollDirection,
-    ScrollExtent,
+    Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, Rect, Role, ScrollDirection, ScrollExtent,
 };
 use serde::Deserialize;
 
@@ -363,7 +362,11 @@ mod tests {
         let mut nameless = candidate(Role::Clickable, "", Visibility::Shown);
         nameless.strength = Strength::Heuristic;
         let candidates = vec![
-            candidate(Role::Button, "Create VPC", Visibility::Covered("div.dialog-mask".into())),
+            candidate(
+                Role::Button,
+                "Create VPC",
+                Visibility::Covered("div.dialog-mask".into()),
+            ),
             candidate(Role::Button, "Hidden", Visibility::Hidden),
             nameless,
             candidate(Role::Button, "OK", Visibility::Shown),
@@ -392,7 +395,11 @@ mod tests {
             .into_iter()
             .map(|e| e.name)
             .collect();
-        assert_eq!(names, ["vpc-1", "Card", "Details"], "text inside a clickable does not hide it");
+        assert_eq!(
+            names,
+            ["vpc-1", "Card", "Details"],
+            "text inside a clickable does not hide it"
+        );
     }
 
     #[test]
@@ -407,7 +414,10 @@ mod tests {
         assert_eq!(large.elements.len(), 10);
         assert_eq!(large.offscreen.len(), 1);
         assert_eq!(large.offscreen[0].count, 90);
-        assert_eq!(large.offscreen[0].names, ["vpc-10", "vpc-11", "vpc-12", "vpc-13", "vpc-14"]);
+        assert_eq!(
+            large.offscreen[0].names,
+            ["vpc-10", "vpc-11", "vpc-12", "vpc-13", "vpc-14"]
+        );
 
         candidates.truncate(20);
         let small = assemble(page(), &candidates, &ObserveOptions::default(), None).observation;
@@ -418,7 +428,13 @@ mod tests {
             viewport_only: true,
             ..Default::default()
         };
-        assert_eq!(assemble(page(), &candidates, &only_viewport, None).observation.elements.len(), 10);
+        assert_eq!(
+            assemble(page(), &candidates, &only_viewport, None)
+                .observation
+                .elements
+                .len(),
+            10
+        );
         let capped = ObserveOptions {
             max_elements: 5,
             ..Default::default()
@@ -479,6 +495,10 @@ mod tests {
         assert_eq!(ObserveOptions::parse("").unwrap(), ObserveOptions::default());
         let parsed = ObserveOptions::parse(r#"{"mark":true,"max_elements":50}"#).unwrap();
         assert!(parsed.mark && parsed.max_elements == 50 && !parsed.viewport_only);
-        assert!(ObserveOptions::parse(r#"{"marks":true}"#).unwrap_err().contains("marks"));
+        assert!(
+            ObserveOptions::parse(r#"{"marks":true}"#)
+                .unwrap_err()
+                .contains("marks")
+        );
     }
 }

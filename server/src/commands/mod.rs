@@ -5,3 +5,4 @@ pub mod console;
 pub mod demo;
 pub mod docs;
 pub mod observe;
+pub mod verify;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use aca_core::Report;
 use anyhow::Context;
 
-pub use html::render;
+pub use html::{render, status_label, verdict_label};
 
 /// Writes `report.json` and `report.html` into `dir` (created if needed); returns the HTML's path.
 /// Screenshots named in the report are read from `dir` and embedded; a missing one is shown as such.

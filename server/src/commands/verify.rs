@@ -1,0 +1,334 @@
+//! `aca verify`: execute documentation pages in a console and report, step by step, whether each
+//! page still matches it.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use aca_agent::{LlmConfig, Pricing};
+use aca_chat::{ChatClient, ChatConfig, Price};
+use aca_console::profile::ProfileId;
+use aca_core::{Report, Verdict};
+use aca_runner::RunnerConfig;
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use crate::report;
+use crate::verify::drive::Capture;
+use crate::verify::page;
+use crate::verify::target::{ConsoleTarget, RemoteLogin};
+use crate::verify::{PolicyChoice, Settings, verify_page};
+
+/// Verify documentation pages by executing them in a console.
+///
+/// Each page's procedure is run step by step in headless Chromium; the console's audit log
+/// (ActionTrail) decides whether the documented operation happened. Without --console the bundled
+/// console emulator is started, with a fresh account per page under the UI profile the page was
+/// written for (its `<page>.task.toml`), or --profile.
+///
+/// The report goes to OUT/<page>/report.json and report.html (self-contained; screenshots with
+/// element marks embedded). With --all, every page under the folder is verified and OUT/summary.json
+/// and a table are written.
+///
+/// Exit status: 0 when every page passed, 1 when any page did not, 2 on an error.
+///
+/// Examples:
+///   aca verify tests/corpus/vpc/create-vpc.md
+///   aca verify --all tests/corpus --out out/verify
+///   aca verify page.md --profile 2024            # run a 2026 page against the 2024 console
+///   aca verify page.md --policy llm --model-url http://127.0.0.1:8000/v1 --model qwen3-vl-32b
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct VerifyArgs {
+    /// A page (.md or .html file, or an http(s) URL); with --all, a folder of pages.
+    #[arg(required = true)]
+    pages: Vec<String>,
+    /// Verify every .md/.html page under the folder(s) given.
+    #[arg(long)]
+    all: bool,
+    /// Where reports are written.
+    #[arg(long, default_value = "out/verify")]
+    out: PathBuf,
+    /// A console to run in instead of the bundled emulator (its origin, e.g. http://127.0.0.1:8080).
+    #[arg(long, value_name = "URL")]
+    console: Option<String>,
+    /// Console logon name for --console.
+    #[arg(long, env = "ACA_LOGIN", requires = "console")]
+    login: Option<String>,
+    /// Console password for --console.
+    #[arg(long, env = "ACA_PASSWORD", hide_env_values = true, requires = "console")]
+    password: Option<String>,
+    /// AccessKey ID for reading the audit log of --console.
+    #[arg(long, env = "ACA_ACCESS_KEY_ID", requires = "console")]
+    access_key_id: Option<String>,
+    /// AccessKey secret for --console.
+    #[arg(long, env = "ACA_ACCESS_KEY_SECRET", hide_env_values = true, requires = "console")]
+    access_key_secret: Option<String>,
+    /// The account id of --console (events of other accounts are ignored).
+    #[arg(long, requires = "console")]
+    account_id: Option<String>,
+    /// UI profile of the bundled console (default: the one each page was written for, else 2026).
+    #[arg(long, value_parser = parse_profile)]
+    profile: Option<ProfileId>,
+    /// Who chooses the actions: the scripted policy (no model) or a model.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Scripted)]
+    policy: PolicyArg,
+    /// OpenAI-compatible API base for --policy llm, e.g. http://127.0.0.1:8000/v1.
+    #[arg(long, env = "ACA_MODEL_URL")]
+    model_url: Option<String>,
+    /// Model name for --policy llm.
+    #[arg(long, env = "ACA_MODEL", default_value = "qwen3")]
+    model: String,
+    /// API key for the model endpoint.
+    #[arg(long, env = "ACA_MODEL_API_KEY", hide_env_values = true)]
+    api_key: Option<String>,
+    /// Model price in USD per million input tokens (for the report's cost).
+    #[arg(long, default_value_t = 0.0)]
+    price_input: f64,
+    /// Model price in USD per million output tokens.
+    #[arg(long, default_value_t = 0.0)]
+    price_output: f64,
+    /// Seconds to wait for one model reply.
+    #[arg(long, default_value_t = 120)]
+    model_timeout: u64,
+    /// Most actions one page may take.
+    #[arg(long, default_value_t = 40)]
+    max_turns: u32,
+    /// Seconds to wait for the audit events (default: 15 on the bundled console, 12 minutes elsewhere).
+    #[arg(long)]
+    rule_deadline: Option<u64>,
+    /// Do not save a screenshot after every action.
+    #[arg(long)]
+    no_screenshots: bool,
+    /// The Chromium binary.
+    #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
+    chromium: PathBuf,
+    /// The built aca-dom package (default: ACA_DOM_PKG, then the build folder).
+    #[arg(long, value_name = "DIR")]
+    page_side: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PolicyArg {
+    Scripted,
+    Llm,
+}
+
+fn parse_profile(text: &str) -> Result<ProfileId, String> {
+    text.parse().map_err(|e| format!("{e}"))
+}
+
+pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let mut sources: Vec<String> = Vec::new();
+    for given in &args.pages {
+        if args.all {
+            sources.extend(
+                page::pages_in(std::path::Path::new(given))?
+                    .iter()
+                    .map(|p| p.display().to_string()),
+            );
+        } else {
+            if std::path::Path::new(given).is_dir() {
+                bail!("{given} is a folder: pass --all to verify every page in it");
+            }
+            sources.push(given.clone());
+        }
+    }
+    // Sidecars and saved rules sit beside pages with their own extensions; only pages are run.
+    sources.retain(|s| !s.ends_with(".task.toml") && !s.ends_with(".rule.json"));
+
+    let settings = settings(&args)?;
+    let target = match &args.console {
+        None => ConsoleTarget::bundled().await?,
+        Some(url) => ConsoleTarget::Remote {
+            url: url.trim_end_matches('/').to_owned(),
+            login: RemoteLogin {
+                account_id: args.account_id.clone(),
+                login: args.login.clone().context("--console needs --login")?,
+                password: args.password.clone().context("--console needs --password")?,
+                access_key_id: args.access_key_id.clone().context("--console needs --access-key-id")?,
+                access_key_secret: args
+                    .access_key_secret
+                    .clone()
+                    .context("--console needs --access-key-secret")?,
+            },
+        },
+    };
+    eprintln!("console: {}", target.url());
+
+    let total = sources.len();
+    let mut rows: Vec<(String, Result<Report, String>)> = Vec::new();
+    for (i, source) in sources.iter().enumerate() {
+        let label = format!("[{}/{total}] {source}", i + 1);
+        eprintln!("{label}");
+        let result = match page::load(source).await {
+            Err(e) => Err(format!("{e:#}")),
+            Ok(input) => {
+                let progress = |line: &str| {
+                    eprintln!("    {line}");
+                    let _ = std::io::stderr().flush();
+                };
+                match verify_page(&target, &input, &settings, &progress).await {
+                    Ok(report) => {
+                        let dir = settings.out.join(&input.slug);
+                        match report::write(&report, &dir) {
+                            Ok(html) => {
+                                eprintln!(
+                                    "    {} — {} ({})",
+                                    report::verdict_label(report.verdict),
+                                    report.summary,
+                                    html.display()
+                                );
+                                Ok(report)
+                            }
+                            Err(e) => Err(format!("{e:#}")),
+                        }
+                    }
+                    Err(e) => Err(format!("{e:#}")),
+                }
+            }
+        };
+        if let Err(e) = &result {
+            eprintln!("    ERROR — {e}");
+        }
+        rows.push((source.clone(), result));
+    }
+
+    if total > 1 {
+        print_summary(&rows);
+        write_summary(&settings.out, &rows)?;
+    } else if let Some((_, Ok(report))) = rows.first() {
+        println!("{}: {}", report::verdict_label(report.verdict), report.summary);
+        for step in &report.steps {
+            println!(
+                "  {:>6}  {:<8} {}",
+                step.grade.step,
+                report::status_label(step.grade.status),
+                step.text
+            );
+        }
+        for defect in &report.defects {
+            println!(
+                "  defect at step {} ({:?}): the page says \"{}\", the console shows \"{}\"",
+                defect.step, defect.kind, defect.documented, defect.observed
+            );
+        }
+        if let Some(source) = sources.first() {
+            if let Ok(input) = page::load(source).await {
+                println!(
+                    "report: {}",
+                    settings.out.join(input.slug).join("report.html").display()
+                );
+            }
+        }
+    }
+    let errors = rows.iter().filter(|(_, r)| r.is_err()).count();
+    let failed = rows
+        .iter()
+        .filter(|(_, r)| matches!(r, Ok(report) if report.verdict != Verdict::Pass))
+        .count();
+    if errors > 0 && errors == total {
+        if let Some((_, Err(e))) = rows.first() {
+            bail!("{e}");
+        }
+    }
+    Ok(if errors > 0 || failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn settings(args: &VerifyArgs) -> anyhow::Result<Settings> {
+    let price = Price {
+        input_per_mtok: args.price_input,
+        output_per_mtok: args.price_output,
+    };
+    let (policy, model) = match args.policy {
+        PolicyArg::Scripted => (PolicyChoice::Scripted, None),
+        PolicyArg::Llm => {
+            let url = args.model_url.clone().context(
+                "--policy llm needs --model-url (an OpenAI-compatible API base such as http://127.0.0.1:8000/v1)",
+            )?;
+            let mut config = ChatConfig::new(url, args.model.clone());
+            config.api_key = args.api_key.clone();
+            config.timeout = Duration::from_secs(args.model_timeout);
+            config.price = Some(price);
+            let llm = LlmConfig {
+                model: args.model.clone(),
+                pricing: Pricing {
+                    input_per_million: args.price_input,
+                    output_per_million: args.price_output,
+                },
+                ..LlmConfig::default()
+            };
+            (PolicyChoice::Llm(llm), Some(ChatClient::new(config)?))
+        }
+    };
+    let mut runner = RunnerConfig {
+        chromium: args.chromium.clone(),
+        ..RunnerConfig::default()
+    };
+    if let Some(dir) = &args.page_side {
+        runner.page_side = dir.clone();
+    }
+    Ok(Settings {
+        policy,
+        model,
+        profile: args.profile,
+        out: args.out.clone(),
+        capture: if args.no_screenshots {
+            Capture::None
+        } else {
+            Capture::EveryAction
+        },
+        max_turns: args.max_turns,
+        rule_deadline: args.rule_deadline.map(Duration::from_secs),
+        runner,
+    })
+}
+
+fn print_summary(rows: &[(String, Result<Report, String>)]) {
+    println!(
+        "{:<60} {:<20} {:>6} {:>8}  summary",
+        "page", "verdict", "steps", "defects"
+    );
+    for (source, result) in rows {
+        match result {
+            Ok(r) => println!(
+                "{:<60} {:<20} {:>6} {:>8}  {}",
+                source,
+                report::verdict_label(r.verdict),
+                r.steps.len(),
+                r.defects.len(),
+                r.summary
+            ),
+            Err(e) => println!("{source:<60} {:<20} {:>6} {:>8}  {e}", "ERROR", "-", "-"),
+        }
+    }
+    let passed = rows
+        .iter()
+        .filter(|(_, r)| matches!(r, Ok(x) if x.verdict == Verdict::Pass))
+        .count();
+    println!("{passed}/{} pages passed", rows.len());
+}
+
+fn write_summary(out: &std::path::Path, rows: &[(String, Result<Report, String>)]) -> anyhow::Result<()> {
+    let summary: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|(source, result)| match result {
+            Ok(r) => serde_json::json!({
+                "page": source, "verdict": r.verdict, "summary": r.summary,
+                "defects": r.defects, "durationMs": r.duration_ms,
+            }),
+            Err(e) => serde_json::json!({"page": source, "error": e}),
+        })
+        .collect();
+    std::fs::create_dir_all(out)?;
+    let path = out.join("summary.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&summary)?)
+        .with_context(|| format!("writing {}", path.display()))?;
+    println!("summary: {}", path.display());
+    Ok(())
+}

@@ -1,0 +1,310 @@
+//! One verification, end to end: the page's procedure runs in a console through the headless
+//! runtime, ActionTrail decides whether the documented operation happened, and a report says which
+//! step drifted and why.
+//!
+//! `page` reads the page and what lies beside it, `target` is the console and its accounts,
+//! `drive` is the episode loop in Chromium, `audit` the rule channel.
+
+pub mod audit;
+pub mod drive;
+pub mod page;
+pub mod target;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use aca_agent::{Episode, LlmConfig, LlmPolicy, Policy, RuleResult, ScriptedPolicy, Task};
+use aca_chat::ChatClient;
+use aca_console::profile::ProfileId;
+use aca_core::{ConsoleRun, ModelUsage, Report, StepReport, Verdict};
+use aca_runner::{Runner, RunnerConfig, Session};
+
+use self::drive::{Capture, NoProvisioning};
+use self::page::PageInput;
+use self::target::ConsoleTarget;
+
+/// Which policy chooses the actions.
+#[derive(Debug, Clone)]
+pub enum PolicyChoice {
+    Scripted,
+    Llm(LlmConfig),
+}
+
+/// Settings shared by every page of one `aca verify`.
+pub struct Settings {
+    pub policy: PolicyChoice,
+    pub model: Option<ChatClient>,
+    /// Overrides the profile the page was written for (bundled console only).
+    pub profile: Option<ProfileId>,
+    pub out: PathBuf,
+    pub capture: Capture,
+    pub max_turns: u32,
+    pub rule_deadline: Option<Duration>,
+    pub runner: RunnerConfig,
+}
+
+/// Verifies one page; every failure ends up in the report, never as a lost run.
+pub async fn verify_page(
+    target: &ConsoleTarget,
+    page: &PageInput,
+    settings: &Settings,
+    progress: &dyn Fn(&str),
+) -> anyhow::Result<Report> {
+    let started = Instant::now();
+    let started_at = now_rfc3339();
+    let report_dir = settings.out.join(&page.slug);
+    std::fs::create_dir_all(&report_dir)?;
+    let written_for = page.task.as_ref().map(|t| t.profile.clone());
+    let profile = settings
+        .profile
+        .or_else(|| written_for.as_deref().and_then(|p| p.parse().ok()))
+        .unwrap_or(ProfileId::Y2026);
+    let region = page
+        .task
+        .as_ref()
+        .map_or("cn-hangzhou".to_owned(), |t| t.region.clone());
+    let account = target.account_for(&format!("verify-{}", page.slug), profile)?;
+    let mut report = Report {
+        page: page.source.clone(),
+        title: page.procedure.title.clone(),
+        written_for,
+        console: ConsoleRun {
+            url: target.url().to_owned(),
+            profile: account.profile.map(|p| p.to_string()),
+            account: Some(account.login.clone()),
+            region: region.clone(),
+        },
+        policy: match &settings.policy {
+            PolicyChoice::Scripted => "scripted".into(),
+            PolicyChoice::Llm(c) => format!("llm:{}", c.model),
+        },
+        verdict: Verdict::Unverified,
+        summary: String::new(),
+        steps: Vec::new(),
+        defects: Vec::new(),
+        rule: None,
+        resources: None,
+        turns: Vec::new(),
+        screenshots: Vec::new(),
+        usage: ModelUsage::default(),
+        started_at,
+        duration_ms: 0,
+        failure: None,
+    };
+
+    let product = page
+        .task
+        .as_ref()
+        .map(|t| t.product.clone())
+        .or_else(|| target::product_code(&page.procedure, profile));
+    let Some(product) = product else {
+        report.verdict = Verdict::EnvironmentFailure;
+        report.failure = Some(format!(
+            "the page names no console this verifier knows (title \"{}\"); add a task sidecar naming the product",
+            page.procedure.title
+        ));
+        return Ok(finish(report, started));
+    };
+    let chosen = audit::choose(page);
+
+    progress("starting Chromium");
+    let runner = match Runner::launch(settings.runner.clone()).await {
+        Ok(r) => r,
+        Err(e) => anyhow::bail!("{e}"),
+    };
+    let result = run_in_browser(
+        &runner,
+        target,
+        page,
+        settings,
+        &account,
+        &product,
+        &region,
+        &chosen,
+        &report_dir,
+        &mut report,
+        progress,
+    )
+    .await;
+    runner.close().await;
+    if let Err(e) = result {
+        report.verdict = Verdict::EnvironmentFailure;
+        report.failure = Some(format!("{e:#}"));
+    }
+    Ok(finish(report, started))
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run_in_browser(
+    runner: &Runner,
+    target: &ConsoleTarget,
+    page: &PageInput,
+    settings: &Settings,
+    account: &target::RunAccount,
+    product: &str,
+    region: &str,
+    chosen: &Result<audit::ChosenRule, String>,
+    report_dir: &std::path::Path,
+    report: &mut Report,
+    progress: &dyn Fn(&str),
+) -> anyhow::Result<()> {
+    let base = target.url().trim_end_matches('/');
+    progress("logging on to the console");
+    let mut session = Session::open(runner, "about:blank").await?;
+    aca_runner::logon::log_on(
+        &mut session,
+        &format!("{base}/login"),
+        &account.login,
+        &account.password,
+    )
+    .await?;
+    session
+        .goto(&format!("{base}/console/{product}?region={region}"))
+        .await?;
+
+    let mut task = Task::new(page.procedure.clone());
+    task.limits.max_turns = settings.max_turns;
+    let policy: Box<dyn Policy> = match &settings.policy {
+        PolicyChoice::Scripted => Box::new(ScriptedPolicy::new()),
+        PolicyChoice::Llm(config) => Box::new(LlmPolicy::new(config.clone())),
+    };
+    let mut episode = Episode::new(task, policy);
+    let episode_start_ms = unix_ms() - 1_000;
+    let mut provisioner = NoProvisioning("provisioning during a run is not available for this console".into());
+    let log = drive::drive(
+        &mut session,
+        &mut episode,
+        settings.model.as_ref(),
+        &mut provisioner,
+        settings.capture,
+        report_dir,
+        progress,
+    )
+    .await;
+    let _ = session.close().await;
+
+    let rule_result = match chosen {
+        Ok(chosen) => {
+            progress("reading the audit log");
+            let access = audit::AuditAccess {
+                endpoint: base,
+                access_key_id: &account.access_key_id,
+                access_key_secret: &account.access_key_secret,
+                account_id: Some(&account.account_id),
+                bundled: target.is_bundled(),
+                deadline: settings.rule_deadline,
+            };
+            let rule_report = audit::check(chosen, &Default::default(), episode_start_ms, &access).await;
+            let result = RuleResult {
+                matched: rule_report.matched,
+                events: rule_report.matched_events.iter().map(|e| e.event_id.clone()).collect(),
+            };
+            report.rule = Some(rule_report);
+            result
+        }
+        Err(why) => {
+            report.failure.get_or_insert_with(|| format!("no success rule: {why}"));
+            RuleResult {
+                matched: None,
+                events: Vec::new(),
+            }
+        }
+    };
+    let graded = aca_agent::Report::of(&episode, &rule_result);
+    let steps = episode
+        .task()
+        .steps()
+        .into_iter()
+        .map(|s| s.text.clone())
+        .collect::<Vec<_>>();
+    report.steps = graded
+        .grades
+        .iter()
+        .enumerate()
+        .map(|(i, grade)| StepReport {
+            text: steps.get(i).cloned().unwrap_or_default(),
+            grade: grade.clone(),
+        })
+        .collect();
+    report.defects = graded.defects.clone();
+    report.verdict = graded.verdict;
+    report.turns = episode.trajectory().turns.clone();
+    report.screenshots = log.screenshots;
+    report.usage = ModelUsage {
+        calls: graded.model_calls.len() as u32,
+        prompt_tokens: graded
+            .model_calls
+            .iter()
+            .map(|c| u64::from(c.usage.prompt_tokens))
+            .sum(),
+        completion_tokens: graded
+            .model_calls
+            .iter()
+            .map(|c| u64::from(c.usage.completion_tokens))
+            .sum(),
+        cost_usd: (!graded.model_calls.is_empty()).then_some(graded.cost),
+    };
+    if let Some(interrupted) = log.interrupted {
+        report.failure = Some(interrupted);
+        if report.verdict == Verdict::Pass {
+            report.verdict = Verdict::AgentFailure;
+        }
+    } else if let Some(end) = &graded.end {
+        match &end.reason {
+            aca_agent::EndReason::Environment { reason } => report.failure = Some(reason.clone()),
+            aca_agent::EndReason::Agent { failure } => {
+                report.failure = Some(serde_json::to_string(failure).unwrap_or_default())
+            }
+            aca_agent::EndReason::Unachievable { reason } => report.failure = Some(format!("unachievable: {reason}")),
+            aca_agent::EndReason::Completed { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+fn finish(mut report: Report, started: Instant) -> Report {
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    report.summary = summary(&report);
+    report
+}
+
+/// The sentence a writer reads first.
+fn summary(report: &Report) -> String {
+    match report.verdict {
+        Verdict::Pass => "The procedure ran as written and the audit log shows the operation.".into(),
+        Verdict::DocDefect => {
+            let first = report.defects.first();
+            match first {
+                Some(d) => format!(
+                    "{} defect(s); first at step {}: the page says \"{}\", the console shows \"{}\".",
+                    report.defects.len(),
+                    d.step,
+                    d.documented,
+                    d.observed
+                ),
+                None => "The page no longer matches the console.".into(),
+            }
+        }
+        Verdict::EnvironmentFailure => format!(
+            "The run could not be carried out: {}",
+            report.failure.as_deref().unwrap_or("the environment failed")
+        ),
+        Verdict::AgentFailure => format!(
+            "The agent could not complete the procedure: {}",
+            report.failure.as_deref().unwrap_or("no further detail")
+        ),
+        Verdict::Unverified => "Nothing in the audit log can prove or disprove this page.".into(),
+    }
+}
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}

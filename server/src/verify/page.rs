@@ -1,0 +1,140 @@
+//! The page to verify: its procedure, and whatever sits beside it (a task sidecar, a saved rule).
+
+use std::path::{Path, PathBuf};
+
+use aca_core::{Procedure, SuccessRule, TaskSpec};
+use aca_docs::corpus::{ExpectedDrift, read_sidecar, sidecar_path};
+use anyhow::{Context, bail};
+
+/// A page as read for one verification.
+#[derive(Debug, Clone)]
+pub struct PageInput {
+    /// The path or URL as given.
+    pub source: String,
+    /// A file-system friendly name for the report folder.
+    pub slug: String,
+    pub procedure: Procedure,
+    /// The `<page>.task.toml` sidecar of an example page.
+    pub task: Option<TaskSpec>,
+    pub expected_drift: Vec<ExpectedDrift>,
+    /// A rule a writer confirmed or corrected, saved beside the page as `<page>.rule.json`.
+    pub saved_rule: Option<SuccessRule>,
+    /// Where a corrected rule for this page is saved (`None` for a URL).
+    pub rule_path: Option<PathBuf>,
+}
+
+/// Reads a page from a file (`.md`, `.markdown`, `.html`, `.htm`) or an `http(s)://` URL.
+pub async fn load(source: &str) -> anyhow::Result<PageInput> {
+    if source.starts_with("http://") || source.starts_with("https://") {
+        let response = reqwest::get(source)
+            .await
+            .with_context(|| format!("cannot fetch {source}"))?;
+        if !response.status().is_success() {
+            bail!("fetching {source} answered HTTP {}", response.status());
+        }
+        let html = response.text().await.with_context(|| format!("cannot read {source}"))?;
+        let procedure = aca_docs::parse_html(&html).with_context(|| format!("{source} is not a procedure page"))?;
+        let slug = slugify(source.rsplit('/').find(|s| !s.is_empty()).unwrap_or("page"));
+        return Ok(PageInput {
+            source: source.to_owned(),
+            slug,
+            procedure,
+            task: None,
+            expected_drift: Vec::new(),
+            saved_rule: None,
+            rule_path: None,
+        });
+    }
+    load_file(Path::new(source))
+}
+
+fn load_file(path: &Path) -> anyhow::Result<PageInput> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let procedure = match extension.as_str() {
+        "md" | "markdown" => aca_docs::parse_markdown(&text),
+        "html" | "htm" => aca_docs::parse_html(&text),
+        other => bail!(
+            "{} is neither Markdown (.md) nor HTML (.html): cannot tell how to read a .{other} file",
+            path.display()
+        ),
+    }
+    .with_context(|| format!("{} is not a procedure page", path.display()))?;
+    let sidecar = sidecar_path(path);
+    let (task, expected_drift) = if sidecar.exists() {
+        let (task, drift) = read_sidecar(&sidecar)?;
+        (Some(task), drift)
+    } else {
+        (None, Vec::new())
+    };
+    let rule_path = path.with_extension("rule.json");
+    let saved_rule = if rule_path.exists() {
+        let text =
+            std::fs::read_to_string(&rule_path).with_context(|| format!("cannot read {}", rule_path.display()))?;
+        Some(serde_json::from_str(&text).with_context(|| format!("{} is not a success rule", rule_path.display()))?)
+    } else {
+        None
+    };
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("page");
+    let folder = path.parent().and_then(|p| p.file_name()).and_then(|s| s.to_str());
+    let slug = match folder {
+        Some(folder) if !folder.is_empty() && folder != "." => format!("{}-{}", slugify(folder), slugify(stem)),
+        _ => slugify(stem),
+    };
+    Ok(PageInput {
+        source: path.display().to_string(),
+        slug,
+        procedure,
+        task,
+        expected_drift,
+        saved_rule,
+        rule_path: Some(rule_path),
+    })
+}
+
+/// The pages of a folder, recursively: every `.md`/`.html` file, sorted.
+pub fn pages_in(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?;
+        for entry in entries {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("md" | "markdown" | "html" | "htm")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    if out.is_empty() {
+        bail!("{} holds no .md or .html pages", dir.display());
+    }
+    Ok(out)
+}
+
+fn slugify(text: &str) -> String {
+    let stem = text.trim_end_matches(".html").trim_end_matches(".md");
+    let mut out: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.contains("--") {
+        out = out.replace("--", "-");
+    }
+    out.trim_matches('-').to_owned()
+}
