@@ -78,6 +78,16 @@ impl Session {
         let (watch, frame_targets) = Watch::start(&page, main_frame)
             .await
             .map_err(|e| RunnerError::protocol("listening to the tab's events", e))?;
+        let crashes = runner
+            .browser()?
+            .event_listener::<chromiumoxide::cdp::browser_protocol::target::EventTargetCrashed>()
+            .await
+            .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
+        watch.follow_browser_crashes(crashes, page.target_id().clone());
+        // Inspector.targetCrashed is only sent with the Inspector domain on.
+        page.execute(chromiumoxide::cdp::browser_protocol::inspector::EnableParams::default())
+            .await
+            .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
         let router = ChildRouter::start(&page)
             .await
             .map_err(|e| RunnerError::protocol("listening to frame sessions", e))?;
@@ -223,13 +233,16 @@ impl Session {
                 Err(e) => return ActionOutcome::Failed { message: e.to_string() },
             },
             _ => {
-                let attempt = tokio::time::timeout(timeout + Duration::from_secs(2), self.dispatch(&request)).await;
-                match attempt {
-                    Ok(outcome) => outcome,
-                    Err(_) => ActionOutcome::Timeout {
-                        waited_ms: started.elapsed().as_millis() as u32,
-                        waiting_for: format!("the page side to finish {}", request.action.call_syntax()),
+                let attempt = tokio::time::timeout(timeout + Duration::from_secs(2), self.dispatch(&request));
+                tokio::select! {
+                    attempt = attempt => match attempt {
+                        Ok(outcome) => outcome,
+                        Err(_) => ActionOutcome::Timeout {
+                            waited_ms: started.elapsed().as_millis() as u32,
+                            waiting_for: format!("the page side to finish {}", request.action.call_syntax()),
+                        },
                     },
+                    () = self.watch.crashed_signal() => return crashed_outcome(),
                 }
             }
         };

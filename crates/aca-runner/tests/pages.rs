@@ -144,8 +144,13 @@ async fn bad_actions_become_typed_outcomes() {
         .await
         .unwrap();
 
-    // A disabled button says why.
-    let outcome = click(&mut session, Role::Button, "Create").await;
+    // A disabled button says why (after waiting for it to become enabled).
+    let observation = observe(&mut session).await;
+    let mut disabled = request(GuiAction::Click {
+        index: element(&observation, Role::Button, "Create").index,
+    });
+    disabled.timeout_ms = 1_000;
+    let outcome = session.act(disabled).await;
     assert!(
         matches!(
             outcome,
@@ -164,7 +169,9 @@ async fn bad_actions_become_typed_outcomes() {
         .evaluate("document.getElementById('gone').remove()")
         .await
         .unwrap();
-    let outcome = session.act(request(GuiAction::Click { index: vanishing })).await;
+    let mut stale = request(GuiAction::Click { index: vanishing });
+    stale.timeout_ms = 1_000;
+    let outcome = session.act(stale).await;
     assert!(
         matches!(outcome, ActionOutcome::ElementNotFound { index } if index == vanishing),
         "{outcome:?}"
@@ -199,14 +206,18 @@ async fn bad_actions_become_typed_outcomes() {
         }
     );
 
-    // A crashed tab fails every action with a message, and observing it is an error.
-    let _ = tokio::time::timeout(
-        Duration::from_secs(3),
-        session
-            .page()
-            .execute(chromiumoxide::cdp::browser_protocol::page::CrashParams::default()),
-    )
-    .await;
+    // A crashed tab (its renderer killed) fails every action with a message, and observing it is an
+    // error.
+    let renderers: Vec<u32> = runner
+        .process_ids()
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains("--type=renderer"))
+        })
+        .collect();
+    assert!(!renderers.is_empty(), "a renderer process");
+    aca_runner::process::kill_all(&renderers);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let outcome = session.act(request(GuiAction::Click { index: 1 })).await;
     assert!(
