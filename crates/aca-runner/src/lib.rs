@@ -34,11 +34,13 @@
 //!   reports a navigation the action caused as `Navigated` once the new page has its page side; a
 //!   crashed tab gives `Failed`, a page that does not settle in time `Timeout`.
 
+mod act;
 mod child;
 mod config;
 mod error;
 pub mod find;
 mod frames;
+mod inject;
 mod input;
 pub mod logon;
 mod options;
