@@ -94,8 +94,13 @@ impl Session {
             routes: HashMap::new(),
             seen_navigations: 0,
         };
-        session.goto(url).await?;
-        Ok(session)
+        match session.goto(url).await {
+            Ok(()) => Ok(session),
+            Err(error) => {
+                let _ = session.page.close().await;
+                Err(error)
+            }
+        }
     }
 
     /// Loads `url` in the tab and waits until the page side is ready there.

@@ -227,3 +227,34 @@ async fn bad_actions_become_typed_outcomes() {
     assert!(session.observe(&Default::default()).await.is_err());
     runner.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions")).await.unwrap();
+    observe(&mut session).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, marked) = (dir.path().join("plain.png"), dir.path().join("marked.png"));
+    let nodes = "document.querySelectorAll('*').length";
+    let before = session.evaluate(nodes).await.unwrap();
+    session.screenshot(&plain, false).await.unwrap();
+    session.screenshot(&marked, true).await.unwrap();
+    assert_eq!(session.evaluate(nodes).await.unwrap(), before, "the overlay is removed");
+    let (plain, marked) = (std::fs::read(plain).unwrap(), std::fs::read(marked).unwrap());
+    for png in [&plain, &marked] {
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+        // The IHDR chunk: width and height of the capture, the configured viewport.
+        assert_eq!(u32::from_be_bytes([png[16], png[17], png[18], png[19]]), 1280);
+        assert_eq!(u32::from_be_bytes([png[20], png[21], png[22], png[23]]), 800);
+    }
+    assert_ne!(plain, marked, "the marks are in the capture");
+
+    // A path that cannot be written is an error naming it.
+    let error = session
+        .screenshot(&dir.path().join("missing/shot.png"), false)
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("missing/shot.png"), "{error}");
+    runner.close().await;
+}
