@@ -37,7 +37,11 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ACA_LOG")
+<<<<<<< HEAD
                 .unwrap_or_else(|_| "warn,chromiumoxide=error".into()),
+=======
+                .unwrap_or_else(|_| "warn,chromiumoxide::handler=error".into()),
+>>>>>>> runner
         )
         .with_writer(std::io::stderr)
         .init();

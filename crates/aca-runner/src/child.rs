@@ -15,6 +15,9 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+/// How long a frame may take to answer one command (a frame that went away never does).
+const REPLY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 type Replies = Mutex<HashMap<(String, u64), oneshot::Sender<Result<Value, String>>>>;
 
 /// Routes the replies of every child session of one page to whoever sent the command.
@@ -119,9 +122,18 @@ impl ChildSession {
             self.router.replies.lock().remove(&(self.session_id.clone(), id));
             return Err(error.to_string());
         }
-        let value = answer
-            .await
-            .map_err(|_| "No session: the frame's session closed".to_owned())??;
+        let value = match tokio::time::timeout(REPLY_TIMEOUT, answer).await {
+            Ok(Ok(reply)) => reply?,
+            Ok(Err(_)) => return Err("No session: the frame's session closed".to_owned()),
+            Err(_) => {
+                self.router.replies.lock().remove(&(self.session_id.clone(), id));
+                return Err(format!(
+                    "No session: the frame did not answer {} within {} s",
+                    command.identifier(),
+                    REPLY_TIMEOUT.as_secs()
+                ));
+            }
+        };
         C::response_from_value(value).map_err(|e| e.to_string())
     }
 }

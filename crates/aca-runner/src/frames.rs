@@ -10,7 +10,7 @@ use chromiumoxide::cdp::browser_protocol::dom::{GetBoxModelParams, GetFrameOwner
 use chromiumoxide::cdp::browser_protocol::page::FrameId;
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 
-use crate::session::ChildFrame;
+use crate::inject::ChildFrame;
 
 /// Where an element of the merged observation lives.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,12 +11,36 @@
 //! runner.close().await;
 //! # Ok(()) }
 //! ```
+//!
+//! How it works:
+//! - [`Runner`] launches Chromium headless with a fresh profile folder and kills its whole process
+//!   tree on `close`, on drop and when a panic unwinds through its owner.
+//! - [`Session::open`] registers the page side's script (`aca_dom.js` with `aca_dom_bg.wasm` inlined as
+//!   base64) with `Page.addScriptToEvaluateOnNewDocument` in the isolated world [`WORLD_NAME`], for every
+//!   frame of every document the tab loads, and bypasses the page's CSP so that the module compiles
+//!   anywhere. The page's own scripts never see it. Calls go through `Page.createIsolatedWorld` (which
+//!   returns that same world) and `Runtime.evaluate`; a world without the page side gets it injected.
+//! - Same-origin frames and open shadow roots are walked by the page side from the top frame.
+//!   Cross-origin frames (out-of-process iframes) are separate CDP targets: the session attaches to each
+//!   one as a child session, injects the page side there, and [`Session::observe`] appends that frame's
+//!   elements (renumbered after the top frame's, boxes moved by the frame's position, inside a `frame`
+//!   place) and removes it from `unwalked_frames`; [`Session::act`] sends an action on one of them to
+//!   that frame under its own index. Frames nested inside a cross-origin frame are not followed.
+//! - [`Session::act`] leaves most actions to the page side (real DOM event sequences, stale indexes
+//!   found again by fingerprint, disabled or covered elements reported) and uses trusted CDP input
+//!   where synthetic events fall short: `hover` moves the real pointer (only that makes CSS `:hover`
+//!   menus open), and `type` into an input inside a shadow root clicks it and inserts the text. After
+//!   each action the runtime waits for the page to settle (no request in flight, no DOM churn) and
+//!   reports a navigation the action caused as `Navigated` once the new page has its page side; a
+//!   crashed tab gives `Failed`, a page that does not settle in time `Timeout`.
 
+mod act;
 mod child;
 mod config;
 mod error;
 pub mod find;
 mod frames;
+mod inject;
 mod input;
 pub mod logon;
 mod options;

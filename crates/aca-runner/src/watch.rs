@@ -13,7 +13,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventFrameRequestedNavigation, EventFrameStartedLoading, EventFrameStoppedLoading, FrameId,
 };
-use chromiumoxide::cdp::browser_protocol::target::{EventAttachedToTarget, EventDetachedFromTarget, TargetId};
+use chromiumoxide::cdp::browser_protocol::target::{self, EventAttachedToTarget, EventDetachedFromTarget, TargetId};
 use futures::{Stream, StreamExt as _};
 use parking_lot::Mutex;
 use tokio::sync::mpsc;
@@ -22,6 +22,8 @@ use tokio::sync::mpsc;
 #[derive(Debug)]
 pub(crate) struct Watch {
     state: Mutex<State>,
+    /// Woken when the tab crashes, so that a pending call gives up at once.
+    crash: tokio::sync::Notify,
 }
 
 #[derive(Debug)]
@@ -60,6 +62,7 @@ impl Watch {
                 crashed: false,
                 frames_pending: 0,
             }),
+            crash: tokio::sync::Notify::new(),
         });
         let is_main = |w: &Watch, frame: &FrameId| w.state.lock().main_frame == *frame;
         spawn_each(
@@ -124,7 +127,7 @@ impl Watch {
             }
         });
         spawn_each(&watch, page.event_listener::<EventTargetCrashed>().await?, |w, _| {
-            w.state.lock().crashed = true;
+            w.mark_crashed()
         });
         let (frames_tx, frames_rx) = mpsc::unbounded_channel();
         let attached_tx = frames_tx.clone();
@@ -169,6 +172,36 @@ impl Watch {
 
     pub(crate) fn crashed(&self) -> bool {
         self.state.lock().crashed
+    }
+
+    fn mark_crashed(&self) {
+        self.state.lock().crashed = true;
+        self.crash.notify_waiters();
+    }
+
+    /// Also learns of the crash from the browser's target events (they come even when the tab's
+    /// own session is gone with its renderer).
+    pub(crate) fn follow_browser_crashes(
+        self: &Arc<Self>,
+        crashes: impl Stream<Item = Arc<target::EventTargetCrashed>> + Unpin + Send + 'static,
+        tab: TargetId,
+    ) {
+        spawn_each(self, crashes, move |w, e| {
+            if e.target_id == tab {
+                w.mark_crashed();
+            }
+        });
+    }
+
+    /// Resolves once the tab has crashed.
+    pub(crate) async fn crashed_signal(&self) {
+        loop {
+            let notified = self.crash.notified();
+            if self.crashed() {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// No request in flight for `quiet_ms`, the main frame is not loading and every cross-origin

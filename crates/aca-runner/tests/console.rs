@@ -233,15 +233,21 @@ async fn a_vpc_created_by_role_and_name_reaches_actiontrail() {
     let names = all(&form, Role::Textbox, "Name");
     assert_eq!(names.len(), 2, "the VPC's and the vSwitch's name:\n{}", form.to_text());
     let (vpc_name, vsw_name) = (names[0].index, names[1].index);
-    let vsw_cidr = all(&form, Role::Textbox, "IPv4 CIDR Block")
-        .last()
-        .map(|e| e.index)
-        .expect("the vSwitch's CIDR block");
+    let cidrs = all(&form, Role::Textbox, "IPv4 CIDR Block");
+    assert_eq!(
+        cidrs.len(),
+        2,
+        "the VPC's and the vSwitch's CIDR block:\n{}",
+        form.to_text()
+    );
+    // Both live in a web component's shadow root; the VPC's holds a default that typing replaces.
+    let (vpc_cidr, vsw_cidr) = (cidrs[0].index, cidrs[1].index);
     let zone = element(&form, Role::Combobox, "Zone").index;
     for (index, text) in [
         (vpc_name, "runner-vpc"),
         (vsw_name, "runner-vsw"),
-        (vsw_cidr, "192.168.7.0/24"),
+        (vpc_cidr, "172.16.0.0/12"),
+        (vsw_cidr, "172.16.7.0/24"),
     ] {
         act(
             &mut session,
@@ -266,7 +272,12 @@ async fn a_vpc_created_by_role_and_name_reaches_actiontrail() {
     let filled = settled_observation(&mut session).await;
     assert_eq!(
         filled.element(vsw_cidr).and_then(|e| e.value.as_deref()),
-        Some("192.168.7.0/24")
+        Some("172.16.7.0/24")
+    );
+    assert_eq!(
+        filled.element(vpc_cidr).and_then(|e| e.value.as_deref()),
+        Some("172.16.0.0/12"),
+        "the default was replaced, not appended to"
     );
     let outcome = act(
         &mut session,
@@ -304,7 +315,8 @@ async fn a_vpc_created_by_role_and_name_reaches_actiontrail() {
 
     for (event, parameter, value) in [
         ("CreateVpc", "VpcName", "runner-vpc"),
-        ("CreateVSwitch", "CidrBlock", "192.168.7.0/24"),
+        ("CreateVpc", "CidrBlock", "172.16.0.0/12"),
+        ("CreateVSwitch", "CidrBlock", "172.16.7.0/24"),
         ("CreateVSwitch", "ZoneId", "cn-hangzhou-j"),
     ] {
         let (status, body) = emulator

@@ -144,8 +144,13 @@ async fn bad_actions_become_typed_outcomes() {
         .await
         .unwrap();
 
-    // A disabled button says why.
-    let outcome = click(&mut session, Role::Button, "Create").await;
+    // A disabled button says why (after waiting for it to become enabled).
+    let observation = observe(&mut session).await;
+    let mut disabled = request(GuiAction::Click {
+        index: element(&observation, Role::Button, "Create").index,
+    });
+    disabled.timeout_ms = 1_000;
+    let outcome = session.act(disabled).await;
     assert!(
         matches!(
             outcome,
@@ -164,7 +169,9 @@ async fn bad_actions_become_typed_outcomes() {
         .evaluate("document.getElementById('gone').remove()")
         .await
         .unwrap();
-    let outcome = session.act(request(GuiAction::Click { index: vanishing })).await;
+    let mut stale = request(GuiAction::Click { index: vanishing });
+    stale.timeout_ms = 1_000;
+    let outcome = session.act(stale).await;
     assert!(
         matches!(outcome, ActionOutcome::ElementNotFound { index } if index == vanishing),
         "{outcome:?}"
@@ -199,14 +206,18 @@ async fn bad_actions_become_typed_outcomes() {
         }
     );
 
-    // A crashed tab fails every action with a message, and observing it is an error.
-    let _ = tokio::time::timeout(
-        Duration::from_secs(3),
-        session
-            .page()
-            .execute(chromiumoxide::cdp::browser_protocol::page::CrashParams::default()),
-    )
-    .await;
+    // A crashed tab (its renderer killed) fails every action with a message, and observing it is an
+    // error.
+    let renderers: Vec<u32> = runner
+        .process_ids()
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains("--type=renderer"))
+        })
+        .collect();
+    assert!(!renderers.is_empty(), "a renderer process");
+    aca_runner::process::kill_all(&renderers);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let outcome = session.act(request(GuiAction::Click { index: 1 })).await;
     assert!(
@@ -214,5 +225,36 @@ async fn bad_actions_become_typed_outcomes() {
         "{outcome:?}"
     );
     assert!(session.observe(&Default::default()).await.is_err());
+    runner.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions")).await.unwrap();
+    observe(&mut session).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, marked) = (dir.path().join("plain.png"), dir.path().join("marked.png"));
+    let nodes = "document.querySelectorAll('*').length";
+    let before = session.evaluate(nodes).await.unwrap();
+    session.screenshot(&plain, false).await.unwrap();
+    session.screenshot(&marked, true).await.unwrap();
+    assert_eq!(session.evaluate(nodes).await.unwrap(), before, "the overlay is removed");
+    let (plain, marked) = (std::fs::read(plain).unwrap(), std::fs::read(marked).unwrap());
+    for png in [&plain, &marked] {
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+        // The IHDR chunk: width and height of the capture, the configured viewport.
+        assert_eq!(u32::from_be_bytes([png[16], png[17], png[18], png[19]]), 1280);
+        assert_eq!(u32::from_be_bytes([png[20], png[21], png[22], png[23]]), 800);
+    }
+    assert_ne!(plain, marked, "the marks are in the capture");
+
+    // A path that cannot be written is an error naming it.
+    let error = session
+        .screenshot(&dir.path().join("missing/shot.png"), false)
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("missing/shot.png"), "{error}");
     runner.close().await;
 }
