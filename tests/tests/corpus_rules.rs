@@ -63,9 +63,9 @@ fn page_calls(page: &PageSpec, calls: &mut HashMap<String, Sent>) {
         sent.param(&batch.id_param);
     }
     for form in forms.into_iter().filter(|f| !f.action.is_empty()) {
-        // A buy page's order is recorded as the console operation `Create`.
+        // A buy page's order is recorded as the console operation `Create`: `Create:<operation>`.
         let name = if form.container == Container::BuyPage {
-            "Create".to_owned()
+            format!("Create:{}", form.action)
         } else {
             form.action.clone()
         };
@@ -130,10 +130,25 @@ fn matcher_problems(matcher: &EventMatcher, spec: &ProductSpec) -> Vec<String> {
     };
     let calls = product_calls(spec);
     let name = matcher.event_name.as_str();
-    let Some(sent) = calls.get(name) else {
+    let buy = name == "Create";
+    // A buy page's order: the buy page whose fields the rule names.
+    let candidates: Vec<(&String, &Sent)> = calls
+        .iter()
+        .filter(|(key, _)| {
+            if buy {
+                key.starts_with("Create:")
+            } else {
+                key.as_str() == name
+            }
+        })
+        .collect();
+    let chosen = candidates
+        .iter()
+        .find(|(_, sent)| matcher.parameters.iter().all(|c| sent.params.contains(&c.name)))
+        .or(candidates.first());
+    let Some(&(key, sent)) = chosen else {
         return vec![format!("the {} console never calls {name}", spec.code)];
     };
-    let buy = name == "Create";
     let expected_type = if buy {
         EventType::ConsoleOperation
     } else {
@@ -142,18 +157,9 @@ fn matcher_problems(matcher: &EventMatcher, spec: &ProductSpec) -> Vec<String> {
     if matcher.event_type.is_some_and(|t| t != expected_type) {
         problems.push(format!("{name} is recorded as {expected_type:?}"));
     }
-    // The buy page's order runs the operation of the product's buy form.
-    let operation = if buy {
-        spec.pages
-            .iter()
-            .flat_map(|p| p.creates.iter())
-            .find(|f| f.container == Container::BuyPage)
-            .and_then(|f| api.operation(&f.action))
-    } else {
-        api.operation(name)
-    };
-    match operation {
-        None => problems.push(format!("{} has no operation {name}", api.code)),
+    let operation_name = key.strip_prefix("Create:").unwrap_or(key);
+    match api.operation(operation_name) {
+        None => problems.push(format!("{} has no operation {operation_name}", api.code)),
         Some(op) => {
             if !op.audited {
                 problems.push(format!("{name} is not recorded in ActionTrail"));
