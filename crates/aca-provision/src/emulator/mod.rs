@@ -1,0 +1,613 @@
+//! The emulator applier: interprets a META's configuration against the signed OpenAPI (of the
+//! bundled emulator, or any endpoint that speaks it), in dependency order, waiting out asynchronous
+//! states, and destroys in reverse order, also after a failed apply.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use hcl::Structure;
+use serde_json::{Map, Value};
+
+use crate::applier::{Applier, DestroyReport, Meta, Plan, PlannedStep, VerifyReport};
+use crate::config::{Configuration, Mode, ResourceBlock, Scope};
+use crate::error::{DestroyFailure, ProvisionError, Result, VerifyFailure};
+use crate::graph::{Graph, Node};
+use crate::state::{Done, ProvisionState, ResourceRecord};
+
+pub mod client;
+pub mod types;
+
+pub use client::{AccessKey, CallError, Client};
+use types::{Attrs, Cx, ResourceType, data_source, resource_type, resource_types, scalar};
+
+/// How long and how often to poll for asynchronous states.
+#[derive(Debug, Clone, Copy)]
+pub struct WaitPolicy {
+    pub interval: Duration,
+    pub timeout: Duration,
+}
+
+impl Default for WaitPolicy {
+    fn default() -> Self {
+        Self {
+            interval: Duration::from_millis(100),
+            timeout: Duration::from_secs(120),
+        }
+    }
+}
+
+/// Applies configurations through one account's AccessKey.
+#[derive(Debug, Clone)]
+pub struct EmulatorApplier {
+    client: Client,
+    wait: WaitPolicy,
+}
+
+const KNOWN_AFTER_APPLY: &str = "(known after apply)";
+
+impl EmulatorApplier {
+    pub fn new(endpoint: &str, key: AccessKey) -> Result<Self> {
+        let client = Client::new(endpoint, key).map_err(|e| call_error("", e))?;
+        Ok(Self {
+            client,
+            wait: WaitPolicy::default(),
+        })
+    }
+
+    pub fn with_wait(mut self, wait: WaitPolicy) -> Self {
+        self.wait = wait;
+        self
+    }
+
+    fn cx<'a>(&'a self, region: &'a str) -> Cx<'a> {
+        Cx {
+            client: &self.client,
+            region,
+        }
+    }
+
+    /// Polls `read` until `attribute` is one of `states`; returns the attributes then.
+    async fn wait_for(
+        &self,
+        kind: &dyn ResourceType,
+        cx: Cx<'_>,
+        address: &str,
+        id: &str,
+        args: &Attrs,
+        (attribute, states): (String, Vec<String>),
+    ) -> Result<Attrs> {
+        let started = tokio::time::Instant::now();
+        loop {
+            let attrs = kind
+                .read(cx, id, args)
+                .await
+                .map_err(|e| call_error(address, e))?
+                .ok_or_else(|| ProvisionError::Protocol {
+                    action: format!("reading {address}"),
+                    message: format!("{id} disappeared while waiting for {attribute} {}", states.join("/")),
+                })?;
+            let current = attrs.get(&attribute).and_then(scalar).unwrap_or_default();
+            if states.contains(&current) {
+                return Ok(attrs);
+            }
+            if started.elapsed() >= self.wait.timeout {
+                return Err(ProvisionError::StuckInTransition {
+                    address: address.to_owned(),
+                    id: id.to_owned(),
+                    status: current,
+                    wanted: states.join(" or "),
+                    waited_ms: started.elapsed().as_millis() as u64,
+                });
+            }
+            tokio::time::sleep(self.wait.interval).await;
+        }
+    }
+
+    /// Creates one instance of a block; pushes its record as soon as it exists.
+    async fn create_one(
+        &self,
+        kind: &dyn ResourceType,
+        block: &ResourceBlock,
+        index: Option<usize>,
+        args: Attrs,
+        region: &str,
+        state: &mut ProvisionState,
+    ) -> Result<Attrs> {
+        let address = match index {
+            Some(i) => format!("{}[{i}]", block.address),
+            None => block.address.to_string(),
+        };
+        let cx = self.cx(region);
+        let id = kind.create(cx, &args).await.map_err(|e| call_error(&address, e))?;
+        let mut attributes = args.clone();
+        attributes.insert("id".into(), Value::String(id.clone()));
+        state.resources.push(ResourceRecord {
+            address: address.clone(),
+            kind: block.address.kind.clone(),
+            name: block.address.name.clone(),
+            index,
+            id: id.clone(),
+            region: region.to_owned(),
+            product: kind.product().to_owned(),
+            attributes: attributes.clone(),
+            done: Done::Created,
+        });
+        let mut current = match kind.ready(&args) {
+            Some(wanted) => self.wait_for(kind, cx, &address, &id, &args, wanted).await?,
+            None => Attrs::new(),
+        };
+        if let Some(wanted) = kind.settle(cx, &id, &args).await.map_err(|e| call_error(&address, e))? {
+            current = self.wait_for(kind, cx, &address, &id, &args, wanted).await?;
+        }
+        if current.is_empty() {
+            current = kind
+                .read(cx, &id, &args)
+                .await
+                .map_err(|e| call_error(&address, e))?
+                .unwrap_or_default();
+        }
+        attributes.extend(current);
+        attributes.insert("id".into(), Value::String(id));
+        if let Some(record) = state.resources.last_mut() {
+            record.attributes = attributes.clone();
+        }
+        Ok(attributes)
+    }
+
+    async fn apply_blocks(&self, meta: &Meta, state: &mut ProvisionState) -> Result<()> {
+        let (mut scope, graph) = prepare(meta)?;
+        let config = &meta.config;
+        for node in &graph.order {
+            match *node {
+                Node::Local(i) => {
+                    let local = &config.locals[i];
+                    let value = scope
+                        .evaluate(&local.expr)
+                        .map_err(|m| evaluation(config, &format!("local.{}", local.name), m))?;
+                    scope.set("local", &[&local.name], value);
+                }
+                Node::Block(i) => {
+                    let block = &config.blocks[i];
+                    let count = count_of(config, block, &scope)?;
+                    let mut instances = Vec::new();
+                    for index in count.map_or(vec![None], |n| (0..n).map(Some).collect()) {
+                        let local_scope = index.map_or_else(|| scope.clone(), |i| scope.with_count_index(i));
+                        let args = local_scope
+                            .evaluate_body(&block.body)
+                            .map_err(|m| evaluation(config, &block.address.to_string(), m))?;
+                        check_argument_values(config, block, &args)?;
+                        let attrs = match block.address.mode {
+                            Mode::Data => self.read_data(block, index, args, &meta.region, state).await?,
+                            Mode::Managed => {
+                                let kind = resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
+                                self.create_one(kind, block, index, args, &meta.region, state).await?
+                            }
+                        };
+                        instances.push(Value::Object(attrs));
+                    }
+                    let value = match count {
+                        Some(_) => Value::Array(instances),
+                        None => instances.pop().unwrap_or(Value::Null),
+                    };
+                    match block.address.mode {
+                        Mode::Data => scope.set("data", &[&block.address.kind, &block.address.name], value),
+                        Mode::Managed => scope.set(&block.address.kind, &[&block.address.name], value),
+                    }
+                }
+            }
+        }
+        for output in &config.outputs {
+            let value = scope
+                .evaluate(&output.expr)
+                .map_err(|m| evaluation(config, &format!("output.{}", output.name), m))?;
+            state.outputs.insert(output.name.clone(), value);
+        }
+        Ok(())
+    }
+
+    async fn read_data(
+        &self,
+        block: &ResourceBlock,
+        index: Option<usize>,
+        args: Attrs,
+        region: &str,
+        state: &mut ProvisionState,
+    ) -> Result<Attrs> {
+        let address = block.address.to_string();
+        let source = data_source(&block.address.kind).ok_or_else(|| ProvisionError::UnknownDataSource {
+            file: String::new(),
+            kind: block.address.kind.clone(),
+            address: address.clone(),
+        })?;
+        let mut attrs = source
+            .read(self.cx(region), &args)
+            .await
+            .map_err(|e| call_error(&address, e))?;
+        let id = format!("{}-{}", block.address.kind, block.address.name);
+        for (k, v) in args {
+            attrs.entry(k).or_insert(v);
+        }
+        attrs.insert("id".into(), Value::String(id.clone()));
+        state.resources.push(ResourceRecord {
+            address,
+            kind: block.address.kind.clone(),
+            name: block.address.name.clone(),
+            index,
+            id,
+            region: region.to_owned(),
+            product: "data source".into(),
+            attributes: attrs.clone(),
+            done: Done::Read,
+        });
+        Ok(attrs)
+    }
+
+    async fn destroy_one(&self, record: &ResourceRecord) -> std::result::Result<bool, String> {
+        let kind = resource_type(&record.kind).ok_or_else(|| format!("unknown resource type {}", record.kind))?;
+        let cx = self.cx(&record.region);
+        match kind.delete(cx, &record.id, &record.attributes).await {
+            Ok(()) => {}
+            Err(CallError::Api(e)) if e.is_not_found() => return Ok(false),
+            Err(e) => return Err(e.to_string()),
+        }
+        // Deletion can be asynchronous: wait until the resource is gone.
+        let started = tokio::time::Instant::now();
+        loop {
+            match kind.read(cx, &record.id, &record.attributes).await {
+                Ok(None) => return Ok(true),
+                Ok(Some(_)) if started.elapsed() < self.wait.timeout => tokio::time::sleep(self.wait.interval).await,
+                Ok(Some(attrs)) => {
+                    let status = attrs.get("status").and_then(scalar).unwrap_or_default();
+                    return Err(format!(
+                        "still exists {} ms after it was deleted (status {status:?})",
+                        started.elapsed().as_millis()
+                    ));
+                }
+                Err(e) => return Err(format!("deleted, but reading it back failed: {e}")),
+            }
+        }
+    }
+}
+
+/// Variable values, the graph, and the static checks (types, arguments, key attributes).
+fn prepare(meta: &Meta) -> Result<(Scope, Graph)> {
+    let config = &meta.config;
+    let values = meta.variable_values()?;
+    for block in &config.blocks {
+        check_block(config, block)?;
+    }
+    meta.check_key_attributes()?;
+    let graph = Graph::build(config, &values.keys().cloned().collect())?;
+    let mut scope = Scope::empty();
+    for (name, value) in values {
+        scope.set("var", &[&name], value);
+    }
+    Ok((scope, graph))
+}
+
+fn unknown_type(config: &Configuration, block: &ResourceBlock) -> ProvisionError {
+    let mut supported: Vec<&str> = resource_types().iter().map(|t| t.name()).collect();
+    supported.sort_unstable();
+    ProvisionError::UnknownResourceType {
+        file: config.source.clone(),
+        kind: block.address.kind.clone(),
+        address: block.address.to_string(),
+        supported: supported.join(", "),
+    }
+}
+
+/// The block's type exists, it has no unknown argument and every required argument is there.
+fn check_block(config: &Configuration, block: &ResourceBlock) -> Result<()> {
+    let present: Vec<String> = block
+        .body
+        .iter()
+        .map(|s| match s {
+            Structure::Attribute(a) => a.key.to_string(),
+            Structure::Block(b) => b.identifier.to_string(),
+        })
+        .collect();
+    let unknown_argument = |argument: &str| ProvisionError::UnknownArgument {
+        file: config.source.clone(),
+        address: block.address.to_string(),
+        argument: argument.to_owned(),
+    };
+    match block.address.mode {
+        Mode::Data => {
+            let source = data_source(&block.address.kind).ok_or_else(|| ProvisionError::UnknownDataSource {
+                file: config.source.clone(),
+                kind: block.address.kind.clone(),
+                address: block.address.to_string(),
+            })?;
+            if let Some(unknown) = present.iter().find(|p| !source.arguments().contains(&p.as_str())) {
+                return Err(unknown_argument(unknown));
+            }
+        }
+        Mode::Managed => {
+            let kind = resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
+            if let Some(unknown) = present
+                .iter()
+                .find(|p| !kind.arguments().iter().any(|a| a.name == p.as_str()))
+            {
+                return Err(unknown_argument(unknown));
+            }
+            for required in kind.arguments().iter().filter(|a| a.required) {
+                if !present.iter().any(|p| p == required.name) {
+                    return Err(ProvisionError::MissingArgument {
+                        file: config.source.clone(),
+                        address: block.address.to_string(),
+                        argument: required.name.to_owned(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Required arguments must not evaluate to null.
+fn check_argument_values(config: &Configuration, block: &ResourceBlock, args: &Attrs) -> Result<()> {
+    if block.address.mode == Mode::Data {
+        return Ok(());
+    }
+    let Some(kind) = resource_type(&block.address.kind) else {
+        return Ok(());
+    };
+    for required in kind.arguments().iter().filter(|a| a.required) {
+        if args.get(required.name).is_none_or(Value::is_null) {
+            return Err(ProvisionError::MissingArgument {
+                file: config.source.clone(),
+                address: block.address.to_string(),
+                argument: required.name.to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn count_of(config: &Configuration, block: &ResourceBlock, scope: &Scope) -> Result<Option<usize>> {
+    let Some(expr) = &block.count else { return Ok(None) };
+    let value = scope
+        .evaluate(expr)
+        .map_err(|m| evaluation(config, &block.address.to_string(), m))?;
+    match value.as_u64() {
+        Some(n) if n <= 100 => Ok(Some(n as usize)),
+        _ => Err(ProvisionError::InvalidArgument {
+            file: config.source.clone(),
+            address: block.address.to_string(),
+            argument: "count".into(),
+            message: format!("{value} is not a whole number from 0 to 100"),
+        }),
+    }
+}
+
+fn evaluation(config: &Configuration, address: &str, message: String) -> ProvisionError {
+    ProvisionError::Evaluation {
+        file: config.source.clone(),
+        address: address.to_owned(),
+        message,
+    }
+}
+
+fn call_error(address: &str, error: CallError) -> ProvisionError {
+    match error {
+        CallError::Api(source) => ProvisionError::Api {
+            address: address.to_owned(),
+            source,
+        },
+        CallError::Transport { endpoint, message } => ProvisionError::Transport { endpoint, message },
+        CallError::Protocol { action, message } => ProvisionError::Protocol { action, message },
+    }
+}
+
+/// A key attribute's value as text; lists hold the value when one element equals it.
+fn holds(found: &Value, expected: &str) -> bool {
+    match found {
+        Value::Array(items) => items.iter().any(|item| holds(item, expected)),
+        other => scalar(other).is_some_and(|text| text == expected),
+    }
+}
+
+fn shown(value: &Value) -> String {
+    scalar(value).unwrap_or_else(|| value.to_string())
+}
+
+impl Applier for EmulatorApplier {
+    fn name(&self) -> &'static str {
+        "emulator"
+    }
+
+    async fn plan(&self, meta: &Meta) -> Result<Plan> {
+        let (mut scope, graph) = prepare(meta)?;
+        let config = &meta.config;
+        let mut steps = Vec::new();
+        let mut scratch = ProvisionState {
+            applier: self.name().into(),
+            source: config.source.clone(),
+            endpoint: self.client.endpoint().to_owned(),
+            region: meta.region.clone(),
+            suffix: meta.suffix.to_string(),
+            resources: Vec::new(),
+            outputs: Map::new(),
+            workdir: None,
+        };
+        for node in &graph.order {
+            match *node {
+                Node::Local(i) => {
+                    let local = &config.locals[i];
+                    let value = scope
+                        .evaluate(&local.expr)
+                        .unwrap_or_else(|_| Value::String(KNOWN_AFTER_APPLY.into()));
+                    scope.set("local", &[&local.name], value);
+                }
+                Node::Block(i) => {
+                    let block = &config.blocks[i];
+                    let address = block.address.to_string();
+                    let mut arguments = Map::new();
+                    for structure in block.body.iter() {
+                        if let Structure::Attribute(attr) = structure {
+                            let value = scope
+                                .with_count_index(0)
+                                .evaluate(&attr.expr)
+                                .unwrap_or_else(|_| Value::String(KNOWN_AFTER_APPLY.into()));
+                            arguments.insert(attr.key.to_string(), value);
+                        }
+                    }
+                    let depends_on: Vec<String> = graph.block_dependencies[&address].iter().cloned().collect();
+                    let (action, operation) = match block.address.mode {
+                        Mode::Data => {
+                            let attrs = self
+                                .read_data(block, None, arguments.clone(), &meta.region, &mut scratch)
+                                .await?;
+                            scope.set("data", &[&block.address.kind, &block.address.name], Value::Object(attrs));
+                            ("read", String::new())
+                        }
+                        Mode::Managed => {
+                            let kind = resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
+                            let mut placeholder = arguments.clone();
+                            for name in kind.computed().into_iter().chain(["id"]) {
+                                placeholder
+                                    .entry(name.to_owned())
+                                    .or_insert_with(|| Value::String(KNOWN_AFTER_APPLY.into()));
+                            }
+                            let value = match block.count {
+                                Some(_) => Value::Array(vec![Value::Object(placeholder)]),
+                                None => Value::Object(placeholder),
+                            };
+                            scope.set(&block.address.kind, &[&block.address.name], value);
+                            ("create", kind.operation().to_owned())
+                        }
+                    };
+                    steps.push(PlannedStep {
+                        address,
+                        action: action.into(),
+                        operation,
+                        arguments,
+                        depends_on,
+                    });
+                }
+            }
+        }
+        Ok(Plan {
+            region: meta.region.clone(),
+            suffix: meta.suffix.to_string(),
+            steps,
+        })
+    }
+
+    async fn apply(&self, meta: &Meta) -> Result<ProvisionState> {
+        let mut state = ProvisionState {
+            applier: self.name().into(),
+            source: meta.config.source.clone(),
+            endpoint: self.client.endpoint().to_owned(),
+            region: meta.region.clone(),
+            suffix: meta.suffix.to_string(),
+            resources: Vec::new(),
+            outputs: Map::new(),
+            workdir: None,
+        };
+        match self.apply_blocks(meta, &mut state).await {
+            Ok(()) => Ok(state),
+            Err(cause) => {
+                let report = self.destroy(&mut state).await;
+                Err(ProvisionError::ApplyFailed {
+                    cause: Box::new(cause),
+                    destroyed: report.destroyed,
+                    leftovers: report.failures,
+                })
+            }
+        }
+    }
+
+    async fn verify(&self, meta: &Meta, state: &ProvisionState) -> Result<VerifyReport> {
+        let mut failures = Vec::new();
+        let mut live: BTreeMap<String, Attrs> = BTreeMap::new();
+        let mut resources = Vec::new();
+        for record in state.created() {
+            let Some(kind) = resource_type(&record.kind) else {
+                failures.push(VerifyFailure::ReadFailed {
+                    resource: record.address.clone(),
+                    error: format!("unknown resource type {}", record.kind),
+                });
+                continue;
+            };
+            match kind.read(self.cx(&record.region), &record.id, &record.attributes).await {
+                Ok(Some(attrs)) => {
+                    resources.push(record.address.clone());
+                    live.insert(record.address.clone(), attrs);
+                }
+                Ok(None) => failures.push(VerifyFailure::Missing {
+                    resource: record.address.clone(),
+                    id: record.id.clone(),
+                }),
+                Err(e) => failures.push(VerifyFailure::ReadFailed {
+                    resource: record.address.clone(),
+                    error: e.to_string(),
+                }),
+            }
+        }
+        let mut checked = Vec::new();
+        for key in &meta.key_attributes {
+            let records: Vec<&ResourceRecord> = state
+                .created()
+                .filter(|r| r.address == key.resource || r.block_address() == key.resource)
+                .collect();
+            if records.is_empty() {
+                failures.push(VerifyFailure::NotInConfiguration {
+                    resource: key.resource.clone(),
+                });
+            }
+            for record in records {
+                let Some(attrs) = live.get(&record.address) else { continue };
+                let found = attrs
+                    .get(&key.attribute)
+                    .or_else(|| record.attributes.get(&key.attribute));
+                match found {
+                    None | Some(Value::Null) => failures.push(VerifyFailure::NoSuchAttribute {
+                        resource: record.address.clone(),
+                        attribute: key.attribute.clone(),
+                        expected: key.value.clone(),
+                    }),
+                    Some(value) if holds(value, &key.value) => {
+                        checked.push((record.address.clone(), key.attribute.clone(), key.value.clone()));
+                    }
+                    Some(value) => failures.push(VerifyFailure::Mismatch {
+                        resource: record.address.clone(),
+                        attribute: key.attribute.clone(),
+                        expected: key.value.clone(),
+                        found: shown(value),
+                    }),
+                }
+            }
+        }
+        if failures.is_empty() {
+            Ok(VerifyReport { resources, checked })
+        } else {
+            Err(ProvisionError::Verify { failures })
+        }
+    }
+
+    async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {
+        let mut report = DestroyReport::default();
+        let created: Vec<ResourceRecord> = state.created().rev().cloned().collect();
+        let mut gone = BTreeSet::new();
+        for record in created {
+            match self.destroy_one(&record).await {
+                Ok(true) => report.destroyed.push(record.address.clone()),
+                Ok(false) => report.already_gone.push(record.address.clone()),
+                Err(error) => {
+                    report.failures.push(DestroyFailure {
+                        resource: record.address.clone(),
+                        id: record.id.clone(),
+                        error,
+                    });
+                    continue;
+                }
+            }
+            gone.insert(record.address);
+        }
+        state
+            .resources
+            .retain(|r| r.done == Done::Created && !gone.contains(&r.address));
+        report
+    }
+}
