@@ -15,6 +15,7 @@ use crate::graph::{Graph, Node};
 use crate::state::{Done, ProvisionState, ResourceRecord};
 
 pub mod client;
+pub mod local;
 pub mod types;
 
 pub use client::{AccessKey, CallError, Client};

@@ -17,6 +17,8 @@ pub static TYPES: &[&RpcType] = &[
     &DISK,
     &ECS_KEY_PAIR,
     &KEY_PAIR,
+    &ECS_SNAPSHOT,
+    &SNAPSHOT,
 ];
 
 pub static CUSTOM: &[&dyn ResourceType] = &[&SecurityGroupRule];
@@ -239,6 +241,56 @@ pub static ECS_KEY_PAIR: RpcType = RpcType {
 pub static KEY_PAIR: RpcType = RpcType {
     name: "alicloud_key_pair",
     ..ECS_KEY_PAIR
+};
+
+const SNAPSHOT_ARGS: &[Arg] = &[
+    required("disk_id", "DiskId"),
+    arg("snapshot_name", "SnapshotName"),
+    arg("name", "SnapshotName"),
+    arg("description", "Description"),
+    arg("retention_days", "RetentionDays"),
+    arg("category", "Category"),
+    arg("instant_access", "InstantAccess"),
+    arg("resource_group_id", "ResourceGroupId"),
+    local("force"),
+    TAGS,
+];
+
+pub static ECS_SNAPSHOT: RpcType = RpcType {
+    name: "alicloud_ecs_snapshot",
+    code: "ecs",
+    product: "ECS",
+    args: SNAPSHOT_ARGS,
+    name_arguments: &["snapshot_name", "name"],
+    fixed: &[],
+    vpc_of_vswitch: None,
+    create: "CreateSnapshot",
+    id: IdFrom::Response("/SnapshotId"),
+    read: "DescribeSnapshots",
+    read_params: &[("SnapshotIds", Source::IdList)],
+    item_at: "/Snapshots/Snapshot",
+    match_field: Some("SnapshotId"),
+    attributes: &[
+        ("snapshot_name", "/SnapshotName"),
+        ("description", "/Description"),
+        ("disk_id", "/SourceDiskId"),
+        ("status", "/Status"),
+        ("retention_days", "/RetentionDays"),
+    ],
+    gone_when: None,
+    ready: Some(Ready {
+        attribute: "status",
+        states: &["accomplished"],
+    }),
+    settle: &[],
+    delete: "DeleteSnapshot",
+    delete_params: &[("SnapshotId", Source::Id), ("Force", Source::Const("true"))],
+};
+
+/// The provider's older name for [`ECS_SNAPSHOT`].
+pub static SNAPSHOT: RpcType = RpcType {
+    name: "alicloud_snapshot",
+    ..ECS_SNAPSHOT
 };
 
 /// `alicloud_security_group_rule`: one rule of a security group (`AuthorizeSecurityGroup` /

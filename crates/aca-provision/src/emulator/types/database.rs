@@ -1,9 +1,17 @@
 //! Database resources: `alicloud_db_instance`, `alicloud_db_database`, `alicloud_db_account`
 //! (ApsaraDB RDS) and `alicloud_kvstore_instance` (Tair / ApsaraDB for Redis).
 
-use super::{IdFrom, Arg, Ready, RpcType, Source, TAGS, arg, joined, local, required};
+use super::{Arg, IdFrom, Ready, RpcType, Source, TAGS, arg, joined, local, mapped, required};
 
 pub static TYPES: &[&RpcType] = &[&DB_INSTANCE, &DB_DATABASE, &DB_ACCOUNT, &KVSTORE_INSTANCE];
+
+/// The provider's charge types and RDS's `PayType`.
+const RDS_PAYMENT_TYPES: &[(&str, &str)] = &[
+    ("PayAsYouGo", "Postpaid"),
+    ("PostPaid", "Postpaid"),
+    ("Subscription", "Prepaid"),
+    ("PrePaid", "Prepaid"),
+];
 
 const DB_INSTANCE_ARGS: &[Arg] = &[
     required("engine", "Engine"),
@@ -16,7 +24,8 @@ const DB_INSTANCE_ARGS: &[Arg] = &[
     arg("vswitch_id", "VSwitchId"),
     arg("vpc_id", "VPCId"),
     arg("zone_id", "ZoneId"),
-    arg("instance_charge_type", "PayType"),
+    mapped("instance_charge_type", "PayType", RDS_PAYMENT_TYPES),
+    mapped("payment_type", "PayType", RDS_PAYMENT_TYPES),
     arg("period", "UsedTime"),
     arg("instance_network_type", "InstanceNetworkType"),
     arg("resource_group_id", "ResourceGroupId"),
@@ -32,7 +41,11 @@ pub static DB_INSTANCE: RpcType = RpcType {
     product: "ApsaraDB RDS",
     args: DB_INSTANCE_ARGS,
     name_arguments: &["instance_name"],
-    fixed: &[("SecurityIPList", "127.0.0.1"), ("DBInstanceNetType", "Intranet")],
+    fixed: &[
+        ("SecurityIPList", "127.0.0.1"),
+        ("DBInstanceNetType", "Intranet"),
+        ("PayType", "Postpaid"),
+    ],
     vpc_of_vswitch: Some("VPCId"),
     create: "CreateDBInstance",
     id: IdFrom::Response("/DBInstanceId"),

@@ -48,6 +48,9 @@ pub enum Form {
     Joined,
     /// A string sent in lower case (`PayByTraffic` → `paybytraffic`, as the provider does for CLB).
     Lower,
+    /// A string translated from the provider's vocabulary to the API's (`PayAsYouGo` →
+    /// `PayOnDemand`); values not in the table are sent unchanged.
+    Mapped(&'static [(&'static str, &'static str)]),
     /// A map, sent as `Tag.1.Key`, `Tag.1.Value`, …
     Tags,
     /// Accepted and recorded, but not sent (a provider-side setting such as `force_destroy`).
@@ -114,6 +117,15 @@ pub const fn lower(name: &'static str, param: &'static str) -> Arg {
         name,
         param,
         form: Form::Lower,
+        required: false,
+    }
+}
+
+pub const fn mapped(name: &'static str, param: &'static str, table: &'static [(&'static str, &'static str)]) -> Arg {
+    Arg {
+        name,
+        param,
+        form: Form::Mapped(table),
         required: false,
     }
 }
@@ -281,6 +293,12 @@ pub fn parameters(args_spec: &[Arg], args: &Attrs) -> BTreeMap<String, String> {
             }
             Form::Joined => {
                 params.insert(spec.param.to_owned(), as_list(value).join(","));
+            }
+            Form::Mapped(table) => {
+                if let Some(text) = scalar(value) {
+                    let api = table.iter().find(|(tf, _)| *tf == text).map_or(text.clone(), |(_, api)| (*api).to_owned());
+                    params.insert(spec.param.to_owned(), api);
+                }
             }
             Form::Lower => {
                 if let Some(text) = scalar(value) {

@@ -2,7 +2,7 @@
 //! `alicloud_alidns_domain` (and `alicloud_dns_domain`), `alicloud_alidns_record` (Alibaba Cloud
 //! DNS), `alicloud_cms_alarm_contact` and `alicloud_cms_alarm_contact_group` (CloudMonitor).
 
-use super::{Arg, IdFrom, Ready, RpcType, Source, TAGS, arg, list, local, lower, required};
+use super::{Arg, IdFrom, Ready, RpcType, Source, TAGS, arg, list, local, lower, mapped, required};
 
 pub static TYPES: &[&RpcType] = &[
     &SLB_LOAD_BALANCER,
@@ -12,6 +12,14 @@ pub static TYPES: &[&RpcType] = &[
     &ALIDNS_RECORD,
     &CMS_CONTACT,
     &CMS_CONTACT_GROUP,
+];
+
+/// The provider's payment types and CLB's `PayType`.
+const PAYMENT_TYPES: &[(&str, &str)] = &[
+    ("PayAsYouGo", "PayOnDemand"),
+    ("PostPaid", "PayOnDemand"),
+    ("Subscription", "PrePay"),
+    ("PrePaid", "PrePay"),
 ];
 
 const SLB_ARGS: &[Arg] = &[
@@ -25,8 +33,8 @@ const SLB_ARGS: &[Arg] = &[
     arg("master_zone_id", "MasterZoneId"),
     arg("slave_zone_id", "SlaveZoneId"),
     arg("bandwidth", "Bandwidth"),
-    arg("payment_type", "PayType"),
-    arg("instance_charge_type", "PayType"),
+    mapped("payment_type", "PayType", PAYMENT_TYPES),
+    mapped("instance_charge_type", "PayType", PAYMENT_TYPES),
     arg("address_ip_version", "AddressIPVersion"),
     arg("resource_group_id", "ResourceGroupId"),
     local("delete_protection"),
