@@ -155,8 +155,8 @@ impl EmulatorApplier {
         Ok(attributes)
     }
 
-    async fn apply_blocks(&self, meta: &Meta, state: &mut ProvisionState) -> Result<()> {
-        let (mut scope, graph) = prepare(meta)?;
+    async fn apply_blocks(&self, meta: &Meta, prepared: (Scope, Graph), state: &mut ProvisionState) -> Result<()> {
+        let (mut scope, graph) = prepared;
         let config = &meta.config;
         for node in &graph.order {
             match *node {
@@ -496,6 +496,8 @@ impl Applier for EmulatorApplier {
     }
 
     async fn apply(&self, meta: &Meta) -> Result<ProvisionState> {
+        // Bad templates are refused before anything is created.
+        let prepared = prepare(meta)?;
         let mut state = ProvisionState {
             applier: self.name().into(),
             source: meta.config.source.clone(),
@@ -506,7 +508,7 @@ impl Applier for EmulatorApplier {
             outputs: Map::new(),
             workdir: None,
         };
-        match self.apply_blocks(meta, &mut state).await {
+        match self.apply_blocks(meta, prepared, &mut state).await {
             Ok(()) => Ok(state),
             Err(cause) => {
                 let report = self.destroy(&mut state).await;
