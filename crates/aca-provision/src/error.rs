@@ -15,13 +15,14 @@ pub struct ApiFailure {
 }
 
 impl ApiFailure {
-    /// Whether the error says that the resource does not exist (any more).
+    /// Whether the error says that the resource itself does not exist (any more), rather than
+    /// something the request named along the way (a region, zone, image, action or key).
     pub fn is_not_found(&self) -> bool {
-        self.status == 404
-            || self.code.contains("NotFound")
-            || self.code.contains("NotExist")
-            || self.code.starts_with("NoSuch")
-            || self.code.contains("Nonexist")
+        const ABOUT_THE_REQUEST: &[&str] = &["Region", "Zone", "Image", "Action", "Product", "AccessKey"];
+        let says_missing = ["NotFound", "NotExist", "NoExist", "NoSuch", "Nonexist", "NotBelongToUser"]
+            .iter()
+            .any(|marker| self.code.contains(marker));
+        says_missing && !ABOUT_THE_REQUEST.iter().any(|other| self.code.contains(other))
     }
 }
 
@@ -177,3 +178,35 @@ impl ProvisionError {
 }
 
 pub type Result<T, E = ProvisionError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(code: &str) -> ApiFailure {
+        ApiFailure {
+            action: "Describe".into(),
+            status: 404,
+            code: code.into(),
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn not_found_means_the_resource_not_the_request() {
+        for code in [
+            "InvalidVpcId.NotFound",
+            "EntityNotExist.User",
+            "NoSuchBucket",
+            "ProjectNotExist",
+            "InvalidDomainName.NoExist",
+            "DomainRecordNotBelongToUser",
+            "Forbidden.KeyNotFound",
+        ] {
+            assert!(failure(code).is_not_found(), "{code}");
+        }
+        for code in ["InvalidRegionId.NotFound", "InvalidZoneId.NotFound", "InvalidImageId.NotFound", "Throttling"] {
+            assert!(!failure(code).is_not_found(), "{code}");
+        }
+    }
+}

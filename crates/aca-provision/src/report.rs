@@ -34,15 +34,16 @@ const NAME_ATTRIBUTES: &[&str] = &[
     "alarm_contact_group_name",
     "alias_name",
     "name",
-    "instance_name",
-    "rr",
 ];
 
-/// The name of a resource, whatever its type calls the argument.
+/// The name of a resource, whatever its type calls the argument: the type's own name arguments
+/// first, then the names other types use.
 pub fn resource_name(record: &ResourceRecord) -> Option<String> {
-    // `instance_name` of an RDS instance is its description; it is still the name people see.
-    NAME_ATTRIBUTES
-        .iter()
+    let own = crate::emulator::types::resource_type(&record.kind)
+        .map(|t| t.name_arguments())
+        .unwrap_or_default();
+    own.iter()
+        .chain(NAME_ATTRIBUTES)
         .find_map(|name| record.attribute(name).filter(|v| !v.is_empty()))
 }
 
