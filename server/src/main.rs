@@ -25,6 +25,7 @@ enum Command {
     Api(commands::api::ApiArgs),
     Demo(commands::demo::DemoArgs),
     Docs(commands::docs::DocsArgs),
+    Provision(commands::provision::ProvisionArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
             Command::Api(args) => commands::api::run(args).await,
             Command::Demo(args) => commands::demo::run(args).await,
             Command::Docs(args) => commands::docs::run(args).await,
+            Command::Provision(args) => commands::provision::run(args).await,
         }
     });
     match result {

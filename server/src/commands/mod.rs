@@ -4,3 +4,4 @@ pub mod api;
 pub mod console;
 pub mod demo;
 pub mod docs;
+pub mod provision;
