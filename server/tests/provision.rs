@@ -84,7 +84,13 @@ fn apply_verify_and_destroy_in_separate_invocations() {
 
     let plan = with("plan");
     assert!(plan.status.success(), "{}", text(&plan));
-    assert!(text(&plan).contains("create alicloud_instance.web (RunInstances) after alicloud_security_group.sg, alicloud_vswitch.vswitch"), "{}", text(&plan));
+    assert!(
+        text(&plan).contains(
+            "create alicloud_instance.web (RunInstances) after alicloud_security_group.sg, alicloud_vswitch.vswitch"
+        ),
+        "{}",
+        text(&plan)
+    );
 
     let apply = with("apply");
     let out = text(&apply);
@@ -96,18 +102,29 @@ fn apply_verify_and_destroy_in_separate_invocations() {
         .to_owned();
     assert!(out.contains(&format!("web_name = web-{suffix}")), "{out}");
     assert!(out.contains("web_id = i-"), "{out}");
-    assert!(out.contains("Provisioned resources (A stopped ECS instance in a VPC):"), "{out}");
+    assert!(
+        out.contains("Provisioned resources (A stopped ECS instance in a VPC):"),
+        "{out}"
+    );
     assert!(out.contains("status Stopped (created for this task)"), "{out}");
     let state = dir.path().join("state/start-instance.state.json");
     assert!(state.exists());
 
     let again = with("apply");
-    assert_eq!(again.status.code(), Some(2), "a second apply over a live state is refused");
+    assert_eq!(
+        again.status.code(),
+        Some(2),
+        "a second apply over a live state is refused"
+    );
     assert!(text(&again).contains("holds an earlier apply"), "{}", text(&again));
 
     let verify = with("verify");
     assert!(verify.status.success(), "{}", text(&verify));
-    assert!(text(&verify).contains("✓ alicloud_instance.web status = Stopped"), "{}", text(&verify));
+    assert!(
+        text(&verify).contains("✓ alicloud_instance.web status = Stopped"),
+        "{}",
+        text(&verify)
+    );
 
     let destroy = with("destroy");
     assert!(destroy.status.success(), "{}", text(&destroy));
@@ -130,17 +147,30 @@ fn apply_verify_and_destroy_in_separate_invocations() {
 
     let verify = with("verify");
     assert_eq!(verify.status.code(), Some(2));
-    assert!(text(&verify).contains("no state of an earlier apply"), "{}", text(&verify));
+    assert!(
+        text(&verify).contains("no state of an earlier apply"),
+        "{}",
+        text(&verify)
+    );
 }
 
 #[test]
 fn bad_templates_and_missing_tools_are_reported() {
     let dir = tempfile::tempdir().unwrap();
-    page(dir.path(), &TASK.replace("alicloud_security_group\" \"sg\"", "alicloud_firewall\" \"sg\""));
-    let out = aca(dir.path(), &["provision", "apply", "start-instance.md", "--state", "state"]);
+    page(
+        dir.path(),
+        &TASK.replace("alicloud_security_group\" \"sg\"", "alicloud_firewall\" \"sg\""),
+    );
+    let out = aca(
+        dir.path(),
+        &["provision", "apply", "start-instance.md", "--state", "state"],
+    );
     assert_eq!(out.status.code(), Some(2));
     let message = text(&out);
-    assert!(message.contains("start-instance.task.toml: unknown resource type alicloud_firewall"), "{message}");
+    assert!(
+        message.contains("start-instance.task.toml: unknown resource type alicloud_firewall"),
+        "{message}"
+    );
     assert!(!dir.path().join("state/start-instance.state.json").exists());
 
     page(dir.path(), TASK);
@@ -151,7 +181,11 @@ fn bad_templates_and_missing_tools_are_reported() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("neither terraform nor tofu is installed"), "{}", text(&out));
+    assert!(
+        text(&out).contains("neither terraform nor tofu is installed"),
+        "{}",
+        text(&out)
+    );
 
     std::fs::write(
         dir.path().join("start-instance.task.toml"),

@@ -125,7 +125,11 @@ fn main() {
             "  total   {:7.1} ms (max {:.1} ms; target <= 300 ms: {})",
             ms(total),
             ms(totals.iter().copied().max().unwrap_or_default()),
-            if total <= Duration::from_millis(300) { "met" } else { "MISSED" }
+            if total <= Duration::from_millis(300) {
+                "met"
+            } else {
+                "MISSED"
+            }
         );
 
         let started = Instant::now();

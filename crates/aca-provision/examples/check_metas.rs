@@ -83,5 +83,9 @@ async fn main() -> ExitCode {
         }
     }
     println!("{} task files, {failed} failed", files.len());
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

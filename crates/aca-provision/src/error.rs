@@ -19,9 +19,16 @@ impl ApiFailure {
     /// something the request named along the way (a region, zone, image, action or key).
     pub fn is_not_found(&self) -> bool {
         const ABOUT_THE_REQUEST: &[&str] = &["Region", "Zone", "Image", "Action", "Product", "AccessKey"];
-        let says_missing = ["NotFound", "NotExist", "NoExist", "NoSuch", "Nonexist", "NotBelongToUser"]
-            .iter()
-            .any(|marker| self.code.contains(marker));
+        let says_missing = [
+            "NotFound",
+            "NotExist",
+            "NoExist",
+            "NoSuch",
+            "Nonexist",
+            "NotBelongToUser",
+        ]
+        .iter()
+        .any(|marker| self.code.contains(marker));
         says_missing && !ABOUT_THE_REQUEST.iter().any(|other| self.code.contains(other))
     }
 }
@@ -73,7 +80,11 @@ pub enum ProvisionError {
         supported: String,
     },
     #[error("{file}: unknown data source {kind} (in {address})")]
-    UnknownDataSource { file: String, kind: String, address: String },
+    UnknownDataSource {
+        file: String,
+        kind: String,
+        address: String,
+    },
     #[error("{file}: {address} has an unknown argument {argument}")]
     UnknownArgument {
         file: String,
@@ -205,7 +216,12 @@ mod tests {
         ] {
             assert!(failure(code).is_not_found(), "{code}");
         }
-        for code in ["InvalidRegionId.NotFound", "InvalidZoneId.NotFound", "InvalidImageId.NotFound", "Throttling"] {
+        for code in [
+            "InvalidRegionId.NotFound",
+            "InvalidZoneId.NotFound",
+            "InvalidImageId.NotFound",
+            "Throttling",
+        ] {
             assert!(!failure(code).is_not_found(), "{code}");
         }
     }

@@ -236,7 +236,13 @@ mod tests {
         let report = ResourceReport::new("A bucket.", &state(), &keys);
         let text = report.to_text();
         assert!(text.starts_with("Provisioned resources (A bucket):\nregion cn-hangzhou, name suffix q7x2k9\n"));
-        assert!(text.contains("alicloud_oss_bucket: id logs-q7x2k9, name logs-q7x2k9, acl private"), "{text}");
-        assert!(text.contains("alicloud_vswitch: id vsw-1, zone cn-hangzhou-h"), "{text}");
+        assert!(
+            text.contains("alicloud_oss_bucket: id logs-q7x2k9, name logs-q7x2k9, acl private"),
+            "{text}"
+        );
+        assert!(
+            text.contains("alicloud_vswitch: id vsw-1, zone cn-hangzhou-h"),
+            "{text}"
+        );
     }
 }

@@ -10,11 +10,17 @@ use crate::suffix::Suffix;
 
 /// The task file of a page: the path itself when it is one, else `<page without extension>.task.toml`.
 pub fn task_path(page: &Path) -> PathBuf {
-    let name = page.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = page
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     if name.ends_with(".task.toml") {
         return page.to_owned();
     }
-    let stem = page.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = page
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     page.with_file_name(format!("{stem}.task.toml"))
 }
 

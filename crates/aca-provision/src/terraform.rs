@@ -104,7 +104,10 @@ impl TerraformApplier {
             text.push_str("\nvariable \"suffix\" {\n  type = string\n}\n");
         }
         if meta.config.provider_region.is_none() && !text.contains("provider \"alicloud\"") {
-            text.push_str(&format!("\nprovider \"alicloud\" {{\n  region = \"{}\"\n}}\n", meta.region));
+            text.push_str(&format!(
+                "\nprovider \"alicloud\" {{\n  region = \"{}\"\n}}\n",
+                meta.region
+            ));
         }
         std::fs::write(dir.join("main.tf"), text).map_err(file_error)?;
         let variables = serde_json::to_string_pretty(&meta.variable_values()?).map_err(|e| ProvisionError::File {
@@ -142,7 +145,11 @@ impl TerraformApplier {
                     region: region.to_owned(),
                     product: text("provider_name"),
                     attributes,
-                    done: if text("mode") == "data" { Done::Read } else { Done::Created },
+                    done: if text("mode") == "data" {
+                        Done::Read
+                    } else {
+                        Done::Created
+                    },
                 }
             })
             .collect())
@@ -156,7 +163,8 @@ impl Applier for TerraformApplier {
 
     async fn plan(&self, meta: &Meta) -> Result<Plan> {
         let dir = self.prepare(meta).await?;
-        self.run(&dir, &["plan", "-input=false", "-no-color", "-out=tfplan"]).await?;
+        self.run(&dir, &["plan", "-input=false", "-no-color", "-out=tfplan"])
+            .await?;
         let shown = self.run(&dir, &["show", "-json", "-no-color", "tfplan"]).await?;
         let plan: Value = serde_json::from_str(&shown).map_err(|e| ProvisionError::Protocol {
             action: "show -json tfplan".into(),
@@ -228,8 +236,11 @@ impl Applier for TerraformApplier {
 
     async fn verify(&self, meta: &Meta, state: &ProvisionState) -> Result<VerifyReport> {
         let dir = PathBuf::from(state.workdir.clone().unwrap_or_default());
-        self.run(&dir, &["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"])
-            .await?;
+        self.run(
+            &dir,
+            &["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"],
+        )
+        .await?;
         let records = self.records(&dir, &state.region).await?;
         let mut failures = Vec::new();
         let mut checked = Vec::new();

@@ -32,7 +32,10 @@ resource "alicloud_security_group" "b" {
 "#,
     )
     .await;
-    assert!(matches!(&err, ProvisionError::Cycle { file, .. } if file == "meta.tf"), "{err}");
+    assert!(
+        matches!(&err, ProvisionError::Cycle { file, .. } if file == "meta.tf"),
+        "{err}"
+    );
     assert_eq!(
         err.to_string(),
         "meta.tf: dependency cycle: alicloud_vpc.a -> alicloud_security_group.b -> alicloud_vpc.a"
@@ -48,7 +51,15 @@ resource "alicloud_quantum_computer" "q" { qubits = 5 }
 "#,
     )
     .await;
-    let ProvisionError::UnknownResourceType { file, kind, address, supported } = &err else { panic!("{err}") };
+    let ProvisionError::UnknownResourceType {
+        file,
+        kind,
+        address,
+        supported,
+    } = &err
+    else {
+        panic!("{err}")
+    };
     assert_eq!((file.as_str(), kind.as_str()), ("meta.tf", "alicloud_quantum_computer"));
     assert_eq!(address, "alicloud_quantum_computer.q");
     assert!(supported.contains("alicloud_instance") && supported.contains("alicloud_oss_bucket"));
@@ -57,7 +68,10 @@ resource "alicloud_quantum_computer" "q" { qubits = 5 }
 #[tokio::test]
 async fn an_unknown_argument_and_a_missing_required_one_are_refused() {
     let err = refused(r#"resource "alicloud_vpc" "a" { vpc_nmae = "typo" }"#).await;
-    assert_eq!(err.to_string(), "meta.tf: alicloud_vpc.a has an unknown argument vpc_nmae");
+    assert_eq!(
+        err.to_string(),
+        "meta.tf: alicloud_vpc.a has an unknown argument vpc_nmae"
+    );
     let err = refused(r#"resource "alicloud_vswitch" "a" { cidr_block = "10.0.0.0/24" }"#).await;
     assert_eq!(err.to_string(), "meta.tf: alicloud_vswitch.a needs the argument vpc_id");
 }
@@ -71,22 +85,31 @@ resource "alicloud_vpc" "a" { vpc_name = "${var.team}-${var.suffix}" }
 "#,
     )
     .await;
-    assert!(matches!(&err, ProvisionError::MissingVariable { name, .. } if name == "team"), "{err}");
+    assert!(
+        matches!(&err, ProvisionError::MissingVariable { name, .. } if name == "team"),
+        "{err}"
+    );
     let err = refused(r#"resource "alicloud_vpc" "a" { vpc_name = var.owner }"#).await;
-    assert_eq!(err.to_string(), "meta.tf: the variable owner has no value and no default");
+    assert_eq!(
+        err.to_string(),
+        "meta.tf: the variable owner has no value and no default"
+    );
 }
 
 #[tokio::test]
 async fn references_to_undeclared_resources_and_bad_key_attributes_are_refused() {
-    let err = refused(r#"
+    let err = refused(
+        r#"
 resource "alicloud_vswitch" "a" {
   vpc_id     = alicloud_vpc.nowhere.id
   cidr_block = "10.0.0.0/24"
 }
-"#)
-        .await;
+"#,
+    )
+    .await;
     assert!(
-        err.to_string().contains("alicloud_vswitch.a refers to alicloud_vpc.nowhere"),
+        err.to_string()
+            .contains("alicloud_vswitch.a refers to alicloud_vpc.nowhere"),
         "{err}"
     );
     let setup = Setup::new().await;
@@ -96,12 +119,19 @@ resource "alicloud_vswitch" "a" {
         vec![key("alicloud_instance.web", "status", "Running")],
     );
     let err = setup.applier(&account).apply(&meta).await.unwrap_err();
-    assert!(err.to_string().contains("alicloud_instance.web.status names a resource"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("alicloud_instance.web.status names a resource"),
+        "{err}"
+    );
     assert_eq!(setup.resources(&account), 0);
 }
 
 #[test]
 fn unparsable_hcl_is_a_syntax_error_naming_the_file() {
     let err = meta_result("resource \"alicloud_vpc\" \"a\" {", Vec::new()).unwrap_err();
-    assert!(matches!(&err, ProvisionError::Syntax { file, .. } if file == "meta.tf"), "{err}");
+    assert!(
+        matches!(&err, ProvisionError::Syntax { file, .. } if file == "meta.tf"),
+        "{err}"
+    );
 }

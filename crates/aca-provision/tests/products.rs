@@ -67,7 +67,11 @@ resource "alicloud_log_store" "store" {
     assert_eq!(b["logs_id"], b["logs_name"], "a bucket's id is its name");
     assert_eq!(b["store_id"], format!("doc-project-{}:access-log", state.suffix));
     assert_eq!(
-        state.resource("alicloud_oss_bucket.logs").unwrap().attribute("location").as_deref(),
+        state
+            .resource("alicloud_oss_bucket.logs")
+            .unwrap()
+            .attribute("location")
+            .as_deref(),
         Some("oss-cn-hangzhou")
     );
 }
@@ -298,7 +302,7 @@ output "zone" {
             key("alicloud_vswitch.zone[1]", "cidr_block", "10.1.0.0/16"),
             key("alicloud_security_group_rule.ssh", "port_range", "22/22"),
             key("alicloud_ecs_snapshot.backup", "status", "accomplished"),
-            key("alicloud_instance.web", "key_name", "")
+            key("alicloud_instance.web", "key_name", ""),
         ]
         .into_iter()
         .filter(|k| !k.value.is_empty())
@@ -314,7 +318,13 @@ output "zone" {
     assert_eq!(web.attribute("vswitch_id"), Some(b["zone_1_id"].clone()));
     assert!(web.attribute("image_id").unwrap().starts_with("aliyun_3_x64"));
     assert_eq!(web.attribute("key_name"), Some(format!("key-{}", state.suffix)));
-    assert!(state.resource("alicloud_security_group_rule.ssh").unwrap().id.contains(":ingress:tcp:22/22:10.0.0.0/8"));
+    assert!(
+        state
+            .resource("alicloud_security_group_rule.ssh")
+            .unwrap()
+            .id
+            .contains(":ingress:tcp:22/22:10.0.0.0/8")
+    );
 }
 
 #[tokio::test]

@@ -25,7 +25,10 @@ async fn the_typical_meta_applies_verifies_and_destroys_leaving_nothing() {
             "alicloud_instance.web"
         ]
     );
-    assert_eq!(plan.steps[3].depends_on, ["alicloud_security_group.sg", "alicloud_vswitch.vswitch"]);
+    assert_eq!(
+        plan.steps[3].depends_on,
+        ["alicloud_security_group.sg", "alicloud_vswitch.vswitch"]
+    );
     assert_eq!(plan.steps[3].operation, "RunInstances");
     assert_eq!(setup.resources(&account), 0, "planning creates nothing");
 
@@ -38,10 +41,17 @@ async fn the_typical_meta_applies_verifies_and_destroys_leaving_nothing() {
 
     // The instance really exists in the account, with the suffixed name.
     let described = setup
-        .call(&account, "ecs", "DescribeInstances", &[("InstanceIds", &format!("[\"{}\"]", instance.id))])
+        .call(
+            &account,
+            "ecs",
+            "DescribeInstances",
+            &[("InstanceIds", &format!("[\"{}\"]", instance.id))],
+        )
         .await;
     assert_eq!(
-        described.pointer("/Instances/Instance/0/InstanceName").and_then(Value::as_str),
+        described
+            .pointer("/Instances/Instance/0/InstanceName")
+            .and_then(Value::as_str),
         Some(format!("web-{suffix}").as_str())
     );
 
@@ -56,7 +66,13 @@ async fn the_typical_meta_applies_verifies_and_destroys_leaving_nothing() {
     assert_eq!(b["sg_name"], format!("doc-sg-{suffix}"));
     assert_eq!(b["suffix"], suffix);
     let report = ResourceReport::new(&meta.description, &state, &meta.key_attributes).to_text();
-    assert!(report.contains(&format!("ECS alicloud_instance: id {}, name web-{suffix}, zone cn-hangzhou-h", instance.id)), "{report}");
+    assert!(
+        report.contains(&format!(
+            "ECS alicloud_instance: id {}, name web-{suffix}, zone cn-hangzhou-h",
+            instance.id
+        )),
+        "{report}"
+    );
     assert!(report.contains("status Running"), "{report}");
 
     let destroyed = applier.destroy(&mut state).await;
@@ -75,7 +91,10 @@ async fn the_typical_meta_applies_verifies_and_destroys_leaving_nothing() {
     assert!(state.resources.is_empty());
 
     let again = applier.destroy(&mut state).await;
-    assert!(again.failures.is_empty() && again.destroyed.is_empty(), "destroy is idempotent");
+    assert!(
+        again.failures.is_empty() && again.destroyed.is_empty(),
+        "destroy is idempotent"
+    );
 }
 
 #[tokio::test]
@@ -86,10 +105,14 @@ async fn verify_names_the_attribute_that_no_longer_holds() {
     let meta = meta(TYPICAL, typical_keys());
     let mut state = applier.apply(&meta).await.unwrap();
     let instance = state.resource("alicloud_instance.web").unwrap().id.clone();
-    setup.call(&account, "ecs", "StopInstance", &[("InstanceId", &instance)]).await;
+    setup
+        .call(&account, "ecs", "StopInstance", &[("InstanceId", &instance)])
+        .await;
 
     let err = applier.verify(&meta, &state).await.unwrap_err();
-    let ProvisionError::Verify { failures } = &err else { panic!("{err}") };
+    let ProvisionError::Verify { failures } = &err else {
+        panic!("{err}")
+    };
     assert_eq!(
         failures,
         &[VerifyFailure::Mismatch {
@@ -99,29 +122,38 @@ async fn verify_names_the_attribute_that_no_longer_holds() {
             found: "Stopped".into(),
         }]
     );
-    assert!(err.to_string().contains("alicloud_instance.web: status is \"Stopped\", expected \"Running\""), "{err}");
+    assert!(
+        err.to_string()
+            .contains("alicloud_instance.web: status is \"Stopped\", expected \"Running\""),
+        "{err}"
+    );
 
     let vpc = state.resource("alicloud_vpc.vpc").unwrap().id.clone();
     let report = applier.destroy(&mut state).await;
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let err = applier.verify(&meta, &{
-        let mut gone = state.clone();
-        gone.resources.push(aca_provision::ResourceRecord {
-            address: "alicloud_vpc.vpc".into(),
-            kind: "alicloud_vpc".into(),
-            name: "vpc".into(),
-            index: None,
-            id: vpc.clone(),
-            region: "cn-hangzhou".into(),
-            product: "VPC".into(),
-            attributes: serde_json::Map::new(),
-            done: aca_provision::state::Done::Created,
-        });
-        gone
-    })
-    .await
-    .unwrap_err();
-    assert!(err.to_string().contains(&format!("alicloud_vpc.vpc ({vpc}) does not exist")), "{err}");
+    let err = applier
+        .verify(&meta, &{
+            let mut gone = state.clone();
+            gone.resources.push(aca_provision::ResourceRecord {
+                address: "alicloud_vpc.vpc".into(),
+                kind: "alicloud_vpc".into(),
+                name: "vpc".into(),
+                index: None,
+                id: vpc.clone(),
+                region: "cn-hangzhou".into(),
+                product: "VPC".into(),
+                attributes: serde_json::Map::new(),
+                done: aca_provision::state::Done::Created,
+            });
+            gone
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("alicloud_vpc.vpc ({vpc}) does not exist")),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -129,7 +161,10 @@ async fn a_stopped_instance_is_asked_for_with_status() {
     let setup = Setup::new().await;
     let account = setup.account();
     let applier = setup.applier(&account);
-    let stopped = TYPICAL.replace("instance_charge_type = \"PostPaid\"", "instance_charge_type = \"PostPaid\"\n  status = \"Stopped\"");
+    let stopped = TYPICAL.replace(
+        "instance_charge_type = \"PostPaid\"",
+        "instance_charge_type = \"PostPaid\"\n  status = \"Stopped\"",
+    );
     let meta = meta(&stopped, vec![key("alicloud_instance.web", "status", "Stopped")]);
     let mut state = applier.apply(&meta).await.unwrap();
     applier.verify(&meta, &state).await.unwrap();
@@ -142,14 +177,21 @@ async fn a_failed_apply_destroys_what_it_created_and_reports_the_api_error() {
     let setup = Setup::new().await;
     let account = setup.account();
     let applier = setup.applier(&account);
-    let broken = TYPICAL.replace(
-        "cidrsubnet(alicloud_vpc.vpc.cidr_block, 8, 1)",
-        "\"10.0.0.0/24\"",
-    );
+    let broken = TYPICAL.replace("cidrsubnet(alicloud_vpc.vpc.cidr_block, 8, 1)", "\"10.0.0.0/24\"");
     let err = applier.apply(&meta(&broken, Vec::new())).await.unwrap_err();
-    let ProvisionError::ApplyFailed { cause, destroyed, leftovers } = &err else { panic!("{err}") };
+    let ProvisionError::ApplyFailed {
+        cause,
+        destroyed,
+        leftovers,
+    } = &err
+    else {
+        panic!("{err}")
+    };
     let api = err.api_failure().expect("the API error is kept");
-    assert_eq!((api.action.as_str(), api.code.as_str()), ("CreateVSwitch", "InvalidParameter"));
+    assert_eq!(
+        (api.action.as_str(), api.code.as_str()),
+        ("CreateVSwitch", "InvalidParameter")
+    );
     assert!(matches!(cause.as_ref(), ProvisionError::Api { address, .. } if address == "alicloud_vswitch.vswitch"));
     assert_eq!(destroyed, &["alicloud_vpc.vpc"]);
     assert!(leftovers.is_empty());
@@ -159,12 +201,21 @@ async fn a_failed_apply_destroys_what_it_created_and_reports_the_api_error() {
     // A failure at the last resource destroys the three before it, newest first.
     let broken = TYPICAL.replace("ecs.g7.large", "ecs.nonexistent.large");
     let err = applier.apply(&meta(&broken, Vec::new())).await.unwrap_err();
-    let ProvisionError::ApplyFailed { destroyed, .. } = &err else { panic!("{err}") };
+    let ProvisionError::ApplyFailed { destroyed, .. } = &err else {
+        panic!("{err}")
+    };
     assert_eq!(
         destroyed,
-        &["alicloud_security_group.sg", "alicloud_vswitch.vswitch", "alicloud_vpc.vpc"]
+        &[
+            "alicloud_security_group.sg",
+            "alicloud_vswitch.vswitch",
+            "alicloud_vpc.vpc"
+        ]
     );
-    assert_eq!(err.api_failure().map(|a| a.code.as_str()), Some("InvalidInstanceType.ValueNotSupported"));
+    assert_eq!(
+        err.api_failure().map(|a| a.code.as_str()),
+        Some("InvalidInstanceType.ValueNotSupported")
+    );
     assert_eq!(setup.resources(&account), 0, "nothing leaks");
 }
 
@@ -182,20 +233,38 @@ async fn a_destroy_failure_is_reported_and_the_rest_is_still_destroyed() {
             &account,
             "vpc",
             "CreateVSwitch",
-            &[("VpcId", &vpc), ("ZoneId", "cn-hangzhou-i"), ("CidrBlock", "192.168.9.0/24")],
+            &[
+                ("VpcId", &vpc),
+                ("ZoneId", "cn-hangzhou-i"),
+                ("CidrBlock", "192.168.9.0/24"),
+            ],
         )
         .await;
     let report = applier.destroy(&mut state).await;
     assert_eq!(report.destroyed.len(), 3);
     assert_eq!(report.failures.len(), 1);
     assert_eq!(report.failures[0].resource, "alicloud_vpc.vpc");
-    assert!(report.failures[0].error.contains("DependencyViolation"), "{}", report.failures[0].error);
-    assert_eq!(state.resources.len(), 1, "the VPC stays in the state for a later destroy");
+    assert!(
+        report.failures[0].error.contains("DependencyViolation"),
+        "{}",
+        report.failures[0].error
+    );
+    assert_eq!(
+        state.resources.len(),
+        1,
+        "the VPC stays in the state for a later destroy"
+    );
     let err = report.clone().into_result().unwrap_err();
-    assert!(err.to_string().contains("destroy left resources behind: alicloud_vpc.vpc"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("destroy left resources behind: alicloud_vpc.vpc"),
+        "{err}"
+    );
 
     let extra = extra["VSwitchId"].as_str().unwrap().to_owned();
-    setup.call(&account, "vpc", "DeleteVSwitch", &[("VSwitchId", &extra)]).await;
+    setup
+        .call(&account, "vpc", "DeleteVSwitch", &[("VSwitchId", &extra)])
+        .await;
     let retry = applier.destroy(&mut state).await;
     assert_eq!(retry.destroyed, ["alicloud_vpc.vpc"]);
     assert_eq!(setup.resources(&account), 0);
@@ -232,9 +301,16 @@ async fn a_resource_stuck_in_a_transition_is_a_typed_error() {
         timeout: std::time::Duration::from_millis(200),
     });
     let err = applier.apply(&meta(TYPICAL, Vec::new())).await.unwrap_err();
-    let ProvisionError::ApplyFailed { cause, leftovers, .. } = &err else { panic!("{err}") };
+    let ProvisionError::ApplyFailed { cause, leftovers, .. } = &err else {
+        panic!("{err}")
+    };
     match cause.as_ref() {
-        ProvisionError::StuckInTransition { address, status, wanted, .. } => {
+        ProvisionError::StuckInTransition {
+            address,
+            status,
+            wanted,
+            ..
+        } => {
             assert_eq!(address, "alicloud_vpc.vpc");
             assert_eq!(status, "Pending");
             assert_eq!(wanted, "Available");

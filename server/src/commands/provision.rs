@@ -92,7 +92,9 @@ pub async fn run(args: ProvisionArgs) -> anyhow::Result<ExitCode> {
     };
     let state_path = state_path(target);
     let suffix = match (&target.suffix, verb) {
-        (Some(s), _) => Suffix::parse(s).with_context(|| format!("--suffix {s:?}: use 1 to 16 lower-case letters and digits"))?,
+        (Some(s), _) => {
+            Suffix::parse(s).with_context(|| format!("--suffix {s:?}: use 1 to 16 lower-case letters and digits"))?
+        }
         (None, "verify" | "destroy") if state_path.exists() => {
             let state = ProvisionState::load(&state_path)?;
             Suffix::parse(&state.suffix).with_context(|| format!("{}: bad suffix", state_path.display()))?
@@ -149,7 +151,9 @@ fn state_path(target: &Target) -> PathBuf {
 
 /// The endpoint and key to provision with; starts the in-process emulator when no --console is given
 /// (the returned handle keeps it serving).
-async fn endpoint(target: &Target) -> anyhow::Result<(String, AccessKey, Option<tokio::task::JoinHandle<std::io::Result<()>>>)> {
+async fn endpoint(
+    target: &Target,
+) -> anyhow::Result<(String, AccessKey, Option<tokio::task::JoinHandle<std::io::Result<()>>>)> {
     let given_key = match (&target.credentials, &target.access_key_id, &target.access_key_secret) {
         (Some(path), _, _) => {
             let pair = AccessKeyPair::from_file(path)?;
@@ -168,7 +172,9 @@ async fn endpoint(target: &Target) -> anyhow::Result<(String, AccessKey, Option<
         (None, None, None) => None,
     };
     if let Some(console) = &target.console {
-        let key = given_key.context("--console needs the account's AccessKey: --access-key-id and --access-key-secret, or --credentials FILE")?;
+        let key = given_key.context(
+            "--console needs the account's AccessKey: --access-key-id and --access-key-secret, or --credentials FILE",
+        )?;
         return Ok((console.clone(), key, None));
     }
     let serve = ServeArgs {
@@ -182,7 +188,10 @@ async fn endpoint(target: &Target) -> anyhow::Result<(String, AccessKey, Option<
         transition_delay_ms: 300,
     };
     let started = start(&serve).await?;
-    println!("console emulator started in-process at {} (database: {})", started.url, target.emulator_db);
+    println!(
+        "console emulator started in-process at {} (database: {})",
+        started.url, target.emulator_db
+    );
     let key = given_key.unwrap_or(AccessKey {
         access_key_id: started.credentials.access_key_id.clone(),
         access_key_secret: started.credentials.access_key_secret.clone(),
@@ -199,7 +208,8 @@ async fn act<A: Applier>(applier: &A, verb: &str, meta: &Meta, state_path: &Path
         }
         "apply" => apply(applier, meta, state_path).await,
         "verify" => {
-            let state = ProvisionState::load(state_path).context("no state of an earlier apply (run `aca provision apply` first)")?;
+            let state = ProvisionState::load(state_path)
+                .context("no state of an earlier apply (run `aca provision apply` first)")?;
             match applier.verify(meta, &state).await {
                 Ok(report) => {
                     println!("verified: {} resources exist", report.resources.len());
@@ -219,7 +229,8 @@ async fn act<A: Applier>(applier: &A, verb: &str, meta: &Meta, state_path: &Path
             }
         }
         _ => {
-            let mut state = ProvisionState::load(state_path).context("no state of an earlier apply: nothing to destroy")?;
+            let mut state =
+                ProvisionState::load(state_path).context("no state of an earlier apply: nothing to destroy")?;
             let report = applier.destroy(&mut state).await;
             for address in &report.destroyed {
                 println!("  destroyed {address}");

@@ -32,7 +32,9 @@ impl Scope {
                 *slot = Value::Object(Map::new());
             }
             let Value::Object(map) = slot else { return };
-            slot = map.entry((*key).to_owned()).or_insert_with(|| Value::Object(Map::new()));
+            slot = map
+                .entry((*key).to_owned())
+                .or_insert_with(|| Value::Object(Map::new()));
         }
         *slot = value;
     }
@@ -73,10 +75,7 @@ fn evaluate_body_in(ctx: &Context<'_>, body: &Body) -> Result<Map<String, Value>
     for structure in body.iter() {
         match structure {
             Structure::Attribute(attr) => {
-                let value = attr
-                    .expr
-                    .evaluate(ctx)
-                    .map_err(|e| format!("{}: {e}", attr.key))?;
+                let value = attr.expr.evaluate(ctx).map_err(|e| format!("{}: {e}", attr.key))?;
                 out.insert(attr.key.to_string(), to_json(&value));
             }
             Structure::Block(block) => {
@@ -123,7 +122,11 @@ mod tests {
     fn evaluates_references_templates_and_nested_blocks() {
         let mut scope = Scope::empty();
         scope.set("var", &["suffix"], json!("k3x9q2"));
-        scope.set("alicloud_vpc", &["main"], json!({ "id": "vpc-1", "cidr_block": "10.0.0.0/8" }));
+        scope.set(
+            "alicloud_vpc",
+            &["main"],
+            json!({ "id": "vpc-1", "cidr_block": "10.0.0.0/8" }),
+        );
         let body = hcl::parse(
             r#"
 name   = "doc-${var.suffix}"

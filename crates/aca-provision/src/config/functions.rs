@@ -170,13 +170,24 @@ mod tests {
         let body = hcl::parse(&format!("x = {text}")).unwrap();
         let mut ctx = Context::new();
         declare(&mut ctx);
-        body.attributes().next().unwrap().expr.evaluate(&ctx).map_err(|e| e.to_string())
+        body.attributes()
+            .next()
+            .unwrap()
+            .expr
+            .evaluate(&ctx)
+            .map_err(|e| e.to_string())
     }
 
     #[test]
     fn functions_compute_what_terraform_computes() {
-        assert_eq!(eval(r#"cidrsubnet("192.168.0.0/16", 8, 1)"#).unwrap(), Value::from("192.168.1.0/24"));
-        assert_eq!(eval(r#"cidrsubnet("10.0.0.0/8", 4, 15)"#).unwrap(), Value::from("10.240.0.0/12"));
+        assert_eq!(
+            eval(r#"cidrsubnet("192.168.0.0/16", 8, 1)"#).unwrap(),
+            Value::from("192.168.1.0/24")
+        );
+        assert_eq!(
+            eval(r#"cidrsubnet("10.0.0.0/8", 4, 15)"#).unwrap(),
+            Value::from("10.240.0.0/12")
+        );
         assert_eq!(eval(r#"format("%s-%d", "web", 3)"#).unwrap(), Value::from("web-3"));
         assert_eq!(eval(r#"join(",", ["a", "b"])"#).unwrap(), Value::from("a,b"));
         assert_eq!(eval(r#"element(["a", "b"], 3)"#).unwrap(), Value::from("b"));

@@ -165,24 +165,21 @@ impl Configuration {
                     });
                 }
                 ("provider", [name]) if name == "alicloud" => {
-                    config.provider_region = block
-                        .body
-                        .attributes()
-                        .find(|a| a.key.as_str() == "region")
-                        .and_then(|a| match &a.expr {
-                            Expression::String(s) => Some(s.clone()),
-                            _ => None,
-                        });
+                    config.provider_region =
+                        block
+                            .body
+                            .attributes()
+                            .find(|a| a.key.as_str() == "region")
+                            .and_then(|a| match &a.expr {
+                                Expression::String(s) => Some(s.clone()),
+                                _ => None,
+                            });
                 }
                 ("provider", _) | ("terraform", _) => {}
                 (other, labels) => {
                     return Err(invalid(format!(
                         "unexpected block {other} {}",
-                        labels
-                            .iter()
-                            .map(|l| format!("{l:?}"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
+                        labels.iter().map(|l| format!("{l:?}")).collect::<Vec<_>>().join(" ")
                     )));
                 }
             }
@@ -287,13 +284,14 @@ fn variable(source: &str, name: &str, body: &Body) -> Result<Variable> {
     for attr in body.attributes() {
         match attr.key.as_str() {
             "default" => {
-                let value = eval::Scope::empty()
-                    .evaluate(&attr.expr)
-                    .map_err(|message| ProvisionError::Evaluation {
-                        file: source.to_owned(),
-                        address: format!("var.{name}"),
-                        message,
-                    })?;
+                let value =
+                    eval::Scope::empty()
+                        .evaluate(&attr.expr)
+                        .map_err(|message| ProvisionError::Evaluation {
+                            file: source.to_owned(),
+                            address: format!("var.{name}"),
+                            message,
+                        })?;
                 default = Some(value);
             }
             "description" => {
@@ -349,7 +347,10 @@ output "vswitch" { value = alicloud_vswitch.main.id }
             vsw.body.blocks().next().is_none(),
             "the lifecycle meta-block is not an argument"
         );
-        assert_eq!(config.locals[0].depends_on.iter().next().map(String::as_str), Some("var.suffix"));
+        assert_eq!(
+            config.locals[0].depends_on.iter().next().map(String::as_str),
+            Some("var.suffix")
+        );
         assert_eq!(config.outputs[0].name, "vswitch");
     }
 
@@ -370,7 +371,10 @@ output "vswitch" { value = alicloud_vswitch.main.id }
     #[test]
     fn bad_hcl_and_duplicates_are_typed_errors() {
         let err = Configuration::parse("bad.tf", "resource \"alicloud_vpc\" {").unwrap_err();
-        assert!(matches!(err, ProvisionError::Syntax { ref file, .. } if file == "bad.tf"), "{err}");
+        assert!(
+            matches!(err, ProvisionError::Syntax { ref file, .. } if file == "bad.tf"),
+            "{err}"
+        );
         let twice = "resource \"alicloud_vpc\" \"a\" {}\nresource \"alicloud_vpc\" \"a\" {}";
         let err = Configuration::parse("dup.tf", twice).unwrap_err();
         assert!(err.to_string().contains("alicloud_vpc.a is declared twice"), "{err}");

@@ -169,7 +169,10 @@ mod tests {
             refs_of(r#"var.on ? format("%s", alicloud_vpc.v.id) : "none""#),
             ["alicloud_vpc.v", "var.on"]
         );
-        assert_eq!(refs_of("[for s in alicloud_vswitch.all : s.id]"), ["alicloud_vswitch.all"]);
+        assert_eq!(
+            refs_of("[for s in alicloud_vswitch.all : s.id]"),
+            ["alicloud_vswitch.all"]
+        );
         assert_eq!(refs_of(r#""%{for z in var.zones}${z}%{endfor}""#), ["var.zones"]);
         assert!(refs_of(r#""plain""#).is_empty());
     }

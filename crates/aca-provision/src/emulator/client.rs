@@ -162,10 +162,7 @@ impl Client {
             .header("Host", format!("oss-{region}.aliyuncs.com"))
             .header("Date", &date)
             .header("User-Agent", &self.user_agent)
-            .header(
-                "Authorization",
-                format!("OSS {}:{signature}", self.key.access_key_id),
-            );
+            .header("Authorization", format!("OSS {}:{signature}", self.key.access_key_id));
         for (name, value) in &headers {
             request = request.header(name, value);
         }

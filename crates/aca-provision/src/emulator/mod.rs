@@ -180,7 +180,8 @@ impl EmulatorApplier {
                         let attrs = match block.address.mode {
                             Mode::Data => self.read_data(block, index, args, &meta.region, state).await?,
                             Mode::Managed => {
-                                let kind = resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
+                                let kind =
+                                    resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
                                 self.create_one(kind, block, index, args, &meta.region, state).await?
                             }
                         };
@@ -459,7 +460,11 @@ impl Applier for EmulatorApplier {
                             let attrs = self
                                 .read_data(block, None, arguments.clone(), &meta.region, &mut scratch)
                                 .await?;
-                            scope.set("data", &[&block.address.kind, &block.address.name], Value::Object(attrs));
+                            scope.set(
+                                "data",
+                                &[&block.address.kind, &block.address.name],
+                                Value::Object(attrs),
+                            );
                             ("read", String::new())
                         }
                         Mode::Managed => {
@@ -560,7 +565,9 @@ impl Applier for EmulatorApplier {
                 });
             }
             for record in records {
-                let Some(attrs) = live.get(&record.address) else { continue };
+                let Some(attrs) = live.get(&record.address) else {
+                    continue;
+                };
                 let found = attrs
                     .get(&key.attribute)
                     .or_else(|| record.attributes.get(&key.attribute));

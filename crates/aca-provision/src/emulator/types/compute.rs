@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{IdFrom, 
-    Arg, Attrs, Cx, Fut, Ready, ResourceType, RpcType, Settle, Source, TAGS, arg, list, local, required, scalar,
+use super::{
+    Arg, Attrs, Cx, Fut, IdFrom, Ready, ResourceType, RpcType, Settle, Source, TAGS, arg, list, local, required, scalar,
 };
 use crate::emulator::client::CallError;
 

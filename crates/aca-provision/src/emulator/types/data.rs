@@ -72,7 +72,10 @@ impl DataSource for Zones {
 
     fn read<'a>(&'a self, cx: Cx<'a>, args: &'a Attrs) -> Fut<'a, Attrs> {
         Box::pin(async move {
-            let body = cx.client.rpc(ecs()?, "DescribeZones", cx.region, &BTreeMap::new()).await?;
+            let body = cx
+                .client
+                .rpc(ecs()?, "DescribeZones", cx.region, &BTreeMap::new())
+                .await?;
             let resource = text(args, "available_resource_creation");
             let instance_type = text(args, "available_instance_type");
             let disk = text(args, "available_disk_category");

@@ -98,7 +98,10 @@ pub static DB_DATABASE: RpcType = RpcType {
     fixed: &[("CharacterSetName", "utf8")],
     vpc_of_vswitch: None,
     create: "CreateDatabase",
-    id: IdFrom::Arguments(&[Source::Attr("instance_id"), Source::AnyAttr(&["name", "data_base_name"])]),
+    id: IdFrom::Arguments(&[
+        Source::Attr("instance_id"),
+        Source::AnyAttr(&["name", "data_base_name"]),
+    ]),
     read: "DescribeDatabases",
     read_params: &[
         ("DBInstanceId", Source::Attr("instance_id")),
@@ -141,7 +144,10 @@ pub static DB_ACCOUNT: RpcType = RpcType {
     fixed: &[],
     vpc_of_vswitch: None,
     create: "CreateAccount",
-    id: IdFrom::Arguments(&[Source::Attr("db_instance_id"), Source::AnyAttr(&["account_name", "name"])]),
+    id: IdFrom::Arguments(&[
+        Source::Attr("db_instance_id"),
+        Source::AnyAttr(&["account_name", "name"]),
+    ]),
     read: "DescribeAccounts",
     read_params: &[
         ("DBInstanceId", Source::Attr("db_instance_id")),

@@ -296,7 +296,10 @@ pub fn parameters(args_spec: &[Arg], args: &Attrs) -> BTreeMap<String, String> {
             }
             Form::Mapped(table) => {
                 if let Some(text) = scalar(value) {
-                    let api = table.iter().find(|(tf, _)| *tf == text).map_or(text.clone(), |(_, api)| (*api).to_owned());
+                    let api = table
+                        .iter()
+                        .find(|(tf, _)| *tf == text)
+                        .map_or(text.clone(), |(_, api)| (*api).to_owned());
                     params.insert(spec.param.to_owned(), api);
                 }
             }
@@ -309,10 +312,7 @@ pub fn parameters(args_spec: &[Arg], args: &Attrs) -> BTreeMap<String, String> {
                 if let Value::Object(map) = value {
                     for (i, (key, v)) in map.iter().enumerate() {
                         params.insert(format!("{}.{}.Key", spec.param, i + 1), key.clone());
-                        params.insert(
-                            format!("{}.{}.Value", spec.param, i + 1),
-                            scalar(v).unwrap_or_default(),
-                        );
+                        params.insert(format!("{}.{}.Value", spec.param, i + 1), scalar(v).unwrap_or_default());
                     }
                 }
             }

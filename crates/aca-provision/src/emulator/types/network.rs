@@ -1,7 +1,7 @@
 //! VPC resources: `alicloud_vpc`, `alicloud_vswitch`, `alicloud_eip_address` (and its older name
 //! `alicloud_eip`) and `alicloud_nat_gateway`.
 
-use super::{IdFrom, Arg, Ready, RpcType, Source, TAGS, arg, local, required};
+use super::{Arg, IdFrom, Ready, RpcType, Source, TAGS, arg, local, required};
 
 const AVAILABLE: Option<Ready> = Some(Ready {
     attribute: "status",

@@ -102,7 +102,15 @@ impl ResourceType for OssBucket {
         Box::pin(async move {
             let info = cx
                 .client
-                .oss("GetBucketInfo", Method::GET, id, Some("bucketInfo"), cx.region, &[], None)
+                .oss(
+                    "GetBucketInfo",
+                    Method::GET,
+                    id,
+                    Some("bucketInfo"),
+                    cx.region,
+                    &[],
+                    None,
+                )
                 .await;
             let Some(xml) = not_found_is_none(info)? else {
                 return Ok(None);
@@ -181,7 +189,8 @@ impl ResourceType for LogProject {
     fn create<'a>(&'a self, cx: Cx<'a>, args: &'a Attrs) -> Fut<'a, String> {
         Box::pin(async move {
             let name = text(args, &["project_name", "name"]).unwrap_or_default();
-            let mut body = json!({ "projectName": name, "description": text(args, &["description"]).unwrap_or_default() });
+            let mut body =
+                json!({ "projectName": name, "description": text(args, &["description"]).unwrap_or_default() });
             if let Some(group) = text(args, &["resource_group_id"]) {
                 body["resourceGroupId"] = json!(group);
             }
@@ -194,10 +203,7 @@ impl ResourceType for LogProject {
 
     fn read<'a>(&'a self, cx: Cx<'a>, id: &'a str, _attrs: &'a Attrs) -> Fut<'a, Option<Attrs>> {
         Box::pin(async move {
-            let found = cx
-                .client
-                .sls("GetProject", Method::GET, id, "/", cx.region, None)
-                .await;
+            let found = cx.client.sls("GetProject", Method::GET, id, "/", cx.region, None).await;
             let Some(body) = not_found_is_none(found)? else {
                 return Ok(None);
             };
@@ -303,7 +309,14 @@ impl ResourceType for LogStore {
                 body["maxSplitShard"] = json!(number("max_split_shard_count", 64));
             }
             cx.client
-                .sls("CreateLogStore", Method::POST, &project, "/logstores", cx.region, Some(&body))
+                .sls(
+                    "CreateLogStore",
+                    Method::POST,
+                    &project,
+                    "/logstores",
+                    cx.region,
+                    Some(&body),
+                )
                 .await?;
             Ok(format!("{project}:{store}"))
         })
