@@ -364,3 +364,82 @@ resource "alicloud_actiontrail_trail" "trail" {
     )
     .await;
 }
+
+#[tokio::test]
+async fn cloudmonitor_alarms_with_escalations_and_a_disabled_state() {
+    let (b, state) = round_trip(
+        r#"
+resource "alicloud_cms_alarm_contact_group" "group" {
+  alarm_contact_group_name = "ops-${var.suffix}"
+}
+resource "alicloud_cms_alarm" "alarm" {
+  name           = "cpu-high-${var.suffix}"
+  project        = "acs_ecs_dashboard"
+  metric         = "CPUUtilization"
+  contact_groups = [alicloud_cms_alarm_contact_group.group.alarm_contact_group_name]
+  enabled        = false
+
+  escalations_critical {
+    statistics          = "Average"
+    comparison_operator = ">"
+    threshold           = "90"
+    times               = 3
+  }
+}
+"#,
+        vec![
+            key("alicloud_cms_alarm.alarm", "enabled", "false"),
+            key("alicloud_cms_alarm.alarm", "metric", "CPUUtilization"),
+        ],
+    )
+    .await;
+    assert_eq!(b["alarm_name"], format!("cpu-high-{}", state.suffix));
+    assert_eq!(b["alarm_id"].len(), 36, "the rule id is a UUID the provider makes");
+}
+
+#[tokio::test]
+async fn bucket_objects_and_force_destroy_of_a_bucket_with_objects_left_in_it() {
+    let setup = Setup::new().await;
+    let account = setup.account();
+    let applier = setup.applier(&account);
+    let meta = meta(
+        r#"
+resource "alicloud_oss_bucket" "bucket" {
+  bucket        = "docs-${var.suffix}"
+  force_destroy = true
+}
+resource "alicloud_oss_bucket_object" "object" {
+  bucket  = alicloud_oss_bucket.bucket.bucket
+  key     = "reports/q3.txt"
+  content = "quarterly report"
+}
+"#,
+        vec![key("alicloud_oss_bucket_object.object", "content", "quarterly report")],
+    );
+    let mut state = applier.apply(&meta).await.unwrap();
+    applier.verify(&meta, &state).await.unwrap();
+    assert_eq!(bindings(&state)["object_name"], "reports/q3.txt");
+    // The episode uploads an object of its own; force_destroy removes it with the bucket.
+    let bucket = state.resource("alicloud_oss_bucket.bucket").unwrap().id.clone();
+    let extra = meta_with_object(&bucket);
+    let extra_state = applier.apply(&extra).await.unwrap();
+    assert_eq!(extra_state.resources.len(), 1);
+    let report = applier.destroy(&mut state).await;
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    assert_eq!(setup.resources(&account), 0);
+}
+
+fn meta_with_object(bucket: &str) -> aca_provision::Meta {
+    meta(
+        &format!(
+            r#"
+resource "alicloud_oss_bucket_object" "upload" {{
+  bucket  = "{bucket}"
+  key     = "uploaded-by-the-agent.txt"
+  content = "hello"
+}}
+"#
+        ),
+        Vec::new(),
+    )
+}

@@ -32,6 +32,35 @@ pub enum CallError {
     Protocol { action: String, message: String },
 }
 
+/// One OSS request: the operation's name (for errors), the bucket and optional object key, a
+/// sub-resource such as `acl` or `bucketInfo`, headers (`x-oss-*`, `Content-Type`) and a body.
+#[derive(Debug, Clone)]
+pub struct OssRequest<'a> {
+    pub action: &'a str,
+    pub method: Method,
+    pub region: &'a str,
+    pub bucket: &'a str,
+    pub key: Option<&'a str>,
+    pub sub_resource: Option<&'a str>,
+    pub headers: &'a [(&'a str, &'a str)],
+    pub body: Option<String>,
+}
+
+impl<'a> OssRequest<'a> {
+    pub fn new(action: &'a str, method: Method, region: &'a str, bucket: &'a str) -> Self {
+        Self {
+            action,
+            method,
+            region,
+            bucket,
+            key: None,
+            sub_resource: None,
+            headers: &[],
+            body: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Client {
     http: reqwest::Client,
@@ -125,50 +154,59 @@ impl Client {
         Ok(body)
     }
 
-    /// An OSS request on a bucket (path-style), signed with signature V1. `sub_resource` is a query
-    /// sub-resource such as `acl` or `bucketInfo`; `body` an XML document. Returns the XML body.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn oss(
-        &self,
-        action: &str,
-        method: Method,
-        bucket: &str,
-        sub_resource: Option<&str>,
-        region: &str,
-        oss_headers: &[(&str, &str)],
-        body: Option<String>,
-    ) -> Result<String, CallError> {
+    /// An OSS request (path-style), signed with signature V1. Returns the XML (or object) body.
+    pub async fn oss(&self, req: OssRequest<'_>) -> Result<String, CallError> {
         let date = oss::http_date(SystemClock.now_ms());
-        let mut headers: Vec<(String, String)> = oss_headers
+        let mut headers: Vec<(String, String)> = req
+            .headers
             .iter()
             .map(|(n, v)| (n.to_ascii_lowercase(), (*v).to_owned()))
             .collect();
         headers.sort();
-        let canonical: String = headers.iter().map(|(n, v)| format!("{n}:{v}\n")).collect();
-        let mut resource = format!("/{bucket}/");
-        if let Some(sub) = sub_resource {
+        let canonical: String = headers
+            .iter()
+            .filter(|(n, _)| n.starts_with("x-oss-"))
+            .map(|(n, v)| format!("{n}:{v}\n"))
+            .collect();
+        let key = req.key.unwrap_or("");
+        let mut resource = format!("/{}/{key}", req.bucket);
+        if let Some(sub) = req.sub_resource {
             resource.push('?');
             resource.push_str(sub);
         }
-        let string_to_sign = format!("{}\n\n\n{date}\n{canonical}{resource}", method.as_str());
+        let content_type = headers
+            .iter()
+            .find(|(n, _)| n == "content-type")
+            .map_or("", |(_, v)| v.as_str());
+        let string_to_sign = format!(
+            "{}\n\n{content_type}\n{date}\n{canonical}{resource}",
+            req.method.as_str()
+        );
         let signature = oss::sign(&self.key.access_key_secret, &string_to_sign);
-        let url = match sub_resource {
-            Some(sub) => format!("{}/{bucket}/?{sub}", self.endpoint),
-            None => format!("{}/{bucket}/", self.endpoint),
-        };
+        let encoded_key: String = key
+            .split('/')
+            .map(|part| percent_encoding::utf8_percent_encode(part, percent_encoding::NON_ALPHANUMERIC).to_string())
+            .collect::<Vec<_>>()
+            .join("/");
+        let mut url = format!("{}/{}/{encoded_key}", self.endpoint, req.bucket);
+        if let Some(sub) = req.sub_resource {
+            url.push('?');
+            url.push_str(sub);
+        }
         let mut request = self
             .http
-            .request(method, url)
-            .header("Host", format!("oss-{region}.aliyuncs.com"))
+            .request(req.method, url)
+            .header("Host", format!("oss-{}.aliyuncs.com", req.region))
             .header("Date", &date)
             .header("User-Agent", &self.user_agent)
             .header("Authorization", format!("OSS {}:{signature}", self.key.access_key_id));
         for (name, value) in &headers {
             request = request.header(name, value);
         }
-        if let Some(body) = body {
+        if let Some(body) = req.body {
             request = request.body(body);
         }
+        let action = req.action;
         let response = request.send().await.map_err(|e| self.transport(e))?;
         let status = response.status().as_u16();
         let text = response.text().await.map_err(|e| self.transport(e))?;
@@ -258,6 +296,21 @@ pub fn xml_text(xml: &str, tag: &str) -> Option<String> {
     )
 }
 
+/// The texts of every `<tag>…</tag>` element of an XML document, in order.
+pub fn xml_texts(xml: &str, tag: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = xml;
+    while let Some(found) = xml_text(rest, tag) {
+        out.push(found);
+        let close = format!("</{tag}>");
+        match rest.find(&close) {
+            Some(at) => rest = &rest[at + close.len()..],
+            None => break,
+        }
+    }
+    out
+}
+
 fn clip(text: &str) -> String {
     text.chars().take(200).collect()
 }
@@ -272,6 +325,8 @@ mod tests {
         assert_eq!(xml_text(xml, "Code").as_deref(), Some("NoSuchBucket"));
         assert_eq!(xml_text(xml, "Message").as_deref(), Some("a & b"));
         assert_eq!(xml_text(xml, "HostId"), None);
+        let list = "<R><Contents><Key>a.txt</Key></Contents><Contents><Key>b/c.txt</Key></Contents></R>";
+        assert_eq!(xml_texts(list, "Key"), ["a.txt", "b/c.txt"]);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::client::{CallError, Client};
 
+mod alarm;
 mod compute;
 mod data;
 mod database;
@@ -494,6 +495,7 @@ pub fn resource_types() -> Vec<&'static dyn ResourceType> {
     }
     all.extend(compute::CUSTOM.iter().copied());
     all.extend(storage::TYPES.iter().copied());
+    all.extend(alarm::TYPES.iter().copied());
     all
 }
 

@@ -5,9 +5,9 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use super::{Arg, Attrs, Cx, Fut, ResourceType, TAGS, arg, local, required, scalar};
-use crate::emulator::client::{CallError, xml_text};
+use crate::emulator::client::{CallError, OssRequest, xml_text, xml_texts};
 
-pub static TYPES: &[&dyn ResourceType] = &[&OssBucket, &LogProject, &LogStore];
+pub static TYPES: &[&dyn ResourceType] = &[&OssBucket, &OssBucketObject, &LogProject, &LogStore];
 
 fn text(attrs: &Attrs, names: &[&str]) -> Option<String> {
     names.iter().find_map(|n| attrs.get(*n).and_then(scalar))
@@ -92,7 +92,11 @@ impl ResourceType for OssBucket {
             let body = (!config.is_empty())
                 .then(|| format!("<CreateBucketConfiguration>{config}</CreateBucketConfiguration>"));
             cx.client
-                .oss("PutBucket", Method::PUT, &bucket, None, cx.region, &headers, body)
+                .oss(OssRequest {
+                    headers: &headers,
+                    body,
+                    ..OssRequest::new("PutBucket", Method::PUT, cx.region, &bucket)
+                })
                 .await?;
             Ok(bucket)
         })
@@ -102,15 +106,10 @@ impl ResourceType for OssBucket {
         Box::pin(async move {
             let info = cx
                 .client
-                .oss(
-                    "GetBucketInfo",
-                    Method::GET,
-                    id,
-                    Some("bucketInfo"),
-                    cx.region,
-                    &[],
-                    None,
-                )
+                .oss(OssRequest {
+                    sub_resource: Some("bucketInfo"),
+                    ..OssRequest::new("GetBucketInfo", Method::GET, cx.region, id)
+                })
                 .await;
             let Some(xml) = not_found_is_none(info)? else {
                 return Ok(None);
@@ -135,10 +134,148 @@ impl ResourceType for OssBucket {
         })
     }
 
-    fn delete<'a>(&'a self, cx: Cx<'a>, id: &'a str, _attrs: &'a Attrs) -> Fut<'a, ()> {
+    fn delete<'a>(&'a self, cx: Cx<'a>, id: &'a str, attrs: &'a Attrs) -> Fut<'a, ()> {
         Box::pin(async move {
+            // With force_destroy, the objects go first (an episode may have uploaded some).
+            if attrs.get("force_destroy").and_then(Value::as_bool) == Some(true) {
+                loop {
+                    let listing = cx
+                        .client
+                        .oss(OssRequest::new("ListObjects", Method::GET, cx.region, id))
+                        .await?;
+                    let keys = xml_texts(&listing, "Key");
+                    if keys.is_empty() {
+                        break;
+                    }
+                    for key in &keys {
+                        cx.client
+                            .oss(OssRequest {
+                                key: Some(key),
+                                ..OssRequest::new("DeleteObject", Method::DELETE, cx.region, id)
+                            })
+                            .await?;
+                    }
+                }
+            }
             cx.client
-                .oss("DeleteBucket", Method::DELETE, id, None, cx.region, &[], None)
+                .oss(OssRequest::new("DeleteBucket", Method::DELETE, cx.region, id))
+                .await?;
+            Ok(())
+        })
+    }
+}
+
+/// `alicloud_oss_bucket_object`: `PutObject`, `GetObject`, `DeleteObject`; the id is the key.
+#[derive(Debug)]
+pub struct OssBucketObject;
+
+const OBJECT_ARGS: &[Arg] = &[
+    required("bucket", ""),
+    required("key", ""),
+    arg("content", ""),
+    arg("source", ""),
+    arg("content_type", "Content-Type"),
+    arg("acl", "x-oss-object-acl"),
+    local("cache_control"),
+    local("content_disposition"),
+    local("content_encoding"),
+    local("expires"),
+    local("server_side_encryption"),
+    local("kms_key_id"),
+];
+
+impl ResourceType for OssBucketObject {
+    fn name(&self) -> &'static str {
+        "alicloud_oss_bucket_object"
+    }
+
+    fn product(&self) -> &'static str {
+        "OSS"
+    }
+
+    fn operation(&self) -> &'static str {
+        "PutObject"
+    }
+
+    fn arguments(&self) -> &'static [Arg] {
+        OBJECT_ARGS
+    }
+
+    fn name_arguments(&self) -> &'static [&'static str] {
+        &["key"]
+    }
+
+    fn computed(&self) -> Vec<&'static str> {
+        vec!["content_length"]
+    }
+
+    fn ready(&self, _args: &Attrs) -> Option<(String, Vec<String>)> {
+        None
+    }
+
+    fn create<'a>(&'a self, cx: Cx<'a>, args: &'a Attrs) -> Fut<'a, String> {
+        Box::pin(async move {
+            let bucket = text(args, &["bucket"]).unwrap_or_default();
+            let key = text(args, &["key"]).unwrap_or_default();
+            let body = match (text(args, &["content"]), text(args, &["source"])) {
+                (Some(content), _) => content,
+                (None, Some(path)) => std::fs::read_to_string(&path).map_err(|e| CallError::Protocol {
+                    action: "PutObject".into(),
+                    message: format!("cannot read the object's source {path}: {e}"),
+                })?,
+                (None, None) => String::new(),
+            };
+            let content_type = text(args, &["content_type"]);
+            let acl = text(args, &["acl"]);
+            let mut headers = Vec::new();
+            if let Some(content_type) = &content_type {
+                headers.push(("Content-Type", content_type.as_str()));
+            }
+            if let Some(acl) = &acl {
+                headers.push(("x-oss-object-acl", acl.as_str()));
+            }
+            cx.client
+                .oss(OssRequest {
+                    key: Some(&key),
+                    headers: &headers,
+                    body: Some(body),
+                    ..OssRequest::new("PutObject", Method::PUT, cx.region, &bucket)
+                })
+                .await?;
+            Ok(key)
+        })
+    }
+
+    fn read<'a>(&'a self, cx: Cx<'a>, id: &'a str, attrs: &'a Attrs) -> Fut<'a, Option<Attrs>> {
+        Box::pin(async move {
+            let bucket = text(attrs, &["bucket"]).unwrap_or_default();
+            let found = cx
+                .client
+                .oss(OssRequest {
+                    key: Some(id),
+                    ..OssRequest::new("GetObject", Method::GET, cx.region, &bucket)
+                })
+                .await;
+            let Some(content) = not_found_is_none(found)? else {
+                return Ok(None);
+            };
+            let mut out = Attrs::new();
+            out.insert("bucket".into(), Value::String(bucket));
+            out.insert("key".into(), Value::String(id.to_owned()));
+            out.insert("content_length".into(), json!(content.len()));
+            out.insert("content".into(), Value::String(content));
+            Ok(Some(out))
+        })
+    }
+
+    fn delete<'a>(&'a self, cx: Cx<'a>, id: &'a str, attrs: &'a Attrs) -> Fut<'a, ()> {
+        Box::pin(async move {
+            let bucket = text(attrs, &["bucket"]).unwrap_or_default();
+            cx.client
+                .oss(OssRequest {
+                    key: Some(id),
+                    ..OssRequest::new("DeleteObject", Method::DELETE, cx.region, &bucket)
+                })
                 .await?;
             Ok(())
         })
