@@ -20,7 +20,7 @@ pub mod task;
 pub mod terraform;
 
 pub use applier::{Applier, DestroyReport, Meta, Plan, VerifyReport};
-pub use emulator::{AccessKey, EmulatorApplier, WaitPolicy};
+pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
 pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
 pub use report::{ResourceReport, bindings};
 pub use state::{ProvisionState, ResourceRecord};

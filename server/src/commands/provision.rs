@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use aca_provision::{
-    AccessKey, Applier, EmulatorApplier, Meta, ProvisionError, ProvisionState, ResourceReport, Suffix,
+    AccessKey, Applier, EmulatorApplier, Meta, Progress, ProvisionError, ProvisionState, ResourceReport, Suffix,
     TerraformApplier, bindings, task,
 };
 use anyhow::{Context, bail};
@@ -129,9 +129,25 @@ pub async fn run(args: ProvisionArgs) -> anyhow::Result<ExitCode> {
         }
         Engine::Emulator => {
             let (endpoint, key, _server) = endpoint(target).await?;
-            let applier = EmulatorApplier::new(&endpoint, key)?;
+            let applier = EmulatorApplier::new(&endpoint, key)?.with_progress(std::sync::Arc::new(show_progress));
             act(&applier, verb, &meta, &state_path).await
         }
+    }
+}
+
+/// One line per step, as the emulator applier works.
+fn show_progress(event: &Progress) {
+    match event {
+        Progress::Creating { address, operation } => println!("  → {operation} {address}"),
+        Progress::Waiting {
+            address,
+            attribute,
+            states,
+        } => println!("    waiting for {address} {attribute} {}", states.join(" or ")),
+        Progress::Created { address, id } => println!("    {address} = {id}"),
+        Progress::Read { address } => println!("  → read {address}"),
+        // Destroys are listed once they are all done.
+        Progress::Destroyed { .. } => {}
     }
 }
 

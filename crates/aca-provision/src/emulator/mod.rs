@@ -37,11 +37,51 @@ impl Default for WaitPolicy {
     }
 }
 
+/// What the applier is doing, for a caller that shows progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// A create call is about to be made.
+    Creating {
+        address: String,
+        operation: String,
+    },
+    /// Waiting for `attribute` to reach one of `states`.
+    Waiting {
+        address: String,
+        attribute: String,
+        states: Vec<String>,
+    },
+    Created {
+        address: String,
+        id: String,
+    },
+    /// A data source was read.
+    Read {
+        address: String,
+    },
+    Destroyed {
+        address: String,
+    },
+}
+
+/// Receives [`Progress`] as it happens.
+pub type ProgressSink = std::sync::Arc<dyn Fn(&Progress) + Send + Sync>;
+
 /// Applies configurations through one account's AccessKey.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EmulatorApplier {
     client: Client,
     wait: WaitPolicy,
+    progress: Option<ProgressSink>,
+}
+
+impl std::fmt::Debug for EmulatorApplier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmulatorApplier")
+            .field("client", &self.client)
+            .field("wait", &self.wait)
+            .finish_non_exhaustive()
+    }
 }
 
 const KNOWN_AFTER_APPLY: &str = "(known after apply)";
@@ -52,7 +92,20 @@ impl EmulatorApplier {
         Ok(Self {
             client,
             wait: WaitPolicy::default(),
+            progress: None,
         })
+    }
+
+    /// Reports each step to `sink` as it happens.
+    pub fn with_progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    fn report(&self, event: Progress) {
+        if let Some(sink) = &self.progress {
+            sink(&event);
+        }
     }
 
     pub fn with_wait(mut self, wait: WaitPolicy) -> Self {
@@ -77,6 +130,11 @@ impl EmulatorApplier {
         args: &Attrs,
         (attribute, states): (String, Vec<String>),
     ) -> Result<Attrs> {
+        self.report(Progress::Waiting {
+            address: address.to_owned(),
+            attribute: attribute.clone(),
+            states: states.clone(),
+        });
         let started = tokio::time::Instant::now();
         loop {
             let attrs = kind
@@ -119,6 +177,10 @@ impl EmulatorApplier {
             None => block.address.to_string(),
         };
         let cx = self.cx(region);
+        self.report(Progress::Creating {
+            address: address.clone(),
+            operation: kind.operation().to_owned(),
+        });
         let id = kind.create(cx, &args).await.map_err(|e| call_error(&address, e))?;
         let mut attributes = args.clone();
         attributes.insert("id".into(), Value::String(id.clone()));
@@ -148,7 +210,8 @@ impl EmulatorApplier {
                 .unwrap_or_default();
         }
         attributes.extend(current);
-        attributes.insert("id".into(), Value::String(id));
+        attributes.insert("id".into(), Value::String(id.clone()));
+        self.report(Progress::Created { address, id });
         if let Some(record) = state.resources.last_mut() {
             record.attributes = attributes.clone();
         }
@@ -230,6 +293,11 @@ impl EmulatorApplier {
             attrs.entry(k).or_insert(v);
         }
         attrs.insert("id".into(), Value::String(id.clone()));
+        if index.is_none_or(|i| i == 0) {
+            self.report(Progress::Read {
+                address: address.clone(),
+            });
+        }
         state.resources.push(ResourceRecord {
             address,
             kind: block.address.kind.clone(),
@@ -602,7 +670,12 @@ impl Applier for EmulatorApplier {
         let mut gone = BTreeSet::new();
         for record in created {
             match self.destroy_one(&record).await {
-                Ok(true) => report.destroyed.push(record.address.clone()),
+                Ok(true) => {
+                    self.report(Progress::Destroyed {
+                        address: record.address.clone(),
+                    });
+                    report.destroyed.push(record.address.clone());
+                }
                 Ok(false) => report.already_gone.push(record.address.clone()),
                 Err(error) => {
                     report.failures.push(DestroyFailure {
