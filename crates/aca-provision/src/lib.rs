@@ -13,6 +13,7 @@ pub mod config;
 pub mod emulator;
 pub mod error;
 pub mod graph;
+pub mod pool;
 pub mod report;
 pub mod state;
 pub mod suffix;
