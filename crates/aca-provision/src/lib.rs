@@ -6,7 +6,8 @@
 //! verifies and destroys it: [`EmulatorApplier`] interprets it against the signed OpenAPI (the
 //! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
 //! [`report`] turns the result into bindings for the success rules and a resource report for the
-//! agent's prompt; [`state`] keeps it on disk between commands; [`task`] finds a page's META.
+//! agent's prompt; [`state`] keeps it on disk between commands; [`task`] finds a page's META;
+//! [`pool`] lends isolated accounts, checks them and cleans them before they go back.
 
 pub mod applier;
 pub mod config;

@@ -100,6 +100,11 @@ impl TerraformApplier {
         };
         std::fs::create_dir_all(&dir).map_err(file_error)?;
         let mut text = meta.config.text.clone();
+        if !text.contains("required_providers") {
+            text.push_str(
+                "\nterraform {\n  required_providers {\n    alicloud = {\n      source = \"aliyun/alicloud\"\n    }\n  }\n}\n",
+            );
+        }
         if !meta.config.variables.iter().any(|v| v.name == "suffix") {
             text.push_str("\nvariable \"suffix\" {\n  type = string\n}\n");
         }
@@ -143,7 +148,8 @@ impl TerraformApplier {
                     index: r.get("index").and_then(Value::as_u64).map(|i| i as usize),
                     id: attributes.get("id").and_then(Value::as_str).unwrap_or("").to_owned(),
                     region: region.to_owned(),
-                    product: text("provider_name"),
+                    product: crate::emulator::types::resource_type(&text("type"))
+                        .map_or_else(|| "alicloud".to_owned(), |t| t.product().to_owned()),
                     attributes,
                     done: if text("mode") == "data" {
                         Done::Read

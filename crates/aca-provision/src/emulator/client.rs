@@ -13,6 +13,9 @@ use serde_json::Value;
 
 use crate::error::ApiFailure;
 
+/// How many times a throttled call is retried.
+const RETRIES: usize = 3;
+
 /// One account's AccessKey pair.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -104,8 +107,29 @@ impl Client {
         }
     }
 
-    /// An RPC call: `action` of the product with API `version`, in `region`.
+    /// An RPC call: `action` of the product with API `version`, in `region`. Throttled or
+    /// unavailable answers are retried up to three times, backing off from 200 ms.
     pub async fn rpc(
+        &self,
+        version: &str,
+        action: &str,
+        region: &str,
+        params: &BTreeMap<String, String>,
+    ) -> Result<Value, CallError> {
+        let mut delay = Duration::from_millis(200);
+        for _ in 0..RETRIES {
+            match self.rpc_once(version, action, region, params).await {
+                Err(CallError::Api(e)) if e.code.starts_with("Throttling") || e.status == 503 => {
+                    tokio::time::sleep(delay).await;
+                    delay *= 2;
+                }
+                other => return other,
+            }
+        }
+        self.rpc_once(version, action, region, params).await
+    }
+
+    async fn rpc_once(
         &self,
         version: &str,
         action: &str,

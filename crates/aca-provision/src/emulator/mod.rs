@@ -280,7 +280,7 @@ impl EmulatorApplier {
     ) -> Result<Attrs> {
         let address = block.address.to_string();
         let source = data_source(&block.address.kind).ok_or_else(|| ProvisionError::UnknownDataSource {
-            file: String::new(),
+            file: state.source.clone(),
             kind: block.address.kind.clone(),
             address: address.clone(),
         })?;
