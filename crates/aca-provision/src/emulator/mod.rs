@@ -2,24 +2,27 @@
 //! bundled emulator, or any endpoint that speaks it), in dependency order, waiting out asynchronous
 //! states, and destroys in reverse order, also after a failed apply.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
-use hcl::Structure;
 use serde_json::{Map, Value};
 
-use crate::applier::{Applier, DestroyReport, Meta, Plan, PlannedStep, VerifyReport};
-use crate::config::{Configuration, Mode, ResourceBlock, Scope};
-use crate::error::{DestroyFailure, ProvisionError, Result, VerifyFailure};
+use crate::applier::{Applier, DestroyReport, Meta, Plan, VerifyReport};
+use crate::config::{Mode, ResourceBlock, Scope};
+use crate::error::{DestroyFailure, ProvisionError, Result};
 use crate::graph::{Graph, Node};
 use crate::state::{Done, ProvisionState, ResourceRecord};
 
+mod checks;
 pub mod client;
 pub mod local;
+mod plan;
 pub mod types;
+mod verify;
 
+use checks::{call_error, check_argument_values, count_of, evaluation, prepare, unknown_type};
 pub use client::{AccessKey, CallError, Client};
-use types::{Attrs, Cx, ResourceType, data_source, resource_type, resource_types, scalar};
+use types::{Attrs, Cx, ResourceType, data_source, resource_type, scalar};
 
 /// How long and how often to poll for asynchronous states.
 #[derive(Debug, Clone, Copy)]
@@ -83,8 +86,6 @@ impl std::fmt::Debug for EmulatorApplier {
             .finish_non_exhaustive()
     }
 }
-
-const KNOWN_AFTER_APPLY: &str = "(known after apply)";
 
 impl EmulatorApplier {
     pub fn new(endpoint: &str, key: AccessKey) -> Result<Self> {
@@ -339,233 +340,13 @@ impl EmulatorApplier {
     }
 }
 
-/// Variable values, the graph, and the static checks (types, arguments, key attributes).
-fn prepare(meta: &Meta) -> Result<(Scope, Graph)> {
-    let config = &meta.config;
-    let values = meta.variable_values()?;
-    for block in &config.blocks {
-        check_block(config, block)?;
-    }
-    meta.check_key_attributes()?;
-    let graph = Graph::build(config, &values.keys().cloned().collect())?;
-    let mut scope = Scope::empty();
-    for (name, value) in values {
-        scope.set("var", &[&name], value);
-    }
-    Ok((scope, graph))
-}
-
-fn unknown_type(config: &Configuration, block: &ResourceBlock) -> ProvisionError {
-    let mut supported: Vec<&str> = resource_types().iter().map(|t| t.name()).collect();
-    supported.sort_unstable();
-    ProvisionError::UnknownResourceType {
-        file: config.source.clone(),
-        kind: block.address.kind.clone(),
-        address: block.address.to_string(),
-        supported: supported.join(", "),
-    }
-}
-
-/// The block's type exists, it has no unknown argument and every required argument is there.
-fn check_block(config: &Configuration, block: &ResourceBlock) -> Result<()> {
-    let present: Vec<String> = block
-        .body
-        .iter()
-        .map(|s| match s {
-            Structure::Attribute(a) => a.key.to_string(),
-            Structure::Block(b) => b.identifier.to_string(),
-        })
-        .collect();
-    let unknown_argument = |argument: &str| ProvisionError::UnknownArgument {
-        file: config.source.clone(),
-        address: block.address.to_string(),
-        argument: argument.to_owned(),
-    };
-    match block.address.mode {
-        Mode::Data => {
-            let source = data_source(&block.address.kind).ok_or_else(|| ProvisionError::UnknownDataSource {
-                file: config.source.clone(),
-                kind: block.address.kind.clone(),
-                address: block.address.to_string(),
-            })?;
-            if let Some(unknown) = present.iter().find(|p| !source.arguments().contains(&p.as_str())) {
-                return Err(unknown_argument(unknown));
-            }
-        }
-        Mode::Managed => {
-            let kind = resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
-            if let Some(unknown) = present
-                .iter()
-                .find(|p| !kind.arguments().iter().any(|a| a.name == p.as_str()))
-            {
-                return Err(unknown_argument(unknown));
-            }
-            for required in kind.arguments().iter().filter(|a| a.required) {
-                if !present.iter().any(|p| p == required.name) {
-                    return Err(ProvisionError::MissingArgument {
-                        file: config.source.clone(),
-                        address: block.address.to_string(),
-                        argument: required.name.to_owned(),
-                    });
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Required arguments must not evaluate to null.
-fn check_argument_values(config: &Configuration, block: &ResourceBlock, args: &Attrs) -> Result<()> {
-    if block.address.mode == Mode::Data {
-        return Ok(());
-    }
-    let Some(kind) = resource_type(&block.address.kind) else {
-        return Ok(());
-    };
-    for required in kind.arguments().iter().filter(|a| a.required) {
-        if args.get(required.name).is_none_or(Value::is_null) {
-            return Err(ProvisionError::MissingArgument {
-                file: config.source.clone(),
-                address: block.address.to_string(),
-                argument: required.name.to_owned(),
-            });
-        }
-    }
-    Ok(())
-}
-
-fn count_of(config: &Configuration, block: &ResourceBlock, scope: &Scope) -> Result<Option<usize>> {
-    let Some(expr) = &block.count else { return Ok(None) };
-    let value = scope
-        .evaluate(expr)
-        .map_err(|m| evaluation(config, &block.address.to_string(), m))?;
-    match value.as_u64() {
-        Some(n) if n <= 100 => Ok(Some(n as usize)),
-        _ => Err(ProvisionError::InvalidArgument {
-            file: config.source.clone(),
-            address: block.address.to_string(),
-            argument: "count".into(),
-            message: format!("{value} is not a whole number from 0 to 100"),
-        }),
-    }
-}
-
-fn evaluation(config: &Configuration, address: &str, message: String) -> ProvisionError {
-    ProvisionError::Evaluation {
-        file: config.source.clone(),
-        address: address.to_owned(),
-        message,
-    }
-}
-
-fn call_error(address: &str, error: CallError) -> ProvisionError {
-    match error {
-        CallError::Api(source) => ProvisionError::Api {
-            address: address.to_owned(),
-            source,
-        },
-        CallError::Transport { endpoint, message } => ProvisionError::Transport { endpoint, message },
-        CallError::Protocol { action, message } => ProvisionError::Protocol { action, message },
-    }
-}
-
-/// A key attribute's value as text; lists hold the value when one element equals it.
-fn holds(found: &Value, expected: &str) -> bool {
-    match found {
-        Value::Array(items) => items.iter().any(|item| holds(item, expected)),
-        other => scalar(other).is_some_and(|text| text == expected),
-    }
-}
-
-fn shown(value: &Value) -> String {
-    scalar(value).unwrap_or_else(|| value.to_string())
-}
-
 impl Applier for EmulatorApplier {
     fn name(&self) -> &'static str {
         "emulator"
     }
 
     async fn plan(&self, meta: &Meta) -> Result<Plan> {
-        let (mut scope, graph) = prepare(meta)?;
-        let config = &meta.config;
-        let mut steps = Vec::new();
-        let mut scratch = ProvisionState {
-            applier: self.name().into(),
-            source: config.source.clone(),
-            endpoint: self.client.endpoint().to_owned(),
-            region: meta.region.clone(),
-            suffix: meta.suffix.to_string(),
-            resources: Vec::new(),
-            outputs: Map::new(),
-            workdir: None,
-        };
-        for node in &graph.order {
-            match *node {
-                Node::Local(i) => {
-                    let local = &config.locals[i];
-                    let value = scope
-                        .evaluate(&local.expr)
-                        .unwrap_or_else(|_| Value::String(KNOWN_AFTER_APPLY.into()));
-                    scope.set("local", &[&local.name], value);
-                }
-                Node::Block(i) => {
-                    let block = &config.blocks[i];
-                    let address = block.address.to_string();
-                    let mut arguments = Map::new();
-                    for structure in block.body.iter() {
-                        if let Structure::Attribute(attr) = structure {
-                            let value = scope
-                                .with_count_index(0)
-                                .evaluate(&attr.expr)
-                                .unwrap_or_else(|_| Value::String(KNOWN_AFTER_APPLY.into()));
-                            arguments.insert(attr.key.to_string(), value);
-                        }
-                    }
-                    let depends_on: Vec<String> = graph.block_dependencies[&address].iter().cloned().collect();
-                    let (action, operation) = match block.address.mode {
-                        Mode::Data => {
-                            let attrs = self
-                                .read_data(block, None, arguments.clone(), &meta.region, &mut scratch)
-                                .await?;
-                            scope.set(
-                                "data",
-                                &[&block.address.kind, &block.address.name],
-                                Value::Object(attrs),
-                            );
-                            ("read", String::new())
-                        }
-                        Mode::Managed => {
-                            let kind = resource_type(&block.address.kind).ok_or_else(|| unknown_type(config, block))?;
-                            let mut placeholder = arguments.clone();
-                            for name in kind.computed().into_iter().chain(["id"]) {
-                                placeholder
-                                    .entry(name.to_owned())
-                                    .or_insert_with(|| Value::String(KNOWN_AFTER_APPLY.into()));
-                            }
-                            let value = match block.count {
-                                Some(_) => Value::Array(vec![Value::Object(placeholder)]),
-                                None => Value::Object(placeholder),
-                            };
-                            scope.set(&block.address.kind, &[&block.address.name], value);
-                            ("create", kind.operation().to_owned())
-                        }
-                    };
-                    steps.push(PlannedStep {
-                        address,
-                        action: action.into(),
-                        operation,
-                        arguments,
-                        depends_on,
-                    });
-                }
-            }
-        }
-        Ok(Plan {
-            region: meta.region.clone(),
-            suffix: meta.suffix.to_string(),
-            steps,
-        })
+        self.plan_configuration(meta).await
     }
 
     async fn apply(&self, meta: &Meta) -> Result<ProvisionState> {
@@ -595,73 +376,7 @@ impl Applier for EmulatorApplier {
     }
 
     async fn verify(&self, meta: &Meta, state: &ProvisionState) -> Result<VerifyReport> {
-        let mut failures = Vec::new();
-        let mut live: BTreeMap<String, Attrs> = BTreeMap::new();
-        let mut resources = Vec::new();
-        for record in state.created() {
-            let Some(kind) = resource_type(&record.kind) else {
-                failures.push(VerifyFailure::ReadFailed {
-                    resource: record.address.clone(),
-                    error: format!("unknown resource type {}", record.kind),
-                });
-                continue;
-            };
-            match kind.read(self.cx(&record.region), &record.id, &record.attributes).await {
-                Ok(Some(attrs)) => {
-                    resources.push(record.address.clone());
-                    live.insert(record.address.clone(), attrs);
-                }
-                Ok(None) => failures.push(VerifyFailure::Missing {
-                    resource: record.address.clone(),
-                    id: record.id.clone(),
-                }),
-                Err(e) => failures.push(VerifyFailure::ReadFailed {
-                    resource: record.address.clone(),
-                    error: e.to_string(),
-                }),
-            }
-        }
-        let mut checked = Vec::new();
-        for key in &meta.key_attributes {
-            let records: Vec<&ResourceRecord> = state
-                .created()
-                .filter(|r| r.address == key.resource || r.block_address() == key.resource)
-                .collect();
-            if records.is_empty() {
-                failures.push(VerifyFailure::NotInConfiguration {
-                    resource: key.resource.clone(),
-                });
-            }
-            for record in records {
-                let Some(attrs) = live.get(&record.address) else {
-                    continue;
-                };
-                let found = attrs
-                    .get(&key.attribute)
-                    .or_else(|| record.attributes.get(&key.attribute));
-                match found {
-                    None | Some(Value::Null) => failures.push(VerifyFailure::NoSuchAttribute {
-                        resource: record.address.clone(),
-                        attribute: key.attribute.clone(),
-                        expected: key.value.clone(),
-                    }),
-                    Some(value) if holds(value, &key.value) => {
-                        checked.push((record.address.clone(), key.attribute.clone(), key.value.clone()));
-                    }
-                    Some(value) => failures.push(VerifyFailure::Mismatch {
-                        resource: record.address.clone(),
-                        attribute: key.attribute.clone(),
-                        expected: key.value.clone(),
-                        found: shown(value),
-                    }),
-                }
-            }
-        }
-        if failures.is_empty() {
-            Ok(VerifyReport { resources, checked })
-        } else {
-            Err(ProvisionError::Verify { failures })
-        }
+        self.verify_state(meta, state).await
     }
 
     async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {
