@@ -105,3 +105,35 @@ async fn an_account_that_cannot_be_cleaned_is_quarantined_with_the_reason() {
 fn credentials_of(setup: &Setup, account_id: &str) -> aca_console::Credentials {
     setup.emulator.console.credentials(account_id).unwrap()
 }
+
+#[tokio::test]
+async fn rotation_replaces_the_key_and_the_old_one_stops_working() {
+    let setup = Setup::new().await;
+    let pool = pool_of(&setup, 2);
+    let before = pool.list().unwrap();
+    let first = before[0].account.clone();
+    let rotated = aca_provision::pool::rotate(&pool, &first.id).await.unwrap();
+    assert_eq!(rotated.old_key_id, first.key.access_key_id);
+    assert_ne!(rotated.new_key_id, rotated.old_key_id);
+
+    let after = pool.list().unwrap();
+    let account = &after.iter().find(|a| a.account.id == first.id).unwrap().account;
+    assert_eq!(account.key.access_key_id, rotated.new_key_id);
+    assert_eq!(
+        after[0].state,
+        AccountState::Free,
+        "the account goes back after rotation"
+    );
+    assert!(check(account, "cn-hangzhou").await.is_clean(), "the new key works");
+    let old = check(&first, "cn-hangzhou").await;
+    assert!(!old.reachable, "the old key is refused");
+    assert!(old.error.unwrap().contains("InvalidAccessKeyId"));
+
+    // The scheduled rotation takes every key past its age.
+    let due = aca_provision::pool::rotate_due(&pool, Duration::ZERO).await.unwrap();
+    assert_eq!(due.len(), 2);
+    let none = aca_provision::pool::rotate_due(&pool, Duration::from_secs(3600))
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+}

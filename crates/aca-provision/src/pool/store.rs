@@ -113,7 +113,8 @@ CREATE TABLE IF NOT EXISTS pool_accounts (
     holder TEXT,
     expires_ms INTEGER,
     note TEXT NOT NULL DEFAULT '',
-    added_ms INTEGER NOT NULL
+    added_ms INTEGER NOT NULL,
+    key_since_ms INTEGER NOT NULL DEFAULT 0
 );
 ";
 
@@ -139,8 +140,8 @@ impl AccountPool {
     /// Adds an account (or updates its endpoint and key), free to lease.
     pub fn add(&self, account: &PoolAccount) -> Result<(), PoolError> {
         self.db.lock().execute(
-            "INSERT INTO pool_accounts (id, name, endpoint, access_key_id, access_key_secret, added_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            "INSERT INTO pool_accounts (id, name, endpoint, access_key_id, access_key_secret, added_ms, key_since_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
              ON CONFLICT(id) DO UPDATE SET name = ?2, endpoint = ?3, access_key_id = ?4, access_key_secret = ?5",
             params![
                 account.id,
@@ -182,6 +183,15 @@ impl AccountPool {
 
     /// Leases a free account (or one whose lease expired: its holder crashed) to `holder`.
     pub fn lease(&self, holder: &str) -> Result<Lease, PoolError> {
+        self.lease_where(holder, None)
+    }
+
+    /// Leases one particular account, when it is free (for rotation and checks).
+    pub fn lease_account(&self, account_id: &str, holder: &str) -> Result<Lease, PoolError> {
+        self.lease_where(holder, Some(account_id))
+    }
+
+    fn lease_where(&self, holder: &str, only: Option<&str>) -> Result<Lease, PoolError> {
         let now = now_ms();
         let expires = now + self.lease_timeout.as_millis() as i64;
         let lease_id = uuid::Uuid::new_v4().to_string();
@@ -193,11 +203,12 @@ impl AccountPool {
                 "UPDATE pool_accounts SET state = 'leased', lease_id = ?1, holder = ?2, expires_ms = ?3
                  WHERE id = (
                      SELECT id FROM pool_accounts
-                     WHERE state = 'free' OR (state = 'leased' AND expires_ms < ?4)
+                     WHERE (state = 'free' OR (state = 'leased' AND expires_ms < ?4))
+                       AND (?5 IS NULL OR id = ?5)
                      ORDER BY state = 'leased', added_ms, id LIMIT 1
                  )
                  RETURNING id, name, endpoint, access_key_id, access_key_secret",
-                params![lease_id, holder, expires, now],
+                params![lease_id, holder, expires, now, only],
                 |row| {
                     Ok(PoolAccount {
                         id: row.get(0)?,
@@ -223,6 +234,36 @@ impl AccountPool {
                 Err(PoolError::Exhausted { total: total as usize })
             }
         }
+    }
+
+    /// Replaces the account's AccessKey (after a rotation); only the lease's holder can.
+    pub fn set_key(&self, lease: &mut Lease, key: &AccessKey) -> Result<(), PoolError> {
+        let changed = self.db.lock().execute(
+            "UPDATE pool_accounts SET access_key_id = ?1, access_key_secret = ?2, key_since_ms = ?3
+             WHERE id = ?4 AND lease_id = ?5 AND state = 'leased'",
+            params![
+                key.access_key_id,
+                key.access_key_secret,
+                now_ms(),
+                lease.account.id,
+                lease.lease_id
+            ],
+        )?;
+        if changed == 0 {
+            return Err(self.lost(lease));
+        }
+        lease.account.key = key.clone();
+        Ok(())
+    }
+
+    /// The free accounts whose AccessKey is older than `age`.
+    pub fn keys_older_than(&self, age: Duration) -> Result<Vec<String>, PoolError> {
+        let before = now_ms() - age.as_millis() as i64;
+        let db = self.db.lock();
+        let mut statement =
+            db.prepare("SELECT id FROM pool_accounts WHERE state = 'free' AND key_since_ms <= ?1 ORDER BY id")?;
+        let ids = statement.query_map(params![before], |row| row.get::<_, String>(0))?;
+        Ok(ids.collect::<Result<Vec<_>, _>>()?)
     }
 
     /// Extends a lease by the lease timeout; fails if the lease was lost.
