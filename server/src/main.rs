@@ -25,8 +25,12 @@ enum Command {
     Api(commands::api::ApiArgs),
     Demo(commands::demo::DemoArgs),
     Docs(commands::docs::DocsArgs),
+<<<<<<< HEAD
     Observe(commands::observe::ObserveArgs),
     Verify(commands::verify::VerifyArgs),
+=======
+    Provision(commands::provision::ProvisionArgs),
+>>>>>>> provision
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -58,8 +62,12 @@ fn main() -> ExitCode {
             Command::Api(args) => commands::api::run(args).await,
             Command::Demo(args) => commands::demo::run(args).await,
             Command::Docs(args) => commands::docs::run(args).await,
+<<<<<<< HEAD
             Command::Observe(args) => commands::observe::run(args).await,
             Command::Verify(args) => commands::verify::run(args).await,
+=======
+            Command::Provision(args) => commands::provision::run(args).await,
+>>>>>>> provision
         }
     });
     match result {

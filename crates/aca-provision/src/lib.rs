@@ -1,0 +1,37 @@
+//! Provisioning of Resource META: the resources a procedure needs, created before its episode with
+//! unique names, verified through the API, and destroyed afterwards.
+//!
+//! A META's C_create / C_destroy is a Terraform configuration for the `alicloud` provider.
+//! [`config`] reads it with `hcl-rs` and [`graph`] orders its blocks; an [`Applier`] applies,
+//! verifies and destroys it: [`EmulatorApplier`] interprets it against the signed OpenAPI (the
+//! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
+//! [`report`] turns the result into bindings for the success rules and a resource report for the
+//! agent's prompt; [`state`] keeps it on disk between commands; [`task`] finds a page's META;
+//! [`pool`] lends isolated accounts, checks them and cleans them before they go back.
+
+pub mod applier;
+pub mod config;
+pub mod emulator;
+pub mod error;
+pub mod graph;
+pub mod pool;
+pub mod report;
+pub mod state;
+pub mod suffix;
+pub mod task;
+pub mod terraform;
+
+pub use applier::{Applier, DestroyReport, Meta, Plan, VerifyReport};
+pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
+pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
+pub use report::{ResourceReport, bindings};
+pub use state::{ProvisionState, ResourceRecord};
+pub use suffix::Suffix;
+pub use terraform::TerraformApplier;
+
+/// The resource types the emulator applier can create, sorted.
+pub fn supported_resource_types() -> Vec<&'static str> {
+    let mut names: Vec<&str> = emulator::types::resource_types().iter().map(|t| t.name()).collect();
+    names.sort_unstable();
+    names
+}

@@ -1,0 +1,352 @@
+//! The Terraform applier: runs a real `terraform` (or `tofu`) binary on the META's configuration,
+//! for the real cloud. Without either on `PATH` every operation is [`ProvisionError::ToolMissing`].
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+use tokio::process::Command;
+
+use crate::applier::{Applier, DestroyReport, Meta, Plan, PlannedStep, VerifyReport};
+use crate::error::{DestroyFailure, ProvisionError, Result, VerifyFailure};
+use crate::state::{Done, ProvisionState, ResourceRecord};
+
+/// Where the Terraform applier works and with which credentials.
+#[derive(Debug, Clone)]
+pub struct TerraformApplier {
+    /// The binary: `terraform` or `tofu` found on `PATH`, or `None`.
+    binary: Option<PathBuf>,
+    /// Where each apply gets its own working directory.
+    workspace: PathBuf,
+    /// Extra environment (`ALICLOUD_ACCESS_KEY`, `ALICLOUD_SECRET_KEY`, …).
+    env: Vec<(String, String)>,
+}
+
+/// Finds an executable called `name` on `PATH`.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+impl TerraformApplier {
+    /// Uses `terraform`, else `tofu`, from `PATH`; working directories go under `workspace`.
+    pub fn new(workspace: &Path) -> Self {
+        Self {
+            binary: find_on_path("terraform").or_else(|| find_on_path("tofu")),
+            workspace: workspace.to_owned(),
+            env: Vec::new(),
+        }
+    }
+
+    /// Uses this binary instead of looking on `PATH`.
+    pub fn with_binary(mut self, binary: Option<PathBuf>) -> Self {
+        self.binary = binary;
+        self
+    }
+
+    /// Credentials and settings for the provider, as environment variables.
+    pub fn with_env(mut self, name: &str, value: &str) -> Self {
+        self.env.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    fn binary(&self) -> Result<&Path> {
+        self.binary.as_deref().ok_or(ProvisionError::ToolMissing)
+    }
+
+    fn tool_name(&self) -> String {
+        self.binary
+            .as_ref()
+            .and_then(|b| b.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "terraform".into())
+    }
+
+    async fn run(&self, dir: &Path, args: &[&str]) -> Result<String> {
+        let binary = self.binary()?;
+        let output = Command::new(binary)
+            .args(args)
+            .current_dir(dir)
+            .env("TF_IN_AUTOMATION", "1")
+            .env("TF_INPUT", "0")
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .output()
+            .await
+            .map_err(|e| ProvisionError::Tool {
+                tool: self.tool_name(),
+                command: args.join(" "),
+                status: "not started".into(),
+                stderr: e.to_string(),
+            })?;
+        if !output.status.success() {
+            return Err(ProvisionError::Tool {
+                tool: self.tool_name(),
+                command: args.join(" "),
+                status: output.status.to_string(),
+                stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            });
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+
+    /// Writes `main.tf` and `terraform.tfvars.json` into a fresh directory and runs `init`.
+    async fn prepare(&self, meta: &Meta) -> Result<PathBuf> {
+        self.binary()?;
+        let dir = self.workspace.join(format!("meta-{}", meta.suffix));
+        let file_error = |e: std::io::Error| ProvisionError::File {
+            path: dir.clone(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(&dir).map_err(file_error)?;
+        let mut text = meta.config.text.clone();
+        if !text.contains("required_providers") {
+            text.push_str(
+                "\nterraform {\n  required_providers {\n    alicloud = {\n      source = \"aliyun/alicloud\"\n    }\n  }\n}\n",
+            );
+        }
+        if !meta.config.variables.iter().any(|v| v.name == "suffix") {
+            text.push_str("\nvariable \"suffix\" {\n  type = string\n}\n");
+        }
+        if meta.config.provider_region.is_none() && !text.contains("provider \"alicloud\"") {
+            text.push_str(&format!(
+                "\nprovider \"alicloud\" {{\n  region = \"{}\"\n}}\n",
+                meta.region
+            ));
+        }
+        std::fs::write(dir.join("main.tf"), text).map_err(file_error)?;
+        let variables = serde_json::to_string_pretty(&meta.variable_values()?).map_err(|e| ProvisionError::File {
+            path: dir.join("terraform.tfvars.json"),
+            message: e.to_string(),
+        })?;
+        std::fs::write(dir.join("terraform.tfvars.json"), variables).map_err(file_error)?;
+        self.run(&dir, &["init", "-input=false", "-no-color"]).await?;
+        Ok(dir)
+    }
+
+    /// The resources Terraform's state holds, as records.
+    async fn records(&self, dir: &Path, region: &str) -> Result<Vec<ResourceRecord>> {
+        let shown = self.run(dir, &["show", "-json", "-no-color"]).await?;
+        let state: Value = serde_json::from_str(&shown).map_err(|e| ProvisionError::Protocol {
+            action: "show -json".into(),
+            message: e.to_string(),
+        })?;
+        let resources = state
+            .pointer("/values/root_module/resources")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        Ok(resources
+            .iter()
+            .map(|r| {
+                let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                let attributes = r.get("values").and_then(Value::as_object).cloned().unwrap_or_default();
+                ResourceRecord {
+                    address: text("address"),
+                    kind: text("type"),
+                    name: text("name"),
+                    index: r.get("index").and_then(Value::as_u64).map(|i| i as usize),
+                    id: attributes.get("id").and_then(Value::as_str).unwrap_or("").to_owned(),
+                    region: region.to_owned(),
+                    product: crate::emulator::types::resource_type(&text("type"))
+                        .map_or_else(|| "alicloud".to_owned(), |t| t.product().to_owned()),
+                    attributes,
+                    done: if text("mode") == "data" {
+                        Done::Read
+                    } else {
+                        Done::Created
+                    },
+                }
+            })
+            .collect())
+    }
+}
+
+impl Applier for TerraformApplier {
+    fn name(&self) -> &'static str {
+        "terraform"
+    }
+
+    async fn plan(&self, meta: &Meta) -> Result<Plan> {
+        let dir = self.prepare(meta).await?;
+        self.run(&dir, &["plan", "-input=false", "-no-color", "-out=tfplan"])
+            .await?;
+        let shown = self.run(&dir, &["show", "-json", "-no-color", "tfplan"]).await?;
+        let plan: Value = serde_json::from_str(&shown).map_err(|e| ProvisionError::Protocol {
+            action: "show -json tfplan".into(),
+            message: e.to_string(),
+        })?;
+        let steps = plan
+            .get("resource_changes")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|change| PlannedStep {
+                address: change.get("address").and_then(Value::as_str).unwrap_or("").to_owned(),
+                action: change
+                    .pointer("/change/actions/0")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                operation: String::new(),
+                arguments: change
+                    .pointer("/change/after")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default(),
+                depends_on: Vec::new(),
+            })
+            .collect();
+        Ok(Plan {
+            region: meta.region.clone(),
+            suffix: meta.suffix.to_string(),
+            steps,
+        })
+    }
+
+    async fn apply(&self, meta: &Meta) -> Result<ProvisionState> {
+        let dir = self.prepare(meta).await?;
+        let mut state = ProvisionState {
+            applier: self.name().into(),
+            source: meta.config.source.clone(),
+            endpoint: String::new(),
+            region: meta.region.clone(),
+            suffix: meta.suffix.to_string(),
+            resources: Vec::new(),
+            outputs: Map::new(),
+            workdir: Some(dir.to_string_lossy().into_owned()),
+        };
+        if let Err(cause) = self
+            .run(&dir, &["apply", "-auto-approve", "-input=false", "-no-color"])
+            .await
+        {
+            let report = self.destroy(&mut state).await;
+            return Err(ProvisionError::ApplyFailed {
+                cause: Box::new(cause),
+                destroyed: report.destroyed,
+                leftovers: report.failures,
+            });
+        }
+        state.resources = self.records(&dir, &meta.region).await?;
+        let outputs = self.run(&dir, &["output", "-json", "-no-color"]).await?;
+        if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&outputs) {
+            for (name, output) in map {
+                state
+                    .outputs
+                    .insert(name, output.get("value").cloned().unwrap_or(Value::Null));
+            }
+        }
+        Ok(state)
+    }
+
+    async fn verify(&self, meta: &Meta, state: &ProvisionState) -> Result<VerifyReport> {
+        let dir = PathBuf::from(state.workdir.clone().unwrap_or_default());
+        self.run(
+            &dir,
+            &["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"],
+        )
+        .await?;
+        let records = self.records(&dir, &state.region).await?;
+        let mut failures = Vec::new();
+        let mut checked = Vec::new();
+        for expected in state.created() {
+            if !records.iter().any(|r| r.address == expected.address) {
+                failures.push(VerifyFailure::Missing {
+                    resource: expected.address.clone(),
+                    id: expected.id.clone(),
+                });
+            }
+        }
+        for key in &meta.key_attributes {
+            let Some(record) = records.iter().find(|r| r.address == key.resource) else {
+                failures.push(VerifyFailure::NotInConfiguration {
+                    resource: key.resource.clone(),
+                });
+                continue;
+            };
+            match record.attribute(&key.attribute) {
+                None => failures.push(VerifyFailure::NoSuchAttribute {
+                    resource: key.resource.clone(),
+                    attribute: key.attribute.clone(),
+                    expected: key.value.clone(),
+                }),
+                Some(found) if found == key.value => {
+                    checked.push((key.resource.clone(), key.attribute.clone(), key.value.clone()))
+                }
+                Some(found) => failures.push(VerifyFailure::Mismatch {
+                    resource: key.resource.clone(),
+                    attribute: key.attribute.clone(),
+                    expected: key.value.clone(),
+                    found,
+                }),
+            }
+        }
+        if failures.is_empty() {
+            Ok(VerifyReport {
+                resources: records.iter().map(|r| r.address.clone()).collect(),
+                checked,
+            })
+        } else {
+            Err(ProvisionError::Verify { failures })
+        }
+    }
+
+    async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {
+        let mut report = DestroyReport::default();
+        let Some(dir) = state.workdir.clone().map(PathBuf::from) else {
+            return report;
+        };
+        match self
+            .run(&dir, &["destroy", "-auto-approve", "-input=false", "-no-color"])
+            .await
+        {
+            Ok(_) => {
+                report.destroyed = state.created().map(|r| r.address.clone()).collect();
+                state.resources.clear();
+            }
+            Err(e) => report.failures.push(DestroyFailure {
+                resource: "(all)".into(),
+                id: dir.to_string_lossy().into_owned(),
+                error: e.to_string(),
+            }),
+        }
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aca_core::ResourceMeta;
+
+    use super::*;
+    use crate::suffix::Suffix;
+
+    #[tokio::test]
+    async fn without_a_binary_every_operation_says_the_tool_is_missing() {
+        let workspace = tempfile::tempdir().unwrap();
+        let applier = TerraformApplier::new(workspace.path()).with_binary(None);
+        let meta = Meta::new(
+            "t.tf",
+            &ResourceMeta {
+                description: "A VPC.".into(),
+                key_attributes: Vec::new(),
+                terraform: "resource \"alicloud_vpc\" \"v\" { vpc_name = \"v-${var.suffix}\" }".into(),
+            },
+            "cn-hangzhou",
+            Suffix::random(),
+        )
+        .unwrap();
+        let err = applier.apply(&meta).await.unwrap_err();
+        assert!(matches!(err, ProvisionError::ToolMissing), "{err}");
+        assert!(
+            err.to_string().contains("neither terraform nor tofu is installed"),
+            "{err}"
+        );
+        assert!(matches!(applier.plan(&meta).await, Err(ProvisionError::ToolMissing)));
+        assert!(
+            std::fs::read_dir(workspace.path()).unwrap().next().is_none(),
+            "nothing is written without a binary"
+        );
+    }
+}
