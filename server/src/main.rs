@@ -25,12 +25,9 @@ enum Command {
     Api(commands::api::ApiArgs),
     Demo(commands::demo::DemoArgs),
     Docs(commands::docs::DocsArgs),
-<<<<<<< HEAD
     Observe(commands::observe::ObserveArgs),
     Verify(commands::verify::VerifyArgs),
-=======
     Provision(commands::provision::ProvisionArgs),
->>>>>>> provision
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -41,11 +38,7 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ACA_LOG")
-<<<<<<< HEAD
                 .unwrap_or_else(|_| "warn,chromiumoxide=error".into()),
-=======
-                .unwrap_or_else(|_| "warn,chromiumoxide::handler=error".into()),
->>>>>>> runner
         )
         .with_writer(std::io::stderr)
         .init();
@@ -62,12 +55,9 @@ fn main() -> ExitCode {
             Command::Api(args) => commands::api::run(args).await,
             Command::Demo(args) => commands::demo::run(args).await,
             Command::Docs(args) => commands::docs::run(args).await,
-<<<<<<< HEAD
             Command::Observe(args) => commands::observe::run(args).await,
             Command::Verify(args) => commands::verify::run(args).await,
-=======
             Command::Provision(args) => commands::provision::run(args).await,
->>>>>>> provision
         }
     });
     match result {

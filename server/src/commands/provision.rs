@@ -12,7 +12,7 @@ use aca_provision::{
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::client::AccessKeyPair;
+use aca_openapi::client::AccessKeyPair;
 use crate::commands::console::{ServeArgs, start};
 
 /// Provision the resources a page's procedure needs (the `[meta]` of `<page>.task.toml`).

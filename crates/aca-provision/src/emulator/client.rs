@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use aca_console::api::signature::{RpcRequest, sign_rpc};
+use aca_openapi::sign::{RpcRequest, sign_rpc};
 use aca_console::clock::{Clock, SystemClock, iso8601};
 use aca_console::rest::{oss, sls};
 use reqwest::Method;
