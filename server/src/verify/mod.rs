@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod drive;
 pub mod page;
+pub mod provision;
 pub mod target;
 
 use std::path::PathBuf;
@@ -107,10 +108,35 @@ pub async fn verify_page(
     };
     let chosen = audit::choose(page);
 
+    let provider = match target {
+        ConsoleTarget::Bundled { url, .. } => provision::Provider::Emulator(url.clone()),
+        ConsoleTarget::Remote { .. } => provision::Provider::Terraform(report_dir.join("terraform")),
+    };
+    let provisioned = match &page.task {
+        Some(task) if task.meta.is_some() => {
+            progress("provisioning the resources the page needs");
+            match provision::provision(&provider, &account, &page.source, task).await {
+                Ok(p) => p,
+                Err(e) => {
+                    report.verdict = Verdict::EnvironmentFailure;
+                    report.failure = Some(format!("the resources the page needs could not be provisioned: {e}"));
+                    return Ok(finish(report, started));
+                }
+            }
+        }
+        _ => None,
+    };
+    report.resources = provisioned.as_ref().map(|p| p.report.text.clone());
+
     progress("starting Chromium");
     let runner = match Runner::launch(settings.runner.clone()).await {
         Ok(r) => r,
-        Err(e) => anyhow::bail!("{e}"),
+        Err(e) => {
+            if let Some(p) = provisioned {
+                provision::destroy(&provider, &account, p).await;
+            }
+            anyhow::bail!("{e}")
+        }
     };
     let result = run_in_browser(
         &runner,
@@ -121,6 +147,7 @@ pub async fn verify_page(
         &product,
         &region,
         &chosen,
+        provisioned.as_ref(),
         &report_dir,
         &mut report,
         progress,
@@ -130,6 +157,17 @@ pub async fn verify_page(
     if let Err(e) = result {
         report.verdict = Verdict::EnvironmentFailure;
         report.failure = Some(format!("{e:#}"));
+    }
+    if let Some(p) = provisioned {
+        progress("destroying the provisioned resources");
+        let left = provision::destroy(&provider, &account, p).await;
+        if !left.is_empty() {
+            let note = format!("cleanup left resources behind: {}", left.join("; "));
+            report.failure = Some(match report.failure.take() {
+                Some(f) => format!("{f}; {note}"),
+                None => note,
+            });
+        }
     }
     Ok(finish(report, started))
 }
@@ -144,6 +182,7 @@ async fn run_in_browser(
     product: &str,
     region: &str,
     chosen: &Result<audit::ChosenRule, String>,
+    provisioned: Option<&provision::Provisioned>,
     report_dir: &std::path::Path,
     report: &mut Report,
     progress: &dyn Fn(&str),
@@ -164,13 +203,22 @@ async fn run_in_browser(
 
     let mut task = Task::new(page.procedure.clone());
     task.limits.max_turns = settings.max_turns;
+    let mut bindings = aca_reward::rule::Bindings::new();
+    if let Some(p) = provisioned {
+        task.resource_report = Some(p.report.clone());
+        task.bindings = p.bindings.clone();
+        bindings.extend(p.bindings.clone());
+    }
     let policy: Box<dyn Policy> = match &settings.policy {
         PolicyChoice::Scripted => Box::new(ScriptedPolicy::new()),
         PolicyChoice::Llm(config) => Box::new(LlmPolicy::new(config.clone())),
     };
     let mut episode = Episode::new(task, policy);
     let episode_start_ms = unix_ms() - 1_000;
-    let mut provisioner = NoProvisioning("provisioning during a run is not available for this console".into());
+    let mut provisioner = NoProvisioning(match provisioned {
+        Some(_) => "everything the page's META describes was provisioned before the run; nothing more can be".into(),
+        None => "the page has no Resource META (a <page>.task.toml with [meta]) to provision from".into(),
+    });
     let log = drive::drive(
         &mut session,
         &mut episode,
@@ -194,7 +242,7 @@ async fn run_in_browser(
                 bundled: target.is_bundled(),
                 deadline: settings.rule_deadline,
             };
-            let rule_report = audit::check(chosen, &Default::default(), episode_start_ms, &access).await;
+            let rule_report = audit::check(chosen, &bindings, episode_start_ms, &access).await;
             let result = RuleResult {
                 matched: rule_report.matched,
                 events: rule_report.matched_events.iter().map(|e| e.event_id.clone()).collect(),
