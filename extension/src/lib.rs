@@ -1,0 +1,15 @@
+//! The Chrome MV3 extension, compiled to WebAssembly: the service worker that holds a run and relays
+//! to the console tab's content script (`sw`), the side panel with **Verify this page** and step mode
+//! (`panel`), and the options page (`options`), all speaking the protocol of [`messages`].
+//!
+//! `scripts/build-extension` builds this crate for wasm32, runs `wasm-bindgen --target web` and
+//! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
+
+pub mod chrome;
+pub mod messages;
+mod options;
+mod panel;
+mod rpc;
+pub mod server;
+pub mod settings;
+mod sw;

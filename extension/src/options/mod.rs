@@ -1,0 +1,90 @@
+//! The options page (leptos): the companion server's URL and token, saved through the service
+//! worker, and a connection check that calls the server with them.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+
+use crate::messages::{Reply, Request};
+use crate::rpc::ask;
+use crate::settings::Settings;
+
+/// Mounts the options page into `options.html`.
+#[wasm_bindgen]
+pub fn start_options() {
+    leptos::mount::mount_to_body(Options);
+}
+
+#[component]
+fn Options() -> impl IntoView {
+    let server_url = RwSignal::new(String::new());
+    let token = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<Result<String, String>>);
+    spawn_local(async move {
+        match ask(&Request::LoadSettings).await {
+            Ok(Reply::Settings { settings }) => {
+                server_url.set(settings.server_url);
+                token.set(settings.token);
+            }
+            Ok(_) => {}
+            Err(e) => status.set(Some(Err(e))),
+        }
+    });
+    let save = move |_| {
+        let settings = Settings {
+            server_url: server_url.get(),
+            token: token.get(),
+        };
+        spawn_local(async move {
+            match ask(&Request::SaveSettings { settings }).await {
+                Ok(Reply::Settings { settings }) => {
+                    status.set(Some(Ok(format!("Saved: {}", settings.server_url))));
+                    server_url.set(settings.server_url);
+                    token.set(settings.token);
+                }
+                Ok(_) => {}
+                Err(e) => status.set(Some(Err(e))),
+            }
+        });
+    };
+    let check = move |_| {
+        status.set(None);
+        spawn_local(async move {
+            match ask(&Request::CheckServer).await {
+                Ok(Reply::Server { summary }) => status.set(Some(Ok(summary))),
+                Ok(_) => {}
+                Err(e) => status.set(Some(Err(e))),
+            }
+        });
+    };
+    view! {
+        <main>
+            <h1>"AliyunConsoleAgent options"</h1>
+            <label>
+                "aca server URL "
+                <input
+                    id="server-url"
+                    placeholder="http://127.0.0.1:8080"
+                    prop:value=move || server_url.get()
+                    on:input=move |ev| server_url.set(event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "Token "
+                <input
+                    id="token"
+                    type="password"
+                    prop:value=move || token.get()
+                    on:input=move |ev| token.set(event_target_value(&ev))
+                />
+            </label>
+            <button id="save" on:click=save>"Save"</button>
+            <button id="check" on:click=check>"Check connection"</button>
+            {move || match status.get() {
+                Some(Ok(text)) => view! { <p id="status" class="ok">{text}</p> }.into_any(),
+                Some(Err(text)) => view! { <p id="status" class="error">{text}</p> }.into_any(),
+                None => ().into_any(),
+            }}
+        </main>
+    }
+}
