@@ -80,7 +80,7 @@ pub enum Reply {
         version: String,
     },
     State {
-        run: RunView,
+        run: Box<RunView>,
     },
     Tabs {
         tabs: Vec<TabInfo>,
@@ -109,7 +109,7 @@ pub enum Reply {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// The run changed (a new observation, a proposal, a decision, a new console tab).
-    RunChanged { run: RunView },
+    RunChanged { run: Box<RunView> },
 }
 
 /// The run as the panel shows it.

@@ -39,7 +39,7 @@ fn Panel() -> impl IntoView {
         }
         // The run as it stands after the first request (whose own reply may be an observation).
         match ask(&Request::State).await {
-            Ok(Reply::State { run: current }) => run.set(current),
+            Ok(Reply::State { run: current }) => run.set(*current),
             Ok(_) => {}
             Err(e) => error.set(Some(e)),
         }
@@ -63,7 +63,7 @@ fn follow_run(run: RwSignal<RunView>) {
     let listener = Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> JsValue>::new(
         move |message: JsValue, _sender: JsValue, _respond: JsValue| {
             if let Ok(Event::RunChanged { run: changed }) = from_js::<Event>(message) {
-                run.set(changed);
+                run.set(*changed);
             }
             // Not answering lets the service worker answer requests other pages send.
             JsValue::UNDEFINED

@@ -21,7 +21,7 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
         error.set(None);
         spawn_local(async move {
             match ask(&request).await {
-                Ok(Reply::State { run: current }) => run.set(current),
+                Ok(Reply::State { run: current }) => run.set(*current),
                 Ok(_) => {}
                 Err(e) => error.set(Some(e)),
             }

@@ -31,7 +31,7 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
         error.set(None);
         spawn_local(async move {
             match ask(&Request::Verify { tab_id }).await {
-                Ok(Reply::State { run: current }) => run.set(current),
+                Ok(Reply::State { run: current }) => run.set(*current),
                 Ok(_) => {}
                 Err(e) => error.set(Some(e)),
             }

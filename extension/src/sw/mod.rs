@@ -136,7 +136,7 @@ async fn handle(request: Request) -> Result<Reply, String> {
 }
 
 fn run_reply(run: RunView) -> Reply {
-    Reply::State { run }
+    Reply::State { run: Box::new(run) }
 }
 
 async fn load_settings() -> Result<Settings, String> {
