@@ -20,6 +20,8 @@ fn Options() -> impl IntoView {
     let server_url = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     let status = RwSignal::new(None::<Result<String, String>>);
+    // The form appears once the saved settings are in it, so nothing typed earlier is overwritten.
+    let loaded = RwSignal::new(false);
     spawn_local(async move {
         match ask(&Request::LoadSettings).await {
             Ok(Reply::Settings { settings }) => {
@@ -29,6 +31,7 @@ fn Options() -> impl IntoView {
             Ok(_) => {}
             Err(e) => status.set(Some(Err(e))),
         }
+        loaded.set(true);
     });
     let save = move |_| {
         let settings = Settings {
@@ -60,6 +63,7 @@ fn Options() -> impl IntoView {
     view! {
         <main>
             <h1>"AliyunConsoleAgent options"</h1>
+            <Show when=move || loaded.get() fallback=|| view! { <p class="muted">"Loading the settings…"</p> }>
             <label>
                 "aca server URL "
                 <input
@@ -80,6 +84,7 @@ fn Options() -> impl IntoView {
             </label>
             <button id="save" on:click=save>"Save"</button>
             <button id="check" on:click=check>"Check connection"</button>
+            </Show>
             {move || match status.get() {
                 Some(Ok(text)) => view! { <p id="status" class="ok">{text}</p> }.into_any(),
                 Some(Err(text)) => view! { <p id="status" class="error">{text}</p> }.into_any(),

@@ -43,6 +43,9 @@ pub async fn update(change: impl FnOnce(&mut RunView)) -> RunView {
         });
         run.problem = Some(problem);
     }
-    chrome::broadcast(&Event::RunChanged { run: Box::new(run.clone()) }).await;
+    chrome::broadcast(&Event::RunChanged {
+        run: Box::new(run.clone()),
+    })
+    .await;
     run
 }
