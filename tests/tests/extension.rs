@@ -386,6 +386,12 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         text_of(&panel, "#pending-reason", "the reason").await,
         "Step 1 says: click Create VPC"
     );
+    let marks = "document.getElementById('aca-dom-marks') !== null";
+    assert_eq!(
+        eval(&console, marks).await,
+        json!(true),
+        "the proposal is marked on the page"
+    );
     click(&panel, "#approve").await;
     let logged = text_of(&panel, "#step-log li", "the approved step in the log").await;
     assert!(logged.starts_with(&format!("click({index})")), "{logged}");
@@ -406,6 +412,85 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         |v| v.as_str().is_some_and(|s| s.contains("/create/create-vpc")),
     )
     .await;
+
+    assert_eq!(
+        eval(&console, marks).await,
+        json!(false),
+        "the marks are gone once decided"
+    );
+
+    // Edit replaces a proposal before it runs; Skip and Take over run nothing.
+    let observed = ask(&panel, json!({"kind": "observe"})).await;
+    let textbox = observed["observed"]["observation"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["role"] == "textbox")
+        .unwrap_or_else(|| panic!("no textbox on the Create VPC page: {}", observed["observed"]["text"]))["index"]
+        .as_u64()
+        .unwrap();
+    let typing = |text: &str| json!({"action": "type", "index": textbox, "text": text}).to_string();
+    fill(&panel, "#action-json", &typing("web-vpc")).await;
+    fill(&panel, "#reason", "Enter a name").await;
+    click(&panel, "#propose").await;
+    wait_for(&panel, "#edit").await;
+    click(&panel, "#edit").await;
+    poll(
+        &panel,
+        "document.querySelector('#action-json').value",
+        10,
+        "the action to edit",
+        |v| v.as_str().is_some_and(|s| s.contains("web-vpc")),
+    )
+    .await;
+    fill(&panel, "#action-json", &typing("edited-vpc")).await;
+    click(&panel, "#propose").await;
+    poll(
+        &panel,
+        "document.querySelector('#pending-action')?.textContent",
+        10,
+        "the edited proposal",
+        |v| v == &json!(format!("type({textbox}, \"edited-vpc\")")),
+    )
+    .await;
+    click(&panel, "#approve").await;
+    poll(
+        &console,
+        "[...document.querySelectorAll('input')].some(i => i.value === 'edited-vpc')",
+        10,
+        "the edited text typed into the page",
+        |v| v == &json!(true),
+    )
+    .await;
+    for (button, logged) in [("#skip", "skipped"), ("#take-over", "taken over by hand")] {
+        fill(
+            &panel,
+            "#action-json",
+            &json!({"action": "hover", "index": textbox}).to_string(),
+        )
+        .await;
+        click(&panel, "#propose").await;
+        click(&panel, button).await;
+        poll(
+            &panel,
+            "document.querySelector('#step-log li:last-child')?.textContent",
+            10,
+            logged,
+            |v| v.as_str().is_some_and(|s| s.ends_with(logged)),
+        )
+        .await;
+    }
+    let log = eval(
+        &panel,
+        "[...document.querySelectorAll('#step-log li')].map(li => li.textContent)",
+    )
+    .await;
+    let log: Vec<String> = serde_json::from_value(log).unwrap();
+    assert_eq!(log.len(), 5, "{log:?}");
+    assert!(
+        log[1].ends_with("edited") && log[2].contains("\"outcome\":\"done\""),
+        "{log:?}"
+    );
 
     // Verify this page: the documentation tab is read as a procedure and an account is leased.
     let choose_doc = format!(
