@@ -5,11 +5,18 @@
 //! `scripts/build-extension` builds this crate for wasm32, runs `wasm-bindgen --target web` and
 //! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
 
-pub mod chrome;
 pub mod messages;
-mod options;
-mod panel;
-mod rpc;
-pub mod server;
 pub mod settings;
+
+#[cfg(target_arch = "wasm32")]
+pub mod chrome;
+#[cfg(target_arch = "wasm32")]
+mod options;
+#[cfg(target_arch = "wasm32")]
+mod panel;
+#[cfg(target_arch = "wasm32")]
+mod rpc;
+#[cfg(target_arch = "wasm32")]
+pub mod server;
+#[cfg(target_arch = "wasm32")]
 mod sw;

@@ -86,10 +86,10 @@ pub enum Reply {
         tabs: Vec<TabInfo>,
     },
     Observed {
-        observed: Observed,
+        observed: Box<Observed>,
     },
     Captured {
-        page: CapturedPage,
+        page: Box<CapturedPage>,
     },
     Settings {
         settings: Settings,
@@ -177,6 +177,19 @@ pub struct Proposal {
     pub target: Option<String>,
 }
 
+/// `[12] button "Create VPC"`: the element an action targets, as the last observation shows it;
+/// `None` for actions without a target element.
+pub fn describe_target(action: &Action, observation: Option<&Observation>) -> Option<String> {
+    let Action::Gui(gui) = action else {
+        return None;
+    };
+    let index = gui.index()?;
+    Some(match observation.and_then(|o| o.element(index)) {
+        Some(element) => format!("[{index}] {} {:?}", element.role.as_str(), element.name),
+        None => format!("[{index}] is not in the last observation"),
+    })
+}
+
 /// One decided proposal of the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
@@ -241,6 +254,19 @@ pub enum ContentOp {
     Settle,
 }
 
+impl ContentOp {
+    /// The export's name, as aca-dom spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContentOp::Observe => "observe",
+            ContentOp::ObserveText => "observe_text",
+            ContentOp::Act => "act",
+            ContentOp::Mark => "mark",
+            ContentOp::Settle => "settle",
+        }
+    }
+}
+
 /// A content script's answer to a [`ContentCall`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContentReply {
@@ -254,7 +280,8 @@ pub struct ContentReply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aca_core::action::GuiAction;
+    use aca_core::action::{ControlAction, GuiAction};
+    use aca_core::observation::{Element, ElementState, Fingerprint, Role};
 
     #[test]
     fn requests_are_plain_json_objects_tagged_by_kind() {
@@ -292,6 +319,7 @@ mod tests {
             serde_json::to_value(&call).unwrap(),
             serde_json::json!({"aca_dom": "observe_text", "arg": "{}"})
         );
+        assert_eq!(call.aca_dom.name(), "observe_text");
         let failed: ContentReply = serde_json::from_str(r#"{"ok":false,"error":"no such element"}"#).unwrap();
         assert!(!failed.ok);
         assert_eq!(failed.error.as_deref(), Some("no such element"));
@@ -308,5 +336,36 @@ mod tests {
             },
         );
         assert_eq!(observed.text, observed.observation.to_text());
+    }
+
+    #[test]
+    fn the_target_is_described_from_the_last_observation() {
+        let observation = Observation {
+            elements: vec![Element {
+                index: 4,
+                role: Role::Button,
+                name: "Create VPC".into(),
+                value: None,
+                state: ElementState::default(),
+                places: vec![],
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint::default(),
+            }],
+            ..Observation::default()
+        };
+        let click = |index| Action::Gui(GuiAction::Click { index });
+        assert_eq!(
+            describe_target(&click(4), Some(&observation)).as_deref(),
+            Some("[4] button \"Create VPC\"")
+        );
+        assert_eq!(
+            describe_target(&click(9), Some(&observation)).as_deref(),
+            Some("[9] is not in the last observation")
+        );
+        let done = Action::Control(ControlAction::TaskComplete { summary: String::new() });
+        assert_eq!(describe_target(&done, Some(&observation)), None);
     }
 }

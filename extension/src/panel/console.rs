@@ -19,7 +19,7 @@ pub fn ConsoleSection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> i
             match ask(&request).await {
                 Ok(Reply::Observed { observed }) => run.update(|r| {
                     r.console_tab = Some(observed.tab_id);
-                    r.observed = Some(observed);
+                    r.observed = Some(*observed);
                 }),
                 Ok(_) => {}
                 Err(e) => error.set(Some(e)),

@@ -93,16 +93,16 @@ async fn handle(request: Request) -> Result<Reply, String> {
             })
             .await;
             Reply::Observed {
-                observed: observe_console().await?,
+                observed: Box::new(observe_console().await?),
             }
         }
         Request::Observe => Reply::Observed {
-            observed: observe_console().await?,
+            observed: Box::new(observe_console().await?),
         },
         Request::Capture { tab_id } => {
             let page = page::capture(tab_id).await?;
             state::update(|run| run.captured = Some(page.clone())).await;
-            Reply::Captured { page }
+            Reply::Captured { page: Box::new(page) }
         }
         Request::Verify { tab_id } => run_reply(verify(tab_id).await?),
         Request::Propose { action, reason } => run_reply(step::propose(action, reason).await?),

@@ -21,11 +21,17 @@ pub async fn call(tab_id: i32, op: ContentOp, arg: serde_json::Value) -> Result<
             Ok(Some(reply)) if reply.ok => return Ok(reply.result),
             Ok(Some(reply)) => {
                 return Err(format!(
-                    "aca-dom {op:?} failed in tab {tab_id}: {}",
+                    "aca-dom {} failed in tab {tab_id}: {}",
+                    op.name(),
                     reply.error.unwrap_or_else(|| "no reason given".into())
                 ));
             }
-            Ok(None) => return Err(format!("the content script of tab {tab_id} gave no answer to {op:?}")),
+            Ok(None) => {
+                return Err(format!(
+                    "the content script of tab {tab_id} gave no answer to {}",
+                    op.name()
+                ));
+            }
             // The tab is still loading, or was open before the extension started: no content script yet.
             Err(e) if e.message.contains("Receiving end does not exist") && waited < CONTENT_SCRIPT_WAIT_MS => {
                 chrome::sleep(RETRY_MS).await;

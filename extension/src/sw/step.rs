@@ -2,25 +2,12 @@
 //! for the person's decision; an approved GUI action runs through aca-dom and its outcome is logged.
 
 use aca_core::action::{ActRequest, Action};
-use aca_core::observation::Observation;
 
 use super::{console_tab, observe_console, page, state};
 use crate::messages::{Decided, Decision, Proposal, RunView, StepRecord};
 
 /// How long an approved action may wait for its element and for the page to settle.
 const ACT_TIMEOUT_MS: u32 = 5_000;
-
-/// `[12] button "Create VPC"`: the element an action targets, as the last observation shows it.
-pub fn describe_target(action: &Action, observation: Option<&Observation>) -> Option<String> {
-    let Action::Gui(gui) = action else {
-        return None;
-    };
-    let index = gui.index()?;
-    Some(match observation.and_then(|o| o.element(index)) {
-        Some(element) => format!("[{index}] {} {:?}", element.role.as_str(), element.name),
-        None => format!("[{index}] is not in the last observation"),
-    })
-}
 
 /// Proposes `action`: it waits for a decision, with the page's marks shown.
 pub async fn propose(action: Action, reason: String) -> Result<RunView, String> {
@@ -31,7 +18,7 @@ pub async fn propose(action: Action, reason: String) -> Result<RunView, String> 
             pending.action.call_syntax()
         ));
     }
-    let target = describe_target(&action, run.observed.as_ref().map(|o| &o.observation));
+    let target = crate::messages::describe_target(&action, run.observed.as_ref().map(|o| &o.observation));
     if matches!(action, Action::Gui(_)) {
         page::mark(console_tab().await?, true).await?;
     }
@@ -120,43 +107,5 @@ async fn approve(action: &Action, run: &RunView) -> Decided {
     match page::act(tab_id, &request).await {
         Ok(outcome) => Decided::Ran { outcome },
         Err(message) => Decided::Failed { message },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use aca_core::action::{ControlAction, GuiAction};
-    use aca_core::observation::{Element, ElementState, Fingerprint, Role};
-
-    #[test]
-    fn the_target_is_described_from_the_last_observation() {
-        let observation = Observation {
-            elements: vec![Element {
-                index: 4,
-                role: Role::Button,
-                name: "Create VPC".into(),
-                value: None,
-                state: ElementState::default(),
-                places: vec![],
-                option_of: None,
-                is_new: false,
-                hint: None,
-                rect: None,
-                fingerprint: Fingerprint::default(),
-            }],
-            ..Observation::default()
-        };
-        let click = |index| Action::Gui(GuiAction::Click { index });
-        assert_eq!(
-            describe_target(&click(4), Some(&observation)).as_deref(),
-            Some("[4] button \"Create VPC\"")
-        );
-        assert_eq!(
-            describe_target(&click(9), Some(&observation)).as_deref(),
-            Some("[9] is not in the last observation")
-        );
-        let done = Action::Control(ControlAction::TaskComplete { summary: String::new() });
-        assert_eq!(describe_target(&done, Some(&observation)), None);
     }
 }
