@@ -207,6 +207,15 @@ async fn tab_id(extension_page: &Page, prefix: &str) -> i64 {
         .unwrap()
 }
 
+/// Whether CDP lists a service worker at `url`.
+async fn service_worker_running(browser: &Browser, url: &str) -> bool {
+    let targets = browser.execute(GetTargetsParams::default()).await.unwrap();
+    targets
+        .target_infos
+        .iter()
+        .any(|t| t.r#type == "service_worker" && t.url == url)
+}
+
 /// A file served with CORS, so that a page of another origin may fetch it.
 fn cors_file(content_type: &'static str, body: Vec<u8>) -> axum::routing::MethodRouter {
     axum::routing::get(move || {
@@ -251,15 +260,8 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     // The service worker runs under the id the manifest's key fixes.
     let worker_url = extension_url("sw.js");
     let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
+    while !service_worker_running(&chromium.browser, &worker_url).await {
         let targets = chromium.browser.execute(GetTargetsParams::default()).await.unwrap();
-        if targets
-            .target_infos
-            .iter()
-            .any(|t| t.r#type == "service_worker" && t.url == worker_url)
-        {
-            break;
-        }
         let seen: Vec<_> = targets
             .target_infos
             .iter()
@@ -293,6 +295,15 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     )
     .await;
     assert_eq!(pong["version"], env!("CARGO_PKG_VERSION"));
+    let refused = ask(&options, json!({"kind": "launch"})).await;
+    assert_eq!(refused["kind"], "error", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a request the service worker understands"),
+        "{refused}"
+    );
     let console_tab = tab_id(&options, &format!("{base}/console/vpc/vpcs")).await;
     let doc_tab = tab_id(&options, &format!("{help}/help/")).await;
 
@@ -517,7 +528,10 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         2,
         "Verify leased one account"
     );
-    tab_id(&panel, &format!("{base}/login")).await;
+    let login_tab = tab_id(&panel, &format!("{base}/login")).await;
+
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    assert_eq!(state["run"]["console_tab"], json!(login_tab), "{state}");
 
     help_server.abort();
     chromium.close().await;

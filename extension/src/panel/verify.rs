@@ -14,28 +14,29 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     // The documentation tab: the one chosen, else the active web tab, else the first web tab.
-    let doc_tab = move || {
-        chosen.get().or_else(|| {
-            let open = web_tabs(&tabs.get());
-            open.iter().find(|t| t.active).or_else(|| open.first()).map(|t| t.id)
-        })
+    let default_tab = move |open: &[TabInfo]| {
+        let open = web_tabs(open);
+        open.iter().find(|t| t.active).or_else(|| open.first()).map(|t| t.id)
     };
+    let doc_tab = move || chosen.get().or_else(|| default_tab(&tabs.get()));
     let verify = move |_| {
-        let Some(tab_id) = doc_tab() else {
-            error.set(Some(
-                "no documentation tab: open the procedure page in a tab first".into(),
-            ));
-            return;
-        };
         busy.set(true);
         error.set(None);
         spawn_local(async move {
+            // The person may have switched tabs since the list was read.
+            refresh_tabs(tabs).await;
+            let Some(tab_id) = chosen.get_untracked().or_else(|| default_tab(&tabs.get_untracked())) else {
+                error.set(Some(
+                    "no documentation tab: open the procedure page in a tab first".into(),
+                ));
+                busy.set(false);
+                return;
+            };
             match ask(&Request::Verify { tab_id }).await {
                 Ok(Reply::State { run: current }) => run.set(*current),
                 Ok(_) => {}
                 Err(e) => error.set(Some(e)),
             }
-            refresh_tabs(tabs).await;
             busy.set(false);
         });
     };
