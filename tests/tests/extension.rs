@@ -14,7 +14,7 @@ use aca_e2e::page::{log_on, wait_for};
 use anyhow::{Context, anyhow};
 use axum::http::header;
 use chromiumoxide::cdp::browser_protocol::target::GetTargetsParams;
-use chromiumoxide::page::Page;
+use chromiumoxide::page::{Page, ScreenshotParams};
 use chromiumoxide::{Browser, BrowserConfig};
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -530,6 +530,14 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     );
     let login_tab = tab_id(&panel, &format!("{base}/login")).await;
 
+    // For a person to look at: the panel after a verification and a stepped run.
+    let shot = panel
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extension-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("sidepanel.png"), shot).unwrap();
     let state = ask(&panel, json!({"kind": "state"})).await;
     assert_eq!(state["run"]["console_tab"], json!(login_tab), "{state}");
 

@@ -38,7 +38,7 @@ pub fn ConsoleSection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> i
             <label>
                 "Console tab: "
                 <select id="console-tab" on:change=choose on:focus=move |_| spawn_local(refresh_tabs(tabs))>
-                    <option value="" selected=move || run.get().console_tab.is_none()>
+                    <option value="" prop:selected=move || run.get().console_tab.is_none()>
                         "(choose a tab)"
                     </option>
                     {move || {
@@ -48,7 +48,7 @@ pub fn ConsoleSection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> i
                             .map(|tab| {
                                 let selected = Some(tab.id) == current;
                                 view! {
-                                    <option value=tab.id.to_string() selected=selected>
+                                    <option value=tab.id.to_string() prop:selected=selected>
                                         {tab_label(&tab)}
                                     </option>
                                 }
@@ -79,7 +79,9 @@ pub fn ConsoleSection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> i
                     None => "Not observed yet.".to_owned(),
                 }}
             </p>
-            <pre id="observation">{move || run.get().observed.map(|o| o.text).unwrap_or_default()}</pre>
+            <Show when=move || run.get().observed.is_some()>
+                <pre id="observation">{move || run.get().observed.map(|o| o.text).unwrap_or_default()}</pre>
+            </Show>
         </section>
     }
 }

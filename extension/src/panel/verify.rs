@@ -37,6 +37,8 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
                 Ok(_) => {}
                 Err(e) => error.set(Some(e)),
             }
+            // The console tab Verify opened joins the lists.
+            refresh_tabs(tabs).await;
             busy.set(false);
         });
     };
@@ -57,7 +59,7 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
                             .map(|tab| {
                                 let selected = Some(tab.id) == current;
                                 view! {
-                                    <option value=tab.id.to_string() selected=selected>
+                                    <option value=tab.id.to_string() prop:selected=selected>
                                         {tab_label(&tab)}
                                     </option>
                                 }
@@ -97,12 +99,12 @@ fn captured_view(page: CapturedPage) -> impl IntoView {
             let count = format!("{} step(s) in the procedure", steps.len());
             view! {
                 <p id="step-count">{count}</p>
-                <ol id="doc-steps">
+                <ul id="doc-steps" class="steps">
                     {steps
                         .into_iter()
-                        .map(|step| view! { <li>{format!("{} {}", step.number, step.text)}</li> })
+                        .map(|step| view! { <li><b>{step.number}</b>" "{step.text}</li> })
                         .collect_view()}
-                </ol>
+                </ul>
             }
             .into_any()
         }
