@@ -328,8 +328,29 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         refused.contains("HTTP 401") && refused.contains("InvalidAdminToken"),
         "{refused}"
     );
+    // A server that is not there is named as such.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    fill(&options, "#server-url", &format!("http://{closed}")).await;
+    click(&options, "#check").await;
+    poll(
+        &options,
+        "document.querySelector('#status.error')?.textContent ?? ''",
+        10,
+        "the unreachable server's error",
+        |v| {
+            v.as_str().is_some_and(|s| {
+                s.starts_with(&format!(
+                    "cannot reach the aca server at http://{closed}/admin/accounts"
+                ))
+            })
+        },
+    )
+    .await;
+    fill(&options, "#server-url", &base).await;
     fill(&options, "#token", "test-admin").await;
-    click(&options, "#save").await;
     click(&options, "#check").await;
     let connected = poll(
         &options,

@@ -1,5 +1,5 @@
 //! The options page (leptos): the companion server's URL and token, saved through the service
-//! worker, and a connection check that calls the server with them.
+//! worker, and a connection check that saves them and calls the server with them.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -50,9 +50,18 @@ fn Options() -> impl IntoView {
             }
         });
     };
+    // The check is made with what the form shows, so it is saved first.
     let check = move |_| {
         status.set(None);
+        let settings = Settings {
+            server_url: server_url.get(),
+            token: token.get(),
+        };
         spawn_local(async move {
+            if let Err(e) = ask(&Request::SaveSettings { settings }).await {
+                status.set(Some(Err(e)));
+                return;
+            }
             match ask(&Request::CheckServer).await {
                 Ok(Reply::Server { summary }) => status.set(Some(Ok(summary))),
                 Ok(_) => {}
