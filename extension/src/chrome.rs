@@ -11,8 +11,6 @@ use wasm_bindgen_futures::JsFuture;
 extern "C" {
     #[wasm_bindgen(js_namespace = ["chrome", "runtime"], js_name = sendMessage, catch)]
     fn runtime_send_message(message: &JsValue) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_namespace = ["chrome", "runtime"], js_name = getURL)]
-    pub fn runtime_url(path: &str) -> String;
     #[wasm_bindgen(js_namespace = ["chrome", "runtime", "onMessage"], js_name = addListener)]
     pub fn on_runtime_message(listener: &Closure<dyn FnMut(JsValue, JsValue, JsValue) -> JsValue>);
     #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = sendMessage, catch)]
