@@ -1,0 +1,228 @@
+//! The few `chrome.*` extension APIs the extension uses, bound for Rust: each returns a promise
+//! (MV3), awaited here and converted to and from serde types.
+
+use js_sys::Promise;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = ["chrome", "runtime"], js_name = sendMessage, catch)]
+    fn runtime_send_message(message: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "runtime", "onMessage"], js_name = addListener)]
+    pub fn on_runtime_message(listener: &Closure<dyn FnMut(JsValue, JsValue, JsValue) -> JsValue>);
+    #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = sendMessage, catch)]
+    fn tabs_send_message(tab_id: i32, message: &JsValue, options: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = query, catch)]
+    fn tabs_query(query: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = get, catch)]
+    fn tabs_get(tab_id: i32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = create, catch)]
+    fn tabs_create(properties: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "scripting"], js_name = executeScript, catch)]
+    fn scripting_execute_script(injection: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "storage", "local"], js_name = get, catch)]
+    fn storage_local_get(key: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "storage", "local"], js_name = set, catch)]
+    fn storage_local_set(items: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "storage", "session"], js_name = get, catch)]
+    fn storage_session_get(key: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "storage", "session"], js_name = set, catch)]
+    fn storage_session_set(items: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "sidePanel"], js_name = setPanelBehavior, catch)]
+    fn side_panel_set_behavior(behavior: &JsValue) -> Result<Promise, JsValue>;
+}
+
+/// A failed extension API call, with the browser's message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{api}: {message}")]
+pub struct ChromeError {
+    pub api: &'static str,
+    pub message: String,
+}
+
+impl ChromeError {
+    fn new(api: &'static str, value: &JsValue) -> Self {
+        Self {
+            api,
+            message: describe(value),
+        }
+    }
+}
+
+/// The message of a thrown JS value (an `Error`'s message, a string, or its JSON form).
+pub fn describe(value: &JsValue) -> String {
+    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    if let Some(text) = value.as_string() {
+        return text;
+    }
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+/// A serde value as a plain JS object (maps become objects, not `Map`s).
+pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| e.to_string())
+}
+
+pub fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
+
+async fn settle(api: &'static str, call: Result<Promise, JsValue>) -> Result<JsValue, ChromeError> {
+    let promise = call.map_err(|e| ChromeError::new(api, &e))?;
+    JsFuture::from(promise).await.map_err(|e| ChromeError::new(api, &e))
+}
+
+fn encode<T: Serialize>(api: &'static str, value: &T) -> Result<JsValue, ChromeError> {
+    to_js(value).map_err(|message| ChromeError { api, message })
+}
+
+fn decode<T: DeserializeOwned>(api: &'static str, value: JsValue) -> Result<T, ChromeError> {
+    from_js(value).map_err(|message| ChromeError {
+        api,
+        message: format!("unexpected answer: {message}"),
+    })
+}
+
+/// `chrome.runtime.sendMessage`: a message to the service worker (or every extension page).
+pub async fn send_to_runtime<M: Serialize, R: DeserializeOwned>(message: &M) -> Result<R, ChromeError> {
+    const API: &str = "chrome.runtime.sendMessage";
+    let message = encode(API, message)?;
+    decode(API, settle(API, runtime_send_message(&message)).await?)
+}
+
+/// `chrome.runtime.sendMessage` whose answer does not matter (a broadcast nobody may listen to).
+pub async fn broadcast<M: Serialize>(message: &M) {
+    if let Ok(message) = encode("chrome.runtime.sendMessage", message) {
+        let _ = settle("chrome.runtime.sendMessage", runtime_send_message(&message)).await;
+    }
+}
+
+/// `chrome.tabs.sendMessage` to the top frame of `tab_id`.
+pub async fn send_to_tab<M: Serialize, R: DeserializeOwned>(tab_id: i32, message: &M) -> Result<R, ChromeError> {
+    const API: &str = "chrome.tabs.sendMessage";
+    let message = encode(API, message)?;
+    let options = encode(API, &serde_json::json!({ "frameId": 0 }))?;
+    decode(API, settle(API, tabs_send_message(tab_id, &message, &options)).await?)
+}
+
+/// `chrome.tabs.query`.
+pub async fn query_tabs<R: DeserializeOwned>(query: &serde_json::Value) -> Result<R, ChromeError> {
+    const API: &str = "chrome.tabs.query";
+    let query = encode(API, query)?;
+    decode(API, settle(API, tabs_query(&query)).await?)
+}
+
+/// The URL a tab shows or is loading (`chrome.tabs.get`).
+pub async fn tab_url(tab_id: i32) -> Result<String, ChromeError> {
+    const API: &str = "chrome.tabs.get";
+    #[derive(serde::Deserialize)]
+    struct Tab {
+        #[serde(default)]
+        url: String,
+        #[serde(default, rename = "pendingUrl")]
+        pending_url: Option<String>,
+    }
+    let tab: Tab = decode(API, settle(API, tabs_get(tab_id)).await?)?;
+    Ok(tab.pending_url.unwrap_or(tab.url))
+}
+
+/// `chrome.tabs.create`; returns the new tab's id.
+pub async fn create_tab(url: &str, active: bool) -> Result<i32, ChromeError> {
+    const API: &str = "chrome.tabs.create";
+    #[derive(serde::Deserialize)]
+    struct Created {
+        id: i32,
+    }
+    let properties = encode(API, &serde_json::json!({ "url": url, "active": active }))?;
+    let created: Created = decode(API, settle(API, tabs_create(&properties)).await?)?;
+    Ok(created.id)
+}
+
+/// `chrome.scripting.executeScript` of an extension file in the top frame of `tab_id`; returns the
+/// value of the script's last expression.
+pub async fn run_file_in_tab<R: DeserializeOwned>(tab_id: i32, file: &str) -> Result<R, ChromeError> {
+    const API: &str = "chrome.scripting.executeScript";
+    #[derive(serde::Deserialize)]
+    struct InjectionResult<R> {
+        result: R,
+    }
+    let injection = encode(
+        API,
+        &serde_json::json!({ "target": { "tabId": tab_id }, "files": [file] }),
+    )?;
+    let results: Vec<InjectionResult<R>> = decode(API, settle(API, scripting_execute_script(&injection)).await?)?;
+    results.into_iter().next().map(|r| r.result).ok_or_else(|| ChromeError {
+        api: API,
+        message: format!("{file} returned nothing in tab {tab_id}"),
+    })
+}
+
+/// Where a value is stored.
+#[derive(Debug, Clone, Copy)]
+pub enum Storage {
+    /// `chrome.storage.local`: kept across browser restarts.
+    Local,
+    /// `chrome.storage.session`: kept while the browser runs, across service-worker restarts.
+    Session,
+}
+
+/// Reads `key`; `None` when nothing is stored under it.
+pub async fn load<T: DeserializeOwned>(storage: Storage, key: &str) -> Result<Option<T>, ChromeError> {
+    let (api, call) = match storage {
+        Storage::Local => ("chrome.storage.local.get", storage_local_get(key)),
+        Storage::Session => ("chrome.storage.session.get", storage_session_get(key)),
+    };
+    let items = settle(api, call).await?;
+    let value = js_sys::Reflect::get(&items, &JsValue::from_str(key)).map_err(|e| ChromeError::new(api, &e))?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    decode(api, value).map(Some)
+}
+
+pub async fn store<T: Serialize>(storage: Storage, key: &str, value: &T) -> Result<(), ChromeError> {
+    let api = match storage {
+        Storage::Local => "chrome.storage.local.set",
+        Storage::Session => "chrome.storage.session.set",
+    };
+    let items = js_sys::Object::new();
+    js_sys::Reflect::set(&items, &JsValue::from_str(key), &encode(api, value)?)
+        .map_err(|e| ChromeError::new(api, &e))?;
+    let call = match storage {
+        Storage::Local => storage_local_set(&items),
+        Storage::Session => storage_session_set(&items),
+    };
+    settle(api, call).await.map(|_| ())
+}
+
+/// Makes a click on the toolbar button open the side panel.
+pub async fn open_panel_on_action_click() -> Result<(), ChromeError> {
+    const API: &str = "chrome.sidePanel.setPanelBehavior";
+    let behavior = encode(API, &serde_json::json!({ "openPanelOnActionClick": true }))?;
+    settle(API, side_panel_set_behavior(&behavior)).await.map(|_| ())
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `setTimeout`, present in pages and in the service worker alike.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &js_sys::Function, ms: i32) -> JsValue;
+}
+
+/// Waits `ms` milliseconds.
+pub async fn sleep(ms: i32) {
+    let promise = Promise::new(&mut |resolve, _reject| {
+        set_timeout(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
+}

@@ -1,0 +1,371 @@
+//! The message protocol between the extension's three parts: the side panel and the options page ask
+//! the service worker ([`Request`] → [`Reply`]), the service worker tells open pages what changed
+//! ([`Event`]), and the service worker calls `aca-dom` in the console tab ([`ContentCall`]).
+//!
+//! Every message is a plain JSON object (`{"kind": "observe"}`), so the parts exchange them through
+//! `chrome.runtime` messaging unchanged and a test can send one from any extension page.
+
+use aca_core::action::{Action, ActionOutcome};
+use aca_core::observation::Observation;
+use aca_core::procedure::Procedure;
+use serde::{Deserialize, Serialize};
+
+use crate::settings::Settings;
+
+/// What an extension page asks the service worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Request {
+    /// Is the service worker running? Answered with [`Reply::Pong`].
+    Ping,
+    /// The run as the service worker holds it.
+    State,
+    /// The open tabs a person can pick the documentation or the console tab from.
+    Tabs,
+    /// Makes `tab_id` the console tab the run observes and acts on.
+    SetConsoleTab {
+        tab_id: i32,
+    },
+    /// Observes the console tab now (aca-dom's `observe` in its top frame).
+    Observe,
+    /// Reads the documentation page in `tab_id`: its title and HTML, parsed into a procedure.
+    Capture {
+        tab_id: i32,
+    },
+    /// Verifies the documentation page in `tab_id`: captures it, leases an account on the companion
+    /// server and opens the console in a new tab, which becomes the console tab.
+    Verify {
+        tab_id: i32,
+    },
+    /// Step mode: proposes `action` with its `reason`; it is highlighted on the page and waits.
+    Propose {
+        action: Action,
+        reason: String,
+    },
+    /// Step mode: the person's answer to the pending proposal.
+    Decide {
+        decision: Decision,
+    },
+    /// Shows or hides the set-of-marks overlay on the console tab.
+    Mark {
+        show: bool,
+    },
+    SaveSettings {
+        settings: Settings,
+    },
+    LoadSettings,
+    /// Calls the companion server with the saved settings to check the URL and token.
+    CheckServer,
+}
+
+/// The person's answer to a proposed action in step mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Run it on the page through aca-dom.
+    Approve,
+    /// Do not run it; the run moves on.
+    Skip,
+    /// Replace it with another action, which then waits for approval in turn.
+    Edit { action: Action, reason: String },
+    /// The person acts on the page themselves; nothing is run.
+    TakeOver,
+}
+
+/// The service worker's answer to a [`Request`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reply {
+    Pong {
+        version: String,
+    },
+    State {
+        run: Box<RunView>,
+    },
+    Tabs {
+        tabs: Vec<TabInfo>,
+    },
+    Observed {
+        observed: Box<Observed>,
+    },
+    Captured {
+        page: Box<CapturedPage>,
+    },
+    Settings {
+        settings: Settings,
+    },
+    /// The companion server answered: what it said, in words.
+    Server {
+        summary: String,
+    },
+    /// A request that did not succeed, and why, in words a person can act on.
+    Error {
+        message: String,
+    },
+}
+
+/// A notice the service worker broadcasts to open extension pages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The run changed (a new observation, a proposal, a decision, a new console tab).
+    RunChanged { run: Box<RunView> },
+}
+
+/// The run as the panel shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunView {
+    pub console_tab: Option<i32>,
+    pub captured: Option<CapturedPage>,
+    pub account: Option<LeasedAccount>,
+    pub observed: Option<Observed>,
+    pub pending: Option<Proposal>,
+    /// Every decided proposal, oldest first: the recorded run.
+    pub log: Vec<StepRecord>,
+    /// The last thing that went wrong in the background (a tab update that could not be observed).
+    pub problem: Option<String>,
+}
+
+/// One observation of the console tab and its text tree, as the agent reads it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observed {
+    pub tab_id: i32,
+    pub observation: Observation,
+    /// `observation.to_text()`.
+    pub text: String,
+}
+
+impl Observed {
+    pub fn new(tab_id: i32, observation: Observation) -> Self {
+        let text = observation.to_text();
+        Self {
+            tab_id,
+            observation,
+            text,
+        }
+    }
+}
+
+/// A documentation page as captured from its tab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CapturedPage {
+    pub tab_id: i32,
+    pub url: String,
+    pub title: String,
+    /// The length of the captured HTML, in characters.
+    pub html_chars: usize,
+    /// The page read as a procedure, or why it could not be.
+    pub procedure: Result<Procedure, String>,
+}
+
+/// An account leased from the companion server for one verification.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeasedAccount {
+    pub account_id: String,
+    pub login: String,
+    pub password: String,
+    /// The console logon page opened for it.
+    pub console_url: String,
+}
+
+/// A proposed action waiting for the person's decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub action: Action,
+    pub reason: String,
+    /// The target element as the last observation describes it (`[12] button "Create VPC"`).
+    pub target: Option<String>,
+}
+
+/// `[12] button "Create VPC"`: the element an action targets, as the last observation shows it;
+/// `None` for actions without a target element.
+pub fn describe_target(action: &Action, observation: Option<&Observation>) -> Option<String> {
+    let Action::Gui(gui) = action else {
+        return None;
+    };
+    let index = gui.index()?;
+    Some(match observation.and_then(|o| o.element(index)) {
+        Some(element) => format!("[{index}] {} {:?}", element.role.as_str(), element.name),
+        None => format!("[{index}] is not in the last observation"),
+    })
+}
+
+/// One decided proposal of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    pub action: Action,
+    pub reason: String,
+    pub decision: Decided,
+}
+
+/// What became of a proposal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "decided", rename_all = "snake_case")]
+pub enum Decided {
+    /// Approved and run on the page, with aca-dom's typed outcome.
+    Ran {
+        outcome: ActionOutcome,
+    },
+    /// Approved, but the episode handles control actions itself: nothing ran on the page.
+    Recorded,
+    Skipped,
+    Edited,
+    TakenOver,
+    /// Approved, but the page side could not be reached.
+    Failed {
+        message: String,
+    },
+}
+
+/// An open tab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TabInfo {
+    pub id: i32,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub active: bool,
+}
+
+/// A call of one `aca-dom` export in a content script: `{"aca_dom": "observe", "arg": "{}"}`.
+///
+/// `content.js` answers `{"ok": true, "result": …}` or `{"ok": false, "error": "…"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContentCall {
+    pub aca_dom: ContentOp,
+    pub arg: serde_json::Value,
+}
+
+/// The aca-dom exports a content script answers for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentOp {
+    /// `observe(options_json) -> Observation JSON`.
+    Observe,
+    /// `observe_text(options_json) -> text tree`.
+    ObserveText,
+    /// `act(request_json) -> ActionOutcome JSON`.
+    Act,
+    /// `mark(show)`.
+    Mark,
+    /// `settle(max_ms) -> bool`.
+    Settle,
+}
+
+impl ContentOp {
+    /// The export's name, as aca-dom spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContentOp::Observe => "observe",
+            ContentOp::ObserveText => "observe_text",
+            ContentOp::Act => "act",
+            ContentOp::Mark => "mark",
+            ContentOp::Settle => "settle",
+        }
+    }
+}
+
+/// A content script's answer to a [`ContentCall`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContentReply {
+    pub ok: bool,
+    #[serde(default)]
+    pub result: serde_json::Value,
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aca_core::action::{ControlAction, GuiAction};
+    use aca_core::observation::{Element, ElementState, Fingerprint, Role};
+
+    #[test]
+    fn requests_are_plain_json_objects_tagged_by_kind() {
+        let ping: Request = serde_json::from_str(r#"{"kind":"ping"}"#).unwrap();
+        assert_eq!(ping, Request::Ping);
+        let propose: Request = serde_json::from_str(
+            r#"{"kind":"propose","action":{"action":"click","index":3},"reason":"Open the form"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            propose,
+            Request::Propose {
+                action: Action::Gui(GuiAction::Click { index: 3 }),
+                reason: "Open the form".into()
+            }
+        );
+        let edit = Request::Decide {
+            decision: Decision::Edit {
+                action: Action::Gui(GuiAction::Hover { index: 1 }),
+                reason: String::new(),
+            },
+        };
+        let json = serde_json::to_string(&edit).unwrap();
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), edit);
+        assert!(serde_json::from_str::<Request>(r#"{"kind":"launch"}"#).is_err());
+    }
+
+    #[test]
+    fn content_calls_name_the_aca_dom_export() {
+        let call = ContentCall {
+            aca_dom: ContentOp::ObserveText,
+            arg: serde_json::json!("{}"),
+        };
+        assert_eq!(
+            serde_json::to_value(&call).unwrap(),
+            serde_json::json!({"aca_dom": "observe_text", "arg": "{}"})
+        );
+        assert_eq!(call.aca_dom.name(), "observe_text");
+        let failed: ContentReply = serde_json::from_str(r#"{"ok":false,"error":"no such element"}"#).unwrap();
+        assert!(!failed.ok);
+        assert_eq!(failed.error.as_deref(), Some("no such element"));
+    }
+
+    #[test]
+    fn an_observation_carries_its_text_tree() {
+        let observed = Observed::new(
+            7,
+            Observation {
+                url: "http://127.0.0.1/console/vpc/vpcs".into(),
+                title: "VPCs".into(),
+                ..Observation::default()
+            },
+        );
+        assert_eq!(observed.text, observed.observation.to_text());
+    }
+
+    #[test]
+    fn the_target_is_described_from_the_last_observation() {
+        let observation = Observation {
+            elements: vec![Element {
+                index: 4,
+                role: Role::Button,
+                name: "Create VPC".into(),
+                value: None,
+                state: ElementState::default(),
+                places: vec![],
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint::default(),
+            }],
+            ..Observation::default()
+        };
+        let click = |index| Action::Gui(GuiAction::Click { index });
+        assert_eq!(
+            describe_target(&click(4), Some(&observation)).as_deref(),
+            Some("[4] button \"Create VPC\"")
+        );
+        assert_eq!(
+            describe_target(&click(9), Some(&observation)).as_deref(),
+            Some("[9] is not in the last observation")
+        );
+        let done = Action::Control(ControlAction::TaskComplete { summary: String::new() });
+        assert_eq!(describe_target(&done, Some(&observation)), None);
+    }
+}

@@ -1,0 +1,104 @@
+//! The options page (leptos): the companion server's URL and token, saved through the service
+//! worker, and a connection check that saves them and calls the server with them.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+
+use crate::messages::{Reply, Request};
+use crate::rpc::ask;
+use crate::settings::Settings;
+
+/// Mounts the options page into `options.html`.
+#[wasm_bindgen]
+pub fn start_options() {
+    leptos::mount::mount_to_body(Options);
+}
+
+#[component]
+fn Options() -> impl IntoView {
+    let server_url = RwSignal::new(String::new());
+    let token = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<Result<String, String>>);
+    // The form appears once the saved settings are in it, so nothing typed earlier is overwritten.
+    let loaded = RwSignal::new(false);
+    spawn_local(async move {
+        match ask(&Request::LoadSettings).await {
+            Ok(Reply::Settings { settings }) => {
+                server_url.set(settings.server_url);
+                token.set(settings.token);
+            }
+            Ok(_) => {}
+            Err(e) => status.set(Some(Err(e))),
+        }
+        loaded.set(true);
+    });
+    let save = move |_| {
+        let settings = Settings {
+            server_url: server_url.get(),
+            token: token.get(),
+        };
+        spawn_local(async move {
+            match ask(&Request::SaveSettings { settings }).await {
+                Ok(Reply::Settings { settings }) => {
+                    status.set(Some(Ok(format!("Saved: {}", settings.server_url))));
+                    server_url.set(settings.server_url);
+                    token.set(settings.token);
+                }
+                Ok(_) => {}
+                Err(e) => status.set(Some(Err(e))),
+            }
+        });
+    };
+    // The check is made with what the form shows, so it is saved first.
+    let check = move |_| {
+        status.set(None);
+        let settings = Settings {
+            server_url: server_url.get(),
+            token: token.get(),
+        };
+        spawn_local(async move {
+            if let Err(e) = ask(&Request::SaveSettings { settings }).await {
+                status.set(Some(Err(e)));
+                return;
+            }
+            match ask(&Request::CheckServer).await {
+                Ok(Reply::Server { summary }) => status.set(Some(Ok(summary))),
+                Ok(_) => {}
+                Err(e) => status.set(Some(Err(e))),
+            }
+        });
+    };
+    view! {
+        <main>
+            <h1>"AliyunConsoleAgent options"</h1>
+            <Show when=move || loaded.get() fallback=|| view! { <p class="muted">"Loading the settings…"</p> }>
+            <label>
+                "aca server URL "
+                <input
+                    id="server-url"
+                    placeholder="http://127.0.0.1:8080"
+                    prop:value=move || server_url.get()
+                    on:input=move |ev| server_url.set(event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "Token "
+                <input
+                    id="token"
+                    type="password"
+                    prop:value=move || token.get()
+                    on:input=move |ev| token.set(event_target_value(&ev))
+                />
+            </label>
+            <button id="save" on:click=save>"Save"</button>
+            <button id="check" on:click=check>"Check connection"</button>
+            </Show>
+            {move || match status.get() {
+                Some(Ok(text)) => view! { <p id="status" class="ok">{text}</p> }.into_any(),
+                Some(Err(text)) => view! { <p id="status" class="error">{text}</p> }.into_any(),
+                None => ().into_any(),
+            }}
+        </main>
+    }
+}

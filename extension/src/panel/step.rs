@@ -1,0 +1,135 @@
+//! Step mode: a proposed action is shown with its reason and its target, highlighted on the page,
+//! and waits for **Approve**, **Skip**, **Edit** or **Take over**; decided steps form the run's log.
+
+use aca_core::action::Action;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::messages::{Decided, Decision, Reply, Request, RunView, StepRecord};
+use crate::rpc::ask;
+
+#[component]
+pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
+    let action_json = RwSignal::new(String::new());
+    let reason = RwSignal::new(String::new());
+    // Set while the pending proposal is being edited: submitting replaces it.
+    let editing = RwSignal::new(false);
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let send = move |request: Request| {
+        busy.set(true);
+        error.set(None);
+        spawn_local(async move {
+            match ask(&request).await {
+                Ok(Reply::State { run: current }) => run.set(*current),
+                Ok(_) => {}
+                Err(e) => error.set(Some(e)),
+            }
+            busy.set(false);
+        });
+    };
+    let submit = move |_| {
+        let action = match serde_json::from_str::<Action>(&action_json.get()) {
+            Ok(action) => action,
+            Err(e) => {
+                error.set(Some(format!(
+                    "not an action: {e} (e.g. {{\"action\": \"click\", \"index\": 12}})"
+                )));
+                return;
+            }
+        };
+        let reason = reason.get();
+        if editing.get() {
+            editing.set(false);
+            send(Request::Decide {
+                decision: Decision::Edit { action, reason },
+            });
+        } else {
+            send(Request::Propose { action, reason });
+        }
+    };
+    let edit = move |_| {
+        if let Some(pending) = run.get().pending {
+            action_json.set(serde_json::to_string(&pending.action).unwrap_or_default());
+            reason.set(pending.reason);
+            editing.set(true);
+        }
+    };
+    let decide = move |decision: Decision| send(Request::Decide { decision });
+    view! {
+        <section id="step-section">
+            <h2>"Step mode"</h2>
+            <textarea
+                id="action-json"
+                rows="2"
+                placeholder=r#"{"action": "click", "index": 12}"#
+                prop:value=move || action_json.get()
+                on:input=move |ev| action_json.set(event_target_value(&ev))
+            ></textarea>
+            <input
+                id="reason"
+                placeholder="Why this action (the Thought)"
+                prop:value=move || reason.get()
+                on:input=move |ev| reason.set(event_target_value(&ev))
+            />
+            <button id="propose" on:click=submit disabled=move || busy.get()>
+                {move || if editing.get() { "Replace the proposal" } else { "Propose" }}
+            </button>
+            <Show when=move || error.get().is_some()>
+                <p class="error" id="step-error">{move || error.get().unwrap_or_default()}</p>
+            </Show>
+            {move || {
+                run.get()
+                    .pending
+                    .map(|pending| {
+                        view! {
+                            <div id="pending" class="card">
+                                <p>
+                                    <code id="pending-action">{pending.action.call_syntax()}</code>
+                                    " on "
+                                    <span id="pending-target">
+                                        {pending.target.unwrap_or_else(|| "the page".into())}
+                                    </span>
+                                </p>
+                                <p id="pending-reason">{pending.reason}</p>
+                                <button id="approve" on:click=move |_| decide(Decision::Approve) disabled=move || busy.get()>
+                                    "Approve"
+                                </button>
+                                <button id="skip" on:click=move |_| decide(Decision::Skip) disabled=move || busy.get()>
+                                    "Skip"
+                                </button>
+                                <button id="edit" on:click=edit disabled=move || busy.get()>
+                                    "Edit"
+                                </button>
+                                <button id="take-over" on:click=move |_| decide(Decision::TakeOver) disabled=move || busy.get()>
+                                    "Take over"
+                                </button>
+                            </div>
+                        }
+                    })
+            }}
+            <ol id="step-log">{move || run.get().log.into_iter().map(record_view).collect_view()}</ol>
+        </section>
+    }
+}
+
+fn record_view(record: StepRecord) -> impl IntoView {
+    let (class, what) = match &record.decision {
+        Decided::Ran { outcome } => (
+            if outcome.succeeded() { "ok" } else { "error" },
+            serde_json::to_string(outcome).unwrap_or_default(),
+        ),
+        Decided::Recorded => ("muted", "recorded (the episode handles it)".to_owned()),
+        Decided::Skipped => ("muted", "skipped".to_owned()),
+        Decided::Edited => ("muted", "edited".to_owned()),
+        Decided::TakenOver => ("muted", "taken over by hand".to_owned()),
+        Decided::Failed { message } => ("error", format!("failed: {message}")),
+    };
+    view! {
+        <li class=class>
+            <code>{record.action.call_syntax()}</code>
+            " — "
+            {what}
+        </li>
+    }
+}

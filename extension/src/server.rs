@@ -1,0 +1,125 @@
+//! The companion `aca` server, called from the service worker with the saved URL and bearer token:
+//! its account API lists accounts (the connection check) and leases one per verification.
+//!
+//! Every failure is a [`ServerError`] that says which URL failed and what the server answered.
+
+use js_sys::Promise;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::chrome::describe;
+use crate::settings::{Settings, SettingsError};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `fetch`, present in pages and in the service worker alike.
+    #[wasm_bindgen(js_name = fetch)]
+    fn global_fetch(request: &web_sys::Request) -> Promise;
+}
+
+/// Why a call to the companion server failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServerError {
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error("cannot reach the aca server at {url}: {message} (is `aca` running there?)")]
+    Unreachable { url: String, message: String },
+    #[error("the aca server refused {url}: HTTP {status} {code}: {message}")]
+    Refused {
+        url: String,
+        status: u16,
+        code: String,
+        message: String,
+    },
+    #[error("the aca server answered {url} with something unexpected: {message}")]
+    Unexpected { url: String, message: String },
+}
+
+/// The error body of the server's APIs (`{"Code": "...", "Message": "..."}`).
+#[derive(Debug, Deserialize)]
+struct ErrorBody {
+    #[serde(rename = "Code", default)]
+    code: String,
+    #[serde(rename = "Message", default)]
+    message: String,
+}
+
+/// An account's console logon and its id, as the server's account API returns them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountCredentials {
+    pub account_id: String,
+    pub login: String,
+    pub password: String,
+}
+
+/// The account summaries of `GET /admin/accounts`; only their number matters here.
+pub async fn list_accounts(settings: &Settings) -> Result<Vec<serde_json::Value>, ServerError> {
+    call(settings, "GET", "/admin/accounts", None).await
+}
+
+/// Creates a fresh account for one verification (`POST /admin/accounts`).
+pub async fn lease_account(settings: &Settings, name: &str) -> Result<AccountCredentials, ServerError> {
+    let body = serde_json::json!({ "name": name }).to_string();
+    call(settings, "POST", "/admin/accounts", Some(&body)).await
+}
+
+async fn call<T: DeserializeOwned>(
+    settings: &Settings,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> Result<T, ServerError> {
+    let settings = settings.normalized()?;
+    let url = settings.endpoint(path);
+    let unexpected = |message: String| ServerError::Unexpected {
+        url: url.clone(),
+        message,
+    };
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    let headers = web_sys::Headers::new().map_err(|e| unexpected(describe(&e)))?;
+    headers
+        .set("Authorization", &format!("Bearer {}", settings.token))
+        .map_err(|e| unexpected(describe(&e)))?;
+    if let Some(body) = body {
+        headers
+            .set("Content-Type", "application/json")
+            .map_err(|e| unexpected(describe(&e)))?;
+        init.set_body(&JsValue::from_str(body));
+    }
+    init.set_headers(&headers);
+    let request = web_sys::Request::new_with_str_and_init(&url, &init).map_err(|e| unexpected(describe(&e)))?;
+    let response = JsFuture::from(global_fetch(&request))
+        .await
+        .map_err(|e| ServerError::Unreachable {
+            url: url.clone(),
+            message: describe(&e),
+        })?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| unexpected("not a response".into()))?;
+    let text = match response.text() {
+        Ok(promise) => JsFuture::from(promise)
+            .await
+            .map_err(|e| unexpected(describe(&e)))?
+            .as_string()
+            .unwrap_or_default(),
+        Err(e) => return Err(unexpected(describe(&e))),
+    };
+    if !response.ok() {
+        let (code, message) = match serde_json::from_str::<ErrorBody>(&text) {
+            Ok(body) => (body.code, body.message),
+            Err(_) => (response.status_text(), text.chars().take(200).collect()),
+        };
+        return Err(ServerError::Refused {
+            url,
+            status: response.status(),
+            code,
+            message,
+        });
+    }
+    serde_json::from_str(&text)
+        .map_err(|e| unexpected(format!("{e} in {}", text.chars().take(200).collect::<String>())))
+}

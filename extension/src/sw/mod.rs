@@ -1,0 +1,200 @@
+//! The service worker: holds the run and relays between the side panel and the console tab.
+//!
+//! `sw.js` registers the browser's listeners synchronously when the worker starts (MV3 requires it)
+//! and hands every message and tab update to the exports here once the wasm is instantiated. The
+//! worker answers each [`Request`] with one [`Reply`]; a request that fails answers
+//! [`Reply::Error`] with a message saying what went wrong.
+
+mod page;
+mod state;
+mod step;
+
+use wasm_bindgen::prelude::*;
+
+use crate::chrome::{self, Storage, from_js, to_js};
+use crate::messages::{Observed, Reply, Request, RunView, TabInfo};
+use crate::server;
+use crate::settings::Settings;
+
+/// Called once when the worker starts, after the wasm is instantiated.
+#[wasm_bindgen]
+pub async fn sw_start() {
+    if let Err(e) = chrome::open_panel_on_action_click().await {
+        state::update(|run| run.problem = Some(e.to_string())).await;
+    }
+    state::current().await;
+}
+
+/// Answers one message from an extension page (`chrome.runtime.onMessage`).
+#[wasm_bindgen]
+pub async fn sw_handle(message: JsValue) -> JsValue {
+    let reply = match from_js::<Request>(message) {
+        Ok(request) => handle(request).await.unwrap_or_else(|message| Reply::Error { message }),
+        Err(e) => Reply::Error {
+            message: format!("not a request the service worker understands: {e}"),
+        },
+    };
+    to_js(&reply).unwrap_or(JsValue::NULL)
+}
+
+/// `chrome.tabs.onUpdated`: the console tab finished loading a page, so it is observed again.
+#[wasm_bindgen]
+pub async fn sw_tab_updated(tab_id: i32, status: Option<String>) {
+    let run = state::current().await;
+    if run.console_tab != Some(tab_id) || status.as_deref() != Some("complete") {
+        return;
+    }
+    match page::observe(tab_id).await {
+        Ok(observation) => {
+            state::update(|run| {
+                run.observed = Some(Observed::new(tab_id, observation));
+                run.problem = None;
+            })
+            .await;
+        }
+        Err(e) => {
+            state::update(|run| run.problem = Some(e)).await;
+        }
+    }
+}
+
+/// `chrome.tabs.onRemoved`: a closed console tab ends the link to it.
+#[wasm_bindgen]
+pub async fn sw_tab_removed(tab_id: i32) {
+    if state::current().await.console_tab == Some(tab_id) {
+        state::update(|run| {
+            run.console_tab = None;
+            run.observed = None;
+            run.pending = None;
+            run.problem = Some(format!("the console tab {tab_id} was closed"));
+        })
+        .await;
+    }
+}
+
+async fn handle(request: Request) -> Result<Reply, String> {
+    Ok(match request {
+        Request::Ping => Reply::Pong {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        },
+        Request::State => run_reply(state::current().await),
+        Request::Tabs => Reply::Tabs {
+            tabs: chrome::query_tabs::<Vec<TabInfo>>(&serde_json::json!({}))
+                .await
+                .map_err(|e| e.to_string())?,
+        },
+        Request::SetConsoleTab { tab_id } => {
+            state::update(|run| {
+                if run.console_tab != Some(tab_id) {
+                    run.observed = None;
+                    run.pending = None;
+                }
+                run.console_tab = Some(tab_id);
+            })
+            .await;
+            Reply::Observed {
+                observed: Box::new(observe_console().await?),
+            }
+        }
+        Request::Observe => Reply::Observed {
+            observed: Box::new(observe_console().await?),
+        },
+        Request::Capture { tab_id } => {
+            let page = page::capture(tab_id).await?;
+            state::update(|run| run.captured = Some(page.clone())).await;
+            Reply::Captured { page: Box::new(page) }
+        }
+        Request::Verify { tab_id } => run_reply(verify(tab_id).await?),
+        Request::Propose { action, reason } => run_reply(step::propose(action, reason).await?),
+        Request::Decide { decision } => run_reply(step::decide(decision).await?),
+        Request::Mark { show } => {
+            page::mark(console_tab().await?, show).await?;
+            run_reply(state::current().await)
+        }
+        Request::SaveSettings { settings } => {
+            let settings = settings.normalized().map_err(|e| e.to_string())?;
+            chrome::store(Storage::Local, Settings::STORAGE_KEY, &settings)
+                .await
+                .map_err(|e| e.to_string())?;
+            Reply::Settings { settings }
+        }
+        Request::LoadSettings => Reply::Settings {
+            settings: load_settings().await?,
+        },
+        Request::CheckServer => {
+            let settings = load_settings().await?;
+            let accounts = server::list_accounts(&settings).await.map_err(|e| e.to_string())?;
+            Reply::Server {
+                summary: format!(
+                    "connected to {}: the server holds {} account(s)",
+                    settings.server_url,
+                    accounts.len()
+                ),
+            }
+        }
+    })
+}
+
+fn run_reply(run: RunView) -> Reply {
+    Reply::State { run: Box::new(run) }
+}
+
+async fn load_settings() -> Result<Settings, String> {
+    chrome::load::<Settings>(Storage::Local, Settings::STORAGE_KEY)
+        .await
+        .map(Option::unwrap_or_default)
+        .map_err(|e| e.to_string())
+}
+
+/// The console tab, or a message saying how to choose one.
+pub(crate) async fn console_tab() -> Result<i32, String> {
+    state::current()
+        .await
+        .console_tab
+        .ok_or_else(|| "no console tab yet: choose the tab that shows the console".to_owned())
+}
+
+/// Observes the console tab and keeps the observation as the run's last.
+pub(crate) async fn observe_console() -> Result<Observed, String> {
+    let tab_id = console_tab().await?;
+    let observed = Observed::new(tab_id, page::observe(tab_id).await?);
+    state::update(|run| {
+        run.observed = Some(observed.clone());
+        run.problem = None;
+    })
+    .await;
+    Ok(observed)
+}
+
+/// Captures the documentation page, leases an account on the companion server and opens the
+/// console's logon page for it in a new tab, which becomes the console tab.
+async fn verify(doc_tab: i32) -> Result<RunView, String> {
+    let page = page::capture(doc_tab).await?;
+    let procedure_error = page.procedure.as_ref().err().cloned();
+    state::update(|run| run.captured = Some(page)).await;
+    if let Some(error) = procedure_error {
+        return Err(format!("this page cannot be verified: {error}"));
+    }
+    let settings = load_settings().await?;
+    let credentials = server::lease_account(&settings, "verify")
+        .await
+        .map_err(|e| e.to_string())?;
+    let settings = settings.normalized().map_err(|e| e.to_string())?;
+    let console_url = settings.endpoint("/login");
+    let tab_id = chrome::create_tab(&console_url, true)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(state::update(|run| {
+        run.account = Some(crate::messages::LeasedAccount {
+            account_id: credentials.account_id,
+            login: credentials.login,
+            password: credentials.password,
+            console_url,
+        });
+        run.console_tab = Some(tab_id);
+        run.observed = None;
+        run.pending = None;
+        run.log.clear();
+    })
+    .await)
+}

@@ -1,0 +1,567 @@
+//! The browser extension, built by `scripts/build-extension`, loaded unpacked into headless Chromium:
+//! its service worker starts under the fixed extension id and answers messages; its content script
+//! (aca-dom in wasm) observes an emulator console page, and the text the side panel shows equals what
+//! aca-dom's `observe_text` returns in the page's own context; step mode highlights, approves and runs
+//! an action; **Verify this page** reads a documentation page and leases an account on the companion
+//! server; the options page saves the server's URL and token and reports a wrong token clearly.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use aca_console::ConsoleConfig;
+use aca_e2e::Emulator;
+use aca_e2e::page::{log_on, wait_for};
+use anyhow::{Context, anyhow};
+use axum::http::header;
+use chromiumoxide::cdp::browser_protocol::target::GetTargetsParams;
+use chromiumoxide::page::{Page, ScreenshotParams};
+use chromiumoxide::{Browser, BrowserConfig};
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+/// Fixed by the public key in `manifest.json`.
+const EXTENSION_ID: &str = "mbeagdenhcngildadfehcbhohdafkdkc";
+
+/// A documentation page as the help site serves it.
+const DOC_PAGE: &str = include_str!("../../crates/aca-docs/tests/pages/ecs-stop-instance.scraped.html");
+
+/// The unpacked extension: `$ACA_EXTENSION_DIR`, else `web/extension` in the target directory this
+/// test was built in. Fails with what to run when it is missing or older than `manifest.json`.
+fn built_extension() -> PathBuf {
+    let dir = std::env::var_os("ACA_EXTENSION_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .parent()
+                .expect("CARGO_TARGET_TMPDIR lies in the target directory")
+                .join("web/extension")
+        });
+    let built = std::fs::read_to_string(dir.join("manifest.json")).unwrap_or_else(|_| {
+        panic!(
+            "the extension is not built at {}: run scripts/build-extension (with the same CARGO_TARGET_DIR)",
+            dir.display()
+        )
+    });
+    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../manifest.json")).unwrap();
+    assert_eq!(
+        built,
+        source,
+        "the extension at {} is stale (its manifest.json differs): run scripts/build-extension",
+        dir.display()
+    );
+    for file in [
+        "sw.js",
+        "sidepanel.html",
+        "options.html",
+        "pkg/aca_extension_bg.wasm",
+        "aca-dom/aca_dom.js",
+    ] {
+        assert!(
+            dir.join(file).exists(),
+            "{file} is missing from {}: run scripts/build-extension",
+            dir.display()
+        );
+    }
+    dir
+}
+
+/// Headless Chromium with the extension loaded unpacked and a throw-away profile.
+struct ExtensionBrowser {
+    browser: Browser,
+    handler: tokio::task::JoinHandle<()>,
+    _profile: tempfile::TempDir,
+}
+
+impl ExtensionBrowser {
+    async fn launch(extension: &Path) -> anyhow::Result<Self> {
+        let executable = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+        anyhow::ensure!(
+            Path::new(&executable).exists(),
+            "Chromium is not installed at {executable}: run scripts/setup (apt-get install chromium) or set CHROMIUM"
+        );
+        let profile = tempfile::tempdir()?;
+        let extension = extension.display().to_string();
+        let config = BrowserConfig::builder()
+            .chrome_executable(&executable)
+            .new_headless_mode()
+            .no_sandbox()
+            .user_data_dir(profile.path())
+            .window_size(1440, 900)
+            .viewport(None)
+            .extension(&extension)
+            .args([
+                format!("--disable-extensions-except={extension}"),
+                "--disable-gpu".into(),
+                "--disable-quic".into(),
+                "--no-first-run".into(),
+                "--disable-background-networking".into(),
+                "--disable-component-update".into(),
+                "--disable-sync".into(),
+            ])
+            .build()
+            .map_err(|e| anyhow!("browser config: {e}"))?;
+        let (browser, mut events) = Browser::launch(config).await.context("launching Chromium")?;
+        let handler = tokio::spawn(async move { while events.next().await.is_some() {} });
+        Ok(Self {
+            browser,
+            handler,
+            _profile: profile,
+        })
+    }
+
+    async fn close(mut self) {
+        let _ = self.browser.close().await;
+        let _ = self.browser.wait().await;
+        self.handler.abort();
+    }
+
+    async fn open(&self, url: &str) -> Page {
+        self.browser.new_page(url).await.unwrap()
+    }
+}
+
+fn extension_url(path: &str) -> String {
+    format!("chrome-extension://{EXTENSION_ID}/{path}")
+}
+
+/// Evaluates `js` (awaiting a promise) and returns its JSON value.
+async fn eval(page: &Page, js: &str) -> Value {
+    page.evaluate_expression(js)
+        .await
+        .unwrap_or_else(|e| panic!("evaluating {js}: {e}"))
+        .into_value::<Value>()
+        .unwrap_or(Value::Null)
+}
+
+/// Polls `js` until it returns a value `accept` takes, or fails after `secs` seconds saying `what`.
+async fn poll(page: &Page, js: &str, secs: u64, what: &str, accept: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let mut last = Value::Null;
+    loop {
+        if let Ok(result) = page.evaluate_expression(js).await {
+            last = result.into_value::<Value>().unwrap_or(Value::Null);
+            if accept(&last) {
+                return last;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; last value: {last}"
+        );
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// The text of `selector` in an extension page once it is non-empty; on a timeout, the failure
+/// names the errors the page shows.
+async fn text_of(page: &Page, selector: &str, what: &str) -> String {
+    let js = format!(
+        "(() => {{ const text = document.querySelector({})?.textContent ?? ''; \
+         return text.trim() ? text : null; }})()",
+        json!(selector)
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(result) = page.evaluate_expression(js.as_str()).await
+            && let Ok(text) = result.into_value::<String>()
+        {
+            return text;
+        }
+        if Instant::now() > deadline {
+            let errors = eval(page, "[...document.querySelectorAll('.error')].map(e => e.textContent)").await;
+            panic!("timed out waiting for {what} ({selector}); the page shows these errors: {errors}");
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// A request to the service worker from an extension page, and its reply.
+async fn ask(page: &Page, request: Value) -> Value {
+    eval(page, &format!("chrome.runtime.sendMessage({request})")).await
+}
+
+/// Sets an input's value as typing would (leptos listens to `input`).
+async fn fill(page: &Page, selector: &str, value: &str) {
+    let js = format!(
+        "(() => {{ const el = document.querySelector({}); el.value = {}; \
+         el.dispatchEvent(new Event('input', {{ bubbles: true }})); return true; }})()",
+        json!(selector),
+        json!(value)
+    );
+    assert_eq!(eval(page, &js).await, json!(true), "no {selector}");
+}
+
+async fn click(page: &Page, selector: &str) {
+    wait_for(page, selector).await.click().await.unwrap();
+}
+
+/// The browser's id of the tab showing a URL that starts with `prefix`.
+async fn tab_id(extension_page: &Page, prefix: &str) -> i64 {
+    let js = format!(
+        "chrome.tabs.query({{}}).then(tabs => (tabs.find(t => (t.url || '').startsWith({})) || {{}}).id ?? null)",
+        json!(prefix)
+    );
+    poll(extension_page, &js, 10, &format!("a tab at {prefix}"), Value::is_number)
+        .await
+        .as_i64()
+        .unwrap()
+}
+
+/// Whether CDP lists a service worker at `url`.
+async fn service_worker_running(browser: &Browser, url: &str) -> bool {
+    let targets = browser.execute(GetTargetsParams::default()).await.unwrap();
+    targets
+        .target_infos
+        .iter()
+        .any(|t| t.r#type == "service_worker" && t.url == url)
+}
+
+/// A file served with CORS, so that a page of another origin may fetch it.
+fn cors_file(content_type: &'static str, body: Vec<u8>) -> axum::routing::MethodRouter {
+    axum::routing::get(move || {
+        let body = body.clone();
+        async move {
+            (
+                [
+                    (header::CONTENT_TYPE, content_type),
+                    (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+                ],
+                body,
+            )
+        }
+    })
+}
+
+/// Serves the documentation page, and aca-dom's files for the console page's own context.
+async fn serve_help_site(extension: &Path) -> (String, tokio::task::JoinHandle<()>) {
+    let dom_wasm = std::fs::read(extension.join("aca-dom/aca_dom_bg.wasm")).unwrap();
+    let app = axum::Router::new()
+        .route(
+            "/help/ecs-stop-instance.html",
+            axum::routing::get(|| async { axum::response::Html(DOC_PAGE) }),
+        )
+        .route("/aca-dom/aca_dom_bg.wasm", cors_file("application/wasm", dom_wasm));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (url, server)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_extension_observes_verifies_and_steps_through_the_console() {
+    let extension = built_extension();
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let base = emulator.url.clone();
+    let (help, help_server) = serve_help_site(&extension).await;
+    let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
+
+    // The service worker runs under the id the manifest's key fixes.
+    let worker_url = extension_url("sw.js");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !service_worker_running(&chromium.browser, &worker_url).await {
+        let targets = chromium.browser.execute(GetTargetsParams::default()).await.unwrap();
+        let seen: Vec<_> = targets
+            .target_infos
+            .iter()
+            .map(|t| format!("{} {}", t.r#type, t.url))
+            .collect();
+        assert!(
+            Instant::now() < deadline,
+            "no service worker at {worker_url}; targets: {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // A console page, logged on, and the documentation page in tabs of their own.
+    let console = chromium.open("about:blank").await;
+    log_on(&console, &base, &emulator.account.login, &emulator.account.password).await;
+    console
+        .goto(format!("{base}/console/vpc/vpcs?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    wait_for(&console, "[data-ui-nav='Virtual Private Cloud > VPCs']").await;
+    let doc = chromium.open(&format!("{help}/help/ecs-stop-instance.html")).await;
+
+    // The service worker (wasm) answers a message.
+    let options = chromium.open(&extension_url("options.html")).await;
+    let pong = poll(
+        &options,
+        "chrome.runtime.sendMessage({kind: 'ping'})",
+        10,
+        "a pong",
+        |v| v["kind"] == "pong",
+    )
+    .await;
+    assert_eq!(pong["version"], env!("CARGO_PKG_VERSION"));
+    let refused = ask(&options, json!({"kind": "launch"})).await;
+    assert_eq!(refused["kind"], "error", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a request the service worker understands"),
+        "{refused}"
+    );
+    let console_tab = tab_id(&options, &format!("{base}/console/vpc/vpcs")).await;
+    let doc_tab = tab_id(&options, &format!("{help}/help/")).await;
+
+    // Options: a wrong token is reported with the server's own words; the right one connects.
+    wait_for(&options, "#server-url").await;
+    fill(&options, "#server-url", &format!("{base}/")).await;
+    fill(&options, "#token", "wrong").await;
+    click(&options, "#save").await;
+    let saved = text_of(&options, "#status", "the settings to be saved").await;
+    assert_eq!(saved, format!("Saved: {base}"));
+    click(&options, "#check").await;
+    let refused = poll(
+        &options,
+        "document.querySelector('#status.error')?.textContent ?? ''",
+        10,
+        "the refused connection check",
+        |v| v.as_str().is_some_and(|s| !s.is_empty()),
+    )
+    .await;
+    let refused = refused.as_str().unwrap();
+    assert!(
+        refused.contains("HTTP 401") && refused.contains("InvalidAdminToken"),
+        "{refused}"
+    );
+    // A server that is not there is named as such.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    fill(&options, "#server-url", &format!("http://{closed}")).await;
+    click(&options, "#check").await;
+    poll(
+        &options,
+        "document.querySelector('#status.error')?.textContent ?? ''",
+        10,
+        "the unreachable server's error",
+        |v| {
+            v.as_str().is_some_and(|s| {
+                s.starts_with(&format!(
+                    "cannot reach the aca server at http://{closed}/admin/accounts"
+                ))
+            })
+        },
+    )
+    .await;
+    fill(&options, "#server-url", &base).await;
+    fill(&options, "#token", "test-admin").await;
+    click(&options, "#check").await;
+    let connected = poll(
+        &options,
+        "document.querySelector('#status.ok')?.textContent ?? ''",
+        10,
+        "the connection check",
+        |v| v.as_str().is_some_and(|s| s.starts_with("connected")),
+    )
+    .await;
+    assert_eq!(
+        connected,
+        json!(format!("connected to {base}: the server holds 1 account(s)"))
+    );
+
+    // The side panel, opened as a tab for the console tab: its controls and the live observation.
+    let panel = chromium
+        .open(&extension_url(&format!("sidepanel.html?tab={console_tab}")))
+        .await;
+    wait_for(&panel, "button#verify").await;
+    let shown = text_of(&panel, "#observation", "the console tab's observation").await;
+    assert!(
+        shown.contains("\"Create VPC\""),
+        "the observation lacks Create VPC:\n{shown}"
+    );
+
+    // The text the extension shows is the text aca-dom gives in the page's own context.
+    let observed = ask(&panel, json!({"kind": "observe"})).await;
+    assert_eq!(observed["kind"], "observed", "{observed}");
+    let in_extension = observed["observed"]["text"].as_str().unwrap().to_owned();
+    let dom_js = std::fs::read_to_string(extension.join("aca-dom/aca_dom.js")).unwrap();
+    console.evaluate_expression(dom_js.as_str()).await.unwrap();
+    let in_page = eval(
+        &console,
+        &format!(
+            "wasm_bindgen({{ module_or_path: {} }}).then(() => wasm_bindgen.observe_text('{{}}'))",
+            json!(format!("{help}/aca-dom/aca_dom_bg.wasm"))
+        ),
+    )
+    .await;
+    assert_eq!(in_page.as_str(), Some(in_extension.as_str()));
+
+    // Step mode: a click on Create VPC is proposed, highlighted with its reason, approved and run.
+    let elements = observed["observed"]["observation"]["elements"].as_array().unwrap();
+    let create = elements
+        .iter()
+        .find(|e| (e["role"] == "button" || e["role"] == "link") && e["name"] == "Create VPC")
+        .unwrap_or_else(|| panic!("no Create VPC element in {in_extension}"));
+    let index = create["index"].as_u64().unwrap();
+    fill(
+        &panel,
+        "#action-json",
+        &json!({"action": "click", "index": index}).to_string(),
+    )
+    .await;
+    fill(&panel, "#reason", "Step 1 says: click Create VPC").await;
+    click(&panel, "#propose").await;
+    let pending = text_of(&panel, "#pending-action", "the proposal").await;
+    assert_eq!(pending, format!("click({index})"));
+    let target = text_of(&panel, "#pending-target", "the proposal's target").await;
+    assert_eq!(
+        target,
+        format!("[{index}] {} \"Create VPC\"", create["role"].as_str().unwrap())
+    );
+    assert_eq!(
+        text_of(&panel, "#pending-reason", "the reason").await,
+        "Step 1 says: click Create VPC"
+    );
+    let marks = "document.getElementById('aca-dom-marks') !== null";
+    assert_eq!(
+        eval(&console, marks).await,
+        json!(true),
+        "the proposal is marked on the page"
+    );
+    click(&panel, "#approve").await;
+    let logged = text_of(&panel, "#step-log li", "the approved step in the log").await;
+    assert!(logged.starts_with(&format!("click({index})")), "{logged}");
+    assert!(
+        logged.contains("\"outcome\":\"done\"") || logged.contains("\"outcome\":\"navigated\""),
+        "{logged}"
+    );
+    poll(&console, "location.pathname", 10, "the Create VPC page", |v| {
+        v == "/console/vpc/vpcs/create/create-vpc"
+    })
+    .await;
+    // The panel follows the console tab to its new page.
+    poll(
+        &panel,
+        "document.querySelector('#observation-summary')?.textContent ?? ''",
+        10,
+        "the observation of the Create VPC page",
+        |v| v.as_str().is_some_and(|s| s.contains("/create/create-vpc")),
+    )
+    .await;
+
+    assert_eq!(
+        eval(&console, marks).await,
+        json!(false),
+        "the marks are gone once decided"
+    );
+
+    // Edit replaces a proposal before it runs; Skip and Take over run nothing.
+    let observed = ask(&panel, json!({"kind": "observe"})).await;
+    let textbox = observed["observed"]["observation"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["role"] == "textbox")
+        .unwrap_or_else(|| panic!("no textbox on the Create VPC page: {}", observed["observed"]["text"]))["index"]
+        .as_u64()
+        .unwrap();
+    let typing = |text: &str| json!({"action": "type", "index": textbox, "text": text}).to_string();
+    fill(&panel, "#action-json", &typing("web-vpc")).await;
+    fill(&panel, "#reason", "Enter a name").await;
+    click(&panel, "#propose").await;
+    wait_for(&panel, "#edit").await;
+    click(&panel, "#edit").await;
+    poll(
+        &panel,
+        "document.querySelector('#action-json').value",
+        10,
+        "the action to edit",
+        |v| v.as_str().is_some_and(|s| s.contains("web-vpc")),
+    )
+    .await;
+    fill(&panel, "#action-json", &typing("edited-vpc")).await;
+    click(&panel, "#propose").await;
+    poll(
+        &panel,
+        "document.querySelector('#pending-action')?.textContent",
+        10,
+        "the edited proposal",
+        |v| v == &json!(format!("type({textbox}, \"edited-vpc\")")),
+    )
+    .await;
+    click(&panel, "#approve").await;
+    poll(
+        &console,
+        "[...document.querySelectorAll('input')].some(i => i.value === 'edited-vpc')",
+        10,
+        "the edited text typed into the page",
+        |v| v == &json!(true),
+    )
+    .await;
+    for (button, logged) in [("#skip", "skipped"), ("#take-over", "taken over by hand")] {
+        fill(
+            &panel,
+            "#action-json",
+            &json!({"action": "hover", "index": textbox}).to_string(),
+        )
+        .await;
+        click(&panel, "#propose").await;
+        click(&panel, button).await;
+        poll(
+            &panel,
+            "document.querySelector('#step-log li:last-child')?.textContent",
+            10,
+            logged,
+            |v| v.as_str().is_some_and(|s| s.ends_with(logged)),
+        )
+        .await;
+    }
+    let log = eval(
+        &panel,
+        "[...document.querySelectorAll('#step-log li')].map(li => li.textContent)",
+    )
+    .await;
+    let log: Vec<String> = serde_json::from_value(log).unwrap();
+    assert_eq!(log.len(), 5, "{log:?}");
+    assert!(
+        log[1].ends_with("edited") && log[2].contains("\"outcome\":\"done\""),
+        "{log:?}"
+    );
+
+    // Verify this page: the documentation tab is read as a procedure and an account is leased.
+    let choose_doc = format!(
+        "(() => {{ const s = document.querySelector('#doc-tab'); s.value = '{doc_tab}'; \
+         s.dispatchEvent(new Event('change', {{ bubbles: true }})); return s.value; }})()"
+    );
+    poll(&panel, &choose_doc, 10, "the documentation tab in the picker", |v| {
+        v == &json!(doc_tab.to_string())
+    })
+    .await;
+    click(&panel, "button#verify").await;
+    let title = text_of(&panel, "#captured-title", "the captured page").await;
+    let procedure = aca_docs::parse_html(DOC_PAGE).unwrap();
+    assert_eq!(title, eval(&doc, "document.title").await.as_str().unwrap());
+    let steps = procedure.steps.iter().flat_map(|s| s.flatten()).count();
+    assert_eq!(
+        text_of(&panel, "#step-count", "the step count").await,
+        format!("{steps} step(s) in the procedure")
+    );
+    let account = text_of(&panel, "#account", "the leased account").await;
+    assert!(account.contains(&format!("{base}/login")), "{account}");
+    assert_eq!(
+        emulator.console.account_summaries().len(),
+        2,
+        "Verify leased one account"
+    );
+    let login_tab = tab_id(&panel, &format!("{base}/login")).await;
+
+    // For a person to look at: the panel after a verification and a stepped run.
+    let shot = panel
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extension-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("sidepanel.png"), shot).unwrap();
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    assert_eq!(state["run"]["console_tab"], json!(login_tab), "{state}");
+
+    help_server.abort();
+    chromium.close().await;
+}
