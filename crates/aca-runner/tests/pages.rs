@@ -232,7 +232,9 @@ async fn bad_actions_become_typed_outcomes() {
 async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
     let base = site().await;
     let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions")).await.unwrap();
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
+        .await
+        .unwrap();
     observe(&mut session).await;
     let dir = tempfile::tempdir().unwrap();
     let (plain, marked) = (dir.path().join("plain.png"), dir.path().join("marked.png"));

@@ -12,8 +12,8 @@ use aca_provision::{
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 
-use aca_openapi::client::AccessKeyPair;
 use crate::commands::console::{ServeArgs, start};
+use aca_openapi::client::AccessKeyPair;
 
 /// Provision the resources a page's procedure needs (the `[meta]` of `<page>.task.toml`).
 ///

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use aca_openapi::sign::{RpcRequest, sign_rpc};
 use aca_console::clock::{Clock, SystemClock, iso8601};
 use aca_console::rest::{oss, sls};
+use aca_openapi::sign::{RpcRequest, sign_rpc};
 use reqwest::Method;
 use serde_json::Value;
 

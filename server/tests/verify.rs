@@ -1,0 +1,173 @@
+//! `aca verify` as a user runs it: real Chromium against the bundled console, judged by ActionTrail.
+//! A page that runs as written passes; run against the other console release it reports the drift
+//! at the right step; a model that answers badly, a page that is no procedure and a page whose
+//! resource is missing each end with a clear verdict or error, never a false pass.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use aca_chat::fake::{FakeModel, FakeResponse};
+use serde_json::Value;
+
+const ACA: &str = env!("CARGO_BIN_EXE_aca");
+
+fn corpus(page: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus").join(page)
+}
+
+async fn verify(args: &[&str], out: &Path) -> Output {
+    tokio::process::Command::new(ACA)
+        .arg("verify")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .await
+        .expect("aca runs")
+}
+
+fn report(out: &Path, slug: &str) -> Value {
+    let path = out.join(slug).join("report.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn show(output: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[tokio::test]
+async fn a_page_that_matches_the_console_passes_on_the_audit_log() {
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let output = verify(&[page.to_str().unwrap()], out.path()).await;
+    assert!(output.status.success(), "{}", show(&output));
+    let report = report(out.path(), "vpc-create-vpc");
+    assert_eq!(report["verdict"], "pass");
+    assert_eq!(report["rule"]["matched"], true);
+    let events: Vec<&str> = report["rule"]["matched_events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(events, ["CreateVpc", "CreateVSwitch"]);
+    assert!(
+        report["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["grade"]["status"] == "pass")
+    );
+    let html = std::fs::read_to_string(out.path().join("vpc-create-vpc/report.html")).unwrap();
+    assert!(html.contains("data:image/png;base64,"), "screenshots are embedded");
+}
+
+#[tokio::test]
+async fn the_same_page_against_the_other_release_reports_the_renamed_button_at_its_step() {
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let output = verify(
+        &[page.to_str().unwrap(), "--profile", "2024", "--no-screenshots"],
+        out.path(),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    let report = report(out.path(), "vpc-create-vpc");
+    assert_eq!(report["verdict"], "doc_defect");
+    let defects = report["defects"].as_array().unwrap();
+    assert_eq!(defects.len(), 1, "{defects:?}");
+    assert_eq!(defects[0]["kind"], "renamed_label");
+    assert_eq!(defects[0]["step"], "7");
+    assert_eq!(defects[0]["documented"], "OK");
+    assert_eq!(defects[0]["observed"], "Confirm");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("DOC DEFECT"), "{stdout}");
+}
+
+#[tokio::test]
+async fn malformed_model_replies_are_retried_and_a_claim_of_success_proves_nothing() {
+    let fake = FakeModel::start([
+        FakeResponse::Reply("I would probably look for a button that creates things.".into()),
+        FakeResponse::Reply("```json\n{\"action\": \"fly\", \"index\": 3}\n```".into()),
+        FakeResponse::Reply("Thought: the VPC is surely there by now.\nAction: task_complete(\"created\")".into()),
+    ])
+    .await
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let output = verify(
+        &[
+            page.to_str().unwrap(),
+            "--policy",
+            "llm",
+            "--model-url",
+            &fake.base_url,
+            "--model",
+            "qwen3-vl-32b",
+            "--price-input",
+            "1.0",
+            "--price-output",
+            "2.0",
+            "--no-screenshots",
+        ],
+        out.path(),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    let report = report(out.path(), "vpc-create-vpc");
+    assert_ne!(
+        report["verdict"], "pass",
+        "the agent's claim alone must not pass a page"
+    );
+    assert_eq!(report["rule"]["matched"], false);
+    assert_eq!(report["policy"], "llm:qwen3-vl-32b");
+    assert_eq!(report["usage"]["calls"], 3);
+    assert!(report["usage"]["cost_usd"].as_f64().unwrap() > 0.0);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    let retry = requests[1]["messages"].as_array().unwrap().last().unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        retry.to_lowercase().contains("action"),
+        "the retry names what was wrong: {retry}"
+    );
+    assert_eq!(requests[0]["model"], "qwen3-vl-32b");
+}
+
+#[tokio::test]
+async fn a_page_that_is_no_procedure_is_an_error_that_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("notes.md");
+    std::fs::write(&page, "# Release notes\n\nWe improved performance.\n").unwrap();
+    let output = verify(&[page.to_str().unwrap()], &dir.path().join("out")).await;
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("notes.md is not a procedure page"), "{stderr}");
+}
+
+#[tokio::test]
+async fn a_page_whose_resource_is_missing_is_an_environment_failure_not_a_defect() {
+    let dir = tempfile::tempdir().unwrap();
+    // The page without its task sidecar: nothing says what must exist, so nothing is provisioned.
+    let page = dir.path().join("delete-vpc.md");
+    std::fs::copy(corpus("vpc/delete-vpc.md"), &page).unwrap();
+    let out = dir.path().join("out");
+    let output = verify(&[page.to_str().unwrap(), "--no-screenshots"], &out).await;
+    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    let slug = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().file_name();
+    let report = report(&out, slug.to_str().unwrap());
+    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
+    assert!(report["defects"].as_array().unwrap().is_empty());
+    assert!(
+        report["rule"]["explanation"].as_str().unwrap().contains("DeleteVpc"),
+        "the rule was inferred"
+    );
+}
