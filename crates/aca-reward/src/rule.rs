@@ -58,6 +58,9 @@ pub struct MatcherHit {
     /// The matcher's index in the rule.
     pub matcher: usize,
     pub event_name: String,
+    pub service_name: String,
+    /// `ApiCall` or `ConsoleOperation`.
+    pub event_type: String,
     pub event_id: String,
     pub event_time: String,
 }
@@ -295,6 +298,8 @@ pub fn match_resolved(rule: &SuccessRule, events: &[TrailEvent]) -> RuleMatch {
             Some(e) => matches.push(MatcherHit {
                 matcher: index,
                 event_name: events[e].event_name.clone(),
+                service_name: events[e].service_name.clone(),
+                event_type: format!("{:?}", events[e].event_type),
                 event_id: events[e].event_id.clone(),
                 event_time: events[e].event_time.clone(),
             }),

@@ -159,6 +159,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
     let total = sources.len();
     let mut rows: Vec<(String, Result<Report, String>)> = Vec::new();
+    let mut last_html: Option<PathBuf> = None;
     for (i, source) in sources.iter().enumerate() {
         let label = format!("[{}/{total}] {source}", i + 1);
         eprintln!("{label}");
@@ -180,6 +181,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                                     report.summary,
                                     html.display()
                                 );
+                                last_html = Some(html);
                                 Ok(report)
                             }
                             Err(e) => Err(format!("{e:#}")),
@@ -214,13 +216,8 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 defect.step, defect.kind, defect.documented, defect.observed
             );
         }
-        if let Some(source) = sources.first() {
-            if let Ok(input) = page::load(source).await {
-                println!(
-                    "report: {}",
-                    settings.out.join(input.slug).join("report.html").display()
-                );
-            }
+        if let Some(html) = &last_html {
+            println!("report: {}", html.display());
         }
     }
     let errors = rows.iter().filter(|(_, r)| r.is_err()).count();
@@ -228,10 +225,10 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|(_, r)| matches!(r, Ok(report) if report.verdict != Verdict::Pass))
         .count();
-    if errors > 0 && errors == total {
-        if let Some((_, Err(e))) = rows.first() {
-            bail!("{e}");
-        }
+    if errors == total
+        && let Some((_, Err(e))) = rows.first()
+    {
+        bail!("{e}");
     }
     Ok(if errors > 0 || failed > 0 {
         ExitCode::from(1)

@@ -103,19 +103,8 @@ pub async fn check(chosen: &ChosenRule, bindings: &Bindings, since_ms: i64, acce
                 .map(|hit| EventSummary {
                     event_id: hit.event_id.clone(),
                     event_name: hit.event_name.clone(),
-                    service_name: chosen
-                        .rule
-                        .events
-                        .get(hit.matcher)
-                        .and_then(|m| m.service_name.clone())
-                        .unwrap_or_default(),
-                    event_type: chosen
-                        .rule
-                        .events
-                        .get(hit.matcher)
-                        .and_then(|m| m.event_type)
-                        .map(|t| format!("{t:?}"))
-                        .unwrap_or_default(),
+                    service_name: hit.service_name.clone(),
+                    event_type: hit.event_type.clone(),
                     event_time: hit.event_time.clone(),
                 })
                 .collect();

@@ -53,10 +53,10 @@ pub async fn drive(
 ) -> DriveLog {
     let mut log = DriveLog::default();
     let started = Instant::now();
-    if capture == Capture::EveryAction {
-        if let Err(e) = std::fs::create_dir_all(report_dir.join("shots")) {
-            tracing::warn!("cannot create the screenshot folder: {e}");
-        }
+    if capture == Capture::EveryAction
+        && let Err(e) = std::fs::create_dir_all(report_dir.join("shots"))
+    {
+        tracing::warn!("cannot create the screenshot folder: {e}");
     }
     let options = ObserveOptions::default();
     let mut next = match observe(session, episode, &options, started).await {

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use aca_core::{Procedure, SuccessRule, TaskSpec};
-use aca_docs::corpus::{ExpectedDrift, read_sidecar, sidecar_path};
+use aca_docs::corpus::{read_sidecar, sidecar_path};
 use anyhow::{Context, bail};
 
 /// A page as read for one verification.
@@ -16,11 +16,8 @@ pub struct PageInput {
     pub procedure: Procedure,
     /// The `<page>.task.toml` sidecar of an example page.
     pub task: Option<TaskSpec>,
-    pub expected_drift: Vec<ExpectedDrift>,
     /// A rule a writer confirmed or corrected, saved beside the page as `<page>.rule.json`.
     pub saved_rule: Option<SuccessRule>,
-    /// Where a corrected rule for this page is saved (`None` for a URL).
-    pub rule_path: Option<PathBuf>,
 }
 
 /// Reads a page from a file (`.md`, `.markdown`, `.html`, `.htm`) or an `http(s)://` URL.
@@ -40,9 +37,7 @@ pub async fn load(source: &str) -> anyhow::Result<PageInput> {
             slug,
             procedure,
             task: None,
-            expected_drift: Vec::new(),
             saved_rule: None,
-            rule_path: None,
         });
     }
     load_file(Path::new(source))
@@ -65,11 +60,10 @@ fn load_file(path: &Path) -> anyhow::Result<PageInput> {
     }
     .with_context(|| format!("{} is not a procedure page", path.display()))?;
     let sidecar = sidecar_path(path);
-    let (task, expected_drift) = if sidecar.exists() {
-        let (task, drift) = read_sidecar(&sidecar)?;
-        (Some(task), drift)
+    let task = if sidecar.exists() {
+        Some(read_sidecar(&sidecar)?.0)
     } else {
-        (None, Vec::new())
+        None
     };
     let rule_path = path.with_extension("rule.json");
     let saved_rule = if rule_path.exists() {
@@ -90,9 +84,7 @@ fn load_file(path: &Path) -> anyhow::Result<PageInput> {
         slug,
         procedure,
         task,
-        expected_drift,
         saved_rule,
-        rule_path: Some(rule_path),
     })
 }
 
