@@ -6,8 +6,7 @@
 use std::collections::HashSet;
 
 use aca_core::{
-    Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, Rect, Role, ScrollDirection,
-    ScrollExtent,
+    Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, Rect, Role, ScrollDirection, ScrollExtent,
 };
 use serde::Deserialize;
 
@@ -110,15 +109,19 @@ fn kept(candidates: &[Candidate]) -> Vec<bool> {
     let mut keep: Vec<bool> = candidates
         .iter()
         .map(|c| {
-            !matches!(c.visibility, Visibility::Hidden | Visibility::Covered(_))
-                && !(c.described && c.name.is_empty() && matches!(c.strength, Strength::Heuristic | Strength::Readable))
+            let unseen = matches!(c.visibility, Visibility::Hidden | Visibility::Covered(_));
+            let nameless = c.described
+                && c.name.is_empty()
+                && matches!(c.strength, Strength::Heuristic | Strength::Readable);
+            !unseen && !nameless
         })
         .collect();
     for c in candidates {
-        if let Some(w) = c.wrapper {
-            if is_interactive(c.role) && c.strength != Strength::Readable {
-                keep[w] = false;
-            }
+        if let Some(w) = c.wrapper
+            && is_interactive(c.role)
+            && c.strength != Strength::Readable
+        {
+            keep[w] = false;
         }
     }
     keep
@@ -136,13 +139,12 @@ fn owner_of(option: &Candidate, candidates: &[Candidate], index_of: &[Option<u32
         return Some(i);
     }
     let is_combobox = |c: &Candidate| c.role == Role::Combobox;
-    if let Some(listbox) = &option.popup.listbox_id {
-        if let Some(i) = candidates
+    if let Some(listbox) = &option.popup.listbox_id
+        && let Some(i) = candidates
             .iter()
             .position(|c| is_combobox(c) && c.popup.controls.iter().any(|id| id == listbox))
-        {
-            return Some(i);
-        }
+    {
+        return Some(i);
     }
     if let Some(i) = candidates.iter().position(|c| {
         is_combobox(c)
@@ -363,7 +365,11 @@ mod tests {
         let mut nameless = candidate(Role::Clickable, "", Visibility::Shown);
         nameless.strength = Strength::Heuristic;
         let candidates = vec![
-            candidate(Role::Button, "Create VPC", Visibility::Covered("div.dialog-mask".into())),
+            candidate(
+                Role::Button,
+                "Create VPC",
+                Visibility::Covered("div.dialog-mask".into()),
+            ),
             candidate(Role::Button, "Hidden", Visibility::Hidden),
             nameless,
             candidate(Role::Button, "OK", Visibility::Shown),
@@ -392,7 +398,11 @@ mod tests {
             .into_iter()
             .map(|e| e.name)
             .collect();
-        assert_eq!(names, ["vpc-1", "Card", "Details"], "text inside a clickable does not hide it");
+        assert_eq!(
+            names,
+            ["vpc-1", "Card", "Details"],
+            "text inside a clickable does not hide it"
+        );
     }
 
     #[test]
@@ -407,7 +417,10 @@ mod tests {
         assert_eq!(large.elements.len(), 10);
         assert_eq!(large.offscreen.len(), 1);
         assert_eq!(large.offscreen[0].count, 90);
-        assert_eq!(large.offscreen[0].names, ["vpc-10", "vpc-11", "vpc-12", "vpc-13", "vpc-14"]);
+        assert_eq!(
+            large.offscreen[0].names,
+            ["vpc-10", "vpc-11", "vpc-12", "vpc-13", "vpc-14"]
+        );
 
         candidates.truncate(20);
         let small = assemble(page(), &candidates, &ObserveOptions::default(), None).observation;
@@ -418,7 +431,13 @@ mod tests {
             viewport_only: true,
             ..Default::default()
         };
-        assert_eq!(assemble(page(), &candidates, &only_viewport, None).observation.elements.len(), 10);
+        assert_eq!(
+            assemble(page(), &candidates, &only_viewport, None)
+                .observation
+                .elements
+                .len(),
+            10
+        );
         let capped = ObserveOptions {
             max_elements: 5,
             ..Default::default()
@@ -479,6 +498,10 @@ mod tests {
         assert_eq!(ObserveOptions::parse("").unwrap(), ObserveOptions::default());
         let parsed = ObserveOptions::parse(r#"{"mark":true,"max_elements":50}"#).unwrap();
         assert!(parsed.mark && parsed.max_elements == 50 && !parsed.viewport_only);
-        assert!(ObserveOptions::parse(r#"{"marks":true}"#).unwrap_err().contains("marks"));
+        assert!(
+            ObserveOptions::parse(r#"{"marks":true}"#)
+                .unwrap_err()
+                .contains("marks")
+        );
     }
 }

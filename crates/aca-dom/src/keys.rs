@@ -138,10 +138,16 @@ mod tests {
     #[test]
     fn named_keys_and_chords_carry_key_code_and_modifiers() {
         let enter = parse_chord("enter").unwrap();
-        assert_eq!((enter.key.as_str(), enter.code.as_str(), enter.key_code), ("Enter", "Enter", 13));
+        assert_eq!(
+            (enter.key.as_str(), enter.code.as_str(), enter.key_code),
+            ("Enter", "Enter", 13)
+        );
         assert_eq!(enter.text(), None);
         let select_all = parse_chord("Control+A").unwrap();
-        assert!(select_all.ctrl && select_all.shift, "an upper-case letter is typed with Shift");
+        assert!(
+            select_all.ctrl && select_all.shift,
+            "an upper-case letter is typed with Shift"
+        );
         assert_eq!((select_all.code.as_str(), select_all.key_code), ("KeyA", 65));
         assert_eq!(select_all.text(), None);
         assert_eq!(parse_chord("Esc").unwrap().key, "Escape");

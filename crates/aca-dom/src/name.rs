@@ -45,11 +45,7 @@ pub fn first_name<I>(sources: I) -> Option<String>
 where
     I: IntoIterator<Item = Option<String>>,
 {
-    sources
-        .into_iter()
-        .flatten()
-        .map(|s| tidy(&s))
-        .find(|s| !s.is_empty())
+    sources.into_iter().flatten().map(|s| tidy(&s)).find(|s| !s.is_empty())
 }
 
 /// Finds the option whose visible text is `wanted`: an exact match first, then one ignoring case,
@@ -112,7 +108,12 @@ mod tests {
 
     #[test]
     fn the_first_non_empty_source_names_the_element() {
-        let name = first_name([None, Some("  ".into()), Some(" Instance  Name ".into()), Some("x".into())]);
+        let name = first_name([
+            None,
+            Some("  ".into()),
+            Some(" Instance  Name ".into()),
+            Some("x".into()),
+        ]);
         assert_eq!(name.as_deref(), Some("Instance Name"));
         assert_eq!(first_name([None, Some(String::new())]), None);
     }

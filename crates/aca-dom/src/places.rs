@@ -19,10 +19,18 @@ pub struct ContainerFacts<'a> {
 
 /// The class words that name each kind of place in console UI libraries.
 const DRAWER_WORDS: &[&str] = &["drawer", "slide-panel", "slidepanel", "side-panel"];
-const NAV_WORDS: &[&str] = &["sidenav", "side-nav", "sidebar", "side-bar", "sider", "leftnav", "left-nav"];
+const NAV_WORDS: &[&str] = &[
+    "sidenav", "side-nav", "sidebar", "side-bar", "sider", "leftnav", "left-nav",
+];
 const TOPBAR_WORDS: &[&str] = &["topbar", "top-bar", "topnav", "top-nav", "console-header", "navbar"];
 const DIALOG_WORDS: &[&str] = &["modal", "dialog"];
-const STEP_WORDS: &[&str] = &["step-panel", "step-content", "steps-content", "wizard-step", "step-pane"];
+const STEP_WORDS: &[&str] = &[
+    "step-panel",
+    "step-content",
+    "steps-content",
+    "wizard-step",
+    "step-pane",
+];
 
 fn class_tokens(class: &str) -> impl Iterator<Item = &str> {
     class.split_ascii_whitespace()
@@ -35,7 +43,11 @@ fn has_word(class: &str, words: &[&str]) -> bool {
 /// A class token that *is* a dialog (`modal`, `next-dialog`, `ant-modal`), not a part of one
 /// (`dialog-mask`, `modal-footer`).
 fn is_dialog_token(class: &str) -> bool {
-    class_tokens(class).any(|token| DIALOG_WORDS.iter().any(|w| token == *w || token.ends_with(&format!("-{w}"))))
+    class_tokens(class).any(|token| {
+        DIALOG_WORDS
+            .iter()
+            .any(|w| token == *w || token.ends_with(&format!("-{w}")))
+    })
 }
 
 /// A left-side pane: hugs the left edge, narrow, and at least half as tall as the viewport.

@@ -131,7 +131,11 @@ mod tests {
     fn boxes_outside_the_view_say_which_way_to_scroll() {
         let view = rect(0.0, 0.0, 1440.0, 900.0);
         assert_eq!(direction_outside(&rect(10.0, 10.0, 100.0, 30.0), &view), None);
-        assert_eq!(direction_outside(&rect(10.0, 890.0, 100.0, 30.0), &view), None, "partly in view");
+        assert_eq!(
+            direction_outside(&rect(10.0, 890.0, 100.0, 30.0), &view),
+            None,
+            "partly in view"
+        );
         assert_eq!(
             direction_outside(&rect(10.0, 1200.0, 100.0, 30.0), &view),
             Some(ScrollDirection::Down)
@@ -149,8 +153,15 @@ mod tests {
     #[test]
     fn overlaps_need_area_and_probes_stay_inside() {
         let a = rect(0.0, 0.0, 100.0, 100.0);
-        assert_eq!(intersect(&a, &rect(100.0, 0.0, 50.0, 50.0)), None, "touching edges do not overlap");
-        assert_eq!(intersect(&a, &rect(50.0, 50.0, 100.0, 100.0)), Some(rect(50.0, 50.0, 50.0, 50.0)));
+        assert_eq!(
+            intersect(&a, &rect(100.0, 0.0, 50.0, 50.0)),
+            None,
+            "touching edges do not overlap"
+        );
+        assert_eq!(
+            intersect(&a, &rect(50.0, 50.0, 100.0, 100.0)),
+            Some(rect(50.0, 50.0, 50.0, 50.0))
+        );
         for (x, y) in probe_points(&rect(10.0, 20.0, 80.0, 30.0)) {
             assert!((10.0..=90.0).contains(&x) && (20.0..=50.0).contains(&y));
         }

@@ -2,11 +2,11 @@
 //! (`checkVisibility`, `labels`, `assignedElements`), property reads by name, boxes in top-frame
 //! coordinates, and text content with hidden parts left out.
 
-use wasm_bindgen::intern;
 use aca_core::Rect;
 use js_sys::{JsString, Object, Reflect};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::intern;
+use wasm_bindgen::prelude::*;
 use web_sys::{CssStyleDeclaration, Document, Element, Node, ShadowRoot, Window};
 
 #[wasm_bindgen]
@@ -40,7 +40,10 @@ pub fn style_is(style: &CssStyleDeclaration, property: &JsString, value: &JsValu
 
 /// `element.matches(selector)` with a selector made into a JS string once, not on every call.
 pub fn matches(element: &Element, selector: &JsString) -> bool {
-    element.unchecked_ref::<NewerElement>().matches_js(selector).unwrap_or(false)
+    element
+        .unchecked_ref::<NewerElement>()
+        .matches_js(selector)
+        .unwrap_or(false)
 }
 
 /// A computed style property, with the property name made into a JS string once.
@@ -267,7 +270,10 @@ fn collect_text(node: &Node, skip: Option<&Element>, out: &mut String) {
                     );
                     if !hidden && !silent {
                         out.push(' ');
-                        if let Some(label) = element.get_attribute(intern("aria-label")).filter(|l| !l.trim().is_empty()) {
+                        if let Some(label) = element
+                            .get_attribute(intern("aria-label"))
+                            .filter(|l| !l.trim().is_empty())
+                        {
                             out.push_str(&label);
                         } else if tag == "img" {
                             out.push_str(&element.get_attribute(intern("alt")).unwrap_or_default());

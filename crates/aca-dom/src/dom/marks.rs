@@ -1,18 +1,20 @@
 //! The set-of-marks overlay: a numbered box over every indexed element in view, in one fixed,
 //! pointer-transparent layer outside the page's own tree of elements, removed without a trace.
 
-use super::{js, observe, visibility};
 use super::walk::MARKS_ID;
+use super::{js, observe, visibility};
 use crate::visibility::intersect;
 
-const COLOURS: &[&str] = &["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
+const COLOURS: &[&str] = &[
+    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000",
+];
 
 /// Removes the overlay, if drawn.
 pub fn remove() {
-    if let Ok(document) = js::top_document() {
-        if let Some(layer) = document.get_element_by_id(MARKS_ID) {
-            layer.remove();
-        }
+    if let Ok(document) = js::top_document()
+        && let Some(layer) = document.get_element_by_id(MARKS_ID)
+    {
+        layer.remove();
     }
 }
 
@@ -35,8 +37,12 @@ pub fn draw() -> Result<(), String> {
     );
     let _ = layer.set_attribute("aria-hidden", "true");
     for (index, element) in observe::all_indexed() {
-        let Some(geometry) = visibility::geometry_element(&element) else { continue };
-        let Some(r) = intersect(&js::top_rect(&geometry), &viewport) else { continue };
+        let Some(geometry) = visibility::geometry_element(&element) else {
+            continue;
+        };
+        let Some(r) = intersect(&js::top_rect(&geometry), &viewport) else {
+            continue;
+        };
         let colour = COLOURS[index as usize % COLOURS.len()];
         let mark = create("div")?;
         let _ = mark.set_attribute(

@@ -2,8 +2,8 @@
 //! `<label for>` and wrapping labels, the label of the form item a control sits in, visible text,
 //! `title` and `placeholder`.
 
-use wasm_bindgen::intern;
 use aca_core::Role;
+use wasm_bindgen::intern;
 use web_sys::Element;
 
 use super::js;
@@ -30,7 +30,10 @@ pub fn form_item_label(element: &Element) -> Option<Element> {
     let mut current = js::composed_parent(element);
     for _ in 0..4 {
         let ancestor = current?;
-        let controls = ancestor.query_selector_all(intern(CONTROLS)).map(|l| l.length()).unwrap_or(0);
+        let controls = ancestor
+            .query_selector_all(intern(CONTROLS))
+            .map(|l| l.length())
+            .unwrap_or(0);
         if controls > 1 {
             return None;
         }
@@ -48,7 +51,11 @@ pub fn form_item_label(element: &Element) -> Option<Element> {
 
 /// Whether a label shows a required mark (`*`, or an element whose class says "required").
 pub fn label_marks_required(label: &Element) -> bool {
-    label.query_selector(intern("[class*=required]")).ok().flatten().is_some()
+    label
+        .query_selector(intern("[class*=required]"))
+        .ok()
+        .flatten()
+        .is_some()
         || label.text_content().unwrap_or_default().trim_start().starts_with('*')
 }
 
@@ -57,14 +64,21 @@ fn takes_name_from_content(role: Role) -> bool {
 }
 
 fn is_labelable(tag: &str) -> bool {
-    matches!(tag, "input" | "select" | "textarea" | "button" | "meter" | "progress" | "output")
+    matches!(
+        tag,
+        "input" | "select" | "textarea" | "button" | "meter" | "progress" | "output"
+    )
 }
 
 /// The accessible name and, when a form item's label gave it, that label (for `required`).
 pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Option<Element>) {
     let attr = |name: &str| element.get_attribute(intern(name));
     let mut label_element: Option<Element> = None;
-    let labels = if is_labelable(tag) { js::labels(element) } else { Vec::new() };
+    let labels = if is_labelable(tag) {
+        js::labels(element)
+    } else {
+        Vec::new()
+    };
     let from_labels = || {
         let texts: Vec<String> = labels.iter().map(|l| js::visible_text(l, Some(element))).collect();
         (!texts.is_empty()).then(|| texts.join(" "))
@@ -81,14 +95,12 @@ pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Opt
         role,
         Role::Textbox | Role::Combobox | Role::Checkbox | Role::Radio | Role::Switch
     );
-    if wants_label {
-        if let Some(label) = form_item_label(element) {
-            let text = tidy(&js::visible_text(&label, Some(element)));
-            let text = text.trim_start_matches('*').trim().to_owned();
-            if !text.is_empty() {
-                label_element = Some(label);
-                return (text, label_element);
-            }
+    if wants_label && let Some(label) = form_item_label(element) {
+        let text = tidy(&js::visible_text(&label, Some(element)));
+        let text = text.trim_start_matches('*').trim().to_owned();
+        if !text.is_empty() {
+            label_element = Some(label);
+            return (text, label_element);
         }
     }
     let content = || {
@@ -109,9 +121,7 @@ pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Opt
     };
     let content = content();
     // A glyph (↻, ×, …) names nothing when a tooltip says what the control does.
-    let words = content
-        .clone()
-        .filter(|c| c.chars().any(char::is_alphanumeric));
+    let words = content.clone().filter(|c| c.chars().any(char::is_alphanumeric));
     let name = first_name([
         words,
         attr("title"),
@@ -131,7 +141,10 @@ pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Opt
 pub fn value_of(element: &Element, tag: &str, role: Role, name: &str) -> Option<String> {
     let value = match tag {
         "input" => {
-            let kind = element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase();
+            let kind = element
+                .get_attribute(intern("type"))
+                .unwrap_or_default()
+                .to_ascii_lowercase();
             if matches!(
                 kind.as_str(),
                 "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file"
@@ -196,13 +209,22 @@ fn placeholder_text(element: &Element) -> Option<String> {
 
 /// Why a disabled element is disabled (its tooltip), or the placeholder or tooltip of an enabled one.
 pub fn hint_of(element: &Element, role: Role, name: &str, disabled: bool) -> Option<String> {
-    let own = |attr: &str| element.get_attribute(intern(attr)).map(|t| tidy(&t)).filter(|t| !t.is_empty() && t != name);
+    let own = |attr: &str| {
+        element
+            .get_attribute(intern(attr))
+            .map(|t| tidy(&t))
+            .filter(|t| !t.is_empty() && t != name)
+    };
     if disabled {
         let mut current = Some(element.clone());
         for _ in 0..4 {
             let Some(e) = current else { break };
             for attr in ["title", "data-tooltip", "data-tip", "data-title"] {
-                if let Some(reason) = e.get_attribute(intern(attr)).map(|t| tidy(&t)).filter(|t| !t.is_empty() && t != name) {
+                if let Some(reason) = e
+                    .get_attribute(intern(attr))
+                    .map(|t| tidy(&t))
+                    .filter(|t| !t.is_empty() && t != name)
+                {
                     return Some(reason);
                 }
             }

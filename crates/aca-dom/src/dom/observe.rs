@@ -65,7 +65,9 @@ fn complete_what_is_listed(walked: &mut walk::Walked, options: &ObserveOptions) 
     }
     let mut per_direction: Vec<(ScrollDirection, usize)> = Vec::new();
     for i in 0..walked.candidates.len() {
-        let Visibility::Offscreen(direction) = walked.candidates[i].visibility else { continue };
+        let Visibility::Offscreen(direction) = walked.candidates[i].visibility else {
+            continue;
+        };
         if walked.pending[i].is_none() {
             continue;
         }

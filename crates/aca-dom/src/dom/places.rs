@@ -1,8 +1,8 @@
 //! Names of places read from the DOM: a dialog's title (and the element showing it), the current
 //! step of a wizard, a table row's first cell, the trigger of a menu, a table's status column.
 
-use wasm_bindgen::intern;
 use aca_core::PlaceKind;
+use wasm_bindgen::intern;
 use web_sys::Element;
 
 use super::js;
@@ -19,11 +19,18 @@ pub fn dialog_title(dialog: &Element) -> Option<(String, Option<Element>)> {
             .split_ascii_whitespace()
             .next()
             .and_then(|id| js::element_by_id_near(dialog, id));
-        if let Some(text) = referenced_text(dialog, "aria-labelledby").map(|t| tidy(&t)).filter(|t| !t.is_empty()) {
+        if let Some(text) = referenced_text(dialog, "aria-labelledby")
+            .map(|t| tidy(&t))
+            .filter(|t| !t.is_empty())
+        {
             return Some((text, first));
         }
     }
-    if let Some(label) = dialog.get_attribute(intern("aria-label")).map(|t| tidy(&t)).filter(|t| !t.is_empty()) {
+    if let Some(label) = dialog
+        .get_attribute(intern("aria-label"))
+        .map(|t| tidy(&t))
+        .filter(|t| !t.is_empty())
+    {
         return Some((label, None));
     }
     let title = dialog.query_selector(intern(TITLE_SELECTOR)).ok().flatten()?;
@@ -38,12 +45,12 @@ pub fn wizard_step_name(panel: &Element) -> String {
     let mut ancestor = panel.parent_element();
     for _ in 0..6 {
         let Some(a) = ancestor else { break };
-        if let Ok(Some(current)) = a.query_selector(intern(CURRENT)) {
-            if !panel.contains(Some(&current)) {
-                let text = tidy(&js::visible_text(&current, None));
-                if !text.is_empty() {
-                    return text;
-                }
+        if let Ok(Some(current)) = a.query_selector(intern(CURRENT))
+            && !panel.contains(Some(&current))
+        {
+            let text = tidy(&js::visible_text(&current, None));
+            if !text.is_empty() {
+                return text;
             }
         }
         ancestor = a.parent_element();
@@ -116,12 +123,7 @@ pub fn status_column(table: &Element) -> Option<(usize, String)> {
 /// their trigger, frames by title, everything else by its ARIA label.
 pub fn place_name(kind: PlaceKind, element: &Element) -> String {
     let attr = |name: &str| element.get_attribute(intern(name));
-    let labelled = || {
-        first_name([
-            referenced_text(element, "aria-labelledby"),
-            attr("aria-label"),
-        ])
-    };
+    let labelled = || first_name([referenced_text(element, "aria-labelledby"), attr("aria-label")]);
     match kind {
         PlaceKind::Dialog | PlaceKind::Panel => dialog_title(element).map(|(t, _)| t).unwrap_or_default(),
         PlaceKind::WizardStep => wizard_step_name(element),

@@ -5,11 +5,11 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Promise, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, MutationObserver, MutationObserverInit, MutationRecord, PerformanceObserver};
+use web_sys::{MutationObserver, MutationObserverInit, MutationRecord, PerformanceObserver};
 
 use super::js;
 use super::walk::MARKS_ID;
@@ -138,8 +138,12 @@ pub fn install() {
 /// the page's world; in an isolated world finished requests still count through resource timing.
 fn wrap_fetch(window: &web_sys::Window, keep: &mut Vec<JsValue>) {
     const MARK: &str = "__acaDomOriginalFetch";
-    let Ok(original) = Reflect::get(window, &"fetch".into()) else { return };
-    let Some(original) = js::as_function(original) else { return };
+    let Ok(original) = Reflect::get(window, &"fetch".into()) else {
+        return;
+    };
+    let Some(original) = js::as_function(original) else {
+        return;
+    };
     if Reflect::has(window, &MARK.into()).unwrap_or(false) {
         return;
     }

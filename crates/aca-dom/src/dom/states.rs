@@ -1,8 +1,8 @@
 //! The states a person sees on an element: disabled (natively, by ARIA, or by a `disabled` class),
 //! checked, selected, expanded, required, read-only.
 
-use wasm_bindgen::intern;
 use aca_core::{ElementState, Role};
+use wasm_bindgen::intern;
 use web_sys::Element;
 
 use super::js;
@@ -42,14 +42,19 @@ fn aria_bool(element: &Element, attribute: &str) -> Option<bool> {
 pub fn state_of(element: &Element, tag: &str, role: Role, label: Option<&Element>) -> ElementState {
     let native_check = tag == "input"
         && matches!(
-            element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase().as_str(),
+            element
+                .get_attribute(intern("type"))
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+                .as_str(),
             "checkbox" | "radio"
         );
     let checked = if native_check {
         Some(js::prop_bool(element, "checked"))
     } else if matches!(role, Role::Checkbox | Role::Radio | Role::Switch | Role::Menuitem) {
         aria_bool(element, "aria-checked").or_else(|| {
-            matches!(role, Role::Checkbox | Role::Radio | Role::Switch).then(|| aria_bool(element, "aria-pressed").unwrap_or(false))
+            matches!(role, Role::Checkbox | Role::Radio | Role::Switch)
+                .then(|| aria_bool(element, "aria-pressed").unwrap_or(false))
         })
     } else {
         None

@@ -2,9 +2,8 @@
 //! scrolling containers, and the topmost thing under the pointer (hit tests through shadow roots
 //! and frames), with the label standing in for a visually hidden checkbox or radio.
 
-use wasm_bindgen::intern;
 use aca_core::Rect;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::intern;
 use web_sys::{Document, Element};
 
 use super::js;
@@ -37,7 +36,10 @@ pub fn label_proxy(element: &Element) -> Option<Element> {
     if element.local_name() != "input" {
         return None;
     }
-    let kind = element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase();
+    let kind = element
+        .get_attribute(intern("type"))
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     if kind != "checkbox" && kind != "radio" {
         return None;
     }
@@ -98,7 +100,9 @@ pub fn cover_description(cover: &Element) -> String {
         .flatten()
         .or_else(|| cover.query_selector(intern(DIALOG)).ok().flatten());
     if let Some(dialog) = dialog {
-        let title = super::places::dialog_title(&dialog).map(|(name, _)| name).unwrap_or_default();
+        let title = super::places::dialog_title(&dialog)
+            .map(|(name, _)| name)
+            .unwrap_or_default();
         if !title.is_empty() {
             return format!("dialog {}", aca_core::observation::quote(&title));
         }
@@ -185,9 +189,5 @@ pub fn visibility_of(element: &Element) -> (Visibility, Rect) {
 
 /// Whether the node is an element of an HTML document that is still in the page.
 pub fn attached(element: &Element) -> bool {
-    element.is_connected()
-        && element
-            .owner_document()
-            .and_then(|d| d.default_view())
-            .is_some()
+    element.is_connected() && element.owner_document().and_then(|d| d.default_view()).is_some()
 }

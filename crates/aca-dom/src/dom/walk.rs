@@ -2,8 +2,8 @@
 //! slots and same-origin frames, carrying what encloses it (places, clipping, the pointer cursor,
 //! the row and dialog it is in) and collecting [`Candidate`]s with their element handles.
 
-use wasm_bindgen::intern;
 use std::rc::Rc;
+use wasm_bindgen::intern;
 
 use aca_core::{ElementState, Place, PlaceKind, Rect, Role, ScrollExtent};
 use js_sys::JsString;
@@ -81,7 +81,9 @@ pub struct Walked {
 impl Walked {
     /// Describes candidate `i` in full (name, value, state, hint) if the walk left it for later.
     pub fn complete(&mut self, i: usize) {
-        let Some(pending) = self.pending.get_mut(i).and_then(Option::take) else { return };
+        let Some(pending) = self.pending.get_mut(i).and_then(Option::take) else {
+            return;
+        };
         let role = self.candidates[i].role;
         let active = js::deep_active_element();
         let details = details_of(
@@ -313,7 +315,11 @@ impl Walker {
             None
         };
         let strings = &self.strings;
-        if has_children && style.as_ref().is_some_and(|s| js::style_is(s, &strings.display, &strings.none)) {
+        if has_children
+            && style
+                .as_ref()
+                .is_some_and(|s| js::style_is(s, &strings.display, &strings.none))
+        {
             return;
         }
         let pointer = match &style {
@@ -352,11 +358,30 @@ impl Walker {
         let mut class = String::new();
         if interesting {
             facts_role = first_token(element.get_attribute(intern("role")));
-            class = element.get_attribute(intern("class")).unwrap_or_default().to_ascii_lowercase();
-            self.open_places(element, &tag, facts_role.as_deref(), &class, scope, &mut child, &mut local_rect);
+            class = element
+                .get_attribute(intern("class"))
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            self.open_places(
+                element,
+                &tag,
+                facts_role.as_deref(),
+                &class,
+                scope,
+                &mut child,
+                &mut local_rect,
+            );
         }
 
-        let classified = self.classify(element, &tag, interesting, facts_role.as_deref(), &class, pointer, scope);
+        let classified = self.classify(
+            element,
+            &tag,
+            interesting,
+            facts_role.as_deref(),
+            &class,
+            pointer,
+            scope,
+        );
         if let Some(classified) = classified {
             let index = self.candidate(element, &tag, classified, own_clip, scope);
             match classified.strength {
@@ -409,9 +434,17 @@ impl Walker {
             }
         } else if tag == "html" {
             // The overlay hangs off the root element; it is never part of what the page shows.
-            let kids = child_elements(element).into_iter().filter(|c| c.id() != MARKS_ID).collect();
+            let kids = child_elements(element)
+                .into_iter()
+                .filter(|c| c.id() != MARKS_ID)
+                .collect();
             self.children(kids, &child);
-        } else if has_children && !matches!(tag.as_str(), "svg" | "select" | "textarea" | "input" | "img" | "canvas" | "video") {
+        } else if has_children
+            && !matches!(
+                tag.as_str(),
+                "svg" | "select" | "textarea" | "input" | "img" | "canvas" | "video"
+            )
+        {
             self.children(child_elements(element), &child);
         }
 
@@ -503,7 +536,12 @@ impl Walker {
         {
             return;
         }
-        if self.places.last().is_some_and(|p| p.kind == kind && kind != PlaceKind::Row) && kind != PlaceKind::Dialog {
+        if self
+            .places
+            .last()
+            .is_some_and(|p| p.kind == kind && kind != PlaceKind::Row)
+            && kind != PlaceKind::Dialog
+        {
             return;
         }
         match kind {
@@ -558,10 +596,10 @@ impl Walker {
         if scope.dialog_title.as_deref().is_some_and(|t| t == element) {
             return readable(Role::DialogTitle);
         }
-        if let Some(row) = &scope.row {
-            if &row.name_cell == element || row.status_cell.as_ref().is_some_and(|(c, _)| c == element) {
-                return readable(Role::Cell);
-            }
+        if let Some(row) = &scope.row
+            && (&row.name_cell == element || row.status_cell.as_ref().is_some_and(|(c, _)| c == element))
+        {
+            return readable(Role::Cell);
         }
         let pointer_starts_here = pointer && !scope.pointer && !scope.in_control;
         if !interesting {
@@ -687,14 +725,16 @@ impl Walker {
             state,
             hint,
         } = details;
-        self.pending.push(defer.then(|| PendingDetails {
-            tag: tag.to_owned(),
-            status_header: scope
-                .row
-                .as_ref()
-                .and_then(|r| r.status_cell.as_ref())
-                .filter(|(c, _)| c == element)
-                .map(|(_, header)| header.clone()),
+        self.pending.push(defer.then(|| {
+            PendingDetails {
+                tag: tag.to_owned(),
+                status_header: scope
+                    .row
+                    .as_ref()
+                    .and_then(|r| r.status_cell.as_ref())
+                    .filter(|(c, _)| c == element)
+                    .map(|(_, header)| header.clone()),
+            }
         }));
 
         let popup = match role {
@@ -780,7 +820,9 @@ impl Walker {
             }
             return;
         };
-        let Some(root) = document.document_element() else { return };
+        let Some(root) = document.document_element() else {
+            return;
+        };
         let local = js::local_rect(element);
         let top = self.to_top(&local, &scope.frame);
         let content = Rect {

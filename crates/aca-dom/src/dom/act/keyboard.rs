@@ -3,9 +3,9 @@
 //! default actions synthetic key events do not get from the browser (Enter submits a form or
 //! activates a button, Space activates, Tab moves focus). `type` and `press` actions.
 
-use wasm_bindgen::intern;
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::intern;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Event, EventInit, HtmlElement, InputEvent, InputEventInit, KeyboardEvent, KeyboardEventInit};
 
@@ -21,7 +21,10 @@ fn is_text_input(element: &Element) -> bool {
     match element.local_name().as_str() {
         "textarea" => true,
         "input" => {
-            let kind = element.get_attribute(intern("type")).unwrap_or_default().to_ascii_lowercase();
+            let kind = element
+                .get_attribute(intern("type"))
+                .unwrap_or_default()
+                .to_ascii_lowercase();
             !TEXT_LESS_INPUTS.contains(&kind.as_str())
         }
         _ => false,
@@ -114,7 +117,11 @@ pub fn set_native_value(field: &Element, value: &str) {
     let setter = js::window_of(field)
         .and_then(|w| Reflect::get(&w, &class.into()).ok())
         .and_then(|c| Reflect::get(&c, &"prototype".into()).ok())
-        .and_then(|p| Object::get_own_property_descriptor(p.unchecked_ref::<Object>(), &"value".into()).dyn_into::<Object>().ok())
+        .and_then(|p| {
+            Object::get_own_property_descriptor(p.unchecked_ref::<Object>(), &"value".into())
+                .dyn_into::<Object>()
+                .ok()
+        })
         .and_then(|d| js::method(&d, "set"));
     match setter {
         Some(set) => {
@@ -195,9 +202,13 @@ fn focus(element: &Element) {
 /// Enter in a text field: "implicit submission" clicks the form's default button, or submits a
 /// form that has none.
 fn implicit_submission(field: &Element) {
-    let Ok(Some(form)) = field.closest(intern("form")) else { return };
+    let Ok(Some(form)) = field.closest(intern("form")) else {
+        return;
+    };
     let default_button = form
-        .query_selector(intern("button[type=submit],button:not([type]),input[type=submit],input[type=image]"))
+        .query_selector(intern(
+            "button[type=submit],button:not([type]),input[type=submit],input[type=image]",
+        ))
         .ok()
         .flatten();
     match default_button {
@@ -235,7 +246,7 @@ fn move_focus(from: &Element, backwards: bool) {
     };
     let focusables: Vec<Element> = js::elements_of(&list)
         .into_iter()
-        .filter(|e| super::super::visibility::rendered(e))
+        .filter(super::super::visibility::rendered)
         .collect();
     if focusables.is_empty() {
         return;
@@ -325,10 +336,8 @@ pub async fn type_text(
         key_event(&field, "keyup", &chord);
     }
     plain_event(&field, "change");
-    if submit {
-        if let Ok(enter) = parse_chord("Enter") {
-            press_on(&field, &enter);
-        }
+    if submit && let Ok(enter) = parse_chord("Enter") {
+        press_on(&field, &enter);
     }
     ActionOutcome::Done {
         reresolved: target.reresolved,
@@ -349,8 +358,8 @@ pub async fn press(key: &str, index: Option<u32>, wanted: Option<&Fingerprint>, 
             Err(outcome) => return outcome,
         },
         None => {
-            let focused = js::deep_active_element()
-                .or_else(|| js::top_document().ok().and_then(|d| d.body()).map(Element::from));
+            let focused =
+                js::deep_active_element().or_else(|| js::top_document().ok().and_then(|d| d.body()).map(Element::from));
             match focused {
                 Some(element) => (element, false),
                 None => {

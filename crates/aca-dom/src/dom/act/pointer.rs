@@ -2,9 +2,9 @@
 //! pointerdown, mousedown (focusing what it lands on), pointerup, mouseup, click, dispatched to
 //! the topmost element at a point of the target. `click` and `hover` actions.
 
-use wasm_bindgen::intern;
 use aca_core::{ActionOutcome, Fingerprint, Rect};
 use wasm_bindgen::JsCast;
+use wasm_bindgen::intern;
 use web_sys::{Element, Event, HtmlElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit};
 
 use super::super::{js, visibility};
@@ -83,7 +83,11 @@ impl Pointer {
         init.set_view(self.window.as_ref());
         init.set_client_x(self.x.round() as i32);
         init.set_client_y(self.y.round() as i32);
-        init.set_button(if kind == "pointermove" || kind == "pointerover" { -1 } else { 0 });
+        init.set_button(if kind == "pointermove" || kind == "pointerover" {
+            -1
+        } else {
+            0
+        });
         init.set_buttons(buttons);
         init.set_pointer_id(1);
         init.set_pointer_type("mouse");
@@ -169,10 +173,8 @@ pub async fn click(index: u32, wanted: Option<&Fingerprint>, timeout_ms: u32) ->
     };
     let (point, receiver) = aim(&target.element, &visible);
     let followed = dispatch_click(&receiver, point);
-    if followed {
-        if let Some(url) = link_destination(&receiver) {
-            return ActionOutcome::Navigated { url };
-        }
+    if followed && let Some(url) = link_destination(&receiver) {
+        return ActionOutcome::Navigated { url };
     }
     ActionOutcome::Done {
         reresolved: target.reresolved,

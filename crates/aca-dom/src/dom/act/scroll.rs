@@ -22,7 +22,11 @@ fn scroll_container(element: &Element, direction: ScrollDirection) -> Option<Ele
             return None;
         }
         let style = js::window_of(&e).and_then(|w| js::computed_style(&w, &e));
-        let axis = if vertical(direction) { "overflow-y" } else { "overflow-x" };
+        let axis = if vertical(direction) {
+            "overflow-y"
+        } else {
+            "overflow-x"
+        };
         let overflow = style.map(|s| js::style_value(&s, axis)).unwrap_or_default();
         let room = if vertical(direction) {
             e.scroll_height() > e.client_height()

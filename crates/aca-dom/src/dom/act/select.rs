@@ -2,9 +2,9 @@
 //! change events; a div-based select is opened with a click, its options found in their portal
 //! (tied by `aria-controls`/`aria-owns`, or the popup showing now) and the right one clicked.
 
-use wasm_bindgen::intern;
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
 use js_sys::Reflect;
+use wasm_bindgen::intern;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Event, EventInit, HtmlSelectElement};
 
@@ -39,7 +39,10 @@ fn native_select(element: &Element) -> Option<HtmlSelectElement> {
 }
 
 fn combobox(element: &Element) -> Option<Element> {
-    if element.matches(intern("[role=combobox],[aria-haspopup=listbox],[aria-haspopup=true]")).unwrap_or(false) {
+    if element
+        .matches(intern("[role=combobox],[aria-haspopup=listbox],[aria-haspopup=true]"))
+        .unwrap_or(false)
+    {
         return Some(element.clone());
     }
     element.query_selector(intern("[role=combobox]")).ok().flatten()
@@ -71,7 +74,11 @@ fn choose_native(select: &HtmlSelectElement, index: u32, option: &str, reresolve
 fn shown_options(combobox: &Element) -> Vec<Element> {
     let mut popups: Vec<Element> = Vec::new();
     for attribute in ["aria-controls", "aria-owns"] {
-        for id in combobox.get_attribute(intern(attribute)).unwrap_or_default().split_ascii_whitespace() {
+        for id in combobox
+            .get_attribute(intern(attribute))
+            .unwrap_or_default()
+            .split_ascii_whitespace()
+        {
             if let Some(popup) = js::element_by_id_near(combobox, id) {
                 popups.push(popup);
             }
@@ -88,10 +95,10 @@ fn shown_options(combobox: &Element) -> Vec<Element> {
         found
     };
     let mut options: Vec<Element> = popups.iter().flat_map(collect).collect();
-    if options.is_empty() {
-        if let Some(root) = combobox.owner_document().and_then(|d| d.document_element()) {
-            options = collect(&root);
-        }
+    if options.is_empty()
+        && let Some(root) = combobox.owner_document().and_then(|d| d.document_element())
+    {
+        options = collect(&root);
     }
     options
         .into_iter()
@@ -123,7 +130,8 @@ pub async fn select(index: u32, option: &str, wanted: Option<&Fingerprint>, time
         Ok(rect) => rect,
         Err(outcome) => return outcome,
     };
-    if combobox.get_attribute(intern("aria-expanded")).as_deref() != Some("true") || shown_options(&combobox).is_empty() {
+    if combobox.get_attribute(intern("aria-expanded")).as_deref() != Some("true") || shown_options(&combobox).is_empty()
+    {
         let (point, receiver) = aim(&combobox, &visible);
         dispatch_click(&receiver, point);
     }
