@@ -110,9 +110,8 @@ fn kept(candidates: &[Candidate]) -> Vec<bool> {
         .iter()
         .map(|c| {
             let unseen = matches!(c.visibility, Visibility::Hidden | Visibility::Covered(_));
-            let nameless = c.described
-                && c.name.is_empty()
-                && matches!(c.strength, Strength::Heuristic | Strength::Readable);
+            let nameless =
+                c.described && c.name.is_empty() && matches!(c.strength, Strength::Heuristic | Strength::Readable);
             !unseen && !nameless
         })
         .collect();

@@ -221,19 +221,13 @@ pub fn viewport(window: &Window) -> Rect {
     }
 }
 
-/// Elements that never carry text a person reads.
-const SILENT: &str = "script,style,template,noscript,[aria-hidden=true],[hidden],img[alt],svg,[aria-label],select,\
-    input,textarea";
-
 /// The text a person reads in `element`: its text content with scripts, `aria-hidden` and
 /// `hidden` parts left out, images by their `alt`, icons by their `aria-label`. `skip` leaves out
 /// one descendant (a label's own control).
 pub fn visible_text(element: &Element, skip: Option<&Element>) -> String {
-    // Text content runs words of adjacent elements together ("vpc-a1" + "web"): only a leaf uses it.
-    let complex = skip.is_some()
-        || element.child_element_count() > 0
-            && (element.child_element_count() > 1 || element.query_selector(intern(SILENT)).ok().flatten().is_some());
-    if !complex {
+    // Text content runs the words of neighbouring elements together ("1" + "Basic
+    // Configurations"), so only an element without element children uses it.
+    if skip.is_none() && element.child_element_count() == 0 {
         return element.text_content().unwrap_or_default();
     }
     let mut out = String::new();

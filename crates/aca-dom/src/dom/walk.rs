@@ -5,7 +5,7 @@
 use std::rc::Rc;
 use wasm_bindgen::intern;
 
-use aca_core::{ElementState, Place, PlaceKind, Rect, Role, ScrollExtent};
+use aca_core::{ElementState, Place, PlaceKind, Rect, Role, ScrollDirection, ScrollExtent};
 use js_sys::JsString;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlIFrameElement, Window};
@@ -16,14 +16,14 @@ use crate::fingerprint::{MAX_SEGMENTS, join_path};
 use crate::name::tidy;
 use crate::places::{CONTAINER_SELECTOR, ContainerFacts, classify_container};
 use crate::role::{Classified, ElementFacts, Strength, classify};
-use crate::visibility::{Clip, Visibility, place_box};
+use crate::visibility::{Clip, Visibility, direction_outside, place_box};
 
 /// The id of the set-of-marks overlay, which the walk never enters.
 pub const MARKS_ID: &str = "aca-dom-marks";
 
 /// Elements that may be more than a plain box; anything else is only checked for a pointer cursor.
 const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,\
-    [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],\
+    [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],[title],[aria-label],\
     [class*=error],[class*=explain],[class*=feedback]";
 
 /// Tags that may be interesting without any attribute (everything else needs one to match).
@@ -95,9 +95,19 @@ impl Walked {
         );
         let candidate = &mut self.candidates[i];
         candidate.described = true;
+        if let Some(cell) = pending.row_name_cell
+            && let Some(row) = candidate
+                .places
+                .iter_mut()
+                .rev()
+                .find(|p| p.kind == PlaceKind::Row && p.name.is_empty())
+        {
+            row.name = places::row_name(&cell);
+        }
         candidate.name = details.name;
         candidate.value = details.value;
         candidate.state = details.state;
+        candidate.rect = js::top_rect(&self.handles[i]);
         candidate.hint = details.hint;
     }
 
@@ -113,6 +123,8 @@ impl Walked {
 pub struct PendingDetails {
     tag: String,
     status_header: Option<String>,
+    /// The naming cell of the unnamed row the candidate is in.
+    row_name_cell: Option<Element>,
 }
 
 /// What a person reads off a candidate besides where it is.
@@ -177,6 +189,8 @@ struct FrameScope {
 struct RowScope {
     name_cell: Element,
     status_cell: Option<(Element, String)>,
+    /// The Row place carries its name already.
+    named: bool,
 }
 
 /// What encloses the element being walked.
@@ -193,6 +207,9 @@ struct Scope {
     table_status: Option<Rc<Option<(usize, String)>>>,
     row: Option<Rc<RowScope>>,
     dialog_title: Option<Rc<Element>>,
+    /// Inside a table row wholly out of view: everything in it is off-screen that way, and the
+    /// row's box stands for theirs until they are described.
+    beyond: Option<(ScrollDirection, Rect)>,
 }
 
 struct Segment {
@@ -248,6 +265,7 @@ pub fn walk() -> Result<Walked, String> {
         combobox: None,
         listbox: None,
         table_status: None,
+        beyond: None,
         row: None,
         dialog_title: None,
     };
@@ -304,8 +322,12 @@ impl Walker {
         // Only what has children can clip them or hide a subtree; a fixed leaf is rare enough to
         // treat as in flow, and a hidden leaf is caught when it is a candidate.
         let has_children = element.child_element_count() > 0 || tag.contains('-') || tag == "iframe" || tag == "slot";
-        // Inside a control nothing starts a pointer cursor of its own: a leaf there needs no style.
-        let needs_style = has_children || !scope.in_control;
+        let interesting = (element.has_attributes() || INTERESTING_TAGS.contains(&tag.as_str()))
+            && js::matches(element, &self.strings.any);
+        // Inside a control nothing starts a pointer cursor of its own, and an empty leaf without
+        // attributes that name it could not be named: such leaves need no style.
+        let empty_leaf = !has_children && !interesting && element.first_child().is_none();
+        let needs_style = has_children || (!scope.in_control && !empty_leaf);
         let style = if needs_style {
             match js::computed_style(&scope.frame.window, element) {
                 Some(style) => Some(style),
@@ -351,8 +373,6 @@ impl Walker {
         });
         let places_before = self.places.len();
 
-        let interesting = (element.has_attributes() || INTERESTING_TAGS.contains(&tag.as_str()))
-            && js::matches(element, &self.strings.any);
         let mut local_rect: Option<Rect> = None;
         let mut facts_role: Option<String> = None;
         let mut class = String::new();
@@ -496,18 +516,32 @@ impl Walker {
         local_rect: &mut Option<Rect>,
     ) {
         if (tag == "tr" || aria_role == Some("row")) && scope.table_status.is_some() {
-            if let Some((row_name, name_cell, cells)) = places::row_name(element) {
+            if let Some((name_cell, cells)) = places::row_name_cell(element) {
                 let status_cell = scope
                     .table_status
                     .as_ref()
                     .and_then(|s| s.as_ref().clone())
                     .and_then(|(position, header)| cells.get(position).map(|c| (c.clone(), header)))
                     .filter(|(c, _)| c != &name_cell);
+                // Rows out of view are named when something in them is described (`complete`).
+                let rect = self.to_top(&js::local_rect(element), &scope.frame);
+                let in_view = crate::visibility::intersect(&rect, &self.viewport).is_some();
+                if scope.clip.is_none() && rect.width >= 1.0 && rect.height >= 1.0 {
+                    child.beyond = direction_outside(&rect, &self.viewport).map(|d| (d, rect));
+                }
                 self.places.push(Place {
                     kind: PlaceKind::Row,
-                    name: row_name,
+                    name: if in_view {
+                        places::row_name(&name_cell)
+                    } else {
+                        String::new()
+                    },
                 });
-                child.row = Some(Rc::new(RowScope { name_cell, status_cell }));
+                child.row = Some(Rc::new(RowScope {
+                    name_cell,
+                    status_cell,
+                    named: in_view,
+                }));
             }
             return;
         }
@@ -676,6 +710,9 @@ impl Walker {
         scope: &Scope,
     ) -> usize {
         let role = classified.role;
+        if let Some((direction, rect)) = scope.beyond {
+            return self.push_beyond(element, tag, classified, direction, rect, scope);
+        }
         let own = js::local_rect(element);
         let (geometry, local) = if own.width >= 1.0 && own.height >= 1.0 && js::check_visibility(element) {
             (Some(element.clone()), own)
@@ -734,6 +771,7 @@ impl Walker {
                     .and_then(|r| r.status_cell.as_ref())
                     .filter(|(c, _)| c == element)
                     .map(|(_, header)| header.clone()),
+                row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
             }
         }));
 
@@ -769,6 +807,46 @@ impl Walker {
             popup,
             wrapper: scope.wrapper,
             described: !defer,
+        });
+        self.handles.push(element.clone());
+        self.candidates.len() - 1
+    }
+
+    /// Records a candidate in a row wholly out of view, without asking the browser about it.
+    fn push_beyond(
+        &mut self,
+        element: &Element,
+        tag: &str,
+        classified: Classified,
+        direction: ScrollDirection,
+        rect: Rect,
+        scope: &Scope,
+    ) -> usize {
+        self.pending.push(Some(PendingDetails {
+            tag: tag.to_owned(),
+            status_header: scope
+                .row
+                .as_ref()
+                .and_then(|r| r.status_cell.as_ref())
+                .filter(|(c, _)| c == element)
+                .map(|(_, header)| header.clone()),
+            row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
+        }));
+        let path = self.path();
+        self.candidates.push(Candidate {
+            role: classified.role,
+            strength: classified.strength,
+            name: String::new(),
+            value: None,
+            state: ElementState::default(),
+            hint: None,
+            rect,
+            places: self.places.clone(),
+            visibility: Visibility::Offscreen(direction),
+            path,
+            popup: PopupLink::default(),
+            wrapper: scope.wrapper,
+            described: false,
         });
         self.handles.push(element.clone());
         self.candidates.len() - 1
