@@ -612,6 +612,17 @@ async fn shadow_roots_frames_hidden_disabled_covered_and_far_away_elements() {
         "{wrong:?}"
     );
 
+    // Scrolling the container an element sits in, not the page.
+    done(
+        &dom.act(
+            json!({"action": {"action": "scroll", "direction": "down", "index": index(&seen, Role::Link, "Zone 1")}}),
+        )
+        .await,
+    );
+    let inner = page_value(&page, "document.querySelector('.scroller').scrollTop").await;
+    assert!(inner.as_f64().unwrap() > 0.0, "{inner}");
+    assert_eq!(page_value(&page, "window.scrollY").await, 0);
+
     // Off-screen: scrolled into view, then clicked.
     done(&dom.click(index(&seen, Role::Button, "Far Below")).await);
     assert_eq!(
@@ -632,7 +643,13 @@ async fn shadow_roots_frames_hidden_disabled_covered_and_far_away_elements() {
     // A fixed overlay over the page covers what is under it.
     let seen = dom.observe(json!({})).await;
     let under = index(&seen, Role::Button, "Under Overlay");
-    done(&dom.click(index(&seen, Role::Button, "Show Overlay")).await);
+    // Enter on a focused button activates it, as a keyboard user's would.
+    let pressed = dom
+        .act(
+            json!({"action": {"action": "press", "key": "Enter", "index": index(&seen, Role::Button, "Show Overlay")}}),
+        )
+        .await;
+    done(&pressed);
     match dom
         .act(json!({"action": {"action": "click", "index": under}, "timeout_ms": 300}))
         .await
