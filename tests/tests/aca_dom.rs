@@ -439,6 +439,17 @@ async fn stale_indices_are_found_again_by_fingerprint_and_missing_ones_say_so() 
         "the re-resolved element is the Delete of the same row"
     );
 
+    // A framework reuses the link for another VPC: the old index must not click it.
+    let current = dom.observe(json!({})).await;
+    let link_b = find(&current, Role::Link, "vpc-b2").index;
+    page.evaluate("document.querySelector('a[href=\"#vpc-b2\"]').textContent = 'vpc-x9'")
+        .await
+        .unwrap();
+    let reused = dom
+        .act(json!({"action": {"action": "click", "index": link_b}, "timeout_ms": 300}))
+        .await;
+    assert_eq!(reused, ActionOutcome::ElementNotFound { index: link_b });
+
     let missing = dom
         .act(json!({"action": {"action": "click", "index": 999}, "timeout_ms": 300}))
         .await;

@@ -136,6 +136,12 @@ struct Details {
     hint: Option<String>,
 }
 
+/// The name `element` shows now in `role`, to tell whether an index still points at what the agent
+/// saw (frameworks reuse elements for other rows).
+pub fn current_name(element: &Element, role: Role) -> String {
+    describe_name(element, &element.local_name(), role, None)
+}
+
 /// An element's name: the text of things to read (a status cell with its column's header), the
 /// accessible name of controls; with the label that gave it, if a form item's label did.
 fn describe_name(element: &Element, tag: &str, role: Role, status_header: Option<&str>) -> String {
