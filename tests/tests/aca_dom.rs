@@ -698,6 +698,8 @@ async fn marks_leave_no_trace_and_settle_waits_for_a_quiet_page() {
     );
     dom.eval("wasm_bindgen.mark(false)").await.unwrap();
     assert_eq!(page_value(&page, "document.documentElement.outerHTML").await, before);
+    let text = dom.eval("wasm_bindgen.observe_text('{}')").await.unwrap();
+    assert!(text.as_str().unwrap().contains("[8] button \"Create VPC\""), "{text}");
     dom.eval("wasm_bindgen.mark(true)").await.unwrap();
     assert_eq!(
         page_value(&page, "document.getElementById('aca-dom-marks') !== null").await,

@@ -95,9 +95,8 @@ pub fn install() {
         init.set_subtree(true);
         init.set_attributes(true);
         init.set_character_data(true);
-        if let Some(root) = document.document_element() {
-            let _ = observer.observe_with_options(&root, &init);
-        }
+        // The document itself, so that loading at document start (no root element yet) works.
+        let _ = observer.observe_with_options(&document, &init);
         keep.push(observer.into());
     }
     keep.push(on_mutation.into_js_value());
