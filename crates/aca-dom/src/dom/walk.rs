@@ -26,6 +26,12 @@ const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,ifram
     [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],[title],[aria-label],\
     [class*=error],[class*=explain],[class*=feedback]";
 
+/// Elements whose `position` and `overflow` the walk does not read.
+const INLINE_TAGS: &[&str] = &[
+    "a", "span", "label", "b", "i", "em", "strong", "small", "code", "button", "p", "li", "dt", "dd", "h1", "h2", "h3",
+    "h4", "h5", "h6", "tr", "td", "th", "tbody", "thead", "tfoot",
+];
+
 /// Tags that may be interesting without any attribute (everything else needs one to match).
 const INTERESTING_TAGS: &[&str] = &[
     "a", "button", "input", "select", "textarea", "summary", "h1", "h2", "h3", "iframe", "tr", "dialog", "table",
@@ -333,7 +339,10 @@ impl Walker {
         // Inside a control nothing starts a pointer cursor of its own, and an empty leaf without
         // attributes that name it could not be named: such leaves need no style.
         let empty_leaf = !has_children && !interesting && element.first_child().is_none();
-        let needs_style = has_children || (!scope.in_control && !empty_leaf);
+        // Table cells and row groups are laid out by their table: they neither hide a subtree
+        // in practice nor start a pointer of their own unless marked up as interesting.
+        let table_part = !interesting && matches!(tag.as_str(), "td" | "th" | "tbody" | "thead" | "tfoot");
+        let needs_style = !table_part && (has_children || (!scope.in_control && !empty_leaf));
         let style = if needs_style {
             match js::computed_style(&scope.frame.window, element) {
                 Some(style) => Some(style),
@@ -354,7 +363,9 @@ impl Walker {
             Some(s) if !scope.in_control => js::style_is(s, &strings.cursor, &strings.pointer),
             _ => scope.pointer,
         };
-        let (fixed, overflow) = if let (true, Some(style)) = (has_children, style.as_ref()) {
+        // Inline and table elements rarely scroll or fix what they hold; boxes that do are blocks.
+        let may_clip = has_children && !INLINE_TAGS.contains(&tag.as_str());
+        let (fixed, overflow) = if let (true, Some(style)) = (may_clip, style.as_ref()) {
             (
                 js::style_is(style, &strings.position, &strings.fixed),
                 if js::style_is(style, &strings.overflow, &strings.visible) {
