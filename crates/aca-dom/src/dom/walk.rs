@@ -333,7 +333,8 @@ impl Walker {
         }
         // Only what has children can clip them or hide a subtree; a fixed leaf is rare enough to
         // treat as in flow, and a hidden leaf is caught when it is a candidate.
-        let has_children = element.child_element_count() > 0 || tag.contains('-') || tag == "iframe" || tag == "slot";
+        let first_child = element.first_element_child();
+        let has_children = first_child.is_some() || tag.contains('-') || tag == "iframe" || tag == "slot";
         let interesting = (element.has_attributes() || INTERESTING_TAGS.contains(&tag.as_str()))
             && js::matches(element, &self.strings.any);
         // Inside a control nothing starts a pointer cursor of its own, and an empty leaf without
@@ -342,7 +343,9 @@ impl Walker {
         // Table cells and row groups are laid out by their table: they neither hide a subtree
         // in practice nor start a pointer of their own unless marked up as interesting.
         let table_part = !interesting && matches!(tag.as_str(), "td" | "th" | "tbody" | "thead" | "tfoot");
-        let needs_style = !table_part && (has_children || (!scope.in_control && !empty_leaf));
+        // In a row wholly out of view only interesting elements count (as off-screen, by markup):
+        // nothing there is worth a style read.
+        let needs_style = scope.beyond.is_none() && !table_part && (has_children || (!scope.in_control && !empty_leaf));
         let style = if needs_style {
             match js::computed_style(&scope.frame.window, element) {
                 Some(style) => Some(style),
@@ -390,6 +393,13 @@ impl Walker {
         });
         let places_before = self.places.len();
 
+        // A list item wholly out of view, like a table row: what it holds is off-screen that way.
+        if tag == "li" && scope.beyond.is_none() && scope.clip.is_none() && has_children {
+            let rect = self.to_top(&js::local_rect(element), &scope.frame);
+            if rect.width >= 1.0 && rect.height >= 1.0 {
+                child.beyond = direction_outside(&rect, &self.viewport).map(|d| (d, rect));
+            }
+        }
         let mut local_rect: Option<Rect> = None;
         let mut facts_role: Option<String> = None;
         let mut class = String::new();
@@ -471,7 +481,7 @@ impl Walker {
             }
         } else if tag == "html" {
             // The overlay hangs off the root element; it is never part of what the page shows.
-            let kids = child_elements(element)
+            let kids = siblings_from(first_child)
                 .into_iter()
                 .filter(|c| c.id() != MARKS_ID)
                 .collect();
@@ -482,7 +492,7 @@ impl Walker {
                 "svg" | "select" | "textarea" | "input" | "img" | "canvas" | "video"
             )
         {
-            self.children(child_elements(element), &child);
+            self.children(siblings_from(first_child), &child);
         }
 
         self.places.truncate(places_before);
@@ -951,8 +961,13 @@ impl Walker {
 }
 
 fn child_elements(element: &Element) -> Vec<Element> {
+    siblings_from(element.first_element_child())
+}
+
+/// An element and the element siblings after it.
+fn siblings_from(first: Option<Element>) -> Vec<Element> {
     let mut out = Vec::new();
-    let mut child = element.first_element_child();
+    let mut child = first;
     while let Some(c) = child {
         child = c.next_element_sibling();
         out.push(c);
