@@ -904,3 +904,49 @@ async fn the_emulator_vpc_list_and_the_create_vswitch_dialog() {
     assert!(made, "the dialog made the CreateVSwitch call");
     chromium.close().await;
 }
+
+/// Elements out of view are described later and their paths read upward from them; the paths must
+/// be the ones the walk gives in view, or re-resolution and `is_new` would tell them apart. The
+/// page has no doctype (quirks mode), where the root element's height is the document's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fingerprints_are_the_same_in_and_out_of_view() {
+    let chromium = Chromium::launch().await.unwrap();
+    let rows: String = (0..5)
+        .map(|i| {
+            format!(
+                "<tr><td><a href='#r{i}'>row {i}</a></td><td><span class='x'><button>Edit</button></span></td></tr>"
+            )
+        })
+        .collect();
+    let mut seen = Vec::new();
+    for spacer in [0, 3000] {
+        let page = chromium.browser.new_page("about:blank").await.unwrap();
+        page.set_content(format!(
+            "<html><body><div id='app'><div style='height:{spacer}px'></div>\
+             <main><table><tbody>{rows}</tbody></table></main></div></body></html>"
+        ))
+        .await
+        .unwrap();
+        let dom = AcaDom::inject(&page).await.unwrap();
+        let observation = dom.observe(json!({})).await;
+        assert_eq!(observation.elements.len(), 10, "{}", observation.to_text());
+        assert!(
+            observation
+                .elements
+                .iter()
+                .all(|e| e.state.in_viewport == (spacer == 0))
+        );
+        let row = &observation.elements[3].places;
+        assert_eq!(row.last().map(|p| p.name.as_str()), Some("row 1"));
+        seen.push(
+            observation
+                .elements
+                .iter()
+                .map(|e| e.fingerprint.clone())
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[0][3].path, "div#app>main>table>tbody>tr[2]>td[2]>span.x>button");
+    chromium.close().await;
+}

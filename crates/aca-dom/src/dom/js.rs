@@ -203,16 +203,20 @@ pub fn top_rect(element: &Element) -> Rect {
 
 /// The viewport of a window, without scrollbars.
 pub fn viewport(window: &Window) -> Rect {
+    let inner = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let (inner_width, inner_height) = (inner(window.inner_width()), inner(window.inner_height()));
+    // The root element's client size leaves the scrollbars out; in quirks mode it is the whole
+    // document's size instead, which the window's inner size bounds.
     let (width, height) = window
         .document()
         .and_then(|d| d.document_element())
         .map(|e| (f64::from(e.client_width()), f64::from(e.client_height())))
         .filter(|(w, h)| *w > 0.0 && *h > 0.0)
-        .unwrap_or_else(|| {
-            let w = window.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-            let h = window.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-            (w, h)
-        });
+        .map(|(w, h)| {
+            let bound = |client: f64, outer: f64| if outer > 0.0 { client.min(outer) } else { client };
+            (bound(w, inner_width), bound(h, inner_height))
+        })
+        .unwrap_or((inner_width, inner_height));
     Rect {
         x: 0.0,
         y: 0.0,

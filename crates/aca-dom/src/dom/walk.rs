@@ -114,6 +114,9 @@ impl Walked {
         candidate.value = details.value;
         candidate.state = details.state;
         candidate.rect = js::top_rect(&self.handles[i]);
+        if candidate.path.is_empty() {
+            candidate.path = path_of(&self.handles[i]);
+        }
         candidate.hint = details.hint;
     }
 
@@ -859,7 +862,8 @@ impl Walker {
                 .map(|(_, header)| header.clone()),
             row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
         }));
-        let path = self.path();
+        // Its path is read upward from it if it is ever described (`complete`).
+        let path = String::new();
         self.candidates.push(Candidate {
             role: classified.role,
             strength: classified.strength,
@@ -962,6 +966,61 @@ impl Walker {
 
 fn child_elements(element: &Element) -> Vec<Element> {
     siblings_from(element.first_element_child())
+}
+
+/// The structural path of an element read upward from it, the way the walk builds it downward
+/// (for candidates the walk left undescribed).
+fn path_of(element: &Element) -> String {
+    let mut segments: Vec<String> = Vec::new();
+    let mut current = Some(element.clone());
+    while let Some(e) = current {
+        let tag = e.local_name();
+        let text = crate::fingerprint::segment(
+            &tag,
+            e.get_attribute(intern("id")).as_deref(),
+            e.get_attribute(intern("class")).as_deref(),
+            position_among_same_tag(&e, &tag),
+        );
+        let anchored = text.contains('#');
+        segments.push(text);
+        if anchored || segments.len() >= MAX_SEGMENTS {
+            break;
+        }
+        current = match e.parent_element() {
+            Some(parent) => Some(parent),
+            None => match js::composed_parent(&e) {
+                Some(host) => {
+                    segments.push("::shadow".into());
+                    Some(host)
+                }
+                None => js::window_of(&e).and_then(|w| w.frame_element().ok().flatten()),
+            },
+        };
+    }
+    segments.reverse();
+    join_path(&segments)
+}
+
+/// The 1-based position among element siblings with the same tag, when there are several.
+fn position_among_same_tag(element: &Element, tag: &str) -> Option<u32> {
+    let mut before = 0;
+    let mut sibling = element.previous_element_sibling();
+    while let Some(s) = sibling {
+        if s.local_name() == tag {
+            before += 1;
+        }
+        sibling = s.previous_element_sibling();
+    }
+    let mut after = false;
+    let mut sibling = element.next_element_sibling();
+    while let Some(s) = sibling {
+        if s.local_name() == tag {
+            after = true;
+            break;
+        }
+        sibling = s.next_element_sibling();
+    }
+    (before > 0 || after).then_some(before + 1)
 }
 
 /// An element and the element siblings after it.
