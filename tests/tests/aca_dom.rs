@@ -802,6 +802,33 @@ async fn the_emulator_vpc_list_and_the_create_vswitch_dialog() {
         "the region selector in the top bar:\n{text}"
     );
 
+    // The VPC's details page: its tabs and the fields a person reads.
+    let manage = list
+        .elements
+        .iter()
+        .find(|e| e.name == "Manage" && e.places.last().is_some_and(|p| p.name.contains(&vpc_id)))
+        .unwrap_or_else(|| panic!("{text}"));
+    let outcome = dom.click(manage.index).await;
+    assert!(
+        matches!(outcome, ActionOutcome::Navigated { ref url } if url.contains(&vpc_id)),
+        "{outcome:?}"
+    );
+    wait_true(
+        &page,
+        &format!("location.pathname.endsWith('{vpc_id}')"),
+        "the details page",
+    )
+    .await;
+    page.wait_for_navigation().await.unwrap();
+    let dom = AcaDom::inject(&page).await.unwrap();
+    let details = dom.observe(json!({})).await;
+    find(&details, Role::Cell, "Status: Available");
+    find(&details, Role::Cell, &format!("VPC ID: {vpc_id}"));
+    let tab = find(&details, Role::Tab, "Basic Information");
+    assert!(tab.state.selected);
+    assert_eq!(place_kinds(tab), [PlaceKind::Tablist]);
+    let nav = find(&details, Role::Link, "vSwitch");
+
     // The vSwitch page through the navigation pane, then its Create vSwitch dialog.
     let outcome = dom.click(nav.index).await;
     assert!(

@@ -22,7 +22,7 @@ use crate::visibility::{Clip, Visibility, direction_outside, place_box};
 pub const MARKS_ID: &str = "aca-dom-marks";
 
 /// Elements that may be more than a plain box; anything else is only checked for a pointer cursor.
-const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,\
+const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,dd,\
     [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],[title],[aria-label],\
     [class*=error],[class*=explain],[class*=feedback]";
 
@@ -35,7 +35,7 @@ const INLINE_TAGS: &[&str] = &[
 /// Tags that may be interesting without any attribute (everything else needs one to match).
 const INTERESTING_TAGS: &[&str] = &[
     "a", "button", "input", "select", "textarea", "summary", "h1", "h2", "h3", "iframe", "tr", "dialog", "table",
-    "form", "nav", "aside", "header",
+    "form", "nav", "aside", "header", "dd",
 ];
 
 /// The selectors and property names the walk uses on every element, as JS strings made once.
@@ -134,6 +134,24 @@ pub struct PendingDetails {
     status_header: Option<String>,
     /// The naming cell of the unnamed row the candidate is in.
     row_name_cell: Option<Element>,
+}
+
+/// The label a cell's text is read with: its column's header for a row's status cell, the term
+/// of a description (`<dt>`) for its details (`<dd>`).
+fn text_label(element: &Element, tag: &str, scope: &Scope) -> Option<String> {
+    if tag == "dd" {
+        return element
+            .previous_element_sibling()
+            .filter(|dt| dt.local_name() == "dt")
+            .map(|dt| tidy(&js::visible_text(&dt, None)))
+            .filter(|t| !t.is_empty());
+    }
+    scope
+        .row
+        .as_ref()
+        .and_then(|r| r.status_cell.as_ref())
+        .filter(|(c, _)| c == element)
+        .map(|(_, header)| header.clone())
 }
 
 /// What a person reads off a candidate besides where it is.
@@ -660,6 +678,10 @@ impl Walker {
         if scope.dialog_title.as_deref().is_some_and(|t| t == element) {
             return readable(Role::DialogTitle);
         }
+        // A description's details (`<dd>`) read like a cell: "Status: Available".
+        if tag == "dd" {
+            return readable(Role::Cell);
+        }
         if let Some(row) = &scope.row
             && (&row.name_cell == element || row.status_cell.as_ref().is_some_and(|(c, _)| c == element))
         {
@@ -778,13 +800,8 @@ impl Walker {
                 ..Details::default()
             }
         } else {
-            let status_header = scope
-                .row
-                .as_ref()
-                .and_then(|r| r.status_cell.as_ref())
-                .filter(|(c, _)| c == element)
-                .map(|(_, header)| header.as_str());
-            details_of(element, tag, role, status_header, self.active.as_ref())
+            let label = text_label(element, tag, scope);
+            details_of(element, tag, role, label.as_deref(), self.active.as_ref())
         };
         let Details {
             name,
@@ -792,17 +809,10 @@ impl Walker {
             state,
             hint,
         } = details;
-        self.pending.push(defer.then(|| {
-            PendingDetails {
-                tag: tag.to_owned(),
-                status_header: scope
-                    .row
-                    .as_ref()
-                    .and_then(|r| r.status_cell.as_ref())
-                    .filter(|(c, _)| c == element)
-                    .map(|(_, header)| header.clone()),
-                row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
-            }
+        self.pending.push(defer.then(|| PendingDetails {
+            tag: tag.to_owned(),
+            status_header: text_label(element, tag, scope),
+            row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
         }));
 
         let popup = match role {
@@ -854,12 +864,7 @@ impl Walker {
     ) -> usize {
         self.pending.push(Some(PendingDetails {
             tag: tag.to_owned(),
-            status_header: scope
-                .row
-                .as_ref()
-                .and_then(|r| r.status_cell.as_ref())
-                .filter(|(c, _)| c == element)
-                .map(|(_, header)| header.clone()),
+            status_header: text_label(element, tag, scope),
             row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
         }));
         // Its path is read upward from it if it is ever described (`complete`).
