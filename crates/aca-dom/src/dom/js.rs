@@ -4,9 +4,8 @@
 
 use aca_core::Rect;
 use js_sys::{JsString, Object, Reflect};
-use wasm_bindgen::JsCast;
-use wasm_bindgen::intern;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::{JsCast, intern};
 use web_sys::{CssStyleDeclaration, Document, Element, Node, ShadowRoot, Window};
 
 #[wasm_bindgen]

@@ -5,8 +5,7 @@
 
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
 use js_sys::{Object, Reflect};
-use wasm_bindgen::intern;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::{JsCast, JsValue, intern};
 use web_sys::{Element, Event, EventInit, HtmlElement, InputEvent, InputEventInit, KeyboardEvent, KeyboardEventInit};
 
 use super::super::js;

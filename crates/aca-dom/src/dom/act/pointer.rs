@@ -3,8 +3,7 @@
 //! the topmost element at a point of the target. `click` and `hover` actions.
 
 use aca_core::{ActionOutcome, Fingerprint, Rect};
-use wasm_bindgen::JsCast;
-use wasm_bindgen::intern;
+use wasm_bindgen::{JsCast, intern};
 use web_sys::{Element, Event, HtmlElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit};
 
 use super::super::{js, visibility};

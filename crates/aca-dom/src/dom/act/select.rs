@@ -4,8 +4,7 @@
 
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
 use js_sys::Reflect;
-use wasm_bindgen::intern;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::{JsCast, JsValue, intern};
 use web_sys::{Element, Event, EventInit, HtmlSelectElement};
 
 use super::super::{js, settle, visibility};

@@ -4,7 +4,7 @@
 use aca_core::{ActionOutcome, Fingerprint, NotActionable, Rect};
 use web_sys::{Element, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition};
 
-use super::super::{name, observe, settle, states, visibility, walk};
+use super::super::{describe, name, observe, settle, states, visibility};
 use crate::assemble::fingerprints;
 use crate::fingerprint::best_match;
 use crate::visibility::Visibility;
@@ -35,7 +35,7 @@ pub async fn resolve(index: u32, wanted: Option<&Fingerprint>, timeout_ms: u32) 
         let same_observation = wanted.is_none_or(|w| w == fingerprint);
         let same_element = match fingerprint.role {
             Some(role) if role != aca_core::Role::Cell && !fingerprint.name.is_empty() => {
-                walk::current_name(element, role) == fingerprint.name
+                describe::current_name(element, role) == fingerprint.name
             }
             _ => true,
         };
