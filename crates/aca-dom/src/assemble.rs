@@ -109,15 +109,18 @@ fn kept(candidates: &[Candidate]) -> Vec<bool> {
     let mut keep: Vec<bool> = candidates
         .iter()
         .map(|c| {
-            !matches!(c.visibility, Visibility::Hidden | Visibility::Covered(_))
-                && !(c.described && c.name.is_empty() && matches!(c.strength, Strength::Heuristic | Strength::Readable))
+            let unseen = matches!(c.visibility, Visibility::Hidden | Visibility::Covered(_));
+            let nameless =
+                c.described && c.name.is_empty() && matches!(c.strength, Strength::Heuristic | Strength::Readable);
+            !unseen && !nameless
         })
         .collect();
     for c in candidates {
-        if let Some(w) = c.wrapper {
-            if is_interactive(c.role) && c.strength != Strength::Readable {
-                keep[w] = false;
-            }
+        if let Some(w) = c.wrapper
+            && is_interactive(c.role)
+            && c.strength != Strength::Readable
+        {
+            keep[w] = false;
         }
     }
     keep
@@ -135,13 +138,12 @@ fn owner_of(option: &Candidate, candidates: &[Candidate], index_of: &[Option<u32
         return Some(i);
     }
     let is_combobox = |c: &Candidate| c.role == Role::Combobox;
-    if let Some(listbox) = &option.popup.listbox_id {
-        if let Some(i) = candidates
+    if let Some(listbox) = &option.popup.listbox_id
+        && let Some(i) = candidates
             .iter()
             .position(|c| is_combobox(c) && c.popup.controls.iter().any(|id| id == listbox))
-        {
-            return Some(i);
-        }
+    {
+        return Some(i);
     }
     if let Some(i) = candidates.iter().position(|c| {
         is_combobox(c)

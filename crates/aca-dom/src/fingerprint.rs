@@ -111,13 +111,13 @@ fn without_position(segment: &str) -> &str {
     segment.split('[').next().unwrap_or(segment)
 }
 
-/// How well `candidate` fits `wanted`; `None` when it cannot be the same element (another role, or
-/// neither its name nor its path agree).
+/// How well `candidate` fits `wanted`; `None` when it cannot be the same element (another role,
+/// or another name; nameless elements must be at the same path).
 pub fn score(candidate: &Fingerprint, wanted: &Fingerprint) -> Option<u32> {
-    if let (Some(a), Some(b)) = (candidate.role, wanted.role) {
-        if a != b {
-            return None;
-        }
+    if let (Some(a), Some(b)) = (candidate.role, wanted.role)
+        && a != b
+    {
+        return None;
     }
     let (have, want) = (normalise(&candidate.name), normalise(&wanted.name));
     let name_score = if have == want {
@@ -143,7 +143,9 @@ pub fn score(candidate: &Fingerprint, wanted: &Fingerprint) -> Option<u32> {
             .sum::<u32>()
             .min(7)
     };
-    if name_score < 4 && !path_equal {
+    // Between an observation and the action taken on it, an element at the same place with
+    // another name is another item (a list re-rendered into reused elements), not the same one.
+    if name_score < 4 && !(want.is_empty() && path_equal) {
         return None;
     }
     let neighbour_score = 3 * candidate
@@ -161,10 +163,10 @@ where
 {
     let mut best: Option<(usize, u32)> = None;
     for (i, candidate) in candidates.into_iter().enumerate() {
-        if let Some(s) = score(candidate, wanted) {
-            if best.is_none_or(|(_, top)| s > top) {
-                best = Some((i, s));
-            }
+        if let Some(s) = score(candidate, wanted)
+            && best.is_none_or(|(_, top)| s > top)
+        {
+            best = Some((i, s));
         }
     }
     best.map(|(i, _)| i)
@@ -237,8 +239,19 @@ mod tests {
             score(&fp(Role::Button, "Refresh", "div#app>header>button", &[]), &wanted),
             None
         );
-        // A renamed button at the very same place is still the same button.
+        // The same place showing another name is another item, but a longer or shorter label
+        // of the same item still fits.
+        assert_eq!(
+            score(&fp(Role::Button, "Delete", "div#app>main>button", &[]), &wanted),
+            None
+        );
         assert!(score(&fp(Role::Button, "Create", "div#app>main>button", &[]), &wanted).is_some());
+        let nameless = fp(Role::Button, "", "div#app>main>button", &[]);
+        assert!(score(&nameless, &nameless).is_some());
+        assert_eq!(
+            score(&fp(Role::Button, "", "div#app>aside>button", &[]), &nameless),
+            None
+        );
         assert_eq!(best_match(&[fp(Role::Button, "OK", "x", &[])], &wanted), None);
     }
 

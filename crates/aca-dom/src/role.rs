@@ -77,11 +77,11 @@ pub fn aria_role(token: &str) -> Option<Classified> {
 
 /// The role of an element from its tag and attributes, or `None` when it is not listed.
 pub fn classify(facts: &ElementFacts<'_>) -> Option<Classified> {
-    if let Some(token) = facts.aria_role {
-        if let Some(found) = aria_role(token) {
-            // `<input type=checkbox role=switch>` is a switch; a native input keeps its kind otherwise.
-            return Some(found);
-        }
+    if let Some(token) = facts.aria_role
+        && let Some(found) = aria_role(token)
+    {
+        // `<input type=checkbox role=switch>` is a switch; a native input keeps its kind otherwise.
+        return Some(found);
     }
     let native = match facts.tag {
         "a" if facts.has_href => Classified::control(Role::Link),

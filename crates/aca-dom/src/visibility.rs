@@ -38,6 +38,11 @@ pub fn intersect(a: &Rect, b: &Rect) -> Option<Rect> {
     })
 }
 
+/// Whether `outer` covers all of `inner`.
+pub fn contains(outer: &Rect, inner: &Rect) -> bool {
+    outer.x <= inner.x && outer.y <= inner.y && right(outer) >= right(inner) && bottom(outer) >= bottom(inner)
+}
+
 /// Which way to scroll to bring `rect` into `view`, or `None` when it is (partly) in view already.
 pub fn direction_outside(rect: &Rect, view: &Rect) -> Option<ScrollDirection> {
     if intersect(rect, view).is_some() {
@@ -162,6 +167,8 @@ mod tests {
             intersect(&a, &rect(50.0, 50.0, 100.0, 100.0)),
             Some(rect(50.0, 50.0, 50.0, 50.0))
         );
+        assert!(contains(&a, &rect(10.0, 10.0, 90.0, 90.0)));
+        assert!(!contains(&a, &rect(10.0, 10.0, 91.0, 90.0)));
         for (x, y) in probe_points(&rect(10.0, 20.0, 80.0, 30.0)) {
             assert!((10.0..=90.0).contains(&x) && (20.0..=50.0).contains(&y));
         }

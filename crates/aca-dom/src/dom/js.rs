@@ -4,9 +4,8 @@
 
 use aca_core::Rect;
 use js_sys::{JsString, Object, Reflect};
-use wasm_bindgen::JsCast;
-use wasm_bindgen::intern;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::{JsCast, intern};
 use web_sys::{CssStyleDeclaration, Document, Element, Node, ShadowRoot, Window};
 
 #[wasm_bindgen]
@@ -203,16 +202,20 @@ pub fn top_rect(element: &Element) -> Rect {
 
 /// The viewport of a window, without scrollbars.
 pub fn viewport(window: &Window) -> Rect {
+    let inner = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let (inner_width, inner_height) = (inner(window.inner_width()), inner(window.inner_height()));
+    // The root element's client size leaves the scrollbars out; in quirks mode it is the whole
+    // document's size instead, which the window's inner size bounds.
     let (width, height) = window
         .document()
         .and_then(|d| d.document_element())
         .map(|e| (f64::from(e.client_width()), f64::from(e.client_height())))
         .filter(|(w, h)| *w > 0.0 && *h > 0.0)
-        .unwrap_or_else(|| {
-            let w = window.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-            let h = window.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-            (w, h)
-        });
+        .map(|(w, h)| {
+            let bound = |client: f64, outer: f64| if outer > 0.0 { client.min(outer) } else { client };
+            (bound(w, inner_width), bound(h, inner_height))
+        })
+        .unwrap_or((inner_width, inner_height));
     Rect {
         x: 0.0,
         y: 0.0,
@@ -221,19 +224,13 @@ pub fn viewport(window: &Window) -> Rect {
     }
 }
 
-/// Elements that never carry text a person reads.
-const SILENT: &str = "script,style,template,noscript,[aria-hidden=true],[hidden],img[alt],svg,[aria-label],select,\
-    input,textarea";
-
 /// The text a person reads in `element`: its text content with scripts, `aria-hidden` and
 /// `hidden` parts left out, images by their `alt`, icons by their `aria-label`. `skip` leaves out
 /// one descendant (a label's own control).
 pub fn visible_text(element: &Element, skip: Option<&Element>) -> String {
-    // Text content runs words of adjacent elements together ("vpc-a1" + "web"): only a leaf uses it.
-    let complex = skip.is_some()
-        || element.child_element_count() > 0
-            && (element.child_element_count() > 1 || element.query_selector(intern(SILENT)).ok().flatten().is_some());
-    if !complex {
+    // Text content runs the words of neighbouring elements together ("1" + "Basic
+    // Configurations"), so only an element without element children uses it.
+    if skip.is_none() && element.child_element_count() == 0 {
         return element.text_content().unwrap_or_default();
     }
     let mut out = String::new();

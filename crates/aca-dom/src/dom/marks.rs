@@ -11,10 +11,10 @@ const COLOURS: &[&str] = &[
 
 /// Removes the overlay, if drawn.
 pub fn remove() {
-    if let Ok(document) = js::top_document() {
-        if let Some(layer) = document.get_element_by_id(MARKS_ID) {
-            layer.remove();
-        }
+    if let Ok(document) = js::top_document()
+        && let Some(layer) = document.get_element_by_id(MARKS_ID)
+    {
+        layer.remove();
     }
 }
 

@@ -95,14 +95,12 @@ pub fn accessible_name(element: &Element, tag: &str, role: Role) -> (String, Opt
         role,
         Role::Textbox | Role::Combobox | Role::Checkbox | Role::Radio | Role::Switch
     );
-    if wants_label {
-        if let Some(label) = form_item_label(element) {
-            let text = tidy(&js::visible_text(&label, Some(element)));
-            let text = text.trim_start_matches('*').trim().to_owned();
-            if !text.is_empty() {
-                label_element = Some(label);
-                return (text, label_element);
-            }
+    if wants_label && let Some(label) = form_item_label(element) {
+        let text = tidy(&js::visible_text(&label, Some(element)));
+        let text = text.trim_start_matches('*').trim().to_owned();
+        if !text.is_empty() {
+            label_element = Some(label);
+            return (text, label_element);
         }
     }
     let content = || {

@@ -45,12 +45,12 @@ pub fn wizard_step_name(panel: &Element) -> String {
     let mut ancestor = panel.parent_element();
     for _ in 0..6 {
         let Some(a) = ancestor else { break };
-        if let Ok(Some(current)) = a.query_selector(intern(CURRENT)) {
-            if !panel.contains(Some(&current)) {
-                let text = tidy(&js::visible_text(&current, None));
-                if !text.is_empty() {
-                    return text;
-                }
+        if let Ok(Some(current)) = a.query_selector(intern(CURRENT))
+            && !panel.contains(Some(&current))
+        {
+            let text = tidy(&js::visible_text(&current, None));
+            if !text.is_empty() {
+                return text;
             }
         }
         ancestor = a.parent_element();
@@ -78,8 +78,8 @@ pub fn row_cells(row: &Element) -> Vec<Element> {
         .collect()
 }
 
-/// A data row's name (its first cell with text) and that cell; `None` for header rows.
-pub fn row_name(row: &Element) -> Option<(String, Element, Vec<Element>)> {
+/// A data row's naming cell (its first cell with text) and all its cells; `None` for header rows.
+pub fn row_name_cell(row: &Element) -> Option<(Element, Vec<Element>)> {
     let cells = row_cells(row);
     let data = cells
         .iter()
@@ -87,11 +87,16 @@ pub fn row_name(row: &Element) -> Option<(String, Element, Vec<Element>)> {
     if !data {
         return None;
     }
-    let (name, cell) = cells.iter().find_map(|c| {
-        let text = tidy(&js::visible_text(c, None));
-        (!text.is_empty()).then(|| (text, c.clone()))
-    })?;
-    Some((name, cell, cells))
+    let cell = cells
+        .iter()
+        .find(|c| c.text_content().is_some_and(|t| !t.trim().is_empty()))?
+        .clone();
+    Some((cell, cells))
+}
+
+/// A row's name: its naming cell's text.
+pub fn row_name(name_cell: &Element) -> String {
+    tidy(&js::visible_text(name_cell, None))
 }
 
 /// The position and header text of a table's status column (`Status`, `State`), if it has one.

@@ -5,11 +5,11 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Promise, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, MutationObserver, MutationObserverInit, MutationRecord, PerformanceObserver};
+use web_sys::{MutationObserver, MutationObserverInit, MutationRecord, PerformanceObserver};
 
 use super::js;
 use super::walk::MARKS_ID;
@@ -95,9 +95,8 @@ pub fn install() {
         init.set_subtree(true);
         init.set_attributes(true);
         init.set_character_data(true);
-        if let Some(root) = document.document_element() {
-            let _ = observer.observe_with_options(&root, &init);
-        }
+        // The document itself, so that loading at document start (no root element yet) works.
+        let _ = observer.observe_with_options(&document, &init);
         keep.push(observer.into());
     }
     keep.push(on_mutation.into_js_value());

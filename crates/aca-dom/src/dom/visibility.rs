@@ -3,12 +3,11 @@
 //! and frames), with the label standing in for a visually hidden checkbox or radio.
 
 use aca_core::Rect;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::intern;
 use web_sys::{Document, Element};
 
 use super::js;
-use crate::visibility::{Clip, Visibility, place_box, probe_points};
+use crate::visibility::{Clip, Visibility, contains, place_box, probe_points};
 
 /// The topmost element at a point of `document` (its own viewport coordinates), looking into
 /// open shadow roots.
@@ -83,6 +82,10 @@ pub fn occlusion(target: &Element, proxy: Option<&Element>, visible: &Rect) -> O
             None => return None,
             Some(cover) => {
                 if first_cover.is_none() {
+                    // A mask over all of it (a dialog's backdrop) needs no more probes.
+                    if contains(&js::top_rect(&cover), visible) {
+                        return Some(cover_description(&cover));
+                    }
                     first_cover = Some(cover);
                 }
             }

@@ -3,33 +3,39 @@
 //! the row and dialog it is in) and collecting [`Candidate`]s with their element handles.
 
 use std::rc::Rc;
-use wasm_bindgen::intern;
 
-use aca_core::{ElementState, Place, PlaceKind, Rect, Role, ScrollExtent};
+use aca_core::{ElementState, Place, PlaceKind, Rect, Role, ScrollDirection, ScrollExtent};
 use js_sys::JsString;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::{JsCast, JsValue, intern};
 use web_sys::{Element, HtmlIFrameElement, Window};
 
-use super::{js, name, places, states, visibility};
+use super::describe::{Details, PendingDetails, describe_name, details_of};
+use super::{js, places, visibility};
 use crate::assemble::{Candidate, PageFacts, PopupLink};
 use crate::fingerprint::{MAX_SEGMENTS, join_path};
 use crate::name::tidy;
 use crate::places::{CONTAINER_SELECTOR, ContainerFacts, classify_container};
 use crate::role::{Classified, ElementFacts, Strength, classify};
-use crate::visibility::{Clip, Visibility, place_box};
+use crate::visibility::{Clip, Visibility, direction_outside, place_box};
 
 /// The id of the set-of-marks overlay, which the walk never enters.
 pub const MARKS_ID: &str = "aca-dom-marks";
 
 /// Elements that may be more than a plain box; anything else is only checked for a pointer cursor.
-const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,\
-    [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],\
+const INTERESTING: &str = "a,button,input,select,textarea,summary,h1,h2,h3,iframe,tr,dd,\
+    [role],[tabindex],[onclick],[contenteditable],[aria-modal],[aria-expanded],[title],[aria-label],\
     [class*=error],[class*=explain],[class*=feedback]";
+
+/// Elements whose `position` and `overflow` the walk does not read.
+const INLINE_TAGS: &[&str] = &[
+    "a", "span", "label", "b", "i", "em", "strong", "small", "code", "button", "p", "li", "dt", "dd", "h1", "h2", "h3",
+    "h4", "h5", "h6", "tr", "td", "th", "tbody", "thead", "tfoot",
+];
 
 /// Tags that may be interesting without any attribute (everything else needs one to match).
 const INTERESTING_TAGS: &[&str] = &[
     "a", "button", "input", "select", "textarea", "summary", "h1", "h2", "h3", "iframe", "tr", "dialog", "table",
-    "form", "nav", "aside", "header",
+    "form", "nav", "aside", "header", "dd",
 ];
 
 /// The selectors and property names the walk uses on every element, as JS strings made once.
@@ -78,89 +84,22 @@ pub struct Walked {
     pub page: PageFacts,
 }
 
-impl Walked {
-    /// Describes candidate `i` in full (name, value, state, hint) if the walk left it for later.
-    pub fn complete(&mut self, i: usize) {
-        let Some(pending) = self.pending.get_mut(i).and_then(Option::take) else {
-            return;
-        };
-        let role = self.candidates[i].role;
-        let active = js::deep_active_element();
-        let details = details_of(
-            &self.handles[i],
-            &pending.tag,
-            role,
-            pending.status_header.as_deref(),
-            active.as_ref(),
-        );
-        let candidate = &mut self.candidates[i];
-        candidate.described = true;
-        candidate.name = details.name;
-        candidate.value = details.value;
-        candidate.state = details.state;
-        candidate.hint = details.hint;
+/// The label a cell's text is read with: its column's header for a row's status cell, the term
+/// of a description (`<dt>`) for its details (`<dd>`).
+fn text_label(element: &Element, tag: &str, scope: &Scope) -> Option<String> {
+    if tag == "dd" {
+        return element
+            .previous_element_sibling()
+            .filter(|dt| dt.local_name() == "dt")
+            .map(|dt| tidy(&js::visible_text(&dt, None)))
+            .filter(|t| !t.is_empty());
     }
-
-    /// Describes every candidate in full.
-    pub fn complete_all(&mut self) {
-        for i in 0..self.candidates.len() {
-            self.complete(i);
-        }
-    }
-}
-
-/// What describing a candidate later needs from the walk.
-pub struct PendingDetails {
-    tag: String,
-    status_header: Option<String>,
-}
-
-/// What a person reads off a candidate besides where it is.
-#[derive(Default)]
-struct Details {
-    name: String,
-    value: Option<String>,
-    state: ElementState,
-    hint: Option<String>,
-}
-
-/// An element's name: the text of things to read (a status cell with its column's header), the
-/// accessible name of controls; with the label that gave it, if a form item's label did.
-fn describe_name(element: &Element, tag: &str, role: Role, status_header: Option<&str>) -> String {
-    name_and_label(element, tag, role, status_header).0
-}
-
-fn name_and_label(element: &Element, tag: &str, role: Role, status_header: Option<&str>) -> (String, Option<Element>) {
-    match role {
-        Role::DialogTitle | Role::Cell | Role::FieldError | Role::Alert | Role::Heading => {
-            let text = tidy(&js::visible_text(element, None));
-            match status_header {
-                Some(header) => (format!("{header}: {text}"), None),
-                None => (text, None),
-            }
-        }
-        _ => name::accessible_name(element, tag, role),
-    }
-}
-
-fn details_of(
-    element: &Element,
-    tag: &str,
-    role: Role,
-    status_header: Option<&str>,
-    active: Option<&Element>,
-) -> Details {
-    let (name, label) = name_and_label(element, tag, role, status_header);
-    let mut state = states::state_of(element, tag, role, label.as_ref());
-    state.focused = active.is_some_and(|a| a == element);
-    let value = name::value_of(element, tag, role, &name);
-    let hint = name::hint_of(element, role, &name, state.disabled);
-    Details {
-        name,
-        value,
-        state,
-        hint,
-    }
+    scope
+        .row
+        .as_ref()
+        .and_then(|r| r.status_cell.as_ref())
+        .filter(|(c, _)| c == element)
+        .map(|(_, header)| header.clone())
 }
 
 /// One document being walked: the top one or a same-origin frame's.
@@ -177,6 +116,8 @@ struct FrameScope {
 struct RowScope {
     name_cell: Element,
     status_cell: Option<(Element, String)>,
+    /// The Row place carries its name already.
+    named: bool,
 }
 
 /// What encloses the element being walked.
@@ -193,6 +134,9 @@ struct Scope {
     table_status: Option<Rc<Option<(usize, String)>>>,
     row: Option<Rc<RowScope>>,
     dialog_title: Option<Rc<Element>>,
+    /// Inside a table row wholly out of view: everything in it is off-screen that way, and the
+    /// row's box stands for theirs until they are described.
+    beyond: Option<(ScrollDirection, Rect)>,
 }
 
 struct Segment {
@@ -248,6 +192,7 @@ pub fn walk() -> Result<Walked, String> {
         combobox: None,
         listbox: None,
         table_status: None,
+        beyond: None,
         row: None,
         dialog_title: None,
     };
@@ -303,9 +248,19 @@ impl Walker {
         }
         // Only what has children can clip them or hide a subtree; a fixed leaf is rare enough to
         // treat as in flow, and a hidden leaf is caught when it is a candidate.
-        let has_children = element.child_element_count() > 0 || tag.contains('-') || tag == "iframe" || tag == "slot";
-        // Inside a control nothing starts a pointer cursor of its own: a leaf there needs no style.
-        let needs_style = has_children || !scope.in_control;
+        let first_child = element.first_element_child();
+        let has_children = first_child.is_some() || tag.contains('-') || tag == "iframe" || tag == "slot";
+        let interesting = (element.has_attributes() || INTERESTING_TAGS.contains(&tag.as_str()))
+            && js::matches(element, &self.strings.any);
+        // Inside a control nothing starts a pointer cursor of its own, and an empty leaf without
+        // attributes that name it could not be named: such leaves need no style.
+        let empty_leaf = !has_children && !interesting && element.first_child().is_none();
+        // Table cells and row groups are laid out by their table: they neither hide a subtree
+        // in practice nor start a pointer of their own unless marked up as interesting.
+        let table_part = !interesting && matches!(tag.as_str(), "td" | "th" | "tbody" | "thead" | "tfoot");
+        // In a row wholly out of view only interesting elements count (as off-screen, by markup):
+        // nothing there is worth a style read.
+        let needs_style = scope.beyond.is_none() && !table_part && (has_children || (!scope.in_control && !empty_leaf));
         let style = if needs_style {
             match js::computed_style(&scope.frame.window, element) {
                 Some(style) => Some(style),
@@ -326,7 +281,9 @@ impl Walker {
             Some(s) if !scope.in_control => js::style_is(s, &strings.cursor, &strings.pointer),
             _ => scope.pointer,
         };
-        let (fixed, overflow) = if let (true, Some(style)) = (has_children, style.as_ref()) {
+        // Inline and table elements rarely scroll or fix what they hold; boxes that do are blocks.
+        let may_clip = has_children && !INLINE_TAGS.contains(&tag.as_str());
+        let (fixed, overflow) = if let (true, Some(style)) = (may_clip, style.as_ref()) {
             (
                 js::style_is(style, &strings.position, &strings.fixed),
                 if js::style_is(style, &strings.overflow, &strings.visible) {
@@ -351,8 +308,13 @@ impl Walker {
         });
         let places_before = self.places.len();
 
-        let interesting = (element.has_attributes() || INTERESTING_TAGS.contains(&tag.as_str()))
-            && js::matches(element, &self.strings.any);
+        // A list item wholly out of view, like a table row: what it holds is off-screen that way.
+        if tag == "li" && scope.beyond.is_none() && scope.clip.is_none() && has_children {
+            let rect = self.to_top(&js::local_rect(element), &scope.frame);
+            if rect.width >= 1.0 && rect.height >= 1.0 {
+                child.beyond = direction_outside(&rect, &self.viewport).map(|d| (d, rect));
+            }
+        }
         let mut local_rect: Option<Rect> = None;
         let mut facts_role: Option<String> = None;
         let mut class = String::new();
@@ -434,7 +396,7 @@ impl Walker {
             }
         } else if tag == "html" {
             // The overlay hangs off the root element; it is never part of what the page shows.
-            let kids = child_elements(element)
+            let kids = siblings_from(first_child)
                 .into_iter()
                 .filter(|c| c.id() != MARKS_ID)
                 .collect();
@@ -445,7 +407,7 @@ impl Walker {
                 "svg" | "select" | "textarea" | "input" | "img" | "canvas" | "video"
             )
         {
-            self.children(child_elements(element), &child);
+            self.children(siblings_from(first_child), &child);
         }
 
         self.places.truncate(places_before);
@@ -496,18 +458,32 @@ impl Walker {
         local_rect: &mut Option<Rect>,
     ) {
         if (tag == "tr" || aria_role == Some("row")) && scope.table_status.is_some() {
-            if let Some((row_name, name_cell, cells)) = places::row_name(element) {
+            if let Some((name_cell, cells)) = places::row_name_cell(element) {
                 let status_cell = scope
                     .table_status
                     .as_ref()
                     .and_then(|s| s.as_ref().clone())
                     .and_then(|(position, header)| cells.get(position).map(|c| (c.clone(), header)))
                     .filter(|(c, _)| c != &name_cell);
+                // Rows out of view are named when something in them is described (`complete`).
+                let rect = self.to_top(&js::local_rect(element), &scope.frame);
+                let in_view = crate::visibility::intersect(&rect, &self.viewport).is_some();
+                if scope.clip.is_none() && rect.width >= 1.0 && rect.height >= 1.0 {
+                    child.beyond = direction_outside(&rect, &self.viewport).map(|d| (d, rect));
+                }
                 self.places.push(Place {
                     kind: PlaceKind::Row,
-                    name: row_name,
+                    name: if in_view {
+                        places::row_name(&name_cell)
+                    } else {
+                        String::new()
+                    },
                 });
-                child.row = Some(Rc::new(RowScope { name_cell, status_cell }));
+                child.row = Some(Rc::new(RowScope {
+                    name_cell,
+                    status_cell,
+                    named: in_view,
+                }));
             }
             return;
         }
@@ -596,10 +572,14 @@ impl Walker {
         if scope.dialog_title.as_deref().is_some_and(|t| t == element) {
             return readable(Role::DialogTitle);
         }
-        if let Some(row) = &scope.row {
-            if &row.name_cell == element || row.status_cell.as_ref().is_some_and(|(c, _)| c == element) {
-                return readable(Role::Cell);
-            }
+        // A description's details (`<dd>`) read like a cell: "Status: Available".
+        if tag == "dd" {
+            return readable(Role::Cell);
+        }
+        if let Some(row) = &scope.row
+            && (&row.name_cell == element || row.status_cell.as_ref().is_some_and(|(c, _)| c == element))
+        {
+            return readable(Role::Cell);
         }
         let pointer_starts_here = pointer && !scope.pointer && !scope.in_control;
         if !interesting {
@@ -676,6 +656,9 @@ impl Walker {
         scope: &Scope,
     ) -> usize {
         let role = classified.role;
+        if let Some((direction, rect)) = scope.beyond {
+            return self.push_beyond(element, tag, classified, direction, rect, scope);
+        }
         let own = js::local_rect(element);
         let (geometry, local) = if own.width >= 1.0 && own.height >= 1.0 && js::check_visibility(element) {
             (Some(element.clone()), own)
@@ -711,13 +694,8 @@ impl Walker {
                 ..Details::default()
             }
         } else {
-            let status_header = scope
-                .row
-                .as_ref()
-                .and_then(|r| r.status_cell.as_ref())
-                .filter(|(c, _)| c == element)
-                .map(|(_, header)| header.as_str());
-            details_of(element, tag, role, status_header, self.active.as_ref())
+            let label = text_label(element, tag, scope);
+            details_of(element, tag, role, label.as_deref(), self.active.as_ref())
         };
         let Details {
             name,
@@ -725,16 +703,10 @@ impl Walker {
             state,
             hint,
         } = details;
-        self.pending.push(defer.then(|| {
-            PendingDetails {
-                tag: tag.to_owned(),
-                status_header: scope
-                    .row
-                    .as_ref()
-                    .and_then(|r| r.status_cell.as_ref())
-                    .filter(|(c, _)| c == element)
-                    .map(|(_, header)| header.clone()),
-            }
+        self.pending.push(defer.then(|| PendingDetails {
+            tag: tag.to_owned(),
+            status_header: text_label(element, tag, scope),
+            row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
         }));
 
         let popup = match role {
@@ -769,6 +741,42 @@ impl Walker {
             popup,
             wrapper: scope.wrapper,
             described: !defer,
+        });
+        self.handles.push(element.clone());
+        self.candidates.len() - 1
+    }
+
+    /// Records a candidate in a row wholly out of view, without asking the browser about it.
+    fn push_beyond(
+        &mut self,
+        element: &Element,
+        tag: &str,
+        classified: Classified,
+        direction: ScrollDirection,
+        rect: Rect,
+        scope: &Scope,
+    ) -> usize {
+        self.pending.push(Some(PendingDetails {
+            tag: tag.to_owned(),
+            status_header: text_label(element, tag, scope),
+            row_name_cell: scope.row.as_ref().filter(|r| !r.named).map(|r| r.name_cell.clone()),
+        }));
+        // Its path is read upward from it if it is ever described (`complete`).
+        let path = String::new();
+        self.candidates.push(Candidate {
+            role: classified.role,
+            strength: classified.strength,
+            name: String::new(),
+            value: None,
+            state: ElementState::default(),
+            hint: None,
+            rect,
+            places: self.places.clone(),
+            visibility: Visibility::Offscreen(direction),
+            path,
+            popup: PopupLink::default(),
+            wrapper: scope.wrapper,
+            described: false,
         });
         self.handles.push(element.clone());
         self.candidates.len() - 1
@@ -856,8 +864,13 @@ impl Walker {
 }
 
 fn child_elements(element: &Element) -> Vec<Element> {
+    siblings_from(element.first_element_child())
+}
+
+/// An element and the element siblings after it.
+fn siblings_from(first: Option<Element>) -> Vec<Element> {
     let mut out = Vec::new();
-    let mut child = element.first_element_child();
+    let mut child = first;
     while let Some(c) = child {
         child = c.next_element_sibling();
         out.push(c);

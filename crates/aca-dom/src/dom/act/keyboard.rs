@@ -4,9 +4,8 @@
 //! activates a button, Space activates, Tab moves focus). `type` and `press` actions.
 
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
-use js_sys::{Function, Object, Reflect};
-use wasm_bindgen::intern;
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue, intern};
 use web_sys::{Element, Event, EventInit, HtmlElement, InputEvent, InputEventInit, KeyboardEvent, KeyboardEventInit};
 
 use super::super::js;
@@ -246,7 +245,7 @@ fn move_focus(from: &Element, backwards: bool) {
     };
     let focusables: Vec<Element> = js::elements_of(&list)
         .into_iter()
-        .filter(|e| super::super::visibility::rendered(e))
+        .filter(super::super::visibility::rendered)
         .collect();
     if focusables.is_empty() {
         return;
@@ -336,10 +335,8 @@ pub async fn type_text(
         key_event(&field, "keyup", &chord);
     }
     plain_event(&field, "change");
-    if submit {
-        if let Ok(enter) = parse_chord("Enter") {
-            press_on(&field, &enter);
-        }
+    if submit && let Ok(enter) = parse_chord("Enter") {
+        press_on(&field, &enter);
     }
     ActionOutcome::Done {
         reresolved: target.reresolved,

@@ -3,8 +3,7 @@
 //! the topmost element at a point of the target. `click` and `hover` actions.
 
 use aca_core::{ActionOutcome, Fingerprint, Rect};
-use wasm_bindgen::JsCast;
-use wasm_bindgen::intern;
+use wasm_bindgen::{JsCast, intern};
 use web_sys::{Element, Event, HtmlElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit};
 
 use super::super::{js, visibility};
@@ -173,10 +172,8 @@ pub async fn click(index: u32, wanted: Option<&Fingerprint>, timeout_ms: u32) ->
     };
     let (point, receiver) = aim(&target.element, &visible);
     let followed = dispatch_click(&receiver, point);
-    if followed {
-        if let Some(url) = link_destination(&receiver) {
-            return ActionOutcome::Navigated { url };
-        }
+    if followed && let Some(url) = link_destination(&receiver) {
+        return ActionOutcome::Navigated { url };
     }
     ActionOutcome::Done {
         reresolved: target.reresolved,

@@ -4,8 +4,7 @@
 
 use aca_core::{ActionOutcome, Fingerprint, NotActionable};
 use js_sys::Reflect;
-use wasm_bindgen::intern;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::{JsCast, JsValue, intern};
 use web_sys::{Element, Event, EventInit, HtmlSelectElement};
 
 use super::super::{js, settle, visibility};
@@ -95,10 +94,10 @@ fn shown_options(combobox: &Element) -> Vec<Element> {
         found
     };
     let mut options: Vec<Element> = popups.iter().flat_map(collect).collect();
-    if options.is_empty() {
-        if let Some(root) = combobox.owner_document().and_then(|d| d.document_element()) {
-            options = collect(&root);
-        }
+    if options.is_empty()
+        && let Some(root) = combobox.owner_document().and_then(|d| d.document_element())
+    {
+        options = collect(&root);
     }
     options
         .into_iter()

@@ -4,7 +4,7 @@
 use aca_core::{ActionOutcome, Fingerprint, NotActionable, Rect};
 use web_sys::{Element, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition};
 
-use super::super::{name, observe, settle, states, visibility};
+use super::super::{describe, name, observe, settle, states, visibility};
 use crate::assemble::fingerprints;
 use crate::fingerprint::best_match;
 use crate::visibility::Visibility;
@@ -33,7 +33,13 @@ pub async fn resolve(index: u32, wanted: Option<&Fingerprint>, timeout_ms: u32) 
     let remembered = observe::indexed(index);
     if let Some((element, fingerprint)) = &remembered {
         let same_observation = wanted.is_none_or(|w| w == fingerprint);
-        if same_observation && visibility::attached(element) {
+        let same_element = match fingerprint.role {
+            Some(role) if role != aca_core::Role::Cell && !fingerprint.name.is_empty() => {
+                describe::current_name(element, role) == fingerprint.name
+            }
+            _ => true,
+        };
+        if same_observation && visibility::attached(element) && same_element {
             return Ok(Target {
                 element: element.clone(),
                 reresolved: false,
