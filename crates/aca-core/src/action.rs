@@ -126,6 +126,22 @@ pub enum ActionOutcome {
     },
 }
 
+/// The page side's answer when a runtime with a real pointer asks where to click or hover: the
+/// element was found (again, by fingerprint, if its index went stale), it can take the pointer now,
+/// and a hit test at this point (top-frame CSS pixels) reaches it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "aim", rename_all = "snake_case")]
+pub enum Aim {
+    At {
+        x: f64,
+        y: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        reresolved: bool,
+    },
+    /// The element cannot be aimed at; `because` is the outcome the action ends with.
+    Refused { because: ActionOutcome },
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }

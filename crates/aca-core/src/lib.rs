@@ -16,7 +16,7 @@ pub mod task;
 pub mod trail;
 pub mod verdict;
 
-pub use action::{ActRequest, Action, ActionOutcome, ControlAction, GuiAction, NotActionable};
+pub use action::{ActRequest, Action, ActionOutcome, Aim, ControlAction, GuiAction, NotActionable};
 pub use episode::{Thought, Trajectory, Turn};
 pub use meta::{KeyAttribute, ResourceMeta};
 pub use observation::{

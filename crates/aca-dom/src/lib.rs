@@ -71,6 +71,16 @@ mod exports {
             .unwrap_or_else(|e| format!(r#"{{"outcome":"failed","message":"cannot encode the outcome: {e}"}}"#))
     }
 
+    /// For a click or hover ActRequest (JSON): resolves to an Aim (JSON), the point where a runtime
+    /// with trusted input should press or move the real pointer. Never rejects.
+    #[wasm_bindgen]
+    pub async fn aim(request_json: String) -> String {
+        let aim = actions::aim(&request_json).await;
+        serde_json::to_string(&aim).unwrap_or_else(|e| {
+            format!(r#"{{"aim":"refused","because":{{"outcome":"failed","message":"cannot encode the aim: {e}"}}}}"#)
+        })
+    }
+
     /// Draws (true) or removes (false) the set-of-marks overlay for the last observation.
     #[wasm_bindgen]
     pub fn mark(show: bool) -> Result<(), JsError> {

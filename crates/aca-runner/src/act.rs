@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use aca_core::{ActRequest, ActionOutcome, GuiAction, PlaceKind};
+use aca_core::{ActRequest, ActionOutcome, Aim, GuiAction, PlaceKind};
 use chromiumoxide::cdp::browser_protocol::page::FrameId;
 use serde_json::Value;
 
@@ -14,6 +14,9 @@ use crate::session::{Session, crashed_outcome};
 
 /// How long to wait after a page-side call for the page to start navigating, when it does.
 const NAVIGATION_GRACE: Duration = Duration::from_millis(120);
+
+/// How long after a click to look whether the page changed its URL without navigating.
+const SAME_DOCUMENT_GRACE: Duration = Duration::from_millis(50);
 
 /// Marks a page-side failure whose document went away, until the runtime knows whether it navigated.
 const NAVIGATED_MARK: &str = "\u{1}context gone: ";
@@ -70,12 +73,18 @@ impl Session {
             .action
             .index()
             .and_then(|i| self.last.as_ref()?.element(i).cloned());
-        if let Some(element) = &element
-            && let Some(outcome) = self.trusted(request, element).await
+        let route = request.action.index().and_then(|i| self.routes.get(&i));
+        if route.is_none()
+            && let Some(outcome) = self.pointer(request).await
         {
             return outcome;
         }
-        let (channel, frame, request) = match request.action.index().and_then(|i| self.routes.get(&i)) {
+        if let Some(element) = &element
+            && let Some(outcome) = self.trusted_typing(request, element).await
+        {
+            return outcome;
+        }
+        let (channel, frame, request) = match route {
             Some(Route::Child { target, index }) => {
                 let child = self.children.lock().iter().find(|c| c.target == *target).cloned();
                 let Some(child) = child else {
@@ -107,35 +116,80 @@ impl Session {
         }
     }
 
-    /// Hover always, and typing into a shadow root, go through CDP input: only trusted pointer events
-    /// set CSS `:hover`, and a web component's inner input may ignore synthetic key events. Returns
-    /// `None` to leave the action to the page side (which also reports disabled or hidden elements).
-    async fn trusted(&self, request: &ActRequest, element: &aca_core::Element) -> Option<ActionOutcome> {
-        let rect = element.rect.filter(|r| r.width > 0.0 && r.height > 0.0)?;
-        if element.state.disabled || !element.state.in_viewport {
-            return None;
-        }
-        let in_shadow = element.places.iter().any(|p| p.kind == PlaceKind::Shadow);
-        let point = input::centre(&rect);
-        let result = match &request.action {
-            GuiAction::Hover { .. } => input::move_to(&self.page, point).await,
-            GuiAction::Type { text, submit, .. } if in_shadow => {
-                if element.state.readonly {
-                    return None;
-                }
-                let typed = async {
-                    input::click_at(&self.page, point).await?;
-                    input::replace_text(&self.page, text).await?;
-                    if *submit {
-                        input::press_enter(&self.page).await?;
-                    }
-                    Ok(())
-                };
-                typed.await
-            }
+    /// Clicks and hovers in the top frame's document (and the same-origin frames it walks) move and
+    /// press the real pointer: the page side finds the element, waits until it can take the pointer
+    /// and picks a point a hit test reaches; CDP then sends trusted input there, so handlers that
+    /// check `isTrusted` and CSS `:hover` work. Returns `None` for other actions.
+    async fn pointer(&self, request: &ActRequest) -> Option<ActionOutcome> {
+        let hover = match request.action {
+            GuiAction::Click { .. } => false,
+            GuiAction::Hover { .. } => true,
             _ => return None,
         };
-        Some(match result {
+        let json = match serde_json::to_string(request) {
+            Ok(json) => json,
+            Err(e) => return Some(ActionOutcome::Failed { message: e.to_string() }),
+        };
+        let aim = match self
+            .call(&self.main(), &self.watch.main_frame(), "aim", &[Value::String(json)])
+            .await
+        {
+            Ok(Value::String(text)) => serde_json::from_str::<Aim>(&text).map_err(|e| ActionOutcome::Failed {
+                message: format!("the page side answered aim with something unreadable: {e}"),
+            }),
+            Ok(other) => Err(ActionOutcome::Failed {
+                message: format!("the page side answered aim with {other}"),
+            }),
+            Err(RunnerError::Injection { message, .. }) => Err(ActionOutcome::Failed {
+                message: format!("{NAVIGATED_MARK}{message}"),
+            }),
+            Err(e) => Err(ActionOutcome::Failed { message: e.to_string() }),
+        };
+        let (point, reresolved) = match aim {
+            Ok(Aim::At { x, y, reresolved }) => ((x, y), reresolved),
+            Ok(Aim::Refused { because }) => return Some(because),
+            Err(outcome) => return Some(outcome),
+        };
+        if hover {
+            return Some(match input::move_to(&self.page, point).await {
+                Ok(()) => ActionOutcome::Done { reresolved },
+                Err(e) => ActionOutcome::Failed { message: e.to_string() },
+            });
+        }
+        let before = self.url().await.unwrap_or_default();
+        if let Err(e) = input::click_at(&self.page, point).await {
+            return Some(ActionOutcome::Failed { message: e.to_string() });
+        }
+        // A history.pushState route change is no frame navigation; the URL shows it.
+        tokio::time::sleep(SAME_DOCUMENT_GRACE).await;
+        Some(match self.url().await {
+            Ok(now) if without_fragment(&now) != without_fragment(&before) => ActionOutcome::Navigated { url: now },
+            _ => ActionOutcome::Done { reresolved },
+        })
+    }
+
+    /// Typing into a shadow root goes through CDP input: a web component's inner input may ignore
+    /// synthetic key events. Returns `None` to leave the action to the page side (which also reports
+    /// disabled or hidden elements).
+    async fn trusted_typing(&self, request: &ActRequest, element: &aca_core::Element) -> Option<ActionOutcome> {
+        let GuiAction::Type { text, submit, .. } = &request.action else {
+            return None;
+        };
+        let rect = element.rect.filter(|r| r.width > 0.0 && r.height > 0.0)?;
+        let in_shadow = element.places.iter().any(|p| p.kind == PlaceKind::Shadow);
+        if !in_shadow || element.state.disabled || element.state.readonly || !element.state.in_viewport {
+            return None;
+        }
+        let point = input::centre(&rect);
+        let typed = async {
+            input::click_at(&self.page, point).await?;
+            input::replace_text(&self.page, text).await?;
+            if *submit {
+                input::press_enter(&self.page).await?;
+            }
+            Ok::<(), RunnerError>(())
+        };
+        Some(match typed.await {
             Ok(()) => ActionOutcome::Done { reresolved: false },
             Err(e) => ActionOutcome::Failed { message: e.to_string() },
         })
@@ -198,4 +252,8 @@ impl Session {
             Err(e) => ActionOutcome::Failed { message: e.to_string() },
         }
     }
+}
+
+fn without_fragment(url: &str) -> &str {
+    url.split('#').next().unwrap_or(url)
 }

@@ -1,6 +1,7 @@
 //! The runtime on small fixture pages: a strict CSP and a cross-origin frame, a CSS hover menu that
-//! only trusted input opens, and every way an action can go wrong (a vanished element, a disabled
-//! button, a navigation during the action, a page that never settles, a crashed tab).
+//! only trusted input opens, a handler that checks `isTrusted`, and every way an action can go wrong
+//! (a vanished element, a disabled button, a navigation during the action, a page that never
+//! settles, a crashed tab).
 
 mod common;
 
@@ -24,6 +25,11 @@ const ACTIONS: &str = "<title>Actions</title>\
     <button onclick=\"setTimeout(() => location.href = '/next', 30)\">Later</button>\
     <button onclick=\"fetch('/slow')\">Busy</button>";
 
+const TRUSTED: &str = "<title>Trusted</title>\
+    <button onclick=\"this.textContent = event.isTrusted ? 'Pressed by a person' : 'Pressed by a script'\">Press</button>\
+    <button onclick=\"history.pushState({}, '', '/routed')\">Route</button>\
+    <div class=mask style='position:fixed;left:0;top:0;width:36px;height:100px;background:#fff'>Tab</div>";
+
 async fn site() -> String {
     let other = serve(axum::Router::new().route("/inner", get(|| async { Html(INNER) }))).await;
     // The frame's origin differs by host name, so Chromium puts it in a process of its own.
@@ -46,6 +52,7 @@ async fn site() -> String {
             }),
         )
         .route("/hover", get(|| async { Html(HOVER) }))
+        .route("/trusted", get(|| async { Html(TRUSTED) }))
         .route("/actions", get(|| async { Html(ACTIONS) }))
         .route(
             "/next",
@@ -133,6 +140,29 @@ async fn hover_moves_the_real_pointer_so_css_hover_menus_open() {
     assert!(outcome.succeeded(), "{outcome:?}");
     let opened = observe(&mut session).await;
     element(&opened, Role::Menuitem, "Release");
+    runner.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clicks_are_real_pointer_input_and_route_changes_count_as_navigation() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/trusted"))
+        .await
+        .unwrap();
+    // A fixed tab covers the button's left half and centre: the click must land on the button all the same.
+    let outcome = click(&mut session, Role::Button, "Press").await;
+    assert_eq!(outcome, ActionOutcome::Done { reresolved: false });
+    element(&observe(&mut session).await, Role::Button, "Pressed by a person");
+
+    // A single-page route change (no frame navigation) is reported as one.
+    let outcome = click(&mut session, Role::Button, "Route").await;
+    assert_eq!(
+        outcome,
+        ActionOutcome::Navigated {
+            url: format!("{base}/routed")
+        }
+    );
     runner.close().await;
 }
 

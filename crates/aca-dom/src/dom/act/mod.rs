@@ -8,7 +8,7 @@ mod scroll;
 mod select;
 mod target;
 
-use aca_core::{ActRequest, ActionOutcome, GuiAction};
+use aca_core::{ActRequest, ActionOutcome, Aim, GuiAction};
 
 use super::{js, settle};
 
@@ -58,6 +58,34 @@ pub async fn act(request_json: &str) -> ActionOutcome {
         }
     }
     outcome
+}
+
+/// For a click or hover given as JSON: where a runtime's real pointer should go (see
+/// [`Aim`]). Other actions are refused: they run through [`act`].
+pub async fn aim(request_json: &str) -> Aim {
+    let request: ActRequest = match serde_json::from_str(request_json) {
+        Ok(request) => request,
+        Err(e) => {
+            return Aim::Refused {
+                because: ActionOutcome::Failed {
+                    message: format!("the action request is not valid: {e}"),
+                },
+            };
+        }
+    };
+    let wanted = request.fingerprint.as_ref();
+    match &request.action {
+        GuiAction::Click { index } => pointer::aim_at(*index, wanted, false, request.timeout_ms).await,
+        GuiAction::Hover { index } => pointer::aim_at(*index, wanted, true, request.timeout_ms).await,
+        other => Aim::Refused {
+            because: ActionOutcome::Failed {
+                message: format!(
+                    "only click and hover are aimed; {} runs through act",
+                    other.call_syntax()
+                ),
+            },
+        },
+    }
 }
 
 fn goto(url: &str) -> ActionOutcome {

@@ -2,7 +2,7 @@
 //! pointerdown, mousedown (focusing what it lands on), pointerup, mouseup, click, dispatched to
 //! the topmost element at a point of the target. `click` and `hover` actions.
 
-use aca_core::{ActionOutcome, Fingerprint, Rect};
+use aca_core::{ActionOutcome, Aim, Fingerprint, Rect};
 use wasm_bindgen::{JsCast, intern};
 use web_sys::{Element, Event, HtmlElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit};
 
@@ -192,6 +192,26 @@ pub async fn hover(index: u32, wanted: Option<&Fingerprint>, timeout_ms: u32) ->
     let (point, receiver) = aim(&target.element, &visible);
     dispatch_hover(&receiver, point);
     ActionOutcome::Done {
+        reresolved: target.reresolved,
+    }
+}
+
+/// Where a real pointer should click or hover `index`: found, actionable, and a point a hit test
+/// reaches. Runtimes with trusted input (CDP) use it instead of the synthetic events above.
+pub async fn aim_at(index: u32, wanted: Option<&Fingerprint>, hover: bool, timeout_ms: u32) -> Aim {
+    let target = match resolve(index, wanted, timeout_ms).await {
+        Ok(t) => t,
+        Err(because) => return Aim::Refused { because },
+    };
+    let need = if hover { Need::Hover } else { Need::Pointer };
+    let visible = match actionable(&target.element, index, need, timeout_ms).await {
+        Ok(rect) => rect,
+        Err(because) => return Aim::Refused { because },
+    };
+    let ((x, y), _) = aim(&target.element, &visible);
+    Aim::At {
+        x,
+        y,
         reresolved: target.reresolved,
     }
 }
