@@ -1,78 +1,15 @@
 //! The real `aca` binary, run in fresh temporary directories: the console emulator, its accounts,
 //! signed API calls and the demo, as a user types them.
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
+use std::path::Path;
+
+use common::{RunningConsole, aca, json_stdout};
 use serde_json::Value;
 
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
-
-/// A running `aca console`, killed when dropped.
-struct Emulator {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Emulator {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_console(dir: &Path, db: &str) -> Emulator {
-    let mut child = Command::new(ACA)
-        .args([
-            "console",
-            "--listen",
-            "127.0.0.1:0",
-            "--db",
-            db,
-            "--admin-token",
-            "s3cret",
-        ])
-        .arg("--credentials")
-        .arg(dir.join("creds.json"))
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("aca starts");
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let url = loop {
-        assert!(Instant::now() < deadline, "aca console printed no URL within 20 s");
-        let line = lines.next().expect("aca console exited before it was ready").unwrap();
-        if let Some(url) = line.strip_prefix("console emulator ready at ") {
-            break url.trim().to_owned();
-        }
-    };
-    // Keep draining stdout so the child never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    Emulator { child, url }
-}
-
-fn aca(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ACA)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ACA_ADMIN_TOKEN")
-        .output()
-        .expect("aca runs")
-}
-
-fn json_stdout(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "aca failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+fn start_console(dir: &Path, db: &str) -> RunningConsole {
+    RunningConsole::start(dir, &["--db", db, "--admin-token", "s3cret"])
 }
 
 #[test]

@@ -1,74 +1,30 @@
 //! `aca observe` as a user runs it: against a running `aca console`, logging on first, printing the
 //! text tree or JSON and saving a marked screenshot; and the errors when something is missing.
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
+use std::path::Path;
+
+use common::{RunningConsole, aca, stdout_of};
 use serde_json::Value;
 
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
-
-/// A running `aca console`, killed when dropped.
+/// A running `aca console` and its first account's logon.
 struct Console {
-    child: Child,
     url: String,
     login: String,
     password: String,
-}
-
-impl Drop for Console {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    _running: RunningConsole,
 }
 
 fn start_console(dir: &Path) -> Console {
-    let mut child = Command::new(ACA)
-        .args(["console", "--listen", "127.0.0.1:0", "--credentials"])
-        .arg(dir.join("creds.json"))
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("aca starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let url = loop {
-        assert!(Instant::now() < deadline, "aca console printed no URL within 20 s");
-        let line = lines.next().expect("aca console exited before it was ready").unwrap();
-        if let Some(url) = line.strip_prefix("console emulator ready at ") {
-            break url.trim().to_owned();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    let creds: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("creds.json")).unwrap()).unwrap();
+    let running = RunningConsole::start(dir, &[]);
+    let creds = RunningConsole::credentials(dir);
     Console {
-        child,
-        url,
+        url: running.url.clone(),
         login: creds["login"].as_str().unwrap().to_owned(),
         password: creds["password"].as_str().unwrap().to_owned(),
+        _running: running,
     }
-}
-
-fn aca(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ACA)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ACA_PASSWORD")
-        .output()
-        .expect("aca runs")
-}
-
-fn stdout_of(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "aca failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

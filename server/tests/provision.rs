@@ -1,10 +1,12 @@
 //! `aca provision`, run as a user types it: a page's META applied, verified and destroyed in three
 //! separate invocations sharing the in-process emulator's database and a state directory.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
+use std::path::Path;
+use std::process::Command;
+
+use common::{ACA, aca, text};
 
 const TASK: &str = r#"
 profile = "2026"
@@ -47,24 +49,6 @@ resource = "alicloud_instance.web"
 attribute = "status"
 value = "Stopped"
 "#;
-
-fn aca(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ACA)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ALIBABA_CLOUD_ACCESS_KEY_ID")
-        .env_remove("ALIBABA_CLOUD_ACCESS_KEY_SECRET")
-        .output()
-        .expect("aca runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
 
 fn page(dir: &Path, task: &str) {
     std::fs::write(dir.join("start-instance.md"), "# Start an instance\n").unwrap();

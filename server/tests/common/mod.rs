@@ -1,0 +1,108 @@
+//! Shared by the tests that run the real `aca` binary: a running `aca console` and a plain
+//! invocation in a test's own directory, free of the caller's credentials.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub const ACA: &str = env!("CARGO_BIN_EXE_aca");
+
+/// A running `aca console` (its first account's credentials in `creds.json`), killed when dropped.
+pub struct RunningConsole {
+    child: Child,
+    pub url: String,
+}
+
+impl Drop for RunningConsole {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl RunningConsole {
+    /// `aca console --listen 127.0.0.1:0 --credentials DIR/creds.json ARGS…`, run in `dir`, once it
+    /// printed its URL.
+    pub fn start(dir: &Path, args: &[&str]) -> Self {
+        let mut child = without_caller_env(Command::new(ACA))
+            .args(["console", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .arg("--credentials")
+            .arg(dir.join("creds.json"))
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("aca starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let url = loop {
+            assert!(Instant::now() < deadline, "aca console printed no URL within 20 s");
+            let line = lines.next().expect("aca console exited before it was ready").unwrap();
+            if let Some(url) = line.strip_prefix("console emulator ready at ") {
+                break url.trim().to_owned();
+            }
+        };
+        // Keep draining stdout so the child never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        RunningConsole { child, url }
+    }
+
+    /// The console's first account as `aca console` wrote it: login, password, AccessKey.
+    pub fn credentials(dir: &Path) -> Value {
+        let text = std::fs::read_to_string(dir.join("creds.json")).expect("aca console wrote creds.json");
+        serde_json::from_str(&text).expect("creds.json is JSON")
+    }
+}
+
+/// Without the caller's `ACA_*` settings and Alibaba Cloud credentials: a test must not borrow the
+/// caller's accounts, tokens or model endpoint.
+fn without_caller_env(mut command: Command) -> Command {
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if (name.starts_with("ACA_") && name != "ACA_LOG") || name.starts_with("ALIBABA_CLOUD_") {
+            command.env_remove(name.as_ref());
+        }
+    }
+    command
+}
+
+/// `aca ARGS…` run in `dir`, to completion.
+pub fn aca(dir: &Path, args: &[&str]) -> Output {
+    without_caller_env(Command::new(ACA))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("aca runs")
+}
+
+/// Standard output and standard error together, for messages that may go to either.
+pub fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The standard output of a successful run.
+pub fn stdout_of(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "aca failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The standard output of a successful run, as JSON.
+pub fn json_stdout(out: &Output) -> Value {
+    let stdout = stdout_of(out);
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
