@@ -7,3 +7,5 @@ export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
 [ -f "$HOME/.cargo/env" ] && source "$HOME/.cargo/env"
 # Tests run `python3`: make it the one with the SDKs.
 export PATH="$ACA_VENV/bin:$PATH"
+# Incremental caches are large and clean clones rarely reuse them; the disk is the scarcer resource.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
