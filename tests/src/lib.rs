@@ -2,11 +2,10 @@
 //! and headless Chromium with a fresh profile, each cleaned up when dropped.
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use aca_console::clock::{Clock, SystemClock, iso8601};
-use aca_console::{Console, ConsoleConfig, Credentials};
+use aca_console::{Console, ConsoleConfig, Credentials, Serving};
 use aca_openapi::sign::{RpcRequest, sign_rpc};
 use anyhow::Context;
 use chromiumoxide::{Browser, BrowserConfig};
@@ -20,24 +19,19 @@ pub struct Emulator {
     pub console: Arc<Console>,
     pub url: String,
     pub account: Credentials,
-    server: tokio::task::JoinHandle<()>,
+    _serving: Serving,
 }
 
 impl Emulator {
     pub async fn start(config: ConsoleConfig) -> anyhow::Result<Self> {
         let console = Arc::new(Console::in_memory(config));
         let account = console.create_account("e2e", None)?;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let url = format!("http://{}", listener.local_addr()?);
-        let app = aca_console::app(console.clone()).into_make_service_with_connect_info::<SocketAddr>();
-        let server = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let serving = Serving::local(console.clone()).await?;
         Ok(Self {
             console,
-            url,
+            url: serving.url.clone(),
             account,
-            server,
+            _serving: serving,
         })
     }
 
@@ -72,12 +66,6 @@ impl Emulator {
             .await?;
         let status = response.status().as_u16();
         Ok((status, response.json().await.context("response is not JSON")?))
-    }
-}
-
-impl Drop for Emulator {
-    fn drop(&mut self) {
-        self.server.abort();
     }
 }
 

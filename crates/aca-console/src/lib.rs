@@ -28,6 +28,7 @@ pub mod params;
 pub mod products;
 pub mod profile;
 pub mod rest;
+mod serving;
 pub mod state;
 pub mod store;
 pub mod throttle;
@@ -38,6 +39,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::ConsoleConfig;
 pub use error::{ApiError, ConsoleError};
 pub use profile::ProfileId;
+pub use serving::Serving;
 pub use store::Store;
 
 /// A running emulator's state: configuration, clock, accounts.

@@ -3,12 +3,11 @@
 //! and credentials or endpoints that do not work give typed errors.
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aca_console::clock::{Clock, SystemClock};
-use aca_console::{Console, ConsoleConfig, Credentials};
+use aca_console::{Console, ConsoleConfig, Credentials, Serving};
 use aca_core::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
 use aca_openapi::{AccessKeyPair, RpcClient};
 use aca_reward::{Bindings, LookupConfig, LookupError, LookupScope, Poller, RuleError};
@@ -20,7 +19,7 @@ struct Emulator {
     console: Arc<Console>,
     url: String,
     account: Credentials,
-    server: tokio::task::JoinHandle<()>,
+    _serving: Serving,
     started_ms: i64,
 }
 
@@ -28,17 +27,12 @@ impl Emulator {
     async fn start(config: ConsoleConfig) -> Self {
         let console = Arc::new(Console::in_memory(config));
         let account = console.create_account("reward", None).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let app = aca_console::app(console.clone()).into_make_service_with_connect_info::<SocketAddr>();
-        let server = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let serving = Serving::local(console.clone()).await.unwrap();
         Self {
             console,
-            url,
+            url: serving.url.clone(),
             account,
-            server,
+            _serving: serving,
             // A second back, as LookupEvents reads whole seconds.
             started_ms: SystemClock.now_ms() - 1000,
         }
@@ -80,12 +74,6 @@ impl Emulator {
             .filter(|e| e.event.event_name == name)
             .map(|e| e.event.event_id.clone())
             .collect()
-    }
-}
-
-impl Drop for Emulator {
-    fn drop(&mut self) {
-        self.server.abort();
     }
 }
 
