@@ -249,10 +249,12 @@ pub const TEMPLATES: &[Template] = &[
         key: "trail",
         kind: "alicloud_actiontrail_trail",
         block: "trail",
-        parents: &[],
-        body: r#"  trail_name   = "doc-trail-${var.suffix}"
-  event_rw     = "All"
-  trail_region = "All""#,
+        // A trail logs only with a delivery destination.
+        parents: &["bucket"],
+        body: r#"  trail_name      = "doc-trail-${var.suffix}"
+  event_rw        = "All"
+  trail_region    = "All"
+  oss_bucket_name = @{bucket.bucket}"#,
         words: "an ActionTrail trail",
     },
 ];

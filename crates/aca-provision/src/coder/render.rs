@@ -17,6 +17,9 @@ pub enum RenderError {
     MissingAttribute { address: String, attribute: String },
 }
 
+/// Templates whose `status` is only read (checked as a key attribute), never an argument.
+const STATUS_READ_ONLY: &[&str] = &["rds"];
+
 /// Writes the configuration that creates `needs` (skipping what `existing` already holds).
 /// `None` when everything needed exists already.
 pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Result<Option<ResourceMeta>, RenderError> {
@@ -64,7 +67,9 @@ pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Resu
         }
         hcl.push_str(&format!("\nresource \"{}\" \"{}\" {{\n{body}\n", t.kind, t.block));
         if let Some(status) = need.status {
-            hcl.push_str(&format!("  status = \"{status}\"\n"));
+            if !STATUS_READ_ONLY.contains(&t.key) {
+                hcl.push_str(&format!("  status = \"{status}\"\n"));
+            }
             key_attributes.push(KeyAttribute {
                 resource: t.address(),
                 attribute: "status".into(),

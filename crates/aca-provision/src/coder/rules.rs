@@ -28,6 +28,10 @@ pub fn product_of(procedure: &Procedure) -> Option<&'static str> {
 /// Verbs whose object the procedure makes: the object need not exist, only what it goes into.
 const CREATING: &[&str] = &["create", "add", "upload", "new", "buy", "purchase"];
 
+/// Parents a procedure creating the resource makes itself: a new trail's wizard creates the bucket
+/// it delivers to.
+const MADE_ALONGSIDE: &[(&str, &str)] = &[("trail", "bucket")];
+
 /// Whether `phrase` occurs in `text` at word boundaries (a plural `s`/`es` allowed); the byte
 /// offsets of each occurrence.
 fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
@@ -80,6 +84,7 @@ fn status_for(key: &str, task: &str) -> Option<&'static str> {
         "kms_key" if has_word(task, "enable") => Some("Disabled"),
         "trail" if has_word(task, "enable") => Some("Disable"),
         "trail" => Some("Enable"),
+        "rds" => Some("Running"),
         _ => None,
     }
 }
@@ -111,7 +116,9 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
             Target::Resource(key) if creating => {
                 made.insert(key);
                 if let Some(t) = template(key) {
-                    for parent in t.parents {
+                    let made_alongside = MADE_ALONGSIDE.iter().filter(|(k, _)| *k == key).map(|(_, p)| *p);
+                    let made_alongside: Vec<&str> = made_alongside.collect();
+                    for parent in t.parents.iter().filter(|p| !made_alongside.contains(p)) {
                         with_parents(parent, &mut wanted);
                     }
                 }
