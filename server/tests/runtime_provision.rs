@@ -27,7 +27,10 @@ async fn a_missing_resource_is_provisioned_when_the_agent_asks_and_the_run_passe
     let page = dir.path().join("start-instance.md");
     std::fs::copy(corpus("ecs/start-instance.md"), &page).unwrap();
     let sidecar = without_meta("ecs/start-instance.task.toml");
-    assert!(sidecar.contains("${instance_id}"), "the rule names the instance to start");
+    assert!(
+        sidecar.contains("${instance_id}"),
+        "the rule names the instance to start"
+    );
     std::fs::write(dir.path().join("start-instance.task.toml"), sidecar).unwrap();
     let out = dir.path().join("out");
     let output = tokio::process::Command::new(ACA)
@@ -69,6 +72,13 @@ async fn a_missing_resource_is_provisioned_when_the_agent_asks_and_the_run_passe
         .collect();
     assert_eq!(candidates.len(), 1, "the template is offered back");
     let candidate = std::fs::read_to_string(candidates[0].path()).unwrap();
-    assert!(candidate.contains("resource \"alicloud_instance\" \"instance\""), "{candidate}");
-    assert!(report["failure"].is_null(), "nothing was left behind: {}", report["failure"]);
+    assert!(
+        candidate.contains("resource \"alicloud_instance\" \"instance\""),
+        "{candidate}"
+    );
+    assert!(
+        report["failure"].is_null(),
+        "nothing was left behind: {}",
+        report["failure"]
+    );
 }

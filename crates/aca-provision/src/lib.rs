@@ -23,8 +23,8 @@ pub mod suffix;
 pub mod task;
 pub mod terraform;
 
-pub use coder::{CoderError, PageContext, ResourceCoder};
 pub use applier::{Applier, DestroyReport, Meta, Plan, VerifyReport};
+pub use coder::{CoderError, PageContext, ResourceCoder};
 pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
 pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
 pub use report::{ResourceReport, bindings};

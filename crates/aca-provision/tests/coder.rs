@@ -53,7 +53,11 @@ async fn generated_metas_create_what_the_written_ones_do_and_validate() {
                     None => different.push(format!("{}: generated {ours:?}, none written", page.slug())),
                 }
                 // The key attributes the written META holds about state, the generated one holds too.
-                for key in written.iter().flat_map(|w| &w.key_attributes).filter(|k| k.attribute == "status") {
+                for key in written
+                    .iter()
+                    .flat_map(|w| &w.key_attributes)
+                    .filter(|k| k.attribute == "status")
+                {
                     if ours.contains(&key.resource) {
                         assert!(
                             generated.meta.key_attributes.contains(key),
@@ -78,7 +82,10 @@ async fn generated_metas_create_what_the_written_ones_do_and_validate() {
         .into_iter()
         .filter(|r| r.status != "PendingDeletion")
         .collect();
-    assert!(left.is_empty(), "validation destroyed everything it created, not {left:#?}");
+    assert!(
+        left.is_empty(),
+        "validation destroyed everything it created, not {left:#?}"
+    );
     // Where the generated META differs from the written one, and why: the written trails have no
     // delivery bucket (the emulator refuses to start logging without one); a new alert rule gets a
     // contact group to notify; a page deleting two vSwitches at once gets one.
@@ -116,7 +123,10 @@ async fn a_model_draft_that_fails_is_corrected_with_the_error() {
     let mut coder = ResourceCoder::model_backed(ModelGenerator::new(client));
     coder.max_attempts = 3;
     let page = corpus().into_iter().find(|p| p.slug() == "create-vswitch").unwrap();
-    let generated = coder.generate(&context(&page), &scratch).await.unwrap_or_else(|e| panic!("{e}"));
+    let generated = coder
+        .generate(&context(&page), &scratch)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(generated.attempts, 3);
     assert_eq!(generated.generator, "model");
     assert_eq!(generated.validation.created, ["alicloud_vpc.vpc"]);
@@ -172,14 +182,21 @@ async fn a_request_at_run_time_is_provisioned_around_what_exists_and_offered_bac
     let created: Vec<&str> = provided.state.created().map(|r| r.address.as_str()).collect();
     assert_eq!(created, ["alicloud_instance.instance"], "only what was missing");
     let instance = &provided.report.resources[0];
-    assert_eq!(instance.key_attributes.get("status").map(String::as_str), Some("Stopped"));
+    assert_eq!(
+        instance.key_attributes.get("status").map(String::as_str),
+        Some("Stopped")
+    );
     assert_eq!(instance.zone.as_deref(), Some("cn-hangzhou-h"));
     let vswitch = before.resource("alicloud_vswitch.vswitch").unwrap();
     assert_eq!(
         provided.state.resources[0].attribute("vswitch_id").as_deref(),
         Some(vswitch.id.as_str())
     );
-    assert!(provided.report.to_text().contains("stopped ECS instance"), "{}", provided.report.to_text());
+    assert!(
+        provided.report.to_text().contains("stopped ECS instance"),
+        "{}",
+        provided.report.to_text()
+    );
     let bindings = aca_provision::bindings(&provided.state);
     assert_eq!(bindings["instance_id"], instance.id);
 
@@ -195,7 +212,11 @@ async fn a_request_at_run_time_is_provisioned_around_what_exists_and_offered_bac
     let first = coder::offer_candidate(dir.path(), "ecs/start-instance", request, &provided.meta).unwrap();
     let second = coder::offer_candidate(dir.path(), "ecs/start-instance", request, &provided.meta).unwrap();
     assert_ne!(first, second, "a candidate never overwrites another");
-    assert!(second.ends_with("ecs-start-instance.2.meta.toml"), "{}", second.display());
+    assert!(
+        second.ends_with("ecs-start-instance.2.meta.toml"),
+        "{}",
+        second.display()
+    );
     let text = std::fs::read_to_string(&first).unwrap();
     assert!(text.contains("[meta]") && text.contains("alicloud_instance"), "{text}");
 

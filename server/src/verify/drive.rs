@@ -119,7 +119,16 @@ pub async fn drive(
             Next::Provision(description) => {
                 progress(&format!("provisioning: {description}"));
                 match provisioner.provide(&description).await {
-                    Ok(report) => episode.resource_report(report),
+                    Ok(report) => {
+                        // The page was rendered before the resources existed: load it again, as a
+                        // person would, so that its lists show them.
+                        if let Ok(url) = session.url().await
+                            && let Err(e) = session.goto(&url).await
+                        {
+                            tracing::warn!("reloading the page after provisioning failed: {e}");
+                        }
+                        episode.resource_report(report)
+                    }
                     Err(reason) => episode.resource_unavailable(&reason),
                 }
                 .map_err(episode_error)

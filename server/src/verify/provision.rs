@@ -228,7 +228,8 @@ impl RuntimeProvisioner {
             .await
             .map_err(|e| format!("the resource could not be provisioned at run time: {e}"))?;
         let text = provided.report.to_text();
-        self.notes.push(format!("\nProvisioned at run time for \"{description}\":\n{text}"));
+        self.notes
+            .push(format!("\nProvisioned at run time for \"{description}\":\n{text}"));
         if let Err(e) = offer_candidate(&self.candidates, &self.slug, description, &provided.meta) {
             tracing::warn!("cannot offer the template to the META library: {e}");
         }

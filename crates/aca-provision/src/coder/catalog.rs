@@ -377,7 +377,11 @@ mod tests {
             assert!(supported.contains(&t.kind), "{} is not supported", t.kind);
             for parent in t.parents {
                 let at = TEMPLATES.iter().position(|p| p.key == *parent);
-                assert!(at.is_some_and(|at| at < i), "{}: parent {parent} must come first", t.key);
+                assert!(
+                    at.is_some_and(|at| at < i),
+                    "{}: parent {parent} must come first",
+                    t.key
+                );
             }
         }
         for n in NOUNS {

@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod model;
 pub mod render;
 pub mod rules;
+pub mod store;
 pub mod validate;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ use crate::suffix::Suffix;
 
 pub use model::{Ask, ModelGenerator};
 pub use render::meta_table;
+pub use store::{Stored, store_meta};
 pub use validate::{Validation, ValidationError, validate};
 
 /// Where drafts come from.
@@ -288,7 +290,13 @@ pub fn offer_candidate(dir: &Path, slug: &str, request: &str, meta: &ResourceMet
     std::fs::create_dir_all(dir)?;
     let slug: String = slug
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let mut n = 1;
     loop {

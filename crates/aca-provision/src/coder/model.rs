@@ -152,8 +152,7 @@ pub fn parse_reply(text: &str) -> Result<ResourceMeta, ModelError> {
     if end < start {
         return Err(ModelError::Unreadable("no JSON object".into()));
     }
-    let reply: Reply =
-        serde_json::from_str(&text[start..=end]).map_err(|e| ModelError::Unreadable(e.to_string()))?;
+    let reply: Reply = serde_json::from_str(&text[start..=end]).map_err(|e| ModelError::Unreadable(e.to_string()))?;
     if reply.terraform.trim().is_empty() {
         return Err(ModelError::Unreadable("the terraform configuration is empty".into()));
     }
@@ -197,6 +196,9 @@ mod tests {
             request: Some("a stopped instance"),
             existing: &[],
         });
-        assert!(user.contains("Start an instance") && user.contains("a stopped instance"), "{user}");
+        assert!(
+            user.contains("Start an instance") && user.contains("a stopped instance"),
+            "{user}"
+        );
     }
 }

@@ -155,8 +155,14 @@ mod tests {
             need("instance", Some("Stopped")),
         ];
         let all = render(&needs, &[], "cn-hangzhou").unwrap().unwrap();
-        assert!(all.terraform.contains("vswitch_id           = alicloud_vswitch.vswitch.id"));
-        assert!(all.terraform.contains("security_groups      = [alicloud_security_group.security_group.id]"));
+        assert!(
+            all.terraform
+                .contains("vswitch_id           = alicloud_vswitch.vswitch.id")
+        );
+        assert!(
+            all.terraform
+                .contains("security_groups      = [alicloud_security_group.security_group.id]")
+        );
         assert!(all.terraform.contains("status = \"Stopped\""));
         assert_eq!(all.key_attributes.len(), 1);
         assert_eq!(
@@ -176,7 +182,11 @@ mod tests {
             done: crate::state::Done::Created,
         };
         let some = render(&needs[..2], &[vpc.clone()], "cn-hangzhou").unwrap().unwrap();
-        assert!(some.terraform.contains("vpc_id       = \"vpc-123\""), "{}", some.terraform);
+        assert!(
+            some.terraform.contains("vpc_id       = \"vpc-123\""),
+            "{}",
+            some.terraform
+        );
         assert!(!some.terraform.contains("resource \"alicloud_vpc\""));
         assert_eq!(render(&needs[..1], &[vpc], "cn-hangzhou").unwrap(), None);
     }

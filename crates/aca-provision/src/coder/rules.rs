@@ -137,11 +137,32 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
 /// request names must exist.
 pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec<Need> {
     let mut wanted: Vec<&'static str> = needs_of_task(task, product).iter().map(|n| n.key).collect();
-    for target in mentions(request, product) {
-        let (Target::Resource(key) | Target::PartOf(key)) = target;
-        with_parents(key, &mut wanted);
+    for sentence in request.split(['.', ';', '\n']).filter(|s| !negates(s)) {
+        for target in mentions(sentence, product) {
+            let (Target::Resource(key) | Target::PartOf(key)) = target;
+            with_parents(key, &mut wanted);
+        }
     }
     ordered(wanted.into_iter(), &task.to_lowercase())
+}
+
+/// Words of sentences that say what must not exist or what blocks the procedure ("All vSwitches of
+/// the VPC are deleted", "The Delete button of a VPC that contains vSwitches is unavailable").
+const ABSENCE: &[&str] = &[
+    "deleted",
+    "removed",
+    "released",
+    "no",
+    "not",
+    "cannot",
+    "without",
+    "none",
+    "unavailable",
+];
+
+fn negates(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    ABSENCE.iter().any(|w| has_word(&lower, w))
 }
 
 fn ordered(keys: impl Iterator<Item = &'static str>, task: &str) -> Vec<Need> {
@@ -180,7 +201,10 @@ mod tests {
     #[test]
     fn an_acted_on_resource_must_exist_in_the_state_the_verb_needs() {
         let needs = needs_of_task("Start an instance", Some("ecs"));
-        assert_eq!(needs.last().map(|n| (n.key, n.status)), Some(("instance", Some("Stopped"))));
+        assert_eq!(
+            needs.last().map(|n| (n.key, n.status)),
+            Some(("instance", Some("Stopped")))
+        );
         let needs = needs_of_task("Restart an instance", Some("ecs"));
         assert_eq!(needs.last().map(|n| n.status), Some(Some("Running")));
         let needs = needs_of_task("Enable a key", Some("kms"));
@@ -194,9 +218,29 @@ mod tests {
     }
 
     #[test]
+    fn a_request_adds_what_it_names_but_not_what_must_be_absent() {
+        let keys = |request: &str| -> Vec<&str> {
+            needs_of_request("Delete a VPC", request, Some("vpc"))
+                .iter()
+                .map(|n| n.key)
+                .collect()
+        };
+        assert_eq!(
+            keys(
+                "Step 4 acts on an existing resource: find the VPC. Prerequisites: All vSwitches of the VPC are deleted. The Delete button of a VPC that contains vSwitches is unavailable."
+            ),
+            ["vpc"]
+        );
+        assert_eq!(keys("I need a VPC with a vSwitch in it."), ["vpc", "vswitch"]);
+    }
+
+    #[test]
     fn words_match_whole_words_and_plurals() {
         assert_eq!(occurrences("delete vswitches", "vswitch"), vec![(7, 16)]);
         assert!(occurrences("a profile", "file").is_empty());
-        assert_eq!(mentions("Stop multiple instances", Some("ecs")), [Target::Resource("instance")]);
+        assert_eq!(
+            mentions("Stop multiple instances", Some("ecs")),
+            [Target::Resource("instance")]
+        );
     }
 }
