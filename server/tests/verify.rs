@@ -179,7 +179,7 @@ async fn a_page_whose_resource_is_missing_gets_it_provisioned_when_the_agent_ask
     let resources = report["resources"].as_str().unwrap();
     assert!(resources.contains("Provisioned at run time"), "{resources}");
     assert!(
-        !resources.contains("vSwitch"),
+        !resources.contains("alicloud_vswitch"),
         "the prerequisite says the VPC has no vSwitch: {resources}"
     );
 }

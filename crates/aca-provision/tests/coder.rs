@@ -225,3 +225,40 @@ async fn a_request_at_run_time_is_provisioned_around_what_exists_and_offered_bac
     assert_eq!(setup.resources(&account), 0);
     assert_eq!(ResourceCoder::rule_based().generator.name(), Generator::Rules.name());
 }
+
+#[tokio::test]
+async fn a_request_the_rules_do_not_understand_goes_to_the_model_when_one_is_configured() {
+    let setup = Setup::new().await;
+    let account = setup.account();
+    let applier = setup.applier(&account);
+    let page = PageContext {
+        procedure: aca_docs::parse_markdown(
+            "# Virtual Private Cloud:Create a flow log\n\n## Procedure\n\n1. Log on to the **VPC console**.\n2. On the **Flow Logs** page, find the flow log target and click **Create**.\n",
+        )
+        .unwrap(),
+        product: Some("vpc".into()),
+        region: "cn-hangzhou".into(),
+        source: "flow-log.md".into(),
+    };
+    let request = "Step 2 acts on an existing resource: the flow log target";
+    match ResourceCoder::rule_based().provide(&page, request, &[], &applier).await {
+        Err(CoderError::Unrecognised { known, .. }) => assert!(known.contains("alicloud_vpc"), "{known}"),
+        other => panic!("{other:?}"),
+    }
+    let reply = r#"{"description": "A VPC to log.", "terraform": "variable \"suffix\" {\n  type = string\n}\nresource \"alicloud_vpc\" \"vpc\" {\n  vpc_name = \"flow-${var.suffix}\"\n}\n"}"#;
+    let fake = FakeModel::start([FakeResponse::Reply(reply.into())]).await.unwrap();
+    let client = ChatClient::new(ChatConfig::new(&fake.base_url, "meta-writer")).unwrap();
+    let mut coder = ResourceCoder::rule_based();
+    coder.fallback = Some(ModelGenerator::new(client));
+    let mut provided = coder
+        .provide(&page, request, &[], &applier)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(provided.report.resources[0].kind, "alicloud_vpc");
+    assert!(
+        fake.requests()[0]["messages"]
+            .to_string()
+            .contains("the flow log target")
+    );
+    assert!(applier.destroy(&mut provided.state).await.failures.is_empty());
+}

@@ -220,7 +220,8 @@ async fn run_in_browser(
         region,
         provisioned,
         settings.out.join("meta-candidates"),
-    );
+    )
+    .with_model(settings.model.as_ref());
     let log = drive::drive(
         &mut session,
         &mut episode,

@@ -180,6 +180,12 @@ impl RuntimeProvisioner {
         }
     }
 
+    /// Lets a model write what the rules do not understand (the LLM policy's model, when there is one).
+    pub fn with_model(mut self, model: Option<&aca_chat::ChatClient>) -> Self {
+        self.coder.fallback = model.map(|client| aca_provision::coder::ModelGenerator::new(client.clone()));
+        self
+    }
+
     /// `${instance_id}`, … of what the requests created, for the success rule.
     pub fn bindings(&self) -> std::collections::BTreeMap<String, String> {
         self.created.iter().flat_map(aca_provision::bindings).collect()

@@ -72,6 +72,8 @@ pub enum CoderError {
     NothingNeeded { task: String },
     #[error("nothing in \"{request}\" is missing: {existing} exist already")]
     NothingMissing { request: String, existing: String },
+    #[error("\"{request}\" names no resource the generator knows (known: {known})")]
+    Unrecognised { request: String, known: String },
     #[error(transparent)]
     Render(#[from] render::RenderError),
     #[error("the model failed: {0}")]
@@ -105,6 +107,8 @@ pub struct ResourceCoder {
     pub generator: Generator,
     /// Drafts tried before giving up (each failure is fed to the next draft).
     pub max_attempts: u32,
+    /// A model the rule-based generator hands over to when a request names nothing it knows.
+    pub fallback: Option<ModelGenerator>,
 }
 
 impl ResourceCoder {
@@ -113,6 +117,7 @@ impl ResourceCoder {
         Self {
             generator: Generator::Rules,
             max_attempts: 2,
+            fallback: None,
         }
     }
 
@@ -120,6 +125,7 @@ impl ResourceCoder {
         Self {
             generator: Generator::Model(model),
             max_attempts: 3,
+            fallback: None,
         }
     }
 
@@ -138,31 +144,47 @@ impl ResourceCoder {
                     None => rules::needs_of_task(&page.procedure.task, product),
                     Some(request) => rules::needs_of_request(&page.procedure.task, request, product),
                 };
-                match render::render(&needs, existing, &page.region)? {
-                    Some(meta) => {
+                match (render::render(&needs, existing, &page.region)?, request, &self.fallback) {
+                    (Some(meta), _, _) => {
                         let text = meta.terraform.clone();
                         Ok((meta, text))
                     }
-                    None if needs.is_empty() && request.is_none() => Err(CoderError::NothingNeeded {
+                    (None, None, _) => Err(CoderError::NothingNeeded {
                         task: page.procedure.task.clone(),
                     }),
-                    None => Err(CoderError::NothingMissing {
-                        request: request.unwrap_or(&page.procedure.task).to_owned(),
-                        existing: describe_existing(existing, &needs),
+                    (None, Some(_), Some(model)) if needs.is_empty() => {
+                        self.ask_model(model, page, request, existing, conversation).await
+                    }
+                    (None, Some(request), None) if needs.is_empty() => Err(CoderError::Unrecognised {
+                        request: request.to_owned(),
+                        known: catalog::TEMPLATES.iter().map(|t| t.kind).collect::<Vec<_>>().join(", "),
+                    }),
+                    (None, Some(request), _) => Err(CoderError::NothingMissing {
+                        request: request.to_owned(),
+                        existing: describe_existing(existing),
                     }),
                 }
             }
-            Generator::Model(model) => {
-                let ask = Ask {
-                    procedure: &page.procedure,
-                    product: page.product(),
-                    region: &page.region,
-                    request,
-                    existing,
-                };
-                Ok(model.draft(&ask, conversation).await?)
-            }
+            Generator::Model(model) => self.ask_model(model, page, request, existing, conversation).await,
         }
+    }
+
+    async fn ask_model(
+        &self,
+        model: &ModelGenerator,
+        page: &PageContext,
+        request: Option<&str>,
+        existing: &[ResourceRecord],
+        conversation: &[(String, String)],
+    ) -> Result<(ResourceMeta, String), CoderError> {
+        let ask = Ask {
+            procedure: &page.procedure,
+            product: page.product(),
+            region: &page.region,
+            request,
+            existing,
+        };
+        Ok(model.draft(&ask, conversation).await?)
     }
 
     /// Drafts a META for the page and keeps it only once it validated with `scratch` (an applier
@@ -272,16 +294,9 @@ async fn apply_verified(
     Ok((meta, state))
 }
 
-fn describe_existing(existing: &[ResourceRecord], needs: &[rules::Need]) -> String {
-    if existing.is_empty() && needs.is_empty() {
-        return "no resource it names is known to the generator, and none".into();
-    }
+fn describe_existing(existing: &[ResourceRecord]) -> String {
     let names: Vec<String> = existing.iter().map(|r| format!("{} {}", r.address, r.id)).collect();
-    if names.is_empty() {
-        "none of them".into()
-    } else {
-        names.join(", ")
-    }
+    names.join(", ")
 }
 
 /// Offers a template that worked at run time to the META library: written as

@@ -181,7 +181,9 @@ mod tests {
             attributes: serde_json::Map::new(),
             done: crate::state::Done::Created,
         };
-        let some = render(&needs[..2], std::slice::from_ref(&vpc), "cn-hangzhou").unwrap().unwrap();
+        let some = render(&needs[..2], std::slice::from_ref(&vpc), "cn-hangzhou")
+            .unwrap()
+            .unwrap();
         assert!(
             some.terraform.contains("vpc_id       = \"vpc-123\""),
             "{}",
