@@ -209,8 +209,8 @@ async fn a_request_at_run_time_is_provisioned_around_what_exists_and_offered_bac
     }
 
     let dir = tempfile::tempdir().unwrap();
-    let first = coder::offer_candidate(dir.path(), "ecs/start-instance", request, &provided.meta).unwrap();
-    let second = coder::offer_candidate(dir.path(), "ecs/start-instance", request, &provided.meta).unwrap();
+    let first = coder::offer_candidate(dir.path(), "ecs/start-instance", request, &provided.template).unwrap();
+    let second = coder::offer_candidate(dir.path(), "ecs/start-instance", request, &provided.template).unwrap();
     assert_ne!(first, second, "a candidate never overwrites another");
     assert!(
         second.ends_with("ecs-start-instance.2.meta.toml"),
@@ -219,6 +219,12 @@ async fn a_request_at_run_time_is_provisioned_around_what_exists_and_offered_bac
     );
     let text = std::fs::read_to_string(&first).unwrap();
     assert!(text.contains("[meta]") && text.contains("alicloud_instance"), "{text}");
+    // The library gets a template that works in an empty account, not one tied to this run's ids.
+    assert!(provided.meta.terraform.contains(&vswitch.id));
+    assert!(!provided.template.terraform.contains(&vswitch.id));
+    assert!(provided.template.terraform.contains("resource \"alicloud_vswitch\""));
+    let checked = coder::validate(&applier, "candidate", &provided.template, "cn-hangzhou").await;
+    assert!(checked.is_ok(), "{checked:?}");
 
     assert!(applier.destroy(&mut provided.state).await.failures.is_empty());
     assert!(applier.destroy(&mut before).await.failures.is_empty());

@@ -209,6 +209,9 @@ impl RuntimeProvisioner {
         if !self.notes.is_empty() {
             let mut text = report.resources.take().unwrap_or_default();
             for note in &self.notes {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
                 text.push_str(note);
             }
             report.resources = Some(text);
@@ -235,8 +238,8 @@ impl RuntimeProvisioner {
             .map_err(|e| format!("the resource could not be provisioned at run time: {e}"))?;
         let text = provided.report.to_text();
         self.notes
-            .push(format!("\nProvisioned at run time for \"{description}\":\n{text}"));
-        if let Err(e) = offer_candidate(&self.candidates, &self.slug, description, &provided.meta) {
+            .push(format!("Provisioned at run time for \"{description}\":\n{text}"));
+        if let Err(e) = offer_candidate(&self.candidates, &self.slug, description, &provided.template) {
             tracing::warn!("cannot offer the template to the META library: {e}");
         }
         // What was just created is what the agent looks for: its names first, the acted-on last-made one

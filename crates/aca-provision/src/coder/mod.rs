@@ -94,8 +94,11 @@ pub struct Generated {
 /// What a run-time provisioning created.
 #[derive(Debug, Clone)]
 pub struct Provided {
-    /// The configuration that was applied.
+    /// The configuration that was applied (what existed already is referred to by id).
     pub meta: ResourceMeta,
+    /// The same resources as a self-contained META, for the META library: what existed already is
+    /// created too, so that the template works in an empty account.
+    pub template: ResourceMeta,
     pub state: ProvisionState,
     pub report: ResourceReport,
     pub attempts: u32,
@@ -167,6 +170,12 @@ impl ResourceCoder {
             }
             Generator::Model(model) => self.ask_model(model, page, request, existing, conversation).await,
         }
+    }
+
+    /// The rule-based META of a request as if nothing existed.
+    fn standalone(&self, page: &PageContext, request: &str) -> Option<ResourceMeta> {
+        let needs = rules::needs_of_request(&page.procedure.task, request, page.product());
+        render::render(&needs, &[], &page.region).ok().flatten()
     }
 
     async fn ask_model(
@@ -248,8 +257,15 @@ impl ResourceCoder {
             match apply_verified(applier, page, &resource_meta).await {
                 Ok((meta, state)) => {
                     let report = ResourceReport::new(&meta.description, &state, &meta.key_attributes);
+                    let template = match (&self.generator, existing.is_empty()) {
+                        (Generator::Rules, false) => {
+                            self.standalone(page, request).unwrap_or_else(|| resource_meta.clone())
+                        }
+                        _ => resource_meta.clone(),
+                    };
                     return Ok(Provided {
                         meta: resource_meta,
+                        template,
                         state,
                         report,
                         attempts: attempt,
