@@ -133,6 +133,11 @@ async fn a_model_draft_that_fails_is_corrected_with_the_error() {
     assert_eq!(generated.validation.checked.len(), 1);
     let requests = fake.requests();
     assert_eq!(requests.len(), 3);
+    let first_retry = requests[1]["messages"].to_string();
+    assert!(
+        first_retry.contains("Sorry, I cannot.") && first_retry.contains("the reply is not a META"),
+        "{first_retry}"
+    );
     let last = requests[2]["messages"].to_string();
     assert!(last.contains("unknown resource type alicloud_vpcx"), "{last}");
     assert!(last.contains("Create a vSwitch"), "{last}");

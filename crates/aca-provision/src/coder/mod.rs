@@ -204,9 +204,9 @@ impl ResourceCoder {
         for attempt in 1..=self.max_attempts.max(1) {
             let (meta, reply) = match self.draft(page, None, &[], &conversation).await {
                 Ok(drafted) => drafted,
-                Err(CoderError::Model(model::ModelError::Unreadable(why))) => {
-                    last = format!("unreadable reply: {why}");
-                    conversation.push((String::new(), last.clone()));
+                Err(CoderError::Model(model::ModelError::Unusable { reply, why })) => {
+                    last = format!("the reply is not a META: {why}");
+                    conversation.push((reply, last.clone()));
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -247,9 +247,9 @@ impl ResourceCoder {
         for attempt in 1..=self.max_attempts.max(1) {
             let (resource_meta, reply) = match self.draft(page, Some(request), existing, &conversation).await {
                 Ok(drafted) => drafted,
-                Err(CoderError::Model(model::ModelError::Unreadable(why))) => {
-                    last = format!("unreadable reply: {why}");
-                    conversation.push((String::new(), last.clone()));
+                Err(CoderError::Model(model::ModelError::Unusable { reply, why })) => {
+                    last = format!("the reply is not a META: {why}");
+                    conversation.push((reply, last.clone()));
                     continue;
                 }
                 Err(e) => return Err(e),

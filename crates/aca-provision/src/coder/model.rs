@@ -15,6 +15,9 @@ pub enum ModelError {
     Chat(#[from] aca_chat::ChatError),
     #[error("the model's reply holds no META (a JSON object with description and terraform): {0}")]
     Unreadable(String),
+    /// A reply that holds no META, kept so that the next request can show the model what it wrote.
+    #[error("the model's reply holds no META (a JSON object with description and terraform): {why}")]
+    Unusable { reply: String, why: String },
 }
 
 /// A model and the settings of its requests.
@@ -55,7 +58,13 @@ impl ModelGenerator {
             ..Default::default()
         };
         let reply = self.client.complete(&request).await?;
-        let meta = parse_reply(&reply.text)?;
+        let meta = parse_reply(&reply.text).map_err(|e| match e {
+            ModelError::Unreadable(why) => ModelError::Unusable {
+                reply: reply.text.clone(),
+                why,
+            },
+            other => other,
+        })?;
         Ok((meta, reply.text))
     }
 }
