@@ -186,9 +186,14 @@ impl RuntimeProvisioner {
         self
     }
 
-    /// `${instance_id}`, … of what the requests created, for the success rule.
+    /// `${instance_id}`, … of what the requests created, for the success rule. `${suffix}` and
+    /// `${region}` stay those of the META provisioned before the run, when there was one.
     pub fn bindings(&self) -> std::collections::BTreeMap<String, String> {
-        self.created.iter().flat_map(aca_provision::bindings).collect()
+        self.created
+            .iter()
+            .flat_map(aca_provision::bindings)
+            .filter(|(name, _)| self.before.is_empty() || (name != "suffix" && name != "region"))
+            .collect()
     }
 
     /// Destroys what the requests created and notes it in the report (what was provisioned, what
