@@ -56,7 +56,7 @@ fn a_generated_meta_is_validated_stored_once_and_applies() {
     );
 
     let again = aca(d, &["provision", "generate", "start-instance.md", "--write"]);
-    assert!(!again.status.success(), "{}", text(&again));
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
     assert!(text(&again).contains("not overwritten"), "{}", text(&again));
 
     // The stored META is an ordinary one: `aca provision apply` and `destroy` use it.
@@ -88,4 +88,30 @@ fn a_page_without_a_sidecar_gets_one_and_a_page_that_needs_nothing_says_so() {
     assert!(nothing.status.success(), "{}", text(&nothing));
     assert!(text(&nothing).contains("no META is needed"), "{}", text(&nothing));
     assert!(!d.join("create-vpc.task.toml").exists());
+}
+
+#[test]
+fn a_folder_gets_a_meta_for_each_page_that_lacks_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("vpc")).unwrap();
+    for page in ["delete-vswitch", "create-vpc", "delete-vpc"] {
+        std::fs::copy(corpus(&format!("vpc/{page}.md")), d.join(format!("vpc/{page}.md"))).unwrap();
+    }
+    // One page keeps its written META.
+    std::fs::copy(corpus("vpc/delete-vpc.task.toml"), d.join("vpc/delete-vpc.task.toml")).unwrap();
+    let before = std::fs::read_to_string(d.join("vpc/delete-vpc.task.toml")).unwrap();
+    let output = aca(d, &["provision", "generate", "vpc", "--write"]);
+    let shown = text(&output);
+    assert!(output.status.success(), "{shown}");
+    assert!(
+        shown.contains("3 pages: 1 had a META, 1 generated and written, 1 need none, 0 failed"),
+        "{shown}"
+    );
+    let written = std::fs::read_to_string(d.join("vpc/delete-vswitch.task.toml")).unwrap();
+    assert!(written.contains("resource \"alicloud_vswitch\""), "{written}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("vpc/delete-vpc.task.toml")).unwrap(),
+        before
+    );
 }
