@@ -28,6 +28,8 @@ enum Command {
     Observe(commands::observe::ObserveArgs),
     Verify(commands::verify::VerifyArgs),
     Provision(commands::provision::ProvisionArgs),
+    Accounts(commands::accounts::AccountsArgs),
+    Bench(commands::bench_provision::BenchArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -58,6 +60,8 @@ fn main() -> ExitCode {
             Command::Observe(args) => commands::observe::run(args).await,
             Command::Verify(args) => commands::verify::run(args).await,
             Command::Provision(args) => commands::provision::run(args).await,
+            Command::Accounts(args) => commands::accounts::run(args).await,
+            Command::Bench(args) => commands::bench_provision::run(args).await,
         }
     });
     match result {

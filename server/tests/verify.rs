@@ -1,7 +1,8 @@
 //! `aca verify` as a user runs it: real Chromium against the bundled console, judged by ActionTrail.
 //! A page that runs as written passes; run against the other console release it reports the drift
-//! at the right step; a model that answers badly, a page that is no procedure and a page whose
-//! resource is missing each end with a clear verdict or error, never a false pass.
+//! at the right step; a model that answers badly and a page that is no procedure each end with a
+//! clear verdict or error, never a false pass; a page whose resource is missing gets it provisioned
+//! when the agent asks.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -154,20 +155,31 @@ async fn a_page_that_is_no_procedure_is_an_error_that_says_so() {
 }
 
 #[tokio::test]
-async fn a_page_whose_resource_is_missing_is_an_environment_failure_not_a_defect() {
+async fn a_page_whose_resource_is_missing_gets_it_provisioned_when_the_agent_asks() {
     let dir = tempfile::tempdir().unwrap();
-    // The page without its task sidecar: nothing says what must exist, so nothing is provisioned.
+    // The page without its task sidecar: nothing says what must exist, so the agent asks for the VPC
+    // it must delete, and the ResourceCoder creates it in the run's emulator account.
     let page = dir.path().join("delete-vpc.md");
     std::fs::copy(corpus("vpc/delete-vpc.md"), &page).unwrap();
     let out = dir.path().join("out");
     let output = verify(&[page.to_str().unwrap(), "--no-screenshots"], &out).await;
-    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
-    let slug = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().file_name();
+    assert!(output.status.success(), "{}", show(&output));
+    let slug = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.path().join("report.json").exists())
+        .unwrap()
+        .file_name();
     let report = report(&out, slug.to_str().unwrap());
-    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
-    assert!(report["defects"].as_array().unwrap().is_empty());
+    assert_eq!(report["verdict"], "pass", "{report:#}");
     assert!(
         report["rule"]["explanation"].as_str().unwrap().contains("DeleteVpc"),
         "the rule was inferred"
+    );
+    let resources = report["resources"].as_str().unwrap();
+    assert!(resources.contains("Provisioned at run time"), "{resources}");
+    assert!(
+        !resources.contains("alicloud_vswitch"),
+        "the prerequisite says the VPC has no vSwitch: {resources}"
     );
 }

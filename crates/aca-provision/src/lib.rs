@@ -7,9 +7,11 @@
 //! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
 //! [`report`] turns the result into bindings for the success rules and a resource report for the
 //! agent's prompt; [`state`] keeps it on disk between commands; [`task`] finds a page's META;
-//! [`pool`] lends isolated accounts, checks them and cleans them before they go back.
+//! [`pool`] lends isolated accounts, checks them and cleans them before they go back; [`coder`]
+//! writes the META of pages that have none, offline and at the agent's request during a run.
 
 pub mod applier;
+pub mod coder;
 pub mod config;
 pub mod emulator;
 pub mod error;
@@ -22,6 +24,7 @@ pub mod task;
 pub mod terraform;
 
 pub use applier::{Applier, DestroyReport, Meta, Plan, VerifyReport};
+pub use coder::{CoderError, PageContext, ResourceCoder};
 pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
 pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
 pub use report::{ResourceReport, bindings};

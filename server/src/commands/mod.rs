@@ -1,9 +1,12 @@
 //! One module per `aca` subcommand.
 
+pub mod accounts;
 pub mod api;
+pub mod bench_provision;
 pub mod console;
 pub mod demo;
 pub mod docs;
 pub mod observe;
 pub mod provision;
+pub mod provision_generate;
 pub mod verify;

@@ -26,6 +26,7 @@ use aca_openapi::client::AccessKeyPair;
 ///   aca provision apply tests/corpus/ecs/start-instance.md --emulator-db out/emu.db
 ///   aca provision destroy tests/corpus/ecs/start-instance.md --emulator-db out/emu.db
 ///   aca provision apply PAGE --console http://127.0.0.1:8080 --credentials creds.json
+///   aca provision generate PAGE --write
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ProvisionArgs {
@@ -43,6 +44,8 @@ enum ProvisionCommand {
     Verify(Target),
     /// Destroy the resources of an earlier apply, in reverse dependency order.
     Destroy(Target),
+    /// Write the META of a page that has none, validated in a scratch account (--write stores it).
+    Generate(super::provision_generate::GenerateArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -89,6 +92,7 @@ pub async fn run(args: ProvisionArgs) -> anyhow::Result<ExitCode> {
         ProvisionCommand::Apply(t) => ("apply", t),
         ProvisionCommand::Verify(t) => ("verify", t),
         ProvisionCommand::Destroy(t) => ("destroy", t),
+        ProvisionCommand::Generate(generate) => return super::provision_generate::run(generate).await,
     };
     let state_path = state_path(target);
     let suffix = match (&target.suffix, verb) {

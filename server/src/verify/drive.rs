@@ -1,7 +1,9 @@
 //! The episode loop in the headless runtime: observe, ask the policy (and the model, when the policy
 //! is one), act, capture, until the episode finishes.
 
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use aca_agent::{Episode, EpisodeError, Next, ResourceReport, Usage};
@@ -9,19 +11,13 @@ use aca_chat::{ChatClient, ChatRequest, Message};
 use aca_core::Screenshot;
 use aca_runner::{ObserveOptions, RunnerError, Session};
 
+/// What [`Provisioner::provide`] returns: a resource report, or why the resource cannot be provided.
+pub type Provide<'a> = Pin<Box<dyn Future<Output = Result<ResourceReport, String>> + Send + 'a>>;
+
 /// Answers the episode's `request_resource`.
-pub trait Provisioner {
+pub trait Provisioner: Send {
     /// A resource report on success, or why the resource cannot be provided.
-    fn provide(&mut self, description: &str) -> Result<ResourceReport, String>;
-}
-
-/// No provisioning during the episode: every request is answered with the reason.
-pub struct NoProvisioning(pub String);
-
-impl Provisioner for NoProvisioning {
-    fn provide(&mut self, _description: &str) -> Result<ResourceReport, String> {
-        Err(self.0.clone())
-    }
+    fn provide<'a>(&'a mut self, description: &'a str) -> Provide<'a>;
 }
 
 /// How the loop captures the run.
@@ -122,8 +118,17 @@ pub async fn drive(
             },
             Next::Provision(description) => {
                 progress(&format!("provisioning: {description}"));
-                match provisioner.provide(&description) {
-                    Ok(report) => episode.resource_report(report),
+                match provisioner.provide(&description).await {
+                    Ok(report) => {
+                        // The page was rendered before the resources existed: load it again, as a
+                        // person would, so that its lists show them.
+                        if let Ok(url) = session.url().await
+                            && let Err(e) = session.goto(&url).await
+                        {
+                            tracing::warn!("reloading the page after provisioning failed: {e}");
+                        }
+                        episode.resource_report(report)
+                    }
                     Err(reason) => episode.resource_unavailable(&reason),
                 }
                 .map_err(episode_error)

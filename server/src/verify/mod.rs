@@ -20,7 +20,7 @@ use aca_console::profile::ProfileId;
 use aca_core::{ConsoleRun, ModelUsage, Report, StepReport, Verdict};
 use aca_runner::{Runner, RunnerConfig, Session};
 
-use self::drive::{Capture, NoProvisioning};
+use self::drive::Capture;
 use self::page::PageInput;
 use self::target::ConsoleTarget;
 
@@ -108,10 +108,7 @@ pub async fn verify_page(
     };
     let chosen = audit::choose(page);
 
-    let provider = match target {
-        ConsoleTarget::Bundled { url, .. } => provision::Provider::Emulator(url.clone()),
-        ConsoleTarget::Remote { .. } => provision::Provider::Terraform(report_dir.join("terraform")),
-    };
+    let provider = provision::provider(target, &report_dir);
     let provisioned = match &page.task {
         Some(task) if task.meta.is_some() => {
             progress("provisioning the resources the page needs");
@@ -215,10 +212,16 @@ async fn run_in_browser(
     };
     let mut episode = Episode::new(task, policy);
     let episode_start_ms = unix_ms() - 1_000;
-    let mut provisioner = NoProvisioning(match provisioned {
-        Some(_) => "everything the page's META describes was provisioned before the run; nothing more can be".into(),
-        None => "the page has no Resource META (a <page>.task.toml with [meta]) to provision from".into(),
-    });
+    let mut provisioner = provision::RuntimeProvisioner::for_run(
+        &provision::provider(target, report_dir),
+        account,
+        page,
+        product,
+        region,
+        provisioned,
+        settings.out.join("meta-candidates"),
+    )
+    .with_model(settings.model.as_ref());
     let log = drive::drive(
         &mut session,
         &mut episode,
@@ -230,6 +233,8 @@ async fn run_in_browser(
     )
     .await;
     let _ = session.close().await;
+    bindings.extend(provisioner.bindings());
+    provisioner.finish(report).await;
 
     let rule_result = match chosen {
         Ok(chosen) => {

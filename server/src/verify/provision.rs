@@ -1,11 +1,16 @@
 //! The resources a page needs, provisioned before its episode from the page's Resource META and
-//! destroyed after it, whatever happened in between.
+//! destroyed after it, whatever happened in between; and what the agent asks for during the
+//! episode, written and applied by the ResourceCoder.
 
 use aca_agent::ResourceReport;
 use aca_core::TaskSpec;
+use aca_provision::coder::offer_candidate;
 use aca_provision::report::resource_name;
-use aca_provision::{AccessKey, Applier, EmulatorApplier, Meta, ProvisionState, Suffix, TerraformApplier};
+use aca_provision::{
+    AccessKey, Applier, EmulatorApplier, Meta, PageContext, ProvisionState, ResourceCoder, Suffix, TerraformApplier,
+};
 
+use super::drive::{Provide, Provisioner};
 use super::target::RunAccount;
 
 /// What was created for one run.
@@ -23,6 +28,14 @@ pub enum Provider {
     Emulator(String),
     /// A real `terraform`/`tofu` binary (for a real cloud account).
     Terraform(std::path::PathBuf),
+}
+
+/// The applier for a console: the bundled emulator's OpenAPI, or Terraform (working in `report_dir`).
+pub fn provider(target: &super::target::ConsoleTarget, report_dir: &std::path::Path) -> Provider {
+    match target {
+        super::target::ConsoleTarget::Bundled { url, .. } => Provider::Emulator(url.clone()),
+        super::target::ConsoleTarget::Remote { .. } => Provider::Terraform(report_dir.join("terraform")),
+    }
 }
 
 /// Applies and verifies the task's META. `Ok(None)` when the page needs nothing.
@@ -44,7 +57,7 @@ pub async fn provision(
         Provider::Terraform(workspace) => apply_and_verify(&TerraformApplier::new(workspace), &meta).await?,
     };
     let structured = aca_provision::ResourceReport::new(&meta.description, &state, &meta.key_attributes);
-    let names = state.created().filter_map(resource_name).collect();
+    let names = names_and_ids(&state);
     Ok(Some(Provisioned {
         bindings: aca_provision::bindings(&state),
         report: ResourceReport {
@@ -84,9 +97,174 @@ pub async fn destroy(provider: &Provider, account: &RunAccount, mut provisioned:
         .collect()
 }
 
+/// The ids and names the resources' table rows show. The resource a procedure acts on is created
+/// last: it comes first, its id before its name (consoles search by id by default).
+fn names_and_ids(state: &ProvisionState) -> Vec<String> {
+    state
+        .created()
+        .rev()
+        .flat_map(|r| std::iter::once(r.id.clone()).chain(resource_name(r)))
+        .collect()
+}
+
 fn key(account: &RunAccount) -> AccessKey {
     AccessKey {
         access_key_id: account.access_key_id.clone(),
         access_key_secret: account.access_key_secret.clone(),
+    }
+}
+
+/// Answers the agent's `request_resource` during the episode: in an emulator account the
+/// ResourceCoder writes and applies a configuration for what is missing; what it created is
+/// destroyed after the episode and the templates that worked are offered to the META library.
+pub struct RuntimeProvisioner {
+    /// The applier of the run's account; `None` where run-time provisioning is not possible.
+    applier: Option<EmulatorApplier>,
+    /// Why requests are refused when there is no applier.
+    refusal: String,
+    coder: ResourceCoder,
+    page: PageContext,
+    slug: String,
+    /// Resources provisioned before the run (the page's META).
+    before: Vec<aca_provision::ResourceRecord>,
+    /// What the agent was told before the run.
+    told: Option<ResourceReport>,
+    /// What each request created.
+    created: Vec<ProvisionState>,
+    candidates: std::path::PathBuf,
+    /// One line per request, for the report.
+    notes: Vec<String>,
+}
+
+impl RuntimeProvisioner {
+    /// The provisioner of one run; `candidates` is the folder templates are offered to.
+    pub fn for_run(
+        provider: &Provider,
+        account: &RunAccount,
+        page: &super::page::PageInput,
+        product: &str,
+        region: &str,
+        provisioned: Option<&Provisioned>,
+        candidates: std::path::PathBuf,
+    ) -> Self {
+        let (applier, refusal) = match provider {
+            Provider::Emulator(endpoint) => match EmulatorApplier::new(endpoint, key(account)) {
+                Ok(applier) => (Some(applier), String::new()),
+                Err(e) => (None, format!("run-time provisioning is unavailable: {e}")),
+            },
+            Provider::Terraform(_) => (
+                None,
+                "run-time provisioning works in emulator accounts only; give the page a Resource META \
+                 (<page>.task.toml with [meta]) to provision a real account before the run"
+                    .into(),
+            ),
+        };
+        Self {
+            applier,
+            refusal,
+            coder: ResourceCoder::rule_based(),
+            page: PageContext {
+                procedure: page.procedure.clone(),
+                product: Some(product.to_owned()),
+                region: region.to_owned(),
+                source: page.source.clone(),
+            },
+            slug: page.slug.clone(),
+            before: provisioned
+                .map(|p| p.state.created().cloned().collect())
+                .unwrap_or_default(),
+            told: provisioned.map(|p| p.report.clone()),
+            created: Vec::new(),
+            candidates,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Lets a model write what the rules do not understand (the LLM policy's model, when there is one).
+    pub fn with_model(mut self, model: Option<&aca_chat::ChatClient>) -> Self {
+        self.coder.fallback = model.map(|client| aca_provision::coder::ModelGenerator::new(client.clone()));
+        self
+    }
+
+    /// `${instance_id}`, … of what the requests created, for the success rule. `${suffix}` and
+    /// `${region}` stay those of the META provisioned before the run, when there was one.
+    pub fn bindings(&self) -> std::collections::BTreeMap<String, String> {
+        self.created
+            .iter()
+            .flat_map(aca_provision::bindings)
+            .filter(|(name, _)| self.before.is_empty() || (name != "suffix" && name != "region"))
+            .collect()
+    }
+
+    /// Destroys what the requests created and notes it in the report (what was provisioned, what
+    /// could not be destroyed).
+    pub async fn finish(&mut self, report: &mut aca_core::Report) {
+        let mut left = Vec::new();
+        if let Some(applier) = &self.applier {
+            for state in self.created.iter_mut().rev() {
+                let destroyed = applier.destroy(state).await;
+                left.extend(
+                    destroyed
+                        .failures
+                        .iter()
+                        .map(|f| format!("{} {}: {}", f.resource, f.id, f.error)),
+                );
+            }
+        }
+        if !self.notes.is_empty() {
+            let mut text = report.resources.take().unwrap_or_default();
+            for note in &self.notes {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(note);
+            }
+            report.resources = Some(text);
+        }
+        if !left.is_empty() {
+            let note = format!("cleanup of run-time resources left: {}", left.join("; "));
+            report.failure = Some(match report.failure.take() {
+                Some(f) => format!("{f}; {note}"),
+                None => note,
+            });
+        }
+    }
+
+    async fn provide_now(&mut self, description: &str) -> Result<ResourceReport, String> {
+        let Some(applier) = &self.applier else {
+            return Err(self.refusal.clone());
+        };
+        let mut existing = self.before.clone();
+        existing.extend(self.created.iter().flat_map(|s| s.created().cloned()));
+        let provided = self
+            .coder
+            .provide(&self.page, description, &existing, applier)
+            .await
+            .map_err(|e| format!("the resource could not be provisioned at run time: {e}"))?;
+        let text = provided.report.to_text();
+        self.notes
+            .push(format!("Provisioned at run time for \"{description}\":\n{text}"));
+        if let Err(e) = offer_candidate(&self.candidates, &self.slug, description, &provided.template) {
+            tracing::warn!("cannot offer the template to the META library: {e}");
+        }
+        // What was just created is what the agent looks for: its names first, the acted-on last-made one
+        // at the head.
+        let mut names = names_and_ids(&provided.state);
+        names.extend(self.told.as_ref().map(|t| t.names.clone()).unwrap_or_default());
+        let mut told = self.told.as_ref().map(|t| t.text.clone()).unwrap_or_default();
+        if !told.is_empty() {
+            told.push('\n');
+        }
+        told.push_str(&text);
+        self.created.push(provided.state);
+        let report = ResourceReport { text: told, names };
+        self.told = Some(report.clone());
+        Ok(report)
+    }
+}
+
+impl Provisioner for RuntimeProvisioner {
+    fn provide<'a>(&'a mut self, description: &'a str) -> Provide<'a> {
+        Box::pin(self.provide_now(description))
     }
 }

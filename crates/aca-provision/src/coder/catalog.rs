@@ -1,0 +1,392 @@
+//! The resource templates the rule-based generator composes: one `alicloud_*` block per kind of
+//! resource the emulator knows, with the blocks it depends on and the words pages use for it.
+
+/// One kind of resource the generator can write.
+#[derive(Debug)]
+pub struct Template {
+    /// Internal key, unique across products (`ram_group`, `cms_group`).
+    pub key: &'static str,
+    /// The Terraform resource type.
+    pub kind: &'static str,
+    /// The block's local name; it gives the bindings (`instance_id`) success rules refer to.
+    pub block: &'static str,
+    /// Keys of the templates this one refers to (`@{vpc.id}`), created first.
+    pub parents: &'static [&'static str],
+    /// The block's body. `@{KEY.ATTRIBUTE}` refers to a parent: to its block when the same
+    /// configuration creates it, to the existing resource's value otherwise.
+    pub body: &'static str,
+    /// The resource in words, for the META's description (`an ECS instance`).
+    pub words: &'static str,
+}
+
+impl Template {
+    pub fn address(&self) -> String {
+        format!("{}.{}", self.kind, self.block)
+    }
+}
+
+/// The templates in dependency order: every template's parents come before it.
+pub const TEMPLATES: &[Template] = &[
+    Template {
+        key: "vpc",
+        kind: "alicloud_vpc",
+        block: "vpc",
+        parents: &[],
+        body: r#"  vpc_name   = "doc-vpc-${var.suffix}"
+  cidr_block = "192.168.0.0/16""#,
+        words: "a VPC",
+    },
+    Template {
+        key: "vswitch",
+        kind: "alicloud_vswitch",
+        block: "vswitch",
+        parents: &["vpc"],
+        body: r#"  vswitch_name = "doc-vsw-${var.suffix}"
+  vpc_id       = @{vpc.id}
+  cidr_block   = "192.168.1.0/24"
+  zone_id      = "cn-hangzhou-h""#,
+        words: "a vSwitch",
+    },
+    Template {
+        key: "security_group",
+        kind: "alicloud_security_group",
+        block: "security_group",
+        parents: &["vpc"],
+        body: r#"  security_group_name = "doc-sg-${var.suffix}"
+  vpc_id              = @{vpc.id}"#,
+        words: "a security group",
+    },
+    Template {
+        key: "instance",
+        kind: "alicloud_instance",
+        block: "instance",
+        parents: &["vswitch", "security_group"],
+        body: r#"  instance_name        = "doc-ecs-${var.suffix}"
+  instance_type        = "ecs.g7.large"
+  image_id             = "aliyun_3_x64_20G_alibase_20240528.vhd"
+  availability_zone    = "cn-hangzhou-h"
+  vswitch_id           = @{vswitch.id}
+  security_groups      = [@{security_group.id}]
+  system_disk_category = "cloud_essd"
+  instance_charge_type = "PostPaid""#,
+        words: "an ECS instance",
+    },
+    Template {
+        key: "disk",
+        kind: "alicloud_ecs_disk",
+        block: "disk",
+        parents: &[],
+        body: r#"  disk_name = "doc-disk-${var.suffix}"
+  zone_id   = "cn-hangzhou-h"
+  category  = "cloud_essd"
+  size      = 40"#,
+        words: "an unattached data disk",
+    },
+    Template {
+        key: "snapshot",
+        kind: "alicloud_ecs_snapshot",
+        block: "snapshot",
+        parents: &["disk"],
+        body: r#"  disk_id       = @{disk.id}
+  snapshot_name = "doc-snap-${var.suffix}""#,
+        words: "a snapshot of the disk",
+    },
+    Template {
+        key: "rds",
+        kind: "alicloud_db_instance",
+        block: "rds",
+        parents: &["vswitch"],
+        body: r#"  engine           = "MySQL"
+  engine_version   = "8.0"
+  instance_type    = "mysql.n2.medium.1"
+  instance_storage = 20
+  vswitch_id       = @{vswitch.id}
+  instance_name    = "doc-rds-${var.suffix}"
+  security_ips     = ["192.168.0.0/16"]"#,
+        words: "an ApsaraDB RDS for MySQL instance",
+    },
+    Template {
+        key: "clb",
+        kind: "alicloud_slb_load_balancer",
+        block: "clb",
+        parents: &["vswitch"],
+        body: r#"  load_balancer_name = "doc-clb-${var.suffix}"
+  address_type       = "intranet"
+  load_balancer_spec = "slb.s1.small"
+  vswitch_id         = @{vswitch.id}
+  payment_type       = "PayAsYouGo""#,
+        words: "a CLB instance",
+    },
+    Template {
+        key: "tair",
+        kind: "alicloud_kvstore_instance",
+        block: "tair",
+        parents: &["vswitch"],
+        body: r#"  db_instance_name = "doc-tair-${var.suffix}"
+  instance_type    = "Redis"
+  instance_class   = "redis.master.small.default"
+  engine_version   = "7.0"
+  zone_id          = "cn-hangzhou-h"
+  vswitch_id       = @{vswitch.id}
+  payment_type     = "PostPaid""#,
+        words: "a Tair (Redis) instance",
+    },
+    Template {
+        key: "bucket",
+        kind: "alicloud_oss_bucket",
+        block: "bucket",
+        parents: &[],
+        body: r#"  bucket = "doc-bucket-${var.suffix}""#,
+        words: "an OSS bucket",
+    },
+    Template {
+        key: "object",
+        kind: "alicloud_oss_bucket_object",
+        block: "object",
+        parents: &["bucket"],
+        body: r#"  bucket  = @{bucket.bucket}
+  key     = "docs/example.txt"
+  content = "example content""#,
+        words: "an object in the bucket",
+    },
+    Template {
+        key: "ram_user",
+        kind: "alicloud_ram_user",
+        block: "user",
+        parents: &[],
+        body: r#"  name         = "doc-user-${var.suffix}"
+  display_name = "Doc user ${var.suffix}""#,
+        words: "a RAM user",
+    },
+    Template {
+        key: "ram_group",
+        kind: "alicloud_ram_group",
+        block: "group",
+        parents: &[],
+        body: r#"  name     = "doc-group-${var.suffix}"
+  comments = "Created for the procedure""#,
+        words: "a RAM user group",
+    },
+    Template {
+        key: "kms_key",
+        kind: "alicloud_kms_key",
+        block: "key",
+        parents: &[],
+        body: r#"  description            = "doc-key-${var.suffix}"
+  key_spec               = "Aliyun_AES_256"
+  key_usage              = "ENCRYPT/DECRYPT"
+  protection_level       = "SOFTWARE"
+  pending_window_in_days = 7"#,
+        words: "a KMS key",
+    },
+    Template {
+        key: "log_project",
+        kind: "alicloud_log_project",
+        block: "project",
+        parents: &[],
+        body: r#"  project_name = "doc-project-${var.suffix}"
+  description  = "Created for the procedure""#,
+        words: "a Simple Log Service project",
+    },
+    Template {
+        key: "logstore",
+        kind: "alicloud_log_store",
+        block: "logstore",
+        parents: &["log_project"],
+        body: r#"  project_name     = @{log_project.project_name}
+  logstore_name    = "doc-logstore"
+  retention_period = 30
+  shard_count      = 2"#,
+        words: "a Logstore in the project",
+    },
+    Template {
+        key: "domain",
+        kind: "alicloud_alidns_domain",
+        block: "domain",
+        parents: &[],
+        body: r#"  domain_name = "doc-${var.suffix}.com""#,
+        words: "a domain name in Alibaba Cloud DNS",
+    },
+    Template {
+        key: "record",
+        kind: "alicloud_alidns_record",
+        block: "record",
+        parents: &["domain"],
+        body: r#"  domain_name = @{domain.domain_name}
+  rr          = "www"
+  type        = "A"
+  value       = "192.0.2.10""#,
+        words: "an A record of the domain",
+    },
+    Template {
+        key: "cms_group",
+        kind: "alicloud_cms_alarm_contact_group",
+        block: "group",
+        parents: &[],
+        body: r#"  alarm_contact_group_name = "doc-ops-${var.suffix}""#,
+        words: "an alert contact group",
+    },
+    Template {
+        key: "alarm",
+        kind: "alicloud_cms_alarm",
+        block: "alarm",
+        parents: &["cms_group"],
+        body: r#"  name           = "doc-cpu-high-${var.suffix}"
+  project        = "acs_ecs_dashboard"
+  metric         = "CPUUtilization"
+  contact_groups = [@{cms_group.alarm_contact_group_name}]
+  enabled        = true
+
+  escalations_critical {
+    statistics          = "Average"
+    comparison_operator = ">"
+    threshold           = "90"
+    times               = 3
+  }"#,
+        words: "an enabled CloudMonitor alert rule",
+    },
+    Template {
+        key: "trail",
+        kind: "alicloud_actiontrail_trail",
+        block: "trail",
+        // A trail logs only with a delivery destination.
+        parents: &["bucket"],
+        body: r#"  trail_name      = "doc-trail-${var.suffix}"
+  event_rw        = "All"
+  trail_region    = "All"
+  oss_bucket_name = @{bucket.bucket}"#,
+        words: "an ActionTrail trail",
+    },
+];
+
+pub fn template(key: &str) -> Option<&'static Template> {
+    TEMPLATES.iter().find(|t| t.key == key)
+}
+
+pub fn template_of_kind(kind: &str) -> Option<&'static Template> {
+    TEMPLATES.iter().find(|t| t.kind == kind)
+}
+
+/// What a phrase on a page refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A resource of this template.
+    Resource(&'static str),
+    /// A part of a resource of this template (a security group rule, a bucket's lifecycle rule):
+    /// the resource must exist, the part is what the procedure makes or changes.
+    PartOf(&'static str),
+}
+
+/// A phrase and what it refers to; `product` limits it to one product's pages (`None`: any).
+#[derive(Debug)]
+pub struct Noun {
+    pub phrase: &'static str,
+    pub product: Option<&'static str>,
+    pub target: Target,
+}
+
+const fn noun(phrase: &'static str, product: Option<&'static str>, target: Target) -> Noun {
+    Noun {
+        phrase,
+        product,
+        target,
+    }
+}
+
+use Target::{PartOf, Resource};
+
+/// Phrases, longest first within a product, so that "security group rule" wins over
+/// "security group" and "user group" over "user".
+pub const NOUNS: &[Noun] = &[
+    noun("security group rule", None, PartOf("security_group")),
+    noun("security group", None, Resource("security_group")),
+    noun("ecs instance", None, Resource("instance")),
+    noun("rds instance", None, Resource("rds")),
+    noun("clb instance", None, Resource("clb")),
+    noun("slb instance", None, Resource("clb")),
+    noun("load balancer", None, Resource("clb")),
+    noun("redis instance", None, Resource("tair")),
+    noun("tair instance", None, Resource("tair")),
+    noun("data disk", None, Resource("disk")),
+    noun("vswitch", None, Resource("vswitch")),
+    noun("vpc", None, Resource("vpc")),
+    noun("oss bucket", None, Resource("bucket")),
+    noun("bucket", None, Resource("bucket")),
+    noun("lifecycle rule", Some("oss"), PartOf("bucket")),
+    noun("directory", Some("oss"), PartOf("bucket")),
+    noun("folder", Some("oss"), PartOf("bucket")),
+    noun("acl", Some("oss"), PartOf("bucket")),
+    noun("object", Some("oss"), Resource("object")),
+    noun("file", Some("oss"), Resource("object")),
+    noun("user group", None, Resource("ram_group")),
+    noun("ram user", None, Resource("ram_user")),
+    noun("user", Some("ram"), Resource("ram_user")),
+    noun("group", Some("ram"), Resource("ram_group")),
+    noun("kms key", None, Resource("kms_key")),
+    noun("cmk", None, Resource("kms_key")),
+    noun("key", Some("kms"), Resource("kms_key")),
+    noun("logstore", None, Resource("logstore")),
+    noun("project", Some("sls"), Resource("log_project")),
+    noun("a record", Some("dns"), Resource("record")),
+    noun("dns record", None, Resource("record")),
+    noun("record", Some("dns"), Resource("record")),
+    noun("domain name", Some("dns"), Resource("domain")),
+    noun("domain", Some("dns"), Resource("domain")),
+    noun("contact group", Some("cms"), Resource("cms_group")),
+    noun("alert rule", None, Resource("alarm")),
+    noun("alarm rule", None, Resource("alarm")),
+    noun("trail", None, Resource("trail")),
+    noun("listener", Some("slb"), PartOf("clb")),
+    noun("whitelist", Some("tair"), PartOf("tair")),
+    noun("whitelist", Some("rds"), PartOf("rds")),
+    noun("disk", Some("ecs"), Resource("disk")),
+    noun("snapshot", Some("ecs"), Resource("snapshot")),
+    noun("instance", Some("ecs"), Resource("instance")),
+    noun("instance", Some("rds"), Resource("rds")),
+    noun("instance", Some("slb"), Resource("clb")),
+    noun("instance", Some("tair"), Resource("tair")),
+];
+
+/// Product names as page titles write them, and the emulator's product codes.
+pub const PRODUCTS: &[(&str, &str)] = &[
+    ("elastic compute service", "ecs"),
+    ("virtual private cloud", "vpc"),
+    ("object storage service", "oss"),
+    ("resource access management", "ram"),
+    ("key management service", "kms"),
+    ("apsaradb rds", "rds"),
+    ("apsaradb for redis", "tair"),
+    ("tair", "tair"),
+    ("server load balancer", "slb"),
+    ("simple log service", "sls"),
+    ("log service", "sls"),
+    ("alibaba cloud dns", "dns"),
+    ("cloudmonitor", "cms"),
+    ("cloud monitor", "cms"),
+    ("actiontrail", "actiontrail"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_is_a_type_the_emulator_creates_and_its_parents_come_first() {
+        let supported = crate::supported_resource_types();
+        for (i, t) in TEMPLATES.iter().enumerate() {
+            assert!(supported.contains(&t.kind), "{} is not supported", t.kind);
+            for parent in t.parents {
+                let at = TEMPLATES.iter().position(|p| p.key == *parent);
+                assert!(
+                    at.is_some_and(|at| at < i),
+                    "{}: parent {parent} must come first",
+                    t.key
+                );
+            }
+        }
+        for n in NOUNS {
+            let (Target::Resource(key) | Target::PartOf(key)) = n.target;
+            assert!(template(key).is_some(), "{}: no template {key}", n.phrase);
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! The deterministic generator: what a procedure acts on, read from its title (and, at run time, the
+//! agent's request), turned into the resources that must exist first and the state they must be in.
+
+use std::collections::BTreeSet;
+
+use aca_core::Procedure;
+
+use super::catalog::{NOUNS, PRODUCTS, TEMPLATES, Target, template};
+
+/// One resource that must exist, with the value its `status` argument must have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Need {
+    /// The template key (`instance`).
+    pub key: &'static str,
+    /// `status` to create it in (`Stopped`, `Disabled`, `Enable`), when the procedure needs one.
+    pub status: Option<&'static str>,
+}
+
+/// The emulator's product code of a page: from the title's product name.
+pub fn product_of(procedure: &Procedure) -> Option<&'static str> {
+    let name = procedure.product.as_deref().unwrap_or(&procedure.title).to_lowercase();
+    PRODUCTS
+        .iter()
+        .find(|(words, _)| name.contains(words))
+        .map(|(_, code)| *code)
+}
+
+/// Verbs whose object the procedure makes: the object need not exist, only what it goes into.
+const CREATING: &[&str] = &["create", "add", "upload", "new", "buy", "purchase"];
+
+/// Parents a procedure creating the resource makes itself: a new trail's wizard creates the bucket
+/// it delivers to.
+const MADE_ALONGSIDE: &[(&str, &str)] = &[("trail", "bucket")];
+
+/// Whether `phrase` occurs in `text` at word boundaries (a plural `s`/`es` allowed); the byte
+/// offsets of each occurrence.
+fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find(phrase) {
+        let start = from + at;
+        let mut end = start + phrase.len();
+        let before_ok = text[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let rest = &text[end..];
+        if rest.starts_with("es") && rest[2..].chars().next().is_none_or(|c| !c.is_alphanumeric()) {
+            end += 2;
+        } else if rest.starts_with('s') && rest[1..].chars().next().is_none_or(|c| !c.is_alphanumeric()) {
+            end += 1;
+        }
+        let after_ok = text[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        if before_ok && after_ok {
+            found.push((start, end));
+        }
+        from = start + phrase.len();
+    }
+    found
+}
+
+/// What a text mentions, in text order: the targets of its nouns (longer phrases first, no overlap).
+pub fn mentions(text: &str, product: Option<&str>) -> Vec<Target> {
+    let text = text.to_lowercase();
+    let mut claimed: Vec<(usize, usize, Target)> = Vec::new();
+    for noun in NOUNS.iter().filter(|n| n.product.is_none() || n.product == product) {
+        for (start, end) in occurrences(&text, noun.phrase) {
+            if claimed.iter().all(|(s, e, _)| end <= *s || start >= *e) {
+                claimed.push((start, end, noun.target));
+            }
+        }
+    }
+    claimed.sort_by_key(|(start, _, _)| *start);
+    claimed.into_iter().map(|(_, _, t)| t).collect()
+}
+
+fn has_word(text: &str, word: &str) -> bool {
+    !occurrences(text, word).is_empty()
+}
+
+/// The state a resource must be in for the procedure's verb: a stopped instance to start, a
+/// disabled key to enable, a trail that logs to stop logging.
+fn status_for(key: &str, task: &str) -> Option<&'static str> {
+    match key {
+        "instance" if has_word(task, "start") => Some("Stopped"),
+        "instance" => Some("Running"),
+        "kms_key" if has_word(task, "enable") => Some("Disabled"),
+        "trail" if has_word(task, "enable") => Some("Disable"),
+        "trail" => Some("Enable"),
+        "rds" => Some("Running"),
+        _ => None,
+    }
+}
+
+/// The keys of `key` and everything it depends on, parents first.
+fn with_parents(key: &'static str, out: &mut Vec<&'static str>) {
+    if let Some(t) = template(key) {
+        for parent in t.parents {
+            with_parents(parent, out);
+        }
+        if !out.contains(&key) {
+            out.push(key);
+        }
+    }
+}
+
+/// What must exist before the procedure named `task` (a page title's task part) runs in `product`.
+pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
+    let lower = task.to_lowercase();
+    let first_word = lower.split_whitespace().next().unwrap_or_default();
+    // "Add a RAM user to a user group": both exist, the procedure relates them.
+    let relating = first_word == "add" && lower.contains(" to ");
+    let creating = CREATING.contains(&first_word) && !relating;
+    let targets = mentions(&lower, product);
+    let mut made = BTreeSet::new();
+    let mut wanted: Vec<&'static str> = Vec::new();
+    for target in &targets {
+        match *target {
+            Target::Resource(key) if creating => {
+                made.insert(key);
+                if let Some(t) = template(key) {
+                    let made_alongside = MADE_ALONGSIDE.iter().filter(|(k, _)| *k == key).map(|(_, p)| *p);
+                    let made_alongside: Vec<&str> = made_alongside.collect();
+                    for parent in t.parents.iter().filter(|p| !made_alongside.contains(p)) {
+                        with_parents(parent, &mut wanted);
+                    }
+                }
+            }
+            Target::Resource(key) | Target::PartOf(key) => with_parents(key, &mut wanted),
+        }
+    }
+    // Attaching a disk needs the instance it goes to.
+    if has_word(&lower, "attach") && wanted.contains(&"disk") {
+        with_parents("instance", &mut wanted);
+    }
+    ordered(wanted.into_iter().filter(|k| !made.contains(k)), &lower)
+}
+
+/// What the agent's request asks for at run time, on top of what the task needs: every resource the
+/// request names must exist.
+pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec<Need> {
+    let mut wanted: Vec<&'static str> = needs_of_task(task, product).iter().map(|n| n.key).collect();
+    for sentence in request.split(['.', ';', '\n']).filter(|s| !negates(s)) {
+        for target in mentions(sentence, product) {
+            let (Target::Resource(key) | Target::PartOf(key)) = target;
+            with_parents(key, &mut wanted);
+        }
+    }
+    ordered(wanted.into_iter(), &task.to_lowercase())
+}
+
+/// Words of sentences that say what must not exist or what blocks the procedure ("All vSwitches of
+/// the VPC are deleted", "The Delete button of a VPC that contains vSwitches is unavailable").
+const ABSENCE: &[&str] = &[
+    "deleted",
+    "removed",
+    "released",
+    "no",
+    "not",
+    "cannot",
+    "without",
+    "none",
+    "unavailable",
+];
+
+fn negates(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    ABSENCE.iter().any(|w| has_word(&lower, w))
+}
+
+fn ordered(keys: impl Iterator<Item = &'static str>, task: &str) -> Vec<Need> {
+    let keys: BTreeSet<&str> = keys.collect();
+    TEMPLATES
+        .iter()
+        .filter(|t| keys.contains(t.key))
+        .map(|t| Need {
+            key: t.key,
+            status: status_for(t.key, task),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(task: &str, product: &str) -> Vec<&'static str> {
+        needs_of_task(task, Some(product)).iter().map(|n| n.key).collect()
+    }
+
+    #[test]
+    fn a_created_resource_needs_only_what_it_goes_into() {
+        assert_eq!(keys("Create a vSwitch", "vpc"), ["vpc"]);
+        assert_eq!(keys("Create a VPC and a vSwitch", "vpc"), Vec::<&str>::new());
+        assert_eq!(
+            keys("Create an instance on the Custom Launch tab", "ecs"),
+            ["vpc", "vswitch", "security_group"]
+        );
+        assert_eq!(keys("Add a security group rule", "ecs"), ["vpc", "security_group"]);
+        assert_eq!(keys("Create a directory", "oss"), ["bucket"]);
+        assert_eq!(keys("Add a domain name", "dns"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn an_acted_on_resource_must_exist_in_the_state_the_verb_needs() {
+        let needs = needs_of_task("Start an instance", Some("ecs"));
+        assert_eq!(
+            needs.last().map(|n| (n.key, n.status)),
+            Some(("instance", Some("Stopped")))
+        );
+        let needs = needs_of_task("Restart an instance", Some("ecs"));
+        assert_eq!(needs.last().map(|n| n.status), Some(Some("Running")));
+        let needs = needs_of_task("Enable a key", Some("kms"));
+        assert_eq!(needs.last().map(|n| n.status), Some(Some("Disabled")));
+        assert_eq!(keys("Add a RAM user to a user group", "ram"), ["ram_user", "ram_group"]);
+        assert_eq!(
+            keys("Attach a data disk", "ecs"),
+            ["vpc", "vswitch", "security_group", "instance", "disk"]
+        );
+        assert_eq!(keys("Release an instance", "rds"), ["vpc", "vswitch", "rds"]);
+    }
+
+    #[test]
+    fn a_request_adds_what_it_names_but_not_what_must_be_absent() {
+        let keys = |request: &str| -> Vec<&str> {
+            needs_of_request("Delete a VPC", request, Some("vpc"))
+                .iter()
+                .map(|n| n.key)
+                .collect()
+        };
+        assert_eq!(
+            keys(
+                "Step 4 acts on an existing resource: find the VPC. Prerequisites: All vSwitches of the VPC are deleted. The Delete button of a VPC that contains vSwitches is unavailable."
+            ),
+            ["vpc"]
+        );
+        assert_eq!(keys("I need a VPC with a vSwitch in it."), ["vpc", "vswitch"]);
+    }
+
+    #[test]
+    fn words_match_whole_words_and_plurals() {
+        assert_eq!(occurrences("delete vswitches", "vswitch"), vec![(7, 16)]);
+        assert!(occurrences("a profile", "file").is_empty());
+        assert_eq!(
+            mentions("Stop multiple instances", Some("ecs")),
+            [Target::Resource("instance")]
+        );
+    }
+}

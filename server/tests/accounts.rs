@@ -1,0 +1,177 @@
+//! `aca accounts` as an operator runs it against an emulator: accounts created through the admin
+//! API and added from a credentials file, listed, their keys rotated through RAM (the old key stops
+//! working, the new one works), and leftovers of earlier runs found, reported and cleaned.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+use aca_console::ConsoleConfig;
+use aca_provision::emulator::Client;
+use aca_provision::emulator::local::LocalEmulator;
+use aca_provision::pool::AccountPool;
+
+const ACA: &str = env!("CARGO_BIN_EXE_aca");
+
+async fn aca(pool: &Path, args: &[&str]) -> Output {
+    tokio::process::Command::new(ACA)
+        .arg("accounts")
+        .arg("--pool")
+        .arg(pool)
+        .args(args)
+        .env_remove("ACA_ADMIN_TOKEN")
+        .output()
+        .await
+        .expect("aca runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn ram() -> &'static str {
+    aca_console::products::by_code("ram").unwrap().version
+}
+
+#[tokio::test]
+async fn accounts_are_added_listed_rotated_and_cleaned() {
+    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pool_path = dir.path().join("pool.db");
+    let url = emulator.url.as_str();
+
+    let added = aca(
+        &pool_path,
+        &[
+            "add",
+            "--emulator",
+            url,
+            "--admin-token",
+            "test-admin",
+            "--count",
+            "2",
+            "--name",
+            "ci",
+        ],
+    )
+    .await;
+    assert!(added.status.success(), "{}", text(&added));
+    let refused = aca(&pool_path, &["add", "--emulator", url, "--admin-token", "wrong"]).await;
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("InvalidAdminToken") || text(&refused).contains("wrong admin token"),
+        "{}",
+        text(&refused)
+    );
+
+    // A "real" account from a credentials file (here: a third emulator account's key).
+    let third = emulator.account("real").unwrap();
+    let credentials = dir.path().join("creds.json");
+    std::fs::write(
+        &credentials,
+        serde_json::json!({ "accessKeyId": third.access_key_id, "accessKeySecret": third.access_key_secret })
+            .to_string(),
+    )
+    .unwrap();
+    let real = aca(
+        &pool_path,
+        &[
+            "add",
+            "--endpoint",
+            url,
+            "--credentials",
+            credentials.to_str().unwrap(),
+            "--name",
+            "prod-1",
+            "--account-id",
+            &third.account_id,
+        ],
+    )
+    .await;
+    assert!(real.status.success(), "{}", text(&real));
+
+    let listed = aca(&pool_path, &["list"]).await;
+    let listing = text(&listed);
+    assert!(listed.status.success(), "{listing}");
+    assert_eq!(listing.matches(" free ").count(), 3, "{listing}");
+    assert!(
+        listing.contains("ci-1") && listing.contains("ci-2") && listing.contains("prod-1"),
+        "{listing}"
+    );
+
+    let pool = AccountPool::open(&pool_path, Duration::from_secs(60)).unwrap();
+    let accounts = pool.list().unwrap();
+    let ci1 = accounts
+        .iter()
+        .find(|a| a.account.name == "ci-1")
+        .unwrap()
+        .account
+        .clone();
+
+    // Rotation: the new key works, the old one is gone.
+    let rotated = aca(&pool_path, &["rotate", &ci1.id]).await;
+    assert!(rotated.status.success(), "{}", text(&rotated));
+    let after = pool.list().unwrap();
+    let new_key = after
+        .iter()
+        .find(|a| a.account.id == ci1.id)
+        .unwrap()
+        .account
+        .key
+        .clone();
+    assert_ne!(new_key.access_key_id, ci1.key.access_key_id);
+    assert!(text(&rotated).contains(&new_key.access_key_id), "{}", text(&rotated));
+    let none = BTreeMap::new();
+    let old = Client::new(url, ci1.key.clone()).unwrap();
+    assert!(
+        old.rpc(ram(), "ListAccessKeys", "cn-hangzhou", &none).await.is_err(),
+        "the old key is deleted"
+    );
+    let new = Client::new(url, new_key.clone()).unwrap();
+    new.rpc(ram(), "ListAccessKeys", "cn-hangzhou", &none).await.unwrap();
+    let nothing_due = aca(&pool_path, &["rotate", "--older-than-days", "30"]).await;
+    assert!(text(&nothing_due).contains("no key is due"), "{}", text(&nothing_due));
+
+    // A leftover VPC of an earlier run: health reports it (and the balance), --clean deletes it.
+    let vpc = new
+        .rpc(
+            aca_console::products::by_code("vpc").unwrap().version,
+            "CreateVpc",
+            "cn-hangzhou",
+            &BTreeMap::from([("VpcName".to_owned(), "left-behind".to_owned())]),
+        )
+        .await
+        .unwrap();
+    let vpc_id = vpc["VpcId"].as_str().unwrap().to_owned();
+    let unhealthy = aca(&pool_path, &["health", "--admin-token", "test-admin"]).await;
+    let report = text(&unhealthy);
+    assert_eq!(unhealthy.status.code(), Some(1), "{report}");
+    assert!(report.contains(&vpc_id) && report.contains("left-behind"), "{report}");
+    assert!(report.contains("balance 10000.00"), "{report}");
+    assert_eq!(report.matches("no leftovers").count(), 2, "{report}");
+
+    let cleaned = aca(&pool_path, &["health", "--clean"]).await;
+    assert!(cleaned.status.success(), "{}", text(&cleaned));
+    assert!(text(&cleaned).contains("cleaned"), "{}", text(&cleaned));
+    let healthy = aca(&pool_path, &["health", &ci1.id]).await;
+    assert!(healthy.status.success(), "{}", text(&healthy));
+    assert!(text(&healthy).contains("no leftovers"), "{}", text(&healthy));
+    let listing = text(&aca(&pool_path, &["list"]).await);
+    assert_eq!(
+        listing.matches(" free ").count(),
+        3,
+        "cleaning returned the account: {listing}"
+    );
+
+    let missing = aca(&pool_path, &["health", "nobody"]).await;
+    assert!(
+        text(&missing).contains("no account nobody in the pool"),
+        "{}",
+        text(&missing)
+    );
+}
