@@ -2,6 +2,8 @@
 //! API and added from a credentials file, listed, their keys rotated through RAM (the old key stops
 //! working, the new one works), and leftovers of earlier runs found, reported and cleaned.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Output;
@@ -11,27 +13,17 @@ use aca_console::ConsoleConfig;
 use aca_provision::emulator::Client;
 use aca_provision::emulator::local::LocalEmulator;
 use aca_provision::pool::AccountPool;
-
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
+use common::text;
 
 async fn aca(pool: &Path, args: &[&str]) -> Output {
-    tokio::process::Command::new(ACA)
+    common::aca_async()
         .arg("accounts")
         .arg("--pool")
         .arg(pool)
         .args(args)
-        .env_remove("ACA_ADMIN_TOKEN")
         .output()
         .await
         .expect("aca runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 fn ram() -> &'static str {

@@ -1,12 +1,12 @@
 //! `aca bench provision` prints its figures: p50/p95 of provision + verify + destroy of the typical
 //! META, and the parallel runs' cross-talk check.
 
+mod common;
+
 #[test]
 fn the_provisioning_benchmark_prints_percentiles_and_finds_no_cross_talk() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_aca"))
-        .args(["bench", "provision", "--runs", "5", "--parallel", "8"])
-        .output()
-        .expect("aca runs");
+    let dir = tempfile::tempdir().unwrap();
+    let output = common::aca(dir.path(), &["bench", "provision", "--runs", "5", "--parallel", "8"]);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

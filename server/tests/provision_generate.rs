@@ -1,31 +1,9 @@
 //! `aca provision generate`: the META of a page that has none, written by the ResourceCoder,
 //! validated in a scratch account and stored in the sidecar, then usable by `aca provision apply`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
-
-fn corpus(page: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus").join(page)
-}
-
-fn aca(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ACA)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ACA_MODEL_URL")
-        .output()
-        .expect("aca runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use common::{aca, corpus, text};
 
 #[test]
 fn a_generated_meta_is_validated_stored_once_and_applies() {

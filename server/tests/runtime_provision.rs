@@ -3,18 +3,15 @@
 //! run's emulator account next to what was provisioned before, the procedure runs on what it
 //! created, ActionTrail proves the agent's own call on it, and everything is destroyed afterwards.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use aca_chat::fake::{FakeModel, FakeResponse};
+use common::corpus;
 use serde_json::Value;
 
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
 
-fn corpus(page: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus").join(page)
-}
-
-/// The sidecar without its `[meta]` table (and without what follows it).
 fn without_meta(sidecar: &str) -> String {
     let text = std::fs::read_to_string(corpus(sidecar)).unwrap();
     let start = text.find("[meta]").expect("the sidecar has a META");
@@ -56,7 +53,7 @@ async fn a_model_agent_asking_for_what_the_meta_lacks_gets_it_next_to_what_was_p
     .await
     .unwrap();
     let out = dir.path().join("out");
-    let output = tokio::process::Command::new(ACA)
+    let output = common::aca_async()
         .args([
             "verify",
             page.to_str().unwrap(),
@@ -113,7 +110,7 @@ async fn a_missing_resource_is_provisioned_when_the_agent_asks_and_the_run_passe
     );
     std::fs::write(dir.path().join("start-instance.task.toml"), sidecar).unwrap();
     let out = dir.path().join("out");
-    let output = tokio::process::Command::new(ACA)
+    let output = common::aca_async()
         .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--out"])
         .arg(&out)
         .output()

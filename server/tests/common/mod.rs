@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -80,6 +80,16 @@ pub fn aca(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .output()
         .expect("aca runs")
+}
+
+/// `aca` as an async command, for tests that serve something in-process while it runs.
+pub fn aca_async() -> tokio::process::Command {
+    tokio::process::Command::from(without_caller_env(Command::new(ACA)))
+}
+
+/// A page of the example corpus (`tests/corpus/PRODUCT/PAGE`).
+pub fn corpus(page: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus").join(page)
 }
 
 /// Standard output and standard error together, for messages that may go to either.
