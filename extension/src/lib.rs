@@ -5,7 +5,9 @@
 //! `scripts/build-extension` builds this crate for wasm32, runs `wasm-bindgen --target web` and
 //! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
 
+pub mod audit;
 pub mod messages;
+pub mod report;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
