@@ -6,12 +6,15 @@
 //! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
 
 pub mod audit;
+pub mod console;
 pub mod messages;
 pub mod report;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
 pub mod chrome;
+#[cfg(target_arch = "wasm32")]
+mod http;
 #[cfg(target_arch = "wasm32")]
 mod options;
 #[cfg(target_arch = "wasm32")]

@@ -172,6 +172,40 @@ pub fn summary(report: &Report) -> String {
     }
 }
 
+/// One matcher of a rule in words: `CreateVpc on Vpc (ApiCall) where VpcName = "web-vpc"`.
+pub fn describe_matcher(matcher: &aca_core::EventMatcher) -> String {
+    use aca_core::ParameterTest;
+    let mut text = matcher.event_name.clone();
+    if let Some(service) = &matcher.service_name {
+        text.push_str(&format!(" on {service}"));
+    }
+    if let Some(kind) = &matcher.event_type {
+        text.push_str(&format!(" ({kind:?})"));
+    }
+    if !matcher.succeeded {
+        text.push_str(", failed");
+    }
+    if let Some(resource) = &matcher.resource_type {
+        text.push_str(&format!(" referencing a {resource}"));
+    }
+    let conditions: Vec<String> = matcher
+        .parameters
+        .iter()
+        .map(|c| match &c.test {
+            ParameterTest::Equals(serde_json::Value::String(v)) => format!("{} = {v:?}", c.name),
+            ParameterTest::Equals(v) => format!("{} = {v}", c.name),
+            ParameterTest::Contains(v) => format!("{} contains {v:?}", c.name),
+            ParameterTest::StartsWith(v) => format!("{} starts with {v:?}", c.name),
+            ParameterTest::Exists(true) => format!("{} is given", c.name),
+            ParameterTest::Exists(false) => format!("{} is not given", c.name),
+        })
+        .collect();
+    if !conditions.is_empty() {
+        text.push_str(&format!(" where {}", conditions.join(" and ")));
+    }
+    text
+}
+
 /// Where a running episode stands, as the panel shows it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
@@ -318,6 +352,19 @@ mod tests {
         assert_eq!(
             summary(&report),
             "1 defect(s); first at step 7: the page says \"OK\", the console shows \"Confirm\"."
+        );
+    }
+
+    #[test]
+    fn a_matcher_reads_as_a_sentence() {
+        let rule: aca_core::SuccessRule = serde_json::from_str(
+            r#"{"events":[{"event_name":"CreateVpc","service_name":"Vpc","event_type":"ApiCall",
+                "parameters":[{"name":"VpcName","equals":"web-vpc"},{"name":"Description","exists":false}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            describe_matcher(&rule.events[0]),
+            "CreateVpc on Vpc (ApiCall) where VpcName = \"web-vpc\" and Description is not given"
         );
     }
 
