@@ -190,24 +190,26 @@ pub fn read_page(status: u16, text: &str, account_id: Option<&str>) -> Result<Ev
         let field = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
         let (code, message) = (field("Code"), field("Message"));
         let described = format!("{code} (HTTP {status}): {message}");
-        return Err(if code == "Throttling" || code.starts_with("Throttling.") || status == 429 {
-            LookupFailure::Throttled(described)
-        } else if status == 401
-            || [
-                "InvalidAccessKeyId",
-                "SignatureDoesNotMatch",
-                "IncompleteSignature",
-                "Forbidden.RAM",
-                "Forbidden.AccessKeyDisabled",
-                "NoPermission",
-            ]
-            .iter()
-            .any(|c| code == *c || code.starts_with(&format!("{c}.")))
-        {
-            LookupFailure::Auth(described)
-        } else {
-            LookupFailure::Api(described)
-        });
+        return Err(
+            if code == "Throttling" || code.starts_with("Throttling.") || status == 429 {
+                LookupFailure::Throttled(described)
+            } else if status == 401
+                || [
+                    "InvalidAccessKeyId",
+                    "SignatureDoesNotMatch",
+                    "IncompleteSignature",
+                    "Forbidden.RAM",
+                    "Forbidden.AccessKeyDisabled",
+                    "NoPermission",
+                ]
+                .iter()
+                .any(|c| code == *c || code.starts_with(&format!("{c}.")))
+            {
+                LookupFailure::Auth(described)
+            } else {
+                LookupFailure::Api(described)
+            },
+        );
     }
     let raw = body
         .get("Events")
@@ -361,7 +363,12 @@ mod tests {
             .split('&')
             .map(|pair| {
                 let (k, v) = pair.split_once('=').unwrap();
-                let decode = |s: &str| percent_encoding::percent_decode_str(s).decode_utf8().unwrap().into_owned();
+                let decode = |s: &str| {
+                    percent_encoding::percent_decode_str(s)
+                        .decode_utf8()
+                        .unwrap()
+                        .into_owned()
+                };
                 (decode(k), decode(v))
             })
             .collect();
@@ -370,7 +377,8 @@ mod tests {
         assert_eq!(params["Timestamp"], "2026-11-30T14:01:40Z");
         assert_eq!(params["LookupAttribute.1.Value"], "CreateVpc");
         assert_eq!(params["NextToken"], "t/2");
-        let expected = aca_openapi::sign::rpc_signature("secret", &aca_openapi::sign::rpc_string_to_sign("GET", &params));
+        let expected =
+            aca_openapi::sign::rpc_signature("secret", &aca_openapi::sign::rpc_string_to_sign("GET", &params));
         assert_eq!(params["Signature"], expected, "the verifier's recomputation agrees");
     }
 
@@ -420,10 +428,7 @@ mod tests {
             read_page(400, &answer("InvalidParameter"), None),
             Err(LookupFailure::Api(_))
         ));
-        assert!(matches!(
-            read_page(200, "<html>", None),
-            Err(LookupFailure::Invalid(_))
-        ));
+        assert!(matches!(read_page(200, "<html>", None), Err(LookupFailure::Invalid(_))));
         assert!(matches!(read_page(200, "{}", None), Err(LookupFailure::Invalid(_))));
     }
 

@@ -389,7 +389,10 @@ mod tests {
                 step_mode: true
             }
         );
-        assert_eq!(serde_json::from_str::<Request>(r#"{"kind":"stop"}"#).unwrap(), Request::Stop);
+        assert_eq!(
+            serde_json::from_str::<Request>(r#"{"kind":"stop"}"#).unwrap(),
+            Request::Stop
+        );
     }
 
     #[test]

@@ -96,7 +96,11 @@ pub fn build(
         screenshots: Vec::new(),
         usage: ModelUsage {
             calls: graded.model_calls.len() as u32,
-            prompt_tokens: graded.model_calls.iter().map(|c| u64::from(c.usage.prompt_tokens)).sum(),
+            prompt_tokens: graded
+                .model_calls
+                .iter()
+                .map(|c| u64::from(c.usage.prompt_tokens))
+                .sum(),
             completion_tokens: graded
                 .model_calls
                 .iter()
@@ -311,7 +315,11 @@ mod tests {
         assert_eq!(report.duration_ms, 1_250);
         assert!(report.summary.starts_with("The agent could not complete the procedure"));
         let json = serde_json::to_string(&report).unwrap();
-        assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), report, "report.json reads back");
+        assert_eq!(
+            serde_json::from_str::<Report>(&json).unwrap(),
+            report,
+            "report.json reads back"
+        );
     }
 
     #[test]

@@ -47,7 +47,9 @@ pub enum SettingsError {
     NoToken,
     #[error("the model URL \"{0}\" must start with http:// or https://")]
     ModelNotHttp(String),
-    #[error("a model URL is set but no model name: enter the model's name, or clear the URL to use the scripted policy")]
+    #[error(
+        "a model URL is set but no model name: enter the model's name, or clear the URL to use the scripted policy"
+    )]
     NoModelName,
 }
 

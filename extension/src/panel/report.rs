@@ -70,15 +70,18 @@ pub fn report_view(report: Report) -> impl IntoView {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default();
+            // Texts may come quoted already: each is shown in one pair of quotes.
+            let quoted = |text: &str| format!("\"{}\"", text.trim_matches('"'));
             let observed = if d.observed.is_empty() {
                 "nothing in its place".to_owned()
             } else {
-                format!("\"{}\"", d.observed)
+                quoted(&d.observed)
             };
+            let documented = quoted(&d.documented);
             view! {
                 <li data-step=d.step.clone() data-kind=kind.clone()>
-                    "Step " <b>{d.step.clone()}</b> ", " {kind.clone()} ": the page says \"" {d.documented.clone()}
-                    "\", the console shows " {observed}
+                    "Step " <b>{d.step.clone()}</b> ", " {kind.clone()} ": the page says " {documented}
+                    ", the console shows " {observed}
                 </li>
             }
         })

@@ -163,8 +163,14 @@ fn verification_view(verification: Verification, error: RwSignal<Option<String>>
             </p>
         }
     });
-    let step_text = progress.step_text.clone().map(|t| view! { <p id="progress-text" class="muted">{t}</p> });
-    let action = progress.action.clone().map(|a| view! { <p>"Last action: " <code id="progress-action">{a}</code></p> });
+    let step_text = progress
+        .step_text
+        .clone()
+        .map(|t| view! { <p id="progress-text" class="muted">{t}</p> });
+    let action = progress
+        .action
+        .clone()
+        .map(|a| view! { <p>"Last action: " <code id="progress-action">{a}</code></p> });
     let activity = verification
         .activity
         .iter()

@@ -68,7 +68,11 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
             Err(Scan::Deadline) => {}
             Err(Scan::Failed(failure)) => return rule_report(chosen, Err(&failure.to_string()), waited()),
             Err(Scan::Unreachable(why)) => {
-                return rule_report(chosen, Err(&format!("ActionTrail could not be reached: {why}")), waited());
+                return rule_report(
+                    chosen,
+                    Err(&format!("ActionTrail could not be reached: {why}")),
+                    waited(),
+                );
             }
         }
         let found = rule::match_resolved(&resolved, &seen);

@@ -116,7 +116,9 @@ async fn handle(request: Request) -> Result<Reply, String> {
             state::update(|run| run.captured = Some(page.clone())).await;
             Reply::Captured { page: Box::new(page) }
         }
-        Request::Verify { tab_id, step_mode } => run_reply(run::start(tab_id, step_mode, load_settings().await?).await?),
+        Request::Verify { tab_id, step_mode } => {
+            run_reply(run::start(tab_id, step_mode, load_settings().await?).await?)
+        }
         Request::Stop => {
             run::stop()?;
             run_reply(state::current().await)
@@ -124,7 +126,9 @@ async fn handle(request: Request) -> Result<Reply, String> {
         Request::HandBack => run_reply(run::hand_back().await?),
         Request::Propose { action, reason } => {
             if run::is_running() {
-                return Err("a verification is running: its actions come from the agent (stop it to propose your own)".into());
+                return Err(
+                    "a verification is running: its actions come from the agent (stop it to propose your own)".into(),
+                );
             }
             run_reply(step::propose(action, reason).await?)
         }

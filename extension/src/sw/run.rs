@@ -17,8 +17,8 @@ use wasm_bindgen_futures::spawn_local;
 
 use super::{audit, model, page, state};
 use crate::audit::{AccessKey, AuditTiming, ChosenRule, LookupWindow, choose_rule};
-use crate::console::{find, names_product, product_names, query_value};
 use crate::chrome::{self, now_ms};
+use crate::console::{find, names_product, product_names, query_value};
 use crate::messages::{
     CapturedPage, Decided, Decision, LeasedAccount, Observed, Phase, Proposal, RunView, StepRecord, Verification,
 };
@@ -148,10 +148,12 @@ pub async fn start(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<
         activity: vec![format!("logging on as {} in tab {tab}", account.login)],
         report: None,
     };
-    control(|c| *c = Control {
-        running: true,
-        navigations: c.navigations,
-        ..Control::default()
+    control(|c| {
+        *c = Control {
+            running: true,
+            navigations: c.navigations,
+            ..Control::default()
+        }
     });
     let run = state::update(|run| {
         run.account = Some(LeasedAccount {
@@ -306,14 +308,20 @@ async fn prepare(setup: &RunSetup) -> Result<String, String> {
         field("Log On", Role::Button)?,
     );
     for (index, text) in [(login, &setup.account.login), (password, &setup.account.password)] {
-        let outcome = perform(tab, &request(GuiAction::Type {
-            index,
-            text: text.clone(),
-            submit: false,
-        }))
+        let outcome = perform(
+            tab,
+            &request(GuiAction::Type {
+                index,
+                text: text.clone(),
+                submit: false,
+            }),
+        )
         .await;
         if !outcome.succeeded() {
-            return Err(format!("logging on failed: {}", aca_agent::episode::describe_outcome(&outcome)));
+            return Err(format!(
+                "logging on failed: {}",
+                aca_agent::episode::describe_outcome(&outcome)
+            ));
         }
     }
     perform(tab, &request(GuiAction::Click { index: submit })).await;
@@ -374,7 +382,9 @@ async fn drive(setup: &RunSetup, episode: &mut Episode) -> Option<Interruption> 
                     episode.clock((now_ms() - setup.started_ms).max(0) as u64);
                     episode.next(observation).map_err(refused)
                 }
-                Err(why) => Err(Interruption::Failed(format!("the console tab cannot be observed: {why}"))),
+                Err(why) => Err(Interruption::Failed(format!(
+                    "the console tab cannot be observed: {why}"
+                ))),
             },
             Next::Act(request) => {
                 let progress = Progress::of(episode);
@@ -468,7 +478,12 @@ async fn stepped(tab: i32, mut request: ActRequest, progress: &Progress) -> Opti
         let (decided, outcome) = match decision {
             Decision::Approve => {
                 let outcome = perform(tab, &request).await;
-                (Decided::Ran { outcome: outcome.clone() }, Some(outcome))
+                (
+                    Decided::Ran {
+                        outcome: outcome.clone(),
+                    },
+                    Some(outcome),
+                )
             }
             Decision::Skip => (
                 Decided::Skipped,
@@ -523,7 +538,13 @@ async fn wait_for_decision() -> Option<Decision> {
     });
     let mut alive_at = now_ms();
     let decision = loop {
-        if let Some(decision) = control(|c| if c.stop { Some(None) } else { c.decision.take().map(Some) }) {
+        if let Some(decision) = control(|c| {
+            if c.stop {
+                Some(None)
+            } else {
+                c.decision.take().map(Some)
+            }
+        }) {
             break decision;
         }
         if now_ms() - alive_at > KEEP_ALIVE_EVERY_MS {

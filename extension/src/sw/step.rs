@@ -35,9 +35,11 @@ pub async fn decide(decision: Decision) -> Result<RunView, String> {
             ..
         } = &decision
         {
-            return Err("in a verification an edit must be a page action (click, type, select, …): \
+            return Err(
+                "in a verification an edit must be a page action (click, type, select, …): \
                         the agent decides when the task is complete"
-                .into());
+                    .into(),
+            );
         }
         super::run::deliver(decision);
         return Ok(state::current().await);
