@@ -822,6 +822,71 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extension-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     std::fs::write(shots.join("sidepanel-report.png"), shot).unwrap();
+
+    // Step mode: each action the agent proposes waits with its Thought; approve, edit, skip and take
+    // over apply to it, and Stop ends the run with a report that says nothing was verified.
+    choose_doc_tab(&panel, doc_tab).await;
+    let js =
+        "(() => { const c = document.querySelector('#step-mode'); if (!c.checked) c.click(); return c.checked; })()";
+    assert_eq!(eval(&panel, js).await, json!(true));
+    press(&panel, "button#verify").await;
+    let log_len = "document.querySelectorAll('#step-log li').length";
+    let last_logged = "document.querySelector('#step-log li:last-child')?.textContent ?? ''";
+    let proposal = text_of(&panel, "#pending-action", "the agent's first proposal").await;
+    let reason = text_of(&panel, "#pending-reason", "the proposal's Thought").await;
+    assert!(!reason.trim().is_empty(), "{proposal} comes with no reason");
+    press(&panel, "#approve").await;
+    poll(&panel, log_len, 20, "the approved action in the log", |v| {
+        v == &json!(1)
+    })
+    .await;
+    let ran = eval(&panel, last_logged).await;
+    let ran = ran.as_str().unwrap();
+    assert!(ran.starts_with(&proposal) && ran.contains("\"outcome\":"), "{ran}");
+    // Edit: the proposal is replaced (here by itself) and waits again.
+    let pending = text_of(&panel, "#pending-action", "the second proposal").await;
+    press(&panel, "#edit").await;
+    poll(
+        &panel,
+        "document.querySelector('#action-json').value",
+        10,
+        "the action to edit",
+        |v| v.as_str().is_some_and(|s| s.contains("\"action\"")),
+    )
+    .await;
+    press(&panel, "#propose").await;
+    poll(&panel, last_logged, 20, "the edited proposal in the log", |v| {
+        v.as_str().is_some_and(|s| s.ends_with("edited"))
+    })
+    .await;
+    assert_eq!(text_of(&panel, "#pending-action", "the edited proposal").await, pending);
+    press(&panel, "#approve").await;
+    poll(&panel, log_len, 20, "the edited action run", |v| v == &json!(3)).await;
+    text_of(&panel, "#pending-action", "the next proposal").await;
+    press(&panel, "#skip").await;
+    poll(&panel, last_logged, 20, "the skipped proposal", |v| {
+        v.as_str().is_some_and(|s| s.ends_with("skipped"))
+    })
+    .await;
+    // Take over: the run waits for the page to be handed back.
+    text_of(&panel, "#pending-action", "a proposal to take over").await;
+    press(&panel, "#take-over").await;
+    let phase = "document.querySelector('#verification')?.dataset.phase ?? ''";
+    poll(&panel, phase, 20, "the run to wait for the person", |v| {
+        v == "taken_over"
+    })
+    .await;
+    press(&panel, "#hand-back").await;
+    poll(&panel, phase, 20, "the run to go on", |v| v == "running").await;
+    text_of(&panel, "#pending-action", "a proposal after the hand-back").await;
+    press(&panel, "#stop").await;
+    let (verdict, _) = verdict_after_progress(&panel, 30).await;
+    assert_eq!(verdict, "unverified");
+    let summary = text_of(&panel, "#summary", "the stopped run's summary").await;
+    assert!(
+        summary.starts_with("Nothing was verified: the run was stopped by the person"),
+        "{summary}"
+    );
     help_server.abort();
     chromium.close().await;
 }

@@ -473,8 +473,9 @@ async fn stepped(tab: i32, mut request: ActRequest, progress: &Progress) -> Opti
             })
         })
         .await;
-        let decision = wait_for_decision().await?;
+        let decision = wait_for_decision().await;
         let _ = page::mark(tab, false).await;
+        let decision = decision?;
         let (decided, outcome) = match decision {
             Decision::Approve => {
                 let outcome = perform(tab, &request).await;
