@@ -27,7 +27,21 @@ pub async fn sw_start() {
     if let Err(e) = chrome::open_panel_on_action_click().await {
         state::update(|run| run.problem = Some(e.to_string())).await;
     }
-    state::current().await;
+    // A verification's episode lives in the worker's memory: one the browser stopped the worker
+    // during is lost, and the panel says so rather than showing it as running.
+    let run = state::current().await;
+    if run.verification.as_ref().is_some_and(|v| v.is_running()) && !run::is_running() {
+        state::update(|run| {
+            if let Some(v) = run.verification.as_mut() {
+                v.phase = crate::messages::Phase::Finished;
+                v.note("the browser stopped the extension's service worker: the run was lost");
+            }
+            run.pending = None;
+            run.problem =
+                Some("the run was lost when the browser stopped the service worker: verify the page again".into());
+        })
+        .await;
+    }
 }
 
 /// Answers one message from an extension page (`chrome.runtime.onMessage`).

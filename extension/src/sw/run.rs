@@ -114,9 +114,25 @@ struct RunSetup {
 /// Captures the page, leases an account, opens the console tab and starts the run in the
 /// background; the answer is the run as it starts.
 pub async fn start(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunView, String> {
-    if is_running() {
-        return Err("a verification is already running: stop it first".to_owned());
+    control(|c| {
+        if c.running {
+            return Err("a verification is already running: stop it first".to_owned());
+        }
+        *c = Control {
+            running: true,
+            navigations: c.navigations,
+            ..Control::default()
+        };
+        Ok(())
+    })?;
+    let started = begin(doc_tab, step_mode, settings).await;
+    if started.is_err() {
+        control(|c| c.running = false);
     }
+    started
+}
+
+async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunView, String> {
     let settings = settings.normalized().map_err(|e| e.to_string())?;
     let started_ms = now_ms();
     let started_at = chrome::now_rfc3339();
@@ -148,13 +164,6 @@ pub async fn start(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<
         activity: vec![format!("logging on as {} in tab {tab}", account.login)],
         report: None,
     };
-    control(|c| {
-        *c = Control {
-            running: true,
-            navigations: c.navigations,
-            ..Control::default()
-        }
-    });
     let run = state::update(|run| {
         run.account = Some(LeasedAccount {
             account_id: account.account_id.clone(),
