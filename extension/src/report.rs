@@ -145,17 +145,26 @@ pub fn not_run(procedure_title: &str, why: String, facts: RunFacts) -> Report {
     report
 }
 
-/// The sentence a writer reads first (the same sentences `aca verify` writes).
+/// A text in one pair of quotes (defect texts may come quoted already).
+pub fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.trim_matches('"'))
+}
+
+/// The sentence a writer reads first (the sentences `aca verify` writes).
 pub fn summary(report: &Report) -> String {
     match report.verdict {
         Verdict::Pass => "The procedure ran as written and the audit log shows the operation.".into(),
         Verdict::DocDefect => match report.defects.first() {
             Some(d) => format!(
-                "{} defect(s); first at step {}: the page says \"{}\", the console shows \"{}\".",
+                "{} defect(s); first at step {}: the page says {}, the console shows {}.",
                 report.defects.len(),
                 d.step,
-                d.documented,
-                d.observed
+                quoted(&d.documented),
+                if d.observed.is_empty() {
+                    "nothing in its place".to_owned()
+                } else {
+                    quoted(&d.observed)
+                }
             ),
             None => "The page no longer matches the console.".into(),
         },
@@ -360,6 +369,12 @@ mod tests {
         assert_eq!(
             summary(&report),
             "1 defect(s); first at step 7: the page says \"OK\", the console shows \"Confirm\"."
+        );
+        report.defects[0].documented = "\"Create Network\"".into();
+        report.defects[0].observed = String::new();
+        assert_eq!(
+            summary(&report),
+            "1 defect(s); first at step 7: the page says \"Create Network\", the console shows nothing in its place."
         );
     }
 

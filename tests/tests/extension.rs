@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use aca_chat::fake::{FakeModel, FakeResponse};
 use aca_console::ConsoleConfig;
 use aca_e2e::Emulator;
 use aca_e2e::page::{log_on, wait_for};
@@ -895,6 +896,52 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert!(
         summary.starts_with("Nothing was verified: the run was stopped by the person"),
         "{summary}"
+    );
+
+    // With a model endpoint in the options, the LLM policy asks it through fetch: a malformed reply
+    // is retried, and the model's own verdict ends the episode.
+    let model = FakeModel::start([
+        FakeResponse::Reply("I would rather not say.".into()),
+        FakeResponse::Reply(
+            "Thought: The VPCs page is open.\nNext: give up.\n\
+             Action: task_unachievable(\"the model was told to stop here\")"
+                .into(),
+        ),
+    ])
+    .await
+    .unwrap();
+    let saved = ask(
+        &panel,
+        json!({"kind": "save_settings", "settings": {"server_url": base, "token": "test-admin",
+            "model_url": model.base_url, "model": "fake-model"}}),
+    )
+    .await;
+    assert_eq!(saved["settings"]["model"], "fake-model", "{saved}");
+    let js =
+        "(() => { const c = document.querySelector('#step-mode'); if (c.checked) c.click(); return c.checked; })()";
+    assert_eq!(eval(&panel, js).await, json!(false));
+    choose_doc_tab(&panel, doc_tab).await;
+    press(&panel, "button#verify").await;
+    poll(&panel, phase, 20, "the model's run to start", |v| {
+        v != "finished" && v != ""
+    })
+    .await;
+    verdict_after_progress(&panel, 60).await;
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    assert_eq!(report.policy, "llm:fake-model");
+    assert_eq!(report.usage.calls, 2, "{:?}", report.usage);
+    assert_eq!(
+        report.failure.as_deref(),
+        Some("unachievable: the model was told to stop here")
+    );
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0]["model"], "fake-model");
+    let prompt = requests[0]["messages"].to_string();
+    assert!(
+        prompt.contains("Create VPC"),
+        "the model was not shown the console tab: {prompt}"
     );
     help_server.abort();
     chromium.close().await;

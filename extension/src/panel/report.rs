@@ -6,7 +6,7 @@
 use aca_core::{Report, StepStatus, Verdict};
 use leptos::prelude::*;
 
-use crate::report::describe_matcher;
+use crate::report::{describe_matcher, quoted};
 
 fn verdict_word(verdict: Verdict) -> &'static str {
     match verdict {
@@ -70,8 +70,6 @@ pub fn report_view(report: Report) -> impl IntoView {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default();
-            // Texts may come quoted already: each is shown in one pair of quotes.
-            let quoted = |text: &str| format!("\"{}\"", text.trim_matches('"'));
             let observed = if d.observed.is_empty() {
                 "nothing in its place".to_owned()
             } else {
@@ -115,19 +113,29 @@ pub fn report_view(report: Report) -> impl IntoView {
                 }
             })
             .collect_view();
-        let misses = rule
-            .near_misses
-            .iter()
-            .map(|m| view! { <li>{m.clone()}</li> })
-            .collect_view();
+        let none = rule
+            .matched_events
+            .is_empty()
+            .then(|| view! { <li class="muted">"none"</li> });
+        let misses = (!rule.near_misses.is_empty()).then(|| {
+            let items = rule
+                .near_misses
+                .iter()
+                .map(|m| view! { <li>{m.clone()}</li> })
+                .collect_view();
+            view! {
+                <h3>"Near misses"</h3>
+                <ul id="near-misses" class="muted">{items}</ul>
+            }
+        });
         view! {
             <h3>"Success rule"</h3>
             {origin}
             <ul id="rule-matchers">{matchers}</ul>
             <p id="rule-result">{result}</p>
             <h3>"Matched audit events"</h3>
-            <ul id="matched-events">{events}</ul>
-            <ul id="near-misses" class="muted">{misses}</ul>
+            <ul id="matched-events">{events}{none}</ul>
+            {misses}
         }
     });
     let failure = report
