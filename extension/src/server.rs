@@ -59,6 +59,9 @@ pub struct AccountCredentials {
     pub access_key_id: String,
     #[serde(default)]
     pub access_key_secret: String,
+    /// The UI profile the bundled console shows the account (`2026`, `2024`).
+    #[serde(default)]
+    pub profile: Option<String>,
 }
 
 /// The account summaries of `GET /admin/accounts`; only their number matters here.

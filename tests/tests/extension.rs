@@ -767,6 +767,9 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert_eq!(downloaded.verdict, aca_core::Verdict::Pass);
     assert_eq!(json!(downloaded.title), title);
     assert_eq!(downloaded.page, format!("{help}/help/vpc/create-vpc.html"));
+    assert_eq!(downloaded.console.url, base);
+    assert_eq!(downloaded.console.profile.as_deref(), Some("2026"));
+    assert_eq!(downloaded.console.region, "cn-hangzhou");
     let rule = downloaded.rule.as_ref().unwrap();
     assert!(rule.rule.inferred && rule.explanation.is_some() && rule.matched == Some(true));
     let state = ask(&panel, json!({"kind": "state"})).await;

@@ -233,7 +233,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
         title: setup.procedure.title.clone(),
         console: ConsoleRun {
             url: base.clone(),
-            profile: None,
+            profile: setup.account.profile.clone(),
             account: Some(setup.account.login.clone()),
             region: region.to_owned(),
         },
