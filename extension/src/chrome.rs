@@ -21,6 +21,12 @@ extern "C" {
     fn tabs_get(tab_id: i32) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = create, catch)]
     fn tabs_create(properties: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = update, catch)]
+    fn tabs_update(tab_id: i32, properties: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "runtime"], js_name = getPlatformInfo, catch)]
+    fn runtime_get_platform_info() -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = crypto, js_name = randomUUID)]
+    fn crypto_random_uuid() -> String;
     #[wasm_bindgen(js_namespace = ["chrome", "scripting"], js_name = executeScript, catch)]
     fn scripting_execute_script(injection: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "storage", "local"], js_name = get, catch)]
@@ -134,6 +140,60 @@ pub async fn tab_url(tab_id: i32) -> Result<String, ChromeError> {
     }
     let tab: Tab = decode(API, settle(API, tabs_get(tab_id)).await?)?;
     Ok(tab.pending_url.unwrap_or(tab.url))
+}
+
+/// A tab's loading status (`loading` or `complete`) and the URL it shows or is loading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TabStatus {
+    pub complete: bool,
+    pub url: String,
+}
+
+/// `chrome.tabs.get`: whether the tab has finished loading, and its URL.
+pub async fn tab_status(tab_id: i32) -> Result<TabStatus, ChromeError> {
+    const API: &str = "chrome.tabs.get";
+    #[derive(serde::Deserialize)]
+    struct Tab {
+        #[serde(default)]
+        url: String,
+        #[serde(default, rename = "pendingUrl")]
+        pending_url: Option<String>,
+        #[serde(default)]
+        status: Option<String>,
+    }
+    let tab: Tab = decode(API, settle(API, tabs_get(tab_id)).await?)?;
+    Ok(TabStatus {
+        complete: tab.status.as_deref() == Some("complete") && tab.pending_url.is_none(),
+        url: tab.pending_url.unwrap_or(tab.url),
+    })
+}
+
+/// `chrome.tabs.update` to load `url` in `tab_id`.
+pub async fn navigate_tab(tab_id: i32, url: &str) -> Result<(), ChromeError> {
+    const API: &str = "chrome.tabs.update";
+    let properties = encode(API, &serde_json::json!({ "url": url }))?;
+    settle(API, tabs_update(tab_id, &properties)).await.map(|_| ())
+}
+
+/// Calls a cheap extension API: the browser keeps a service worker that calls its APIs running,
+/// so a run waiting for a person's decision is not stopped as idle.
+pub async fn keep_alive() {
+    let _ = settle("chrome.runtime.getPlatformInfo", runtime_get_platform_info()).await;
+}
+
+/// Milliseconds since the Unix epoch, by the browser's clock.
+pub fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+/// The current time in RFC 3339 (`2026-11-30T14:01:05.123Z`).
+pub fn now_rfc3339() -> String {
+    String::from(js_sys::Date::new_0().to_iso_string())
+}
+
+/// A random UUID (`crypto.randomUUID`), unique per signed request.
+pub fn random_uuid() -> String {
+    crypto_random_uuid()
 }
 
 /// `chrome.tabs.create`; returns the new tab's id.

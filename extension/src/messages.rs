@@ -33,10 +33,19 @@ pub enum Request {
         tab_id: i32,
     },
     /// Verifies the documentation page in `tab_id`: captures it, leases an account on the companion
-    /// server and opens the console in a new tab, which becomes the console tab.
+    /// server, opens the console in a new tab (which becomes the console tab), runs the procedure's
+    /// episode there and judges it by the audit log. Answered once the run has started; its progress
+    /// and report arrive as [`Event::RunChanged`]. With `step_mode`, every action the agent proposes
+    /// waits for a [`Decision`].
     Verify {
         tab_id: i32,
+        #[serde(default)]
+        step_mode: bool,
     },
+    /// Stops the running verification; its report says it was stopped.
+    Stop,
+    /// Step mode: the person who took over hands the page back; the run observes it and goes on.
+    HandBack,
     /// Step mode: proposes `action` with its `reason`; it is highlighted on the page and waits.
     Propose {
         action: Action,
@@ -68,7 +77,8 @@ pub enum Decision {
     Skip,
     /// Replace it with another action, which then waits for approval in turn.
     Edit { action: Action, reason: String },
-    /// The person acts on the page themselves; nothing is run.
+    /// The person acts on the page themselves; nothing is run. In a verification the run waits until
+    /// the person hands the page back ([`Request::HandBack`]).
     TakeOver,
 }
 
@@ -124,6 +134,58 @@ pub struct RunView {
     pub log: Vec<StepRecord>,
     /// The last thing that went wrong in the background (a tab update that could not be observed).
     pub problem: Option<String>,
+    /// The verification running or last run from **Verify this page**.
+    #[serde(default)]
+    pub verification: Option<Verification>,
+}
+
+/// A verification as the panel shows it: where it stands while it runs, and its report at the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verification {
+    pub phase: Phase,
+    pub step_mode: bool,
+    /// The success rule the run is judged by, known before the run starts.
+    pub rule: Option<aca_core::SuccessRule>,
+    /// For an inferred rule: what it rests on. `None` for a rule the writer wrote.
+    pub rule_explanation: Option<String>,
+    /// Why no rule applies, when none does.
+    pub no_rule: Option<String>,
+    pub progress: crate::report::Progress,
+    /// The last few things the run did, oldest first.
+    pub activity: Vec<String>,
+    /// The report, once the run has ended.
+    pub report: Option<Box<aca_core::Report>>,
+}
+
+/// Where a verification stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Logging on and opening the product's console.
+    Preparing,
+    /// The episode runs.
+    Running,
+    /// Step mode: the person took over the page and has not handed it back yet.
+    TakenOver,
+    /// Reading ActionTrail for the run's events.
+    Auditing,
+    Finished,
+}
+
+impl Verification {
+    /// How many activity lines are kept.
+    pub const ACTIVITY_LINES: usize = 12;
+
+    /// Adds one line to the activity, dropping the oldest past [`Self::ACTIVITY_LINES`].
+    pub fn note(&mut self, line: impl Into<String>) {
+        self.activity.push(line.into());
+        let excess = self.activity.len().saturating_sub(Self::ACTIVITY_LINES);
+        self.activity.drain(..excess);
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.phase != Phase::Finished
+    }
 }
 
 /// One observation of the console tab and its text tree, as the agent reads it.
@@ -307,6 +369,50 @@ mod tests {
         let json = serde_json::to_string(&edit).unwrap();
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), edit);
         assert!(serde_json::from_str::<Request>(r#"{"kind":"launch"}"#).is_err());
+    }
+
+    #[test]
+    fn verify_asks_for_step_mode_only_when_told() {
+        let plain: Request = serde_json::from_str(r#"{"kind":"verify","tab_id":4}"#).unwrap();
+        assert_eq!(
+            plain,
+            Request::Verify {
+                tab_id: 4,
+                step_mode: false
+            }
+        );
+        let stepped: Request = serde_json::from_str(r#"{"kind":"verify","tab_id":4,"step_mode":true}"#).unwrap();
+        assert_eq!(
+            stepped,
+            Request::Verify {
+                tab_id: 4,
+                step_mode: true
+            }
+        );
+        assert_eq!(
+            serde_json::from_str::<Request>(r#"{"kind":"stop"}"#).unwrap(),
+            Request::Stop
+        );
+    }
+
+    #[test]
+    fn the_activity_keeps_its_latest_lines() {
+        let mut verification = Verification {
+            phase: Phase::Running,
+            step_mode: false,
+            rule: None,
+            rule_explanation: None,
+            no_rule: None,
+            progress: Default::default(),
+            activity: Vec::new(),
+            report: None,
+        };
+        for i in 0..20 {
+            verification.note(format!("line {i}"));
+        }
+        assert_eq!(verification.activity.len(), Verification::ACTIVITY_LINES);
+        assert_eq!(verification.activity.last().map(String::as_str), Some("line 19"));
+        assert!(verification.is_running());
     }
 
     #[test]

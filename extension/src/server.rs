@@ -47,13 +47,21 @@ struct ErrorBody {
     message: String,
 }
 
-/// An account's console logon and its id, as the server's account API returns them.
+/// An account's console logon, its id and its AccessKey, as the server's account API returns them.
+/// The AccessKey reads the account's audit log (ActionTrail `LookupEvents`) after a run.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountCredentials {
     pub account_id: String,
     pub login: String,
     pub password: String,
+    #[serde(default)]
+    pub access_key_id: String,
+    #[serde(default)]
+    pub access_key_secret: String,
+    /// The UI profile the bundled console shows the account (`2026`, `2024`).
+    #[serde(default)]
+    pub profile: Option<String>,
 }
 
 /// The account summaries of `GET /admin/accounts`; only their number matters here.

@@ -1,4 +1,5 @@
-//! The extension's settings (the companion server's URL and token), checked before they are saved.
+//! The extension's settings (the companion server's URL and token, and optionally the chat model the
+//! agent asks instead of the scripted policy), checked before they are saved.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +12,25 @@ pub struct Settings {
     /// The server's bearer token (`--admin-token`).
     #[serde(default)]
     pub token: String,
+    /// An OpenAI-compatible API base (`http://127.0.0.1:8000/v1`): when set, the agent asks this
+    /// model for every action (the LLM policy); when empty, the scripted policy runs.
+    #[serde(default)]
+    pub model_url: String,
+    /// The model's name at that endpoint.
+    #[serde(default)]
+    pub model: String,
+    /// The endpoint's API key, sent as a bearer token; may be empty.
+    #[serde(default)]
+    pub model_key: String,
+}
+
+/// The chat endpoint the LLM policy asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelEndpoint {
+    /// `<base>/chat/completions`.
+    pub completions_url: String,
+    pub model: String,
+    pub key: Option<String>,
 }
 
 /// Why settings cannot be used.
@@ -25,6 +45,12 @@ pub enum SettingsError {
     NoHost(String),
     #[error("no token is set: open the extension's options and enter the server's token")]
     NoToken,
+    #[error("the model URL \"{0}\" must start with http:// or https://")]
+    ModelNotHttp(String),
+    #[error(
+        "a model URL is set but no model name: enter the model's name, or clear the URL to use the scripted policy"
+    )]
+    NoModelName,
 }
 
 impl Settings {
@@ -47,9 +73,36 @@ impl Settings {
         if token.is_empty() {
             return Err(SettingsError::NoToken);
         }
+        let model_url = self.model_url.trim().trim_end_matches('/');
+        let model = self.model.trim();
+        if !model_url.is_empty() {
+            if !model_url.starts_with("http://") && !model_url.starts_with("https://") {
+                return Err(SettingsError::ModelNotHttp(model_url.to_owned()));
+            }
+            if model.is_empty() {
+                return Err(SettingsError::NoModelName);
+            }
+        }
         Ok(Settings {
             server_url: url.to_owned(),
             token: token.to_owned(),
+            model_url: model_url.to_owned(),
+            model: model.to_owned(),
+            model_key: self.model_key.trim().to_owned(),
+        })
+    }
+
+    /// The chat endpoint of the LLM policy; `None` when no model URL is set (the scripted policy).
+    pub fn model_endpoint(&self) -> Option<ModelEndpoint> {
+        let base = self.model_url.trim().trim_end_matches('/');
+        if base.is_empty() {
+            return None;
+        }
+        let key = self.model_key.trim();
+        Some(ModelEndpoint {
+            completions_url: format!("{base}/chat/completions"),
+            model: self.model.trim().to_owned(),
+            key: (!key.is_empty()).then(|| key.to_owned()),
         })
     }
 
@@ -67,7 +120,43 @@ mod tests {
         Settings {
             server_url: url.into(),
             token: token.into(),
+            ..Settings::default()
         }
+    }
+
+    #[test]
+    fn a_model_url_chooses_the_llm_policy() {
+        let scripted = settings("http://127.0.0.1:8080", "t").normalized().unwrap();
+        assert_eq!(scripted.model_endpoint(), None);
+        let llm = Settings {
+            model_url: " http://127.0.0.1:8000/v1/ ".into(),
+            model: "qwen3".into(),
+            ..settings("http://127.0.0.1:8080", "t")
+        }
+        .normalized()
+        .unwrap();
+        assert_eq!(
+            llm.model_endpoint(),
+            Some(ModelEndpoint {
+                completions_url: "http://127.0.0.1:8000/v1/chat/completions".into(),
+                model: "qwen3".into(),
+                key: None,
+            })
+        );
+        let nameless = Settings {
+            model_url: "http://127.0.0.1:8000/v1".into(),
+            ..settings("http://127.0.0.1:8080", "t")
+        };
+        assert_eq!(nameless.normalized(), Err(SettingsError::NoModelName));
+        let not_http = Settings {
+            model_url: "127.0.0.1:8000".into(),
+            model: "m".into(),
+            ..settings("http://127.0.0.1:8080", "t")
+        };
+        assert_eq!(
+            not_http.normalized(),
+            Err(SettingsError::ModelNotHttp("127.0.0.1:8000".into()))
+        );
     }
 
     #[test]

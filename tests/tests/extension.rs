@@ -4,10 +4,14 @@
 //! aca-dom's `observe_text` returns in the page's own context; step mode highlights, approves and runs
 //! an action; **Verify this page** reads a documentation page and leases an account on the companion
 //! server; the options page saves the server's URL and token and reports a wrong token clearly.
+//! **Verify this page** on a corpus page runs the procedure in the console tab and the report shows
+//! the verdict the audit log decides: pass with the matched event, or a defect at the step whose
+//! label the console does not have.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use aca_chat::fake::{FakeModel, FakeResponse};
 use aca_console::ConsoleConfig;
 use aca_e2e::Emulator;
 use aca_e2e::page::{log_on, wait_for};
@@ -549,7 +553,6 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         2,
         "Verify leased one account"
     );
-    let login_tab = tab_id(&panel, &format!("{base}/login")).await;
 
     // For a person to look at: the panel after a verification and a stepped run.
     let shot = panel
@@ -560,8 +563,389 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     std::fs::create_dir_all(&shots).unwrap();
     std::fs::write(shots.join("sidepanel.png"), shot).unwrap();
     let state = ask(&panel, json!({"kind": "state"})).await;
-    assert_eq!(state["run"]["console_tab"], json!(login_tab), "{state}");
+    // The console tab is the new one Verify opened on the console (its run may have logged on by now).
+    let leased_tab = state["run"]["console_tab"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no console tab: {state}"));
+    assert_ne!(leased_tab, console_tab, "{state}");
+    let url = eval(
+        &panel,
+        &format!("chrome.tabs.get({leased_tab}).then(t => t.pendingUrl || t.url)"),
+    )
+    .await;
+    assert!(url.as_str().unwrap().starts_with(&base), "{url}");
 
+    help_server.abort();
+    chromium.close().await;
+}
+
+/// The corpus page the verification runs: written for the console's default profile, needing no
+/// resource made beforehand.
+const CORPUS_PAGE: &str = include_str!("../corpus/vpc/create-vpc.md");
+
+/// A Markdown page as a help site serves it: HTML with the page's title.
+fn help_html(markdown: &str) -> String {
+    let title = markdown
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .unwrap_or("Untitled")
+        .to_owned();
+    let mut body = String::new();
+    let options = pulldown_cmark::Options::ENABLE_TABLES;
+    pulldown_cmark::html::push_html(&mut body, pulldown_cmark::Parser::new_ext(markdown, options));
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title></head><body>{body}</body></html>"
+    )
+}
+
+/// Serves `pages` (path → HTML) as a help site.
+async fn serve_pages(pages: Vec<(&'static str, String)>) -> (String, tokio::task::JoinHandle<()>) {
+    let mut app = axum::Router::new();
+    for (path, html) in pages {
+        app = app.route(
+            path,
+            axum::routing::get(move || {
+                let html = html.clone();
+                async move { axum::response::Html(html) }
+            }),
+        );
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (url, server)
+}
+
+/// Clicks `selector` from the page's own script: the panel tab may be in the background once the
+/// run has opened the console tab, where a click through the input pipeline would wait for a frame.
+async fn press(page: &Page, selector: &str) {
+    wait_for(page, selector).await;
+    let js = format!(
+        "(() => {{ document.querySelector({}).click(); return true; }})()",
+        json!(selector)
+    );
+    assert_eq!(eval(page, &js).await, json!(true));
+}
+
+/// Makes the documentation picker of the panel choose `tab` (focusing it reloads its tab list).
+async fn choose_doc_tab(panel: &Page, tab: i64) {
+    let js = format!(
+        "(() => {{ const s = document.querySelector('#doc-tab'); s.dispatchEvent(new Event('focus')); s.value = '{tab}'; \
+         s.dispatchEvent(new Event('change', {{ bubbles: true }})); return s.value; }})()"
+    );
+    poll(panel, &js, 10, "the documentation tab in the picker", |v| {
+        v == &json!(tab.to_string())
+    })
+    .await;
+}
+
+/// Waits for the run's verdict, noting the progress lines the panel showed on the way; fails with
+/// what the panel shows when no verdict comes within `secs`.
+async fn verdict_after_progress(panel: &Page, secs: u64) -> (String, Vec<String>) {
+    let js = "(() => ({ verdict: document.querySelector('#verdict')?.textContent ?? null, \
+              step: document.querySelector('#progress-step')?.textContent ?? null, \
+              thought: document.querySelector('#thought')?.textContent ?? null, \
+              phase: document.querySelector('#phase')?.textContent ?? null, \
+              activity: [...document.querySelectorAll('#activity li')].map(li => li.textContent), \
+              errors: [...document.querySelectorAll('.error')].map(e => e.textContent) }))()";
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let mut seen: Vec<String> = Vec::new();
+    let mut last = Value::Null;
+    loop {
+        if let Ok(result) = panel.evaluate_expression(js).await {
+            last = result.into_value::<Value>().unwrap_or(Value::Null);
+            for key in ["step", "thought"] {
+                if let Some(text) = last[key].as_str()
+                    && !seen.iter().any(|s| s == text)
+                {
+                    seen.push(text.to_owned());
+                }
+            }
+            if let Some(verdict) = last["verdict"].as_str() {
+                return (verdict.to_owned(), seen);
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no verdict within {secs} s; the panel shows {last}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
+    let extension = built_extension();
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let base = emulator.url.clone();
+    // The same page, and a copy whose step 4 names a button the console does not have.
+    let renamed = CORPUS_PAGE.replace("click **Create VPC**", "click **Create Network**");
+    assert_ne!(renamed, CORPUS_PAGE);
+    let (help, help_server) = serve_pages(vec![
+        ("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE)),
+        ("/help/vpc/create-network.html", help_html(&renamed)),
+    ])
+    .await;
+    let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
+    let doc = chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
+    let panel = chromium.open(&extension_url("sidepanel.html")).await;
+    let saved = poll(
+        &panel,
+        &format!(
+            "chrome.runtime.sendMessage({})",
+            json!({"kind": "save_settings", "settings": {"server_url": base, "token": "test-admin"}})
+        ),
+        10,
+        "the settings to be saved",
+        |v| v["kind"] == "settings",
+    )
+    .await;
+    assert_eq!(saved["settings"]["server_url"], json!(base));
+    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
+    let title = eval(&doc, "document.title").await;
+
+    // Verify this page: the run logs on, opens the VPC console, runs the steps, reads ActionTrail.
+    wait_for(&panel, "button#verify").await;
+    choose_doc_tab(&panel, doc_tab).await;
+    press(&panel, "button#verify").await;
+    let rule = text_of(&panel, "#rule", "the success rule the run is judged by").await;
+    assert!(
+        rule.contains("inferred from the page") && rule.contains("CreateVpc"),
+        "{rule}"
+    );
+    let (verdict, progress) = verdict_after_progress(&panel, 120).await;
+    let summary = text_of(&panel, "#summary", "the report's summary").await;
+    assert_eq!(verdict, "pass", "{summary}");
+    assert!(
+        progress.iter().any(|p| p.starts_with("Step ") && p.contains(" of ")),
+        "the panel showed no step N of M while running: {progress:?}"
+    );
+    assert!(
+        progress.iter().any(|p| p.starts_with("Thought:")),
+        "the panel showed no Thought while running: {progress:?}"
+    );
+    let events = eval(
+        &panel,
+        "[...document.querySelectorAll('#matched-events li')].map(li => li.textContent)",
+    )
+    .await;
+    let events: Vec<String> = serde_json::from_value(events).unwrap();
+    assert!(
+        events.iter().any(|e| e.starts_with("CreateVpc on Vpc (ApiCall)")),
+        "{events:?}"
+    );
+    let statuses = eval(
+        &panel,
+        "[...document.querySelectorAll('#report-steps tr td.status')].map(td => td.textContent)",
+    )
+    .await;
+    let statuses: Vec<String> = serde_json::from_value(statuses).unwrap();
+    let steps = aca_docs::parse_markdown(CORPUS_PAGE)
+        .unwrap()
+        .steps
+        .iter()
+        .flat_map(|s| s.flatten())
+        .count();
+    assert_eq!(statuses.len(), steps, "{statuses:?}");
+    assert!(statuses.iter().all(|s| s == "PASS"), "{statuses:?}");
+    assert!(
+        text_of(&panel, "#rule-origin", "where the rule came from")
+            .await
+            .starts_with("Inferred from the page"),
+    );
+
+    // The download is report.json in the CLI's format, the same report the service worker holds.
+    let href = eval(&panel, "document.querySelector('#download').getAttribute('href')").await;
+    let href = href.as_str().unwrap();
+    let json = href
+        .strip_prefix("data:application/json;charset=utf-8,")
+        .unwrap_or_else(|| panic!("not a JSON download: {}", &href[..60.min(href.len())]));
+    let decoded = eval(&panel, &format!("decodeURIComponent({})", json!(json))).await;
+    let downloaded: aca_core::Report = serde_json::from_str(decoded.as_str().unwrap()).unwrap();
+    assert_eq!(downloaded.verdict, aca_core::Verdict::Pass);
+    assert_eq!(json!(downloaded.title), title);
+    assert_eq!(downloaded.page, format!("{help}/help/vpc/create-vpc.html"));
+    assert_eq!(downloaded.console.url, base);
+    assert_eq!(downloaded.console.profile.as_deref(), Some("2026"));
+    assert_eq!(downloaded.console.region, "cn-hangzhou");
+    let rule = downloaded.rule.as_ref().unwrap();
+    assert!(rule.rule.inferred && rule.explanation.is_some() && rule.matched == Some(true));
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let held: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    assert_eq!(held, downloaded);
+    // The audit log's event is the leased account's own: the VPC exists there.
+    let leased = state["run"]["account"]["account_id"].as_str().unwrap();
+    let matched = &rule.matched_events[0];
+    assert_eq!(
+        (matched.event_name.as_str(), matched.service_name.as_str()),
+        ("CreateVpc", "Vpc")
+    );
+    assert_ne!(leased, emulator.account.account_id);
+
+    // A page whose button the console does not have ends with a defect at that step, not a hang.
+    let _drifted = chromium.open(&format!("{help}/help/vpc/create-network.html")).await;
+    let drifted_tab = tab_id(&panel, &format!("{help}/help/vpc/create-network")).await;
+    choose_doc_tab(&panel, drifted_tab).await;
+    poll(
+        &panel,
+        "document.querySelector('button#verify')?.disabled === false",
+        10,
+        "Verify to be enabled again",
+        |v| v == &json!(true),
+    )
+    .await;
+    press(&panel, "button#verify").await;
+    poll(
+        &panel,
+        "document.querySelector('#verification')?.dataset.phase ?? ''",
+        20,
+        "the second run to start",
+        |v| v != "finished" && v != "",
+    )
+    .await;
+    let (verdict, _) = verdict_after_progress(&panel, 150).await;
+    let summary = text_of(&panel, "#summary", "the report's summary").await;
+    assert_eq!(verdict, "doc_defect", "{summary}");
+    let defects = eval(
+        &panel,
+        "[...document.querySelectorAll('#defects li')].map(li => ({step: li.dataset.step, text: li.textContent}))",
+    )
+    .await;
+    let defects = defects.as_array().unwrap();
+    assert!(
+        defects
+            .iter()
+            .any(|d| d["step"] == "4" && d["text"].as_str().unwrap().contains("the page says \"Create Network\"")),
+        "{defects:?}"
+    );
+    let statuses = eval(
+        &panel,
+        "Object.fromEntries([...document.querySelectorAll('#report-steps tr')].map(tr => [tr.dataset.step, tr.querySelector('td.status').textContent]))",
+    )
+    .await;
+    assert_eq!(statuses["4"], "FAIL", "{statuses}");
+    assert_eq!(statuses["3"], "PASS", "{statuses}");
+
+    let shot = panel
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extension-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("sidepanel-report.png"), shot).unwrap();
+
+    // Step mode: each action the agent proposes waits with its Thought; approve, edit, skip and take
+    // over apply to it, and Stop ends the run with a report that says nothing was verified.
+    choose_doc_tab(&panel, doc_tab).await;
+    let js =
+        "(() => { const c = document.querySelector('#step-mode'); if (!c.checked) c.click(); return c.checked; })()";
+    assert_eq!(eval(&panel, js).await, json!(true));
+    press(&panel, "button#verify").await;
+    let log_len = "document.querySelectorAll('#step-log li').length";
+    let last_logged = "document.querySelector('#step-log li:last-child')?.textContent ?? ''";
+    let proposal = text_of(&panel, "#pending-action", "the agent's first proposal").await;
+    let reason = text_of(&panel, "#pending-reason", "the proposal's Thought").await;
+    assert!(!reason.trim().is_empty(), "{proposal} comes with no reason");
+    press(&panel, "#approve").await;
+    poll(&panel, log_len, 20, "the approved action in the log", |v| {
+        v == &json!(1)
+    })
+    .await;
+    let ran = eval(&panel, last_logged).await;
+    let ran = ran.as_str().unwrap();
+    assert!(ran.starts_with(&proposal) && ran.contains("\"outcome\":"), "{ran}");
+    // Edit: the proposal is replaced (here by itself) and waits again.
+    let pending = text_of(&panel, "#pending-action", "the second proposal").await;
+    press(&panel, "#edit").await;
+    poll(
+        &panel,
+        "document.querySelector('#action-json').value",
+        10,
+        "the action to edit",
+        |v| v.as_str().is_some_and(|s| s.contains("\"action\"")),
+    )
+    .await;
+    press(&panel, "#propose").await;
+    poll(&panel, last_logged, 20, "the edited proposal in the log", |v| {
+        v.as_str().is_some_and(|s| s.ends_with("edited"))
+    })
+    .await;
+    assert_eq!(text_of(&panel, "#pending-action", "the edited proposal").await, pending);
+    press(&panel, "#approve").await;
+    poll(&panel, log_len, 20, "the edited action run", |v| v == &json!(3)).await;
+    text_of(&panel, "#pending-action", "the next proposal").await;
+    press(&panel, "#skip").await;
+    poll(&panel, last_logged, 20, "the skipped proposal", |v| {
+        v.as_str().is_some_and(|s| s.ends_with("skipped"))
+    })
+    .await;
+    // Take over: the run waits for the page to be handed back.
+    text_of(&panel, "#pending-action", "a proposal to take over").await;
+    press(&panel, "#take-over").await;
+    let phase = "document.querySelector('#verification')?.dataset.phase ?? ''";
+    poll(&panel, phase, 20, "the run to wait for the person", |v| {
+        v == "taken_over"
+    })
+    .await;
+    press(&panel, "#hand-back").await;
+    poll(&panel, phase, 20, "the run to go on", |v| v == "running").await;
+    text_of(&panel, "#pending-action", "a proposal after the hand-back").await;
+    press(&panel, "#stop").await;
+    let (verdict, _) = verdict_after_progress(&panel, 30).await;
+    assert_eq!(verdict, "unverified");
+    let summary = text_of(&panel, "#summary", "the stopped run's summary").await;
+    assert!(
+        summary.starts_with("Nothing was verified: the run was stopped by the person"),
+        "{summary}"
+    );
+
+    // With a model endpoint in the options, the LLM policy asks it through fetch: a malformed reply
+    // is retried, and the model's own verdict ends the episode.
+    let model = FakeModel::start([
+        FakeResponse::Reply("I would rather not say.".into()),
+        FakeResponse::Reply(
+            "Thought: The VPCs page is open.\nNext: give up.\n\
+             Action: task_unachievable(\"the model was told to stop here\")"
+                .into(),
+        ),
+    ])
+    .await
+    .unwrap();
+    let saved = ask(
+        &panel,
+        json!({"kind": "save_settings", "settings": {"server_url": base, "token": "test-admin",
+            "model_url": model.base_url, "model": "fake-model"}}),
+    )
+    .await;
+    assert_eq!(saved["settings"]["model"], "fake-model", "{saved}");
+    let js =
+        "(() => { const c = document.querySelector('#step-mode'); if (c.checked) c.click(); return c.checked; })()";
+    assert_eq!(eval(&panel, js).await, json!(false));
+    choose_doc_tab(&panel, doc_tab).await;
+    press(&panel, "button#verify").await;
+    poll(&panel, phase, 20, "the model's run to start", |v| {
+        v != "finished" && v != ""
+    })
+    .await;
+    verdict_after_progress(&panel, 60).await;
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    assert_eq!(report.policy, "llm:fake-model");
+    assert_eq!(report.usage.calls, 2, "{:?}", report.usage);
+    assert_eq!(
+        report.failure.as_deref(),
+        Some("unachievable: the model was told to stop here")
+    );
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0]["model"], "fake-model");
+    let prompt = requests[0]["messages"].to_string();
+    assert!(
+        prompt.contains("Create VPC"),
+        "the model was not shown the console tab: {prompt}"
+    );
     help_server.abort();
     chromium.close().await;
 }

@@ -8,9 +8,11 @@
 
 pub mod catalog;
 pub mod infer;
+#[cfg(feature = "lookup")]
 pub mod lookup;
 pub mod rule;
 
 pub use infer::{Inference, infer_rule};
+#[cfg(feature = "lookup")]
 pub use lookup::{LookupConfig, LookupError, LookupScope, Poller, RateLimiter, RuleOutcome};
 pub use rule::{Bindings, Candidate, MatcherHit, Mismatch, NearMiss, RuleError, RuleMatch, match_rule};

@@ -1,5 +1,6 @@
-//! The options page (leptos): the companion server's URL and token, saved through the service
-//! worker, and a connection check that saves them and calls the server with them.
+//! The options page (leptos): the companion server's URL and token and the optional chat model of the
+//! LLM policy, saved through the service worker, and a connection check that saves them and calls the
+//! server with them.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -19,31 +20,41 @@ pub fn start_options() {
 fn Options() -> impl IntoView {
     let server_url = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
+    let model_url = RwSignal::new(String::new());
+    let model = RwSignal::new(String::new());
+    let model_key = RwSignal::new(String::new());
+    let form = move || Settings {
+        server_url: server_url.get(),
+        token: token.get(),
+        model_url: model_url.get(),
+        model: model.get(),
+        model_key: model_key.get(),
+    };
+    let show = move |settings: Settings| {
+        server_url.set(settings.server_url);
+        token.set(settings.token);
+        model_url.set(settings.model_url);
+        model.set(settings.model);
+        model_key.set(settings.model_key);
+    };
     let status = RwSignal::new(None::<Result<String, String>>);
     // The form appears once the saved settings are in it, so nothing typed earlier is overwritten.
     let loaded = RwSignal::new(false);
     spawn_local(async move {
         match ask(&Request::LoadSettings).await {
-            Ok(Reply::Settings { settings }) => {
-                server_url.set(settings.server_url);
-                token.set(settings.token);
-            }
+            Ok(Reply::Settings { settings }) => show(settings),
             Ok(_) => {}
             Err(e) => status.set(Some(Err(e))),
         }
         loaded.set(true);
     });
     let save = move |_| {
-        let settings = Settings {
-            server_url: server_url.get(),
-            token: token.get(),
-        };
+        let settings = form();
         spawn_local(async move {
             match ask(&Request::SaveSettings { settings }).await {
                 Ok(Reply::Settings { settings }) => {
                     status.set(Some(Ok(format!("Saved: {}", settings.server_url))));
-                    server_url.set(settings.server_url);
-                    token.set(settings.token);
+                    show(settings);
                 }
                 Ok(_) => {}
                 Err(e) => status.set(Some(Err(e))),
@@ -53,10 +64,7 @@ fn Options() -> impl IntoView {
     // The check is made with what the form shows, so it is saved first.
     let check = move |_| {
         status.set(None);
-        let settings = Settings {
-            server_url: server_url.get(),
-            token: token.get(),
-        };
+        let settings = form();
         spawn_local(async move {
             if let Err(e) = ask(&Request::SaveSettings { settings }).await {
                 status.set(Some(Err(e)));
@@ -89,6 +97,37 @@ fn Options() -> impl IntoView {
                     type="password"
                     prop:value=move || token.get()
                     on:input=move |ev| token.set(event_target_value(&ev))
+                />
+            </label>
+            <h2>"Model (optional)"</h2>
+            <p class="muted">
+                "Leave the URL empty to run the scripted policy; set an OpenAI-compatible API base to let a model choose every action."
+            </p>
+            <label>
+                "Model API base "
+                <input
+                    id="model-url"
+                    placeholder="http://127.0.0.1:8000/v1"
+                    prop:value=move || model_url.get()
+                    on:input=move |ev| model_url.set(event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "Model name "
+                <input
+                    id="model-name"
+                    placeholder="qwen3"
+                    prop:value=move || model.get()
+                    on:input=move |ev| model.set(event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "API key "
+                <input
+                    id="model-key"
+                    type="password"
+                    prop:value=move || model_key.get()
+                    on:input=move |ev| model_key.set(event_target_value(&ev))
                 />
             </label>
             <button id="save" on:click=save>"Save"</button>

@@ -5,6 +5,7 @@
 //! Opened as a tab (`sidepanel.html?tab=<id>`), it makes tab `<id>` the console tab.
 
 mod console;
+mod report;
 mod step;
 mod verify;
 

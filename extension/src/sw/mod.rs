@@ -1,11 +1,16 @@
-//! The service worker: holds the run and relays between the side panel and the console tab.
+//! The service worker: holds the run and relays between the side panel and the console tab; runs
+//! **Verify this page** (`run`: the episode against the console tab, `audit`: ActionTrail, `model`:
+//! the LLM policy's endpoint).
 //!
 //! `sw.js` registers the browser's listeners synchronously when the worker starts (MV3 requires it)
 //! and hands every message and tab update to the exports here once the wasm is instantiated. The
 //! worker answers each [`Request`] with one [`Reply`]; a request that fails answers
 //! [`Reply::Error`] with a message saying what went wrong.
 
+mod audit;
+mod model;
 mod page;
+mod run;
 mod state;
 mod step;
 
@@ -22,7 +27,21 @@ pub async fn sw_start() {
     if let Err(e) = chrome::open_panel_on_action_click().await {
         state::update(|run| run.problem = Some(e.to_string())).await;
     }
-    state::current().await;
+    // A verification's episode lives in the worker's memory: one the browser stopped the worker
+    // during is lost, and the panel says so rather than showing it as running.
+    let run = state::current().await;
+    if run.verification.as_ref().is_some_and(|v| v.is_running()) && !run::is_running() {
+        state::update(|run| {
+            if let Some(v) = run.verification.as_mut() {
+                v.phase = crate::messages::Phase::Finished;
+                v.note("the browser stopped the extension's service worker: the run was lost");
+            }
+            run.pending = None;
+            run.problem =
+                Some("the run was lost when the browser stopped the service worker: verify the page again".into());
+        })
+        .await;
+    }
 }
 
 /// Answers one message from an extension page (`chrome.runtime.onMessage`).
@@ -41,7 +60,14 @@ pub async fn sw_handle(message: JsValue) -> JsValue {
 #[wasm_bindgen]
 pub async fn sw_tab_updated(tab_id: i32, status: Option<String>) {
     let run = state::current().await;
-    if run.console_tab != Some(tab_id) || status.as_deref() != Some("complete") {
+    if run.console_tab != Some(tab_id) {
+        return;
+    }
+    if status.as_deref() == Some("loading") {
+        run::navigation_started();
+    }
+    // A running verification observes the tab itself, when its episode asks.
+    if status.as_deref() != Some("complete") || run::is_running() {
         return;
     }
     match page::observe(tab_id).await {
@@ -104,8 +130,22 @@ async fn handle(request: Request) -> Result<Reply, String> {
             state::update(|run| run.captured = Some(page.clone())).await;
             Reply::Captured { page: Box::new(page) }
         }
-        Request::Verify { tab_id } => run_reply(verify(tab_id).await?),
-        Request::Propose { action, reason } => run_reply(step::propose(action, reason).await?),
+        Request::Verify { tab_id, step_mode } => {
+            run_reply(run::start(tab_id, step_mode, load_settings().await?).await?)
+        }
+        Request::Stop => {
+            run::stop()?;
+            run_reply(state::current().await)
+        }
+        Request::HandBack => run_reply(run::hand_back().await?),
+        Request::Propose { action, reason } => {
+            if run::is_running() {
+                return Err(
+                    "a verification is running: its actions come from the agent (stop it to propose your own)".into(),
+                );
+            }
+            run_reply(step::propose(action, reason).await?)
+        }
         Request::Decide { decision } => run_reply(step::decide(decision).await?),
         Request::Mark { show } => {
             page::mark(console_tab().await?, show).await?;
@@ -164,37 +204,4 @@ pub(crate) async fn observe_console() -> Result<Observed, String> {
     })
     .await;
     Ok(observed)
-}
-
-/// Captures the documentation page, leases an account on the companion server and opens the
-/// console's logon page for it in a new tab, which becomes the console tab.
-async fn verify(doc_tab: i32) -> Result<RunView, String> {
-    let page = page::capture(doc_tab).await?;
-    let procedure_error = page.procedure.as_ref().err().cloned();
-    state::update(|run| run.captured = Some(page)).await;
-    if let Some(error) = procedure_error {
-        return Err(format!("this page cannot be verified: {error}"));
-    }
-    let settings = load_settings().await?;
-    let credentials = server::lease_account(&settings, "verify")
-        .await
-        .map_err(|e| e.to_string())?;
-    let settings = settings.normalized().map_err(|e| e.to_string())?;
-    let console_url = settings.endpoint("/login");
-    let tab_id = chrome::create_tab(&console_url, true)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(state::update(|run| {
-        run.account = Some(crate::messages::LeasedAccount {
-            account_id: credentials.account_id,
-            login: credentials.login,
-            password: credentials.password,
-            console_url,
-        });
-        run.console_tab = Some(tab_id);
-        run.observed = None;
-        run.pending = None;
-        run.log.clear();
-    })
-    .await)
 }

@@ -1,5 +1,7 @@
 //! Step mode in the service worker: a proposed action is highlighted on the console tab and waits
 //! for the person's decision; an approved GUI action runs through aca-dom and its outcome is logged.
+//! While a verification runs in step mode, its episode proposes the actions and the decision is
+//! handed to the run, which carries it out the same way.
 
 use aca_core::action::{ActRequest, Action};
 
@@ -27,6 +29,21 @@ pub async fn propose(action: Action, reason: String) -> Result<RunView, String> 
 
 /// Applies the person's decision to the pending proposal.
 pub async fn decide(decision: Decision) -> Result<RunView, String> {
+    if super::run::awaits_decision() {
+        if let Decision::Edit {
+            action: Action::Control(_),
+            ..
+        } = &decision
+        {
+            return Err(
+                "in a verification an edit must be a page action (click, type, select, …): \
+                        the agent decides when the task is complete"
+                    .into(),
+            );
+        }
+        super::run::deliver(decision);
+        return Ok(state::current().await);
+    }
     let run = state::current().await;
     let pending = run
         .pending

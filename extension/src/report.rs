@@ -1,0 +1,408 @@
+//! The report of a verification run from the side panel, in aca-core's [`Report`] format (the one
+//! `aca verify` writes as `report.json`): the episode graded against what the rule channel found, a
+//! verdict, and the sentence a writer reads first. Also the progress of a running episode.
+
+use aca_agent::{EndReason, Episode, RuleResult};
+use aca_core::{ConsoleRun, ModelUsage, Report, RuleReport, StepReport, Thought, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// What the run knows beside the episode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunFacts {
+    /// The documentation page's URL.
+    pub page: String,
+    pub title: String,
+    pub console: ConsoleRun,
+    /// `scripted`, or `llm:<model>`.
+    pub policy: String,
+    /// RFC 3339.
+    pub started_at: String,
+    pub duration_ms: u64,
+}
+
+/// Why the episode did not run to its own end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Interruption {
+    /// The person pressed Stop.
+    Stopped { at_turn: usize },
+    /// The browser, the page side or the model failed: the message says how.
+    Failed(String),
+}
+
+/// Grades `episode` against the rule channel's result (`Err`: why no rule applies) and writes the
+/// report.
+pub fn build(
+    episode: &Episode,
+    rule: Result<RuleReport, String>,
+    interruption: Option<Interruption>,
+    facts: RunFacts,
+) -> Report {
+    let mut failure = None;
+    let (rule_report, rule_result) = match rule {
+        Ok(report) => {
+            let result = RuleResult {
+                matched: report.matched,
+                events: report.matched_events.iter().map(|e| e.event_id.clone()).collect(),
+            };
+            (Some(report), result)
+        }
+        Err(why) => {
+            failure = Some(format!("no success rule: {why}"));
+            (None, RuleResult::default())
+        }
+    };
+    let graded = aca_agent::Report::of(episode, &rule_result);
+    let texts: Vec<String> = episode.steps().iter().map(|s| s.text.clone()).collect();
+    let mut verdict = graded.verdict;
+    match interruption {
+        Some(Interruption::Stopped { at_turn }) => {
+            failure = Some(format!("stopped by the person after {at_turn} action(s)"));
+            verdict = Verdict::Unverified;
+        }
+        Some(Interruption::Failed(why)) => {
+            failure = Some(why);
+            if verdict == Verdict::Pass {
+                verdict = Verdict::AgentFailure;
+            }
+        }
+        None => match graded.end.as_ref().map(|e| &e.reason) {
+            Some(EndReason::Environment { reason }) => failure = Some(reason.clone()),
+            Some(EndReason::Agent { failure: why }) => failure = Some(serde_json::to_string(why).unwrap_or_default()),
+            Some(EndReason::Unachievable { reason }) => failure = Some(format!("unachievable: {reason}")),
+            Some(EndReason::Completed { .. }) | None => {}
+        },
+    }
+    let mut report = Report {
+        page: facts.page,
+        title: facts.title,
+        written_for: None,
+        console: facts.console,
+        policy: facts.policy,
+        verdict,
+        summary: String::new(),
+        steps: graded
+            .grades
+            .iter()
+            .enumerate()
+            .map(|(i, grade)| StepReport {
+                text: texts.get(i).cloned().unwrap_or_default(),
+                grade: grade.clone(),
+            })
+            .collect(),
+        defects: graded.defects.clone(),
+        rule: rule_report,
+        resources: None,
+        turns: episode.trajectory().turns.clone(),
+        screenshots: Vec::new(),
+        usage: ModelUsage {
+            calls: graded.model_calls.len() as u32,
+            prompt_tokens: graded
+                .model_calls
+                .iter()
+                .map(|c| u64::from(c.usage.prompt_tokens))
+                .sum(),
+            completion_tokens: graded
+                .model_calls
+                .iter()
+                .map(|c| u64::from(c.usage.completion_tokens))
+                .sum(),
+            cost_usd: (!graded.model_calls.is_empty()).then_some(graded.cost),
+        },
+        started_at: facts.started_at,
+        duration_ms: facts.duration_ms,
+        failure,
+    };
+    report.summary = summary(&report);
+    report
+}
+
+/// A run that could not start its episode (no page, no account, no console): the report says why.
+pub fn not_run(procedure_title: &str, why: String, facts: RunFacts) -> Report {
+    let mut report = Report {
+        page: facts.page,
+        title: if facts.title.is_empty() {
+            procedure_title.to_owned()
+        } else {
+            facts.title
+        },
+        written_for: None,
+        console: facts.console,
+        policy: facts.policy,
+        verdict: Verdict::EnvironmentFailure,
+        summary: String::new(),
+        steps: Vec::new(),
+        defects: Vec::new(),
+        rule: None,
+        resources: None,
+        turns: Vec::new(),
+        screenshots: Vec::new(),
+        usage: ModelUsage::default(),
+        started_at: facts.started_at,
+        duration_ms: facts.duration_ms,
+        failure: Some(why),
+    };
+    report.summary = summary(&report);
+    report
+}
+
+/// A text in one pair of quotes (defect texts may come quoted already).
+pub fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.trim_matches('"'))
+}
+
+/// The sentence a writer reads first (the sentences `aca verify` writes).
+pub fn summary(report: &Report) -> String {
+    match report.verdict {
+        Verdict::Pass => "The procedure ran as written and the audit log shows the operation.".into(),
+        Verdict::DocDefect => match report.defects.first() {
+            Some(d) => format!(
+                "{} defect(s); first at step {}: the page says {}, the console shows {}.",
+                report.defects.len(),
+                d.step,
+                quoted(&d.documented),
+                if d.observed.is_empty() {
+                    "nothing in its place".to_owned()
+                } else {
+                    quoted(&d.observed)
+                }
+            ),
+            None => "The page no longer matches the console.".into(),
+        },
+        Verdict::EnvironmentFailure => format!(
+            "The run could not be carried out: {}",
+            report.failure.as_deref().unwrap_or("the environment failed")
+        ),
+        Verdict::AgentFailure => format!(
+            "The agent could not complete the procedure: {}",
+            report.failure.as_deref().unwrap_or("no further detail")
+        ),
+        Verdict::Unverified => match &report.failure {
+            Some(why) if why.starts_with("stopped by the person") => {
+                format!("Nothing was verified: the run was {why}.")
+            }
+            _ => "Nothing in the audit log can prove or disprove this page.".into(),
+        },
+    }
+}
+
+/// One matcher of a rule in words: `CreateVpc on Vpc (ApiCall) where VpcName = "web-vpc"`.
+pub fn describe_matcher(matcher: &aca_core::EventMatcher) -> String {
+    use aca_core::ParameterTest;
+    let mut text = matcher.event_name.clone();
+    if let Some(service) = &matcher.service_name {
+        text.push_str(&format!(" on {service}"));
+    }
+    if let Some(kind) = &matcher.event_type {
+        text.push_str(&format!(" ({kind:?})"));
+    }
+    if !matcher.succeeded {
+        text.push_str(", failed");
+    }
+    if let Some(resource) = &matcher.resource_type {
+        text.push_str(&format!(" referencing a {resource}"));
+    }
+    let conditions: Vec<String> = matcher
+        .parameters
+        .iter()
+        .map(|c| match &c.test {
+            ParameterTest::Equals(serde_json::Value::String(v)) => format!("{} = {v:?}", c.name),
+            ParameterTest::Equals(v) => format!("{} = {v}", c.name),
+            ParameterTest::Contains(v) => format!("{} contains {v:?}", c.name),
+            ParameterTest::StartsWith(v) => format!("{} starts with {v:?}", c.name),
+            ParameterTest::Exists(true) => format!("{} is given", c.name),
+            ParameterTest::Exists(false) => format!("{} is not given", c.name),
+        })
+        .collect();
+    if !conditions.is_empty() {
+        text.push_str(&format!(" where {}", conditions.join(" and ")));
+    }
+    text
+}
+
+/// Where a running episode stands, as the panel shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// 1-based position of the current step among the procedure's steps (sub-steps included).
+    pub step: Option<usize>,
+    pub steps: usize,
+    /// The current step's number and sentence as the page writes them.
+    pub step_number: Option<String>,
+    pub step_text: Option<String>,
+    /// Actions taken so far.
+    pub turns: usize,
+    /// The Thought behind the latest action, and the action in call syntax.
+    pub thought: Option<Thought>,
+    pub action: Option<String>,
+}
+
+impl Progress {
+    pub fn of(episode: &Episode) -> Progress {
+        let current = episode.current_step();
+        let steps = episode.steps();
+        let position = current.and_then(|c| steps.iter().position(|s| s.number == c.number).map(|i| i + 1));
+        let last = episode.trajectory().turns.last();
+        Progress {
+            step: position,
+            steps: steps.len(),
+            step_number: current.map(|s| s.number.clone()),
+            step_text: current.map(|s| s.text.clone()),
+            turns: episode.trajectory().turns.len(),
+            thought: last.map(|t| t.thought.clone()),
+            action: last.map(|t| t.action.call_syntax()),
+        }
+    }
+
+    /// `step 4 of 7` (or `starting` before the first step).
+    pub fn headline(&self) -> String {
+        match (self.step, &self.step_number) {
+            (Some(at), Some(number)) => format!("Step {at} of {} (step {number} of the page)", self.steps),
+            _ => format!("Starting: {} step(s) to run", self.steps),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aca_agent::{Limits, ScriptedPolicy, Task};
+    use aca_core::{Defect, DefectKind, Observation, StepStatus};
+
+    const PAGE: &str = "# Virtual Private Cloud:Create a VPC\n\n## Procedure\n\n\
+        1. Log on to the **VPC console**.\n\
+        2. On the **VPCs** page, click **Create VPC**.\n\
+        3. Click **OK**.\n";
+
+    fn facts() -> RunFacts {
+        RunFacts {
+            page: "http://help.example/vpc/create-vpc.html".into(),
+            title: "Virtual Private Cloud:Create a VPC".into(),
+            console: ConsoleRun {
+                url: "http://127.0.0.1:8080".into(),
+                profile: None,
+                account: Some("verify@1234.onaliyun.com".into()),
+                region: "cn-hangzhou".into(),
+            },
+            policy: "scripted".into(),
+            started_at: "2026-11-30T14:01:05Z".into(),
+            duration_ms: 1_250,
+        }
+    }
+
+    /// An episode that ends at its first observation: no turn is allowed.
+    fn ended_episode() -> Episode {
+        let mut task = Task::new(aca_docs::parse_markdown(PAGE).unwrap());
+        task.limits = Limits {
+            max_turns: 0,
+            ..Limits::default()
+        };
+        let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+        let next = episode.next(Observation::default()).unwrap();
+        assert!(matches!(next, aca_agent::Next::Finished(_)), "{next:?}");
+        episode
+    }
+
+    #[test]
+    fn every_step_is_graded_and_the_rule_is_carried() {
+        let episode = ended_episode();
+        let rule: aca_core::SuccessRule = serde_json::from_str(r#"{"events":[{"event_name":"CreateVpc"}]}"#).unwrap();
+        let rule_report = RuleReport {
+            rule,
+            explanation: Some("the title".into()),
+            matched: Some(false),
+            matched_events: Vec::new(),
+            near_misses: vec!["no CreateVpc event among 0 events seen".into()],
+            error: None,
+            waited_ms: 15_000,
+        };
+        let report = build(&episode, Ok(rule_report.clone()), None, facts());
+        assert_eq!(report.steps.len(), 3);
+        assert_eq!(report.steps[1].text, "On the VPCs page, click Create VPC.");
+        assert!(report.steps.iter().all(|s| s.grade.status != StepStatus::Pass));
+        assert_eq!(report.verdict, Verdict::AgentFailure);
+        assert!(report.failure.as_deref().unwrap().contains("turn_limit"), "{report:?}");
+        assert_eq!(report.rule, Some(rule_report));
+        assert_eq!(report.duration_ms, 1_250);
+        assert!(report.summary.starts_with("The agent could not complete the procedure"));
+        let json = serde_json::to_string(&report).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Report>(&json).unwrap(),
+            report,
+            "report.json reads back"
+        );
+    }
+
+    #[test]
+    fn a_stopped_run_verifies_nothing_and_a_missing_rule_is_said() {
+        let episode = ended_episode();
+        let stopped = build(
+            &episode,
+            Err("the page names no operation".into()),
+            Some(Interruption::Stopped { at_turn: 2 }),
+            facts(),
+        );
+        assert_eq!(stopped.verdict, Verdict::Unverified);
+        assert_eq!(
+            stopped.summary,
+            "Nothing was verified: the run was stopped by the person after 2 action(s)."
+        );
+        let unruled = build(&episode, Err("the page names no operation".into()), None, facts());
+        assert_eq!(unruled.rule, None);
+        let failed = not_run("t", "the console tab was closed".into(), facts());
+        assert_eq!(failed.verdict, Verdict::EnvironmentFailure);
+        assert_eq!(
+            failed.summary,
+            "The run could not be carried out: the console tab was closed"
+        );
+    }
+
+    #[test]
+    fn a_defect_summary_names_the_step_and_both_texts() {
+        let mut report = not_run("t", String::new(), facts());
+        report.verdict = Verdict::DocDefect;
+        report.defects.push(Defect {
+            kind: DefectKind::RenamedLabel,
+            step: "7".into(),
+            documented: "OK".into(),
+            observed: "Confirm".into(),
+            evidence: Default::default(),
+        });
+        assert_eq!(
+            summary(&report),
+            "1 defect(s); first at step 7: the page says \"OK\", the console shows \"Confirm\"."
+        );
+        report.defects[0].documented = "\"Create Network\"".into();
+        report.defects[0].observed = String::new();
+        assert_eq!(
+            summary(&report),
+            "1 defect(s); first at step 7: the page says \"Create Network\", the console shows nothing in its place."
+        );
+    }
+
+    #[test]
+    fn a_matcher_reads_as_a_sentence() {
+        let rule: aca_core::SuccessRule = serde_json::from_str(
+            r#"{"events":[{"event_name":"CreateVpc","service_name":"Vpc","event_type":"ApiCall",
+                "parameters":[{"name":"VpcName","equals":"web-vpc"},{"name":"Description","exists":false}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            describe_matcher(&rule.events[0]),
+            "CreateVpc on Vpc (ApiCall) where VpcName = \"web-vpc\" and Description is not given"
+        );
+    }
+
+    #[test]
+    fn progress_counts_steps_before_the_first() {
+        let episode = ended_episode();
+        let progress = Progress::of(&episode);
+        assert_eq!(progress.steps, 3);
+        assert_eq!(progress.turns, 0);
+        assert_eq!(progress.headline(), "Starting: 3 step(s) to run");
+        let later = Progress {
+            step: Some(2),
+            step_number: Some("2".into()),
+            ..progress
+        };
+        assert_eq!(later.headline(), "Step 2 of 3 (step 2 of the page)");
+    }
+}
