@@ -1,10 +1,9 @@
 //! The bundled emulator served in-process on a local port, for commands and tests that provision
 //! without a console of their own.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use aca_console::{Console, ConsoleConfig, Credentials};
+use aca_console::{Console, ConsoleConfig, Credentials, Serving};
 
 use crate::emulator::AccessKey;
 use crate::error::{ProvisionError, Result};
@@ -13,7 +12,7 @@ use crate::error::{ProvisionError, Result};
 pub struct LocalEmulator {
     pub console: Arc<Console>,
     pub url: String,
-    server: tokio::task::JoinHandle<()>,
+    _serving: Serving,
 }
 
 impl LocalEmulator {
@@ -23,13 +22,12 @@ impl LocalEmulator {
             endpoint: "127.0.0.1:0".into(),
             message: e.to_string(),
         };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(transport)?;
-        let url = format!("http://{}", listener.local_addr().map_err(transport)?);
-        let app = aca_console::app(console.clone()).into_make_service_with_connect_info::<SocketAddr>();
-        let server = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        Ok(Self { console, url, server })
+        let serving = Serving::local(console.clone()).await.map_err(transport)?;
+        Ok(Self {
+            console,
+            url: serving.url.clone(),
+            _serving: serving,
+        })
     }
 
     /// A new, empty account.
@@ -48,11 +46,5 @@ pub fn access_key(credentials: &Credentials) -> AccessKey {
     AccessKey {
         access_key_id: credentials.access_key_id.clone(),
         access_key_secret: credentials.access_key_secret.clone(),
-    }
-}
-
-impl Drop for LocalEmulator {
-    fn drop(&mut self) {
-        self.server.abort();
     }
 }
