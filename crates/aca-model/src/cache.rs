@@ -93,6 +93,9 @@ fn grow(
 }
 
 /// The cache of one sequence across all layers. Create it with [`crate::Qwen3Model::new_cache`].
+///
+/// Cloning is cheap and copy-on-write: a prompt prefilled once can be cloned for several continuations
+/// (`n` choices), and each clone copies the storage only when it first appends.
 #[derive(Debug, Clone)]
 pub struct KvCache {
     pub(crate) layers: Vec<LayerCache>,
@@ -114,6 +117,17 @@ impl KvCache {
 
     pub fn is_empty(&self) -> bool {
         self.length == 0
+    }
+
+    /// Forgets every position from `length` on (nothing happens if the cache is shorter); the next token
+    /// takes position `length`. Storage is kept for reuse.
+    pub fn truncate(&mut self, length: usize) {
+        if length < self.length {
+            self.length = length;
+            for layer in &mut self.layers {
+                layer.length = layer.length.min(length);
+            }
+        }
     }
 
     pub(crate) fn advance(&mut self, tokens: usize) {

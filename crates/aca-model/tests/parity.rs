@@ -165,3 +165,45 @@ fn a_sequence_joins_and_another_leaves_between_decode_steps() {
     assert_eq!(second_tokens, second.greedy);
     assert_eq!(second_cache.len(), second.ids.len() + second.greedy.len() - 1);
 }
+
+#[test]
+fn a_cloned_cache_continues_independently_and_a_truncated_one_replays() {
+    let name = "mha_bias";
+    let model = load(name);
+    let prompt = &reference(name).prompts[2];
+    let mut cache = model.new_cache();
+    let prompt_logits = model.forward_one(&prompt.ids, &mut cache).unwrap();
+    let mut branch = cache.clone();
+
+    // The original continues greedily; the branch takes another token first, then must not disturb it.
+    let first = aca_model::argmax(&prompt_logits).unwrap();
+    let other = (first + 1) % model.config().vocab_size as u32;
+    let branch_logits = model.forward_one(&[other], &mut branch).unwrap();
+    let mut tokens = vec![first];
+    let mut logits = model.forward_one(&[first], &mut cache).unwrap();
+    while tokens.len() < prompt.greedy.len() {
+        let token = aca_model::argmax(&logits).unwrap();
+        tokens.push(token);
+        logits = model.forward_one(&[token], &mut cache).unwrap();
+    }
+    assert_eq!(tokens, prompt.greedy);
+    assert_eq!(branch.len(), prompt.ids.len() + 1);
+
+    let mut fresh = model.new_cache();
+    let mut sequence = prompt.ids.clone();
+    sequence.push(other);
+    let expected_branch = model.forward_one(&sequence, &mut fresh).unwrap();
+    assert!(common::max_abs_diff(&branch_logits, &expected_branch) <= 5e-5);
+
+    // The branch's cached position was written after the clone by both: each kept its own.
+    let branch_next = model.forward_one(&[first], &mut branch).unwrap();
+    sequence.push(first);
+    let expected_next = model.forward_one(&sequence, &mut model.new_cache()).unwrap();
+    assert!(common::max_abs_diff(&branch_next, &expected_next) <= 5e-5);
+
+    // Rolling the original back to the prompt and taking the branch's token gives the branch's logits.
+    cache.truncate(prompt.ids.len());
+    assert_eq!(cache.len(), prompt.ids.len());
+    let replayed = model.forward_one(&[other], &mut cache).unwrap();
+    assert!(common::max_abs_diff(&replayed, &expected_branch) <= 5e-5);
+}
