@@ -1,0 +1,141 @@
+//! The key/value cache of one sequence: per layer, keys and values of every position seen so far.
+//!
+//! Each sequence owns its cache, so sequences can join and leave a batch between steps: a batch is just
+//! a list of (tokens, cache) pairs, each cache with its own length and positions.
+
+use burn::tensor::{Device, Tensor};
+
+/// Storage grows by at least this many positions at a time.
+const GROWTH_STEP: usize = 64;
+
+/// Keys and values of one layer, token-major: `[capacity, kv_heads, head_dim]`, valid up to `length`.
+#[derive(Debug, Clone)]
+pub(crate) struct LayerCache {
+    keys: Option<Tensor<3>>,
+    values: Option<Tensor<3>>,
+    length: usize,
+    capacity: usize,
+}
+
+impl LayerCache {
+    fn new() -> Self {
+        Self {
+            keys: None,
+            values: None,
+            length: 0,
+            capacity: 0,
+        }
+    }
+
+    /// Appends `[tokens, kv_heads, head_dim]` keys and values; returns every cached key and value
+    /// (`[length, kv_heads, head_dim]`), the new ones included.
+    pub fn append(&mut self, keys: Tensor<3>, values: Tensor<3>) -> (Tensor<3>, Tensor<3>) {
+        let [added, kv_heads, head_dim] = keys.dims();
+        let device = keys.device();
+        let end = self.length + added;
+        if end > self.capacity {
+            let capacity = end.max(self.capacity * 2).next_multiple_of(GROWTH_STEP);
+            self.keys = Some(grow(
+                self.keys.take(),
+                self.length,
+                capacity,
+                kv_heads,
+                head_dim,
+                &device,
+            ));
+            self.values = Some(grow(
+                self.values.take(),
+                self.length,
+                capacity,
+                kv_heads,
+                head_dim,
+                &device,
+            ));
+            self.capacity = capacity;
+        }
+        let range = [self.length..end, 0..kv_heads, 0..head_dim];
+        let stored_keys = self.keys.take().map(|stored| stored.slice_assign(range.clone(), keys));
+        let stored_values = self.values.take().map(|stored| stored.slice_assign(range, values));
+        self.keys = stored_keys;
+        self.values = stored_values;
+        self.length = end;
+        let visible = [0..end, 0..kv_heads, 0..head_dim];
+        let all_keys = self.keys.as_ref().map(|stored| stored.clone().slice(visible.clone()));
+        let all_values = self.values.as_ref().map(|stored| stored.clone().slice(visible));
+        match (all_keys, all_values) {
+            (Some(keys), Some(values)) => (keys, values),
+            // `grow` always leaves storage in place once something was appended.
+            _ => (
+                Tensor::zeros([0, kv_heads, head_dim], &device),
+                Tensor::zeros([0, kv_heads, head_dim], &device),
+            ),
+        }
+    }
+}
+
+/// New storage of `capacity` positions holding the first `length` positions of `old`.
+fn grow(
+    old: Option<Tensor<3>>,
+    length: usize,
+    capacity: usize,
+    kv_heads: usize,
+    head_dim: usize,
+    device: &Device,
+) -> Tensor<3> {
+    let fresh = Tensor::zeros([capacity, kv_heads, head_dim], device);
+    match old {
+        Some(old) if length > 0 => {
+            let kept = old.slice([0..length, 0..kv_heads, 0..head_dim]);
+            fresh.slice_assign([0..length, 0..kv_heads, 0..head_dim], kept)
+        }
+        _ => fresh,
+    }
+}
+
+/// The cache of one sequence across all layers. Create it with [`crate::Qwen3Model::new_cache`].
+///
+/// Cloning is cheap and copy-on-write: a prompt prefilled once can be cloned for several continuations
+/// (`n` choices), and each clone copies the storage only when it first appends.
+#[derive(Debug, Clone)]
+pub struct KvCache {
+    pub(crate) layers: Vec<LayerCache>,
+    length: usize,
+}
+
+impl KvCache {
+    pub(crate) fn new(layers: usize) -> Self {
+        Self {
+            layers: (0..layers).map(|_| LayerCache::new()).collect(),
+            length: 0,
+        }
+    }
+
+    /// How many positions the cache holds: the position the next token will take.
+    pub fn len(&self) -> usize {
+        self.length
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.length == 0
+    }
+
+    /// Forgets every position from `length` on (nothing happens if the cache is shorter); the next token
+    /// takes position `length`. Storage is kept for reuse.
+    pub fn truncate(&mut self, length: usize) {
+        if length < self.length {
+            self.length = length;
+            for layer in &mut self.layers {
+                layer.length = layer.length.min(length);
+            }
+        }
+    }
+
+    pub(crate) fn advance(&mut self, tokens: usize) {
+        self.length += tokens;
+    }
+
+    /// Number of layers this cache was made for.
+    pub(crate) fn layer_count(&self) -> usize {
+        self.layers.len()
+    }
+}

@@ -1,0 +1,261 @@
+//! The Qwen3 text decoder: loading a checkpoint directory and the batched forward pass through the KV caches.
+
+use std::path::Path;
+
+use burn::tensor::activation::silu;
+use burn::tensor::{Device, Int, Tensor, TensorData};
+
+use crate::attention::causal_attention;
+use crate::cache::KvCache;
+use crate::checkpoint::CheckpointFiles;
+use crate::config::Qwen3Config;
+use crate::error::ModelError;
+use crate::layout::TensorLayout;
+use crate::norm::rms_norm;
+use crate::rope::RotaryTables;
+use crate::weights::{LayerWeights, Qwen3Weights};
+
+/// The configuration file of a checkpoint directory.
+pub const CONFIG_FILE: &str = "config.json";
+
+/// A loaded Qwen3 text model on one device.
+#[derive(Debug, Clone)]
+pub struct Qwen3Model {
+    config: Qwen3Config,
+    weights: Qwen3Weights,
+    device: Device,
+}
+
+/// One sequence's part of a batched forward call: its new tokens and its cache, which they extend.
+#[derive(Debug)]
+pub struct SequenceStep<'a> {
+    /// Tokens to append: a whole prompt (prefill), one token (decode), or any number.
+    pub tokens: &'a [u32],
+    pub cache: &'a mut KvCache,
+}
+
+/// Which positions' logits a forward call returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    Last,
+    All,
+}
+
+/// Where each sequence's tokens sit in the flattened batch.
+struct Span {
+    /// First row of the sequence in the flattened `[tokens, …]` batch.
+    offset: usize,
+    length: usize,
+    /// Position of the sequence's first new token (its cache length before the call).
+    start: usize,
+}
+
+impl Qwen3Model {
+    /// Loads the checkpoint in `directory` (`config.json` plus `model.safetensors` or a sharded index)
+    /// onto `device`. The checkpoint is checked against its configuration before any weight is read.
+    pub fn load(directory: &Path, device: &Device) -> Result<Self, ModelError> {
+        let config = Qwen3Config::from_file(&directory.join(CONFIG_FILE))?;
+        let layout = TensorLayout::for_config(&config);
+        let files = CheckpointFiles::open(directory)?;
+        layout.validate(&config, &files)?;
+        let weights = Qwen3Weights::load(&config, &layout, &files, device)?;
+        Ok(Self {
+            config,
+            weights,
+            device: device.clone(),
+        })
+    }
+
+    pub fn config(&self) -> &Qwen3Config {
+        &self.config
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// An empty cache for one new sequence.
+    pub fn new_cache(&self) -> KvCache {
+        KvCache::new(self.config.num_hidden_layers)
+    }
+
+    /// Runs every sequence's new tokens through the model together, extending each cache, and returns
+    /// each sequence's logits (`vocab_size` values) at its last new token, in batch order.
+    pub fn forward(&self, batch: &mut [SequenceStep<'_>]) -> Result<Vec<Vec<f32>>, ModelError> {
+        let mut rows = self.run(batch, Rows::Last)?;
+        Ok(rows
+            .iter_mut()
+            .map(|sequence| sequence.pop().unwrap_or_default())
+            .collect())
+    }
+
+    /// Like [`Self::forward`], but returns the logits at every new token: `[sequence][token][vocab]`.
+    pub fn forward_all_positions(&self, batch: &mut [SequenceStep<'_>]) -> Result<Vec<Vec<Vec<f32>>>, ModelError> {
+        self.run(batch, Rows::All)
+    }
+
+    /// One sequence alone: appends `tokens` to `cache` and returns the logits at the last of them.
+    pub fn forward_one(&self, tokens: &[u32], cache: &mut KvCache) -> Result<Vec<f32>, ModelError> {
+        let mut logits = self.forward(&mut [SequenceStep { tokens, cache }])?;
+        logits
+            .pop()
+            .ok_or_else(|| ModelError::Compute("no logits came back".to_string()))
+    }
+
+    fn run(&self, batch: &mut [SequenceStep<'_>], rows: Rows) -> Result<Vec<Vec<Vec<f32>>>, ModelError> {
+        let spans = self.check_batch(batch)?;
+        let config = &self.config;
+        let total: usize = spans.iter().map(|span| span.length).sum();
+        let ids: Vec<i64> = batch
+            .iter()
+            .flat_map(|step| step.tokens.iter().map(|&id| i64::from(id)))
+            .collect();
+        let positions: Vec<usize> = spans
+            .iter()
+            .flat_map(|span| span.start..span.start + span.length)
+            .collect();
+        let rotary = RotaryTables::new(&positions, config.head_dim, config.rope_theta, &self.device);
+        let ids = Tensor::<1, Int>::from_data(TensorData::new(ids, [total]), &self.device);
+        // [tokens, hidden]
+        let mut hidden = self.weights.embed_tokens.clone().select(0, ids);
+        for (index, layer) in self.weights.layers.iter().enumerate() {
+            hidden = self.decoder_layer(hidden, layer, index, &rotary, &spans, batch);
+        }
+        for (step, span) in batch.iter_mut().zip(&spans) {
+            step.cache.advance(span.length);
+        }
+        let selected = match rows {
+            Rows::All => hidden,
+            Rows::Last => {
+                let last: Vec<i64> = spans
+                    .iter()
+                    .map(|span| (span.offset + span.length - 1) as i64)
+                    .collect();
+                let count = last.len();
+                hidden.select(
+                    0,
+                    Tensor::<1, Int>::from_data(TensorData::new(last, [count]), &self.device),
+                )
+            }
+        };
+        let normed = rms_norm(selected, &self.weights.final_norm, config.rms_norm_eps);
+        // [rows, vocab]
+        let logits = normed.matmul(self.weights.lm_head.clone());
+        let values = logits
+            .try_into_data()
+            .map_err(|error| ModelError::Compute(format!("reading logits: {error:?}")))?
+            .try_into_vec::<f32>()
+            .map_err(|error| ModelError::Compute(format!("reading logits: {error:?}")))?;
+        let vocab = config.vocab_size;
+        let mut rows_of_values = values.chunks_exact(vocab).map(<[f32]>::to_vec);
+        Ok(spans
+            .iter()
+            .map(|span| {
+                let count = if rows == Rows::All { span.length } else { 1 };
+                rows_of_values.by_ref().take(count).collect()
+            })
+            .collect())
+    }
+
+    /// Refuses an empty batch, a sequence without tokens, an id outside the vocabulary or a foreign cache.
+    fn check_batch(&self, batch: &[SequenceStep<'_>]) -> Result<Vec<Span>, ModelError> {
+        if batch.is_empty() {
+            return Err(ModelError::Input("the batch holds no sequence".to_string()));
+        }
+        let mut spans = Vec::with_capacity(batch.len());
+        let mut offset = 0;
+        for (index, step) in batch.iter().enumerate() {
+            if step.tokens.is_empty() {
+                return Err(ModelError::Input(format!(
+                    "sequence {index} of the batch has no tokens"
+                )));
+            }
+            if let Some(id) = step.tokens.iter().find(|&&id| id as usize >= self.config.vocab_size) {
+                return Err(ModelError::Input(format!(
+                    "sequence {index}: token id {id} is outside the vocabulary of {} ids",
+                    self.config.vocab_size
+                )));
+            }
+            if step.cache.layer_count() != self.config.num_hidden_layers {
+                return Err(ModelError::Input(format!(
+                    "sequence {index}: the cache has {} layers, the model {}",
+                    step.cache.layer_count(),
+                    self.config.num_hidden_layers
+                )));
+            }
+            spans.push(Span {
+                offset,
+                length: step.tokens.len(),
+                start: step.cache.len(),
+            });
+            offset += step.tokens.len();
+        }
+        Ok(spans)
+    }
+
+    /// One decoder layer over the flattened batch `[tokens, hidden]`.
+    fn decoder_layer(
+        &self,
+        hidden: Tensor<2>,
+        layer: &LayerWeights,
+        index: usize,
+        rotary: &RotaryTables,
+        spans: &[Span],
+        batch: &mut [SequenceStep<'_>],
+    ) -> Tensor<2> {
+        let config = &self.config;
+        let eps = config.rms_norm_eps;
+        let [tokens, _] = hidden.dims();
+        let head_dim = config.head_dim;
+        let q_width = config.num_attention_heads * head_dim;
+        let kv_width = config.num_key_value_heads * head_dim;
+
+        let normed = rms_norm(hidden.clone(), &layer.input_norm, eps);
+        // [tokens, q_width + 2·kv_width]
+        let qkv = layer.attention.qkv.forward(normed);
+        let queries = qkv
+            .clone()
+            .slice_dim(1, 0..q_width)
+            .reshape([tokens, config.num_attention_heads, head_dim]);
+        let keys = qkv.clone().slice_dim(1, q_width..q_width + kv_width).reshape([
+            tokens,
+            config.num_key_value_heads,
+            head_dim,
+        ]);
+        let values = qkv.slice_dim(1, q_width + kv_width..q_width + 2 * kv_width).reshape([
+            tokens,
+            config.num_key_value_heads,
+            head_dim,
+        ]);
+        let queries = rotary.apply(rms_norm(queries, &layer.attention.q_norm, eps));
+        let keys = rotary.apply(rms_norm(keys, &layer.attention.k_norm, eps));
+
+        let mut outputs = Vec::with_capacity(spans.len());
+        for (step, span) in batch.iter_mut().zip(spans) {
+            let own = |tensor: &Tensor<3>| {
+                if spans.len() == 1 {
+                    tensor.clone()
+                } else {
+                    tensor.clone().slice_dim(0, span.offset..span.offset + span.length)
+                }
+            };
+            let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values));
+            outputs.push(causal_attention(own(&queries), all_keys, all_values, span.start));
+        }
+        // [tokens, heads·head_dim]
+        let attended = if outputs.len() == 1 {
+            outputs.remove(0)
+        } else {
+            Tensor::cat(outputs, 0)
+        };
+        let hidden = hidden + layer.attention.output.forward(attended);
+
+        let normed = rms_norm(hidden.clone(), &layer.post_attention_norm, eps);
+        let inter = config.intermediate_size;
+        // [tokens, 2·intermediate]
+        let gate_up = normed.matmul(layer.mlp.gate_up.clone());
+        let gate = gate_up.clone().slice_dim(1, 0..inter);
+        let up = gate_up.slice_dim(1, inter..2 * inter);
+        hidden + (silu(gate) * up).matmul(layer.mlp.down.clone())
+    }
+}
