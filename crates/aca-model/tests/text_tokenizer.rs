@@ -17,8 +17,9 @@ fn known_strings_encode_to_the_reference_ids() {
         tokenizer.encode("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n").unwrap(),
         [151644, 872, 198, 6023, 151645, 198, 151644, 77091, 198]
     );
-    // The thumbs-up emoji is split over two byte-level pieces.
-    assert_eq!(tokenizer.encode("👍").unwrap(), [61804, 235]);
+    // After a space, the thumbs-up emoji is split over two byte-level pieces; alone it is one.
+    assert_eq!(tokenizer.encode(" 👍").unwrap(), [61804, 235]);
+    assert_eq!(tokenizer.encode("👍").unwrap(), [144349]);
 }
 
 #[test]

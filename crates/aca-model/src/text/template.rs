@@ -2,7 +2,7 @@
 //! `trim_blocks` and `lstrip_blocks` on, Python string methods (`startswith`, `split`, `strip`…),
 //! `tojson` as Python's `json.dumps`, and `raise_exception` for templates that refuse a conversation.
 
-use minijinja::value::{Kwargs, Value as JinjaValue};
+use minijinja::value::{Kwargs, Serde, Value as JinjaValue};
 use minijinja::{AutoEscape, Environment, Error as JinjaError, ErrorKind};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -122,7 +122,7 @@ impl ChatTemplate {
             extra: &options.extra,
         };
         template
-            .render(JinjaValue::from_serialize(&context))
+            .render(JinjaValue::from(Serde(&context)))
             .map_err(|source| TextError::TemplateRender { name: name.to_string(), source })
     }
 

