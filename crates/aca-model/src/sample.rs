@@ -79,7 +79,12 @@ impl Sampler {
             Some(seed) => ChaCha8Rng::seed_from_u64(seed),
             None => ChaCha8Rng::from_os_rng(),
         };
-        Ok(Self { params, valid_vocab, rng, order: Vec::new() })
+        Ok(Self {
+            params,
+            valid_vocab,
+            rng,
+            order: Vec::new(),
+        })
     }
 
     pub fn params(&self) -> &SamplingParams {
@@ -90,12 +95,19 @@ impl Sampler {
     pub fn sample(&mut self, logits: &[f32]) -> Result<SampledToken, SampleError> {
         let row = &logits[..logits.len().min(self.valid_vocab)];
         if row.is_empty() {
-            return Err(SampleError::EmptyRow { row_len: logits.len(), valid_vocab: self.valid_vocab });
+            return Err(SampleError::EmptyRow {
+                row_len: logits.len(),
+                valid_vocab: self.valid_vocab,
+            });
         }
         let greedy = self.params.is_greedy();
         let temperature = if greedy { 1.0 } else { self.params.temperature };
         let distribution = LogSoftmax::new(row, temperature)?;
-        let id = if greedy { distribution.argmax() } else { self.draw(&distribution) };
+        let id = if greedy {
+            distribution.argmax()
+        } else {
+            self.draw(&distribution)
+        };
         Ok(SampledToken {
             id,
             logprob: distribution.logprob(id),
@@ -118,7 +130,11 @@ impl Sampler {
             (Some(k), _) => distribution.most_likely(&mut order, k),
             (None, Some(p)) => {
                 let first_try = distribution.most_likely(&mut order, TOP_P_FIRST_TRY.min(len));
-                if distribution.mass(&order[..first_try]) >= p { first_try } else { distribution.most_likely(&mut order, len) }
+                if distribution.mass(&order[..first_try]) >= p {
+                    first_try
+                } else {
+                    distribution.most_likely(&mut order, len)
+                }
             }
             (None, None) => len,
         };

@@ -118,13 +118,30 @@ fn qwen3_end_of_turn_stops_a_real_stream() {
         }
     }
     assert_eq!(sent, "好的。");
-    assert_eq!(reason, Some(FinishReason::StopToken(text.tokenizer.token_id("<|im_end|>").unwrap())));
+    assert_eq!(
+        reason,
+        Some(FinishReason::StopToken(text.tokenizer.token_id("<|im_end|>").unwrap()))
+    );
 }
 
 #[test]
 fn empty_stop_strings_and_a_zero_budget_are_refused() {
-    let error = StopChecker::new(StopConditions { stop_strings: vec![String::new()], ..Default::default() }).unwrap_err();
-    assert!(matches!(error, SampleError::InvalidParameter { name: "stop", .. }), "{error}");
-    let error = StopChecker::new(StopConditions { max_tokens: Some(0), ..Default::default() }).unwrap_err();
-    assert!(matches!(error, SampleError::InvalidParameter { name: "max_tokens", .. }), "{error}");
+    let error = StopChecker::new(StopConditions {
+        stop_strings: vec![String::new()],
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(
+        matches!(error, SampleError::InvalidParameter { name: "stop", .. }),
+        "{error}"
+    );
+    let error = StopChecker::new(StopConditions {
+        max_tokens: Some(0),
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(
+        matches!(error, SampleError::InvalidParameter { name: "max_tokens", .. }),
+        "{error}"
+    );
 }

@@ -15,7 +15,10 @@ fn reasoning_content_and_two_tool_calls_are_separated() {
     assert_eq!(reply.content, "Creating it now.");
     assert_eq!(reply.tool_calls.len(), 2);
     assert_eq!(reply.tool_calls[0].name, "create_vpc");
-    assert_eq!(json!(reply.tool_calls[0].arguments), json!({"RegionId": "cn-hangzhou", "CidrBlock": "192.168.0.0/16"}));
+    assert_eq!(
+        json!(reply.tool_calls[0].arguments),
+        json!({"RegionId": "cn-hangzhou", "CidrBlock": "192.168.0.0/16"})
+    );
     assert_eq!(reply.tool_calls[1].arguments_json(), r#"{"PageSize":10}"#);
 }
 
@@ -58,16 +61,30 @@ fn arguments_given_as_a_json_string_or_missing_are_accepted() {
 #[test]
 fn malformed_tool_calls_are_errors_naming_the_block_and_the_fault() {
     let cases = [
-        ("<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}\n</tool_call>", 0, "invalid JSON"),
+        (
+            "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}\n</tool_call>",
+            0,
+            "invalid JSON",
+        ),
         ("<tool_call>{\"arguments\": {}}</tool_call>", 0, "no \"name\""),
         ("<tool_call>{\"name\": \"\"}</tool_call>", 0, "non-empty string"),
-        ("<tool_call>{\"name\": \"f\", \"arguments\": [1]}</tool_call>", 0, "must be a JSON object"),
+        (
+            "<tool_call>{\"name\": \"f\", \"arguments\": [1]}</tool_call>",
+            0,
+            "must be a JSON object",
+        ),
         ("<tool_call>[1, 2]</tool_call>", 0, "expected a JSON object"),
-        ("<tool_call>{\"name\": \"f\"}</tool_call><tool_call>{\"name\": \"g\"", 1, "no closing </tool_call>"),
+        (
+            "<tool_call>{\"name\": \"f\"}</tool_call><tool_call>{\"name\": \"g\"",
+            1,
+            "no closing </tool_call>",
+        ),
     ];
     for (text, index, reason) in cases {
         let error = parse_assistant_reply(text).unwrap_err();
-        let TextError::MalformedToolCall { index: got, .. } = &error else { panic!("{text}: {error}") };
+        let TextError::MalformedToolCall { index: got, .. } = &error else {
+            panic!("{text}: {error}")
+        };
         assert_eq!(*got, index, "{text}");
         assert!(error.to_string().contains(reason), "{text}: {error}");
     }

@@ -17,7 +17,11 @@ fn stream(ids: &[u32], skip_special_tokens: bool) -> Vec<String> {
 fn an_emoji_split_over_two_tokens_comes_out_whole_once_both_arrived() {
     let tokenizer = &qwen3().tokenizer;
     let ids = tokenizer.encode("ok 👍 ok").unwrap();
-    assert_eq!(ids[1..3], [61804, 235], "a space and half the emoji, then the rest of it");
+    assert_eq!(
+        ids[1..3],
+        [61804, 235],
+        "a space and half the emoji, then the rest of it"
+    );
     let pieces = stream(&ids, false);
     assert_eq!(pieces[..3], ["ok", "", " 👍"], "half an emoji is held back");
     assert_eq!(pieces.concat(), "ok 👍 ok");
@@ -35,7 +39,10 @@ fn chinese_and_emoji_stream_without_replacement_characters() {
     for text in texts {
         let ids = tokenizer.encode(text).unwrap();
         let pieces = stream(&ids, false);
-        assert!(pieces.iter().all(|piece| !piece.contains('\u{FFFD}')), "{text:?} streamed as {pieces:?}");
+        assert!(
+            pieces.iter().all(|piece| !piece.contains('\u{FFFD}')),
+            "{text:?} streamed as {pieces:?}"
+        );
         assert_eq!(pieces.concat(), tokenizer.decode(&ids, false).unwrap());
         assert_eq!(pieces.concat(), text);
     }
@@ -48,7 +55,11 @@ fn every_reference_string_streams_to_its_full_decode() {
         let ids: Vec<u32> = serde_json::from_value(case["ids"].clone()).expect("ids");
         for skip in [false, true] {
             let pieces = stream(&ids, skip);
-            assert_eq!(pieces.concat(), tokenizer.decode(&ids, skip).unwrap(), "{case} skip={skip}");
+            assert_eq!(
+                pieces.concat(),
+                tokenizer.decode(&ids, skip).unwrap(),
+                "{case} skip={skip}"
+            );
         }
     }
 }
@@ -65,7 +76,11 @@ fn skipped_special_tokens_add_no_text() {
 fn an_unfinished_character_at_the_end_is_flushed_lossily() {
     let tokenizer = &qwen3().tokenizer;
     let mut decoder = IncrementalDecoder::new(false);
-    assert_eq!(decoder.push(tokenizer, 61804).unwrap(), "", "a space and the first half of 👍");
+    assert_eq!(
+        decoder.push(tokenizer, 61804).unwrap(),
+        "",
+        "a space and the first half of 👍"
+    );
     assert!(decoder.has_pending());
     assert_eq!(decoder.finish(tokenizer).unwrap(), " \u{FFFD}");
     assert!(!decoder.has_pending());

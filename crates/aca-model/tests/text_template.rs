@@ -3,8 +3,7 @@
 mod text_support;
 
 use aca_model::text::{
-    ChatMessage, ChatTemplate, CheckpointText, FunctionCall, RenderOptions, TemplateSpecialTokens, TextError,
-    ToolCall,
+    ChatMessage, ChatTemplate, CheckpointText, FunctionCall, RenderOptions, TemplateSpecialTokens, TextError, ToolCall,
 };
 use serde_json::{Value, json};
 use text_support::{fixtures, qwen3, reference};
@@ -27,7 +26,10 @@ fn every_reference_conversation_renders_as_transformers_renders_it() {
     for case in cases {
         let name = case["name"].as_str().expect("name");
         let messages: Vec<ChatMessage> = serde_json::from_value(case["messages"].clone()).expect("messages");
-        let prompt = text.template.render(&messages, &options(case)).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let prompt = text
+            .template
+            .render(&messages, &options(case))
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
         assert_eq!(prompt, case["prompt"].as_str().expect("prompt"), "prompt of {name}");
         let ids: Vec<u32> = serde_json::from_value(case["prompt_ids"].clone()).expect("ids");
         assert_eq!(text.tokenizer.encode(&prompt).unwrap(), ids, "prompt ids of {name}");
@@ -52,7 +54,12 @@ fn a_conversation_built_in_rust_renders_tools_calls_and_responses() {
         call,
         ChatMessage::tool("c1", "sunny"),
     ];
-    let options = RenderOptions { tools, add_generation_prompt: true, enable_thinking: Some(false), ..Default::default() };
+    let options = RenderOptions {
+        tools,
+        add_generation_prompt: true,
+        enable_thinking: Some(false),
+        ..Default::default()
+    };
     let prompt = qwen3().template.render(&messages, &options).unwrap();
     let expected = concat!(
         "<|im_start|>system\nBe brief.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n",
@@ -86,21 +93,39 @@ fn template_errors_name_the_template_and_the_cause() {
         TemplateSpecialTokens::default(),
     )
     .unwrap();
-    let error = refusing.render(&[ChatMessage::assistant("hi")], &RenderOptions::default()).unwrap_err();
+    let error = refusing
+        .render(&[ChatMessage::assistant("hi")], &RenderOptions::default())
+        .unwrap_err();
     assert!(matches!(error, TextError::TemplateRender { .. }), "{error}");
-    assert!(error.to_string().contains("Conversations must start with the user"), "{error}");
-    assert_eq!(refusing.render(&[ChatMessage::user("hi")], &RenderOptions::default()).unwrap(), "ok");
+    assert!(
+        error.to_string().contains("Conversations must start with the user"),
+        "{error}"
+    );
+    assert_eq!(
+        refusing
+            .render(&[ChatMessage::user("hi")], &RenderOptions::default())
+            .unwrap(),
+        "ok"
+    );
 
     let calling_unknown = ChatTemplate::new("{{ messages[0].content.no_such_method() }}", Default::default()).unwrap();
-    let error = calling_unknown.render(&[ChatMessage::user("hi")], &RenderOptions::default()).unwrap_err();
+    let error = calling_unknown
+        .render(&[ChatMessage::user("hi")], &RenderOptions::default())
+        .unwrap_err();
     assert!(error.to_string().contains("no_such_method"), "{error}");
 }
 
 #[test]
 fn special_tokens_extra_variables_and_tojson_indent_reach_the_template() {
-    let special = TemplateSpecialTokens { bos_token: Some("<s>".into()), ..Default::default() };
-    let template =
-        ChatTemplate::new("{{ bos_token }}{{ custom }}|{{ messages[0] | tojson(indent=2) }}", special).unwrap();
+    let special = TemplateSpecialTokens {
+        bos_token: Some("<s>".into()),
+        ..Default::default()
+    };
+    let template = ChatTemplate::new(
+        "{{ bos_token }}{{ custom }}|{{ messages[0] | tojson(indent=2) }}",
+        special,
+    )
+    .unwrap();
     let mut options = RenderOptions::default();
     options.extra.insert("custom".into(), json!("X"));
     let rendered = template.render(&[ChatMessage::user("a<b>&'")], &options).unwrap();
@@ -113,10 +138,15 @@ fn named_templates_pick_tool_use_when_tools_are_given() {
         {"name": "default", "template": "plain"},
         {"name": "tool_use", "template": "tools:{{ tools | length }}"}
     ]);
-    let template = ChatTemplate::from_config_value(&config, Default::default()).unwrap().unwrap();
+    let template = ChatTemplate::from_config_value(&config, Default::default())
+        .unwrap()
+        .unwrap();
     let messages = [ChatMessage::user("hi")];
     assert_eq!(template.render(&messages, &RenderOptions::default()).unwrap(), "plain");
-    let with_tools = RenderOptions { tools: vec![json!({"type": "function"})], ..Default::default() };
+    let with_tools = RenderOptions {
+        tools: vec![json!({"type": "function"})],
+        ..Default::default()
+    };
     assert_eq!(template.render(&messages, &with_tools).unwrap(), "tools:1");
 }
 
@@ -125,12 +155,27 @@ fn a_checkpoint_directory_prefers_chat_template_jinja_and_reads_generation_eos_i
     let dir = tempfile::tempdir().unwrap();
     let source = fixtures().join("qwen3");
     std::fs::copy(source.join("tokenizer.json.gz"), dir.path().join("tokenizer.json.gz")).unwrap();
-    std::fs::copy(source.join("tokenizer_config.json"), dir.path().join("tokenizer_config.json")).unwrap();
-    std::fs::write(dir.path().join("chat_template.jinja"), "{{ messages | length }} {{ eos_token }}\n").unwrap();
-    std::fs::write(dir.path().join("generation_config.json"), r#"{"eos_token_id": [151643, 151645]}"#).unwrap();
+    std::fs::copy(
+        source.join("tokenizer_config.json"),
+        dir.path().join("tokenizer_config.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("chat_template.jinja"),
+        "{{ messages | length }} {{ eos_token }}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("generation_config.json"),
+        r#"{"eos_token_id": [151643, 151645]}"#,
+    )
+    .unwrap();
 
     let text = CheckpointText::load(dir.path()).unwrap();
-    let rendered = text.template.render(&[ChatMessage::user("hi")], &RenderOptions::default()).unwrap();
+    let rendered = text
+        .template
+        .render(&[ChatMessage::user("hi")], &RenderOptions::default())
+        .unwrap();
     assert_eq!(rendered, "1 <|im_end|>");
     assert_eq!(text.stop_token_ids, [151643, 151645]);
 
@@ -145,7 +190,11 @@ fn a_checkpoint_without_any_template_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let source = fixtures().join("qwen3");
     std::fs::copy(source.join("tokenizer.json.gz"), dir.path().join("tokenizer.json.gz")).unwrap();
-    std::fs::write(dir.path().join("tokenizer_config.json"), r#"{"eos_token": "<|im_end|>"}"#).unwrap();
+    std::fs::write(
+        dir.path().join("tokenizer_config.json"),
+        r#"{"eos_token": "<|im_end|>"}"#,
+    )
+    .unwrap();
     let error = CheckpointText::load(dir.path()).unwrap_err();
     assert!(matches!(error, TextError::NoChatTemplate { .. }), "{error}");
 }

@@ -11,10 +11,14 @@ fn known_strings_encode_to_the_reference_ids() {
     assert_eq!(tokenizer.encode("Hello, world!").unwrap(), [9707, 11, 1879, 0]);
     assert_eq!(
         tokenizer.encode("云服务器 ECS 实例的状态为“运行中”。").unwrap(),
-        [99718, 89047, 87664, 92293, 26355, 106293, 17714, 2073, 104001, 15946, 55807]
+        [
+            99718, 89047, 87664, 92293, 26355, 106293, 17714, 2073, 104001, 15946, 55807
+        ]
     );
     assert_eq!(
-        tokenizer.encode("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n").unwrap(),
+        tokenizer
+            .encode("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n")
+            .unwrap(),
         [151644, 872, 198, 6023, 151645, 198, 151644, 77091, 198]
     );
     // After a space, the thumbs-up emoji is split over two byte-level pieces; alone it is one.
@@ -65,8 +69,13 @@ fn the_id_bound_excludes_padded_model_vocabulary() {
 #[test]
 fn skipping_special_tokens_drops_turn_markers_but_keeps_tool_and_think_tags() {
     let tokenizer = &qwen3().tokenizer;
-    let ids = tokenizer.encode("<think>\nx\n</think>\n\n<tool_call>\n{}\n</tool_call><|im_end|>").unwrap();
-    assert_eq!(tokenizer.decode(&ids, true).unwrap(), "<think>\nx\n</think>\n\n<tool_call>\n{}\n</tool_call>");
+    let ids = tokenizer
+        .encode("<think>\nx\n</think>\n\n<tool_call>\n{}\n</tool_call><|im_end|>")
+        .unwrap();
+    assert_eq!(
+        tokenizer.decode(&ids, true).unwrap(),
+        "<think>\nx\n</think>\n\n<tool_call>\n{}\n</tool_call>"
+    );
     assert!(tokenizer.is_special(151645));
     assert!(!tokenizer.is_special(151657));
 }

@@ -34,8 +34,16 @@ impl<'a> LogSoftmax<'a> {
             return Err(SampleError::NoCandidate);
         }
         let inverse_temperature = 1.0 / temperature;
-        let sum: f64 = row.iter().map(|&value| f64::from((value - max) * inverse_temperature).exp()).sum();
-        Ok(Self { row, max, inverse_temperature, log_normaliser: sum.ln() })
+        let sum: f64 = row
+            .iter()
+            .map(|&value| f64::from((value - max) * inverse_temperature).exp())
+            .sum();
+        Ok(Self {
+            row,
+            max,
+            inverse_temperature,
+            log_normaliser: sum.ln(),
+        })
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -61,7 +69,9 @@ impl<'a> LogSoftmax<'a> {
 
     /// The most likely id (the lowest id among equals).
     pub(crate) fn argmax(&self) -> u32 {
-        (0..self.row.len() as u32).min_by(|&a, &b| self.more_likely(a, b)).unwrap_or(0)
+        (0..self.row.len() as u32)
+            .min_by(|&a, &b| self.more_likely(a, b))
+            .unwrap_or(0)
     }
 
     /// Fills `order` with every id and puts the `k` most likely first, sorted; returns `k`.
@@ -86,7 +96,13 @@ impl<'a> LogSoftmax<'a> {
         }
         let mut order = Vec::new();
         let k = self.most_likely(&mut order, n);
-        order[..k].iter().map(|&id| TokenLogprob { id, logprob: self.logprob(id) }).collect()
+        order[..k]
+            .iter()
+            .map(|&id| TokenLogprob {
+                id,
+                logprob: self.logprob(id),
+            })
+            .collect()
     }
 
     /// Total probability of `ids`.

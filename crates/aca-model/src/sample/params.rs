@@ -19,14 +19,23 @@ pub struct SamplingParams {
 
 impl Default for SamplingParams {
     fn default() -> Self {
-        Self { temperature: 1.0, top_k: None, top_p: 1.0, seed: None, top_logprobs: 0 }
+        Self {
+            temperature: 1.0,
+            top_k: None,
+            top_p: 1.0,
+            seed: None,
+            top_logprobs: 0,
+        }
     }
 }
 
 impl SamplingParams {
     /// Greedy decoding.
     pub fn greedy() -> Self {
-        Self { temperature: 0.0, ..Self::default() }
+        Self {
+            temperature: 0.0,
+            ..Self::default()
+        }
     }
 
     /// Whether these parameters always pick the most likely token.
@@ -35,9 +44,17 @@ impl SamplingParams {
     }
 
     pub(crate) fn validate(&self) -> Result<(), SampleError> {
-        let invalid = |name, reason: &str| Err(SampleError::InvalidParameter { name, reason: reason.to_string() });
+        let invalid = |name, reason: &str| {
+            Err(SampleError::InvalidParameter {
+                name,
+                reason: reason.to_string(),
+            })
+        };
         if !self.temperature.is_finite() || self.temperature < 0.0 {
-            return invalid("temperature", &format!("must be a finite number ≥ 0, got {}", self.temperature));
+            return invalid(
+                "temperature",
+                &format!("must be a finite number ≥ 0, got {}", self.temperature),
+            );
         }
         if self.top_k == Some(0) {
             return invalid("top_k", "must be at least 1 (leave it unset for no limit)");

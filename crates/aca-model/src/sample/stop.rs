@@ -65,16 +65,27 @@ impl StopChecker {
             });
         }
         if conditions.max_tokens == Some(0) {
-            return Err(SampleError::InvalidParameter { name: "max_tokens", reason: "must be at least 1".to_string() });
+            return Err(SampleError::InvalidParameter {
+                name: "max_tokens",
+                reason: "must be at least 1".to_string(),
+            });
         }
-        Ok(Self { conditions, held: String::new(), generated: 0, finished: None })
+        Ok(Self {
+            conditions,
+            held: String::new(),
+            generated: 0,
+            finished: None,
+        })
     }
 
     /// Feeds one sampled token and the text it completed (from the incremental decoder).
     /// After the sequence has finished, further tokens are ignored.
     pub fn push(&mut self, id: u32, text: &str) -> StopStep {
         if let Some(reason) = &self.finished {
-            return StopStep { text: String::new(), finished: Some(reason.clone()) };
+            return StopStep {
+                text: String::new(),
+                finished: Some(reason.clone()),
+            };
         }
         self.generated += 1;
         if self.conditions.stop_token_ids.contains(&id) {
@@ -114,7 +125,10 @@ impl StopChecker {
             self.held.truncate(cut);
         }
         self.finished = Some(reason.clone());
-        StopStep { text: std::mem::take(&mut self.held), finished: Some(reason) }
+        StopStep {
+            text: std::mem::take(&mut self.held),
+            finished: Some(reason),
+        }
     }
 
     /// The earliest stop string in the held text (the longest one if two start at the same place).

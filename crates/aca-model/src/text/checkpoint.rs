@@ -1,6 +1,6 @@
 //! Loading a checkpoint directory's text files: tokenizer, chat template and the ids that end a reply.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -48,22 +48,28 @@ impl CheckpointText {
         let mut seen = std::collections::HashSet::new();
         stop_token_ids.retain(|id| seen.insert(*id));
 
-        Ok(Self { tokenizer, template, stop_token_ids })
+        Ok(Self {
+            tokenizer,
+            template,
+            stop_token_ids,
+        })
     }
 }
 
 fn load_template(dir: &Path, config: &Value, special: TemplateSpecialTokens) -> Result<ChatTemplate, TextError> {
     let jinja_path = dir.join("chat_template.jinja");
     if jinja_path.is_file() {
-        let source =
-            std::fs::read_to_string(&jinja_path).map_err(|source| TextError::Io { path: jinja_path.clone(), source })?;
+        let source = std::fs::read_to_string(&jinja_path).map_err(|source| TextError::Io {
+            path: jinja_path.clone(),
+            source,
+        })?;
         return ChatTemplate::new(&source, special);
     }
     let processor_path = dir.join("chat_template.json");
     if let Some(processor) = read_json(&processor_path)?
-        && let Some(template) = processor.get("chat_template").and_then(|value| {
-            ChatTemplate::from_config_value(value, special.clone())
-        })
+        && let Some(template) = processor
+            .get("chat_template")
+            .and_then(|value| ChatTemplate::from_config_value(value, special.clone()))
     {
         return template;
     }
@@ -78,10 +84,16 @@ fn read_json(path: &Path) -> Result<Option<Value>, TextError> {
     if !path.is_file() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(path).map_err(|source| TextError::Io { path: path.to_path_buf(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| TextError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     serde_json::from_str(&text)
         .map(Some)
-        .map_err(|error| TextError::InvalidConfig { path: path.to_path_buf(), message: error.to_string() })
+        .map_err(|error| TextError::InvalidConfig {
+            path: path.to_path_buf(),
+            message: error.to_string(),
+        })
 }
 
 /// A special token in `tokenizer_config.json`: a string, or an `AddedToken` object with `content`.
@@ -93,12 +105,17 @@ fn token_string(config: &Value, key: &str) -> Option<String> {
     }
 }
 
-fn eos_ids(generation: &Value, path: &PathBuf) -> Result<Vec<u32>, TextError> {
+fn eos_ids(generation: &Value, path: &Path) -> Result<Vec<u32>, TextError> {
     let invalid = |what: &Value| TextError::InvalidConfig {
-        path: path.clone(),
+        path: path.to_path_buf(),
         message: format!("eos_token_id must be a token id or a list of them, not {what}"),
     };
-    let as_id = |value: &Value| value.as_u64().and_then(|id| u32::try_from(id).ok()).ok_or_else(|| invalid(value));
+    let as_id = |value: &Value| {
+        value
+            .as_u64()
+            .and_then(|id| u32::try_from(id).ok())
+            .ok_or_else(|| invalid(value))
+    };
     match generation.get("eos_token_id") {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(ids)) => ids.iter().map(as_id).collect(),

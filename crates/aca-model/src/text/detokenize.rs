@@ -26,14 +26,22 @@ impl IncrementalDecoder {
     /// A decoder for a fresh sequence. With `skip_special_tokens`, special tokens (`<|im_end|>`) add no
     /// text.
     pub fn new(skip_special_tokens: bool) -> Self {
-        Self { window: Vec::new(), emitted: 0, skip_special_tokens }
+        Self {
+            window: Vec::new(),
+            emitted: 0,
+            skip_special_tokens,
+        }
     }
 
     /// A decoder that continues after `context` (the last few prompt ids), which is never emitted.
     /// Tokenizers that drop a leading space from the first decoded token (SentencePiece) need it; for
     /// byte-level BPE (Qwen) it changes nothing.
     pub fn with_context(context: &[u32], skip_special_tokens: bool) -> Self {
-        Self { window: context.to_vec(), emitted: context.len(), skip_special_tokens }
+        Self {
+            window: context.to_vec(),
+            emitted: context.len(),
+            skip_special_tokens,
+        }
     }
 
     /// Adds one sampled id; returns the text it completes (empty while a character is unfinished).

@@ -61,7 +61,10 @@ impl ChatMessage {
 
     /// A tool's result, answering the call with id `tool_call_id`.
     pub fn tool(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
-        Self { tool_call_id: Some(tool_call_id.into()), ..Self::text(Role::Tool, content) }
+        Self {
+            tool_call_id: Some(tool_call_id.into()),
+            ..Self::text(Role::Tool, content)
+        }
     }
 }
 
@@ -83,9 +86,13 @@ impl Default for MessageContent {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
-    Text { text: String },
+    Text {
+        text: String,
+    },
     /// An image; `image` is whatever reference the vision side resolves (a URL, a path, a data URI).
-    Image { image: String },
+    Image {
+        image: String,
+    },
 }
 
 /// A call the assistant made, as OpenAI clients send it back in the conversation.
@@ -105,7 +112,14 @@ fn function_type() -> String {
 impl ToolCall {
     /// A function call with an optional id.
     pub fn function(id: Option<String>, name: impl Into<String>, arguments: Value) -> Self {
-        Self { id, kind: function_type(), function: FunctionCall { name: name.into(), arguments } }
+        Self {
+            id,
+            kind: function_type(),
+            function: FunctionCall {
+                name: name.into(),
+                arguments,
+            },
+        }
     }
 }
 
@@ -127,7 +141,10 @@ impl FunctionCall {
             Ok(object @ Value::Object(_)) => object,
             _ => Value::String(arguments.to_string()),
         };
-        Self { name: name.into(), arguments }
+        Self {
+            name: name.into(),
+            arguments,
+        }
     }
 }
 

@@ -32,11 +32,19 @@ fn write_value(out: &mut String, value: &Value, indent: Option<usize>, depth: us
             });
         }
         Value::Object(entries) => {
-            write_container(out, '{', '}', entries.iter(), indent, depth, |out, (key, item), depth| {
-                write_string(out, key);
-                out.push_str(": ");
-                write_value(out, item, indent, depth);
-            });
+            write_container(
+                out,
+                '{',
+                '}',
+                entries.iter(),
+                indent,
+                depth,
+                |out, (key, item), depth| {
+                    write_string(out, key);
+                    out.push_str(": ");
+                    write_value(out, item, indent, depth);
+                },
+            );
         }
     }
 }
@@ -128,7 +136,11 @@ fn python_float_repr(value: f64) -> String {
         };
         format!("{sign}{text}")
     } else {
-        let mantissa = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
+        let mantissa = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits
+        };
         let exponent_sign = if exponent < 0 { '-' } else { '+' };
         format!("{sign}{mantissa}e{exponent_sign}{:02}", exponent.unsigned_abs())
     }
@@ -168,6 +180,9 @@ mod tests {
             python_json_dumps(&value, Some(2)),
             "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {},\n  \"d\": []\n}"
         );
-        assert_eq!(python_json_dumps(&value, None), "{\"a\": [1, {\"b\": null}], \"c\": {}, \"d\": []}");
+        assert_eq!(
+            python_json_dumps(&value, None),
+            "{\"a\": [1, {\"b\": null}], \"c\": {}, \"d\": []}"
+        );
     }
 }

@@ -44,13 +44,21 @@ impl ParsedToolCall {
 pub fn parse_assistant_reply(text: &str) -> Result<AssistantReply, TextError> {
     let (reasoning, after_reasoning) = split_reasoning(text);
     let (content, tool_calls) = split_tool_calls(after_reasoning)?;
-    Ok(AssistantReply { reasoning, content, tool_calls })
+    Ok(AssistantReply {
+        reasoning,
+        content,
+        tool_calls,
+    })
 }
 
 fn split_reasoning(text: &str) -> (Option<String>, &str) {
     if let Some((before, after)) = text.split_once(THINK_END) {
         let thought = before.trim_end_matches('\n');
-        let thought = thought.rsplit(THINK_START).next().unwrap_or(thought).trim_start_matches('\n');
+        let thought = thought
+            .rsplit(THINK_START)
+            .next()
+            .unwrap_or(thought)
+            .trim_start_matches('\n');
         let reasoning = (!thought.trim().is_empty()).then(|| thought.to_string());
         return (reasoning, after.trim_start_matches('\n'));
     }
@@ -70,7 +78,10 @@ fn split_tool_calls(text: &str) -> Result<(String, Vec<ParsedToolCall>), TextErr
         let body_and_after = &rest[start + TOOL_CALL_START.len()..];
         let index = calls.len();
         let Some(end) = body_and_after.find(TOOL_CALL_END) else {
-            return Err(TextError::MalformedToolCall { index, reason: format!("no closing {TOOL_CALL_END}") });
+            return Err(TextError::MalformedToolCall {
+                index,
+                reason: format!("no closing {TOOL_CALL_END}"),
+            });
         };
         calls.push(parse_call(index, body_and_after[..end].trim())?);
         rest = &body_and_after[end + TOOL_CALL_END.len()..];
@@ -83,7 +94,9 @@ fn parse_call(index: usize, body: &str) -> Result<ParsedToolCall, TextError> {
     let malformed = |reason: String| TextError::MalformedToolCall { index, reason };
     let value: Value = serde_json::from_str(body).map_err(|error| malformed(format!("invalid JSON ({error})")))?;
     let Value::Object(mut call) = value else {
-        return Err(malformed(format!("expected a JSON object with name and arguments, got {body}")));
+        return Err(malformed(format!(
+            "expected a JSON object with name and arguments, got {body}"
+        )));
     };
     let name = match call.remove("name") {
         Some(Value::String(name)) if !name.trim().is_empty() => name,
@@ -96,9 +109,17 @@ fn parse_call(index: usize, body: &str) -> Result<ParsedToolCall, TextError> {
         // Some models write the arguments as a JSON string, as the OpenAI API does.
         Some(Value::String(encoded)) => match serde_json::from_str::<Value>(&encoded) {
             Ok(Value::Object(arguments)) => arguments,
-            _ => return Err(malformed(format!("arguments of {name} must be a JSON object, got the string {encoded:?}"))),
+            _ => {
+                return Err(malformed(format!(
+                    "arguments of {name} must be a JSON object, got the string {encoded:?}"
+                )));
+            }
         },
-        Some(other) => return Err(malformed(format!("arguments of {name} must be a JSON object, got {other}"))),
+        Some(other) => {
+            return Err(malformed(format!(
+                "arguments of {name} must be a JSON object, got {other}"
+            )));
+        }
     };
     Ok(ParsedToolCall { name, arguments })
 }

@@ -74,7 +74,10 @@ impl ChatTemplate {
         let mut names = Vec::with_capacity(templates.len());
         for (name, source) in templates {
             env.add_template_owned(name.clone(), source)
-                .map_err(|source| TextError::TemplateSyntax { name: name.clone(), source })?;
+                .map_err(|source| TextError::TemplateSyntax {
+                    name: name.clone(),
+                    source,
+                })?;
             names.push(name);
         }
         Ok(Self { env, names, special })
@@ -82,17 +85,17 @@ impl ChatTemplate {
 
     /// Reads the template out of a parsed `tokenizer_config.json` (or `chat_template.json`) value:
     /// a string, or a list of named templates. `None` when it has none.
-    pub fn from_config_value(
-        chat_template: &Value,
-        special: TemplateSpecialTokens,
-    ) -> Option<Result<Self, TextError>> {
+    pub fn from_config_value(chat_template: &Value, special: TemplateSpecialTokens) -> Option<Result<Self, TextError>> {
         match chat_template {
             Value::String(source) => Some(Self::new(source, special)),
             Value::Array(entries) => {
                 let named: Vec<(String, String)> = entries
                     .iter()
                     .filter_map(|entry| {
-                        Some((entry.get("name")?.as_str()?.to_string(), entry.get("template")?.as_str()?.to_string()))
+                        Some((
+                            entry.get("name")?.as_str()?.to_string(),
+                            entry.get("template")?.as_str()?.to_string(),
+                        ))
                     })
                     .collect();
                 (!named.is_empty()).then(|| Self::named(named, special))
@@ -109,10 +112,13 @@ impl ChatTemplate {
     /// Renders `messages` into the prompt text.
     pub fn render(&self, messages: &[ChatMessage], options: &RenderOptions) -> Result<String, TextError> {
         let name = self.pick(!options.tools.is_empty());
-        let template = self.env.get_template(name).map_err(|source| TextError::TemplateRender {
-            name: name.to_string(),
-            source,
-        })?;
+        let template = self
+            .env
+            .get_template(name)
+            .map_err(|source| TextError::TemplateRender {
+                name: name.to_string(),
+                source,
+            })?;
         let context = Context {
             messages,
             tools: (!options.tools.is_empty()).then_some(options.tools.as_slice()),
@@ -123,7 +129,10 @@ impl ChatTemplate {
         };
         template
             .render(JinjaValue::from(Serde(&context)))
-            .map_err(|source| TextError::TemplateRender { name: name.to_string(), source })
+            .map_err(|source| TextError::TemplateRender {
+                name: name.to_string(),
+                source,
+            })
     }
 
     /// `transformers`' choice: `tool_use` when tools are given and it exists, else `default`, else the
@@ -160,12 +169,18 @@ fn tojson(value: JinjaValue, kwargs: Kwargs) -> Result<JinjaValue, JinjaError> {
     let indent: Option<usize> = kwargs.get("indent")?;
     kwargs.assert_all_used()?;
     let json = serde_json::to_value(&value).map_err(|error| {
-        JinjaError::new(ErrorKind::InvalidOperation, format!("tojson cannot serialise this value: {error}"))
+        JinjaError::new(
+            ErrorKind::InvalidOperation,
+            format!("tojson cannot serialise this value: {error}"),
+        )
     })?;
     Ok(JinjaValue::from(python_json_dumps(&json, indent)))
 }
 
 /// The template's own refusal (e.g. "Conversation roles must alternate").
 fn raise_exception(message: String) -> Result<JinjaValue, JinjaError> {
-    Err(JinjaError::new(ErrorKind::InvalidOperation, format!("the template raised: {message}")))
+    Err(JinjaError::new(
+        ErrorKind::InvalidOperation,
+        format!("the template raised: {message}"),
+    ))
 }

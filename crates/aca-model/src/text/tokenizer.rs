@@ -67,12 +67,18 @@ impl std::fmt::Debug for TextTokenizer {
 impl TextTokenizer {
     /// Reads `tokenizer.json` (or a gzip-compressed copy of it, recognised by its magic bytes).
     pub fn from_file(path: &Path) -> Result<Self, TextError> {
-        let bytes = std::fs::read(path).map_err(|source| TextError::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| TextError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let json = if bytes.starts_with(&GZIP_MAGIC) {
             let mut plain = Vec::new();
             flate2::read::GzDecoder::new(bytes.as_slice())
                 .read_to_end(&mut plain)
-                .map_err(|source| TextError::Io { path: path.to_path_buf(), source })?;
+                .map_err(|source| TextError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
             plain
         } else {
             bytes
@@ -82,20 +88,37 @@ impl TextTokenizer {
 
     /// Parses the contents of a `tokenizer.json`; `origin` names it in errors.
     pub fn from_json(json: &[u8], origin: &str) -> Result<Self, TextError> {
-        let inner = tokenizers::Tokenizer::from_bytes(json)
-            .map_err(|error| TextError::InvalidTokenizer { origin: origin.to_string(), message: error.to_string() })?;
-        let id_bound = inner.get_vocab(true).values().map(|&id| id as usize + 1).max().unwrap_or(0);
+        let inner = tokenizers::Tokenizer::from_bytes(json).map_err(|error| TextError::InvalidTokenizer {
+            origin: origin.to_string(),
+            message: error.to_string(),
+        })?;
+        let id_bound = inner
+            .get_vocab(true)
+            .values()
+            .map(|&id| id as usize + 1)
+            .max()
+            .unwrap_or(0);
         let special = SpecialTokens::look_up(&inner);
-        let special_ids =
-            inner.get_added_tokens_decoder().into_iter().filter(|(_, token)| token.special).map(|(id, _)| id).collect();
-        Ok(Self { inner, special, special_ids, id_bound })
+        let special_ids = inner
+            .get_added_tokens_decoder()
+            .into_iter()
+            .filter(|(_, token)| token.special)
+            .map(|(id, _)| id)
+            .collect();
+        Ok(Self {
+            inner,
+            special,
+            special_ids,
+            id_bound,
+        })
     }
 
     /// Token ids for `text`. Added tokens written in the text (`<|im_start|>`, `<tool_call>`…) become
     /// their single ids, as in a rendered chat prompt; no BOS/EOS is added.
     pub fn encode(&self, text: &str) -> Result<Vec<u32>, TextError> {
-        let encoding =
-            self.inner.encode(text, false).map_err(|error| TextError::Encode { message: error.to_string() })?;
+        let encoding = self.inner.encode(text, false).map_err(|error| TextError::Encode {
+            message: error.to_string(),
+        })?;
         Ok(encoding.get_ids().to_vec())
     }
 
@@ -104,15 +127,24 @@ impl TextTokenizer {
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String, TextError> {
         if let Some(&bad) = ids.iter().find(|&&id| id as usize >= self.id_bound) {
             return Err(TextError::Decode {
-                message: format!("token id {bad} is outside the vocabulary (ids end at {})", self.id_bound),
+                message: format!(
+                    "token id {bad} is outside the vocabulary (ids end at {})",
+                    self.id_bound
+                ),
             });
         }
-        self.inner.decode(ids, skip_special_tokens).map_err(|error| TextError::Decode { message: error.to_string() })
+        self.inner
+            .decode(ids, skip_special_tokens)
+            .map_err(|error| TextError::Decode {
+                message: error.to_string(),
+            })
     }
 
     /// The id of a token given by its text, e.g. `"<|im_end|>"`.
     pub fn token_id(&self, token: &str) -> Result<u32, TextError> {
-        self.inner.token_to_id(token).ok_or_else(|| TextError::UnknownToken { token: token.to_string() })
+        self.inner.token_to_id(token).ok_or_else(|| TextError::UnknownToken {
+            token: token.to_string(),
+        })
     }
 
     /// The vocabulary entry of an id (byte-level form for BPE pieces), if there is one.
