@@ -23,8 +23,10 @@ use rand_chacha::ChaCha8Rng;
 
 use logprobs::LogSoftmax;
 
-/// How many of the most likely tokens top-p first tries before sorting the whole vocabulary.
-const TOP_P_FIRST_TRY: usize = 512;
+/// Top-p first gathers the tokens at least this likely (log-probabilities: 1e-4, 1e-6, 1e-8); once
+/// such a set holds `top_p` of the mass, the nucleus lies inside it, and only it is sorted. The whole
+/// vocabulary is sorted only for very flat distributions.
+const TOP_P_FLOORS: [f64; 3] = [-9.210_340_371_976_184, -13.815_510_557_964_274, -18.420_680_743_952_367];
 
 /// What went wrong while sampling or checking stops.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -126,19 +128,20 @@ impl Sampler {
         }
 
         let mut order = std::mem::take(&mut self.order);
-        let kept = match (top_k, top_p) {
+        match (top_k, top_p) {
             (Some(k), _) => distribution.most_likely(&mut order, k),
             (None, Some(p)) => {
-                let first_try = distribution.most_likely(&mut order, TOP_P_FIRST_TRY.min(len));
-                if distribution.mass(&order[..first_try]) >= p {
-                    first_try
-                } else {
-                    distribution.most_likely(&mut order, len)
+                let enough = TOP_P_FLOORS.iter().any(|&floor| {
+                    distribution.at_least(&mut order, floor);
+                    distribution.mass(&order) >= p
+                });
+                if !enough {
+                    distribution.most_likely(&mut order, len);
                 }
             }
-            (None, None) => len,
-        };
-        let mut kept = &order[..kept];
+            (None, None) => {}
+        }
+        let mut kept = order.as_slice();
         if let Some(p) = top_p {
             kept = &kept[..distribution.nucleus_len(kept, p)];
         }

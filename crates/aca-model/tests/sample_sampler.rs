@@ -108,9 +108,10 @@ fn top_p_keeps_the_smallest_set_reaching_p() {
 
 #[test]
 fn top_p_over_a_large_vocabulary_sorts_past_its_first_guess() {
-    // 2,000 equally likely tokens: the nucleus of 0.9 is the first 1,800 ids (ties go by id).
+    // 2,000 equally likely tokens (0.0005 each): the nucleus of 0.89975 is the first 1,800 ids (ties go by
+    // id), with half a token of margin against rounding.
     let logits = vec![0.0f32; 2_000];
-    let mut sampler = Sampler::new(params(1.0, None, 0.9, 6), logits.len()).unwrap();
+    let mut sampler = Sampler::new(params(1.0, None, 0.89975, 6), logits.len()).unwrap();
     let ids: Vec<u32> = (0..5_000).map(|_| sampler.sample(&logits).unwrap().id).collect();
     assert!(ids.iter().all(|&id| id < 1_800), "max id {:?}", ids.iter().max());
     assert!(ids.iter().any(|&id| id >= 1_500), "the nucleus is not cut short");
@@ -211,4 +212,25 @@ fn bad_logits_and_bad_parameters_are_named_errors() {
         );
     }
     assert!(Sampler::new(SamplingParams::default(), 0).is_err());
+}
+
+#[test]
+fn top_k_and_top_logprobs_over_a_large_vocabulary_order_ties_by_id() {
+    let mut logits = vec![0.0f32; 1_000];
+    logits[500] = 5.0;
+    logits[999] = 4.0;
+    logits[20] = 4.0;
+    let mut sampler = Sampler::new(
+        SamplingParams {
+            top_logprobs: 4,
+            ..params(1.0, Some(3), 1.0, 12)
+        },
+        logits.len(),
+    )
+    .unwrap();
+    let token = sampler.sample(&logits).unwrap();
+    let top: Vec<u32> = token.top_logprobs.iter().map(|entry| entry.id).collect();
+    assert_eq!(top, [500, 20, 999, 0]);
+    let ids: std::collections::BTreeSet<u32> = (0..2_000).map(|_| sampler.sample(&logits).unwrap().id).collect();
+    assert_eq!(ids, [20, 500, 999].into());
 }

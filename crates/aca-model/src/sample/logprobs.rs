@@ -1,7 +1,8 @@
 //! A stable log-softmax over one logits row, with the selections the sampler needs (top-k order,
 //! nucleus, weighted draws) computed from it without materialising a probability vector.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 
 use crate::sample::SampleError;
 
@@ -10,6 +11,31 @@ use crate::sample::SampleError;
 pub struct TokenLogprob {
     pub id: u32,
     pub logprob: f32,
+}
+
+/// Below `len / SMALL_K_RATIO`, the k most likely ids are found with a heap rather than a selection
+/// over every id.
+const SMALL_K_RATIO: usize = 16;
+
+/// A logit and its id, ordered by likelihood: higher logit first, then lower id.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Candidate {
+    value: f32,
+    id: u32,
+}
+
+impl Eq for Candidate {}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.total_cmp(&other.value).then(other.id.cmp(&self.id))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// `log_softmax(row / temperature)`, as `(row[i] - max) / temperature - log Σ exp(…)` in f64.
@@ -36,7 +62,7 @@ impl<'a> LogSoftmax<'a> {
         let inverse_temperature = 1.0 / temperature;
         let sum: f64 = row
             .iter()
-            .map(|&value| f64::from((value - max) * inverse_temperature).exp())
+            .map(|&value| f64::from(((value - max) * inverse_temperature).exp()))
             .sum();
         Ok(Self {
             row,
@@ -55,7 +81,7 @@ impl<'a> LogSoftmax<'a> {
     }
 
     fn prob(&self, id: u32) -> f64 {
-        self.log_prob_f64(id).exp()
+        f64::from((self.log_prob_f64(id) as f32).exp())
     }
 
     pub(crate) fn logprob(&self, id: u32) -> f32 {
@@ -69,24 +95,58 @@ impl<'a> LogSoftmax<'a> {
 
     /// The most likely id (the lowest id among equals).
     pub(crate) fn argmax(&self) -> u32 {
-        (0..self.row.len() as u32)
-            .min_by(|&a, &b| self.more_likely(a, b))
-            .unwrap_or(0)
+        let mut best = 0;
+        for (id, &value) in self.row.iter().enumerate() {
+            if value > self.row[best] {
+                best = id;
+            }
+        }
+        best as u32
     }
 
-    /// Fills `order` with every id and puts the `k` most likely first, sorted; returns `k`.
-    pub(crate) fn most_likely(&self, order: &mut Vec<u32>, k: usize) -> usize {
+    /// Fills `order` with the `k` most likely ids, most likely first.
+    pub(crate) fn most_likely(&self, order: &mut Vec<u32>, k: usize) {
         order.clear();
-        order.extend(0..self.row.len() as u32);
-        let k = k.min(order.len());
+        let k = k.min(self.row.len());
         if k == 0 {
-            return 0;
+            return;
         }
-        if k < order.len() {
-            order.select_nth_unstable_by(k - 1, |&a, &b| self.more_likely(a, b));
+        if k.saturating_mul(SMALL_K_RATIO) <= self.row.len() {
+            // One pass with a k-sized heap of the best so far: most ids lose one comparison to its root.
+            let mut heap: BinaryHeap<Reverse<Candidate>> = BinaryHeap::with_capacity(k + 1);
+            for (id, &value) in self.row.iter().enumerate() {
+                let candidate = Candidate { value, id: id as u32 };
+                if heap.len() < k {
+                    heap.push(Reverse(candidate));
+                } else if heap.peek().is_some_and(|Reverse(worst)| candidate > *worst) {
+                    heap.pop();
+                    heap.push(Reverse(candidate));
+                }
+            }
+            order.extend(heap.into_iter().map(|Reverse(candidate)| candidate.id));
+        } else {
+            order.extend(0..self.row.len() as u32);
+            if k < order.len() {
+                order.select_nth_unstable_by(k - 1, |&a, &b| self.more_likely(a, b));
+                order.truncate(k);
+            }
         }
-        order[..k].sort_unstable_by(|&a, &b| self.more_likely(a, b));
-        k
+        order.sort_unstable_by(|&a, &b| self.more_likely(a, b));
+    }
+
+    /// Fills `order` with every id whose log-probability is at least `floor`, most likely first. The
+    /// set is a logit cut, so it is always a prefix of the vocabulary sorted by likelihood.
+    pub(crate) fn at_least(&self, order: &mut Vec<u32>, floor: f64) {
+        let cut = self.max + ((floor + self.log_normaliser) as f32) / self.inverse_temperature;
+        order.clear();
+        order.extend(
+            self.row
+                .iter()
+                .enumerate()
+                .filter(|&(_, &value)| value >= cut)
+                .map(|(id, _)| id as u32),
+        );
+        order.sort_unstable_by(|&a, &b| self.more_likely(a, b));
     }
 
     /// The `n` most likely tokens with their log-probabilities.
@@ -95,8 +155,8 @@ impl<'a> LogSoftmax<'a> {
             return Vec::new();
         }
         let mut order = Vec::new();
-        let k = self.most_likely(&mut order, n);
-        order[..k]
+        self.most_likely(&mut order, n);
+        order
             .iter()
             .map(|&id| TokenLogprob {
                 id,
