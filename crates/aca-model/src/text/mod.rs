@@ -4,7 +4,8 @@
 //! `tokenizer_config.json`, `chat_template.jinja`, `generation_config.json`); [`ChatTemplate`] renders
 //! [`ChatMessage`]s into a prompt exactly as `transformers`' `apply_chat_template` does;
 //! [`IncrementalDecoder`] turns sampled token ids into complete UTF-8 text for streaming; and
-//! [`parse_assistant_reply`] splits generated text into reasoning, content and tool calls.
+//! [`parse_assistant_reply`] (whole replies) and [`ReplyStream`] (streamed ones) split generated text into
+//! reasoning, content and tool calls.
 
 mod checkpoint;
 mod detokenize;
@@ -12,6 +13,7 @@ mod error;
 mod message;
 mod py_json;
 mod reply;
+mod reply_stream;
 mod template;
 mod tokenizer;
 
@@ -21,5 +23,6 @@ pub use error::TextError;
 pub use message::{ChatMessage, ContentPart, FunctionCall, MessageContent, Role, ToolCall};
 pub use py_json::python_json_dumps;
 pub use reply::{AssistantReply, ParsedToolCall, parse_assistant_reply};
+pub use reply_stream::{ReplyDelta, ReplyStream};
 pub use template::{ChatTemplate, RenderOptions, TemplateSpecialTokens};
 pub use tokenizer::{SpecialTokens, TextTokenizer};

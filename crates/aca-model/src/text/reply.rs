@@ -5,16 +5,16 @@ use serde_json::{Map, Value};
 
 use crate::text::TextError;
 
-const THINK_START: &str = "<think>";
-const THINK_END: &str = "</think>";
-const TOOL_CALL_START: &str = "<tool_call>";
-const TOOL_CALL_END: &str = "</tool_call>";
+pub(crate) const THINK_START: &str = "<think>";
+pub(crate) const THINK_END: &str = "</think>";
+pub(crate) const TOOL_CALL_START: &str = "<tool_call>";
+pub(crate) const TOOL_CALL_END: &str = "</tool_call>";
 
 /// An assistant reply taken apart.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AssistantReply {
-    /// The text inside `<think>…</think>`, without its surrounding newlines; `None` when there was
-    /// none or it was empty (thinking disabled).
+    /// The text inside `<think>…</think>`, trimmed; `None` when there was none or it was empty
+    /// (thinking disabled).
     pub reasoning: Option<String>,
     /// What the user sees: the text after the reasoning with the tool-call blocks taken out, trimmed.
     pub content: String,
@@ -53,18 +53,12 @@ pub fn parse_assistant_reply(text: &str) -> Result<AssistantReply, TextError> {
 
 fn split_reasoning(text: &str) -> (Option<String>, &str) {
     if let Some((before, after)) = text.split_once(THINK_END) {
-        let thought = before.trim_end_matches('\n');
-        let thought = thought
-            .rsplit(THINK_START)
-            .next()
-            .unwrap_or(thought)
-            .trim_start_matches('\n');
-        let reasoning = (!thought.trim().is_empty()).then(|| thought.to_string());
-        return (reasoning, after.trim_start_matches('\n'));
+        let thought = before.rsplit(THINK_START).next().unwrap_or(before).trim();
+        return ((!thought.is_empty()).then(|| thought.to_string()), after);
     }
     if let Some(unfinished) = text.trim_start().strip_prefix(THINK_START) {
-        let thought = unfinished.trim_matches('\n');
-        return ((!thought.trim().is_empty()).then(|| thought.to_string()), "");
+        let thought = unfinished.trim();
+        return ((!thought.is_empty()).then(|| thought.to_string()), "");
     }
     (None, text)
 }
@@ -90,7 +84,7 @@ fn split_tool_calls(text: &str) -> Result<(String, Vec<ParsedToolCall>), TextErr
     Ok((content.trim().to_string(), calls))
 }
 
-fn parse_call(index: usize, body: &str) -> Result<ParsedToolCall, TextError> {
+pub(crate) fn parse_call(index: usize, body: &str) -> Result<ParsedToolCall, TextError> {
     let malformed = |reason: String| TextError::MalformedToolCall { index, reason };
     let value: Value = serde_json::from_str(body).map_err(|error| malformed(format!("invalid JSON ({error})")))?;
     let Value::Object(mut call) = value else {
