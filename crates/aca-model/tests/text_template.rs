@@ -3,7 +3,8 @@
 mod text_support;
 
 use aca_model::text::{
-    ChatMessage, ChatTemplate, CheckpointText, FunctionCall, RenderOptions, TemplateSpecialTokens, TextError, ToolCall,
+    ChatMessage, ChatTemplate, CheckpointText, ContentPart, FunctionCall, ImageUrl, MessageContent, RenderOptions,
+    TemplateSpecialTokens, TextError, ToolCall,
 };
 use serde_json::{Value, json};
 use text_support::{fixtures, qwen3, reference};
@@ -197,4 +198,63 @@ fn a_checkpoint_without_any_template_is_refused_by_name() {
     .unwrap();
     let error = CheckpointText::load(dir.path()).unwrap_err();
     assert!(matches!(error, TextError::NoChatTemplate { .. }), "{error}");
+}
+
+#[test]
+fn openai_messages_deserialize_with_null_content_and_image_parts() {
+    let messages: Vec<ChatMessage> = serde_json::from_value(json!([
+        {"role": "user", "content": [
+            {"type": "text", "text": "What is on screen?"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+        ]},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "click", "arguments": "{\"x\": 1}"}}
+        ]}
+    ]))
+    .unwrap();
+    assert_eq!(
+        messages[0].content,
+        MessageContent::Parts(vec![
+            ContentPart::Text {
+                text: "What is on screen?".into()
+            },
+            ContentPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: "data:image/png;base64,AAAA".into()
+                }
+            },
+        ])
+    );
+    assert_eq!(messages[1].content, MessageContent::Text(String::new()));
+    // A template sees the parts in the OpenAI shape.
+    let template = ChatTemplate::new(
+        "{% for part in messages[0].content %}{% if 'image_url' in part %}<img>{% else %}{{ part.text }}{% endif %}{% endfor %}",
+        Default::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        template.render(&messages, &RenderOptions::default()).unwrap(),
+        "What is on screen?<img>"
+    );
+    let error = serde_json::from_value::<ChatMessage>(json!({"role": "robot", "content": "x"})).unwrap_err();
+    assert!(error.to_string().contains("robot"), "{error}");
+}
+
+#[test]
+fn string_arguments_parsed_back_render_with_the_models_own_spacing() {
+    let message: ChatMessage = serde_json::from_value(json!({
+        "role": "assistant", "content": null,
+        "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"a\":1,\"b\":[true]}"}}]
+    }))
+    .unwrap();
+    let verbatim = qwen3()
+        .template
+        .render(std::slice::from_ref(&message), &RenderOptions::default())
+        .unwrap();
+    assert!(verbatim.contains(r#""arguments": {"a":1,"b":[true]}}"#), "{verbatim}");
+    let parsed = qwen3()
+        .template
+        .render(&[message.with_parsed_tool_arguments()], &RenderOptions::default())
+        .unwrap();
+    assert!(parsed.contains(r#""arguments": {"a": 1, "b": [true]}}"#), "{parsed}");
 }

@@ -59,6 +59,18 @@ impl ChatMessage {
         Self::text(Role::Assistant, content)
     }
 
+    /// Tool-call arguments that arrived as JSON strings (the OpenAI API's form) parsed into objects, so
+    /// the template writes them with the spacing the model itself produced (`{"a": 1}`) rather than the
+    /// client's compact form. `transformers` renders a string verbatim; vLLM parses it, as this does.
+    pub fn with_parsed_tool_arguments(mut self) -> Self {
+        for call in &mut self.tool_calls {
+            if let Value::String(encoded) = &call.function.arguments {
+                call.function = FunctionCall::from_json_arguments(std::mem::take(&mut call.function.name), encoded);
+            }
+        }
+        self
+    }
+
     /// A tool's result, answering the call with id `tool_call_id`.
     pub fn tool(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
         Self {
@@ -82,7 +94,8 @@ impl Default for MessageContent {
     }
 }
 
-/// One part of a multimodal message, in the shape Qwen-VL templates test for (`content.type == 'image'`).
+/// One part of a multimodal message, in the shapes Qwen-VL templates test for (`content.type == 'image'`,
+/// `'image_url' in content`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
@@ -93,6 +106,16 @@ pub enum ContentPart {
     Image {
         image: String,
     },
+    /// An image as the OpenAI API sends it.
+    ImageUrl {
+        image_url: ImageUrl,
+    },
+}
+
+/// The `image_url` object of an OpenAI content part.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImageUrl {
+    pub url: String,
 }
 
 /// A call the assistant made, as OpenAI clients send it back in the conversation.

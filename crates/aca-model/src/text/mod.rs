@@ -20,7 +20,7 @@ mod tokenizer;
 pub use checkpoint::CheckpointText;
 pub use detokenize::IncrementalDecoder;
 pub use error::TextError;
-pub use message::{ChatMessage, ContentPart, FunctionCall, MessageContent, Role, ToolCall};
+pub use message::{ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageContent, Role, ToolCall};
 pub use py_json::python_json_dumps;
 pub use reply::{AssistantReply, ParsedToolCall, parse_assistant_reply};
 pub use reply_stream::{ReplyDelta, ReplyStream};
