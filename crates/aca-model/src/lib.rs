@@ -14,6 +14,7 @@ pub mod layout;
 pub mod model;
 mod norm;
 mod rope;
+pub mod sample;
 pub mod text;
 mod weights;
 
