@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod report;
+mod serve;
 mod verify;
 
 /// AliyunConsoleAgent: verify cloud-console documentation by executing it.

@@ -1,0 +1,313 @@
+//! Continuous batching: one worker thread owns the model; sequences join between decode steps (their
+//! prompts prefill in the same forward call as the others' next tokens), each samples, detokenises
+//! and stops on its own, and a sequence whose listener went away is dropped with its cache.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+
+use tokio::sync::mpsc;
+
+use crate::cache::KvCache;
+use crate::model::{Qwen3Model, SequenceStep};
+use crate::sample::{FinishReason, SampledToken, Sampler, SamplingParams, StopChecker, StopConditions};
+use crate::text::{IncrementalDecoder, TextTokenizer};
+
+/// How much the engine takes on.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineConfig {
+    /// Sequences decoded together in one forward call.
+    pub max_batch: usize,
+    /// Sequences waiting for a place in the batch before new ones are refused.
+    pub max_waiting: usize,
+    /// Prompt plus generated tokens of one sequence.
+    pub max_context: usize,
+}
+
+/// One sequence to generate.
+#[derive(Debug, Clone)]
+pub struct GenerationRequest {
+    pub prompt: Vec<u32>,
+    pub sampling: SamplingParams,
+    /// Stop ids (the checkpoint's end-of-turn ids are added by the engine), stop strings, budget.
+    pub stop: StopConditions,
+}
+
+/// What a sequence reports, in order; the last event is `Finished` or `Failed`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GenerationEvent {
+    Token {
+        token: SampledToken,
+        /// Text that became safe to send with this token (may be empty).
+        text: String,
+    },
+    Finished {
+        reason: FinishReason,
+        prompt_tokens: usize,
+        completion_tokens: usize,
+    },
+    Failed(String),
+}
+
+/// Why a request was not queued.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SubmitError {
+    #[error("the prompt is empty")]
+    EmptyPrompt,
+    #[error("the prompt ({prompt} tokens) plus max_tokens ({max_tokens}) exceed the context of {context} tokens")]
+    TooLong { prompt: usize, max_tokens: usize, context: usize },
+    #[error("{0} sequences are already waiting; retry shortly")]
+    Busy(usize),
+    #[error("invalid generation settings: {0}")]
+    Invalid(String),
+    #[error("the generation worker has stopped")]
+    Stopped,
+}
+
+struct Submission {
+    request: GenerationRequest,
+    sampler: Sampler,
+    stop: StopChecker,
+    events: mpsc::UnboundedSender<GenerationEvent>,
+}
+
+/// A handle to the worker; cloning shares it. The worker ends when every handle is dropped.
+#[derive(Clone)]
+pub struct Engine {
+    submissions: std::sync::mpsc::Sender<Submission>,
+    waiting: Arc<AtomicUsize>,
+    config: EngineConfig,
+    end_ids: Arc<Vec<u32>>,
+    valid_vocab: usize,
+    _worker: Arc<WorkerThread>,
+}
+
+struct WorkerThread(Option<JoinHandle<()>>);
+
+impl Drop for WorkerThread {
+    fn drop(&mut self) {
+        // The worker sees the channel close and returns; joining would block a dropping async task.
+        drop(self.0.take());
+    }
+}
+
+impl Engine {
+    /// Starts the worker. `end_ids` end every sequence (the checkpoint's end-of-turn ids).
+    pub fn start(model: Qwen3Model, tokenizer: Arc<TextTokenizer>, end_ids: Vec<u32>, config: EngineConfig) -> Self {
+        let (submissions, incoming) = std::sync::mpsc::channel::<Submission>();
+        let waiting = Arc::new(AtomicUsize::new(0));
+        let valid_vocab = tokenizer.id_bound().min(model.config().vocab_size);
+        let worker = {
+            let waiting = waiting.clone();
+            std::thread::Builder::new()
+                .name("aca-model-engine".into())
+                .spawn(move || Worker::new(model, tokenizer, config, waiting).run(&incoming))
+                .ok()
+        };
+        Engine {
+            submissions,
+            waiting,
+            config,
+            end_ids: Arc::new(end_ids),
+            valid_vocab,
+            _worker: Arc::new(WorkerThread(worker)),
+        }
+    }
+
+    pub fn config(&self) -> EngineConfig {
+        self.config
+    }
+
+    /// Queues a sequence. Dropping the receiver cancels it at the next step.
+    pub fn submit(&self, request: GenerationRequest) -> Result<mpsc::UnboundedReceiver<GenerationEvent>, SubmitError> {
+        if request.prompt.is_empty() {
+            return Err(SubmitError::EmptyPrompt);
+        }
+        let context = self.config.max_context;
+        let max_tokens = request.stop.max_tokens.unwrap_or(context.saturating_sub(request.prompt.len()));
+        if request.prompt.len() + max_tokens > context || max_tokens == 0 {
+            return Err(SubmitError::TooLong {
+                prompt: request.prompt.len(),
+                max_tokens,
+                context,
+            });
+        }
+        let waiting = self.waiting.load(Ordering::Acquire);
+        if waiting >= self.config.max_waiting {
+            return Err(SubmitError::Busy(waiting));
+        }
+        let sampler =
+            Sampler::new(request.sampling.clone(), self.valid_vocab).map_err(|e| SubmitError::Invalid(e.to_string()))?;
+        let mut conditions = request.stop.clone();
+        conditions.max_tokens = Some(max_tokens);
+        for id in self.end_ids.iter() {
+            if !conditions.stop_token_ids.contains(id) {
+                conditions.stop_token_ids.push(*id);
+            }
+        }
+        let stop = StopChecker::new(conditions).map_err(|e| SubmitError::Invalid(e.to_string()))?;
+        let (events, receiver) = mpsc::unbounded_channel();
+        self.waiting.fetch_add(1, Ordering::AcqRel);
+        self.submissions
+            .send(Submission {
+                request,
+                sampler,
+                stop,
+                events,
+            })
+            .map_err(|_| {
+                self.waiting.fetch_sub(1, Ordering::AcqRel);
+                SubmitError::Stopped
+            })?;
+        Ok(receiver)
+    }
+}
+
+/// A sequence in the batch.
+struct Active {
+    prompt: Vec<u32>,
+    /// The token to feed next (after the prompt has been prefilled).
+    next: Option<u32>,
+    cache: KvCache,
+    sampler: Sampler,
+    stop: StopChecker,
+    decoder: IncrementalDecoder,
+    generated: usize,
+    events: mpsc::UnboundedSender<GenerationEvent>,
+}
+
+struct Worker {
+    model: Qwen3Model,
+    tokenizer: Arc<TextTokenizer>,
+    config: EngineConfig,
+    waiting: Arc<AtomicUsize>,
+    active: Vec<Active>,
+}
+
+impl Worker {
+    fn new(model: Qwen3Model, tokenizer: Arc<TextTokenizer>, config: EngineConfig, waiting: Arc<AtomicUsize>) -> Self {
+        Worker {
+            model,
+            tokenizer,
+            config,
+            waiting,
+            active: Vec::new(),
+        }
+    }
+
+    fn run(mut self, incoming: &std::sync::mpsc::Receiver<Submission>) {
+        loop {
+            if self.active.is_empty() {
+                match incoming.recv() {
+                    Ok(submission) => self.admit(submission),
+                    Err(_) => return,
+                }
+            }
+            while self.active.len() < self.config.max_batch.max(1) {
+                match incoming.try_recv() {
+                    Ok(submission) => self.admit(submission),
+                    Err(_) => break,
+                }
+            }
+            self.active.retain(|sequence| !sequence.events.is_closed());
+            if !self.active.is_empty() {
+                self.step();
+            }
+        }
+    }
+
+    fn admit(&mut self, submission: Submission) {
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        self.active.push(Active {
+            prompt: submission.request.prompt,
+            next: None,
+            cache: self.model.new_cache(),
+            sampler: submission.sampler,
+            stop: submission.stop,
+            decoder: IncrementalDecoder::new(true),
+            generated: 0,
+            events: submission.events,
+        });
+    }
+
+    /// One forward call for the whole batch, then each sequence samples and reports.
+    fn step(&mut self) {
+        let logits = {
+            let mut batch: Vec<SequenceStep<'_>> = self
+                .active
+                .iter_mut()
+                .map(|sequence| {
+                    let tokens: &[u32] = match &sequence.next {
+                        Some(next) => std::slice::from_ref(next),
+                        None => &sequence.prompt,
+                    };
+                    SequenceStep {
+                        tokens,
+                        cache: &mut sequence.cache,
+                    }
+                })
+                .collect();
+            self.model.forward(&mut batch)
+        };
+        let logits = match logits {
+            Ok(logits) => logits,
+            Err(e) => {
+                for sequence in self.active.drain(..) {
+                    let _ = sequence.events.send(GenerationEvent::Failed(format!("the model failed: {e}")));
+                }
+                return;
+            }
+        };
+        let tokenizer = self.tokenizer.clone();
+        let mut finished = Vec::new();
+        for (position, (sequence, row)) in self.active.iter_mut().zip(logits).enumerate() {
+            match advance(sequence, &row, &tokenizer) {
+                Ok(false) => {}
+                Ok(true) => finished.push(position),
+                Err(message) => {
+                    let _ = sequence.events.send(GenerationEvent::Failed(message));
+                    finished.push(position);
+                }
+            }
+        }
+        for position in finished.into_iter().rev() {
+            self.active.swap_remove(position);
+        }
+    }
+}
+
+/// Samples the sequence's next token from `row` and reports it; true once the sequence is finished.
+fn advance(sequence: &mut Active, row: &[f32], tokenizer: &TextTokenizer) -> Result<bool, String> {
+    let token = sequence.sampler.sample(row).map_err(|e| format!("sampling failed: {e}"))?;
+    sequence.generated += 1;
+    sequence.next = Some(token.id);
+    let text = sequence
+        .decoder
+        .push(tokenizer, token.id)
+        .map_err(|e| format!("detokenising failed: {e}"))?;
+    let mut step = sequence.stop.push(token.id, &text);
+    if step.finished.is_some() {
+        // What an unfinished character held back goes out with the last token (unless a stop cut it).
+        if !matches!(step.finished, Some(FinishReason::StopString(_))) {
+            let rest = sequence.decoder.finish(tokenizer).map_err(|e| e.to_string())?;
+            if !rest.is_empty() {
+                step.text.push_str(&rest);
+            }
+        }
+    }
+    let _ = sequence.events.send(GenerationEvent::Token {
+        token,
+        text: step.text,
+    });
+    match step.finished {
+        Some(reason) => {
+            let _ = sequence.events.send(GenerationEvent::Finished {
+                reason,
+                prompt_tokens: sequence.prompt.len(),
+                completion_tokens: sequence.generated,
+            });
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}

@@ -1,0 +1,109 @@
+//! `POST /v1/generate`: token ids in, the sampled ids and the logprob each was sampled with out, so
+//! that RL rollouts train on exactly what the model produced.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::response::{IntoResponse, Response};
+
+use super::App;
+use super::backend::{Event, Job, Sampling};
+use super::chat::refusal;
+use super::error::ApiError;
+use super::protocol::{GenerateReply, GenerateRequest, Usage};
+
+const ROUTE: &str = "/v1/generate";
+
+pub async fn generate(State(app): State<Arc<App>>, request: Result<Json<GenerateRequest>, JsonRejection>) -> Response {
+    let started = Instant::now();
+    let response = match request {
+        Err(rejection) => ApiError::rejected(rejection).into_response(),
+        Ok(Json(request)) => match run(&app, request).await {
+            Ok(reply) => {
+                app.metrics.latency.observe(started.elapsed().as_secs_f64());
+                Json(reply).into_response()
+            }
+            Err(e) => e.into_response(),
+        },
+    };
+    app.metrics.count(ROUTE, response.status().as_u16());
+    response
+}
+
+async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiError> {
+    if request.input_ids.is_empty() {
+        return Err(ApiError::invalid("input_ids must not be empty", Some("input_ids")));
+    }
+    let context = app.backend.max_context();
+    let room = context.saturating_sub(request.input_ids.len());
+    if room == 0 {
+        return Err(ApiError::context_length(format!(
+            "input_ids holds {} tokens; this model's context is {context}",
+            request.input_ids.len()
+        )));
+    }
+    let temperature = request.temperature.unwrap_or(1.0);
+    if !(0.0..=2.0).contains(&temperature) {
+        return Err(ApiError::invalid(
+            "temperature must be between 0 and 2",
+            Some("temperature"),
+        ));
+    }
+    let top_p = request.top_p.unwrap_or(1.0);
+    if !(top_p > 0.0 && top_p <= 1.0) {
+        return Err(ApiError::invalid("top_p must be in (0, 1]", Some("top_p")));
+    }
+    let max_tokens = match request.max_tokens {
+        Some(0) => return Err(ApiError::invalid("max_tokens must be at least 1", Some("max_tokens"))),
+        Some(max) => max,
+        None => u32::try_from(room).unwrap_or(u32::MAX),
+    };
+    let prompt_tokens = request.input_ids.len() as u64;
+    let job = Job {
+        prompt: request.input_ids,
+        sampling: Sampling {
+            temperature,
+            top_p,
+            top_k: request.top_k,
+            seed: request.seed,
+        },
+        max_tokens,
+        stop_strings: Vec::new(),
+        stop_token_ids: request.stop_token_ids,
+        logprobs: Some(0),
+        json: None,
+    };
+    let mut events = app.backend.submit(job).map_err(refusal)?;
+    app.metrics.running.inc();
+    let mut output_ids = Vec::new();
+    let mut logprobs = Vec::new();
+    let result = loop {
+        match events.recv().await {
+            Some(Event::Token(token)) => {
+                output_ids.push(token.id);
+                logprobs.push(token.logprob);
+            }
+            Some(Event::Done { reason, .. }) => break Ok(reason),
+            Some(Event::Failed(message)) => break Err(ApiError::internal(format!("generation failed: {message}"))),
+            None => {
+                break Err(ApiError::internal(
+                    "generation ended without finishing (the model worker stopped)",
+                ));
+            }
+        }
+    };
+    app.metrics.running.dec();
+    let reason = result?;
+    let completion_tokens = output_ids.len() as u64;
+    app.metrics.prompt_tokens.inc_by(prompt_tokens);
+    app.metrics.completion_tokens.inc_by(completion_tokens);
+    Ok(GenerateReply {
+        output_ids,
+        logprobs,
+        finish_reason: reason.as_str(),
+        usage: Usage::new(prompt_tokens, completion_tokens),
+    })
+}

@@ -1,0 +1,417 @@
+//! The OpenAI chat-completions wire format as `aca serve` reads and writes it: requests (tolerant of
+//! the shapes official clients send), replies, streamed chunks and the token-level `/v1/generate`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `POST /v1/chat/completions`. Fields the server does not use (`user`, `metadata`, …) are ignored.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChatCompletionRequest {
+    #[serde(default)]
+    pub model: Option<String>,
+    pub messages: Vec<RequestMessage>,
+    #[serde(default)]
+    pub stream: bool,
+    #[serde(default)]
+    pub stream_options: Option<StreamOptions>,
+    #[serde(default)]
+    pub temperature: Option<f32>,
+    #[serde(default)]
+    pub top_p: Option<f32>,
+    /// Not in OpenAI's API; vLLM and SGLang accept it and so do we.
+    #[serde(default)]
+    pub top_k: Option<u32>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub n: Option<u32>,
+    #[serde(default)]
+    pub stop: Option<Stop>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub max_completion_tokens: Option<u32>,
+    #[serde(default)]
+    pub logprobs: Option<bool>,
+    #[serde(default)]
+    pub top_logprobs: Option<u8>,
+    #[serde(default)]
+    pub response_format: Option<ResponseFormat>,
+    #[serde(default)]
+    pub tools: Vec<Tool>,
+    #[serde(default)]
+    pub tool_choice: Option<ToolChoice>,
+    /// Qwen3's thinking switch, as its chat template names it (vLLM's `chat_template_kwargs`).
+    #[serde(default)]
+    pub chat_template_kwargs: Option<serde_json::Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct StreamOptions {
+    #[serde(default)]
+    pub include_usage: bool,
+}
+
+/// `stop`: one string or a list.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Stop {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Stop {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            Stop::One(s) => vec![s],
+            Stop::Many(v) => v,
+        }
+    }
+}
+
+/// A message as clients send it: `content` may be a string, a list of parts or null (an assistant
+/// turn that only called tools).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RequestMessage {
+    pub role: String,
+    #[serde(default)]
+    pub content: Option<Content>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCall>,
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    #[serde(default)]
+    pub reasoning_content: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Parts(Vec<ContentPart>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentPart {
+    Text {
+        text: String,
+    },
+    ImageUrl {
+        image_url: Value,
+    },
+    #[serde(other)]
+    Other,
+}
+
+impl Content {
+    /// The text of the message, or why it cannot be read (images wait for the vision tower).
+    pub fn text(&self) -> Result<String, String> {
+        match self {
+            Content::Text(text) => Ok(text.clone()),
+            Content::Parts(parts) => {
+                let mut text = String::new();
+                for part in parts {
+                    match part {
+                        ContentPart::Text { text: t } => text.push_str(t),
+                        ContentPart::ImageUrl { .. } => {
+                            return Err("image content is not supported by this text-only model".into());
+                        }
+                        ContentPart::Other => return Err("unsupported content part type".into()),
+                    }
+                }
+                Ok(text)
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResponseFormat {
+    Text,
+    JsonObject,
+    JsonSchema { json_schema: JsonSchemaFormat },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct JsonSchemaFormat {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub schema: Option<Value>,
+    #[serde(default)]
+    pub strict: Option<bool>,
+}
+
+/// A tool the model may call (only `function` tools exist).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Tool {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub function: FunctionDefinition,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FunctionDefinition {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Value>,
+}
+
+/// `"none" | "auto" | "required" | {"type": "function", "function": {"name": …}}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ToolChoice {
+    Mode(String),
+    Named { function: NamedFunction },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct NamedFunction {
+    pub name: String,
+}
+
+/// A tool call, in a request's assistant message and in a reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub function: FunctionCall,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionCall {
+    pub name: String,
+    /// JSON text, as OpenAI sends it.
+    pub arguments: String,
+}
+
+/// `{"object": "chat.completion", …}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChatCompletion {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub model: String,
+    pub choices: Vec<Choice>,
+    pub usage: Usage,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Choice {
+    pub index: u32,
+    pub message: ReplyMessage,
+    pub logprobs: Option<ChoiceLogprobs>,
+    pub finish_reason: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplyMessage {
+    pub role: &'static str,
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    pub fn new(prompt_tokens: u64, completion_tokens: u64) -> Self {
+        Usage {
+            prompt_tokens,
+            completion_tokens,
+            total_tokens: prompt_tokens + completion_tokens,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ChoiceLogprobs {
+    pub content: Vec<TokenLogprob>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TokenLogprob {
+    pub token: String,
+    pub logprob: f32,
+    pub bytes: Vec<u8>,
+    pub top_logprobs: Vec<TopLogprob>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TopLogprob {
+    pub token: String,
+    pub logprob: f32,
+    pub bytes: Vec<u8>,
+}
+
+/// `{"object": "chat.completion.chunk", …}`, one `data:` event of a stream.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChatCompletionChunk {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub model: String,
+    pub choices: Vec<ChunkChoice>,
+    /// Present (as null until the last chunk) when the client asked `include_usage`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Option<Usage>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChunkChoice {
+    pub index: u32,
+    pub delta: Delta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<ChoiceLogprobs>,
+    pub finish_reason: Option<&'static str>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Delta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCallDelta>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolCallDelta {
+    pub index: u32,
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub function: FunctionCall,
+}
+
+/// `POST /v1/generate`: token ids in, sampled ids and their logprobs out (RL rollouts train on
+/// exactly what was sampled).
+#[derive(Debug, Clone, Deserialize)]
+pub struct GenerateRequest {
+    pub input_ids: Vec<u32>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub temperature: Option<f32>,
+    #[serde(default)]
+    pub top_p: Option<f32>,
+    #[serde(default)]
+    pub top_k: Option<u32>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub stop_token_ids: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GenerateReply {
+    pub output_ids: Vec<u32>,
+    /// The log-probability of each sampled id under the distribution it was sampled from.
+    pub logprobs: Vec<f32>,
+    pub finish_reason: &'static str,
+    pub usage: Usage,
+}
+
+/// `GET /v1/models`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelList {
+    pub object: &'static str,
+    pub data: Vec<ModelCard>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelCard {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub owned_by: &'static str,
+    pub max_model_len: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_from_official_clients_parse_in_every_shape_they_take() {
+        let request: ChatCompletionRequest = serde_json::from_value(serde_json::json!({
+            "model": "qwen3",
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": [{"type": "text", "text": "Create "}, {"type": "text", "text": "a VPC"}]},
+                {"role": "assistant", "content": null, "tool_calls": [
+                    {"id": "call_1", "type": "function", "function": {"name": "create_vpc", "arguments": "{\"name\":\"a\"}"}}
+                ]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "vpc-123"}
+            ],
+            "stream": true,
+            "stream_options": {"include_usage": true},
+            "stop": "\n\n",
+            "max_completion_tokens": 12,
+            "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}},
+            "tools": [{"type": "function", "function": {"name": "create_vpc", "parameters": {"type": "object"}}}],
+            "tool_choice": {"type": "function", "function": {"name": "create_vpc"}},
+            "user": "someone",
+            "metadata": {"ignored": true}
+        }))
+        .unwrap();
+        assert_eq!(
+            request.messages[1].content.as_ref().unwrap().text().unwrap(),
+            "Create a VPC"
+        );
+        assert!(request.messages[2].content.is_none());
+        assert_eq!(request.messages[2].tool_calls[0].function.name, "create_vpc");
+        assert_eq!(request.stop.unwrap().into_vec(), vec!["\n\n".to_owned()]);
+        assert!(request.stream_options.unwrap().include_usage);
+        assert!(matches!(
+            request.response_format,
+            Some(ResponseFormat::JsonSchema { .. })
+        ));
+        assert!(
+            matches!(request.tool_choice, Some(ToolChoice::Named { ref function }) if function.name == "create_vpc")
+        );
+        let mode: ChatCompletionRequest =
+            serde_json::from_str(r#"{"messages": [], "tool_choice": "required", "stop": ["a", "b"]}"#).unwrap();
+        assert!(matches!(mode.tool_choice, Some(ToolChoice::Mode(ref m)) if m == "required"));
+    }
+
+    #[test]
+    fn images_are_refused_with_a_reason_not_dropped() {
+        let content: Content =
+            serde_json::from_str(r#"[{"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}]"#)
+                .unwrap();
+        assert!(content.text().unwrap_err().contains("image"));
+    }
+
+    #[test]
+    fn a_chunk_carries_a_null_usage_until_the_last_when_usage_was_asked() {
+        let mut chunk = ChatCompletionChunk {
+            id: "c".into(),
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "m".into(),
+            choices: vec![],
+            usage: Some(None),
+        };
+        assert_eq!(serde_json::to_value(&chunk).unwrap()["usage"], Value::Null);
+        chunk.usage = None;
+        assert!(serde_json::to_value(&chunk).unwrap().get("usage").is_none());
+    }
+}
