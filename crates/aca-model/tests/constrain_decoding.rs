@@ -151,7 +151,7 @@ fn end_of_sequence_is_refused_until_the_json_is_complete() {
     for &id in &eos {
         assert_eq!(logits[id as usize], 0.0, "end-of-sequence {id} masked after the complete object");
     }
-    assert!(logits[tokenizer.token_to_id(",").expect("comma") as usize].is_infinite(), "a comma after `}`");
+    assert!(logits[tokenizer.token_to_id(",").expect("comma") as usize].is_infinite(), "a comma after the closing brace");
     constraint.advance(eos[0]).expect("end-of-sequence after the complete object");
     assert!(constraint.is_finished());
     assert!(matches!(constraint.advance(eos[0]), Err(ConstraintError::Ended(_))));
