@@ -11,7 +11,10 @@ fn a_schema_breaking_the_meta_schema_is_invalid_and_says_where() {
     let factory = qwen3_factory();
     let cases = [
         (json!({ "type": "objekt" }), "/type"),
-        (json!({ "type": "object", "properties": { "size": { "minimum": "five" } } }), "/properties/size/minimum"),
+        (
+            json!({ "type": "object", "properties": { "size": { "minimum": "five" } } }),
+            "/properties/size/minimum",
+        ),
         (json!({ "type": "object", "required": "name" }), "/required"),
     ];
     for (schema, expected_location) in cases {
@@ -24,7 +27,10 @@ fn a_schema_breaking_the_meta_schema_is_invalid_and_says_where() {
             Ok(_) => panic!("{schema} was accepted"),
         }
     }
-    assert!(matches!(factory.json_schema(&json!(42), false), Err(ConstraintError::InvalidSchema { .. })));
+    assert!(matches!(
+        factory.json_schema(&json!(42), false),
+        Err(ConstraintError::InvalidSchema { .. })
+    ));
 }
 
 #[test]
@@ -41,10 +47,19 @@ fn a_dangling_reference_is_invalid() {
 fn an_unsupported_keyword_is_named() {
     let factory = qwen3_factory();
     let cases = [
-        (json!({ "type": "object", "properties": { "a": { "not": { "type": "string" } } } }), "not"),
+        (
+            json!({ "type": "object", "properties": { "a": { "not": { "type": "string" } } } }),
+            "not",
+        ),
         // oneOf is enforced only where its branches are provably disjoint (then it equals anyOf).
-        (json!({ "oneOf": [{ "type": "string", "maxLength": 5 }, { "type": "string", "minLength": 3 }] }), "oneOf"),
-        (json!({ "type": "object", "properties": { "a": { "type": "string", "format": "ipv9" } } }), "ipv9"),
+        (
+            json!({ "oneOf": [{ "type": "string", "maxLength": 5 }, { "type": "string", "minLength": 3 }] }),
+            "oneOf",
+        ),
+        (
+            json!({ "type": "object", "properties": { "a": { "type": "string", "format": "ipv9" } } }),
+            "ipv9",
+        ),
     ];
     for (schema, feature_named) in cases {
         match factory.json_schema(&schema, false) {
@@ -70,7 +85,10 @@ fn an_unsatisfiable_schema_is_reported_as_such() {
 #[test]
 fn factory_inputs_are_checked() {
     let tokenizer = qwen3_tokenizer();
-    assert!(matches!(ConstraintFactory::new(tokenizer, &[]), Err(ConstraintError::NoEosToken)));
+    assert!(matches!(
+        ConstraintFactory::new(tokenizer, &[]),
+        Err(ConstraintError::NoEosToken)
+    ));
     match ConstraintFactory::new(tokenizer, &[151_645, 9_999_999]) {
         Err(ConstraintError::EosOutOfVocabulary { id, vocab_size }) => {
             assert_eq!(id, 9_999_999);

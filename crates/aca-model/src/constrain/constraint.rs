@@ -10,8 +10,7 @@ use super::ConstraintError;
 
 /// The state of one constrained sequence. Per decoding step: [`Constraint::mask`] the logits row, sample,
 /// then [`Constraint::advance`] with the sampled id. End-of-sequence ids are allowed only once the JSON
-/// is complete.
-#[derive(Clone)]
+/// is complete. `clone` gives an independent copy (for `n` choices that share a constrained prefix).
 pub struct Constraint {
     matcher: Matcher,
     vocabulary: TokEnv,
@@ -19,9 +18,25 @@ pub struct Constraint {
     eos_accepted: bool,
 }
 
+impl Clone for Constraint {
+    fn clone(&self) -> Self {
+        Constraint {
+            matcher: self.matcher.deep_clone(),
+            vocabulary: self.vocabulary.clone(),
+            eos_token_ids: self.eos_token_ids.clone(),
+            eos_accepted: self.eos_accepted,
+        }
+    }
+}
+
 impl Constraint {
     pub(crate) fn new(matcher: Matcher, vocabulary: TokEnv, eos_token_ids: Arc<[u32]>) -> Self {
-        Constraint { matcher, vocabulary, eos_token_ids, eos_accepted: false }
+        Constraint {
+            matcher,
+            vocabulary,
+            eos_token_ids,
+            eos_accepted: false,
+        }
     }
 
     /// How many token ids the tokenizer knows; ids at or beyond this are never allowed.
@@ -38,11 +53,14 @@ impl Constraint {
     /// tokenizer's vocabulary (a padded vocabulary). Once the JSON is complete and nothing can follow,
     /// only the end-of-sequence ids stay allowed.
     pub fn mask(&mut self, logits: &mut [f32]) -> Result<(), ConstraintError> {
-        let allowed = self.allowed()?;
         let vocab_size = self.vocab_size();
         if logits.len() < vocab_size {
-            return Err(ConstraintError::LogitsTooShort { len: logits.len(), vocab_size });
+            return Err(ConstraintError::LogitsTooShort {
+                len: logits.len(),
+                vocab_size,
+            });
         }
+        let allowed = self.allowed()?;
         let (in_vocabulary, padding) = logits.split_at_mut(vocab_size);
         apply_mask(&allowed, in_vocabulary);
         padding.fill(f32::NEG_INFINITY);
@@ -57,7 +75,9 @@ impl Constraint {
     /// Commits the sampled `token`. Fails, leaving the constraint as it was, when `token` is not allowed.
     pub fn advance(&mut self, token: u32) -> Result<(), ConstraintError> {
         if self.eos_accepted {
-            return Err(ConstraintError::Ended("an end-of-sequence token was already accepted".to_string()));
+            return Err(ConstraintError::Ended(
+                "an end-of-sequence token was already accepted".to_string(),
+            ));
         }
         let is_eos = self.eos_token_ids.contains(&token);
         if self.matcher.is_stopped() {
@@ -73,7 +93,10 @@ impl Constraint {
         if token as usize >= self.vocab_size() {
             return Err(self.not_allowed(token));
         }
-        let accepted = self.matcher.validate_tokens(&[token]).map_err(|e| self.engine_error(e))?;
+        let accepted = self
+            .matcher
+            .validate_tokens(&[token])
+            .map_err(|e| self.engine_error(e))?;
         if accepted == 0 {
             return Err(self.not_allowed(token));
         }
@@ -103,7 +126,9 @@ impl Constraint {
 
     fn allowed(&mut self) -> Result<SimpleVob, ConstraintError> {
         if self.eos_accepted {
-            return Err(ConstraintError::Ended("an end-of-sequence token was already accepted".to_string()));
+            return Err(ConstraintError::Ended(
+                "an end-of-sequence token was already accepted".to_string(),
+            ));
         }
         self.matcher.compute_mask_or_eos().map_err(|e| self.engine_error(e))
     }

@@ -27,7 +27,11 @@ impl ConstraintFactory {
         let vocabulary = Vocabulary::build(tokenizer, eos_token_ids)?;
         let mut parsers = ParserFactory::new_simple(&vocabulary).map_err(|e| ConstraintError::Engine(e.to_string()))?;
         parsers.quiet();
-        Ok(ConstraintFactory { parsers, vocabulary, eos_token_ids: eos_token_ids.into() })
+        Ok(ConstraintFactory {
+            parsers,
+            vocabulary,
+            eos_token_ids: eos_token_ids.into(),
+        })
     }
 
     /// How many token ids the tokenizer knows; logits beyond this (a padded vocabulary) are never allowed.
@@ -47,7 +51,10 @@ impl ConstraintFactory {
 
     /// A constraint for `response_format: {"type": "json_schema"}`: a value valid against `schema`.
     pub fn json_schema(&self, schema: &Value, strict: bool) -> Result<Constraint, ConstraintError> {
-        self.constraint(&JsonSpec::Schema { schema: schema.clone(), strict })
+        self.constraint(&JsonSpec::Schema {
+            schema: schema.clone(),
+            strict,
+        })
     }
 
     /// A constraint for `spec`. Fails with a typed error when the schema is invalid, uses a feature that
@@ -62,6 +69,10 @@ impl ConstraintFactory {
         if let Some(error) = matcher.get_error() {
             return Err(classify_compile_error(&error));
         }
-        Ok(Constraint::new(matcher, self.vocabulary.clone(), self.eos_token_ids.clone()))
+        Ok(Constraint::new(
+            matcher,
+            self.vocabulary.clone(),
+            self.eos_token_ids.clone(),
+        ))
     }
 }

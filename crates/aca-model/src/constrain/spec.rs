@@ -88,7 +88,13 @@ const SUBSCHEMA_KEYWORDS: [&str; 10] = [
     "unevaluatedProperties",
 ];
 /// Keywords whose value maps names to subschemas.
-const SUBSCHEMA_MAP_KEYWORDS: [&str; 5] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const SUBSCHEMA_MAP_KEYWORDS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
 /// Keywords whose value is a list of alternative or positional subschemas. `allOf` is left out: closing
 /// each part of an intersection separately would forbid the properties the other parts list.
 const SUBSCHEMA_LIST_KEYWORDS: [&str; 3] = ["anyOf", "oneOf", "prefixItems"];
@@ -133,12 +139,25 @@ fn describes_object(keywords: &Map<String, Value>) -> bool {
 pub(crate) fn classify_compile_error(message: &str) -> ConstraintError {
     let first_line = message.lines().next().unwrap_or(message).trim().to_string();
     if let Some(position) = message.find("Unsatisfiable schema:") {
-        let reason = message[position + "Unsatisfiable schema:".len()..].lines().next().unwrap_or("");
-        return ConstraintError::UnsatisfiableSchema { reason: reason.trim().to_string() };
+        let reason = message[position + "Unsatisfiable schema:".len()..]
+            .lines()
+            .next()
+            .unwrap_or("");
+        return ConstraintError::UnsatisfiableSchema {
+            reason: reason.trim().to_string(),
+        };
     }
-    let unsupported_markers = ["Unimplemented keys", "Unknown format", "not supported", "Unknown applicator"];
+    let unsupported_markers = [
+        "Unimplemented keys",
+        "Unknown format",
+        "not supported",
+        "Unknown applicator",
+    ];
     if unsupported_markers.iter().any(|marker| message.contains(marker)) {
         return ConstraintError::UnsupportedSchema { feature: first_line };
     }
-    ConstraintError::InvalidSchema { location: String::new(), message: message.trim().to_string() }
+    ConstraintError::InvalidSchema {
+        location: String::new(),
+        message: message.trim().to_string(),
+    }
 }

@@ -49,7 +49,10 @@ impl Vocabulary {
         if eos_token_ids.len() > 1 {
             trie = trie.with_eos_tokens(eos_token_ids);
         }
-        Ok(Arc::new(Vocabulary { tokenizer: tokenizer.clone(), trie }))
+        Ok(Arc::new(Vocabulary {
+            tokenizer: tokenizer.clone(),
+            trie,
+        }))
     }
 }
 
@@ -59,9 +62,10 @@ impl TokenizerEnv for Vocabulary {
     }
 
     fn tokenize_bytes(&self, bytes: &[u8]) -> Vec<TokenId> {
-        self.trie.tokenize_with_greedy_fallback(bytes, |text| match self.tokenizer.encode(text, false) {
-            Ok(encoding) => encoding.get_ids().to_vec(),
-            Err(_) => self.trie.greedy_tokenize(text.as_bytes()),
-        })
+        self.trie
+            .tokenize_with_greedy_fallback(bytes, |text| match self.tokenizer.encode(text, false) {
+                Ok(encoding) => encoding.get_ids().to_vec(),
+                Err(_) => self.trie.greedy_tokenize(text.as_bytes()),
+            })
     }
 }

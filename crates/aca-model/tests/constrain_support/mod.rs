@@ -34,7 +34,9 @@ pub fn qwen3_tokenizer() -> &'static Tokenizer {
 }
 
 pub fn token_id(text: &str) -> u32 {
-    qwen3_tokenizer().token_to_id(text).unwrap_or_else(|| panic!("Qwen3 has no token {text:?}"))
+    qwen3_tokenizer()
+        .token_to_id(text)
+        .unwrap_or_else(|| panic!("Qwen3 has no token {text:?}"))
 }
 
 /// `<|im_end|>` and `<|endoftext|>`: the ids that end a Qwen3 chat reply.
@@ -91,7 +93,11 @@ fn closers() -> &'static Vec<bool> {
     CLOSERS.get_or_init(|| {
         let tokenizer = qwen3_tokenizer();
         (0..QWEN3_LOGITS_WIDTH as u32)
-            .map(|id| tokenizer.id_to_token(id).is_some_and(|text| text.contains(['}', ']', '"'])))
+            .map(|id| {
+                tokenizer
+                    .id_to_token(id)
+                    .is_some_and(|text| text.contains(['}', ']', '"']))
+            })
             .collect()
     })
 }
@@ -123,7 +129,9 @@ pub fn run_random_model(constraint: &mut Constraint, seed: u64, pick: Pick, max_
         assert!(logits[choice].is_finite(), "picked a masked token {choice}");
         let token = choice as u32;
         let could_end = constraint.can_end();
-        constraint.advance(token).unwrap_or_else(|e| panic!("advance({token}) after mask: {e}"));
+        constraint
+            .advance(token)
+            .unwrap_or_else(|e| panic!("advance({token}) after mask: {e}"));
         if eos.contains(&token) {
             assert!(could_end, "end-of-sequence was allowed before the JSON was complete");
             ended_with_eos = true;
@@ -132,7 +140,11 @@ pub fn run_random_model(constraint: &mut Constraint, seed: u64, pick: Pick, max_
         tokens.push(token);
     }
     let text = qwen3_tokenizer().decode(&tokens, false).expect("decode");
-    Run { tokens, text, ended_with_eos }
+    Run {
+        tokens,
+        text,
+        ended_with_eos,
+    }
 }
 
 fn argmax(logits: &[f32]) -> usize {
