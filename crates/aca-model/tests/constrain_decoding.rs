@@ -171,6 +171,13 @@ fn end_of_sequence_is_refused_until_the_json_is_complete() {
     }
 
     assert!(constraint.can_end(), "the object is complete");
+    assert!(
+        constraint.is_finished(),
+        "nothing but end-of-sequence can follow the closing brace"
+    );
+    let mut only_eos = eos.clone();
+    only_eos.sort_unstable();
+    assert_eq!(constraint.allowed_tokens().expect("allowed"), only_eos);
     logits.fill(0.0);
     constraint.mask(&mut logits).expect("mask");
     for &id in &eos {
