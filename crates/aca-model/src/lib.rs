@@ -8,6 +8,7 @@ mod attention;
 pub mod cache;
 pub mod checkpoint;
 pub mod config;
+pub mod constrain;
 pub mod engine;
 pub mod error;
 mod generate;
