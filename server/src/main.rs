@@ -29,6 +29,7 @@ enum Command {
     Observe(commands::observe::ObserveArgs),
     Verify(commands::verify::VerifyArgs),
     Provision(commands::provision::ProvisionArgs),
+    Serve(commands::serve::ServeArgs),
     Accounts(commands::accounts::AccountsArgs),
     Bench(commands::bench_provision::BenchArgs),
 }
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
             Command::Observe(args) => commands::observe::run(args).await,
             Command::Verify(args) => commands::verify::run(args).await,
             Command::Provision(args) => commands::provision::run(args).await,
+            Command::Serve(args) => commands::serve::run(args).await,
             Command::Accounts(args) => commands::accounts::run(args).await,
             Command::Bench(args) => commands::bench_provision::run(args).await,
         }

@@ -11,7 +11,6 @@ use aca_chat::fake::{FakeModel, FakeResponse};
 use common::corpus;
 use serde_json::Value;
 
-
 fn without_meta(sidecar: &str) -> String {
     let text = std::fs::read_to_string(corpus(sidecar)).unwrap();
     let start = text.find("[meta]").expect("the sidecar has a META");

@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use tokio::sync::mpsc;
 
 use crate::cache::KvCache;
+use crate::constrain::Constraint;
 use crate::model::{Qwen3Model, SequenceStep};
 use crate::sample::{FinishReason, SampledToken, Sampler, SamplingParams, StopChecker, StopConditions};
 use crate::text::{IncrementalDecoder, TextTokenizer};
@@ -31,6 +32,8 @@ pub struct GenerationRequest {
     pub sampling: SamplingParams,
     /// Stop ids (the checkpoint's end-of-turn ids are added by the engine), stop strings, budget.
     pub stop: StopConditions,
+    /// Output the decoder must keep to (JSON), enforced by masking each step's logits.
+    pub constraint: Option<Constraint>,
 }
 
 /// What a sequence reports, in order; the last event is `Finished` or `Failed`.
@@ -55,7 +58,11 @@ pub enum SubmitError {
     #[error("the prompt is empty")]
     EmptyPrompt,
     #[error("the prompt ({prompt} tokens) plus max_tokens ({max_tokens}) exceed the context of {context} tokens")]
-    TooLong { prompt: usize, max_tokens: usize, context: usize },
+    TooLong {
+        prompt: usize,
+        max_tokens: usize,
+        context: usize,
+    },
     #[error("{0} sequences are already waiting; retry shortly")]
     Busy(usize),
     #[error("invalid generation settings: {0}")]
@@ -124,7 +131,10 @@ impl Engine {
             return Err(SubmitError::EmptyPrompt);
         }
         let context = self.config.max_context;
-        let max_tokens = request.stop.max_tokens.unwrap_or(context.saturating_sub(request.prompt.len()));
+        let max_tokens = request
+            .stop
+            .max_tokens
+            .unwrap_or(context.saturating_sub(request.prompt.len()));
         if request.prompt.len() + max_tokens > context || max_tokens == 0 {
             return Err(SubmitError::TooLong {
                 prompt: request.prompt.len(),
@@ -136,8 +146,8 @@ impl Engine {
         if waiting >= self.config.max_waiting {
             return Err(SubmitError::Busy(waiting));
         }
-        let sampler =
-            Sampler::new(request.sampling.clone(), self.valid_vocab).map_err(|e| SubmitError::Invalid(e.to_string()))?;
+        let sampler = Sampler::new(request.sampling.clone(), self.valid_vocab)
+            .map_err(|e| SubmitError::Invalid(e.to_string()))?;
         let mut conditions = request.stop.clone();
         conditions.max_tokens = Some(max_tokens);
         for id in self.end_ids.iter() {
@@ -172,6 +182,7 @@ struct Active {
     sampler: Sampler,
     stop: StopChecker,
     decoder: IncrementalDecoder,
+    constraint: Option<Constraint>,
     generated: usize,
     events: mpsc::UnboundedSender<GenerationEvent>,
 }
@@ -219,6 +230,7 @@ impl Worker {
     fn admit(&mut self, submission: Submission) {
         self.waiting.fetch_sub(1, Ordering::AcqRel);
         self.active.push(Active {
+            constraint: submission.request.constraint,
             prompt: submission.request.prompt,
             next: None,
             cache: self.model.new_cache(),
@@ -253,7 +265,9 @@ impl Worker {
             Ok(logits) => logits,
             Err(e) => {
                 for sequence in self.active.drain(..) {
-                    let _ = sequence.events.send(GenerationEvent::Failed(format!("the model failed: {e}")));
+                    let _ = sequence
+                        .events
+                        .send(GenerationEvent::Failed(format!("the model failed: {e}")));
                 }
                 return;
             }
@@ -261,7 +275,7 @@ impl Worker {
         let tokenizer = self.tokenizer.clone();
         let mut finished = Vec::new();
         for (position, (sequence, row)) in self.active.iter_mut().zip(logits).enumerate() {
-            match advance(sequence, &row, &tokenizer) {
+            match advance(sequence, row, &tokenizer) {
                 Ok(false) => {}
                 Ok(true) => finished.push(position),
                 Err(message) => {
@@ -277,8 +291,25 @@ impl Worker {
 }
 
 /// Samples the sequence's next token from `row` and reports it; true once the sequence is finished.
-fn advance(sequence: &mut Active, row: &[f32], tokenizer: &TextTokenizer) -> Result<bool, String> {
-    let token = sequence.sampler.sample(row).map_err(|e| format!("sampling failed: {e}"))?;
+fn advance(sequence: &mut Active, mut row: Vec<f32>, tokenizer: &TextTokenizer) -> Result<bool, String> {
+    if let Some(constraint) = &mut sequence.constraint {
+        constraint
+            .mask(&mut row)
+            .map_err(|e| format!("the output constraint failed: {e}"))?;
+    }
+    let token = sequence
+        .sampler
+        .sample(&row)
+        .map_err(|e| format!("sampling failed: {e}"))?;
+    let complete = match &mut sequence.constraint {
+        Some(constraint) => {
+            constraint
+                .advance(token.id)
+                .map_err(|e| format!("the output constraint failed: {e}"))?;
+            constraint.is_finished()
+        }
+        None => false,
+    };
     sequence.generated += 1;
     sequence.next = Some(token.id);
     let text = sequence
@@ -286,6 +317,10 @@ fn advance(sequence: &mut Active, row: &[f32], tokenizer: &TextTokenizer) -> Res
         .push(tokenizer, token.id)
         .map_err(|e| format!("detokenising failed: {e}"))?;
     let mut step = sequence.stop.push(token.id, &text);
+    if complete && step.finished.is_none() {
+        step.text.push_str(&sequence.stop.flush());
+        step.finished = Some(FinishReason::Complete);
+    }
     if step.finished.is_some() {
         // What an unfinished character held back goes out with the last token (unless a stop cut it).
         if !matches!(step.finished, Some(FinishReason::StopString(_))) {
@@ -295,10 +330,7 @@ fn advance(sequence: &mut Active, row: &[f32], tokenizer: &TextTokenizer) -> Res
             }
         }
     }
-    let _ = sequence.events.send(GenerationEvent::Token {
-        token,
-        text: step.text,
-    });
+    let _ = sequence.events.send(GenerationEvent::Token { token, text: step.text });
     match step.finished {
         Some(reason) => {
             let _ = sequence.events.send(GenerationEvent::Finished {

@@ -9,4 +9,5 @@ pub mod docs;
 pub mod observe;
 pub mod provision;
 pub mod provision_generate;
+pub mod serve;
 pub mod verify;

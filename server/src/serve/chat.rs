@@ -11,17 +11,19 @@ use axum::extract::rejection::JsonRejection;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt as _;
-use serde_json::Value;
 use tokio::sync::mpsc;
 
+use aca_model::constrain::JsonSpec;
+use aca_model::engine::{GenerationEvent, GenerationRequest, SubmitError};
+use aca_model::sample::{FinishReason, SampledToken, SamplingParams, StopConditions};
+use aca_model::text::{ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream};
+
 use super::App;
-use super::backend::{ChatMessage, ChatPrompt, Event, FinishReason, Job, JsonConstraint, Refusal, Sampled, Sampling};
 use super::error::ApiError;
 use super::protocol::{
     ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, Choice, ChoiceLogprobs, ChunkChoice, Delta,
-    ReplyMessage, ResponseFormat, TokenLogprob, ToolCallDelta, ToolChoice, TopLogprob, Usage,
+    FunctionCall, ReplyMessage, TokenLogprob, ToolCall, ToolCallDelta, ToolChoice, TopLogprob, Usage,
 };
-use super::reply::{Piece, ReplySplitter};
 
 const ROUTE: &str = "/v1/chat/completions";
 /// Most choices one request may ask for.
@@ -29,16 +31,19 @@ const MAX_N: u32 = 16;
 /// Most alternatives per token (OpenAI's limit).
 const MAX_TOP_LOGPROBS: u8 = 20;
 
+type Events = mpsc::UnboundedReceiver<GenerationEvent>;
+
 /// What a validated request asks of the model.
 struct Plan {
     id: String,
     created: u64,
     model: String,
-    jobs: Vec<Job>,
-    tools: bool,
+    jobs: Vec<GenerationRequest>,
     logprobs: bool,
     include_usage: bool,
     prompt_tokens: u64,
+    /// The prompt opened `<think>`: replies start as reasoning.
+    reasoning_open: bool,
 }
 
 pub async fn completions(
@@ -63,17 +68,27 @@ pub async fn completions(
 }
 
 fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiError> {
-    let backend = &app.backend;
-    if let Some(model) = &request.model
-        && model != backend.model_id()
+    let model = &app.model;
+    if let Some(name) = &request.model
+        && name != &model.id
     {
         return Err(ApiError::not_found(format!(
-            "the model `{model}` does not exist here; this server serves `{}`",
-            backend.model_id()
+            "the model `{name}` does not exist here; this server serves `{}`",
+            model.id
         )));
     }
     if request.messages.is_empty() {
         return Err(ApiError::invalid("messages must not be empty", Some("messages")));
+    }
+    for (i, message) in request.messages.iter().enumerate() {
+        if let MessageContent::Parts(parts) = &message.content
+            && parts.iter().any(|p| !matches!(p, ContentPart::Text { .. }))
+        {
+            return Err(ApiError::invalid(
+                format!("messages[{i}] holds an image: this server's model reads text only"),
+                Some("messages"),
+            ));
+        }
     }
     let n = request.n.unwrap_or(1);
     if !(1..=MAX_N).contains(&n) {
@@ -120,94 +135,67 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
                 Some("tool_choice"),
             ));
         }
-        Some(ToolChoice::Named { .. }) => {
+        Some(ToolChoice::Named { function }) => {
             return Err(ApiError::invalid(
-                "forcing a named tool is not supported; use tool_choice \"auto\"",
+                format!(
+                    "forcing the tool `{}` is not supported; use tool_choice \"auto\"",
+                    function.name
+                ),
                 Some("tool_choice"),
             ));
         }
     };
-    let json = match request.response_format {
-        None | Some(ResponseFormat::Text) => None,
-        Some(ResponseFormat::JsonObject) => Some(JsonConstraint::Object),
-        Some(ResponseFormat::JsonSchema { json_schema }) => match json_schema.schema {
-            Some(schema) => Some(JsonConstraint::Schema(schema)),
-            None => {
-                return Err(ApiError::invalid(
-                    "response_format json_schema needs json_schema.schema",
-                    Some("response_format"),
-                ));
-            }
-        },
+    let json = match &request.response_format {
+        None => None,
+        Some(format) => JsonSpec::from_response_format(format)
+            .map_err(|e| ApiError::invalid(e.to_string(), Some("response_format")))?,
     };
-    let mut messages = Vec::with_capacity(request.messages.len());
-    for (i, message) in request.messages.into_iter().enumerate() {
-        if !matches!(
-            message.role.as_str(),
-            "system" | "developer" | "user" | "assistant" | "tool"
-        ) {
-            return Err(ApiError::invalid(
-                format!(
-                    "messages[{i}].role {:?} is not system, user, assistant or tool",
-                    message.role
-                ),
-                Some("messages"),
-            ));
-        }
-        let content = match &message.content {
-            Some(content) => content
-                .text()
-                .map_err(|e| ApiError::invalid(format!("messages[{i}].content: {e}"), Some("messages")))?,
-            None => String::new(),
-        };
-        let tool_calls = message
-            .tool_calls
-            .iter()
-            .map(|call| {
-                let arguments = serde_json::from_str::<Value>(&call.function.arguments)
-                    .unwrap_or_else(|_| Value::String(call.function.arguments.clone()));
-                serde_json::json!({"name": call.function.name, "arguments": arguments})
-            })
-            .collect();
-        messages.push(ChatMessage {
-            // Qwen3's template knows `system`; OpenAI's newer `developer` role means the same.
-            role: if message.role == "developer" {
-                "system".into()
-            } else {
-                message.role
-            },
-            content,
-            reasoning_content: message.reasoning_content,
-            tool_calls,
-            tool_call_id: message.tool_call_id,
-            name: message.name,
-        });
-    }
-    let prompt = ChatPrompt {
-        messages,
+    let constraint = match &json {
+        None => None,
+        Some(spec) => Some(
+            model
+                .constraint(spec)
+                .map_err(|e| ApiError::invalid(e.to_string(), Some("response_format")))?,
+        ),
+    };
+    let mut extra = request.chat_template_kwargs.unwrap_or_default();
+    let enable_thinking = match extra.remove("enable_thinking") {
+        Some(serde_json::Value::Bool(on)) => Some(on),
+        // A constrained reply is the JSON itself: no reasoning before it.
+        _ if constraint.is_some() => Some(false),
+        _ => None,
+    };
+    let options = RenderOptions {
         tools: if offer_tools {
             request
                 .tools
                 .iter()
-                .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
+                .map(|tool| serde_json::to_value(tool).unwrap_or(serde_json::Value::Null))
                 .collect()
         } else {
             Vec::new()
         },
-        template_kwargs: request.chat_template_kwargs.unwrap_or_default(),
+        add_generation_prompt: true,
+        enable_thinking,
+        extra,
     };
-    let ids = backend.render_chat(&prompt).map_err(|e| {
+    let messages: Vec<_> = request
+        .messages
+        .into_iter()
+        .map(|m| m.with_parsed_tool_arguments())
+        .collect();
+    let prompt = model.render(&messages, &options).map_err(|e| {
         ApiError::invalid(
             format!("the chat template refused these messages: {e}"),
             Some("messages"),
         )
     })?;
-    let context = backend.max_context();
-    let room = context.saturating_sub(ids.len());
+    let context = model.max_context;
+    let room = context.saturating_sub(prompt.ids.len());
     if room == 0 {
         return Err(ApiError::context_length(format!(
             "the prompt is {} tokens; this model's context is {context}",
-            ids.len()
+            prompt.ids.len()
         )));
     }
     let max_tokens = match request.max_completion_tokens.or(request.max_tokens) {
@@ -215,31 +203,33 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
         Some(max) if max as usize > room => {
             return Err(ApiError::context_length(format!(
                 "the prompt is {} tokens and max_tokens {max} asks for more than the {context} the context holds",
-                ids.len()
+                prompt.ids.len()
             )));
         }
-        Some(max) => max,
-        None => u32::try_from(room).unwrap_or(u32::MAX),
+        Some(max) => max as usize,
+        None => room,
     };
     let stop_strings = request.stop.map(|s| s.into_vec()).unwrap_or_default();
     if stop_strings.iter().any(String::is_empty) {
         return Err(ApiError::invalid("stop strings must not be empty", Some("stop")));
     }
-    let prompt_tokens = ids.len() as u64;
+    let prompt_tokens = prompt.ids.len() as u64;
     let jobs = (0..n)
-        .map(|i| Job {
-            prompt: ids.clone(),
-            sampling: Sampling {
+        .map(|i| GenerationRequest {
+            prompt: prompt.ids.clone(),
+            sampling: SamplingParams {
                 temperature,
+                top_k: request.top_k.map(|k| k as usize),
                 top_p,
-                top_k: request.top_k,
                 seed: request.seed.map(|seed| seed.wrapping_add(u64::from(i))),
+                top_logprobs: usize::from(top_logprobs),
             },
-            max_tokens,
-            stop_strings: stop_strings.clone(),
-            stop_token_ids: Vec::new(),
-            logprobs: logprobs.then_some(top_logprobs),
-            json: json.clone(),
+            stop: StopConditions {
+                stop_token_ids: Vec::new(),
+                stop_strings: stop_strings.clone(),
+                max_tokens: Some(max_tokens),
+            },
+            constraint: constraint.clone(),
         })
         .collect();
     let created = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -247,62 +237,65 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
         Plan {
             id: format!("chatcmpl-{}", uuid::Uuid::new_v4().simple()),
             created,
-            model: backend.model_id().to_owned(),
+            model: model.id.clone(),
             jobs,
-            tools: offer_tools,
             logprobs,
             include_usage: request.stream_options.is_some_and(|o| o.include_usage),
             prompt_tokens,
+            reasoning_open: prompt.reasoning_open,
         },
         request.stream,
     ))
 }
 
-fn submit(app: &App, plan: &Plan) -> Result<Vec<mpsc::Receiver<Event>>, ApiError> {
+fn submit(app: &App, plan: &Plan) -> Result<Vec<Events>, ApiError> {
     plan.jobs
         .iter()
-        .map(|job| app.backend.submit(job.clone()).map_err(refusal))
+        .map(|job| app.model.submit(job.clone()).map_err(refusal))
         .collect()
 }
 
-pub fn refusal(refusal: Refusal) -> ApiError {
+pub fn refusal(refusal: SubmitError) -> ApiError {
     match refusal {
-        Refusal::TooLong {
-            prompt,
-            max_tokens,
-            context,
-        } => ApiError::context_length(format!(
-            "the prompt is {prompt} tokens and max_tokens is {max_tokens}: more than the {context} the context holds"
-        )),
-        Refusal::Busy => ApiError::overloaded("the server is generating at capacity; retry shortly"),
-        Refusal::Unsupported(what) => ApiError::invalid(what, None),
+        SubmitError::TooLong { .. } => ApiError::context_length(refusal.to_string()),
+        SubmitError::Busy(_) => ApiError::overloaded(refusal.to_string()),
+        SubmitError::EmptyPrompt | SubmitError::Invalid(_) => ApiError::invalid(refusal.to_string(), None),
+        SubmitError::Stopped => ApiError::internal(refusal.to_string()),
     }
 }
 
 /// One choice's events, read to the end.
 struct Collected {
-    tokens: Vec<Sampled>,
+    tokens: Vec<SampledToken>,
+    text: String,
     reason: FinishReason,
     completion_tokens: u64,
 }
 
-async fn collect(mut events: mpsc::Receiver<Event>) -> Result<Collected, ApiError> {
+async fn collect(mut events: Events) -> Result<Collected, ApiError> {
     let mut tokens = Vec::new();
+    let mut text = String::new();
     while let Some(event) = events.recv().await {
         match event {
-            Event::Token(token) => tokens.push(token),
-            Event::Done {
+            GenerationEvent::Token { token, text: piece } => {
+                tokens.push(token);
+                text.push_str(&piece);
+            }
+            GenerationEvent::Finished {
                 reason,
                 completion_tokens,
                 ..
             } => {
                 return Ok(Collected {
                     tokens,
+                    text,
                     reason,
-                    completion_tokens,
+                    completion_tokens: completion_tokens as u64,
                 });
             }
-            Event::Failed(message) => return Err(ApiError::internal(format!("generation failed: {message}"))),
+            GenerationEvent::Failed(message) => {
+                return Err(ApiError::internal(format!("generation failed: {message}")));
+            }
         }
     }
     Err(ApiError::internal(
@@ -310,12 +303,18 @@ async fn collect(mut events: mpsc::Receiver<Event>) -> Result<Collected, ApiErro
     ))
 }
 
-async fn whole(
-    app: &App,
-    plan: Plan,
-    receivers: Vec<mpsc::Receiver<Event>>,
-    started: Instant,
-) -> Result<Response, ApiError> {
+fn tool_call(plan: &Plan, choice: usize, number: usize, call: ParsedToolCall) -> ToolCall {
+    ToolCall {
+        id: format!("call_{}_{choice}_{number}", &plan.id[9..21]),
+        kind: "function".into(),
+        function: FunctionCall {
+            arguments: call.arguments_json(),
+            name: call.name,
+        },
+    }
+}
+
+async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) -> Result<Response, ApiError> {
     app.metrics.running.inc();
     let results = futures::future::join_all(receivers.into_iter().map(collect)).await;
     app.metrics.running.dec();
@@ -324,15 +323,21 @@ async fn whole(
     for (index, result) in results.into_iter().enumerate() {
         let collected = result?;
         completion_tokens += collected.completion_tokens;
-        let mut splitter = ReplySplitter::new(plan.tools, format!("call_{}_{index}", &plan.id[9..17]));
-        let text: String = collected.tokens.iter().map(|t| t.text.as_str()).collect();
-        let mut pieces = splitter.push(&text);
-        let (rest, calls) = splitter.finish();
-        pieces.extend(rest);
-        let tool_calls = calls.map_err(|e| ApiError::internal(e.to_string()))?;
-        let (reasoning, content) = split(pieces);
+        let mut stream = ReplyStream::new(plan.reasoning_open);
+        let mut deltas = stream
+            .push(&collected.text)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        deltas.extend(stream.finish().map_err(|e| ApiError::internal(e.to_string()))?);
+        let (mut reasoning, mut content, mut tool_calls) = (String::new(), String::new(), Vec::new());
+        for delta in deltas {
+            match delta {
+                ReplyDelta::Reasoning(text) => reasoning.push_str(&text),
+                ReplyDelta::Content(text) => content.push_str(&text),
+                ReplyDelta::ToolCall(call) => tool_calls.push(tool_call(&plan, index, tool_calls.len(), call)),
+            }
+        }
         let finish_reason = if tool_calls.is_empty() {
-            collected.reason.as_str()
+            collected.reason.as_openai()
         } else {
             "tool_calls"
         };
@@ -340,11 +345,7 @@ async fn whole(
             index: index as u32,
             message: ReplyMessage {
                 role: "assistant",
-                content: if content.is_empty() && !tool_calls.is_empty() {
-                    None
-                } else {
-                    Some(content)
-                },
+                content: (!content.is_empty() || tool_calls.is_empty()).then_some(content),
                 reasoning_content: (!reasoning.is_empty()).then_some(reasoning),
                 tool_calls,
             },
@@ -366,35 +367,30 @@ async fn whole(
     .into_response())
 }
 
-fn split(pieces: Vec<Piece>) -> (String, String) {
-    let (mut reasoning, mut content) = (String::new(), String::new());
-    for piece in pieces {
-        match piece {
-            Piece::Reasoning(t) => reasoning.push_str(&t),
-            Piece::Content(t) => content.push_str(&t),
-        }
-    }
-    (reasoning, content)
-}
-
-fn logprobs(app: &App, tokens: &[Sampled]) -> ChoiceLogprobs {
-    let backend = &app.backend;
+fn logprobs(app: &App, tokens: &[SampledToken]) -> ChoiceLogprobs {
+    let model = &app.model;
     ChoiceLogprobs {
         content: tokens
             .iter()
-            .map(|t| TokenLogprob {
-                token: backend.token_text(t.id),
-                logprob: t.logprob,
-                bytes: backend.token_bytes(t.id),
-                top_logprobs: t
-                    .top
-                    .iter()
-                    .map(|&(id, logprob)| TopLogprob {
-                        token: backend.token_text(id),
-                        logprob,
-                        bytes: backend.token_bytes(id),
-                    })
-                    .collect(),
+            .map(|t| {
+                let (token, bytes) = model.token_text(t.id);
+                TokenLogprob {
+                    token,
+                    logprob: t.logprob,
+                    bytes,
+                    top_logprobs: t
+                        .top_logprobs
+                        .iter()
+                        .map(|top| {
+                            let (token, bytes) = model.token_text(top.id);
+                            TopLogprob {
+                                token,
+                                logprob: top.logprob,
+                                bytes,
+                            }
+                        })
+                        .collect(),
+                }
             })
             .collect(),
     }
@@ -402,7 +398,7 @@ fn logprobs(app: &App, tokens: &[Sampled]) -> ChoiceLogprobs {
 
 /// The stream: one task merges the choices' events into chunks; the client going away drops the
 /// channel, which drops the jobs' receivers, which cancels them.
-fn streamed(app: Arc<App>, plan: Plan, receivers: Vec<mpsc::Receiver<Event>>, started: Instant) -> Response {
+fn streamed(app: Arc<App>, plan: Plan, receivers: Vec<Events>, started: Instant) -> Response {
     let (tx, rx) = mpsc::channel::<SseEvent>(64);
     tokio::spawn(async move {
         app.metrics.running.inc();
@@ -415,18 +411,17 @@ fn streamed(app: Arc<App>, plan: Plan, receivers: Vec<mpsc::Receiver<Event>>, st
     Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
 }
 
-struct ChoiceStream {
-    splitter: Option<ReplySplitter>,
-    done: bool,
-}
+/// The client is gone (or the chunk could not be encoded): stop streaming.
+struct Gone;
 
 async fn stream_chunks(
     app: &App,
     plan: &Plan,
-    receivers: Vec<mpsc::Receiver<Event>>,
+    receivers: Vec<Events>,
     tx: &mpsc::Sender<SseEvent>,
     started: Instant,
-) -> Result<(), ()> {
+) -> Result<(), Gone> {
+    let usage_slot = plan.include_usage.then_some(None);
     let chunk = |choices: Vec<ChunkChoice>, usage: Option<Option<Usage>>| ChatCompletionChunk {
         id: plan.id.clone(),
         object: "chat.completion.chunk",
@@ -435,10 +430,9 @@ async fn stream_chunks(
         choices,
         usage,
     };
-    let usage_slot = plan.include_usage.then_some(None);
     let send = |c: ChatCompletionChunk| async move {
-        let data = serde_json::to_string(&c).map_err(|_| ())?;
-        tx.send(SseEvent::default().data(data)).await.map_err(|_| ())
+        let data = serde_json::to_string(&c).map_err(|_| Gone)?;
+        tx.send(SseEvent::default().data(data)).await.map_err(|_| Gone)
     };
     let first: Vec<ChunkChoice> = (0..receivers.len())
         .map(|index| ChunkChoice {
@@ -454,14 +448,8 @@ async fn stream_chunks(
         .collect();
     send(chunk(first, usage_slot)).await?;
 
-    let mut states: Vec<ChoiceStream> = (0..receivers.len())
-        .map(|index| ChoiceStream {
-            splitter: Some(ReplySplitter::new(
-                plan.tools,
-                format!("call_{}_{index}", &plan.id[9..17]),
-            )),
-            done: false,
-        })
+    let mut streams: Vec<(ReplyStream, usize, bool)> = (0..receivers.len())
+        .map(|_| (ReplyStream::new(plan.reasoning_open), 0, false))
         .collect();
     let tagged = receivers.into_iter().enumerate().map(|(index, rx)| {
         futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) })
@@ -471,80 +459,50 @@ async fn stream_chunks(
     let mut merged = futures::stream::select_all(tagged);
     let mut completion_tokens = 0;
     while let Some((index, event)) = merged.next().await {
-        let state = &mut states[index];
+        let (reply, calls, done) = &mut streams[index];
         match event {
-            Event::Token(token) => {
-                let Some(splitter) = state.splitter.as_mut() else {
-                    continue;
+            GenerationEvent::Token { token, text } => {
+                let deltas = match reply.push(&text) {
+                    Ok(deltas) => deltas,
+                    Err(e) => return fail(tx, ApiError::internal(e.to_string())).await,
                 };
-                let pieces = splitter.push(&token.text);
                 let logprobs = plan.logprobs.then(|| logprobs(app, std::slice::from_ref(&token)));
-                let choices = pieces_to_choices(index, pieces, logprobs);
+                let choices = chunk_choices(plan, index, deltas, calls, logprobs);
                 if !choices.is_empty() {
                     send(chunk(choices, usage_slot)).await?;
                 }
             }
-            Event::Done {
+            GenerationEvent::Finished {
                 reason,
                 completion_tokens: used,
                 ..
             } => {
-                completion_tokens += used;
-                state.done = true;
-                let Some(splitter) = state.splitter.take() else {
-                    continue;
+                completion_tokens += used as u64;
+                *done = true;
+                let deltas = match reply.finish() {
+                    Ok(deltas) => deltas,
+                    Err(e) => return fail(tx, ApiError::internal(e.to_string())).await,
                 };
-                let (rest, calls) = splitter.finish();
-                let mut choices = pieces_to_choices(index, rest, None);
-                let finish_reason = match calls {
-                    Ok(calls) if !calls.is_empty() => {
-                        choices.push(ChunkChoice {
-                            index: index as u32,
-                            delta: Delta {
-                                tool_calls: calls
-                                    .into_iter()
-                                    .enumerate()
-                                    .map(|(i, call)| ToolCallDelta {
-                                        index: i as u32,
-                                        id: call.id,
-                                        kind: "function",
-                                        function: call.function,
-                                    })
-                                    .collect(),
-                                ..Delta::default()
-                            },
-                            logprobs: None,
-                            finish_reason: None,
-                        });
-                        "tool_calls"
-                    }
-                    Ok(_) => reason.as_str(),
-                    Err(e) => {
-                        send_error(tx, ApiError::internal(e.to_string())).await?;
-                        return Err(());
-                    }
-                };
+                let mut choices = chunk_choices(plan, index, deltas, calls, None);
                 choices.push(ChunkChoice {
                     index: index as u32,
                     delta: Delta::default(),
                     logprobs: None,
-                    finish_reason: Some(finish_reason),
+                    finish_reason: Some(if *calls > 0 { "tool_calls" } else { reason.as_openai() }),
                 });
                 send(chunk(choices, usage_slot)).await?;
             }
-            Event::Failed(message) => {
-                send_error(tx, ApiError::internal(format!("generation failed: {message}"))).await?;
-                return Err(());
+            GenerationEvent::Failed(message) => {
+                return fail(tx, ApiError::internal(format!("generation failed: {message}"))).await;
             }
         }
     }
-    if states.iter().any(|s| !s.done) {
-        send_error(
+    if streams.iter().any(|(_, _, done)| !done) {
+        return fail(
             tx,
             ApiError::internal("generation ended without finishing (the model worker stopped)"),
         )
-        .await?;
-        return Err(());
+        .await;
     }
     app.metrics.prompt_tokens.inc_by(plan.prompt_tokens);
     app.metrics.completion_tokens.inc_by(completion_tokens);
@@ -556,30 +514,51 @@ async fn stream_chunks(
         ))
         .await?;
     }
-    tx.send(SseEvent::default().data("[DONE]")).await.map_err(|_| ())
+    tx.send(SseEvent::default().data("[DONE]")).await.map_err(|_| Gone)
 }
 
-async fn send_error(tx: &mpsc::Sender<SseEvent>, error: ApiError) -> Result<(), ()> {
+/// An error in OpenAI's shape as the stream's last event (official clients raise it), then `[DONE]`.
+async fn fail(tx: &mpsc::Sender<SseEvent>, error: ApiError) -> Result<(), Gone> {
     tx.send(SseEvent::default().data(error.body().to_string()))
         .await
-        .map_err(|_| ())?;
-    tx.send(SseEvent::default().data("[DONE]")).await.map_err(|_| ())
+        .map_err(|_| Gone)?;
+    tx.send(SseEvent::default().data("[DONE]")).await.map_err(|_| Gone)
 }
 
-fn pieces_to_choices(index: usize, pieces: Vec<Piece>, logprobs: Option<ChoiceLogprobs>) -> Vec<ChunkChoice> {
+fn chunk_choices(
+    plan: &Plan,
+    index: usize,
+    deltas: Vec<ReplyDelta>,
+    calls: &mut usize,
+    logprobs: Option<ChoiceLogprobs>,
+) -> Vec<ChunkChoice> {
     let mut logprobs = logprobs;
-    let mut choices: Vec<ChunkChoice> = pieces
+    let mut choices: Vec<ChunkChoice> = deltas
         .into_iter()
-        .map(|piece| {
-            let delta = match piece {
-                Piece::Content(text) => Delta {
+        .map(|delta| {
+            let delta = match delta {
+                ReplyDelta::Content(text) => Delta {
                     content: Some(text),
                     ..Delta::default()
                 },
-                Piece::Reasoning(text) => Delta {
+                ReplyDelta::Reasoning(text) => Delta {
                     reasoning_content: Some(text),
                     ..Delta::default()
                 },
+                ReplyDelta::ToolCall(call) => {
+                    let number = *calls;
+                    *calls += 1;
+                    let call = tool_call(plan, index, number, call);
+                    Delta {
+                        tool_calls: vec![ToolCallDelta {
+                            index: number as u32,
+                            id: call.id,
+                            kind: "function",
+                            function: call.function,
+                        }],
+                        ..Delta::default()
+                    }
+                }
             };
             ChunkChoice {
                 index: index as u32,

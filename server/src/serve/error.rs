@@ -27,10 +27,15 @@ impl ApiError {
         }
     }
 
-    /// A body that is not the JSON the route takes, or is too large (its own status: 400, 413, 415).
+    /// A body that is not the JSON the route takes (400, as OpenAI answers), too large (413) or not
+    /// JSON at all (415).
     pub fn rejected(rejection: axum::extract::rejection::JsonRejection) -> Self {
+        let status = match rejection.status() {
+            StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
+            other => other,
+        };
         ApiError {
-            status: rejection.status(),
+            status,
             message: rejection.body_text(),
             kind: "invalid_request_error",
             param: None,

@@ -9,8 +9,10 @@ use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::response::{IntoResponse, Response};
 
+use aca_model::engine::{GenerationEvent, GenerationRequest};
+use aca_model::sample::{SamplingParams, StopConditions};
+
 use super::App;
-use super::backend::{Event, Job, Sampling};
 use super::chat::refusal;
 use super::error::ApiError;
 use super::protocol::{GenerateReply, GenerateRequest, Usage};
@@ -37,7 +39,7 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     if request.input_ids.is_empty() {
         return Err(ApiError::invalid("input_ids must not be empty", Some("input_ids")));
     }
-    let context = app.backend.max_context();
+    let context = app.model.max_context;
     let room = context.saturating_sub(request.input_ids.len());
     if room == 0 {
         return Err(ApiError::context_length(format!(
@@ -58,36 +60,40 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     }
     let max_tokens = match request.max_tokens {
         Some(0) => return Err(ApiError::invalid("max_tokens must be at least 1", Some("max_tokens"))),
-        Some(max) => max,
-        None => u32::try_from(room).unwrap_or(u32::MAX),
+        Some(max) => max as usize,
+        None => room,
     };
     let prompt_tokens = request.input_ids.len() as u64;
-    let job = Job {
+    let job = GenerationRequest {
         prompt: request.input_ids,
-        sampling: Sampling {
+        sampling: SamplingParams {
             temperature,
+            top_k: request.top_k.map(|k| k as usize),
             top_p,
-            top_k: request.top_k,
             seed: request.seed,
+            top_logprobs: 0,
         },
-        max_tokens,
-        stop_strings: Vec::new(),
-        stop_token_ids: request.stop_token_ids,
-        logprobs: Some(0),
-        json: None,
+        stop: StopConditions {
+            stop_token_ids: request.stop_token_ids,
+            stop_strings: Vec::new(),
+            max_tokens: Some(max_tokens),
+        },
+        constraint: None,
     };
-    let mut events = app.backend.submit(job).map_err(refusal)?;
+    let mut events = app.model.submit(job).map_err(refusal)?;
     app.metrics.running.inc();
     let mut output_ids = Vec::new();
     let mut logprobs = Vec::new();
     let result = loop {
         match events.recv().await {
-            Some(Event::Token(token)) => {
+            Some(GenerationEvent::Token { token, .. }) => {
                 output_ids.push(token.id);
                 logprobs.push(token.logprob);
             }
-            Some(Event::Done { reason, .. }) => break Ok(reason),
-            Some(Event::Failed(message)) => break Err(ApiError::internal(format!("generation failed: {message}"))),
+            Some(GenerationEvent::Finished { reason, .. }) => break Ok(reason),
+            Some(GenerationEvent::Failed(message)) => {
+                break Err(ApiError::internal(format!("generation failed: {message}")));
+            }
             None => {
                 break Err(ApiError::internal(
                     "generation ended without finishing (the model worker stopped)",
@@ -103,7 +109,7 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     Ok(GenerateReply {
         output_ids,
         logprobs,
-        finish_reason: reason.as_str(),
+        finish_reason: reason.as_openai(),
         usage: Usage::new(prompt_tokens, completion_tokens),
     })
 }

@@ -54,18 +54,18 @@ async fn models(State(app): State<Arc<App>>) -> Json<ModelList> {
     Json(ModelList {
         object: "list",
         data: vec![ModelCard {
-            id: app.backend.model_id().to_owned(),
+            id: app.model.id.clone(),
             object: "model",
             created: app.started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
             owned_by: "aca",
-            max_model_len: app.backend.max_context(),
+            max_model_len: app.model.max_context,
         }],
     })
 }
 
 async fn health(State(app): State<Arc<App>>) -> Response {
     let up = SystemTime::now().duration_since(app.started).map_or(0, |d| d.as_secs());
-    Json(serde_json::json!({"status": "ok", "model": app.backend.model_id(), "uptime_s": up})).into_response()
+    Json(serde_json::json!({"status": "ok", "model": app.model.id, "uptime_s": up})).into_response()
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {

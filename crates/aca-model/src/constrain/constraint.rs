@@ -29,6 +29,16 @@ impl Clone for Constraint {
     }
 }
 
+impl std::fmt::Debug for Constraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Constraint")
+            .field("vocab_size", &self.vocab_size())
+            .field("eos_token_ids", &self.eos_token_ids)
+            .field("eos_accepted", &self.eos_accepted)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Constraint {
     pub(crate) fn new(matcher: Matcher, vocabulary: TokEnv, eos_token_ids: Arc<[u32]>) -> Self {
         Constraint {

@@ -47,19 +47,30 @@ impl JsonSpec {
 
     /// The JSON Schema handed to the grammar compiler, after checking it against its meta-schema.
     pub(crate) fn compiled_schema(&self) -> Result<Value, ConstraintError> {
-        match self {
-            JsonSpec::AnyObject => Ok(json!({ "type": "object" })),
+        let mut schema = match self {
+            JsonSpec::AnyObject => json!({ "type": "object" }),
             JsonSpec::Schema { schema, strict } => {
                 check_against_meta_schema(schema)?;
                 let mut schema = schema.clone();
                 if *strict {
                     close_objects(&mut schema);
                 }
-                Ok(schema)
+                schema
             }
+        };
+        // Compact JSON: no whitespace runs between tokens, so a weak model cannot wander in blank
+        // space until its token budget is gone. A schema's own `x-guidance` options win.
+        if let Some(object) = schema.as_object_mut()
+            && !object.contains_key(GUIDANCE_OPTIONS)
+        {
+            object.insert(GUIDANCE_OPTIONS.to_owned(), json!({ "whitespace_flexible": false }));
         }
+        Ok(schema)
     }
 }
+
+/// The schema key through which llguidance takes its JSON compile options.
+const GUIDANCE_OPTIONS: &str = "x-guidance";
 
 fn check_against_meta_schema(schema: &Value) -> Result<(), ConstraintError> {
     if !schema.is_object() && !schema.is_boolean() {

@@ -24,13 +24,15 @@ pub enum FinishReason {
     StopString(String),
     /// `max_tokens` tokens were generated.
     Length,
+    /// The output a decoding constraint asked for is complete (a JSON value closed).
+    Complete,
 }
 
 impl FinishReason {
     /// The OpenAI `finish_reason` (`"tool_calls"` is decided later, from the parsed reply).
     pub fn as_openai(&self) -> &'static str {
         match self {
-            Self::StopToken(_) | Self::StopString(_) => "stop",
+            Self::StopToken(_) | Self::StopString(_) | Self::Complete => "stop",
             Self::Length => "length",
         }
     }

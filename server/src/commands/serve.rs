@@ -1,0 +1,101 @@
+//! `aca serve`: loads a Qwen3 checkpoint and serves it over an OpenAI-compatible API.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use aca_model::Device;
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use crate::serve::{App, ServedModel, router};
+
+/// Serve a Qwen3 checkpoint over an OpenAI-compatible API.
+///
+/// Routes: POST /v1/chat/completions (JSON or SSE streaming, tools, response_format json_object /
+/// json_schema enforced while decoding, logprobs, n, stop, seed), POST /v1/generate (token ids in,
+/// sampled ids and their logprobs out, for RL rollouts), GET /v1/models, GET /health, GET /metrics.
+///
+/// Example:
+///   aca serve --model ./Qwen3-0.6B --listen 127.0.0.1:8000
+///   curl -s localhost:8000/v1/chat/completions -d '{"messages":[{"role":"user","content":"Hi"}]}'
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ServeArgs {
+    /// Checkpoint directory: config.json, model.safetensors (or a sharded index), tokenizer.json and
+    /// tokenizer_config.json with the chat template.
+    #[arg(long, value_name = "DIR")]
+    model: PathBuf,
+    /// Where the model runs. wgpu and cuda need a build with `--features aca/wgpu` or `aca/cuda`.
+    #[arg(long, value_enum, default_value_t = DeviceChoice::Cpu)]
+    device: DeviceChoice,
+    #[arg(long, default_value = "127.0.0.1:8000")]
+    listen: SocketAddr,
+    /// The name clients ask for (`model` in requests); the checkpoint folder's name by default.
+    #[arg(long)]
+    served_model_name: Option<String>,
+    /// Sequences decoded together; new requests join between decode steps.
+    #[arg(long, default_value_t = 16)]
+    max_batch: usize,
+    /// Longest prompt plus completion of one sequence (capped by the checkpoint's own limit).
+    #[arg(long, default_value_t = 8192)]
+    max_context: usize,
+    /// Require `Authorization: Bearer TOKEN` on the API routes.
+    #[arg(long, env = "ACA_SERVE_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, default_value_t = 4 * 1024 * 1024)]
+    max_request_bytes: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DeviceChoice {
+    Cpu,
+    Wgpu,
+    Cuda,
+}
+
+fn device(choice: DeviceChoice) -> anyhow::Result<Device> {
+    match choice {
+        DeviceChoice::Cpu => Ok(Device::flex()),
+        DeviceChoice::Wgpu | DeviceChoice::Cuda => bail!(
+            "--device {} is not in this build: the default build runs on the CPU only",
+            format!("{choice:?}").to_lowercase()
+        ),
+    }
+}
+
+pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    if args.max_batch == 0 || args.max_context == 0 {
+        bail!("--max-batch and --max-context must be at least 1");
+    }
+    let device = device(args.device)?;
+    let id = match args.served_model_name {
+        Some(name) => name,
+        None => args
+            .model
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "model".to_owned()),
+    };
+    eprintln!("loading {} …", args.model.display());
+    let (dir, max_batch, max_context) = (args.model.clone(), args.max_batch, args.max_context);
+    let model = tokio::task::spawn_blocking(move || ServedModel::load(&dir, &device, id, max_batch, max_context))
+        .await
+        .context("loading the model stopped")??;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let addr = listener.local_addr()?;
+    println!(
+        "serving {} at http://{addr}/v1 (context {}, batch {})",
+        model.id, model.max_context, args.max_batch
+    );
+    let app = App::new(model, args.token, args.max_request_bytes);
+    tokio::select! {
+        result = axum::serve(listener, router(app)) => result.context("the server stopped")?,
+        _ = tokio::signal::ctrl_c() => eprintln!("stopping"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

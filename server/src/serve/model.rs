@@ -1,0 +1,89 @@
+//! The model `aca serve` serves: a Qwen3 checkpoint on burn with its tokenizer, chat template, JSON
+//! constraints and the continuous-batching engine, loaded once and shared by every request.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use aca_model::constrain::{Constraint, ConstraintError, ConstraintFactory, JsonSpec};
+use aca_model::engine::{Engine, EngineConfig, GenerationEvent, GenerationRequest, SubmitError};
+use aca_model::text::{ChatMessage, CheckpointText, RenderOptions, TextTokenizer};
+use aca_model::{Device, Qwen3Model};
+use anyhow::Context;
+use tokio::sync::mpsc;
+
+pub struct ServedModel {
+    pub id: String,
+    pub max_context: usize,
+    engine: Engine,
+    tokenizer: Arc<TextTokenizer>,
+    template: aca_model::text::ChatTemplate,
+    constraints: ConstraintFactory,
+}
+
+/// A rendered conversation, ready to generate from.
+pub struct Prompt {
+    pub ids: Vec<u32>,
+    /// The template opened `<think>` for the model: its reply starts as reasoning.
+    pub reasoning_open: bool,
+}
+
+impl ServedModel {
+    /// Loads the checkpoint in `dir` (config, weights, tokenizer, template) onto `device`.
+    /// `max_context` is capped by the checkpoint's own `max_position_embeddings`.
+    pub fn load(dir: &Path, device: &Device, id: String, max_batch: usize, max_context: usize) -> anyhow::Result<Self> {
+        let model = Qwen3Model::load(dir, device)
+            .with_context(|| format!("cannot load the checkpoint in {}", dir.display()))?;
+        let text =
+            CheckpointText::load(dir).with_context(|| format!("cannot load the tokenizer in {}", dir.display()))?;
+        let max_context = max_context.min(model.config().max_position_embeddings);
+        let mut end_ids = text.stop_token_ids.clone();
+        for id in &model.config().eos_token_ids {
+            if !end_ids.contains(id) {
+                end_ids.push(*id);
+            }
+        }
+        let constraints = ConstraintFactory::new(text.tokenizer.inner(), &end_ids)
+            .context("cannot prepare JSON output constraints for this tokenizer")?;
+        let tokenizer = Arc::new(text.tokenizer);
+        let engine = Engine::start(
+            model,
+            tokenizer.clone(),
+            end_ids,
+            EngineConfig {
+                max_batch,
+                max_waiting: max_batch * 8,
+                max_context,
+            },
+        );
+        Ok(ServedModel {
+            id,
+            max_context,
+            engine,
+            tokenizer,
+            template: text.template,
+            constraints,
+        })
+    }
+
+    pub fn render(&self, messages: &[ChatMessage], options: &RenderOptions) -> Result<Prompt, String> {
+        let text = self.template.render(messages, options).map_err(|e| e.to_string())?;
+        let ids = self.tokenizer.encode(&text).map_err(|e| e.to_string())?;
+        let reasoning_open = text.trim_end().ends_with("<think>");
+        Ok(Prompt { ids, reasoning_open })
+    }
+
+    pub fn constraint(&self, spec: &JsonSpec) -> Result<Constraint, ConstraintError> {
+        self.constraints.constraint(spec)
+    }
+
+    pub fn submit(&self, request: GenerationRequest) -> Result<mpsc::UnboundedReceiver<GenerationEvent>, SubmitError> {
+        self.engine.submit(request)
+    }
+
+    /// One token as text (lossy where a byte-level piece is part of a character) and its UTF-8 bytes.
+    pub fn token_text(&self, id: u32) -> (String, Vec<u8>) {
+        let text = self.tokenizer.decode(&[id], false).unwrap_or_default();
+        let bytes = text.as_bytes().to_vec();
+        (text, bytes)
+    }
+}

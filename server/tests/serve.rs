@@ -1,0 +1,300 @@
+//! `aca serve` as clients use it: a Qwen3-shaped checkpoint (random weights, the real Qwen3 tokenizer
+//! and chat template) served over HTTP, called with plain HTTP and with the official OpenAI Python
+//! client: chat, streaming, JSON output enforced while decoding, token-level generation, errors.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use aca_model::random::{RandomShape, write_random_checkpoint};
+use serde_json::{Value, json};
+
+const TOKEN: &str = "serve-test-token";
+
+/// A small model with Qwen3's real vocabulary, so the real template's special tokens exist.
+fn checkpoint(dir: &Path) -> PathBuf {
+    let model = dir.join("qwen3-tiny");
+    let shape = RandomShape {
+        hidden_size: 64,
+        intermediate_size: 128,
+        num_hidden_layers: 2,
+        num_attention_heads: 4,
+        num_key_value_heads: 2,
+        head_dim: 16,
+        ..RandomShape::bench()
+    };
+    write_random_checkpoint(&model, &shape, 11).unwrap();
+    let text = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/aca-model/tests/fixtures/text/qwen3");
+    for file in ["tokenizer.json.gz", "tokenizer_config.json"] {
+        std::fs::copy(text.join(file), model.join(file)).unwrap();
+    }
+    model
+}
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(model: &Path) -> Server {
+    let mut child = Command::new(common::ACA)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--max-batch",
+            "4",
+            "--max-context",
+            "2048",
+        ])
+        .arg("--model")
+        .arg(model)
+        .env("ACA_SERVE_TOKEN", TOKEN)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("aca starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let base = loop {
+        assert!(Instant::now() < deadline, "aca serve printed no address within 120 s");
+        let line = lines.next().expect("aca serve exited before it was ready").unwrap();
+        if let Some(rest) = line.strip_prefix("serving ") {
+            let url = rest.split(" at ").nth(1).unwrap().split_whitespace().next().unwrap();
+            break url.trim_end_matches("/v1").to_owned();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    Server { child, base }
+}
+
+fn post(server: &Server, path: &str, body: &Value) -> (u16, Value) {
+    let response = reqwest::blocking::Client::new()
+        .post(format!("{}{path}", server.base))
+        .bearer_auth(TOKEN)
+        .json(body)
+        .send()
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().unwrap_or(Value::Null))
+}
+
+fn chat(messages_text: &str, extra: Value) -> Value {
+    let mut body = json!({"messages": [{"role": "user", "content": messages_text}]});
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    body
+}
+
+/// The `data:` payloads of a server-sent event stream.
+fn sse(server: &Server, body: &Value) -> Vec<String> {
+    let text = reqwest::blocking::Client::new()
+        .post(format!("{}/v1/chat/completions", server.base))
+        .bearer_auth(TOKEN)
+        .json(body)
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: ").or_else(|| l.strip_prefix("data:")))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn chat_streaming_json_output_generation_and_errors_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(&checkpoint(dir.path()));
+
+    // Greedy decoding is deterministic, and the reply is whole.
+    let request = chat("Name a colour.", json!({"max_tokens": 8, "temperature": 0}));
+    let (status, first) = post(&server, "/v1/chat/completions", &request);
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["object"], "chat.completion");
+    assert_eq!(first["model"], "qwen3-tiny");
+    let choice = &first["choices"][0];
+    assert!(
+        matches!(choice["finish_reason"].as_str(), Some("length" | "stop")),
+        "{first}"
+    );
+    let usage = &first["usage"];
+    assert!(usage["prompt_tokens"].as_u64().unwrap() > 5, "{first}");
+    assert!(usage["completion_tokens"].as_u64().unwrap() <= 8);
+    assert_eq!(
+        usage["total_tokens"].as_u64().unwrap(),
+        usage["prompt_tokens"].as_u64().unwrap() + usage["completion_tokens"].as_u64().unwrap()
+    );
+    let (_, again) = post(&server, "/v1/chat/completions", &request);
+    assert_eq!(again["choices"][0]["message"], choice["message"]);
+
+    // The stream carries the same reply, then usage, then [DONE].
+    let mut streamed = request.clone();
+    streamed["stream"] = json!(true);
+    streamed["stream_options"] = json!({"include_usage": true});
+    let events = sse(&server, &streamed);
+    assert_eq!(events.last().map(String::as_str), Some("[DONE]"), "{events:?}");
+    let chunks: Vec<Value> = events[..events.len() - 1]
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap())
+        .collect();
+    assert_eq!(chunks[0]["choices"][0]["delta"]["role"], "assistant");
+    let mut content = String::new();
+    let mut reasoning = String::new();
+    for chunk in &chunks {
+        for choice in chunk["choices"].as_array().unwrap() {
+            content.push_str(choice["delta"]["content"].as_str().unwrap_or_default());
+            reasoning.push_str(choice["delta"]["reasoning_content"].as_str().unwrap_or_default());
+        }
+    }
+    let message = &choice["message"];
+    assert_eq!(content, message["content"].as_str().unwrap_or_default());
+    assert_eq!(reasoning, message["reasoning_content"].as_str().unwrap_or_default());
+    let last = chunks.last().unwrap();
+    assert!(last["choices"].as_array().unwrap().is_empty());
+    assert_eq!(last["usage"]["completion_tokens"], usage["completion_tokens"]);
+
+    // n choices with a seed: reproducible, and each its own sequence.
+    let sampled = chat(
+        "Say something.",
+        json!({"max_tokens": 6, "temperature": 1.0, "seed": 5, "n": 3}),
+    );
+    let (_, one) = post(&server, "/v1/chat/completions", &sampled);
+    let (_, two) = post(&server, "/v1/chat/completions", &sampled);
+    assert_eq!(one["choices"].as_array().unwrap().len(), 3);
+    assert_eq!(one["choices"], two["choices"]);
+
+    // JSON output is enforced while decoding: even random weights write a valid object.
+    let schema = json!({
+        "type": "object",
+        "properties": {"size": {"enum": ["small", "large"]}, "count": {"type": "integer", "minimum": 1, "maximum": 9}},
+        "required": ["size", "count"],
+        "additionalProperties": false
+    });
+    for seed in [1, 2, 3] {
+        let structured = chat(
+            "Order.",
+            json!({"max_tokens": 40, "temperature": 0.9, "seed": seed,
+                   "response_format": {"type": "json_schema", "json_schema": {"name": "order", "schema": schema}}}),
+        );
+        let (status, reply) = post(&server, "/v1/chat/completions", &structured);
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(reply["choices"][0]["finish_reason"], "stop", "{reply}");
+        let text = reply["choices"][0]["message"]["content"].as_str().unwrap();
+        let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(["small", "large"].contains(&value["size"].as_str().unwrap()), "{value}");
+        assert!((1..=9).contains(&value["count"].as_i64().unwrap()), "{value}");
+    }
+
+    // Token ids in, sampled ids and their logprobs out.
+    let (status, generated) = post(
+        &server,
+        "/v1/generate",
+        &json!({"input_ids": [151644, 872, 198, 9707], "max_tokens": 5, "temperature": 0.7, "seed": 9}),
+    );
+    assert_eq!(status, 200, "{generated}");
+    let ids = generated["output_ids"].as_array().unwrap();
+    let logprobs = generated["logprobs"].as_array().unwrap();
+    assert_eq!(ids.len(), logprobs.len());
+    assert!(!ids.is_empty() && ids.len() <= 5);
+    assert!(logprobs.iter().all(|l| l.as_f64().unwrap() <= 0.0), "{generated}");
+
+    // Errors in OpenAI's shape, with the status clients map to their exceptions.
+    let (status, error) = post(&server, "/v1/chat/completions", &chat("x", json!({"n": 0})));
+    assert_eq!(status, 400);
+    assert_eq!(error["error"]["param"], "n");
+    let (status, error) = post(
+        &server,
+        "/v1/chat/completions",
+        &chat("x", json!({"max_tokens": 100_000})),
+    );
+    assert_eq!(status, 400);
+    assert_eq!(error["error"]["code"], "context_length_exceeded");
+    let (status, error) = post(
+        &server,
+        "/v1/chat/completions",
+        &chat(
+            "x",
+            json!({"response_format": {"type": "json_schema", "json_schema": {"schema": {"type": 7}}}}),
+        ),
+    );
+    assert_eq!(status, 400, "{error}");
+    assert_eq!(error["error"]["param"], "response_format");
+    let (status, error) = post(&server, "/v1/chat/completions", &json!({"messages": "not a list"}));
+    assert_eq!(status, 400, "{error}");
+    assert_eq!(error["error"]["type"], "invalid_request_error");
+    let refused = reqwest::blocking::Client::new()
+        .get(format!("{}/v1/models", server.base))
+        .send()
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 401);
+    let big = "x".repeat(5 * 1024 * 1024);
+    let (status, _) = post(&server, "/v1/chat/completions", &chat(&big, json!({})));
+    assert_eq!(status, 413);
+
+    // Probes stay open; metrics count what happened.
+    let health: Value = reqwest::blocking::get(format!("{}/health", server.base))
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(health["status"], "ok");
+    let metrics = reqwest::blocking::get(format!("{}/metrics", server.base))
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        metrics.contains(r#"aca_serve_requests_total{route="/v1/chat/completions",status="200"}"#),
+        "{metrics}"
+    );
+    assert!(metrics.contains("aca_serve_completion_tokens_total"), "{metrics}");
+}
+
+#[test]
+fn the_official_openai_client_works_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(&checkpoint(dir.path()));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve/openai_client.py");
+    let output = Command::new("python3")
+        .arg(&script)
+        .args([&format!("{}/v1", server.base), TOKEN, "qwen3-tiny"])
+        .output()
+        .expect("python3 runs (scripts/setup installs the openai package)");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let out: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(out["stream"]["content"], out["chat"]["content"], "{out}");
+    assert_eq!(
+        out["stream"]["completion_tokens"], out["chat"]["completion_tokens"],
+        "{out}"
+    );
+    assert_eq!(out["stream"]["finish_reason"], out["chat"]["finish_reason"], "{out}");
+    assert!(
+        out["tools"]["prompt_tokens"].as_u64().unwrap() > out["chat"]["prompt_tokens"].as_u64().unwrap() + 20,
+        "the tools reach the prompt through the template: {out}"
+    );
+    let structured: Value = serde_json::from_str(out["json_schema"]["content"].as_str().unwrap()).unwrap();
+    assert!(structured["size"].is_string() && structured["count"].is_i64(), "{out}");
+    let logprobs = out["logprobs"].as_array().unwrap();
+    assert!(!logprobs.is_empty());
+    for token in logprobs {
+        let top = token["top"].as_array().unwrap();
+        assert_eq!(top.len(), 2, "{out}");
+        // Greedy: the chosen token is the most likely one.
+        assert!(
+            (token["logprob"].as_f64().unwrap() - top[0].as_f64().unwrap()).abs() < 1e-4,
+            "{out}"
+        );
+    }
+    assert_eq!(out["wrong_model"], "model_not_found");
+    assert_eq!(out["wrong_token"], "refused");
+}
