@@ -28,6 +28,7 @@ enum Command {
     Observe(commands::observe::ObserveArgs),
     Verify(commands::verify::VerifyArgs),
     Provision(commands::provision::ProvisionArgs),
+    Bench(commands::bench::BenchArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
             Command::Observe(args) => commands::observe::run(args).await,
             Command::Verify(args) => commands::verify::run(args).await,
             Command::Provision(args) => commands::provision::run(args).await,
+            Command::Bench(args) => commands::bench::run(args).await,
         }
     });
     match result {

@@ -1,6 +1,7 @@
 //! One module per `aca` subcommand.
 
 pub mod api;
+pub mod bench;
 pub mod console;
 pub mod demo;
 pub mod docs;

@@ -25,7 +25,7 @@ impl ScriptedPolicy {
                 && container.is_none_or(|c| e.places.contains(c))
         });
         for field in empty_fields {
-            let Some(parameter) = parameter_for(ctx, &field.name) else {
+            let Some(parameter) = parameter_for(ctx, self.step, &field.name) else {
                 continue;
             };
             let value = parameter
@@ -37,11 +37,17 @@ impl ScriptedPolicy {
             if value.is_none() && !required {
                 continue;
             }
-            let key = format!("prefill {}", field.index);
-            if self.tried.contains(&key) {
+            // Once per field and step: a field the prefill could not set (its value went elsewhere,
+            // the console cleared it) is left to the confirmation's field errors.
+            let key = format!(
+                "{} in {}",
+                normalise(&field.name),
+                container.map_or(String::new(), |c| normalise(&c.name))
+            );
+            if self.prefilled.contains(&key) {
                 continue;
             }
-            self.tried.push(key);
+            self.prefilled.push(key);
             let intent = match (field.role, value) {
                 (Role::Combobox, value) => Intent::Choose {
                     labels: vec![field.name.clone()],
@@ -82,7 +88,7 @@ impl ScriptedPolicy {
             let Some(field) = field_of_error(obs, error) else {
                 continue;
             };
-            let value = documented_value(ctx, &field.name);
+            let value = documented_value(ctx, self.step, &field.name);
             let undocumented = !documented_anywhere(ctx, &field.name);
             let intent = if field.role == Role::Combobox {
                 Intent::Choose {
@@ -177,6 +183,9 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
+        if let Some(choice) = self.ground_choice(ctx, label, value, undocumented) {
+            return choice;
+        }
         let place = same_place(obs, TEXT_INPUTS, None);
         let mut alternatives = Vec::new();
         if let Some(other) = renamed(label, &place, &Self::other_labels(ctx, label)) {
@@ -197,6 +206,52 @@ impl ScriptedPolicy {
         }
         alternatives.extend(scroll_alternative(obs, label));
         self.fallback(ctx, &format!("the field \"{label}\""), alternatives)
+    }
+
+    /// A parameter whose value is picked rather than typed: a radio button or option card named
+    /// like the value (`Billing Method: Pay-as-you-go`), or a switch named like the parameter
+    /// (`Status: Enabled`). `None` when the page shows neither.
+    fn ground_choice(&self, ctx: &Context<'_>, label: &str, value: &str, undocumented: bool) -> Option<Move> {
+        let obs = ctx.observation;
+        if let Some(switch) = labelled(obs, label, &[Role::Switch, Role::Checkbox], |m| m == LabelMatch::Exact)
+            .into_iter()
+            .next()
+            && let Some(wanted) = switch_state(value)
+        {
+            if switch.state.checked == Some(wanted) {
+                return Some(Move::Done(None));
+            }
+            return Some(Move::Act {
+                action: GuiAction::Click { index: switch.index },
+                goal: format!("turn \"{label}\" {}", if wanted { "on" } else { "off" }),
+                grounding: self.grounding_for(undocumented, label, switch),
+                effect: Effect::Complete,
+                failed: None,
+            });
+        }
+        let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| m == LabelMatch::Exact);
+        let pick = picks
+            .iter()
+            .find(|e| e.places.iter().any(|p| match_label(label, &p.name) == Some(LabelMatch::Exact)))
+            .or(picks.first())?;
+        if pick.state.checked == Some(true) || pick.state.selected {
+            return Some(Move::Done(None));
+        }
+        Some(Move::Act {
+            action: GuiAction::Click { index: pick.index },
+            goal: format!("pick \"{value}\" for \"{label}\""),
+            grounding: self.grounding_for(undocumented, label, pick),
+            effect: Effect::Complete,
+            failed: None,
+        })
+    }
+
+    fn grounding_for(&self, undocumented: bool, label: &str, element: &Element) -> Option<Grounding> {
+        if undocumented {
+            self.undocumented_grounding(label, element)
+        } else {
+            self.as_written()
+        }
     }
 
     pub(super) fn ground_choose(
@@ -348,6 +403,15 @@ impl ScriptedPolicy {
     }
 }
 
+/// The state a value asks of a switch: `Enabled`/`On`/`Yes` on, `Disabled`/`Off`/`No` off.
+fn switch_state(value: &str) -> Option<bool> {
+    match normalise(value).as_str() {
+        "enabled" | "enable" | "on" | "yes" | "true" | "selected" => Some(true),
+        "disabled" | "disable" | "off" | "no" | "false" | "cleared" => Some(false),
+        _ => None,
+    }
+}
+
 /// The options the page side said a select offers, when the last action on it found no such option.
 fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
     match ctx.last_outcome() {
@@ -359,19 +423,20 @@ fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
     }
 }
 
-/// The parameter-table row that describes a field.
-fn parameter_for<'c>(ctx: &Context<'c>, field: &str) -> Option<&'c Parameter> {
-    ctx.task
-        .procedure
-        .parameters
-        .iter()
+/// The parameter-table row that describes a field: the current step's own tables first (two
+/// sections may both have a `Name`), then the page's.
+fn parameter_for<'c>(ctx: &Context<'c>, step: usize, field: &str) -> Option<&'c Parameter> {
+    let number = ctx.steps.get(step).map(|s| s.number.as_str());
+    let tables = &ctx.task.procedure.parameters;
+    let own = tables.iter().filter(|t| t.step.is_some() && t.step.as_deref() == number);
+    own.chain(tables.iter())
         .flat_map(|t| &t.rows)
         .find(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
 }
 
 /// An example or default the page's parameter tables give for a field.
-fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
-    parameter_for(ctx, field)
+fn documented_value(ctx: &Context<'_>, step: usize, field: &str) -> Option<String> {
+    parameter_for(ctx, step, field)
         .and_then(|p| p.example.clone().or_else(|| p.default.clone()))
         .map(|v| ctx.task.substitute(&v))
 }
@@ -379,7 +444,12 @@ fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
 /// Whether the page names a field anywhere: a parameter table, a step's labels or values.
 fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
     let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
-    parameter_for(ctx, field).is_some()
+    ctx.task
+        .procedure
+        .parameters
+        .iter()
+        .flat_map(|t| &t.rows)
+        .any(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
         })

@@ -113,6 +113,21 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
+    // "Configure the following parameters" with a table under the step: each row that gives the
+    // value to use ("In this example, web-vpc is used") is a field to set on this step's page.
+    for row in own_parameters(step, task) {
+        let Some(example) = &row.example else { continue };
+        if used.contains(&normalise(&row.name)) {
+            continue;
+        }
+        used.push(normalise(&row.name));
+        out.push(Intent::Fill {
+            label: row.name.clone(),
+            value: task.substitute(example),
+            undocumented: false,
+        });
+    }
+    let tabled = !own_parameters(step, task).is_empty();
     let unused: Vec<String> = step
         .labels
         .iter()
@@ -127,11 +142,14 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             undocumented: false,
         });
     } else if step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm) {
-        for label in &unused {
+        let last = unused.len().saturating_sub(1);
+        for (i, label) in unused.iter().enumerate() {
             out.push(Intent::Click {
                 label: label.clone(),
                 row,
-                confirm: crate::label::is_confirm_label(label),
+                // The click that ends a step with a parameter table (`Next`) submits its form as a
+                // confirmation does: required fields first, field errors answered after.
+                confirm: crate::label::is_confirm_label(label) || (tabled && i == last && !row),
             });
         }
     }
@@ -146,6 +164,16 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         out.push(Intent::Nothing { note });
     }
     out
+}
+
+/// The rows of the parameter tables that belong to `step` (inside it or right after it).
+pub fn own_parameters<'t>(step: &Step, task: &'t Task) -> Vec<&'t aca_core::Parameter> {
+    task.procedure
+        .parameters
+        .iter()
+        .filter(|t| t.step.as_deref() == Some(step.number.as_str()))
+        .flat_map(|t| &t.rows)
+        .collect()
 }
 
 /// The section names a step mentions besides its targets (`In the vSwitch section, set Name …`):

@@ -74,6 +74,8 @@ pub struct ScriptedPolicy {
     asked_resource: bool,
     /// An action was taken for the current step.
     acted_in_step: bool,
+    /// Fields of the current step filled from the page's parameter tables before a confirmation.
+    prefilled: Vec<String>,
 }
 
 impl ScriptedPolicy {
@@ -100,6 +102,7 @@ impl ScriptedPolicy {
         self.derived_for = Some(self.step);
         self.intent = 0;
         self.acted_in_step = false;
+        self.prefilled.clear();
         self.step_note = None;
         self.start_intent(ctx);
     }
