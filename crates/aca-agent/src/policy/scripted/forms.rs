@@ -144,12 +144,14 @@ impl ScriptedPolicy {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let sections = intent::sections(&step);
+        let avoid = other_sections(ctx, self.step, &sections);
         let preference = Preference {
             sections: &sections,
+            avoid: &avoid,
             ..Preference::default()
         };
-        let mut exact = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
-        preference.sort(obs, &mut exact);
+        let exact = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
+        let exact = preference.best(obs, exact);
         if exact
             .iter()
             .any(|e| e.value.as_deref().map(str::trim) == Some(value.trim()))
@@ -205,7 +207,7 @@ impl ScriptedPolicy {
             ));
         }
         alternatives.extend(scroll_alternative(obs, label));
-        self.fallback(ctx, &format!("the field \"{label}\""), alternatives)
+        self.fallback(ctx, &format!("the field \"{label}\""), label, alternatives)
     }
 
     /// A parameter whose value is picked rather than typed: a radio button or option card named
@@ -264,13 +266,15 @@ impl ScriptedPolicy {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let sections = intent::sections(&step);
+        let avoid = other_sections(ctx, self.step, &sections);
         let preference = Preference {
             sections: &sections,
+            avoid: &avoid,
             ..Preference::default()
         };
         let found = labels.iter().find_map(|label| {
-            let mut exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
-            preference.sort(obs, &mut exact);
+            let exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
+            let exact = preference.best(obs, exact);
             exact
                 .iter()
                 .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
@@ -302,7 +306,7 @@ impl ScriptedPolicy {
             for label in labels {
                 alternatives.extend(scroll_alternative(obs, label));
             }
-            return self.fallback(ctx, &what, alternatives);
+            return self.fallback(ctx, &what, &labels.join(" / "), alternatives);
         };
         let grounding = if undocumented {
             self.undocumented_grounding(&label, select)
@@ -401,6 +405,17 @@ impl ScriptedPolicy {
             }
         }
     }
+}
+
+/// The sections other steps name (`In the vSwitch section, …`), except those this step names too.
+fn other_sections(ctx: &Context<'_>, step: usize, own: &[String]) -> Vec<String> {
+    ctx.steps
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != step)
+        .flat_map(|(_, s)| intent::sections(s))
+        .filter(|s| !own.iter().any(|o| normalise(o) == normalise(s)))
+        .collect()
 }
 
 /// The state a value asks of a switch: `Enabled`/`On`/`Yes` on, `Disabled`/`Off`/`No` off.

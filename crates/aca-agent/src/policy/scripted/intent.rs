@@ -15,8 +15,19 @@ pub enum Intent {
     Navigate { segments: Vec<String>, at: usize },
     /// Make sure the row of the task's resource is on the page.
     FindRow,
-    /// Click a labelled control; `row` when it sits in a table row's Actions column.
-    Click { label: String, row: bool, confirm: bool },
+    /// Tick the check boxes of the task's resources' rows ("select the vSwitches that you want to
+    /// delete").
+    SelectRows,
+    /// Make sure the page the step starts on ("On the VPCs page") is the one shown.
+    OnPage { name: String },
+    /// Click a labelled control; `row` when it sits in a table row's Actions column, `batch` when it
+    /// acts on the selected rows (a button below or above the list, never a row's own).
+    Click {
+        label: String,
+        row: bool,
+        confirm: bool,
+        batch: bool,
+    },
     /// Type a value into a labelled field.
     Fill {
         label: String,
@@ -39,6 +50,8 @@ impl Intent {
             Intent::Nothing { note } => note.clone(),
             Intent::Navigate { segments, .. } => format!("navigate to {}", segments.join(" > ")),
             Intent::FindRow => "find the resource's row".into(),
+            Intent::SelectRows => "select the resources' rows".into(),
+            Intent::OnPage { name } => format!("check that the {name} page is shown"),
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
@@ -63,6 +76,11 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     let mut used: Vec<String> = Vec::new();
     if let Some(container) = &step.container {
         used.push(normalise(&container.name));
+        if container.kind == ContainerKind::Page {
+            out.push(Intent::OnPage {
+                name: container.name.clone(),
+            });
+        }
     }
     if step.actions.contains(&StepAction::SelectRegion) && step.values.is_empty() {
         out.push(Intent::Nothing {
@@ -85,6 +103,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
                 label: segment.clone(),
                 row: true,
                 confirm: false,
+                batch: false,
             }));
         } else {
             out.push(Intent::Navigate {
@@ -134,7 +153,14 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .filter(|l| !used.contains(&normalise(l)))
         .cloned()
         .collect();
-    if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
+    let batch = !row
+        && ["below the list", "above the list", "selected", "at the bottom of the list"]
+            .iter()
+            .any(|p| lower.contains(p));
+    if selects && step.values.is_empty() && unused.is_empty() && !step.actions.contains(&StepAction::SelectRegion) {
+        // "On the vSwitches page, select the vSwitches that you want to delete."
+        out.push(Intent::SelectRows);
+    } else if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
         // "select a zone from the Zone drop-down list": whichever unused label names a select.
         out.push(Intent::Choose {
             labels: unused.clone(),
@@ -150,10 +176,11 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
                 // The click that ends a step with a parameter table (`Next`) submits its form as a
                 // confirmation does: required fields first, field errors answered after.
                 confirm: crate::label::is_confirm_label(label) || (tabled && i == last && !row),
+                batch,
             });
         }
     }
-    if out.is_empty() {
+    if out.iter().all(|i| matches!(i, Intent::OnPage { .. })) {
         let note = match &step.container {
             Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
                 format!("done through its sub-steps on the {} page", c.name)
@@ -220,11 +247,15 @@ mod tests {
         });
         assert_eq!(
             intents(&s, &Task::default()),
-            vec![Intent::Click {
-                label: "Create VPC".into(),
-                row: false,
-                confirm: false
-            }]
+            vec![
+                Intent::OnPage { name: "VPCs".into() },
+                Intent::Click {
+                    label: "Create VPC".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
+            ]
         );
     }
 
@@ -274,7 +305,8 @@ mod tests {
                 Intent::Click {
                     label: "Stop".into(),
                     row: true,
-                    confirm: false
+                    confirm: false,
+                    batch: false
                 }
             ]
         );

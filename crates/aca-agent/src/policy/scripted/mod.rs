@@ -26,6 +26,8 @@ use crate::label::{LabelMatch, normalise};
 enum Effect {
     /// The intent is done.
     Complete,
+    /// The intent and this many after it are done (a menu item found outside its menu).
+    CompleteWithNext(usize),
     /// One menu segment is done.
     NextSegment,
     /// A confirmation was clicked: the next observation shows whether the console took it.
@@ -119,6 +121,11 @@ impl ScriptedPolicy {
         }
         match effect {
             Effect::Complete => self.complete_intent(ctx),
+            Effect::CompleteWithNext(more) => {
+                for _ in 0..=more {
+                    self.complete_intent(ctx);
+                }
+            }
             Effect::NextSegment => {
                 if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
                     *at += 1;
@@ -252,11 +259,18 @@ impl ScriptedPolicy {
             Intent::Nothing { note } => Move::Done(Some(note.clone())),
             Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
             Intent::FindRow => self.ground_row(ctx),
-            Intent::Click { label, row, confirm } => {
+            Intent::SelectRows => self.ground_select_rows(ctx),
+            Intent::OnPage { name } => self.ground_on_page(ctx, name),
+            Intent::Click {
+                label,
+                row,
+                confirm,
+                batch,
+            } => {
                 if self.confirm_clicked {
                     self.verify_confirm(ctx)
                 } else {
-                    self.ground_click(ctx, label, *row, *confirm)
+                    self.ground_click(ctx, label, *row, *confirm, *batch)
                 }
             }
             Intent::Fill {
@@ -295,7 +309,9 @@ impl ScriptedPolicy {
     }
 
     /// The target was not found as written: look again once, then try one alternative per attempt.
-    fn fallback(&mut self, ctx: &Context<'_>, what: &str, alternatives: Vec<Alternative>) -> Move {
+    /// `what` names the target in sentences (`the field "Name"`); `documented` is the page's own
+    /// text for it (`Name`), what a defect quotes.
+    fn fallback(&mut self, ctx: &Context<'_>, what: &str, documented: &str, alternatives: Vec<Alternative>) -> Move {
         let local = ctx.attempts_on(self.step).saturating_sub(self.intent_base);
         if local == 0 {
             return Move::Act {
@@ -342,7 +358,7 @@ impl ScriptedPolicy {
             reason: format!("{what} is not on the page, and no alternative found it"),
             finding: Some(Finding {
                 kind: FindingKind::Absent,
-                documented: what.to_owned(),
+                documented: documented.to_owned(),
                 observed: String::new(),
                 evidence: lines,
             }),
@@ -379,7 +395,7 @@ impl ScriptedPolicy {
 fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
     match intent {
-        Intent::Nothing { .. } | Intent::FindRow => None,
+        Intent::Nothing { .. } | Intent::FindRow | Intent::SelectRows | Intent::OnPage { .. } => None,
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),
         Intent::Fill { label, .. } => Some(exact(label, &[Role::Textbox, Role::Combobox])),

@@ -4,8 +4,8 @@ use aca_core::{Element, GuiAction, PlaceKind, Role};
 
 use super::alternative::{Alternative, place_path, scroll_alternative};
 use super::ground::{
-    CLICKABLE, Preference, evidence, in_place, is_more_trigger, labelled, open_modal, page_is, renamed, row_of,
-    same_place, search_box,
+    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is,
+    renamed, row_of, same_place, search_box,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
@@ -95,7 +95,7 @@ impl ScriptedPolicy {
             ));
         }
         alternatives.extend(scroll_alternative(obs, segment));
-        self.fallback(ctx, &format!("the navigation item \"{segment}\""), alternatives)
+        self.fallback(ctx, &format!("the navigation item \"{segment}\""), segment, alternatives)
     }
 
     pub(super) fn ground_row(&mut self, ctx: &Context<'_>) -> Move {
@@ -127,9 +127,100 @@ impl ScriptedPolicy {
         if let Some(name) = names.first() {
             alternatives.extend(scroll_alternative(obs, name));
         }
-        match self.fallback(ctx, "the resource's row", alternatives) {
+        match self.fallback(ctx, "the resource's row", "", alternatives) {
             // A resource that is not listed is the environment's problem, not the page's.
             Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
+            other => other,
+        }
+    }
+
+    /// Ticks the check boxes of the rows of the task's resources, one per action, until all are.
+    pub(super) fn ground_select_rows(&mut self, ctx: &Context<'_>) -> Move {
+        let obs = ctx.observation;
+        if ctx.task.resource_report.is_none() && !self.asked_resource {
+            return Move::Provision(self.resource_description(ctx));
+        }
+        let names = Self::resource_names(ctx);
+        let boxes: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Checkbox && !e.state.disabled)
+            .filter(|e| row_of(e).is_some_and(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n))))
+            .collect();
+        if let Some(unticked) = boxes.iter().find(|e| e.state.checked != Some(true)) {
+            return Move::Act {
+                action: GuiAction::Click { index: unticked.index },
+                goal: format!("select the row \"{}\"", row_of(unticked).map_or("", |r| r.name.as_str())),
+                grounding: self.as_written(),
+                effect: Effect::Nothing,
+                failed: None,
+            };
+        }
+        if !boxes.is_empty() {
+            return Move::Done(None);
+        }
+        let mut alternatives = Vec::new();
+        if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+            alternatives.push(Alternative::path(
+                "search",
+                GuiAction::Type {
+                    index: search.index,
+                    text: name.clone(),
+                    submit: true,
+                },
+                format!("search for \"{name}\""),
+            ));
+        }
+        match self.fallback(ctx, "the check boxes of the resources' rows", "", alternatives) {
+            // Resources that are not listed are the environment's problem, not the page's.
+            Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
+            other => other,
+        }
+    }
+
+    /// "On the VPCs page": the page is shown when its title or a heading says so; a heading that
+    /// reads like the name is the page under another name; a page the navigation pane offers is
+    /// opened. A page that shows no name like it is left for the step's own targets to judge.
+    pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        if page_is(obs, name) || open_modal(obs).is_some() {
+            return Move::Done(None);
+        }
+        if !self.tried.iter().any(|t| t == "open page") {
+            let link = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
+                .into_iter()
+                .find(|e| in_place(e, PlaceKind::Navigation));
+            if let Some(link) = link {
+                self.tried.push("open page".into());
+                return Move::Act {
+                    action: GuiAction::Click { index: link.index },
+                    goal: format!("open the {name} page, where the step starts"),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    failed: None,
+                };
+            }
+        }
+        let headings: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Heading && !in_place(e, PlaceKind::Navigation))
+            .collect();
+        let mut alternatives = Vec::new();
+        if let Some(heading) = renamed(name, &headings, &Self::other_labels(ctx, name)) {
+            alternatives.push(Alternative::finding(
+                "renamed page",
+                GuiAction::Wait { ms: Some(100) },
+                format!("take \"{}\", the page that reads like \"{name}\"", heading.name),
+                Effect::Complete,
+                FindingKind::Renamed,
+                name,
+                &heading.name,
+                heading,
+            ));
+        }
+        match self.fallback(ctx, &format!("the {name} page"), name, alternatives) {
+            Move::GiveUp { .. } => Move::Done(Some(format!("no page title reads like \"{name}\""))),
             other => other,
         }
     }
@@ -144,7 +235,14 @@ impl ScriptedPolicy {
         description
     }
 
-    pub(super) fn ground_click(&mut self, ctx: &Context<'_>, label: &str, row: bool, confirm: bool) -> Move {
+    pub(super) fn ground_click(
+        &mut self,
+        ctx: &Context<'_>,
+        label: &str,
+        row: bool,
+        confirm: bool,
+        batch: bool,
+    ) -> Move {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let names = Self::resource_names(ctx);
@@ -159,6 +257,7 @@ impl ScriptedPolicy {
         let preference = Preference {
             container: container.as_deref(),
             sections: &[],
+            avoid: &[],
             rows: &names,
             want_row: row,
         };
@@ -192,6 +291,10 @@ impl ScriptedPolicy {
                 Some(r) => names.is_empty() || names.iter().any(|n| mentions(&r.name, n)),
                 None => in_place(e, PlaceKind::Menu),
             });
+        }
+        if batch {
+            // A button for the selected rows is never one row's own.
+            exact.retain(|e| row_of(e).is_none());
         }
         preference.sort(obs, &mut exact);
         if let Some(target) = exact.iter().find(|e| !e.state.disabled).or(exact.first()) {
@@ -227,6 +330,36 @@ impl ScriptedPolicy {
             Effect::Complete
         };
         let mut alternatives = Vec::new();
+        if row && is_more_label(label) {
+            // "choose More > Delete", and Delete sits in the row itself: the item moved out of the
+            // menu. The path's later segments are tried from its end (the item itself first).
+            let path: Vec<&str> = self.intents[self.intent + 1..]
+                .iter()
+                .map_while(|i| match i {
+                    Intent::Click { label, row: true, .. } => Some(label.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let direct = path.iter().enumerate().rev().find_map(|(at, item)| {
+                place
+                    .iter()
+                    .find(|e| e.role != Role::Menuitem && crate::label::match_label(item, &e.name) == Some(LabelMatch::Exact))
+                    .map(|e| (at, *item, *e))
+            });
+            if let Some((at, item, direct)) = direct {
+                let documented: Vec<&str> = std::iter::once(label).chain(path[..=at].iter().copied()).collect();
+                alternatives.push(Alternative::finding(
+                    "moved out of the menu",
+                    GuiAction::Click { index: direct.index },
+                    format!("click \"{item}\", which the row shows outside the \"{label}\" menu"),
+                    Effect::CompleteWithNext(at + 1),
+                    FindingKind::Moved,
+                    &documented.join(" > "),
+                    &format!("{item} (in the Actions column)"),
+                    direct,
+                ));
+            }
+        }
         if let Some(other) = renamed(label, &place, &exclude) {
             alternatives.push(Alternative::finding(
                 "renamed",
@@ -316,6 +449,6 @@ impl ScriptedPolicy {
                 }),
             });
         }
-        self.fallback(ctx, &format!("\"{label}\""), alternatives)
+        self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
     }
 }

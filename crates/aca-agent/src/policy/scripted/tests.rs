@@ -19,6 +19,8 @@ struct EcsPage {
     stopped: bool,
     /// The release puts Stop straight into the ⋯ menu, without the Instance Status sub-menu.
     flat_menu: bool,
+    /// The release shows Stop in the row itself, with no ⋯ menu.
+    stop_in_row: bool,
     clicks: Vec<String>,
 }
 
@@ -73,7 +75,14 @@ impl EcsPage {
                 row.clone(),
             );
             add(Role::Link, "Connect", row.clone());
-            let more = add(Role::Button, "⋯", row);
+            if self.stop_in_row {
+                add(Role::Button, "Stop", row.clone());
+            }
+            let more = if self.stop_in_row {
+                add(Role::Link, "Monitor", row)
+            } else {
+                add(Role::Button, "⋯", row)
+            };
             let menu = vec![place(PlaceKind::Menu, "")];
             if self.menu >= 1 && self.flat_menu {
                 add(Role::Menuitem, "Start", menu.clone());
@@ -94,7 +103,9 @@ impl EcsPage {
                 add(Role::Button, "OK", dialog.clone());
                 add(Role::Button, "Cancel", dialog);
             }
-            elements[more].state.expanded = Some(self.menu > 0);
+            if !self.stop_in_row {
+                elements[more].state.expanded = Some(self.menu > 0);
+            }
         }
         elements[group].state.expanded = Some(self.group_open);
         Observation {
@@ -214,5 +225,144 @@ fn a_missing_sub_menu_fails_first_then_is_skipped_as_obsolete() {
     );
     assert_eq!(report.verdict, Verdict::DocDefect);
     let kinds: Vec<_> = report.defects.iter().map(|d| (d.kind, d.documented.as_str())).collect();
-    assert_eq!(kinds, vec![(aca_core::DefectKind::ObsoleteStep, "\"Instance Status\"")]);
+    // The defect quotes the page's label, not the sentence about it.
+    assert_eq!(kinds, vec![(aca_core::DefectKind::ObsoleteStep, "Instance Status")]);
+}
+
+#[test]
+fn a_menu_item_shown_in_the_row_itself_is_a_moved_control() {
+    let mut page = EcsPage {
+        stop_in_row: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    assert_eq!(page.clicks, vec!["Instances & Images", "Instances", "Stop", "OK"]);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    assert_eq!(report.verdict, Verdict::DocDefect);
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(aca_core::DefectKind::MovedControl, "4", "⋯ > Instance Status > Stop")]
+    );
+}
+
+/// The Create VPC page of a console that fills the VPC's CIDR block with a default: two sections,
+/// each with a `Name` and an `IPv4 CIDR Block`.
+#[derive(Debug, Default)]
+struct CreateVpcPage {
+    on_form: bool,
+    /// Values by element name and section.
+    values: std::collections::BTreeMap<(String, String), String>,
+    submitted: bool,
+}
+
+impl CreateVpcPage {
+    const FIELDS: [(&str, &str, Role); 5] = [
+        ("VPC", "Name", Role::Textbox),
+        ("VPC", "IPv4 CIDR Block", Role::Textbox),
+        ("vSwitch", "Name", Role::Textbox),
+        ("vSwitch", "Zone", Role::Combobox),
+        ("vSwitch", "IPv4 CIDR Block", Role::Textbox),
+    ];
+
+    fn observe(&self) -> Observation {
+        let mut elements = Vec::new();
+        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>, value: Option<String>| {
+            elements.push(Element {
+                index: elements.len() as u32 + 1,
+                role,
+                name: name.into(),
+                value,
+                state: ElementState::default(),
+                places,
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint::default(),
+            });
+        };
+        add(Role::Link, "VPCs", vec![place(PlaceKind::Navigation, "VPC")], None);
+        if !self.on_form {
+            add(Role::Heading, "VPCs", vec![], None);
+            add(Role::Button, "Create VPC", vec![], None);
+        } else {
+            add(Role::Heading, "Create VPC", vec![], None);
+            for (section, name, role) in Self::FIELDS {
+                let places = vec![place(PlaceKind::Form, ""), place(PlaceKind::WizardStep, section)];
+                add(role, name, places, self.values.get(&(section.into(), name.into())).cloned());
+            }
+            add(Role::Button, "Confirm", vec![place(PlaceKind::Form, "")], None);
+        }
+        Observation {
+            url: "http://127.0.0.1:8080/console/vpc/vpcs".into(),
+            title: if self.on_form { "Create VPC" } else { "VPCs" }.into(),
+            elements,
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let observation = self.observe();
+        let index = action.index().unwrap_or_default();
+        let Some(element) = observation.element(index) else {
+            return ActionOutcome::ElementNotFound { index };
+        };
+        let section = element
+            .places
+            .iter()
+            .find(|p| p.kind == PlaceKind::WizardStep)
+            .map(|p| p.name.clone())
+            .unwrap_or_default();
+        match action {
+            GuiAction::Type { text, .. } | GuiAction::Select { option: text, .. } => {
+                self.values.insert((section, element.name.clone()), text.clone());
+            }
+            GuiAction::Click { .. } if element.name == "Create VPC" => {
+                self.on_form = true;
+                self.values
+                    .insert(("VPC".into(), "IPv4 CIDR Block".into()), "192.168.0.0/16".into());
+            }
+            GuiAction::Click { .. } if element.name == "Confirm" => self.submitted = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn parameter_tables_fill_their_own_sections_fields() {
+    let procedure = aca_docs::parse_markdown(include_str!("../../../../../tests/corpus/vpc/create-vpc-2024.md"))
+        .expect("the example page parses");
+    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
+    let mut page = CreateVpcPage::default();
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..40 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert!(matches!(next, Next::Finished(_)), "the episode did not finish: {:?}", page.values);
+    assert!(page.submitted);
+    let value = |section: &str, name: &str| page.values.get(&(section.into(), name.into())).cloned();
+    assert_eq!(value("VPC", "Name").as_deref(), Some("app-vpc"));
+    // The default is replaced by the table's example, in the VPC's section, not the vSwitch's.
+    assert_eq!(value("VPC", "IPv4 CIDR Block").as_deref(), Some("172.16.0.0/12"));
+    assert_eq!(value("vSwitch", "Name").as_deref(), Some("app-vsw"));
+    assert_eq!(value("vSwitch", "Zone").as_deref(), Some("Hangzhou Zone I"));
+    assert_eq!(value("vSwitch", "IPv4 CIDR Block").as_deref(), Some("172.16.1.0/24"));
 }
