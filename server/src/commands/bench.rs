@@ -174,10 +174,12 @@ async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &Bench
         ProfileId::Y2026 => ProfileId::Y2024,
     };
     let own_settings = settings(args, page.written_for, &args.out.join("own"));
-    let (home, effective) = run_once(target, page, &own_settings).await;
-    let reference = match effective {
-        Some(actions) if home.passed() && !args.no_reference => {
-            Some(match replay(target, &page.input, page.written_for, &own_settings, &actions).await {
+    let (home, measures) = run_once(target, page, &own_settings).await;
+    let reference = match measures {
+        Some(measures) if home.passed() && !args.no_reference => {
+            let actions = measures.effective;
+            let bindings = measures.bindings;
+            Some(match replay(target, &page.input, page.written_for, &own_settings, &actions, &bindings).await {
                 Ok(run) => ReferenceResult {
                     ms: run.elapsed.as_millis() as u64,
                     actions: run.actions,
@@ -215,7 +217,7 @@ async fn run_once(
     target: &ConsoleTarget,
     page: &BenchPage,
     settings: &Settings,
-) -> (RunResult, Option<Vec<aca_core::ActRequest>>) {
+) -> (RunResult, Option<crate::verify::Measures>) {
     let profile = settings.profile.map(|p| p.to_string()).unwrap_or_default();
     let quiet = |_: &str| {};
     match verify_page_measured(target, &page.input, settings, &quiet).await {
@@ -225,6 +227,7 @@ async fn run_once(
                 tracing::warn!("cannot write the report of {}: {e:#}", page.input.source);
             }
             let measures = verification.measures;
+            let resources_ms = measures.provision_ms + measures.cleanup_ms;
             (
                 RunResult {
                     profile,
@@ -233,9 +236,9 @@ async fn run_once(
                     summary: report.summary,
                     defects: report.defects,
                     total_ms: report.duration_ms,
-                    resources_ms: measures.provision_ms + measures.cleanup_ms,
+                    resources_ms,
                 },
-                Some(measures.effective),
+                Some(measures),
             )
         }
         Err(e) => (

@@ -61,6 +61,8 @@ pub struct Measures {
     pub provision_ms: u64,
     /// Time spent destroying them after it.
     pub cleanup_ms: u64,
+    /// The run's bindings (`suffix`, `vpc_id`, …): the names and ids its actions may carry.
+    pub bindings: std::collections::BTreeMap<String, String>,
 }
 
 /// Verifies one page; every failure ends up in the report, never as a lost run.
@@ -169,6 +171,9 @@ async fn verify_into(
         _ => None,
     };
     measured.provision_ms = provisioning.elapsed().as_millis() as u64;
+    if let Some(p) = &provisioned {
+        measured.bindings = p.bindings.clone();
+    }
     report.resources = provisioned.as_ref().map(|p| p.report.text.clone());
 
     progress("starting Chromium");

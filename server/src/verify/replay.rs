@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use aca_console::profile::ProfileId;
-use aca_core::{ActRequest, ActionOutcome};
+use aca_core::{ActRequest, ActionOutcome, GuiAction};
 use aca_runner::{Runner, Session};
 
 use super::page::PageInput;
@@ -33,6 +33,7 @@ pub async fn replay(
     profile: ProfileId,
     settings: &Settings,
     actions: &[ActRequest],
+    bindings: &std::collections::BTreeMap<String, String>,
 ) -> anyhow::Result<ReplayRun> {
     let account = target.account_for(&format!("reference-{}", page.slug), profile)?;
     let provider = match target {
@@ -45,7 +46,20 @@ pub async fn replay(
             .map_err(|e| anyhow::anyhow!("the reference's resources could not be provisioned: {e}"))?,
         _ => None,
     };
-    let result = run_script(target, page, settings, &account, actions).await;
+    // A script's selectors name its own fixtures: the verification's resource names and ids become
+    // this run's.
+    let renames: Vec<(String, String)> = provisioned
+        .as_ref()
+        .map(|p| {
+            bindings
+                .iter()
+                .filter_map(|(key, old)| p.bindings.get(key).map(|new| (old.clone(), new.clone())))
+                .filter(|(old, new)| !old.is_empty() && old != new)
+                .collect()
+        })
+        .unwrap_or_default();
+    let actions: Vec<ActRequest> = actions.iter().map(|a| rename(a, &renames)).collect();
+    let result = run_script(target, page, settings, &account, &actions).await;
     if let Some(p) = provisioned {
         let left = provision::destroy(&provider, &account, p).await;
         if !left.is_empty() {
@@ -101,6 +115,31 @@ async fn run_script(
         actions: actions.len(),
         refused: scripted?,
     })
+}
+
+/// `request` with every `old` name or id replaced by its `new` one (in the text it types or the
+/// option it picks, and in its element's fingerprint).
+fn rename(request: &ActRequest, renames: &[(String, String)]) -> ActRequest {
+    let swap = |text: &str| {
+        renames
+            .iter()
+            .fold(text.to_owned(), |acc, (old, new)| acc.replace(old.as_str(), new))
+    };
+    let mut out = request.clone();
+    match &mut out.action {
+        GuiAction::Type { text, .. } => *text = swap(text),
+        GuiAction::Select { option, .. } => *option = swap(option),
+        GuiAction::Goto { url } => *url = swap(url),
+        _ => {}
+    }
+    if let Some(fingerprint) = &mut out.fingerprint {
+        fingerprint.name = swap(&fingerprint.name);
+        fingerprint.path = swap(&fingerprint.path);
+        for neighbour in &mut fingerprint.neighbours {
+            *neighbour = swap(neighbour);
+        }
+    }
+    out
 }
 
 fn describe(outcome: &ActionOutcome) -> String {

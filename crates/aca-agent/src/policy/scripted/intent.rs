@@ -151,6 +151,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .labels
         .iter()
         .filter(|l| !used.contains(&normalise(l)))
+        .filter(|l| !names_a_section(&lower, l))
         .cloned()
         .collect();
     let batch = !row
@@ -191,6 +192,15 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         out.push(Intent::Nothing { note });
     }
     out
+}
+
+/// Whether the step's text uses `label` as the name of where it works ("in the **Basic
+/// Configurations** step", "in the **VPC** section"), not as a control to click.
+fn names_a_section(lower_text: &str, label: &str) -> bool {
+    let label = label.to_lowercase();
+    ["step", "section", "area"]
+        .iter()
+        .any(|place| lower_text.contains(&format!("the {label} {place}")))
 }
 
 /// The rows of the parameter tables that belong to `step` (inside it or right after it).
@@ -280,14 +290,34 @@ mod tests {
                     value: "web-vsw-1".into(),
                     undocumented: false
                 },
+                // "the vSwitch section" is where the select is, not a select of its own.
                 Intent::Choose {
-                    labels: vec!["vSwitch".into(), "Zone".into()],
+                    labels: vec!["Zone".into()],
                     value: None,
                     undocumented: false
                 }
             ]
         );
         assert_eq!(sections(&s), vec!["vSwitch".to_string(), "Zone".to_string()]);
+    }
+
+    #[test]
+    fn a_wizard_step_named_by_the_step_is_no_click_target() {
+        let mut s = step(
+            "On the buy page, configure the parameters in the Basic Configurations step and click Next.",
+            &["Basic Configurations", "Next"],
+            vec![StepAction::Click],
+        );
+        s.number = "5".into();
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![Intent::Click {
+                label: "Next".into(),
+                row: false,
+                confirm: false,
+                batch: false
+            }]
+        );
     }
 
     #[test]
