@@ -290,12 +290,26 @@ impl ScriptedPolicy {
         ctx.steps.get(self.step).cloned()
     }
 
+    /// What identifies the task's resources in a list: their names, and their ids (`${vpc_id}`
+    /// bindings), since some lists show a resource by its id alone.
     fn resource_names(ctx: &Context<'_>) -> Vec<String> {
-        ctx.task
+        let mut names = ctx
+            .task
             .resource_report
             .as_ref()
             .map(|r| r.names.clone())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if ctx.task.resource_report.is_some() {
+            let ids: Vec<String> = ctx
+                .task
+                .bindings
+                .iter()
+                .filter(|(key, id)| key.ends_with("_id") && !id.is_empty() && !names.contains(id))
+                .map(|(_, id)| id.clone())
+                .collect();
+            names.extend(ids);
+        }
+        names
     }
 
     /// Every label the procedure documents except `label`: never taken for a renamed `label`.

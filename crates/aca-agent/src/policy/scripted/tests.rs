@@ -366,3 +366,25 @@ fn parameter_tables_fill_their_own_sections_fields() {
     assert_eq!(value("vSwitch", "Zone").as_deref(), Some("Hangzhou Zone I"));
     assert_eq!(value("vSwitch", "IPv4 CIDR Block").as_deref(), Some("172.16.1.0/24"));
 }
+
+#[test]
+fn a_row_that_shows_only_the_resources_id_is_the_resources_row() {
+    let mut page = EcsPage::default();
+    let mut task = Task::new(stop_instance());
+    task.resource_report = Some(ResourceReport {
+        text: "ECS instance named web-01, Running.".into(),
+        names: vec!["web-01".into()],
+    });
+    task.bindings.insert("instance_id".into(), "i-bp1abc".into());
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..50 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert!(page.stopped, "{:?}", page.clicks);
+}
