@@ -456,9 +456,13 @@ fn documented_value(ctx: &Context<'_>, step: usize, field: &str) -> Option<Strin
         .map(|v| ctx.task.substitute(&v))
 }
 
-/// Whether the page names a field anywhere: a parameter table, a step's labels or values.
+/// Whether the page names a field anywhere: a parameter table, a step's labels or values, or a
+/// step's sentence ("select a VPC and a vSwitch").
 fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
     let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
+    if ctx.steps.iter().any(|s| crate::label::mentions(&s.text, field)) {
+        return true;
+    }
     ctx.task
         .procedure
         .parameters

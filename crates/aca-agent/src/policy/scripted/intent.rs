@@ -147,18 +147,32 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     let tabled = !own_parameters(step, task).is_empty();
-    let unused: Vec<String> = step
+    let mut unused: Vec<String> = step
         .labels
         .iter()
         .filter(|l| !used.contains(&normalise(l)))
         .filter(|l| !names_a_section(&lower, l))
         .cloned()
         .collect();
+    let clicks = step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm);
+    // "select a VPC and a vSwitch, and then click Buy Now": the confirmation is a click even in a
+    // step that also selects.
+    let mut confirmations = Vec::new();
+    if selects && clicks {
+        confirmations = unused.iter().filter(|l| crate::label::is_confirm_label(l)).cloned().collect();
+        unused.retain(|l| !crate::label::is_confirm_label(l));
+    }
     let batch = !row
         && ["below the list", "above the list", "selected", "at the bottom of the list"]
             .iter()
             .any(|p| lower.contains(p));
-    if selects && step.values.is_empty() && unused.is_empty() && !step.actions.contains(&StepAction::SelectRegion) {
+    if selects
+        && step.values.is_empty()
+        && unused.is_empty()
+        && confirmations.is_empty()
+        && lower.contains("select the")
+        && !step.actions.contains(&StepAction::SelectRegion)
+    {
         // "On the vSwitches page, select the vSwitches that you want to delete."
         out.push(Intent::SelectRows);
     } else if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
@@ -181,6 +195,12 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
+    out.extend(confirmations.into_iter().map(|label| Intent::Click {
+        label,
+        row: false,
+        confirm: true,
+        batch: false,
+    }));
     if out.iter().all(|i| matches!(i, Intent::OnPage { .. })) {
         let note = match &step.container {
             Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
@@ -315,6 +335,24 @@ mod tests {
                 label: "Next".into(),
                 row: false,
                 confirm: false,
+                batch: false
+            }]
+        );
+    }
+
+    #[test]
+    fn a_confirmation_in_a_step_that_also_selects_is_clicked() {
+        let s = step(
+            "In the Network step, select a VPC and a vSwitch, and then click Buy Now.",
+            &["Network", "Buy Now"],
+            vec![StepAction::Select, StepAction::Click],
+        );
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![Intent::Click {
+                label: "Buy Now".into(),
+                row: false,
+                confirm: true,
                 batch: false
             }]
         );

@@ -285,10 +285,18 @@ impl ScriptedPolicy {
             }
         }
         let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
+        // A list nested under the resource (a bucket's ACL, its objects) has rows of its own, none
+        // of them named like the resource: there the step means the list's row, not the resource's.
+        let names_a_row = obs
+            .elements
+            .iter()
+            .filter_map(row_of)
+            .any(|r| names.iter().any(|n| mentions(&r.name, n)));
+        let ours = |r: &aca_core::Place| names.is_empty() || !names_a_row || names.iter().any(|n| mentions(&r.name, n));
         if row {
             // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
             exact.retain(|e| match row_of(e) {
-                Some(r) => names.is_empty() || names.iter().any(|n| mentions(&r.name, n)),
+                Some(r) => ours(r),
                 None => in_place(e, PlaceKind::Menu),
             });
         }
@@ -314,11 +322,7 @@ impl ScriptedPolicy {
             };
         }
         let our_row = if row {
-            obs.elements
-                .iter()
-                .filter_map(row_of)
-                .find(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)))
-                .map(|r| r.name.clone())
+            obs.elements.iter().filter_map(row_of).find(|r| ours(r)).map(|r| r.name.clone())
         } else {
             None
         };
