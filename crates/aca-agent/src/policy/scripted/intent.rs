@@ -20,6 +20,8 @@ pub enum Intent {
     SelectRows,
     /// Make sure the page the step starts on ("On the VPCs page") is the one shown.
     OnPage { name: String },
+    /// Make sure the tab the step works on ("On the DNS Settings tab") is the one selected.
+    OnTab { name: String },
     /// Click a labelled control; `row` when it sits in a table row's Actions column, `batch` when it
     /// acts on the selected rows (a button below or above the list, never a row's own).
     Click {
@@ -52,6 +54,7 @@ impl Intent {
             Intent::FindRow => "find the resource's row".into(),
             Intent::SelectRows => "select the resources' rows".into(),
             Intent::OnPage { name } => format!("check that the {name} page is shown"),
+            Intent::OnTab { name } => format!("open the {name} tab"),
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
@@ -78,6 +81,11 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         used.push(normalise(&container.name));
         if container.kind == ContainerKind::Page {
             out.push(Intent::OnPage {
+                name: container.name.clone(),
+            });
+        }
+        if container.kind == ContainerKind::Tab {
+            out.push(Intent::OnTab {
                 name: container.name.clone(),
             });
         }
@@ -201,7 +209,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         confirm: true,
         batch: false,
     }));
-    if out.iter().all(|i| matches!(i, Intent::OnPage { .. })) {
+    if out.iter().all(|i| matches!(i, Intent::OnPage { .. } | Intent::OnTab { .. })) {
         let note = match &step.container {
             Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
                 format!("done through its sub-steps on the {} page", c.name)
@@ -355,6 +363,30 @@ mod tests {
                 confirm: true,
                 batch: false
             }]
+        );
+    }
+
+    #[test]
+    fn a_step_on_a_tab_opens_the_tab_first() {
+        let mut s = step(
+            "On the DNS Settings tab, find the record and click Delete in the Actions column.",
+            &["DNS Settings", "Delete", "Actions"],
+            vec![StepAction::Find, StepAction::Click],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Tab,
+            name: "DNS Settings".into(),
+        });
+        s.column = Some("Actions".into());
+        let derived = intents(&s, &Task::default());
+        assert_eq!(
+            derived[..2],
+            [
+                Intent::OnTab {
+                    name: "DNS Settings".into()
+                },
+                Intent::FindRow
+            ]
         );
     }
 

@@ -225,6 +225,46 @@ impl ScriptedPolicy {
         }
     }
 
+    /// "On the DNS Settings tab": selects the tab when another one is shown; a tab that reads like
+    /// the name is the tab under another name. A page without such a tab is left for the step's own
+    /// targets to judge.
+    pub(super) fn ground_on_tab(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        let tabs: Vec<&Element> = obs.elements.iter().filter(|e| e.role == Role::Tab).collect();
+        if let Some(tab) = tabs
+            .iter()
+            .find(|t| crate::label::match_label(name, &t.name) == Some(LabelMatch::Exact))
+        {
+            if tab.state.selected {
+                return Move::Done(None);
+            }
+            return Move::Act {
+                action: GuiAction::Click { index: tab.index },
+                goal: format!("open the \"{name}\" tab"),
+                grounding: self.as_written(),
+                effect: Effect::Complete,
+                failed: None,
+            };
+        }
+        if tabs.is_empty() {
+            return Move::Done(Some(format!("the page has no tabs; \"{name}\" is taken to be the page shown")));
+        }
+        let mut alternatives = Vec::new();
+        if let Some(other) = renamed(name, &tabs, &Self::other_labels(ctx, name)) {
+            alternatives.push(Alternative::finding(
+                "renamed tab",
+                GuiAction::Click { index: other.index },
+                format!("open \"{}\", the tab that reads like \"{name}\"", other.name),
+                Effect::Complete,
+                FindingKind::Renamed,
+                name,
+                &other.name,
+                other,
+            ));
+        }
+        self.fallback(ctx, &format!("the tab \"{name}\""), name, alternatives)
+    }
+
     pub(super) fn resource_description(&self, ctx: &Context<'_>) -> String {
         let step = self.step(ctx).unwrap_or_default();
         let mut description = format!("Step {} acts on an existing resource: {}", step.number, step.text);
