@@ -123,6 +123,8 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     let selects = step.actions.contains(&StepAction::Select);
     let enters = step.actions.contains(&StepAction::Enter);
     for value in &step.values {
+        // A value is written in bold too ("select **Aliyun_SM4** from …"): it is no label to find.
+        used.push(normalise(&value.value));
         let Some(label) = &value.label else { continue };
         used.push(normalise(label));
         let text = task.substitute(&value.value);
@@ -223,10 +225,11 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
 }
 
 /// Whether the step's text uses `label` as the name of where it works ("in the **Basic
-/// Configurations** step", "in the **VPC** section"), not as a control to click.
+/// Configurations** step", "in the **VPC** section") or of a field it leaves as it is ("keep the
+/// default value in the **Deletion Period** field"), not as a control to click.
 fn names_a_section(lower_text: &str, label: &str) -> bool {
     let label = label.to_lowercase();
-    ["step", "section", "area"]
+    ["step", "section", "area", "field"]
         .iter()
         .any(|place| lower_text.contains(&format!("the {label} {place}")))
 }

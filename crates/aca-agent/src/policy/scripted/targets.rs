@@ -345,6 +345,29 @@ impl ScriptedPolicy {
             exact.retain(|e| row_of(e).is_none());
         }
         preference.sort(obs, &mut exact);
+        // "choose More > X": X belongs in the menu the previous segment opened. Found only in the
+        // row itself, it moved out of the menu (after one more look).
+        let after_more = row
+            && self.intent > 0
+            && matches!(self.intents.get(self.intent - 1), Some(Intent::Click { row: true, .. }));
+        if after_more && !exact.is_empty() && !exact.iter().any(|e| in_place(e, PlaceKind::Menu)) {
+            let direct = exact[0];
+            let more = match self.intents.get(self.intent - 1) {
+                Some(Intent::Click { label, .. }) => label.clone(),
+                _ => String::new(),
+            };
+            let alternative = Alternative::finding(
+                "outside the menu",
+                GuiAction::Click { index: direct.index },
+                format!("click \"{label}\", which the row shows outside the \"{more}\" menu"),
+                if confirm { Effect::ConfirmClicked } else { Effect::Complete },
+                FindingKind::Moved,
+                &format!("{more} > {label}"),
+                &format!("{label} (in the Actions column)"),
+                direct,
+            );
+            return self.fallback(ctx, &format!("\"{label}\" in the \"{more}\" menu"), label, vec![alternative]);
+        }
         if let Some(target) = exact.iter().find(|e| !e.state.disabled).or(exact.first()) {
             if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
                 return prefill;

@@ -21,6 +21,8 @@ struct EcsPage {
     flat_menu: bool,
     /// The release shows Stop in the row itself, with no ⋯ menu.
     stop_in_row: bool,
+    /// The release shows Stop in the row itself, beside a ⋯ menu that no longer holds it.
+    stop_beside_menu: bool,
     clicks: Vec<String>,
 }
 
@@ -75,7 +77,7 @@ impl EcsPage {
                 row.clone(),
             );
             add(Role::Link, "Connect", row.clone());
-            if self.stop_in_row {
+            if self.stop_in_row || self.stop_beside_menu {
                 add(Role::Button, "Stop", row.clone());
             }
             let more = if self.stop_in_row {
@@ -94,7 +96,9 @@ impl EcsPage {
             if self.menu == 2 {
                 let sub = vec![place(PlaceKind::Menu, ""), place(PlaceKind::Menu, "Instance Status")];
                 add(Role::Menuitem, "Start", sub.clone());
-                add(Role::Menuitem, "Stop", sub.clone());
+                if !self.stop_beside_menu {
+                    add(Role::Menuitem, "Stop", sub.clone());
+                }
                 add(Role::Menuitem, "Restart", sub);
             }
             if self.dialog {
@@ -387,4 +391,23 @@ fn a_row_that_shows_only_the_resources_id_is_the_resources_row() {
         };
     }
     assert!(page.stopped, "{:?}", page.clicks);
+}
+
+#[test]
+fn a_menu_item_found_beside_its_menu_is_a_moved_control() {
+    let mut page = EcsPage {
+        stop_beside_menu: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report.defects.iter().map(|d| (d.kind, d.step.as_str())).collect();
+    assert_eq!(defects, vec![(aca_core::DefectKind::MovedControl, "4")], "{report:#?}");
 }
