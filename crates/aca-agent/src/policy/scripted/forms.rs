@@ -5,7 +5,7 @@ use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role
 
 use super::alternative::{Alternative, scroll_alternative};
 use super::ground::{
-    Preference, TEXT_INPUTS, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place,
+    Preference, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, match_label, normalise, overlap_score};
@@ -188,16 +188,25 @@ impl ScriptedPolicy {
         if let Some(choice) = self.ground_choice(ctx, label, value, undocumented) {
             return choice;
         }
-        let place = same_place(obs, TEXT_INPUTS, None);
+        let place = same_place(obs, &[Role::Textbox, Role::Combobox], None);
         let mut alternatives = Vec::new();
         if let Some(other) = renamed(label, &place, &Self::other_labels(ctx, label)) {
-            alternatives.push(Alternative::finding(
-                "renamed",
+            // The value goes in whichever kind of field the renamed one is.
+            let action = if other.role == Role::Combobox {
+                GuiAction::Select {
+                    index: other.index,
+                    option: value.to_owned(),
+                }
+            } else {
                 GuiAction::Type {
                     index: other.index,
                     text: value.to_owned(),
                     submit: false,
-                },
+                }
+            };
+            alternatives.push(Alternative::finding(
+                "renamed",
+                action,
                 format!("set \"{}\", which reads like \"{label}\"", other.name),
                 Effect::Complete,
                 FindingKind::Renamed,

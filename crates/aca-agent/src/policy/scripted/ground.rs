@@ -14,9 +14,6 @@ pub const CLICKABLE: &[Role] = &[
     Role::Option,
 ];
 
-/// Roles that take typed text.
-pub const TEXT_INPUTS: &[Role] = &[Role::Textbox];
-
 /// Names consoles give the trigger of an overflow menu.
 const MORE_TRIGGERS: &[&str] = &["More", "More Actions", "⋯", "...", "…"];
 

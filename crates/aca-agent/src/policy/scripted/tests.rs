@@ -269,6 +269,8 @@ struct CreateVpcPage {
     /// Values by element name and section.
     values: std::collections::BTreeMap<(String, String), String>,
     submitted: bool,
+    /// The release calls the Zone drop-down list this instead.
+    zone_label: Option<&'static str>,
 }
 
 impl CreateVpcPage {
@@ -304,6 +306,7 @@ impl CreateVpcPage {
         } else {
             add(Role::Heading, "Create VPC", vec![], None);
             for (section, name, role) in Self::FIELDS {
+                let name = if name == "Zone" { self.zone_label.unwrap_or(name) } else { name };
                 let places = vec![place(PlaceKind::Form, ""), place(PlaceKind::WizardStep, section)];
                 add(role, name, places, self.values.get(&(section.into(), name.into())).cloned());
             }
@@ -343,6 +346,51 @@ impl CreateVpcPage {
         }
         ActionOutcome::Done { reresolved: false }
     }
+}
+
+fn create_vpc(page: &mut CreateVpcPage) -> Episode {
+    let procedure = aca_docs::parse_markdown(include_str!("../../../../../tests/corpus/vpc/create-vpc-2024.md"))
+        .expect("the example page parses");
+    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..40 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => return episode,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    panic!("the episode did not finish: {:?}", page.values)
+}
+
+#[test]
+fn a_renamed_drop_down_list_takes_the_tables_value_and_is_reported() {
+    let mut page = CreateVpcPage {
+        zone_label: Some("Zone ID"),
+        ..CreateVpcPage::default()
+    };
+    let episode = create_vpc(&mut page);
+    assert_eq!(
+        page.values.get(&("vSwitch".into(), "Zone ID".into())).map(String::as_str),
+        Some("Hangzhou Zone I")
+    );
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str(), d.observed.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(aca_core::DefectKind::RenamedLabel, "6", "Zone", "Zone ID")]
+    );
 }
 
 #[test]
