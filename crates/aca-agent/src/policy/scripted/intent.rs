@@ -164,13 +164,33 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .filter(|l| !names_a_section(&lower, l))
         .cloned()
         .collect();
+    // "keep **Enable Health Check** turned **On**": a switch and the state it is to be in.
+    while let Some(at) = unused
+        .iter()
+        .position(|l| matches!(normalise(l).as_str(), "on" | "off"))
+        .filter(|at| *at > 0)
+    {
+        let state = unused.remove(at);
+        let switch = unused.remove(at - 1);
+        out.push(Intent::Fill {
+            label: switch,
+            value: state,
+            undocumented: false,
+        });
+    }
     let clicks = step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm);
     // "select a VPC and a vSwitch, and then click Buy Now": the confirmation is a click even in a
     // step that also selects.
     let mut confirmations = Vec::new();
     if selects && clicks {
-        confirmations = unused.iter().filter(|l| crate::label::is_confirm_label(l)).cloned().collect();
-        unused.retain(|l| !crate::label::is_confirm_label(l));
+        // What the sentence clicks comes after its "click"; a confirmation label anywhere is one.
+        let click_at = lower.rfind("click ");
+        let clicked = |label: &String| {
+            crate::label::is_confirm_label(label)
+                || click_at.is_some_and(|at| lower.rfind(&label.to_lowercase()).is_some_and(|p| p > at))
+        };
+        confirmations = unused.iter().filter(|l| clicked(l)).cloned().collect();
+        unused.retain(|l| !clicked(l));
     }
     let batch = !row
         && ["below the list", "above the list", "selected", "at the bottom of the list"]
@@ -186,12 +206,13 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         // "On the vSwitches page, select the vSwitches that you want to delete."
         out.push(Intent::SelectRows);
     } else if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
-        // "select a zone from the Zone drop-down list": whichever unused label names a select.
-        out.push(Intent::Choose {
-            labels: unused.clone(),
+        // "select a zone from the Zone drop-down list", "from the vSwitch and Security Group
+        // drop-down lists": an option in each.
+        out.extend(unused.iter().map(|label| Intent::Choose {
+            labels: vec![label.clone()],
             value: None,
             undocumented: false,
-        });
+        }));
     } else if step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm) {
         let last = unused.len().saturating_sub(1);
         for (i, label) in unused.iter().enumerate() {
@@ -208,6 +229,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     out.extend(confirmations.into_iter().map(|label| Intent::Click {
         label,
         row: false,
+        // Submits what the step selected: field errors are answered after.
         confirm: true,
         batch: false,
     }));
@@ -389,6 +411,58 @@ mod tests {
                     name: "DNS Settings".into()
                 },
                 Intent::FindRow
+            ]
+        );
+    }
+
+    #[test]
+    fn each_drop_down_list_named_gets_an_option_before_the_click() {
+        let s = step(
+            "In the Networking step, select the vSwitch and the security group from the vSwitch and Security Group drop-down lists, and click Next.",
+            &["Networking", "vSwitch", "Security Group", "Next"],
+            vec![StepAction::Select, StepAction::Click],
+        );
+        let choose = |label: &str| Intent::Choose {
+            labels: vec![label.into()],
+            value: None,
+            undocumented: false,
+        };
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                choose("vSwitch"),
+                choose("Security Group"),
+                Intent::Click {
+                    label: "Next".into(),
+                    row: false,
+                    confirm: true,
+                    batch: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_switch_and_its_state_are_one_setting() {
+        let s = step(
+            "In the Health Check step, keep Enable Health Check turned On and click Next.",
+            &["Health Check", "Enable Health Check", "On", "Next"],
+            vec![StepAction::Click],
+        );
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::Fill {
+                    label: "Enable Health Check".into(),
+                    value: "On".into(),
+                    undocumented: false
+                },
+                Intent::Click {
+                    label: "Next".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
             ]
         );
     }
