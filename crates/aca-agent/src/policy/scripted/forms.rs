@@ -4,9 +4,7 @@
 use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role};
 
 use super::alternative::{Alternative, scroll_alternative};
-use super::ground::{
-    Preference, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place,
-};
+use super::ground::{Preference, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place};
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, match_label, normalise, overlap_score};
 use crate::policy::{Context, Finding, FindingKind, Grounding};
@@ -240,10 +238,16 @@ impl ScriptedPolicy {
                 failed: None,
             });
         }
-        let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| m == LabelMatch::Exact);
+        let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| {
+            m == LabelMatch::Exact
+        });
         let pick = picks
             .iter()
-            .find(|e| e.places.iter().any(|p| match_label(label, &p.name) == Some(LabelMatch::Exact)))
+            .find(|e| {
+                e.places
+                    .iter()
+                    .any(|p| match_label(label, &p.name) == Some(LabelMatch::Exact))
+            })
             .or(picks.first())?;
         if pick.state.checked == Some(true) || pick.state.selected {
             return Some(Move::Done(None));
@@ -452,7 +456,9 @@ fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
 fn parameter_for<'c>(ctx: &Context<'c>, step: usize, field: &str) -> Option<&'c Parameter> {
     let number = ctx.steps.get(step).map(|s| s.number.as_str());
     let tables = &ctx.task.procedure.parameters;
-    let own = tables.iter().filter(|t| t.step.is_some() && t.step.as_deref() == number);
+    let own = tables
+        .iter()
+        .filter(|t| t.step.is_some() && t.step.as_deref() == number);
     own.chain(tables.iter())
         .flat_map(|t| &t.rows)
         .find(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))

@@ -22,6 +22,8 @@ pub enum Intent {
     OnPage { name: String },
     /// Make sure the tab the step works on ("On the DNS Settings tab") is the one selected.
     OnTab { name: String },
+    /// Make sure the wizard shows the step the page names ("In the Backend Servers step").
+    InWizardStep { name: String },
     /// Click a labelled control; `row` when it sits in a table row's Actions column, `batch` when it
     /// acts on the selected rows (a button below or above the list, never a row's own).
     Click {
@@ -55,6 +57,7 @@ impl Intent {
             Intent::SelectRows => "select the resources' rows".into(),
             Intent::OnPage { name } => format!("check that the {name} page is shown"),
             Intent::OnTab { name } => format!("open the {name} tab"),
+            Intent::InWizardStep { name } => format!("check that the wizard shows the {name} step"),
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
@@ -157,6 +160,11 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     let tabled = !own_parameters(step, task).is_empty();
+    for label in &step.labels {
+        if lower.contains(&format!("the {} step", label.to_lowercase())) && !used.contains(&normalise(label)) {
+            out.push(Intent::InWizardStep { name: label.clone() });
+        }
+    }
     let mut unused: Vec<String> = step
         .labels
         .iter()
@@ -193,9 +201,14 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         unused.retain(|l| !clicked(l));
     }
     let batch = !row
-        && ["below the list", "above the list", "selected", "at the bottom of the list"]
-            .iter()
-            .any(|p| lower.contains(p));
+        && [
+            "below the list",
+            "above the list",
+            "selected",
+            "at the bottom of the list",
+        ]
+        .iter()
+        .any(|p| lower.contains(p));
     if selects
         && step.values.is_empty()
         && unused.is_empty()
@@ -233,7 +246,12 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         confirm: true,
         batch: false,
     }));
-    if out.iter().all(|i| matches!(i, Intent::OnPage { .. } | Intent::OnTab { .. })) {
+    if out.iter().all(|i| {
+        matches!(
+            i,
+            Intent::OnPage { .. } | Intent::OnTab { .. } | Intent::InWizardStep { .. }
+        )
+    }) {
         let note = match &step.container {
             Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
                 format!("done through its sub-steps on the {} page", c.name)
@@ -364,12 +382,17 @@ mod tests {
         s.number = "5".into();
         assert_eq!(
             intents(&s, &Task::default()),
-            vec![Intent::Click {
-                label: "Next".into(),
-                row: false,
-                confirm: false,
-                batch: false
-            }]
+            vec![
+                Intent::InWizardStep {
+                    name: "Basic Configurations".into()
+                },
+                Intent::Click {
+                    label: "Next".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
+            ]
         );
     }
 
@@ -382,12 +405,15 @@ mod tests {
         );
         assert_eq!(
             intents(&s, &Task::default()),
-            vec![Intent::Click {
-                label: "Buy Now".into(),
-                row: false,
-                confirm: true,
-                batch: false
-            }]
+            vec![
+                Intent::InWizardStep { name: "Network".into() },
+                Intent::Click {
+                    label: "Buy Now".into(),
+                    row: false,
+                    confirm: true,
+                    batch: false
+                }
+            ]
         );
     }
 
@@ -430,6 +456,9 @@ mod tests {
         assert_eq!(
             intents(&s, &Task::default()),
             vec![
+                Intent::InWizardStep {
+                    name: "Networking".into()
+                },
                 choose("vSwitch"),
                 choose("Security Group"),
                 Intent::Click {
@@ -452,6 +481,9 @@ mod tests {
         assert_eq!(
             intents(&s, &Task::default()),
             vec![
+                Intent::InWizardStep {
+                    name: "Health Check".into()
+                },
                 Intent::Fill {
                     label: "Enable Health Check".into(),
                     value: "On".into(),

@@ -262,6 +262,7 @@ impl ScriptedPolicy {
             Intent::SelectRows => self.ground_select_rows(ctx),
             Intent::OnPage { name } => self.ground_on_page(ctx, name),
             Intent::OnTab { name } => self.ground_on_tab(ctx, name),
+            Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
             Intent::Click {
                 label,
                 row,
@@ -410,7 +411,11 @@ impl ScriptedPolicy {
 fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
     match intent {
-        Intent::Nothing { .. } | Intent::FindRow | Intent::SelectRows | Intent::OnPage { .. } => None,
+        Intent::Nothing { .. }
+        | Intent::FindRow
+        | Intent::SelectRows
+        | Intent::OnPage { .. }
+        | Intent::InWizardStep { .. } => None,
         Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),

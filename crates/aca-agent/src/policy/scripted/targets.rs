@@ -4,8 +4,8 @@ use aca_core::{Element, GuiAction, PlaceKind, Role};
 
 use super::alternative::{Alternative, place_path, scroll_alternative};
 use super::ground::{
-    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is,
-    renamed, row_of, same_place, search_box,
+    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is, renamed,
+    row_of, same_place, search_box,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
@@ -95,7 +95,12 @@ impl ScriptedPolicy {
             ));
         }
         alternatives.extend(scroll_alternative(obs, segment));
-        self.fallback(ctx, &format!("the navigation item \"{segment}\""), segment, alternatives)
+        self.fallback(
+            ctx,
+            &format!("the navigation item \"{segment}\""),
+            segment,
+            alternatives,
+        )
     }
 
     pub(super) fn ground_row(&mut self, ctx: &Context<'_>) -> Move {
@@ -150,7 +155,10 @@ impl ScriptedPolicy {
         if let Some(unticked) = boxes.iter().find(|e| e.state.checked != Some(true)) {
             return Move::Act {
                 action: GuiAction::Click { index: unticked.index },
-                goal: format!("select the row \"{}\"", row_of(unticked).map_or("", |r| r.name.as_str())),
+                goal: format!(
+                    "select the row \"{}\"",
+                    row_of(unticked).map_or("", |r| r.name.as_str())
+                ),
                 grounding: self.as_written(),
                 effect: Effect::Nothing,
                 failed: None,
@@ -247,7 +255,9 @@ impl ScriptedPolicy {
             };
         }
         if tabs.is_empty() {
-            return Move::Done(Some(format!("the page has no tabs; \"{name}\" is taken to be the page shown")));
+            return Move::Done(Some(format!(
+                "the page has no tabs; \"{name}\" is taken to be the page shown"
+            )));
         }
         let mut alternatives = Vec::new();
         if let Some(other) = renamed(name, &tabs, &Self::other_labels(ctx, name)) {
@@ -263,6 +273,49 @@ impl ScriptedPolicy {
             ));
         }
         self.fallback(ctx, &format!("the tab \"{name}\""), name, alternatives)
+    }
+
+    /// "In the Backend Servers step": the wizard's current step (its named wizard-step place) must
+    /// be that one; another step there means the wizard's steps moved. A wizard that names no step
+    /// is left for the step's own targets to judge.
+    pub(super) fn ground_in_wizard_step(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        let shown: Vec<(&aca_core::Place, &Element)> = obs
+            .elements
+            .iter()
+            .filter_map(|e| {
+                e.places
+                    .iter()
+                    .find(|p| p.kind == PlaceKind::WizardStep && !p.name.trim().is_empty())
+                    .map(|p| (p, e))
+            })
+            .collect();
+        let step_name = |place: &aca_core::Place| {
+            place
+                .name
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || c == '.')
+                .to_owned()
+        };
+        if shown.is_empty()
+            || shown
+                .iter()
+                .any(|(p, _)| crate::label::match_label(name, &step_name(p)) == Some(LabelMatch::Exact))
+        {
+            return Move::Done(None);
+        }
+        let (place, element) = shown[0];
+        let current = step_name(place);
+        let alternative = Alternative::finding(
+            "another wizard step",
+            GuiAction::Wait { ms: Some(100) },
+            format!("go on in the \"{current}\" step the wizard shows instead of \"{name}\""),
+            Effect::Complete,
+            FindingKind::Moved,
+            name,
+            &current,
+            element,
+        );
+        self.fallback(ctx, &format!("the wizard step \"{name}\""), name, vec![alternative])
     }
 
     pub(super) fn resource_description(&self, ctx: &Context<'_>) -> String {
@@ -360,13 +413,22 @@ impl ScriptedPolicy {
                 "outside the menu",
                 GuiAction::Click { index: direct.index },
                 format!("click \"{label}\", which the row shows outside the \"{more}\" menu"),
-                if confirm { Effect::ConfirmClicked } else { Effect::Complete },
+                if confirm {
+                    Effect::ConfirmClicked
+                } else {
+                    Effect::Complete
+                },
                 FindingKind::Moved,
                 &format!("{more} > {label}"),
                 &format!("{label} (in the Actions column)"),
                 direct,
             );
-            return self.fallback(ctx, &format!("\"{label}\" in the \"{more}\" menu"), label, vec![alternative]);
+            return self.fallback(
+                ctx,
+                &format!("\"{label}\" in the \"{more}\" menu"),
+                label,
+                vec![alternative],
+            );
         }
         if let Some(target) = exact.iter().find(|e| !e.state.disabled).or(exact.first()) {
             if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
@@ -385,7 +447,11 @@ impl ScriptedPolicy {
             };
         }
         let our_row = if row {
-            obs.elements.iter().filter_map(row_of).find(|r| ours(r)).map(|r| r.name.clone())
+            obs.elements
+                .iter()
+                .filter_map(row_of)
+                .find(|r| ours(r))
+                .map(|r| r.name.clone())
         } else {
             None
         };
@@ -410,7 +476,9 @@ impl ScriptedPolicy {
             let direct = path.iter().enumerate().rev().find_map(|(at, item)| {
                 place
                     .iter()
-                    .find(|e| e.role != Role::Menuitem && crate::label::match_label(item, &e.name) == Some(LabelMatch::Exact))
+                    .find(|e| {
+                        e.role != Role::Menuitem && crate::label::match_label(item, &e.name) == Some(LabelMatch::Exact)
+                    })
                     .map(|e| (at, *item, *e))
             });
             if let Some((at, item, direct)) = direct {

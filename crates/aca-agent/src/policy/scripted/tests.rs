@@ -306,9 +306,18 @@ impl CreateVpcPage {
         } else {
             add(Role::Heading, "Create VPC", vec![], None);
             for (section, name, role) in Self::FIELDS {
-                let name = if name == "Zone" { self.zone_label.unwrap_or(name) } else { name };
+                let name = if name == "Zone" {
+                    self.zone_label.unwrap_or(name)
+                } else {
+                    name
+                };
                 let places = vec![place(PlaceKind::Form, ""), place(PlaceKind::WizardStep, section)];
-                add(role, name, places, self.values.get(&(section.into(), name.into())).cloned());
+                add(
+                    role,
+                    name,
+                    places,
+                    self.values.get(&(section.into(), name.into())).cloned(),
+                );
             }
             add(Role::Button, "Confirm", vec![place(PlaceKind::Form, "")], None);
         }
@@ -372,7 +381,9 @@ fn a_renamed_drop_down_list_takes_the_tables_value_and_is_reported() {
     };
     let episode = create_vpc(&mut page);
     assert_eq!(
-        page.values.get(&("vSwitch".into(), "Zone ID".into())).map(String::as_str),
+        page.values
+            .get(&("vSwitch".into(), "Zone ID".into()))
+            .map(String::as_str),
         Some("Hangzhou Zone I")
     );
     let report = Report::of(
@@ -408,7 +419,11 @@ fn parameter_tables_fill_their_own_sections_fields() {
             other => panic!("unexpected {other:?}"),
         };
     }
-    assert!(matches!(next, Next::Finished(_)), "the episode did not finish: {:?}", page.values);
+    assert!(
+        matches!(next, Next::Finished(_)),
+        "the episode did not finish: {:?}",
+        page.values
+    );
     assert!(page.submitted);
     let value = |section: &str, name: &str| page.values.get(&(section.into(), name.into())).cloned();
     assert_eq!(value("VPC", "Name").as_deref(), Some("app-vpc"));
