@@ -93,6 +93,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
+    for label in &step.labels {
+        let a_value = step.values.iter().any(|v| v.label.as_deref() == Some(label.as_str()));
+        if step
+            .text
+            .to_lowercase()
+            .contains(&format!("the {} step", label.to_lowercase()))
+            && !a_value
+        {
+            out.push(Intent::InWizardStep { name: label.clone() });
+        }
+    }
     if step.actions.contains(&StepAction::SelectRegion) && step.values.is_empty() {
         out.push(Intent::Nothing {
             note: "the task fixes the region".into(),
@@ -160,11 +171,6 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     let tabled = !own_parameters(step, task).is_empty();
-    for label in &step.labels {
-        if lower.contains(&format!("the {} step", label.to_lowercase())) && !used.contains(&normalise(label)) {
-            out.push(Intent::InWizardStep { name: label.clone() });
-        }
-    }
     let mut unused: Vec<String> = step
         .labels
         .iter()

@@ -474,3 +474,66 @@ fn a_menu_item_found_beside_its_menu_is_a_moved_control() {
     let defects: Vec<_> = report.defects.iter().map(|d| (d.kind, d.step.as_str())).collect();
     assert_eq!(defects, vec![(aca_core::DefectKind::MovedControl, "4")], "{report:#?}");
 }
+
+#[test]
+fn a_wizard_showing_another_step_than_the_page_names_is_a_moved_control() {
+    let procedure = aca_docs::parse_markdown(
+        "# Configure a listener\n\n## Procedure\n\n1. In the **Backend Servers** step, enter `8080` in the **Backend Server Port** field and click **Next**.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let task = Task::new(procedure);
+    let wizard = vec![
+        place(PlaceKind::Form, ""),
+        place(PlaceKind::WizardStep, "2 Health Check"),
+    ];
+    let observation = Observation {
+        title: "Configure Listener".into(),
+        elements: vec![Element {
+            index: 1,
+            role: Role::Switch,
+            name: "Enable Health Check".into(),
+            value: None,
+            state: ElementState::default(),
+            places: wizard,
+            option_of: None,
+            is_new: false,
+            hint: None,
+            rect: None,
+            fingerprint: Fingerprint::default(),
+        }],
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let mut policy = ScriptedPolicy::new();
+    let mut decide = |attempts: u32| {
+        let attempts = [attempts];
+        let ctx = Context {
+            task: &task,
+            steps: &steps,
+            observation: &observation,
+            trajectory: &trajectory,
+            current_step: Some(0),
+            attempts: &attempts,
+        };
+        match policy.propose(&ctx) {
+            Proposal::Act(decision) => *decision,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    // First it looks again: the wizard may not have moved on yet.
+    let first = decide(0);
+    assert!(matches!(first.action, Action::Gui(GuiAction::Wait { .. })));
+    assert!(first.failed_attempt.is_some());
+    // Then the wizard's own step is taken for the documented one, and the move is recorded.
+    let second = decide(1);
+    let finding = second
+        .grounding
+        .and_then(|g| g.finding)
+        .expect("the second decision records the move");
+    assert_eq!(finding.kind, FindingKind::Moved);
+    assert_eq!(
+        (finding.documented.as_str(), finding.observed.as_str()),
+        ("Backend Servers", "Health Check")
+    );
+}
