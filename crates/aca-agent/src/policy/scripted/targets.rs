@@ -41,6 +41,32 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
+        // The documented group is nowhere, but its last item is in the pane: the item moved out of
+        // the group (after one more look).
+        if at + 2 == segments.len()
+            && labelled(obs, segment, CLICKABLE, |m| m == LabelMatch::Exact).is_empty()
+            && let Some(item) = in_nav(&segments[at + 1], &|m| m == LabelMatch::Exact).first()
+        {
+            let alternative = Alternative::finding(
+                "moved out of the group",
+                GuiAction::Click { index: item.index },
+                format!(
+                    "open \"{}\", which the navigation pane shows outside \"{segment}\"",
+                    item.name
+                ),
+                Effect::Complete,
+                FindingKind::Moved,
+                &segments.join(" > "),
+                &item.name,
+                item,
+            );
+            return self.fallback(
+                ctx,
+                &format!("the navigation item \"{segment}\""),
+                segment,
+                vec![alternative],
+            );
+        }
         // A group that is already open, or a page already shown, needs no click.
         if let Some(later) =
             (at + 1..segments.len()).find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())

@@ -23,6 +23,8 @@ struct EcsPage {
     stop_in_row: bool,
     /// The release shows Stop in the row itself, beside a ⋯ menu that no longer holds it.
     stop_beside_menu: bool,
+    /// The release lists Instances at the top of the navigation pane, in no group.
+    no_group: bool,
     clicks: Vec<String>,
 }
 
@@ -59,8 +61,15 @@ impl EcsPage {
         };
         let nav = place(PlaceKind::Navigation, "Elastic Compute Service");
         add(Role::Link, "Overview", vec![nav.clone()]);
-        let group = add(Role::Clickable, "Instances & Images", vec![nav.clone()]);
-        if self.group_open {
+        if self.no_group {
+            add(Role::Link, "Instances", vec![nav.clone()]);
+        }
+        let group = add(
+            Role::Clickable,
+            if self.no_group { "Images" } else { "Instances & Images" },
+            vec![nav.clone()],
+        );
+        if self.group_open && !self.no_group {
             add(Role::Link, "Instances", vec![nav.clone()]);
             add(Role::Link, "Images", vec![nav]);
         }
@@ -535,5 +544,36 @@ fn a_wizard_showing_another_step_than_the_page_names_is_a_moved_control() {
     assert_eq!(
         (finding.documented.as_str(), finding.observed.as_str()),
         ("Backend Servers", "Health Check")
+    );
+}
+
+#[test]
+fn a_documented_navigation_group_that_is_gone_is_a_moved_control() {
+    let mut page = EcsPage {
+        no_group: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    assert_eq!(page.clicks[0], "Instances");
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(
+            aca_core::DefectKind::MovedControl,
+            "2",
+            "Instances & Images > Instances"
+        )]
     );
 }
