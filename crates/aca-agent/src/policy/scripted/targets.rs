@@ -46,6 +46,7 @@ impl ScriptedPolicy {
         if at + 2 == segments.len()
             && labelled(obs, segment, CLICKABLE, |m| m == LabelMatch::Exact).is_empty()
             && let Some(item) = in_nav(&segments[at + 1], &|m| m == LabelMatch::Exact).first()
+            && group_header(obs, item).is_none()
         {
             let alternative = Alternative::finding(
                 "moved out of the group",
@@ -67,9 +68,18 @@ impl ScriptedPolicy {
                 vec![alternative],
             );
         }
+        // The path's item sits in a group under another name: the group was renamed (judged with
+        // the alternatives below, after one more look).
+        let regrouped = segments.last().is_some_and(|final_label| {
+            in_nav(final_label, &|m| m == LabelMatch::Exact)
+                .first()
+                .and_then(|item| group_header(obs, item))
+                .is_some_and(|header| normalise(&header.name) != normalise(segment))
+        });
         // A group that is already open, or a page already shown, needs no click.
-        if let Some(later) =
-            (at + 1..segments.len()).find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())
+        if let Some(later) = (at + 1..segments.len())
+            .find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())
+            .filter(|_| !regrouped)
         {
             if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
                 *at = later;
@@ -86,6 +96,34 @@ impl ScriptedPolicy {
             .iter()
             .filter(|e| CLICKABLE.contains(&e.role) && in_place(e, PlaceKind::Navigation))
             .collect();
+        if !last {
+            // A group the page names is not there under its name: the group that holds the path's
+            // item (as written, or renamed) is the group renamed.
+            let final_label = &segments[segments.len() - 1];
+            let item = in_nav(final_label, &|m| m == LabelMatch::Exact)
+                .first()
+                .copied()
+                .or_else(|| renamed(final_label, &nav, &Self::other_labels(ctx, final_label)));
+            if let Some(header) = item.and_then(|item| group_header(obs, item))
+                && normalise(&header.name) != normalise(segment)
+            {
+                let action = if header.state.expanded == Some(false) {
+                    GuiAction::Click { index: header.index }
+                } else {
+                    GuiAction::Wait { ms: Some(100) }
+                };
+                alternatives.push(Alternative::finding(
+                    "renamed group",
+                    action,
+                    format!("take \"{}\", the group that holds \"{final_label}\"", header.name),
+                    Effect::NextSegment,
+                    FindingKind::Renamed,
+                    segment,
+                    &header.name,
+                    header,
+                ));
+            }
+        }
         if let Some(other) = renamed(segment, &nav, &exclude) {
             alternatives.push(Alternative::finding(
                 "renamed",
@@ -612,4 +650,18 @@ impl ScriptedPolicy {
         }
         self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
     }
+}
+
+/// The navigation group an item sits in: the foldable header (a control with an expanded state) of
+/// the same container. `None` when the item is in no group, or the page does not say (no
+/// structural path).
+pub(super) fn group_header<'o>(obs: &'o aca_core::Observation, item: &Element) -> Option<&'o Element> {
+    let parent = |e: &Element| e.fingerprint.path.rsplit_once('>').map(|(p, _)| p.to_owned());
+    let container = parent(item).filter(|p| !p.is_empty())?;
+    obs.elements.iter().find(|e| {
+        e.index != item.index
+            && e.state.expanded.is_some()
+            && in_place(e, PlaceKind::Navigation)
+            && parent(e).as_deref() == Some(container.as_str())
+    })
 }

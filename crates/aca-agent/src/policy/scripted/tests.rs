@@ -25,6 +25,8 @@ struct EcsPage {
     stop_beside_menu: bool,
     /// The release lists Instances at the top of the navigation pane, in no group.
     no_group: bool,
+    /// The release calls the Instances & Images group this.
+    group_name: Option<&'static str>,
     clicks: Vec<String>,
 }
 
@@ -64,14 +66,17 @@ impl EcsPage {
         if self.no_group {
             add(Role::Link, "Instances", vec![nav.clone()]);
         }
-        let group = add(
-            Role::Clickable,
-            if self.no_group { "Images" } else { "Instances & Images" },
-            vec![nav.clone()],
-        );
+        let group_name = match (self.no_group, self.group_name) {
+            (true, _) => "Images",
+            (false, Some(name)) => name,
+            (false, None) => "Instances & Images",
+        };
+        let group = add(Role::Clickable, group_name, vec![nav.clone()]);
+        // Structural paths: the group's header and its items share their container.
+        let mut paths = vec![(group, "aside>div[2]>button")];
         if self.group_open && !self.no_group {
-            add(Role::Link, "Instances", vec![nav.clone()]);
-            add(Role::Link, "Images", vec![nav]);
+            paths.push((add(Role::Link, "Instances", vec![nav.clone()]), "aside>div[2]>a[1]"));
+            paths.push((add(Role::Link, "Images", vec![nav]), "aside>div[2]>a[2]"));
         }
         if self.on_instances {
             add(Role::Heading, "Instances", vec![]);
@@ -121,6 +126,9 @@ impl EcsPage {
             }
         }
         elements[group].state.expanded = Some(self.group_open);
+        for (at, path) in paths {
+            elements[at].fingerprint.path = path.into();
+        }
         Observation {
             url: "http://127.0.0.1:8080/console/ecs/instances".into(),
             title: "ECS console".into(),
@@ -139,7 +147,7 @@ impl EcsPage {
         };
         self.clicks.push(element.name.clone());
         match element.name.as_str() {
-            "Instances & Images" => self.group_open = !self.group_open,
+            "Instances & Images" | "Compute" => self.group_open = !self.group_open,
             "Instances" => self.on_instances = true,
             "⋯" => self.menu = 1,
             "Instance Status" => self.menu = 2,
@@ -575,5 +583,32 @@ fn a_documented_navigation_group_that_is_gone_is_a_moved_control() {
             "2",
             "Instances & Images > Instances"
         )]
+    );
+}
+
+#[test]
+fn a_renamed_navigation_group_is_found_by_the_item_it_holds() {
+    let mut page = EcsPage {
+        group_name: Some("Compute"),
+        group_open: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str(), d.observed.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(aca_core::DefectKind::RenamedLabel, "2", "Instances & Images", "Compute")]
     );
 }
