@@ -295,6 +295,27 @@ impl ScriptedPolicy {
                 .map(|e| (label.clone(), *e))
         });
         let Some((label, select)) = found else {
+            if value.is_none()
+                && let Some(pick) = labels.iter().find_map(|label| {
+                    labelled(obs, label, &[Role::Radio, Role::Checkbox, Role::Option], |m| {
+                        m == LabelMatch::Exact
+                    })
+                    .into_iter()
+                    .next()
+                })
+            {
+                // "select **Public Read**": the label is the option itself, a radio button.
+                if pick.state.checked == Some(true) || pick.state.selected {
+                    return Move::Done(None);
+                }
+                return Move::Act {
+                    action: GuiAction::Click { index: pick.index },
+                    goal: format!("select \"{}\"", pick.name),
+                    grounding: self.grounding_for(undocumented, &pick.name, pick),
+                    effect: Effect::Complete,
+                    failed: None,
+                };
+            }
             let what = format!("the drop-down list \"{}\"", labels.join("\" or \""));
             let place = same_place(obs, &[Role::Combobox], None);
             let mut alternatives = Vec::new();

@@ -139,7 +139,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     for value in &step.values {
         // A value is written in bold too ("select **Aliyun_SM4** from …"): it is no label to find.
         used.push(normalise(&value.value));
-        let Some(label) = &value.label else { continue };
+        let Some(label) = &value.label else {
+            if selects {
+                // "select **Public Read**": an option named by itself (a radio button).
+                out.push(Intent::Choose {
+                    labels: vec![task.substitute(&value.value)],
+                    value: None,
+                    undocumented: false,
+                });
+            }
+            continue;
+        };
         used.push(normalise(label));
         let text = task.substitute(&value.value);
         if selects && !enters {
@@ -171,6 +181,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     let tabled = !own_parameters(step, task).is_empty();
+    // "Click Upload Object." right after a step that only fills a parameter table submits that
+    // form.
+    let submits_previous = {
+        let steps = task.steps();
+        steps
+            .iter()
+            .position(|s| s.number == step.number)
+            .and_then(|at| at.checked_sub(1))
+            .and_then(|before| steps.get(before))
+            .is_some_and(|before| !own_parameters(before, task).is_empty())
+    };
     let mut unused: Vec<String> = step
         .labels
         .iter()
@@ -240,7 +261,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
                 row,
                 // The click that ends a step with a parameter table (`Next`) submits its form as a
                 // confirmation does: required fields first, field errors answered after.
-                confirm: crate::label::is_confirm_label(label) || (tabled && i == last && !row),
+                confirm: crate::label::is_confirm_label(label) || ((tabled || submits_previous) && i == last && !row),
                 batch,
             });
         }

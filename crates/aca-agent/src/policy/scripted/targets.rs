@@ -182,6 +182,21 @@ impl ScriptedPolicy {
             return Move::Done(None);
         }
         let mut alternatives = Vec::new();
+        // An object inside a directory (`reports/q3.txt` under `reports/`): open the directory.
+        let directory = rows.iter().find(|e| {
+            CLICKABLE.contains(&e.role)
+                && e.name.ends_with('/')
+                && names
+                    .iter()
+                    .any(|n| n.len() > e.name.len() && n.starts_with(e.name.as_str()))
+        });
+        if let Some(directory) = directory {
+            alternatives.push(Alternative::path(
+                "open directory",
+                GuiAction::Click { index: directory.index },
+                format!("open the directory \"{}\" that holds the resource", directory.name),
+            ));
+        }
         if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
             alternatives.push(Alternative::path(
                 "search",

@@ -612,3 +612,114 @@ fn a_renamed_navigation_group_is_found_by_the_item_it_holds() {
         vec![(aca_core::DefectKind::RenamedLabel, "2", "Instances & Images", "Compute")]
     );
 }
+
+/// A procedure of one page, and the scripted policy's first decision on `elements`.
+fn first_decision(page: &str, elements: Vec<Element>) -> Decision {
+    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let task = Task::new(procedure);
+    let observation = Observation {
+        title: "Console".into(),
+        elements,
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let attempts = vec![0; steps.len()];
+    let ctx = Context {
+        task: &task,
+        steps: &steps,
+        observation: &observation,
+        trajectory: &trajectory,
+        current_step: Some(0),
+        attempts: &attempts,
+    };
+    match ScriptedPolicy::new().propose(&ctx) {
+        Proposal::Act(decision) => *decision,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+fn element(index: u32, role: Role, name: &str, places: Vec<aca_core::Place>) -> Element {
+    Element {
+        index,
+        role,
+        name: name.into(),
+        value: None,
+        state: ElementState::default(),
+        places,
+        option_of: None,
+        is_new: false,
+        hint: None,
+        rect: None,
+        fingerprint: Fingerprint::default(),
+    }
+}
+
+#[test]
+fn selecting_a_label_that_is_a_radio_button_clicks_it() {
+    let panel = vec![place(PlaceKind::Panel, "Bucket ACL")];
+    let decision = first_decision(
+        "# Set the ACL\n\n## Procedure\n\n1. In the **Bucket ACL** panel, select **Public Read**.\n",
+        vec![
+            element(1, Role::Radio, "Private", panel.clone()),
+            element(2, Role::Radio, "Public Read", panel.clone()),
+            element(3, Role::Button, "Save", panel),
+        ],
+    );
+    assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 2 }));
+}
+
+#[test]
+fn a_click_after_a_parameter_table_submits_its_form() {
+    let page = "# Upload\n\n## Procedure\n\n1. In the **Upload Object** panel, configure the following parameters.\n\n   | Parameter | Description |\n   |---|---|\n   | Object Name | In this example, `a.txt` is used. |\n\n2. Click **Upload Object**.\n";
+    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
+    let task = Task::new(procedure.clone());
+    let derived = intent::intents(&procedure.steps[1], &task);
+    assert!(
+        matches!(derived.as_slice(), [Intent::Click { confirm: true, .. }]),
+        "{derived:?}"
+    );
+}
+
+#[test]
+fn an_object_in_a_directory_is_looked_for_inside_it() {
+    let procedure = aca_docs::parse_markdown(
+        "# Delete an object\n\n## Procedure\n\n1. On the **Objects** page, find the object and click **Delete** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let mut task = Task::new(procedure);
+    task.resource_report = Some(ResourceReport {
+        text: "OSS object reports/q3.txt".into(),
+        names: vec!["reports/q3.txt".into()],
+    });
+    let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "reports/")];
+    let observation = Observation {
+        title: "Objects".into(),
+        elements: vec![
+            element(1, Role::Heading, "Objects", vec![]),
+            element(2, Role::Link, "reports/", row.clone()),
+            element(3, Role::Button, "More", row),
+        ],
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let mut policy = ScriptedPolicy::new();
+    let mut decide = |attempts: u32| {
+        let attempts = [attempts];
+        let ctx = Context {
+            task: &task,
+            steps: &steps,
+            observation: &observation,
+            trajectory: &trajectory,
+            current_step: Some(0),
+            attempts: &attempts,
+        };
+        match policy.propose(&ctx) {
+            Proposal::Act(decision) => *decision,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(matches!(decide(0).action, Action::Gui(GuiAction::Wait { .. })));
+    assert_eq!(decide(1).action, Action::Gui(GuiAction::Click { index: 2 }));
+}
