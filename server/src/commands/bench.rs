@@ -159,7 +159,8 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
         "score": scored,
         "pages": results,
     });
-    std::fs::write(&path, serde_json::to_string_pretty(&json)?).with_context(|| format!("writing {}", path.display()))?;
+    std::fs::write(&path, serde_json::to_string_pretty(&json)?)
+        .with_context(|| format!("writing {}", path.display()))?;
     println!("figures: {}", path.display());
     Ok(if scored.figures.iter().all(|f| f.met) {
         ExitCode::SUCCESS
@@ -179,20 +180,31 @@ async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &Bench
         Some(measures) if home.passed() && !args.no_reference => {
             let actions = measures.effective;
             let bindings = measures.bindings;
-            Some(match replay(target, &page.input, page.written_for, &own_settings, &actions, &bindings).await {
-                Ok(run) => ReferenceResult {
-                    ms: run.elapsed.as_millis() as u64,
-                    actions: run.actions,
-                    refused: run.refused,
-                    error: None,
+            Some(
+                match replay(
+                    target,
+                    &page.input,
+                    page.written_for,
+                    &own_settings,
+                    &actions,
+                    &bindings,
+                )
+                .await
+                {
+                    Ok(run) => ReferenceResult {
+                        ms: run.elapsed.as_millis() as u64,
+                        actions: run.actions,
+                        refused: run.refused,
+                        error: None,
+                    },
+                    Err(e) => ReferenceResult {
+                        ms: 0,
+                        actions: actions.len(),
+                        refused: Vec::new(),
+                        error: Some(format!("{e:#}")),
+                    },
                 },
-                Err(e) => ReferenceResult {
-                    ms: 0,
-                    actions: actions.len(),
-                    refused: Vec::new(),
-                    error: Some(format!("{e:#}")),
-                },
-            })
+            )
         }
         _ => None,
     };
@@ -416,7 +428,14 @@ fn short(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         text.to_owned()
     } else {
-        let tail: String = text.chars().rev().take(width - 1).collect::<Vec<_>>().into_iter().rev().collect();
+        let tail: String = text
+            .chars()
+            .rev()
+            .take(width - 1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         format!("…{tail}")
     }
 }

@@ -241,7 +241,10 @@ pub fn score(results: &[PageResult]) -> Score {
             value: recall,
             target: format!(">= {RECALL_TARGET}"),
             met: recall.is_some_and(|v| v >= RECALL_TARGET),
-            basis: format!("{found}/{} expected differences reported at their step with their type", drift.len()),
+            basis: format!(
+                "{found}/{} expected differences reported at their step with their type",
+                drift.len()
+            ),
         },
         Figure {
             name: "drift precision (other profile)",
@@ -282,9 +285,9 @@ pub fn match_drift(page: &str, expected: &[ExpectedDrift], run: &RunResult) -> (
     let mut unused: Vec<Option<&Defect>> = run.defects.iter().map(Some).collect();
     let mut checks = Vec::new();
     for entry in expected {
-        let slot = unused.iter_mut().find(|d| {
-            d.is_some_and(|d| same_step(&d.step, &entry.step) && same_kind(d.kind, entry.kind))
-        });
+        let slot = unused
+            .iter_mut()
+            .find(|d| d.is_some_and(|d| same_step(&d.step, &entry.step) && same_kind(d.kind, entry.kind)));
         let found = slot.and_then(Option::take).cloned();
         let reported_instead = if found.is_some() {
             Vec::new()
@@ -346,7 +349,7 @@ fn median(mut values: Vec<f64>) -> Option<f64> {
     }
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
-    Some(if values.len() % 2 == 0 {
+    Some(if values.len().is_multiple_of(2) {
         (values[mid - 1] + values[mid]) / 2.0
     } else {
         values[mid]
@@ -411,7 +414,10 @@ mod tests {
 
     #[test]
     fn a_difference_counts_only_at_its_step_with_its_type() {
-        let entries = [expected("7", DefectKind::RenamedLabel), expected("4", DefectKind::MovedControl)];
+        let entries = [
+            expected("7", DefectKind::RenamedLabel),
+            expected("4", DefectKind::MovedControl),
+        ];
         let reported = run(
             Verdict::DocDefect,
             vec![
