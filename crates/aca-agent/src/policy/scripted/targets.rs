@@ -25,7 +25,11 @@ impl ScriptedPolicy {
                 .filter(|e| in_place(e, PlaceKind::Navigation))
                 .collect()
         };
-        if let Some(target) = in_nav(segment, &|m| m == LabelMatch::Exact).first() {
+        // A group and its item may share a name (`Files > Files`): a segment before the last is a
+        // group (a control that folds), the last one an item.
+        let mut candidates = in_nav(segment, &|m| m == LabelMatch::Exact);
+        candidates.sort_by_key(|e| e.state.expanded.is_some() == last);
+        if let Some(target) = candidates.first() {
             if !last && target.state.expanded == Some(true) {
                 // An open group: clicking it again would close it.
                 if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {

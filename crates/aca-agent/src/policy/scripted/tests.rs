@@ -723,3 +723,15 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
     assert!(matches!(decide(0).action, Action::Gui(GuiAction::Wait { .. })));
     assert_eq!(decide(1).action, Action::Gui(GuiAction::Click { index: 2 }));
 }
+
+#[test]
+fn a_group_and_its_item_of_the_same_name_are_told_apart() {
+    let nav = vec![place(PlaceKind::Navigation, "bucket")];
+    let mut group = element(1, Role::Button, "Files", nav.clone());
+    group.state.expanded = Some(true);
+    let decision = first_decision(
+        "# Files\n\n## Procedure\n\n1. In the left-side navigation pane, choose **Files** > **Files**.\n",
+        vec![group, element(2, Role::Link, "Files", nav)],
+    );
+    assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 2 }));
+}
