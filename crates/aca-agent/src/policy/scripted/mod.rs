@@ -311,6 +311,13 @@ impl ScriptedPolicy {
                 .collect();
             names.extend(ids);
         }
+        // An object `reports/q3.txt` is listed as `q3.txt` inside its directory.
+        let basenames: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.rsplit_once('/').map(|(_, base)| base.to_owned()))
+            .filter(|base| !base.is_empty() && !names.contains(base))
+            .collect();
+        names.extend(basenames);
         names
     }
 

@@ -722,6 +722,31 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
     };
     assert!(matches!(decide(0).action, Action::Gui(GuiAction::Wait { .. })));
     assert_eq!(decide(1).action, Action::Gui(GuiAction::Click { index: 2 }));
+
+    // Inside the directory the object is listed by its own name.
+    let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "q3.txt")];
+    let inside = Observation {
+        title: "Objects".into(),
+        elements: vec![
+            element(1, Role::Heading, "Objects", vec![]),
+            element(2, Role::Cell, "q3.txt", row.clone()),
+            element(3, Role::Button, "Delete", row),
+        ],
+        ..Observation::default()
+    };
+    let attempts = [2];
+    let ctx = Context {
+        task: &task,
+        steps: &steps,
+        observation: &inside,
+        trajectory: &trajectory,
+        current_step: Some(0),
+        attempts: &attempts,
+    };
+    match ScriptedPolicy::new().propose(&ctx) {
+        Proposal::Act(decision) => assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 3 })),
+        other => panic!("unexpected {other:?}"),
+    }
 }
 
 #[test]
