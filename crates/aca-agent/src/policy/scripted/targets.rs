@@ -469,11 +469,15 @@ impl ScriptedPolicy {
             .filter_map(row_of)
             .any(|r| names.iter().any(|n| mentions(&r.name, n)));
         let ours = |r: &aca_core::Place| names.is_empty() || !names_a_row || names.iter().any(|n| mentions(&r.name, n));
+        // Gone to the resource's details page to look for a row action there: its controls are
+        // the resource's own.
+        let on_details =
+            self.tried.iter().any(|t| t == "details page") && !obs.elements.iter().any(|e| row_of(e).is_some());
         if row {
             // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
             exact.retain(|e| match row_of(e) {
                 Some(r) => ours(r),
-                None => in_place(e, PlaceKind::Menu),
+                None => in_place(e, PlaceKind::Menu) || (on_details && !in_place(e, PlaceKind::Navigation)),
             });
         }
         if batch {
@@ -637,6 +641,39 @@ impl ScriptedPolicy {
             });
         }
         alternatives.extend(scroll_alternative(obs, label));
+        if row && let Some(row_name) = &our_row {
+            // Neither in the row nor in its menu: perhaps on the resource's details page (its All
+            // Actions).
+            let details = obs.elements.iter().find(|e| {
+                CLICKABLE.contains(&e.role)
+                    && row_of(e).is_some_and(|r| &r.name == row_name)
+                    && matches!(normalise(&e.name).as_str(), "manage" | "details" | "view details")
+            });
+            if let Some(details) = details {
+                let documented = match self.intent.checked_sub(1).and_then(|i| self.intents.get(i)) {
+                    Some(Intent::Click {
+                        label: menu, row: true, ..
+                    }) => format!("{menu} > {label}"),
+                    _ => format!("{label} (in the Actions column)"),
+                };
+                alternatives.push(Alternative {
+                    key: "details page".into(),
+                    action: GuiAction::Click { index: details.index },
+                    goal: format!(
+                        "look for \"{label}\" on the resource's details page (\"{}\")",
+                        details.name
+                    ),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    via: Some(Finding {
+                        kind: FindingKind::Moved,
+                        documented,
+                        observed: format!("{} > {label}", details.name),
+                        evidence: evidence(details),
+                    }),
+                });
+            }
+        }
         if row && let (Some(search), Some(name)) = (search_box(obs), names.first()) {
             alternatives.push(Alternative::path(
                 "search",

@@ -760,3 +760,62 @@ fn a_group_and_its_item_of_the_same_name_are_told_apart() {
     );
     assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 2 }));
 }
+
+#[test]
+fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_page() {
+    let procedure = aca_docs::parse_markdown(
+        "# Restart\n\n## Procedure\n\n1. On the **Instances** page, find the instance and click **Restart** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let mut task = Task::new(procedure);
+    task.resource_report = Some(ResourceReport {
+        text: "ECS instance web-01".into(),
+        names: vec!["web-01".into()],
+    });
+    let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "i-1 web-01")];
+    let mut more = element(4, Role::Button, "More", row.clone());
+    more.state.expanded = Some(true);
+    let list = Observation {
+        title: "Instances".into(),
+        elements: vec![
+            element(1, Role::Heading, "Instances", vec![]),
+            element(2, Role::Link, "i-1", row.clone()),
+            element(3, Role::Link, "Manage", row),
+            more,
+        ],
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let mut policy = ScriptedPolicy::new();
+    let mut decide = |observation: &Observation, attempts: u32| {
+        let attempts = [attempts];
+        let ctx = Context {
+            task: &task,
+            steps: &steps,
+            observation,
+            trajectory: &trajectory,
+            current_step: Some(0),
+            attempts: &attempts,
+        };
+        match policy.propose(&ctx) {
+            Proposal::Act(decision) => *decision,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(matches!(decide(&list, 0).action, Action::Gui(GuiAction::Wait { .. })));
+    assert_eq!(decide(&list, 1).action, Action::Gui(GuiAction::Click { index: 3 }));
+    // On the details page the action is found in its All Actions, and the move is recorded.
+    let details = Observation {
+        title: "i-1".into(),
+        elements: vec![
+            element(1, Role::Heading, "i-1", vec![]),
+            element(2, Role::Button, "Restart", vec![]),
+        ],
+        ..Observation::default()
+    };
+    let found = decide(&details, 2);
+    assert_eq!(found.action, Action::Gui(GuiAction::Click { index: 2 }));
+    let finding = found.grounding.and_then(|g| g.finding).expect("the move is recorded");
+    assert_eq!(finding.kind, FindingKind::Moved);
+}
