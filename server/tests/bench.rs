@@ -28,7 +28,12 @@ async fn one_page_is_scored_on_both_profiles_and_against_its_script() {
         .expect("aca runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let shown = format!("{stdout}\nstderr:\n{}", String::from_utf8_lossy(&output.stderr));
-    for figure in ["pass rate", "drift recall", "drift precision", "wall time vs reference script"] {
+    for figure in [
+        "pass rate",
+        "drift recall",
+        "drift precision",
+        "wall time vs reference script",
+    ] {
         assert!(stdout.contains(figure), "{shown}");
     }
 
