@@ -140,7 +140,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         // A value is written in bold too ("select **Aliyun_SM4** from …"): it is no label to find.
         used.push(normalise(&value.value));
         let Some(label) = &value.label else {
-            if selects {
+            if selects && !enters {
                 // "select **Public Read**": an option named by itself (a radio button).
                 out.push(Intent::Choose {
                     labels: vec![task.substitute(&value.value)],
