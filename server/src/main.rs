@@ -31,7 +31,7 @@ enum Command {
     Provision(commands::provision::ProvisionArgs),
     Serve(commands::serve::ServeArgs),
     Accounts(commands::accounts::AccountsArgs),
-    Bench(commands::bench_provision::BenchArgs),
+    Bench(commands::bench::BenchArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
             Command::Provision(args) => commands::provision::run(args).await,
             Command::Serve(args) => commands::serve::run(args).await,
             Command::Accounts(args) => commands::accounts::run(args).await,
-            Command::Bench(args) => commands::bench_provision::run(args).await,
+            Command::Bench(args) => commands::bench::run(args).await,
         }
     });
     match result {

@@ -101,8 +101,19 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
             continue;
         }
         for finding in &record.findings {
+            let kind = finding.kind.defect_kind(succeeded);
+            let repeated = defects.iter().any(|d: &Defect| {
+                d.kind == kind
+                    && d.step == record.number
+                    && d.documented == finding.documented
+                    && d.observed == finding.observed
+            });
+            if repeated {
+                // The same difference met again (a confirmation clicked twice) is one defect.
+                continue;
+            }
             defects.push(Defect {
-                kind: finding.kind.defect_kind(succeeded),
+                kind,
                 step: record.number.clone(),
                 documented: finding.documented.clone(),
                 observed: finding.observed.clone(),

@@ -59,6 +59,15 @@
 
   // ---- div-based selects whose options render in a portal ------------------------------------
   var openPortal = null;
+  // Navigation groups fold and unfold, as the console's left-side navigation pane does.
+  document.addEventListener('click', function (ev) {
+    var label = ev.target.closest && ev.target.closest('.nav-group-label');
+    if (!label) return;
+    var group = label.parentElement;
+    var collapsed = group.classList.toggle('collapsed');
+    label.setAttribute('aria-expanded', collapsed ? 'false' : 'true');
+  });
+
   function closePortal() {
     if (!openPortal) return;
     openPortal.portal.remove();

@@ -12,27 +12,9 @@ use aca_provision::emulator::local::{LocalEmulator, access_key};
 use aca_provision::pool::{self, PoolAccount};
 use aca_provision::{Applier, EmulatorApplier, Meta, Suffix, WaitPolicy};
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand};
+use clap::Args;
 
-/// Benchmarks that print figures.
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    #[command(subcommand)]
-    command: BenchCommand,
-}
-
-#[derive(Debug, Subcommand)]
-enum BenchCommand {
-    /// Provision + verify + destroy of a typical META against the in-process emulator.
-    Provision(ProvisionBenchArgs),
-}
-
-pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    match args.command {
-        BenchCommand::Provision(a) => run_provision(a).await,
-    }
-}
-
+/// Provision + verify + destroy of the typical META, one at a time and in parallel.
 #[derive(Debug, Args)]
 pub struct ProvisionBenchArgs {
     /// Sequential runs (after one warm-up).
@@ -174,7 +156,7 @@ fn quantile(values: &[Duration], q: f64) -> Duration {
     sorted[rank - 1]
 }
 
-async fn run_provision(args: ProvisionBenchArgs) -> anyhow::Result<ExitCode> {
+pub async fn run_provision(args: ProvisionBenchArgs) -> anyhow::Result<ExitCode> {
     let emulator = Arc::new(
         LocalEmulator::start(aca_console::ConsoleConfig::for_tests())
             .await

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use aca_agent::{Episode, EpisodeError, Next, ResourceReport, Usage};
 use aca_chat::{ChatClient, ChatRequest, Message};
-use aca_core::Screenshot;
+use aca_core::{ActRequest, GuiAction, Screenshot};
 use aca_runner::{ObserveOptions, RunnerError, Session};
 
 /// What [`Provisioner::provide`] returns: a resource report, or why the resource cannot be provided.
@@ -34,6 +34,9 @@ pub struct DriveLog {
     pub screenshots: Vec<Screenshot>,
     /// Why the loop stopped before the episode finished (the browser or the model failed).
     pub interrupted: Option<String>,
+    /// The actions that took effect, in order, each with the fingerprint of its element: what a
+    /// script doing the same clicks would do (waits and scrolls left out; see `replay`).
+    pub effective: Vec<ActRequest>,
 }
 
 /// Runs `episode` to its end on `session`. Browser and model failures stop the loop and are
@@ -73,7 +76,12 @@ pub async fn drive(
                     step.as_deref().unwrap_or("-"),
                     request.action.call_syntax()
                 ));
+                let waits = matches!(request.action, GuiAction::Wait { .. } | GuiAction::Scroll { .. });
+                let replayable = (!waits).then(|| request.clone());
                 let outcome = session.act(request).await;
+                if let Some(request) = replayable.filter(|_| outcome.succeeded()) {
+                    log.effective.push(request);
+                }
                 if capture == Capture::EveryAction {
                     let turn = episode.trajectory().turns.len().saturating_sub(1);
                     let relative = format!("shots/{:03}.png", turn + 1);

@@ -6,9 +6,11 @@
 //! `drive` is the episode loop in Chromium, `audit` the rule channel.
 
 pub mod audit;
+pub mod bench;
 pub mod drive;
 pub mod page;
 pub mod provision;
+pub mod replay;
 pub mod target;
 
 use std::path::PathBuf;
@@ -17,7 +19,7 @@ use std::time::{Duration, Instant};
 use aca_agent::{Episode, LlmConfig, LlmPolicy, Policy, RuleResult, ScriptedPolicy, Task};
 use aca_chat::ChatClient;
 use aca_console::profile::ProfileId;
-use aca_core::{ConsoleRun, ModelUsage, Report, StepReport, Verdict};
+use aca_core::{ActRequest, ConsoleRun, ModelUsage, Report, StepReport, Verdict};
 use aca_runner::{Runner, RunnerConfig, Session};
 
 use self::drive::Capture;
@@ -44,12 +46,53 @@ pub struct Settings {
     pub runner: RunnerConfig,
 }
 
+/// One verification with what a benchmark needs besides the report.
+pub struct Verification {
+    pub report: Report,
+    pub measures: Measures,
+}
+
+/// What a verification did besides its report: the actions that took effect and where time went.
+#[derive(Debug, Default)]
+pub struct Measures {
+    /// The actions that took effect, with their elements' fingerprints (see [`replay`]).
+    pub effective: Vec<ActRequest>,
+    /// Time spent creating the page's resources before the run.
+    pub provision_ms: u64,
+    /// Time spent destroying them after it.
+    pub cleanup_ms: u64,
+    /// The run's bindings (`suffix`, `vpc_id`, …): the names and ids its actions may carry.
+    pub bindings: std::collections::BTreeMap<String, String>,
+}
+
 /// Verifies one page; every failure ends up in the report, never as a lost run.
 pub async fn verify_page(
     target: &ConsoleTarget,
     page: &PageInput,
     settings: &Settings,
     progress: &dyn Fn(&str),
+) -> anyhow::Result<Report> {
+    Ok(verify_page_measured(target, page, settings, progress).await?.report)
+}
+
+/// [`verify_page`], keeping the actions that took effect and the time spent on the page's resources.
+pub async fn verify_page_measured(
+    target: &ConsoleTarget,
+    page: &PageInput,
+    settings: &Settings,
+    progress: &dyn Fn(&str),
+) -> anyhow::Result<Verification> {
+    let mut measures = Measures::default();
+    let report = verify_into(target, page, settings, progress, &mut measures).await?;
+    Ok(Verification { report, measures })
+}
+
+async fn verify_into(
+    target: &ConsoleTarget,
+    page: &PageInput,
+    settings: &Settings,
+    progress: &dyn Fn(&str),
+    measured: &mut Measures,
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
     let started_at = now_rfc3339();
@@ -109,6 +152,7 @@ pub async fn verify_page(
     let chosen = audit::choose(page);
 
     let provider = provision::provider(target, &report_dir);
+    let provisioning = Instant::now();
     let provisioned = match &page.task {
         Some(task) if task.meta.is_some() => {
             progress("provisioning the resources the page needs");
@@ -123,6 +167,10 @@ pub async fn verify_page(
         }
         _ => None,
     };
+    measured.provision_ms = provisioning.elapsed().as_millis() as u64;
+    if let Some(p) = &provisioned {
+        measured.bindings = p.bindings.clone();
+    }
     report.resources = provisioned.as_ref().map(|p| p.report.text.clone());
 
     progress("starting Chromium");
@@ -151,13 +199,18 @@ pub async fn verify_page(
     )
     .await;
     runner.close().await;
-    if let Err(e) = result {
-        report.verdict = Verdict::EnvironmentFailure;
-        report.failure = Some(format!("{e:#}"));
+    match result {
+        Ok(effective) => measured.effective = effective,
+        Err(e) => {
+            report.verdict = Verdict::EnvironmentFailure;
+            report.failure = Some(format!("{e:#}"));
+        }
     }
     if let Some(p) = provisioned {
         progress("destroying the provisioned resources");
+        let cleanup = Instant::now();
         let left = provision::destroy(&provider, &account, p).await;
+        measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
         if !left.is_empty() {
             let note = format!("cleanup left resources behind: {}", left.join("; "));
             report.failure = Some(match report.failure.take() {
@@ -183,7 +236,7 @@ async fn run_in_browser(
     report_dir: &std::path::Path,
     report: &mut Report,
     progress: &dyn Fn(&str),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<ActRequest>> {
     let base = target.url().trim_end_matches('/');
     progress("logging on to the console");
     let mut session = Session::open(runner, "about:blank").await?;
@@ -312,7 +365,7 @@ async fn run_in_browser(
             aca_agent::EndReason::Completed { .. } => {}
         }
     }
-    Ok(())
+    Ok(log.effective)
 }
 
 fn finish(mut report: Report, started: Instant) -> Report {

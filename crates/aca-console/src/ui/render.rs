@@ -112,7 +112,9 @@ fn resource_nav(view: &View<'_>, owner: &PageSpec, id: &str, current: &str) -> M
             div class="sidenav-title mono" { (id) }
             @for group in &owner.sub_nav {
                 div class="nav-group" {
-                    @if !group.label.is_empty() { div class="nav-group-label" { (group.label) } }
+                    @if !group.label.is_empty() {
+                        button type="button" class="nav-group-label" aria-expanded="true" { (group.label) }
+                    }
                     @for item in &group.items {
                         @let path = if group.label.is_empty() {
                             item.label.clone()
@@ -213,7 +215,9 @@ fn sidenav(view: &View<'_>, current: &str) -> Markup {
             div class="sidenav-title" { (view.product.name) }
             @for group in &view.product.nav {
                 div class="nav-group" {
-                    @if !group.label.is_empty() { div class="nav-group-label" { (group.label) } }
+                    @if !group.label.is_empty() {
+                        button type="button" class="nav-group-label" aria-expanded="true" { (group.label) }
+                    }
                     @for item in &group.items {
                         @let path = if group.label.is_empty() {
                             item.label.clone()

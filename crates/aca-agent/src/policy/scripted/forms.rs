@@ -4,9 +4,7 @@
 use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role};
 
 use super::alternative::{Alternative, scroll_alternative};
-use super::ground::{
-    Preference, TEXT_INPUTS, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place,
-};
+use super::ground::{Preference, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place};
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, match_label, normalise, overlap_score};
 use crate::policy::{Context, Finding, FindingKind, Grounding};
@@ -25,7 +23,7 @@ impl ScriptedPolicy {
                 && container.is_none_or(|c| e.places.contains(c))
         });
         for field in empty_fields {
-            let Some(parameter) = parameter_for(ctx, &field.name) else {
+            let Some(parameter) = parameter_for(ctx, self.step, &field.name) else {
                 continue;
             };
             let value = parameter
@@ -37,11 +35,17 @@ impl ScriptedPolicy {
             if value.is_none() && !required {
                 continue;
             }
-            let key = format!("prefill {}", field.index);
-            if self.tried.contains(&key) {
+            // Once per field and step: a field the prefill could not set (its value went elsewhere,
+            // the console cleared it) is left to the confirmation's field errors.
+            let key = format!(
+                "{} in {}",
+                normalise(&field.name),
+                container.map_or(String::new(), |c| normalise(&c.name))
+            );
+            if self.prefilled.contains(&key) {
                 continue;
             }
-            self.tried.push(key);
+            self.prefilled.push(key);
             let intent = match (field.role, value) {
                 (Role::Combobox, value) => Intent::Choose {
                     labels: vec![field.name.clone()],
@@ -82,7 +86,7 @@ impl ScriptedPolicy {
             let Some(field) = field_of_error(obs, error) else {
                 continue;
             };
-            let value = documented_value(ctx, &field.name);
+            let value = documented_value(ctx, self.step, &field.name);
             let undocumented = !documented_anywhere(ctx, &field.name);
             let intent = if field.role == Role::Combobox {
                 Intent::Choose {
@@ -138,12 +142,14 @@ impl ScriptedPolicy {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let sections = intent::sections(&step);
+        let avoid = other_sections(ctx, self.step, &sections);
         let preference = Preference {
             sections: &sections,
+            avoid: &avoid,
             ..Preference::default()
         };
-        let mut exact = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
-        preference.sort(obs, &mut exact);
+        let exact = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
+        let exact = preference.best(obs, exact);
         if exact
             .iter()
             .any(|e| e.value.as_deref().map(str::trim) == Some(value.trim()))
@@ -177,16 +183,28 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
-        let place = same_place(obs, TEXT_INPUTS, None);
+        if let Some(choice) = self.ground_choice(ctx, label, value, undocumented) {
+            return choice;
+        }
+        let place = same_place(obs, &[Role::Textbox, Role::Combobox], None);
         let mut alternatives = Vec::new();
         if let Some(other) = renamed(label, &place, &Self::other_labels(ctx, label)) {
-            alternatives.push(Alternative::finding(
-                "renamed",
+            // The value goes in whichever kind of field the renamed one is.
+            let action = if other.role == Role::Combobox {
+                GuiAction::Select {
+                    index: other.index,
+                    option: value.to_owned(),
+                }
+            } else {
                 GuiAction::Type {
                     index: other.index,
                     text: value.to_owned(),
                     submit: false,
-                },
+                }
+            };
+            alternatives.push(Alternative::finding(
+                "renamed",
+                action,
                 format!("set \"{}\", which reads like \"{label}\"", other.name),
                 Effect::Complete,
                 FindingKind::Renamed,
@@ -196,7 +214,59 @@ impl ScriptedPolicy {
             ));
         }
         alternatives.extend(scroll_alternative(obs, label));
-        self.fallback(ctx, &format!("the field \"{label}\""), alternatives)
+        self.fallback(ctx, &format!("the field \"{label}\""), label, alternatives)
+    }
+
+    /// A parameter whose value is picked rather than typed: a radio button or option card named
+    /// like the value (`Billing Method: Pay-as-you-go`), or a switch named like the parameter
+    /// (`Status: Enabled`). `None` when the page shows neither.
+    fn ground_choice(&self, ctx: &Context<'_>, label: &str, value: &str, undocumented: bool) -> Option<Move> {
+        let obs = ctx.observation;
+        if let Some(switch) = labelled(obs, label, &[Role::Switch, Role::Checkbox], |m| m == LabelMatch::Exact)
+            .into_iter()
+            .next()
+            && let Some(wanted) = switch_state(value)
+        {
+            if switch.state.checked == Some(wanted) {
+                return Some(Move::Done(None));
+            }
+            return Some(Move::Act {
+                action: GuiAction::Click { index: switch.index },
+                goal: format!("turn \"{label}\" {}", if wanted { "on" } else { "off" }),
+                grounding: self.grounding_for(undocumented, label, switch),
+                effect: Effect::Complete,
+                failed: None,
+            });
+        }
+        let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| {
+            m == LabelMatch::Exact
+        });
+        let pick = picks
+            .iter()
+            .find(|e| {
+                e.places
+                    .iter()
+                    .any(|p| match_label(label, &p.name) == Some(LabelMatch::Exact))
+            })
+            .or(picks.first())?;
+        if pick.state.checked == Some(true) || pick.state.selected {
+            return Some(Move::Done(None));
+        }
+        Some(Move::Act {
+            action: GuiAction::Click { index: pick.index },
+            goal: format!("pick \"{value}\" for \"{label}\""),
+            grounding: self.grounding_for(undocumented, label, pick),
+            effect: Effect::Complete,
+            failed: None,
+        })
+    }
+
+    fn grounding_for(&self, undocumented: bool, label: &str, element: &Element) -> Option<Grounding> {
+        if undocumented {
+            self.undocumented_grounding(label, element)
+        } else {
+            self.as_written()
+        }
     }
 
     pub(super) fn ground_choose(
@@ -209,13 +279,15 @@ impl ScriptedPolicy {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let sections = intent::sections(&step);
+        let avoid = other_sections(ctx, self.step, &sections);
         let preference = Preference {
             sections: &sections,
+            avoid: &avoid,
             ..Preference::default()
         };
         let found = labels.iter().find_map(|label| {
-            let mut exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
-            preference.sort(obs, &mut exact);
+            let exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
+            let exact = preference.best(obs, exact);
             exact
                 .iter()
                 .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
@@ -223,6 +295,27 @@ impl ScriptedPolicy {
                 .map(|e| (label.clone(), *e))
         });
         let Some((label, select)) = found else {
+            if value.is_none()
+                && let Some(pick) = labels.iter().find_map(|label| {
+                    labelled(obs, label, &[Role::Radio, Role::Checkbox, Role::Option], |m| {
+                        m == LabelMatch::Exact
+                    })
+                    .into_iter()
+                    .next()
+                })
+            {
+                // "select **Public Read**": the label is the option itself, a radio button.
+                if pick.state.checked == Some(true) || pick.state.selected {
+                    return Move::Done(None);
+                }
+                return Move::Act {
+                    action: GuiAction::Click { index: pick.index },
+                    goal: format!("select \"{}\"", pick.name),
+                    grounding: self.grounding_for(undocumented, &pick.name, pick),
+                    effect: Effect::Complete,
+                    failed: None,
+                };
+            }
             let what = format!("the drop-down list \"{}\"", labels.join("\" or \""));
             let place = same_place(obs, &[Role::Combobox], None);
             let mut alternatives = Vec::new();
@@ -247,7 +340,7 @@ impl ScriptedPolicy {
             for label in labels {
                 alternatives.extend(scroll_alternative(obs, label));
             }
-            return self.fallback(ctx, &what, alternatives);
+            return self.fallback(ctx, &what, &labels.join(" / "), alternatives);
         };
         let grounding = if undocumented {
             self.undocumented_grounding(&label, select)
@@ -348,6 +441,26 @@ impl ScriptedPolicy {
     }
 }
 
+/// The sections other steps name (`In the vSwitch section, …`), except those this step names too.
+fn other_sections(ctx: &Context<'_>, step: usize, own: &[String]) -> Vec<String> {
+    ctx.steps
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != step)
+        .flat_map(|(_, s)| intent::sections(s))
+        .filter(|s| !own.iter().any(|o| normalise(o) == normalise(s)))
+        .collect()
+}
+
+/// The state a value asks of a switch: `Enabled`/`On`/`Yes` on, `Disabled`/`Off`/`No` off.
+fn switch_state(value: &str) -> Option<bool> {
+    match normalise(value).as_str() {
+        "enabled" | "enable" | "on" | "yes" | "true" | "selected" => Some(true),
+        "disabled" | "disable" | "off" | "no" | "false" | "cleared" => Some(false),
+        _ => None,
+    }
+}
+
 /// The options the page side said a select offers, when the last action on it found no such option.
 fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
     match ctx.last_outcome() {
@@ -359,27 +472,39 @@ fn refused_option(ctx: &Context<'_>, select: u32) -> Option<Vec<String>> {
     }
 }
 
-/// The parameter-table row that describes a field.
-fn parameter_for<'c>(ctx: &Context<'c>, field: &str) -> Option<&'c Parameter> {
-    ctx.task
-        .procedure
-        .parameters
+/// The parameter-table row that describes a field: the current step's own tables first (two
+/// sections may both have a `Name`), then the page's.
+fn parameter_for<'c>(ctx: &Context<'c>, step: usize, field: &str) -> Option<&'c Parameter> {
+    let number = ctx.steps.get(step).map(|s| s.number.as_str());
+    let tables = &ctx.task.procedure.parameters;
+    let own = tables
         .iter()
+        .filter(|t| t.step.is_some() && t.step.as_deref() == number);
+    own.chain(tables.iter())
         .flat_map(|t| &t.rows)
         .find(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
 }
 
 /// An example or default the page's parameter tables give for a field.
-fn documented_value(ctx: &Context<'_>, field: &str) -> Option<String> {
-    parameter_for(ctx, field)
+fn documented_value(ctx: &Context<'_>, step: usize, field: &str) -> Option<String> {
+    parameter_for(ctx, step, field)
         .and_then(|p| p.example.clone().or_else(|| p.default.clone()))
         .map(|v| ctx.task.substitute(&v))
 }
 
-/// Whether the page names a field anywhere: a parameter table, a step's labels or values.
+/// Whether the page names a field anywhere: a parameter table, a step's labels or values, or a
+/// step's sentence ("select a VPC and a vSwitch").
 fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
     let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
-    parameter_for(ctx, field).is_some()
+    if ctx.steps.iter().any(|s| crate::label::mentions(&s.text, field)) {
+        return true;
+    }
+    ctx.task
+        .procedure
+        .parameters
+        .iter()
+        .flat_map(|t| &t.rows)
+        .any(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
         })

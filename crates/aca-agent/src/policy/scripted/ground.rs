@@ -14,14 +14,16 @@ pub const CLICKABLE: &[Role] = &[
     Role::Option,
 ];
 
-/// Roles that take typed text.
-pub const TEXT_INPUTS: &[Role] = &[Role::Textbox];
-
 /// Names consoles give the trigger of an overflow menu.
 const MORE_TRIGGERS: &[&str] = &["More", "More Actions", "⋯", "...", "…"];
 
 pub fn is_more_trigger(element: &Element) -> bool {
-    let name = element.name.trim();
+    is_more_label(&element.name)
+}
+
+/// Whether a documented label names an overflow menu's trigger (`More`, `⋯`).
+pub fn is_more_label(label: &str) -> bool {
+    let name = label.trim();
     MORE_TRIGGERS
         .iter()
         .any(|m| normalise(m) == normalise(name) && !normalise(m).is_empty())
@@ -84,13 +86,16 @@ pub struct Preference<'a> {
     pub container: Option<&'a str>,
     /// Section names the step mentions.
     pub sections: &'a [String],
+    /// Section names other steps mention: their fields are theirs (two sections may both have a
+    /// `Name`).
+    pub avoid: &'a [String],
     /// Resource names whose rows are meant.
     pub rows: &'a [String],
     pub want_row: bool,
 }
 
 impl Preference<'_> {
-    fn rank(&self, observation: &Observation, element: &Element) -> (u8, u8, u8, u8) {
+    fn rank(&self, observation: &Observation, element: &Element) -> (u8, u8, u8, u8, u8) {
         let modal = open_modal(observation);
         let in_modal = match modal {
             Some(m) => u8::from(modal_of(element) != Some(m)),
@@ -101,6 +106,7 @@ impl Preference<'_> {
             None => 0,
         };
         let section = u8::from(!self.sections.iter().any(|s| in_named_place(element, s)));
+        let avoided = u8::from(self.avoid.iter().any(|s| in_named_place(element, s)));
         let row = row_of(element);
         let placement = if self.want_row {
             match row {
@@ -114,12 +120,22 @@ impl Preference<'_> {
         } else {
             0
         } + u8::from(element.state.disabled);
-        (in_modal, container, placement, section)
+        (in_modal, container, placement, section, avoided)
     }
 
     /// Sorts candidates best first, keeping document order among equals.
     pub fn sort(&self, observation: &Observation, candidates: &mut [&Element]) {
         candidates.sort_by_key(|e| self.rank(observation, e));
+    }
+
+    /// Sorts candidates and keeps only the best-ranked ones.
+    pub fn best<'o>(&self, observation: &Observation, mut candidates: Vec<&'o Element>) -> Vec<&'o Element> {
+        self.sort(observation, &mut candidates);
+        let Some(top) = candidates.first().map(|e| self.rank(observation, e)) else {
+            return candidates;
+        };
+        candidates.retain(|e| self.rank(observation, e) == top);
+        candidates
     }
 }
 

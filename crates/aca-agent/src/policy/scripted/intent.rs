@@ -15,8 +15,23 @@ pub enum Intent {
     Navigate { segments: Vec<String>, at: usize },
     /// Make sure the row of the task's resource is on the page.
     FindRow,
-    /// Click a labelled control; `row` when it sits in a table row's Actions column.
-    Click { label: String, row: bool, confirm: bool },
+    /// Tick the check boxes of the task's resources' rows ("select the vSwitches that you want to
+    /// delete").
+    SelectRows,
+    /// Make sure the page the step starts on ("On the VPCs page") is the one shown.
+    OnPage { name: String },
+    /// Make sure the tab the step works on ("On the DNS Settings tab") is the one selected.
+    OnTab { name: String },
+    /// Make sure the wizard shows the step the page names ("In the Backend Servers step").
+    InWizardStep { name: String },
+    /// Click a labelled control; `row` when it sits in a table row's Actions column, `batch` when it
+    /// acts on the selected rows (a button below or above the list, never a row's own).
+    Click {
+        label: String,
+        row: bool,
+        confirm: bool,
+        batch: bool,
+    },
     /// Type a value into a labelled field.
     Fill {
         label: String,
@@ -39,6 +54,10 @@ impl Intent {
             Intent::Nothing { note } => note.clone(),
             Intent::Navigate { segments, .. } => format!("navigate to {}", segments.join(" > ")),
             Intent::FindRow => "find the resource's row".into(),
+            Intent::SelectRows => "select the resources' rows".into(),
+            Intent::OnPage { name } => format!("check that the {name} page is shown"),
+            Intent::OnTab { name } => format!("open the {name} tab"),
+            Intent::InWizardStep { name } => format!("check that the wizard shows the {name} step"),
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
@@ -63,6 +82,27 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     let mut used: Vec<String> = Vec::new();
     if let Some(container) = &step.container {
         used.push(normalise(&container.name));
+        if container.kind == ContainerKind::Page {
+            out.push(Intent::OnPage {
+                name: container.name.clone(),
+            });
+        }
+        if container.kind == ContainerKind::Tab {
+            out.push(Intent::OnTab {
+                name: container.name.clone(),
+            });
+        }
+    }
+    for label in &step.labels {
+        let a_value = step.values.iter().any(|v| v.label.as_deref() == Some(label.as_str()));
+        if step
+            .text
+            .to_lowercase()
+            .contains(&format!("the {} step", label.to_lowercase()))
+            && !a_value
+        {
+            out.push(Intent::InWizardStep { name: label.clone() });
+        }
     }
     if step.actions.contains(&StepAction::SelectRegion) && step.values.is_empty() {
         out.push(Intent::Nothing {
@@ -85,6 +125,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
                 label: segment.clone(),
                 row: true,
                 confirm: false,
+                batch: false,
             }));
         } else {
             out.push(Intent::Navigate {
@@ -96,7 +137,19 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     let selects = step.actions.contains(&StepAction::Select);
     let enters = step.actions.contains(&StepAction::Enter);
     for value in &step.values {
-        let Some(label) = &value.label else { continue };
+        // A value is written in bold too ("select **Aliyun_SM4** from …"): it is no label to find.
+        used.push(normalise(&value.value));
+        let Some(label) = &value.label else {
+            if selects && !enters {
+                // "select **Public Read**": an option named by itself (a radio button).
+                out.push(Intent::Choose {
+                    labels: vec![task.substitute(&value.value)],
+                    value: None,
+                    undocumented: false,
+                });
+            }
+            continue;
+        };
         used.push(normalise(label));
         let text = task.substitute(&value.value);
         if selects && !enters {
@@ -113,29 +166,119 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
-    let unused: Vec<String> = step
+    // "Configure the following parameters" with a table under the step: each row that gives the
+    // value to use ("In this example, web-vpc is used") is a field to set on this step's page.
+    for row in own_parameters(step, task) {
+        let Some(example) = &row.example else { continue };
+        if used.contains(&normalise(&row.name)) {
+            continue;
+        }
+        used.push(normalise(&row.name));
+        out.push(Intent::Fill {
+            label: row.name.clone(),
+            value: task.substitute(example),
+            undocumented: false,
+        });
+    }
+    let tabled = !own_parameters(step, task).is_empty();
+    // "Click Upload Object." right after a step that only fills a parameter table submits that
+    // form.
+    let submits_previous = {
+        let steps = task.steps();
+        steps
+            .iter()
+            .position(|s| s.number == step.number)
+            .and_then(|at| at.checked_sub(1))
+            .and_then(|before| steps.get(before))
+            .is_some_and(|before| !own_parameters(before, task).is_empty())
+    };
+    let mut unused: Vec<String> = step
         .labels
         .iter()
         .filter(|l| !used.contains(&normalise(l)))
+        .filter(|l| !names_a_section(&lower, l))
         .cloned()
         .collect();
-    if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
-        // "select a zone from the Zone drop-down list": whichever unused label names a select.
-        out.push(Intent::Choose {
-            labels: unused.clone(),
-            value: None,
+    // "keep **Enable Health Check** turned **On**": a switch and the state it is to be in.
+    while let Some(at) = unused
+        .iter()
+        .position(|l| matches!(normalise(l).as_str(), "on" | "off"))
+        .filter(|at| *at > 0)
+    {
+        let state = unused.remove(at);
+        let switch = unused.remove(at - 1);
+        out.push(Intent::Fill {
+            label: switch,
+            value: state,
             undocumented: false,
         });
+    }
+    let clicks = step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm);
+    // "select a VPC and a vSwitch, and then click Buy Now": the confirmation is a click even in a
+    // step that also selects.
+    let mut confirmations = Vec::new();
+    if selects && clicks {
+        // What the sentence clicks comes after its "click"; a confirmation label anywhere is one.
+        let click_at = lower.rfind("click ");
+        let clicked = |label: &String| {
+            crate::label::is_confirm_label(label)
+                || click_at.is_some_and(|at| lower.rfind(&label.to_lowercase()).is_some_and(|p| p > at))
+        };
+        confirmations = unused.iter().filter(|l| clicked(l)).cloned().collect();
+        unused.retain(|l| !clicked(l));
+    }
+    let batch = !row
+        && [
+            "below the list",
+            "above the list",
+            "selected",
+            "at the bottom of the list",
+        ]
+        .iter()
+        .any(|p| lower.contains(p));
+    if selects
+        && step.values.is_empty()
+        && unused.is_empty()
+        && confirmations.is_empty()
+        && lower.contains("select the")
+        && !step.actions.contains(&StepAction::SelectRegion)
+    {
+        // "On the vSwitches page, select the vSwitches that you want to delete."
+        out.push(Intent::SelectRows);
+    } else if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
+        // "select a zone from the Zone drop-down list", "from the vSwitch and Security Group
+        // drop-down lists": an option in each.
+        out.extend(unused.iter().map(|label| Intent::Choose {
+            labels: vec![label.clone()],
+            value: None,
+            undocumented: false,
+        }));
     } else if step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm) {
-        for label in &unused {
+        let last = unused.len().saturating_sub(1);
+        for (i, label) in unused.iter().enumerate() {
             out.push(Intent::Click {
                 label: label.clone(),
                 row,
-                confirm: crate::label::is_confirm_label(label),
+                // The click that ends a step with a parameter table (`Next`) submits its form as a
+                // confirmation does: required fields first, field errors answered after.
+                confirm: crate::label::is_confirm_label(label) || ((tabled || submits_previous) && i == last && !row),
+                batch,
             });
         }
     }
-    if out.is_empty() {
+    out.extend(confirmations.into_iter().map(|label| Intent::Click {
+        label,
+        row: false,
+        // Submits what the step selected: field errors are answered after.
+        confirm: true,
+        batch: false,
+    }));
+    if out.iter().all(|i| {
+        matches!(
+            i,
+            Intent::OnPage { .. } | Intent::OnTab { .. } | Intent::InWizardStep { .. }
+        )
+    }) {
         let note = match &step.container {
             Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
                 format!("done through its sub-steps on the {} page", c.name)
@@ -146,6 +289,26 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         out.push(Intent::Nothing { note });
     }
     out
+}
+
+/// Whether the step's text uses `label` as the name of where it works ("in the **Basic
+/// Configurations** step", "in the **VPC** section") or of a field it leaves as it is ("keep the
+/// default value in the **Deletion Period** field"), not as a control to click.
+fn names_a_section(lower_text: &str, label: &str) -> bool {
+    let label = label.to_lowercase();
+    ["step", "section", "area", "field"]
+        .iter()
+        .any(|place| lower_text.contains(&format!("the {label} {place}")))
+}
+
+/// The rows of the parameter tables that belong to `step` (inside it or right after it).
+pub fn own_parameters<'t>(step: &Step, task: &'t Task) -> Vec<&'t aca_core::Parameter> {
+    task.procedure
+        .parameters
+        .iter()
+        .filter(|t| t.step.as_deref() == Some(step.number.as_str()))
+        .flat_map(|t| &t.rows)
+        .collect()
 }
 
 /// The section names a step mentions besides its targets (`In the vSwitch section, set Name …`):
@@ -192,11 +355,15 @@ mod tests {
         });
         assert_eq!(
             intents(&s, &Task::default()),
-            vec![Intent::Click {
-                label: "Create VPC".into(),
-                row: false,
-                confirm: false
-            }]
+            vec![
+                Intent::OnPage { name: "VPCs".into() },
+                Intent::Click {
+                    label: "Create VPC".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
+            ]
         );
     }
 
@@ -221,14 +388,142 @@ mod tests {
                     value: "web-vsw-1".into(),
                     undocumented: false
                 },
+                // "the vSwitch section" is where the select is, not a select of its own.
                 Intent::Choose {
-                    labels: vec!["vSwitch".into(), "Zone".into()],
+                    labels: vec!["Zone".into()],
                     value: None,
                     undocumented: false
                 }
             ]
         );
         assert_eq!(sections(&s), vec!["vSwitch".to_string(), "Zone".to_string()]);
+    }
+
+    #[test]
+    fn a_wizard_step_named_by_the_step_is_no_click_target() {
+        let mut s = step(
+            "On the buy page, configure the parameters in the Basic Configurations step and click Next.",
+            &["Basic Configurations", "Next"],
+            vec![StepAction::Click],
+        );
+        s.number = "5".into();
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::InWizardStep {
+                    name: "Basic Configurations".into()
+                },
+                Intent::Click {
+                    label: "Next".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_confirmation_in_a_step_that_also_selects_is_clicked() {
+        let s = step(
+            "In the Network step, select a VPC and a vSwitch, and then click Buy Now.",
+            &["Network", "Buy Now"],
+            vec![StepAction::Select, StepAction::Click],
+        );
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::InWizardStep { name: "Network".into() },
+                Intent::Click {
+                    label: "Buy Now".into(),
+                    row: false,
+                    confirm: true,
+                    batch: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_step_on_a_tab_opens_the_tab_first() {
+        let mut s = step(
+            "On the DNS Settings tab, find the record and click Delete in the Actions column.",
+            &["DNS Settings", "Delete", "Actions"],
+            vec![StepAction::Find, StepAction::Click],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Tab,
+            name: "DNS Settings".into(),
+        });
+        s.column = Some("Actions".into());
+        let derived = intents(&s, &Task::default());
+        assert_eq!(
+            derived[..2],
+            [
+                Intent::OnTab {
+                    name: "DNS Settings".into()
+                },
+                Intent::FindRow
+            ]
+        );
+    }
+
+    #[test]
+    fn each_drop_down_list_named_gets_an_option_before_the_click() {
+        let s = step(
+            "In the Networking step, select the vSwitch and the security group from the vSwitch and Security Group drop-down lists, and click Next.",
+            &["Networking", "vSwitch", "Security Group", "Next"],
+            vec![StepAction::Select, StepAction::Click],
+        );
+        let choose = |label: &str| Intent::Choose {
+            labels: vec![label.into()],
+            value: None,
+            undocumented: false,
+        };
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::InWizardStep {
+                    name: "Networking".into()
+                },
+                choose("vSwitch"),
+                choose("Security Group"),
+                Intent::Click {
+                    label: "Next".into(),
+                    row: false,
+                    confirm: true,
+                    batch: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_switch_and_its_state_are_one_setting() {
+        let s = step(
+            "In the Health Check step, keep Enable Health Check turned On and click Next.",
+            &["Health Check", "Enable Health Check", "On", "Next"],
+            vec![StepAction::Click],
+        );
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::InWizardStep {
+                    name: "Health Check".into()
+                },
+                Intent::Fill {
+                    label: "Enable Health Check".into(),
+                    value: "On".into(),
+                    undocumented: false
+                },
+                Intent::Click {
+                    label: "Next".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
+            ]
+        );
     }
 
     #[test]
@@ -246,7 +541,8 @@ mod tests {
                 Intent::Click {
                     label: "Stop".into(),
                     row: true,
-                    confirm: false
+                    confirm: false,
+                    batch: false
                 }
             ]
         );

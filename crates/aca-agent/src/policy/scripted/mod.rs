@@ -26,6 +26,8 @@ use crate::label::{LabelMatch, normalise};
 enum Effect {
     /// The intent is done.
     Complete,
+    /// The intent and this many after it are done (a menu item found outside its menu).
+    CompleteWithNext(usize),
     /// One menu segment is done.
     NextSegment,
     /// A confirmation was clicked: the next observation shows whether the console took it.
@@ -74,6 +76,8 @@ pub struct ScriptedPolicy {
     asked_resource: bool,
     /// An action was taken for the current step.
     acted_in_step: bool,
+    /// Fields of the current step filled from the page's parameter tables before a confirmation.
+    prefilled: Vec<String>,
 }
 
 impl ScriptedPolicy {
@@ -100,6 +104,7 @@ impl ScriptedPolicy {
         self.derived_for = Some(self.step);
         self.intent = 0;
         self.acted_in_step = false;
+        self.prefilled.clear();
         self.step_note = None;
         self.start_intent(ctx);
     }
@@ -116,6 +121,11 @@ impl ScriptedPolicy {
         }
         match effect {
             Effect::Complete => self.complete_intent(ctx),
+            Effect::CompleteWithNext(more) => {
+                for _ in 0..=more {
+                    self.complete_intent(ctx);
+                }
+            }
             Effect::NextSegment => {
                 if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
                     *at += 1;
@@ -249,11 +259,20 @@ impl ScriptedPolicy {
             Intent::Nothing { note } => Move::Done(Some(note.clone())),
             Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
             Intent::FindRow => self.ground_row(ctx),
-            Intent::Click { label, row, confirm } => {
+            Intent::SelectRows => self.ground_select_rows(ctx),
+            Intent::OnPage { name } => self.ground_on_page(ctx, name),
+            Intent::OnTab { name } => self.ground_on_tab(ctx, name),
+            Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
+            Intent::Click {
+                label,
+                row,
+                confirm,
+                batch,
+            } => {
                 if self.confirm_clicked {
                     self.verify_confirm(ctx)
                 } else {
-                    self.ground_click(ctx, label, *row, *confirm)
+                    self.ground_click(ctx, label, *row, *confirm, *batch)
                 }
             }
             Intent::Fill {
@@ -273,12 +292,33 @@ impl ScriptedPolicy {
         ctx.steps.get(self.step).cloned()
     }
 
+    /// What identifies the task's resources in a list: their names, and their ids (`${vpc_id}`
+    /// bindings), since some lists show a resource by its id alone.
     fn resource_names(ctx: &Context<'_>) -> Vec<String> {
-        ctx.task
+        let mut names = ctx
+            .task
             .resource_report
             .as_ref()
             .map(|r| r.names.clone())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if ctx.task.resource_report.is_some() {
+            let ids: Vec<String> = ctx
+                .task
+                .bindings
+                .iter()
+                .filter(|(key, id)| key.ends_with("_id") && !id.is_empty() && !names.contains(id))
+                .map(|(_, id)| id.clone())
+                .collect();
+            names.extend(ids);
+        }
+        // An object `reports/q3.txt` is listed as `q3.txt` inside its directory.
+        let basenames: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.rsplit_once('/').map(|(_, base)| base.to_owned()))
+            .filter(|base| !base.is_empty() && !names.contains(base))
+            .collect();
+        names.extend(basenames);
+        names
     }
 
     /// Every label the procedure documents except `label`: never taken for a renamed `label`.
@@ -292,7 +332,9 @@ impl ScriptedPolicy {
     }
 
     /// The target was not found as written: look again once, then try one alternative per attempt.
-    fn fallback(&mut self, ctx: &Context<'_>, what: &str, alternatives: Vec<Alternative>) -> Move {
+    /// `what` names the target in sentences (`the field "Name"`); `documented` is the page's own
+    /// text for it (`Name`), what a defect quotes.
+    fn fallback(&mut self, ctx: &Context<'_>, what: &str, documented: &str, alternatives: Vec<Alternative>) -> Move {
         let local = ctx.attempts_on(self.step).saturating_sub(self.intent_base);
         if local == 0 {
             return Move::Act {
@@ -339,7 +381,7 @@ impl ScriptedPolicy {
             reason: format!("{what} is not on the page, and no alternative found it"),
             finding: Some(Finding {
                 kind: FindingKind::Absent,
-                documented: what.to_owned(),
+                documented: documented.to_owned(),
                 observed: String::new(),
                 evidence: lines,
             }),
@@ -376,7 +418,12 @@ impl ScriptedPolicy {
 fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
     match intent {
-        Intent::Nothing { .. } | Intent::FindRow => None,
+        Intent::Nothing { .. }
+        | Intent::FindRow
+        | Intent::SelectRows
+        | Intent::OnPage { .. }
+        | Intent::InWizardStep { .. } => None,
+        Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),
         Intent::Fill { label, .. } => Some(exact(label, &[Role::Textbox, Role::Combobox])),

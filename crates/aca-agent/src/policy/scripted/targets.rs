@@ -4,8 +4,8 @@ use aca_core::{Element, GuiAction, PlaceKind, Role};
 
 use super::alternative::{Alternative, place_path, scroll_alternative};
 use super::ground::{
-    CLICKABLE, Preference, evidence, in_place, is_more_trigger, labelled, open_modal, page_is, renamed, row_of,
-    same_place, search_box,
+    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is, renamed,
+    row_of, same_place, search_box,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
@@ -25,7 +25,11 @@ impl ScriptedPolicy {
                 .filter(|e| in_place(e, PlaceKind::Navigation))
                 .collect()
         };
-        if let Some(target) = in_nav(segment, &|m| m == LabelMatch::Exact).first() {
+        // A group and its item may share a name (`Files > Files`): a segment before the last is a
+        // group (a control that folds), the last one an item.
+        let mut candidates = in_nav(segment, &|m| m == LabelMatch::Exact);
+        candidates.sort_by_key(|e| e.state.expanded.is_some() == last);
+        if let Some(target) = candidates.first() {
             if !last && target.state.expanded == Some(true) {
                 // An open group: clicking it again would close it.
                 if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
@@ -41,9 +45,45 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
+        // The documented group is nowhere, but its last item is in the pane: the item moved out of
+        // the group (after one more look).
+        if at + 2 == segments.len()
+            && labelled(obs, segment, CLICKABLE, |m| m == LabelMatch::Exact).is_empty()
+            && let Some(item) = in_nav(&segments[at + 1], &|m| m == LabelMatch::Exact).first()
+            && group_header(obs, item).is_none()
+        {
+            let alternative = Alternative::finding(
+                "moved out of the group",
+                GuiAction::Click { index: item.index },
+                format!(
+                    "open \"{}\", which the navigation pane shows outside \"{segment}\"",
+                    item.name
+                ),
+                Effect::Complete,
+                FindingKind::Moved,
+                &segments.join(" > "),
+                &item.name,
+                item,
+            );
+            return self.fallback(
+                ctx,
+                &format!("the navigation item \"{segment}\""),
+                segment,
+                vec![alternative],
+            );
+        }
+        // The path's item sits in a group under another name: the group was renamed (judged with
+        // the alternatives below, after one more look).
+        let regrouped = segments.last().is_some_and(|final_label| {
+            in_nav(final_label, &|m| m == LabelMatch::Exact)
+                .first()
+                .and_then(|item| group_header(obs, item))
+                .is_some_and(|header| normalise(&header.name) != normalise(segment))
+        });
         // A group that is already open, or a page already shown, needs no click.
-        if let Some(later) =
-            (at + 1..segments.len()).find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())
+        if let Some(later) = (at + 1..segments.len())
+            .find(|i| !in_nav(&segments[*i], &|m| m == LabelMatch::Exact).is_empty())
+            .filter(|_| !regrouped)
         {
             if let Some(Intent::Navigate { at, .. }) = self.intents.get_mut(self.intent) {
                 *at = later;
@@ -60,6 +100,34 @@ impl ScriptedPolicy {
             .iter()
             .filter(|e| CLICKABLE.contains(&e.role) && in_place(e, PlaceKind::Navigation))
             .collect();
+        if !last {
+            // A group the page names is not there under its name: the group that holds the path's
+            // item (as written, or renamed) is the group renamed.
+            let final_label = &segments[segments.len() - 1];
+            let item = in_nav(final_label, &|m| m == LabelMatch::Exact)
+                .first()
+                .copied()
+                .or_else(|| renamed(final_label, &nav, &Self::other_labels(ctx, final_label)));
+            if let Some(header) = item.and_then(|item| group_header(obs, item))
+                && normalise(&header.name) != normalise(segment)
+            {
+                let action = if header.state.expanded == Some(false) {
+                    GuiAction::Click { index: header.index }
+                } else {
+                    GuiAction::Wait { ms: Some(100) }
+                };
+                alternatives.push(Alternative::finding(
+                    "renamed group",
+                    action,
+                    format!("take \"{}\", the group that holds \"{final_label}\"", header.name),
+                    Effect::NextSegment,
+                    FindingKind::Renamed,
+                    segment,
+                    &header.name,
+                    header,
+                ));
+            }
+        }
         if let Some(other) = renamed(segment, &nav, &exclude) {
             alternatives.push(Alternative::finding(
                 "renamed",
@@ -95,7 +163,12 @@ impl ScriptedPolicy {
             ));
         }
         alternatives.extend(scroll_alternative(obs, segment));
-        self.fallback(ctx, &format!("the navigation item \"{segment}\""), alternatives)
+        self.fallback(
+            ctx,
+            &format!("the navigation item \"{segment}\""),
+            segment,
+            alternatives,
+        )
     }
 
     pub(super) fn ground_row(&mut self, ctx: &Context<'_>) -> Move {
@@ -113,6 +186,21 @@ impl ScriptedPolicy {
             return Move::Done(None);
         }
         let mut alternatives = Vec::new();
+        // An object inside a directory (`reports/q3.txt` under `reports/`): open the directory.
+        let directory = rows.iter().find(|e| {
+            CLICKABLE.contains(&e.role)
+                && e.name.ends_with('/')
+                && names
+                    .iter()
+                    .any(|n| n.len() > e.name.len() && n.starts_with(e.name.as_str()))
+        });
+        if let Some(directory) = directory {
+            alternatives.push(Alternative::path(
+                "open directory",
+                GuiAction::Click { index: directory.index },
+                format!("open the directory \"{}\" that holds the resource", directory.name),
+            ));
+        }
         if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
             alternatives.push(Alternative::path(
                 "search",
@@ -127,11 +215,190 @@ impl ScriptedPolicy {
         if let Some(name) = names.first() {
             alternatives.extend(scroll_alternative(obs, name));
         }
-        match self.fallback(ctx, "the resource's row", alternatives) {
+        match self.fallback(ctx, "the resource's row", "", alternatives) {
             // A resource that is not listed is the environment's problem, not the page's.
             Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
             other => other,
         }
+    }
+
+    /// Ticks the check boxes of the rows of the task's resources, one per action, until all are.
+    pub(super) fn ground_select_rows(&mut self, ctx: &Context<'_>) -> Move {
+        let obs = ctx.observation;
+        if ctx.task.resource_report.is_none() && !self.asked_resource {
+            return Move::Provision(self.resource_description(ctx));
+        }
+        let names = Self::resource_names(ctx);
+        let boxes: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Checkbox && !e.state.disabled)
+            .filter(|e| row_of(e).is_some_and(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n))))
+            .collect();
+        if let Some(unticked) = boxes.iter().find(|e| e.state.checked != Some(true)) {
+            return Move::Act {
+                action: GuiAction::Click { index: unticked.index },
+                goal: format!(
+                    "select the row \"{}\"",
+                    row_of(unticked).map_or("", |r| r.name.as_str())
+                ),
+                grounding: self.as_written(),
+                effect: Effect::Nothing,
+                failed: None,
+            };
+        }
+        if !boxes.is_empty() {
+            return Move::Done(None);
+        }
+        let mut alternatives = Vec::new();
+        if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+            alternatives.push(Alternative::path(
+                "search",
+                GuiAction::Type {
+                    index: search.index,
+                    text: name.clone(),
+                    submit: true,
+                },
+                format!("search for \"{name}\""),
+            ));
+        }
+        match self.fallback(ctx, "the check boxes of the resources' rows", "", alternatives) {
+            // Resources that are not listed are the environment's problem, not the page's.
+            Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
+            other => other,
+        }
+    }
+
+    /// "On the VPCs page": the page is shown when its title or a heading says so; a heading that
+    /// reads like the name is the page under another name; a page the navigation pane offers is
+    /// opened. A page that shows no name like it is left for the step's own targets to judge.
+    pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        if page_is(obs, name) || open_modal(obs).is_some() {
+            return Move::Done(None);
+        }
+        if !self.tried.iter().any(|t| t == "open page") {
+            let link = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
+                .into_iter()
+                .find(|e| in_place(e, PlaceKind::Navigation));
+            if let Some(link) = link {
+                self.tried.push("open page".into());
+                return Move::Act {
+                    action: GuiAction::Click { index: link.index },
+                    goal: format!("open the {name} page, where the step starts"),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    failed: None,
+                };
+            }
+        }
+        let headings: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Heading && !in_place(e, PlaceKind::Navigation))
+            .collect();
+        let mut alternatives = Vec::new();
+        if let Some(heading) = renamed(name, &headings, &Self::other_labels(ctx, name)) {
+            alternatives.push(Alternative::finding(
+                "renamed page",
+                GuiAction::Wait { ms: Some(100) },
+                format!("take \"{}\", the page that reads like \"{name}\"", heading.name),
+                Effect::Complete,
+                FindingKind::Renamed,
+                name,
+                &heading.name,
+                heading,
+            ));
+        }
+        match self.fallback(ctx, &format!("the {name} page"), name, alternatives) {
+            Move::GiveUp { .. } => Move::Done(Some(format!("no page title reads like \"{name}\""))),
+            other => other,
+        }
+    }
+
+    /// "On the DNS Settings tab": selects the tab when another one is shown; a tab that reads like
+    /// the name is the tab under another name. A page without such a tab is left for the step's own
+    /// targets to judge.
+    pub(super) fn ground_on_tab(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        let tabs: Vec<&Element> = obs.elements.iter().filter(|e| e.role == Role::Tab).collect();
+        if let Some(tab) = tabs
+            .iter()
+            .find(|t| crate::label::match_label(name, &t.name) == Some(LabelMatch::Exact))
+        {
+            if tab.state.selected {
+                return Move::Done(None);
+            }
+            return Move::Act {
+                action: GuiAction::Click { index: tab.index },
+                goal: format!("open the \"{name}\" tab"),
+                grounding: self.as_written(),
+                effect: Effect::Complete,
+                failed: None,
+            };
+        }
+        if tabs.is_empty() {
+            return Move::Done(Some(format!(
+                "the page has no tabs; \"{name}\" is taken to be the page shown"
+            )));
+        }
+        let mut alternatives = Vec::new();
+        if let Some(other) = renamed(name, &tabs, &Self::other_labels(ctx, name)) {
+            alternatives.push(Alternative::finding(
+                "renamed tab",
+                GuiAction::Click { index: other.index },
+                format!("open \"{}\", the tab that reads like \"{name}\"", other.name),
+                Effect::Complete,
+                FindingKind::Renamed,
+                name,
+                &other.name,
+                other,
+            ));
+        }
+        self.fallback(ctx, &format!("the tab \"{name}\""), name, alternatives)
+    }
+
+    /// "In the Backend Servers step": the wizard's current step (its named wizard-step place) must
+    /// be that one; another step there means the wizard's steps moved. A wizard that names no step
+    /// is left for the step's own targets to judge.
+    pub(super) fn ground_in_wizard_step(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        let shown: Vec<(&aca_core::Place, &Element)> = obs
+            .elements
+            .iter()
+            .filter_map(|e| {
+                e.places
+                    .iter()
+                    .find(|p| p.kind == PlaceKind::WizardStep && !p.name.trim().is_empty())
+                    .map(|p| (p, e))
+            })
+            .collect();
+        let step_name = |place: &aca_core::Place| {
+            place
+                .name
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || c == '.')
+                .to_owned()
+        };
+        if shown.is_empty()
+            || shown
+                .iter()
+                .any(|(p, _)| crate::label::match_label(name, &step_name(p)) == Some(LabelMatch::Exact))
+        {
+            return Move::Done(None);
+        }
+        let (place, element) = shown[0];
+        let current = step_name(place);
+        let alternative = Alternative::finding(
+            "another wizard step",
+            GuiAction::Wait { ms: Some(100) },
+            format!("go on in the \"{current}\" step the wizard shows instead of \"{name}\""),
+            Effect::Complete,
+            FindingKind::Moved,
+            name,
+            &current,
+            element,
+        );
+        self.fallback(ctx, &format!("the wizard step \"{name}\""), name, vec![alternative])
     }
 
     pub(super) fn resource_description(&self, ctx: &Context<'_>) -> String {
@@ -144,7 +411,14 @@ impl ScriptedPolicy {
         description
     }
 
-    pub(super) fn ground_click(&mut self, ctx: &Context<'_>, label: &str, row: bool, confirm: bool) -> Move {
+    pub(super) fn ground_click(
+        &mut self,
+        ctx: &Context<'_>,
+        label: &str,
+        row: bool,
+        confirm: bool,
+        batch: bool,
+    ) -> Move {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let names = Self::resource_names(ctx);
@@ -159,6 +433,7 @@ impl ScriptedPolicy {
         let preference = Preference {
             container: container.as_deref(),
             sections: &[],
+            avoid: &[],
             rows: &names,
             want_row: row,
         };
@@ -186,14 +461,62 @@ impl ScriptedPolicy {
             }
         }
         let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
+        // A list nested under the resource (a bucket's ACL, its objects) has rows of its own, none
+        // of them named like the resource: there the step means the list's row, not the resource's.
+        let names_a_row = obs
+            .elements
+            .iter()
+            .filter_map(row_of)
+            .any(|r| names.iter().any(|n| mentions(&r.name, n)));
+        let ours = |r: &aca_core::Place| names.is_empty() || !names_a_row || names.iter().any(|n| mentions(&r.name, n));
+        // Gone to the resource's details page to look for a row action there: its controls are
+        // the resource's own.
+        let on_details =
+            self.tried.iter().any(|t| t == "details page") && !obs.elements.iter().any(|e| row_of(e).is_some());
         if row {
             // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
             exact.retain(|e| match row_of(e) {
-                Some(r) => names.is_empty() || names.iter().any(|n| mentions(&r.name, n)),
-                None => in_place(e, PlaceKind::Menu),
+                Some(r) => ours(r),
+                None => in_place(e, PlaceKind::Menu) || (on_details && !in_place(e, PlaceKind::Navigation)),
             });
         }
+        if batch {
+            // A button for the selected rows is never one row's own.
+            exact.retain(|e| row_of(e).is_none());
+        }
         preference.sort(obs, &mut exact);
+        // "choose More > X": X belongs in the menu the previous segment opened. Found only in the
+        // row itself, it moved out of the menu (after one more look).
+        let after_more = row
+            && self.intent > 0
+            && matches!(self.intents.get(self.intent - 1), Some(Intent::Click { row: true, .. }));
+        if after_more && !exact.is_empty() && !exact.iter().any(|e| in_place(e, PlaceKind::Menu)) {
+            let direct = exact[0];
+            let more = match self.intents.get(self.intent - 1) {
+                Some(Intent::Click { label, .. }) => label.clone(),
+                _ => String::new(),
+            };
+            let alternative = Alternative::finding(
+                "outside the menu",
+                GuiAction::Click { index: direct.index },
+                format!("click \"{label}\", which the row shows outside the \"{more}\" menu"),
+                if confirm {
+                    Effect::ConfirmClicked
+                } else {
+                    Effect::Complete
+                },
+                FindingKind::Moved,
+                &format!("{more} > {label}"),
+                &format!("{label} (in the Actions column)"),
+                direct,
+            );
+            return self.fallback(
+                ctx,
+                &format!("\"{label}\" in the \"{more}\" menu"),
+                label,
+                vec![alternative],
+            );
+        }
         if let Some(target) = exact.iter().find(|e| !e.state.disabled).or(exact.first()) {
             if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
                 return prefill;
@@ -214,7 +537,7 @@ impl ScriptedPolicy {
             obs.elements
                 .iter()
                 .filter_map(row_of)
-                .find(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)))
+                .find(|r| ours(r))
                 .map(|r| r.name.clone())
         } else {
             None
@@ -227,6 +550,38 @@ impl ScriptedPolicy {
             Effect::Complete
         };
         let mut alternatives = Vec::new();
+        if row && is_more_label(label) {
+            // "choose More > Delete", and Delete sits in the row itself: the item moved out of the
+            // menu. The path's later segments are tried from its end (the item itself first).
+            let path: Vec<&str> = self.intents[self.intent + 1..]
+                .iter()
+                .map_while(|i| match i {
+                    Intent::Click { label, row: true, .. } => Some(label.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let direct = path.iter().enumerate().rev().find_map(|(at, item)| {
+                place
+                    .iter()
+                    .find(|e| {
+                        e.role != Role::Menuitem && crate::label::match_label(item, &e.name) == Some(LabelMatch::Exact)
+                    })
+                    .map(|e| (at, *item, *e))
+            });
+            if let Some((at, item, direct)) = direct {
+                let documented: Vec<&str> = std::iter::once(label).chain(path[..=at].iter().copied()).collect();
+                alternatives.push(Alternative::finding(
+                    "moved out of the menu",
+                    GuiAction::Click { index: direct.index },
+                    format!("click \"{item}\", which the row shows outside the \"{label}\" menu"),
+                    Effect::CompleteWithNext(at + 1),
+                    FindingKind::Moved,
+                    &documented.join(" > "),
+                    &format!("{item} (in the Actions column)"),
+                    direct,
+                ));
+            }
+        }
         if let Some(other) = renamed(label, &place, &exclude) {
             alternatives.push(Alternative::finding(
                 "renamed",
@@ -286,6 +641,39 @@ impl ScriptedPolicy {
             });
         }
         alternatives.extend(scroll_alternative(obs, label));
+        if row && let Some(row_name) = &our_row {
+            // Neither in the row nor in its menu: perhaps on the resource's details page (its All
+            // Actions).
+            let details = obs.elements.iter().find(|e| {
+                CLICKABLE.contains(&e.role)
+                    && row_of(e).is_some_and(|r| &r.name == row_name)
+                    && matches!(normalise(&e.name).as_str(), "manage" | "details" | "view details")
+            });
+            if let Some(details) = details {
+                let documented = match self.intent.checked_sub(1).and_then(|i| self.intents.get(i)) {
+                    Some(Intent::Click {
+                        label: menu, row: true, ..
+                    }) => format!("{menu} > {label}"),
+                    _ => format!("{label} (in the Actions column)"),
+                };
+                alternatives.push(Alternative {
+                    key: "details page".into(),
+                    action: GuiAction::Click { index: details.index },
+                    goal: format!(
+                        "look for \"{label}\" on the resource's details page (\"{}\")",
+                        details.name
+                    ),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    via: Some(Finding {
+                        kind: FindingKind::Moved,
+                        documented,
+                        observed: format!("{} > {label}", details.name),
+                        evidence: evidence(details),
+                    }),
+                });
+            }
+        }
         if row && let (Some(search), Some(name)) = (search_box(obs), names.first()) {
             alternatives.push(Alternative::path(
                 "search",
@@ -316,6 +704,20 @@ impl ScriptedPolicy {
                 }),
             });
         }
-        self.fallback(ctx, &format!("\"{label}\""), alternatives)
+        self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
     }
+}
+
+/// The navigation group an item sits in: the foldable header (a control with an expanded state) of
+/// the same container. `None` when the item is in no group, or the page does not say (no
+/// structural path).
+pub(super) fn group_header<'o>(obs: &'o aca_core::Observation, item: &Element) -> Option<&'o Element> {
+    let parent = |e: &Element| e.fingerprint.path.rsplit_once('>').map(|(p, _)| p.to_owned());
+    let container = parent(item).filter(|p| !p.is_empty())?;
+    obs.elements.iter().find(|e| {
+        e.index != item.index
+            && e.state.expanded.is_some()
+            && in_place(e, PlaceKind::Navigation)
+            && parent(e).as_deref() == Some(container.as_str())
+    })
 }

@@ -19,6 +19,14 @@ struct EcsPage {
     stopped: bool,
     /// The release puts Stop straight into the ⋯ menu, without the Instance Status sub-menu.
     flat_menu: bool,
+    /// The release shows Stop in the row itself, with no ⋯ menu.
+    stop_in_row: bool,
+    /// The release shows Stop in the row itself, beside a ⋯ menu that no longer holds it.
+    stop_beside_menu: bool,
+    /// The release lists Instances at the top of the navigation pane, in no group.
+    no_group: bool,
+    /// The release calls the Instances & Images group this.
+    group_name: Option<&'static str>,
     clicks: Vec<String>,
 }
 
@@ -55,10 +63,20 @@ impl EcsPage {
         };
         let nav = place(PlaceKind::Navigation, "Elastic Compute Service");
         add(Role::Link, "Overview", vec![nav.clone()]);
-        let group = add(Role::Clickable, "Instances & Images", vec![nav.clone()]);
-        if self.group_open {
+        if self.no_group {
             add(Role::Link, "Instances", vec![nav.clone()]);
-            add(Role::Link, "Images", vec![nav]);
+        }
+        let group_name = match (self.no_group, self.group_name) {
+            (true, _) => "Images",
+            (false, Some(name)) => name,
+            (false, None) => "Instances & Images",
+        };
+        let group = add(Role::Clickable, group_name, vec![nav.clone()]);
+        // Structural paths: the group's header and its items share their container.
+        let mut paths = vec![(group, "aside>div[2]>button")];
+        if self.group_open && !self.no_group {
+            paths.push((add(Role::Link, "Instances", vec![nav.clone()]), "aside>div[2]>a[1]"));
+            paths.push((add(Role::Link, "Images", vec![nav]), "aside>div[2]>a[2]"));
         }
         if self.on_instances {
             add(Role::Heading, "Instances", vec![]);
@@ -73,7 +91,14 @@ impl EcsPage {
                 row.clone(),
             );
             add(Role::Link, "Connect", row.clone());
-            let more = add(Role::Button, "⋯", row);
+            if self.stop_in_row || self.stop_beside_menu {
+                add(Role::Button, "Stop", row.clone());
+            }
+            let more = if self.stop_in_row {
+                add(Role::Link, "Monitor", row)
+            } else {
+                add(Role::Button, "⋯", row)
+            };
             let menu = vec![place(PlaceKind::Menu, "")];
             if self.menu >= 1 && self.flat_menu {
                 add(Role::Menuitem, "Start", menu.clone());
@@ -85,7 +110,9 @@ impl EcsPage {
             if self.menu == 2 {
                 let sub = vec![place(PlaceKind::Menu, ""), place(PlaceKind::Menu, "Instance Status")];
                 add(Role::Menuitem, "Start", sub.clone());
-                add(Role::Menuitem, "Stop", sub.clone());
+                if !self.stop_beside_menu {
+                    add(Role::Menuitem, "Stop", sub.clone());
+                }
                 add(Role::Menuitem, "Restart", sub);
             }
             if self.dialog {
@@ -94,9 +121,14 @@ impl EcsPage {
                 add(Role::Button, "OK", dialog.clone());
                 add(Role::Button, "Cancel", dialog);
             }
-            elements[more].state.expanded = Some(self.menu > 0);
+            if !self.stop_in_row {
+                elements[more].state.expanded = Some(self.menu > 0);
+            }
         }
         elements[group].state.expanded = Some(self.group_open);
+        for (at, path) in paths {
+            elements[at].fingerprint.path = path.into();
+        }
         Observation {
             url: "http://127.0.0.1:8080/console/ecs/instances".into(),
             title: "ECS console".into(),
@@ -115,7 +147,7 @@ impl EcsPage {
         };
         self.clicks.push(element.name.clone());
         match element.name.as_str() {
-            "Instances & Images" => self.group_open = !self.group_open,
+            "Instances & Images" | "Compute" => self.group_open = !self.group_open,
             "Instances" => self.on_instances = true,
             "⋯" => self.menu = 1,
             "Instance Status" => self.menu = 2,
@@ -214,5 +246,576 @@ fn a_missing_sub_menu_fails_first_then_is_skipped_as_obsolete() {
     );
     assert_eq!(report.verdict, Verdict::DocDefect);
     let kinds: Vec<_> = report.defects.iter().map(|d| (d.kind, d.documented.as_str())).collect();
-    assert_eq!(kinds, vec![(aca_core::DefectKind::ObsoleteStep, "\"Instance Status\"")]);
+    // The defect quotes the page's label, not the sentence about it.
+    assert_eq!(kinds, vec![(aca_core::DefectKind::ObsoleteStep, "Instance Status")]);
+}
+
+#[test]
+fn a_menu_item_shown_in_the_row_itself_is_a_moved_control() {
+    let mut page = EcsPage {
+        stop_in_row: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    assert_eq!(page.clicks, vec!["Instances & Images", "Instances", "Stop", "OK"]);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    assert_eq!(report.verdict, Verdict::DocDefect);
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(aca_core::DefectKind::MovedControl, "4", "⋯ > Instance Status > Stop")]
+    );
+}
+
+/// The Create VPC page of a console that fills the VPC's CIDR block with a default: two sections,
+/// each with a `Name` and an `IPv4 CIDR Block`.
+#[derive(Debug, Default)]
+struct CreateVpcPage {
+    on_form: bool,
+    /// Values by element name and section.
+    values: std::collections::BTreeMap<(String, String), String>,
+    submitted: bool,
+    /// The release calls the Zone drop-down list this instead.
+    zone_label: Option<&'static str>,
+}
+
+impl CreateVpcPage {
+    const FIELDS: [(&str, &str, Role); 5] = [
+        ("VPC", "Name", Role::Textbox),
+        ("VPC", "IPv4 CIDR Block", Role::Textbox),
+        ("vSwitch", "Name", Role::Textbox),
+        ("vSwitch", "Zone", Role::Combobox),
+        ("vSwitch", "IPv4 CIDR Block", Role::Textbox),
+    ];
+
+    fn observe(&self) -> Observation {
+        let mut elements = Vec::new();
+        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>, value: Option<String>| {
+            elements.push(Element {
+                index: elements.len() as u32 + 1,
+                role,
+                name: name.into(),
+                value,
+                state: ElementState::default(),
+                places,
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint::default(),
+            });
+        };
+        add(Role::Link, "VPCs", vec![place(PlaceKind::Navigation, "VPC")], None);
+        if !self.on_form {
+            add(Role::Heading, "VPCs", vec![], None);
+            add(Role::Button, "Create VPC", vec![], None);
+        } else {
+            add(Role::Heading, "Create VPC", vec![], None);
+            for (section, name, role) in Self::FIELDS {
+                let name = if name == "Zone" {
+                    self.zone_label.unwrap_or(name)
+                } else {
+                    name
+                };
+                let places = vec![place(PlaceKind::Form, ""), place(PlaceKind::WizardStep, section)];
+                add(
+                    role,
+                    name,
+                    places,
+                    self.values.get(&(section.into(), name.into())).cloned(),
+                );
+            }
+            add(Role::Button, "Confirm", vec![place(PlaceKind::Form, "")], None);
+        }
+        Observation {
+            url: "http://127.0.0.1:8080/console/vpc/vpcs".into(),
+            title: if self.on_form { "Create VPC" } else { "VPCs" }.into(),
+            elements,
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let observation = self.observe();
+        let index = action.index().unwrap_or_default();
+        let Some(element) = observation.element(index) else {
+            return ActionOutcome::ElementNotFound { index };
+        };
+        let section = element
+            .places
+            .iter()
+            .find(|p| p.kind == PlaceKind::WizardStep)
+            .map(|p| p.name.clone())
+            .unwrap_or_default();
+        match action {
+            GuiAction::Type { text, .. } | GuiAction::Select { option: text, .. } => {
+                self.values.insert((section, element.name.clone()), text.clone());
+            }
+            GuiAction::Click { .. } if element.name == "Create VPC" => {
+                self.on_form = true;
+                self.values
+                    .insert(("VPC".into(), "IPv4 CIDR Block".into()), "192.168.0.0/16".into());
+            }
+            GuiAction::Click { .. } if element.name == "Confirm" => self.submitted = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+fn create_vpc(page: &mut CreateVpcPage) -> Episode {
+    let procedure = aca_docs::parse_markdown(include_str!("../../../../../tests/corpus/vpc/create-vpc-2024.md"))
+        .expect("the example page parses");
+    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..40 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => return episode,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    panic!("the episode did not finish: {:?}", page.values)
+}
+
+#[test]
+fn a_renamed_drop_down_list_takes_the_tables_value_and_is_reported() {
+    let mut page = CreateVpcPage {
+        zone_label: Some("Zone ID"),
+        ..CreateVpcPage::default()
+    };
+    let episode = create_vpc(&mut page);
+    assert_eq!(
+        page.values
+            .get(&("vSwitch".into(), "Zone ID".into()))
+            .map(String::as_str),
+        Some("Hangzhou Zone I")
+    );
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str(), d.observed.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(aca_core::DefectKind::RenamedLabel, "6", "Zone", "Zone ID")]
+    );
+}
+
+#[test]
+fn parameter_tables_fill_their_own_sections_fields() {
+    let procedure = aca_docs::parse_markdown(include_str!("../../../../../tests/corpus/vpc/create-vpc-2024.md"))
+        .expect("the example page parses");
+    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
+    let mut page = CreateVpcPage::default();
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..40 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert!(
+        matches!(next, Next::Finished(_)),
+        "the episode did not finish: {:?}",
+        page.values
+    );
+    assert!(page.submitted);
+    let value = |section: &str, name: &str| page.values.get(&(section.into(), name.into())).cloned();
+    assert_eq!(value("VPC", "Name").as_deref(), Some("app-vpc"));
+    // The default is replaced by the table's example, in the VPC's section, not the vSwitch's.
+    assert_eq!(value("VPC", "IPv4 CIDR Block").as_deref(), Some("172.16.0.0/12"));
+    assert_eq!(value("vSwitch", "Name").as_deref(), Some("app-vsw"));
+    assert_eq!(value("vSwitch", "Zone").as_deref(), Some("Hangzhou Zone I"));
+    assert_eq!(value("vSwitch", "IPv4 CIDR Block").as_deref(), Some("172.16.1.0/24"));
+}
+
+#[test]
+fn a_row_that_shows_only_the_resources_id_is_the_resources_row() {
+    let mut page = EcsPage::default();
+    let mut task = Task::new(stop_instance());
+    task.resource_report = Some(ResourceReport {
+        text: "ECS instance named web-01, Running.".into(),
+        names: vec!["web-01".into()],
+    });
+    task.bindings.insert("instance_id".into(), "i-bp1abc".into());
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(page.observe()).unwrap();
+    for _ in 0..50 {
+        next = match next {
+            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(page.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert!(page.stopped, "{:?}", page.clicks);
+}
+
+#[test]
+fn a_menu_item_found_beside_its_menu_is_a_moved_control() {
+    let mut page = EcsPage {
+        stop_beside_menu: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report.defects.iter().map(|d| (d.kind, d.step.as_str())).collect();
+    assert_eq!(defects, vec![(aca_core::DefectKind::MovedControl, "4")], "{report:#?}");
+}
+
+#[test]
+fn a_wizard_showing_another_step_than_the_page_names_is_a_moved_control() {
+    let procedure = aca_docs::parse_markdown(
+        "# Configure a listener\n\n## Procedure\n\n1. In the **Backend Servers** step, enter `8080` in the **Backend Server Port** field and click **Next**.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let task = Task::new(procedure);
+    let wizard = vec![
+        place(PlaceKind::Form, ""),
+        place(PlaceKind::WizardStep, "2 Health Check"),
+    ];
+    let observation = Observation {
+        title: "Configure Listener".into(),
+        elements: vec![Element {
+            index: 1,
+            role: Role::Switch,
+            name: "Enable Health Check".into(),
+            value: None,
+            state: ElementState::default(),
+            places: wizard,
+            option_of: None,
+            is_new: false,
+            hint: None,
+            rect: None,
+            fingerprint: Fingerprint::default(),
+        }],
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let mut policy = ScriptedPolicy::new();
+    let mut decide = |attempts: u32| {
+        let attempts = [attempts];
+        let ctx = Context {
+            task: &task,
+            steps: &steps,
+            observation: &observation,
+            trajectory: &trajectory,
+            current_step: Some(0),
+            attempts: &attempts,
+        };
+        match policy.propose(&ctx) {
+            Proposal::Act(decision) => *decision,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    // First it looks again: the wizard may not have moved on yet.
+    let first = decide(0);
+    assert!(matches!(first.action, Action::Gui(GuiAction::Wait { .. })));
+    assert!(first.failed_attempt.is_some());
+    // Then the wizard's own step is taken for the documented one, and the move is recorded.
+    let second = decide(1);
+    let finding = second
+        .grounding
+        .and_then(|g| g.finding)
+        .expect("the second decision records the move");
+    assert_eq!(finding.kind, FindingKind::Moved);
+    assert_eq!(
+        (finding.documented.as_str(), finding.observed.as_str()),
+        ("Backend Servers", "Health Check")
+    );
+}
+
+#[test]
+fn a_documented_navigation_group_that_is_gone_is_a_moved_control() {
+    let mut page = EcsPage {
+        no_group: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    assert_eq!(page.clicks[0], "Instances");
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(
+            aca_core::DefectKind::MovedControl,
+            "2",
+            "Instances & Images > Instances"
+        )]
+    );
+}
+
+#[test]
+fn a_renamed_navigation_group_is_found_by_the_item_it_holds() {
+    let mut page = EcsPage {
+        group_name: Some("Compute"),
+        group_open: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped, "{:?}", page.clicks);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let defects: Vec<_> = report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str(), d.observed.as_str()))
+        .collect();
+    assert_eq!(
+        defects,
+        vec![(aca_core::DefectKind::RenamedLabel, "2", "Instances & Images", "Compute")]
+    );
+}
+
+/// A procedure of one page, and the scripted policy's first decision on `elements`.
+fn first_decision(page: &str, elements: Vec<Element>) -> Decision {
+    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let task = Task::new(procedure);
+    let observation = Observation {
+        title: "Console".into(),
+        elements,
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let attempts = vec![0; steps.len()];
+    let ctx = Context {
+        task: &task,
+        steps: &steps,
+        observation: &observation,
+        trajectory: &trajectory,
+        current_step: Some(0),
+        attempts: &attempts,
+    };
+    match ScriptedPolicy::new().propose(&ctx) {
+        Proposal::Act(decision) => *decision,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+fn element(index: u32, role: Role, name: &str, places: Vec<aca_core::Place>) -> Element {
+    Element {
+        index,
+        role,
+        name: name.into(),
+        value: None,
+        state: ElementState::default(),
+        places,
+        option_of: None,
+        is_new: false,
+        hint: None,
+        rect: None,
+        fingerprint: Fingerprint::default(),
+    }
+}
+
+#[test]
+fn selecting_a_label_that_is_a_radio_button_clicks_it() {
+    let panel = vec![place(PlaceKind::Panel, "Bucket ACL")];
+    let decision = first_decision(
+        "# Set the ACL\n\n## Procedure\n\n1. In the **Bucket ACL** panel, select **Public Read**.\n",
+        vec![
+            element(1, Role::Radio, "Private", panel.clone()),
+            element(2, Role::Radio, "Public Read", panel.clone()),
+            element(3, Role::Button, "Save", panel),
+        ],
+    );
+    assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 2 }));
+}
+
+#[test]
+fn a_click_after_a_parameter_table_submits_its_form() {
+    let page = "# Upload\n\n## Procedure\n\n1. In the **Upload Object** panel, configure the following parameters.\n\n   | Parameter | Description |\n   |---|---|\n   | Object Name | In this example, `a.txt` is used. |\n\n2. Click **Upload Object**.\n";
+    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
+    let task = Task::new(procedure.clone());
+    let derived = intent::intents(&procedure.steps[1], &task);
+    assert!(
+        matches!(derived.as_slice(), [Intent::Click { confirm: true, .. }]),
+        "{derived:?}"
+    );
+}
+
+#[test]
+fn an_object_in_a_directory_is_looked_for_inside_it() {
+    let procedure = aca_docs::parse_markdown(
+        "# Delete an object\n\n## Procedure\n\n1. On the **Objects** page, find the object and click **Delete** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let mut task = Task::new(procedure);
+    task.resource_report = Some(ResourceReport {
+        text: "OSS object reports/q3.txt".into(),
+        names: vec!["reports/q3.txt".into()],
+    });
+    let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "reports/")];
+    let observation = Observation {
+        title: "Objects".into(),
+        elements: vec![
+            element(1, Role::Heading, "Objects", vec![]),
+            element(2, Role::Link, "reports/", row.clone()),
+            element(3, Role::Button, "More", row),
+        ],
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let mut policy = ScriptedPolicy::new();
+    let mut decide = |attempts: u32| {
+        let attempts = [attempts];
+        let ctx = Context {
+            task: &task,
+            steps: &steps,
+            observation: &observation,
+            trajectory: &trajectory,
+            current_step: Some(0),
+            attempts: &attempts,
+        };
+        match policy.propose(&ctx) {
+            Proposal::Act(decision) => *decision,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(matches!(decide(0).action, Action::Gui(GuiAction::Wait { .. })));
+    assert_eq!(decide(1).action, Action::Gui(GuiAction::Click { index: 2 }));
+
+    // Inside the directory the object is listed by its own name.
+    let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "q3.txt")];
+    let inside = Observation {
+        title: "Objects".into(),
+        elements: vec![
+            element(1, Role::Heading, "Objects", vec![]),
+            element(2, Role::Cell, "q3.txt", row.clone()),
+            element(3, Role::Button, "Delete", row),
+        ],
+        ..Observation::default()
+    };
+    let attempts = [2];
+    let ctx = Context {
+        task: &task,
+        steps: &steps,
+        observation: &inside,
+        trajectory: &trajectory,
+        current_step: Some(0),
+        attempts: &attempts,
+    };
+    match ScriptedPolicy::new().propose(&ctx) {
+        Proposal::Act(decision) => assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 3 })),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn a_group_and_its_item_of_the_same_name_are_told_apart() {
+    let nav = vec![place(PlaceKind::Navigation, "bucket")];
+    let mut group = element(1, Role::Button, "Files", nav.clone());
+    group.state.expanded = Some(true);
+    let decision = first_decision(
+        "# Files\n\n## Procedure\n\n1. In the left-side navigation pane, choose **Files** > **Files**.\n",
+        vec![group, element(2, Role::Link, "Files", nav)],
+    );
+    assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 2 }));
+}
+
+#[test]
+fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_page() {
+    let procedure = aca_docs::parse_markdown(
+        "# Restart\n\n## Procedure\n\n1. On the **Instances** page, find the instance and click **Restart** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let mut task = Task::new(procedure);
+    task.resource_report = Some(ResourceReport {
+        text: "ECS instance web-01".into(),
+        names: vec!["web-01".into()],
+    });
+    let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "i-1 web-01")];
+    let mut more = element(4, Role::Button, "More", row.clone());
+    more.state.expanded = Some(true);
+    let list = Observation {
+        title: "Instances".into(),
+        elements: vec![
+            element(1, Role::Heading, "Instances", vec![]),
+            element(2, Role::Link, "i-1", row.clone()),
+            element(3, Role::Link, "Manage", row),
+            more,
+        ],
+        ..Observation::default()
+    };
+    let trajectory = aca_core::Trajectory::default();
+    let mut policy = ScriptedPolicy::new();
+    let mut decide = |observation: &Observation, attempts: u32| {
+        let attempts = [attempts];
+        let ctx = Context {
+            task: &task,
+            steps: &steps,
+            observation,
+            trajectory: &trajectory,
+            current_step: Some(0),
+            attempts: &attempts,
+        };
+        match policy.propose(&ctx) {
+            Proposal::Act(decision) => *decision,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(matches!(decide(&list, 0).action, Action::Gui(GuiAction::Wait { .. })));
+    assert_eq!(decide(&list, 1).action, Action::Gui(GuiAction::Click { index: 3 }));
+    // On the details page the action is found in its All Actions, and the move is recorded.
+    let details = Observation {
+        title: "i-1".into(),
+        elements: vec![
+            element(1, Role::Heading, "i-1", vec![]),
+            element(2, Role::Button, "Restart", vec![]),
+        ],
+        ..Observation::default()
+    };
+    let found = decide(&details, 2);
+    assert_eq!(found.action, Action::Gui(GuiAction::Click { index: 2 }));
+    let finding = found.grounding.and_then(|g| g.finding).expect("the move is recorded");
+    assert_eq!(finding.kind, FindingKind::Moved);
 }

@@ -1,0 +1,453 @@
+//! `aca bench`: runs the project's measured targets and prints their figures.
+//!
+//! `aca bench verify` verifies the example pages on the UI profile each was written for and on the
+//! other one, times a plain script doing the same clicks, and scores the runs (`verify::bench`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use aca_console::profile::ProfileId;
+use aca_docs::corpus::load_page;
+use aca_runner::RunnerConfig;
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use futures::StreamExt as _;
+
+use crate::report;
+use crate::verify::bench::{PageResult, ReferenceResult, RunResult, Score, describe_defect, score};
+use crate::verify::drive::Capture;
+use crate::verify::page::{self, PageInput};
+use crate::verify::replay::replay;
+use crate::verify::target::ConsoleTarget;
+use crate::verify::{PolicyChoice, Settings, verify_page_measured};
+
+/// Benchmarks that print the figures the project's targets are stated in.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    command: BenchCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    Verify(VerifyBenchArgs),
+    /// Provision + verify + destroy of a typical META against the in-process emulator.
+    Provision(super::bench_provision::ProvisionBenchArgs),
+}
+
+/// Verify the example pages and score the runs against the targets.
+///
+/// Every page runs with the scripted policy on the bundled console twice: on the UI profile it was
+/// written for (it must pass) and on the other profile (each `[[expected_drift]]` of its sidecar must
+/// be reported as a defect at its step with its type; a page without any must still pass). For each
+/// page that passed, the actions that took effect are replayed as a plain script (the reference:
+/// same clicks, no policy, no observation, no audit check) and both wall times are compared.
+///
+/// Prints a table and the figures with their targets; writes OUT/bench.json and every run's report
+/// under OUT/own/<page>/ and OUT/other/<page>/.
+///
+/// Exit status: 0 when every target is met, 1 when one is not, 2 on an error.
+///
+/// Examples:
+///   aca bench verify
+///   aca bench verify tests/corpus/vpc --jobs 2
+///   aca bench verify --pages 10 --out out/bench
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct VerifyBenchArgs {
+    /// The example pages (each with its `<page>.task.toml`), a folder searched recursively.
+    #[arg(default_value = "tests/corpus")]
+    dir: PathBuf,
+    /// Only the first N pages (in path order).
+    #[arg(long, value_name = "N")]
+    pages: Option<usize>,
+    /// Pages verified at the same time (each in its own Chromium); timings are fairest with 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
+    jobs: u16,
+    /// Where the figures (bench.json) and the runs' reports are written.
+    #[arg(long, default_value = "out/bench")]
+    out: PathBuf,
+    /// Skip the runs on the other profile (no drift figures).
+    #[arg(long)]
+    no_drift: bool,
+    /// Skip the reference script (no time figure).
+    #[arg(long)]
+    no_reference: bool,
+    /// Save a marked screenshot after every action, as `aca verify` does by default (slower).
+    #[arg(long)]
+    screenshots: bool,
+    /// Most actions one page may take.
+    #[arg(long, default_value_t = 40)]
+    max_turns: u32,
+    /// The Chromium binary.
+    #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
+    chromium: PathBuf,
+    /// The built aca-dom package (default: ACA_DOM_PKG, then the build folder).
+    #[arg(long, value_name = "DIR")]
+    page_side: Option<PathBuf>,
+}
+
+pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        BenchCommand::Verify(args) => verify(args).await,
+        BenchCommand::Provision(args) => super::bench_provision::run_provision(args).await,
+    }
+}
+
+/// One page to benchmark: what `aca verify` reads and what the sidecar expects on the other profile.
+struct BenchPage {
+    input: PageInput,
+    written_for: ProfileId,
+    expected: Vec<aca_docs::corpus::ExpectedDrift>,
+}
+
+async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
+    let mut sources = page::pages_in(&args.dir)?;
+    sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    if let Some(n) = args.pages {
+        sources.truncate(n);
+    }
+    let mut pages = Vec::new();
+    for source in &sources {
+        let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
+        let written_for: ProfileId = corpus
+            .task
+            .profile
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", source.display()))?;
+        let input = page::load(&source.display().to_string()).await?;
+        pages.push(BenchPage {
+            input,
+            written_for,
+            expected: corpus.expected_drift,
+        });
+    }
+    anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", args.dir.display());
+
+    let target = ConsoleTarget::bundled().await?;
+    eprintln!(
+        "bench: {} pages on {} ({} at a time)",
+        pages.len(),
+        target.url(),
+        args.jobs
+    );
+    let total = pages.len();
+    let started = std::time::Instant::now();
+    let mut results: Vec<(usize, PageResult)> = futures::stream::iter(pages.iter().enumerate())
+        .map(|(i, page)| {
+            let (args, target) = (&args, &target);
+            async move {
+                let result = bench_page(args, target, page).await;
+                eprintln!("[{}/{total}] {}", i + 1, progress_line(&result));
+                (i, result)
+            }
+        })
+        .buffer_unordered(usize::from(args.jobs))
+        .collect()
+        .await;
+    results.sort_by_key(|(i, _)| *i);
+    let results: Vec<PageResult> = results.into_iter().map(|(_, r)| r).collect();
+    let scored = score(&results);
+
+    print_table(&results);
+    print_details(&scored);
+    print_figures(&scored);
+    std::fs::create_dir_all(&args.out)?;
+    let path = args.out.join("bench.json");
+    let json = serde_json::json!({
+        "corpus": args.dir,
+        "jobs": args.jobs,
+        "screenshots": args.screenshots,
+        "wallSeconds": started.elapsed().as_secs_f64(),
+        "score": scored,
+        "pages": results,
+    });
+    std::fs::write(&path, serde_json::to_string_pretty(&json)?)
+        .with_context(|| format!("writing {}", path.display()))?;
+    println!("figures: {}", path.display());
+    Ok(if scored.figures.iter().all(|f| f.met) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &BenchPage) -> PageResult {
+    let other_profile = match page.written_for {
+        ProfileId::Y2024 => ProfileId::Y2026,
+        ProfileId::Y2026 => ProfileId::Y2024,
+    };
+    let own_settings = settings(args, page.written_for, &args.out.join("own"));
+    let (home, measures) = run_once(target, page, &own_settings).await;
+    let reference = match measures {
+        Some(measures) if home.passed() && !args.no_reference => {
+            let actions = measures.effective;
+            let bindings = measures.bindings;
+            Some(
+                match replay(
+                    target,
+                    &page.input,
+                    page.written_for,
+                    &own_settings,
+                    &actions,
+                    &bindings,
+                )
+                .await
+                {
+                    Ok(run) => ReferenceResult {
+                        ms: run.elapsed.as_millis() as u64,
+                        actions: run.actions,
+                        refused: run.refused,
+                        error: None,
+                    },
+                    Err(e) => ReferenceResult {
+                        ms: 0,
+                        actions: actions.len(),
+                        refused: Vec::new(),
+                        error: Some(format!("{e:#}")),
+                    },
+                },
+            )
+        }
+        _ => None,
+    };
+    let other = if args.no_drift {
+        None
+    } else {
+        let other_settings = settings(args, other_profile, &args.out.join("other"));
+        Some(run_once(target, page, &other_settings).await.0)
+    };
+    PageResult {
+        page: page.input.source.clone(),
+        written_for: page.written_for.to_string(),
+        expected_drift: page.expected.clone(),
+        home,
+        other,
+        reference,
+    }
+}
+
+/// One verification, its report written; the actions that took effect when it ran.
+async fn run_once(
+    target: &ConsoleTarget,
+    page: &BenchPage,
+    settings: &Settings,
+) -> (RunResult, Option<crate::verify::Measures>) {
+    let profile = settings.profile.map(|p| p.to_string()).unwrap_or_default();
+    let quiet = |_: &str| {};
+    match verify_page_measured(target, &page.input, settings, &quiet).await {
+        Ok(verification) => {
+            let report = verification.report;
+            if let Err(e) = report::write(&report, &settings.out.join(&page.input.slug)) {
+                tracing::warn!("cannot write the report of {}: {e:#}", page.input.source);
+            }
+            let measures = verification.measures;
+            let resources_ms = measures.provision_ms + measures.cleanup_ms;
+            (
+                RunResult {
+                    profile,
+                    verdict: Some(report.verdict),
+                    error: None,
+                    summary: report.summary,
+                    defects: report.defects,
+                    total_ms: report.duration_ms,
+                    resources_ms,
+                },
+                Some(measures),
+            )
+        }
+        Err(e) => (
+            RunResult {
+                profile,
+                verdict: None,
+                error: Some(format!("{e:#}")),
+                summary: String::new(),
+                defects: Vec::new(),
+                total_ms: 0,
+                resources_ms: 0,
+            },
+            None,
+        ),
+    }
+}
+
+fn settings(args: &VerifyBenchArgs, profile: ProfileId, out: &Path) -> Settings {
+    let mut runner = RunnerConfig {
+        chromium: args.chromium.clone(),
+        ..RunnerConfig::default()
+    };
+    if let Some(dir) = &args.page_side {
+        runner.page_side = dir.clone();
+    }
+    Settings {
+        policy: PolicyChoice::Scripted,
+        model: None,
+        profile: Some(profile),
+        out: out.to_owned(),
+        capture: if args.screenshots {
+            Capture::EveryAction
+        } else {
+            Capture::None
+        },
+        max_turns: args.max_turns,
+        rule_deadline: None,
+        runner,
+    }
+}
+
+fn progress_line(result: &PageResult) -> String {
+    let mut line = format!(
+        "{}: {} on {} ({:.1} s)",
+        result.page,
+        result.home.verdict_label(),
+        result.written_for,
+        result.home.total_ms as f64 / 1000.0
+    );
+    if let Some(reference) = &result.reference {
+        line.push_str(&format!(", script {:.1} s", reference.ms as f64 / 1000.0));
+    }
+    if let Some(other) = &result.other {
+        line.push_str(&format!(
+            ", {} on {} with {} defect(s) for {} expected",
+            other.verdict_label(),
+            other.profile,
+            other.defects.len(),
+            result.expected_drift.len()
+        ));
+    }
+    line
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{:.1}", ms as f64 / 1000.0)
+}
+
+fn print_table(results: &[PageResult]) {
+    println!(
+        "{:<52} {:>4} {:<20} {:<20} {:>5} {:>7} {:>7} {:>6}",
+        "page", "for", "own profile", "other profile", "drift", "verify", "script", "ratio"
+    );
+    for r in results {
+        let found = r
+            .other
+            .as_ref()
+            .map(|o| crate::verify::bench::match_drift(&r.page, &r.expected_drift, o).0)
+            .map_or("-".to_owned(), |checks| {
+                format!(
+                    "{}/{}",
+                    checks.iter().filter(|c| c.found.is_some()).count(),
+                    checks.len()
+                )
+            });
+        let (script, ratio) = match &r.reference {
+            Some(reference) if reference.complete() => (
+                seconds(reference.ms),
+                format!("{:.2}", r.home.verification_ms() as f64 / reference.ms.max(1) as f64),
+            ),
+            Some(_) => ("refused".into(), "-".into()),
+            None => ("-".into(), "-".into()),
+        };
+        println!(
+            "{:<52} {:>4} {:<20} {:<20} {:>5} {:>7} {:>7} {:>6}",
+            short(&r.page, 52),
+            r.written_for,
+            r.home.verdict_label(),
+            r.other.as_ref().map_or("-", RunResult::verdict_label),
+            found,
+            seconds(r.home.verification_ms()),
+            script,
+            ratio
+        );
+    }
+}
+
+fn print_details(scored: &Score) {
+    if !scored.failing.is_empty() {
+        println!("\nnot passing on their own profile:");
+        for f in &scored.failing {
+            println!("  {} [{}]: {}", f.page, f.verdict, one_line(&f.problem));
+        }
+    }
+    let misses: Vec<_> = scored.drift.iter().filter(|c| c.found.is_none()).collect();
+    if !misses.is_empty() {
+        println!("\nexpected differences not reported:");
+        for m in misses {
+            println!(
+                "  {} step {} {}: \"{}\" → \"{}\"; reported: {}",
+                m.page,
+                m.expected.step,
+                serde_json::to_value(m.expected.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                m.expected.documented,
+                m.expected.observed,
+                one_line(&m.reported_instead.join("; "))
+            );
+        }
+    }
+    if !scored.false_alarms.is_empty() {
+        println!("\nfalse alarms (no drift expected, but no pass on the other profile):");
+        for f in &scored.false_alarms {
+            println!("  {} [{}]: {}", f.page, f.verdict, one_line(&f.problem));
+        }
+    }
+    if !scored.extra_defects.is_empty() {
+        println!("\ndefects no expected difference accounts for:");
+        for e in &scored.extra_defects {
+            println!("  {}: {}", e.page, describe_defect(&e.defect));
+        }
+    }
+    if !scored.untimed.is_empty() {
+        println!("\npassing pages whose script could not be timed:");
+        for (page, why) in &scored.untimed {
+            println!("  {page}: {}", one_line(why));
+        }
+    }
+}
+
+fn print_figures(scored: &Score) {
+    println!("\n{:<34} {:>8} {:>9}  {:<4} basis", "figure", "value", "target", "met");
+    for f in &scored.figures {
+        let value = match f.value {
+            None => "-".to_owned(),
+            Some(v) if f.name.starts_with("wall time") => format!("{v:.2}x"),
+            Some(v) if f.name.starts_with("pass rate") => format!("{:.1}%", v * 100.0),
+            Some(v) => format!("{v:.3}"),
+        };
+        println!(
+            "{:<34} {:>8} {:>9}  {:<4} {}",
+            f.name,
+            value,
+            f.target,
+            if f.met { "yes" } else { "NO" },
+            f.basis
+        );
+    }
+}
+
+fn short(text: &str, width: usize) -> String {
+    let text = text.strip_prefix("tests/corpus/").unwrap_or(text);
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let tail: String = text
+            .chars()
+            .rev()
+            .take(width - 1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("…{tail}")
+    }
+}
+
+fn one_line(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > 220 {
+        format!("{}…", flat.chars().take(219).collect::<String>())
+    } else {
+        flat
+    }
+}

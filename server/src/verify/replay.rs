@@ -1,0 +1,147 @@
+//! The reference a verification's wall time is measured against: a plain Chromium script doing the
+//! same clicks. It replays the actions that took effect in a verification, straight through the
+//! headless runtime, each finding its element by the fingerprint recorded for it (role, name,
+//! structural path: what a hand-written script's selector says) and waiting for the page to settle
+//! as such a script's auto-wait does, with no policy, no prompt, no observation and no audit check
+//! in between.
+
+use std::time::{Duration, Instant};
+
+use aca_console::profile::ProfileId;
+use aca_core::{ActRequest, ActionOutcome, GuiAction};
+use aca_runner::{Runner, Session};
+
+use super::page::PageInput;
+use super::target::ConsoleTarget;
+use super::{Settings, provision};
+
+/// How one replay went.
+#[derive(Debug, Clone)]
+pub struct ReplayRun {
+    /// Chromium start, logon, the product's console and every action, until Chromium is closed.
+    pub elapsed: Duration,
+    pub actions: usize,
+    /// Actions the console refused or whose element was not found, in call syntax with the outcome.
+    pub refused: Vec<String>,
+}
+
+/// Replays `actions` for `page` in a fresh account of the bundled console (the page's resources
+/// provisioned first, outside the measured time, as a script's fixtures would be).
+pub async fn replay(
+    target: &ConsoleTarget,
+    page: &PageInput,
+    profile: ProfileId,
+    settings: &Settings,
+    actions: &[ActRequest],
+    bindings: &std::collections::BTreeMap<String, String>,
+) -> anyhow::Result<ReplayRun> {
+    let account = target.account_for(&format!("reference-{}", page.slug), profile)?;
+    let provider = match target {
+        ConsoleTarget::Bundled { url, .. } => provision::Provider::Emulator(url.clone()),
+        ConsoleTarget::Remote { .. } => anyhow::bail!("the reference script runs against the bundled console only"),
+    };
+    let provisioned = match &page.task {
+        Some(task) if task.meta.is_some() => provision::provision(&provider, &account, &page.source, task)
+            .await
+            .map_err(|e| anyhow::anyhow!("the reference's resources could not be provisioned: {e}"))?,
+        _ => None,
+    };
+    // A script's selectors name its own fixtures: the verification's resource names and ids become
+    // this run's.
+    let renames: Vec<(String, String)> = provisioned
+        .as_ref()
+        .map(|p| {
+            bindings
+                .iter()
+                .filter_map(|(key, old)| p.bindings.get(key).map(|new| (old.clone(), new.clone())))
+                .filter(|(old, new)| !old.is_empty() && old != new)
+                .collect()
+        })
+        .unwrap_or_default();
+    let actions: Vec<ActRequest> = actions.iter().map(|a| rename(a, &renames)).collect();
+    let result = run_script(target, page, settings, &account, &actions).await;
+    if let Some(p) = provisioned {
+        let left = provision::destroy(&provider, &account, p).await;
+        if !left.is_empty() {
+            tracing::warn!("the reference run left resources behind: {}", left.join("; "));
+        }
+    }
+    result
+}
+
+async fn run_script(
+    target: &ConsoleTarget,
+    page: &PageInput,
+    settings: &Settings,
+    account: &super::target::RunAccount,
+    actions: &[ActRequest],
+) -> anyhow::Result<ReplayRun> {
+    let base = target.url().trim_end_matches('/');
+    let region = page.task.as_ref().map_or("cn-hangzhou", |t| t.region.as_str());
+    let product = page
+        .task
+        .as_ref()
+        .map(|t| t.product.clone())
+        .ok_or_else(|| anyhow::anyhow!("{} has no task sidecar naming its product", page.source))?;
+    let started = Instant::now();
+    let runner = Runner::launch(settings.runner.clone()).await?;
+    let scripted = async {
+        let mut session = Session::open(&runner, "about:blank").await?;
+        aca_runner::logon::log_on(
+            &mut session,
+            &format!("{base}/login"),
+            &account.login,
+            &account.password,
+        )
+        .await?;
+        session
+            .goto(&format!("{base}/console/{product}?region={region}"))
+            .await?;
+        let mut refused = Vec::new();
+        for request in actions {
+            let outcome = session.act(request.clone()).await;
+            if !outcome.succeeded() {
+                refused.push(format!("{} → {}", request.action.call_syntax(), describe(&outcome)));
+            }
+        }
+        let _ = session.close().await;
+        anyhow::Ok(refused)
+    }
+    .await;
+    runner.close().await;
+    let elapsed = started.elapsed();
+    Ok(ReplayRun {
+        elapsed,
+        actions: actions.len(),
+        refused: scripted?,
+    })
+}
+
+/// `request` with every `old` name or id replaced by its `new` one (in the text it types or the
+/// option it picks, and in its element's fingerprint).
+fn rename(request: &ActRequest, renames: &[(String, String)]) -> ActRequest {
+    let swap = |text: &str| {
+        renames
+            .iter()
+            .fold(text.to_owned(), |acc, (old, new)| acc.replace(old.as_str(), new))
+    };
+    let mut out = request.clone();
+    match &mut out.action {
+        GuiAction::Type { text, .. } => *text = swap(text),
+        GuiAction::Select { option, .. } => *option = swap(option),
+        GuiAction::Goto { url } => *url = swap(url),
+        _ => {}
+    }
+    if let Some(fingerprint) = &mut out.fingerprint {
+        fingerprint.name = swap(&fingerprint.name);
+        fingerprint.path = swap(&fingerprint.path);
+        for neighbour in &mut fingerprint.neighbours {
+            *neighbour = swap(neighbour);
+        }
+    }
+    out
+}
+
+fn describe(outcome: &ActionOutcome) -> String {
+    serde_json::to_string(outcome).unwrap_or_else(|_| format!("{outcome:?}"))
+}
