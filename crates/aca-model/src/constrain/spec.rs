@@ -58,12 +58,13 @@ impl JsonSpec {
                 schema
             }
         };
-        // Compact JSON: no whitespace runs between tokens, so a weak model cannot wander in blank
-        // space until its token budget is gone. A schema's own `x-guidance` options win.
+        // One layout, Python's `json.dumps` spacing (`", "` and `": "`, what Qwen writes): no free
+        // whitespace runs, so a weak model cannot wander in blank space until its token budget is
+        // gone. A schema's own `x-guidance` options win.
         if let Some(object) = schema.as_object_mut()
             && !object.contains_key(GUIDANCE_OPTIONS)
         {
-            object.insert(GUIDANCE_OPTIONS.to_owned(), json!({ "whitespace_flexible": false }));
+            object.insert(GUIDANCE_OPTIONS.to_owned(), json!({ "whitespace_flexible": false, "item_separator": ", ", "key_separator": ": " }));
         }
         Ok(schema)
     }
