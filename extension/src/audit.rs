@@ -4,14 +4,14 @@
 //! rule matching found. The service worker fetches and polls (`sw::audit`).
 //!
 //! The same request reaches the bundled console and the real cloud's ActionTrail endpoint, as
-//! aca-reward's native poller does; reading an event fills in the fields the real service leaves
-//! out the same way that poller does.
+//! aca-reward's native poller does, and each event is read by the same `aca_reward::events`.
 
 use std::collections::BTreeMap;
 
-use aca_core::{EventSummary, Procedure, RuleReport, SuccessRule, TrailEvent};
+use aca_core::{Procedure, RuleReport, SuccessRule, TrailEvent};
 use aca_openapi::sign::{RpcRequest, percent_encode, sign_rpc};
-use aca_reward::rule::RuleMatch;
+use aca_reward::events::{iso8601, read_event};
+use aca_reward::rule::{MatcherHit, RuleMatch};
 use serde_json::Value;
 
 /// ActionTrail's API version.
@@ -234,37 +234,6 @@ pub fn read_page(status: u16, text: &str, account_id: Option<&str>) -> Result<Ev
     Ok(page)
 }
 
-/// An event as `LookupEvents` returns it; fields the real service leaves out and matching does not
-/// use get the values the service means by leaving them out (as aca-reward's poller reads them).
-fn read_event(raw: &Value) -> Result<TrailEvent, serde_json::Error> {
-    let Some(object) = raw.as_object() else {
-        return serde_json::from_value(raw.clone());
-    };
-    let mut event = object.clone();
-    let mut default = |key: &str, value: Value| {
-        event.entry(key.to_owned()).or_insert(value);
-    };
-    default("eventVersion", Value::from(1));
-    default("requestId", Value::from(""));
-    default("sourceIpAddress", Value::from(""));
-    if let Some(owner) = raw.pointer("/userIdentity/accountId").cloned() {
-        default("recipientAccountId", owner);
-    }
-    if raw.get("eventType").and_then(Value::as_str) == Some("ConsoleOperation") {
-        default("eventRW", Value::from("Write"));
-    }
-    if let Some(Value::Object(identity)) = event.get_mut("userIdentity") {
-        identity.entry("principalId").or_insert_with(|| Value::from(""));
-    }
-    serde_json::from_value(Value::Object(event))
-}
-
-/// The one event name every matcher shares, by which the lookup can be narrowed.
-pub fn single_event_name(rule: &SuccessRule) -> Option<&str> {
-    let first = rule.events.first()?.event_name.as_str();
-    rule.events.iter().all(|m| m.event_name == first).then_some(first)
-}
-
 /// What the audit log said about the rule, as the report carries it.
 pub fn rule_report(chosen: &ChosenRule, found: Result<&RuleMatch, &str>, waited_ms: u64) -> RuleReport {
     let mut report = RuleReport {
@@ -279,17 +248,7 @@ pub fn rule_report(chosen: &ChosenRule, found: Result<&RuleMatch, &str>, waited_
     match found {
         Ok(found) => {
             report.matched = Some(found.matched);
-            report.matched_events = found
-                .matches
-                .iter()
-                .map(|hit| EventSummary {
-                    event_id: hit.event_id.clone(),
-                    event_name: hit.event_name.clone(),
-                    service_name: hit.service_name.clone(),
-                    event_type: hit.event_type.clone(),
-                    event_time: hit.event_time.clone(),
-                })
-                .collect();
+            report.matched_events = found.matches.iter().map(MatcherHit::summary).collect();
             report.near_misses = found.near_misses.iter().map(|m| m.summary.clone()).collect();
         }
         Err(error) => report.error = Some(error.to_owned()),
@@ -297,45 +256,9 @@ pub fn rule_report(chosen: &ChosenRule, found: Result<&RuleMatch, &str>, waited_
     report
 }
 
-/// `2026-11-30T14:01:05Z` (whole seconds, rounded down), as ActionTrail's times and the signed
-/// request's `Timestamp` are written.
-pub fn iso8601(ms: i64) -> String {
-    let seconds = ms.div_euclid(1000);
-    let (days, in_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        in_day / 3600,
-        in_day % 3600 / 60,
-        in_day % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn times_are_written_as_actiontrail_writes_them() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso8601(1_796_047_265_999), "2026-11-30T14:01:05Z");
-        assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00Z");
-        assert_eq!(iso8601(-1_000), "1969-12-31T23:59:59Z");
-    }
 
     #[test]
     fn the_lookup_url_is_signed_as_the_native_client_signs_it() {
@@ -459,14 +382,5 @@ mod tests {
         assert!(report.near_misses[0].contains("web-vpc"), "{:?}", report.near_misses);
         let failed = rule_report(&chosen, Err("unreachable"), 0);
         assert_eq!((failed.matched, failed.error.as_deref()), (None, Some("unreachable")));
-    }
-
-    #[test]
-    fn the_lookup_narrows_only_to_a_shared_event_name() {
-        let rule: SuccessRule =
-            serde_json::from_str(r#"{"events":[{"event_name":"CreateVpc"},{"event_name":"CreateVSwitch"}]}"#).unwrap();
-        assert_eq!(single_event_name(&rule), None);
-        let rule: SuccessRule = serde_json::from_str(r#"{"events":[{"event_name":"CreateVpc"}]}"#).unwrap();
-        assert_eq!(single_event_name(&rule), Some("CreateVpc"));
     }
 }

@@ -6,12 +6,10 @@
 //! ```
 //! Without a directory the checkpoint has 8 layers, hidden 512, 8 heads (2 kv heads) of 64, vocab 8192.
 
-use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Instant;
 
+use aca_model::random::{RandomShape, write_random_checkpoint};
 use aca_model::{Device, KvCache, Qwen3Model, SequenceStep};
-use safetensors::{Dtype, tensor::TensorView};
 
 const PROMPT_TOKENS: usize = 128;
 const DECODE_STEPS: usize = 32;
@@ -21,7 +19,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let directory = match std::env::args().nth(1) {
         Some(directory) => directory.into(),
         None => {
-            write_random_checkpoint(temporary.path())?;
+            let shape = RandomShape {
+                vocab_size: 8192,
+                num_key_value_heads: 2,
+                ..RandomShape::bench()
+            };
+            write_random_checkpoint(temporary.path(), &shape, 1)?;
             temporary.path().to_path_buf()
         }
     };
@@ -74,60 +77,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             decode.as_secs_f64() * 1000.0 / DECODE_STEPS as f64,
         );
     }
-    Ok(())
-}
-
-/// A Qwen3 checkpoint with random f32 weights (8 layers, hidden 512).
-fn write_random_checkpoint(directory: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let (vocab, hidden, inter, layers, heads, kv_heads, head_dim) = (8192, 512, 1536, 8, 8, 2, 64);
-    let config = serde_json::json!({
-        "model_type": "qwen3", "vocab_size": vocab, "hidden_size": hidden, "intermediate_size": inter,
-        "num_hidden_layers": layers, "num_attention_heads": heads, "num_key_value_heads": kv_heads,
-        "head_dim": head_dim, "rope_theta": 1000000.0, "rms_norm_eps": 1e-6, "tie_word_embeddings": true,
-        "max_position_embeddings": 4096, "hidden_act": "silu"
-    });
-    std::fs::write(directory.join("config.json"), config.to_string())?;
-    let mut shapes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    shapes.insert("model.embed_tokens.weight".into(), vec![vocab, hidden]);
-    shapes.insert("model.norm.weight".into(), vec![hidden]);
-    for layer in 0..layers {
-        let name = |suffix: &str| format!("model.layers.{layer}.{suffix}");
-        shapes.insert(name("input_layernorm.weight"), vec![hidden]);
-        shapes.insert(name("post_attention_layernorm.weight"), vec![hidden]);
-        shapes.insert(name("self_attn.q_proj.weight"), vec![heads * head_dim, hidden]);
-        shapes.insert(name("self_attn.k_proj.weight"), vec![kv_heads * head_dim, hidden]);
-        shapes.insert(name("self_attn.v_proj.weight"), vec![kv_heads * head_dim, hidden]);
-        shapes.insert(name("self_attn.o_proj.weight"), vec![hidden, heads * head_dim]);
-        shapes.insert(name("self_attn.q_norm.weight"), vec![head_dim]);
-        shapes.insert(name("self_attn.k_norm.weight"), vec![head_dim]);
-        shapes.insert(name("mlp.gate_proj.weight"), vec![inter, hidden]);
-        shapes.insert(name("mlp.up_proj.weight"), vec![inter, hidden]);
-        shapes.insert(name("mlp.down_proj.weight"), vec![hidden, inter]);
-    }
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let bytes: BTreeMap<String, Vec<u8>> = shapes
-        .iter()
-        .map(|(name, shape)| {
-            let count: usize = shape.iter().product();
-            let scale = shape.get(1).map_or(0.0, |&fan_in| 1.7 / (fan_in as f32).sqrt());
-            let data = (0..count)
-                .flat_map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let uniform = (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0;
-                    // Norm weights are 1; matrices are uniform, scaled by their fan-in.
-                    let value = if shape.len() == 1 { 1.0 } else { scale * uniform };
-                    value.to_le_bytes()
-                })
-                .collect();
-            (name.clone(), data)
-        })
-        .collect();
-    let views = shapes
-        .iter()
-        .map(|(name, shape)| Ok((name.clone(), TensorView::new(Dtype::F32, shape.clone(), &bytes[name])?)))
-        .collect::<Result<Vec<_>, safetensors::SafeTensorError>>()?;
-    safetensors::serialize_to_file(views, None, &directory.join("model.safetensors"))?;
     Ok(())
 }

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread::JoinHandle;
 
 use tokio::sync::mpsc;
 
@@ -86,43 +85,34 @@ pub struct Engine {
     config: EngineConfig,
     end_ids: Arc<Vec<u32>>,
     valid_vocab: usize,
-    _worker: Arc<WorkerThread>,
-}
-
-struct WorkerThread(Option<JoinHandle<()>>);
-
-impl Drop for WorkerThread {
-    fn drop(&mut self) {
-        // The worker sees the channel close and returns; joining would block a dropping async task.
-        drop(self.0.take());
-    }
 }
 
 impl Engine {
     /// Starts the worker. `end_ids` end every sequence (the checkpoint's end-of-turn ids).
-    pub fn start(model: Qwen3Model, tokenizer: Arc<TextTokenizer>, end_ids: Vec<u32>, config: EngineConfig) -> Self {
+    pub fn start(
+        model: Qwen3Model,
+        tokenizer: Arc<TextTokenizer>,
+        end_ids: Vec<u32>,
+        config: EngineConfig,
+    ) -> Result<Self, String> {
         let (submissions, incoming) = std::sync::mpsc::channel::<Submission>();
         let waiting = Arc::new(AtomicUsize::new(0));
         let valid_vocab = tokenizer.id_bound().min(model.config().vocab_size);
-        let worker = {
+        {
+            // Detached: the worker returns once every handle (and so the channel) is gone.
             let waiting = waiting.clone();
             std::thread::Builder::new()
                 .name("aca-model-engine".into())
                 .spawn(move || Worker::new(model, tokenizer, config, waiting).run(&incoming))
-                .ok()
-        };
-        Engine {
+                .map_err(|e| format!("cannot start the generation worker: {e}"))?;
+        }
+        Ok(Engine {
             submissions,
             waiting,
             config,
             end_ids: Arc::new(end_ids),
             valid_vocab,
-            _worker: Arc::new(WorkerThread(worker)),
-        }
-    }
-
-    pub fn config(&self) -> EngineConfig {
-        self.config
+        })
     }
 
     /// Queues a sequence. Dropping the receiver cancels it at the next step.

@@ -7,6 +7,7 @@
 //! [`catalog`] and [`infer`] propose a rule for pages that come without one.
 
 pub mod catalog;
+pub mod events;
 pub mod infer;
 #[cfg(feature = "lookup")]
 pub mod lookup;

@@ -65,6 +65,19 @@ pub struct MatcherHit {
     pub event_time: String,
 }
 
+impl MatcherHit {
+    /// The event as a report lists it.
+    pub fn summary(&self) -> aca_core::EventSummary {
+        aca_core::EventSummary {
+            event_id: self.event_id.clone(),
+            event_name: self.event_name.clone(),
+            service_name: self.service_name.clone(),
+            event_type: self.event_type.clone(),
+            event_time: self.event_time.clone(),
+        }
+    }
+}
+
 /// A matcher no event met, with the events that came closest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NearMiss {

@@ -47,7 +47,7 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
         Ok(r) => r,
         Err(e) => return rule_report(chosen, Err(&e.to_string()), 0),
     };
-    let narrowing = crate::audit::single_event_name(&resolved).map(str::to_owned);
+    let narrowing = aca_reward::events::single_event_name(&resolved).map(str::to_owned);
     let deadline = started + access.timing.deadline_ms as i64;
     let mut pace = Pace {
         gap_ms: access.timing.min_call_gap_ms as i64,

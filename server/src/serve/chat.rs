@@ -22,7 +22,7 @@ use super::App;
 use super::error::ApiError;
 use super::protocol::{
     ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, Choice, ChoiceLogprobs, ChunkChoice, Delta,
-    FunctionCall, ReplyMessage, TokenLogprob, ToolCall, ToolCallDelta, ToolChoice, TopLogprob, Usage,
+    FunctionCall, ReplyMessage, SamplingFields, TokenLogprob, ToolCall, ToolCallDelta, ToolChoice, TopLogprob, Usage,
 };
 
 const ROUTE: &str = "/v1/chat/completions";
@@ -94,19 +94,9 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
     if !(1..=MAX_N).contains(&n) {
         return Err(ApiError::invalid(format!("n must be between 1 and {MAX_N}"), Some("n")));
     }
-    let temperature = request.temperature.unwrap_or(1.0);
-    if !(0.0..=2.0).contains(&temperature) {
-        return Err(ApiError::invalid(
-            "temperature must be between 0 and 2",
-            Some("temperature"),
-        ));
-    }
-    let top_p = request.top_p.unwrap_or(1.0);
-    if !(top_p > 0.0 && top_p <= 1.0) {
-        return Err(ApiError::invalid("top_p must be in (0, 1]", Some("top_p")));
-    }
     let logprobs = request.logprobs.unwrap_or(false);
     let top_logprobs = request.top_logprobs.unwrap_or(0);
+    let sampling = sampling_params(&request.sampling, usize::from(top_logprobs))?;
     if top_logprobs > 0 && !logprobs {
         return Err(ApiError::invalid(
             "top_logprobs needs logprobs: true",
@@ -218,11 +208,8 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
         .map(|i| GenerationRequest {
             prompt: prompt.ids.clone(),
             sampling: SamplingParams {
-                temperature,
-                top_k: request.top_k.map(|k| k as usize),
-                top_p,
-                seed: request.seed.map(|seed| seed.wrapping_add(u64::from(i))),
-                top_logprobs: usize::from(top_logprobs),
+                seed: sampling.seed.map(|seed| seed.wrapping_add(u64::from(i))),
+                ..sampling.clone()
             },
             stop: StopConditions {
                 stop_token_ids: Vec::new(),
@@ -246,6 +233,28 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
         },
         request.stream,
     ))
+}
+
+/// The sampler's settings, with OpenAI's bounds and defaults (temperature 1, top_p 1).
+pub(super) fn sampling_params(fields: &SamplingFields, top_logprobs: usize) -> Result<SamplingParams, ApiError> {
+    let temperature = fields.temperature.unwrap_or(1.0);
+    if !(0.0..=2.0).contains(&temperature) {
+        return Err(ApiError::invalid(
+            "temperature must be between 0 and 2",
+            Some("temperature"),
+        ));
+    }
+    let top_p = fields.top_p.unwrap_or(1.0);
+    if !(top_p > 0.0 && top_p <= 1.0) {
+        return Err(ApiError::invalid("top_p must be in (0, 1]", Some("top_p")));
+    }
+    Ok(SamplingParams {
+        temperature,
+        top_k: fields.top_k.map(|k| k as usize),
+        top_p,
+        seed: fields.seed,
+        top_logprobs,
+    })
 }
 
 fn submit(app: &App, plan: &Plan) -> Result<Vec<Events>, ApiError> {

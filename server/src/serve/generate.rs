@@ -10,10 +10,10 @@ use axum::extract::rejection::JsonRejection;
 use axum::response::{IntoResponse, Response};
 
 use aca_model::engine::{GenerationEvent, GenerationRequest};
-use aca_model::sample::{SamplingParams, StopConditions};
+use aca_model::sample::StopConditions;
 
 use super::App;
-use super::chat::refusal;
+use super::chat::{refusal, sampling_params};
 use super::error::ApiError;
 use super::protocol::{GenerateReply, GenerateRequest, Usage};
 
@@ -47,17 +47,7 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
             request.input_ids.len()
         )));
     }
-    let temperature = request.temperature.unwrap_or(1.0);
-    if !(0.0..=2.0).contains(&temperature) {
-        return Err(ApiError::invalid(
-            "temperature must be between 0 and 2",
-            Some("temperature"),
-        ));
-    }
-    let top_p = request.top_p.unwrap_or(1.0);
-    if !(top_p > 0.0 && top_p <= 1.0) {
-        return Err(ApiError::invalid("top_p must be in (0, 1]", Some("top_p")));
-    }
+    let sampling = sampling_params(&request.sampling, 0)?;
     let max_tokens = match request.max_tokens {
         Some(0) => return Err(ApiError::invalid("max_tokens must be at least 1", Some("max_tokens"))),
         Some(max) => max as usize,
@@ -66,13 +56,7 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     let prompt_tokens = request.input_ids.len() as u64;
     let job = GenerationRequest {
         prompt: request.input_ids,
-        sampling: SamplingParams {
-            temperature,
-            top_k: request.top_k.map(|k| k as usize),
-            top_p,
-            seed: request.seed,
-            top_logprobs: 0,
-        },
+        sampling,
         stop: StopConditions {
             stop_token_ids: request.stop_token_ids,
             stop_strings: Vec::new(),

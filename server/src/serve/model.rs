@@ -54,7 +54,8 @@ impl ServedModel {
                 max_waiting: max_batch * 8,
                 max_context,
             },
-        );
+        )
+        .map_err(anyhow::Error::msg)?;
         Ok(ServedModel {
             id,
             max_context,

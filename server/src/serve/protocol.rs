@@ -15,15 +15,8 @@ pub struct ChatCompletionRequest {
     pub stream: bool,
     #[serde(default)]
     pub stream_options: Option<StreamOptions>,
-    #[serde(default)]
-    pub temperature: Option<f32>,
-    #[serde(default)]
-    pub top_p: Option<f32>,
-    /// Not in OpenAI's API; vLLM and SGLang accept it and so do we.
-    #[serde(default)]
-    pub top_k: Option<u32>,
-    #[serde(default)]
-    pub seed: Option<u64>,
+    #[serde(flatten)]
+    pub sampling: SamplingFields,
     #[serde(default)]
     pub n: Option<u32>,
     #[serde(default)]
@@ -46,6 +39,20 @@ pub struct ChatCompletionRequest {
     /// Qwen3's thinking switch, as its chat template names it (vLLM's `chat_template_kwargs`).
     #[serde(default)]
     pub chat_template_kwargs: Option<serde_json::Map<String, Value>>,
+}
+
+/// How tokens are drawn; the same fields in chat and token-level requests.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct SamplingFields {
+    #[serde(default)]
+    pub temperature: Option<f32>,
+    #[serde(default)]
+    pub top_p: Option<f32>,
+    /// Not in OpenAI's API; vLLM and SGLang accept it and so do we.
+    #[serde(default)]
+    pub top_k: Option<u32>,
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -233,14 +240,8 @@ pub struct GenerateRequest {
     pub input_ids: Vec<u32>,
     #[serde(default)]
     pub max_tokens: Option<u32>,
-    #[serde(default)]
-    pub temperature: Option<f32>,
-    #[serde(default)]
-    pub top_p: Option<f32>,
-    #[serde(default)]
-    pub top_k: Option<u32>,
-    #[serde(default)]
-    pub seed: Option<u64>,
+    #[serde(flatten)]
+    pub sampling: SamplingFields,
     #[serde(default)]
     pub stop_token_ids: Vec<u32>,
 }

@@ -2,10 +2,10 @@
 
 use std::time::Duration;
 
-use aca_core::{EventSummary, RuleReport, SuccessRule};
+use aca_core::{RuleReport, SuccessRule};
 use aca_openapi::client::{AccessKeyPair, RpcClient};
 use aca_reward::lookup::{LookupConfig, LookupScope, Poller};
-use aca_reward::rule::Bindings;
+use aca_reward::rule::{Bindings, MatcherHit};
 
 use super::page::PageInput;
 
@@ -97,17 +97,7 @@ pub async fn check(chosen: &ChosenRule, bindings: &Bindings, since_ms: i64, acce
         Ok(outcome) => {
             report.matched = Some(outcome.matched);
             report.waited_ms = outcome.waited_ms;
-            report.matched_events = outcome
-                .matches
-                .iter()
-                .map(|hit| EventSummary {
-                    event_id: hit.event_id.clone(),
-                    event_name: hit.event_name.clone(),
-                    service_name: hit.service_name.clone(),
-                    event_type: hit.event_type.clone(),
-                    event_time: hit.event_time.clone(),
-                })
-                .collect();
+            report.matched_events = outcome.matches.iter().map(MatcherHit::summary).collect();
             report.near_misses = outcome.near_misses.iter().map(|m| m.summary.clone()).collect();
         }
         Err(e) => report.error = Some(e.to_string()),

@@ -64,7 +64,10 @@ impl JsonSpec {
         if let Some(object) = schema.as_object_mut()
             && !object.contains_key(GUIDANCE_OPTIONS)
         {
-            object.insert(GUIDANCE_OPTIONS.to_owned(), json!({ "whitespace_flexible": false, "item_separator": ", ", "key_separator": ": " }));
+            object.insert(
+                GUIDANCE_OPTIONS.to_owned(),
+                json!({ "whitespace_flexible": false, "item_separator": ", ", "key_separator": ": " }),
+            );
         }
         Ok(schema)
     }
