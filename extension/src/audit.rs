@@ -1,42 +1,20 @@
-//! The rule channel as the extension runs it, without I/O: which success rule a page is judged by,
-//! the signed ActionTrail `LookupEvents` request for the leased account's time window (aca-openapi's
-//! pure RPC signature), the reading of each answer page, and the [`RuleReport`] of what aca-reward's
-//! rule matching found. The service worker fetches and polls (`sw::audit`).
+//! The rule channel as the extension runs it, without I/O: the signed ActionTrail `LookupEvents`
+//! request for the leased account's time window (aca-openapi's pure RPC signature) and the reading
+//! of each answer page. Which rule applies and the report of what matching found are aca-reward's
+//! (`ChosenRule`), as on the server. The service worker fetches and polls (`sw::audit`).
 //!
 //! The same request reaches the bundled console and the real cloud's ActionTrail endpoint, as
 //! aca-reward's native poller does, and each event is read by the same `aca_reward::events`.
 
 use std::collections::BTreeMap;
 
-use aca_core::{Procedure, RuleReport, SuccessRule, TrailEvent};
+use aca_core::TrailEvent;
 use aca_openapi::sign::{RpcRequest, percent_encode, sign_rpc};
 use aca_reward::events::{iso8601, read_event};
-use aca_reward::rule::{MatcherHit, RuleMatch};
 use serde_json::Value;
 
 /// ActionTrail's API version.
 pub const ACTIONTRAIL_VERSION: &str = "2020-07-06";
-
-/// The success rule a run is judged by, and how it was found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChosenRule {
-    pub rule: SuccessRule,
-    /// For inferred rules: what the inference rests on, for the writer to confirm or correct.
-    pub explanation: Option<String>,
-}
-
-/// A page read in the writer's browser carries no hand-written rule: it is inferred from the
-/// procedure through aca-reward's operation catalog. `Err` says why no rule could be inferred.
-pub fn choose_rule(procedure: &Procedure) -> Result<ChosenRule, String> {
-    let inference = aca_reward::infer_rule(procedure);
-    match inference.rule {
-        Some(rule) => Ok(ChosenRule {
-            rule,
-            explanation: Some(inference.explanation),
-        }),
-        None => Err(inference.explanation),
-    }
-}
 
 /// How patiently the audit log is read, and how fast it may be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,28 +212,6 @@ pub fn read_page(status: u16, text: &str, account_id: Option<&str>) -> Result<Ev
     Ok(page)
 }
 
-/// What the audit log said about the rule, as the report carries it.
-pub fn rule_report(chosen: &ChosenRule, found: Result<&RuleMatch, &str>, waited_ms: u64) -> RuleReport {
-    let mut report = RuleReport {
-        rule: chosen.rule.clone(),
-        explanation: chosen.explanation.clone(),
-        matched: None,
-        matched_events: Vec::new(),
-        near_misses: Vec::new(),
-        error: None,
-        waited_ms,
-    };
-    match found {
-        Ok(found) => {
-            report.matched = Some(found.matched);
-            report.matched_events = found.matches.iter().map(MatcherHit::summary).collect();
-            report.near_misses = found.near_misses.iter().map(|m| m.summary.clone()).collect();
-        }
-        Err(error) => report.error = Some(error.to_owned()),
-    }
-    report
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,34 +309,5 @@ mod tests {
         ));
         assert!(matches!(read_page(200, "<html>", None), Err(LookupFailure::Invalid(_))));
         assert!(matches!(read_page(200, "{}", None), Err(LookupFailure::Invalid(_))));
-    }
-
-    #[test]
-    fn matched_events_and_near_misses_reach_the_report() {
-        let rule: SuccessRule = serde_json::from_value(serde_json::json!({
-            "events": [{"event_name": "CreateVpc", "parameters": [{"name": "VpcName", "equals": "web-vpc"}]}]
-        }))
-        .unwrap();
-        let chosen = ChosenRule {
-            rule: rule.clone(),
-            explanation: Some("the title's task".into()),
-        };
-        let events: Vec<TrailEvent> = vec![serde_json::from_value(event("e1", "1234")).unwrap()];
-        let found = aca_reward::match_rule(&rule, &events, &Default::default()).unwrap();
-        let report = rule_report(&chosen, Ok(&found), 300);
-        assert_eq!(report.matched, Some(true));
-        assert_eq!(report.matched_events[0].event_id, "e1");
-        assert_eq!(report.matched_events[0].service_name, "Vpc");
-        assert_eq!(report.explanation.as_deref(), Some("the title's task"));
-        let other: SuccessRule = serde_json::from_value(serde_json::json!({
-            "events": [{"event_name": "CreateVpc", "parameters": [{"name": "VpcName", "equals": "db-vpc"}]}]
-        }))
-        .unwrap();
-        let missed = aca_reward::match_rule(&other, &events, &Default::default()).unwrap();
-        let report = rule_report(&chosen, Ok(&missed), 300);
-        assert_eq!(report.matched, Some(false));
-        assert!(report.near_misses[0].contains("web-vpc"), "{:?}", report.near_misses);
-        let failed = rule_report(&chosen, Err("unreachable"), 0);
-        assert_eq!((failed.matched, failed.error.as_deref()), (None, Some("unreachable")));
     }
 }

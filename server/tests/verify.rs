@@ -4,20 +4,17 @@
 //! clear verdict or error, never a false pass; a page whose resource is missing gets it provisioned
 //! when the agent asks.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Output;
 
 use aca_chat::fake::{FakeModel, FakeResponse};
+use common::{aca_async, corpus, show};
 use serde_json::Value;
 
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
-
-fn corpus(page: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus").join(page)
-}
-
 async fn verify(args: &[&str], out: &Path) -> Output {
-    tokio::process::Command::new(ACA)
+    aca_async()
         .arg("verify")
         .args(args)
         .arg("--out")
@@ -31,15 +28,6 @@ fn report(out: &Path, slug: &str) -> Value {
     let path = out.join(slug).join("report.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
-}
-
-fn show(output: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 #[tokio::test]

@@ -4,15 +4,18 @@
 //! polls ActionTrail `LookupEvents` (the real cloud's or the bundled emulator's, through
 //! `aca-openapi`) for the task's account and time window until the rule holds or the delivery
 //! deadline passes; [`rule`] matches the events and explains near misses in the writer's words;
-//! [`catalog`] and [`infer`] propose a rule for pages that come without one.
+//! [`catalog`] and [`infer`] propose a rule for pages that come without one, and [`chosen`] says
+//! which rule a run is judged by.
 
 pub mod catalog;
+pub mod chosen;
 pub mod events;
 pub mod infer;
 #[cfg(feature = "lookup")]
 pub mod lookup;
 pub mod rule;
 
+pub use chosen::ChosenRule;
 pub use infer::{Inference, infer_rule};
 #[cfg(feature = "lookup")]
 pub use lookup::{LookupConfig, LookupError, LookupScope, Poller, RateLimiter, RuleOutcome};

@@ -7,9 +7,10 @@ use std::collections::HashSet;
 use aca_core::{RuleReport, TrailEvent};
 use aca_reward::rule::{self, Bindings};
 
-use crate::audit::{AccessKey, AuditTiming, ChosenRule, LookupCall, LookupFailure, LookupWindow, rule_report};
+use crate::audit::{AccessKey, AuditTiming, LookupCall, LookupFailure, LookupWindow};
 use crate::chrome::{now_ms, random_uuid, sleep};
 use crate::http;
+use aca_reward::ChosenRule;
 
 /// Where and as whom the audit log is read.
 pub struct AuditAccess<'a> {
@@ -45,7 +46,7 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
     let waited = || (now_ms() - started).max(0) as u64;
     let resolved = match rule::resolve(&chosen.rule, &Bindings::new()) {
         Ok(r) => r,
-        Err(e) => return rule_report(chosen, Err(&e.to_string()), 0),
+        Err(e) => return chosen.report(Err(&e.to_string()), 0),
     };
     let narrowing = aca_reward::events::single_event_name(&resolved).map(str::to_owned);
     let deadline = started + access.timing.deadline_ms as i64;
@@ -66,19 +67,15 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
                 }
             }
             Err(Scan::Deadline) => {}
-            Err(Scan::Failed(failure)) => return rule_report(chosen, Err(&failure.to_string()), waited()),
+            Err(Scan::Failed(failure)) => return chosen.report(Err(&failure.to_string()), waited()),
             Err(Scan::Unreachable(why)) => {
-                return rule_report(
-                    chosen,
-                    Err(&format!("ActionTrail could not be reached: {why}")),
-                    waited(),
-                );
+                return chosen.report(Err(&format!("ActionTrail could not be reached: {why}")), waited());
             }
         }
         let found = rule::match_resolved(&resolved, &seen);
         let now = now_ms();
         if found.matched || now >= deadline || stopped() {
-            return rule_report(chosen, Ok(&found), waited());
+            return chosen.report(Ok(&found), waited());
         }
         sleep(interval.min((deadline - now) as u64) as i32).await;
         interval = access.timing.next_interval(interval);

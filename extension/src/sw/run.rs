@@ -16,7 +16,7 @@ use aca_core::{ActRequest, Action, ActionOutcome, ConsoleRun, GuiAction, Observa
 use wasm_bindgen_futures::spawn_local;
 
 use super::{audit, model, page, state};
-use crate::audit::{AccessKey, AuditTiming, ChosenRule, LookupWindow, choose_rule};
+use crate::audit::{AccessKey, AuditTiming, LookupWindow};
 use crate::chrome::{self, now_ms};
 use crate::console::{find, names_product, product_names, query_value};
 use crate::messages::{
@@ -25,6 +25,7 @@ use crate::messages::{
 use crate::report::{self, Interruption, Progress, RunFacts};
 use crate::server::{self, AccountCredentials};
 use crate::settings::Settings;
+use aca_reward::ChosenRule;
 
 /// How long a console page may take to load.
 const LOAD_WAIT_MS: i64 = 15_000;
@@ -153,7 +154,8 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
     let tab = chrome::create_tab(&console_url, true)
         .await
         .map_err(|e| e.to_string())?;
-    let chosen = choose_rule(&procedure);
+    // A page read in the writer's browser carries no written rule: it is inferred from the procedure.
+    let chosen = ChosenRule::choose(None, None, &procedure);
     let verification = Verification {
         phase: Phase::Preparing,
         step_mode,
@@ -262,11 +264,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
     let stopped = matches!(interruption, Some(Interruption::Stopped { .. }));
     let rule = match &setup.chosen {
         Err(why) => Err(why.clone()),
-        Ok(chosen) if stopped => Ok(crate::audit::rule_report(
-            chosen,
-            Err("the audit log was not read: the run was stopped"),
-            0,
-        )),
+        Ok(chosen) if stopped => Ok(chosen.report(Err("the audit log was not read: the run was stopped"), 0)),
         Ok(chosen) => {
             set_phase(Phase::Auditing).await;
             note(format!("reading ActionTrail for {}", describe_rule(&chosen.rule))).await;

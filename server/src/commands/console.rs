@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use aca_console::{Console, ConsoleConfig, Credentials, ProfileId, Store, SystemClock};
+use aca_console::{Console, ConsoleConfig, Credentials, ProfileId, Serving, Store, SystemClock};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
@@ -136,7 +136,7 @@ pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
 pub struct Started {
     pub url: String,
     pub credentials: Credentials,
-    pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+    pub server: Serving,
 }
 
 /// Opens the store, makes sure a default account exists, binds and starts serving in the background.
@@ -166,14 +166,11 @@ pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
         Some(a) => console.credentials(&a.account_id)?,
         None => console.create_account("default", Some(args.profile))?,
     };
-    let listener = tokio::net::TcpListener::bind(args.listen)
+    let server = Serving::start(console, args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    let addr = listener.local_addr()?;
-    let app = aca_console::app(console).into_make_service_with_connect_info::<SocketAddr>();
-    let server = tokio::spawn(async move { axum::serve(listener, app).await });
     Ok(Started {
-        url: format!("http://{addr}"),
+        url: server.url.clone(),
         credentials,
         server,
     })
@@ -197,8 +194,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         println!("  database: {}", args.db);
     }
     tokio::select! {
-        result = started.server => {
-            result.context("the server task failed")?.context("the server stopped")?;
+        result = started.server.wait() => {
+            result.context("the server stopped")?;
         }
         _ = tokio::signal::ctrl_c() => {
             eprintln!("stopping");

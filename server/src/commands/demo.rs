@@ -195,7 +195,7 @@ pub async fn run(mut args: DemoArgs) -> anyhow::Result<ExitCode> {
     if args.keep_serving {
         println!("serving the console at {}/console until Ctrl-C", started.url);
         tokio::select! {
-            result = started.server => { result.context("the server task failed")?.context("the server stopped")?; }
+            result = started.server.wait() => { result.context("the server stopped")?; }
             _ = tokio::signal::ctrl_c() => {}
         }
     }

@@ -171,9 +171,7 @@ fn state_path(target: &Target) -> PathBuf {
 
 /// The endpoint and key to provision with; starts the in-process emulator when no --console is given
 /// (the returned handle keeps it serving).
-async fn endpoint(
-    target: &Target,
-) -> anyhow::Result<(String, AccessKey, Option<tokio::task::JoinHandle<std::io::Result<()>>>)> {
+async fn endpoint(target: &Target) -> anyhow::Result<(String, AccessKey, Option<aca_console::Serving>)> {
     let given_key = match (&target.credentials, &target.access_key_id, &target.access_key_secret) {
         (Some(path), _, _) => {
             let pair = AccessKeyPair::from_file(path)?;

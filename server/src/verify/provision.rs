@@ -33,7 +33,7 @@ pub enum Provider {
 /// The applier for a console: the bundled emulator's OpenAPI, or Terraform (working in `report_dir`).
 pub fn provider(target: &super::target::ConsoleTarget, report_dir: &std::path::Path) -> Provider {
     match target {
-        super::target::ConsoleTarget::Bundled { url, .. } => Provider::Emulator(url.clone()),
+        super::target::ConsoleTarget::Bundled { serving, .. } => Provider::Emulator(serving.url.clone()),
         super::target::ConsoleTarget::Remote { .. } => Provider::Terraform(report_dir.join("terraform")),
     }
 }

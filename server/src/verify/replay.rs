@@ -37,7 +37,7 @@ pub async fn replay(
 ) -> anyhow::Result<ReplayRun> {
     let account = target.account_for(&format!("reference-{}", page.slug), profile)?;
     let provider = match target {
-        ConsoleTarget::Bundled { url, .. } => provision::Provider::Emulator(url.clone()),
+        ConsoleTarget::Bundled { serving, .. } => provision::Provider::Emulator(serving.url.clone()),
         ConsoleTarget::Remote { .. } => anyhow::bail!("the reference script runs against the bundled console only"),
     };
     let provisioned = match &page.task {

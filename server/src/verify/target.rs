@@ -1,11 +1,10 @@
 //! The console a verification runs in: the bundled emulator (started in-process, one fresh account
 //! per page, under the page's UI profile) or a console given by URL with fixed credentials.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use aca_console::profile::ProfileId;
-use aca_console::{Console, ConsoleConfig};
+use aca_console::{Console, ConsoleConfig, Serving};
 use anyhow::Context;
 
 /// Who the run logs on as.
@@ -33,8 +32,8 @@ pub struct RemoteLogin {
 pub enum ConsoleTarget {
     Bundled {
         console: Arc<Console>,
-        url: String,
-        server: tokio::task::JoinHandle<()>,
+        /// Serves until the target is dropped.
+        serving: Serving,
     },
     Remote {
         url: String,
@@ -51,22 +50,16 @@ impl ConsoleTarget {
             ..ConsoleConfig::default()
         };
         let console = Arc::new(Console::in_memory(config));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        let serving = Serving::local(console.clone())
             .await
             .context("cannot open a local port for the bundled console")?;
-        let url = format!("http://{}", listener.local_addr()?);
-        let app = aca_console::app(console.clone()).into_make_service_with_connect_info::<SocketAddr>();
-        let server = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                tracing::error!("the bundled console stopped: {e}");
-            }
-        });
-        Ok(Self::Bundled { console, url, server })
+        Ok(Self::Bundled { console, serving })
     }
 
     pub fn url(&self) -> &str {
         match self {
-            Self::Bundled { url, .. } | Self::Remote { url, .. } => url,
+            Self::Bundled { serving, .. } => &serving.url,
+            Self::Remote { url, .. } => url,
         }
     }
 
@@ -99,14 +92,6 @@ impl ConsoleTarget {
                 access_key_secret: login.access_key_secret.clone(),
                 profile: None,
             }),
-        }
-    }
-}
-
-impl Drop for ConsoleTarget {
-    fn drop(&mut self) {
-        if let Self::Bundled { server, .. } = self {
-            server.abort();
         }
     }
 }

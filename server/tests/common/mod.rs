@@ -101,6 +101,11 @@ pub fn text(output: &Output) -> String {
     )
 }
 
+/// The exit status and both streams, for assertion messages.
+pub fn show(output: &Output) -> String {
+    format!("status {:?}\n{}", output.status, text(output))
+}
+
 /// The standard output of a successful run.
 pub fn stdout_of(out: &Output) -> String {
     assert!(
