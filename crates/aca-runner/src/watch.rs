@@ -30,6 +30,9 @@ pub(crate) struct Watch {
 struct State {
     main_frame: FrameId,
     in_flight: HashSet<String>,
+    /// Requests whose end was seen before their start: each event kind has its own task, so under
+    /// load a `loadingFinished` can be handled before the `requestWillBeSent` it follows.
+    ended_unseen: HashSet<String>,
     last_network: Instant,
     /// Main-frame navigations requested or started; an action compares it before and after.
     navigations: u64,
@@ -37,6 +40,25 @@ struct State {
     crashed: bool,
     /// Cross-origin frames attached but not yet injected.
     frames_pending: usize,
+}
+
+impl State {
+    fn request_started(&mut self, id: &str) {
+        if !self.ended_unseen.remove(id) {
+            self.in_flight.insert(id.to_owned());
+        }
+    }
+
+    fn request_ended(&mut self, id: &str) {
+        if !self.in_flight.remove(id) {
+            // Bounded: ids of requests this watch never saw start (a frame's own document) add up.
+            if self.ended_unseen.len() >= 4096 {
+                self.ended_unseen.clear();
+            }
+            self.ended_unseen.insert(id.to_owned());
+        }
+        self.last_network = Instant::now();
+    }
 }
 
 /// A cross-origin frame target that appeared or went away.
@@ -56,6 +78,7 @@ impl Watch {
             state: Mutex::new(State {
                 main_frame,
                 in_flight: HashSet::new(),
+                ended_unseen: HashSet::new(),
                 last_network: Instant::now(),
                 navigations: 0,
                 main_loading: false,
@@ -74,20 +97,16 @@ impl Watch {
                 let frame_document = e.r#type == Some(ResourceType::Document)
                     && e.frame_id.as_ref().is_some_and(|frame| *frame != s.main_frame);
                 if !frame_document {
-                    s.in_flight.insert(e.request_id.inner().clone());
+                    s.request_started(e.request_id.inner());
                 }
                 s.last_network = Instant::now();
             },
         );
         spawn_each(&watch, page.event_listener::<EventLoadingFinished>().await?, |w, e| {
-            let mut s = w.state.lock();
-            s.in_flight.remove(e.request_id.inner());
-            s.last_network = Instant::now();
+            w.state.lock().request_ended(e.request_id.inner());
         });
         spawn_each(&watch, page.event_listener::<EventLoadingFailed>().await?, |w, e| {
-            let mut s = w.state.lock();
-            s.in_flight.remove(e.request_id.inner());
-            s.last_network = Instant::now();
+            w.state.lock().request_ended(e.request_id.inner());
         });
         spawn_each(
             &watch,
@@ -237,4 +256,34 @@ where
             on_event(&watch, &event);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> State {
+        State {
+            main_frame: FrameId::new("main"),
+            in_flight: HashSet::new(),
+            ended_unseen: HashSet::new(),
+            last_network: Instant::now(),
+            navigations: 0,
+            main_loading: false,
+            crashed: false,
+            frames_pending: 0,
+        }
+    }
+
+    #[test]
+    fn a_request_whose_end_is_handled_before_its_start_is_not_left_in_flight() {
+        let mut s = state();
+        s.request_ended("r1");
+        s.request_started("r1");
+        assert!(s.in_flight.is_empty());
+        s.request_started("r2");
+        assert_eq!(s.in_flight.len(), 1);
+        s.request_ended("r2");
+        assert!(s.in_flight.is_empty() && s.ended_unseen.is_empty());
+    }
 }
