@@ -8,9 +8,11 @@
 //! future defect) is only ever recorded after that first failed attempt.
 
 mod alternative;
+mod console;
 mod forms;
 mod ground;
 mod intent;
+mod probe;
 mod targets;
 
 use aca_core::{Action, ActionOutcome, ControlAction, Element, GuiAction, Observation, Role, Step, Thought};
@@ -78,6 +80,11 @@ pub struct ScriptedPolicy {
     acted_in_step: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
     prefilled: Vec<String>,
+    /// A probe of the navigation pane for the current intent's item.
+    probe: Option<probe::Probe>,
+    /// Renames found earlier in the episode (documented label, console label): a later mention of
+    /// the old name ("On the Disks page") means the new one.
+    learned: Vec<(String, String)>,
 }
 
 impl ScriptedPolicy {
@@ -90,6 +97,7 @@ impl ScriptedPolicy {
         self.via = None;
         self.tried.clear();
         self.confirm_clicked = false;
+        self.probe = None;
     }
 
     fn ensure_intents(&mut self, ctx: &Context<'_>) {
@@ -257,11 +265,13 @@ impl ScriptedPolicy {
     fn ground(&mut self, ctx: &Context<'_>, intent: &Intent) -> Move {
         match intent {
             Intent::Nothing { note } => Move::Done(Some(note.clone())),
+            Intent::InConsole { name } => self.ground_in_console(ctx, name),
             Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
             Intent::FindRow => self.ground_row(ctx),
             Intent::SelectRows => self.ground_select_rows(ctx),
             Intent::OnPage { name } => self.ground_on_page(ctx, name),
             Intent::OnTab { name } => self.ground_on_tab(ctx, name),
+            Intent::InModal { name } => self.ground_in_modal(ctx, name),
             Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
             Intent::Click {
                 label,
@@ -419,6 +429,8 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
     match intent {
         Intent::Nothing { .. }
+        | Intent::InConsole { .. }
+        | Intent::InModal { .. }
         | Intent::FindRow
         | Intent::SelectRows
         | Intent::OnPage { .. }
@@ -431,5 +443,7 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     }
 }
 
+#[cfg(test)]
+mod probe_tests;
 #[cfg(test)]
 mod tests;

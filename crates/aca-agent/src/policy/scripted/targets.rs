@@ -93,7 +93,13 @@ impl ScriptedPolicy {
         if last && page_is(obs, segment) {
             return Move::Done(Some(format!("the {segment} page was already open")));
         }
+        if let Some(probing) = self.probe_navigation(ctx, segments) {
+            return probing;
+        }
         let mut alternatives = Vec::new();
+        if let Some(known) = self.learned_alternative(obs, segment, CLICKABLE, effect) {
+            alternatives.push(known);
+        }
         let exclude = Self::other_labels(ctx, segment);
         let nav: Vec<&Element> = obs
             .elements
@@ -298,6 +304,12 @@ impl ScriptedPolicy {
             .filter(|e| e.role == Role::Heading && !in_place(e, PlaceKind::Navigation))
             .collect();
         let mut alternatives = Vec::new();
+        if let Some(known) = self.learned_alternative(obs, name, &[Role::Heading], Effect::Complete) {
+            alternatives.push(Alternative {
+                action: GuiAction::Wait { ms: Some(100) },
+                ..known
+            });
+        }
         if let Some(heading) = renamed(name, &headings, &Self::other_labels(ctx, name)) {
             alternatives.push(Alternative::finding(
                 "renamed page",
@@ -356,6 +368,39 @@ impl ScriptedPolicy {
             ));
         }
         self.fallback(ctx, &format!("the tab \"{name}\""), name, alternatives)
+    }
+
+    /// "In the Grant Permission panel": the open dialog box or drawer should carry that title; one
+    /// under another title is the container renamed. No open one is left for the step's targets to
+    /// judge (the step may open it).
+    pub(super) fn ground_in_modal(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        let Some(modal) = open_modal(obs) else {
+            return Move::Done(None);
+        };
+        let title = modal.name.clone();
+        if title.trim().is_empty() || crate::label::match_label(name, &title) == Some(LabelMatch::Exact) {
+            return Move::Done(None);
+        }
+        let heading = obs
+            .elements
+            .iter()
+            .find(|e| e.role == Role::DialogTitle && normalise(&e.name) == normalise(&title))
+            .or_else(|| obs.elements.iter().find(|e| super::ground::modal_of(e) == Some(modal)));
+        let Some(heading) = heading else {
+            return Move::Done(None);
+        };
+        let alternative = Alternative::finding(
+            "renamed container",
+            GuiAction::Wait { ms: Some(100) },
+            format!("go on in \"{title}\", the open container the page calls \"{name}\""),
+            Effect::Complete,
+            FindingKind::Renamed,
+            name,
+            &title,
+            heading,
+        );
+        self.fallback(ctx, &format!("the \"{name}\" dialog box or panel"), name, vec![alternative])
     }
 
     /// "In the Backend Servers step": the wizard's current step (its named wizard-step place) must
@@ -550,6 +595,9 @@ impl ScriptedPolicy {
             Effect::Complete
         };
         let mut alternatives = Vec::new();
+        if let Some(known) = self.learned_alternative(obs, label, CLICKABLE, effect) {
+            alternatives.push(known);
+        }
         if row && is_more_label(label) {
             // "choose More > Delete", and Delete sits in the row itself: the item moved out of the
             // menu. The path's later segments are tried from its end (the item itself first).
@@ -705,6 +753,31 @@ impl ScriptedPolicy {
             });
         }
         self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
+    }
+}
+
+impl ScriptedPolicy {
+    /// `label` was found renamed earlier in the episode: the element under its new name, if the
+    /// page shows one of the given roles, as an alternative reported as the same rename.
+    pub(super) fn learned_alternative(
+        &self,
+        obs: &aca_core::Observation,
+        label: &str,
+        roles: &[Role],
+        effect: Effect,
+    ) -> Option<Alternative> {
+        let known = self.learned_name(label)?;
+        let element = labelled(obs, known, roles, |m| m == LabelMatch::Exact).into_iter().next()?;
+        Some(Alternative::finding(
+            "learned rename",
+            GuiAction::Click { index: element.index },
+            format!("take \"{}\", the name \"{label}\" was found under earlier", element.name),
+            effect,
+            FindingKind::Renamed,
+            label,
+            &element.name,
+            element,
+        ))
     }
 }
 

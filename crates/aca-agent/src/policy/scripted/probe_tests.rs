@@ -1,0 +1,230 @@
+//! The scripted policy on a hand-built block-storage console whose release renamed what the page
+//! names: a navigation item with no word in common (Disks → Block Storage), found by opening the
+//! items the page does not name and looking for what the next steps need; the product; a dialog.
+
+use aca_core::{ActionOutcome, DefectKind, ElementState, Fingerprint, PlaceKind, Procedure, Verdict};
+
+use super::*;
+use crate::episode::{Episode, Next};
+use crate::grade::{Report, RuleResult};
+use crate::task::{ResourceReport, Task};
+
+/// A console with an Instances page, a Block Storage page listing the task's disk, a Snapshots
+/// page, and an attach dialog.
+#[derive(Debug)]
+struct StorageConsole {
+    page: &'static str,
+    dialog: bool,
+    attached: bool,
+    product: &'static str,
+    dialog_title: &'static str,
+    clicks: Vec<String>,
+}
+
+impl Default for StorageConsole {
+    fn default() -> StorageConsole {
+        StorageConsole {
+            page: "Instances",
+            dialog: false,
+            attached: false,
+            product: "Elastic Compute Service",
+            dialog_title: "Attach Disk",
+            clicks: Vec::new(),
+        }
+    }
+}
+
+fn place(kind: PlaceKind, name: &str) -> aca_core::Place {
+    aca_core::Place {
+        kind,
+        name: name.into(),
+    }
+}
+
+impl StorageConsole {
+    fn observe(&self) -> Observation {
+        let mut elements: Vec<Element> = Vec::new();
+        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>, path: &str| {
+            elements.push(Element {
+                index: elements.len() as u32 + 1,
+                role,
+                name: name.into(),
+                value: None,
+                state: ElementState::default(),
+                places,
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint {
+                    role: Some(role),
+                    name: name.into(),
+                    path: path.into(),
+                    ..Fingerprint::default()
+                },
+            });
+            elements.len() - 1
+        };
+        let nav = place(PlaceKind::Navigation, self.product);
+        add(Role::Link, "Instances", vec![nav.clone()], "aside>a[1]");
+        let group = add(Role::Button, "Storage & Snapshots", vec![nav.clone()], "aside>div[2]>button");
+        add(Role::Link, "Block Storage", vec![nav.clone()], "aside>div[2]>a[1]");
+        add(Role::Link, "Snapshots", vec![nav], "aside>div[2]>a[2]");
+        add(Role::Heading, self.page, vec![], "main>h1");
+        match self.page {
+            "Block Storage" => {
+                let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "d-bp1disk data-disk")];
+                add(Role::Link, "data-disk", row.clone(), "main>table>tr>td[1]>a");
+                add(Role::Button, "Attach", row, "main>table>tr>td[2]>button");
+            }
+            "Snapshots" => {
+                add(Role::Button, "Create Snapshot", vec![], "main>button");
+            }
+            _ => {}
+        }
+        if self.dialog {
+            let dialog = vec![place(PlaceKind::Dialog, self.dialog_title)];
+            add(Role::DialogTitle, self.dialog_title, dialog.clone(), "div>h2");
+            add(Role::Button, "OK", dialog, "div>button");
+        }
+        elements[group].state.expanded = Some(true);
+        Observation {
+            url: format!("http://127.0.0.1:8080/console/ecs/{}", self.page),
+            title: format!("{} - {} - Alibaba Cloud Console", self.page, self.product),
+            elements,
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let GuiAction::Click { index } = action else {
+            return ActionOutcome::Done { reresolved: false };
+        };
+        let observation = self.observe();
+        let Some(element) = observation.element(*index) else {
+            return ActionOutcome::ElementNotFound { index: *index };
+        };
+        self.clicks.push(element.name.clone());
+        match element.name.as_str() {
+            "Instances" => self.page = "Instances",
+            "Block Storage" => self.page = "Block Storage",
+            "Snapshots" => self.page = "Snapshots",
+            "Attach" => self.dialog = true,
+            "OK" => {
+                self.dialog = false;
+                self.attached = true;
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+fn attach_disk(console: &str, dialog: &str) -> Procedure {
+    let page = format!(
+        "# Elastic Compute Service:Attach a data disk\n\n## Procedure\n\n\
+         1. Log on to the **{console} console**.\n\
+         2. In the left-side navigation pane, choose **Storage & Snapshots** > **Disks**.\n\
+         3. On the **Disks** page, find the disk and click **Attach** in the **Actions** column.\n\
+         4. In the **{dialog}** dialog box, click **OK**.\n"
+    );
+    aca_docs::parse_markdown(&page).expect("the page parses")
+}
+
+fn run(console: &mut StorageConsole, procedure: Procedure) -> Report {
+    let mut task = Task::new(procedure);
+    task.resource_report = Some(ResourceReport {
+        text: "ECS disk d-bp1disk named data-disk, Unattached.".into(),
+        names: vec!["d-bp1disk".into(), "data-disk".into()],
+    });
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(console.observe()).unwrap();
+    for _ in 0..60 {
+        next = match next {
+            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(console.observe()).unwrap(),
+            Next::Finished(_) => {
+                return Report::of(
+                    &episode,
+                    &RuleResult {
+                        matched: Some(console.attached),
+                        events: vec![],
+                    },
+                );
+            }
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    panic!("the episode did not finish")
+}
+
+fn defects(report: &Report) -> Vec<(DefectKind, &str, &str, &str)> {
+    report
+        .defects
+        .iter()
+        .map(|d| (d.kind, d.step.as_str(), d.documented.as_str(), d.observed.as_str()))
+        .collect()
+}
+
+#[test]
+fn a_navigation_item_renamed_with_no_shared_word_is_found_by_what_the_next_steps_need() {
+    let mut console = StorageConsole::default();
+    let report = run(&mut console, attach_disk("ECS", "Attach Disk"));
+    assert!(console.attached, "{:?}", console.clicks);
+    // Both unnamed items of the group are opened; Block Storage lists the disk the next step needs.
+    assert_eq!(
+        console.clicks,
+        vec!["Block Storage", "Snapshots", "Block Storage", "Attach", "OK"]
+    );
+    assert_eq!(report.verdict, Verdict::DocDefect, "{report:#?}");
+    assert_eq!(
+        defects(&report),
+        vec![
+            (DefectKind::RenamedLabel, "2", "Disks", "Block Storage"),
+            // The page's later mention of the old name is the same rename, at its own step.
+            (DefectKind::RenamedLabel, "3", "Disks", "Block Storage"),
+        ]
+    );
+}
+
+#[test]
+fn a_product_renamed_in_part_is_reported_at_the_log_on_step() {
+    let mut console = StorageConsole {
+        product: "Elastic Compute Service",
+        ..StorageConsole::default()
+    };
+    let report = run(&mut console, attach_disk("Elastic Cloud Server", "Attach Disk"));
+    assert!(console.attached, "{:?}", console.clicks);
+    let found = defects(&report);
+    assert!(
+        found.contains(&(
+            DefectKind::RenamedLabel,
+            "1",
+            "Elastic Cloud Server",
+            "Elastic Compute Service"
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn an_acronym_for_the_product_is_no_defect() {
+    let mut console = StorageConsole::default();
+    let report = run(&mut console, attach_disk("ECS", "Attach Disk"));
+    assert!(report.defects.iter().all(|d| d.step != "1"), "{:?}", defects(&report));
+}
+
+#[test]
+fn a_dialog_under_another_title_is_a_renamed_container() {
+    let mut console = StorageConsole {
+        dialog_title: "Mount Disk",
+        ..StorageConsole::default()
+    };
+    let report = run(&mut console, attach_disk("ECS", "Attach Disk"));
+    assert!(console.attached, "{:?}", console.clicks);
+    assert!(
+        defects(&report).contains(&(DefectKind::RenamedLabel, "4", "Attach Disk", "Mount Disk")),
+        "{:?}",
+        defects(&report)
+    );
+}
