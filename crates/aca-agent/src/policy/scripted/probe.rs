@@ -30,13 +30,16 @@ pub(super) struct Probe {
     opened: Option<usize>,
     /// Every candidate was judged and none led anywhere: the usual fallbacks take over.
     exhausted: bool,
+    /// The documented group's rename (when the taken item sits in a group under another name) was
+    /// reported.
+    group_reported: bool,
 }
 
 /// What the following steps expect to find on the page a navigation item leads to.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Expectation {
-    /// A control, field or heading with this label.
-    Label { label: String, roles: Vec<Role> },
+    /// A control, field or heading with this label; in a table row when `row`.
+    Label { label: String, roles: Vec<Role>, row: bool },
     /// The row of one of the task's resources.
     ResourceRow,
 }
@@ -60,25 +63,30 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
             Intent::OnPage { name } => Expectation::Label {
                 label: name.clone(),
                 roles: vec![Role::Heading],
+                row: false,
             },
             Intent::OnTab { name } => Expectation::Label {
                 label: name.clone(),
                 roles: vec![Role::Tab],
+                row: false,
             },
             Intent::FindRow | Intent::SelectRows => Expectation::ResourceRow,
             Intent::Click { label, .. } if is_confirm_label(label) => continue,
-            Intent::Click { label, .. } => Expectation::Label {
+            Intent::Click { label, row, .. } => Expectation::Label {
                 label: label.clone(),
                 roles: CLICKABLE.to_vec(),
+                row: *row,
             },
             Intent::Fill { label, .. } => Expectation::Label {
                 label: label.clone(),
                 roles: vec![Role::Textbox, Role::Combobox],
+                row: false,
             },
             Intent::Choose { labels, .. } => match labels.first() {
                 Some(label) => Expectation::Label {
                     label: label.clone(),
                     roles: vec![Role::Combobox, Role::Radio, Role::Option],
+                    row: false,
                 },
                 None => continue,
             },
@@ -111,11 +119,20 @@ pub(super) fn lookahead_score(obs: &Observation, expectations: &[Expectation], r
                     .iter()
                     .filter_map(|e| row_of(e))
                     .any(|r| resources.iter().any(|n| mentions(&r.name, n)));
-                if listed { 3 } else { 0 }
+                // A directory that holds the resource (`reports/` for `reports/q3.txt`).
+                let holder = page.iter().any(|e| {
+                    row_of(e).is_some()
+                        && e.name.ends_with('/')
+                        && resources
+                            .iter()
+                            .any(|n| n.len() > e.name.len() && n.starts_with(e.name.as_str()))
+                });
+                if listed || holder { 3 } else { 0 }
             }
-            Expectation::Label { label, roles } => page
+            Expectation::Label { label, roles, row } => page
                 .iter()
                 .filter(|e| roles.contains(&e.role))
+                .filter(|e| !*row || row_of(e).is_some())
                 .filter_map(|e| match_label(label, &e.name))
                 .map(|quality| match quality {
                     LabelMatch::Exact => 3,
@@ -195,6 +212,7 @@ impl ScriptedPolicy {
                 scores: vec![None; found.len()],
                 opened: None,
                 exhausted: false,
+                group_reported: false,
             });
         }
         let rest: Vec<Intent> = self.intents.iter().skip(self.intent + 1).cloned().collect();
@@ -250,21 +268,36 @@ impl ScriptedPolicy {
         };
         let name = probe.candidates[at].clone();
         let element = find(&name)?;
-        // The documented group, when the pane has none by that name, is renamed too: say both.
+        // The documented group, when the item sits in a group under another name, is renamed too:
+        // reported first, on its own.
         let group = segments.len().checked_sub(2).map(|g| segments[g].clone());
-        let header = group_header(obs, element);
-        let (documented, observed) = match (&group, header) {
-            (Some(g), Some(h)) if normalise(g) != normalise(&h.name) => {
-                self.learned.push((g.clone(), h.name.clone()));
-                (format!("{g} > {item}"), format!("{} > {name}", h.name))
-            }
-            _ => (item.clone(), name.clone()),
-        };
+        if let (Some(group), Some(header)) = (group, group_header(obs, element))
+            && normalise(&group) != normalise(&header.name)
+            && !probe.group_reported
+        {
+            probe.group_reported = true;
+            self.learned.push((group.clone(), header.name.clone()));
+            return Some(Move::Act {
+                action: GuiAction::Wait { ms: Some(100) },
+                goal: format!("take the group \"{}\", which holds \"{name}\", as \"{group}\"", header.name),
+                grounding: Some(Grounding {
+                    as_written: false,
+                    finding: Some(Finding {
+                        kind: FindingKind::Renamed,
+                        documented: group,
+                        observed: header.name.clone(),
+                        evidence: super::ground::evidence(header),
+                    }),
+                }),
+                effect: Effect::Nothing,
+                failed: None,
+            });
+        }
         self.learned.push((item.clone(), name.clone()));
         let finding = Finding {
             kind: FindingKind::Renamed,
-            documented,
-            observed,
+            documented: item.clone(),
+            observed: name.clone(),
             evidence: super::ground::evidence(element),
         };
         let action = if page_is(obs, &name) {
