@@ -91,7 +91,10 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
                 None => continue,
             },
             Intent::Navigate { .. } => break,
-            Intent::Nothing { .. } | Intent::InWizardStep { .. } | Intent::InConsole { .. } | Intent::InModal { .. } => {
+            Intent::Nothing { .. }
+            | Intent::InWizardStep { .. }
+            | Intent::InConsole { .. }
+            | Intent::InModal { .. } => {
                 continue;
             }
         };
@@ -104,7 +107,8 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
 
 /// How well a page meets the expectations: per expectation 3 for its label as written (or a
 /// resource's row), 2 for a prefix, 1 for a shared word; the navigation pane and the top bar,
-/// the same on every page, are not read.
+/// the same on every page, are not read, and a row action is looked for in rows only, any other
+/// target outside them (a row's text is data, not the page's controls).
 pub(super) fn lookahead_score(obs: &Observation, expectations: &[Expectation], resources: &[String]) -> u32 {
     let page: Vec<&Element> = obs
         .elements
@@ -132,7 +136,7 @@ pub(super) fn lookahead_score(obs: &Observation, expectations: &[Expectation], r
             Expectation::Label { label, roles, row } => page
                 .iter()
                 .filter(|e| roles.contains(&e.role))
-                .filter(|e| !*row || row_of(e).is_some())
+                .filter(|e| row_of(e).is_some() == *row)
                 .filter_map(|e| match_label(label, &e.name))
                 .map(|quality| match quality {
                     LabelMatch::Exact => 3,
@@ -279,7 +283,10 @@ impl ScriptedPolicy {
             self.learned.push((group.clone(), header.name.clone()));
             return Some(Move::Act {
                 action: GuiAction::Wait { ms: Some(100) },
-                goal: format!("take the group \"{}\", which holds \"{name}\", as \"{group}\"", header.name),
+                goal: format!(
+                    "take the group \"{}\", which holds \"{name}\", as \"{group}\"",
+                    header.name
+                ),
                 grounding: Some(Grounding {
                     as_written: false,
                     finding: Some(Finding {

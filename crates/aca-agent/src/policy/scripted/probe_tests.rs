@@ -18,6 +18,8 @@ struct StorageConsole {
     attached: bool,
     product: &'static str,
     dialog_title: &'static str,
+    /// The name of the navigation group that holds Block Storage and Snapshots.
+    group: &'static str,
     clicks: Vec<String>,
 }
 
@@ -29,6 +31,7 @@ impl Default for StorageConsole {
             attached: false,
             product: "Elastic Compute Service",
             dialog_title: "Attach Disk",
+            group: "Storage & Snapshots",
             clicks: Vec::new(),
         }
     }
@@ -67,13 +70,21 @@ impl StorageConsole {
         };
         let nav = place(PlaceKind::Navigation, self.product);
         add(Role::Link, "Instances", vec![nav.clone()], "aside>a[1]");
-        let group = add(Role::Button, "Storage & Snapshots", vec![nav.clone()], "aside>div[2]>button");
+        let group = add(
+            Role::Button,
+            self.group,
+            vec![nav.clone()],
+            "aside>div[2]>button",
+        );
         add(Role::Link, "Block Storage", vec![nav.clone()], "aside>div[2]>a[1]");
         add(Role::Link, "Snapshots", vec![nav], "aside>div[2]>a[2]");
         add(Role::Heading, self.page, vec![], "main>h1");
         match self.page {
             "Block Storage" => {
-                let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "d-bp1disk data-disk")];
+                let row = vec![
+                    place(PlaceKind::Table, ""),
+                    place(PlaceKind::Row, "d-bp1disk data-disk"),
+                ];
                 add(Role::Link, "data-disk", row.clone(), "main>table>tr>td[1]>a");
                 add(Role::Button, "Attach", row, "main>table>tr>td[2]>button");
             }
@@ -227,4 +238,61 @@ fn a_dialog_under_another_title_is_a_renamed_container() {
         "{:?}",
         defects(&report)
     );
+}
+
+#[test]
+fn a_renamed_group_and_its_renamed_item_are_two_renames() {
+    let mut console = StorageConsole {
+        group: "Volumes",
+        ..StorageConsole::default()
+    };
+    let report = run(&mut console, attach_disk("ECS", "Attach Disk"));
+    assert!(console.attached, "{:?}", console.clicks);
+    assert_eq!(
+        defects(&report),
+        vec![
+            (DefectKind::RenamedLabel, "2", "Storage & Snapshots", "Volumes"),
+            (DefectKind::RenamedLabel, "2", "Disks", "Block Storage"),
+            (DefectKind::RenamedLabel, "3", "Disks", "Block Storage"),
+        ]
+    );
+}
+
+#[test]
+fn no_candidate_showing_what_the_next_steps_need_leaves_the_item_removed() {
+    let mut console = StorageConsole::default();
+    let page = "# Elastic Compute Service:Resize a disk\n\n## Procedure\n\n\
+                1. Log on to the **ECS console**.\n\
+                2. In the left-side navigation pane, choose **Storage & Snapshots** > **Disks**.\n\
+                3. On the **Disks** page, click **Resize Disk**.\n";
+    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
+    let mut task = Task::new(procedure);
+    task.resource_report = Some(ResourceReport {
+        text: "ECS disk d-bp1other named other-disk.".into(),
+        names: vec!["d-bp1other".into(), "other-disk".into()],
+    });
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(console.observe()).unwrap();
+    for _ in 0..60 {
+        next = match next {
+            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(console.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(false),
+            events: vec![],
+        },
+    );
+    // Neither Block Storage nor Snapshots shows "Resize Disk": no rename is claimed.
+    assert!(
+        report.defects.iter().all(|d| d.kind != DefectKind::RenamedLabel),
+        "{:?}",
+        defects(&report)
+    );
+    assert!(console.clicks.starts_with(&["Block Storage".to_string(), "Snapshots".to_string()]));
 }

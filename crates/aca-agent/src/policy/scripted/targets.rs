@@ -400,7 +400,12 @@ impl ScriptedPolicy {
             &title,
             heading,
         );
-        self.fallback(ctx, &format!("the \"{name}\" dialog box or panel"), name, vec![alternative])
+        self.fallback(
+            ctx,
+            &format!("the \"{name}\" dialog box or panel"),
+            name,
+            vec![alternative],
+        )
     }
 
     /// "In the Backend Servers step": the wizard's current step (its named wizard-step place) must
@@ -767,11 +772,16 @@ impl ScriptedPolicy {
         effect: Effect,
     ) -> Option<Alternative> {
         let known = self.learned_name(label)?;
-        let element = labelled(obs, known, roles, |m| m == LabelMatch::Exact).into_iter().next()?;
+        let element = labelled(obs, known, roles, |m| m == LabelMatch::Exact)
+            .into_iter()
+            .next()?;
         Some(Alternative::finding(
             "learned rename",
             GuiAction::Click { index: element.index },
-            format!("take \"{}\", the name \"{label}\" was found under earlier", element.name),
+            format!(
+                "take \"{}\", the name \"{label}\" was found under earlier",
+                element.name
+            ),
             effect,
             FindingKind::Renamed,
             label,
