@@ -70,12 +70,7 @@ impl StorageConsole {
         };
         let nav = place(PlaceKind::Navigation, self.product);
         add(Role::Link, "Instances", vec![nav.clone()], "aside>a[1]");
-        let group = add(
-            Role::Button,
-            self.group,
-            vec![nav.clone()],
-            "aside>div[2]>button",
-        );
+        let group = add(Role::Button, self.group, vec![nav.clone()], "aside>div[2]>button");
         add(Role::Link, "Block Storage", vec![nav.clone()], "aside>div[2]>a[1]");
         add(Role::Link, "Snapshots", vec![nav], "aside>div[2]>a[2]");
         add(Role::Heading, self.page, vec![], "main>h1");
@@ -294,5 +289,9 @@ fn no_candidate_showing_what_the_next_steps_need_leaves_the_item_removed() {
         "{:?}",
         defects(&report)
     );
-    assert!(console.clicks.starts_with(&["Block Storage".to_string(), "Snapshots".to_string()]));
+    assert!(
+        console
+            .clicks
+            .starts_with(&["Block Storage".to_string(), "Snapshots".to_string()])
+    );
 }
