@@ -80,6 +80,8 @@ pub struct ScriptedPolicy {
     acted_in_step: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
     prefilled: Vec<String>,
+    /// The page whose row control was clicked last: a resource's own page is one step past it.
+    list_page: Option<String>,
     /// A probe of the navigation pane for the current intent's item.
     probe: Option<probe::Probe>,
     /// Renames found earlier in the episode (documented label, console label): a later mention of

@@ -295,3 +295,141 @@ fn no_candidate_showing_what_the_next_steps_need_leaves_the_item_removed() {
             .starts_with(&["Block Storage".to_string(), "Snapshots".to_string()])
     );
 }
+
+/// An instance list whose row holds Manage and a More menu with Restart; the instance's own page
+/// (reached through Manage) has no Restart.
+#[derive(Debug, Default)]
+struct InstanceConsole {
+    details: bool,
+    menu: bool,
+    dialog: bool,
+    restarted: bool,
+    clicks: Vec<String>,
+}
+
+impl InstanceConsole {
+    fn observe(&self) -> Observation {
+        let mut elements: Vec<Element> = Vec::new();
+        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>| {
+            elements.push(Element {
+                index: elements.len() as u32 + 1,
+                role,
+                name: name.into(),
+                value: None,
+                state: ElementState::default(),
+                places,
+                option_of: None,
+                is_new: false,
+                hint: None,
+                rect: None,
+                fingerprint: Fingerprint::default(),
+            });
+        };
+        add(
+            Role::Link,
+            "Instances",
+            vec![place(PlaceKind::Navigation, "Elastic Compute Service")],
+        );
+        let url = if self.details {
+            add(Role::Heading, "web-server", vec![]);
+            add(Role::Button, "Start", vec![]);
+            "http://127.0.0.1:8080/console/ecs/instances/i-bp1abc"
+        } else {
+            add(Role::Heading, "Instances", vec![]);
+            let row = vec![
+                place(PlaceKind::Table, ""),
+                place(PlaceKind::Row, "i-bp1abc web-server"),
+            ];
+            add(Role::Link, "web-server", row.clone());
+            add(Role::Link, "Manage", row.clone());
+            add(Role::Button, "More", row);
+            if self.menu {
+                add(Role::Menuitem, "Restart", vec![place(PlaceKind::Menu, "More")]);
+            }
+            "http://127.0.0.1:8080/console/ecs/instances"
+        };
+        if self.dialog {
+            let dialog = vec![place(PlaceKind::Dialog, "Restart Instance")];
+            add(Role::DialogTitle, "Restart Instance", dialog.clone());
+            add(Role::Button, "OK", dialog);
+        }
+        Observation {
+            url: url.into(),
+            title: "Instances - Elastic Compute Service - Alibaba Cloud Console".into(),
+            elements,
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if let GuiAction::Goto { url } = action {
+            self.details = url.ends_with("i-bp1abc");
+            self.menu = false;
+            return ActionOutcome::Done { reresolved: false };
+        }
+        let GuiAction::Click { index } = action else {
+            return ActionOutcome::Done { reresolved: false };
+        };
+        let observation = self.observe();
+        let Some(element) = observation.element(*index) else {
+            return ActionOutcome::ElementNotFound { index: *index };
+        };
+        self.clicks.push(element.name.clone());
+        match element.name.as_str() {
+            "Instances" => self.details = false,
+            "Manage" => self.details = true,
+            "More" => self.menu = true,
+            "Restart" => {
+                self.menu = false;
+                self.dialog = true;
+            }
+            "OK" => {
+                self.dialog = false;
+                self.restarted = true;
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_details_page_action_still_in_the_lists_row_menu_is_a_moved_control() {
+    let page = "# Elastic Compute Service:Restart an instance\n\n## Procedure\n\n\
+                1. Log on to the **ECS console**.\n\
+                2. In the left-side navigation pane, click **Instances**.\n\
+                3. On the **Instances** page, find the instance and click **Manage** in the **Actions** column.\n\
+                4. On the instance details page, click **Restart** in the **All Actions** section.\n\
+                5. In the **Restart Instance** dialog box, click **OK**.\n";
+    let mut task = Task::new(aca_docs::parse_markdown(page).expect("the page parses"));
+    task.resource_report = Some(ResourceReport {
+        text: "ECS instance i-bp1abc named web-server, Running.".into(),
+        names: vec!["i-bp1abc".into(), "web-server".into()],
+    });
+    let mut console = InstanceConsole::default();
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(console.observe()).unwrap();
+    for _ in 0..60 {
+        next = match next {
+            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(console.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert!(console.restarted, "{:?}", console.clicks);
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let found = defects(&report);
+    assert!(
+        found
+            .iter()
+            .any(|d| d.0 == DefectKind::MovedControl && d.1 == "4" && d.2 == "Restart"),
+        "{found:?}"
+    );
+}

@@ -571,6 +571,10 @@ impl ScriptedPolicy {
             if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
                 return prefill;
             }
+            if row_of(target).is_some() {
+                // A row's control may lead to the resource's own page: the list stays one step back.
+                self.list_page = Some(obs.url.clone());
+            }
             return Move::Act {
                 action: GuiAction::Click { index: target.index },
                 goal: format!("click \"{label}\""),
@@ -694,6 +698,54 @@ impl ScriptedPolicy {
             });
         }
         alternatives.extend(scroll_alternative(obs, label));
+        let ours_listed = obs
+            .elements
+            .iter()
+            .filter_map(row_of)
+            .any(|r| names.iter().any(|n| mentions(&r.name, n)));
+        if !row && ours_listed {
+            // Not on the page outside the list: perhaps in the menu of the resource's own row.
+            let row_more = obs.elements.iter().find(|e| {
+                is_more_trigger(e)
+                    && e.state.expanded != Some(true)
+                    && row_of(e).is_some_and(|r| names.iter().any(|n| mentions(&r.name, n)))
+            });
+            if let Some(more) = row_more {
+                alternatives.push(Alternative {
+                    key: "row more".into(),
+                    action: GuiAction::Click { index: more.index },
+                    goal: format!("open the resource's \"{}\" menu to look for \"{label}\"", more.name),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    via: Some(Finding {
+                        kind: FindingKind::Moved,
+                        documented: label.to_owned(),
+                        observed: format!("{} > {label} (in the Actions column)", more.name),
+                        evidence: evidence(more),
+                    }),
+                });
+            }
+        }
+        if !row
+            && !ours_listed
+            && let Some(list) = self.list_page.clone().filter(|url| *url != obs.url)
+        {
+            // On the resource's own page, and the control is not there: perhaps it is still in the
+            // list's Actions column, where the row's control came from.
+            alternatives.push(Alternative {
+                key: "back to the list".into(),
+                action: GuiAction::Goto { url: list },
+                goal: format!("go back to the list to look for \"{label}\" in the resource's row"),
+                grounding: None,
+                effect: Effect::Nothing,
+                via: Some(Finding {
+                    kind: FindingKind::Moved,
+                    documented: label.to_owned(),
+                    observed: format!("{label} (in the Actions column of the list)"),
+                    evidence: vec![format!("URL: {}", obs.url)],
+                }),
+            });
+        }
         if row && let Some(row_name) = &our_row {
             // Neither in the row nor in its menu: perhaps on the resource's details page (its All
             // Actions).
