@@ -126,7 +126,7 @@ impl ScriptedPolicy {
 
     fn apply_last_outcome(&mut self, ctx: &Context<'_>) {
         let Some(effect) = self.pending.take() else { return };
-        if !ctx.last_outcome().is_some_and(ActionOutcome::succeeded) {
+        if !ctx.last_outcome().is_some_and(took_effect) {
             return;
         }
         match effect {
@@ -424,6 +424,13 @@ impl ScriptedPolicy {
         }
         true
     }
+}
+
+/// Whether the last action took effect: it succeeded, or it ran and only the wait for the page to
+/// settle afterwards ran out (a busy page). Acting again then would undo it (a menu closed again).
+pub(super) fn took_effect(outcome: &ActionOutcome) -> bool {
+    outcome.succeeded()
+        || matches!(outcome, ActionOutcome::Timeout { waiting_for, .. } if waiting_for.starts_with("the page to settle"))
 }
 
 /// Whether an intent's target is on the page as written; `None` for intents with no target.

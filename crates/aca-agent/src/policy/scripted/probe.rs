@@ -222,7 +222,7 @@ impl ScriptedPolicy {
         let rest: Vec<Intent> = self.intents.iter().skip(self.intent + 1).cloned().collect();
         let expected = expectations(ctx, self.step, &rest);
         let resources = Self::resource_names(ctx);
-        let last_succeeded = ctx.last_outcome().is_some_and(aca_core::ActionOutcome::succeeded);
+        let last_succeeded = ctx.last_outcome().is_some_and(super::took_effect);
         let probe = self.probe.as_mut()?;
         if let Some(at) = probe.opened.take()
             && let Some(score) = probe.scores.get_mut(at)

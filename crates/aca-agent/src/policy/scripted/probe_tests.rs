@@ -433,3 +433,41 @@ fn a_details_page_action_still_in_the_lists_row_menu_is_a_moved_control() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_click_whose_page_did_not_settle_in_time_is_not_clicked_again() {
+    let mut console = StorageConsole::default();
+    let mut task = Task::new(attach_disk("ECS", "Attach Disk"));
+    task.resource_report = Some(ResourceReport {
+        text: "ECS disk d-bp1disk named data-disk, Unattached.".into(),
+        names: vec!["d-bp1disk".into(), "data-disk".into()],
+    });
+    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(console.observe()).unwrap();
+    for _ in 0..60 {
+        next = match next {
+            Next::Act(request) => {
+                let outcome = console.act(&request.action);
+                // A busy console: every click runs, but the page never settles in time.
+                let outcome = match (&request.action, outcome) {
+                    (GuiAction::Click { .. }, ActionOutcome::Done { .. }) => ActionOutcome::Timeout {
+                        waited_ms: 5000,
+                        waiting_for: "the page to settle (1 requests in flight or the page still changing)".into(),
+                    },
+                    (_, other) => other,
+                };
+                episode.outcome(outcome).unwrap()
+            }
+            Next::Observe => episode.next(console.observe()).unwrap(),
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert!(console.attached, "{:?}", console.clicks);
+    assert_eq!(
+        console.clicks.iter().filter(|c| *c == "Attach").count(),
+        1,
+        "{:?}",
+        console.clicks
+    );
+}
