@@ -6,7 +6,7 @@
 //! may still be rendering), then one alternative per attempt (another label of the same role in the
 //! same place, a More menu, a tab, a scroll, a search), then give up on the step. A finding (the
 //! future defect) is only ever recorded after that first failed attempt. A navigation item that is
-//! nowhere under its name nor a name sharing a word with it is probed for ([`probe`]): the pane's
+//! nowhere under its name nor a name sharing a word with it is probed for (the `probe` module): the pane's
 //! items the page does not name are opened and judged by whether the next steps' targets appear; a
 //! rename found so is remembered for the page's later mentions of the old name.
 
