@@ -432,8 +432,8 @@ impl ScriptedPolicy {
 /// Whether the last action took effect: it succeeded, or it ran and only the wait for the page to
 /// settle afterwards ran out (a busy page). Acting again then would undo it (a menu closed again).
 pub(super) fn took_effect(outcome: &ActionOutcome) -> bool {
-    outcome.succeeded()
-        || matches!(outcome, ActionOutcome::Timeout { waiting_for, .. } if waiting_for.starts_with("the page to settle"))
+    let unsettled = |waiting_for: &str| waiting_for.starts_with("the page to settle");
+    outcome.succeeded() || matches!(outcome, ActionOutcome::Timeout { waiting_for, .. } if unsettled(waiting_for))
 }
 
 /// Whether an intent's target is on the page as written; `None` for intents with no target.

@@ -246,7 +246,8 @@ impl ScriptedPolicy {
                     return Some(Move::Act {
                         action: GuiAction::Click { index: element.index },
                         goal: format!(
-                            "open \"{name}\" to see whether it is what the page calls \"{item}\" (the next steps' targets should be there)"
+                            "open \"{name}\" to see whether it is what the page calls \"{item}\" \
+                             (the next steps' targets should be there)"
                         ),
                         grounding: None,
                         effect: Effect::Nothing,
