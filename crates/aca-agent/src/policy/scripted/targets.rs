@@ -7,7 +7,7 @@ use super::ground::{
     CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is, renamed,
     row_of, same_place, search_box,
 };
-use super::{Effect, Intent, Move, ScriptedPolicy};
+use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
 use crate::policy::{Context, Finding, FindingKind};
 
@@ -703,8 +703,16 @@ impl ScriptedPolicy {
             .iter()
             .filter_map(row_of)
             .any(|r| names.iter().any(|n| mentions(&r.name, n)));
-        if !row && ours_listed {
-            // Not on the page outside the list: perhaps in the menu of the resource's own row.
+        // Rows ticked by an earlier step: a button after that acts on the selection.
+        let selection = batch
+            || ctx.steps.iter().take(self.step + 1).any(|s| {
+                intent::intents(s, ctx.task)
+                    .iter()
+                    .any(|i| matches!(i, Intent::SelectRows))
+            });
+        if !row && !selection && ours_listed {
+            // Not on the page outside the list: perhaps in the menu of the resource's own row (a
+            // button for the selected rows is never one row's own: it stays missing).
             let row_more = obs.elements.iter().find(|e| {
                 is_more_trigger(e)
                     && e.state.expanded != Some(true)
