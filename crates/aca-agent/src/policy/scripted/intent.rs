@@ -11,6 +11,9 @@ pub enum Intent {
     /// Nothing to do on the page (the runtime opened the console; the task fixes the region; a step
     /// whose sub-steps do the work).
     Nothing { note: String },
+    /// The runtime opened the console the step names ("Log on to the X console"): the product the
+    /// console shows should be that one.
+    InConsole { name: String },
     /// Click each menu segment in the navigation pane, in order.
     Navigate { segments: Vec<String>, at: usize },
     /// Make sure the row of the task's resource is on the page.
@@ -22,6 +25,9 @@ pub enum Intent {
     OnPage { name: String },
     /// Make sure the tab the step works on ("On the DNS Settings tab") is the one selected.
     OnTab { name: String },
+    /// The dialog box or panel the step works in ("In the Grant Permission panel"): when one is
+    /// open, its title should read so.
+    InModal { name: String },
     /// Make sure the wizard shows the step the page names ("In the Backend Servers step").
     InWizardStep { name: String },
     /// Click a labelled control; `row` when it sits in a table row's Actions column, `batch` when it
@@ -52,11 +58,13 @@ impl Intent {
     pub fn describe(&self) -> String {
         match self {
             Intent::Nothing { note } => note.clone(),
+            Intent::InConsole { name } => format!("check that the {name} console is shown"),
             Intent::Navigate { segments, .. } => format!("navigate to {}", segments.join(" > ")),
             Intent::FindRow => "find the resource's row".into(),
             Intent::SelectRows => "select the resources' rows".into(),
             Intent::OnPage { name } => format!("check that the {name} page is shown"),
             Intent::OnTab { name } => format!("open the {name} tab"),
+            Intent::InModal { name } => format!("check that the {name} dialog box or panel is open"),
             Intent::InWizardStep { name } => format!("check that the wizard shows the {name} step"),
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
@@ -73,7 +81,10 @@ impl Intent {
 
 /// The intents of one step, in the order a person would carry them out.
 pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
-    if step.opens_console.is_some() || step.actions.contains(&StepAction::OpenConsole) {
+    if let Some(name) = step.opens_console.as_ref().filter(|n| !n.trim().is_empty()) {
+        return vec![Intent::InConsole { name: name.clone() }];
+    }
+    if step.actions.contains(&StepAction::OpenConsole) {
         return vec![Intent::Nothing {
             note: "the runtime opens the console".into(),
         }];
@@ -89,6 +100,11 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }
         if container.kind == ContainerKind::Tab {
             out.push(Intent::OnTab {
+                name: container.name.clone(),
+            });
+        }
+        if matches!(container.kind, ContainerKind::Dialog | ContainerKind::Panel) {
+            out.push(Intent::InModal {
                 name: container.name.clone(),
             });
         }

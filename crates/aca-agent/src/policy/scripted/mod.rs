@@ -5,12 +5,17 @@
 //! Retry ladder for a target that is not visible as written: first look again (`wait()`: the page
 //! may still be rendering), then one alternative per attempt (another label of the same role in the
 //! same place, a More menu, a tab, a scroll, a search), then give up on the step. A finding (the
-//! future defect) is only ever recorded after that first failed attempt.
+//! future defect) is only ever recorded after that first failed attempt. A navigation item that is
+//! nowhere under its name nor a name sharing a word with it is probed for (the `probe` module): the pane's
+//! items the page does not name are opened and judged by whether the next steps' targets appear; a
+//! rename found so is remembered for the page's later mentions of the old name.
 
 mod alternative;
+mod console;
 mod forms;
 mod ground;
 mod intent;
+mod probe;
 mod targets;
 
 use aca_core::{Action, ActionOutcome, ControlAction, Element, GuiAction, Observation, Role, Step, Thought};
@@ -78,6 +83,13 @@ pub struct ScriptedPolicy {
     acted_in_step: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
     prefilled: Vec<String>,
+    /// The page whose row control was clicked last: a resource's own page is one step past it.
+    list_page: Option<String>,
+    /// A probe of the navigation pane for the current intent's item.
+    probe: Option<probe::Probe>,
+    /// Renames found earlier in the episode (documented label, console label): a later mention of
+    /// the old name ("On the Disks page") means the new one.
+    learned: Vec<(String, String)>,
 }
 
 impl ScriptedPolicy {
@@ -90,6 +102,7 @@ impl ScriptedPolicy {
         self.via = None;
         self.tried.clear();
         self.confirm_clicked = false;
+        self.probe = None;
     }
 
     fn ensure_intents(&mut self, ctx: &Context<'_>) {
@@ -116,7 +129,7 @@ impl ScriptedPolicy {
 
     fn apply_last_outcome(&mut self, ctx: &Context<'_>) {
         let Some(effect) = self.pending.take() else { return };
-        if !ctx.last_outcome().is_some_and(ActionOutcome::succeeded) {
+        if !ctx.last_outcome().is_some_and(took_effect) {
             return;
         }
         match effect {
@@ -257,11 +270,13 @@ impl ScriptedPolicy {
     fn ground(&mut self, ctx: &Context<'_>, intent: &Intent) -> Move {
         match intent {
             Intent::Nothing { note } => Move::Done(Some(note.clone())),
+            Intent::InConsole { name } => self.ground_in_console(ctx, name),
             Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
             Intent::FindRow => self.ground_row(ctx),
             Intent::SelectRows => self.ground_select_rows(ctx),
             Intent::OnPage { name } => self.ground_on_page(ctx, name),
             Intent::OnTab { name } => self.ground_on_tab(ctx, name),
+            Intent::InModal { name } => self.ground_in_modal(ctx, name),
             Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
             Intent::Click {
                 label,
@@ -414,11 +429,20 @@ impl ScriptedPolicy {
     }
 }
 
+/// Whether the last action took effect: it succeeded, or it ran and only the wait for the page to
+/// settle afterwards ran out (a busy page). Acting again then would undo it (a menu closed again).
+pub(super) fn took_effect(outcome: &ActionOutcome) -> bool {
+    let unsettled = |waiting_for: &str| waiting_for.starts_with("the page to settle");
+    outcome.succeeded() || matches!(outcome, ActionOutcome::Timeout { waiting_for, .. } if unsettled(waiting_for))
+}
+
 /// Whether an intent's target is on the page as written; `None` for intents with no target.
 fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
     match intent {
         Intent::Nothing { .. }
+        | Intent::InConsole { .. }
+        | Intent::InModal { .. }
         | Intent::FindRow
         | Intent::SelectRows
         | Intent::OnPage { .. }
@@ -431,5 +455,7 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     }
 }
 
+#[cfg(test)]
+mod probe_tests;
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,7 @@ use super::ground::{
     CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is, renamed,
     row_of, same_place, search_box,
 };
-use super::{Effect, Intent, Move, ScriptedPolicy};
+use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
 use crate::policy::{Context, Finding, FindingKind};
 
@@ -93,7 +93,13 @@ impl ScriptedPolicy {
         if last && page_is(obs, segment) {
             return Move::Done(Some(format!("the {segment} page was already open")));
         }
+        if let Some(probing) = self.probe_navigation(ctx, segments) {
+            return probing;
+        }
         let mut alternatives = Vec::new();
+        if let Some(known) = self.learned_alternative(obs, segment, CLICKABLE, effect) {
+            alternatives.push(known);
+        }
         let exclude = Self::other_labels(ctx, segment);
         let nav: Vec<&Element> = obs
             .elements
@@ -298,6 +304,12 @@ impl ScriptedPolicy {
             .filter(|e| e.role == Role::Heading && !in_place(e, PlaceKind::Navigation))
             .collect();
         let mut alternatives = Vec::new();
+        if let Some(known) = self.learned_alternative(obs, name, &[Role::Heading], Effect::Complete) {
+            alternatives.push(Alternative {
+                action: GuiAction::Wait { ms: Some(100) },
+                ..known
+            });
+        }
         if let Some(heading) = renamed(name, &headings, &Self::other_labels(ctx, name)) {
             alternatives.push(Alternative::finding(
                 "renamed page",
@@ -356,6 +368,44 @@ impl ScriptedPolicy {
             ));
         }
         self.fallback(ctx, &format!("the tab \"{name}\""), name, alternatives)
+    }
+
+    /// "In the Grant Permission panel": the open dialog box or drawer should carry that title; one
+    /// under another title is the container renamed. No open one is left for the step's targets to
+    /// judge (the step may open it).
+    pub(super) fn ground_in_modal(&mut self, ctx: &Context<'_>, name: &str) -> Move {
+        let obs = ctx.observation;
+        let Some(modal) = open_modal(obs) else {
+            return Move::Done(None);
+        };
+        let title = modal.name.clone();
+        if title.trim().is_empty() || crate::label::match_label(name, &title) == Some(LabelMatch::Exact) {
+            return Move::Done(None);
+        }
+        let heading = obs
+            .elements
+            .iter()
+            .find(|e| e.role == Role::DialogTitle && normalise(&e.name) == normalise(&title))
+            .or_else(|| obs.elements.iter().find(|e| super::ground::modal_of(e) == Some(modal)));
+        let Some(heading) = heading else {
+            return Move::Done(None);
+        };
+        let alternative = Alternative::finding(
+            "renamed container",
+            GuiAction::Wait { ms: Some(100) },
+            format!("go on in \"{title}\", the open container the page calls \"{name}\""),
+            Effect::Complete,
+            FindingKind::Renamed,
+            name,
+            &title,
+            heading,
+        );
+        self.fallback(
+            ctx,
+            &format!("the \"{name}\" dialog box or panel"),
+            name,
+            vec![alternative],
+        )
     }
 
     /// "In the Backend Servers step": the wizard's current step (its named wizard-step place) must
@@ -521,6 +571,10 @@ impl ScriptedPolicy {
             if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
                 return prefill;
             }
+            if row_of(target).is_some() {
+                // A row's control may lead to the resource's own page: the list stays one step back.
+                self.list_page = Some(obs.url.clone());
+            }
             return Move::Act {
                 action: GuiAction::Click { index: target.index },
                 goal: format!("click \"{label}\""),
@@ -550,6 +604,9 @@ impl ScriptedPolicy {
             Effect::Complete
         };
         let mut alternatives = Vec::new();
+        if let Some(known) = self.learned_alternative(obs, label, CLICKABLE, effect) {
+            alternatives.push(known);
+        }
         if row && is_more_label(label) {
             // "choose More > Delete", and Delete sits in the row itself: the item moved out of the
             // menu. The path's later segments are tried from its end (the item itself first).
@@ -641,6 +698,62 @@ impl ScriptedPolicy {
             });
         }
         alternatives.extend(scroll_alternative(obs, label));
+        let ours_listed = obs
+            .elements
+            .iter()
+            .filter_map(row_of)
+            .any(|r| names.iter().any(|n| mentions(&r.name, n)));
+        // Rows ticked by an earlier step: a button after that acts on the selection.
+        let selection = batch
+            || ctx.steps.iter().take(self.step + 1).any(|s| {
+                intent::intents(s, ctx.task)
+                    .iter()
+                    .any(|i| matches!(i, Intent::SelectRows))
+            });
+        if !row && !selection && ours_listed {
+            // Not on the page outside the list: perhaps in the menu of the resource's own row (a
+            // button for the selected rows is never one row's own: it stays missing).
+            let row_more = obs.elements.iter().find(|e| {
+                is_more_trigger(e)
+                    && e.state.expanded != Some(true)
+                    && row_of(e).is_some_and(|r| names.iter().any(|n| mentions(&r.name, n)))
+            });
+            if let Some(more) = row_more {
+                alternatives.push(Alternative {
+                    key: "row more".into(),
+                    action: GuiAction::Click { index: more.index },
+                    goal: format!("open the resource's \"{}\" menu to look for \"{label}\"", more.name),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    via: Some(Finding {
+                        kind: FindingKind::Moved,
+                        documented: label.to_owned(),
+                        observed: format!("{} > {label} (in the Actions column)", more.name),
+                        evidence: evidence(more),
+                    }),
+                });
+            }
+        }
+        if !row
+            && !ours_listed
+            && let Some(list) = self.list_page.clone().filter(|url| *url != obs.url)
+        {
+            // On the resource's own page, and the control is not there: perhaps it is still in the
+            // list's Actions column, where the row's control came from.
+            alternatives.push(Alternative {
+                key: "back to the list".into(),
+                action: GuiAction::Goto { url: list },
+                goal: format!("go back to the list to look for \"{label}\" in the resource's row"),
+                grounding: None,
+                effect: Effect::Nothing,
+                via: Some(Finding {
+                    kind: FindingKind::Moved,
+                    documented: label.to_owned(),
+                    observed: format!("{label} (in the Actions column of the list)"),
+                    evidence: vec![format!("URL: {}", obs.url)],
+                }),
+            });
+        }
         if row && let Some(row_name) = &our_row {
             // Neither in the row nor in its menu: perhaps on the resource's details page (its All
             // Actions).
@@ -705,6 +818,36 @@ impl ScriptedPolicy {
             });
         }
         self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
+    }
+}
+
+impl ScriptedPolicy {
+    /// `label` was found renamed earlier in the episode: the element under its new name, if the
+    /// page shows one of the given roles, as an alternative reported as the same rename.
+    pub(super) fn learned_alternative(
+        &self,
+        obs: &aca_core::Observation,
+        label: &str,
+        roles: &[Role],
+        effect: Effect,
+    ) -> Option<Alternative> {
+        let known = self.learned_name(label)?;
+        let element = labelled(obs, known, roles, |m| m == LabelMatch::Exact)
+            .into_iter()
+            .next()?;
+        Some(Alternative::finding(
+            "learned rename",
+            GuiAction::Click { index: element.index },
+            format!(
+                "take \"{}\", the name \"{label}\" was found under earlier",
+                element.name
+            ),
+            effect,
+            FindingKind::Renamed,
+            label,
+            &element.name,
+            element,
+        ))
     }
 }
 
