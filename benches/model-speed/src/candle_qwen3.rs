@@ -65,7 +65,11 @@ pub fn measure(model: &mut ModelForCausalLM, workload: &Workload) -> Result<Meas
     })
 }
 
-fn run_once(model: &mut ModelForCausalLM, prompt: &[u32], decode_steps: usize) -> Result<(Duration, Duration, Vec<u32>)> {
+fn run_once(
+    model: &mut ModelForCausalLM,
+    prompt: &[u32],
+    decode_steps: usize,
+) -> Result<(Duration, Duration, Vec<u32>)> {
     model.clear_kv_cache();
     let started = Instant::now();
     let mut token = next_token(model, prompt, 0)?;

@@ -14,8 +14,10 @@ use anyhow::{Context, Result, bail};
 use crate::protocol::spread_ids;
 
 /// The Qwen3 tokenizer the repository ships with aca-model's tests; the engine detokenises with it.
-pub const DEFAULT_TOKENIZER: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/aca-model/tests/fixtures/text/qwen3/tokenizer.json.gz");
+pub const DEFAULT_TOKENIZER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../crates/aca-model/tests/fixtures/text/qwen3/tokenizer.json.gz"
+);
 
 /// What every request of a load level asks for.
 #[derive(Debug, Clone, Copy)]
@@ -85,7 +87,15 @@ pub fn measure(
     let engine = Engine::start(model.clone(), tokenizer, Vec::new(), config)
         .map_err(|message| anyhow::anyhow!("the engine did not start: {message}"))?;
     // Untimed warm-up through the engine itself.
-    run_level(&engine, model.config().vocab_size, 1, LoadShape { prompt_tokens: 8, generated_tokens: 2 })?;
+    run_level(
+        &engine,
+        model.config().vocab_size,
+        1,
+        LoadShape {
+            prompt_tokens: 8,
+            generated_tokens: 2,
+        },
+    )?;
     levels
         .iter()
         .map(|&concurrency| run_level(&engine, model.config().vocab_size, concurrency, shape))
@@ -137,7 +147,9 @@ fn run_level(engine: &Engine, vocab: usize, concurrency: usize, shape: LoadShape
         first_tokens: Vec::with_capacity(concurrency),
     };
     for listener in listeners {
-        let joined = listener.join().map_err(|_| anyhow::anyhow!("a listener thread panicked"))?;
+        let joined = listener
+            .join()
+            .map_err(|_| anyhow::anyhow!("a listener thread panicked"))?;
         let (end, first_token, tokens) = joined?;
         result.wall = result.wall.max(end);
         result.latencies.push(end);

@@ -136,7 +136,11 @@ fn main() -> Result<()> {
         config.intermediate_size,
         config.vocab_size,
         bytes_per_token as f64 / 1e6,
-        if arguments.checkpoint.is_some() { "" } else { ", random (seed 1)" }
+        if arguments.checkpoint.is_some() {
+            ""
+        } else {
+            ", random (seed 1)"
+        }
     );
     println!(
         "machine: {threads} CPU threads available; aca-model on {:?}; prompt {} tokens, decode {} greedy tokens, \

@@ -29,7 +29,9 @@ pub fn spread_ids(length: usize, vocab: usize, stream: u64) -> Vec<u32> {
     let mut state = 0x9E37_79B9_7F4A_7C15_u64 ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
     (0..length)
         .map(|_| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             ((state >> 33) % vocab.max(1) as u64) as u32
         })
         .collect()
@@ -109,7 +111,11 @@ mod tests {
         assert_ne!(first, second);
         assert_eq!(first, spread_ids(256, 1000, 0));
         let distinct: std::collections::HashSet<_> = first.iter().collect();
-        assert!(distinct.len() > 200, "ids should spread, got {} distinct", distinct.len());
+        assert!(
+            distinct.len() > 200,
+            "ids should spread, got {} distinct",
+            distinct.len()
+        );
     }
 
     #[test]

@@ -16,13 +16,13 @@ pub struct Row {
 
 pub fn print_implementations(rows: &[Row], reference: &Measurement) {
     println!(
-        "{:<44} {:>14} {:>14}  greedy tokens vs aca-model",
+        "{:<52} {:>14} {:>14}  greedy tokens vs aca-model",
         "implementation", "prefill tok/s", "decode tok/s"
     );
     for row in rows {
         match &row.figures {
             Ok(figures) => println!(
-                "{:<44} {:>14.1} {:>14.1}  {}",
+                "{:<52} {:>14.1} {:>14.1}  {}",
                 row.name,
                 figures.prefill_tokens_per_second(),
                 figures.decode_tokens_per_second(),
@@ -32,7 +32,7 @@ pub fn print_implementations(rows: &[Row], reference: &Measurement) {
                     Agreement::between(&reference.greedy, &figures.greedy).describe()
                 }
             ),
-            Err(reason) => println!("{:<44} not measured: {reason}", row.name),
+            Err(reason) => println!("{:<52} not measured: {reason}", row.name),
         }
     }
 }

@@ -60,7 +60,11 @@ fn run(python: &Path, checkpoint: &Path, scratch: &Path, workload: &Workload) ->
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let last = stderr.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("no message");
+        let last = stderr
+            .lines()
+            .rev()
+            .find(|line| !line.trim().is_empty())
+            .unwrap_or("no message");
         return Err(format!("{} exited with {}: {last}", python.display(), output.status));
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
