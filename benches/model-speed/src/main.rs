@@ -2,7 +2,7 @@
 //! the continuous-batching engine at 1, 4 and 16 concurrent requests, printed as one table.
 //!
 //! ```text
-//! ACA_BENCH_PYTHON=/path/to/venv/bin/python cargo run --release -p aca-bench-model
+//! ACA_BENCH_PYTHON=/path/to/venv/bin/python cargo run --release -p aca-bench-model --features candle
 //! cargo run --release -p aca-bench-model -- --help
 //! ```
 //!
@@ -11,12 +11,14 @@
 //! number of greedy tokens from an empty cache; the best of `--repeats` runs counts, and the greedy tokens
 //! are compared with aca-model's first, so the figures compare like with like. `transformers` runs through
 //! `transformers_speed.py` with the interpreter named by `ACA_BENCH_PYTHON` (torch, transformers and
-//! safetensors installed); without it that row says why it was not measured. Built with the `wgpu` or
+//! safetensors installed); without it that row says why it was not measured. The candle row needs the
+//! `candle` feature (off by default, so the workspace's tests never build candle). Built with the `wgpu` or
 //! `cuda` feature, `--device` puts aca-model on a GPU and `--bandwidth-gbps` turns its batch-1 decode
 //! time into a fraction of the memory-bandwidth bound.
 
 mod aca;
 mod bandwidth;
+#[cfg(feature = "candle")]
 mod candle_qwen3;
 mod engine_load;
 mod protocol;
@@ -156,9 +158,13 @@ fn main() -> Result<()> {
         arguments.repeats,
     );
     let aca = aca::measure(&model, &workload)?;
+    #[cfg(feature = "candle")]
     let candle = candle_qwen3::load(&checkpoint, &config)
         .and_then(|mut candle| candle_qwen3::measure(&mut candle, &workload))
         .map_err(|error| format!("{error:#}"));
+    #[cfg(not(feature = "candle"))]
+    let candle: Result<protocol::Measurement, String> =
+        Err("built without the `candle` feature (cargo run --release -p aca-bench-model --features candle)".into());
     let (transformers_name, transformers) =
         match transformers_run::measure(arguments.python.as_deref(), &checkpoint, scratch.path(), &workload) {
             transformers_run::Outcome::Measured { measurement, versions } => (versions, Ok(measurement)),
