@@ -1,0 +1,52 @@
+//! aca-model's single-sequence prefill and greedy decode, timed by the shared protocol.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use aca_model::{Device, KvCache, Qwen3Model, argmax};
+use anyhow::{Context, Result};
+
+use crate::protocol::{Measurement, Workload};
+
+/// Loads the checkpoint with aca-model on `device`.
+pub fn load(directory: &Path, device: &Device) -> Result<Qwen3Model> {
+    Qwen3Model::load(directory, device).with_context(|| format!("aca-model cannot load {}", directory.display()))
+}
+
+/// Runs the workload: an untimed warm-up, then `repeats` runs from empty caches.
+pub fn measure(model: &Qwen3Model, workload: &Workload) -> Result<Measurement> {
+    let warm_up = &workload.prompt[..workload.prompt.len().min(16)];
+    run_once(model, warm_up, 4)?;
+    let mut best_prefill = Duration::MAX;
+    let mut best_decode = Duration::MAX;
+    let mut first_greedy = None;
+    for _ in 0..workload.repeats {
+        let (prefill, decode, greedy) = run_once(model, &workload.prompt, workload.decode_steps)?;
+        best_prefill = best_prefill.min(prefill);
+        best_decode = best_decode.min(decode);
+        first_greedy.get_or_insert(greedy);
+    }
+    Ok(Measurement {
+        prefill: best_prefill,
+        decode: best_decode,
+        greedy: first_greedy.unwrap_or_default(),
+        prompt_tokens: workload.prompt.len(),
+        decode_steps: workload.decode_steps,
+    })
+}
+
+fn run_once(model: &Qwen3Model, prompt: &[u32], decode_steps: usize) -> Result<(Duration, Duration, Vec<u32>)> {
+    let mut cache: KvCache = model.new_cache();
+    let started = Instant::now();
+    let logits = model.forward_one(prompt, &mut cache)?;
+    let prefill = started.elapsed();
+    let mut token = argmax(&logits).context("aca-model returned empty logits")?;
+    let mut greedy = vec![token];
+    let started = Instant::now();
+    for _ in 0..decode_steps {
+        let logits = model.forward_one(&[token], &mut cache)?;
+        token = argmax(&logits).context("aca-model returned empty logits")?;
+        greedy.push(token);
+    }
+    Ok((prefill, started.elapsed(), greedy))
+}

@@ -1,0 +1,51 @@
+//! The memory-bandwidth bound of batch-1 decoding: every weight is read once per token, so a token cannot
+//! take less than the weight bytes divided by the memory bandwidth.
+
+use aca_model::Qwen3Config;
+
+/// Bytes of weights one decoded token reads as aca-model holds them (f32): every layer, the final norm,
+/// the output head, and one embedding row.
+pub fn weight_bytes_per_token(config: &Qwen3Config) -> u64 {
+    let hidden = config.hidden_size as u64;
+    let head_dim = config.head_dim as u64;
+    let q_width = config.num_attention_heads as u64 * head_dim;
+    let kv_width = config.num_key_value_heads as u64 * head_dim;
+    let inter = config.intermediate_size as u64;
+    let projections = hidden * (q_width + 2 * kv_width) + q_width * hidden + 3 * hidden * inter;
+    let biases = if config.attention_bias {
+        q_width + 2 * kv_width + hidden
+    } else {
+        0
+    };
+    let norms = 2 * hidden + 2 * head_dim;
+    let per_layer = projections + biases + norms;
+    let values = config.num_hidden_layers as u64 * per_layer + hidden + config.vocab_size as u64 * hidden + hidden;
+    values * 4
+}
+
+/// Effective weight-read rate in GB/s (1e9 bytes) of a decode that took `seconds_per_token`.
+pub fn effective_gbps(bytes_per_token: u64, seconds_per_token: f64) -> f64 {
+    bytes_per_token as f64 / seconds_per_token / 1e9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aca_model::random::RandomShape;
+
+    #[test]
+    fn the_bench_shape_reads_its_layers_and_the_output_head() {
+        let directory = tempfile::tempdir().unwrap();
+        let shape = RandomShape {
+            vocab_size: 1000,
+            ..RandomShape::bench()
+        };
+        aca_model::random::write_random_checkpoint(directory.path(), &shape, 7).unwrap();
+        let config = aca_model::Qwen3Config::from_file(&directory.path().join("config.json")).unwrap();
+        // Per layer: qkv 512·(512+2·256), o 512·512, mlp 3·512·1536, norms 2·512 + 2·64.
+        let per_layer = 512 * 1024 + 512 * 512 + 3 * 512 * 1536 + 2 * 512 + 2 * 64;
+        let expected = (8 * per_layer + 512 + 1000 * 512 + 512) * 4;
+        assert_eq!(weight_bytes_per_token(&config), expected);
+        assert!((effective_gbps(2_000_000_000, 0.5) - 4.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,215 @@
+//! Model speed benchmark: aca-model against candle and `transformers` on one random Qwen3 checkpoint, then
+//! the continuous-batching engine at 1, 4 and 16 concurrent requests, printed as one table.
+//!
+//! ```text
+//! ACA_BENCH_PYTHON=/path/to/venv/bin/python cargo run --release -p aca-bench-model --features candle
+//! cargo run --release -p aca-bench-model -- --help
+//! ```
+//!
+//! The checkpoint (8 layers, hidden 512, 8 query / 2 key-value heads of 64, vocabulary 8192, f32) is
+//! written to a temporary directory. Each implementation prefills the same prompt and decodes the same
+//! number of greedy tokens from an empty cache; the best of `--repeats` runs counts, and the greedy tokens
+//! are compared with aca-model's first, so the figures compare like with like. `transformers` runs through
+//! `transformers_speed.py` with the interpreter named by `ACA_BENCH_PYTHON` (torch, transformers and
+//! safetensors installed); without it that row says why it was not measured. The candle row needs the
+//! `candle` feature (off by default, so the workspace's tests never build candle). Built with the `wgpu` or
+//! `cuda` feature, `--device` puts aca-model on a GPU and `--bandwidth-gbps` turns its batch-1 decode
+//! time into a fraction of the memory-bandwidth bound.
+
+mod aca;
+mod bandwidth;
+#[cfg(feature = "candle")]
+mod candle_qwen3;
+mod engine_load;
+mod protocol;
+mod report;
+mod transformers_run;
+
+use std::path::PathBuf;
+
+use aca_model::random::{RandomShape, write_random_checkpoint};
+use anyhow::{Result, bail};
+use clap::{Parser, ValueEnum};
+
+use crate::engine_load::LoadShape;
+use crate::protocol::Workload;
+use crate::report::Row;
+
+/// Prefill and decode tokens/s of aca-model vs candle vs transformers, and engine throughput under load.
+#[derive(Debug, Parser)]
+#[command(name = "aca-bench-model", version, long_about = None)]
+struct Arguments {
+    /// Benchmark this checkpoint directory (config.json + model.safetensors) instead of a random one.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Vocabulary of the random checkpoint (151936 is Qwen3's own: the output head then dominates decode).
+    #[arg(long, default_value_t = 8192)]
+    vocab: usize,
+    /// Prompt length for the prefill figures.
+    #[arg(long, default_value_t = 256)]
+    prompt_tokens: usize,
+    /// Greedy tokens decoded one at a time for the decode figures.
+    #[arg(long, default_value_t = 128)]
+    decode_tokens: usize,
+    /// Timed runs per implementation; the best prefill and the best decode count.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// Concurrent requests for the engine's load levels.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 4, 16])]
+    concurrency: Vec<usize>,
+    /// Prompt length of each engine request.
+    #[arg(long, default_value_t = 64)]
+    engine_prompt_tokens: usize,
+    /// Tokens each engine request generates.
+    #[arg(long, default_value_t = 64)]
+    engine_tokens: usize,
+    /// Where aca-model runs (candle and transformers always run on the CPU).
+    #[arg(long, value_enum, default_value_t = DeviceChoice::Cpu)]
+    device: DeviceChoice,
+    /// The GPU's memory bandwidth in GB/s, for the batch-1 decode's fraction of the bandwidth bound.
+    #[arg(long)]
+    bandwidth_gbps: Option<f64>,
+    /// Python interpreter with torch, transformers and safetensors for the transformers row.
+    #[arg(long, env = "ACA_BENCH_PYTHON")]
+    python: Option<PathBuf>,
+    /// tokenizer.json(.gz) the engine detokenises with (default: the Qwen3 tokenizer aca-model's tests ship).
+    #[arg(long, default_value = engine_load::DEFAULT_TOKENIZER)]
+    tokenizer: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DeviceChoice {
+    /// burn's flex CPU backend.
+    Cpu,
+    /// burn's wgpu backend (build with `--features wgpu`).
+    Wgpu,
+    /// burn's CUDA backend (build with `--features cuda`).
+    Cuda,
+}
+
+fn device(choice: DeviceChoice) -> Result<aca_model::Device> {
+    match choice {
+        DeviceChoice::Cpu => Ok(aca_model::Device::flex()),
+        #[cfg(feature = "wgpu")]
+        DeviceChoice::Wgpu => Ok(aca_model::Device::wgpu(Default::default())),
+        #[cfg(feature = "cuda")]
+        DeviceChoice::Cuda => Ok(aca_model::Device::cuda(0)),
+        #[allow(unreachable_patterns)]
+        other => bail!(
+            "this build has no {other:?} backend: rebuild with `--features {}`",
+            format!("{other:?}").to_lowercase()
+        ),
+    }
+}
+
+fn main() -> Result<()> {
+    let arguments = Arguments::parse();
+    if arguments.prompt_tokens == 0 || arguments.engine_prompt_tokens == 0 || arguments.engine_tokens == 0 {
+        bail!("--prompt-tokens, --engine-prompt-tokens and --engine-tokens must be at least 1");
+    }
+    let aca_device = device(arguments.device)?;
+    let scratch = tempfile::tempdir()?;
+    let checkpoint = match &arguments.checkpoint {
+        Some(directory) => directory.clone(),
+        None => {
+            let directory = scratch.path().join("checkpoint");
+            let shape = RandomShape {
+                vocab_size: arguments.vocab,
+                num_key_value_heads: 2,
+                ..RandomShape::bench()
+            };
+            write_random_checkpoint(&directory, &shape, 1)?;
+            directory
+        }
+    };
+
+    let model = aca::load(&checkpoint, &aca_device)?;
+    let config = model.config().clone();
+    let bytes_per_token = bandwidth::weight_bytes_per_token(&config);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    println!(
+        "checkpoint: {} layers, hidden {}, {} heads / {} kv heads of {}, intermediate {}, vocab {}, f32 \
+         ({:.1} MB of weights read per decoded token){}",
+        config.num_hidden_layers,
+        config.hidden_size,
+        config.num_attention_heads,
+        config.num_key_value_heads,
+        config.head_dim,
+        config.intermediate_size,
+        config.vocab_size,
+        bytes_per_token as f64 / 1e6,
+        if arguments.checkpoint.is_some() {
+            ""
+        } else {
+            ", random (seed 1)"
+        }
+    );
+    println!(
+        "machine: {threads} CPU threads available; aca-model on {:?}; prompt {} tokens, decode {} greedy tokens, \
+         best of {} runs",
+        arguments.device, arguments.prompt_tokens, arguments.decode_tokens, arguments.repeats
+    );
+    println!();
+
+    let workload = Workload::new(
+        arguments.prompt_tokens,
+        config.vocab_size,
+        arguments.decode_tokens,
+        arguments.repeats,
+    );
+    let aca = aca::measure(&model, &workload)?;
+    #[cfg(feature = "candle")]
+    let candle = candle_qwen3::load(&checkpoint, &config)
+        .and_then(|mut candle| candle_qwen3::measure(&mut candle, &workload))
+        .map_err(|error| format!("{error:#}"));
+    #[cfg(not(feature = "candle"))]
+    let candle: Result<protocol::Measurement, String> =
+        Err("built without the `candle` feature (cargo run --release -p aca-bench-model --features candle)".into());
+    let (transformers_name, transformers) =
+        match transformers_run::measure(arguments.python.as_deref(), &checkpoint, scratch.path(), &workload) {
+            transformers_run::Outcome::Measured { measurement, versions } => (versions, Ok(measurement)),
+            transformers_run::Outcome::NotMeasured(reason) => ("transformers (CPU)".to_string(), Err(reason)),
+        };
+    let rows = [
+        Row {
+            name: format!("aca-model (burn flex, {:?})", arguments.device).replace("Cpu", "CPU"),
+            figures: Ok(aca.clone()),
+            is_reference: true,
+        },
+        Row {
+            name: "candle 0.11 (candle-transformers qwen3, CPU)".to_string(),
+            figures: candle.clone(),
+            is_reference: false,
+        },
+        Row {
+            name: transformers_name,
+            figures: transformers.clone(),
+            is_reference: false,
+        },
+    ];
+    report::print_implementations(&rows, &aca);
+    report::print_ratio("candle", &aca, &candle);
+    report::print_ratio("transformers", &aca, &transformers);
+    println!();
+
+    let tokenizer = engine_load::load_tokenizer(&arguments.tokenizer)?;
+    let shape = LoadShape {
+        prompt_tokens: arguments.engine_prompt_tokens,
+        generated_tokens: arguments.engine_tokens,
+    };
+    println!(
+        "continuous batching (aca_model::engine): each request {} prompt tokens, {} generated tokens, greedy, \
+         all submitted at once",
+        shape.prompt_tokens, shape.generated_tokens
+    );
+    let load = engine_load::measure(&model, tokenizer, &arguments.concurrency, shape)?;
+    report::print_load(&load);
+    println!();
+    report::print_bandwidth(
+        arguments.device != DeviceChoice::Cpu,
+        bytes_per_token,
+        &aca,
+        arguments.bandwidth_gbps,
+    );
+    Ok(())
+}
