@@ -280,13 +280,23 @@ fn assert_valid_call(call: &Value) -> String {
     let arguments: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
     match name.as_str() {
         "get_weather" => {
-            assert!(["Hangzhou", "Beijing"].contains(&arguments["city"].as_str().unwrap()), "{arguments}");
+            assert!(
+                ["Hangzhou", "Beijing"].contains(&arguments["city"].as_str().unwrap()),
+                "{arguments}"
+            );
             assert!((1..=7).contains(&arguments["days"].as_i64().unwrap()), "{arguments}");
             assert_eq!(arguments.as_object().unwrap().len(), 2, "{arguments}");
         }
         "create_vpc" => {
-            assert!(["10.0.0.0/8", "192.168.0.0/16"].contains(&arguments["cidr"].as_str().unwrap()), "{arguments}");
-            assert_eq!(arguments.as_object().unwrap().len(), 1, "strict: no other properties: {arguments}");
+            assert!(
+                ["10.0.0.0/8", "192.168.0.0/16"].contains(&arguments["cidr"].as_str().unwrap()),
+                "{arguments}"
+            );
+            assert_eq!(
+                arguments.as_object().unwrap().len(),
+                1,
+                "strict: no other properties: {arguments}"
+            );
         }
         other => panic!("a call to a tool that was not offered: {other}"),
     }
@@ -351,7 +361,10 @@ fn tool_choice_required_and_named_force_valid_tool_calls_over_http() {
     none["tool_choice"] = json!("none");
     let (status, reply) = post(&server, "/v1/chat/completions", &none);
     assert_eq!(status, 200, "{reply}");
-    assert_eq!(reply["usage"]["prompt_tokens"], without["usage"]["prompt_tokens"], "{reply}");
+    assert_eq!(
+        reply["usage"]["prompt_tokens"], without["usage"]["prompt_tokens"],
+        "{reply}"
+    );
     assert!(reply["choices"][0]["message"]["tool_calls"].is_null(), "{reply}");
 
     // What cannot be forced is refused up front.
@@ -387,7 +400,10 @@ fn serve_refuses_a_checkpoint_that_does_not_fit_and_devices_not_built() {
             .args(args)
             .output()
             .unwrap();
-        (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
     };
     // 2 layers × 2 kv heads × 16 dims × 2 (k, v) × 4 bytes = 512 bytes per token: 8 × 1024 tokens = 4 MiB
     // of cache, plus ~39 MiB of f32 weights (Qwen3's vocabulary × 64, tied).
@@ -395,7 +411,10 @@ fn serve_refuses_a_checkpoint_that_does_not_fit_and_devices_not_built() {
     assert!(!ok, "{stderr}");
     assert!(stderr.contains("does not fit the cpu"), "{stderr}");
     assert!(stderr.contains("16.0 MiB are available"), "{stderr}");
-    assert!(stderr.contains("4.0 MiB of KV cache for 8 sequences × 1024 tokens"), "{stderr}");
+    assert!(
+        stderr.contains("4.0 MiB of KV cache for 8 sequences × 1024 tokens"),
+        "{stderr}"
+    );
     let (ok, stderr) = run(&["--device-memory", "lots"]);
     assert!(!ok && stderr.contains("not a byte count"), "{stderr}");
     if !cfg!(feature = "wgpu") {

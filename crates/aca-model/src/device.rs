@@ -20,7 +20,9 @@ pub enum DeviceChoice {
 /// The device asked for is not in this build, or the name is not a device.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeviceError {
-    #[error("the {device} device is not in this build: build with the `{feature}` feature (`cargo build --release -p aca --features {feature}`)")]
+    #[error(
+        "the {device} device is not in this build: build with the `{feature}` feature (`cargo build --release -p aca --features {feature}`)"
+    )]
     NotBuilt {
         device: DeviceChoice,
         feature: &'static str,

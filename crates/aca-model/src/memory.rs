@@ -31,7 +31,8 @@ impl MemoryNeed {
             .values()
             .map(|dims| dims.iter().map(|&d| d as u64).product::<u64>())
             .sum();
-        let per_token = 2 * config.num_hidden_layers as u64 * config.num_key_value_heads as u64 * config.head_dim as u64;
+        let per_token =
+            2 * config.num_hidden_layers as u64 * config.num_key_value_heads as u64 * config.head_dim as u64;
         MemoryNeed {
             weights: values * HELD_BYTES_PER_VALUE,
             kv_cache: per_token * max_batch as u64 * max_context as u64 * HELD_BYTES_PER_VALUE,
@@ -134,7 +135,11 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         "mb" => 1_000_000,
         "gb" => 1_000_000_000,
         "tb" => 1_000_000_000_000,
-        other => return Err(format!("unknown unit {other:?} in {text:?}: use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB")),
+        other => {
+            return Err(format!(
+                "unknown unit {other:?} in {text:?}: use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB"
+            ));
+        }
     };
     let bytes = number * scale as f64;
     if !bytes.is_finite() || bytes < 0.0 || bytes > u64::MAX as f64 {
@@ -170,9 +175,10 @@ mod tests {
     #[test]
     fn the_need_counts_every_weight_and_a_full_batch_of_cache() {
         let config = Qwen3Config::from_json_str(
-            r#"{"vocab_size": 100, "hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 2,
-                "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4, "tie_word_embeddings": true,
-                "max_position_embeddings": 64}"#,
+            r#"{"model_type": "qwen3", "vocab_size": 100, "hidden_size": 8, "intermediate_size": 16,
+                "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+                "tie_word_embeddings": true, "rope_theta": 10000.0, "rms_norm_eps": 1e-6,
+                "max_position_embeddings": 64, "eos_token_id": 1}"#,
         )
         .unwrap();
         let need = MemoryNeed::for_config(&config, 3, 10);

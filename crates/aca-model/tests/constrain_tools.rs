@@ -91,7 +91,12 @@ fn a_named_function_is_exactly_one_call_to_it() {
         assert_eq!(reply.tool_calls.len(), 1, "{}", run.text);
         assert_eq!(reply.tool_calls[0].name, "create_vpc");
         check_arguments("create_vpc", &Value::Object(reply.tool_calls[0].arguments.clone()));
-        assert!(run.text.starts_with("<tool_call>\n{\"name\": \"create_vpc\", \"arguments\": {"), "{}", run.text);
+        assert!(
+            run.text
+                .starts_with("<tool_call>\n{\"name\": \"create_vpc\", \"arguments\": {"),
+            "{}",
+            run.text
+        );
     }
 }
 

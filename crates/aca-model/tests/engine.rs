@@ -62,7 +62,10 @@ fn tokens(events: UnboundedReceiver<GenerationEvent>) -> Vec<u32> {
 fn rest(mut events: UnboundedReceiver<GenerationEvent>, received: Vec<u32>) -> Vec<u32> {
     let mut ids = received;
     loop {
-        match events.blocking_recv().expect("the sequence finishes before its channel closes") {
+        match events
+            .blocking_recv()
+            .expect("the sequence finishes before its channel closes")
+        {
             GenerationEvent::Token { token, .. } => ids.push(token.id),
             GenerationEvent::Finished { completion_tokens, .. } => {
                 assert_eq!(completion_tokens, ids.len());
@@ -132,19 +135,24 @@ fn a_dropped_listener_frees_its_place_in_the_batch() {
     assert_eq!(engine.load().active, 1);
     drop(long);
     // Thousands of decode steps were left: only cancellation frees the place this soon.
-    wait_for(&engine, Duration::from_secs(5), "the cancelled sequence", |active, _| active == 0);
+    wait_for(
+        &engine,
+        Duration::from_secs(5),
+        "the cancelled sequence",
+        |active, _| active == 0,
+    );
     let short = tokens(engine.submit(greedy(PROMPTS[1], 4)).unwrap());
     assert_eq!(short.len(), 4);
-    wait_for(&engine, Duration::from_secs(5), "the finished sequence", |active, _| active == 0);
+    wait_for(&engine, Duration::from_secs(5), "the finished sequence", |active, _| {
+        active == 0
+    });
 }
 
 #[test]
 fn the_batch_never_holds_more_than_max_batch() {
     let (engine, _dir) = engine(2);
     let alone = tokens(engine.submit(greedy(PROMPTS[2], 24)).unwrap());
-    let receivers: Vec<_> = (0..5)
-        .map(|_| engine.submit(greedy(PROMPTS[2], 24)).unwrap())
-        .collect();
+    let receivers: Vec<_> = (0..5).map(|_| engine.submit(greedy(PROMPTS[2], 24)).unwrap()).collect();
     let watcher = {
         let engine = engine.clone();
         std::thread::spawn(move || {

@@ -106,7 +106,10 @@ fn tool_plan(request: &ChatCompletionRequest) -> Result<ToolPlan, ApiError> {
             } else {
                 ToolCallCount::OneOrMore
             };
-            Ok(ToolPlan::Forced(ToolCallSpec { tools: schemas(), count }))
+            Ok(ToolPlan::Forced(ToolCallSpec {
+                tools: schemas(),
+                count,
+            }))
         }
         Some(ToolChoice::Mode(mode)) => Err(ApiError::invalid(
             format!("unknown tool_choice {mode:?}: use \"none\", \"auto\", \"required\" or a function"),
@@ -116,15 +119,18 @@ fn tool_plan(request: &ChatCompletionRequest) -> Result<ToolPlan, ApiError> {
             if request.tools.is_empty() {
                 return Err(needs_tools(&format!("naming `{}`", function.name)));
             }
-            let tool = schemas().into_iter().find(|tool| tool.name == function.name).ok_or_else(|| {
-                ApiError::invalid(
-                    format!(
-                        "tool_choice names the function `{}`, which is not among the tools offered",
-                        function.name
-                    ),
-                    Some("tool_choice"),
-                )
-            })?;
+            let tool = schemas()
+                .into_iter()
+                .find(|tool| tool.name == function.name)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        format!(
+                            "tool_choice names the function `{}`, which is not among the tools offered",
+                            function.name
+                        ),
+                        Some("tool_choice"),
+                    )
+                })?;
             Ok(ToolPlan::Forced(ToolCallSpec {
                 tools: vec![tool],
                 count: ToolCallCount::One,
@@ -541,9 +547,8 @@ async fn stream_chunks(
         .collect();
     send(chunk(first, usage_slot)).await?;
 
-    let mut streams: Vec<(ReplyStream, usize, bool)> = (0..receivers.len())
-        .map(|_| (reply_stream(&plan), 0, false))
-        .collect();
+    let mut streams: Vec<(ReplyStream, usize, bool)> =
+        (0..receivers.len()).map(|_| (reply_stream(&plan), 0, false)).collect();
     let tagged = receivers.into_iter().enumerate().map(|(index, rx)| {
         futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) })
             .map(move |event| (index, event))
