@@ -260,6 +260,175 @@ fn chat_streaming_json_output_generation_and_errors_over_http() {
     assert!(metrics.contains("aca_serve_completion_tokens_total"), "{metrics}");
 }
 
+fn tools() -> Value {
+    json!([
+        {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
+            "parameters": {"type": "object",
+                "properties": {"city": {"enum": ["Hangzhou", "Beijing"]}, "days": {"type": "integer", "minimum": 1, "maximum": 7}},
+                "required": ["city", "days"], "additionalProperties": false}}},
+        {"type": "function", "function": {"name": "create_vpc", "description": "Create a VPC", "strict": true,
+            "parameters": {"type": "object", "properties": {"cidr": {"enum": ["10.0.0.0/8", "192.168.0.0/16"]}},
+                "required": ["cidr"]}}}
+    ])
+}
+
+/// Checks one returned tool call against the test's tools: a known name, arguments valid for it.
+fn assert_valid_call(call: &Value) -> String {
+    assert_eq!(call["type"], "function", "{call}");
+    let name = call["function"]["name"].as_str().unwrap().to_owned();
+    let text = call["function"]["arguments"].as_str().unwrap();
+    let arguments: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    match name.as_str() {
+        "get_weather" => {
+            assert!(
+                ["Hangzhou", "Beijing"].contains(&arguments["city"].as_str().unwrap()),
+                "{arguments}"
+            );
+            assert!((1..=7).contains(&arguments["days"].as_i64().unwrap()), "{arguments}");
+            assert_eq!(arguments.as_object().unwrap().len(), 2, "{arguments}");
+        }
+        "create_vpc" => {
+            assert!(
+                ["10.0.0.0/8", "192.168.0.0/16"].contains(&arguments["cidr"].as_str().unwrap()),
+                "{arguments}"
+            );
+            assert_eq!(
+                arguments.as_object().unwrap().len(),
+                1,
+                "strict: no other properties: {arguments}"
+            );
+        }
+        other => panic!("a call to a tool that was not offered: {other}"),
+    }
+    name
+}
+
+#[test]
+fn tool_choice_required_and_named_force_valid_tool_calls_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(&checkpoint(dir.path()));
+
+    // "required": random weights still write one or more valid calls, and nothing else.
+    for seed in [1, 2, 3] {
+        let request = chat(
+            "What is the weather?",
+            json!({"tools": tools(), "tool_choice": "required", "max_tokens": 120, "temperature": 0.9, "seed": seed}),
+        );
+        let (status, reply) = post(&server, "/v1/chat/completions", &request);
+        assert_eq!(status, 200, "{reply}");
+        let choice = &reply["choices"][0];
+        assert_eq!(choice["finish_reason"], "tool_calls", "{reply}");
+        assert!(choice["message"]["content"].is_null(), "{reply}");
+        let calls = choice["message"]["tool_calls"].as_array().unwrap();
+        assert!(!calls.is_empty(), "{reply}");
+        calls.iter().for_each(|call| {
+            assert_valid_call(call);
+        });
+    }
+
+    // A named function: exactly one call, to it; also when streamed.
+    let named = json!({"type": "function", "function": {"name": "create_vpc"}});
+    let request = chat(
+        "Make a network.",
+        json!({"tools": tools(), "tool_choice": named, "max_tokens": 60, "temperature": 1.0, "seed": 4}),
+    );
+    let (status, reply) = post(&server, "/v1/chat/completions", &request);
+    assert_eq!(status, 200, "{reply}");
+    let calls = reply["choices"][0]["message"]["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 1, "{reply}");
+    assert_eq!(assert_valid_call(&calls[0]), "create_vpc");
+    let mut streamed = request.clone();
+    streamed["stream"] = json!(true);
+    let events = sse(&server, &streamed);
+    let chunks: Vec<Value> = events[..events.len() - 1]
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap())
+        .collect();
+    let streamed_calls: Vec<&Value> = chunks
+        .iter()
+        .flat_map(|c| c["choices"].as_array().unwrap())
+        .filter_map(|choice| choice["delta"]["tool_calls"].as_array())
+        .flatten()
+        .collect();
+    assert_eq!(streamed_calls.len(), 1, "{events:?}");
+    assert_eq!(streamed_calls[0]["function"], calls[0]["function"], "{events:?}");
+
+    // "none": the tools stay out of the prompt and the reply is a message.
+    let plain = chat("Hi", json!({"max_tokens": 4, "temperature": 0}));
+    let (_, without) = post(&server, "/v1/chat/completions", &plain);
+    let mut none = plain.clone();
+    none["tools"] = tools();
+    none["tool_choice"] = json!("none");
+    let (status, reply) = post(&server, "/v1/chat/completions", &none);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(
+        reply["usage"]["prompt_tokens"], without["usage"]["prompt_tokens"],
+        "{reply}"
+    );
+    assert!(reply["choices"][0]["message"]["tool_calls"].is_null(), "{reply}");
+
+    // What cannot be forced is refused up front.
+    let unknown = json!({"type": "function", "function": {"name": "delete_everything"}});
+    for (extra, what) in [
+        (json!({"tools": tools(), "tool_choice": unknown}), "not among the tools"),
+        (json!({"tool_choice": "required"}), "needs at least one tool"),
+        (
+            json!({"tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": 7}}}], "tool_choice": "required"}),
+            "invalid JSON schema",
+        ),
+        (
+            json!({"tools": tools(), "tool_choice": "required", "response_format": {"type": "json_object"}}),
+            "cannot be combined",
+        ),
+    ] {
+        let (status, error) = post(&server, "/v1/chat/completions", &chat("x", extra));
+        assert_eq!(status, 400, "{error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains(what), "{what}: {message}");
+    }
+}
+
+#[test]
+fn serve_refuses_a_checkpoint_that_does_not_fit_and_devices_not_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = checkpoint(dir.path());
+    let run = |args: &[&str]| {
+        let output = Command::new(common::ACA)
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .arg("--model")
+            .arg(&model)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // 2 layers × 2 kv heads × 16 dims × 2 (k, v) × 4 bytes = 512 bytes per token: 8 × 1024 tokens = 4 MiB
+    // of cache, plus ~39 MiB of f32 weights (Qwen3's vocabulary × 64, tied).
+    let (ok, stderr) = run(&["--device-memory", "16MiB", "--max-batch", "8", "--max-context", "1024"]);
+    assert!(!ok, "{stderr}");
+    assert!(stderr.contains("does not fit the cpu"), "{stderr}");
+    assert!(stderr.contains("16.0 MiB are available"), "{stderr}");
+    assert!(
+        stderr.contains("4.0 MiB of KV cache for 8 sequences × 1024 tokens"),
+        "{stderr}"
+    );
+    let (ok, stderr) = run(&["--device-memory", "lots"]);
+    assert!(!ok && stderr.contains("not a byte count"), "{stderr}");
+    if !cfg!(feature = "wgpu") {
+        let (ok, stderr) = run(&["--device", "wgpu"]);
+        assert!(!ok, "{stderr}");
+        assert!(stderr.contains("--features wgpu"), "{stderr}");
+    }
+    if !cfg!(feature = "cuda") {
+        let (ok, stderr) = run(&["--device", "cuda"]);
+        assert!(!ok, "{stderr}");
+        assert!(stderr.contains("--features cuda"), "{stderr}");
+    }
+}
+
 #[test]
 fn the_official_openai_client_works_unchanged() {
     let dir = tempfile::tempdir().unwrap();
@@ -281,6 +450,13 @@ fn the_official_openai_client_works_unchanged() {
     assert!(
         out["tools"]["prompt_tokens"].as_u64().unwrap() > out["chat"]["prompt_tokens"].as_u64().unwrap() + 20,
         "the tools reach the prompt through the template: {out}"
+    );
+    assert_eq!(out["forced"]["name"], "pick_region", "{out}");
+    assert_eq!(out["forced"]["calls"], 1, "{out}");
+    assert_eq!(out["forced"]["finish_reason"], "tool_calls", "{out}");
+    assert!(
+        ["cn-hangzhou", "cn-beijing"].contains(&out["forced"]["arguments"]["region"].as_str().unwrap()),
+        "{out}"
     );
     let structured: Value = serde_json::from_str(out["json_schema"]["content"].as_str().unwrap()).unwrap();
     assert!(structured["size"].is_string() && structured["count"].is_i64(), "{out}");

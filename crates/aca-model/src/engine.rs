@@ -77,11 +77,21 @@ struct Submission {
     events: mpsc::UnboundedSender<GenerationEvent>,
 }
 
+/// How many sequences the engine holds at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineLoad {
+    /// In the batch, each with its KV cache (at most `max_batch`).
+    pub active: usize,
+    /// Queued for a place in the batch.
+    pub waiting: usize,
+}
+
 /// A handle to the worker; cloning shares it. The worker ends when every handle is dropped.
 #[derive(Clone)]
 pub struct Engine {
     submissions: std::sync::mpsc::Sender<Submission>,
     waiting: Arc<AtomicUsize>,
+    active: Arc<AtomicUsize>,
     config: EngineConfig,
     end_ids: Arc<Vec<u32>>,
     valid_vocab: usize,
@@ -97,22 +107,37 @@ impl Engine {
     ) -> Result<Self, String> {
         let (submissions, incoming) = std::sync::mpsc::channel::<Submission>();
         let waiting = Arc::new(AtomicUsize::new(0));
+        let active = Arc::new(AtomicUsize::new(0));
         let valid_vocab = tokenizer.id_bound().min(model.config().vocab_size);
         {
             // Detached: the worker returns once every handle (and so the channel) is gone.
-            let waiting = waiting.clone();
+            let (waiting, active) = (waiting.clone(), active.clone());
             std::thread::Builder::new()
                 .name("aca-model-engine".into())
-                .spawn(move || Worker::new(model, tokenizer, config, waiting).run(&incoming))
+                .spawn(move || Worker::new(model, tokenizer, config, waiting, active).run(&incoming))
                 .map_err(|e| format!("cannot start the generation worker: {e}"))?;
         }
         Ok(Engine {
             submissions,
             waiting,
+            active,
             config,
             end_ids: Arc::new(end_ids),
             valid_vocab,
         })
+    }
+
+    /// The sequences in the batch and those queued, as of now.
+    pub fn load(&self) -> EngineLoad {
+        EngineLoad {
+            active: self.active.load(Ordering::Acquire),
+            waiting: self.waiting.load(Ordering::Acquire),
+        }
+    }
+
+    /// The limits the engine was started with.
+    pub fn config(&self) -> EngineConfig {
+        self.config
     }
 
     /// Queues a sequence. Dropping the receiver cancels it at the next step.
@@ -182,18 +207,31 @@ struct Worker {
     tokenizer: Arc<TextTokenizer>,
     config: EngineConfig,
     waiting: Arc<AtomicUsize>,
+    /// Published length of `active`, for [`Engine::load`].
+    active_count: Arc<AtomicUsize>,
     active: Vec<Active>,
 }
 
 impl Worker {
-    fn new(model: Qwen3Model, tokenizer: Arc<TextTokenizer>, config: EngineConfig, waiting: Arc<AtomicUsize>) -> Self {
+    fn new(
+        model: Qwen3Model,
+        tokenizer: Arc<TextTokenizer>,
+        config: EngineConfig,
+        waiting: Arc<AtomicUsize>,
+        active_count: Arc<AtomicUsize>,
+    ) -> Self {
         Worker {
             model,
             tokenizer,
             config,
             waiting,
+            active_count,
             active: Vec::new(),
         }
+    }
+
+    fn publish_load(&self) {
+        self.active_count.store(self.active.len(), Ordering::Release);
     }
 
     fn run(mut self, incoming: &std::sync::mpsc::Receiver<Submission>) {
@@ -211,8 +249,10 @@ impl Worker {
                 }
             }
             self.active.retain(|sequence| !sequence.events.is_closed());
+            self.publish_load();
             if !self.active.is_empty() {
                 self.step();
+                self.publish_load();
             }
         }
     }

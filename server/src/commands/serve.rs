@@ -4,7 +4,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aca_model::Device;
+use aca_model::DeviceChoice;
+use aca_model::memory::{Bytes, MemoryNeed, available_host_memory, parse_bytes};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
@@ -16,6 +17,9 @@ use crate::serve::{App, ServedModel, router};
 /// json_schema enforced while decoding, logprobs, n, stop, seed), POST /v1/generate (token ids in,
 /// sampled ids and their logprobs out, for RL rollouts), GET /v1/models, GET /health, GET /metrics.
 ///
+/// Refuses to start when the checkpoint's f32 weights plus the KV cache of --max-batch sequences of
+/// --max-context tokens do not fit the device's memory.
+///
 /// Example:
 ///   aca serve --model ./Qwen3-0.6B --listen 127.0.0.1:8000
 ///   curl -s localhost:8000/v1/chat/completions -d '{"messages":[{"role":"user","content":"Hi"}]}'
@@ -26,9 +30,14 @@ pub struct ServeArgs {
     /// tokenizer_config.json with the chat template.
     #[arg(long, value_name = "DIR")]
     model: PathBuf,
-    /// Where the model runs. wgpu and cuda need a build with `--features aca/wgpu` or `aca/cuda`.
-    #[arg(long, value_enum, default_value_t = DeviceChoice::Cpu)]
-    device: DeviceChoice,
+    /// Where the model runs. wgpu and cuda need a build with `--features wgpu` or `--features cuda`.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    device: DeviceArg,
+    /// Memory the device offers the model (e.g. `80GiB`): the CPU's available RAM by default; a GPU's
+    /// must be given for the fit to be checked. Serving refuses to start when the f32 weights plus the
+    /// KV cache of --max-batch × --max-context tokens exceed it.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    device_memory: Option<u64>,
     #[arg(long, default_value = "127.0.0.1:8000")]
     listen: SocketAddr,
     /// The name clients ask for (`model` in requests); the checkpoint folder's name by default.
@@ -49,27 +58,52 @@ pub struct ServeArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum DeviceChoice {
+enum DeviceArg {
     Cpu,
     Wgpu,
     Cuda,
 }
 
-fn device(choice: DeviceChoice) -> anyhow::Result<Device> {
-    match choice {
-        DeviceChoice::Cpu => Ok(Device::flex()),
-        DeviceChoice::Wgpu | DeviceChoice::Cuda => bail!(
-            "--device {} is not in this build: the default build runs on the CPU only",
-            format!("{choice:?}").to_lowercase()
+impl From<DeviceArg> for DeviceChoice {
+    fn from(arg: DeviceArg) -> Self {
+        match arg {
+            DeviceArg::Cpu => DeviceChoice::Cpu,
+            DeviceArg::Wgpu => DeviceChoice::Wgpu,
+            DeviceArg::Cuda => DeviceChoice::Cuda,
+        }
+    }
+}
+
+/// Refuses a checkpoint whose f32 weights plus a full batch of KV cache exceed the device's memory:
+/// `--device-memory` when given, else the host's available RAM for the CPU. A GPU's capacity is not
+/// reported by its backend, so without `--device-memory` it is not checked (a warning says so).
+fn check_memory(args: &ServeArgs, choice: DeviceChoice) -> anyhow::Result<()> {
+    let need = MemoryNeed::for_checkpoint(&args.model, args.max_batch, args.max_context)
+        .with_context(|| format!("cannot read the checkpoint's configuration in {}", args.model.display()))?;
+    let available = match args.device_memory {
+        Some(bytes) => Some(bytes),
+        None if choice.uses_host_memory() => available_host_memory(),
+        None => None,
+    };
+    match available {
+        Some(available) => need.check_fits(choice.name(), available)?,
+        None => eprintln!(
+            "warning: cannot tell how much memory the {choice} device has; the model needs {} ({} weights + {} KV cache); pass --device-memory to check it",
+            Bytes(need.total()),
+            Bytes(need.weights),
+            Bytes(need.kv_cache)
         ),
     }
+    Ok(())
 }
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if args.max_batch == 0 || args.max_context == 0 {
         bail!("--max-batch and --max-context must be at least 1");
     }
-    let device = device(args.device)?;
+    let choice = DeviceChoice::from(args.device);
+    let device = choice.open()?;
+    check_memory(&args, choice)?;
     let id = match args.served_model_name {
         Some(name) => name,
         None => args

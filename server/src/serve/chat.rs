@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use futures::StreamExt as _;
 use tokio::sync::mpsc;
 
-use aca_model::constrain::JsonSpec;
+use aca_model::constrain::{JsonSpec, ToolCallCount, ToolCallSpec, ToolSchema};
 use aca_model::engine::{GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::sample::{FinishReason, SampledToken, SamplingParams, StopConditions};
 use aca_model::text::{ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream};
@@ -44,6 +44,99 @@ struct Plan {
     prompt_tokens: u64,
     /// The prompt opened `<think>`: replies start as reasoning.
     reasoning_open: bool,
+    /// Tools were offered: `<tool_call>` blocks in replies become `tool_calls`.
+    parse_tool_calls: bool,
+}
+
+/// What `tools` and `tool_choice` ask for.
+enum ToolPlan {
+    /// No tools, or `tool_choice: "none"`: tools are not shown to the model and replies hold none.
+    NoTools,
+    /// `"auto"` (the default with tools): the model may call any of them.
+    Offered,
+    /// `"required"` or a named function: the reply is tool calls, enforced while decoding.
+    Forced(ToolCallSpec),
+}
+
+impl ToolPlan {
+    fn offered(&self) -> bool {
+        !matches!(self, ToolPlan::NoTools)
+    }
+}
+
+/// Reads `tools`, `tool_choice` and `parallel_tool_calls` as OpenAI does: `none` hides the tools and the
+/// reply is a message; `required` forces one or more calls (one with `parallel_tool_calls: false`); a
+/// named function forces exactly one call to it.
+fn tool_plan(request: &ChatCompletionRequest) -> Result<ToolPlan, ApiError> {
+    let schemas = || -> Vec<ToolSchema> {
+        request
+            .tools
+            .iter()
+            .map(|tool| ToolSchema {
+                name: tool.function.name.clone(),
+                parameters: tool.function.parameters.clone(),
+                strict: tool.function.strict.unwrap_or(false),
+            })
+            .collect()
+    };
+    let needs_tools = |what: &str| {
+        ApiError::invalid(
+            format!("tool_choice {what} needs at least one tool in `tools`"),
+            Some("tool_choice"),
+        )
+    };
+    match &request.tool_choice {
+        None => Ok(if request.tools.is_empty() {
+            ToolPlan::NoTools
+        } else {
+            ToolPlan::Offered
+        }),
+        Some(ToolChoice::Mode(mode)) if mode == "none" => Ok(ToolPlan::NoTools),
+        Some(ToolChoice::Mode(mode)) if mode == "auto" => Ok(if request.tools.is_empty() {
+            ToolPlan::NoTools
+        } else {
+            ToolPlan::Offered
+        }),
+        Some(ToolChoice::Mode(mode)) if mode == "required" => {
+            if request.tools.is_empty() {
+                return Err(needs_tools("\"required\""));
+            }
+            let count = if request.parallel_tool_calls == Some(false) {
+                ToolCallCount::One
+            } else {
+                ToolCallCount::OneOrMore
+            };
+            Ok(ToolPlan::Forced(ToolCallSpec {
+                tools: schemas(),
+                count,
+            }))
+        }
+        Some(ToolChoice::Mode(mode)) => Err(ApiError::invalid(
+            format!("unknown tool_choice {mode:?}: use \"none\", \"auto\", \"required\" or a function"),
+            Some("tool_choice"),
+        )),
+        Some(ToolChoice::Named { function }) => {
+            if request.tools.is_empty() {
+                return Err(needs_tools(&format!("naming `{}`", function.name)));
+            }
+            let tool = schemas()
+                .into_iter()
+                .find(|tool| tool.name == function.name)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        format!(
+                            "tool_choice names the function `{}`, which is not among the tools offered",
+                            function.name
+                        ),
+                        Some("tool_choice"),
+                    )
+                })?;
+            Ok(ToolPlan::Forced(ToolCallSpec {
+                tools: vec![tool],
+                count: ToolCallCount::One,
+            }))
+        }
+    }
 }
 
 pub async fn completions(
@@ -109,44 +202,30 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
             Some("top_logprobs"),
         ));
     }
-    let offer_tools = match &request.tool_choice {
-        None => !request.tools.is_empty(),
-        Some(ToolChoice::Mode(mode)) if mode == "auto" => !request.tools.is_empty(),
-        Some(ToolChoice::Mode(mode)) if mode == "none" => false,
-        Some(ToolChoice::Mode(mode)) if mode == "required" => {
-            return Err(ApiError::invalid(
-                "tool_choice \"required\" is not supported; use \"auto\"",
-                Some("tool_choice"),
-            ));
-        }
-        Some(ToolChoice::Mode(mode)) => {
-            return Err(ApiError::invalid(
-                format!("unknown tool_choice {mode:?}: use \"none\" or \"auto\""),
-                Some("tool_choice"),
-            ));
-        }
-        Some(ToolChoice::Named { function }) => {
-            return Err(ApiError::invalid(
-                format!(
-                    "forcing the tool `{}` is not supported; use tool_choice \"auto\"",
-                    function.name
-                ),
-                Some("tool_choice"),
-            ));
-        }
-    };
+    let tools = tool_plan(&request)?;
     let json = match &request.response_format {
         None => None,
         Some(format) => JsonSpec::from_response_format(format)
             .map_err(|e| ApiError::invalid(e.to_string(), Some("response_format")))?,
     };
-    let constraint = match &json {
-        None => None,
-        Some(spec) => Some(
+    let constraint = match (&json, &tools) {
+        (Some(_), ToolPlan::Forced(_)) => {
+            return Err(ApiError::invalid(
+                "a forced tool call and response_format cannot be combined: the reply is the tool call",
+                Some("response_format"),
+            ));
+        }
+        (Some(spec), _) => Some(
             model
                 .constraint(spec)
                 .map_err(|e| ApiError::invalid(e.to_string(), Some("response_format")))?,
         ),
+        (None, ToolPlan::Forced(spec)) => Some(
+            model
+                .tool_constraint(spec)
+                .map_err(|e| ApiError::invalid(e.to_string(), Some("tool_choice")))?,
+        ),
+        (None, _) => None,
     };
     let mut extra = request.chat_template_kwargs.unwrap_or_default();
     let enable_thinking = match extra.remove("enable_thinking") {
@@ -156,7 +235,7 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
         _ => None,
     };
     let options = RenderOptions {
-        tools: if offer_tools {
+        tools: if tools.offered() {
             request
                 .tools
                 .iter()
@@ -230,6 +309,7 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
             include_usage: request.stream_options.is_some_and(|o| o.include_usage),
             prompt_tokens,
             reasoning_open: prompt.reasoning_open,
+            parse_tool_calls: tools.offered(),
         },
         request.stream,
     ))
@@ -312,6 +392,16 @@ async fn collect(mut events: Events) -> Result<Collected, ApiError> {
     ))
 }
 
+/// The reply parser for one choice of `plan`.
+fn reply_stream(plan: &Plan) -> ReplyStream {
+    let stream = ReplyStream::new(plan.reasoning_open);
+    if plan.parse_tool_calls {
+        stream
+    } else {
+        stream.without_tool_calls()
+    }
+}
+
 fn tool_call(plan: &Plan, choice: usize, number: usize, call: ParsedToolCall) -> ToolCall {
     ToolCall {
         id: format!("call_{}_{choice}_{number}", &plan.id[9..21]),
@@ -332,7 +422,7 @@ async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) 
     for (index, result) in results.into_iter().enumerate() {
         let collected = result?;
         completion_tokens += collected.completion_tokens;
-        let mut stream = ReplyStream::new(plan.reasoning_open);
+        let mut stream = reply_stream(&plan);
         let mut deltas = stream
             .push(&collected.text)
             .map_err(|e| ApiError::internal(e.to_string()))?;
@@ -457,9 +547,8 @@ async fn stream_chunks(
         .collect();
     send(chunk(first, usage_slot)).await?;
 
-    let mut streams: Vec<(ReplyStream, usize, bool)> = (0..receivers.len())
-        .map(|_| (ReplyStream::new(plan.reasoning_open), 0, false))
-        .collect();
+    let mut streams: Vec<(ReplyStream, usize, bool)> =
+        (0..receivers.len()).map(|_| (reply_stream(&plan), 0, false)).collect();
     let tagged = receivers.into_iter().enumerate().map(|(index, rx)| {
         futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) })
             .map(move |event| (index, event))

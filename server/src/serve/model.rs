@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use aca_model::constrain::{Constraint, ConstraintError, ConstraintFactory, JsonSpec};
+use aca_model::constrain::{Constraint, ConstraintError, ConstraintFactory, JsonSpec, ToolCallSpec};
 use aca_model::engine::{Engine, EngineConfig, GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::text::{ChatMessage, CheckpointText, RenderOptions, TextTokenizer};
 use aca_model::{Device, Qwen3Model};
@@ -75,6 +75,11 @@ impl ServedModel {
 
     pub fn constraint(&self, spec: &JsonSpec) -> Result<Constraint, ConstraintError> {
         self.constraints.constraint(spec)
+    }
+
+    /// The constraint that makes a reply only the tool calls `spec` asks for.
+    pub fn tool_constraint(&self, spec: &ToolCallSpec) -> Result<Constraint, ConstraintError> {
+        self.constraints.tool_calls(spec)
     }
 
     pub fn submit(&self, request: GenerationRequest) -> Result<mpsc::UnboundedReceiver<GenerationEvent>, SubmitError> {

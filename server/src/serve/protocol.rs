@@ -36,6 +36,9 @@ pub struct ChatCompletionRequest {
     pub tools: Vec<Tool>,
     #[serde(default)]
     pub tool_choice: Option<ToolChoice>,
+    /// With `tool_choice: "required"`, `false` forces exactly one call (OpenAI's default is true).
+    #[serde(default)]
+    pub parallel_tool_calls: Option<bool>,
     /// Qwen3's thinking switch, as its chat template names it (vLLM's `chat_template_kwargs`).
     #[serde(default)]
     pub chat_template_kwargs: Option<serde_json::Map<String, Value>>,
@@ -93,6 +96,9 @@ pub struct FunctionDefinition {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Value>,
+    /// Objects in `parameters` admit no properties beyond those they list (enforced when the call is forced).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
 }
 
 /// `"none" | "auto" | "required" | {"type": "function", "function": {"name": …}}`.

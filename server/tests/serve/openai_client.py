@@ -1,5 +1,5 @@
 """The official OpenAI Python client against `aca serve`, unchanged: chat, streaming with usage,
-tools, json_schema output, logprobs and the client's error classes. Prints one JSON object."""
+tools (offered and forced), json_schema output, logprobs and the client's error classes. Prints one JSON object."""
 
 import json
 import sys
@@ -43,6 +43,31 @@ tools = [{
 }]
 with_tools = client.chat.completions.create(model=model, messages=messages, max_tokens=2, temperature=0, tools=tools)
 out["tools"] = {"prompt_tokens": with_tools.usage.prompt_tokens, "finish_reason": with_tools.choices[0].finish_reason}
+
+regions = [{
+    "type": "function",
+    "function": {
+        "name": "pick_region",
+        "description": "Choose a region",
+        "parameters": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "enum": ["cn-hangzhou", "cn-beijing"]}},
+            "required": ["region"],
+            "additionalProperties": False,
+        },
+    },
+}]
+forced = client.chat.completions.create(
+    model=model, messages=messages, max_tokens=60, temperature=1.0, seed=2,
+    tools=tools + regions, tool_choice={"type": "function", "function": {"name": "pick_region"}},
+)
+call = forced.choices[0].message.tool_calls[0]
+out["forced"] = {
+    "name": call.function.name,
+    "arguments": json.loads(call.function.arguments),
+    "calls": len(forced.choices[0].message.tool_calls),
+    "finish_reason": forced.choices[0].finish_reason,
+}
 
 schema = {
     "type": "object",

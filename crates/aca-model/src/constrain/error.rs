@@ -18,6 +18,9 @@ pub enum ConstraintError {
     /// The `response_format` value is malformed.
     #[error("invalid response_format: {0}")]
     InvalidResponseFormat(String),
+    /// A forced tool call cannot be built (no tools offered, or the named tool is not among them).
+    #[error("invalid tool_choice: {0}")]
+    InvalidToolChoice(String),
     /// The schema is not a valid JSON Schema; `location` is the JSON pointer of the offending part.
     #[error("invalid JSON schema at `{location}`: {message}")]
     InvalidSchema { location: String, message: String },

@@ -10,7 +10,7 @@ use tokenizers::Tokenizer;
 
 use super::spec::classify_compile_error;
 use super::vocabulary::Vocabulary;
-use super::{Constraint, ConstraintError, JsonSpec};
+use super::{Constraint, ConstraintError, JsonSpec, ToolCallSpec};
 
 /// Makes a fresh [`Constraint`] per sequence. Build one per tokenizer (it indexes the whole vocabulary,
 /// which takes a moment) and share it between requests; it is `Send + Sync`.
@@ -57,13 +57,30 @@ impl ConstraintFactory {
         })
     }
 
+    /// A constraint for forced tool calls: the reply is only `<tool_call>` blocks naming the spec's tools
+    /// with arguments valid against their schemas. Fails with a typed error when no tool is offered or a
+    /// tool's parameters are not a schema that can be enforced.
+    pub fn tool_calls(&self, spec: &ToolCallSpec) -> Result<Constraint, ConstraintError> {
+        let trie = self.vocabulary.tok_trie();
+        let tag = |text: &str| match trie.get_special_token(text) {
+            Some(id) => format!("<[{id}]>"),
+            None => serde_json::to_string(text).unwrap_or_default(),
+        };
+        let grammar = spec.lark_grammar(&tag)?;
+        self.matcher(TopLevelGrammar::from_lark(grammar))
+    }
+
     /// A constraint for `spec`. Fails with a typed error when the schema is invalid, uses a feature that
     /// cannot be enforced, or cannot be satisfied by any value.
     pub fn constraint(&self, spec: &JsonSpec) -> Result<Constraint, ConstraintError> {
         let schema = spec.compiled_schema()?;
+        self.matcher(TopLevelGrammar::from_json_schema(schema))
+    }
+
+    fn matcher(&self, grammar: TopLevelGrammar) -> Result<Constraint, ConstraintError> {
         let parser = self
             .parsers
-            .create_parser(TopLevelGrammar::from_json_schema(schema))
+            .create_parser(grammar)
             .map_err(|e| classify_compile_error(&format!("{e:#}")))?;
         let matcher = Matcher::new(Ok(parser));
         if let Some(error) = matcher.get_error() {

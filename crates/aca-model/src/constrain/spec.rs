@@ -76,7 +76,7 @@ impl JsonSpec {
 /// The schema key through which llguidance takes its JSON compile options.
 const GUIDANCE_OPTIONS: &str = "x-guidance";
 
-fn check_against_meta_schema(schema: &Value) -> Result<(), ConstraintError> {
+pub(crate) fn check_against_meta_schema(schema: &Value) -> Result<(), ConstraintError> {
     if !schema.is_object() && !schema.is_boolean() {
         return Err(ConstraintError::InvalidSchema {
             location: String::new(),

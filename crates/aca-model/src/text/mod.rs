@@ -12,7 +12,7 @@ mod detokenize;
 mod error;
 mod message;
 mod py_json;
-mod reply;
+pub(crate) mod reply;
 mod reply_stream;
 mod template;
 mod tokenizer;

@@ -39,6 +39,8 @@ pub struct ReplyStream {
     /// Whether the current section has sent any text (its leading whitespace is dropped).
     section_started: bool,
     tool_calls: usize,
+    /// Whether `<tool_call>` blocks become tool calls (else they stay content, as text).
+    parse_tool_calls: bool,
 }
 
 impl ReplyStream {
@@ -56,7 +58,15 @@ impl ReplyStream {
             trailing_space: String::new(),
             section_started: false,
             tool_calls: 0,
+            parse_tool_calls: true,
         }
+    }
+
+    /// A stream that leaves `<tool_call>` blocks in the content as text: for replies where no tool
+    /// may be called (OpenAI's `tool_choice: "none"`, or no tools offered).
+    pub fn without_tool_calls(mut self) -> Self {
+        self.parse_tool_calls = false;
+        self
     }
 
     /// Feeds the next piece of generated text (from the incremental decoder).
@@ -101,6 +111,11 @@ impl ReplyStream {
                 }
             }
             Section::Reasoning => Ok(self.send_until(THINK_END, Section::Reasoning, Section::Content, deltas)),
+            Section::Content if !self.parse_tool_calls => {
+                let text = std::mem::take(&mut self.buffer);
+                self.send(Section::Content, &text, deltas);
+                Ok(false)
+            }
             Section::Content => Ok(self.send_until(TOOL_CALL_START, Section::Content, Section::ToolCall, deltas)),
             Section::ToolCall => {
                 let Some(end) = self.buffer.find(TOOL_CALL_END) else {

@@ -44,7 +44,11 @@ pub fn reference(name: &str) -> Reference {
 }
 
 pub fn load(name: &str) -> Qwen3Model {
-    Qwen3Model::load(&fixture_dir(name), &Device::flex()).unwrap_or_else(|error| panic!("{name}: {error}"))
+    load_on(name, &Device::flex())
+}
+
+pub fn load_on(name: &str, device: &Device) -> Qwen3Model {
+    Qwen3Model::load(&fixture_dir(name), device).unwrap_or_else(|error| panic!("{name}: {error}"))
 }
 
 /// The largest absolute difference between two logits rows of equal length.

@@ -1,0 +1,195 @@
+//! Whether a checkpoint fits a device before it is loaded: the bytes its weights take as this crate holds
+//! them (f32) plus the KV cache of a full batch at full context, against the memory the device has.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::config::Qwen3Config;
+use crate::error::ModelError;
+use crate::layout::TensorLayout;
+
+/// Bytes of one value as the model holds weights and cache (f32, whatever the checkpoint's dtype).
+const HELD_BYTES_PER_VALUE: u64 = 4;
+
+/// What serving a checkpoint needs, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryNeed {
+    /// Every weight tensor, as held (f32).
+    pub weights: u64,
+    /// Keys and values of every layer for `max_batch` sequences of `max_context` tokens.
+    pub kv_cache: u64,
+    pub max_batch: usize,
+    pub max_context: usize,
+}
+
+impl MemoryNeed {
+    /// The need of `config` serving `max_batch` sequences of up to `max_context` tokens each.
+    pub fn for_config(config: &Qwen3Config, max_batch: usize, max_context: usize) -> Self {
+        let layout = TensorLayout::for_config(config);
+        let values: u64 = layout
+            .expected(config)
+            .values()
+            .map(|dims| dims.iter().map(|&d| d as u64).product::<u64>())
+            .sum();
+        let per_token =
+            2 * config.num_hidden_layers as u64 * config.num_key_value_heads as u64 * config.head_dim as u64;
+        MemoryNeed {
+            weights: values * HELD_BYTES_PER_VALUE,
+            kv_cache: per_token * max_batch as u64 * max_context as u64 * HELD_BYTES_PER_VALUE,
+            max_batch,
+            max_context,
+        }
+    }
+
+    /// The need of the checkpoint in `directory` (only its `config.json` is read).
+    pub fn for_checkpoint(directory: &Path, max_batch: usize, max_context: usize) -> Result<Self, ModelError> {
+        let config = Qwen3Config::from_file(&directory.join("config.json"))?;
+        let max_context = max_context.min(config.max_position_embeddings);
+        Ok(Self::for_config(&config, max_batch, max_context))
+    }
+
+    pub fn total(&self) -> u64 {
+        self.weights.saturating_add(self.kv_cache)
+    }
+
+    /// Refuses when the need exceeds `available` bytes of the device named `device`.
+    pub fn check_fits(&self, device: &str, available: u64) -> Result<(), DoesNotFit> {
+        if self.total() > available {
+            return Err(DoesNotFit {
+                need: *self,
+                device: device.to_string(),
+                available,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The checkpoint needs more memory than the device has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the checkpoint does not fit the {device}: it needs {} ({} of f32 weights + {} of KV cache for {} sequences × {} tokens) but {} are available; lower --max-batch or --max-context, or use a device with more memory",
+    Bytes(need.total()), Bytes(need.weights), Bytes(need.kv_cache), need.max_batch, need.max_context, Bytes(*available)
+)]
+pub struct DoesNotFit {
+    pub need: MemoryNeed,
+    pub device: String,
+    pub available: u64,
+}
+
+/// The host's available RAM (`MemAvailable` of `/proc/meminfo`), where the system reports it.
+pub fn available_host_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_meminfo_available(&text)
+}
+
+fn parse_meminfo_available(text: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with("MemAvailable:"))?;
+    let mut fields = line.split_whitespace().skip(1);
+    let value: u64 = fields.next()?.parse().ok()?;
+    match fields.next() {
+        Some("kB") => value.checked_mul(1024),
+        None => Some(value),
+        Some(_) => None,
+    }
+}
+
+/// A byte count written for people: `1.5 GiB` (exact bytes in parentheses below 1 KiB are plain).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+        if self.0 < 1024 {
+            return write!(f, "{} B", self.0);
+        }
+        let mut value = self.0 as f64 / 1024.0;
+        let mut unit = 0;
+        while value >= 1024.0 && unit + 1 < UNITS.len() {
+            value /= 1024.0;
+            unit += 1;
+        }
+        write!(f, "{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Parses a byte count: plain bytes (`1048576`) or a number with a unit (`512MiB`, `24GiB`, `8 GB`,
+/// `1.5G`); binary and decimal units are both understood, as they are written.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a byte count (e.g. 17179869184, 16GiB or 512MB)"))?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "t" | "tib" => 1 << 40,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        "tb" => 1_000_000_000_000,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?} in {text:?}: use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB"
+            ));
+        }
+    };
+    let bytes = number * scale as f64;
+    if !bytes.is_finite() || bytes < 0.0 || bytes > u64::MAX as f64 {
+        return Err(format!("{text:?} is out of range"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_parse_in_both_unit_systems() {
+        assert_eq!(parse_bytes("1048576"), Ok(1 << 20));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("16 GiB"), Ok(16 << 30));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("8GB"), Ok(8_000_000_000));
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("3 parsecs").is_err());
+        assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
+        assert_eq!(Bytes(100).to_string(), "100 B");
+    }
+
+    #[test]
+    fn meminfo_gives_the_available_bytes() {
+        let text = "MemTotal:       16314532 kB\nMemFree:         1000000 kB\nMemAvailable:    8000000 kB\n";
+        assert_eq!(parse_meminfo_available(text), Some(8_000_000 * 1024));
+        assert_eq!(parse_meminfo_available("MemTotal: 5 kB\n"), None);
+    }
+
+    #[test]
+    fn the_need_counts_every_weight_and_a_full_batch_of_cache() {
+        let config = Qwen3Config::from_json_str(
+            r#"{"model_type": "qwen3", "vocab_size": 100, "hidden_size": 8, "intermediate_size": 16,
+                "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+                "tie_word_embeddings": true, "rope_theta": 10000.0, "rms_norm_eps": 1e-6,
+                "max_position_embeddings": 64, "eos_token_id": 1}"#,
+        )
+        .unwrap();
+        let need = MemoryNeed::for_config(&config, 3, 10);
+        // Embeddings 100×8, final norm 8; per layer q 8×8, k 4×8, v 4×8, o 8×8, q/k norms 4+4,
+        // gate/up 16×8 each, down 8×16, two norms 8+8.
+        let per_layer = 64 + 32 + 32 + 64 + 4 + 4 + 128 * 3 + 16;
+        assert_eq!(need.weights, (800 + 8 + 2 * per_layer) * 4);
+        // 2 (k, v) × 2 layers × 1 kv head × 4 dims × 3 sequences × 10 tokens × 4 bytes.
+        assert_eq!(need.kv_cache, 2 * 2 * 4 * 3 * 10 * 4);
+        let refusal = need.check_fits("cpu", 100).unwrap_err().to_string();
+        assert!(refusal.contains("100 B are available"), "{refusal}");
+        assert!(need.check_fits("cpu", need.total()).is_ok());
+    }
+}
