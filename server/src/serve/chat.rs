@@ -548,7 +548,7 @@ async fn stream_chunks(
     send(chunk(first, usage_slot)).await?;
 
     let mut streams: Vec<(ReplyStream, usize, bool)> =
-        (0..receivers.len()).map(|_| (reply_stream(&plan), 0, false)).collect();
+        (0..receivers.len()).map(|_| (reply_stream(plan), 0, false)).collect();
     let tagged = receivers.into_iter().enumerate().map(|(index, rx)| {
         futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) })
             .map(move |event| (index, event))
