@@ -15,24 +15,7 @@ pub fn load(directory: &Path, device: &Device) -> Result<Qwen3Model> {
 
 /// Runs the workload: an untimed warm-up, then `repeats` runs from empty caches.
 pub fn measure(model: &Qwen3Model, workload: &Workload) -> Result<Measurement> {
-    let warm_up = &workload.prompt[..workload.prompt.len().min(16)];
-    run_once(model, warm_up, 4)?;
-    let mut best_prefill = Duration::MAX;
-    let mut best_decode = Duration::MAX;
-    let mut first_greedy = None;
-    for _ in 0..workload.repeats {
-        let (prefill, decode, greedy) = run_once(model, &workload.prompt, workload.decode_steps)?;
-        best_prefill = best_prefill.min(prefill);
-        best_decode = best_decode.min(decode);
-        first_greedy.get_or_insert(greedy);
-    }
-    Ok(Measurement {
-        prefill: best_prefill,
-        decode: best_decode,
-        greedy: first_greedy.unwrap_or_default(),
-        prompt_tokens: workload.prompt.len(),
-        decode_steps: workload.decode_steps,
-    })
+    Measurement::best_of(workload, |prompt, steps| run_once(model, prompt, steps))
 }
 
 fn run_once(model: &Qwen3Model, prompt: &[u32], decode_steps: usize) -> Result<(Duration, Duration, Vec<u32>)> {

@@ -51,6 +51,34 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// The protocol every implementation follows: an untimed warm-up on the prompt's first 16 tokens,
+    /// then `workload.repeats` runs, each from an empty cache. `run_once(prompt, decode_steps)` times
+    /// one prefill and the decode steps and returns the greedy tokens; the best times count and the
+    /// first run's tokens are kept.
+    pub fn best_of(
+        workload: &Workload,
+        mut run_once: impl FnMut(&[u32], usize) -> anyhow::Result<(Duration, Duration, Vec<u32>)>,
+    ) -> anyhow::Result<Self> {
+        let warm_up = &workload.prompt[..workload.prompt.len().min(16)];
+        run_once(warm_up, 4)?;
+        let mut best_prefill = Duration::MAX;
+        let mut best_decode = Duration::MAX;
+        let mut first_greedy = None;
+        for _ in 0..workload.repeats {
+            let (prefill, decode, greedy) = run_once(&workload.prompt, workload.decode_steps)?;
+            best_prefill = best_prefill.min(prefill);
+            best_decode = best_decode.min(decode);
+            first_greedy.get_or_insert(greedy);
+        }
+        Ok(Self {
+            prefill: best_prefill,
+            decode: best_decode,
+            greedy: first_greedy.unwrap_or_default(),
+            prompt_tokens: workload.prompt.len(),
+            decode_steps: workload.decode_steps,
+        })
+    }
+
     pub fn prefill_tokens_per_second(&self) -> f64 {
         self.prompt_tokens as f64 / self.prefill.as_secs_f64()
     }

@@ -43,6 +43,19 @@ struct State {
 }
 
 impl State {
+    fn new(main_frame: FrameId) -> Self {
+        Self {
+            main_frame,
+            in_flight: HashSet::new(),
+            ended_unseen: HashSet::new(),
+            last_network: Instant::now(),
+            navigations: 0,
+            main_loading: false,
+            crashed: false,
+            frames_pending: 0,
+        }
+    }
+
     fn request_started(&mut self, id: &str) {
         if !self.ended_unseen.remove(id) {
             self.in_flight.insert(id.to_owned());
@@ -75,16 +88,7 @@ impl Watch {
         main_frame: FrameId,
     ) -> Result<(Arc<Self>, mpsc::UnboundedReceiver<FrameTarget>), chromiumoxide::error::CdpError> {
         let watch = Arc::new(Self {
-            state: Mutex::new(State {
-                main_frame,
-                in_flight: HashSet::new(),
-                ended_unseen: HashSet::new(),
-                last_network: Instant::now(),
-                navigations: 0,
-                main_loading: false,
-                crashed: false,
-                frames_pending: 0,
-            }),
+            state: Mutex::new(State::new(main_frame)),
             crash: tokio::sync::Notify::new(),
         });
         let is_main = |w: &Watch, frame: &FrameId| w.state.lock().main_frame == *frame;
@@ -262,22 +266,9 @@ where
 mod tests {
     use super::*;
 
-    fn state() -> State {
-        State {
-            main_frame: FrameId::new("main"),
-            in_flight: HashSet::new(),
-            ended_unseen: HashSet::new(),
-            last_network: Instant::now(),
-            navigations: 0,
-            main_loading: false,
-            crashed: false,
-            frames_pending: 0,
-        }
-    }
-
     #[test]
     fn a_request_whose_end_is_handled_before_its_start_is_not_left_in_flight() {
-        let mut s = state();
+        let mut s = State::new(FrameId::new("main"));
         s.request_ended("r1");
         s.request_started("r1");
         assert!(s.in_flight.is_empty());
