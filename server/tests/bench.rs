@@ -1,12 +1,15 @@
 //! `aca bench verify` as a user runs it: real Chromium against the bundled console on one example
 //! page, on both UI profiles, with the reference script replayed; the figures it prints and writes
-//! follow from the runs.
+//! follow from the runs. `aca bench ablation` on two example pages, one that needs resources and one
+//! that starts from an empty account, each run from an empty account, with the ResourceCoder's
+//! provisioning and from a pre-built account.
+
+mod common;
 
 use std::path::Path;
 
+use common::{ACA, aca_async, corpus, show};
 use serde_json::Value;
-
-const ACA: &str = env!("CARGO_BIN_EXE_aca");
 
 #[tokio::test]
 async fn one_page_is_scored_on_both_profiles_and_against_its_script() {
@@ -65,4 +68,79 @@ async fn one_page_is_scored_on_both_profiles_and_against_its_script() {
     // No page untouched by drift: no precision can be measured, and none is claimed.
     assert_eq!(value("drift precision"), None);
     assert!(value("wall time").is_some_and(|r| r > 0.0), "{shown}");
+}
+
+#[tokio::test]
+async fn provisioning_lifts_the_pages_that_need_resources_to_what_pre_built_accounts_achieve() {
+    let pages = tempfile::tempdir().unwrap();
+    let folder = pages.path().join("vpc");
+    std::fs::create_dir_all(&folder).unwrap();
+    for file in [
+        "create-vpc.md",
+        "create-vpc.task.toml",
+        "delete-vswitch.md",
+        "delete-vswitch.task.toml",
+    ] {
+        std::fs::copy(corpus(&format!("vpc/{file}")), folder.join(file)).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let output = aca_async()
+        .args(["bench", "ablation"])
+        .arg(pages.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .await
+        .expect("aca runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let shown = show(&output);
+    for figure in [
+        "success rate, empty accounts",
+        "success rate, provisioned",
+        "success rate, pre-built accounts",
+        "provisioned / pre-built",
+    ] {
+        assert!(stdout.contains(figure), "{shown}");
+    }
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+
+    let text = std::fs::read_to_string(out.path().join("ablation.json")).expect("ablation.json is written");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let page = |slug: &str| {
+        json["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["page"].as_str().is_some_and(|s| s.ends_with(slug)))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {slug} in {shown}"))
+    };
+    let create = page("create-vpc.md");
+    assert_eq!(create["coder"], "nothing needed", "{shown}");
+    for arm in ["empty", "provisioned", "pre_built"] {
+        assert_eq!(create[arm]["verdict"], "pass", "create-vpc {arm}: {shown}");
+    }
+    let delete = page("delete-vswitch.md");
+    assert_eq!(delete["coder"], "META of 2 resource(s)", "{shown}");
+    assert_ne!(
+        delete["empty"]["verdict"], "pass",
+        "no vSwitch to delete in an empty account: {shown}"
+    );
+    assert_eq!(delete["provisioned"]["verdict"], "pass", "{shown}");
+    assert_eq!(delete["pre_built"]["verdict"], "pass", "{shown}");
+
+    let figures = &json["figures"];
+    assert_eq!(figures["empty"], 0.5, "{shown}");
+    assert_eq!(figures["provisioned"], 1.0, "{shown}");
+    assert_eq!(figures["pre_built"], 1.0, "{shown}");
+    assert_eq!(figures["met"], true);
+    // Every run's report is kept.
+    for arm in ["empty", "provisioned", "pre-built"] {
+        let kept = std::fs::read_dir(out.path().join(arm))
+            .unwrap()
+            .flatten()
+            .filter(|d| d.path().join("report.json").exists())
+            .count();
+        assert_eq!(kept, 2, "{arm}");
+    }
 }

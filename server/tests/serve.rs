@@ -353,6 +353,30 @@ fn tool_choice_required_and_named_force_valid_tool_calls_over_http() {
     assert_eq!(streamed_calls.len(), 1, "{events:?}");
     assert_eq!(streamed_calls[0]["function"], calls[0]["function"], "{events:?}");
 
+    // A forced call cut off by max_tokens is no server error: the reply says `length` and keeps the
+    // unfinished call as text, as the token limit is the client's choice.
+    let cut = chat(
+        "Make a network.",
+        json!({"tools": tools(), "tool_choice": named, "max_tokens": 5, "temperature": 0}),
+    );
+    let (status, reply) = post(&server, "/v1/chat/completions", &cut);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["choices"][0]["finish_reason"], "length", "{reply}");
+    assert!(
+        reply["choices"][0]["message"]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("<tool_call>")),
+        "{reply}"
+    );
+    let mut cut_streamed = cut.clone();
+    cut_streamed["stream"] = json!(true);
+    let events = sse(&server, &cut_streamed);
+    assert_eq!(events.last().map(String::as_str), Some("[DONE]"), "{events:?}");
+    assert!(
+        events.iter().any(|e| e.contains("\"finish_reason\":\"length\"")),
+        "{events:?}"
+    );
+
     // "none": the tools stay out of the prompt and the reply is a message.
     let plain = chat("Hi", json!({"max_tokens": 4, "temperature": 0}));
     let (_, without) = post(&server, "/v1/chat/completions", &plain);

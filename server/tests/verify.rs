@@ -171,3 +171,40 @@ async fn a_page_whose_resource_is_missing_gets_it_provisioned_when_the_agent_ask
         "the prerequisite says the VPC has no vSwitch: {resources}"
     );
 }
+
+#[tokio::test]
+async fn what_the_provisioner_did_never_passes_for_the_procedure() {
+    let dir = tempfile::tempdir().unwrap();
+    // A rule that only the provisioning meets: the vSwitch the procedure deletes was created for the
+    // run, by the provisioner's own RAM user.
+    let page = dir.path().join("delete-vswitch.md");
+    std::fs::copy(corpus("vpc/delete-vswitch.md"), &page).unwrap();
+    let sidecar = std::fs::read_to_string(corpus("vpc/delete-vswitch.task.toml")).unwrap();
+    let sidecar = sidecar
+        .replace("event_name = \"DeleteVSwitch\"", "event_name = \"CreateVSwitch\"")
+        .replace(
+            "\"VSwitchId\", equals = \"${vswitch_id}\"",
+            "\"VpcId\", equals = \"${vpc_id}\"",
+        );
+    assert!(sidecar.contains("CreateVSwitch") && sidecar.contains("${vpc_id}"));
+    std::fs::write(dir.path().join("delete-vswitch.task.toml"), sidecar).unwrap();
+    let out = dir.path().join("out");
+    let output = verify(
+        &[page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"],
+        &out,
+    )
+    .await;
+    assert_ne!(output.status.code(), Some(2), "{}", show(&output));
+    let report = report(&out, "delete-vswitch");
+    assert_ne!(report["verdict"], "pass", "{report:#}");
+    assert_eq!(report["rule"]["matched"], false, "{report:#}");
+    let first = report["rule"]["near_misses"][0].as_str().unwrap_or_default();
+    assert!(
+        first.contains("only the provisioner's own calls (RAM user aca-provisioner-"),
+        "{report:#}"
+    );
+    assert!(
+        report["failure"].as_str().is_none_or(|f| !f.contains("cleanup")),
+        "the provisioner's user and resources are gone: {report:#}"
+    );
+}

@@ -125,3 +125,23 @@ fn malformed_and_unclosed_tool_calls_are_named_errors() {
     );
     assert!(error.to_string().contains("no closing </tool_call>"), "{error}");
 }
+
+#[test]
+fn a_reply_cut_by_the_token_limit_keeps_its_unfinished_tool_call_as_text() {
+    let mut stream = ReplyStream::new(false);
+    let mut deltas = stream
+        .push("Calling.\n<tool_call>{\"name\": \"f\"}</tool_call>\n<tool_call>\n{\"name\": \"create_vpc\", \"argu")
+        .unwrap();
+    deltas.extend(stream.finish_cut());
+    let reply = collect(deltas);
+    assert_eq!(reply.tool_calls.len(), 1, "the finished call is kept");
+    assert_eq!(
+        reply.content,
+        "Calling.\n\n<tool_call>\n{\"name\": \"create_vpc\", \"argu"
+    );
+    // Cut anywhere else, it ends as `finish` does.
+    let mut stream = ReplyStream::new(false);
+    let mut deltas = stream.push("<think>\nstill thinking").unwrap();
+    deltas.extend(stream.finish_cut());
+    assert_eq!(collect(deltas).reasoning.as_deref(), Some("still thinking"));
+}

@@ -5,7 +5,8 @@
 //! [`config`] reads it with `hcl-rs` and [`graph`] orders its blocks; an [`Applier`] applies,
 //! verifies and destroys it: [`EmulatorApplier`] interprets it against the signed OpenAPI (the
 //! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
-//! [`report`] turns the result into bindings for the success rules and a resource report for the
+//! [`identity`] is the RAM user the provisioner acts as in an emulator account, so that its calls are
+//! told apart from the procedure's in ActionTrail; [`report`] turns the result into bindings for the success rules and a resource report for the
 //! agent's prompt; [`state`] keeps it on disk between commands; [`task`] finds a page's META;
 //! [`pool`] lends isolated accounts, checks them and cleans them before they go back; [`coder`]
 //! writes the META of pages that have none, offline and at the agent's request during a run.
@@ -16,6 +17,7 @@ pub mod config;
 pub mod emulator;
 pub mod error;
 pub mod graph;
+pub mod identity;
 pub mod pool;
 pub mod report;
 pub mod state;
@@ -27,6 +29,7 @@ pub use applier::{Applier, DestroyReport, Meta, Plan, VerifyReport};
 pub use coder::{CoderError, PageContext, ResourceCoder};
 pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
 pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
+pub use identity::{IdentityError, ProvisionerIdentity};
 pub use report::{ResourceReport, bindings};
 pub use state::{ProvisionState, ResourceRecord};
 pub use suffix::Suffix;

@@ -28,6 +28,24 @@ fn context(page: &aca_docs::corpus::CorpusPage) -> PageContext {
     }
 }
 
+/// The `${binding}`s the page's success rule refers to that `bindings` lacks, in words.
+fn unbound_in_rule(page: &aca_docs::corpus::CorpusPage, bindings: &[String], which: &str) -> Option<String> {
+    let rule = serde_json::to_string(&page.task.rule).unwrap();
+    let missing: BTreeSet<&str> = rule
+        .split("${")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+        .filter(|name| !bindings.iter().any(|b| b == name))
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "{} ({which}): {}",
+            page.slug(),
+            missing.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
 /// The `kind.block` addresses a configuration creates.
 fn addresses(terraform: &str) -> BTreeSet<String> {
     let config = aca_provision::config::Configuration::parse("t.tf", terraform).unwrap_or_else(|e| panic!("{e}"));
@@ -42,10 +60,19 @@ async fn generated_metas_create_what_the_written_ones_do_and_validate() {
     let coder = ResourceCoder::rule_based();
     let pages = corpus();
     let (mut same, mut different) = (0, Vec::new());
+    let mut unbound = Vec::new();
     for page in &pages {
         let written = page.task.meta.as_ref();
+        if let Some(written) = written {
+            let validation =
+                coder::validate::validate(&scratch, &page.path.display().to_string(), written, &page.task.region)
+                    .await
+                    .unwrap_or_else(|e| panic!("{}: the written META does not validate: {e}", page.slug()));
+            unbound.extend(unbound_in_rule(page, &validation.bindings, "written"));
+        }
         match coder.generate(&context(page), &scratch).await {
             Ok(generated) => {
+                unbound.extend(unbound_in_rule(page, &generated.validation.bindings, "generated"));
                 let ours = addresses(&generated.meta.terraform);
                 match written {
                     Some(w) if addresses(&w.terraform) == ours => same += 1,
@@ -99,6 +126,13 @@ async fn generated_metas_create_what_the_written_ones_do_and_validate() {
     ];
     let differing: BTreeSet<&str> = different.iter().filter_map(|d| d.split(':').next()).collect();
     assert_eq!(differing, expected.into_iter().collect(), "{different:#?}");
+    // Rules name the provisioned resources by binding, so they hold whichever META made them; the
+    // generator's one vSwitch cannot stand for a page's two.
+    assert_eq!(
+        unbound,
+        ["delete-vswitches-2024 (generated): vswitch_a_id, vswitch_b_id"],
+        "rules referring to what the META does not make"
+    );
     assert_eq!(same, pages.len() - expected.len());
 }
 

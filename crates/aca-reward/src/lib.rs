@@ -5,8 +5,9 @@
 //! `aca-openapi`) for the task's account and time window until the rule holds or the delivery
 //! deadline passes; [`rule`] matches the events and explains near misses in the writer's words;
 //! [`catalog`] and [`infer`] propose a rule for pages that come without one, and [`chosen`] says
-//! which rule a run is judged by.
+//! which rule a run is judged by; [`attribution`] keeps the provisioner's own calls out of it.
 
+pub mod attribution;
 pub mod catalog;
 pub mod chosen;
 pub mod events;
@@ -15,6 +16,7 @@ pub mod infer;
 pub mod lookup;
 pub mod rule;
 
+pub use attribution::ProvisionerCalls;
 pub use chosen::ChosenRule;
 pub use infer::{Inference, infer_rule};
 #[cfg(feature = "lookup")]

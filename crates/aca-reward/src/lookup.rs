@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use crate::attribution::ProvisionerCalls;
 use crate::events::{iso8601, read_event, single_event_name};
 use crate::rule::{self, Bindings, MatcherHit, NearMiss, RuleError};
 
@@ -117,6 +118,8 @@ pub struct LookupScope {
     pub start_ms: i64,
     /// Unix milliseconds; `None` looks up to the moment of each call.
     pub end_ms: Option<i64>,
+    /// Calls that are the provisioner's, not the procedure's: they never meet the rule.
+    pub excluded: ProvisionerCalls,
 }
 
 impl LookupScope {
@@ -125,11 +128,18 @@ impl LookupScope {
             account_id: None,
             start_ms,
             end_ms: None,
+            excluded: ProvisionerCalls::none(),
         }
     }
 
     pub fn for_account(mut self, account_id: impl Into<String>) -> Self {
         self.account_id = Some(account_id.into());
+        self
+    }
+
+    /// Leaves the provisioner's calls out.
+    pub fn excluding(mut self, calls: ProvisionerCalls) -> Self {
+        self.excluded = calls;
         self
     }
 }
@@ -150,6 +160,9 @@ pub struct RuleOutcome {
     pub unreadable_events: usize,
     /// From the first call to the answer.
     pub waited_ms: u64,
+    /// The rule does not hold, but would with the provisioner's calls (see [`LookupScope::excluded`]).
+    #[serde(default)]
+    pub only_provisioner_matched: bool,
 }
 
 /// Why no outcome could be given.
@@ -270,6 +283,7 @@ impl Poller {
         let deadline = started + self.config.deadline;
         let mut tally = Tally::default();
         let mut seen: Vec<TrailEvent> = Vec::new();
+        let mut provisioners: Vec<TrailEvent> = Vec::new();
         let mut seen_ids: HashSet<String> = HashSet::new();
         let mut interval = self.config.poll_interval;
         let mut scanned = false;
@@ -278,7 +292,12 @@ impl Poller {
                 Ok(events) => {
                     scanned = true;
                     for event in events {
-                        if seen_ids.insert(event.event_id.clone()) {
+                        if !seen_ids.insert(event.event_id.clone()) {
+                            continue;
+                        }
+                        if scope.excluded.made(&event) {
+                            provisioners.push(event);
+                        } else {
                             seen.push(event);
                         }
                     }
@@ -296,7 +315,12 @@ impl Poller {
             let found = rule::match_resolved(&resolved, &seen);
             let now = Instant::now();
             if found.matched || now >= deadline {
+                let only_provisioner_matched = !found.matched && !provisioners.is_empty() && {
+                    let everything: Vec<TrailEvent> = seen.iter().chain(&provisioners).cloned().collect();
+                    rule::match_resolved(&resolved, &everything).matched
+                };
                 return Ok(RuleOutcome {
+                    only_provisioner_matched,
                     matched: found.matched,
                     matches: found.matches,
                     near_misses: found.near_misses,

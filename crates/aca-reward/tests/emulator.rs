@@ -306,3 +306,74 @@ async fn an_unbound_name_fails_before_any_call() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn the_provisioners_calls_never_meet_the_rule_and_are_named_when_only_they_would() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await;
+    // The provisioner: a RAM user of the account with its own AccessKey.
+    const RAM_VERSION: &str = "2015-05-01";
+    let root = emulator.client();
+    let user = |extra: &[(&str, &str)]| {
+        let mut p = BTreeMap::from([("UserName".to_owned(), "aca-provisioner-t1".to_owned())]);
+        p.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        p
+    };
+    root.call(RAM_VERSION, "CreateUser", &user(&[])).await.unwrap();
+    root.call(
+        RAM_VERSION,
+        "AttachPolicyToUser",
+        &user(&[("PolicyType", "System"), ("PolicyName", "AdministratorAccess")]),
+    )
+    .await
+    .unwrap();
+    let key = root.call(RAM_VERSION, "CreateAccessKey", &user(&[])).await.unwrap();
+    let provisioner = RpcClient::new(
+        &emulator.url,
+        AccessKeyPair::new(
+            key["AccessKey"]["AccessKeyId"].as_str().unwrap(),
+            key["AccessKey"]["AccessKeySecret"].as_str().unwrap(),
+        ),
+    )
+    .unwrap();
+    let params = BTreeMap::from([
+        ("RegionId".to_owned(), "cn-hangzhou".to_owned()),
+        ("VpcName".to_owned(), "made-for-the-run".to_owned()),
+        ("CidrBlock".to_owned(), "10.0.0.0/8".to_owned()),
+    ]);
+    provisioner.call(VPC_VERSION, "CreateVpc", &params).await.unwrap();
+
+    let poller = emulator.poller(quick(600));
+    let rule = create_vpc_named("made-for-the-run");
+    let anyone = poller
+        .wait_for_rule(&rule, &Bindings::new(), &emulator.scope())
+        .await
+        .unwrap();
+    assert!(anyone.matched, "without exclusion the provisioner's event counts");
+    let scope = emulator
+        .scope()
+        .excluding(aca_reward::ProvisionerCalls::of_user("aca-provisioner-t1"));
+    let procedure = poller.wait_for_rule(&rule, &Bindings::new(), &scope).await.unwrap();
+    assert!(!procedure.matched);
+    assert!(procedure.only_provisioner_matched);
+    // The procedure's own call meets it.
+    emulator.create_vpc("made-for-the-run").await;
+    let procedure = poller.wait_for_rule(&rule, &Bindings::new(), &scope).await.unwrap();
+    assert!(procedure.matched && !procedure.only_provisioner_matched);
+    // Setting the provisioner up is its own work too: a rule on CreateUser is not met by it.
+    let create_user = SuccessRule {
+        events: vec![EventMatcher {
+            event_name: "CreateUser".into(),
+            service_name: None,
+            event_type: None,
+            succeeded: true,
+            resource_type: None,
+            parameters: Vec::new(),
+        }],
+        inferred: false,
+    };
+    let outcome = poller
+        .wait_for_rule(&create_user, &Bindings::new(), &scope)
+        .await
+        .unwrap();
+    assert!(!outcome.matched && outcome.only_provisioner_matched);
+}

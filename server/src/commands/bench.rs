@@ -2,6 +2,7 @@
 //!
 //! `aca bench verify` verifies the example pages on the UI profile each was written for and on the
 //! other one, times a plain script doing the same clicks, and scores the runs (`verify::bench`).
+//! `aca bench provision` and `aca bench ablation` live beside it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,6 +34,7 @@ enum BenchCommand {
     Verify(VerifyBenchArgs),
     /// Provision + verify + destroy of a typical META against the in-process emulator.
     Provision(super::bench_provision::ProvisionBenchArgs),
+    Ablation(super::bench_ablation::AblationArgs),
 }
 
 /// Verify the example pages and score the runs against the targets.
@@ -91,20 +93,22 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         BenchCommand::Verify(args) => verify(args).await,
         BenchCommand::Provision(args) => super::bench_provision::run_provision(args).await,
+        BenchCommand::Ablation(args) => super::bench_ablation::run(args).await,
     }
 }
 
 /// One page to benchmark: what `aca verify` reads and what the sidecar expects on the other profile.
-struct BenchPage {
-    input: PageInput,
-    written_for: ProfileId,
-    expected: Vec<aca_docs::corpus::ExpectedDrift>,
+pub(super) struct BenchPage {
+    pub input: PageInput,
+    pub written_for: ProfileId,
+    pub expected: Vec<aca_docs::corpus::ExpectedDrift>,
 }
 
-async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
-    let mut sources = page::pages_in(&args.dir)?;
+/// The example pages under `dir` (each with its sidecar), in path order; the first `limit` only.
+pub(super) async fn load_pages(dir: &Path, limit: Option<usize>) -> anyhow::Result<Vec<BenchPage>> {
+    let mut sources = page::pages_in(dir)?;
     sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
-    if let Some(n) = args.pages {
+    if let Some(n) = limit {
         sources.truncate(n);
     }
     let mut pages = Vec::new();
@@ -122,7 +126,12 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
             expected: corpus.expected_drift,
         });
     }
-    anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", args.dir.display());
+    anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", dir.display());
+    Ok(pages)
+}
+
+async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
+    let pages = load_pages(&args.dir, args.pages).await?;
 
     let target = ConsoleTarget::bundled().await?;
     eprintln!(
@@ -178,7 +187,7 @@ async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &Bench
         ProfileId::Y2026 => ProfileId::Y2024,
     };
     let own_settings = settings(args, page.written_for, &args.out.join("own"));
-    let (home, measures) = run_once(target, page, &own_settings).await;
+    let (home, measures, _) = run_once(target, &page.input, &own_settings).await;
     let reference = match measures {
         Some(measures) if home.passed() && !args.no_reference => {
             let actions = measures.effective;
@@ -215,7 +224,7 @@ async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &Bench
         None
     } else {
         let other_settings = settings(args, other_profile, &args.out.join("other"));
-        Some(run_once(target, page, &other_settings).await.0)
+        Some(run_once(target, &page.input, &other_settings).await.0)
     };
     PageResult {
         page: page.input.source.clone(),
@@ -228,18 +237,18 @@ async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &Bench
 }
 
 /// One verification, its report written; the actions that took effect when it ran.
-async fn run_once(
+pub(super) async fn run_once(
     target: &ConsoleTarget,
-    page: &BenchPage,
+    page: &PageInput,
     settings: &Settings,
-) -> (RunResult, Option<crate::verify::Measures>) {
+) -> (RunResult, Option<crate::verify::Measures>, Option<aca_core::Report>) {
     let profile = settings.profile.map(|p| p.to_string()).unwrap_or_default();
     let quiet = |_: &str| {};
-    match verify_page_measured(target, &page.input, settings, &quiet).await {
+    match verify_page_measured(target, page, settings, &quiet).await {
         Ok(verification) => {
             let report = verification.report;
-            if let Err(e) = report::write(&report, &settings.out.join(&page.input.slug)) {
-                tracing::warn!("cannot write the report of {}: {e:#}", page.input.source);
+            if let Err(e) = report::write(&report, &settings.out.join(&page.slug)) {
+                tracing::warn!("cannot write the report of {}: {e:#}", page.source);
             }
             let measures = verification.measures;
             let resources_ms = measures.provision_ms + measures.cleanup_ms;
@@ -248,12 +257,13 @@ async fn run_once(
                     profile,
                     verdict: Some(report.verdict),
                     error: None,
-                    summary: report.summary,
-                    defects: report.defects,
+                    summary: report.summary.clone(),
+                    defects: report.defects.clone(),
                     total_ms: report.duration_ms,
                     resources_ms,
                 },
                 Some(measures),
+                Some(report),
             )
         }
         Err(e) => (
@@ -267,31 +277,44 @@ async fn run_once(
                 resources_ms: 0,
             },
             None,
+            None,
         ),
     }
 }
 
 fn settings(args: &VerifyBenchArgs, profile: ProfileId, out: &Path) -> Settings {
+    let mut settings = scripted_settings(&args.chromium, args.page_side.as_deref(), args.max_turns, profile, out);
+    if args.screenshots {
+        settings.capture = Capture::EveryAction;
+    }
+    settings
+}
+
+/// The scripted policy on `profile`, without screenshots, reports under `out`.
+pub(super) fn scripted_settings(
+    chromium: &Path,
+    page_side: Option<&Path>,
+    max_turns: u32,
+    profile: ProfileId,
+    out: &Path,
+) -> Settings {
     let mut runner = RunnerConfig {
-        chromium: args.chromium.clone(),
+        chromium: chromium.to_owned(),
         ..RunnerConfig::default()
     };
-    if let Some(dir) = &args.page_side {
-        runner.page_side = dir.clone();
+    if let Some(dir) = page_side {
+        runner.page_side = dir.to_owned();
     }
     Settings {
         policy: PolicyChoice::Scripted,
         model: None,
         profile: Some(profile),
         out: out.to_owned(),
-        capture: if args.screenshots {
-            Capture::EveryAction
-        } else {
-            Capture::None
-        },
-        max_turns: args.max_turns,
+        capture: Capture::None,
+        max_turns,
         rule_deadline: None,
         runner,
+        runtime_provisioning: true,
     }
 }
 
@@ -426,7 +449,7 @@ fn print_figures(scored: &Score) {
     }
 }
 
-fn short(text: &str, width: usize) -> String {
+pub(super) fn short(text: &str, width: usize) -> String {
     let text = text.strip_prefix("tests/corpus/").unwrap_or(text);
     if text.chars().count() <= width {
         text.to_owned()
@@ -443,7 +466,7 @@ fn short(text: &str, width: usize) -> String {
     }
 }
 
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() > 220 {
         format!("{}…", flat.chars().take(219).collect::<String>())

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod api;
 pub mod bench;
+pub mod bench_ablation;
 pub mod bench_provision;
 pub mod console;
 pub mod demo;

@@ -283,6 +283,7 @@ fn settings(args: &VerifyArgs) -> anyhow::Result<Settings> {
         max_turns: args.max_turns,
         rule_deadline: args.rule_deadline.map(Duration::from_secs),
         runner,
+        runtime_provisioning: true,
     })
 }
 

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use aca_model::constrain::{JsonSpec, ToolCallCount, ToolCallSpec, ToolSchema};
 use aca_model::engine::{GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::sample::{FinishReason, SampledToken, SamplingParams, StopConditions};
-use aca_model::text::{ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream};
+use aca_model::text::{ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream, TextError};
 
 use super::App;
 use super::error::ApiError;
@@ -413,6 +413,24 @@ fn tool_call(plan: &Plan, choice: usize, number: usize, call: ParsedToolCall) ->
     }
 }
 
+/// Ends a reply: one cut off by the token limit keeps an unfinished tool call as text.
+fn end_reply(stream: &mut ReplyStream, reason: &FinishReason) -> Result<Vec<ReplyDelta>, TextError> {
+    if *reason == FinishReason::Length {
+        Ok(stream.finish_cut())
+    } else {
+        stream.finish()
+    }
+}
+
+/// OpenAI's `finish_reason`: a reply cut by the token limit says so even after complete tool calls.
+fn finish_reason(reason: &FinishReason, tool_calls: usize) -> &'static str {
+    match reason {
+        FinishReason::Length => "length",
+        _ if tool_calls > 0 => "tool_calls",
+        other => other.as_openai(),
+    }
+}
+
 async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) -> Result<Response, ApiError> {
     app.metrics.running.inc();
     let results = futures::future::join_all(receivers.into_iter().map(collect)).await;
@@ -426,7 +444,7 @@ async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) 
         let mut deltas = stream
             .push(&collected.text)
             .map_err(|e| ApiError::internal(e.to_string()))?;
-        deltas.extend(stream.finish().map_err(|e| ApiError::internal(e.to_string()))?);
+        deltas.extend(end_reply(&mut stream, &collected.reason).map_err(|e| ApiError::internal(e.to_string()))?);
         let (mut reasoning, mut content, mut tool_calls) = (String::new(), String::new(), Vec::new());
         for delta in deltas {
             match delta {
@@ -435,11 +453,7 @@ async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) 
                 ReplyDelta::ToolCall(call) => tool_calls.push(tool_call(&plan, index, tool_calls.len(), call)),
             }
         }
-        let finish_reason = if tool_calls.is_empty() {
-            collected.reason.as_openai()
-        } else {
-            "tool_calls"
-        };
+        let finish_reason = finish_reason(&collected.reason, tool_calls.len());
         choices.push(Choice {
             index: index as u32,
             message: ReplyMessage {
@@ -577,7 +591,7 @@ async fn stream_chunks(
             } => {
                 completion_tokens += used as u64;
                 *done = true;
-                let deltas = match reply.finish() {
+                let deltas = match end_reply(reply, &reason) {
                     Ok(deltas) => deltas,
                     Err(e) => return fail(tx, ApiError::internal(e.to_string())).await,
                 };
@@ -586,7 +600,7 @@ async fn stream_chunks(
                     index: index as u32,
                     delta: Delta::default(),
                     logprobs: None,
-                    finish_reason: Some(if *calls > 0 { "tool_calls" } else { reason.as_openai() }),
+                    finish_reason: Some(finish_reason(&reason, *calls)),
                 });
                 send(chunk(choices, usage_slot)).await?;
             }

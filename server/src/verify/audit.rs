@@ -29,6 +29,8 @@ pub struct AuditAccess<'a> {
     /// Bundled emulator: short deadline; real cloud: wait out delivery (minutes).
     pub bundled: bool,
     pub deadline: Option<Duration>,
+    /// The provisioner's calls, which never meet the rule.
+    pub provisioner: aca_reward::ProvisionerCalls,
 }
 
 /// Polls `LookupEvents` until the rule matches or the deadline passes.
@@ -52,7 +54,7 @@ pub async fn check(chosen: &ChosenRule, bindings: &Bindings, since_ms: i64, acce
         Ok(p) => p,
         Err(e) => return chosen.report(Err(&e.to_string()), 0),
     };
-    let mut scope = LookupScope::since(since_ms);
+    let mut scope = LookupScope::since(since_ms).excluding(access.provisioner.clone());
     if let Some(account) = access.account_id.filter(|a| !a.is_empty()) {
         scope = scope.for_account(account);
     }
@@ -63,7 +65,11 @@ pub async fn check(chosen: &ChosenRule, bindings: &Bindings, since_ms: i64, acce
                 matches: outcome.matches,
                 near_misses: outcome.near_misses,
             };
-            chosen.report(Ok(&found), outcome.waited_ms)
+            let mut report = chosen.report(Ok(&found), outcome.waited_ms);
+            if outcome.only_provisioner_matched {
+                report.near_misses.insert(0, access.provisioner.only_they_matched());
+            }
+            report
         }
         Err(e) => chosen.report(Err(&e.to_string()), 0),
     }

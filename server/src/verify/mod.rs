@@ -20,6 +20,8 @@ use aca_agent::{Episode, LlmConfig, LlmPolicy, Policy, RuleResult, ScriptedPolic
 use aca_chat::ChatClient;
 use aca_console::profile::ProfileId;
 use aca_core::{ActRequest, ConsoleRun, ModelUsage, Report, StepReport, Verdict};
+use aca_provision::Suffix;
+use aca_reward::ProvisionerCalls;
 use aca_runner::{Runner, RunnerConfig, Session};
 
 use self::drive::Capture;
@@ -44,6 +46,9 @@ pub struct Settings {
     pub max_turns: u32,
     pub rule_deadline: Option<Duration>,
     pub runner: RunnerConfig,
+    /// Whether the agent's `request_resource` is answered by the ResourceCoder during the episode
+    /// (off for the empty-account runs of `aca bench ablation`).
+    pub runtime_provisioning: bool,
 }
 
 /// One verification with what a benchmark needs besides the report.
@@ -152,16 +157,95 @@ async fn verify_into(
     let chosen = audit::choose(page);
 
     let provider = provision::provider(target, &report_dir);
+    let provisions = page.task.as_ref().is_some_and(|t| t.meta.is_some()) || settings.runtime_provisioning;
+    // In an emulator account the provisioner acts as its own RAM user, so that the rule channel can
+    // leave its calls out; Terraform signs with its own credentials.
+    let identity = match (&provider, provisions) {
+        (provision::Provider::Emulator(endpoint), true) => {
+            match aca_provision::ProvisionerIdentity::create(endpoint, provision::root_key(&account), &Suffix::random())
+                .await
+            {
+                Ok(identity) => Some(identity),
+                Err(e) => {
+                    report.verdict = Verdict::EnvironmentFailure;
+                    report.failure = Some(format!("the provisioner cannot act in the account: {e}"));
+                    return Ok(finish(report, started));
+                }
+            }
+        }
+        _ => None,
+    };
+    let as_provisioner = Provisioner {
+        key: identity
+            .as_ref()
+            .map_or_else(|| provision::root_key(&account), |i| i.key.clone()),
+        calls: identity
+            .as_ref()
+            .map_or_else(ProvisionerCalls::none, |i| ProvisionerCalls::of_user(&i.user_name)),
+    };
+    let context = RunContext {
+        target,
+        page,
+        settings,
+        account: &account,
+        product: &product,
+        region: &region,
+        chosen: &chosen,
+        provider: &provider,
+        provisioner: &as_provisioner,
+        report_dir: &report_dir,
+    };
+    let outcome = provision_and_run(&context, &mut report, progress, measured).await;
+    if let Some(identity) = identity
+        && let Err(e) = identity.remove().await
+    {
+        add_failure(
+            &mut report,
+            format!("cleanup left the provisioner's RAM user behind: {e}"),
+        );
+    }
+    outcome?;
+    Ok(finish(report, started))
+}
+
+/// What one run works with, once its account and rule are known.
+struct RunContext<'a> {
+    target: &'a ConsoleTarget,
+    page: &'a PageInput,
+    settings: &'a Settings,
+    account: &'a target::RunAccount,
+    product: &'a str,
+    region: &'a str,
+    chosen: &'a Result<audit::ChosenRule, String>,
+    provider: &'a provision::Provider,
+    provisioner: &'a Provisioner,
+    report_dir: &'a std::path::Path,
+}
+
+/// Who provisions in the run's account, and which of the audit log's calls are therefore its own.
+struct Provisioner {
+    key: aca_provision::AccessKey,
+    calls: ProvisionerCalls,
+}
+
+/// Provisions the page's META, runs the episode in Chromium and destroys what was provisioned,
+/// whatever happened in between. `Err` only when Chromium cannot start.
+async fn provision_and_run(
+    run: &RunContext<'_>,
+    report: &mut Report,
+    progress: &dyn Fn(&str),
+    measured: &mut Measures,
+) -> anyhow::Result<()> {
     let provisioning = Instant::now();
-    let provisioned = match &page.task {
+    let provisioned = match &run.page.task {
         Some(task) if task.meta.is_some() => {
             progress("provisioning the resources the page needs");
-            match provision::provision(&provider, &account, &page.source, task).await {
+            match provision::provision(run.provider, &run.provisioner.key, &run.page.source, task).await {
                 Ok(p) => p,
                 Err(e) => {
                     report.verdict = Verdict::EnvironmentFailure;
                     report.failure = Some(format!("the resources the page needs could not be provisioned: {e}"));
-                    return Ok(finish(report, started));
+                    return Ok(());
                 }
             }
         }
@@ -174,69 +258,59 @@ async fn verify_into(
     report.resources = provisioned.as_ref().map(|p| p.report.text.clone());
 
     progress("starting Chromium");
-    let runner = match Runner::launch(settings.runner.clone()).await {
-        Ok(r) => r,
-        Err(e) => {
-            if let Some(p) = provisioned {
-                provision::destroy(&provider, &account, p).await;
-            }
-            anyhow::bail!("{e}")
+    let result = match Runner::launch(run.settings.runner.clone()).await {
+        Ok(runner) => {
+            let result = run_in_browser(&runner, run, provisioned.as_ref(), report, progress).await;
+            runner.close().await;
+            Ok(result)
         }
+        Err(e) => Err(anyhow::anyhow!("{e}")),
     };
-    let result = run_in_browser(
-        &runner,
-        target,
-        page,
-        settings,
-        &account,
-        &product,
-        &region,
-        &chosen,
-        provisioned.as_ref(),
-        &report_dir,
-        &mut report,
-        progress,
-    )
-    .await;
-    runner.close().await;
-    match result {
+    if let Some(p) = provisioned {
+        progress("destroying the provisioned resources");
+        let cleanup = Instant::now();
+        let left = provision::destroy(run.provider, &run.provisioner.key, p).await;
+        measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
+        if !left.is_empty() {
+            add_failure(report, format!("cleanup left resources behind: {}", left.join("; ")));
+        }
+    }
+    match result? {
         Ok(effective) => measured.effective = effective,
         Err(e) => {
             report.verdict = Verdict::EnvironmentFailure;
             report.failure = Some(format!("{e:#}"));
         }
     }
-    if let Some(p) = provisioned {
-        progress("destroying the provisioned resources");
-        let cleanup = Instant::now();
-        let left = provision::destroy(&provider, &account, p).await;
-        measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
-        if !left.is_empty() {
-            let note = format!("cleanup left resources behind: {}", left.join("; "));
-            report.failure = Some(match report.failure.take() {
-                Some(f) => format!("{f}; {note}"),
-                None => note,
-            });
-        }
-    }
-    Ok(finish(report, started))
+    Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Adds a cause to the report's failure, after the one already there.
+fn add_failure(report: &mut Report, note: String) {
+    report.failure = Some(match report.failure.take() {
+        Some(f) => format!("{f}; {note}"),
+        None => note,
+    });
+}
+
 async fn run_in_browser(
     runner: &Runner,
-    target: &ConsoleTarget,
-    page: &PageInput,
-    settings: &Settings,
-    account: &target::RunAccount,
-    product: &str,
-    region: &str,
-    chosen: &Result<audit::ChosenRule, String>,
+    run: &RunContext<'_>,
     provisioned: Option<&provision::Provisioned>,
-    report_dir: &std::path::Path,
     report: &mut Report,
     progress: &dyn Fn(&str),
 ) -> anyhow::Result<Vec<ActRequest>> {
+    let RunContext {
+        target,
+        page,
+        settings,
+        account,
+        product,
+        region,
+        chosen,
+        report_dir,
+        ..
+    } = *run;
     let base = target.url().trim_end_matches('/');
     progress("logging on to the console");
     let mut session = Session::open(runner, "about:blank").await?;
@@ -266,8 +340,8 @@ async fn run_in_browser(
     let mut episode = Episode::new(task, policy);
     let episode_start_ms = unix_ms() - 1_000;
     let mut provisioner = provision::RuntimeProvisioner::for_run(
-        &provision::provider(target, report_dir),
-        account,
+        run.provider,
+        settings.runtime_provisioning.then_some(&run.provisioner.key),
         page,
         product,
         region,
@@ -299,6 +373,7 @@ async fn run_in_browser(
                 account_id: Some(&account.account_id),
                 bundled: target.is_bundled(),
                 deadline: settings.rule_deadline,
+                provisioner: run.provisioner.calls.clone(),
             };
             let rule_report = audit::check(chosen, &bindings, episode_start_ms, &access).await;
             let result = RuleResult {

@@ -13,6 +13,9 @@ use aca_provision::{
 use super::drive::{Provide, Provisioner};
 use super::target::RunAccount;
 
+/// How the report's resources section introduces what a request provisioned during the episode.
+pub const RUNTIME_NOTE: &str = "Provisioned at run time for";
+
 /// What was created for one run.
 pub struct Provisioned {
     pub state: ProvisionState,
@@ -41,7 +44,7 @@ pub fn provider(target: &super::target::ConsoleTarget, report_dir: &std::path::P
 /// Applies and verifies the task's META. `Ok(None)` when the page needs nothing.
 pub async fn provision(
     provider: &Provider,
-    account: &RunAccount,
+    key: &AccessKey,
     source: &str,
     task: &TaskSpec,
 ) -> Result<Option<Provisioned>, String> {
@@ -51,7 +54,7 @@ pub async fn provision(
     let meta = Meta::new(source, resource_meta, &task.region, Suffix::random()).map_err(|e| e.to_string())?;
     let state = match provider {
         Provider::Emulator(endpoint) => {
-            let applier = EmulatorApplier::new(endpoint, key(account)).map_err(|e| e.to_string())?;
+            let applier = EmulatorApplier::new(endpoint, key.clone()).map_err(|e| e.to_string())?;
             apply_and_verify(&applier, &meta).await?
         }
         Provider::Terraform(workspace) => apply_and_verify(&TerraformApplier::new(workspace), &meta).await?,
@@ -82,9 +85,9 @@ async fn apply_and_verify(applier: &impl Applier, meta: &Meta) -> Result<Provisi
 }
 
 /// Destroys what [`provision`] created; returns what could not be destroyed, in words.
-pub async fn destroy(provider: &Provider, account: &RunAccount, mut provisioned: Provisioned) -> Vec<String> {
+pub async fn destroy(provider: &Provider, key: &AccessKey, mut provisioned: Provisioned) -> Vec<String> {
     let report = match provider {
-        Provider::Emulator(endpoint) => match EmulatorApplier::new(endpoint, key(account)) {
+        Provider::Emulator(endpoint) => match EmulatorApplier::new(endpoint, key.clone()) {
             Ok(applier) => applier.destroy(&mut provisioned.state).await,
             Err(e) => return vec![e.to_string()],
         },
@@ -107,7 +110,8 @@ fn names_and_ids(state: &ProvisionState) -> Vec<String> {
         .collect()
 }
 
-fn key(account: &RunAccount) -> AccessKey {
+/// The account's own (root) AccessKey.
+pub fn root_key(account: &RunAccount) -> AccessKey {
     AccessKey {
         access_key_id: account.access_key_id.clone(),
         access_key_secret: account.access_key_secret.clone(),
@@ -137,22 +141,24 @@ pub struct RuntimeProvisioner {
 }
 
 impl RuntimeProvisioner {
-    /// The provisioner of one run; `candidates` is the folder templates are offered to.
+    /// The provisioner of one run, signing with `key` (`None`: run-time provisioning is off);
+    /// `candidates` is the folder templates are offered to.
     pub fn for_run(
         provider: &Provider,
-        account: &RunAccount,
+        key: Option<&AccessKey>,
         page: &super::page::PageInput,
         product: &str,
         region: &str,
         provisioned: Option<&Provisioned>,
         candidates: std::path::PathBuf,
     ) -> Self {
-        let (applier, refusal) = match provider {
-            Provider::Emulator(endpoint) => match EmulatorApplier::new(endpoint, key(account)) {
+        let (applier, refusal) = match (provider, key) {
+            (Provider::Emulator(_), None) => (None, "run-time provisioning is off for this run".to_owned()),
+            (Provider::Emulator(endpoint), Some(key)) => match EmulatorApplier::new(endpoint, key.clone()) {
                 Ok(applier) => (Some(applier), String::new()),
                 Err(e) => (None, format!("run-time provisioning is unavailable: {e}")),
             },
-            Provider::Terraform(_) => (
+            (Provider::Terraform(_), _) => (
                 None,
                 "run-time provisioning works in emulator accounts only; give the page a Resource META \
                  (<page>.task.toml with [meta]) to provision a real account before the run"
@@ -242,8 +248,7 @@ impl RuntimeProvisioner {
             .await
             .map_err(|e| format!("the resource could not be provisioned at run time: {e}"))?;
         let text = provided.report.to_text();
-        self.notes
-            .push(format!("Provisioned at run time for \"{description}\":\n{text}"));
+        self.notes.push(format!("{RUNTIME_NOTE} \"{description}\":\n{text}"));
         if let Err(e) = offer_candidate(&self.candidates, &self.slug, description, &provided.template) {
             tracing::warn!("cannot offer the template to the META library: {e}");
         }

@@ -41,9 +41,11 @@ pub async fn replay(
         ConsoleTarget::Remote { .. } => anyhow::bail!("the reference script runs against the bundled console only"),
     };
     let provisioned = match &page.task {
-        Some(task) if task.meta.is_some() => provision::provision(&provider, &account, &page.source, task)
-            .await
-            .map_err(|e| anyhow::anyhow!("the reference's resources could not be provisioned: {e}"))?,
+        Some(task) if task.meta.is_some() => {
+            provision::provision(&provider, &provision::root_key(&account), &page.source, task)
+                .await
+                .map_err(|e| anyhow::anyhow!("the reference's resources could not be provisioned: {e}"))?
+        }
         _ => None,
     };
     // A script's selectors name its own fixtures: the verification's resource names and ids become
@@ -61,7 +63,7 @@ pub async fn replay(
     let actions: Vec<ActRequest> = actions.iter().map(|a| rename(a, &renames)).collect();
     let result = run_script(target, page, settings, &account, &actions).await;
     if let Some(p) = provisioned {
-        let left = provision::destroy(&provider, &account, p).await;
+        let left = provision::destroy(&provider, &provision::root_key(&account), p).await;
         if !left.is_empty() {
             tracing::warn!("the reference run left resources behind: {}", left.join("; "));
         }

@@ -94,6 +94,19 @@ impl ReplyStream {
         Ok(deltas)
     }
 
+    /// Ends a reply cut off by the token limit: an unclosed tool call cannot be parsed, so it is sent
+    /// as content, tag and all, as far as it came (the caller reports `finish_reason: "length"`).
+    pub fn finish_cut(&mut self) -> Vec<ReplyDelta> {
+        if self.section == Section::ToolCall {
+            let text = format!("{TOOL_CALL_START}{}", std::mem::take(&mut self.buffer));
+            self.section = Section::Content;
+            let mut deltas = Vec::new();
+            self.send(Section::Content, &text, &mut deltas);
+            return deltas;
+        }
+        self.finish().unwrap_or_default()
+    }
+
     /// Attributes as much of the buffer as can be decided; returns whether it changed section.
     fn step(&mut self, deltas: &mut Vec<ReplyDelta>) -> Result<bool, TextError> {
         match self.section {

@@ -18,6 +18,8 @@ pub struct Validation {
     /// (resource, attribute, value) of every key attribute found to hold.
     pub checked: Vec<(String, String, String)>,
     pub destroyed: usize,
+    /// The names of the bindings it gives a run (`vpc_id`, `bucket_name`, …), for its success rules.
+    pub bindings: Vec<String>,
     pub took: Duration,
 }
 
@@ -44,6 +46,7 @@ pub async fn validate(
     let mut state = applier.apply(&meta).await.map_err(at("apply"))?;
     let verified = applier.verify(&meta, &state).await;
     let created = state.created().map(|r| r.address.clone()).collect();
+    let bindings = crate::report::bindings(&state).into_keys().collect();
     let destroyed = applier.destroy(&mut state).await;
     let verified = verified.map_err(at("verify"))?;
     let destroyed = destroyed.into_result().map_err(at("destroy"))?;
@@ -51,6 +54,7 @@ pub async fn validate(
         created,
         checked: verified.checked,
         destroyed: destroyed.destroyed.len(),
+        bindings,
         took: started.elapsed(),
     })
 }
