@@ -14,19 +14,10 @@ use serde_json::{Value, json};
 
 const TOKEN: &str = "serve-test-token";
 
-/// A small model with Qwen3's real vocabulary, so the real template's special tokens exist.
+/// The small random model with Qwen3's real tokenizer and chat template.
 fn checkpoint(dir: &Path) -> PathBuf {
     let model = dir.join("qwen3-tiny");
-    let shape = RandomShape {
-        hidden_size: 64,
-        intermediate_size: 128,
-        num_hidden_layers: 2,
-        num_attention_heads: 4,
-        num_key_value_heads: 2,
-        head_dim: 16,
-        ..RandomShape::bench()
-    };
-    write_random_checkpoint(&model, &shape, 11).unwrap();
+    write_random_checkpoint(&model, &RandomShape::small(), 11).unwrap();
     let text = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/aca-model/tests/fixtures/text/qwen3");
     for file in ["tokenizer.json.gz", "tokenizer_config.json"] {
         std::fs::copy(text.join(file), model.join(file)).unwrap();

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::Router;
 use tokio::task::JoinHandle;
 
 use crate::Console;
@@ -20,12 +21,25 @@ impl Serving {
     /// Binds `addr` (port 0: any free port) and serves `console` there, the peer address of each
     /// connection available to the handlers (it becomes the audit events' source IP).
     pub async fn start(console: Arc<Console>, addr: SocketAddr) -> std::io::Result<Self> {
+        Self::start_with(console, addr, |_| Router::new()).await
+    }
+
+    /// [`Serving::start`], with more routes beside the console's: `extra` is given the URL the
+    /// console is served at (services that call its OpenAPI need it).
+    pub async fn start_with(
+        console: Arc<Console>,
+        addr: SocketAddr,
+        extra: impl FnOnce(&str) -> Router,
+    ) -> std::io::Result<Self> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
-        let app = crate::app(console).into_make_service_with_connect_info::<SocketAddr>();
+        let url = format!("http://{addr}");
+        let app = crate::app(console)
+            .merge(extra(&url))
+            .into_make_service_with_connect_info::<SocketAddr>();
         let task = tokio::spawn(async move { axum::serve(listener, app).await });
         Ok(Serving {
-            url: format!("http://{addr}"),
+            url,
             addr,
             task: Some(task),
         })

@@ -47,6 +47,20 @@ impl RandomShape {
         }
     }
 
+    /// The tests' small model with Qwen3's real vocabulary (so the real template's special tokens
+    /// exist): 2 layers, hidden 64, 4 query and 2 key/value heads of 16.
+    pub fn small() -> Self {
+        RandomShape {
+            hidden_size: 64,
+            intermediate_size: 128,
+            num_hidden_layers: 2,
+            num_attention_heads: 4,
+            num_key_value_heads: 2,
+            head_dim: 16,
+            ..Self::bench()
+        }
+    }
+
     fn config_json(&self) -> serde_json::Value {
         json!({
             "architectures": ["Qwen3ForCausalLM"],

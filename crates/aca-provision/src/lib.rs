@@ -5,10 +5,12 @@
 //! [`config`] reads it with `hcl-rs` and [`graph`] orders its blocks; an [`Applier`] applies,
 //! verifies and destroys it: [`EmulatorApplier`] interprets it against the signed OpenAPI (the
 //! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
-//! [`identity`] is the RAM user the provisioner acts as in an emulator account, so that its calls are
-//! told apart from the procedure's in ActionTrail; [`report`] turns the result into bindings for the success rules and a resource report for the
-//! agent's prompt; [`state`] keeps it on disk between commands; [`task`] finds a page's META;
-//! [`pool`] lends isolated accounts, checks them and cleans them before they go back; [`coder`]
+//! [`identity`] is the RAM user the provisioner acts as in an emulator account, so that its calls
+//! are told apart from the procedure's in ActionTrail; [`run`] is one run's provisioning there
+//! (identity, META, the agent's requests, teardown) and [`service`] serves it over HTTP beside the
+//! emulator's admin API, for the browser extension. [`report`] turns the result into bindings for
+//! the success rules and a resource report for the agent's prompt; [`state`] keeps it on disk
+//! between commands; [`task`] finds a page's META; [`pool`] lends isolated accounts, checks them and cleans them before they go back; [`coder`]
 //! writes the META of pages that have none, offline and at the agent's request during a run.
 
 pub mod applier;
@@ -20,6 +22,8 @@ pub mod graph;
 pub mod identity;
 pub mod pool;
 pub mod report;
+pub mod run;
+pub mod service;
 pub mod state;
 pub mod suffix;
 pub mod task;
@@ -31,6 +35,7 @@ pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
 pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
 pub use identity::{IdentityError, ProvisionerIdentity};
 pub use report::{ResourceReport, bindings};
+pub use run::{RunError, RunProvisioning, Told};
 pub use state::{ProvisionState, ResourceRecord};
 pub use suffix::Suffix;
 pub use terraform::TerraformApplier;

@@ -20,8 +20,6 @@ use aca_agent::{Episode, LlmConfig, LlmPolicy, Policy, RuleResult, ScriptedPolic
 use aca_chat::ChatClient;
 use aca_console::profile::ProfileId;
 use aca_core::{ActRequest, ConsoleRun, ModelUsage, Report, StepReport, Verdict};
-use aca_provision::Suffix;
-use aca_reward::ProvisionerCalls;
 use aca_runner::{Runner, RunnerConfig, Session};
 
 use self::drive::Capture;
@@ -156,32 +154,30 @@ async fn verify_into(
     };
     let chosen = audit::choose(page);
 
-    let provider = provision::provider(target, &report_dir);
-    let provisions = page.task.as_ref().is_some_and(|t| t.meta.is_some()) || settings.runtime_provisioning;
-    // In an emulator account the provisioner acts as its own RAM user, so that the rule channel can
-    // leave its calls out; Terraform signs with its own credentials.
-    let identity = match (&provider, provisions) {
-        (provision::Provider::Emulator(endpoint), true) => {
-            match aca_provision::ProvisionerIdentity::create(endpoint, provision::root_key(&account), &Suffix::random())
-                .await
-            {
-                Ok(identity) => Some(identity),
-                Err(e) => {
-                    report.verdict = Verdict::EnvironmentFailure;
-                    report.failure = Some(format!("the provisioner cannot act in the account: {e}"));
-                    return Ok(finish(report, started));
-                }
-            }
-        }
-        _ => None,
+    let page_context = aca_provision::PageContext {
+        procedure: page.procedure.clone(),
+        product: Some(product.clone()),
+        region: region.clone(),
+        source: page.source.clone(),
     };
-    let as_provisioner = Provisioner {
-        key: identity
-            .as_ref()
-            .map_or_else(|| provision::root_key(&account), |i| i.key.clone()),
-        calls: identity
-            .as_ref()
-            .map_or_else(ProvisionerCalls::none, |i| ProvisionerCalls::of_user(&i.user_name)),
+    let needs_meta = page.task.as_ref().is_some_and(|t| t.meta.is_some());
+    let mut resources = match provision::RunResources::start(
+        target,
+        &account,
+        page_context,
+        &report_dir,
+        needs_meta,
+        settings.runtime_provisioning,
+        settings.model.as_ref(),
+    )
+    .await
+    {
+        Ok(resources) => resources,
+        Err(e) => {
+            report.verdict = Verdict::EnvironmentFailure;
+            report.failure = Some(e);
+            return Ok(finish(report, started));
+        }
     };
     let context = RunContext {
         target,
@@ -191,18 +187,15 @@ async fn verify_into(
         product: &product,
         region: &region,
         chosen: &chosen,
-        provider: &provider,
-        provisioner: &as_provisioner,
         report_dir: &report_dir,
     };
-    let outcome = provision_and_run(&context, &mut report, progress, measured).await;
-    if let Some(identity) = identity
-        && let Err(e) = identity.remove().await
-    {
-        add_failure(
-            &mut report,
-            format!("cleanup left the provisioner's RAM user behind: {e}"),
-        );
+    let outcome = provision_and_run(&context, &mut resources, &mut report, progress, measured).await;
+    progress("destroying the provisioned resources");
+    let cleanup = Instant::now();
+    let left = resources.finish().await;
+    measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
+    if !left.is_empty() {
+        add_failure(&mut report, format!("cleanup left resources behind: {}", left.join("; ")));
     }
     outcome?;
     Ok(finish(report, started))
@@ -217,65 +210,38 @@ struct RunContext<'a> {
     product: &'a str,
     region: &'a str,
     chosen: &'a Result<audit::ChosenRule, String>,
-    provider: &'a provision::Provider,
-    provisioner: &'a Provisioner,
     report_dir: &'a std::path::Path,
 }
 
-/// Who provisions in the run's account, and which of the audit log's calls are therefore its own.
-struct Provisioner {
-    key: aca_provision::AccessKey,
-    calls: ProvisionerCalls,
-}
-
-/// Provisions the page's META, runs the episode in Chromium and destroys what was provisioned,
-/// whatever happened in between. `Err` only when Chromium cannot start.
+/// Provisions the page's META and runs the episode in Chromium. `Err` only when Chromium cannot
+/// start; the caller destroys what was provisioned.
 async fn provision_and_run(
     run: &RunContext<'_>,
+    resources: &mut provision::RunResources,
     report: &mut Report,
     progress: &dyn Fn(&str),
     measured: &mut Measures,
 ) -> anyhow::Result<()> {
     let provisioning = Instant::now();
-    let provisioned = match &run.page.task {
-        Some(task) if task.meta.is_some() => {
-            progress("provisioning the resources the page needs");
-            match provision::provision(run.provider, &run.provisioner.key, &run.page.source, task).await {
-                Ok(p) => p,
-                Err(e) => {
-                    report.verdict = Verdict::EnvironmentFailure;
-                    report.failure = Some(format!("the resources the page needs could not be provisioned: {e}"));
-                    return Ok(());
-                }
-            }
+    if let Some(task) = run.page.task.as_ref().filter(|t| t.meta.is_some()) {
+        progress("provisioning the resources the page needs");
+        if let Err(e) = resources.before_run(&run.page.source, task).await {
+            report.verdict = Verdict::EnvironmentFailure;
+            report.failure = Some(format!("the resources the page needs could not be provisioned: {e}"));
+            return Ok(());
         }
-        _ => None,
-    };
-    measured.provision_ms = provisioning.elapsed().as_millis() as u64;
-    if let Some(p) = &provisioned {
-        measured.bindings = p.bindings.clone();
     }
-    report.resources = provisioned.as_ref().map(|p| p.report.text.clone());
+    measured.provision_ms = provisioning.elapsed().as_millis() as u64;
+    measured.bindings = resources.bindings();
+    report.resources = resources.report_text();
 
     progress("starting Chromium");
-    let result = match Runner::launch(run.settings.runner.clone()).await {
-        Ok(runner) => {
-            let result = run_in_browser(&runner, run, provisioned.as_ref(), report, progress).await;
-            runner.close().await;
-            Ok(result)
-        }
-        Err(e) => Err(anyhow::anyhow!("{e}")),
-    };
-    if let Some(p) = provisioned {
-        progress("destroying the provisioned resources");
-        let cleanup = Instant::now();
-        let left = provision::destroy(run.provider, &run.provisioner.key, p).await;
-        measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
-        if !left.is_empty() {
-            add_failure(report, format!("cleanup left resources behind: {}", left.join("; ")));
-        }
-    }
-    match result? {
+    let runner = Runner::launch(run.settings.runner.clone())
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let result = run_in_browser(&runner, run, resources, report, progress).await;
+    runner.close().await;
+    match result {
         Ok(effective) => measured.effective = effective,
         Err(e) => {
             report.verdict = Verdict::EnvironmentFailure;
@@ -296,7 +262,7 @@ fn add_failure(report: &mut Report, note: String) {
 async fn run_in_browser(
     runner: &Runner,
     run: &RunContext<'_>,
-    provisioned: Option<&provision::Provisioned>,
+    resources: &mut provision::RunResources,
     report: &mut Report,
     progress: &dyn Fn(&str),
 ) -> anyhow::Result<Vec<ActRequest>> {
@@ -327,28 +293,16 @@ async fn run_in_browser(
 
     let mut task = Task::new(page.procedure.clone());
     task.limits.max_turns = settings.max_turns;
-    let mut bindings = aca_reward::rule::Bindings::new();
-    if let Some(p) = provisioned {
-        task.resource_report = Some(p.report.clone());
-        task.bindings = p.bindings.clone();
-        bindings.extend(p.bindings.clone());
-    }
+    task.resource_report = resources.told();
+    task.bindings = resources.bindings();
     let policy: Box<dyn Policy> = match &settings.policy {
         PolicyChoice::Scripted => Box::new(ScriptedPolicy::new()),
         PolicyChoice::Llm(config) => Box::new(LlmPolicy::new(config.clone())),
     };
     let mut episode = Episode::new(task, policy);
     let episode_start_ms = unix_ms() - 1_000;
-    let mut provisioner = provision::RuntimeProvisioner::for_run(
-        run.provider,
-        settings.runtime_provisioning.then_some(&run.provisioner.key),
-        page,
-        product,
-        region,
-        provisioned,
-        settings.out.join("meta-candidates"),
-    )
-    .with_model(settings.model.as_ref());
+    let candidates = settings.out.join("meta-candidates");
+    let mut provisioner = resources.runtime(&page.slug, &candidates);
     let log = drive::drive(
         &mut session,
         &mut episode,
@@ -360,8 +314,8 @@ async fn run_in_browser(
     )
     .await;
     let _ = session.close().await;
-    bindings.extend(provisioner.bindings());
-    provisioner.finish(report).await;
+    let bindings: aca_reward::rule::Bindings = resources.bindings();
+    report.resources = resources.report_text();
 
     let rule_result = match chosen {
         Ok(chosen) => {
@@ -373,7 +327,7 @@ async fn run_in_browser(
                 account_id: Some(&account.account_id),
                 bundled: target.is_bundled(),
                 deadline: settings.rule_deadline,
-                provisioner: run.provisioner.calls.clone(),
+                provisioner: resources.calls(),
             };
             let rule_report = audit::check(chosen, &bindings, episode_start_ms, &access).await;
             let result = RuleResult {

@@ -36,7 +36,8 @@ struct ResetAccount {
     profile: Option<ProfileId>,
 }
 
-fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Box<Response>> {
+/// `Ok` when the request carries the emulator's admin token; otherwise the response to send.
+pub fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let Some(expected) = &console.config.admin_token else {
         return Err(Box::new(admin_error(
             StatusCode::FORBIDDEN,
@@ -59,7 +60,8 @@ fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Box<Response>
     }
 }
 
-fn admin_error(status: StatusCode, code: &str, message: &str) -> Response {
+/// An admin API error: `{"Code", "Message"}` with `status`.
+pub fn admin_error(status: StatusCode, code: &str, message: &str) -> Response {
     (status, Json(json!({ "Code": code, "Message": message }))).into_response()
 }
 

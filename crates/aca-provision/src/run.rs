@@ -1,0 +1,226 @@
+//! One run's provisioning in an emulator account: the provisioner's own RAM user, the META applied
+//! before the episode, what the agent asks for during it (written and applied by the ResourceCoder),
+//! and the teardown of all of it afterwards, whatever happened in between.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::applier::{Applier, Meta};
+use crate::coder::{CoderError, PageContext, ResourceCoder, offer_candidate};
+use crate::emulator::{AccessKey, EmulatorApplier};
+use crate::identity::{IdentityError, ProvisionerIdentity};
+use crate::report::{ResourceReport, bindings, resource_name};
+use crate::state::{ProvisionState, ResourceRecord};
+use crate::suffix::Suffix;
+
+/// How the report introduces what a request provisioned during the episode.
+pub const RUNTIME_NOTE: &str = "Provisioned at run time for";
+
+/// What the agent is told exists: the text for its prompt and the names and ids its table rows
+/// show (the shape of `aca_agent::ResourceReport`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Told {
+    pub text: String,
+    pub names: Vec<String>,
+}
+
+/// Why a run's provisioning failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Identity(#[from] IdentityError),
+    #[error("the resources the page needs could not be provisioned: {0}")]
+    Meta(String),
+    #[error("the resource could not be provisioned at run time: {0}")]
+    Request(#[from] CoderError),
+}
+
+/// The provisioning of one run in one emulator account.
+pub struct RunProvisioning {
+    identity: ProvisionerIdentity,
+    applier: EmulatorApplier,
+    coder: ResourceCoder,
+    page: PageContext,
+    /// What the META made before the episode, and its report.
+    before: Option<ProvisionState>,
+    meta_report: Option<String>,
+    /// What each request made during it.
+    created: Vec<ProvisionState>,
+    told: Option<Told>,
+    /// One line per request, for the report.
+    notes: Vec<String>,
+}
+
+impl RunProvisioning {
+    /// Makes the provisioner's RAM user in the account whose root key is `root`, at `endpoint`.
+    pub async fn start(endpoint: &str, root: AccessKey, page: PageContext) -> Result<Self, RunError> {
+        let identity = ProvisionerIdentity::create(endpoint, root, &Suffix::random()).await?;
+        let applier = match EmulatorApplier::new(endpoint, identity.key.clone()) {
+            Ok(applier) => applier,
+            Err(e) => {
+                let _ = identity.remove().await;
+                return Err(RunError::Meta(e.to_string()));
+            }
+        };
+        Ok(Self {
+            identity,
+            applier,
+            coder: ResourceCoder::rule_based(),
+            page,
+            before: None,
+            meta_report: None,
+            created: Vec::new(),
+            told: None,
+            notes: Vec::new(),
+        })
+    }
+
+    /// Uses `coder` for the agent's requests (a model-backed fallback, say).
+    pub fn with_coder(mut self, coder: ResourceCoder) -> Self {
+        self.coder = coder;
+        self
+    }
+
+    /// The RAM user the provisioner acts as.
+    pub fn user_name(&self) -> &str {
+        &self.identity.user_name
+    }
+
+    /// What the agent is told exists so far.
+    pub fn told(&self) -> Option<&Told> {
+        self.told.as_ref()
+    }
+
+    /// The key the provisioner signs with.
+    pub fn key(&self) -> &AccessKey {
+        &self.identity.key
+    }
+
+    /// Applies and verifies `meta` before the episode; a META that does not hold is destroyed again.
+    pub async fn apply_meta(&mut self, meta: &Meta) -> Result<Told, RunError> {
+        let mut state = self.applier.apply(meta).await.map_err(|e| RunError::Meta(e.to_string()))?;
+        if let Err(e) = self.applier.verify(meta, &state).await {
+            let destroyed = self.applier.destroy(&mut state).await;
+            let mut message = format!("the provisioned resources do not hold: {e}");
+            if !destroyed.failures.is_empty() {
+                message.push_str(&format!(" (and {} could not be destroyed)", destroyed.failures.len()));
+            }
+            return Err(RunError::Meta(message));
+        }
+        let report = ResourceReport::new(&meta.description, &state, &meta.key_attributes);
+        let told = Told {
+            text: report.to_text(),
+            names: names_and_ids(&state),
+        };
+        self.before = Some(state);
+        self.meta_report = Some(told.text.clone());
+        self.told = Some(told.clone());
+        Ok(told)
+    }
+
+    /// The ResourceCoder writes the page's META from the page alone (validated in this account first)
+    /// and applies it; `Ok(None)` when the page needs nothing.
+    pub async fn generate_and_apply(&mut self) -> Result<Option<Told>, RunError> {
+        let generated = match self.coder.generate(&self.page, &self.applier).await {
+            Ok(generated) => generated,
+            Err(CoderError::NothingNeeded { .. }) => return Ok(None),
+            Err(e) => return Err(RunError::Meta(e.to_string())),
+        };
+        let meta = Meta::new(&self.page.source, &generated.meta, &self.page.region, Suffix::random())
+            .map_err(|e| RunError::Meta(e.to_string()))?;
+        self.apply_meta(&meta).await.map(Some)
+    }
+
+    /// Answers the agent's `request_resource`: a configuration for what is missing, applied and
+    /// verified; the template is offered to the META library in `candidates` when given. Returns
+    /// everything the agent is now told, the new resources' names first.
+    pub async fn request(&mut self, description: &str, candidates: Option<(&Path, &str)>) -> Result<Told, RunError> {
+        let existing: Vec<ResourceRecord> = self.existing().cloned().collect();
+        let provided = self
+            .coder
+            .provide(&self.page, description, &existing, &self.applier)
+            .await?;
+        let text = provided.report.to_text();
+        self.notes.push(format!("{RUNTIME_NOTE} \"{description}\":\n{text}"));
+        if let Some((dir, slug)) = candidates
+            && let Err(e) = offer_candidate(dir, slug, description, &provided.template)
+        {
+            tracing::warn!("cannot offer the template to the META library: {e}");
+        }
+        let mut names = names_and_ids(&provided.state);
+        let before = self.told.take().unwrap_or_default();
+        names.extend(before.names);
+        let mut told = before.text;
+        if !told.is_empty() {
+            told.push('\n');
+        }
+        told.push_str(&text);
+        self.created.push(provided.state);
+        let told = Told { text: told, names };
+        self.told = Some(told.clone());
+        Ok(told)
+    }
+
+    /// `${suffix}`, `${vpc_id}`, … of everything provisioned, for the success rule and the
+    /// procedure's values. `${suffix}` and `${region}` are the META's when there was one.
+    pub fn bindings(&self) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for state in &self.created {
+            out.extend(bindings(state));
+        }
+        if let Some(before) = &self.before {
+            out.extend(bindings(before));
+        }
+        out
+    }
+
+    /// The report's resources section: what the META made, then one note per request.
+    pub fn report_text(&self) -> Option<String> {
+        let mut text = self.meta_report.clone().unwrap_or_default();
+        for note in &self.notes {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(note);
+        }
+        (!text.is_empty()).then_some(text)
+    }
+
+    fn existing(&self) -> impl Iterator<Item = &ResourceRecord> {
+        self.before
+            .iter()
+            .chain(&self.created)
+            .flat_map(ProvisionState::created)
+    }
+
+    /// Destroys what the requests and the META made (newest first) and removes the provisioner's
+    /// user; returns what could not be destroyed, in words.
+    pub async fn finish(mut self) -> Vec<String> {
+        let mut left = Vec::new();
+        for state in self.created.iter_mut().rev().chain(self.before.iter_mut()) {
+            let destroyed = self.applier.destroy(state).await;
+            left.extend(
+                destroyed
+                    .failures
+                    .iter()
+                    .map(|f| format!("{} {}: {}", f.resource, f.id, f.error)),
+            );
+        }
+        if let Err(e) = self.identity.remove().await {
+            left.push(e.to_string());
+        }
+        left
+    }
+}
+
+/// The ids and names the resources' table rows show. The resource a procedure acts on is created
+/// last: it comes first, its id before its name (consoles search by id by default).
+pub fn names_and_ids(state: &ProvisionState) -> Vec<String> {
+    state
+        .created()
+        .rev()
+        .flat_map(|r| std::iter::once(r.id.clone()).chain(resource_name(r)))
+        .collect()
+}
