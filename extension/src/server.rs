@@ -1,5 +1,7 @@
 //! The companion `aca` server, called from the service worker with the saved URL and bearer token:
-//! its account API lists accounts (the connection check) and leases one per verification.
+//! its account API lists accounts (the connection check) and leases one per verification, and its
+//! provisioning API creates the resources a page needs in the leased account (as the provisioner's
+//! own RAM user), answers the agent's requests for more, and destroys them all after the run.
 //!
 //! Every failure is a [`ServerError`] that says which URL failed and what the server answered.
 
@@ -67,6 +69,77 @@ pub struct AccountCredentials {
 /// The account summaries of `GET /admin/accounts`; only their number matters here.
 pub async fn list_accounts(settings: &Settings) -> Result<Vec<serde_json::Value>, ServerError> {
     call(settings, "GET", "/admin/accounts", None).await
+}
+
+/// The resources provisioned for one run (`POST /admin/accounts/{id}/provisions`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Provisioning {
+    pub id: String,
+    /// The RAM user the provisioner acts as: its calls never meet the success rule.
+    pub user_name: String,
+    /// What the agent is told exists; `None` when the page needs nothing.
+    pub told: Option<aca_agent::ResourceReport>,
+    /// `${vpc_id}`, … for the success rule.
+    #[serde(default)]
+    pub bindings: std::collections::BTreeMap<String, String>,
+}
+
+/// What a request during the run provisioned (`POST /admin/provisions/{id}/requests`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Provided {
+    pub told: aca_agent::ResourceReport,
+    #[serde(default)]
+    pub bindings: std::collections::BTreeMap<String, String>,
+}
+
+/// What the teardown could not destroy (`DELETE /admin/provisions/{id}`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct TornDown {
+    #[serde(default)]
+    pub left: Vec<String>,
+}
+
+/// Has the server write and create what the procedure needs in the leased account.
+pub async fn start_provisioning(
+    settings: &Settings,
+    account_id: &str,
+    procedure: &aca_core::Procedure,
+    region: &str,
+) -> Result<Provisioning, ServerError> {
+    let body = serde_json::json!({
+        "procedure": procedure,
+        "region": region,
+        "source": procedure.title,
+    })
+    .to_string();
+    call(
+        settings,
+        "POST",
+        &format!("/admin/accounts/{account_id}/provisions"),
+        Some(&body),
+    )
+    .await
+}
+
+/// Asks the server for a resource the agent requested during the run.
+pub async fn request_resource(
+    settings: &Settings,
+    provisioning: &str,
+    description: &str,
+) -> Result<Provided, ServerError> {
+    let body = serde_json::json!({ "description": description }).to_string();
+    call(
+        settings,
+        "POST",
+        &format!("/admin/provisions/{provisioning}/requests"),
+        Some(&body),
+    )
+    .await
+}
+
+/// Destroys everything provisioned for the run.
+pub async fn finish_provisioning(settings: &Settings, provisioning: &str) -> Result<TornDown, ServerError> {
+    call(settings, "DELETE", &format!("/admin/provisions/{provisioning}"), None).await
 }
 
 /// Creates a fresh account for one verification (`POST /admin/accounts`).

@@ -26,7 +26,14 @@ impl Emulator {
     pub async fn start(config: ConsoleConfig) -> anyhow::Result<Self> {
         let console = Arc::new(Console::in_memory(config));
         let account = console.create_account("e2e", None)?;
-        let serving = Serving::local(console.clone()).await?;
+        // As `aca console` serves it: the provisioning API beside the admin API.
+        let served = console.clone();
+        let serving = Serving::start_with(
+            console.clone(),
+            std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+            move |url| aca_provision::service::routes(served, url),
+        )
+        .await?;
         Ok(Self {
             console,
             url: serving.url.clone(),

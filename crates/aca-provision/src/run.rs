@@ -100,7 +100,11 @@ impl RunProvisioning {
 
     /// Applies and verifies `meta` before the episode; a META that does not hold is destroyed again.
     pub async fn apply_meta(&mut self, meta: &Meta) -> Result<Told, RunError> {
-        let mut state = self.applier.apply(meta).await.map_err(|e| RunError::Meta(e.to_string()))?;
+        let mut state = self
+            .applier
+            .apply(meta)
+            .await
+            .map_err(|e| RunError::Meta(e.to_string()))?;
         if let Err(e) = self.applier.verify(meta, &state).await {
             let destroyed = self.applier.destroy(&mut state).await;
             let mut message = format!("the provisioned resources do not hold: {e}");

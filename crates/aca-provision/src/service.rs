@@ -131,11 +131,7 @@ async fn start(
         "told": told,
         "bindings": run.bindings(),
     });
-    service
-        .runs
-        .lock()
-        .await
-        .insert(id, Arc::new(Mutex::new(Some(run))));
+    service.runs.lock().await.insert(id, Arc::new(Mutex::new(Some(run))));
     (StatusCode::CREATED, Json(answer)).into_response()
 }
 

@@ -10,7 +10,7 @@ use aca_reward::rule::{self, Bindings};
 use crate::audit::{AccessKey, AuditTiming, LookupCall, LookupFailure, LookupWindow};
 use crate::chrome::{now_ms, random_uuid, sleep};
 use crate::http;
-use aca_reward::ChosenRule;
+use aca_reward::{ChosenRule, ProvisionerCalls};
 
 /// Where and as whom the audit log is read.
 pub struct AuditAccess<'a> {
@@ -19,6 +19,10 @@ pub struct AuditAccess<'a> {
     pub key: &'a AccessKey,
     pub window: &'a LookupWindow,
     pub timing: AuditTiming,
+    /// `${vpc_id}`, … of what was provisioned for the run.
+    pub bindings: &'a Bindings,
+    /// The provisioner's calls, which never meet the rule.
+    pub provisioner: ProvisionerCalls,
 }
 
 /// Spaces `LookupEvents` calls out.
@@ -44,7 +48,7 @@ impl Pace {
 pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn Fn() -> bool) -> RuleReport {
     let started = now_ms();
     let waited = || (now_ms() - started).max(0) as u64;
-    let resolved = match rule::resolve(&chosen.rule, &Bindings::new()) {
+    let resolved = match rule::resolve(&chosen.rule, access.bindings) {
         Ok(r) => r,
         Err(e) => return chosen.report(Err(&e.to_string()), 0),
     };
@@ -55,13 +59,19 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
         last_ms: None,
     };
     let mut seen: Vec<TrailEvent> = Vec::new();
+    let mut provisioners: Vec<TrailEvent> = Vec::new();
     let mut ids: HashSet<String> = HashSet::new();
     let mut interval = access.timing.poll_interval_ms;
     loop {
         match scan(access, narrowing.as_deref(), deadline, &mut pace).await {
             Ok(events) => {
                 for event in events {
-                    if ids.insert(event.event_id.clone()) {
+                    if !ids.insert(event.event_id.clone()) {
+                        continue;
+                    }
+                    if access.provisioner.made(&event) {
+                        provisioners.push(event);
+                    } else {
                         seen.push(event);
                     }
                 }
@@ -75,7 +85,12 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
         let found = rule::match_resolved(&resolved, &seen);
         let now = now_ms();
         if found.matched || now >= deadline || stopped() {
-            return chosen.report(Ok(&found), waited());
+            let mut report = chosen.report(Ok(&found), waited());
+            let everything: Vec<TrailEvent> = seen.iter().chain(&provisioners).cloned().collect();
+            if !found.matched && !provisioners.is_empty() && rule::match_resolved(&resolved, &everything).matched {
+                report.near_misses.insert(0, access.provisioner.only_they_matched());
+            }
+            return report;
         }
         sleep(interval.min((deadline - now) as u64) as i32).await;
         interval = access.timing.next_interval(interval);

@@ -25,7 +25,7 @@ use crate::messages::{
 use crate::report::{self, Interruption, Progress, RunFacts};
 use crate::server::{self, AccountCredentials};
 use crate::settings::Settings;
-use aca_reward::ChosenRule;
+use aca_reward::{ChosenRule, ProvisionerCalls};
 
 /// How long a console page may take to load.
 const LOAD_WAIT_MS: i64 = 15_000;
@@ -227,6 +227,9 @@ async fn set_phase(phase: Phase) {
     .await;
 }
 
+/// Where resources are provisioned: the bundled console opens its products in this region.
+const DEFAULT_REGION: &str = "cn-hangzhou";
+
 /// The whole run; every way it ends is a report.
 async fn carry_out(setup: &RunSetup) -> Report {
     let base = setup.settings.server_url.clone();
@@ -246,6 +249,49 @@ async fn carry_out(setup: &RunSetup) -> Report {
         started_at: setup.started_at.clone(),
         duration_ms: (now_ms() - setup.started_ms).max(0) as u64,
     };
+    // What the page needs is created before the episode, by the server's provisioner acting as its
+    // own RAM user in the leased account, and destroyed after it whatever happened.
+    note("provisioning what the page needs".to_owned()).await;
+    let mut provisioning = match server::start_provisioning(
+        &setup.settings,
+        &setup.account.account_id,
+        &setup.procedure,
+        DEFAULT_REGION,
+    )
+    .await
+    {
+        Ok(p) => p,
+        Err(e) => {
+            let why = format!("the resources the page needs could not be provisioned: {e}");
+            return report::not_run(&setup.procedure.title, why, facts(""));
+        }
+    };
+    if let Some(told) = &provisioning.told {
+        note(format!("provisioned: {}", told.names.join(", "))).await;
+    }
+    let mut report = run_provisioned(setup, &mut provisioning, &facts).await;
+    note("destroying the provisioned resources".to_owned()).await;
+    let left = match server::finish_provisioning(&setup.settings, &provisioning.id).await {
+        Ok(torn_down) => torn_down.left,
+        Err(e) => vec![e.to_string()],
+    };
+    if !left.is_empty() {
+        let note = format!("cleanup left resources behind: {}", left.join("; "));
+        report.failure = Some(match report.failure.take() {
+            Some(f) => format!("{f}; {note}"),
+            None => note,
+        });
+    }
+    report
+}
+
+/// The run in the leased account once its resources exist: logon, the episode, the audit log.
+async fn run_provisioned(
+    setup: &RunSetup,
+    provisioning: &mut server::Provisioning,
+    facts: &dyn Fn(&str) -> RunFacts,
+) -> Report {
+    let base = setup.settings.server_url.clone();
     let region = match prepare(setup).await {
         Ok(region) => region,
         Err(why) => return report::not_run(&setup.procedure.title, why, facts("")),
@@ -258,8 +304,11 @@ async fn carry_out(setup: &RunSetup) -> Report {
         })),
         None => Box::new(ScriptedPolicy::new()),
     };
-    let mut episode = Episode::new(Task::new(setup.procedure.clone()), policy);
-    let interruption = drive(setup, &mut episode).await;
+    let mut task = Task::new(setup.procedure.clone());
+    task.resource_report = provisioning.told.clone();
+    task.bindings = provisioning.bindings.clone();
+    let mut episode = Episode::new(task, policy);
+    let interruption = drive(setup, &mut episode, provisioning).await;
 
     let stopped = matches!(interruption, Some(Interruption::Stopped { .. }));
     let rule = match &setup.chosen {
@@ -283,11 +332,15 @@ async fn carry_out(setup: &RunSetup) -> Report {
                 key: &key,
                 window: &window,
                 timing: AuditTiming::emulator(),
+                bindings: &provisioning.bindings,
+                provisioner: ProvisionerCalls::of_user(&provisioning.user_name),
             };
             Ok(audit::check(chosen, &access, &|| control(|c| c.stop)).await)
         }
     };
-    report::build(&episode, rule, interruption, facts(&region))
+    let mut report = report::build(&episode, rule, interruption, facts(&region));
+    report.resources = provisioning.told.as_ref().map(|t| t.text.clone());
+    report
 }
 
 /// `CreateVpc and CreateVSwitch`.
@@ -371,7 +424,11 @@ fn request(action: GuiAction) -> ActRequest {
 }
 
 /// Feeds the episode until it finishes; `Some` when it was stopped or could not go on.
-async fn drive(setup: &RunSetup, episode: &mut Episode) -> Option<Interruption> {
+async fn drive(
+    setup: &RunSetup,
+    episode: &mut Episode,
+    provisioning: &mut server::Provisioning,
+) -> Option<Interruption> {
     let tab = setup.tab;
     let model = setup.settings.model_endpoint();
     let refused = |e: aca_agent::EpisodeError| Interruption::Failed(format!("the episode refused its input: {e}"));
@@ -435,12 +492,21 @@ async fn drive(setup: &RunSetup, episode: &mut Episode) -> Option<Interruption> 
             },
             Next::Provision(description) => {
                 note(format!("the agent asks for a resource: {description}")).await;
-                episode
-                    .resource_unavailable(
-                        "the extension cannot provision resources during a run; verify pages that need \
-                         resources with `aca verify`, which provisions their Resource META",
-                    )
-                    .map_err(refused)
+                match server::request_resource(&setup.settings, &provisioning.id, &description).await {
+                    Ok(provided) => {
+                        provisioning.bindings = provided.bindings;
+                        provisioning.told = Some(provided.told.clone());
+                        // The page was rendered before the resource existed: load it again, as a
+                        // person would, so that its lists show it.
+                        if let Ok(url) = chrome::tab_url(tab).await {
+                            let _ = chrome::navigate_tab(tab, &url).await;
+                            let _ = wait_loaded(tab).await;
+                        }
+                        episode.resource_report(provided.told)
+                    }
+                    Err(e) => episode.resource_unavailable(&e.to_string()),
+                }
+                .map_err(refused)
             }
         };
         match result {

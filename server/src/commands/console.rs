@@ -12,7 +12,8 @@ use clap::{Args, Subcommand};
 /// Run the bundled Alibaba Cloud console emulator (console UI, signed OpenAPI, ActionTrail).
 ///
 /// One address serves the console pages, every product's OpenAPI (routed by API version, so an
-/// official SDK works when its endpoint is pointed here) and the admin API. On start it prints the
+/// official SDK works when its endpoint is pointed here), the admin API and, beside it, the
+/// provisioning API the browser extension uses for the resources a page needs. On start it prints the
 /// console URL, and writes the default account's console login and AccessKey pair to
 /// --credentials as JSON.
 ///
@@ -166,9 +167,13 @@ pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
         Some(a) => console.credentials(&a.account_id)?,
         None => console.create_account("default", Some(args.profile))?,
     };
-    let server = Serving::start(console, args.listen)
-        .await
-        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    // The provisioning API serves the browser extension beside the admin API.
+    let served = console.clone();
+    let server = Serving::start_with(console, args.listen, move |url| {
+        aca_provision::service::routes(served, url)
+    })
+    .await
+    .with_context(|| format!("cannot listen on {}", args.listen))?;
     Ok(Started {
         url: server.url.clone(),
         credentials,

@@ -195,7 +195,10 @@ async fn verify_into(
     let left = resources.finish().await;
     measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
     if !left.is_empty() {
-        add_failure(&mut report, format!("cleanup left resources behind: {}", left.join("; ")));
+        add_failure(
+            &mut report,
+            format!("cleanup left resources behind: {}", left.join("; ")),
+        );
     }
     outcome?;
     Ok(finish(report, started))

@@ -1,6 +1,7 @@
 //! The bundled emulator served in-process on a local port, for commands and tests that provision
 //! without a console of their own.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use aca_console::{Console, ConsoleConfig, Credentials, Serving};
@@ -8,7 +9,8 @@ use aca_console::{Console, ConsoleConfig, Credentials, Serving};
 use crate::emulator::AccessKey;
 use crate::error::{ProvisionError, Result};
 
-/// An emulator served on `127.0.0.1`; stops when dropped.
+/// An emulator served on `127.0.0.1`, with the provisioning API beside its admin API; stops when
+/// dropped.
 pub struct LocalEmulator {
     pub console: Arc<Console>,
     pub url: String,
@@ -22,7 +24,12 @@ impl LocalEmulator {
             endpoint: "127.0.0.1:0".into(),
             message: e.to_string(),
         };
-        let serving = Serving::local(console.clone()).await.map_err(transport)?;
+        let served = console.clone();
+        let serving = Serving::start_with(console.clone(), SocketAddr::from(([127, 0, 0, 1], 0)), move |url| {
+            crate::service::routes(served, url)
+        })
+        .await
+        .map_err(transport)?;
         Ok(Self {
             console,
             url: serving.url.clone(),
