@@ -458,4 +458,6 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
 #[cfg(test)]
 mod probe_tests;
 #[cfg(test)]
+mod test_console;
+#[cfg(test)]
 mod tests;

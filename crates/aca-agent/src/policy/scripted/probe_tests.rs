@@ -2,12 +2,12 @@
 //! names: a navigation item with no word in common (Disks → Block Storage), found by opening the
 //! items the page does not name and looking for what the next steps need; the product; a dialog.
 
-use aca_core::{ActionOutcome, DefectKind, ElementState, Fingerprint, PlaceKind, Procedure, Verdict};
+use aca_core::{ActionOutcome, DefectKind, PlaceKind, Procedure, Verdict};
 
+use super::test_console::{Elements, FakeConsole, drive, place, report, task_with_resource};
 use super::*;
-use crate::episode::{Episode, Next};
-use crate::grade::{Report, RuleResult};
-use crate::task::{ResourceReport, Task};
+use crate::grade::Report;
+use crate::task::Task;
 
 /// A console with an Instances page, a Block Storage page listing the task's disk, a Snapshots
 /// page, and an attach dialog.
@@ -37,67 +37,41 @@ impl Default for StorageConsole {
     }
 }
 
-fn place(kind: PlaceKind, name: &str) -> aca_core::Place {
-    aca_core::Place {
-        kind,
-        name: name.into(),
-    }
-}
-
-impl StorageConsole {
+impl FakeConsole for StorageConsole {
     fn observe(&self) -> Observation {
-        let mut elements: Vec<Element> = Vec::new();
-        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>, path: &str| {
-            elements.push(Element {
-                index: elements.len() as u32 + 1,
-                role,
-                name: name.into(),
-                value: None,
-                state: ElementState::default(),
-                places,
-                option_of: None,
-                is_new: false,
-                hint: None,
-                rect: None,
-                fingerprint: Fingerprint {
-                    role: Some(role),
-                    name: name.into(),
-                    path: path.into(),
-                    ..Fingerprint::default()
-                },
-            });
-            elements.len() - 1
-        };
+        let mut elements = Elements::default();
         let nav = place(PlaceKind::Navigation, self.product);
-        add(Role::Link, "Instances", vec![nav.clone()], "aside>a[1]");
-        let group = add(Role::Button, self.group, vec![nav.clone()], "aside>div[2]>button");
-        add(Role::Link, "Block Storage", vec![nav.clone()], "aside>div[2]>a[1]");
-        add(Role::Link, "Snapshots", vec![nav], "aside>div[2]>a[2]");
-        add(Role::Heading, self.page, vec![], "main>h1");
+        elements.add_at(Role::Link, "Instances", vec![nav.clone()], "aside>a[1]");
+        elements
+            .add_at(Role::Button, self.group, vec![nav.clone()], "aside>div[2]>button")
+            .state
+            .expanded = Some(true);
+        elements.add_at(Role::Link, "Block Storage", vec![nav.clone()], "aside>div[2]>a[1]");
+        elements.add_at(Role::Link, "Snapshots", vec![nav], "aside>div[2]>a[2]");
+        elements.add_at(Role::Heading, self.page, vec![], "main>h1");
         match self.page {
             "Block Storage" => {
                 let row = vec![
                     place(PlaceKind::Table, ""),
                     place(PlaceKind::Row, "d-bp1disk data-disk"),
                 ];
-                add(Role::Link, "data-disk", row.clone(), "main>table>tr>td[1]>a");
-                add(Role::Button, "Attach", row, "main>table>tr>td[2]>button");
+                elements.add_at(Role::Link, "data-disk", row.clone(), "main>table>tr>td[1]>a");
+                elements.add_at(Role::Button, "Attach", row, "main>table>tr>td[2]>button");
             }
             "Snapshots" => {
-                add(Role::Button, "Create Snapshot", vec![], "main>button");
+                elements.add_at(Role::Button, "Create Snapshot", vec![], "main>button");
             }
             _ => {}
         }
         if self.dialog {
             let dialog = vec![place(PlaceKind::Dialog, self.dialog_title)];
-            add(Role::DialogTitle, self.dialog_title, dialog.clone(), "div>h2");
-            add(Role::Button, "OK", dialog, "div>button");
+            elements.add_at(Role::DialogTitle, self.dialog_title, dialog.clone(), "div>h2");
+            elements.add_at(Role::Button, "OK", dialog, "div>button");
         }
-        elements[group].state.expanded = Some(true);
         Observation {
             url: format!("http://127.0.0.1:8080/console/ecs/{}", self.page),
             title: format!("{} - {} - Alibaba Cloud Console", self.page, self.product),
-            elements,
+            elements: elements.into_vec(),
             ..Observation::default()
         }
     }
@@ -137,31 +111,19 @@ fn attach_disk(console: &str, dialog: &str) -> Procedure {
     aca_docs::parse_markdown(&page).expect("the page parses")
 }
 
+/// A task on `procedure` for the console's unattached disk.
+fn disk_task(procedure: Procedure) -> Task {
+    task_with_resource(
+        procedure,
+        "ECS disk d-bp1disk named data-disk, Unattached.",
+        &["d-bp1disk", "data-disk"],
+    )
+}
+
 fn run(console: &mut StorageConsole, procedure: Procedure) -> Report {
-    let mut task = Task::new(procedure);
-    task.resource_report = Some(ResourceReport {
-        text: "ECS disk d-bp1disk named data-disk, Unattached.".into(),
-        names: vec!["d-bp1disk".into(), "data-disk".into()],
-    });
-    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(console.observe()).unwrap();
-    for _ in 0..60 {
-        next = match next {
-            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(console.observe()).unwrap(),
-            Next::Finished(_) => {
-                return Report::of(
-                    &episode,
-                    &RuleResult {
-                        matched: Some(console.attached),
-                        events: vec![],
-                    },
-                );
-            }
-            other => panic!("unexpected {other:?}"),
-        };
-    }
-    panic!("the episode did not finish")
+    let episode = drive(console, disk_task(procedure), 60);
+    assert!(episode.end().is_some(), "the episode did not finish");
+    report(&episode, console.attached)
 }
 
 fn defects(report: &Report) -> Vec<(DefectKind, &str, &str, &str)> {
@@ -261,28 +223,13 @@ fn no_candidate_showing_what_the_next_steps_need_leaves_the_item_removed() {
                 2. In the left-side navigation pane, choose **Storage & Snapshots** > **Disks**.\n\
                 3. On the **Disks** page, click **Resize Disk**.\n";
     let procedure = aca_docs::parse_markdown(page).expect("the page parses");
-    let mut task = Task::new(procedure);
-    task.resource_report = Some(ResourceReport {
-        text: "ECS disk d-bp1other named other-disk.".into(),
-        names: vec!["d-bp1other".into(), "other-disk".into()],
-    });
-    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(console.observe()).unwrap();
-    for _ in 0..60 {
-        next = match next {
-            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(console.observe()).unwrap(),
-            Next::Finished(_) => break,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(false),
-            events: vec![],
-        },
+    let task = task_with_resource(
+        procedure,
+        "ECS disk d-bp1other named other-disk.",
+        &["d-bp1other", "other-disk"],
     );
+    let episode = drive(&mut console, task, 60);
+    let report = report(&episode, false);
     // Neither Block Storage nor Snapshots shows "Resize Disk": no rename is claimed.
     assert!(
         report.defects.iter().all(|d| d.kind != DefectKind::RenamedLabel),
@@ -307,56 +254,41 @@ struct InstanceConsole {
     clicks: Vec<String>,
 }
 
-impl InstanceConsole {
+impl FakeConsole for InstanceConsole {
     fn observe(&self) -> Observation {
-        let mut elements: Vec<Element> = Vec::new();
-        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>| {
-            elements.push(Element {
-                index: elements.len() as u32 + 1,
-                role,
-                name: name.into(),
-                value: None,
-                state: ElementState::default(),
-                places,
-                option_of: None,
-                is_new: false,
-                hint: None,
-                rect: None,
-                fingerprint: Fingerprint::default(),
-            });
-        };
-        add(
+        let mut elements = Elements::default();
+        elements.add(
             Role::Link,
             "Instances",
             vec![place(PlaceKind::Navigation, "Elastic Compute Service")],
         );
         let url = if self.details {
-            add(Role::Heading, "web-server", vec![]);
-            add(Role::Button, "Start", vec![]);
+            elements.add(Role::Heading, "web-server", vec![]);
+            elements.add(Role::Button, "Start", vec![]);
             "http://127.0.0.1:8080/console/ecs/instances/i-bp1abc"
         } else {
-            add(Role::Heading, "Instances", vec![]);
+            elements.add(Role::Heading, "Instances", vec![]);
             let row = vec![
                 place(PlaceKind::Table, ""),
                 place(PlaceKind::Row, "i-bp1abc web-server"),
             ];
-            add(Role::Link, "web-server", row.clone());
-            add(Role::Link, "Manage", row.clone());
-            add(Role::Button, "More", row);
+            elements.add(Role::Link, "web-server", row.clone());
+            elements.add(Role::Link, "Manage", row.clone());
+            elements.add(Role::Button, "More", row);
             if self.menu {
-                add(Role::Menuitem, "Restart", vec![place(PlaceKind::Menu, "More")]);
+                elements.add(Role::Menuitem, "Restart", vec![place(PlaceKind::Menu, "More")]);
             }
             "http://127.0.0.1:8080/console/ecs/instances"
         };
         if self.dialog {
             let dialog = vec![place(PlaceKind::Dialog, "Restart Instance")];
-            add(Role::DialogTitle, "Restart Instance", dialog.clone());
-            add(Role::Button, "OK", dialog);
+            elements.add(Role::DialogTitle, "Restart Instance", dialog.clone());
+            elements.add(Role::Button, "OK", dialog);
         }
         Observation {
             url: url.into(),
             title: "Instances - Elastic Compute Service - Alibaba Cloud Console".into(),
-            elements,
+            elements: elements.into_vec(),
             ..Observation::default()
         }
     }
@@ -401,30 +333,15 @@ fn a_details_page_action_still_in_the_lists_row_menu_is_a_moved_control() {
                 3. On the **Instances** page, find the instance and click **Manage** in the **Actions** column.\n\
                 4. On the instance details page, click **Restart** in the **All Actions** section.\n\
                 5. In the **Restart Instance** dialog box, click **OK**.\n";
-    let mut task = Task::new(aca_docs::parse_markdown(page).expect("the page parses"));
-    task.resource_report = Some(ResourceReport {
-        text: "ECS instance i-bp1abc named web-server, Running.".into(),
-        names: vec!["i-bp1abc".into(), "web-server".into()],
-    });
-    let mut console = InstanceConsole::default();
-    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(console.observe()).unwrap();
-    for _ in 0..60 {
-        next = match next {
-            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(console.observe()).unwrap(),
-            Next::Finished(_) => break,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
-    assert!(console.restarted, "{:?}", console.clicks);
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
+    let task = task_with_resource(
+        aca_docs::parse_markdown(page).expect("the page parses"),
+        "ECS instance i-bp1abc named web-server, Running.",
+        &["i-bp1abc", "web-server"],
     );
+    let mut console = InstanceConsole::default();
+    let episode = drive(&mut console, task, 60);
+    assert!(console.restarted, "{:?}", console.clicks);
+    let report = report(&episode, true);
     let found = defects(&report);
     assert!(
         found
@@ -434,35 +351,33 @@ fn a_details_page_action_still_in_the_lists_row_menu_is_a_moved_control() {
     );
 }
 
+/// A busy console: every click runs, but the page never settles in time.
+struct Busy<'a>(&'a mut StorageConsole);
+
+impl FakeConsole for Busy<'_> {
+    fn observe(&self) -> Observation {
+        self.0.observe()
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match (action, self.0.act(action)) {
+            (GuiAction::Click { .. }, ActionOutcome::Done { .. }) => ActionOutcome::Timeout {
+                waited_ms: 5000,
+                waiting_for: "the page to settle (1 requests in flight or the page still changing)".into(),
+            },
+            (_, other) => other,
+        }
+    }
+}
+
 #[test]
 fn a_click_whose_page_did_not_settle_in_time_is_not_clicked_again() {
     let mut console = StorageConsole::default();
-    let mut task = Task::new(attach_disk("ECS", "Attach Disk"));
-    task.resource_report = Some(ResourceReport {
-        text: "ECS disk d-bp1disk named data-disk, Unattached.".into(),
-        names: vec!["d-bp1disk".into(), "data-disk".into()],
-    });
-    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(console.observe()).unwrap();
-    for _ in 0..60 {
-        next = match next {
-            Next::Act(request) => {
-                let outcome = console.act(&request.action);
-                // A busy console: every click runs, but the page never settles in time.
-                let outcome = match (&request.action, outcome) {
-                    (GuiAction::Click { .. }, ActionOutcome::Done { .. }) => ActionOutcome::Timeout {
-                        waited_ms: 5000,
-                        waiting_for: "the page to settle (1 requests in flight or the page still changing)".into(),
-                    },
-                    (_, other) => other,
-                };
-                episode.outcome(outcome).unwrap()
-            }
-            Next::Observe => episode.next(console.observe()).unwrap(),
-            Next::Finished(_) => break,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
+    drive(
+        &mut Busy(&mut console),
+        disk_task(attach_disk("ECS", "Attach Disk")),
+        60,
+    );
     assert!(console.attached, "{:?}", console.clicks);
     assert_eq!(
         console.clicks.iter().filter(|c| *c == "Attach").count(),

@@ -1,12 +1,12 @@
 //! The scripted policy on hand-built ECS pages: a collapsed navigation group, a row's ⋯ menu with a
 //! sub-menu, and a confirmation dialog.
 
-use aca_core::{ActionOutcome, ElementState, Fingerprint, PlaceKind, Procedure, StepStatus, Verdict};
+use aca_core::{ActionOutcome, PlaceKind, Procedure, StepStatus, Verdict};
 
+use super::test_console::{Elements, FakeConsole, drive, element, place, report, task_with_resource};
 use super::*;
-use crate::episode::{EndReason, Episode, Next};
-use crate::grade::{Report, RuleResult};
-use crate::task::{ResourceReport, Task};
+use crate::episode::{EndReason, Episode};
+use crate::task::Task;
 
 /// The ECS Instances page, with what the agent opened.
 #[derive(Debug, Default)]
@@ -30,109 +30,76 @@ struct EcsPage {
     clicks: Vec<String>,
 }
 
-fn place(kind: PlaceKind, name: &str) -> aca_core::Place {
-    aca_core::Place {
-        kind,
-        name: name.into(),
-    }
-}
-
-impl EcsPage {
+impl FakeConsole for EcsPage {
     fn observe(&self) -> Observation {
-        let mut elements: Vec<Element> = Vec::new();
-        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>| {
-            let index = elements.len() as u32 + 1;
-            elements.push(Element {
-                index,
-                role,
-                name: name.into(),
-                value: None,
-                state: ElementState::default(),
-                places,
-                option_of: None,
-                is_new: false,
-                hint: None,
-                rect: None,
-                fingerprint: Fingerprint {
-                    role: Some(role),
-                    name: name.into(),
-                    ..Fingerprint::default()
-                },
-            });
-            elements.len() - 1
-        };
+        let mut elements = Elements::default();
         let nav = place(PlaceKind::Navigation, "Elastic Compute Service");
-        add(Role::Link, "Overview", vec![nav.clone()]);
+        elements.add(Role::Link, "Overview", vec![nav.clone()]);
         if self.no_group {
-            add(Role::Link, "Instances", vec![nav.clone()]);
+            elements.add(Role::Link, "Instances", vec![nav.clone()]);
         }
         let group_name = match (self.no_group, self.group_name) {
             (true, _) => "Images",
             (false, Some(name)) => name,
             (false, None) => "Instances & Images",
         };
-        let group = add(Role::Clickable, group_name, vec![nav.clone()]);
         // Structural paths: the group's header and its items share their container.
-        let mut paths = vec![(group, "aside>div[2]>button")];
+        elements
+            .add_at(Role::Clickable, group_name, vec![nav.clone()], "aside>div[2]>button")
+            .state
+            .expanded = Some(self.group_open);
         if self.group_open && !self.no_group {
-            paths.push((add(Role::Link, "Instances", vec![nav.clone()]), "aside>div[2]>a[1]"));
-            paths.push((add(Role::Link, "Images", vec![nav]), "aside>div[2]>a[2]"));
+            elements.add_at(Role::Link, "Instances", vec![nav.clone()], "aside>div[2]>a[1]");
+            elements.add_at(Role::Link, "Images", vec![nav], "aside>div[2]>a[2]");
         }
         if self.on_instances {
-            add(Role::Heading, "Instances", vec![]);
+            elements.add(Role::Heading, "Instances", vec![]);
             let row = vec![
                 place(PlaceKind::Table, ""),
                 place(PlaceKind::Row, "i-bp1abc web-server"),
             ];
-            add(Role::Link, "web-server", row.clone());
-            add(
+            elements.add(Role::Link, "web-server", row.clone());
+            elements.add(
                 Role::Cell,
                 if self.stopped { "Stopped" } else { "Running" },
                 row.clone(),
             );
-            add(Role::Link, "Connect", row.clone());
+            elements.add(Role::Link, "Connect", row.clone());
             if self.stop_in_row || self.stop_beside_menu {
-                add(Role::Button, "Stop", row.clone());
+                elements.add(Role::Button, "Stop", row.clone());
             }
-            let more = if self.stop_in_row {
-                add(Role::Link, "Monitor", row)
+            if self.stop_in_row {
+                elements.add(Role::Link, "Monitor", row);
             } else {
-                add(Role::Button, "⋯", row)
-            };
+                elements.add(Role::Button, "⋯", row).state.expanded = Some(self.menu > 0);
+            }
             let menu = vec![place(PlaceKind::Menu, "")];
             if self.menu >= 1 && self.flat_menu {
-                add(Role::Menuitem, "Start", menu.clone());
-                add(Role::Menuitem, "Stop", menu.clone());
+                elements.add(Role::Menuitem, "Start", menu.clone());
+                elements.add(Role::Menuitem, "Stop", menu.clone());
             } else if self.menu >= 1 {
-                add(Role::Menuitem, "Instance Status", menu.clone());
-                add(Role::Menuitem, "Instance Settings", menu);
+                elements.add(Role::Menuitem, "Instance Status", menu.clone());
+                elements.add(Role::Menuitem, "Instance Settings", menu);
             }
             if self.menu == 2 {
                 let sub = vec![place(PlaceKind::Menu, ""), place(PlaceKind::Menu, "Instance Status")];
-                add(Role::Menuitem, "Start", sub.clone());
+                elements.add(Role::Menuitem, "Start", sub.clone());
                 if !self.stop_beside_menu {
-                    add(Role::Menuitem, "Stop", sub.clone());
+                    elements.add(Role::Menuitem, "Stop", sub.clone());
                 }
-                add(Role::Menuitem, "Restart", sub);
+                elements.add(Role::Menuitem, "Restart", sub);
             }
             if self.dialog {
                 let dialog = vec![place(PlaceKind::Dialog, "Stop Instance")];
-                add(Role::DialogTitle, "Stop Instance", dialog.clone());
-                add(Role::Button, "OK", dialog.clone());
-                add(Role::Button, "Cancel", dialog);
+                elements.add(Role::DialogTitle, "Stop Instance", dialog.clone());
+                elements.add(Role::Button, "OK", dialog.clone());
+                elements.add(Role::Button, "Cancel", dialog);
             }
-            if !self.stop_in_row {
-                elements[more].state.expanded = Some(self.menu > 0);
-            }
-        }
-        elements[group].state.expanded = Some(self.group_open);
-        for (at, path) in paths {
-            elements[at].fingerprint.path = path.into();
         }
         Observation {
             url: "http://127.0.0.1:8080/console/ecs/instances".into(),
             title: "ECS console".into(),
-            elements,
+            elements: elements.into_vec(),
             ..Observation::default()
         }
     }
@@ -171,22 +138,14 @@ fn stop_instance() -> Procedure {
 }
 
 fn run(page: &mut EcsPage) -> Episode {
-    let mut task = Task::new(stop_instance());
-    task.resource_report = Some(ResourceReport {
-        text: "ECS instance i-bp1abc named web-server, Running.".into(),
-        names: vec!["i-bp1abc".into(), "web-server".into()],
-    });
-    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(page.observe()).unwrap();
-    for _ in 0..50 {
-        next = match next {
-            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(page.observe()).unwrap(),
-            Next::Finished(_) => return episode,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
-    panic!("the episode did not finish")
+    let task = task_with_resource(
+        stop_instance(),
+        "ECS instance i-bp1abc named web-server, Running.",
+        &["i-bp1abc", "web-server"],
+    );
+    let episode = drive(page, task, 50);
+    assert!(episode.end().is_some(), "the episode did not finish");
+    episode
 }
 
 #[test]
@@ -202,13 +161,7 @@ fn a_collapsed_group_a_row_menu_and_its_sub_menu_are_followed_as_written() {
         page.clicks,
         vec!["Instances & Images", "Instances", "⋯", "Instance Status", "Stop", "OK"]
     );
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
     assert!(report.grades.iter().all(|g| g.status == StepStatus::Pass));
 }
@@ -237,13 +190,7 @@ fn a_missing_sub_menu_fails_first_then_is_skipped_as_obsolete() {
     // Looked again once before concluding the sub-menu is gone.
     assert!(record.attempts >= 1, "{record:?}");
     assert!(record.actions.contains(&"wait()".to_string()), "{record:?}");
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     assert_eq!(report.verdict, Verdict::DocDefect);
     let kinds: Vec<_> = report.defects.iter().map(|d| (d.kind, d.documented.as_str())).collect();
     // The defect quotes the page's label, not the sentence about it.
@@ -259,13 +206,7 @@ fn a_menu_item_shown_in_the_row_itself_is_a_moved_control() {
     let episode = run(&mut page);
     assert!(page.stopped, "{:?}", page.clicks);
     assert_eq!(page.clicks, vec!["Instances & Images", "Instances", "Stop", "OK"]);
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     assert_eq!(report.verdict, Verdict::DocDefect);
     let defects: Vec<_> = report
         .defects
@@ -298,30 +239,17 @@ impl CreateVpcPage {
         ("vSwitch", "Zone", Role::Combobox),
         ("vSwitch", "IPv4 CIDR Block", Role::Textbox),
     ];
+}
 
+impl FakeConsole for CreateVpcPage {
     fn observe(&self) -> Observation {
-        let mut elements = Vec::new();
-        let mut add = |role: Role, name: &str, places: Vec<aca_core::Place>, value: Option<String>| {
-            elements.push(Element {
-                index: elements.len() as u32 + 1,
-                role,
-                name: name.into(),
-                value,
-                state: ElementState::default(),
-                places,
-                option_of: None,
-                is_new: false,
-                hint: None,
-                rect: None,
-                fingerprint: Fingerprint::default(),
-            });
-        };
-        add(Role::Link, "VPCs", vec![place(PlaceKind::Navigation, "VPC")], None);
+        let mut elements = Elements::default();
+        elements.add(Role::Link, "VPCs", vec![place(PlaceKind::Navigation, "VPC")]);
         if !self.on_form {
-            add(Role::Heading, "VPCs", vec![], None);
-            add(Role::Button, "Create VPC", vec![], None);
+            elements.add(Role::Heading, "VPCs", vec![]);
+            elements.add(Role::Button, "Create VPC", vec![]);
         } else {
-            add(Role::Heading, "Create VPC", vec![], None);
+            elements.add(Role::Heading, "Create VPC", vec![]);
             for (section, name, role) in Self::FIELDS {
                 let name = if name == "Zone" {
                     self.zone_label.unwrap_or(name)
@@ -329,19 +257,14 @@ impl CreateVpcPage {
                     name
                 };
                 let places = vec![place(PlaceKind::Form, ""), place(PlaceKind::WizardStep, section)];
-                add(
-                    role,
-                    name,
-                    places,
-                    self.values.get(&(section.into(), name.into())).cloned(),
-                );
+                elements.add(role, name, places).value = self.values.get(&(section.into(), name.into())).cloned();
             }
-            add(Role::Button, "Confirm", vec![place(PlaceKind::Form, "")], None);
+            elements.add(Role::Button, "Confirm", vec![place(PlaceKind::Form, "")]);
         }
         Observation {
             url: "http://127.0.0.1:8080/console/vpc/vpcs".into(),
             title: if self.on_form { "Create VPC" } else { "VPCs" }.into(),
-            elements,
+            elements: elements.into_vec(),
             ..Observation::default()
         }
     }
@@ -377,17 +300,9 @@ impl CreateVpcPage {
 fn create_vpc(page: &mut CreateVpcPage) -> Episode {
     let procedure = aca_docs::parse_markdown(include_str!("../../../../../tests/corpus/vpc/create-vpc-2024.md"))
         .expect("the example page parses");
-    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(page.observe()).unwrap();
-    for _ in 0..40 {
-        next = match next {
-            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(page.observe()).unwrap(),
-            Next::Finished(_) => return episode,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
-    panic!("the episode did not finish: {:?}", page.values)
+    let episode = drive(page, Task::new(procedure), 40);
+    assert!(episode.end().is_some(), "the episode did not finish: {:?}", page.values);
+    episode
 }
 
 #[test]
@@ -403,13 +318,7 @@ fn a_renamed_drop_down_list_takes_the_tables_value_and_is_reported() {
             .map(String::as_str),
         Some("Hangzhou Zone I")
     );
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     let defects: Vec<_> = report
         .defects
         .iter()
@@ -423,24 +332,8 @@ fn a_renamed_drop_down_list_takes_the_tables_value_and_is_reported() {
 
 #[test]
 fn parameter_tables_fill_their_own_sections_fields() {
-    let procedure = aca_docs::parse_markdown(include_str!("../../../../../tests/corpus/vpc/create-vpc-2024.md"))
-        .expect("the example page parses");
-    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
     let mut page = CreateVpcPage::default();
-    let mut next = episode.next(page.observe()).unwrap();
-    for _ in 0..40 {
-        next = match next {
-            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(page.observe()).unwrap(),
-            Next::Finished(_) => break,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
-    assert!(
-        matches!(next, Next::Finished(_)),
-        "the episode did not finish: {:?}",
-        page.values
-    );
+    create_vpc(&mut page);
     assert!(page.submitted);
     let value = |section: &str, name: &str| page.values.get(&(section.into(), name.into())).cloned();
     assert_eq!(value("VPC", "Name").as_deref(), Some("app-vpc"));
@@ -454,22 +347,9 @@ fn parameter_tables_fill_their_own_sections_fields() {
 #[test]
 fn a_row_that_shows_only_the_resources_id_is_the_resources_row() {
     let mut page = EcsPage::default();
-    let mut task = Task::new(stop_instance());
-    task.resource_report = Some(ResourceReport {
-        text: "ECS instance named web-01, Running.".into(),
-        names: vec!["web-01".into()],
-    });
+    let mut task = task_with_resource(stop_instance(), "ECS instance named web-01, Running.", &["web-01"]);
     task.bindings.insert("instance_id".into(), "i-bp1abc".into());
-    let mut episode = Episode::new(task, Box::new(ScriptedPolicy::new()));
-    let mut next = episode.next(page.observe()).unwrap();
-    for _ in 0..50 {
-        next = match next {
-            Next::Act(request) => episode.outcome(page.act(&request.action)).unwrap(),
-            Next::Observe => episode.next(page.observe()).unwrap(),
-            Next::Finished(_) => break,
-            other => panic!("unexpected {other:?}"),
-        };
-    }
+    drive(&mut page, task, 50);
     assert!(page.stopped, "{:?}", page.clicks);
 }
 
@@ -481,13 +361,7 @@ fn a_menu_item_found_beside_its_menu_is_a_moved_control() {
     };
     let episode = run(&mut page);
     assert!(page.stopped, "{:?}", page.clicks);
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     let defects: Vec<_> = report.defects.iter().map(|d| (d.kind, d.step.as_str())).collect();
     assert_eq!(defects, vec![(aca_core::DefectKind::MovedControl, "4")], "{report:#?}");
 }
@@ -506,19 +380,7 @@ fn a_wizard_showing_another_step_than_the_page_names_is_a_moved_control() {
     ];
     let observation = Observation {
         title: "Configure Listener".into(),
-        elements: vec![Element {
-            index: 1,
-            role: Role::Switch,
-            name: "Enable Health Check".into(),
-            value: None,
-            state: ElementState::default(),
-            places: wizard,
-            option_of: None,
-            is_new: false,
-            hint: None,
-            rect: None,
-            fingerprint: Fingerprint::default(),
-        }],
+        elements: vec![element(1, Role::Switch, "Enable Health Check", wizard)],
         ..Observation::default()
     };
     let trajectory = aca_core::Trajectory::default();
@@ -564,13 +426,7 @@ fn a_documented_navigation_group_that_is_gone_is_a_moved_control() {
     let episode = run(&mut page);
     assert!(page.stopped, "{:?}", page.clicks);
     assert_eq!(page.clicks[0], "Instances");
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     let defects: Vec<_> = report
         .defects
         .iter()
@@ -595,13 +451,7 @@ fn a_renamed_navigation_group_is_found_by_the_item_it_holds() {
     };
     let episode = run(&mut page);
     assert!(page.stopped, "{:?}", page.clicks);
-    let report = Report::of(
-        &episode,
-        &RuleResult {
-            matched: Some(true),
-            events: vec![],
-        },
-    );
+    let report = report(&episode, true);
     let defects: Vec<_> = report
         .defects
         .iter()
@@ -639,22 +489,6 @@ fn first_decision(page: &str, elements: Vec<Element>) -> Decision {
     }
 }
 
-fn element(index: u32, role: Role, name: &str, places: Vec<aca_core::Place>) -> Element {
-    Element {
-        index,
-        role,
-        name: name.into(),
-        value: None,
-        state: ElementState::default(),
-        places,
-        option_of: None,
-        is_new: false,
-        hint: None,
-        rect: None,
-        fingerprint: Fingerprint::default(),
-    }
-}
-
 #[test]
 fn selecting_a_label_that_is_a_radio_button_clicks_it() {
     let panel = vec![place(PlaceKind::Panel, "Bucket ACL")];
@@ -688,11 +522,7 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
     )
     .expect("the page parses");
     let steps: Vec<Step> = procedure.steps.clone();
-    let mut task = Task::new(procedure);
-    task.resource_report = Some(ResourceReport {
-        text: "OSS object reports/q3.txt".into(),
-        names: vec!["reports/q3.txt".into()],
-    });
+    let task = task_with_resource(procedure, "OSS object reports/q3.txt", &["reports/q3.txt"]);
     let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "reports/")];
     let observation = Observation {
         title: "Objects".into(),
@@ -768,11 +598,7 @@ fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_pag
     )
     .expect("the page parses");
     let steps: Vec<Step> = procedure.steps.clone();
-    let mut task = Task::new(procedure);
-    task.resource_report = Some(ResourceReport {
-        text: "ECS instance web-01".into(),
-        names: vec!["web-01".into()],
-    });
+    let task = task_with_resource(procedure, "ECS instance web-01", &["web-01"]);
     let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, "i-1 web-01")];
     let mut more = element(4, Role::Button, "More", row.clone());
     more.state.expanded = Some(true);
