@@ -582,6 +582,8 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
 /// The corpus page the verification runs: written for the console's default profile, needing no
 /// resource made beforehand.
 const CORPUS_PAGE: &str = include_str!("../corpus/vpc/create-vpc.md");
+/// A page that deletes a vSwitch: it runs only once one exists.
+const NEEDS_RESOURCES_PAGE: &str = include_str!("../corpus/vpc/delete-vswitch.md");
 
 /// A Markdown page as a help site serves it: HTML with the page's title.
 fn help_html(markdown: &str) -> String {
@@ -686,6 +688,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     let (help, help_server) = serve_pages(vec![
         ("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE)),
         ("/help/vpc/create-network.html", help_html(&renamed)),
+        ("/help/vpc/delete-vswitch.html", help_html(NEEDS_RESOURCES_PAGE)),
     ])
     .await;
     let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
@@ -827,6 +830,39 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     .await;
     assert_eq!(statuses["4"], "FAIL", "{statuses}");
     assert_eq!(statuses["3"], "PASS", "{statuses}");
+
+    // A page that acts on a vSwitch: the server's provisioner writes and creates what it needs in the
+    // leased account before the episode, and destroys what is left after it, its own RAM user too.
+    let _needs = chromium.open(&format!("{help}/help/vpc/delete-vswitch.html")).await;
+    let needs_tab = tab_id(&panel, &format!("{help}/help/vpc/delete-vswitch")).await;
+    choose_doc_tab(&panel, needs_tab).await;
+    poll(
+        &panel,
+        "document.querySelector('button#verify')?.disabled === false",
+        10,
+        "Verify to be enabled again",
+        |v| v == &json!(true),
+    )
+    .await;
+    press(&panel, "button#verify").await;
+    poll(
+        &panel,
+        "document.querySelector('#verification')?.dataset.phase ?? ''",
+        20,
+        "the provisioned run to start",
+        |v| v != "finished" && v != "",
+    )
+    .await;
+    let (verdict, _) = verdict_after_progress(&panel, 150).await;
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    assert_eq!(verdict, "pass", "{report:#?}");
+    let resources = report.resources.as_deref().unwrap_or_default();
+    assert!(resources.contains("alicloud_vswitch"), "{resources}");
+    assert!(report.failure.is_none(), "{:?}", report.failure);
+    let leased = state["run"]["account"]["account_id"].as_str().unwrap();
+    let left = emulator.console.snapshot_account(leased).unwrap().resources;
+    assert!(left.is_empty(), "the run's resources and the provisioner's user are gone: {left:#?}");
 
     let shot = panel
         .screenshot(ScreenshotParams::builder().full_page(true).build())
