@@ -259,6 +259,25 @@ pub const TEMPLATES: &[Template] = &[
     },
 ];
 
+/// Bodies for several resources of one template, where one body's fixed values would clash (names,
+/// address ranges); `count.index` tells them apart. With the plural words for descriptions.
+const COUNTED: &[(&str, &str, &str)] = &[(
+    "vswitch",
+    "vSwitches",
+    r#"  vswitch_name = "doc-vsw-${count.index}-${var.suffix}"
+  vpc_id       = @{vpc.id}
+  cidr_block   = cidrsubnet("192.168.0.0/16", 8, count.index + 1)
+  zone_id      = "cn-hangzhou-h""#,
+)];
+
+/// The body and plural words for several resources of `key`; `None` when it cannot be counted.
+pub fn counted_body(key: &str) -> Option<(&'static str, &'static str)> {
+    COUNTED
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map(|(_, words, body)| (*words, *body))
+}
+
 pub fn template(key: &str) -> Option<&'static Template> {
     TEMPLATES.iter().find(|t| t.key == key)
 }

@@ -4,7 +4,7 @@
 
 use aca_core::{KeyAttribute, ResourceMeta};
 
-use super::catalog::{Template, template};
+use super::catalog::{Template, counted_body, template};
 use super::rules::Need;
 use crate::state::ResourceRecord;
 
@@ -35,7 +35,11 @@ pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Resu
     let mut hcl = String::from("variable \"suffix\" {\n  type = string\n}\n");
     let mut key_attributes = Vec::new();
     for (need, t) in &to_create {
-        let mut body = t.body.to_owned();
+        let counted = counted_body(t.key).filter(|_| need.count > 1);
+        let mut body = match counted {
+            Some((_, body)) => format!("  count        = {}\n{body}", need.count),
+            None => t.body.to_owned(),
+        };
         while let Some(start) = body.find("@{") {
             let end = body[start..].find('}').map_or(body.len(), |e| start + e + 1);
             let reference = body[start + 2..end - 1].to_owned();
@@ -44,8 +48,14 @@ pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Resu
                 block: t.address(),
                 reference: reference.clone(),
             })?;
-            let replacement = if to_create.iter().any(|(_, c)| c.key == key) {
-                format!("{}.{attribute}", parent.address())
+            let replacement = if let Some((parent_need, _)) = to_create.iter().find(|(_, c)| c.key == key) {
+                // Several of the parent: the first stands for them.
+                let first = if parent_need.count > 1 && counted_body(key).is_some() {
+                    "[0]"
+                } else {
+                    ""
+                };
+                format!("{}{first}.{attribute}", parent.address())
             } else if let Some(record) = exists(parent) {
                 let value = if attribute == "id" {
                     Some(record.id.clone())
@@ -89,6 +99,10 @@ fn describe(created: &[(&Need, &Template)], region: &str) -> String {
     let parts: Vec<String> = created
         .iter()
         .map(|(need, t)| match (t.key, need.status) {
+            (key, _) if need.count > 1 && counted_body(key).is_some() => {
+                let (words, _) = counted_body(key).unwrap_or_default();
+                format!("{} {words}", need.count)
+            }
             ("instance", Some("Running")) => "a running ECS instance".to_owned(),
             ("instance", Some("Stopped")) => "a stopped ECS instance".to_owned(),
             ("kms_key", Some("Disabled")) => "a disabled KMS key".to_owned(),
@@ -143,7 +157,23 @@ mod tests {
     use super::*;
 
     fn need(key: &'static str, status: Option<&'static str>) -> Need {
-        Need { key, status }
+        Need { key, status, count: 1 }
+    }
+
+    #[test]
+    fn several_of_a_kind_are_one_counted_block_whose_names_and_ranges_differ() {
+        let needs = [
+            need("vpc", None),
+            Need {
+                key: "vswitch",
+                status: None,
+                count: 2,
+            },
+        ];
+        let meta = render(&needs, &[], "cn-hangzhou").unwrap().unwrap();
+        assert!(meta.terraform.contains("count        = 2\n"), "{}", meta.terraform);
+        assert!(meta.terraform.contains("${count.index}-${var.suffix}"), "{}", meta.terraform);
+        assert_eq!(meta.description, "A VPC and 2 vSwitches in cn-hangzhou.");
     }
 
     #[test]

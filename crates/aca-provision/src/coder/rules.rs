@@ -5,16 +5,21 @@ use std::collections::BTreeSet;
 
 use aca_core::Procedure;
 
-use super::catalog::{NOUNS, PRODUCTS, TEMPLATES, Target, template};
+use super::catalog::{NOUNS, PRODUCTS, TEMPLATES, Target, counted_body, template};
 
-/// One resource that must exist, with the value its `status` argument must have.
+/// Resources that must exist, with the value their `status` argument must have.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Need {
     /// The template key (`instance`).
     pub key: &'static str,
     /// `status` to create it in (`Stopped`, `Disabled`, `Enable`), when the procedure needs one.
     pub status: Option<&'static str>,
+    /// How many: two when the procedure acts on several at once ("Delete vSwitches").
+    pub count: usize,
 }
+
+/// How many resources a procedure acting on several at once gets: enough to select more than one.
+pub const SEVERAL: usize = 2;
 
 /// The emulator's product code of a page: from the title's product name.
 pub fn product_of(procedure: &Procedure) -> Option<&'static str> {
@@ -58,17 +63,23 @@ fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
 
 /// What a text mentions, in text order: the targets of its nouns (longer phrases first, no overlap).
 pub fn mentions(text: &str, product: Option<&str>) -> Vec<Target> {
+    mentions_counted(text, product).into_iter().map(|(t, _)| t).collect()
+}
+
+/// [`mentions`], each with whether its noun stands in the plural (`vSwitches`).
+fn mentions_counted(text: &str, product: Option<&str>) -> Vec<(Target, bool)> {
     let text = text.to_lowercase();
-    let mut claimed: Vec<(usize, usize, Target)> = Vec::new();
+    let mut claimed: Vec<(usize, usize, Target, bool)> = Vec::new();
     for noun in NOUNS.iter().filter(|n| n.product.is_none() || n.product == product) {
         for (start, end) in occurrences(&text, noun.phrase) {
-            if claimed.iter().all(|(s, e, _)| end <= *s || start >= *e) {
-                claimed.push((start, end, noun.target));
+            if claimed.iter().all(|(s, e, _, _)| end <= *s || start >= *e) {
+                let plural = end > start + noun.phrase.len() && !noun.phrase.ends_with('s');
+                claimed.push((start, end, noun.target, plural));
             }
         }
     }
-    claimed.sort_by_key(|(start, _, _)| *start);
-    claimed.into_iter().map(|(_, _, t)| t).collect()
+    claimed.sort_by_key(|(start, _, _, _)| *start);
+    claimed.into_iter().map(|(_, _, t, plural)| (t, plural)).collect()
 }
 
 fn has_word(text: &str, word: &str) -> bool {
@@ -108,10 +119,18 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
     // "Add a RAM user to a user group": both exist, the procedure relates them.
     let relating = first_word == "add" && lower.contains(" to ");
     let creating = CREATING.contains(&first_word) && !relating;
-    let targets = mentions(&lower, product);
+    let targets = mentions_counted(&lower, product);
     let mut made = BTreeSet::new();
     let mut wanted: Vec<&'static str> = Vec::new();
-    for target in &targets {
+    // "Delete vSwitches": the procedure acts on several of them at once.
+    let several: BTreeSet<&'static str> = targets
+        .iter()
+        .filter_map(|(target, plural)| match target {
+            Target::Resource(key) if *plural && !creating && counted_body(key).is_some() => Some(*key),
+            _ => None,
+        })
+        .collect();
+    for (target, _) in &targets {
         match *target {
             Target::Resource(key) if creating => {
                 made.insert(key);
@@ -130,7 +149,7 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
     if has_word(&lower, "attach") && wanted.contains(&"disk") {
         with_parents("instance", &mut wanted);
     }
-    ordered(wanted.into_iter().filter(|k| !made.contains(k)), &lower)
+    ordered(wanted.into_iter().filter(|k| !made.contains(k)), &lower, &several)
 }
 
 /// What the agent's request asks for at run time, on top of what the task needs: every resource the
@@ -143,7 +162,12 @@ pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec
             with_parents(key, &mut wanted);
         }
     }
-    ordered(wanted.into_iter(), &task.to_lowercase())
+    let several: BTreeSet<&'static str> = needs_of_task(task, product)
+        .iter()
+        .filter(|n| n.count > 1)
+        .map(|n| n.key)
+        .collect();
+    ordered(wanted.into_iter(), &task.to_lowercase(), &several)
 }
 
 /// Words of sentences that say what must not exist or what blocks the procedure ("All vSwitches of
@@ -165,7 +189,7 @@ fn negates(sentence: &str) -> bool {
     ABSENCE.iter().any(|w| has_word(&lower, w))
 }
 
-fn ordered(keys: impl Iterator<Item = &'static str>, task: &str) -> Vec<Need> {
+fn ordered(keys: impl Iterator<Item = &'static str>, task: &str, several: &BTreeSet<&'static str>) -> Vec<Need> {
     let keys: BTreeSet<&str> = keys.collect();
     TEMPLATES
         .iter()
@@ -173,6 +197,7 @@ fn ordered(keys: impl Iterator<Item = &'static str>, task: &str) -> Vec<Need> {
         .map(|t| Need {
             key: t.key,
             status: status_for(t.key, task),
+            count: if several.contains(t.key) { SEVERAL } else { 1 },
         })
         .collect()
 }
@@ -185,6 +210,20 @@ mod tests {
         needs_of_task(task, Some(product)).iter().map(|n| n.key).collect()
     }
 
+
+    #[test]
+    fn a_procedure_on_several_at_once_gets_several() {
+        let count = |task: &str| {
+            needs_of_task(task, Some("vpc"))
+                .iter()
+                .find(|n| n.key == "vswitch")
+                .map(|n| n.count)
+        };
+        assert_eq!(count("Delete vSwitches"), Some(SEVERAL));
+        assert_eq!(count("Delete a vSwitch"), Some(1));
+        let vpc = needs_of_task("Delete vSwitches", Some("vpc"));
+        assert_eq!(vpc.iter().find(|n| n.key == "vpc").map(|n| n.count), Some(1), "parents stay one");
+    }
     #[test]
     fn a_created_resource_needs_only_what_it_goes_into() {
         assert_eq!(keys("Create a vSwitch", "vpc"), ["vpc"]);
