@@ -180,18 +180,21 @@ async fn a_page_whose_resource_is_missing_gets_it_provisioned_when_the_agent_ask
 #[tokio::test]
 async fn what_the_provisioner_did_never_passes_for_the_procedure() {
     let dir = tempfile::tempdir().unwrap();
-    // A rule that only the provisioning meets: the vSwitch the procedure deletes was created for the
-    // run, by the provisioner's own RAM user.
+    // A rule that only the provisioning meets: the page comes without its META, so the agent asks
+    // for the vSwitch it must delete during the episode, and the ResourceCoder creates it (and its
+    // VPC) as the provisioner's own RAM user; the rule asks for that vSwitch's creation.
     let page = dir.path().join("delete-vswitch.md");
     std::fs::copy(corpus("vpc/delete-vswitch.md"), &page).unwrap();
     let sidecar = std::fs::read_to_string(corpus("vpc/delete-vswitch.task.toml")).unwrap();
-    let sidecar = sidecar
+    let meta = sidecar.find("[meta]").unwrap();
+    let after = sidecar.find("[[expected_drift]]").unwrap_or(sidecar.len());
+    let sidecar = format!("{}{}", &sidecar[..meta], &sidecar[after..])
         .replace("event_name = \"DeleteVSwitch\"", "event_name = \"CreateVSwitch\"")
         .replace(
             "\"VSwitchId\", equals = \"${vswitch_id}\"",
             "\"VpcId\", equals = \"${vpc_id}\"",
         );
-    assert!(sidecar.contains("CreateVSwitch") && sidecar.contains("${vpc_id}"));
+    assert!(sidecar.contains("CreateVSwitch") && sidecar.contains("${vpc_id}") && !sidecar.contains("[meta]"));
     std::fs::write(dir.path().join("delete-vswitch.task.toml"), sidecar).unwrap();
     let out = dir.path().join("out");
     let output = verify(
@@ -203,6 +206,8 @@ async fn what_the_provisioner_did_never_passes_for_the_procedure() {
     let report = report(&out, &only_report(&out));
     assert_ne!(report["verdict"], "pass", "{report:#}");
     assert_eq!(report["rule"]["matched"], false, "{report:#}");
+    let resources = report["resources"].as_str().unwrap_or_default();
+    assert!(resources.contains("Provisioned at run time"), "{report:#}");
     let first = report["rule"]["near_misses"][0].as_str().unwrap_or_default();
     assert!(
         first.contains("only the provisioner's own calls (RAM user aca-provisioner-"),

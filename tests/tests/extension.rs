@@ -862,7 +862,10 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert!(report.failure.is_none(), "{:?}", report.failure);
     let leased = state["run"]["account"]["account_id"].as_str().unwrap();
     let left = emulator.console.snapshot_account(leased).unwrap().resources;
-    assert!(left.is_empty(), "the run's resources and the provisioner's user are gone: {left:#?}");
+    assert!(
+        left.is_empty(),
+        "the run's resources and the provisioner's user are gone: {left:#?}"
+    );
 
     let shot = panel
         .screenshot(ScreenshotParams::builder().full_page(true).build())

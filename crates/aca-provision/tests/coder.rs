@@ -126,7 +126,11 @@ async fn generated_metas_create_what_the_written_ones_do_and_validate() {
     let differing: BTreeSet<&str> = different.iter().filter_map(|d| d.split(':').next()).collect();
     assert_eq!(differing, expected.into_iter().collect(), "{different:#?}");
     // Rules name the provisioned resources by binding, so they hold whichever META made them.
-    assert_eq!(unbound, Vec::<String>::new(), "rules referring to what the META does not make");
+    assert_eq!(
+        unbound,
+        Vec::<String>::new(),
+        "rules referring to what the META does not make"
+    );
     assert_eq!(same, pages.len() - expected.len());
 }
 

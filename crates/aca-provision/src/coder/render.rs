@@ -172,7 +172,11 @@ mod tests {
         ];
         let meta = render(&needs, &[], "cn-hangzhou").unwrap().unwrap();
         assert!(meta.terraform.contains("count        = 2\n"), "{}", meta.terraform);
-        assert!(meta.terraform.contains("${count.index}-${var.suffix}"), "{}", meta.terraform);
+        assert!(
+            meta.terraform.contains("${count.index}-${var.suffix}"),
+            "{}",
+            meta.terraform
+        );
         assert_eq!(meta.description, "A VPC and 2 vSwitches in cn-hangzhou.");
     }
 

@@ -210,7 +210,6 @@ mod tests {
         needs_of_task(task, Some(product)).iter().map(|n| n.key).collect()
     }
 
-
     #[test]
     fn a_procedure_on_several_at_once_gets_several() {
         let count = |task: &str| {
@@ -222,7 +221,11 @@ mod tests {
         assert_eq!(count("Delete vSwitches"), Some(SEVERAL));
         assert_eq!(count("Delete a vSwitch"), Some(1));
         let vpc = needs_of_task("Delete vSwitches", Some("vpc"));
-        assert_eq!(vpc.iter().find(|n| n.key == "vpc").map(|n| n.count), Some(1), "parents stay one");
+        assert_eq!(
+            vpc.iter().find(|n| n.key == "vpc").map(|n| n.count),
+            Some(1),
+            "parents stay one"
+        );
     }
     #[test]
     fn a_created_resource_needs_only_what_it_goes_into() {
