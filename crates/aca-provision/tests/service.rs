@@ -66,7 +66,7 @@ async fn a_run_is_provisioned_answered_and_torn_down_over_http() {
     let id = started["id"].as_str().unwrap().to_owned();
     let user = started["user_name"].as_str().unwrap().to_owned();
     assert!(user.starts_with("aca-provisioner-"), "{started}");
-    assert_eq!(users(&setup, &account.account_id), [user.clone()]);
+    assert_eq!(users(&setup, &account.account_id), std::slice::from_ref(&user));
     let text = started["told"]["text"].as_str().unwrap();
     assert!(text.contains("alicloud_vswitch"), "{text}");
     let vswitch = started["bindings"]["vswitch_id"].as_str().unwrap();

@@ -126,12 +126,12 @@ fn told(t: &Told) -> ResourceReport {
 pub enum RunResources {
     /// An emulator account, as the provisioner's own RAM user: the META before the episode and the
     /// agent's requests during it (when `runtime` is on).
-    Emulator { run: RunProvisioning, runtime: bool },
+    Emulator { run: Box<RunProvisioning>, runtime: bool },
     /// A real account, with Terraform: the META before the episode only.
     Terraform {
         provider: Provider,
         key: AccessKey,
-        provisioned: Option<Provisioned>,
+        provisioned: Option<Box<Provisioned>>,
     },
     /// Nothing to provision, and requests during the episode are refused.
     Nothing,
@@ -158,7 +158,7 @@ impl RunResources {
                     .await
                     .map_err(|e| format!("the provisioner cannot act in the account: {e}"))?;
                 Ok(Self::Emulator {
-                    run: run.with_coder(coder),
+                    run: Box::new(run.with_coder(coder)),
                     runtime,
                 })
             }
@@ -187,7 +187,7 @@ impl RunResources {
                 key,
                 provisioned,
             } => {
-                *provisioned = provision(provider, key, source, task).await?;
+                *provisioned = provision(provider, key, source, task).await?.map(Box::new);
                 Ok(())
             }
             Self::Nothing => Ok(()),
@@ -240,7 +240,7 @@ impl RunResources {
             }
         };
         let run = match self {
-            Self::Emulator { run, runtime: true } => Some(run),
+            Self::Emulator { run, runtime: true } => Some(run.as_mut()),
             _ => None,
         };
         RuntimeProvisioner {
@@ -260,7 +260,7 @@ impl RunResources {
                 provider,
                 key,
                 provisioned: Some(provisioned),
-            } => destroy(&provider, &key, provisioned).await,
+            } => destroy(&provider, &key, *provisioned).await,
             _ => Vec::new(),
         }
     }
