@@ -321,3 +321,45 @@ async fn a_resource_stuck_in_a_transition_is_a_typed_error() {
     assert_eq!(leftovers.len(), 1, "{err}");
     assert_eq!(leftovers[0].resource, "alicloud_vpc.vpc");
 }
+
+#[tokio::test]
+async fn a_quota_error_is_typed_with_its_code_and_nothing_leaks() {
+    let setup = Setup::new().await;
+    let account = setup.account();
+    let applier = setup.applier(&account);
+    // A /29 vSwitch holds 4 usable private addresses: the fifth instance exceeds the quota.
+    let crowded = TYPICAL
+        .replace("cidrsubnet(alicloud_vpc.vpc.cidr_block, 8, 1)", "\"192.168.1.0/29\"")
+        .replace(
+            "resource \"alicloud_instance\" \"web\" {",
+            "resource \"alicloud_instance\" \"web\" {\n  count                = 5",
+        )
+        .replace(
+            "instance_name        = \"web-${var.suffix}\"",
+            "instance_name        = \"web-${count.index}-${var.suffix}\"",
+        );
+    assert!(crowded.contains("count                = 5"), "{crowded}");
+    let err = applier.apply(&meta(&crowded, Vec::new())).await.unwrap_err();
+    let api = err.api_failure().expect("the API error is kept");
+    assert_eq!(
+        (api.action.as_str(), api.code.as_str()),
+        ("RunInstances", "QuotaExceeded.PrivateIpAddress"),
+        "{err}"
+    );
+    let ProvisionError::ApplyFailed {
+        destroyed, leftovers, ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert!(
+        destroyed
+            .iter()
+            .filter(|a| a.starts_with("alicloud_instance.web"))
+            .count()
+            == 4,
+        "{destroyed:?}"
+    );
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_eq!(setup.resources(&account), 0, "nothing leaks");
+}
