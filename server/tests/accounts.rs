@@ -129,7 +129,8 @@ async fn accounts_are_added_listed_rotated_and_cleaned() {
     let nothing_due = aca(&pool_path, &["rotate", "--older-than-days", "30"]).await;
     assert!(text(&nothing_due).contains("no key is due"), "{}", text(&nothing_due));
 
-    // A leftover VPC of an earlier run: health reports it (and the balance), --clean deletes it.
+    // A leftover VPC of an earlier run: health reports it (with the balance and the quotas), --clean
+    // deletes it.
     let vpc = new
         .rpc(
             aca_console::products::by_code("vpc").unwrap().version,
@@ -145,6 +146,7 @@ async fn accounts_are_added_listed_rotated_and_cleaned() {
     assert_eq!(unhealthy.status.code(), Some(1), "{report}");
     assert!(report.contains(&vpc_id) && report.contains("left-behind"), "{report}");
     assert!(report.contains("balance 10000.00"), "{report}");
+    assert!(report.contains("500 of 500 pay-as-you-go vCPUs free"), "{report}");
     assert_eq!(report.matches("no leftovers").count(), 2, "{report}");
 
     let cleaned = aca(&pool_path, &["health", "--clean"]).await;

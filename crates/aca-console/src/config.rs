@@ -18,6 +18,26 @@ pub struct ConsoleConfig {
     pub admin_token: Option<String>,
     /// How far a signed request's `Timestamp` may be from the emulator's clock.
     pub max_clock_skew_ms: i64,
+    /// Each account's ECS quotas per region.
+    pub ecs_quotas: EcsQuotas,
+}
+
+/// ECS quotas per account and region, as `DescribeAccountAttributes` reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EcsQuotas {
+    /// vCPUs of pay-as-you-go instances (`max-postpaid-instance-vcpu-count`).
+    pub postpaid_vcpus: i64,
+    /// Security groups (`max-security-groups`).
+    pub security_groups: i64,
+}
+
+impl Default for EcsQuotas {
+    fn default() -> Self {
+        Self {
+            postpaid_vcpus: 500,
+            security_groups: 100,
+        }
+    }
 }
 
 impl Default for ConsoleConfig {
@@ -30,6 +50,7 @@ impl Default for ConsoleConfig {
             default_region: "cn-hangzhou".to_owned(),
             admin_token: None,
             max_clock_skew_ms: 15 * 60 * 1000,
+            ecs_quotas: EcsQuotas::default(),
         }
     }
 }

@@ -36,7 +36,7 @@ pub mod ui;
 
 pub use accounts::Credentials;
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use config::ConsoleConfig;
+pub use config::{ConsoleConfig, EcsQuotas};
 pub use error::{ApiError, ConsoleError};
 pub use profile::ProfileId;
 pub use serving::Serving;

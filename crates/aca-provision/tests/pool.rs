@@ -1,5 +1,6 @@
 //! The account pool against the emulator: leases of real accounts, health checks that find what a
-//! run left behind, cleanup before release, quarantine when cleanup fails.
+//! run left behind and quotas too small for another run, cleanup before release, quarantine when
+//! cleanup fails or the quota is short.
 
 mod common;
 
@@ -32,6 +33,12 @@ async fn a_leased_account_is_provisioned_checked_and_returned_clean() {
     let lease = pool.lease("verify start-instance").unwrap();
     let healthy = check(&lease.account, "cn-hangzhou").await;
     assert!(healthy.is_clean(), "{healthy:?}");
+    let quotas: Vec<String> = healthy.quotas.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        quotas,
+        ["500 of 500 pay-as-you-go vCPUs free", "100 of 100 security groups free"]
+    );
+    assert!(healthy.shortfalls().is_empty());
 
     let applier = aca_provision::EmulatorApplier::new(&lease.account.endpoint, lease.account.key.clone()).unwrap();
     let meta = meta(TYPICAL, typical_keys());
@@ -136,4 +143,35 @@ async fn rotation_replaces_the_key_and_the_old_one_stops_working() {
         .await
         .unwrap();
     assert!(none.is_empty());
+}
+
+#[tokio::test]
+async fn an_account_whose_quota_leaves_no_room_for_a_run_is_quarantined() {
+    let setup = Setup::with(aca_console::ConsoleConfig {
+        ecs_quotas: aca_console::EcsQuotas {
+            postpaid_vcpus: 6,
+            security_groups: 100,
+        },
+        ..aca_console::ConsoleConfig::for_tests()
+    })
+    .await;
+    let pool = pool_of(&setup, 1);
+    let lease = pool.lease("verify start-instance").unwrap();
+    let health = check(&lease.account, "cn-hangzhou").await;
+    assert!(health.is_clean(), "nothing is left over: {health:?}");
+    assert_eq!(
+        health.shortfalls(),
+        ["quota: 6 of 6 pay-as-you-go vCPUs free, a run may need 8"]
+    );
+    let returned = return_account(&pool, &lease, None, "cn-hangzhou").await.unwrap();
+    assert!(!returned.released);
+    assert!(
+        returned
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("pay-as-you-go vCPUs")),
+        "{returned:?}"
+    );
+    let status = pool.list().unwrap().into_iter().next().unwrap();
+    assert_eq!(status.state, AccountState::Quarantined);
 }

@@ -1,6 +1,6 @@
 //! `aca accounts list|add|rotate|health`: the pool of isolated accounts verification runs in
-//! (SQLite), its AccessKeys rotated through RAM, and its health (the key works, the balance, what
-//! earlier runs left behind, cleaned on request).
+//! (SQLite), its AccessKeys rotated through RAM, and its health (the key works, the balance, the
+//! quotas, what earlier runs left behind, cleaned on request).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,7 +43,8 @@ enum AccountsCommand {
     Add(AddArgs),
     /// Rotate AccessKeys through RAM: one account, or every key older than --older-than-days.
     Rotate(RotateArgs),
-    /// Check that keys work, the balance, and leftovers of earlier runs; --clean deletes them.
+    /// Check that keys work, the balance, the ECS quotas, and leftovers of earlier runs; --clean
+    /// deletes them.
     Health(HealthArgs),
 }
 
@@ -274,8 +275,31 @@ async fn health(pool: &AccountPool, args: HealthArgs) -> anyhow::Result<ExitCode
             );
             continue;
         }
+        let quotas = if checked.quotas.is_empty() {
+            "quotas unknown".to_owned()
+        } else {
+            checked
+                .quotas
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let money = format!("{money}, {quotas}");
+        let shortfalls = checked.shortfalls();
+        if !shortfalls.is_empty() {
+            unhealthy += 1;
+            println!(
+                "✗ {} ({}): key works, {money}; too little room for a run: {}",
+                account.id,
+                account.name,
+                shortfalls.join("; ")
+            );
+        }
         if checked.leftovers.is_empty() {
-            println!("✓ {} ({}): key works, {money}, no leftovers", account.id, account.name);
+            if shortfalls.is_empty() {
+                println!("✓ {} ({}): key works, {money}, no leftovers", account.id, account.name);
+            }
             continue;
         }
         println!(

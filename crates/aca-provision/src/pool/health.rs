@@ -1,5 +1,6 @@
-//! Health checks of pool accounts through the API (the key works; what resources are left from
-//! earlier runs) and the cleanup of those leftovers before an account returns to the pool.
+//! Health checks of pool accounts through the API (the key works; the ECS quotas leave room for a
+//! run; what resources are left from earlier runs) and the cleanup of those leftovers before an
+//! account returns to the pool.
 
 use std::collections::BTreeMap;
 
@@ -166,11 +167,51 @@ pub struct Health {
     pub reachable: bool,
     pub error: Option<String>,
     pub leftovers: Vec<Leftover>,
+    /// The region's ECS quotas and their use (empty when the service does not report them).
+    #[serde(default)]
+    pub quotas: Vec<Quota>,
 }
+
+/// One quota of the account in the checked region.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quota {
+    /// In words: `pay-as-you-go vCPUs`, `security groups`.
+    pub name: String,
+    pub limit: i64,
+    pub used: i64,
+    /// What one run may need: less free than this is a shortfall.
+    pub needed: i64,
+}
+
+impl Quota {
+    pub fn free(&self) -> i64 {
+        (self.limit - self.used).max(0)
+    }
+}
+
+impl std::fmt::Display for Quota {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {} {} free", self.free(), self.limit, self.name)
+    }
+}
+
+/// Free pay-as-you-go vCPUs a run may need (two instances of 4 vCPUs).
+pub const RUN_VCPUS: i64 = 8;
+/// Free security groups a run may need.
+pub const RUN_SECURITY_GROUPS: i64 = 2;
 
 impl Health {
     pub fn is_clean(&self) -> bool {
         self.reachable && self.leftovers.is_empty()
+    }
+
+    /// The quotas that leave less room than a run may need, in words.
+    pub fn shortfalls(&self) -> Vec<String> {
+        self.quotas
+            .iter()
+            .filter(|q| q.free() < q.needed)
+            .map(|q| format!("quota: {q}, a run may need {}", q.needed))
+            .collect()
     }
 }
 
@@ -187,6 +228,7 @@ pub async fn check(account: &PoolAccount, region: &str) -> Health {
                 reachable: false,
                 error: Some(e.to_string()),
                 leftovers: Vec::new(),
+                quotas: Vec::new(),
             };
         }
     };
@@ -217,15 +259,70 @@ pub async fn check(account: &PoolAccount, region: &str) -> Health {
                     reachable: false,
                     error: Some(e.to_string()),
                     leftovers,
+                    quotas: Vec::new(),
                 };
             }
         }
     }
+    let security_groups = leftovers.iter().filter(|l| l.kind == "alicloud_security_group").count() as i64;
     Health {
         reachable: true,
         error: None,
+        quotas: quotas(&client, region, security_groups).await,
         leftovers,
     }
+}
+
+/// The region's ECS quotas (`DescribeAccountAttributes`); none when the service does not answer.
+async fn quotas(client: &Client, region: &str, security_groups: i64) -> Vec<Quota> {
+    let Some(version) = aca_console::products::by_code("ecs").map(|p| p.version) else {
+        return Vec::new();
+    };
+    let names = [
+        "max-postpaid-instance-vcpu-count",
+        "used-postpaid-instance-vcpu-count",
+        "max-security-groups",
+    ];
+    let params: BTreeMap<String, String> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (format!("AttributeName.{}", i + 1), (*name).to_owned()))
+        .collect();
+    let Ok(body) = client.rpc(version, "DescribeAccountAttributes", region, &params).await else {
+        return Vec::new();
+    };
+    let value = |name: &str| {
+        body.pointer("/AccountAttributeItems/AccountAttributeItem")
+            .and_then(Value::as_array)?
+            .iter()
+            .find(|item| item["AttributeName"] == name)?
+            .pointer("/AttributeValues/ValueItem/0/Value")
+            .and_then(|v| {
+                v.as_str()
+                    .map(str::to_owned)
+                    .or_else(|| v.as_i64().map(|n| n.to_string()))
+            })?
+            .parse::<i64>()
+            .ok()
+    };
+    let mut out = Vec::new();
+    if let (Some(limit), Some(used)) = (value(names[0]), value(names[1])) {
+        out.push(Quota {
+            name: "pay-as-you-go vCPUs".into(),
+            limit,
+            used,
+            needed: RUN_VCPUS,
+        });
+    }
+    if let Some(limit) = value(names[2]) {
+        out.push(Quota {
+            name: "security groups".into(),
+            limit,
+            used: security_groups,
+            needed: RUN_SECURITY_GROUPS,
+        });
+    }
+    out
 }
 
 /// Deletes what a health check found, dependents first; returns what could not be deleted.
@@ -289,6 +386,7 @@ pub async fn return_account(
     }
     let health = check(&lease.account, region).await;
     let mut cleaned = Vec::new();
+    let mut last = health.clone();
     if !health.reachable {
         problems.push(format!(
             "health check failed: {}",
@@ -304,7 +402,10 @@ pub async fn return_account(
             .into_iter()
             .filter(|l| !after.leftovers.contains(l))
             .collect();
+        last = after;
     }
+    // Clean, but without room for another run: a person must raise the quota.
+    problems.extend(last.shortfalls());
     if problems.is_empty() {
         pool.release(lease)?;
         Ok(Returned {

@@ -6,6 +6,6 @@ pub mod health;
 pub mod rotation;
 pub mod store;
 
-pub use health::{Health, Leftover, Returned, check, clean, return_account};
+pub use health::{Health, Leftover, Quota, Returned, check, clean, return_account};
 pub use rotation::{Rotated, RotationError, rotate, rotate_due};
 pub use store::{AccountPool, AccountState, AccountStatus, Lease, PoolAccount, PoolError};

@@ -377,6 +377,7 @@ pub(super) fn launch(
     to: &str,
     public_ip: bool,
 ) -> Result<String, ApiError> {
+    allocate_postpaid_vcpus(ctx, &spec.charge_type, spec.instance_type.cpu)?;
     let id = ctx.new_id("i");
     let private_ip = vpc::allocate_private_ip(ctx, &spec.vswitch)?;
     let public_address = if public_ip && spec.bandwidth_out > 0 {

@@ -1,5 +1,5 @@
 //! Elastic Compute Service (API 2014-05-26): instances, block storage, snapshots and automatic snapshot
-//! policies, security groups, key pairs, and the catalogs a buy page reads (regions, zones, instance
+//! policies, security groups, key pairs, the account's quotas, and the catalogs a buy page reads (regions, zones, instance
 //! types, public images).
 
 use axum::http::StatusCode;
@@ -20,6 +20,7 @@ mod catalog;
 mod disks;
 mod instances;
 mod key_pairs;
+mod quotas;
 mod security_groups;
 mod snapshots;
 
@@ -28,6 +29,7 @@ pub use self::catalog::{INSTANCE_TYPES, InstanceTypeSpec, PUBLIC_IMAGES, PublicI
 use self::disks::*;
 use self::instances::*;
 use self::key_pairs::*;
+use self::quotas::*;
 use self::security_groups::*;
 use self::snapshots::*;
 
@@ -75,6 +77,7 @@ pub static PRODUCT: Product = Product {
         Operation::read("DescribeKeyPairs", describe_key_pairs),
         Operation::write("DeleteKeyPairs", delete_key_pairs),
         Operation::read("DescribeRegions", describe_regions),
+        Operation::read("DescribeAccountAttributes", describe_account_attributes),
         Operation::read("DescribeZones", describe_zones),
         Operation::read("DescribeInstanceTypes", describe_instance_types),
         Operation::read("DescribeImages", describe_images),

@@ -14,6 +14,7 @@ pub(super) fn create_security_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<V
     let vpc_id = p.required("VpcId")?;
     let vpc = vpc::find_in_region(ctx, vpc::VPC, vpc_id, "VpcId")?;
     let name = optional_name(p, "SecurityGroupName")?;
+    super::quotas::allocate_security_group(ctx)?;
     let group_type = p
         .one_of("SecurityGroupType", &["normal", "enterprise"])?
         .unwrap_or("normal");

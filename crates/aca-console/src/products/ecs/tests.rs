@@ -1,6 +1,7 @@
 //! Tests of ECS driven through the console, one operation family after another.
 
 use super::*;
+use crate::ConsoleConfig;
 use crate::dispatch::Caller;
 use crate::products::testkit::{TestConsole, items, text};
 
@@ -1117,4 +1118,81 @@ fn name_patterns_match_like_the_console_search() {
     assert!(!glob_match("web*", "api-01"));
     assert!(!glob_match("web", "web-01"));
     assert!(!glob_match("ab*ba", "aba"));
+}
+
+#[test]
+fn quotas_are_reported_and_enforced_per_region() {
+    let t = TestConsole::with_config(ConsoleConfig {
+        ecs_quotas: crate::config::EcsQuotas {
+            postpaid_vcpus: 4,
+            security_groups: 1,
+        },
+        ..ConsoleConfig::for_tests()
+    });
+    let caller = t.account("quota");
+    let net = network(&t, &caller);
+    let value = |body: &Value, name: &str| {
+        items(body, "/AccountAttributeItems/AccountAttributeItem")
+            .iter()
+            .find(|i| i["AttributeName"] == name)
+            .map(|i| {
+                i["AttributeValues"]["ValueItem"][0]["Value"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+    };
+    let attributes = t.ok_as(&caller, &PRODUCT, "DescribeAccountAttributes", &[]);
+    assert_eq!(
+        value(&attributes, "max-postpaid-instance-vcpu-count").as_deref(),
+        Some("4")
+    );
+    assert_eq!(
+        value(&attributes, "used-postpaid-instance-vcpu-count").as_deref(),
+        Some("0")
+    );
+    assert_eq!(value(&attributes, "max-security-groups").as_deref(), Some("1"));
+
+    // ecs.g7.large has 2 vCPUs: two fit, a third does not, and a batch that would cross is refused whole.
+    run_one(&t, &caller, &net, &[]);
+    let err = t.err_as(
+        &caller,
+        &PRODUCT,
+        "RunInstances",
+        &[
+            ("InstanceType", "ecs.g7.large"),
+            ("ImageId", IMAGE),
+            ("VSwitchId", net.vswitch.as_str()),
+            ("SecurityGroupId", net.security_group.as_str()),
+            ("Amount", "2"),
+        ],
+    );
+    assert_eq!(err.code, "QuotaExceed.ElasticQuota", "{err:?}");
+    let attributes = t.ok_as(
+        &caller,
+        &PRODUCT,
+        "DescribeAccountAttributes",
+        &[("AttributeName.1", "used-postpaid-instance-vcpu-count")],
+    );
+    assert_eq!(
+        value(&attributes, "used-postpaid-instance-vcpu-count").as_deref(),
+        Some("2")
+    );
+    assert_eq!(
+        items(&attributes, "/AccountAttributeItems/AccountAttributeItem").len(),
+        1
+    );
+    // Subscription instances do not count against the pay-as-you-go quota.
+    run_one(&t, &caller, &net, &[("InstanceChargeType", "PrePaid"), ("Period", "1")]);
+    run_one(&t, &caller, &net, &[]);
+
+    let err = t.err_as(&caller, &PRODUCT, "CreateSecurityGroup", &[("VpcId", net.vpc.as_str())]);
+    assert_eq!(err.code, "QuotaExceed.SecurityGroup", "{err:?}");
+    let err = t.err_as(
+        &caller,
+        &PRODUCT,
+        "DescribeAccountAttributes",
+        &[("AttributeName.1", "max-unicorns")],
+    );
+    assert!(err.message.contains("max-unicorns"), "{err:?}");
 }
