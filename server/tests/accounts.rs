@@ -169,3 +169,61 @@ async fn accounts_are_added_listed_rotated_and_cleaned() {
         text(&missing)
     );
 }
+
+#[tokio::test]
+async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
+    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pool_path = dir.path().join("pool.db");
+    let added = aca(
+        &pool_path,
+        &[
+            "add",
+            "--emulator",
+            &emulator.url,
+            "--admin-token",
+            "test-admin",
+            "--name",
+            "qa",
+        ],
+    )
+    .await;
+    assert!(added.status.success(), "{}", text(&added));
+    let out = dir.path().join("out");
+    let verify = |out: std::path::PathBuf| {
+        let pool_path = pool_path.clone();
+        async move {
+            common::aca_async()
+                .arg("verify")
+                .arg(common::corpus("vpc/delete-vswitch.md"))
+                .args(["--no-screenshots", "--admin-token", "test-admin", "--pool"])
+                .arg(&pool_path)
+                .arg("--out")
+                .arg(out)
+                .output()
+                .await
+                .expect("aca runs")
+        }
+    };
+    let ran = verify(out.clone()).await;
+    assert!(ran.status.success(), "{}", common::show(&ran));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("vpc-delete-vswitch/report.json")).unwrap()).unwrap();
+    assert_eq!(report["verdict"], "pass", "{report:#}");
+    assert_eq!(report["console"]["url"], emulator.url.as_str());
+    let pool = AccountPool::open(&pool_path, Duration::from_secs(60)).unwrap();
+    let status = pool.list().unwrap().remove(0);
+    assert_eq!(
+        status.state,
+        aca_provision::pool::AccountState::Free,
+        "the account came back"
+    );
+    let left = emulator.console.snapshot_account(&status.account.id).unwrap().resources;
+    assert!(left.is_empty(), "the run's resources are gone: {left:#?}");
+
+    // Every account is leased: the page is an error that says so, not a wait.
+    let _held = pool.lease("another run").unwrap();
+    let refused = verify(dir.path().join("out2")).await;
+    assert_eq!(refused.status.code(), Some(2), "{}", common::show(&refused));
+    assert!(text(&refused).contains("no account of the pool"), "{}", text(&refused));
+}

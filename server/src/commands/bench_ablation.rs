@@ -213,7 +213,9 @@ async fn write_metas(target: &ConsoleTarget, pages: &[BenchPage]) -> anyhow::Res
     let ConsoleTarget::Bundled { serving, .. } = target else {
         anyhow::bail!("the ablation runs on the bundled console only");
     };
-    let scratch = target.account_for("ablation-scratch", aca_console::profile::ProfileId::Y2026)?;
+    let scratch = target
+        .account_for("ablation-scratch", aca_console::profile::ProfileId::Y2026)
+        .await?;
     let applier = EmulatorApplier::new(
         &serving.url,
         AccessKey {

@@ -25,7 +25,8 @@ use crate::verify::{PolicyChoice, Settings, verify_page};
 /// Each page's procedure is run step by step in headless Chromium; the console's audit log
 /// (ActionTrail) decides whether the documented operation happened. Without --console the bundled
 /// console emulator is started, with a fresh account per page under the UI profile the page was
-/// written for (its `<page>.task.toml`), or --profile.
+/// written for (its `<page>.task.toml`), or --profile. With --pool each page runs in an account
+/// leased from the pool, returned after the page once what the run left is cleaned up.
 ///
 /// The report goes to OUT/<page>/report.json and report.html (self-contained; screenshots with
 /// element marks embedded). With --all, every page under the folder is verified and OUT/summary.json
@@ -37,6 +38,7 @@ use crate::verify::{PolicyChoice, Settings, verify_page};
 ///   aca verify tests/corpus/vpc/create-vpc.md
 ///   aca verify --all tests/corpus --out out/verify
 ///   aca verify page.md --profile 2024            # run a 2026 page against the 2024 console
+///   aca verify --all docs --pool out/accounts.db --admin-token T
 ///   aca verify page.md --policy llm --model-url http://127.0.0.1:8000/v1 --model qwen3-vl-32b
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -68,6 +70,16 @@ pub struct VerifyArgs {
     /// The account id of --console (events of other accounts are ignored).
     #[arg(long, requires = "console")]
     account_id: Option<String>,
+    /// Run each page in an account leased from this pool (`aca accounts add --emulator …`); the
+    /// account is cleaned after the page, or quarantined when it cannot be.
+    #[arg(long, value_name = "FILE", conflicts_with = "console", requires = "admin_token")]
+    pool: Option<PathBuf>,
+    /// The pool's emulator admin token, to read each leased account's console logon.
+    #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
+    /// How long a pool lease holds before the account comes back by itself.
+    #[arg(long, default_value_t = 3600, requires = "pool")]
+    lease_timeout_s: u64,
     /// UI profile of the bundled console (default: the one each page was written for, else 2026).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<ProfileId>,
@@ -139,9 +151,15 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     sources.retain(|s| !s.ends_with(".task.toml") && !s.ends_with(".rule.json"));
 
     let settings = settings(&args)?;
-    let target = match &args.console {
-        None => ConsoleTarget::bundled().await?,
-        Some(url) => ConsoleTarget::Remote {
+    let target = match (&args.console, &args.pool) {
+        (None, Some(pool)) => ConsoleTarget::Pooled {
+            pool: aca_provision::pool::AccountPool::open(pool, Duration::from_secs(args.lease_timeout_s))
+                .with_context(|| format!("cannot open the account pool {}", pool.display()))?,
+            label: format!("the account pool {}", pool.display()),
+            admin_token: args.admin_token.clone().context("--pool needs --admin-token")?,
+        },
+        (None, None) => ConsoleTarget::bundled().await?,
+        (Some(url), _) => ConsoleTarget::Remote {
             url: url.trim_end_matches('/').to_owned(),
             login: RemoteLogin {
                 account_id: args.account_id.clone(),

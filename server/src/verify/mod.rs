@@ -110,13 +110,13 @@ async fn verify_into(
         .task
         .as_ref()
         .map_or("cn-hangzhou".to_owned(), |t| t.region.clone());
-    let account = target.account_for(&format!("verify-{}", page.slug), profile)?;
+    let account = target.account_for(&format!("verify-{}", page.slug), profile).await?;
     let mut report = Report {
         page: page.source.clone(),
         title: page.procedure.title.clone(),
         written_for,
         console: ConsoleRun {
-            url: target.url().to_owned(),
+            url: account.console_url.clone(),
             profile: account.profile.map(|p| p.to_string()),
             account: Some(account.login.clone()),
             region: region.clone(),
@@ -138,7 +138,37 @@ async fn verify_into(
         duration_ms: 0,
         failure: None,
     };
+    let outcome = run_as(
+        page,
+        settings,
+        progress,
+        measured,
+        &account,
+        profile,
+        &region,
+        &mut report,
+    )
+    .await;
+    if let Some(note) = target.give_back(&account, &region).await {
+        add_failure(&mut report, note);
+    }
+    outcome?;
+    Ok(finish(report, started))
+}
 
+/// The run of one page as `account`, into `report`; `Err` only when Chromium cannot start.
+#[allow(clippy::too_many_arguments)]
+async fn run_as(
+    page: &PageInput,
+    settings: &Settings,
+    progress: &dyn Fn(&str),
+    measured: &mut Measures,
+    account: &target::RunAccount,
+    profile: ProfileId,
+    region: &str,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    let report_dir = settings.out.join(&page.slug);
     let product = page
         .task
         .as_ref()
@@ -150,20 +180,19 @@ async fn verify_into(
             "the page names no console this verifier knows (title \"{}\"); add a task sidecar naming the product",
             page.procedure.title
         ));
-        return Ok(finish(report, started));
+        return Ok(());
     };
     let chosen = audit::choose(page);
 
     let page_context = aca_provision::PageContext {
         procedure: page.procedure.clone(),
         product: Some(product.clone()),
-        region: region.clone(),
+        region: region.to_owned(),
         source: page.source.clone(),
     };
     let needs_meta = page.task.as_ref().is_some_and(|t| t.meta.is_some());
     let mut resources = match provision::RunResources::start(
-        target,
-        &account,
+        account,
         page_context,
         &report_dir,
         needs_meta,
@@ -176,37 +205,31 @@ async fn verify_into(
         Err(e) => {
             report.verdict = Verdict::EnvironmentFailure;
             report.failure = Some(e);
-            return Ok(finish(report, started));
+            return Ok(());
         }
     };
     let context = RunContext {
-        target,
         page,
         settings,
-        account: &account,
+        account,
         product: &product,
-        region: &region,
+        region,
         chosen: &chosen,
         report_dir: &report_dir,
     };
-    let outcome = provision_and_run(&context, &mut resources, &mut report, progress, measured).await;
+    let outcome = provision_and_run(&context, &mut resources, report, progress, measured).await;
     progress("destroying the provisioned resources");
     let cleanup = Instant::now();
     let left = resources.finish().await;
     measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
     if !left.is_empty() {
-        add_failure(
-            &mut report,
-            format!("cleanup left resources behind: {}", left.join("; ")),
-        );
+        add_failure(report, format!("cleanup left resources behind: {}", left.join("; ")));
     }
-    outcome?;
-    Ok(finish(report, started))
+    outcome
 }
 
 /// What one run works with, once its account and rule are known.
 struct RunContext<'a> {
-    target: &'a ConsoleTarget,
     page: &'a PageInput,
     settings: &'a Settings,
     account: &'a target::RunAccount,
@@ -270,7 +293,6 @@ async fn run_in_browser(
     progress: &dyn Fn(&str),
 ) -> anyhow::Result<Vec<ActRequest>> {
     let RunContext {
-        target,
         page,
         settings,
         account,
@@ -280,7 +302,7 @@ async fn run_in_browser(
         report_dir,
         ..
     } = *run;
-    let base = target.url().trim_end_matches('/');
+    let base = account.console_url.trim_end_matches('/');
     progress("logging on to the console");
     let mut session = Session::open(runner, "about:blank").await?;
     aca_runner::logon::log_on(
@@ -328,7 +350,7 @@ async fn run_in_browser(
                 access_key_id: &account.access_key_id,
                 access_key_secret: &account.access_key_secret,
                 account_id: Some(&account.account_id),
-                bundled: target.is_bundled(),
+                bundled: account.emulator,
                 deadline: settings.rule_deadline,
                 provisioner: resources.calls(),
             };

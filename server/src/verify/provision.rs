@@ -20,7 +20,7 @@ use aca_provision::{
 use aca_reward::ProvisionerCalls;
 
 use super::drive::{Provide, Provisioner};
-use super::target::{ConsoleTarget, RunAccount};
+use super::target::RunAccount;
 
 pub use aca_provision::run::RUNTIME_NOTE;
 
@@ -41,11 +41,12 @@ pub enum Provider {
     Terraform(PathBuf),
 }
 
-/// The applier for a console: the bundled emulator's OpenAPI, or Terraform (working in `report_dir`).
-pub fn provider(target: &ConsoleTarget, report_dir: &Path) -> Provider {
-    match target {
-        ConsoleTarget::Bundled { serving, .. } => Provider::Emulator(serving.url.clone()),
-        ConsoleTarget::Remote { .. } => Provider::Terraform(report_dir.join("terraform")),
+/// The applier for an account: its emulator's OpenAPI, or Terraform (working in `report_dir`).
+pub fn provider(account: &RunAccount, report_dir: &Path) -> Provider {
+    if account.emulator {
+        Provider::Emulator(account.console_url.clone())
+    } else {
+        Provider::Terraform(report_dir.join("terraform"))
     }
 }
 
@@ -142,7 +143,6 @@ impl RunResources {
     /// applied, `runtime` when the agent's requests are answered; `model` helps the ResourceCoder
     /// with requests its rules do not understand.
     pub async fn start(
-        target: &ConsoleTarget,
         account: &RunAccount,
         page: PageContext,
         report_dir: &Path,
@@ -150,7 +150,7 @@ impl RunResources {
         runtime: bool,
         model: Option<&aca_chat::ChatClient>,
     ) -> Result<Self, String> {
-        match provider(target, report_dir) {
+        match provider(account, report_dir) {
             Provider::Emulator(endpoint) if needs_meta || runtime => {
                 let mut coder = ResourceCoder::rule_based();
                 coder.fallback = model.map(|client| ModelGenerator::new(client.clone()));

@@ -35,11 +35,11 @@ pub async fn replay(
     actions: &[ActRequest],
     bindings: &std::collections::BTreeMap<String, String>,
 ) -> anyhow::Result<ReplayRun> {
-    let account = target.account_for(&format!("reference-{}", page.slug), profile)?;
-    let provider = match target {
-        ConsoleTarget::Bundled { serving, .. } => provision::Provider::Emulator(serving.url.clone()),
-        ConsoleTarget::Remote { .. } => anyhow::bail!("the reference script runs against the bundled console only"),
-    };
+    if !matches!(target, ConsoleTarget::Bundled { .. }) {
+        anyhow::bail!("the reference script runs against the bundled console only");
+    }
+    let account = target.account_for(&format!("reference-{}", page.slug), profile).await?;
+    let provider = provision::Provider::Emulator(account.console_url.clone());
     let provisioned = match &page.task {
         Some(task) if task.meta.is_some() => {
             provision::provision(&provider, &provision::root_key(&account), &page.source, task)
@@ -61,7 +61,7 @@ pub async fn replay(
         })
         .unwrap_or_default();
     let actions: Vec<ActRequest> = actions.iter().map(|a| rename(a, &renames)).collect();
-    let result = run_script(target, page, settings, &account, &actions).await;
+    let result = run_script(page, settings, &account, &actions).await;
     if let Some(p) = provisioned {
         let left = provision::destroy(&provider, &provision::root_key(&account), p).await;
         if !left.is_empty() {
@@ -72,13 +72,12 @@ pub async fn replay(
 }
 
 async fn run_script(
-    target: &ConsoleTarget,
     page: &PageInput,
     settings: &Settings,
     account: &super::target::RunAccount,
     actions: &[ActRequest],
 ) -> anyhow::Result<ReplayRun> {
-    let base = target.url().trim_end_matches('/');
+    let base = account.console_url.trim_end_matches('/');
     let region = page.task.as_ref().map_or("cn-hangzhou", |t| t.region.as_str());
     let product = page
         .task

@@ -1,13 +1,15 @@
 //! The console a verification runs in: the bundled emulator (started in-process, one fresh account
-//! per page, under the page's UI profile) or a console given by URL with fixed credentials.
+//! per page, under the page's UI profile), a console given by URL with fixed credentials, or the
+//! accounts of a pool, one leased per page and returned (cleaned, or quarantined) after it.
 
 use std::sync::Arc;
 
 use aca_console::profile::ProfileId;
-use aca_console::{Console, ConsoleConfig, Serving};
+use aca_console::{Console, ConsoleConfig, Credentials, Serving};
+use aca_provision::pool::{AccountPool, Lease, return_account};
 use anyhow::Context;
 
-/// Who the run logs on as.
+/// Who the run logs on as, and where.
 #[derive(Debug, Clone)]
 pub struct RunAccount {
     pub account_id: String,
@@ -15,8 +17,15 @@ pub struct RunAccount {
     pub password: String,
     pub access_key_id: String,
     pub access_key_secret: String,
-    /// The UI profile the account sees, when the console is the bundled emulator.
+    /// The UI profile the account sees, when the console is an emulator.
     pub profile: Option<ProfileId>,
+    /// The console's origin: where the run logs on and signs its API calls.
+    pub console_url: String,
+    /// The console is an emulator: events are delivered at once, and resources are provisioned
+    /// through its OpenAPI rather than with Terraform.
+    pub emulator: bool,
+    /// The pool lease the account is held under, given back after the run.
+    pub lease: Option<Lease>,
 }
 
 /// Credentials for a console given by URL.
@@ -39,6 +48,13 @@ pub enum ConsoleTarget {
         url: String,
         login: RemoteLogin,
     },
+    /// Emulator accounts of a pool; their console logons are read through the emulator's admin API.
+    Pooled {
+        pool: AccountPool,
+        /// The pool file, for messages.
+        label: String,
+        admin_token: String,
+    },
 }
 
 impl ConsoleTarget {
@@ -56,22 +72,21 @@ impl ConsoleTarget {
         Ok(Self::Bundled { console, serving })
     }
 
+    /// The console's origin, or for a pool, the pool it leases from.
     pub fn url(&self) -> &str {
         match self {
             Self::Bundled { serving, .. } => &serving.url,
             Self::Remote { url, .. } => url,
+            Self::Pooled { label, .. } => label,
         }
     }
 
-    pub fn is_bundled(&self) -> bool {
-        matches!(self, Self::Bundled { .. })
-    }
-
     /// The account a page runs as: a fresh one under `profile` on the bundled emulator (so runs
-    /// never see each other's resources or events), the given one elsewhere.
-    pub fn account_for(&self, name: &str, profile: ProfileId) -> anyhow::Result<RunAccount> {
+    /// never see each other's resources or events), the given one for a console given by URL, a
+    /// leased one (under its own profile) from a pool.
+    pub async fn account_for(&self, name: &str, profile: ProfileId) -> anyhow::Result<RunAccount> {
         match self {
-            Self::Bundled { console, .. } => {
+            Self::Bundled { console, serving } => {
                 let c = console
                     .create_account(name, Some(profile))
                     .context("cannot create an account in the bundled console")?;
@@ -82,18 +97,101 @@ impl ConsoleTarget {
                     access_key_id: c.access_key_id,
                     access_key_secret: c.access_key_secret,
                     profile: Some(profile),
+                    console_url: serving.url.clone(),
+                    emulator: true,
+                    lease: None,
                 })
             }
-            Self::Remote { login, .. } => Ok(RunAccount {
+            Self::Remote { url, login } => Ok(RunAccount {
                 account_id: login.account_id.clone().unwrap_or_default(),
                 login: login.login.clone(),
                 password: login.password.clone(),
                 access_key_id: login.access_key_id.clone(),
                 access_key_secret: login.access_key_secret.clone(),
                 profile: None,
+                console_url: url.clone(),
+                emulator: false,
+                lease: None,
             }),
+            Self::Pooled {
+                pool,
+                label,
+                admin_token,
+            } => {
+                let lease = pool
+                    .lease(name)
+                    .with_context(|| format!("no account of the pool {label} can be leased"))?;
+                match logon(&lease, admin_token).await {
+                    Ok(c) => Ok(RunAccount {
+                        account_id: lease.account.id.clone(),
+                        login: c.login,
+                        password: c.password,
+                        access_key_id: lease.account.key.access_key_id.clone(),
+                        access_key_secret: lease.account.key.access_key_secret.clone(),
+                        profile: Some(c.profile),
+                        console_url: lease.account.endpoint.trim_end_matches('/').to_owned(),
+                        emulator: true,
+                        lease: Some(lease),
+                    }),
+                    Err(e) => {
+                        let _ = pool.release(&lease);
+                        Err(e)
+                    }
+                }
+            }
         }
     }
+
+    /// Gives a pool account back after its run: what the run left is cleaned up, and an account
+    /// that cannot be cleaned (or has no room left for a run) is quarantined. The note for the
+    /// report when it was.
+    pub async fn give_back(&self, account: &RunAccount, region: &str) -> Option<String> {
+        let (Self::Pooled { pool, .. }, Some(lease)) = (self, &account.lease) else {
+            return None;
+        };
+        match return_account(pool, lease, None, region).await {
+            Ok(returned) if returned.released => None,
+            Ok(returned) => Some(format!(
+                "the pool account {} was quarantined: {}",
+                lease.account.id,
+                returned.reason.unwrap_or_default()
+            )),
+            Err(e) => Some(format!(
+                "the pool account {} could not be returned: {e}",
+                lease.account.id
+            )),
+        }
+    }
+}
+
+/// The console logon of a leased emulator account, from the emulator's admin API.
+async fn logon(lease: &Lease, admin_token: &str) -> anyhow::Result<Credentials> {
+    let url = format!(
+        "{}/admin/accounts/{}/credentials",
+        lease.account.endpoint.trim_end_matches('/'),
+        lease.account.id
+    );
+    let response = reqwest::Client::new()
+        .get(&url)
+        .bearer_auth(admin_token)
+        .send()
+        .await
+        .with_context(|| format!("cannot read the console logon of {} at {url}", lease.account.id))?;
+    if !response.status().is_success() {
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        anyhow::bail!(
+            "the emulator refused the console logon of {} ({url}): HTTP {status} {body}; pool accounts \
+             are verified on emulators, whose admin token --admin-token gives",
+            lease.account.id
+        );
+    }
+    response.json().await.with_context(|| {
+        format!(
+            "the console logon of {} is not what an emulator answers",
+            lease.account.id
+        )
+    })
 }
 
 /// The bundled console's product code for a page: its task's product, else the product its title
