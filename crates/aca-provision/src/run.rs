@@ -219,6 +219,20 @@ impl RunProvisioning {
     }
 }
 
+/// Applies and verifies `meta`; a META that does not hold is destroyed again. The error in words.
+pub async fn apply_and_verify(applier: &impl Applier, meta: &Meta) -> Result<ProvisionState, String> {
+    let mut state = applier.apply(meta).await.map_err(|e| e.to_string())?;
+    if let Err(e) = applier.verify(meta, &state).await {
+        let destroyed = applier.destroy(&mut state).await;
+        let mut message = format!("the provisioned resources do not hold: {e}");
+        if !destroyed.failures.is_empty() {
+            message.push_str(&format!(" (and {} could not be destroyed)", destroyed.failures.len()));
+        }
+        return Err(message);
+    }
+    Ok(state)
+}
+
 /// The ids and names the resources' table rows show. The resource a procedure acts on is created
 /// last: it comes first, its id before its name (consoles search by id by default).
 pub fn names_and_ids(state: &ProvisionState) -> Vec<String> {

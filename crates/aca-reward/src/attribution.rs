@@ -4,7 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use aca_core::TrailEvent;
+use aca_core::{SuccessRule, TrailEvent};
+
+use crate::rule::match_resolved;
 
 /// The RAM users the provisioner acted as during a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,6 +47,16 @@ impl ProvisionerCalls {
                 .get("UserName")
                 .and_then(|v| v.as_str())
                 .is_some_and(|name| self.users.contains(name))
+    }
+
+    /// Whether `resolved` fails on the procedure's events but holds once the provisioner's are added:
+    /// only what the provisioner did would have met it.
+    pub fn only_they_meet(resolved: &SuccessRule, procedures: &[TrailEvent], provisioners: &[TrailEvent]) -> bool {
+        if provisioners.is_empty() || match_resolved(resolved, procedures).matched {
+            return false;
+        }
+        let everything: Vec<TrailEvent> = procedures.iter().chain(provisioners).cloned().collect();
+        match_resolved(resolved, &everything).matched
     }
 
     /// The sentence a report carries when only the provisioner's calls would meet the rule.

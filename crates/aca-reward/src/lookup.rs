@@ -315,10 +315,8 @@ impl Poller {
             let found = rule::match_resolved(&resolved, &seen);
             let now = Instant::now();
             if found.matched || now >= deadline {
-                let only_provisioner_matched = !found.matched && !provisioners.is_empty() && {
-                    let everything: Vec<TrailEvent> = seen.iter().chain(&provisioners).cloned().collect();
-                    rule::match_resolved(&resolved, &everything).matched
-                };
+                let only_provisioner_matched =
+                    !found.matched && ProvisionerCalls::only_they_meet(&resolved, &seen, &provisioners);
                 return Ok(RuleOutcome {
                     only_provisioner_matched,
                     matched: found.matched,

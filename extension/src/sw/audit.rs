@@ -86,8 +86,7 @@ pub async fn check(chosen: &ChosenRule, access: &AuditAccess<'_>, stopped: &dyn 
         let now = now_ms();
         if found.matched || now >= deadline || stopped() {
             let mut report = chosen.report(Ok(&found), waited());
-            let everything: Vec<TrailEvent> = seen.iter().chain(&provisioners).cloned().collect();
-            if !found.matched && !provisioners.is_empty() && rule::match_resolved(&resolved, &everything).matched {
+            if !found.matched && ProvisionerCalls::only_they_meet(&resolved, &seen, &provisioners) {
                 report.near_misses.insert(0, access.provisioner.only_they_matched());
             }
             return report;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use aca_agent::ResourceReport;
 use aca_core::TaskSpec;
 use aca_provision::coder::ModelGenerator;
-use aca_provision::run::names_and_ids;
+use aca_provision::run::{apply_and_verify, names_and_ids};
 use aca_provision::{
     AccessKey, Applier, EmulatorApplier, Meta, PageContext, ProvisionState, ResourceCoder, RunProvisioning, Suffix,
     TerraformApplier, Told,
@@ -77,19 +77,6 @@ pub async fn provision(
         },
         state,
     }))
-}
-
-async fn apply_and_verify(applier: &impl Applier, meta: &Meta) -> Result<ProvisionState, String> {
-    let mut state = applier.apply(meta).await.map_err(|e| e.to_string())?;
-    if let Err(e) = applier.verify(meta, &state).await {
-        let destroyed = applier.destroy(&mut state).await;
-        let mut message = format!("the provisioned resources do not hold: {e}");
-        if !destroyed.failures.is_empty() {
-            message.push_str(&format!(" (and {} could not be destroyed)", destroyed.failures.len()));
-        }
-        return Err(message);
-    }
-    Ok(state)
 }
 
 /// Destroys what [`provision`] created; returns what could not be destroyed, in words.
