@@ -343,7 +343,7 @@ pub struct ContentReply {
 mod tests {
     use super::*;
     use aca_core::action::{ControlAction, GuiAction};
-    use aca_core::observation::{Element, ElementState, Fingerprint, Role};
+    use aca_core::observation::{Element, Role};
 
     #[test]
     fn requests_are_plain_json_objects_tagged_by_kind() {
@@ -447,19 +447,7 @@ mod tests {
     #[test]
     fn the_target_is_described_from_the_last_observation() {
         let observation = Observation {
-            elements: vec![Element {
-                index: 4,
-                role: Role::Button,
-                name: "Create VPC".into(),
-                value: None,
-                state: ElementState::default(),
-                places: vec![],
-                option_of: None,
-                is_new: false,
-                hint: None,
-                rect: None,
-                fingerprint: Fingerprint::default(),
-            }],
+            elements: vec![Element::new(4, Role::Button, "Create VPC", vec![])],
             ..Observation::default()
         };
         let click = |index| Action::Gui(GuiAction::Click { index });

@@ -6,31 +6,35 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{ACA, aca_async, corpus, show};
+use common::{aca_async, corpus, show};
 use serde_json::Value;
 
-#[tokio::test]
-async fn one_page_is_scored_on_both_profiles_and_against_its_script() {
-    let corpus = tempfile::tempdir().unwrap();
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/vpc");
-    let folder = corpus.path().join("vpc");
+/// `aca bench COMMAND` over a folder holding these example pages of `vpc/` (with their sidecars);
+/// its output and the folder the figures were written to.
+async fn bench(command: &str, files: &[&str]) -> (std::process::Output, tempfile::TempDir) {
+    let pages = tempfile::tempdir().unwrap();
+    let folder = pages.path().join("vpc");
     std::fs::create_dir_all(&folder).unwrap();
-    for file in ["delete-vswitch.md", "delete-vswitch.task.toml"] {
-        std::fs::copy(source.join(file), folder.join(file)).unwrap();
+    for file in files {
+        std::fs::copy(corpus(&format!("vpc/{file}")), folder.join(file)).unwrap();
     }
     let out = tempfile::tempdir().unwrap();
-    let output = tokio::process::Command::new(ACA)
-        .args(["bench", "verify"])
-        .arg(corpus.path())
+    let output = aca_async()
+        .args(["bench", command])
+        .arg(pages.path())
         .arg("--out")
         .arg(out.path())
         .output()
         .await
         .expect("aca runs");
+    (output, out)
+}
+
+#[tokio::test]
+async fn one_page_is_scored_on_both_profiles_and_against_its_script() {
+    let (output, out) = bench("verify", &["delete-vswitch.md", "delete-vswitch.task.toml"]).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let shown = format!("{stdout}\nstderr:\n{}", String::from_utf8_lossy(&output.stderr));
+    let shown = show(&output);
     for figure in [
         "pass rate",
         "drift recall",
@@ -72,26 +76,16 @@ async fn one_page_is_scored_on_both_profiles_and_against_its_script() {
 
 #[tokio::test]
 async fn provisioning_lifts_the_pages_that_need_resources_to_what_pre_built_accounts_achieve() {
-    let pages = tempfile::tempdir().unwrap();
-    let folder = pages.path().join("vpc");
-    std::fs::create_dir_all(&folder).unwrap();
-    for file in [
-        "create-vpc.md",
-        "create-vpc.task.toml",
-        "delete-vswitch.md",
-        "delete-vswitch.task.toml",
-    ] {
-        std::fs::copy(corpus(&format!("vpc/{file}")), folder.join(file)).unwrap();
-    }
-    let out = tempfile::tempdir().unwrap();
-    let output = aca_async()
-        .args(["bench", "ablation"])
-        .arg(pages.path())
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .await
-        .expect("aca runs");
+    let (output, out) = bench(
+        "ablation",
+        &[
+            "create-vpc.md",
+            "create-vpc.task.toml",
+            "delete-vswitch.md",
+            "delete-vswitch.task.toml",
+        ],
+    )
+    .await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let shown = show(&output);
     for figure in [

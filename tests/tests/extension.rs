@@ -632,6 +632,32 @@ async fn press(page: &Page, selector: &str) {
 }
 
 /// Makes the documentation picker of the panel choose `tab` (focusing it reloads its tab list).
+/// Opens the page at `url` in a new tab, verifies it from the panel once Verify is enabled again,
+/// and waits for the run's verdict.
+async fn verify_another(chromium: &ExtensionBrowser, panel: &Page, url: &str) -> (String, Vec<String>) {
+    let _doc = chromium.open(url).await;
+    let tab = tab_id(panel, url.trim_end_matches(".html")).await;
+    choose_doc_tab(panel, tab).await;
+    poll(
+        panel,
+        "document.querySelector('button#verify')?.disabled === false",
+        10,
+        "Verify to be enabled again",
+        |v| v == &json!(true),
+    )
+    .await;
+    press(panel, "button#verify").await;
+    poll(
+        panel,
+        "document.querySelector('#verification')?.dataset.phase ?? ''",
+        20,
+        &format!("the run of {url} to start"),
+        |v| v != "finished" && v != "",
+    )
+    .await;
+    verdict_after_progress(panel, 150).await
+}
+
 async fn choose_doc_tab(panel: &Page, tab: i64) {
     let js = format!(
         "(() => {{ const s = document.querySelector('#doc-tab'); s.dispatchEvent(new Event('focus')); s.value = '{tab}'; \
@@ -788,27 +814,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert_ne!(leased, emulator.account.account_id);
 
     // A page whose button the console does not have ends with a defect at that step, not a hang.
-    let _drifted = chromium.open(&format!("{help}/help/vpc/create-network.html")).await;
-    let drifted_tab = tab_id(&panel, &format!("{help}/help/vpc/create-network")).await;
-    choose_doc_tab(&panel, drifted_tab).await;
-    poll(
-        &panel,
-        "document.querySelector('button#verify')?.disabled === false",
-        10,
-        "Verify to be enabled again",
-        |v| v == &json!(true),
-    )
-    .await;
-    press(&panel, "button#verify").await;
-    poll(
-        &panel,
-        "document.querySelector('#verification')?.dataset.phase ?? ''",
-        20,
-        "the second run to start",
-        |v| v != "finished" && v != "",
-    )
-    .await;
-    let (verdict, _) = verdict_after_progress(&panel, 150).await;
+    let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/create-network.html")).await;
     let summary = text_of(&panel, "#summary", "the report's summary").await;
     assert_eq!(verdict, "doc_defect", "{summary}");
     let defects = eval(
@@ -833,27 +839,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
 
     // A page that acts on a vSwitch: the server's provisioner writes and creates what it needs in the
     // leased account before the episode, and destroys what is left after it, its own RAM user too.
-    let _needs = chromium.open(&format!("{help}/help/vpc/delete-vswitch.html")).await;
-    let needs_tab = tab_id(&panel, &format!("{help}/help/vpc/delete-vswitch")).await;
-    choose_doc_tab(&panel, needs_tab).await;
-    poll(
-        &panel,
-        "document.querySelector('button#verify')?.disabled === false",
-        10,
-        "Verify to be enabled again",
-        |v| v == &json!(true),
-    )
-    .await;
-    press(&panel, "button#verify").await;
-    poll(
-        &panel,
-        "document.querySelector('#verification')?.dataset.phase ?? ''",
-        20,
-        "the provisioned run to start",
-        |v| v != "finished" && v != "",
-    )
-    .await;
-    let (verdict, _) = verdict_after_progress(&panel, 150).await;
+    let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/delete-vswitch.html")).await;
     let state = ask(&panel, json!({"kind": "state"})).await;
     let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
     assert_eq!(verdict, "pass", "{report:#?}");

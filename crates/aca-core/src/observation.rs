@@ -298,6 +298,24 @@ impl Observation {
 }
 
 impl Element {
+    /// An element with no value, the default state, no hint or box and an empty fingerprint: what
+    /// hand-built observations (tests, fakes) start from.
+    pub fn new(index: u32, role: Role, name: &str, places: Vec<Place>) -> Self {
+        Self {
+            index,
+            role,
+            name: name.into(),
+            value: None,
+            state: ElementState::default(),
+            places,
+            option_of: None,
+            is_new: false,
+            hint: None,
+            rect: None,
+            fingerprint: Fingerprint::default(),
+        }
+    }
+
     /// This element's line of the text tree, without indentation.
     pub fn line(&self) -> String {
         let mut line = String::new();
@@ -376,22 +394,9 @@ mod tests {
     use super::*;
 
     fn element(index: u32, role: Role, name: &str, places: Vec<Place>) -> Element {
-        Element {
-            index,
-            role,
-            name: name.into(),
-            value: None,
-            state: ElementState {
-                in_viewport: true,
-                ..Default::default()
-            },
-            places,
-            option_of: None,
-            is_new: false,
-            hint: None,
-            rect: None,
-            fingerprint: Fingerprint::default(),
-        }
+        let mut element = Element::new(index, role, name, places);
+        element.state.in_viewport = true;
+        element
     }
 
     #[test]

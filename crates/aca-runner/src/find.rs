@@ -42,22 +42,10 @@ fn same(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aca_core::{ElementState, Fingerprint, Place};
+    use aca_core::Place;
 
     fn element(index: u32, role: Role, name: &str, places: Vec<Place>) -> Element {
-        Element {
-            index,
-            role,
-            name: name.into(),
-            value: None,
-            state: ElementState::default(),
-            places,
-            option_of: None,
-            is_new: false,
-            hint: None,
-            rect: None,
-            fingerprint: Fingerprint::default(),
-        }
+        Element::new(index, role, name, places)
     }
 
     #[test]

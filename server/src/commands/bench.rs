@@ -104,6 +104,42 @@ pub(super) struct BenchPage {
     pub expected: Vec<aca_docs::corpus::ExpectedDrift>,
 }
 
+/// Runs `run` on every item, `jobs` at a time, printing `[i/total] progress` as each ends; the
+/// results in the items' order.
+pub(super) async fn in_page_order<'a, P, T, Fut>(
+    items: &'a [P],
+    jobs: u16,
+    run: impl Fn(&'a P) -> Fut,
+    progress: impl Fn(&T) -> String,
+) -> Vec<T>
+where
+    Fut: std::future::Future<Output = T>,
+{
+    let total = items.len();
+    let (run, progress) = (&run, &progress);
+    let mut results: Vec<(usize, T)> = futures::stream::iter(items.iter().enumerate())
+        .map(|(i, item)| async move {
+            let result = run(item).await;
+            eprintln!("[{}/{total}] {}", i + 1, progress(&result));
+            (i, result)
+        })
+        .buffer_unordered(usize::from(jobs))
+        .collect()
+        .await;
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Writes a benchmark's figures as JSON at `path` (its folder created) and says where.
+pub(super) fn write_figures(path: &Path, json: &serde_json::Value) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, serde_json::to_string_pretty(json)?).with_context(|| format!("writing {}", path.display()))?;
+    println!("figures: {}", path.display());
+    Ok(())
+}
+
 /// The example pages under `dir` (each with its sidecar), in path order; the first `limit` only.
 pub(super) async fn load_pages(dir: &Path, limit: Option<usize>) -> anyhow::Result<Vec<BenchPage>> {
     let mut sources = page::pages_in(dir)?;
@@ -140,29 +176,19 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
         target.url(),
         args.jobs
     );
-    let total = pages.len();
     let started = std::time::Instant::now();
-    let mut results: Vec<(usize, PageResult)> = futures::stream::iter(pages.iter().enumerate())
-        .map(|(i, page)| {
-            let (args, target) = (&args, &target);
-            async move {
-                let result = bench_page(args, target, page).await;
-                eprintln!("[{}/{total}] {}", i + 1, progress_line(&result));
-                (i, result)
-            }
-        })
-        .buffer_unordered(usize::from(args.jobs))
-        .collect()
-        .await;
-    results.sort_by_key(|(i, _)| *i);
-    let results: Vec<PageResult> = results.into_iter().map(|(_, r)| r).collect();
+    let results = in_page_order(
+        &pages,
+        args.jobs,
+        |page| bench_page(&args, &target, page),
+        progress_line,
+    )
+    .await;
     let scored = score(&results);
 
     print_table(&results);
     print_details(&scored);
     print_figures(&scored);
-    std::fs::create_dir_all(&args.out)?;
-    let path = args.out.join("bench.json");
     let json = serde_json::json!({
         "corpus": args.dir,
         "jobs": args.jobs,
@@ -171,9 +197,7 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
         "score": scored,
         "pages": results,
     });
-    std::fs::write(&path, serde_json::to_string_pretty(&json)?)
-        .with_context(|| format!("writing {}", path.display()))?;
-    println!("figures: {}", path.display());
+    write_figures(&args.out.join("bench.json"), &json)?;
     Ok(if scored.figures.iter().all(|f| f.met) {
         ExitCode::SUCCESS
     } else {

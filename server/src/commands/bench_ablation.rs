@@ -7,12 +7,10 @@ use std::process::ExitCode;
 
 use aca_provision::coder::CoderError;
 use aca_provision::{AccessKey, EmulatorApplier, PageContext, ResourceCoder};
-use anyhow::Context;
 use clap::Args;
-use futures::StreamExt as _;
 use serde::Serialize;
 
-use super::bench::{BenchPage, load_pages, one_line, run_once, scripted_settings, short};
+use super::bench::{BenchPage, in_page_order, load_pages, one_line, run_once, scripted_settings, short, write_figures};
 use crate::verify::bench::RunResult;
 use crate::verify::page::PageInput;
 use crate::verify::provision::RUNTIME_NOTE;
@@ -162,35 +160,27 @@ pub async fn run(args: AblationArgs) -> anyhow::Result<ExitCode> {
         args.jobs
     );
     let written = write_metas(&target, &pages).await?;
-    let total = pages.len();
     let started = std::time::Instant::now();
-    let mut results: Vec<(usize, AblationPage)> = futures::stream::iter(pages.iter().zip(&written).enumerate())
-        .map(|(i, (page, written))| {
-            let (args, target) = (&args, &target);
-            async move {
-                let result = ablate(args, target, page, written).await;
-                eprintln!(
-                    "[{}/{total}] {}: empty {}, provisioned {}, pre-built {}",
-                    i + 1,
-                    result.page,
-                    result.empty.verdict_label(),
-                    result.provisioned.verdict_label(),
-                    result.pre_built.verdict_label()
-                );
-                (i, result)
-            }
-        })
-        .buffer_unordered(usize::from(args.jobs))
-        .collect()
-        .await;
-    results.sort_by_key(|(i, _)| *i);
-    let results: Vec<AblationPage> = results.into_iter().map(|(_, r)| r).collect();
+    let jobs: Vec<(&BenchPage, &Written)> = pages.iter().zip(&written).collect();
+    let results = in_page_order(
+        &jobs,
+        args.jobs,
+        |(page, written)| ablate(&args, &target, page, written),
+        |result: &AblationPage| {
+            format!(
+                "{}: empty {}, provisioned {}, pre-built {}",
+                result.page,
+                result.empty.verdict_label(),
+                result.provisioned.verdict_label(),
+                result.pre_built.verdict_label()
+            )
+        },
+    )
+    .await;
     let figures = figures(&results);
 
     print_table(&results);
     print_figures(&figures);
-    std::fs::create_dir_all(&args.out)?;
-    let path = args.out.join("ablation.json");
     let json = serde_json::json!({
         "corpus": args.dir,
         "jobs": args.jobs,
@@ -198,9 +188,7 @@ pub async fn run(args: AblationArgs) -> anyhow::Result<ExitCode> {
         "figures": figures,
         "pages": results,
     });
-    std::fs::write(&path, serde_json::to_string_pretty(&json)?)
-        .with_context(|| format!("writing {}", path.display()))?;
-    println!("figures: {}", path.display());
+    write_figures(&args.out.join("ablation.json"), &json)?;
     Ok(if figures.met {
         ExitCode::SUCCESS
     } else {

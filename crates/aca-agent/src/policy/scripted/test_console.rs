@@ -1,9 +1,7 @@
 //! The scaffolding the scripted policy's unit tests share: places, elements, and whole episodes run
 //! against a hand-built fake console.
 
-use aca_core::{
-    ActionOutcome, Element, ElementState, Fingerprint, GuiAction, Observation, Place, PlaceKind, Procedure, Role,
-};
+use aca_core::{ActionOutcome, Element, Fingerprint, GuiAction, Observation, Place, PlaceKind, Procedure, Role};
 
 use super::ScriptedPolicy;
 use crate::episode::{Episode, Next};
@@ -25,19 +23,7 @@ pub(super) fn place(kind: PlaceKind, name: &str) -> Place {
 
 /// An element with no value, the default state and an empty fingerprint.
 pub(super) fn element(index: u32, role: Role, name: &str, places: Vec<Place>) -> Element {
-    Element {
-        index,
-        role,
-        name: name.into(),
-        value: None,
-        state: ElementState::default(),
-        places,
-        option_of: None,
-        is_new: false,
-        hint: None,
-        rect: None,
-        fingerprint: Fingerprint::default(),
-    }
+    Element::new(index, role, name, places)
 }
 
 /// The elements of one observation, indexed from 1 in the order they are added.
