@@ -6,16 +6,16 @@ use std::time::{Duration, Instant};
 use aca_model::{Device, KvCache, Qwen3Model, argmax};
 use anyhow::{Context, Result};
 
-use crate::protocol::{Measurement, Workload};
+use crate::protocol::RunOnce;
 
 /// Loads the checkpoint with aca-model on `device`.
 pub fn load(directory: &Path, device: &Device) -> Result<Qwen3Model> {
     Qwen3Model::load(directory, device).with_context(|| format!("aca-model cannot load {}", directory.display()))
 }
 
-/// Runs the workload: an untimed warm-up, then `repeats` runs from empty caches.
-pub fn measure(model: &Qwen3Model, workload: &Workload) -> Result<Measurement> {
-    Measurement::best_of(workload, |prompt, steps| run_once(model, prompt, steps))
+/// aca-model as a contender of the shared protocol.
+pub fn contender(model: &Qwen3Model) -> RunOnce<'_> {
+    Box::new(move |prompt, steps| run_once(model, prompt, steps))
 }
 
 fn run_once(model: &Qwen3Model, prompt: &[u32], decode_steps: usize) -> Result<(Duration, Duration, Vec<u32>)> {

@@ -10,7 +10,7 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::{Activation, VarBuilder};
 use candle_transformers::models::qwen3::{Config, ModelForCausalLM};
 
-use crate::protocol::{Measurement, Workload};
+use crate::protocol::RunOnce;
 
 /// Loads `model.safetensors` of `directory` into candle's Qwen3 with the configuration aca-model read.
 pub fn load(directory: &Path, config: &Qwen3Config) -> Result<ModelForCausalLM> {
@@ -43,9 +43,9 @@ fn candle_config(config: &Qwen3Config) -> Config {
     }
 }
 
-/// Runs the workload: an untimed warm-up, then `repeats` runs, each after clearing candle's cache.
-pub fn measure(model: &mut ModelForCausalLM, workload: &Workload) -> Result<Measurement> {
-    Measurement::best_of(workload, |prompt, steps| run_once(model, prompt, steps))
+/// candle as a contender of the shared protocol; each run starts by clearing candle's cache.
+pub fn contender(mut model: ModelForCausalLM) -> RunOnce<'static> {
+    Box::new(move |prompt, steps| run_once(&mut model, prompt, steps))
 }
 
 fn run_once(

@@ -9,7 +9,8 @@
 //! The checkpoint (8 layers, hidden 512, 8 query / 2 key-value heads of 64, vocabulary 8192, f32) is
 //! written to a temporary directory. Each implementation prefills the same prompt and decodes the same
 //! number of greedy tokens from an empty cache; the best of `--repeats` runs counts, and the greedy tokens
-//! are compared with aca-model's first, so the figures compare like with like. `transformers` runs through
+//! are compared with aca-model's first, so the figures compare like with like. aca-model's and candle's
+//! runs take turns, so a change in the machine's load (a shared host) cannot favour either. `transformers` runs through
 //! `transformers_speed.py` with the interpreter named by `ACA_BENCH_PYTHON` (torch, transformers and
 //! safetensors installed); without it that row says why it was not measured. The candle row needs the
 //! `candle` feature (off by default, so the workspace's tests never build candle). Built with the `wgpu` or
@@ -28,7 +29,7 @@ mod transformers_run;
 use std::path::PathBuf;
 
 use aca_model::random::{RandomShape, write_random_checkpoint};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Parser, ValueEnum};
 
 use crate::engine_load::LoadShape;
@@ -102,6 +103,33 @@ fn device(choice: DeviceChoice) -> Result<aca_model::Device> {
     }
 }
 
+/// aca-model and candle, their runs interleaved: candle's figures, or why there are none.
+fn measure_in_process(
+    model: &aca_model::Qwen3Model,
+    checkpoint: &std::path::Path,
+    config: &aca_model::Qwen3Config,
+    workload: &Workload,
+) -> Result<(protocol::Measurement, Result<protocol::Measurement, String>)> {
+    #[cfg_attr(not(feature = "candle"), allow(unused_mut))]
+    let mut contenders = vec![aca::contender(model)];
+    #[cfg(feature = "candle")]
+    let candle_loaded =
+        candle_qwen3::load(checkpoint, config).map(|candle| contenders.push(candle_qwen3::contender(candle)));
+    #[cfg(not(feature = "candle"))]
+    let candle_loaded: Result<()> = {
+        let _ = (checkpoint, config);
+        Err(anyhow::anyhow!(
+            "built without the `candle` feature (cargo run --release -p aca-bench-model --features candle)"
+        ))
+    };
+    let mut measured = protocol::Measurement::interleaved(workload, contenders).into_iter();
+    let aca = measured.next().context("aca-model was not measured")??;
+    let candle = candle_loaded
+        .and_then(|()| measured.next().context("candle was not measured")?)
+        .map_err(|error| format!("{error:#}"));
+    Ok((aca, candle))
+}
+
 fn main() -> Result<()> {
     let arguments = Arguments::parse();
     if arguments.prompt_tokens == 0 || arguments.engine_prompt_tokens == 0 || arguments.engine_tokens == 0 {
@@ -146,7 +174,7 @@ fn main() -> Result<()> {
     );
     println!(
         "machine: {threads} CPU threads available; aca-model on {:?}; prompt {} tokens, decode {} greedy tokens, \
-         best of {} runs",
+         best of {} runs (aca-model's and candle's taking turns)",
         arguments.device, arguments.prompt_tokens, arguments.decode_tokens, arguments.repeats
     );
     println!();
@@ -157,14 +185,7 @@ fn main() -> Result<()> {
         arguments.decode_tokens,
         arguments.repeats,
     );
-    let aca = aca::measure(&model, &workload)?;
-    #[cfg(feature = "candle")]
-    let candle = candle_qwen3::load(&checkpoint, &config)
-        .and_then(|mut candle| candle_qwen3::measure(&mut candle, &workload))
-        .map_err(|error| format!("{error:#}"));
-    #[cfg(not(feature = "candle"))]
-    let candle: Result<protocol::Measurement, String> =
-        Err("built without the `candle` feature (cargo run --release -p aca-bench-model --features candle)".into());
+    let (aca, candle) = measure_in_process(&model, &checkpoint, &config, &workload)?;
     let (transformers_name, transformers) =
         match transformers_run::measure(arguments.python.as_deref(), &checkpoint, scratch.path(), &workload) {
             transformers_run::Outcome::Measured { measurement, versions } => (versions, Ok(measurement)),

@@ -9,7 +9,7 @@ pub struct Workload {
     pub prompt: Vec<u32>,
     /// Single-token forward calls after the prefill, each followed by an argmax.
     pub decode_steps: usize,
-    /// Timed runs, each from an empty cache; the best prefill and the best decode are kept.
+    /// Timed rounds, each run from an empty cache; the best prefill and the best decode are kept.
     pub repeats: usize,
 }
 
@@ -50,33 +50,43 @@ pub struct Measurement {
     pub decode_steps: usize,
 }
 
+/// One implementation under test: `run_once(prompt, decode_steps)` times one prefill of `prompt` and
+/// `decode_steps` greedy decode steps from an empty cache and returns the greedy tokens.
+pub type RunOnce<'a> = Box<dyn FnMut(&[u32], usize) -> anyhow::Result<(Duration, Duration, Vec<u32>)> + 'a>;
+
 impl Measurement {
-    /// The protocol every implementation follows: an untimed warm-up on the prompt's first 16 tokens,
-    /// then `workload.repeats` runs, each from an empty cache. `run_once(prompt, decode_steps)` times
-    /// one prefill and the decode steps and returns the greedy tokens; the best times count and the
-    /// first run's tokens are kept.
-    pub fn best_of(
-        workload: &Workload,
-        mut run_once: impl FnMut(&[u32], usize) -> anyhow::Result<(Duration, Duration, Vec<u32>)>,
-    ) -> anyhow::Result<Self> {
+    /// The protocol every in-process implementation follows: each warms up untimed on the prompt's
+    /// first 16 tokens, then `workload.repeats` rounds run every implementation once, in turn, so a
+    /// change in the machine's load falls on all of them alike. The best prefill and the best decode
+    /// count; the first run's tokens are kept. An implementation that fails leaves the later rounds
+    /// with its error, the others go on.
+    pub fn interleaved(workload: &Workload, mut contenders: Vec<RunOnce<'_>>) -> Vec<anyhow::Result<Self>> {
         let warm_up = &workload.prompt[..workload.prompt.len().min(16)];
-        run_once(warm_up, 4)?;
-        let mut best_prefill = Duration::MAX;
-        let mut best_decode = Duration::MAX;
-        let mut first_greedy = None;
+        let mut states: Vec<anyhow::Result<Best>> = contenders
+            .iter_mut()
+            .map(|run_once| run_once(warm_up, 4).map(|_| Best::default()))
+            .collect();
         for _ in 0..workload.repeats {
-            let (prefill, decode, greedy) = run_once(&workload.prompt, workload.decode_steps)?;
-            best_prefill = best_prefill.min(prefill);
-            best_decode = best_decode.min(decode);
-            first_greedy.get_or_insert(greedy);
+            for (run_once, state) in contenders.iter_mut().zip(&mut states) {
+                let Ok(best) = state else { continue };
+                match run_once(&workload.prompt, workload.decode_steps) {
+                    Ok(run) => best.add(run),
+                    Err(error) => *state = Err(error),
+                }
+            }
         }
-        Ok(Self {
-            prefill: best_prefill,
-            decode: best_decode,
-            greedy: first_greedy.unwrap_or_default(),
-            prompt_tokens: workload.prompt.len(),
-            decode_steps: workload.decode_steps,
-        })
+        states
+            .into_iter()
+            .map(|state| {
+                state.map(|best| Self {
+                    prefill: best.prefill,
+                    decode: best.decode,
+                    greedy: best.greedy.unwrap_or_default(),
+                    prompt_tokens: workload.prompt.len(),
+                    decode_steps: workload.decode_steps,
+                })
+            })
+            .collect()
     }
 
     pub fn prefill_tokens_per_second(&self) -> f64 {
@@ -90,6 +100,31 @@ impl Measurement {
     /// Seconds per decoded token.
     pub fn seconds_per_token(&self) -> f64 {
         self.decode.as_secs_f64() / self.decode_steps as f64
+    }
+}
+
+/// The best times so far of one implementation, and its first run's tokens.
+struct Best {
+    prefill: Duration,
+    decode: Duration,
+    greedy: Option<Vec<u32>>,
+}
+
+impl Default for Best {
+    fn default() -> Self {
+        Best {
+            prefill: Duration::MAX,
+            decode: Duration::MAX,
+            greedy: None,
+        }
+    }
+}
+
+impl Best {
+    fn add(&mut self, (prefill, decode, greedy): (Duration, Duration, Vec<u32>)) {
+        self.prefill = self.prefill.min(prefill);
+        self.decode = self.decode.min(decode);
+        self.greedy.get_or_insert(greedy);
     }
 }
 
@@ -143,6 +178,55 @@ mod tests {
             distinct.len() > 200,
             "ids should spread, got {} distinct",
             distinct.len()
+        );
+    }
+
+    /// Two contenders take turns round by round; the best times count; one that fails keeps its
+    /// error and leaves the other running.
+    #[test]
+    fn interleaved_runs_take_turns_and_keep_the_best() {
+        use std::cell::RefCell;
+        let order = RefCell::new(Vec::new());
+        let workload = Workload::new(32, 100, 2, 3);
+        let times = RefCell::new(vec![30u64, 10, 20].into_iter());
+        let steady: RunOnce<'_> = Box::new(|prompt: &[u32], _steps: usize| {
+            order.borrow_mut().push(("steady", prompt.len()));
+            let millis = if prompt.len() == 32 {
+                times.borrow_mut().next().unwrap()
+            } else {
+                99
+            };
+            Ok((
+                Duration::from_millis(millis),
+                Duration::from_millis(millis * 2),
+                vec![1, 2, 3],
+            ))
+        });
+        let failing: RunOnce<'_> = Box::new(|prompt: &[u32], _steps: usize| {
+            order.borrow_mut().push(("failing", prompt.len()));
+            if prompt.len() == 32 && order.borrow().iter().filter(|(name, _)| *name == "failing").count() == 3 {
+                anyhow::bail!("out of memory");
+            }
+            Ok((Duration::from_millis(5), Duration::from_millis(5), vec![7]))
+        });
+        let results = Measurement::interleaved(&workload, vec![steady, failing]);
+        let steady = results[0].as_ref().expect("the steady contender ran");
+        assert_eq!(steady.prefill, Duration::from_millis(10));
+        assert_eq!(steady.decode, Duration::from_millis(20));
+        assert_eq!(steady.greedy, vec![1, 2, 3]);
+        let failure = results[1].as_ref().expect_err("the failing contender failed");
+        assert!(failure.to_string().contains("out of memory"));
+        assert_eq!(
+            *order.borrow(),
+            [
+                ("steady", 16),
+                ("failing", 16),
+                ("steady", 32),
+                ("failing", 32),
+                ("steady", 32),
+                ("failing", 32),
+                ("steady", 32),
+            ]
         );
     }
 

@@ -1,14 +1,84 @@
 //! Grouped-query causal attention of one sequence's new tokens over its cached keys and values.
 
 use burn::tensor::activation::softmax;
-use burn::tensor::{Tensor, TensorData};
+use burn::tensor::module::attention;
+use burn::tensor::ops::AttentionModuleOptions;
+use burn::tensor::{Device, Tensor, TensorData};
 
-/// Attends `queries` (`[new, heads, head_dim]`, at positions `start..start + new`) over `keys` and
-/// `values` (`[start + new, kv_heads, head_dim]`); returns `[new, heads · head_dim]`.
-///
-/// Query head `h` reads key/value head `h / (heads / kv_heads)`, as `transformers`' `repeat_kv` does; a
-/// query at position `p` sees keys `0..=p`.
-pub(crate) fn causal_attention(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize) -> Tensor<2> {
+/// The attention kernels the model's device offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AttentionKernels {
+    /// burn's fused kernel takes grouped key/value heads on this backend (the CPU's).
+    fused: bool,
+}
+
+impl AttentionKernels {
+    pub fn for_device(device: &Device) -> Self {
+        AttentionKernels {
+            fused: *device == Device::flex(),
+        }
+    }
+
+    /// The kernel for `new` query tokens: the fused one where there is one, except for a single
+    /// query (a decode step), which the composed kernel runs faster over the cache's strided view.
+    pub fn for_queries(self, new: usize) -> AttentionKernel {
+        if self.fused && new > 1 {
+            AttentionKernel::Fused
+        } else {
+            AttentionKernel::Composed
+        }
+    }
+}
+
+/// How attention is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttentionKernel {
+    /// burn's fused attention, one pass per query head with grouped key/value heads and the causal
+    /// offset built in: the CPU backend's kernel.
+    Fused,
+    /// Scores, causal bias, softmax and the value product as separate tensor operations, the heads
+    /// sharing a key/value head batched together: what every backend runs (the GPU backends' fused
+    /// kernels do not take fewer key/value heads than query heads).
+    Composed,
+}
+
+impl AttentionKernel {
+    /// Attends `queries` (`[new, heads, head_dim]`, at positions `start..start + new`) over `keys` and
+    /// `values` (`[start + new, kv_heads, head_dim]`); returns `[new, heads · head_dim]`.
+    ///
+    /// Query head `h` reads key/value head `h / (heads / kv_heads)`, as `transformers`' `repeat_kv`
+    /// does; a query at position `p` sees keys `0..=p`.
+    pub fn attend(self, queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize) -> Tensor<2> {
+        match self {
+            AttentionKernel::Fused => fused(queries, keys, values),
+            AttentionKernel::Composed => composed(queries, keys, values, start),
+        }
+    }
+}
+
+fn fused(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>) -> Tensor<2> {
+    let [new, heads, head_dim] = queries.dims();
+    // [tokens, heads, d] → [1, heads, tokens, d]. The causal mask is aligned at the last query and
+    // the last key, so the new tokens see every cached position before them.
+    let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
+    let options = AttentionModuleOptions {
+        is_causal: true,
+        ..AttentionModuleOptions::default()
+    };
+    attention(
+        heads_first(queries),
+        heads_first(keys),
+        heads_first(values),
+        None,
+        None,
+        options,
+    )
+    .squeeze_dim::<3>(0)
+    .swap_dims(0, 1)
+    .reshape([new, heads * head_dim])
+}
+
+fn composed(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize) -> Tensor<2> {
     let [new, heads, head_dim] = queries.dims();
     let [total, kv_heads, _] = keys.dims();
     let groups = heads / kv_heads;
@@ -36,11 +106,50 @@ pub(crate) fn causal_attention(queries: Tensor<3>, keys: Tensor<3>, values: Tens
 }
 
 /// `[new, total]`: 0 where query `i` (position `start + i`) may see key `j`, −∞ where `j` lies in its future.
-fn causal_bias(new: usize, total: usize, start: usize, device: &burn::tensor::Device) -> Tensor<2> {
+fn causal_bias(new: usize, total: usize, start: usize, device: &Device) -> Tensor<2> {
     let mut bias = Vec::with_capacity(new * total);
     for query in 0..new {
         let position = start + query;
         bias.extend((0..total).map(|key| if key <= position { 0.0f32 } else { f32::NEG_INFINITY }));
     }
     Tensor::from_data(TensorData::new(bias, [new, total]), device)
+}
+
+#[cfg(test)]
+mod tests {
+    use burn::tensor::Distribution;
+
+    use super::*;
+
+    fn random(shape: [usize; 3], device: &Device) -> Tensor<3> {
+        Tensor::random(shape, Distribution::Normal(0.0, 1.0), device)
+    }
+
+    /// Both kernels on the CPU, over a cache holding earlier positions, with two query heads per
+    /// key/value head: the fused kernel must see exactly what the composed one does.
+    #[test]
+    fn fused_and_composed_attention_agree() {
+        let device = Device::flex();
+        for (start, new) in [(0, 7), (5, 3), (9, 1)] {
+            let total = start + new;
+            let queries = random([new, 4, 16], &device);
+            let keys = random([total, 2, 16], &device);
+            let values = random([total, 2, 16], &device);
+            let fused = AttentionKernel::Fused.attend(queries.clone(), keys.clone(), values.clone(), start);
+            let composed = AttentionKernel::Composed.attend(queries, keys, values, start);
+            assert_eq!(fused.dims(), [new, 64]);
+            let difference: f32 = (fused - composed).abs().max().into_scalar();
+            assert!(
+                difference < 1e-5,
+                "start {start}, {new} new tokens: the kernels differ by {difference}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_cpu_prefills_with_the_fused_kernel_and_decodes_composed() {
+        let cpu = AttentionKernels::for_device(&Device::flex());
+        assert_eq!(cpu.for_queries(12), AttentionKernel::Fused);
+        assert_eq!(cpu.for_queries(1), AttentionKernel::Composed);
+    }
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use burn::tensor::activation::silu;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
-use crate::attention::causal_attention;
+use crate::attention::AttentionKernels;
 use crate::cache::KvCache;
 use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
@@ -24,6 +24,7 @@ pub struct Qwen3Model {
     config: Qwen3Config,
     weights: Qwen3Weights,
     device: Device,
+    attention: AttentionKernels,
 }
 
 /// One sequence's part of a batched forward call: its new tokens and its cache, which they extend.
@@ -63,6 +64,7 @@ impl Qwen3Model {
             config,
             weights,
             device: device.clone(),
+            attention: AttentionKernels::for_device(device),
         })
     }
 
@@ -240,7 +242,8 @@ impl Qwen3Model {
                 }
             };
             let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values));
-            outputs.push(causal_attention(own(&queries), all_keys, all_values, span.start));
+            let kernel = self.attention.for_queries(span.length);
+            outputs.push(kernel.attend(own(&queries), all_keys, all_values, span.start));
         }
         // [tokens, heads·head_dim]
         let attended = if outputs.len() == 1 {
