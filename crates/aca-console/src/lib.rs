@@ -74,7 +74,7 @@ impl Console {
 /// The emulator's whole HTTP surface.
 pub fn app(console: Arc<Console>) -> Router {
     Router::new()
-        .merge(api::admin::router())
+        .merge(api::admin::router(console.clone()))
         .merge(ui::router(console.clone()))
         .route("/", any(rest::root))
         .fallback(rest::fallback)

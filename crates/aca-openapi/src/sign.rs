@@ -47,6 +47,14 @@ pub fn rpc_signature(secret: &str, string_to_sign: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
 }
 
+/// The header signature of OSS and SLS REST requests: base64 of HMAC-SHA1 keyed with the secret
+/// itself (RPC appends `&`), over the product's own string to sign.
+pub fn rest_signature(secret: &str, string_to_sign: &str) -> String {
+    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
+    mac.update(string_to_sign.as_bytes());
+    base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+}
+
 /// What a client needs to sign an RPC 1.0 request.
 #[derive(Debug, Clone, Copy)]
 pub struct RpcRequest<'a> {

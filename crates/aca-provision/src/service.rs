@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use aca_console::Console;
-use aca_console::api::admin::{admin_error, authorize};
+use aca_console::api::admin::{admin_error, require_admin};
 use aca_core::Procedure;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, post};
 use axum::{Json, Router};
@@ -38,7 +39,7 @@ struct Service {
 /// The routes, for `aca_console::Serving::start_with`.
 pub fn routes(console: Arc<Console>, endpoint: &str) -> Router {
     let service = Arc::new(Service {
-        console,
+        console: console.clone(),
         endpoint: endpoint.to_owned(),
         runs: Mutex::new(HashMap::new()),
     });
@@ -46,6 +47,7 @@ pub fn routes(console: Arc<Console>, endpoint: &str) -> Router {
         .route("/admin/accounts/{id}/provisions", post(start))
         .route("/admin/provisions/{id}/requests", post(request))
         .route("/admin/provisions/{id}", delete(finish))
+        .route_layer(middleware::from_fn_with_state(console, require_admin))
         .with_state(service)
 }
 
@@ -88,13 +90,9 @@ fn no_run(id: &str) -> Response {
 
 async fn start(
     State(service): State<Arc<Service>>,
-    headers: HeaderMap,
     Path(account): Path<String>,
     Json(body): Json<StartRun>,
 ) -> Response {
-    if let Err(r) = authorize(&service.console, &headers) {
-        return *r;
-    }
     let credentials = match service.console.credentials(&account) {
         Ok(c) => c,
         Err(e) => return admin_error(StatusCode::NOT_FOUND, "AccountNotFound", &e.to_string()),
@@ -135,15 +133,7 @@ async fn start(
     (StatusCode::CREATED, Json(answer)).into_response()
 }
 
-async fn request(
-    State(service): State<Arc<Service>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Json(body): Json<Request>,
-) -> Response {
-    if let Err(r) = authorize(&service.console, &headers) {
-        return *r;
-    }
+async fn request(State(service): State<Arc<Service>>, Path(id): Path<String>, Json(body): Json<Request>) -> Response {
     let Some(run) = service.runs.lock().await.get(&id).cloned() else {
         return no_run(&id);
     };
@@ -157,10 +147,7 @@ async fn request(
     }
 }
 
-async fn finish(State(service): State<Arc<Service>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Err(r) = authorize(&service.console, &headers) {
-        return *r;
-    }
+async fn finish(State(service): State<Arc<Service>>, Path(id): Path<String>) -> Response {
     let Some(run) = service.runs.lock().await.remove(&id) else {
         return no_run(&id);
     };

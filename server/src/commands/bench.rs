@@ -57,15 +57,8 @@ enum BenchCommand {
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct VerifyBenchArgs {
-    /// The example pages (each with its `<page>.task.toml`), a folder searched recursively.
-    #[arg(default_value = "tests/corpus")]
-    dir: PathBuf,
-    /// Only the first N pages (in path order).
-    #[arg(long, value_name = "N")]
-    pages: Option<usize>,
-    /// Pages verified at the same time (each in its own Chromium); timings are fairest with 1.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
-    jobs: u16,
+    #[command(flatten)]
+    run: BenchRunArgs,
     /// Where the figures (bench.json) and the runs' reports are written.
     #[arg(long, default_value = "out/bench")]
     out: PathBuf,
@@ -78,15 +71,79 @@ pub struct VerifyBenchArgs {
     /// Save a marked screenshot after every action, as `aca verify` does by default (slower).
     #[arg(long)]
     screenshots: bool,
+}
+
+/// Which pages a page benchmark runs and how: shared by `aca bench verify` and `aca bench ablation`.
+#[derive(Debug, Args)]
+pub(super) struct BenchRunArgs {
+    /// The example pages (each with its `<page>.task.toml`), a folder searched recursively.
+    #[arg(default_value = "tests/corpus")]
+    pub dir: PathBuf,
+    /// Only the first N pages (in path order).
+    #[arg(long, value_name = "N")]
+    pub pages: Option<usize>,
+    /// Pages verified at the same time (each in its own Chromium); timings are fairest with 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
+    pub jobs: u16,
     /// Most actions one page may take.
     #[arg(long, default_value_t = 40)]
-    max_turns: u32,
+    pub max_turns: u32,
     /// The Chromium binary.
     #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
-    chromium: PathBuf,
+    pub chromium: PathBuf,
     /// The built aca-dom package (default: ACA_DOM_PKG, then the build folder).
     #[arg(long, value_name = "DIR")]
-    page_side: Option<PathBuf>,
+    pub page_side: Option<PathBuf>,
+}
+
+impl BenchRunArgs {
+    /// The example pages under `dir` (each with its sidecar), in path order; the first `--pages` only.
+    pub async fn load_pages(&self) -> anyhow::Result<Vec<BenchPage>> {
+        let mut sources = page::pages_in(&self.dir)?;
+        sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+        if let Some(n) = self.pages {
+            sources.truncate(n);
+        }
+        let mut pages = Vec::new();
+        for source in &sources {
+            let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
+            let written_for: ProfileId = corpus
+                .task
+                .profile
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{}: {e}", source.display()))?;
+            let input = page::load(&source.display().to_string()).await?;
+            pages.push(BenchPage {
+                input,
+                written_for,
+                expected: corpus.expected_drift,
+            });
+        }
+        anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", self.dir.display());
+        Ok(pages)
+    }
+
+    /// The scripted policy on `profile`, without screenshots, reports under `out`.
+    pub fn scripted_settings(&self, profile: ProfileId, out: &Path) -> Settings {
+        let mut runner = RunnerConfig {
+            chromium: self.chromium.clone(),
+            ..RunnerConfig::default()
+        };
+        if let Some(dir) = &self.page_side {
+            runner.page_side = dir.clone();
+        }
+        Settings {
+            policy: PolicyChoice::Scripted,
+            model: None,
+            profile: Some(profile),
+            out: out.to_owned(),
+            capture: Capture::None,
+            max_turns: self.max_turns,
+            rule_deadline: None,
+            runner,
+            runtime_provisioning: true,
+        }
+    }
 }
 
 pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -140,46 +197,20 @@ pub(super) fn write_figures(path: &Path, json: &serde_json::Value) -> anyhow::Re
     Ok(())
 }
 
-/// The example pages under `dir` (each with its sidecar), in path order; the first `limit` only.
-pub(super) async fn load_pages(dir: &Path, limit: Option<usize>) -> anyhow::Result<Vec<BenchPage>> {
-    let mut sources = page::pages_in(dir)?;
-    sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
-    if let Some(n) = limit {
-        sources.truncate(n);
-    }
-    let mut pages = Vec::new();
-    for source in &sources {
-        let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
-        let written_for: ProfileId = corpus
-            .task
-            .profile
-            .parse()
-            .map_err(|e| anyhow::anyhow!("{}: {e}", source.display()))?;
-        let input = page::load(&source.display().to_string()).await?;
-        pages.push(BenchPage {
-            input,
-            written_for,
-            expected: corpus.expected_drift,
-        });
-    }
-    anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", dir.display());
-    Ok(pages)
-}
-
 async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
-    let pages = load_pages(&args.dir, args.pages).await?;
+    let pages = args.run.load_pages().await?;
 
     let target = ConsoleTarget::bundled().await?;
     eprintln!(
         "bench: {} pages on {} ({} at a time)",
         pages.len(),
         target.url(),
-        args.jobs
+        args.run.jobs
     );
     let started = std::time::Instant::now();
     let results = in_page_order(
         &pages,
-        args.jobs,
+        args.run.jobs,
         |page| bench_page(&args, &target, page),
         progress_line,
     )
@@ -190,8 +221,8 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
     print_details(&scored);
     print_figures(&scored);
     let json = serde_json::json!({
-        "corpus": args.dir,
-        "jobs": args.jobs,
+        "corpus": args.run.dir,
+        "jobs": args.run.jobs,
         "screenshots": args.screenshots,
         "wallSeconds": started.elapsed().as_secs_f64(),
         "score": scored,
@@ -307,39 +338,11 @@ pub(super) async fn run_once(
 }
 
 fn settings(args: &VerifyBenchArgs, profile: ProfileId, out: &Path) -> Settings {
-    let mut settings = scripted_settings(&args.chromium, args.page_side.as_deref(), args.max_turns, profile, out);
+    let mut settings = args.run.scripted_settings(profile, out);
     if args.screenshots {
         settings.capture = Capture::EveryAction;
     }
     settings
-}
-
-/// The scripted policy on `profile`, without screenshots, reports under `out`.
-pub(super) fn scripted_settings(
-    chromium: &Path,
-    page_side: Option<&Path>,
-    max_turns: u32,
-    profile: ProfileId,
-    out: &Path,
-) -> Settings {
-    let mut runner = RunnerConfig {
-        chromium: chromium.to_owned(),
-        ..RunnerConfig::default()
-    };
-    if let Some(dir) = page_side {
-        runner.page_side = dir.to_owned();
-    }
-    Settings {
-        policy: PolicyChoice::Scripted,
-        model: None,
-        profile: Some(profile),
-        out: out.to_owned(),
-        capture: Capture::None,
-        max_turns,
-        rule_deadline: None,
-        runner,
-        runtime_provisioning: true,
-    }
 }
 
 fn progress_line(result: &PageResult) -> String {

@@ -10,7 +10,7 @@ use aca_provision::{AccessKey, EmulatorApplier, PageContext, ResourceCoder};
 use clap::Args;
 use serde::Serialize;
 
-use super::bench::{BenchPage, in_page_order, load_pages, one_line, run_once, scripted_settings, short, write_figures};
+use super::bench::{BenchPage, BenchRunArgs, in_page_order, one_line, run_once, short, write_figures};
 use crate::verify::bench::RunResult;
 use crate::verify::page::PageInput;
 use crate::verify::provision::RUNTIME_NOTE;
@@ -43,27 +43,11 @@ pub const RATIO_TARGET: f64 = 0.95;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct AblationArgs {
-    /// The example pages (each with its `<page>.task.toml`), a folder searched recursively.
-    #[arg(default_value = "tests/corpus")]
-    dir: PathBuf,
-    /// Only the first N pages (in path order).
-    #[arg(long, value_name = "N")]
-    pages: Option<usize>,
-    /// Pages verified at the same time (each in its own Chromium).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
-    jobs: u16,
+    #[command(flatten)]
+    run: BenchRunArgs,
     /// Where the figures (ablation.json) and the runs' reports are written.
     #[arg(long, default_value = "out/ablation")]
     out: PathBuf,
-    /// Most actions one page may take.
-    #[arg(long, default_value_t = 40)]
-    max_turns: u32,
-    /// The Chromium binary.
-    #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
-    chromium: PathBuf,
-    /// The built aca-dom package (default: ACA_DOM_PKG, then the build folder).
-    #[arg(long, value_name = "DIR")]
-    page_side: Option<PathBuf>,
 }
 
 /// How the resources of one run come about.
@@ -151,20 +135,20 @@ fn figures(results: &[AblationPage]) -> Figures {
 }
 
 pub async fn run(args: AblationArgs) -> anyhow::Result<ExitCode> {
-    let pages = load_pages(&args.dir, args.pages).await?;
+    let pages = args.run.load_pages().await?;
     let target = ConsoleTarget::bundled().await?;
     eprintln!(
         "bench ablation: {} pages on {}, three runs each ({} pages at a time)",
         pages.len(),
         target.url(),
-        args.jobs
+        args.run.jobs
     );
     let written = write_metas(&target, &pages).await?;
     let started = std::time::Instant::now();
     let jobs: Vec<(&BenchPage, &Written)> = pages.iter().zip(&written).collect();
     let results = in_page_order(
         &jobs,
-        args.jobs,
+        args.run.jobs,
         |(page, written)| ablate(&args, &target, page, written),
         |result: &AblationPage| {
             format!(
@@ -182,8 +166,8 @@ pub async fn run(args: AblationArgs) -> anyhow::Result<ExitCode> {
     print_table(&results);
     print_figures(&figures);
     let json = serde_json::json!({
-        "corpus": args.dir,
-        "jobs": args.jobs,
+        "corpus": args.run.dir,
+        "jobs": args.run.jobs,
         "wallSeconds": started.elapsed().as_secs_f64(),
         "figures": figures,
         "pages": results,
@@ -255,13 +239,7 @@ async fn ablate(args: &AblationArgs, target: &ConsoleTarget, page: &BenchPage, w
                 Arm::PreBuilt => task.meta.take(),
             };
         }
-        let mut settings = scripted_settings(
-            &args.chromium,
-            args.page_side.as_deref(),
-            args.max_turns,
-            page.written_for,
-            &args.out.join(arm.name()),
-        );
+        let mut settings = args.run.scripted_settings(page.written_for, &args.out.join(arm.name()));
         settings.runtime_provisioning = arm == Arm::Provisioned;
         let (result, _, report) = run_once(target, &input, &settings).await;
         if arm == Arm::Provisioned {

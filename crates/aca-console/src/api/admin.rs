@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{Path, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -16,13 +17,40 @@ use crate::accounts::Snapshot;
 use crate::error::ConsoleError;
 use crate::profile::ProfileId;
 
-pub fn router() -> Router<Arc<Console>> {
+/// The admin routes, each behind [`require_admin`].
+pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
     Router::new()
         .route("/admin/accounts", get(list).post(create))
         .route("/admin/accounts/{id}/credentials", get(credentials))
         .route("/admin/accounts/{id}/reset", post(reset))
         .route("/admin/accounts/{id}/snapshot", get(snapshot))
         .route("/admin/accounts/{id}/restore", post(restore))
+        .route_layer(middleware::from_fn_with_state(console, require_admin))
+}
+
+/// Lets a request through only when it carries the emulator's admin token: the layer of every admin
+/// route (here and beside the emulator), checked before the request's body is read.
+pub async fn require_admin(State(console): State<Arc<Console>>, request: Request, next: Next) -> Response {
+    let Some(expected) = &console.config.admin_token else {
+        return admin_error(
+            StatusCode::FORBIDDEN,
+            "AdminDisabled",
+            "this emulator was started without --admin-token",
+        );
+    };
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if given != Some(expected.as_str()) {
+        return admin_error(
+            StatusCode::UNAUTHORIZED,
+            "InvalidAdminToken",
+            "missing or wrong admin token (Authorization: Bearer <token>)",
+        );
+    }
+    next.run(request).await
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -34,30 +62,6 @@ struct CreateAccount {
 #[derive(Debug, Deserialize, Default)]
 struct ResetAccount {
     profile: Option<ProfileId>,
-}
-
-/// `Ok` when the request carries the emulator's admin token; otherwise the response to send.
-pub fn authorize(console: &Console, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let Some(expected) = &console.config.admin_token else {
-        return Err(Box::new(admin_error(
-            StatusCode::FORBIDDEN,
-            "AdminDisabled",
-            "this emulator was started without --admin-token",
-        )));
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if given == Some(expected.as_str()) {
-        Ok(())
-    } else {
-        Err(Box::new(admin_error(
-            StatusCode::UNAUTHORIZED,
-            "InvalidAdminToken",
-            "missing or wrong admin token (Authorization: Bearer <token>)",
-        )))
-    }
 }
 
 /// An admin API error: `{"Code", "Message"}` with `status`.
@@ -72,21 +76,11 @@ fn console_error(e: ConsoleError) -> Response {
     }
 }
 
-async fn list(State(console): State<Arc<Console>>, headers: HeaderMap) -> Response {
-    if let Err(r) = authorize(&console, &headers) {
-        return *r;
-    }
+async fn list(State(console): State<Arc<Console>>) -> Response {
     Json(console.account_summaries()).into_response()
 }
 
-async fn create(
-    State(console): State<Arc<Console>>,
-    headers: HeaderMap,
-    body: Option<Json<CreateAccount>>,
-) -> Response {
-    if let Err(r) = authorize(&console, &headers) {
-        return *r;
-    }
+async fn create(State(console): State<Arc<Console>>, body: Option<Json<CreateAccount>>) -> Response {
     let req = body.map(|Json(b)| b).unwrap_or_default();
     let name = req.name.unwrap_or_else(|| "tester".to_owned());
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
@@ -102,10 +96,7 @@ async fn create(
     }
 }
 
-async fn credentials(State(console): State<Arc<Console>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Err(r) = authorize(&console, &headers) {
-        return *r;
-    }
+async fn credentials(State(console): State<Arc<Console>>, Path(id): Path<String>) -> Response {
     match console.credentials(&id) {
         Ok(creds) => Json(creds).into_response(),
         Err(e) => console_error(e),
@@ -114,13 +105,9 @@ async fn credentials(State(console): State<Arc<Console>>, headers: HeaderMap, Pa
 
 async fn reset(
     State(console): State<Arc<Console>>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     body: Option<Json<ResetAccount>>,
 ) -> Response {
-    if let Err(r) = authorize(&console, &headers) {
-        return *r;
-    }
     let profile = body.and_then(|Json(b)| b.profile);
     match console.reset_account(&id, profile) {
         Ok(()) => Json(json!({ "accountId": id, "reset": true })).into_response(),
@@ -128,10 +115,7 @@ async fn reset(
     }
 }
 
-async fn snapshot(State(console): State<Arc<Console>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Err(r) = authorize(&console, &headers) {
-        return *r;
-    }
+async fn snapshot(State(console): State<Arc<Console>>, Path(id): Path<String>) -> Response {
     match console.snapshot_account(&id) {
         Ok(s) => Json(s).into_response(),
         Err(e) => console_error(e),
@@ -140,13 +124,9 @@ async fn snapshot(State(console): State<Arc<Console>>, headers: HeaderMap, Path(
 
 async fn restore(
     State(console): State<Arc<Console>>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Json(snapshot): Json<Snapshot>,
 ) -> Response {
-    if let Err(r) = authorize(&console, &headers) {
-        return *r;
-    }
     if snapshot.account.id != id {
         return admin_error(
             StatusCode::BAD_REQUEST,

@@ -4,7 +4,6 @@
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
-use hmac::{Hmac, Mac};
 use md5::Digest as _;
 use serde_json::{Map, Value, json};
 
@@ -17,7 +16,7 @@ use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
 use crate::rest::xml::{self, Malformed};
 use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date};
-use aca_openapi::sign::signatures_match;
+use aca_openapi::sign::{rest_signature, signatures_match};
 
 /// The `Authorization` scheme of OSS signature V4, which this emulator refuses.
 pub const V4_SCHEME: &str = "OSS4-HMAC-SHA256";
@@ -815,13 +814,6 @@ pub(crate) fn string_to_sign(req: &RestRequest, bucket: Option<&str>, key: Optio
     )
 }
 
-/// Base64 of HMAC-SHA1 keyed with the AccessKey secret.
-pub fn sign(secret: &str, string_to_sign: &str) -> String {
-    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
-    mac.update(string_to_sign.as_bytes());
-    base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
-}
-
 /// Why a request was refused before its operation ran.
 struct Refusal {
     error: ApiError,
@@ -931,7 +923,7 @@ fn authenticate(console: &Console, req: &RestRequest, target: &Target) -> Result
         }
     };
     let string_to_sign = string_to_sign(req, target.bucket.as_deref(), target.key.as_deref(), &signed_time);
-    if !signatures_match(&sign(&key.secret, &string_to_sign), &given) {
+    if !signatures_match(&rest_signature(&key.secret, &string_to_sign), &given) {
         let error = oss_error(
             StatusCode::FORBIDDEN,
             "SignatureDoesNotMatch",
@@ -1222,7 +1214,10 @@ mod tests {
             "PUT\neB5eJF1ptWaXm4bijSPyxw==\ntext/html\nWed, 28 Dec 2022 10:27:41 GMT\n\
              x-oss-magic:abracadabra\nx-oss-meta-author:alice\n/examplebucket/nelson"
         );
-        assert_eq!(sign("yourAccessKeySecret", &sts), "AaYUkeA6IH/qBaGsNRkLE2B5kbQ=");
+        assert_eq!(
+            rest_signature("yourAccessKeySecret", &sts),
+            "AaYUkeA6IH/qBaGsNRkLE2B5kbQ="
+        );
     }
 
     #[test]

@@ -3,8 +3,6 @@
 
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use base64::Engine as _;
-use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 
 use crate::Console;
@@ -14,7 +12,7 @@ use crate::model::{AccessKey, Resource, request_id};
 use crate::params::Params;
 use crate::products::regions::{REGIONS, region};
 use crate::rest::{GLOBAL_NAMES, RestRequest, access_key, caller_of, owner_of, parse_http_date};
-use aca_openapi::sign::signatures_match;
+use aca_openapi::sign::{rest_signature, signatures_match};
 
 pub const PROJECT: &str = "sls.project";
 pub const LOGSTORE: &str = "sls.logstore";
@@ -456,13 +454,6 @@ fn request_date(req: &RestRequest) -> String {
         .to_owned()
 }
 
-/// Base64 of HMAC-SHA1 keyed with the AccessKey secret.
-pub fn sign(secret: &str, string_to_sign: &str) -> String {
-    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
-    mac.update(string_to_sign.as_bytes());
-    base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
-}
-
 /// Why a request was refused before its operation ran; `key` set means the refusal is audited.
 struct Refusal {
     error: ApiError,
@@ -512,7 +503,7 @@ fn authenticate(console: &Console, req: &RestRequest) -> Result<AccessKey, Refus
         return Err(audited(error));
     }
     let string_to_sign = string_to_sign(req);
-    if !signatures_match(&sign(&key.secret, &string_to_sign), given) {
+    if !signatures_match(&rest_signature(&key.secret, &string_to_sign), given) {
         let error = ApiError::new(
             StatusCode::UNAUTHORIZED,
             "SignatureNotMatch",

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aca_console::clock::{Clock, SystemClock, iso8601};
-use aca_console::rest::{oss, sls};
-use aca_openapi::sign::{RpcRequest, sign_rpc};
+use aca_console::rest::oss;
+use aca_openapi::sign::{RpcRequest, rest_signature, sign_rpc};
 use reqwest::Method;
 use serde_json::Value;
 
@@ -206,7 +206,7 @@ impl Client {
             "{}\n\n{content_type}\n{date}\n{canonical}{resource}",
             req.method.as_str()
         );
-        let signature = oss::sign(&self.key.access_key_secret, &string_to_sign);
+        let signature = rest_signature(&self.key.access_key_secret, &string_to_sign);
         let encoded_key: String = key
             .split('/')
             .map(|part| percent_encoding::utf8_percent_encode(part, percent_encoding::NON_ALPHANUMERIC).to_string())
@@ -267,7 +267,7 @@ impl Client {
         log_headers.sort();
         let canonical: String = log_headers.iter().map(|(n, v)| format!("{n}:{v}\n")).collect();
         let string_to_sign = format!("{}\n\n{content_type}\n{date}\n{canonical}{path}", method.as_str());
-        let signature = sls::sign(&self.key.access_key_secret, &string_to_sign);
+        let signature = rest_signature(&self.key.access_key_secret, &string_to_sign);
         let mut request = self
             .http
             .request(method, format!("{}{path}", self.endpoint))
