@@ -60,6 +60,10 @@ async fn a_run_is_provisioned_answered_and_torn_down_over_http() {
 
     let (status, refused) = call(reqwest::Method::POST, &start, None, Some(body.clone())).await;
     assert_eq!(status, 401, "{refused}");
+    // The token is checked before the body is read: a caller without it learns nothing of its shape.
+    let malformed = json!({"procedure": 1});
+    let (status, refused) = call(reqwest::Method::POST, &start, Some("wrong"), Some(malformed)).await;
+    assert_eq!(status, 401, "{refused}");
 
     let (status, started) = call(reqwest::Method::POST, &start, Some(TOKEN), Some(body)).await;
     assert_eq!(status, 201, "{started}");
@@ -103,6 +107,8 @@ async fn a_run_is_provisioned_answered_and_torn_down_over_http() {
     assert_eq!(unknown["Code"], "ResourceUnavailable");
 
     let finish = format!("{}/admin/provisions/{id}", setup.emulator.url);
+    let (status, _) = call(reqwest::Method::DELETE, &finish, None, None).await;
+    assert_eq!(status, 401, "only the token's holder tears a run down");
     let (status, finished) = call(reqwest::Method::DELETE, &finish, Some(TOKEN), None).await;
     assert_eq!(status, 200, "{finished}");
     assert_eq!(finished["left"], json!([]));
