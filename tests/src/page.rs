@@ -139,14 +139,35 @@ pub async fn click_xpath(page: &Page, xpath: &str) {
     wait_xpath(page, xpath).await.click().await.unwrap();
 }
 
-/// Clicks into the field matching `selector` and types `text` as a person would.
+/// Clicks into the empty field matching `selector` and types `text` as a person would, typing again
+/// if the field does not end up holding it: a panel still opening may move the focus to its first
+/// field while the keys arrive, and a person would see that and retype.
 pub async fn type_into(page: &Page, selector: &str, text: &str) {
-    wait_for(page, selector)
-        .await
-        .click()
-        .await
-        .unwrap()
-        .type_str(text)
-        .await
-        .unwrap();
+    let quoted = serde_json::to_string(selector).unwrap();
+    let value = format!("document.querySelector({quoted}).value");
+    let clear = format!(
+        "(() => {{ const field = document.querySelector({quoted}); field.value = ''; \
+         field.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()"
+    );
+    for _ in 0..3 {
+        wait_for(page, selector)
+            .await
+            .click()
+            .await
+            .unwrap()
+            .type_str(text)
+            .await
+            .unwrap();
+        let held: String = page
+            .evaluate(value.as_str())
+            .await
+            .unwrap()
+            .into_value()
+            .unwrap_or_default();
+        if held == text {
+            return;
+        }
+        page.evaluate(clear.as_str()).await.unwrap();
+    }
+    panic!("{selector} never held {text:?} after three tries");
 }
