@@ -208,9 +208,18 @@ pub async fn create_tab(url: &str, active: bool) -> Result<i32, ChromeError> {
     Ok(created.id)
 }
 
+/// Where an injected script runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum World {
+    /// The extension's isolated world: the page's DOM, none of its scripts' globals.
+    Isolated,
+    /// The page's own world, where its globals live (never given the extension's data).
+    Main,
+}
+
 /// `chrome.scripting.executeScript` of an extension file in the top frame of `tab_id`; returns the
 /// value of the script's last expression.
-pub async fn run_file_in_tab<R: DeserializeOwned>(tab_id: i32, file: &str) -> Result<R, ChromeError> {
+pub async fn run_file_in_tab<R: DeserializeOwned>(tab_id: i32, file: &str, world: World) -> Result<R, ChromeError> {
     const API: &str = "chrome.scripting.executeScript";
     #[derive(serde::Deserialize)]
     struct InjectionResult<R> {
@@ -218,7 +227,11 @@ pub async fn run_file_in_tab<R: DeserializeOwned>(tab_id: i32, file: &str) -> Re
     }
     let injection = encode(
         API,
-        &serde_json::json!({ "target": { "tabId": tab_id }, "files": [file] }),
+        &serde_json::json!({
+            "target": { "tabId": tab_id },
+            "files": [file],
+            "world": if world == World::Main { "MAIN" } else { "ISOLATED" },
+        }),
     )?;
     let results: Vec<InjectionResult<R>> = decode(API, settle(API, scripting_execute_script(&injection)).await?)?;
     results.into_iter().next().map(|r| r.result).ok_or_else(|| ChromeError {

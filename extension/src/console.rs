@@ -1,17 +1,7 @@
-//! Reading the console tab's observation where the run itself acts before the episode starts: the
-//! logon form's fields, and the console home's link to the product a page documents (the scripted
-//! policy leaves "Log on to the X console" to the runtime).
+//! Where the run itself acts before the episode starts: the console home's link to the product a
+//! page documents (the scripted policy leaves "Log on to the X console" to the runtime).
 
-use aca_core::{Observation, Procedure, Role};
-
-/// The index of the element of `role` whose accessible name is `name` (case aside).
-pub fn find(observation: &Observation, role: Role, name: &str) -> Option<u32> {
-    observation
-        .elements
-        .iter()
-        .find(|e| e.role == role && e.name.trim().eq_ignore_ascii_case(name))
-        .map(|e| e.index)
-}
+use aca_core::Procedure;
 
 /// The names a page gives its product: the title's product, then the console of "Log on to the X
 /// console" steps.

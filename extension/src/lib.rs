@@ -11,7 +11,6 @@
 //! `scripts/build-extension` builds this crate for wasm32, runs `wasm-bindgen --target web` and
 //! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
 
-pub mod audit;
 pub mod chat;
 pub mod console;
 pub mod messages;

@@ -127,7 +127,7 @@ pub enum Event {
 pub struct RunView {
     pub console_tab: Option<i32>,
     pub captured: Option<CapturedPage>,
-    pub account: Option<LeasedAccount>,
+    pub account: Option<ConsoleAccount>,
     pub observed: Option<Observed>,
     pub pending: Option<Proposal>,
     /// Every decided proposal, oldest first: the recorded run.
@@ -220,13 +220,13 @@ pub struct CapturedPage {
     pub procedure: Result<Procedure, String>,
 }
 
-/// An account leased from the companion server for one verification.
+/// The account a verification runs in: the one the console tab is signed in to, as the companion
+/// server assigns it (no password, no key).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LeasedAccount {
+pub struct ConsoleAccount {
     pub account_id: String,
     pub login: String,
-    pub password: String,
-    /// The console logon page opened for it.
+    /// The console's home page.
     pub console_url: String,
 }
 

@@ -30,10 +30,12 @@ pub enum Interruption {
 }
 
 /// Grades `episode` against the rule channel's result (`Err`: why no rule applies) and writes the
-/// report.
+/// report. `audit_fault` is what kept the audit log from being read: the environment failed, so a
+/// verdict that rested on the rule becomes an environment failure.
 pub fn build(
     episode: &Episode,
     rule: Result<RuleReport, String>,
+    audit_fault: Option<&str>,
     interruption: Option<Interruption>,
     facts: RunFacts,
 ) -> Report {
@@ -71,6 +73,16 @@ pub fn build(
             Some(EndReason::Unachievable { reason }) => failure = Some(format!("unachievable: {reason}")),
             Some(EndReason::Completed { .. }) | None => {}
         },
+    }
+    if let Some(fault) = audit_fault {
+        if matches!(verdict, Verdict::Pass | Verdict::Unverified | Verdict::AgentFailure) {
+            verdict = Verdict::EnvironmentFailure;
+        }
+        let note = format!("the audit log could not be read: {fault}");
+        failure = Some(match failure.take() {
+            Some(f) => format!("{f}; {note}"),
+            None => note,
+        });
     }
     let mut report = Report {
         page: facts.page,
@@ -314,7 +326,7 @@ mod tests {
             error: None,
             waited_ms: 15_000,
         };
-        let report = build(&episode, Ok(rule_report.clone()), None, facts());
+        let report = build(&episode, Ok(rule_report.clone()), None, None, facts());
         assert_eq!(report.steps.len(), 3);
         assert_eq!(report.steps[1].text, "On the VPCs page, click Create VPC.");
         assert!(report.steps.iter().all(|s| s.grade.status != StepStatus::Pass));
@@ -337,6 +349,7 @@ mod tests {
         let stopped = build(
             &episode,
             Err("the page names no operation".into()),
+            None,
             Some(Interruption::Stopped { at_turn: 2 }),
             facts(),
         );
@@ -345,8 +358,25 @@ mod tests {
             stopped.summary,
             "Nothing was verified: the run was stopped by the person after 2 action(s)."
         );
-        let unruled = build(&episode, Err("the page names no operation".into()), None, facts());
+        let unruled = build(&episode, Err("the page names no operation".into()), None, None, facts());
         assert_eq!(unruled.rule, None);
+        let unread = build(
+            &episode,
+            Err("the page names no operation".into()),
+            Some("ActionTrail at http://127.0.0.1:9 could not be reached"),
+            None,
+            facts(),
+        );
+        assert_eq!(unread.verdict, Verdict::EnvironmentFailure);
+        assert!(
+            unread
+                .failure
+                .as_deref()
+                .unwrap()
+                .ends_with("the audit log could not be read: ActionTrail at http://127.0.0.1:9 could not be reached"),
+            "{:?}",
+            unread.failure
+        );
         let failed = not_run("t", "the console tab was closed".into(), facts());
         assert_eq!(failed.verdict, Verdict::EnvironmentFailure);
         assert_eq!(

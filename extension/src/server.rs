@@ -1,7 +1,8 @@
-//! The companion `aca` server, called from the service worker with the saved URL and bearer token:
-//! its account API lists accounts (the connection check) and leases one per verification, and its
-//! provisioning API creates the resources a page needs in the leased account (as the provisioner's
-//! own RAM user), answers the agent's requests for more, and destroys them all after the run.
+//! The companion `aca` server, called from the service worker with the saved URL and the user's own
+//! token: who the user is and which accounts the server assigns them (`/v1/me`, the connection
+//! check), and one run in such an account (`/v1/runs`): the server creates what the page needs (as
+//! the provisioner's own RAM user), answers the agent's requests for more, decides the reward from
+//! the account's audit log with credentials only it holds, and destroys everything after the run.
 //!
 //! Every failure is a [`ServerError`] that says which URL failed and what the server answered.
 
@@ -49,34 +50,42 @@ struct ErrorBody {
     message: String,
 }
 
-/// An account's console logon, its id and its AccessKey, as the server's account API returns them.
-/// The AccessKey reads the account's audit log (ActionTrail `LookupEvents`) after a run.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AccountCredentials {
+/// An account the server assigns to this user: its id and the logon name its console shows, never
+/// a key or a password.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub struct Assigned {
     pub account_id: String,
     pub login: String,
-    pub password: String,
-    #[serde(default)]
-    pub access_key_id: String,
-    #[serde(default)]
-    pub access_key_secret: String,
-    /// The UI profile the bundled console shows the account (`2026`, `2024`).
-    #[serde(default)]
-    pub profile: Option<String>,
+    /// The console's home page (`https://home.console.aliyun.com`, or the emulator's).
+    pub console_url: String,
 }
 
-/// The account summaries of `GET /admin/accounts`; only their number matters here.
-pub async fn list_accounts(settings: &Settings) -> Result<Vec<serde_json::Value>, ServerError> {
-    call(settings, "GET", "/admin/accounts", None).await
-}
-
-/// The resources provisioned for one run (`POST /admin/accounts/{id}/provisions`).
+/// `GET /v1/me`: who the token belongs to and the accounts they may run in.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Provisioning {
+pub struct Me {
+    pub user: String,
+    #[serde(default)]
+    pub admin: bool,
+    #[serde(default)]
+    pub accounts: Vec<Assigned>,
+}
+
+pub async fn me(settings: &Settings) -> Result<Me, ServerError> {
+    call(settings, "GET", "/v1/me", None).await
+}
+
+/// A run the server started (`POST /v1/runs`): what the page needs exists in the account, and the
+/// run's audit window is open.
+#[derive(Debug, Clone, Deserialize)]
+pub struct StartedRun {
     pub id: String,
-    /// The RAM user the provisioner acts as: its calls never meet the success rule.
-    pub user_name: String,
+    pub account_id: String,
+    pub login: String,
+    pub console_url: String,
+    pub region: String,
+    /// The RAM user the provisioner acts as; its calls never meet the success rule.
+    #[serde(default)]
+    pub provisioner: Option<String>,
     /// What the agent is told exists; `None` when the page needs nothing.
     pub told: Option<aca_agent::ResourceReport>,
     /// `${vpc_id}`, … for the success rule.
@@ -84,7 +93,7 @@ pub struct Provisioning {
     pub bindings: std::collections::BTreeMap<String, String>,
 }
 
-/// What a request during the run provisioned (`POST /admin/provisions/{id}/requests`).
+/// What a request during the run provisioned (`POST /v1/runs/{id}/requests`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Provided {
     pub told: aca_agent::ResourceReport,
@@ -92,60 +101,56 @@ pub struct Provided {
     pub bindings: std::collections::BTreeMap<String, String>,
 }
 
-/// What the teardown could not destroy (`DELETE /admin/provisions/{id}`).
+/// What the teardown could not destroy (`DELETE /v1/runs/{id}`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct TornDown {
     #[serde(default)]
     pub left: Vec<String>,
 }
 
-/// Has the server write and create what the procedure needs in the leased account.
-pub async fn start_provisioning(
+/// Starts a run in `account_id` (one the server assigns to this user) for the procedure.
+pub async fn start_run(
     settings: &Settings,
     account_id: &str,
     procedure: &aca_core::Procedure,
     region: &str,
-) -> Result<Provisioning, ServerError> {
+) -> Result<StartedRun, ServerError> {
     let body = serde_json::json!({
+        "account_id": account_id,
         "procedure": procedure,
         "region": region,
         "source": procedure.title,
     })
     .to_string();
-    call(
-        settings,
-        "POST",
-        &format!("/admin/accounts/{account_id}/provisions"),
-        Some(&body),
-    )
-    .await
+    call(settings, "POST", "/v1/runs", Some(&body)).await
 }
 
 /// Asks the server for a resource the agent requested during the run.
-pub async fn request_resource(
-    settings: &Settings,
-    provisioning: &str,
-    description: &str,
-) -> Result<Provided, ServerError> {
+pub async fn request_resource(settings: &Settings, run: &str, description: &str) -> Result<Provided, ServerError> {
     let body = serde_json::json!({ "description": description }).to_string();
-    call(
-        settings,
-        "POST",
-        &format!("/admin/provisions/{provisioning}/requests"),
-        Some(&body),
-    )
-    .await
+    call(settings, "POST", &format!("/v1/runs/{run}/requests"), Some(&body)).await
 }
 
-/// Destroys everything provisioned for the run.
-pub async fn finish_provisioning(settings: &Settings, provisioning: &str) -> Result<TornDown, ServerError> {
-    call(settings, "DELETE", &format!("/admin/provisions/{provisioning}"), None).await
+/// The reward service's decision on the run: the server reads the account's audit log. A rule
+/// inferred from the page is inferred again there from the procedure (the same code, so the same
+/// rule), which keeps its explanation; a written rule is sent as it is.
+pub async fn reward(
+    settings: &Settings,
+    run: &str,
+    chosen: &aca_reward::ChosenRule,
+    procedure: &aca_core::Procedure,
+) -> Result<aca_reward::service::RewardResponse, ServerError> {
+    let body = match chosen.explanation {
+        Some(_) => serde_json::json!({ "procedure": procedure }),
+        None => serde_json::json!({ "rule": chosen.rule }),
+    }
+    .to_string();
+    call(settings, "POST", &format!("/v1/runs/{run}/reward"), Some(&body)).await
 }
 
-/// Creates a fresh account for one verification (`POST /admin/accounts`).
-pub async fn lease_account(settings: &Settings, name: &str) -> Result<AccountCredentials, ServerError> {
-    let body = serde_json::json!({ "name": name }).to_string();
-    call(settings, "POST", "/admin/accounts", Some(&body)).await
+/// Ends the run: everything provisioned for it is destroyed.
+pub async fn finish_run(settings: &Settings, run: &str) -> Result<TornDown, ServerError> {
+    call(settings, "DELETE", &format!("/v1/runs/{run}"), None).await
 }
 
 async fn call<T: DeserializeOwned>(

@@ -9,7 +9,7 @@ pub struct Settings {
     /// The `aca` server, e.g. `http://127.0.0.1:8080`; empty when not set up yet.
     #[serde(default)]
     pub server_url: String,
-    /// The server's bearer token (`--admin-token`).
+    /// This user's token on the server (`aca console users create` prints it); never the admin token.
     #[serde(default)]
     pub token: String,
     /// An OpenAI-compatible API base (`http://127.0.0.1:8000/v1`): when set, the agent asks this

@@ -17,6 +17,8 @@ pub mod page;
 /// The emulator served on 127.0.0.1 with a fresh account.
 pub struct Emulator {
     pub console: Arc<Console>,
+    /// The companion API's state: tests make users here.
+    pub companion: Arc<aca_service::Companion>,
     pub url: String,
     pub account: Credentials,
     _serving: Serving,
@@ -26,16 +28,12 @@ impl Emulator {
     pub async fn start(config: ConsoleConfig) -> anyhow::Result<Self> {
         let console = Arc::new(Console::in_memory(config));
         let account = console.create_account("e2e", None)?;
-        // As `aca console` serves it: the provisioning API beside the admin API.
-        let served = console.clone();
-        let serving = Serving::start_with(
-            console.clone(),
-            std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
-            move |url| aca_provision::service::routes(served, url),
-        )
-        .await?;
+        // As `aca console` serves it: the admin provisioning API and the companion API beside it.
+        let (serving, companion) =
+            aca_service::emulator::serve(console.clone(), std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         Ok(Self {
             console,
+            companion,
             url: serving.url.clone(),
             account,
             _serving: serving,

@@ -329,7 +329,7 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     .await;
     let refused = refused.as_str().unwrap();
     assert!(
-        refused.contains("HTTP 401") && refused.contains("InvalidAdminToken"),
+        refused.contains("HTTP 401") && refused.contains("InvalidToken"),
         "{refused}"
     );
     // A server that is not there is named as such.
@@ -345,16 +345,18 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         10,
         "the unreachable server's error",
         |v| {
-            v.as_str().is_some_and(|s| {
-                s.starts_with(&format!(
-                    "cannot reach the aca server at http://{closed}/admin/accounts"
-                ))
-            })
+            v.as_str()
+                .is_some_and(|s| s.starts_with(&format!("cannot reach the aca server at http://{closed}/v1/me")))
         },
     )
     .await;
+    // The user's own token names them and the account the server assigns them.
+    let token = emulator
+        .companion
+        .create_user("writer", vec![emulator.account.account_id.clone()])
+        .unwrap();
     fill(&options, "#server-url", &base).await;
-    fill(&options, "#token", "test-admin").await;
+    fill(&options, "#token", &token).await;
     click(&options, "#check").await;
     let connected = poll(
         &options,
@@ -366,7 +368,10 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     .await;
     assert_eq!(
         connected,
-        json!(format!("connected to {base}: the server holds 1 account(s)"))
+        json!(format!(
+            "connected to {base} as writer: you verify in account {} ({})",
+            emulator.account.account_id, emulator.account.login
+        ))
     );
 
     // The side panel, opened as a tab for the console tab: its controls and the live observation.
@@ -528,7 +533,7 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         "{log:?}"
     );
 
-    // Verify this page: the documentation tab is read as a procedure and an account is leased.
+    // Verify this page: the documentation tab is read as a procedure.
     let choose_doc = format!(
         "(() => {{ const s = document.querySelector('#doc-tab'); s.value = '{doc_tab}'; \
          s.dispatchEvent(new Event('change', {{ bubbles: true }})); return s.value; }})()"
@@ -546,12 +551,16 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         text_of(&panel, "#step-count", "the step count").await,
         format!("{steps} step(s) in the procedure")
     );
-    let account = text_of(&panel, "#account", "the leased account").await;
-    assert!(account.contains(&format!("{base}/login")), "{account}");
+    // It runs in the console tab signed in to the account the server assigns; no account is made.
+    let account = text_of(&panel, "#account", "the account the run is in").await;
+    assert!(
+        account.contains(&emulator.account.account_id) && account.contains(&format!("{base}/console")),
+        "{account}"
+    );
     assert_eq!(
         emulator.console.account_summaries().len(),
-        2,
-        "Verify leased one account"
+        1,
+        "Verify this page creates no account"
     );
 
     // For a person to look at: the panel after a verification and a stepped run.
@@ -563,17 +572,8 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     std::fs::create_dir_all(&shots).unwrap();
     std::fs::write(shots.join("sidepanel.png"), shot).unwrap();
     let state = ask(&panel, json!({"kind": "state"})).await;
-    // The console tab is the new one Verify opened on the console (its run may have logged on by now).
-    let leased_tab = state["run"]["console_tab"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("no console tab: {state}"));
-    assert_ne!(leased_tab, console_tab, "{state}");
-    let url = eval(
-        &panel,
-        &format!("chrome.tabs.get({leased_tab}).then(t => t.pendingUrl || t.url)"),
-    )
-    .await;
-    assert!(url.as_str().unwrap().starts_with(&base), "{url}");
+    // The run is in the writer's own console tab: Verify opened no tab of its own.
+    assert_eq!(state["run"]["console_tab"].as_i64(), Some(console_tab), "{state}");
 
     help_server.abort();
     chromium.close().await;
@@ -718,13 +718,21 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     ])
     .await;
     let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
+    // The writer: an account of their own that the server assigns them, and a user token for the
+    // extension (never the admin token).
+    let writer = emulator.console.create_account("writer", None).unwrap();
+    let token = emulator
+        .companion
+        .create_user("writer", vec![writer.account_id.clone()])
+        .unwrap();
+    // Verify this page refuses a console tab that is not signed in, and never logs on itself.
     let doc = chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
     let panel = chromium.open(&extension_url("sidepanel.html")).await;
     let saved = poll(
         &panel,
         &format!(
             "chrome.runtime.sendMessage({})",
-            json!({"kind": "save_settings", "settings": {"server_url": base, "token": "test-admin"}})
+            json!({"kind": "save_settings", "settings": {"server_url": base, "token": token}})
         ),
         10,
         "the settings to be saved",
@@ -734,9 +742,42 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert_eq!(saved["settings"]["server_url"], json!(base));
     let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
     let title = eval(&doc, "document.title").await;
-
-    // Verify this page: the run logs on, opens the VPC console, runs the steps, reads ActionTrail.
     wait_for(&panel, "button#verify").await;
+    choose_doc_tab(&panel, doc_tab).await;
+    press(&panel, "button#verify").await;
+    let refused = text_of(
+        &panel,
+        "#verify-error",
+        "the refusal of a console that is not signed in",
+    )
+    .await;
+    assert!(
+        refused.contains("no tab shows a signed-in Alibaba Cloud console"),
+        "{refused}"
+    );
+
+    // The writer logs on in a tab of their own, typing the password as a person does; a console
+    // tab signed in to an account the server does not assign them is refused as well.
+    let console = chromium.open("about:blank").await;
+    log_on(&console, &base, &emulator.account.login, &emulator.account.password).await;
+    wait_for(&console, ".product-card").await;
+    choose_doc_tab(&panel, doc_tab).await;
+    press(&panel, "button#verify").await;
+    let refused = text_of(&panel, "#verify-error", "the refusal of another account's console").await;
+    assert!(
+        refused.contains(&format!("signed in to account {}", emulator.account.account_id))
+            && refused.contains(&writer.account_id),
+        "{refused}"
+    );
+    console
+        .evaluate_expression("fetch('/logout', {method: 'POST'})")
+        .await
+        .unwrap();
+    log_on(&console, &base, &writer.login, &writer.password).await;
+    wait_for(&console, ".product-card").await;
+
+    // Verify this page: the run opens the VPC console in the writer's tab, runs the steps, and the
+    // server's reward service reads ActionTrail.
     choose_doc_tab(&panel, doc_tab).await;
     press(&panel, "button#verify").await;
     let rule = text_of(&panel, "#rule", "the success rule the run is judged by").await;
@@ -796,22 +837,42 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert_eq!(downloaded.verdict, aca_core::Verdict::Pass);
     assert_eq!(json!(downloaded.title), title);
     assert_eq!(downloaded.page, format!("{help}/help/vpc/create-vpc.html"));
-    assert_eq!(downloaded.console.url, base);
-    assert_eq!(downloaded.console.profile.as_deref(), Some("2026"));
+    assert_eq!(downloaded.console.url, format!("{base}/console"));
+    assert_eq!(downloaded.console.account.as_deref(), Some(writer.login.as_str()));
     assert_eq!(downloaded.console.region, "cn-hangzhou");
     let rule = downloaded.rule.as_ref().unwrap();
     assert!(rule.rule.inferred && rule.explanation.is_some() && rule.matched == Some(true));
     let state = ask(&panel, json!({"kind": "state"})).await;
     let held: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
     assert_eq!(held, downloaded);
-    // The audit log's event is the leased account's own: the VPC exists there.
-    let leased = state["run"]["account"]["account_id"].as_str().unwrap();
+    // The audit log's event is the writer's account's own, and it ran in the writer's tab.
+    assert_eq!(state["run"]["account"]["account_id"], json!(writer.account_id));
     let matched = &rule.matched_events[0];
     assert_eq!(
         (matched.event_name.as_str(), matched.service_name.as_str()),
         ("CreateVpc", "Vpc")
     );
-    assert_ne!(leased, emulator.account.account_id);
+    let console_tab = tab_id(&panel, &format!("{base}/console")).await;
+    assert_eq!(state["run"]["console_tab"], json!(console_tab));
+    // Nothing the extension keeps holds an AccessKey, a password or the admin token.
+    let kept = eval(
+        &panel,
+        "Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(JSON.stringify)",
+    )
+    .await;
+    let kept = format!("{kept} {state}");
+    for secret in [
+        writer.access_key_id.as_str(),
+        writer.access_key_secret.as_str(),
+        writer.password.as_str(),
+        emulator.account.access_key_secret.as_str(),
+        "test-admin",
+    ] {
+        assert!(
+            !kept.contains(secret),
+            "the extension keeps a secret ({secret}): {kept}"
+        );
+    }
 
     // A page whose button the console does not have ends with a defect at that step, not a hang.
     let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/create-network.html")).await;
@@ -838,7 +899,9 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     assert_eq!(statuses["3"], "PASS", "{statuses}");
 
     // A page that acts on a vSwitch: the server's provisioner writes and creates what it needs in the
-    // leased account before the episode, and destroys what is left after it, its own RAM user too.
+    // writer's account before the episode, and destroys what is left after it, its own RAM user too;
+    // what the writer's account held before (the VPC the first page made) stays.
+    let held = emulator.console.snapshot_account(&writer.account_id).unwrap().resources;
     let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/delete-vswitch.html")).await;
     let state = ask(&panel, json!({"kind": "state"})).await;
     let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
@@ -846,11 +909,10 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     let resources = report.resources.as_deref().unwrap_or_default();
     assert!(resources.contains("alicloud_vswitch"), "{resources}");
     assert!(report.failure.is_none(), "{:?}", report.failure);
-    let leased = state["run"]["account"]["account_id"].as_str().unwrap();
-    let left = emulator.console.snapshot_account(leased).unwrap().resources;
-    assert!(
-        left.is_empty(),
-        "the run's resources and the provisioner's user are gone: {left:#?}"
+    let left = emulator.console.snapshot_account(&writer.account_id).unwrap().resources;
+    assert_eq!(
+        left, held,
+        "the run's resources and the provisioner's user are gone, the account's own stay"
     );
 
     let shot = panel
@@ -940,7 +1002,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     .unwrap();
     let saved = ask(
         &panel,
-        json!({"kind": "save_settings", "settings": {"server_url": base, "token": "test-admin",
+        json!({"kind": "save_settings", "settings": {"server_url": base, "token": token,
             "model_url": model.base_url, "model": "fake-model"}}),
     )
     .await;

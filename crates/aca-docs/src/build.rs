@@ -4,7 +4,7 @@ use aca_core::{Callout, CalloutKind, Parameter, ParameterTable, Procedure, Step}
 
 use crate::DocError;
 use crate::blocks::{Block, Inline, Item};
-use crate::sentence::analyse;
+use crate::sentence::{analyse, analyse_further};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Section {
@@ -22,7 +22,12 @@ enum Section {
 
 fn classify(heading: &str) -> Section {
     let h = heading.trim().trim_end_matches(':').to_lowercase();
-    if h.starts_with("step ") && h[5..].trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+    let numbered = |word: &str| {
+        h.strip_prefix(word)
+            .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    };
+    // "Step 2: Create a vSwitch", "Method 1: Reset the password in the ECS console".
+    if numbered("step ") || numbered("method ") {
         return Section::Steps(heading.trim().to_string());
     }
     match h.as_str() {
@@ -110,7 +115,8 @@ fn parameter_table(header: &[String], rows: &[Vec<Inline>], step: Option<String>
     // Scraped tables often carry their header as a plain first row.
     let is_header = |h: &[String]| {
         let h: Vec<String> = h.iter().map(|c| c.trim().to_lowercase()).collect();
-        h.iter().any(|c| NAME_COLUMNS.contains(&c.as_str())) && h.iter().any(|c| c == "description")
+        h.iter().any(|c| NAME_COLUMNS.contains(&c.as_str()))
+            && h.iter().any(|c| c == "description" || c.starts_with("example"))
     };
     if !is_header(header) {
         let first: Vec<String> = rows.first()?.iter().map(|c| c.text.clone()).collect();
@@ -122,33 +128,54 @@ fn parameter_table(header: &[String], rows: &[Vec<Inline>], step: Option<String>
     }
     let h: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
     let name_col = h.iter().position(|c| NAME_COLUMNS.contains(&c.as_str()))?;
-    let desc_col = h.iter().position(|c| c == "description")?;
-    let example_col = h.iter().position(|c| c.starts_with("example"));
+    // "Parameter | Example" tables put the instruction in the Example column.
+    let desc_col = h
+        .iter()
+        .position(|c| c == "description")
+        .or_else(|| h.iter().position(|c| c.starts_with("example")))?;
+    let example_col = h
+        .iter()
+        .position(|c| c.starts_with("example"))
+        .filter(|c| *c != desc_col);
+    let option_col = h
+        .iter()
+        .position(|c| c == "option" || c == "value" || c == "valid value");
     let default_col = h.iter().position(|c| c == "default" || c == "default value");
     let required_col = h.iter().position(|c| c == "required");
-    let rows = rows
-        .iter()
-        .filter_map(|r| {
-            let cell = |i: usize| r.get(i).map(|c| c.text.trim().to_string()).filter(|s| !s.is_empty());
-            let name = cell(name_col)?;
-            let desc_inline = r.get(desc_col).cloned().unwrap_or_default();
-            let description = desc_inline.text.clone();
-            let example = example_col.and_then(cell).or_else(|| example_in(&desc_inline));
-            let default = default_col.and_then(cell).or_else(|| default_in(&description));
-            let required = required_col
-                .and_then(cell)
-                .and_then(|v| yes_no(&v))
-                .or_else(|| required_in(&description));
-            Some(Parameter {
-                name,
-                description,
-                example,
-                default,
-                required,
-            })
-        })
-        .collect();
-    Some(ParameterTable { step, rows })
+    let mut out: Vec<Parameter> = Vec::new();
+    for r in rows {
+        let cell = |i: usize| r.get(i).map(|c| c.text.trim().to_string()).filter(|s| !s.is_empty());
+        let mut desc_inline = r.get(desc_col).cloned().unwrap_or_default();
+        // "Parameter | Option | Description": each option is a clause of its parameter's text.
+        if let Some(opt) = option_col.and_then(cell) {
+            desc_inline.text = format!("{opt}: {}", desc_inline.text);
+        }
+        let Some(name) = cell(name_col) else {
+            // A blank name continues the row above (a cell that spans rows in the page).
+            if let Some(last) = out.last_mut()
+                && !desc_inline.text.trim().is_empty()
+            {
+                last.description.push(' ');
+                last.description.push_str(desc_inline.text.trim());
+            }
+            continue;
+        };
+        let description = desc_inline.text.clone();
+        let example = example_col.and_then(cell).or_else(|| example_in(&desc_inline));
+        let default = default_col.and_then(cell).or_else(|| default_in(&description));
+        let required = required_col
+            .and_then(cell)
+            .and_then(|v| yes_no(&v))
+            .or_else(|| required_in(&description));
+        out.push(Parameter {
+            name,
+            description,
+            example,
+            default,
+            required,
+        });
+    }
+    Some(ParameterTable { step, rows: out })
 }
 
 fn yes_no(v: &str) -> Option<bool> {
@@ -167,9 +194,23 @@ fn sentence_after(text: &str, lead: &str) -> Option<String> {
     Some(rest[..end].trim().trim_end_matches('.').trim().to_string()).filter(|s| !s.is_empty())
 }
 
-/// "In this example, TCP is selected." → `TCP`; "In this example, enter web-vpc." → `web-vpc`.
+/// "In this example, TCP is selected." → `TCP`; "In this example, enter web-vpc." → `web-vpc`;
+/// "HTTP is selected in this example." → `HTTP`; "In this topic, select HTTP." → `HTTP`;
+/// "In this example, the port number is set to 80." → `80`.
 fn example_in(desc: &Inline) -> Option<String> {
-    let s = sentence_after(&desc.text, "In this example, ")?;
+    if let Some(v) = only_a_choice(desc) {
+        return Some(v);
+    }
+    if let Some(v) = example_before(&desc.text) {
+        return Some(v);
+    }
+    let s =
+        sentence_after(&desc.text, "In this example, ").or_else(|| sentence_after(&desc.text, "In this topic, "))?;
+    if let Some(p) = s.find(" is set to ").or_else(|| s.find(" are set to ")) {
+        let v = &s[p..];
+        let v = v[v.find(" to ").map_or(0, |q| q + 4)..].trim();
+        return Some(unquote(v)).filter(|v| !v.is_empty());
+    }
     if let Some(code) = desc.code.iter().find(|c| s.contains(c.as_str())) {
         return Some(code.clone());
     }
@@ -190,6 +231,34 @@ fn example_in(desc: &Inline) -> Option<String> {
     ] {
         if let Some(p) = s.find(tail) {
             return Some(unquote(s[..p].trim_start_matches("the ")));
+        }
+    }
+    None
+}
+
+/// A description that is nothing but "Select **TCP**.": the option it names is the example.
+fn only_a_choice(desc: &Inline) -> Option<String> {
+    let rest = desc.text.trim().strip_prefix("Select ")?.trim_end_matches('.').trim();
+    desc.bold.iter().find(|b| b.as_str() == rest).cloned()
+}
+
+/// The sentence "X is selected in this example." (or "is used", "is entered") → `X`.
+fn example_before(text: &str) -> Option<String> {
+    let low = text.to_lowercase();
+    let p = low.find(" in this example")?;
+    let head = &text[..p];
+    let start = head.rfind(". ").map_or(0, |q| q + 2);
+    let sentence = &head[start..];
+    for tail in [
+        " is selected",
+        " are selected",
+        " is used",
+        " is entered",
+        " is specified",
+    ] {
+        if let Some(v) = sentence.strip_suffix(tail) {
+            let v = unquote(v.trim_start_matches("the ").trim_start_matches("The "));
+            return Some(v).filter(|v| !v.is_empty() && v.split_whitespace().count() <= 6);
         }
     }
     None
@@ -217,7 +286,14 @@ fn required_in(desc: &str) -> Option<bool> {
     }
 }
 
-const NAME_COLUMNS: &[&str] = &["parameter", "item", "setting", "field", "configuration item"];
+const NAME_COLUMNS: &[&str] = &[
+    "parameter",
+    "item",
+    "setting",
+    "field",
+    "configuration item",
+    "configuration",
+];
 
 struct Builder {
     proc: Procedure,
@@ -253,14 +329,10 @@ impl Builder {
                 Block::List {
                     ordered: false, items, ..
                 } => {
-                    for it in items {
-                        append(&mut inl, &it.inline);
-                        for inner in &it.blocks {
-                            if let Block::Para(p) = inner {
-                                append(&mut inl, p);
-                            }
-                        }
+                    for clause in bullet_clauses(items) {
+                        append(&mut inl, &clause);
                     }
+                    tables.extend(bullet_tables(items));
                 }
                 Block::Table { header, rows } => tables.push((header.clone(), rows.clone())),
                 Block::Heading { .. } => {}
@@ -280,8 +352,12 @@ impl Builder {
             substeps,
             ..Step::default()
         };
-        for clause in clauses(&item.inline, &item.blocks) {
-            let a = analyse(&clause);
+        for (i, clause) in clauses(&item.inline, &item.blocks).iter().enumerate() {
+            let a = if i == 0 {
+                analyse(clause)
+            } else {
+                analyse_further(clause)
+            };
             for l in a.labels {
                 if !step.labels.contains(&l) {
                     step.labels.push(l);
@@ -299,7 +375,14 @@ impl Builder {
             if step.opens_console.is_none() {
                 step.opens_console = a.opens_console;
             }
-            step.values.extend(a.values);
+            if step.opens_console.is_none() && a.opens_own_console {
+                step.opens_console = self.proc.product.as_deref().map(product_name);
+            }
+            for v in a.values {
+                if !step.values.contains(&v) {
+                    step.values.push(v);
+                }
+            }
             for act in a.actions {
                 if !step.actions.contains(&act) {
                     step.actions.push(act);
@@ -310,6 +393,12 @@ impl Builder {
     }
 }
 
+/// The product of a page title as a console name: "Tair (Redis® OSS-Compatible)" →
+/// "Tair (Redis OSS-Compatible)" (trademark signs are no part of the name).
+fn product_name(product: &str) -> String {
+    product.replace(['®', '™'], "").trim().to_string()
+}
+
 fn clauses(first: &Inline, blocks: &[Block]) -> Vec<Inline> {
     let mut out = vec![first.clone()];
     for b in blocks {
@@ -317,18 +406,43 @@ fn clauses(first: &Inline, blocks: &[Block]) -> Vec<Inline> {
             Block::Para(p) if callout(p).is_none() => out.push(p.clone()),
             Block::List {
                 ordered: false, items, ..
-            } => {
-                for it in items {
-                    let mut i = it.inline.clone();
-                    for inner in &it.blocks {
-                        if let Block::Para(p) = inner {
-                            append(&mut i, p);
-                        }
-                    }
-                    out.push(i);
-                }
-            }
+            } => out.extend(bullet_clauses(items)),
             _ => {}
+        }
+    }
+    out
+}
+
+/// The clauses of a bullet list, depth first: each bullet with its own paragraphs, then the
+/// bullets nested under it ("Console Access: … – Set Console Password: …"). Callouts stay out.
+fn bullet_clauses(items: &[Item]) -> Vec<Inline> {
+    let mut out = Vec::new();
+    for it in items {
+        let mut i = it.inline.clone();
+        let mut nested = Vec::new();
+        for inner in &it.blocks {
+            match inner {
+                Block::Para(p) if callout(p).is_none() => append(&mut i, p),
+                Block::List { items, .. } => nested.extend(bullet_clauses(items)),
+                _ => {}
+            }
+        }
+        out.push(i);
+        out.extend(nested);
+    }
+    out
+}
+
+/// Tables that sit inside the bullets of a step.
+fn bullet_tables(items: &[Item]) -> Vec<(Vec<String>, Vec<Vec<Inline>>)> {
+    let mut out = Vec::new();
+    for it in items {
+        for inner in &it.blocks {
+            match inner {
+                Block::Table { header, rows } => out.push((header.clone(), rows.clone())),
+                Block::List { items, .. } => out.extend(bullet_tables(items)),
+                _ => {}
+            }
         }
     }
     out
@@ -352,8 +466,26 @@ fn text_of(b: &Block) -> Vec<String> {
     }
 }
 
-/// "Last Updated: Mar 14, 2026" → `2026-03-14`.
+/// "Last Updated: Mar 14, 2026" → `2026-03-14`; "Updated at: 2025-04-25 03:20" → `2025-04-25`.
 fn last_updated(text: &str) -> Option<Result<String, DocError>> {
+    if let Some(p) = text.find("Updated at")
+        && !text.contains("Last Updated")
+    {
+        let rest = text[p + "Updated at".len()..].trim_start_matches([':', ' ']);
+        let d: String = rest.chars().take(10).collect();
+        let b = d.as_bytes();
+        let iso = b.len() == 10
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && d.chars()
+                .enumerate()
+                .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+        return Some(if iso {
+            Ok(d)
+        } else {
+            Err(DocError::BadDate(text[p..].trim().to_string()))
+        });
+    }
     let p = text.find("Last Updated")?;
     let rest = text[p + "Last Updated".len()..].trim_start_matches([':', ' ']);
     let words: Vec<&str> = rest.split_whitespace().take(3).collect();
@@ -390,8 +522,13 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
     let mut title_seen = false;
     let mut background: Vec<String> = Vec::new();
     let mut result: Vec<String> = Vec::new();
+    let mut headings = ProcedureHeadings::default();
+    let mut skip_to = 0usize;
 
-    for block in &blocks {
+    for (at, block) in blocks.iter().enumerate() {
+        if at < skip_to {
+            continue;
+        }
         if let Block::Heading { level, text } = block {
             if *level == 1 && !title_seen {
                 title_seen = true;
@@ -405,15 +542,23 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
                 }
                 continue;
             }
-            let s = classify(text);
-            // "Step N: …" headings split the Procedure section; other sub-headings inside it do not end it.
-            if s == Section::Other && matches!(section, Section::Procedure | Section::Steps(_)) && *level > 2 {
+            let Some(s) = headings.section(*level, text, &section) else {
                 continue;
-            }
+            };
             match &s {
                 Section::Procedure => saw_procedure = Some("Procedure".into()),
                 Section::Steps(name) => {
                     saw_procedure.get_or_insert_with(|| name.clone());
+                    // A "Step N: …" heading whose body has no numbered list is one step.
+                    let body = heading_body(&blocks[at + 1..]);
+                    if matches!(classify(name), Section::Steps(_))
+                        && let Some(item) = heading_step(body)
+                    {
+                        let sec = Some(name.clone());
+                        let step = b.step(&item, step_label(name), &sec);
+                        b.proc.steps.push(step);
+                        skip_to = at + 1 + body.len();
+                    }
                 }
                 _ => {}
             }
@@ -522,9 +667,92 @@ pub(crate) fn procedure(blocks: Vec<Block>) -> Result<Procedure, DocError> {
     Ok(b.proc)
 }
 
-/// "Step 2: Create a vSwitch" → "Step 2".
+/// Where the page's headings put it: which heading opened the Procedure section, and the level of
+/// the sub-headings that split it ("### Method 1: …", "### Change the password").
+#[derive(Default)]
+struct ProcedureHeadings {
+    procedure_level: Option<u8>,
+    sub_level: Option<u8>,
+}
+
+impl ProcedureHeadings {
+    /// The section a heading opens, or `None` when it opens none (a deeper heading inside a step
+    /// section, which leaves that section as it is).
+    fn section(&mut self, level: u8, text: &str, current: &Section) -> Option<Section> {
+        let s = classify(text);
+        if self.procedure_level.is_some_and(|l| level <= l) {
+            *self = Self::default();
+        }
+        if self.procedure_level.is_some() {
+            return match s {
+                Section::Other | Section::Steps(_) => {
+                    let sub = *self.sub_level.get_or_insert(level);
+                    if level > sub && !matches!(s, Section::Steps(_)) {
+                        return None;
+                    }
+                    Some(Section::Steps(text.trim().to_string()))
+                }
+                other => {
+                    *self = Self::default();
+                    Some(other)
+                }
+            };
+        }
+        if s == Section::Procedure {
+            self.procedure_level = Some(level);
+            return Some(s);
+        }
+        // Other sub-headings inside a "Step N: …" section do not end it.
+        if s == Section::Other && matches!(current, Section::Procedure | Section::Steps(_)) && level > 2 {
+            return None;
+        }
+        Some(s)
+    }
+}
+
+/// The blocks after a heading, up to the next heading.
+fn heading_body(blocks: &[Block]) -> &[Block] {
+    let end = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Heading { .. }))
+        .unwrap_or(blocks.len());
+    &blocks[..end]
+}
+
+/// A step section written as paragraphs, without a numbered list: the whole body as one step
+/// (its first paragraph the sentence, the rest its further text, tables and callouts).
+fn heading_step(body: &[Block]) -> Option<Item> {
+    if body.iter().any(|b| matches!(b, Block::List { ordered: true, .. })) {
+        return None;
+    }
+    let first = body
+        .iter()
+        .position(|b| matches!(b, Block::Para(p) if callout(p).is_none() && !p.is_blank()))?;
+    let Block::Para(inline) = &body[first] else {
+        return None;
+    };
+    let mut blocks = body[..first].to_vec();
+    blocks.extend(body[first + 1..].iter().cloned());
+    Some(Item {
+        inline: inline.clone(),
+        blocks,
+    })
+}
+
+/// "Step 2: Create a vSwitch" → "Step 2"; "Step 1 Open the wizard" → "Step 1".
 fn step_label(section: &str) -> String {
-    section.split(':').next().unwrap_or(section).trim().to_string()
+    let mut words = section.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(step), Some(n)) => {
+            let n: String = n.chars().take_while(|c| c.is_ascii_digit()).collect();
+            if n.is_empty() {
+                section.split(':').next().unwrap_or(section).trim().to_string()
+            } else {
+                format!("{step} {n}")
+            }
+        }
+        _ => section.split(':').next().unwrap_or(section).trim().to_string(),
+    }
 }
 
 fn api_name(i: &Inline) -> Option<String> {
@@ -606,5 +834,184 @@ mod tests {
         assert_eq!(classify("Usage notes"), Section::Precautions);
         assert_eq!(classify("What to do next"), Section::Next);
         assert_eq!(classify("Stepping stones"), Section::Other);
+    }
+
+    fn cells(row: &[&str]) -> Vec<Inline> {
+        row.iter().map(|c| inline(c)).collect()
+    }
+
+    #[test]
+    fn tables_with_option_example_or_configuration_columns() {
+        let h = |cols: &[&str]| cols.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        // A cell spanning two rows comes as a blank name: the option joins the row above.
+        let t = parameter_table(
+            &h(&["Parameter", "Option", "Description"]),
+            &[
+                cells(&["Stopped By", "Stop", "Gracefully shuts down."]),
+                cells(&["", "Force Stop", "Powers off."]),
+            ],
+            None,
+        )
+        .unwrap();
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(
+            t.rows[0].description,
+            "Stop: Gracefully shuts down. Force Stop: Powers off."
+        );
+        // "Parameter | Example": the instruction sits in the Example column.
+        let t = parameter_table(
+            &h(&["Parameter", "Example"]),
+            &[cells(&["Instance Type", "Select ECS Instance."])],
+            None,
+        )
+        .unwrap();
+        assert_eq!(t.rows[0].description, "Select ECS Instance.");
+        // "Configuration | Description".
+        let t = parameter_table(
+            &h(&["Configuration", "Description"]),
+            &[cells(&["Listener Port", "The port."])],
+            None,
+        )
+        .unwrap();
+        assert_eq!(t.rows[0].name, "Listener Port");
+    }
+
+    #[test]
+    fn examples_in_more_wordings() {
+        assert_eq!(
+            example_in(&inline("Select the protocol. HTTP is selected in this example.")).as_deref(),
+            Some("HTTP")
+        );
+        assert_eq!(
+            example_in(&inline("Select the protocol type. In this topic, select HTTP.")).as_deref(),
+            Some("HTTP")
+        );
+        assert_eq!(
+            example_in(&inline("The port. In this example, the port number is set to 80.")).as_deref(),
+            Some("80")
+        );
+        // A description that only names the option to select.
+        let only = Inline {
+            text: "Select TCP.".into(),
+            bold: vec!["TCP".into()],
+            code: vec![],
+        };
+        assert_eq!(example_in(&only).as_deref(), Some("TCP"));
+        assert_eq!(example_in(&inline("Select a protocol.")), None);
+    }
+
+    #[test]
+    fn updated_at_dates_and_step_headings_without_a_colon() {
+        assert_eq!(
+            last_updated("Updated at: 2025-04-25 03:20").unwrap().unwrap(),
+            "2025-04-25"
+        );
+        assert!(last_updated("Updated at: yesterday").unwrap().is_err());
+        assert_eq!(step_label("Step 1 Open the listener configuration wizard"), "Step 1");
+        assert_eq!(step_label("Step 2: Create a vSwitch"), "Step 2");
+    }
+
+    #[test]
+    fn nested_bullets_are_clauses_of_their_step() {
+        let outer = Item {
+            inline: Inline {
+                text: "Console Access: select it.".into(),
+                bold: vec!["Console Access".into()],
+                code: vec![],
+            },
+            blocks: vec![Block::List {
+                ordered: false,
+                start: 1,
+                items: vec![Item {
+                    inline: Inline {
+                        text: "Set Console Password: select Reset Custom Password.".into(),
+                        bold: vec!["Set Console Password".into(), "Reset Custom Password".into()],
+                        code: vec![],
+                    },
+                    blocks: vec![],
+                }],
+            }],
+        };
+        let c = bullet_clauses(&[outer]);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[1].bold, ["Set Console Password", "Reset Custom Password"]);
+    }
+
+    fn numbers(md: &str) -> Vec<String> {
+        let p = crate::parse_markdown(md).unwrap();
+        p.steps.iter().map(|s| s.number.clone()).collect()
+    }
+
+    #[test]
+    fn sub_headings_under_procedure_are_sections_of_their_own() {
+        let md = "# RAM:Add a user to a group\n\n## Procedure\n\n### Method 1: On the Users page\n\n\
+                  1. Log on to the RAM console.\n2. Click **OK**.\n\n### Method 2: On the Groups page\n\n\
+                  1. Log on to the RAM console.\n\n### Change the password\n\n1. Click **Change Password**.\n";
+        assert_eq!(
+            numbers(md),
+            [
+                "Method 1 › 1",
+                "Method 1 › 2",
+                "Method 2 › 1",
+                "Change the password › 1"
+            ]
+        );
+        let p = crate::parse_markdown(md).unwrap();
+        assert_eq!(p.steps[2].section.as_deref(), Some("Method 2: On the Groups page"));
+        // A deeper heading inside a sub-section does not split it, and a Result heading ends it.
+        let md = "# X:Y\n\n## Procedure\n\n### Change the password\n\n1. Click **A**.\n\n#### Details\n\n\
+                  2. Click **B**.\n\n## Result\n\nDone.\n";
+        assert_eq!(numbers(md), ["Change the password › 1", "Change the password › 2"]);
+        // A sub-heading of prose only is no step; a "Step N" heading of prose only is one.
+        let md = "# X:Y\n\n## Procedure\n\n### Parameters\n\nSee the table.\n\n### Step 2: Save\n\nClick **OK**.\n";
+        assert_eq!(numbers(md), ["Step 2"]);
+        // "Method N" headings are sections without a Procedure heading too.
+        let md = "# X:Y\n\n## Method 1: In the ECS console\n\n1. Log on to the ECS console.\n";
+        assert_eq!(numbers(md), ["Method 1 › 1"]);
+    }
+
+    #[test]
+    fn a_step_heading_without_a_numbered_list_is_one_step() {
+        let md = "# ActionTrail:Create a trail\n\n## Procedure\n\n### Step 1: Open the console\n\n\
+                  Log on to the **ActionTrail console**.\n\n### Step 2: Go to Trails\n\n\
+                  In the left-side navigation pane, click **Trails**.\n\n> **Note** The region is the home region.\n\n\
+                  ### Step 3: Configure parameters\n\nConfigure the following parameters.\n\n\
+                  | Parameter | Description |\n|---|---|\n| Trail Name | The name. |\n";
+        let p = crate::parse_markdown(md).unwrap();
+        let n: Vec<_> = p.steps.iter().map(|s| s.number.as_str()).collect();
+        assert_eq!(n, ["Step 1", "Step 2", "Step 3"]);
+        assert_eq!(p.steps[0].opens_console.as_deref(), Some("ActionTrail"));
+        assert_eq!(p.steps[1].menu_path, ["Trails"]);
+        assert_eq!(p.steps[1].section.as_deref(), Some("Step 2: Go to Trails"));
+        assert_eq!(p.notes.len(), 1);
+        assert_eq!(p.parameters.len(), 1);
+        assert_eq!(p.parameters[0].step.as_deref(), Some("Step 3"));
+    }
+
+    #[test]
+    fn log_on_to_the_console_opens_the_console_of_the_title() {
+        let md = "# Tair (Redis® OSS-Compatible):Configure whitelists\n\n## Procedure\n\n\
+                  1. Log on to the console and go to the **Instances** page.\n2. Log on to the **ECS console**.\n";
+        let p = crate::parse_markdown(md).unwrap();
+        assert_eq!(p.steps[0].opens_console.as_deref(), Some("Tair (Redis OSS-Compatible)"));
+        assert_eq!(p.steps[1].opens_console.as_deref(), Some("ECS"));
+        // Without a product in the title the console stays unnamed.
+        let p = crate::parse_markdown("# Whitelists\n\n1. Log on to the console.\n").unwrap();
+        assert_eq!(p.steps[0].opens_console, None);
+        assert_eq!(p.steps[0].actions, [aca_core::StepAction::OpenConsole]);
+    }
+
+    #[test]
+    fn a_bold_image_is_an_icon_named_by_its_alt_text() {
+        let md = "# SLS:Delete\n\n1. Choose **![Modify a Logstore](https://example.com/p52318.png)** > **Delete**.\n";
+        let p = crate::parse_markdown(md).unwrap();
+        assert_eq!(p.steps[0].menu_path, ["Modify a Logstore", "Delete"]);
+        let html = "<h1>SLS:Delete</h1><ol><li>Choose <b><img src=\"p.png\" alt=\"Modify a Logstore\"></b> &gt; <b>Delete</b>.</li></ol>";
+        let p = crate::parse_html(html).unwrap();
+        assert_eq!(p.steps[0].menu_path, ["Modify a Logstore", "Delete"]);
+        // An image outside bold stays out of the text.
+        let md = "# SLS:Delete\n\n1. Click ![icon](x.png) **Delete**.\n";
+        let p = crate::parse_markdown(md).unwrap();
+        assert_eq!(p.steps[0].text, "Click Delete.");
     }
 }

@@ -208,6 +208,16 @@ fn inline_children(e: ElementRef, buf: &mut Inline) {
     }
 }
 
+/// The alt text of the first image inside `e`.
+fn icon_alt(e: ElementRef) -> Option<String> {
+    e.descendants()
+        .filter_map(ElementRef::wrap)
+        .find(|d| d.value().name() == "img")
+        .and_then(|img| img.value().attr("alt"))
+        .map(clean)
+        .filter(|alt| !alt.is_empty())
+}
+
 fn inline(e: ElementRef, buf: &mut Inline) {
     match e.value().name() {
         "br" => buf.push_text(" "),
@@ -215,6 +225,10 @@ fn inline(e: ElementRef, buf: &mut Inline) {
         "strong" | "b" | "code" | "kbd" => {
             let mut inner = Inline::default();
             inline_children(e, &mut inner);
+            if inner.is_blank() && !matches!(e.value().name(), "code" | "kbd") {
+                // A bold icon: its image's alt text is its name.
+                inner.push_text(&icon_alt(e).unwrap_or_default());
+            }
             let text = clean(&inner.text);
             buf.push_text(&inner.text);
             buf.bold.extend(inner.bold);

@@ -158,7 +158,8 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                 TagEnd::Image => image_depth = image_depth.saturating_sub(1),
                 _ => {}
             },
-            Event::Text(t) if image_depth == 0 => buf.push_text(&t),
+            // An image inside bold is an icon button: its alt text is its name.
+            Event::Text(t) if image_depth == 0 || !strong_at.is_empty() => buf.push_text(&t),
             Event::Code(c) => {
                 buf.push_text(&c);
                 buf.code.push(clean(&c));

@@ -31,6 +31,140 @@ pub(crate) struct Analysis {
     pub values: Vec<FieldValue>,
     pub actions: Vec<StepAction>,
     pub opens_console: Option<String>,
+    /// "Log on to the console." names no product: the console of the page's own product.
+    pub opens_own_console: bool,
+}
+
+/// The console a step opens (`None`: "the console", unnamed) and the page of it the step names.
+struct Opening {
+    console: Option<String>,
+    page: Option<String>,
+}
+
+/// Where a step opens a console: "Log on to the ECS console", "Go to ECS console - Snapshots",
+/// "On the Bucket page of the OSS console", "Log in to the Alibaba Cloud DNS - Public
+/// Authoritative Resolution page", "Visit the RDS instance list", "Log on to the console".
+fn console_opening(text: &str, low: &str, toks: &[Tok]) -> Option<Opening> {
+    named_console(text, low, toks)
+        .or_else(|| console_of_a_page(low, toks))
+        .or_else(|| dashed_console_page(low, toks))
+        .or_else(|| instance_list(low, toks))
+        .or_else(|| unnamed_console(low))
+}
+
+/// "Log on to the ECS console", "Go to the Create Bucket page in the OSS console", "Go to ECS
+/// console - Snapshots" (the page after the dash).
+fn named_console(text: &str, low: &str, toks: &[Tok]) -> Option<Opening> {
+    for lead in ["log on to", "log in to", "go to", "open the"] {
+        let Some(p) = find_word(low, lead, 0) else {
+            continue;
+        };
+        let Some(c) = low[p..].find(" console") else {
+            continue;
+        };
+        let end = p + c;
+        let Some(ti) = toks.iter().rposition(|t| t.start < end) else {
+            continue;
+        };
+        let Some((name, _)) = run_backward(toks, ti) else {
+            continue;
+        };
+        let after = &text[end + " console".len()..];
+        let page = after
+            .trim_start()
+            .strip_prefix(['-', '–', '—'])
+            .and_then(|rest| run_forward(&tokens(rest), 0))
+            .map(|r| r.0);
+        return Some(Opening {
+            console: Some(name),
+            page,
+        });
+    }
+    None
+}
+
+/// "On the Bucket page of the OSS console": a page named inside a console opens that console.
+fn console_of_a_page(low: &str, toks: &[Tok]) -> Option<Opening> {
+    let mut at = 0;
+    while let Some(p) = find_word(low, "console", at) {
+        at = p + "console".len();
+        let Some(ti) = toks.iter().rposition(|t| t.start + 1 < p) else {
+            continue;
+        };
+        let Some((name, pos)) = run_backward(toks, ti) else {
+            continue;
+        };
+        let before = low[..pos].trim_end();
+        let of_a_page = ["page of the", "page in the", "tab of the", "tab in the"]
+            .iter()
+            .any(|lead| before.ends_with(lead));
+        if of_a_page {
+            return Some(Opening {
+                console: Some(name),
+                page: None,
+            });
+        }
+    }
+    None
+}
+
+/// "Log in to the Alibaba Cloud DNS - Public Authoritative Resolution page": the console before
+/// the dash, its page after.
+fn dashed_console_page(low: &str, toks: &[Tok]) -> Option<Opening> {
+    for lead in ["log in to the ", "log on to the ", "go to the "] {
+        let Some(p) = find_word(low, lead.trim_end(), 0) else {
+            continue;
+        };
+        let Some(ti) = tok_at(toks, p + lead.len()) else {
+            continue;
+        };
+        let Some((label, _, end)) = run_forward(toks, ti) else {
+            continue;
+        };
+        if !low[end..].starts_with(" page") {
+            continue;
+        }
+        if let Some((console, page)) = label.split_once(" - ") {
+            return Some(Opening {
+                console: Some(console.trim().to_string()),
+                page: Some(page.trim().to_string()),
+            });
+        }
+    }
+    None
+}
+
+/// "Visit the RDS instance list", "Access RDS Instances": a product's instance list.
+fn instance_list(low: &str, toks: &[Tok]) -> Option<Opening> {
+    for lead in ["visit the ", "access the ", "access "] {
+        let Some(p) = find_word(low, lead.trim_end(), 0) else {
+            continue;
+        };
+        let Some(ti) = tok_at(toks, p + lead.len()) else {
+            continue;
+        };
+        let word = strip(toks[ti].s).0;
+        let acronym = word.len() >= 2 && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        let next = toks.get(ti + 1).map(|t| t.s.to_lowercase()).unwrap_or_default();
+        if acronym && next.starts_with("instance") {
+            return Some(Opening {
+                console: Some(word.to_string()),
+                page: None,
+            });
+        }
+    }
+    None
+}
+
+/// "Log on to the console." with no product named.
+fn unnamed_console(low: &str) -> Option<Opening> {
+    ["log on to the console", "log in to the console"]
+        .iter()
+        .any(|lead| find_word(low, lead, 0).is_some())
+        .then_some(Opening {
+            console: None,
+            page: None,
+        })
 }
 
 struct Tok<'a> {
@@ -67,11 +201,16 @@ const CONNECTORS: &[&str] = &[
 ];
 const ICONS: &[&str] = &["⋯", "…", "...", "···"];
 
-/// An icon that a scraped copy turned into a word: `icon`, `icon1`, `icon-more`.
+/// An icon that a scraped copy turned into a word: `icon`, `icon1`, `icon-more`, or the file name
+/// of its image, `image.png`, `more.svg`.
 fn stray_icon(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
-    t.strip_prefix("icon")
-        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '-' || c == '_'))
+    let image = [".png", ".svg", ".gif", ".jpg", ".jpeg"]
+        .iter()
+        .any(|ext| t.strip_suffix(ext).is_some_and(|stem| !stem.is_empty()));
+    image
+        || t.strip_prefix("icon")
+            .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '-' || c == '_'))
 }
 
 fn labelish(t: &str) -> bool {
@@ -152,14 +291,18 @@ fn run_backward(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     // Only the label's first word loses an opening quote or parenthesis: "Capacity (GiB)" keeps its.
     words[0] = words[0].trim_start_matches(['(', '"', '“']);
     // A sentence-initial word ("Click", "In", "On") is no part of a label.
-    // "Log" only as in "Log On": "Log Storage" is a label.
+    // "Log" only as in "Log On": "Log Storage" is a label. A verb right after an article is
+    // ("the Set Alert Contact panel", "the Select Product/Service drop-down list").
+    const VERBS: &[&str] = &["Click", "Choose", "Select", "Set", "Enter", "Go", "Open"];
+    let article = |w: &str| ["the", "a", "an"].contains(&w);
+    let mut after_article = j >= 0 && article(strip(toks[j as usize].s).0);
     while words.first().is_some_and(|w| {
-        [
-            "In", "On", "Click", "Choose", "Select", "From", "At", "The", "Set", "Enter", "Go",
-        ]
-        .contains(w)
+        let lead = ["In", "On", "From", "At", "The"].contains(w)
+            || VERBS.contains(w) && !after_article
             || CONNECTORS.contains(w)
-            || (*w == "Log" && words.get(1).is_some_and(|n| n.eq_ignore_ascii_case("on")))
+            || (*w == "Log" && words.get(1).is_some_and(|n| n.eq_ignore_ascii_case("on")));
+        after_article = article(w);
+        lead
     }) {
         words.remove(0);
     }
@@ -207,17 +350,122 @@ fn value_at(inl: &Inline, toks: &[Tok], i: usize) -> Option<String> {
     }
     let (w, _) = strip(t.s);
     let w = w.trim_matches(['"', '“', '”', '\'']);
-    let valueish = w
-        .chars()
-        .any(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '/' | '_' | '@'));
-    if valueish && !w.is_empty() {
-        Some(w.to_string())
-    } else {
-        None
-    }
+    (valueish(w) && !w.is_empty()).then(|| w.to_string())
 }
 
+/// The value of "the port number is set to 80" in the sentence starting at `from`.
+fn set_to_value(inl: &Inline, toks: &[Tok], low: &str, from: usize) -> Option<String> {
+    let end = low[from..].find(". ").map_or(low.len(), |q| from + q);
+    let q = [" is set to ", " are set to "]
+        .iter()
+        .find_map(|k| low[from..end].find(k).map(|q| from + q + k.len()))?;
+    value_at(inl, toks, tok_at(toks, q)?)
+}
+
+/// A word with digits or punctuation in it: typed, not chosen from a list.
+fn valueish(w: &str) -> bool {
+    w.chars()
+        .any(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '/' | '_' | '@'))
+}
+
+/// What the opening clause of a step says. Sentences that only describe a result or an option
+/// ("The state changes from Enabled to Disabled.", "You can also click Enable …") name labels but
+/// ask for nothing; when every sentence is such a one, the first is the step's instruction.
 pub(crate) fn analyse(inl: &Inline) -> Analysis {
+    analyse_sentences(inl, true)
+}
+
+/// What a further clause of a step says (a paragraph or bullet under it): a clause made only of
+/// results and options names labels and asks for nothing.
+pub(crate) fn analyse_further(inl: &Inline) -> Analysis {
+    analyse_sentences(inl, false)
+}
+
+fn analyse_sentences(inl: &Inline, lead: bool) -> Analysis {
+    let parts = sentences(inl);
+    let mut own: Vec<&Inline> = parts.iter().filter(|s| !is_aside(&s.text)).collect();
+    if own.len() == parts.len() {
+        return analyse_clause(inl);
+    }
+    if own.is_empty() && lead {
+        own.extend(parts.first());
+    }
+    let mut instruction = Inline::default();
+    for s in own {
+        join(&mut instruction, s);
+    }
+    let mut a = analyse_clause(&instruction);
+    // The labels are every label the clause names, asides included, in text order.
+    a.labels = analyse_clause(inl).labels;
+    a
+}
+
+fn join(to: &mut Inline, s: &Inline) {
+    if !to.text.is_empty() {
+        to.text.push(' ');
+    }
+    to.text.push_str(&s.text);
+    to.bold.extend(s.bold.iter().cloned());
+    to.code.extend(s.code.iter().cloned());
+}
+
+/// The sentences of a clause, each with the bold and code spans that lie in it.
+fn sentences(inl: &Inline) -> Vec<Inline> {
+    let text = inl.text.as_str();
+    let mut cuts = vec![0];
+    for (i, _) in text.match_indices(". ") {
+        cuts.push(i + 2);
+    }
+    cuts.push(text.len());
+    let spans = |list: &[String]| -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        for b in list {
+            if let Some(p) = text[from.min(text.len())..].find(b.as_str()) {
+                out.push((from + p, b.clone()));
+                from += p + b.len();
+            }
+        }
+        out
+    };
+    let (bold, code) = (spans(&inl.bold), spans(&inl.code));
+    cuts.windows(2)
+        .filter(|w| w[0] < w[1])
+        .map(|w| {
+            let inside = |list: &[(usize, String)]| {
+                list.iter()
+                    .filter(|(p, _)| *p >= w[0] && *p < w[1])
+                    .map(|(_, b)| b.clone())
+                    .collect::<Vec<_>>()
+            };
+            Inline {
+                text: text[w[0]..w[1]].trim().to_string(),
+                bold: inside(&bold),
+                code: inside(&code),
+            }
+        })
+        .collect()
+}
+
+/// A sentence that describes a result or an option rather than asking for an action: "You can
+/// also click Enable …", "The state changes from Enabled to Disabled.", "Alternatively, …".
+fn is_aside(sentence: &str) -> bool {
+    let low = sentence.to_lowercase();
+    // "Set Console Password: You can select …": the option text after a label.
+    let low = match low.split_once(": ") {
+        Some((head, rest)) if head.split_whitespace().count() <= 6 => rest.to_string(),
+        _ => low,
+    };
+    let option = ["you can ", "alternatively", "optionally, you can"]
+        .iter()
+        .any(|lead| low.starts_with(lead));
+    let result = [" changes from ", " changes to ", " is changed to ", " change from "]
+        .iter()
+        .any(|phrase| low.contains(phrase));
+    option || result
+}
+
+fn analyse_clause(inl: &Inline) -> Analysis {
     let text = inl.text.as_str();
     let low = lower(text);
     let toks = tokens(text);
@@ -264,36 +512,24 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     }
 
     // Console.
-    for lead in ["log on to the ", "log on to ", "go to the ", "go to "] {
-        if let Some(p) = find_word(&low, lead.trim_end(), 0) {
-            if let Some(c) = low[p..].find(" console") {
-                let end = p + c;
-                let ti = toks.iter().rposition(|t| t.start < end);
-                if let Some(ti) = ti
-                    && let Some((name, _)) = run_backward(&toks, ti)
-                {
-                    a.opens_console = Some(name);
-                    // "Go to ECS console - Snapshots."
-                    let after = &text[end + " console".len()..];
-                    if let Some(rest) = after.trim_start().strip_prefix(['-', '–', '—']) {
-                        let rt = tokens(rest);
-                        if let Some((page, _, _)) = run_forward(&rt, 0) {
-                            a.menu_path = vec![page];
-                        }
-                    }
-                }
-            }
-            if a.opens_console.is_some() {
-                a.actions.push(StepAction::OpenConsole);
-            }
-            break;
+    let opening = console_opening(text, &low, &toks);
+    if let Some(o) = &opening {
+        match &o.console {
+            Some(name) => a.opens_console = Some(name.clone()),
+            None => a.opens_own_console = true,
         }
+        if let Some(page) = &o.page {
+            a.menu_path = vec![page.clone()];
+        }
+        a.actions.push(StepAction::OpenConsole);
     }
 
     // Containers and column.
     // `None`: a column, not a container.
-    let kinds: [(&str, Option<ContainerKind>); 8] = [
+    let kinds: [(&str, Option<ContainerKind>); 9] = [
         (" dialog box", Some(ContainerKind::Dialog)),
+        // "In the Protocol & Listener step": a step of a wizard.
+        (" step", Some(ContainerKind::Wizard)),
         (" buy page", Some(ContainerKind::Page)),
         (" dialog", Some(ContainerKind::Dialog)),
         (" panel", Some(ContainerKind::Panel)),
@@ -328,15 +564,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     // Phrases that name a label but no container.
-    for kw in [
-        "section",
-        "field",
-        "drop-down list",
-        "text box",
-        "check box",
-        "button",
-        "step",
-    ] {
+    for kw in ["section", "field", "drop-down list", "text box", "check box", "button"] {
         let mut at = 0;
         while let Some(p) = find_word(&low, kw, at) {
             at = p + kw.len();
@@ -351,8 +579,25 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             }
         }
     }
+    // What the clause clicks, in order: "click All Actions. In the pane that appears, …".
+    let clicked: Vec<(usize, String)> = ["click", "choose"]
+        .iter()
+        .flat_map(|verb| {
+            let mut out = Vec::new();
+            let mut at = 0;
+            while let Some(p) = find_word(&low, verb, at) {
+                at = p + verb.len();
+                if let Some((l, pos, _)) = tok_at(&toks, at + 1).and_then(label_at) {
+                    out.push((pos, l));
+                }
+            }
+            out
+        })
+        .collect();
+    found.extend(lowercase_containers(&low, &toks, &clicked));
     found.sort_by_key(|f| f.0);
     for (_, kind, name) in found {
+        let name = either_name(name);
         match kind {
             None => {
                 a.column.get_or_insert(name);
@@ -361,11 +606,35 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             Some(_) => {}
         }
     }
+    // "the Alibaba Cloud DNS - Public Authoritative Resolution page" is that console's page.
+    if let (Some(c), Some(page)) = (a.container.as_mut(), opening.as_ref().and_then(|o| o.page.as_ref()))
+        && c.name.ends_with(&format!(" - {page}"))
+    {
+        c.name = page.clone();
+    }
 
-    // Menu paths.
-    if let Some(first) = toks.iter().position(|t| t.s == ">" || t.s == "›") {
+    // Menu paths: the last "A > B" chain of the clause wins (an earlier one leads to its page).
+    let is_sep = |t: &Tok| t.s == ">" || t.s == "›";
+    // The bold span that ends right before token `i`.
+    let bold_before = |i: usize| {
+        bold_spans
+            .iter()
+            .copied()
+            .find(|&(s0, e0)| e0 <= toks[i].start && text[e0..toks[i].start].trim().is_empty() && s0 < e0)
+    };
+    let mut from_tok = 0;
+    while let Some(first) = toks[from_tok..].iter().position(is_sep).map(|i| i + from_tok) {
         let mut path = Vec::new();
-        if first > 0 && stray_icon(toks[first - 1].s) {
+        if first > 0
+            && let Some((s0, e0)) = bold_before(first)
+        {
+            let seg = &text[s0..e0];
+            path.push(if stray_icon(seg) {
+                "⋯".to_string()
+            } else {
+                seg.to_string()
+            });
+        } else if first > 0 && stray_icon(toks[first - 1].s) {
             // Scraped copies write the row's "⋯" icon as a stray word such as "icon1".
             path.push("⋯".to_string());
         } else if first > 0
@@ -375,19 +644,21 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             path.push(seg);
         }
         let mut j = first;
-        while j < toks.len() && (toks[j].s == ">" || toks[j].s == "›") {
-            let Some((seg, pos, _)) = run_forward(&toks, j + 1) else {
+        while j < toks.len() && is_sep(&toks[j]) {
+            let Some((seg, pos, end)) = label_at(j + 1) else {
                 break;
             };
             add_phrase(&mut labels, pos, seg.clone());
-            let n = seg.split(' ').count();
             path.push(seg);
-            j += 1 + n;
+            j += 1 + tok_count(pos, end).max(1);
             if toks.get(j - 1).is_some_and(|t| strip(t.s).1) {
                 break;
             }
         }
-        a.menu_path = path;
+        from_tok = j.max(first + 1);
+        if !path.is_empty() {
+            a.menu_path = path;
+        }
     }
 
     // Verbs.
@@ -398,8 +669,8 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
     }
     if let Some(p) = low
         .find("top navigation bar")
-        .or_else(|| low.find("select a region"))
-        .or_else(|| low.find("select the region"))
+        .or_else(|| low.find("top menu bar"))
+        .or_else(|| region_choice(&low, 0))
         && low.contains("region")
     {
         acts.push((p, StepAction::SelectRegion));
@@ -414,8 +685,17 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             acts.push((p, StepAction::Find));
         }
     }
-    if let Some(p) = find_word(&low, "configure", 0) {
-        acts.push((p, StepAction::Configure));
+    // "To configure all parameters, click Create Trail": a purpose, not an instruction.
+    let mut at = 0;
+    while let Some(p) = find_word(&low, "configure", at) {
+        at = p + "configure".len();
+        if !low[..p].ends_with("to ") {
+            acts.push((p, StepAction::Configure));
+            break;
+        }
+    }
+    if let Some((p, act)) = parameters_verb(&low) {
+        acts.push((p, act));
     }
     let navigating = low.contains("navigation pane");
     for verb in ["click", "choose"] {
@@ -461,17 +741,24 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         let Some(ti) = tok_at(&toks, p + 4) else { continue };
         let Some((run, pos, end)) = label_at(ti) else { continue };
         // Without bold, "Storage Class to Standard" comes as one run: split it at " to ".
-        let (label, value) = if let Some(k) = run.find(" to ") {
+        // A typed value (code, digits) is entered; a label ("Set Add Method to Import ECS
+        // Internal IP Address") is an option to select.
+        let (label, value, typed) = if let Some(k) = run.find(" to ") {
             let v = run[k + 4..].split(" and ").next().unwrap_or("").to_string();
-            (run[..k].to_string(), Some(v).filter(|v| !v.is_empty()))
+            let typed = inl.code.contains(&v) || valueish(&v);
+            (run[..k].to_string(), Some(v).filter(|v| !v.is_empty()), typed)
         } else {
             if !low[end..].starts_with(" to ") {
                 continue;
             }
             let Some(vi) = tok_at(&toks, end + 4) else { continue };
-            let v = value_at(inl, &toks, vi)
-                .or_else(|| label_at(vi).map(|r| r.0.split(" and ").next().unwrap_or("").to_string()));
-            (run, v)
+            match value_at(inl, &toks, vi) {
+                Some(v) => (run, Some(v), true),
+                None => {
+                    let v = label_at(vi).map(|r| r.0.split(" and ").next().unwrap_or("").to_string());
+                    (run, v, false)
+                }
+            }
         };
         if let Some(value) = value {
             add_phrase(&mut labels, pos, label.clone());
@@ -488,7 +775,7 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
                     value,
                 },
             ));
-            acts.push((p, StepAction::Enter));
+            acts.push((p, if typed { StepAction::Enter } else { StepAction::Select }));
         }
     }
     // The label a clause names: "In the X field", "X: enter …", "… in the X field".
@@ -516,6 +803,26 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         run_backward(&toks, ti).map(|r| r.0)
     };
     const FIELD_KWS: [&str; 4] = [" field", " drop-down list", " text box", " list"];
+    // "select Match by Prefix for the Policy", "… for the Trusted entity type parameter",
+    // "… for Select Trusted Alibaba Cloud Account field": the field a choice is for.
+    let for_the_field = |p: usize, ce: usize| -> Option<String> {
+        let q = find_word(&low[p..ce], "for", 0)?;
+        let mut start = p + q + "for ".len();
+        if low[start.min(ce)..ce].starts_with("the ") {
+            start += "the ".len();
+        }
+        if let Some(&(_, e0)) = bold_spans.iter().find(|&&(s0, _)| s0 == start) {
+            return Some(text[start..e0].to_string());
+        }
+        let rest = &low[start.min(ce)..ce];
+        let kw = [" field", " parameter", " drop-down list", " option"]
+            .iter()
+            .filter_map(|k| find_word(rest, k.trim_start(), 0))
+            .min()?;
+        let words = text[start..start + kw].trim();
+        let plain = words.split_whitespace().count() <= 6 && labelish(words);
+        plain.then(|| words.to_string())
+    };
     // The field a value goes into: named after the verb in the same clause ("enter x in the X
     // field", "select x as the X"), by a lead-in clause just before ("In the X field of the
     // vSwitch, enter x"), or by a label that opens the clause ("Logon Name: enter x").
@@ -526,12 +833,16 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             let ti = tok_at(&toks, p + q + 8)?;
             return label_at(ti).map(|r| r.0);
         }
+        if let Some(l) = for_the_field(p, ce) {
+            return Some(l);
+        }
         if let Some(q) = FIELD_KWS
             .iter()
             .filter_map(|k| find_word(after, k.trim_start(), 0))
             .min()
+            && let Some(name) = name_before(p + q)
         {
-            return name_before(p + q);
+            return Some(name);
         }
         if let Some(q) = text[cs..p].find(':') {
             return name_before(cs + q);
@@ -553,23 +864,40 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
         None
     };
+    // "**Prefix**: If you select …, enter `img/`": the label that opens the clause.
+    let lead_label = text.find(": ").and_then(|q| {
+        if let Some(&(_, e0)) = bold_spans.iter().find(|&&(s0, e0)| s0 == 0 && e0 == q) {
+            return Some(text[..e0].to_string());
+        }
+        let ti = toks.iter().rposition(|t| t.start < q)?;
+        run_backward(&toks, ti).filter(|r| r.1 == 0).map(|r| r.0)
+    });
     for verb in ["enter", "select"] {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
-            if verb == "select"
-                && (low[p..].starts_with("select the region") || low[p..].starts_with("select a region"))
-            {
+            // "**Select Listener Protocol**: …" is a label, not a verb.
+            if in_bold(p) {
+                continue;
+            }
+            if verb == "select" && region_choice(&low, p) == Some(p) {
+                continue;
+            }
+            // "the Select Product/Service drop-down list": a word of a label.
+            if label_word_at(text, &toks, p) {
                 continue;
             }
             let Some(vi) = tok_at(&toks, p + verb.len() + 1) else {
                 continue;
             };
-            let value = if verb == "select" {
-                value_at(inl, &toks, vi).or_else(|| label_at(vi).map(|r| r.0))
-            } else {
-                value_at(inl, &toks, vi)
-            };
+            let label = label_at(vi);
+            // "select Batch operation > Delete": a menu, not a value.
+            if let Some((_, pos, end)) = &label
+                && toks.get(vi + tok_count(*pos, *end)).is_some_and(&is_sep)
+            {
+                acts.push((p, StepAction::Click));
+                continue;
+            }
             acts.push((
                 p,
                 if verb == "select" {
@@ -578,22 +906,46 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
                     StepAction::Enter
                 },
             ));
+            // "Select Product as Elastic Compute Service (ECS)": the field, then its value.
+            if verb == "select"
+                && let Some((field, _, end)) = &label
+                && low[*end..].starts_with(" as ")
+                && !low[*end..].starts_with(" as the ")
+                && let Some((value, _, _)) = tok_at(&toks, end + 4).and_then(label_at)
+            {
+                vals.push((
+                    p,
+                    FieldValue {
+                        label: Some(field.clone()),
+                        value,
+                    },
+                ));
+                continue;
+            }
+            let value = if verb == "select" {
+                value_at(inl, &toks, vi).or_else(|| label.map(|r| r.0))
+            } else {
+                value_at(inl, &toks, vi)
+            };
             if let Some(value) = value {
                 vals.push((
                     p,
                     FieldValue {
-                        label: field_label(p),
+                        // A typed value goes into the field its bullet opens with.
+                        label: field_label(p).or_else(|| lead_label.clone().filter(|_| verb == "enter")),
                         value,
                     },
                 ));
             }
         }
     }
-    // "In this example, web-vpc is used."
+    // "In this example, web-vpc is used."; "In this example, the port number is set to 80."
     if let Some(p) = low.find("in this example, ") {
         let s = p + "in this example, ".len();
         if let Some(vi) = tok_at(&toks, s) {
-            let v = value_at(inl, &toks, vi).or_else(|| run_forward(&toks, vi).map(|r| r.0));
+            let v = value_at(inl, &toks, vi)
+                .or_else(|| run_forward(&toks, vi).map(|r| r.0))
+                .or_else(|| set_to_value(inl, &toks, &low, s));
             if let Some(v) = v
                 && !vals.iter().any(|x| x.1.value == v)
             {
@@ -612,6 +964,27 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
             }
         }
     }
+    // "TCP is selected in this example." (the value before the phrase).
+    for tail in [" is selected in this example", " is used in this example"] {
+        if let Some(p) = low.find(tail)
+            && let Some(vi) = toks.iter().rposition(|t| t.start < p)
+        {
+            let v = value_at(inl, &toks, vi).or_else(|| run_backward(&toks, vi).map(|r| r.0));
+            if let Some(v) = v
+                && !vals.iter().any(|x| x.1.value == v)
+            {
+                // The label that opens the clause: its bold span, else the run before the colon.
+                let lead = text.find(':').and_then(|q| {
+                    if let Some(&(s0, e0)) = bold_spans.iter().find(|&&(s0, e0)| s0 == 0 && e0 == q) {
+                        return Some(text[s0..e0].to_string());
+                    }
+                    let ti = toks.iter().rposition(|t| t.start < q)?;
+                    run_backward(&toks, ti).filter(|r| r.1 == 0).map(|r| r.0)
+                });
+                vals.push((p, FieldValue { label: lead, value: v }));
+            }
+        }
+    }
     vals.sort_by_key(|x| x.0);
     a.values = vals.into_iter().map(|x| x.1).collect();
     acts.sort_by_key(|x| x.0);
@@ -621,12 +994,134 @@ pub(crate) fn analyse(inl: &Inline) -> Analysis {
         }
     }
     labels.sort_by_key(|l| l.0);
-    for (_, l) in labels {
-        if !a.labels.contains(&l) && !ICONS.contains(&l.as_str()) && !l.ends_with(" console") {
+    for (pos, l) in labels {
+        // "Log on to the ECS console": the console the step opens, not a control on the page;
+        // "Click Go to RAM console" names a button.
+        let opened = l.ends_with(" console") && opens_before(&low[..pos.min(low.len())]);
+        if !a.labels.contains(&l) && !ICONS.contains(&l.as_str()) && !opened && !stray_icon(&l) {
             a.labels.push(l);
         }
     }
     a
+}
+
+/// "Specify the Policy Name and Note parameters", "set the required parameters", "set relevant
+/// parameters": parameters to fill in (configure); "specify Delete In (7-30 days)": a field to fill
+/// in (enter). "… is set to the default value" describes, and "set X to Y" is read as a value.
+fn parameters_verb(low: &str) -> Option<(usize, StepAction)> {
+    for verb in ["specify", "set"] {
+        let mut at = 0;
+        while let Some(p) = find_word(low, verb, at) {
+            at = p + verb.len();
+            let before = low[..p].trim_end();
+            if ["is", "are", "be", "been"].iter().any(|w| before.ends_with(w)) {
+                continue;
+            }
+            let end = low[p..].find(". ").map_or(low.len(), |q| p + q);
+            let object = &low[p + verb.len()..end];
+            // "set the following parameters to configure the listener"; "set Name to web-01".
+            let head = object.split(" to ").next().unwrap_or(object);
+            if head.contains("parameters") || head.contains("settings") {
+                return Some((p, StepAction::Configure));
+            }
+            if object.contains(" to ") {
+                continue;
+            }
+            if verb == "specify" {
+                return Some((p, StepAction::Enter));
+            }
+        }
+    }
+    None
+}
+
+/// "On the Quickly Create Trail or Create Trail page": either page; the first is named.
+fn either_name(name: String) -> String {
+    match name.split_once(" or ") {
+        Some((first, second)) if !first.trim().is_empty() && !second.trim().is_empty() => first.trim().to_string(),
+        _ => name,
+    }
+}
+
+/// Containers the house style names in lowercase: "the instance details page" (a page named
+/// `instance details`) and "the pane that appears" after a click (named by the label clicked).
+fn lowercase_containers(
+    low: &str,
+    toks: &[Tok],
+    clicked: &[(usize, String)],
+) -> Vec<(usize, Option<ContainerKind>, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(p) = find_word(low, "details page", at) {
+        at = p + "details page".len();
+        let Some(i) = toks.iter().rposition(|t| t.start < p) else {
+            continue;
+        };
+        let noun = strip(toks[i].s).0;
+        let after_the = i > 0 && toks[i - 1].s.eq_ignore_ascii_case("the");
+        if after_the && noun.chars().all(|c| c.is_ascii_lowercase()) && !["its", "the"].contains(&noun) {
+            out.push((toks[i].start, Some(ContainerKind::Page), format!("{noun} details")));
+        }
+    }
+    for (phrase, kind) in [
+        ("pane that appears", ContainerKind::Panel),
+        ("panel that appears", ContainerKind::Panel),
+    ] {
+        if let Some(p) = find_word(low, phrase, 0)
+            && let Some((_, name)) = clicked.iter().filter(|(q, _)| *q < p).max_by_key(|(q, _)| *q)
+        {
+            out.push((p, Some(kind), name.clone()));
+        }
+    }
+    out
+}
+
+/// Whether the capitalised word at `p` sits inside a label ("for Select Trusted Alibaba Cloud
+/// Account field", "the Select Product/Service drop-down list") rather than starting a sentence.
+fn label_word_at(text: &str, toks: &[Tok], p: usize) -> bool {
+    if !text[p..].starts_with(char::is_uppercase) {
+        return false;
+    }
+    let Some(i) = toks.iter().position(|t| t.start == p) else {
+        return false;
+    };
+    i > 0 && ["for", "the", "a", "an", "of"].contains(&toks[i - 1].s)
+}
+
+/// Whether the text before a console name is a phrase that opens it ("log on to the", "go to",
+/// "open the", "in the"), rather than a verb that clicks a button of that name.
+fn opens_before(before: &str) -> bool {
+    let b = before.trim_end();
+    [
+        "log on to the",
+        "log on to",
+        "go to the",
+        "go to",
+        "open the",
+        "in the",
+        "of the",
+        "on the",
+    ]
+    .iter()
+    .any(|lead| b.ends_with(lead))
+}
+
+/// Where "select [the|a] [target] region" starts at or after `from`: a region choice, not a value.
+fn region_choice(low: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(p) = find_word(low, "select", at) {
+        let rest = low[p + "select".len()..].trim_start();
+        let rest = rest
+            .strip_prefix("the ")
+            .or_else(|| rest.strip_prefix("a "))
+            .unwrap_or(rest);
+        let rest = rest.strip_prefix("target ").unwrap_or(rest);
+        if rest.starts_with("region") {
+            return Some(p);
+        }
+        at = p + "select".len();
+    }
+    None
 }
 
 #[cfg(test)]
@@ -774,5 +1269,321 @@ mod tests {
             Some((ContainerKind::Wizard, "Create Listener".into()))
         );
         assert_eq!(kind("In the top navigation bar, select a region."), None);
+    }
+
+    #[test]
+    fn stray_icon_words_and_image_names_are_the_row_menu() {
+        let a = plain(
+            "find the instance and choose image.png > Instance Attributes > Reset Instance Password in the Actions column.",
+        );
+        assert_eq!(a.menu_path, ["⋯", "Instance Attributes", "Reset Instance Password"]);
+        assert!(!a.labels.iter().any(|l| l.contains("png")));
+        assert_eq!(a.column.as_deref(), Some("Actions"));
+        // A menu path the scraped copy lost entirely names nothing.
+        let a = plain("In the left-side navigation pane, choose .");
+        assert!(a.labels.is_empty() && a.menu_path.is_empty());
+        assert_eq!(a.actions, [StepAction::Navigate]);
+    }
+
+    #[test]
+    fn newer_deep_links_and_open_the_console() {
+        let a =
+            plain("Go to ECS console - Instance. In the top-left corner, select the target region and resource group.");
+        assert_eq!(a.opens_console.as_deref(), Some("ECS"));
+        assert_eq!(a.menu_path, ["Instance"]);
+        assert!(a.actions.contains(&StepAction::SelectRegion));
+        assert!(a.values.is_empty(), "a region choice is no value: {:?}", a.values);
+        let a = plain("Open the CLB console and go to CLB > Certificates.");
+        assert_eq!(a.opens_console.as_deref(), Some("CLB"));
+        assert_eq!(a.menu_path, ["CLB", "Certificates"]);
+        let a = plain("Go to the Instances page of the ALB console and click Create ALB.");
+        assert_eq!(a.opens_console.as_deref(), Some("ALB"));
+        assert_eq!(a.labels, ["Instances", "Create ALB"]);
+    }
+
+    #[test]
+    fn a_button_named_after_a_console_is_a_label() {
+        let a = analyse(&Inline {
+            text: "Click Go to RAM console to go to the Cloud Resource Access Authorization page.".into(),
+            bold: vec!["Go to RAM console".into(), "Cloud Resource Access Authorization".into()],
+            code: vec![],
+        });
+        assert_eq!(a.labels, ["Go to RAM console", "Cloud Resource Access Authorization"]);
+        // The console a step logs on to is not.
+        assert!(plain("Log on to the ECS console.").labels.is_empty());
+    }
+
+    #[test]
+    fn wizard_steps_are_containers() {
+        let a = plain("In the Protocol & Listener step, configure the following parameters and click Next.");
+        assert_eq!(
+            a.container,
+            Some(Container {
+                kind: ContainerKind::Wizard,
+                name: "Protocol & Listener".into()
+            })
+        );
+        assert_eq!(a.labels, ["Protocol & Listener", "Next"]);
+    }
+
+    #[test]
+    fn values_named_before_in_this_example() {
+        let a = analyse(&Inline {
+            text: "Select Listener Protocol: Select a listener protocol. TCP is selected in this example.".into(),
+            bold: vec!["Select Listener Protocol".into()],
+            code: vec![],
+        });
+        assert_eq!(
+            a.values,
+            [FieldValue {
+                label: Some("Select Listener Protocol".into()),
+                value: "TCP".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn region_choices_in_every_wording() {
+        for t in [
+            "Select the region where the CLB instance is deployed.",
+            "In the top menu bar, select the region where the EIP is deployed.",
+            "Select the target region.",
+        ] {
+            let a = plain(t);
+            assert_eq!(a.actions, [StepAction::SelectRegion], "{t}");
+            assert!(a.values.is_empty(), "{t}: {:?}", a.values);
+        }
+    }
+
+    #[test]
+    fn console_openings_in_real_wording() {
+        let bold = |text: &str, bold: &[&str]| {
+            analyse(&Inline {
+                text: text.into(),
+                bold: bold.iter().map(|b| b.to_string()).collect(),
+                code: vec![],
+            })
+        };
+        let a = bold(
+            "On the Bucket page of the OSS console, click Create Bucket.",
+            &["Bucket", "Create Bucket"],
+        );
+        assert_eq!(a.opens_console.as_deref(), Some("OSS"));
+        assert_eq!(a.actions, [StepAction::OpenConsole, StepAction::Click]);
+        assert_eq!(a.container.map(|c| c.name).as_deref(), Some("Bucket"));
+        let a = bold(
+            "Log in to the Alibaba Cloud DNS - Public Authoritative Resolution page and click Add Domain Name.",
+            &["Alibaba Cloud DNS - Public Authoritative Resolution", "Add Domain Name"],
+        );
+        assert_eq!(a.opens_console.as_deref(), Some("Alibaba Cloud DNS"));
+        assert_eq!(a.menu_path, ["Public Authoritative Resolution"]);
+        assert_eq!(
+            a.container.map(|c| c.name).as_deref(),
+            Some("Public Authoritative Resolution")
+        );
+        assert!(
+            a.labels
+                .contains(&"Alibaba Cloud DNS - Public Authoritative Resolution".to_string())
+        );
+        let a =
+            plain("Visit the RDS instance list, select a region at the top, and then click the target instance ID.");
+        assert_eq!(a.opens_console.as_deref(), Some("RDS"));
+        let a = bold(
+            "Access RDS Instances, select a region at the top, and then click the ID of the target RDS instance.",
+            &["RDS Instances"],
+        );
+        assert_eq!(a.opens_console.as_deref(), Some("RDS"));
+        assert_eq!(a.labels, ["RDS Instances"]);
+        // "the console" names no product: the page's title does.
+        let a = plain("Log on to the console and go to the Instances page.");
+        assert!(a.opens_console.is_none() && a.opens_own_console);
+        assert_eq!(a.actions[0], StepAction::OpenConsole);
+        assert!(!plain("Log on to the ECS console.").opens_own_console);
+        // A page of a console that is not opened by the step: no console.
+        assert!(plain("On the Instances page, click Create.").opens_console.is_none());
+    }
+
+    fn bold(text: &str, bold: &[&str]) -> Analysis {
+        analyse(&Inline {
+            text: text.into(),
+            bold: bold.iter().map(|b| b.to_string()).collect(),
+            code: vec![],
+        })
+    }
+
+    fn further(text: &str, bold: &[&str]) -> Analysis {
+        analyse_further(&Inline {
+            text: text.into(),
+            bold: bold.iter().map(|b| b.to_string()).collect(),
+            code: vec![],
+        })
+    }
+
+    fn pairs(a: &Analysis) -> Vec<(Option<&str>, &str)> {
+        a.values
+            .iter()
+            .map(|v| (v.label.as_deref(), v.value.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn select_a_menu_path_is_a_click_and_its_alternative_is_no_action() {
+        let a = bold(
+            "Select one or more objects, and then select Batch operation > Delete. You can also select More > Delete on the right of the object.",
+            &["Batch operation", "Delete", "More", "Delete"],
+        );
+        assert_eq!(a.menu_path, ["Batch operation", "Delete"]);
+        assert!(a.values.is_empty(), "{:?}", a.values);
+        assert!(a.actions.contains(&StepAction::Click));
+        // The alternative's labels are still named.
+        assert!(a.labels.contains(&"More".to_string()));
+    }
+
+    #[test]
+    fn an_icon_named_by_its_alt_text_starts_a_menu_path() {
+        let a = bold(
+            "Choose Log Storage > Logstores. On the Logstores tab, find the Logstore, and then choose Modify a Logstore > Delete.",
+            &["Log Storage", "Logstores", "Modify a Logstore", "Delete"],
+        );
+        assert_eq!(a.menu_path, ["Modify a Logstore", "Delete"]);
+        assert_eq!(a.labels, ["Log Storage", "Logstores", "Modify a Logstore", "Delete"]);
+    }
+
+    #[test]
+    fn values_in_real_wording() {
+        let a = bold(
+            "Select Product as Elastic Compute Service (ECS).",
+            &["Product", "Elastic Compute Service (ECS)"],
+        );
+        assert_eq!(pairs(&a), [(Some("Product"), "Elastic Compute Service (ECS)")]);
+        let a = bold(
+            "Set Add Method to Import ECS Internal IP Address.",
+            &["Add Method", "Import ECS Internal IP Address"],
+        );
+        assert_eq!(pairs(&a), [(Some("Add Method"), "Import ECS Internal IP Address")]);
+        assert_eq!(a.actions, [StepAction::Select]);
+        let a = bold(
+            "Select Current Alibaba Cloud Account for Select Trusted Alibaba Cloud Account field and click OK.",
+            &["Current Alibaba Cloud Account", "OK"],
+        );
+        assert_eq!(
+            pairs(&a),
+            [(
+                Some("Select Trusted Alibaba Cloud Account"),
+                "Current Alibaba Cloud Account"
+            )]
+        );
+        let a = plain("In the Add Statement panel, select a service from the Select Product/Service drop-down list.");
+        assert!(a.values.is_empty(), "{:?}", a.values);
+        assert!(a.labels.contains(&"Select Product/Service".to_string()));
+        let a = analyse(&Inline {
+            text: "Prefix: If you select Match by Prefix for the Policy, enter the prefix. For example, enter img/ in this field."
+                .into(),
+            bold: vec!["Prefix".into(), "Match by Prefix".into(), "Policy".into()],
+            code: vec!["img/".into()],
+        });
+        assert_eq!(
+            pairs(&a),
+            [(Some("Policy"), "Match by Prefix"), (Some("Prefix"), "img/")]
+        );
+    }
+
+    #[test]
+    fn containers_in_real_wording() {
+        let name = |a: Analysis| a.container.map(|c| (c.kind, c.name));
+        assert_eq!(
+            name(bold(
+                "In the Set Alert Contact panel, enter the name.",
+                &["Set Alert Contact"]
+            )),
+            Some((ContainerKind::Panel, "Set Alert Contact".into()))
+        );
+        assert_eq!(
+            name(plain("In the Set Alert Contact panel,enter the name.")),
+            Some((ContainerKind::Panel, "Set Alert Contact".into()))
+        );
+        assert_eq!(
+            name(bold(
+                "On the Quickly Create Trail or Create Trail page, configure the following parameters.",
+                &["Quickly Create Trail", "Create Trail"],
+            )),
+            Some((ContainerKind::Page, "Quickly Create Trail".into()))
+        );
+        let a = analyse_further(&Inline {
+            text: "You can view the upload progress of objects on the Upload Tasks tab.".into(),
+            ..Inline::default()
+        });
+        assert!(a.container.is_none() && a.actions.is_empty());
+        assert_eq!(a.labels, ["Upload Tasks"]);
+    }
+
+    #[test]
+    fn filling_in_parameters_is_configure() {
+        for t in [
+            "Specify the Policy Name and Note parameters.",
+            "In the Create Logstore panel, set the required parameters.",
+            "On the Create Alert Rule page, set relevant parameters of the alert rule.",
+        ] {
+            assert_eq!(plain(t).actions, [StepAction::Configure], "{t}");
+        }
+        assert_eq!(plain("Specify a new valid password.").actions, [StepAction::Enter]);
+        // A parameter "is set to" its default: a description.
+        assert!(
+            plain("Make sure that the Language parameter is set to the default value.")
+                .actions
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn results_and_options_ask_for_nothing() {
+        let a = further(
+            "After the key is disabled, the status of the key changes from Enabled to Disabled. You can also click Enable to enable the key again.",
+            &["Enabled", "Disabled", "Enable"],
+        );
+        assert!(a.actions.is_empty(), "{:?}", a.actions);
+        assert_eq!(a.labels, ["Enabled", "Disabled", "Enable"]);
+        let a = further(
+            "You can choose More > Cancel Key Deletion in the Actions column to cancel the task.",
+            &["More", "Cancel Key Deletion", "Actions"],
+        );
+        assert!(a.menu_path.is_empty() && a.actions.is_empty() && a.column.is_none());
+        // A step whose only sentence is an option is still the step's instruction.
+        let a = bold("You can choose to ship events to Log Service.", &["Log Service"]);
+        assert_eq!(a.actions, [StepAction::Click]);
+    }
+
+    #[test]
+    fn example_values_in_step_text() {
+        let a = plain("Listening Port: Specify the frontend port. In this example, the port number is set to 80.");
+        assert_eq!(pairs(&a), [(Some("Listening Port"), "80")]);
+    }
+
+    #[test]
+    fn lowercase_containers_of_the_house_style() {
+        let a = plain("Click the instance ID. On the instance details page, click the Listener tab.");
+        assert_eq!(
+            a.container.map(|c| (c.kind, c.name)),
+            Some((ContainerKind::Page, "instance details".into()))
+        );
+        let a = bold(
+            "In the upper-right corner of the page, click All Actions. In the pane that appears, search for and click Restart.",
+            &["All Actions", "Restart"],
+        );
+        assert_eq!(
+            a.container.map(|c| (c.kind, c.name)),
+            Some((ContainerKind::Panel, "All Actions".into()))
+        );
+        // Its own details page names no page, and a panel nothing opened names none.
+        assert!(
+            plain("Click the instance ID to open its details page.")
+                .container
+                .is_none()
+        );
+        assert!(
+            plain("In the panel that appears, enter a new password.")
+                .container
+                .is_none()
+        );
     }
 }

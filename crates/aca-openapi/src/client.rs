@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use crate::sign::{RpcRequest, sign_rpc};
 
-/// AccessKey credentials, in the same JSON shape `aca console --credentials` writes.
-#[derive(Debug, Clone, Deserialize)]
+/// AccessKey credentials, in the same JSON shape `aca console --credentials` writes. Its `Debug`
+/// shows the id only: the secret never reaches a log or an error.
+#[derive(Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AccessKeyPair {
     pub access_key_id: String,
@@ -33,6 +34,15 @@ impl AccessKeyPair {
         };
         let text = std::fs::read_to_string(path).map_err(|e| credentials_error(e.to_string()))?;
         serde_json::from_str(&text).map_err(|e| credentials_error(format!("not a credentials JSON file: {e}")))
+    }
+}
+
+impl std::fmt::Debug for AccessKeyPair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AccessKeyPair")
+            .field("access_key_id", &self.access_key_id)
+            .field("access_key_secret", &"<redacted>")
+            .finish()
     }
 }
 
@@ -211,9 +221,9 @@ impl RpcClient {
             .query(&query)
             .send()
             .await
-            .map_err(|e| self.transport_error(action, &e))?;
+            .map_err(|e| self.transport_error(action, e))?;
         let status = response.status().as_u16();
-        let text = response.text().await.map_err(|e| self.transport_error(action, &e))?;
+        let text = response.text().await.map_err(|e| self.transport_error(action, e))?;
         let body: Value = serde_json::from_str(&text).map_err(|e| ClientError::InvalidResponse {
             action: action.to_owned(),
             status,
@@ -232,7 +242,10 @@ impl RpcClient {
         Ok(body)
     }
 
-    fn transport_error(&self, action: &str, e: &reqwest::Error) -> ClientError {
+    /// The error of a call that got no answer. Its text never carries the request's URL: the query
+    /// holds the AccessKey id and the signature.
+    fn transport_error(&self, action: &str, e: reqwest::Error) -> ClientError {
+        let e = e.without_url();
         if e.is_timeout() {
             return ClientError::TimedOut {
                 endpoint: self.endpoint.clone(),
@@ -245,7 +258,7 @@ impl RpcClient {
             };
         }
         let mut detail = e.to_string();
-        let mut source = std::error::Error::source(e);
+        let mut source = std::error::Error::source(&e);
         while let Some(cause) = source {
             detail.push_str(": ");
             detail.push_str(&cause.to_string());
@@ -321,5 +334,17 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, ClientError::Unreachable { .. }), "{error}");
         assert!(started.elapsed() < Duration::from_secs(5));
+        let text = format!("{error} {error:?}");
+        for leak in ["Signature", "AccessKeyId", "SignatureNonce"] {
+            assert!(!text.contains(leak), "the error carries the signed URL: {text}");
+        }
+    }
+
+    #[test]
+    fn debug_output_never_shows_the_secret() {
+        let keys = AccessKeyPair::new("LTAI-id", "the-secret");
+        let client = RpcClient::new("http://127.0.0.1:1", keys.clone()).unwrap();
+        let shown = format!("{keys:?} {client:?}");
+        assert!(shown.contains("LTAI-id") && !shown.contains("the-secret"), "{shown}");
     }
 }

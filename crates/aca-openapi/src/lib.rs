@@ -3,8 +3,10 @@
 //! [`sign`] holds the request signatures (RPC 1.0 HMAC-SHA1 and V3 `ACS3-HMAC-SHA256`) as pure
 //! functions: the bundled emulator verifies with them, clients sign with them, and the module builds
 //! for wasm32. [`client`] (feature `client`, on by default, native only) is a signed RPC client that
-//! talks to the real cloud and to the emulator the same way.
+//! talks to the real cloud and to the emulator the same way. [`endpoint`] resolves each product's
+//! endpoint per region as the official SDKs do, with one override for the emulator.
 
+pub mod endpoint;
 pub mod sign;
 
 #[cfg(feature = "client")]
@@ -12,4 +14,5 @@ pub mod client;
 
 #[cfg(feature = "client")]
 pub use client::{AccessKeyPair, ApiFailure, ClientError, RpcClient};
+pub use endpoint::Endpoints;
 pub use sign::{RpcRequest, sign_rpc};

@@ -7,8 +7,8 @@
 //! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
 //! [`identity`] is the RAM user the provisioner acts as in an emulator account, so that its calls
 //! are told apart from the procedure's in ActionTrail; [`run`] is one run's provisioning there
-//! (identity, META, the agent's requests, teardown) and [`service`] serves it over HTTP beside the
-//! emulator's admin API, for the browser extension. [`report`] turns the result into bindings for
+//! (identity, META, the agent's requests, teardown), for `aca verify` and for the companion API's
+//! runs (aca-service). [`report`] turns the result into bindings for
 //! the success rules and a resource report for the agent's prompt; [`state`] keeps it on disk
 //! between commands; [`task`] finds a page's META; [`pool`] lends isolated accounts, checks them and cleans them before they go back; [`coder`]
 //! writes the META of pages that have none, offline and at the agent's request during a run.
@@ -23,7 +23,6 @@ pub mod identity;
 pub mod pool;
 pub mod report;
 pub mod run;
-pub mod service;
 pub mod state;
 pub mod suffix;
 pub mod task;

@@ -27,6 +27,11 @@ impl ProvisionerCalls {
         }
     }
 
+    /// The provisioner also acted as the RAM user `user_name`.
+    pub fn add_user(&mut self, user_name: impl Into<String>) {
+        self.users.insert(user_name.into());
+    }
+
     pub fn is_empty(&self) -> bool {
         self.users.is_empty()
     }

@@ -5,7 +5,8 @@
 //! `aca-openapi`) for the task's account and time window until the rule holds or the delivery
 //! deadline passes; [`rule`] matches the events and explains near misses in the writer's words;
 //! [`catalog`] and [`infer`] propose a rule for pages that come without one, and [`chosen`] says
-//! which rule a run is judged by; [`attribution`] keeps the provisioner's own calls out of it.
+//! which rule a run is judged by; [`attribution`] keeps the provisioner's own calls out of it;
+//! [`service`] is the reward service's versioned request and answer, and the decision itself.
 
 pub mod attribution;
 pub mod catalog;
@@ -15,6 +16,7 @@ pub mod infer;
 #[cfg(feature = "lookup")]
 pub mod lookup;
 pub mod rule;
+pub mod service;
 
 pub use attribution::ProvisionerCalls;
 pub use chosen::ChosenRule;

@@ -94,8 +94,8 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
                     .map(|account| {
                         view! {
                             <p id="account">
-                                "Console account " <code>{account.login}</code> " (password "
-                                <code>{account.password}</code> ") at " <code>{account.console_url}</code>
+                                "Account " <code>{account.account_id}</code> " (" <code>{account.login}</code>
+                                "), signed in at " <code>{account.console_url}</code>
                             </p>
                         }
                     })

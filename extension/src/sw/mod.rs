@@ -1,16 +1,16 @@
 //! The service worker: holds the run and relays between the side panel and the console tab; runs
-//! **Verify this page** (`run`: the episode against the console tab, `audit`: ActionTrail, `model`:
-//! the LLM policy's endpoint).
+//! **Verify this page** (`run`: the episode against the console tab, `signed_in`: which tab and
+//! whose account, `model`: the LLM policy's endpoint).
 //!
 //! `sw.js` registers the browser's listeners synchronously when the worker starts (MV3 requires it)
 //! and hands every message and tab update to the exports here once the wasm is instantiated. The
 //! worker answers each [`Request`] with one [`Reply`]; a request that fails answers
 //! [`Reply::Error`] with a message saying what went wrong.
 
-mod audit;
 mod model;
 mod page;
 mod run;
+mod signed_in;
 mod state;
 mod step;
 
@@ -163,13 +163,26 @@ async fn handle(request: Request) -> Result<Reply, String> {
         },
         Request::CheckServer => {
             let settings = load_settings().await?;
-            let accounts = server::list_accounts(&settings).await.map_err(|e| e.to_string())?;
+            let me = server::me(&settings).await.map_err(|e| e.to_string())?;
+            let accounts: Vec<String> = me
+                .accounts
+                .iter()
+                .map(|a| format!("{} ({})", a.account_id, a.login))
+                .collect();
             Reply::Server {
-                summary: format!(
-                    "connected to {}: the server holds {} account(s)",
-                    settings.server_url,
-                    accounts.len()
-                ),
+                summary: if accounts.is_empty() {
+                    format!(
+                        "connected to {} as {}: the server assigns you no account yet",
+                        settings.server_url, me.user
+                    )
+                } else {
+                    format!(
+                        "connected to {} as {}: you verify in account {}",
+                        settings.server_url,
+                        me.user,
+                        accounts.join(", ")
+                    )
+                },
             }
         }
     })

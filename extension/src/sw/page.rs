@@ -104,7 +104,7 @@ struct PageSource {
 
 /// Reads the documentation page in `tab_id` and parses it into a procedure.
 pub async fn capture(tab_id: i32) -> Result<CapturedPage, String> {
-    let source: PageSource = chrome::run_file_in_tab(tab_id, "capture.js")
+    let source: PageSource = chrome::run_file_in_tab(tab_id, "capture.js", chrome::World::Isolated)
         .await
         .map_err(|e| format!("cannot read the page in tab {tab_id}: {e}"))?;
     let procedure = aca_docs::parse_html(&source.html).map_err(|e| e.to_string());

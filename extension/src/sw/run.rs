@@ -1,8 +1,11 @@
-//! A verification in the service worker: **Verify this page** captures the documentation page,
-//! leases an account, logs on to the console in a new tab and opens the product's console there, then
-//! drives the procedure's [`Episode`] against that tab through the content script's aca-dom (with
-//! each action waiting for the person's decision in step mode), reads ActionTrail for the run's
-//! window and leaves a report in aca-core's format in the run.
+//! A verification in the service worker: **Verify this page** captures the documentation page, finds
+//! the console tab the writer is signed in to (or opens the console in a new tab of the same
+//! profile), checks that its account is one the companion server assigns to this user, has the
+//! server start a run there (what the page needs is provisioned), opens the product's console in
+//! that tab, drives the procedure's [`Episode`] against it through the content script's aca-dom
+//! (each action waiting for the person's decision in step mode), asks the server's reward service
+//! whether the documented operation happened, and leaves a report in aca-core's format in the run.
+//! The extension never types a password, never creates an account, and never holds an AccessKey.
 //!
 //! The driver makes no agent decision: it feeds the episode observations, outcomes and model replies,
 //! and performs what the episode asks. The episode lives in this worker's memory only: the browser
@@ -15,17 +18,16 @@ use aca_agent::{Episode, LlmConfig, LlmPolicy, Next, Policy, ScriptedPolicy, Tas
 use aca_core::{ActRequest, Action, ActionOutcome, ConsoleRun, GuiAction, Observation, Procedure, Report, Role};
 use wasm_bindgen_futures::spawn_local;
 
-use super::{audit, model, page, state};
-use crate::audit::{AccessKey, AuditTiming, LookupWindow};
+use super::{model, page, signed_in, state};
 use crate::chrome::{self, now_ms};
-use crate::console::{find, names_product, product_names, query_value};
+use crate::console::{names_product, product_names, query_value};
 use crate::messages::{
-    CapturedPage, Decided, Decision, LeasedAccount, Observed, Phase, Proposal, RunView, StepRecord, Verification,
+    CapturedPage, ConsoleAccount, Decided, Decision, Observed, Phase, Proposal, RunView, StepRecord, Verification,
 };
 use crate::report::{self, Interruption, Progress, RunFacts};
-use crate::server::{self, AccountCredentials};
+use crate::server::{self, Assigned};
 use crate::settings::Settings;
-use aca_reward::{ChosenRule, ProvisionerCalls};
+use aca_reward::ChosenRule;
 
 /// How long a console page may take to load.
 const LOAD_WAIT_MS: i64 = 15_000;
@@ -105,7 +107,8 @@ struct RunSetup {
     page: CapturedPage,
     procedure: Procedure,
     settings: Settings,
-    account: AccountCredentials,
+    /// The account the console tab is signed in to, as the server assigns it.
+    account: Assigned,
     step_mode: bool,
     chosen: Result<ChosenRule, String>,
     started_ms: i64,
@@ -141,19 +144,9 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
     let procedure = page.procedure.clone();
     state::update(|run| run.captured = Some(page.clone())).await;
     let procedure = procedure.map_err(|error| format!("this page cannot be verified: {error}"))?;
-    let account = server::lease_account(&settings, "verify")
-        .await
-        .map_err(|e| e.to_string())?;
-    if account.access_key_id.is_empty() {
-        return Err(format!(
-            "the aca server at {} leased an account without an AccessKey, so its audit log cannot be read",
-            settings.server_url
-        ));
-    }
-    let console_url = settings.endpoint("/login");
-    let tab = chrome::create_tab(&console_url, true)
-        .await
-        .map_err(|e| e.to_string())?;
+    let me = server::me(&settings).await.map_err(|e| e.to_string())?;
+    let chosen_tab = state::current().await.console_tab;
+    let (tab, account) = signed_in::console_tab(&me, chosen_tab).await?;
     // A page read in the writer's browser carries no written rule: it is inferred from the procedure.
     let chosen = ChosenRule::choose(None, None, &procedure);
     let verification = Verification {
@@ -163,15 +156,17 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
         rule_explanation: chosen.as_ref().ok().and_then(|c| c.explanation.clone()),
         no_rule: chosen.as_ref().err().cloned(),
         progress: Progress::default(),
-        activity: vec![format!("logging on as {} in tab {tab}", account.login)],
+        activity: vec![format!(
+            "verifying in tab {tab}, signed in to account {} ({})",
+            account.account_id, account.login
+        )],
         report: None,
     };
     let run = state::update(|run| {
-        run.account = Some(LeasedAccount {
+        run.account = Some(ConsoleAccount {
             account_id: account.account_id.clone(),
             login: account.login.clone(),
-            password: account.password.clone(),
-            console_url,
+            console_url: account.console_url.clone(),
         });
         run.console_tab = Some(tab);
         run.observed = None;
@@ -232,13 +227,12 @@ const DEFAULT_REGION: &str = "cn-hangzhou";
 
 /// The whole run; every way it ends is a report.
 async fn carry_out(setup: &RunSetup) -> Report {
-    let base = setup.settings.server_url.clone();
     let facts = |region: &str| RunFacts {
         page: setup.page.url.clone(),
         title: setup.procedure.title.clone(),
         console: ConsoleRun {
-            url: base.clone(),
-            profile: setup.account.profile.clone(),
+            url: setup.account.console_url.clone(),
+            profile: None,
             account: Some(setup.account.login.clone()),
             region: region.to_owned(),
         },
@@ -249,10 +243,10 @@ async fn carry_out(setup: &RunSetup) -> Report {
         started_at: setup.started_at.clone(),
         duration_ms: (now_ms() - setup.started_ms).max(0) as u64,
     };
-    // What the page needs is created before the episode, by the server's provisioner acting as its
-    // own RAM user in the leased account, and destroyed after it whatever happened.
+    // The server starts the run: what the page needs is created before the episode, by its
+    // provisioner acting as its own RAM user in the account, and destroyed after it whatever happened.
     note("provisioning what the page needs".to_owned()).await;
-    let mut provisioning = match server::start_provisioning(
+    let mut provisioning = match server::start_run(
         &setup.settings,
         &setup.account.account_id,
         &setup.procedure,
@@ -271,7 +265,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
     }
     let mut report = run_provisioned(setup, &mut provisioning, &facts).await;
     note("destroying the provisioned resources".to_owned()).await;
-    let left = match server::finish_provisioning(&setup.settings, &provisioning.id).await {
+    let left = match server::finish_run(&setup.settings, &provisioning.id).await {
         Ok(torn_down) => torn_down.left,
         Err(e) => vec![e.to_string()],
     };
@@ -285,13 +279,12 @@ async fn carry_out(setup: &RunSetup) -> Report {
     report
 }
 
-/// The run in the leased account once its resources exist: logon, the episode, the audit log.
+/// The run in the account once its resources exist: the product's console, the episode, the reward.
 async fn run_provisioned(
     setup: &RunSetup,
-    provisioning: &mut server::Provisioning,
+    provisioning: &mut server::StartedRun,
     facts: &dyn Fn(&str) -> RunFacts,
 ) -> Report {
-    let base = setup.settings.server_url.clone();
     let region = match prepare(setup).await {
         Ok(region) => region,
         Err(why) => return report::not_run(&setup.procedure.title, why, facts("")),
@@ -311,34 +304,31 @@ async fn run_provisioned(
     let interruption = drive(setup, &mut episode, provisioning).await;
 
     let stopped = matches!(interruption, Some(Interruption::Stopped { .. }));
+    let mut audit_fault = None;
     let rule = match &setup.chosen {
         Err(why) => Err(why.clone()),
         Ok(chosen) if stopped => Ok(chosen.report(Err("the audit log was not read: the run was stopped"), 0)),
         Ok(chosen) => {
             set_phase(Phase::Auditing).await;
-            note(format!("reading ActionTrail for {}", describe_rule(&chosen.rule))).await;
-            let key = AccessKey {
-                id: setup.account.access_key_id.clone(),
-                secret: setup.account.access_key_secret.clone(),
-            };
-            let window = LookupWindow {
-                account_id: Some(setup.account.account_id.clone()),
-                start_ms: setup.started_ms - 1_000,
-            };
-            // The companion server is the bundled console: its audit log is its own RPC endpoint,
-            // and it delivers events at once.
-            let access = audit::AuditAccess {
-                endpoint: &base,
-                key: &key,
-                window: &window,
-                timing: AuditTiming::emulator(),
-                bindings: &provisioning.bindings,
-                provisioner: ProvisionerCalls::of_user(&provisioning.user_name),
-            };
-            Ok(audit::check(chosen, &access, &|| control(|c| c.stop)).await)
+            note(format!(
+                "asking the reward service about {}",
+                describe_rule(&chosen.rule)
+            ))
+            .await;
+            match server::reward(&setup.settings, &provisioning.id, chosen, &setup.procedure).await {
+                Ok(decided) => {
+                    audit_fault = decided.environment_fault().map(str::to_owned);
+                    Ok(decided.rule.unwrap_or_else(|| chosen.report(Err(&decided.reason), 0)))
+                }
+                Err(e) => {
+                    let why = format!("the reward service failed: {e}");
+                    audit_fault = Some(why.clone());
+                    Ok(chosen.report(Err(&why), 0))
+                }
+            }
         }
     };
-    let mut report = report::build(&episode, rule, interruption, facts(&region));
+    let mut report = report::build(&episode, rule, audit_fault.as_deref(), interruption, facts(&region));
     report.resources = provisioning.told.as_ref().map(|t| t.text.clone());
     report
 }
@@ -349,49 +339,14 @@ fn describe_rule(rule: &aca_core::SuccessRule) -> String {
     names.join(" and ")
 }
 
-/// Logs on in the console tab and opens the product's console; the region it opened in.
+/// Opens the product's console in the signed-in console tab, from the console's home as a person
+/// would; the region it opened in.
 async fn prepare(setup: &RunSetup) -> Result<String, String> {
     let tab = setup.tab;
-    let observation = observe(tab).await?;
-    let field = |name: &str, role: Role| {
-        find(&observation, role, name).ok_or_else(|| {
-            format!(
-                "the logon page {} has no {} \"{name}\": is the server URL a console?",
-                observation.url,
-                role.as_str()
-            )
-        })
-    };
-    let (login, password, submit) = (
-        field("Logon Name", Role::Textbox)?,
-        field("Password", Role::Textbox)?,
-        field("Log On", Role::Button)?,
-    );
-    for (index, text) in [(login, &setup.account.login), (password, &setup.account.password)] {
-        let outcome = perform(
-            tab,
-            &request(GuiAction::Type {
-                index,
-                text: text.clone(),
-                submit: false,
-            }),
-        )
-        .await;
-        if !outcome.succeeded() {
-            return Err(format!(
-                "logging on failed: {}",
-                aca_agent::episode::describe_outcome(&outcome)
-            ));
-        }
-    }
-    perform(tab, &request(GuiAction::Click { index: submit })).await;
+    chrome::navigate_tab(tab, &setup.account.console_url)
+        .await
+        .map_err(|e| format!("the console tab cannot open the console home: {e}"))?;
     let home = observe(tab).await?;
-    if home.url.contains("/login") {
-        return Err(format!(
-            "still on the logon page ({}) after logging on as {}",
-            home.url, setup.account.login
-        ));
-    }
     let wanted = product_names(&setup.procedure);
     let link = home
         .elements
@@ -412,7 +367,7 @@ async fn prepare(setup: &RunSetup) -> Result<String, String> {
     note(format!("opening the {} console", link.name)).await;
     perform(tab, &request(GuiAction::Click { index: link.index })).await;
     let opened = observe(tab).await?;
-    Ok(query_value(&opened.url, "region").unwrap_or_else(|| "cn-hangzhou".to_owned()))
+    Ok(query_value(&opened.url, "region").unwrap_or_else(|| DEFAULT_REGION.to_owned()))
 }
 
 fn request(action: GuiAction) -> ActRequest {
@@ -424,11 +379,7 @@ fn request(action: GuiAction) -> ActRequest {
 }
 
 /// Feeds the episode until it finishes; `Some` when it was stopped or could not go on.
-async fn drive(
-    setup: &RunSetup,
-    episode: &mut Episode,
-    provisioning: &mut server::Provisioning,
-) -> Option<Interruption> {
+async fn drive(setup: &RunSetup, episode: &mut Episode, provisioning: &mut server::StartedRun) -> Option<Interruption> {
     let tab = setup.tab;
     let model = setup.settings.model_endpoint();
     let refused = |e: aca_agent::EpisodeError| Interruption::Failed(format!("the episode refused its input: {e}"));

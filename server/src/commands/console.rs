@@ -12,8 +12,10 @@ use clap::{Args, Subcommand};
 /// Run the bundled Alibaba Cloud console emulator (console UI, signed OpenAPI, ActionTrail).
 ///
 /// One address serves the console pages, every product's OpenAPI (routed by API version, so an
-/// official SDK works when its endpoint is pointed here), the admin API and, beside it, the
-/// provisioning API the browser extension uses for the resources a page needs. On start it prints the
+/// official SDK works when its endpoint is pointed here), the admin API with its provisioning
+/// routes, and the companion API (`/v1/…`, described at /v1/openapi.json): users with their own
+/// tokens, runs in the accounts assigned to them, and the reward service the browser extension
+/// calls instead of reading the audit log itself. On start it prints the
 /// console URL, and writes the default account's console login and AccessKey pair to
 /// --credentials as JSON.
 ///
@@ -34,6 +36,22 @@ enum ConsoleCommand {
     /// Create, list or reset accounts of a running emulator (through its admin API).
     #[command(subcommand)]
     Accounts(AccountsCommand),
+    /// Make a user of a running emulator's companion API: their token (printed once) lets the
+    /// browser extension run in the accounts given, and nothing else.
+    ///
+    /// Example:
+    ///   aca console users create --admin-token secret --name alice --account 1234567890123456
+    #[command(verbatim_doc_comment)]
+    Users {
+        #[command(flatten)]
+        admin: AdminArgs,
+        /// User name (letters, digits, '.', '-', '_').
+        #[arg(long)]
+        name: String,
+        /// An account id the user may run in (repeat for several).
+        #[arg(long = "account", value_name = "ACCOUNT_ID")]
+        accounts: Vec<String>,
+    },
     /// Print every difference between two UI profiles as JSON: the ground truth of drift detection.
     ///
     /// Example:
@@ -125,6 +143,12 @@ pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
     match args.action {
         None => serve(args.serve).await,
         Some(ConsoleCommand::Accounts(cmd)) => accounts(cmd).await,
+        Some(ConsoleCommand::Users { admin, name, accounts }) => {
+            let body = serde_json::json!({ "name": name, "accounts": accounts });
+            let url = format!("{}/admin/users", admin.url.trim_end_matches('/'));
+            let request = reqwest::Client::new().post(url).json(&body);
+            print_admin_answer(request, &admin).await
+        }
         Some(ConsoleCommand::Drift { from, to }) => {
             let differences = aca_console::profile::drift(from, to);
             println!("{}", serde_json::to_string_pretty(&differences)?);
@@ -167,13 +191,11 @@ pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
         Some(a) => console.credentials(&a.account_id)?,
         None => console.create_account("default", Some(args.profile))?,
     };
-    // The provisioning API serves the browser extension beside the admin API.
-    let served = console.clone();
-    let server = Serving::start_with(console, args.listen, move |url| {
-        aca_provision::service::routes(served, url)
-    })
-    .await
-    .with_context(|| format!("cannot listen on {}", args.listen))?;
+    // Beside the console: the admin provisioning API, and the companion API (users, their runs,
+    // the reward service) that the browser extension and RL rollouts call with a user token.
+    let (server, _companion) = aca_service::emulator::serve(console, args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
     Ok(Started {
         url: server.url.clone(),
         credentials,
@@ -234,6 +256,11 @@ async fn accounts(cmd: AccountsCommand) -> anyhow::Result<ExitCode> {
             (http.post(url).json(&body), admin)
         }
     };
+    print_admin_answer(request, admin).await
+}
+
+/// Sends an admin API request and prints its JSON answer.
+async fn print_admin_answer(request: reqwest::RequestBuilder, admin: &AdminArgs) -> anyhow::Result<ExitCode> {
     let response = request
         .bearer_auth(&admin.admin_token)
         .send()

@@ -70,6 +70,11 @@ pub struct VerifyArgs {
     /// The account id of --console (events of other accounts are ignored).
     #[arg(long, requires = "console")]
     account_id: Option<String>,
+    /// Send every OpenAPI call of --console (ActionTrail's included) to this address, e.g. an
+    /// emulator started separately; without it each product's real endpoint for the region is used
+    /// (ecs-cn-hangzhou.aliyuncs.com, actiontrail.cn-hangzhou.aliyuncs.com, …).
+    #[arg(long, value_name = "URL", requires = "console")]
+    endpoint_override: Option<String>,
     /// Run each page in an account leased from this pool (`aca accounts add --emulator …`); the
     /// account is cleaned after the page, or quarantined when it cannot be.
     #[arg(long, value_name = "FILE", conflicts_with = "console", requires = "admin_token")]
@@ -163,6 +168,12 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             url: url.trim_end_matches('/').to_owned(),
             login: RemoteLogin {
                 account_id: args.account_id.clone(),
+                endpoint_override: args
+                    .endpoint_override
+                    .as_deref()
+                    .map(aca_openapi::Endpoints::pointed_at)
+                    .transpose()
+                    .context("--endpoint-override")?,
                 login: args.login.clone().context("--console needs --login")?,
                 password: args.password.clone().context("--console needs --password")?,
                 access_key_id: args.access_key_id.clone().context("--console needs --access-key-id")?,

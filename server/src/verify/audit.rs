@@ -1,12 +1,13 @@
-//! The rule channel of one run: which success rule applies, and what ActionTrail says about it.
+//! The rule channel of one run: which success rule applies, and what the reward service's decision
+//! (aca-reward's `service::decide_with`, the same code `/v1/reward` runs) says about it.
 
 use std::time::Duration;
 
-use aca_core::RuleReport;
-use aca_openapi::client::{AccessKeyPair, RpcClient};
+use aca_openapi::client::AccessKeyPair;
 pub use aca_reward::ChosenRule;
-use aca_reward::lookup::{LookupConfig, LookupScope, Poller};
-use aca_reward::rule::{Bindings, RuleMatch};
+use aca_reward::lookup::LookupConfig;
+use aca_reward::rule::Bindings;
+use aca_reward::service::{self, AuditWindow, RewardRequest, RewardResponse};
 
 use super::page::PageInput;
 
@@ -22,10 +23,12 @@ pub fn choose(page: &PageInput) -> Result<ChosenRule, String> {
 
 /// Where and as whom to read the audit log.
 pub struct AuditAccess<'a> {
+    /// The ActionTrail endpoint of the run's region.
     pub endpoint: &'a str,
     pub access_key_id: &'a str,
     pub access_key_secret: &'a str,
     pub account_id: Option<&'a str>,
+    pub region: &'a str,
     /// Bundled emulator: short deadline; real cloud: wait out delivery (minutes).
     pub bundled: bool,
     pub deadline: Option<Duration>,
@@ -33,44 +36,32 @@ pub struct AuditAccess<'a> {
     pub provisioner: aca_reward::ProvisionerCalls,
 }
 
-/// Polls `LookupEvents` until the rule matches or the deadline passes.
-pub async fn check(chosen: &ChosenRule, bindings: &Bindings, since_ms: i64, access: &AuditAccess<'_>) -> RuleReport {
-    let client = match RpcClient::new(
-        access.endpoint,
-        AccessKeyPair::new(access.access_key_id, access.access_key_secret),
-    ) {
-        Ok(c) => c,
-        Err(e) => return chosen.report(Err(&format!("cannot reach ActionTrail: {e}")), 0),
+/// Polls `LookupEvents` for the run that started at `started_ms` until the rule matches or the
+/// deadline passes.
+pub async fn check(
+    chosen: &ChosenRule,
+    bindings: &Bindings,
+    started_ms: i64,
+    access: &AuditAccess<'_>,
+) -> RewardResponse {
+    let request = RewardRequest {
+        account_id: access.account_id.unwrap_or_default().to_owned(),
+        region: access.region.to_owned(),
+        window: AuditWindow::of_run(started_ms),
+        rule: Some(chosen.rule.clone()),
+        procedure: None,
+        bindings: bindings.clone(),
+        exclude_users: access.provisioner.users().map(str::to_owned).collect(),
+        deadline_ms: access.deadline.map(|d| d.as_millis() as u64),
     };
-    let mut config = if access.bundled {
-        LookupConfig::emulator()
-    } else {
-        LookupConfig::real_cloud()
+    let server_side = service::AuditAccess {
+        endpoint: access.endpoint.to_owned(),
+        key: AccessKeyPair::new(access.access_key_id, access.access_key_secret),
+        lookup: if access.bundled {
+            LookupConfig::emulator()
+        } else {
+            LookupConfig::real_cloud()
+        },
     };
-    if let Some(deadline) = access.deadline {
-        config.deadline = deadline;
-    }
-    let poller = match Poller::new(client, config) {
-        Ok(p) => p,
-        Err(e) => return chosen.report(Err(&e.to_string()), 0),
-    };
-    let mut scope = LookupScope::since(since_ms).excluding(access.provisioner.clone());
-    if let Some(account) = access.account_id.filter(|a| !a.is_empty()) {
-        scope = scope.for_account(account);
-    }
-    match poller.wait_for_rule(&chosen.rule, bindings, &scope).await {
-        Ok(outcome) => {
-            let found = RuleMatch {
-                matched: outcome.matched,
-                matches: outcome.matches,
-                near_misses: outcome.near_misses,
-            };
-            let mut report = chosen.report(Ok(&found), outcome.waited_ms);
-            if outcome.only_provisioner_matched {
-                report.near_misses.insert(0, access.provisioner.only_they_matched());
-            }
-            report
-        }
-        Err(e) => chosen.report(Err(&e.to_string()), 0),
-    }
+    service::decide_with(chosen, &request, &server_side).await
 }

@@ -325,7 +325,7 @@ async fn run_in_browser(
         PolicyChoice::Llm(config) => Box::new(LlmPolicy::new(config.clone())),
     };
     let mut episode = Episode::new(task, policy);
-    let episode_start_ms = unix_ms() - 1_000;
+    let episode_started_ms = unix_ms();
     let candidates = settings.out.join("meta-candidates");
     let mut provisioner = resources.runtime(&page.slug, &candidates);
     let log = drive::drive(
@@ -342,19 +342,23 @@ async fn run_in_browser(
     let bindings: aca_reward::rule::Bindings = resources.bindings();
     report.resources = resources.report_text();
 
+    let mut audit_fault = None;
     let rule_result = match chosen {
         Ok(chosen) => {
             progress("reading the audit log");
             let access = audit::AuditAccess {
-                endpoint: base,
+                endpoint: &account.endpoints.resolve("actiontrail", region),
                 access_key_id: &account.access_key_id,
                 access_key_secret: &account.access_key_secret,
                 account_id: Some(&account.account_id),
+                region,
                 bundled: account.emulator,
                 deadline: settings.rule_deadline,
                 provisioner: resources.calls(),
             };
-            let rule_report = audit::check(chosen, &bindings, episode_start_ms, &access).await;
+            let decided = audit::check(chosen, &bindings, episode_started_ms, &access).await;
+            audit_fault = decided.environment_fault().map(str::to_owned);
+            let rule_report = decided.rule.unwrap_or_else(|| chosen.report(Err(&decided.reason), 0));
             let result = RuleResult {
                 matched: rule_report.matched,
                 events: rule_report.matched_events.iter().map(|e| e.event_id.clone()).collect(),
@@ -418,6 +422,16 @@ async fn run_in_browser(
             aca_agent::EndReason::Unachievable { reason } => report.failure = Some(format!("unachievable: {reason}")),
             aca_agent::EndReason::Completed { .. } => {}
         }
+    }
+    // An audit log that could not be read decides nothing: the environment failed, not the page.
+    if let Some(fault) = audit_fault {
+        if matches!(
+            report.verdict,
+            Verdict::Pass | Verdict::Unverified | Verdict::AgentFailure
+        ) {
+            report.verdict = Verdict::EnvironmentFailure;
+        }
+        add_failure(report, format!("the audit log could not be read: {fault}"));
     }
     Ok(log.effective)
 }

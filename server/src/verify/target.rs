@@ -19,8 +19,10 @@ pub struct RunAccount {
     pub access_key_secret: String,
     /// The UI profile the account sees, when the console is an emulator.
     pub profile: Option<ProfileId>,
-    /// The console's origin: where the run logs on and signs its API calls.
+    /// The web console's origin: where the run logs on.
     pub console_url: String,
+    /// Where each product's OpenAPI (ActionTrail's included) is, per region.
+    pub endpoints: aca_openapi::Endpoints,
     /// The console is an emulator: events are delivered at once, and resources are provisioned
     /// through its OpenAPI rather than with Terraform.
     pub emulator: bool,
@@ -32,6 +34,8 @@ pub struct RunAccount {
 #[derive(Debug, Clone)]
 pub struct RemoteLogin {
     pub account_id: Option<String>,
+    /// Every API at one address; `None`: the real cloud's endpoints per product and region.
+    pub endpoint_override: Option<aca_openapi::Endpoints>,
     pub login: String,
     pub password: String,
     pub access_key_id: String,
@@ -98,6 +102,8 @@ impl ConsoleTarget {
                     access_key_secret: c.access_key_secret,
                     profile: Some(profile),
                     console_url: serving.url.clone(),
+                    endpoints: aca_openapi::Endpoints::pointed_at(&serving.url)
+                        .context("the bundled console's address is not a URL")?,
                     emulator: true,
                     lease: None,
                 })
@@ -110,6 +116,10 @@ impl ConsoleTarget {
                 access_key_secret: login.access_key_secret.clone(),
                 profile: None,
                 console_url: url.clone(),
+                endpoints: login
+                    .endpoint_override
+                    .clone()
+                    .unwrap_or_else(aca_openapi::Endpoints::real_cloud),
                 emulator: false,
                 lease: None,
             }),
@@ -130,6 +140,8 @@ impl ConsoleTarget {
                         access_key_secret: lease.account.key.access_key_secret.clone(),
                         profile: Some(c.profile),
                         console_url: lease.account.endpoint.trim_end_matches('/').to_owned(),
+                        endpoints: aca_openapi::Endpoints::pointed_at(&lease.account.endpoint)
+                            .context("the pool account's endpoint is not a URL")?,
                         emulator: true,
                         lease: Some(lease),
                     }),

@@ -218,7 +218,10 @@ async fn home(
     let Some(s) = session(&console, &headers, q.region.as_deref()) else {
         return to_login(&uri);
     };
-    page_html(StatusCode::OK, render::home_page(s.profile, &s.account_name, &s.region))
+    page_html(
+        StatusCode::OK,
+        render::home_page(s.profile, &s.account_name, &s.account_id, &s.region),
+    )
 }
 
 /// A product's console under the session's release, and the API product behind it (if served).

@@ -159,6 +159,17 @@ pub fn div_select(
     }
 }
 
+/// The page global the real console sets for its scripts, with the signed-in account's ids
+/// (`MAIN_ACCOUNT_PK`: the Alibaba Cloud account; `CURRENT_PK`: who is signed in, the same when the
+/// account itself is; `ACCOUNT_TYPE` `main`, `sub` or `sts`): what the browser extension reads to
+/// know whose console a tab shows.
+fn console_config(account_id: &str) -> Markup {
+    let id = serde_json::Value::from(account_id).to_string().replace("</", "<\\/");
+    maud::PreEscaped(format!(
+        "<script>window.ALIYUN_CONSOLE_CONFIG = {{\"MAIN_ACCOUNT_PK\": {id}, \"CURRENT_PK\": {id}, \"ACCOUNT_TYPE\": \"main\"}};</script>"
+    ))
+}
+
 fn document(title: &str, body_attrs: &View<'_>, content: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -166,6 +177,7 @@ fn document(title: &str, body_attrs: &View<'_>, content: Markup) -> Markup {
             head {
                 meta charset="utf-8";
                 title { (title) " - Alibaba Cloud Console" }
+                (console_config(body_attrs.account_id))
                 link rel="stylesheet" href="/console/assets/console.css";
                 script src="/console/assets/console.js" defer {}
             }
@@ -1064,7 +1076,7 @@ pub fn unavailable_page(view: &View<'_>) -> Markup {
 }
 
 /// The console home: every product with a link to its console.
-pub fn home_page(profile: ProfileId, account_name: &str, region: &str) -> Markup {
+pub fn home_page(profile: ProfileId, account_name: &str, account_id: &str, region: &str) -> Markup {
     let products = products(profile);
     html! {
         (DOCTYPE)
@@ -1072,6 +1084,7 @@ pub fn home_page(profile: ProfileId, account_name: &str, region: &str) -> Markup
             head {
                 meta charset="utf-8";
                 title { "Alibaba Cloud Console" }
+                (console_config(account_id))
                 link rel="stylesheet" href="/console/assets/console.css";
                 script src="/console/assets/console.js" defer {}
             }
@@ -1079,7 +1092,7 @@ pub fn home_page(profile: ProfileId, account_name: &str, region: &str) -> Markup
                 header class="topbar" {
                     a class="logo" href="/console" { span class="logo-mark" { "[-]" } " Alibaba Cloud" }
                     div class="topbar-right" {
-                        span class="account" { (account_name) }
+                        span class="account" title=(account_id) { (account_name) }
                         form method="post" action="/logout" class="logout" { button type="submit"
                             class="link" { "Log Out" } }
                     }

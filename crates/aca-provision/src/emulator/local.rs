@@ -9,8 +9,7 @@ use aca_console::{Console, ConsoleConfig, Credentials, Serving};
 use crate::emulator::AccessKey;
 use crate::error::{ProvisionError, Result};
 
-/// An emulator served on `127.0.0.1`, with the provisioning API beside its admin API; stops when
-/// dropped.
+/// An emulator served on `127.0.0.1`; stops when dropped.
 pub struct LocalEmulator {
     pub console: Arc<Console>,
     pub url: String,
@@ -24,12 +23,9 @@ impl LocalEmulator {
             endpoint: "127.0.0.1:0".into(),
             message: e.to_string(),
         };
-        let served = console.clone();
-        let serving = Serving::start_with(console.clone(), SocketAddr::from(([127, 0, 0, 1], 0)), move |url| {
-            crate::service::routes(served, url)
-        })
-        .await
-        .map_err(transport)?;
+        let serving = Serving::start(console.clone(), SocketAddr::from(([127, 0, 0, 1], 0)))
+            .await
+            .map_err(transport)?;
         Ok(Self {
             console,
             url: serving.url.clone(),

@@ -81,15 +81,29 @@ impl Intent {
 
 /// The intents of one step, in the order a person would carry them out.
 pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
-    if let Some(name) = step.opens_console.as_ref().filter(|n| !n.trim().is_empty()) {
-        return vec![Intent::InConsole { name: name.clone() }];
-    }
-    if step.actions.contains(&StepAction::OpenConsole) {
-        return vec![Intent::Nothing {
-            note: "the runtime opens the console".into(),
-        }];
-    }
     let mut out = Vec::new();
+    let opening = match step.opens_console.as_ref().filter(|n| !n.trim().is_empty()) {
+        Some(name) => Some(Intent::InConsole { name: name.clone() }),
+        None => step
+            .actions
+            .contains(&StepAction::OpenConsole)
+            .then(|| Intent::Nothing {
+                note: "the runtime opens the console".into(),
+            }),
+    };
+    if let Some(opening) = opening {
+        out.push(opening);
+        // "Log on to the X console." alone; a step that goes on in the console it opened ("On the
+        // Buckets page of the OSS console, click Create Bucket") has the rest to do as well.
+        let goes_on = !step.labels.is_empty()
+            || !step.menu_path.is_empty()
+            || !step.values.is_empty()
+            || step.container.is_some()
+            || step.column.is_some();
+        if !goes_on {
+            return out;
+        }
+    }
     let mut used: Vec<String> = Vec::new();
     if let Some(container) = &step.container {
         used.push(normalise(&container.name));
@@ -375,6 +389,39 @@ mod tests {
                 Intent::OnPage { name: "VPCs".into() },
                 Intent::Click {
                     label: "Create VPC".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_step_that_opens_a_console_and_goes_on_there_does_both() {
+        let mut alone = step("Log on to the OSS console.", &[], vec![StepAction::OpenConsole]);
+        alone.opens_console = Some("OSS".into());
+        assert_eq!(
+            intents(&alone, &Task::default()),
+            vec![Intent::InConsole { name: "OSS".into() }]
+        );
+        let mut on = step(
+            "On the Buckets page of the OSS console, click Create Bucket.",
+            &["Buckets", "Create Bucket"],
+            vec![StepAction::OpenConsole, StepAction::Click],
+        );
+        on.opens_console = Some("OSS".into());
+        on.container = Some(Container {
+            kind: ContainerKind::Page,
+            name: "Buckets".into(),
+        });
+        assert_eq!(
+            intents(&on, &Task::default()),
+            vec![
+                Intent::InConsole { name: "OSS".into() },
+                Intent::OnPage { name: "Buckets".into() },
+                Intent::Click {
+                    label: "Create Bucket".into(),
                     row: false,
                     confirm: false,
                     batch: false

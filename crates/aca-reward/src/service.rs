@@ -1,0 +1,373 @@
+//! The reward service's contract (version 1): what a driver asks about one run and what it is told,
+//! the one audit-window rule, and (feature `lookup`) the decision itself, read from ActionTrail with
+//! credentials only the server holds.
+//!
+//! Every caller (the extension, `aca verify`, the benchmark, RL rollouts) asks in this shape and gets
+//! this answer, so a reward means the same thing wherever it is used. The channel that decided is
+//! named in the answer; the judge channel plugs in beside the rule channel behind the same call.
+
+use std::collections::BTreeMap;
+
+use aca_core::{Procedure, RuleReport, SuccessRule};
+use serde::{Deserialize, Serialize};
+
+use crate::chosen::ChosenRule;
+
+/// The version of the request and response shapes below.
+pub const API_VERSION: u32 = 1;
+
+/// How far before a run's recorded start its audit window opens: the console's clock and the
+/// driver's may differ by this much.
+pub const WINDOW_SLACK_MS: i64 = 1_000;
+
+/// The part of the audit log a run is judged on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditWindow {
+    /// Unix milliseconds; earlier events are not the run's.
+    pub start_ms: i64,
+    /// Unix milliseconds; `None` reads up to the moment of each lookup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_ms: Option<i64>,
+}
+
+impl AuditWindow {
+    /// The window of a run that started at `started_ms` (the one rule every driver uses).
+    pub fn of_run(started_ms: i64) -> Self {
+        Self {
+            start_ms: started_ms - WINDOW_SLACK_MS,
+            end_ms: None,
+        }
+    }
+}
+
+/// `POST /v1/reward`: decide one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RewardRequest {
+    /// The account whose audit log decides; the server holds its credentials.
+    pub account_id: String,
+    #[serde(default = "default_region")]
+    pub region: String,
+    pub window: AuditWindow,
+    /// The success rule; without one the rule is inferred from `procedure`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<SuccessRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub procedure: Option<Procedure>,
+    /// Values of the rule's `${name}` placeholders (`vpc_id`, `suffix`, …).
+    #[serde(default)]
+    pub bindings: BTreeMap<String, String>,
+    /// RAM users the provisioner acted as: their calls never meet the rule.
+    #[serde(default)]
+    pub exclude_users: Vec<String>,
+    /// How long to wait for the audit log's delivery; the server's default for the console when
+    /// absent (seconds for the emulator, about twelve minutes for the real cloud).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
+}
+
+fn default_region() -> String {
+    "cn-hangzhou".to_owned()
+}
+
+/// Which channel decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// ActionTrail events matched against a success rule.
+    Rule,
+}
+
+/// What the channel concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The documented operation happened: reward 1.
+    Met,
+    /// It did not happen in the window: reward 0.
+    NotMet,
+    /// Nothing could decide: no rule applies, or the audit log could not be read.
+    Undecided,
+}
+
+/// Why nothing decided, typed so a driver can tell the environment's fault from the page's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// No success rule was given and none can be inferred from the procedure.
+    NoRule,
+    /// ActionTrail (or the server's credentials for the account) failed: the environment's fault.
+    AuditLog,
+    /// The request itself is wrong (unknown account, neither rule nor procedure, …).
+    BadRequest,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewardFailure {
+    pub kind: FailureKind,
+    pub message: String,
+}
+
+/// The answer to a [`RewardRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RewardResponse {
+    pub version: u32,
+    pub channel: Channel,
+    pub outcome: Outcome,
+    /// 1 met, 0 not met; `None` when undecided.
+    #[serde(default)]
+    pub reward: Option<f64>,
+    /// One sentence: which channel decided and why.
+    pub reason: String,
+    /// The rule and the evidence: matched events, near misses, how long delivery was waited for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<RewardFailure>,
+}
+
+impl RewardResponse {
+    /// The rule channel's answer from its report section.
+    pub fn of_rule(report: RuleReport) -> Self {
+        let events = |r: &RuleReport| {
+            r.matched_events
+                .iter()
+                .map(|e| e.event_name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (outcome, reward, reason, failure) = match (report.matched, &report.error) {
+            (Some(true), _) => (
+                Outcome::Met,
+                Some(1.0),
+                format!("the rule channel decided: the audit log shows {}", events(&report)),
+                None,
+            ),
+            (Some(false), _) => (
+                Outcome::NotMet,
+                Some(0.0),
+                format!(
+                    "the rule channel decided: no event in the run's window meets the rule{}",
+                    report
+                        .near_misses
+                        .first()
+                        .map(|m| format!(" (closest: {m})"))
+                        .unwrap_or_default()
+                ),
+                None,
+            ),
+            (None, error) => {
+                let message = error.clone().unwrap_or_else(|| "the audit log was not read".to_owned());
+                (
+                    Outcome::Undecided,
+                    None,
+                    format!("the audit log could not be read: {message}"),
+                    Some(RewardFailure {
+                        kind: FailureKind::AuditLog,
+                        message,
+                    }),
+                )
+            }
+        };
+        Self {
+            version: API_VERSION,
+            channel: Channel::Rule,
+            outcome,
+            reward,
+            reason,
+            rule: Some(report),
+            failure,
+        }
+    }
+
+    /// Nothing could decide, for `kind`.
+    pub fn failed(kind: FailureKind, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Self {
+            version: API_VERSION,
+            channel: Channel::Rule,
+            outcome: Outcome::Undecided,
+            reward: None,
+            reason: match kind {
+                FailureKind::NoRule => format!("no channel can decide: {message}"),
+                FailureKind::AuditLog => format!("the audit log could not be read: {message}"),
+                FailureKind::BadRequest => format!("the request cannot be decided: {message}"),
+            },
+            rule: None,
+            failure: Some(RewardFailure { kind, message }),
+        }
+    }
+
+    /// When the environment kept the run from being decided, what failed (for the report's
+    /// `environment_failure`).
+    pub fn environment_fault(&self) -> Option<&str> {
+        self.failure
+            .as_ref()
+            .filter(|f| f.kind == FailureKind::AuditLog)
+            .map(|f| f.message.as_str())
+    }
+}
+
+impl RewardRequest {
+    /// The rule the run is judged by: the request's own, else one inferred from its procedure.
+    pub fn chosen_rule(&self) -> Result<ChosenRule, Box<RewardResponse>> {
+        match (&self.rule, &self.procedure) {
+            (Some(rule), _) => Ok(ChosenRule {
+                rule: rule.clone(),
+                explanation: None,
+            }),
+            (None, Some(procedure)) => ChosenRule::choose(None, None, procedure)
+                .map_err(|why| Box::new(RewardResponse::failed(FailureKind::NoRule, why))),
+            (None, None) => Err(Box::new(RewardResponse::failed(
+                FailureKind::BadRequest,
+                "give the success rule or the procedure to infer it from",
+            ))),
+        }
+    }
+}
+
+#[cfg(feature = "lookup")]
+pub use decide::{AuditAccess, decide, decide_with};
+
+#[cfg(feature = "lookup")]
+mod decide {
+    use aca_openapi::client::{AccessKeyPair, RpcClient};
+
+    use super::*;
+    use crate::attribution::ProvisionerCalls;
+    use crate::lookup::{LookupConfig, LookupScope, Poller};
+    use crate::rule::RuleMatch;
+
+    /// Where and as whom the server reads an account's audit log.
+    #[derive(Debug, Clone)]
+    pub struct AuditAccess {
+        /// The ActionTrail endpoint of the request's region (`https://actiontrail.cn-hangzhou.aliyuncs.com`,
+        /// or the emulator's address).
+        pub endpoint: String,
+        pub key: AccessKeyPair,
+        /// How patiently to wait for delivery; the request's `deadline_ms` overrides its deadline.
+        pub lookup: LookupConfig,
+    }
+
+    /// Decides `request` by reading ActionTrail through `access`.
+    pub async fn decide(request: &RewardRequest, access: &AuditAccess) -> RewardResponse {
+        match request.chosen_rule() {
+            Ok(chosen) => decide_with(&chosen, request, access).await,
+            Err(refusal) => *refusal,
+        }
+    }
+
+    /// [`decide`] with the rule already chosen (a driver that shows the rule before the run).
+    pub async fn decide_with(chosen: &ChosenRule, request: &RewardRequest, access: &AuditAccess) -> RewardResponse {
+        let audit_failed = |message: String| RewardResponse::of_rule(chosen.report(Err(&message), 0));
+        let client = match RpcClient::new(&access.endpoint, access.key.clone()) {
+            Ok(c) => c,
+            Err(e) => return audit_failed(format!("cannot reach ActionTrail: {e}")),
+        };
+        let mut config = access.lookup.clone();
+        if let Some(ms) = request.deadline_ms {
+            config.deadline = std::time::Duration::from_millis(ms);
+        }
+        let poller = match Poller::new(client, config) {
+            Ok(p) => p,
+            Err(e) => return RewardResponse::failed(FailureKind::BadRequest, e.to_string()),
+        };
+        let mut excluded = ProvisionerCalls::none();
+        for user in &request.exclude_users {
+            excluded.add_user(user);
+        }
+        let mut scope = LookupScope::since(request.window.start_ms).excluding(excluded.clone());
+        scope.end_ms = request.window.end_ms;
+        if !request.account_id.is_empty() {
+            scope = scope.for_account(&request.account_id);
+        }
+        match poller.wait_for_rule(&chosen.rule, &request.bindings, &scope).await {
+            Ok(outcome) => {
+                let found = RuleMatch {
+                    matched: outcome.matched,
+                    matches: outcome.matches,
+                    near_misses: outcome.near_misses,
+                };
+                let mut report = chosen.report(Ok(&found), outcome.waited_ms);
+                if outcome.only_provisioner_matched {
+                    report.near_misses.insert(0, excluded.only_they_matched());
+                }
+                RewardResponse::of_rule(report)
+            }
+            Err(crate::lookup::LookupError::Rule(e)) => RewardResponse::failed(FailureKind::BadRequest, e.to_string()),
+            Err(e) => audit_failed(e.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aca_core::EventSummary;
+
+    fn report(matched: Option<bool>, error: Option<&str>) -> RuleReport {
+        RuleReport {
+            rule: SuccessRule::default(),
+            explanation: None,
+            matched,
+            matched_events: vec![EventSummary {
+                event_id: "e1".into(),
+                event_name: "CreateVpc".into(),
+                service_name: "Vpc".into(),
+                event_type: "ApiCall".into(),
+                event_time: "2026-12-01T00:00:00Z".into(),
+            }],
+            near_misses: vec!["CreateVpc found but VpcName was \"a\" not \"b\"".into()],
+            error: error.map(str::to_owned),
+            waited_ms: 5,
+        }
+    }
+
+    #[test]
+    fn the_rule_channel_rewards_met_not_met_and_undecided() {
+        let met = RewardResponse::of_rule(report(Some(true), None));
+        assert_eq!((met.outcome, met.reward), (Outcome::Met, Some(1.0)));
+        assert!(met.reason.contains("CreateVpc"), "{}", met.reason);
+        let not = RewardResponse::of_rule(report(Some(false), None));
+        assert_eq!((not.outcome, not.reward), (Outcome::NotMet, Some(0.0)));
+        assert!(not.reason.contains("VpcName"), "{}", not.reason);
+        assert_eq!(not.environment_fault(), None);
+        let unread = RewardResponse::of_rule(report(None, Some("ActionTrail at http://x could not be reached")));
+        assert_eq!((unread.outcome, unread.reward), (Outcome::Undecided, None));
+        assert_eq!(
+            unread.environment_fault(),
+            Some("ActionTrail at http://x could not be reached")
+        );
+    }
+
+    #[test]
+    fn a_request_without_rule_or_procedure_is_refused_and_no_rule_is_not_the_environment() {
+        let request = RewardRequest {
+            account_id: "1".into(),
+            region: "cn-hangzhou".into(),
+            window: AuditWindow::of_run(10_000),
+            rule: None,
+            procedure: None,
+            bindings: BTreeMap::new(),
+            exclude_users: vec![],
+            deadline_ms: None,
+        };
+        let refused = request.chosen_rule().unwrap_err();
+        assert_eq!(refused.failure.as_ref().unwrap().kind, FailureKind::BadRequest);
+        let no_rule = RewardResponse::failed(FailureKind::NoRule, "nothing to infer");
+        assert_eq!(no_rule.environment_fault(), None);
+        assert_eq!(request.window.start_ms, 10_000 - WINDOW_SLACK_MS);
+    }
+
+    #[test]
+    fn requests_and_answers_keep_their_wire_shape() {
+        let text = r#"{"account_id":"1","window":{"start_ms":5},"exclude_users":["aca-provisioner-x"]}"#;
+        let request: RewardRequest = serde_json::from_str(text).unwrap();
+        assert_eq!(request.region, "cn-hangzhou");
+        assert_eq!(request.window.end_ms, None);
+        let answer = serde_json::to_value(RewardResponse::of_rule(report(Some(true), None))).unwrap();
+        assert_eq!(answer["version"], 1);
+        assert_eq!(answer["channel"], "rule");
+        assert_eq!(answer["outcome"], "met");
+        assert_eq!(answer["reward"], 1.0);
+    }
+}

@@ -1,0 +1,97 @@
+//! The companion server's API for drivers that hold no secrets (the browser extension, RL
+//! rollouts, the benchmark): per-user tokens, runs in the accounts assigned to a user with what the
+//! page needs provisioned, and the reward service, which reads ActionTrail with credentials only
+//! the server holds.
+//!
+//! Routes (JSON; errors are `{"Code": …, "Message": …}`; described at `GET /v1/openapi.json`):
+//! - `GET /v1/me`: the caller and their accounts (ids and logon names, never keys).
+//! - `POST /v1/runs`, `POST /v1/runs/{id}/requests`, `POST /v1/runs/{id}/reward`,
+//!   `DELETE /v1/runs/{id}`: one run in an assigned account ([`runs`]).
+//! - `POST /v1/reward`: decide any window of an assigned account ([`reward`]).
+//! - `POST /admin/users`, `GET /admin/users`: the admin token makes users and assigns accounts.
+//!
+//! The server's own credentials for an account come from an [`AccountKeys`]: the bundled emulator's
+//! ([`emulator::EmulatorAccounts`], feature `emulator`) or a pool of real accounts.
+
+mod auth;
+#[cfg(feature = "emulator")]
+pub mod emulator;
+mod error;
+pub mod openapi;
+pub mod reward;
+pub mod runs;
+pub mod users;
+
+use std::sync::Arc;
+
+use aca_openapi::Endpoints;
+use aca_openapi::client::AccessKeyPair;
+use axum::Router;
+use axum::routing::{get, post};
+use tokio::sync::Mutex;
+
+pub use auth::Caller;
+pub use users::{User, Users};
+
+/// What the server knows of one account: where its console and APIs are, and its AccessKey.
+#[derive(Debug, Clone)]
+pub struct AccountAccess {
+    pub account_id: String,
+    /// The logon name the console shows for the account.
+    pub login: String,
+    /// The web console's base URL.
+    pub console_url: String,
+    pub endpoints: Endpoints,
+    pub key: AccessKeyPair,
+    /// The account lives in an emulator: resources are provisioned through its OpenAPI, and its
+    /// audit log delivers at once.
+    pub emulator: bool,
+}
+
+/// Where the server finds the credentials of the accounts it serves.
+pub trait AccountKeys: Send + Sync {
+    fn access(&self, account_id: &str) -> Option<AccountAccess>;
+}
+
+/// The service's state.
+pub struct Companion {
+    accounts: Arc<dyn AccountKeys>,
+    users: std::sync::RwLock<Users>,
+    runs: Mutex<runs::Runs>,
+}
+
+impl Companion {
+    pub fn new(accounts: Arc<dyn AccountKeys>, admin_token: Option<&str>) -> Arc<Self> {
+        Arc::new(Self {
+            accounts,
+            users: std::sync::RwLock::new(Users::new(admin_token)),
+            runs: Mutex::new(runs::Runs::default()),
+        })
+    }
+
+    /// Adds a user (as `POST /admin/users` does); their token, shown this once.
+    pub fn create_user(&self, name: &str, accounts: Vec<String>) -> Result<String, users::UserError> {
+        self.users
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .create(name, accounts)
+    }
+
+    fn access(&self, account_id: &str) -> Option<AccountAccess> {
+        self.accounts.access(account_id)
+    }
+}
+
+/// Every route of the service.
+pub fn routes(companion: Arc<Companion>) -> Router {
+    Router::new()
+        .route("/v1/openapi.json", get(openapi::document))
+        .route("/v1/me", get(auth::me))
+        .route("/v1/runs", post(runs::start))
+        .route("/v1/runs/{id}/requests", post(runs::request))
+        .route("/v1/runs/{id}/reward", post(runs::reward))
+        .route("/v1/runs/{id}", axum::routing::delete(runs::finish))
+        .route("/v1/reward", post(reward::decide))
+        .route("/admin/users", get(auth::list_users).post(auth::create_user))
+        .with_state(companion)
+}

@@ -1,0 +1,185 @@
+//! The people the companion server serves: each has a bearer token (kept only as its SHA-256
+//! digest, compared in constant time) and the accounts assigned to them; the admin token is a
+//! different thing and is never a user's.
+
+use std::collections::BTreeMap;
+
+use rand::RngCore;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// The prefix of every user token, so a leaked one is recognisable (and never taken for the admin's).
+pub const USER_TOKEN_PREFIX: &str = "aca_u_";
+
+/// One user, as the API shows them (no token).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct User {
+    pub name: String,
+    /// Ids of the accounts this user may run in.
+    pub accounts: Vec<String>,
+}
+
+/// Who made a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    Admin,
+    User(User),
+}
+
+impl Caller {
+    /// Whether the caller may act in `account_id`.
+    pub fn may_use(&self, account_id: &str) -> bool {
+        match self {
+            Caller::Admin => true,
+            Caller::User(user) => user.accounts.iter().any(|a| a == account_id),
+        }
+    }
+
+    /// The user's name, or `admin`.
+    pub fn name(&self) -> &str {
+        match self {
+            Caller::Admin => "admin",
+            Caller::User(user) => &user.name,
+        }
+    }
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// Whether two digests are equal, in time independent of where they differ.
+fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    bool::from(a.ct_eq(b))
+}
+
+/// The registry of users and the admin token.
+#[derive(Debug, Default)]
+pub struct Users {
+    admin: Option<[u8; 32]>,
+    /// By name: the token's digest and the user.
+    users: BTreeMap<String, ([u8; 32], User)>,
+}
+
+/// Why a user cannot be created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UserError {
+    BadName(String),
+    Exists(String),
+}
+
+impl std::fmt::Display for UserError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UserError::BadName(name) => write!(
+                f,
+                "\"{name}\" is not a user name: use 1 to 64 letters, digits, '.', '-' or '_'"
+            ),
+            UserError::Exists(name) => write!(f, "a user named \"{name}\" exists already"),
+        }
+    }
+}
+
+impl std::error::Error for UserError {}
+
+impl Users {
+    /// Without an admin token nobody can create users.
+    pub fn new(admin_token: Option<&str>) -> Self {
+        Self {
+            admin: admin_token.filter(|t| !t.is_empty()).map(digest),
+            users: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a user who may run in `accounts`; the answer is their token, shown this once.
+    pub fn create(&mut self, name: &str, accounts: Vec<String>) -> Result<String, UserError> {
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if !valid {
+            return Err(UserError::BadName(name.to_owned()));
+        }
+        if self.users.contains_key(name) {
+            return Err(UserError::Exists(name.to_owned()));
+        }
+        let mut bytes = [0u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        let token = format!("{USER_TOKEN_PREFIX}{}", hex::encode(bytes));
+        let user = User {
+            name: name.to_owned(),
+            accounts,
+        };
+        self.users.insert(name.to_owned(), (digest(&token), user));
+        Ok(token)
+    }
+
+    /// Adds `account_id` to a user's accounts; `false` when there is no such user.
+    pub fn assign(&mut self, name: &str, account_id: &str) -> bool {
+        match self.users.get_mut(name) {
+            Some((_, user)) => {
+                if !user.accounts.iter().any(|a| a == account_id) {
+                    user.accounts.push(account_id.to_owned());
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn list(&self) -> Vec<User> {
+        self.users.values().map(|(_, u)| u.clone()).collect()
+    }
+
+    /// Who `token` belongs to. Every stored digest is compared, so the time taken does not say
+    /// which one came close.
+    pub fn authenticate(&self, token: &str) -> Option<Caller> {
+        let given = digest(token);
+        let admin = self.admin.as_ref().is_some_and(|a| same(a, &given));
+        let mut found = None;
+        for (stored, user) in self.users.values() {
+            if same(stored, &given) {
+                found = Some(user.clone());
+            }
+        }
+        match (admin, found) {
+            (true, _) => Some(Caller::Admin),
+            (false, Some(user)) => Some(Caller::User(user)),
+            (false, None) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_name_their_user_and_only_the_admin_token_is_admin() {
+        let mut users = Users::new(Some("admin-secret"));
+        let alice = users.create("alice", vec!["1001".into()]).unwrap();
+        let bob = users.create("bob", vec![]).unwrap();
+        assert!(alice.starts_with(USER_TOKEN_PREFIX) && alice != bob);
+        assert_eq!(users.authenticate("admin-secret"), Some(Caller::Admin));
+        let Some(Caller::User(user)) = users.authenticate(&alice) else {
+            panic!("alice's token is not alice's");
+        };
+        assert_eq!(user.name, "alice");
+        assert!(Caller::User(user.clone()).may_use("1001"));
+        assert!(!Caller::User(user).may_use("2002"));
+        assert_eq!(users.authenticate("aca_u_0000"), None);
+        assert_eq!(users.authenticate(""), None);
+        assert!(users.assign("bob", "2002"));
+        assert!(users.authenticate(&bob).unwrap().may_use("2002"));
+        assert_eq!(users.create("alice", vec![]), Err(UserError::Exists("alice".into())));
+        assert!(matches!(users.create("a b", vec![]), Err(UserError::BadName(_))));
+    }
+
+    #[test]
+    fn without_an_admin_token_nobody_is_admin() {
+        let users = Users::new(None);
+        assert_eq!(users.authenticate(""), None);
+        let empty = Users::new(Some(""));
+        assert_eq!(empty.authenticate(""), None);
+    }
+}
