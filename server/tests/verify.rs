@@ -218,3 +218,107 @@ async fn what_the_provisioner_did_never_passes_for_the_procedure() {
         "the provisioner's user and resources are gone: {report:#}"
     );
 }
+
+/// Every file under `dir`, as text where it is text.
+fn everything_written(dir: &Path) -> String {
+    let mut text = String::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_console_given_by_url_is_run_as_a_real_account_is_with_a_saved_profile_and_an_accesskey_file() {
+    // An emulator started separately; its admin API only sets the account up, as a person signs up.
+    let dir = tempfile::tempdir().unwrap();
+    let console = common::RunningConsole::start(dir.path(), &["--admin-token", "setup-only"]);
+    let created = common::aca(
+        dir.path(),
+        &[
+            "console",
+            "accounts",
+            "create",
+            "--url",
+            &console.url,
+            "--admin-token",
+            "setup-only",
+            "--name",
+            "writer",
+        ],
+    );
+    assert!(created.status.success(), "{}", show(&created));
+    let account: Value = serde_json::from_slice(&created.stdout).unwrap();
+    let field = |name: &str| account[name].as_str().unwrap().to_owned();
+    let keys = dir.path().join("ak.json");
+    let pair = serde_json::json!({"accessKeyId": field("accessKeyId"), "accessKeySecret": field("accessKeySecret")});
+    std::fs::write(&keys, pair.to_string()).unwrap();
+    // The person logs on once in a browser profile of their own.
+    let profile = dir.path().join("profile");
+    let home = format!("{}/console", console.url);
+    let logged_on = common::aca(
+        dir.path(),
+        &[
+            "observe",
+            &home,
+            "--login",
+            &field("login"),
+            "--password",
+            &field("password"),
+            "--user-data-dir",
+            profile.to_str().unwrap(),
+        ],
+    );
+    assert!(logged_on.status.success(), "{}", show(&logged_on));
+
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_owned();
+    let page = corpus("vpc/create-vpc.md");
+    let run = |profile: &Path| {
+        let out_dir = out_dir.clone();
+        let args = vec![
+            page.to_str().unwrap().to_owned(),
+            "--console".into(),
+            console.url.clone(),
+            "--endpoint-override".into(),
+            console.url.clone(),
+            "--credentials".into(),
+            keys.to_str().unwrap().to_owned(),
+            "--account-id".into(),
+            field("accountId"),
+            "--user-data-dir".into(),
+            profile.to_str().unwrap().to_owned(),
+        ];
+        async move {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            verify(&args, &out_dir).await
+        }
+    };
+    let output = run(&profile).await;
+    assert!(output.status.success(), "{}", show(&output));
+    let passed = report(out.path(), "vpc-create-vpc");
+    assert_eq!(passed["verdict"], "pass", "{passed:#}");
+    assert_eq!(passed["rule"]["matched"], true);
+
+    // Nothing the run wrote or printed carries the secret or the password.
+    let written = format!("{}{}", everything_written(out.path()), show(&output));
+    for secret in [field("accessKeySecret"), field("password"), "setup-only".to_owned()] {
+        assert!(!written.contains(&secret), "the run's outputs carry a secret");
+    }
+
+    // A profile that never logged on is refused as the environment's fault, not the page's.
+    let fresh = dir.path().join("fresh-profile");
+    let output = run(&fresh).await;
+    let refused = report(out.path(), "vpc-create-vpc");
+    assert_eq!(refused["verdict"], "environment_failure", "{}", show(&output));
+    let failure = refused["failure"].as_str().unwrap();
+    assert!(failure.contains("not signed in to the console"), "{failure}");
+}

@@ -81,6 +81,8 @@ impl Store {
             path: path.display().to_string(),
             source,
         };
+        // Accounts' passwords and AccessKey secrets live here: the owner's only.
+        aca_openapi::private_file::prepare(path)?;
         let conn = Connection::open(path).map_err(db_err)?;
         conn.execute_batch(SCHEMA).map_err(db_err)?;
         let mut states: HashMap<String, AccountState> = HashMap::new();

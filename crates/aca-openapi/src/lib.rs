@@ -4,9 +4,12 @@
 //! functions: the bundled emulator verifies with them, clients sign with them, and the module builds
 //! for wasm32. [`client`] (feature `client`, on by default, native only) is a signed RPC client that
 //! talks to the real cloud and to the emulator the same way. [`endpoint`] resolves each product's
-//! endpoint per region as the official SDKs do, with one override for the emulator.
+//! endpoint per region as the official SDKs do, with one override for the emulator. [`private_file`] keeps files that hold secrets their
+//! owner's only.
 
 pub mod endpoint;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod private_file;
 pub mod sign;
 
 #[cfg(feature = "client")]

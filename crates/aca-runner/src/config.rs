@@ -21,6 +21,9 @@ pub struct RunnerConfig {
     pub navigation_timeout: Duration,
     /// Extra command-line switches passed to Chromium after the headless ones.
     pub extra_args: Vec<String>,
+    /// A browser profile to run in (one a person logged on to the console with once, as Playwright
+    /// users save theirs); `None`: a fresh throw-away profile per runner.
+    pub user_data_dir: Option<PathBuf>,
 }
 
 impl Default for RunnerConfig {
@@ -35,6 +38,7 @@ impl Default for RunnerConfig {
             request_timeout: Duration::from_secs(30),
             navigation_timeout: Duration::from_secs(15),
             extra_args: Vec::new(),
+            user_data_dir: None,
         }
     }
 }

@@ -46,15 +46,24 @@ impl Runner {
             path: config.chromium.clone(),
             message,
         };
-        let profile = tempfile::Builder::new()
-            .prefix("aca-runner-profile-")
-            .tempdir()
-            .map_err(|e| launch_error(format!("cannot create a profile folder: {e}")))?;
+        // A saved profile (the person logged on to the console in it once) is used as it is and
+        // kept; otherwise a fresh one is made and removed with the runner.
+        let (profile, profile_dir) = match &config.user_data_dir {
+            Some(saved) => (None, saved.clone()),
+            None => {
+                let fresh = tempfile::Builder::new()
+                    .prefix("aca-runner-profile-")
+                    .tempdir()
+                    .map_err(|e| launch_error(format!("cannot create a profile folder: {e}")))?;
+                let dir = fresh.path().to_owned();
+                (Some(fresh), dir)
+            }
+        };
         let browser_config = BrowserConfig::builder()
             .chrome_executable(&config.chromium)
             .new_headless_mode()
             .no_sandbox()
-            .user_data_dir(profile.path())
+            .user_data_dir(&profile_dir)
             .window_size(config.width, config.height)
             .viewport(Viewport {
                 width: config.width,
@@ -86,7 +95,7 @@ impl Runner {
             root_pid,
             page_side,
             config,
-            profile: Some(profile),
+            profile,
         })
     }
 
@@ -101,7 +110,7 @@ impl Runner {
         self.root_pid.map(process::tree).unwrap_or_default()
     }
 
-    /// The profile folder of this run (removed when the runner closes).
+    /// The fresh profile folder of this run (removed when the runner closes); `None` with a saved one.
     pub fn profile_dir(&self) -> Option<&std::path::Path> {
         self.profile.as_ref().map(TempDir::path)
     }

@@ -84,7 +84,8 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// The account a run of `caller` goes to.
+/// The account a run of `caller` goes to; `Err` is the refusal to answer with.
+#[allow(clippy::result_large_err)]
 fn account_for(companion: &Companion, caller: &Caller, asked: Option<&str>) -> Result<AccountAccess, Response> {
     let id = match (asked, caller) {
         (Some(id), _) => id.to_owned(),
@@ -184,6 +185,7 @@ pub async fn start(State(companion): State<Arc<Companion>>, caller: Caller, Json
 }
 
 /// The caller's run `id`; another caller's run is as unknown as a missing one.
+#[allow(clippy::result_large_err)]
 async fn owned(companion: &Companion, caller: &Caller, id: &str) -> Result<Arc<Mutex<Run>>, Response> {
     let missing = || {
         refuse(

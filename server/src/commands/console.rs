@@ -207,7 +207,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let started = start(&args).await?;
     if let Some(path) = &args.credentials {
         let json = serde_json::to_string_pretty(&started.credentials)?;
-        std::fs::write(path, json + "\n").with_context(|| format!("writing credentials to {}", path.display()))?;
+        aca_openapi::private_file::write(path, (json + "\n").as_bytes())
+            .with_context(|| format!("writing credentials to {}", path.display()))?;
     }
     println!("console emulator ready at {}", started.url);
     println!(

@@ -42,9 +42,9 @@ pub async fn run(mut args: DemoArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let started = start(&args.serve).await?;
     let creds = &started.credentials;
-    std::fs::write(
-        args.out.join("credentials.json"),
-        serde_json::to_string_pretty(creds)? + "\n",
+    aca_openapi::private_file::write(
+        &args.out.join("credentials.json"),
+        (serde_json::to_string_pretty(creds)? + "\n").as_bytes(),
     )?;
     println!("console emulator at {}", started.url);
     println!("  console login: {} / {}", creds.login, creds.password);

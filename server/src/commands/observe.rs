@@ -12,7 +12,8 @@ use clap::Args;
 /// Print what the agent sees of a page: every element it can act on, with the index actions use.
 ///
 /// With --login and --password it first logs on through the console's /login form (of the URL's
-/// origin), as the bundled emulator and the real console require. --screenshot saves a PNG with the
+/// origin), as the bundled emulator requires. With --user-data-dir it runs in that browser profile,
+/// so a log-on there is kept for `aca verify --user-data-dir`. --screenshot saves a PNG with the
 /// set-of-marks overlay (each element's index drawn on it).
 ///
 /// Exit status: 0 when the page was observed, 2 on an error (no Chromium, the page side not built,
@@ -38,6 +39,9 @@ pub struct ObserveArgs {
     /// Console password for --login.
     #[arg(long, requires = "login", env = "ACA_PASSWORD", hide_env_values = true)]
     password: Option<String>,
+    /// Run in this browser profile (created when missing) instead of a throw-away one.
+    #[arg(long, value_name = "DIR")]
+    user_data_dir: Option<PathBuf>,
     /// List only the elements inside the viewport (the others are summarised).
     #[arg(long)]
     viewport_only: bool,
@@ -73,6 +77,7 @@ pub async fn run(args: ObserveArgs) -> anyhow::Result<ExitCode> {
         chromium: args.chromium.clone(),
         width: args.window.0,
         height: args.window.1,
+        user_data_dir: args.user_data_dir.clone(),
         ..RunnerConfig::default()
     };
     if let Some(dir) = &args.page_side {

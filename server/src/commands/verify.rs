@@ -39,6 +39,8 @@ use crate::verify::{PolicyChoice, Settings, verify_page};
 ///   aca verify --all tests/corpus --out out/verify
 ///   aca verify page.md --profile 2024            # run a 2026 page against the 2024 console
 ///   aca verify --all docs --pool out/accounts.db --admin-token T
+///   aca verify page.md --console https://home.console.aliyun.com --user-data-dir ~/.aca-profile \
+///       --credentials ak.json --account-id 1234567890123456  # a real account
 ///   aca verify page.md --policy llm --model-url http://127.0.0.1:8000/v1 --model qwen3-vl-32b
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -55,17 +57,31 @@ pub struct VerifyArgs {
     /// A console to run in instead of the bundled emulator (its origin, e.g. http://127.0.0.1:8080).
     #[arg(long, value_name = "URL")]
     console: Option<String>,
-    /// Console logon name for --console.
+    /// A browser profile already logged on to --console (log on in it once, as a person would):
+    /// the run uses that session and types no password.
+    #[arg(long, value_name = "DIR", requires = "console", conflicts_with_all = ["login", "password"])]
+    user_data_dir: Option<PathBuf>,
+    /// Console logon name for --console, for a console whose log-on form the run fills itself (the
+    /// emulator's); a real account uses --user-data-dir.
     #[arg(long, env = "ACA_LOGIN", requires = "console")]
     login: Option<String>,
-    /// Console password for --console.
-    #[arg(long, env = "ACA_PASSWORD", hide_env_values = true, requires = "console")]
+    /// Console password for --login.
+    #[arg(long, env = "ACA_PASSWORD", hide_env_values = true, requires = "login")]
     password: Option<String>,
-    /// AccessKey ID for reading the audit log of --console.
-    #[arg(long, env = "ACA_ACCESS_KEY_ID", requires = "console")]
+    /// The account's AccessKey pair as JSON (`{"accessKeyId": …, "accessKeySecret": …}`), for
+    /// reading its audit log and provisioning; instead of the two variables below.
+    #[arg(long, value_name = "FILE", requires = "console", conflicts_with_all = ["access_key_id", "access_key_secret"])]
+    credentials: Option<PathBuf>,
+    /// AccessKey ID for --console.
+    #[arg(long, env = "ALIBABA_CLOUD_ACCESS_KEY_ID", requires = "console")]
     access_key_id: Option<String>,
     /// AccessKey secret for --console.
-    #[arg(long, env = "ACA_ACCESS_KEY_SECRET", hide_env_values = true, requires = "console")]
+    #[arg(
+        long,
+        env = "ALIBABA_CLOUD_ACCESS_KEY_SECRET",
+        hide_env_values = true,
+        requires = "console"
+    )]
     access_key_secret: Option<String>,
     /// The account id of --console (events of other accounts are ignored).
     #[arg(long, requires = "console")]
@@ -164,25 +180,41 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             admin_token: args.admin_token.clone().context("--pool needs --admin-token")?,
         },
         (None, None) => ConsoleTarget::bundled().await?,
-        (Some(url), _) => ConsoleTarget::Remote {
-            url: url.trim_end_matches('/').to_owned(),
-            login: RemoteLogin {
-                account_id: args.account_id.clone(),
-                endpoint_override: args
-                    .endpoint_override
-                    .as_deref()
-                    .map(aca_openapi::Endpoints::pointed_at)
-                    .transpose()
-                    .context("--endpoint-override")?,
-                login: args.login.clone().context("--console needs --login")?,
-                password: args.password.clone().context("--console needs --password")?,
-                access_key_id: args.access_key_id.clone().context("--console needs --access-key-id")?,
-                access_key_secret: args
-                    .access_key_secret
-                    .clone()
-                    .context("--console needs --access-key-secret")?,
-            },
-        },
+        (Some(url), _) => {
+            let key = match &args.credentials {
+                Some(path) => aca_openapi::AccessKeyPair::from_file(path)?,
+                None => aca_openapi::AccessKeyPair::new(
+                    args.access_key_id.clone().context(
+                        "--console needs the account's AccessKey: --credentials FILE, or ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET",
+                    )?,
+                    args.access_key_secret
+                        .clone()
+                        .context("--console needs ALIBABA_CLOUD_ACCESS_KEY_SECRET with ALIBABA_CLOUD_ACCESS_KEY_ID")?,
+                ),
+            };
+            if args.user_data_dir.is_none() && args.login.is_none() {
+                bail!(
+                    "--console needs a way into the console: --user-data-dir DIR (a browser profile logged on to it once), \
+                     or --login and --password for a console whose log-on form the run may fill (the emulator's)"
+                );
+            }
+            ConsoleTarget::Remote {
+                url: url.trim_end_matches('/').to_owned(),
+                login: RemoteLogin {
+                    account_id: args.account_id.clone(),
+                    endpoint_override: args
+                        .endpoint_override
+                        .as_deref()
+                        .map(aca_openapi::Endpoints::pointed_at)
+                        .transpose()
+                        .context("--endpoint-override")?,
+                    login: args.login.clone().unwrap_or_default(),
+                    password: args.password.clone().unwrap_or_default(),
+                    access_key_id: key.access_key_id,
+                    access_key_secret: key.access_key_secret,
+                },
+            }
+        }
     };
     eprintln!("console: {}", target.url());
 
@@ -294,6 +326,7 @@ fn settings(args: &VerifyArgs) -> anyhow::Result<Settings> {
     };
     let mut runner = RunnerConfig {
         chromium: args.chromium.clone(),
+        user_data_dir: args.user_data_dir.clone(),
         ..RunnerConfig::default()
     };
     if let Some(dir) = &args.page_side {

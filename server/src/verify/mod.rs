@@ -302,19 +302,9 @@ async fn run_in_browser(
         report_dir,
         ..
     } = *run;
-    let base = account.console_url.trim_end_matches('/');
-    progress("logging on to the console");
     let mut session = Session::open(runner, "about:blank").await?;
-    aca_runner::logon::log_on(
-        &mut session,
-        &format!("{base}/login"),
-        &account.login,
-        &account.password,
-    )
-    .await?;
-    session
-        .goto(&format!("{base}/console/{product}?region={region}"))
-        .await?;
+    progress("opening the console");
+    open_console(&mut session, account, product, region).await?;
 
     let mut task = Task::new(page.procedure.clone());
     task.limits.max_turns = settings.max_turns;
@@ -434,6 +424,45 @@ async fn run_in_browser(
         add_failure(report, format!("the audit log could not be read: {fault}"));
     }
     Ok(log.effective)
+}
+
+/// Opens `product`'s console in `region` as `account`. An account with a password is one whose
+/// log-on form the run fills (the emulator's); any other runs in the browser profile a person logged
+/// on to once. Either way the console must then show that account.
+pub(crate) async fn open_console(
+    session: &mut Session,
+    account: &target::RunAccount,
+    product: &str,
+    region: &str,
+) -> anyhow::Result<()> {
+    let base = account.console_url.trim_end_matches('/');
+    if !account.password.is_empty() {
+        aca_runner::logon::log_on(session, &format!("{base}/login"), &account.login, &account.password).await?;
+    }
+    session
+        .goto(&format!("{base}/console/{product}?region={region}"))
+        .await?;
+    check_signed_in(session, account).await
+}
+
+/// The console the session shows must be signed in, to the run's account: read from the page's own
+/// `ALIYUN_CONSOLE_CONFIG`, as the real console sets it.
+async fn check_signed_in(session: &Session, account: &target::RunAccount) -> anyhow::Result<()> {
+    let shown = session
+        .evaluate("(window.ALIYUN_CONSOLE_CONFIG || {}).MAIN_ACCOUNT_PK || null")
+        .await?;
+    let url = session.url().await.unwrap_or_default();
+    match shown.as_str() {
+        None => anyhow::bail!(
+            "the browser is not signed in to the console ({url} shows no account): log on once in the \
+             browser profile given with --user-data-dir, or give --login and --password"
+        ),
+        Some(id) if !account.account_id.is_empty() && id != account.account_id => anyhow::bail!(
+            "the console is signed in to account {id}, not {}: log on to that account in the browser profile",
+            account.account_id
+        ),
+        Some(_) => Ok(()),
+    }
 }
 
 fn finish(mut report: Report, started: Instant) -> Report {

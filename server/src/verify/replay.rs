@@ -77,7 +77,6 @@ async fn run_script(
     account: &super::target::RunAccount,
     actions: &[ActRequest],
 ) -> anyhow::Result<ReplayRun> {
-    let base = account.console_url.trim_end_matches('/');
     let region = page.task.as_ref().map_or("cn-hangzhou", |t| t.region.as_str());
     let product = page
         .task
@@ -88,16 +87,7 @@ async fn run_script(
     let runner = Runner::launch(settings.runner.clone()).await?;
     let scripted = async {
         let mut session = Session::open(&runner, "about:blank").await?;
-        aca_runner::logon::log_on(
-            &mut session,
-            &format!("{base}/login"),
-            &account.login,
-            &account.password,
-        )
-        .await?;
-        session
-            .goto(&format!("{base}/console/{product}?region={region}"))
-            .await?;
+        super::open_console(&mut session, account, &product, region).await?;
         let mut refused = Vec::new();
         for request in actions {
             let outcome = session.act(request.clone()).await;

@@ -54,9 +54,20 @@ impl RunningConsole {
         RunningConsole { child, url }
     }
 
-    /// The console's first account as `aca console` wrote it: login, password, AccessKey.
+    /// The console's first account as `aca console` wrote it: login, password, AccessKey; the file
+    /// is readable by its owner only.
     pub fn credentials(dir: &Path) -> Value {
-        let text = std::fs::read_to_string(dir.join("creds.json")).expect("aca console wrote creds.json");
+        let path = dir.join("creds.json");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path)
+                .expect("aca console wrote creds.json")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o077, 0, "creds.json is readable by others: {mode:o}");
+        }
+        let text = std::fs::read_to_string(&path).expect("aca console wrote creds.json");
         serde_json::from_str(&text).expect("creds.json is JSON")
     }
 }

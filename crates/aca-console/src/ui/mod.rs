@@ -169,7 +169,13 @@ async fn login(State(console): State<Arc<Console>>, Query(q): Query<LoginQuery>,
                 .next
                 .filter(|n| n.starts_with('/') && !n.starts_with("//"))
                 .unwrap_or_else(|| "/console".to_owned());
-            let cookie = format!("{}={token}; Path=/; HttpOnly; SameSite=Lax", session::COOKIE_NAME);
+            // Kept by the browser across restarts for the session's life, as the real console's
+            // log-on cookies are: a saved browser profile stays logged on.
+            let cookie = format!(
+                "{}={token}; Path=/; Max-Age={}; HttpOnly; SameSite=Lax",
+                session::COOKIE_NAME,
+                session::SESSION_TTL_MS / 1000
+            );
             ([(header::SET_COOKIE, cookie)], Redirect::to(&next)).into_response()
         }
         _ => page_html(

@@ -119,8 +119,11 @@ CREATE TABLE IF NOT EXISTS pool_accounts (
 ";
 
 impl AccountPool {
-    /// Opens (or creates) the pool database at `path`.
+    /// Opens (or creates) the pool database at `path`; it holds AccessKey secrets, so it is readable
+    /// by its owner only.
     pub fn open(path: &Path, lease_timeout: Duration) -> Result<Self, PoolError> {
+        aca_openapi::private_file::prepare(path)
+            .map_err(|e| PoolError::Database(format!("{}: {e}", path.display())))?;
         Self::with(Connection::open(path)?, lease_timeout)
     }
 
