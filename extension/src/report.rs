@@ -74,16 +74,6 @@ pub fn build(
             Some(EndReason::Completed { .. }) | None => {}
         },
     }
-    if let Some(fault) = audit_fault {
-        if matches!(verdict, Verdict::Pass | Verdict::Unverified | Verdict::AgentFailure) {
-            verdict = Verdict::EnvironmentFailure;
-        }
-        let note = format!("the audit log could not be read: {fault}");
-        failure = Some(match failure.take() {
-            Some(f) => format!("{f}; {note}"),
-            None => note,
-        });
-    }
     let mut report = Report {
         page: facts.page,
         title: facts.title,
@@ -124,6 +114,9 @@ pub fn build(
         duration_ms: facts.duration_ms,
         failure,
     };
+    if let Some(fault) = audit_fault {
+        report.audit_log_unread(fault);
+    }
     report.summary = summary(&report);
     report
 }

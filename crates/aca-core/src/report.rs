@@ -43,6 +43,30 @@ pub struct Report {
     pub failure: Option<String>,
 }
 
+impl Report {
+    /// Adds a cause to the report's failure, after the one already there.
+    pub fn add_failure(&mut self, note: impl Into<String>) {
+        let note = note.into();
+        self.failure = Some(match self.failure.take() {
+            Some(f) => format!("{f}; {note}"),
+            None => note,
+        });
+    }
+
+    /// The audit log could not be read (`fault` says why): nothing the rule decides stands, so a
+    /// verdict that rested on it becomes the environment's failure. Defects found in the console
+    /// stay.
+    pub fn audit_log_unread(&mut self, fault: &str) {
+        if matches!(
+            self.verdict,
+            Verdict::Pass | Verdict::Unverified | Verdict::AgentFailure
+        ) {
+            self.verdict = Verdict::EnvironmentFailure;
+        }
+        self.add_failure(format!("the audit log could not be read: {fault}"));
+    }
+}
+
 /// Where the run happened.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ConsoleRun {

@@ -270,11 +270,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
         Err(e) => vec![e.to_string()],
     };
     if !left.is_empty() {
-        let note = format!("cleanup left resources behind: {}", left.join("; "));
-        report.failure = Some(match report.failure.take() {
-            Some(f) => format!("{f}; {note}"),
-            None => note,
-        });
+        report.add_failure(format!("cleanup left resources behind: {}", left.join("; ")));
     }
     report
 }

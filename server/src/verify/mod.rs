@@ -150,7 +150,7 @@ async fn verify_into(
     )
     .await;
     if let Some(note) = target.give_back(&account, &region).await {
-        add_failure(&mut report, note);
+        report.add_failure(note);
     }
     outcome?;
     Ok(finish(report, started))
@@ -223,7 +223,7 @@ async fn run_as(
     let left = resources.finish().await;
     measured.cleanup_ms = cleanup.elapsed().as_millis() as u64;
     if !left.is_empty() {
-        add_failure(report, format!("cleanup left resources behind: {}", left.join("; ")));
+        report.add_failure(format!("cleanup left resources behind: {}", left.join("; ")));
     }
     outcome
 }
@@ -275,14 +275,6 @@ async fn provision_and_run(
         }
     }
     Ok(())
-}
-
-/// Adds a cause to the report's failure, after the one already there.
-fn add_failure(report: &mut Report, note: String) {
-    report.failure = Some(match report.failure.take() {
-        Some(f) => format!("{f}; {note}"),
-        None => note,
-    });
 }
 
 async fn run_in_browser(
@@ -415,13 +407,7 @@ async fn run_in_browser(
     }
     // An audit log that could not be read decides nothing: the environment failed, not the page.
     if let Some(fault) = audit_fault {
-        if matches!(
-            report.verdict,
-            Verdict::Pass | Verdict::Unverified | Verdict::AgentFailure
-        ) {
-            report.verdict = Verdict::EnvironmentFailure;
-        }
-        add_failure(report, format!("the audit log could not be read: {fault}"));
+        report.audit_log_unread(&fault);
     }
     Ok(log.effective)
 }
