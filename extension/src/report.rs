@@ -158,7 +158,7 @@ pub fn quoted(text: &str) -> String {
 /// The sentence a writer reads first (the sentences `aca verify` writes).
 pub fn summary(report: &Report) -> String {
     match report.verdict {
-        Verdict::Pass => "The procedure ran as written and the audit log shows the operation.".into(),
+        Verdict::Pass => report.pass_summary(),
         Verdict::DocDefect => match report.defects.first() {
             Some(d) => format!(
                 "{} defect(s); first at step {}: the page says {}, the console shows {}.",

@@ -115,6 +115,8 @@ pub enum StepState {
     NotReached,
     Working,
     Done,
+    /// Passed over with nothing acted on: not verified.
+    Unverified,
     Skipped,
     Failed,
 }
@@ -418,6 +420,12 @@ impl Episode {
                     }
                 }
             }
+            StepEvent::Unverified { step, reason } => {
+                if let Some(record) = self.records.get_mut(step) {
+                    record.state = StepState::Unverified;
+                    record.note = Some(reason);
+                }
+            }
             StepEvent::Skipped { step, finding } => {
                 if let Some(record) = self.records.get_mut(step) {
                     record.state = StepState::Skipped;
@@ -454,7 +462,7 @@ impl Episode {
                     record.state = StepState::Done;
                     record.note.get_or_insert_with(|| "no action of its own".into());
                 }
-                StepState::Done | StepState::Skipped | StepState::Failed => {}
+                StepState::Done | StepState::Unverified | StepState::Skipped | StepState::Failed => {}
             }
         }
         if let Some(record) = self.records.get_mut(step)

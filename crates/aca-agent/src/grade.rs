@@ -82,6 +82,13 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
                 if drifted { StepStatus::Warning } else { StepStatus::Pass },
                 record.note.clone(),
             ),
+            StepState::Unverified => (
+                StepStatus::Warning,
+                Some(format!(
+                    "not verified: {}",
+                    record.note.as_deref().unwrap_or("nothing in it was acted on")
+                )),
+            ),
             StepState::Skipped if succeeded => (
                 StepStatus::Warning,
                 Some("left out: its control is gone and the procedure succeeded without it".to_owned()),
@@ -95,6 +102,7 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
             alternative_path: !record.as_written,
             actions: record.actions.clone(),
             note,
+            verified: record.state != StepState::Unverified,
         });
         if record.attempts == 0 {
             // Never a defect on the first try: nothing was looked for again.
@@ -166,6 +174,31 @@ mod tests {
             observed: "Confirm".into(),
             evidence: vec!["[3] button \"Confirm\"".into()],
         }
+    }
+
+    #[test]
+    fn a_step_passed_over_with_nothing_acted_on_is_never_a_pass() {
+        let completed = EndReason::Completed { summary: String::new() };
+        let matched = RuleResult {
+            matched: Some(true),
+            events: vec!["e1".into()],
+        };
+        let mut passed_over = record("2", StepState::Unverified, 0, vec![]);
+        passed_over.note = Some("the step names no control".into());
+        let graded = grade(
+            &[record("1", StepState::Done, 0, vec![]), passed_over],
+            &completed,
+            None,
+            &matched,
+        );
+        assert_eq!(graded.grades[0].status, StepStatus::Pass);
+        assert!(graded.grades[0].verified);
+        assert_eq!(graded.grades[1].status, StepStatus::Warning);
+        assert!(!graded.grades[1].verified);
+        assert_eq!(
+            graded.grades[1].note.as_deref(),
+            Some("not verified: the step names no control")
+        );
     }
 
     #[test]

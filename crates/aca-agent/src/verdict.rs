@@ -37,6 +37,7 @@ mod tests {
 
     fn grade(status: StepStatus) -> StepGrade {
         StepGrade {
+            verified: true,
             step: "1".into(),
             status,
             alternative_path: false,

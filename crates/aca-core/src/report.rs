@@ -65,6 +65,26 @@ impl Report {
         }
         self.add_failure(format!("the audit log could not be read: {fault}"));
     }
+
+    /// The sentence of a passing run: the operation happened, and whether every step was verified
+    /// on the way (a step passed over with nothing acted on proves nothing about the page).
+    pub fn pass_summary(&self) -> String {
+        let unverified: Vec<&str> = self
+            .steps
+            .iter()
+            .filter(|s| !s.grade.verified)
+            .map(|s| s.grade.step.as_str())
+            .collect();
+        if unverified.is_empty() {
+            "The procedure ran as written and the audit log shows the operation.".into()
+        } else {
+            format!(
+                "The audit log shows the operation, but the page was not fully verified: nothing in step(s) {} \
+                 could be found or acted on.",
+                unverified.join(", ")
+            )
+        }
+    }
 }
 
 /// Where the run happened.

@@ -45,6 +45,18 @@ pub struct StepGrade {
     pub actions: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// `false` when nothing the step names was found or acted on: it was passed over, so it proves
+    /// nothing about the page (a WARNING, never a PASS).
+    #[serde(default = "verified_by_default", skip_serializing_if = "is_verified")]
+    pub verified: bool,
+}
+
+fn verified_by_default() -> bool {
+    true
+}
+
+fn is_verified(verified: &bool) -> bool {
+    *verified
 }
 
 /// The kinds of drift real releases produce.

@@ -232,6 +232,7 @@ mod tests {
                     alternative_path: true,
                     actions: vec!["click(7)".into()],
                     note: None,
+                    verified: true,
                 },
             }],
             defects: vec![Defect {

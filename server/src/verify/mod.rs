@@ -460,7 +460,7 @@ fn finish(mut report: Report, started: Instant) -> Report {
 /// The sentence a writer reads first.
 fn summary(report: &Report) -> String {
     match report.verdict {
-        Verdict::Pass => "The procedure ran as written and the audit log shows the operation.".into(),
+        Verdict::Pass => report.pass_summary(),
         Verdict::DocDefect => {
             let first = report.defects.first();
             match first {

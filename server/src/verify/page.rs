@@ -101,7 +101,8 @@ pub fn pages_in(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
             } else if matches!(
                 path.extension().and_then(|e| e.to_str()),
                 Some("md" | "markdown" | "html" | "htm")
-            ) {
+            ) && !is_folder_readme(&path)
+            {
                 out.push(path);
             }
         }
@@ -111,6 +112,13 @@ pub fn pages_in(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         bail!("{} holds no .md or .html pages", dir.display());
     }
     Ok(out)
+}
+
+/// A folder's README says what the folder holds; it is no documentation page.
+fn is_folder_readme(path: &Path) -> bool {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .is_some_and(|s| s.eq_ignore_ascii_case("readme"))
 }
 
 fn slugify(text: &str) -> String {
@@ -129,4 +137,20 @@ fn slugify(text: &str) -> String {
         out = out.replace("--", "-");
     }
     out.trim_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folders_readme_is_no_page() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("ecs")).unwrap();
+        for file in ["README.md", "ecs/stop-instance.md", "ecs/readme.md", "ecs/sources.toml"] {
+            std::fs::write(dir.path().join(file), "# t").unwrap();
+        }
+        let pages = pages_in(dir.path()).unwrap();
+        assert_eq!(pages, vec![dir.path().join("ecs/stop-instance.md")]);
+    }
 }

@@ -134,6 +134,8 @@ impl FindingKind {
 pub enum StepEvent {
     /// Done (as written unless a grounding said otherwise); `note` says how when no action was needed.
     Done { step: usize, note: Option<String> },
+    /// Passed over: the step names nothing the policy could find or act on, so it is not verified.
+    Unverified { step: usize, reason: String },
     /// Left out because its target is nowhere and the flow can go on without it.
     Skipped { step: usize, finding: Finding },
     /// Part of the step was left out (its target is nowhere); the rest of it goes on.

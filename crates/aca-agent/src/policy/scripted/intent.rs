@@ -11,6 +11,8 @@ pub enum Intent {
     /// Nothing to do on the page (the runtime opened the console; the task fixes the region; a step
     /// whose sub-steps do the work).
     Nothing { note: String },
+    /// The step names nothing the policy can find or act on: it is passed over, not verified.
+    NothingToAct { reason: String },
     /// The runtime opened the console the step names ("Log on to the X console"): the product the
     /// console shows should be that one.
     InConsole { name: String },
@@ -58,6 +60,7 @@ impl Intent {
     pub fn describe(&self) -> String {
         match self {
             Intent::Nothing { note } => note.clone(),
+            Intent::NothingToAct { reason } => format!("pass over the step: {reason}"),
             Intent::InConsole { name } => format!("check that the {name} console is shown"),
             Intent::Navigate { segments, .. } => format!("navigate to {}", segments.join(" > ")),
             Intent::FindRow => "find the resource's row".into(),
@@ -309,14 +312,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             Intent::OnPage { .. } | Intent::OnTab { .. } | Intent::InWizardStep { .. }
         )
     }) {
-        let note = match &step.container {
-            Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => {
-                format!("done through its sub-steps on the {} page", c.name)
-            }
-            _ if !step.substeps.is_empty() => "done through its sub-steps".into(),
-            _ => "nothing the page asks for could be found in the step".into(),
-        };
-        out.push(Intent::Nothing { note });
+        out.push(match &step.container {
+            Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => Intent::Nothing {
+                note: format!("done through its sub-steps on the {} page", c.name),
+            },
+            _ if !step.substeps.is_empty() => Intent::Nothing {
+                note: "done through its sub-steps".into(),
+            },
+            _ => Intent::NothingToAct {
+                reason: "the step names no control, field or menu the agent could act on".into(),
+            },
+        });
     }
     out
 }
@@ -395,6 +401,21 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn a_step_that_names_nothing_to_act_on_is_passed_over_unverified() {
+        let vague = step("Check the settings and continue.", &[], vec![]);
+        assert!(matches!(
+            intents(&vague, &Task::default()).as_slice(),
+            [Intent::NothingToAct { .. }]
+        ));
+        let mut parent = step("Configure the listener.", &[], vec![]);
+        parent.substeps = vec![step("Click Next.", &["Next"], vec![StepAction::Click])];
+        assert!(matches!(
+            intents(&parent, &Task::default()).as_slice(),
+            [Intent::Nothing { .. }]
+        ));
     }
 
     #[test]

@@ -51,6 +51,8 @@ enum Move {
         failed: Option<String>,
     },
     Done(Option<String>),
+    /// Nothing in the step can be acted on: it is passed over, not verified.
+    Unverified(String),
     GiveUp {
         reason: String,
         finding: Option<Finding>,
@@ -220,6 +222,13 @@ impl Policy for ScriptedPolicy {
                     }
                     self.complete_intent(ctx);
                 }
+                Move::Unverified(reason) => {
+                    self.events.push(StepEvent::Unverified {
+                        step: self.step,
+                        reason,
+                    });
+                    self.step += 1;
+                }
                 Move::Provision(description) => {
                     self.asked_resource = true;
                     return self.control(
@@ -270,6 +279,7 @@ impl ScriptedPolicy {
     fn ground(&mut self, ctx: &Context<'_>, intent: &Intent) -> Move {
         match intent {
             Intent::Nothing { note } => Move::Done(Some(note.clone())),
+            Intent::NothingToAct { reason } => Move::Unverified(reason.clone()),
             Intent::InConsole { name } => self.ground_in_console(ctx, name),
             Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
             Intent::FindRow => self.ground_row(ctx),
@@ -441,6 +451,7 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
     let exact = |label: &str, roles: &[Role]| !labelled(obs, label, roles, |m| m == LabelMatch::Exact).is_empty();
     match intent {
         Intent::Nothing { .. }
+        | Intent::NothingToAct { .. }
         | Intent::InConsole { .. }
         | Intent::InModal { .. }
         | Intent::FindRow

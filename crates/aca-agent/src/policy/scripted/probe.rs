@@ -92,6 +92,7 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
             },
             Intent::Navigate { .. } => break,
             Intent::Nothing { .. }
+            | Intent::NothingToAct { .. }
             | Intent::InWizardStep { .. }
             | Intent::InConsole { .. }
             | Intent::InModal { .. } => {
