@@ -173,7 +173,13 @@ async fn text_of(page: &Page, selector: &str, what: &str) -> String {
         }
         if Instant::now() > deadline {
             let errors = eval(page, "[...document.querySelectorAll('.error')].map(e => e.textContent)").await;
-            panic!("timed out waiting for {what} ({selector}); the page shows these errors: {errors}");
+            let state = ask(page, json!({"kind": "state"})).await;
+            let verification = &state["run"]["verification"];
+            panic!(
+                "timed out waiting for {what} ({selector}); the page shows these errors: {errors}; \
+                 the run's activity: {}; its report's summary and failure: {} / {}",
+                verification["activity"], verification["report"]["summary"], verification["report"]["failure"]
+            );
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
     }

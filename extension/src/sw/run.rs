@@ -339,7 +339,7 @@ fn describe_rule(rule: &aca_core::SuccessRule) -> String {
 /// would; the region it opened in.
 async fn prepare(setup: &RunSetup) -> Result<String, String> {
     let tab = setup.tab;
-    chrome::navigate_tab(tab, &setup.account.console_url)
+    open_url(tab, &setup.account.console_url)
         .await
         .map_err(|e| format!("the console tab cannot open the console home: {e}"))?;
     let home = observe(tab).await?;
@@ -623,6 +623,24 @@ async fn perform(tab: i32, request: &ActRequest) -> ActionOutcome {
         };
     }
     outcome
+}
+
+/// Navigates the tab and waits until the new page has started loading, so that the page the tab
+/// showed before (still `complete` for a moment after the request) is never taken for it.
+async fn open_url(tab: i32, url: &str) -> Result<(), String> {
+    let navigations = control(|c| c.navigations);
+    chrome::navigate_tab(tab, url).await.map_err(|e| e.to_string())?;
+    let deadline = now_ms() + LOAD_WAIT_MS;
+    while control(|c| c.navigations) == navigations {
+        if now_ms() > deadline {
+            return Err(format!(
+                "the tab did not start loading {url} within {} s",
+                LOAD_WAIT_MS / 1_000
+            ));
+        }
+        chrome::sleep(50).await;
+    }
+    Ok(())
 }
 
 /// Waits until the tab has loaded its page; its URL.
