@@ -14,7 +14,6 @@
 pub mod chat;
 pub mod console;
 pub mod messages;
-pub mod report;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]

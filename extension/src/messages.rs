@@ -5,10 +5,12 @@
 //! Every message is a plain JSON object (`{"kind": "observe"}`), so the parts exchange them through
 //! `chrome.runtime` messaging unchanged and a test can send one from any extension page.
 
-use aca_core::action::{Action, ActionOutcome};
+use aca_core::action::Action;
 use aca_core::observation::Observation;
 use aca_core::procedure::Procedure;
 use serde::{Deserialize, Serialize};
+
+pub use aca_run::step_mode::{Decided, Decision, StepRecord};
 
 use crate::settings::Settings;
 
@@ -65,21 +67,6 @@ pub enum Request {
     LoadSettings,
     /// Calls the companion server with the saved settings to check the URL and token.
     CheckServer,
-}
-
-/// The person's answer to a proposed action in step mode.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// Run it on the page through aca-dom.
-    Approve,
-    /// Do not run it; the run moves on.
-    Skip,
-    /// Replace it with another action, which then waits for approval in turn.
-    Edit { action: Action, reason: String },
-    /// The person acts on the page themselves; nothing is run. In a verification the run waits until
-    /// the person hands the page back ([`Request::HandBack`]).
-    TakeOver,
 }
 
 /// The service worker's answer to a [`Request`].
@@ -150,7 +137,7 @@ pub struct Verification {
     pub rule_explanation: Option<String>,
     /// Why no rule applies, when none does.
     pub no_rule: Option<String>,
-    pub progress: crate::report::Progress,
+    pub progress: aca_run::Progress,
     /// The last few things the run did, oldest first.
     pub activity: Vec<String>,
     /// The report, once the run has ended.
@@ -250,33 +237,6 @@ pub fn describe_target(action: &Action, observation: Option<&Observation>) -> Op
         Some(element) => format!("[{index}] {} {:?}", element.role.as_str(), element.name),
         None => format!("[{index}] is not in the last observation"),
     })
-}
-
-/// One decided proposal of the run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StepRecord {
-    pub action: Action,
-    pub reason: String,
-    pub decision: Decided,
-}
-
-/// What became of a proposal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "decided", rename_all = "snake_case")]
-pub enum Decided {
-    /// Approved and run on the page, with aca-dom's typed outcome.
-    Ran {
-        outcome: ActionOutcome,
-    },
-    /// Approved, but the episode handles control actions itself: nothing ran on the page.
-    Recorded,
-    Skipped,
-    Edited,
-    TakenOver,
-    /// Approved, but the page side could not be reached.
-    Failed {
-        message: String,
-    },
 }
 
 /// An open tab.

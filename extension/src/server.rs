@@ -131,20 +131,14 @@ pub async fn request_resource(settings: &Settings, run: &str, description: &str)
     call(settings, "POST", &format!("/v1/runs/{run}/requests"), Some(&body)).await
 }
 
-/// The reward service's decision on the run: the server reads the account's audit log. A rule
-/// inferred from the page is inferred again there from the procedure (the same code, so the same
-/// rule), which keeps its explanation; a written rule is sent as it is.
+/// The reward service's decision on the run: the server reads the account's audit log over the
+/// run's own window, with the rule the run asks about.
 pub async fn reward(
     settings: &Settings,
     run: &str,
-    chosen: &aca_reward::ChosenRule,
-    procedure: &aca_core::Procedure,
+    request: &aca_reward::service::RewardRequest,
 ) -> Result<aca_reward::service::RewardResponse, ServerError> {
-    let body = match chosen.explanation {
-        Some(_) => serde_json::json!({ "procedure": procedure }),
-        None => serde_json::json!({ "rule": chosen.rule }),
-    }
-    .to_string();
+    let body = serde_json::json!({ "rule": request.rule, "deadline_ms": request.deadline_ms }).to_string();
     call(settings, "POST", &format!("/v1/runs/{run}/reward"), Some(&body)).await
 }
 

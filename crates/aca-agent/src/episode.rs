@@ -15,7 +15,7 @@
 //! The episode reads no clock and performs no I/O; calling an input the episode is not waiting for
 //! is an [`EpisodeError`] and changes nothing.
 
-use aca_core::{ActRequest, Action, ActionOutcome, ControlAction, Observation, Step, Trajectory, Turn};
+use aca_core::{ActRequest, Action, ActionOutcome, ControlAction, GuiAction, Observation, Step, Trajectory, Turn};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{ModelRequest, Usage};
@@ -368,7 +368,7 @@ impl Episode {
         self.expect(State::AwaitingOutcome, "an action outcome")?;
         let succeeded = outcome.succeeded();
         let failure = match (self.trajectory.turns.last(), self.current_step) {
-            (Some(turn), Some(step)) if !succeeded => Some((
+            (Some(turn), Some(step)) if !succeeded && !outcome.decided_by_person() => Some((
                 step,
                 format!("{} failed: {}", turn.action.call_syntax(), describe_outcome(&outcome)),
             )),
@@ -377,11 +377,26 @@ impl Episode {
         if let Some((step, reason)) = failure {
             self.count_attempt(step, reason);
         }
+        if outcome.decided_by_person() {
+            // Proposing again what a person passed over or did by hand is no loop of the agent's.
+            self.last_action = None;
+            self.repeats = 0;
+        }
         if let Some(turn) = self.trajectory.turns.last_mut() {
             turn.outcome = Some(outcome);
         }
         self.state = State::NeedObservation;
         Ok(Next::Observe)
+    }
+
+    /// Step mode: the person replaced the action of the last [`Next::Act`] with `action`, which is
+    /// the one performed and recorded.
+    pub fn edit_action(&mut self, action: GuiAction) -> Result<(), EpisodeError> {
+        self.expect(State::AwaitingOutcome, "an edited action")?;
+        if let Some(turn) = self.trajectory.turns.last_mut() {
+            turn.action = Action::Gui(action);
+        }
+        Ok(())
     }
 
     /// The resource asked for by the last [`Next::Provision`] exists now.
@@ -621,5 +636,7 @@ pub fn describe_outcome(outcome: &ActionOutcome) -> String {
             format!("timed out after {waited_ms} ms waiting for {waiting_for}")
         }
         ActionOutcome::Failed { message } => format!("failed: {message}"),
+        ActionOutcome::Skipped => "skipped by the person".into(),
+        ActionOutcome::TakenOver => "the person acted on the page instead".into(),
     }
 }

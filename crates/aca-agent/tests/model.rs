@@ -273,7 +273,7 @@ fn page_and_resource_text_appear_only_inside_labelled_data_blocks() {
         }
     }
     assert!(inside.is_none());
-    assert_eq!(blocks_seen, vec!["RESOURCE REPORT", "PAGE"]);
+    assert_eq!(blocks_seen, vec!["DOCUMENTATION", "RESOURCE REPORT", "PAGE"]);
     assert!(user.contains(INJECTION));
 }
 

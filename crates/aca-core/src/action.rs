@@ -124,6 +124,11 @@ pub enum ActionOutcome {
     Failed {
         message: String,
     },
+    /// Step mode: the person passed this action over; nothing ran, and it is no failed attempt.
+    Skipped,
+    /// Step mode: the person acted on the page instead of the action; the next observation shows
+    /// what they left.
+    TakenOver,
 }
 
 /// The page side's answer when a runtime with a real pointer asks where to click or hover: the
@@ -174,6 +179,11 @@ pub enum NotActionable {
 impl ActionOutcome {
     pub fn succeeded(&self) -> bool {
         matches!(self, ActionOutcome::Done { .. } | ActionOutcome::Navigated { .. })
+    }
+
+    /// A person decided instead of the agent: the action neither succeeded nor failed.
+    pub fn decided_by_person(&self) -> bool {
+        matches!(self, ActionOutcome::Skipped | ActionOutcome::TakenOver)
     }
 }
 

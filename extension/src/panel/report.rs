@@ -6,7 +6,7 @@
 use aca_core::{Report, StepStatus, Verdict};
 use leptos::prelude::*;
 
-use crate::report::{describe_matcher, quoted};
+use aca_run::report::{describe_matcher, quoted};
 
 fn verdict_word(verdict: Verdict) -> &'static str {
     match verdict {

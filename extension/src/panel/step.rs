@@ -122,7 +122,15 @@ fn record_view(record: StepRecord) -> impl IntoView {
         Decided::Recorded => ("muted", "recorded (the episode handles it)".to_owned()),
         Decided::Skipped => ("muted", "skipped".to_owned()),
         Decided::Edited => ("muted", "edited".to_owned()),
-        Decided::TakenOver => ("muted", "taken over by hand".to_owned()),
+        Decided::TakenOver { before, after } => (
+            "muted",
+            match (before, after) {
+                (Some(before), Some(after)) if before.url != after.url => {
+                    format!("taken over by hand: from {} to {}", before.url, after.url)
+                }
+                _ => "taken over by hand".to_owned(),
+            },
+        ),
         Decided::Failed { message } => ("error", format!("failed: {message}")),
     };
     view! {

@@ -140,7 +140,7 @@ fn verification_view(verification: Verification, error: RwSignal<Option<String>>
             let matchers = rule
                 .events
                 .iter()
-                .map(crate::report::describe_matcher)
+                .map(aca_run::report::describe_matcher)
                 .collect::<Vec<_>>()
                 .join("; ");
             view! {

@@ -2,7 +2,7 @@
 //! the console tab the writer is signed in to (or opens the console in a new tab of the same
 //! profile), checks that its account is one the companion server assigns to this user, has the
 //! server start a run there (what the page needs is provisioned), opens the product's console in
-//! that tab, drives the procedure's [`Episode`] against it through the content script's aca-dom
+//! that tab, drives the procedure's episode against it through the content script's aca-dom
 //! (each action waiting for the person's decision in step mode), asks the server's reward service
 //! whether the documented operation happened, and leaves a report in aca-core's format in the run.
 //! The extension never types a password, never creates an account, and never holds an AccessKey.
@@ -14,17 +14,15 @@
 
 use std::cell::RefCell;
 
-use aca_agent::{Episode, LlmConfig, LlmPolicy, Next, Policy, ScriptedPolicy, Task};
-use aca_core::{ActRequest, Action, ActionOutcome, ConsoleRun, GuiAction, Observation, Procedure, Report, Role};
+use aca_agent::{LlmConfig, LlmPolicy, Policy, ScriptedPolicy, Task};
+use aca_core::{ActRequest, ActionOutcome, ConsoleRun, GuiAction, Observation, Procedure, Report, Role};
+use aca_run::{Decision, Proposed, Provided, Provisioned, Request, Run, RunFacts, RunPlan};
 use wasm_bindgen_futures::spawn_local;
 
 use super::{model, page, signed_in, state};
 use crate::chrome::{self, now_ms};
-use crate::console::{names_product, product_names, query_value};
-use crate::messages::{
-    CapturedPage, ConsoleAccount, Decided, Decision, Observed, Phase, Proposal, RunView, StepRecord, Verification,
-};
-use crate::report::{self, Interruption, Progress, RunFacts};
+use crate::console::{names_product, product_names};
+use crate::messages::{CapturedPage, ConsoleAccount, Observed, Phase, Proposal, RunView, Verification};
 use crate::server::{self, Assigned};
 use crate::settings::Settings;
 use aca_reward::ChosenRule;
@@ -155,7 +153,7 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
         rule: chosen.as_ref().ok().map(|c| c.rule.clone()),
         rule_explanation: chosen.as_ref().ok().and_then(|c| c.explanation.clone()),
         no_rule: chosen.as_ref().err().cloned(),
-        progress: Progress::default(),
+        progress: aca_run::Progress::default(),
         activity: vec![format!(
             "verifying in tab {tab}, signed in to account {} ({})",
             account.account_id, account.login
@@ -193,7 +191,6 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
             run.pending = None;
             if let Some(v) = run.verification.as_mut() {
                 v.phase = Phase::Finished;
-                v.note(format!("finished: {}", report.summary));
                 v.report = Some(Box::new(report));
             }
         })
@@ -226,66 +223,8 @@ async fn set_phase(phase: Phase) {
 const DEFAULT_REGION: &str = "cn-hangzhou";
 
 /// The whole run; every way it ends is a report.
+/// The whole run, driven through `aca_run::Run`: every way it ends is a report.
 async fn carry_out(setup: &RunSetup) -> Report {
-    let facts = |region: &str| RunFacts {
-        page: setup.page.url.clone(),
-        title: setup.procedure.title.clone(),
-        console: ConsoleRun {
-            url: setup.account.console_url.clone(),
-            profile: None,
-            account: Some(setup.account.login.clone()),
-            region: region.to_owned(),
-        },
-        policy: match setup.settings.model_endpoint() {
-            Some(endpoint) => format!("llm:{}", endpoint.model),
-            None => "scripted".to_owned(),
-        },
-        started_at: setup.started_at.clone(),
-        duration_ms: (now_ms() - setup.started_ms).max(0) as u64,
-    };
-    // The server starts the run: what the page needs is created before the episode, by its
-    // provisioner acting as its own RAM user in the account, and destroyed after it whatever happened.
-    note("provisioning what the page needs".to_owned()).await;
-    let mut provisioning = match server::start_run(
-        &setup.settings,
-        &setup.account.account_id,
-        &setup.procedure,
-        DEFAULT_REGION,
-    )
-    .await
-    {
-        Ok(p) => p,
-        Err(e) => {
-            let why = format!("the resources the page needs could not be provisioned: {e}");
-            return report::not_run(&setup.procedure.title, why, facts(""));
-        }
-    };
-    if let Some(told) = &provisioning.told {
-        note(format!("provisioned: {}", told.names.join(", "))).await;
-    }
-    let mut report = run_provisioned(setup, &mut provisioning, &facts).await;
-    note("destroying the provisioned resources".to_owned()).await;
-    let left = match server::finish_run(&setup.settings, &provisioning.id).await {
-        Ok(torn_down) => torn_down.left,
-        Err(e) => vec![e.to_string()],
-    };
-    if !left.is_empty() {
-        report.add_failure(format!("cleanup left resources behind: {}", left.join("; ")));
-    }
-    report
-}
-
-/// The run in the account once its resources exist: the product's console, the episode, the reward.
-async fn run_provisioned(
-    setup: &RunSetup,
-    provisioning: &mut server::StartedRun,
-    facts: &dyn Fn(&str) -> RunFacts,
-) -> Report {
-    let region = match prepare(setup).await {
-        Ok(region) => region,
-        Err(why) => return report::not_run(&setup.procedure.title, why, facts("")),
-    };
-    set_phase(Phase::Running).await;
     let policy: Box<dyn Policy> = match setup.settings.model_endpoint() {
         Some(endpoint) => Box::new(LlmPolicy::new(LlmConfig {
             model: endpoint.model,
@@ -293,51 +232,181 @@ async fn run_provisioned(
         })),
         None => Box::new(ScriptedPolicy::new()),
     };
-    let mut task = Task::new(setup.procedure.clone());
-    task.resource_report = provisioning.told.clone();
-    task.bindings = provisioning.bindings.clone();
-    let mut episode = Episode::new(task, policy);
-    let interruption = drive(setup, &mut episode, provisioning).await;
-
-    let stopped = matches!(interruption, Some(Interruption::Stopped { .. }));
-    let mut audit_fault = None;
-    let rule = match &setup.chosen {
-        Err(why) => Err(why.clone()),
-        Ok(chosen) if stopped => Ok(chosen.report(Err("the audit log was not read: the run was stopped"), 0)),
-        Ok(chosen) => {
-            set_phase(Phase::Auditing).await;
-            note(format!(
-                "asking the reward service about {}",
-                describe_rule(&chosen.rule)
-            ))
-            .await;
-            match server::reward(&setup.settings, &provisioning.id, chosen, &setup.procedure).await {
-                Ok(decided) => {
-                    audit_fault = decided.environment_fault().map(str::to_owned);
-                    Ok(decided.rule.unwrap_or_else(|| chosen.report(Err(&decided.reason), 0)))
+    let plan = RunPlan {
+        task: Task::new(setup.procedure.clone()),
+        policy,
+        facts: RunFacts {
+            page: setup.page.url.clone(),
+            title: setup.procedure.title.clone(),
+            written_for: None,
+            console: ConsoleRun {
+                url: setup.account.console_url.clone(),
+                profile: None,
+                account: Some(setup.account.login.clone()),
+                region: DEFAULT_REGION.to_owned(),
+            },
+            policy: match setup.settings.model_endpoint() {
+                Some(endpoint) => format!("llm:{}", endpoint.model),
+                None => "scripted".to_owned(),
+            },
+            started_at: setup.started_at.clone(),
+            duration_ms: 0,
+        },
+        rule: setup.chosen.clone(),
+        account_id: setup.account.account_id.clone(),
+        region: DEFAULT_REGION.to_owned(),
+        step_mode: setup.step_mode,
+        reward_deadline_ms: None,
+    };
+    let mut run = Run::new(plan, setup.started_ms);
+    let mut server_run: Option<String> = None;
+    let mut request = run.start();
+    loop {
+        if control(|c| std::mem::take(&mut c.stop)) {
+            request = run.stop();
+        }
+        if let Some(line) = request.describe() {
+            note(line).await;
+        }
+        request = match request {
+            Request::Finished(report) => return *report,
+            Request::Provision => {
+                // The server starts the run: what the page needs is created before the episode, by
+                // its provisioner acting as its own RAM user in the account.
+                let started = server::start_run(
+                    &setup.settings,
+                    &setup.account.account_id,
+                    &setup.procedure,
+                    DEFAULT_REGION,
+                )
+                .await
+                .map_err(|e| e.to_string());
+                let result = started.map(|started| {
+                    server_run = Some(started.id);
+                    if let Some(told) = &started.told {
+                        spawn_local(note(format!("provisioned: {}", told.names.join(", "))));
+                    }
+                    Provisioned {
+                        resources_text: started.told.as_ref().map(|t| t.text.clone()),
+                        told: started.told,
+                        bindings: started.bindings,
+                        // The server leaves its provisioner's calls out itself.
+                        exclude_users: Vec::new(),
+                    }
+                });
+                run.clock(now_ms());
+                run.provisioned(result)
+            }
+            Request::OpenConsole => {
+                let opened = prepare(setup).await;
+                set_phase(Phase::Running).await;
+                run.clock(now_ms());
+                run.console_opened(opened)
+            }
+            Request::Observe => {
+                let observed = observe(setup.tab).await;
+                run.clock(now_ms());
+                run.observed(observed)
+            }
+            Request::Act(act) => {
+                let progress = run.progress();
+                note(format!(
+                    "step {}: {}",
+                    progress.step_number.as_deref().unwrap_or("-"),
+                    act.action.call_syntax()
+                ))
+                .await;
+                let outcome = perform(setup.tab, &act).await;
+                run.clock(now_ms());
+                run.acted(outcome)
+            }
+            Request::AskModel(model_request) => {
+                let replied = match setup.settings.model_endpoint() {
+                    None => Err("the policy asked for a model but the options name no model endpoint".to_owned()),
+                    Some(endpoint) => {
+                        note(format!("asking {}", endpoint.model)).await;
+                        model::complete(&endpoint, &model_request).await
+                    }
+                };
+                run.clock(now_ms());
+                run.model_replied(replied)
+            }
+            Request::ProvideResource(description) => {
+                let provided = match &server_run {
+                    Some(id) => server::request_resource(&setup.settings, id, &description)
+                        .await
+                        .map_err(|e| e.to_string()),
+                    None => Err("the server holds no run to provision in".to_owned()),
+                };
+                if provided.is_ok() {
+                    // The page was rendered before the resource existed: load it again, as a
+                    // person would, so that its lists show it.
+                    if let Ok(url) = chrome::tab_url(setup.tab).await
+                        && open_url(setup.tab, &url).await.is_ok()
+                    {
+                        let _ = wait_loaded(setup.tab).await;
+                    }
                 }
-                Err(e) => {
-                    let why = format!("the reward service failed: {e}");
-                    audit_fault = Some(why.clone());
-                    Ok(chosen.report(Err(&why), 0))
+                run.clock(now_ms());
+                run.resource_provided(provided.map(|p| Provided {
+                    resources_text: Some(p.told.text.clone()),
+                    told: p.told,
+                    bindings: p.bindings,
+                }))
+            }
+            Request::Propose(proposed) => match propose(setup.tab, proposed).await {
+                Some(decision) => {
+                    run.clock(now_ms());
+                    run.decide(decision)
+                }
+                None => run.stop(),
+            },
+            Request::AwaitHandBack => {
+                if taken_over().await {
+                    run.clock(now_ms());
+                    run.handed_back()
+                } else {
+                    run.stop()
                 }
             }
-        }
-    };
-    let mut report = report::build(&episode, rule, audit_fault.as_deref(), interruption, facts(&region));
-    report.resources = provisioning.told.as_ref().map(|t| t.text.clone());
-    report
-}
-
-/// `CreateVpc and CreateVSwitch`.
-fn describe_rule(rule: &aca_core::SuccessRule) -> String {
-    let names: Vec<&str> = rule.events.iter().map(|m| m.event_name.as_str()).collect();
-    names.join(" and ")
+            Request::Reward(reward) => {
+                set_phase(Phase::Auditing).await;
+                let decided = match &server_run {
+                    Some(id) => server::reward(&setup.settings, id, &reward)
+                        .await
+                        .map_err(|e| e.to_string()),
+                    None => Err("the server holds no run to judge".to_owned()),
+                };
+                run.clock(now_ms());
+                run.rewarded(decided)
+            }
+            Request::CleanUp => {
+                let left = match server_run.take() {
+                    Some(id) => match server::finish_run(&setup.settings, &id).await {
+                        Ok(torn_down) => torn_down.left,
+                        Err(e) => vec![e.to_string()],
+                    },
+                    None => Vec::new(),
+                };
+                run.clock(now_ms());
+                run.cleaned(left)
+            }
+        };
+        let progress = run.progress();
+        let log = run.decisions().to_vec();
+        state::update(|view| {
+            view.log = log;
+            if let Some(v) = view.verification.as_mut() {
+                v.progress = progress;
+            }
+        })
+        .await;
+    }
 }
 
 /// Opens the product's console in the signed-in console tab, from the console's home as a person
-/// would; the region it opened in.
-async fn prepare(setup: &RunSetup) -> Result<String, String> {
+/// would.
+async fn prepare(setup: &RunSetup) -> Result<(), String> {
     let tab = setup.tab;
     open_url(tab, &setup.account.console_url)
         .await
@@ -361,194 +430,39 @@ async fn prepare(setup: &RunSetup) -> Result<String, String> {
             )
         })?;
     note(format!("opening the {} console", link.name)).await;
-    perform(tab, &request(GuiAction::Click { index: link.index })).await;
-    let opened = observe(tab).await?;
-    Ok(query_value(&opened.url, "region").unwrap_or_else(|| DEFAULT_REGION.to_owned()))
+    match perform(tab, &request(GuiAction::Click { index: link.index })).await {
+        ActionOutcome::Failed { message } => Err(format!("the {} console did not open: {message}", link.name)),
+        _ => Ok(()),
+    }
 }
 
 fn request(action: GuiAction) -> ActRequest {
     ActRequest {
         action,
         fingerprint: None,
-        timeout_ms: 10_000,
+        timeout_ms: 5_000,
     }
 }
 
-/// Feeds the episode until it finishes; `Some` when it was stopped or could not go on.
-async fn drive(setup: &RunSetup, episode: &mut Episode, provisioning: &mut server::StartedRun) -> Option<Interruption> {
-    let tab = setup.tab;
-    let model = setup.settings.model_endpoint();
-    let refused = |e: aca_agent::EpisodeError| Interruption::Failed(format!("the episode refused its input: {e}"));
-    let mut next = Next::Observe;
-    loop {
-        if control(|c| c.stop) {
-            return Some(Interruption::Stopped {
-                at_turn: episode.trajectory().turns.len(),
-            });
-        }
-        let result: Result<Next, Interruption> = match next {
-            Next::Finished(_) => return None,
-            Next::Observe => match observe(tab).await {
-                Ok(observation) => {
-                    episode.clock((now_ms() - setup.started_ms).max(0) as u64);
-                    episode.next(observation).map_err(refused)
-                }
-                Err(why) => Err(Interruption::Failed(format!(
-                    "the console tab cannot be observed: {why}"
-                ))),
-            },
-            Next::Act(request) => {
-                let progress = Progress::of(episode);
-                let line = format!(
-                    "step {}: {}",
-                    progress.step_number.as_deref().unwrap_or("-"),
-                    request.action.call_syntax()
-                );
-                state::update(|run| {
-                    if let Some(v) = run.verification.as_mut() {
-                        v.progress = progress.clone();
-                        v.note(line);
-                    }
-                })
-                .await;
-                let outcome = if setup.step_mode {
-                    match stepped(tab, request, &progress).await {
-                        Some(outcome) => outcome,
-                        None => {
-                            return Some(Interruption::Stopped {
-                                at_turn: episode.trajectory().turns.len(),
-                            });
-                        }
-                    }
-                } else {
-                    perform(tab, &request).await
-                };
-                episode.outcome(outcome).map_err(refused)
-            }
-            Next::AskModel(request) => match &model {
-                None => Err(Interruption::Failed(
-                    "the policy asked for a model but the options name no model endpoint".into(),
-                )),
-                Some(endpoint) => {
-                    note(format!("asking {}", endpoint.model)).await;
-                    match model::complete(endpoint, &request).await {
-                        Ok((text, usage)) => episode.model_reply(&text, usage).map_err(refused),
-                        Err(why) => Err(Interruption::Failed(format!("the model failed: {why}"))),
-                    }
-                }
-            },
-            Next::Provision(description) => {
-                note(format!("the agent asks for a resource: {description}")).await;
-                match server::request_resource(&setup.settings, &provisioning.id, &description).await {
-                    Ok(provided) => {
-                        provisioning.bindings = provided.bindings;
-                        provisioning.told = Some(provided.told.clone());
-                        // The page was rendered before the resource existed: load it again, as a
-                        // person would, so that its lists show it.
-                        if let Ok(url) = chrome::tab_url(tab).await {
-                            let _ = chrome::navigate_tab(tab, &url).await;
-                            let _ = wait_loaded(tab).await;
-                        }
-                        episode.resource_report(provided.told)
-                    }
-                    Err(e) => episode.resource_unavailable(&e.to_string()),
-                }
-                .map_err(refused)
-            }
-        };
-        match result {
-            Ok(n) => next = n,
-            Err(interruption) => return Some(interruption),
-        }
-        let progress = Progress::of(episode);
-        state::update(|run| {
-            if let Some(v) = run.verification.as_mut() {
-                v.progress = progress;
-            }
-        })
-        .await;
-    }
-}
-
-/// Step mode: proposes the action with its Thought and waits for the person; the outcome to feed the
-/// episode, or `None` when the run was stopped meanwhile (the loop then ends it).
-async fn stepped(tab: i32, mut request: ActRequest, progress: &Progress) -> Option<ActionOutcome> {
-    let mut reason = progress
-        .thought
-        .as_ref()
-        .map(|t| t.next_goal.clone())
-        .filter(|g| !g.is_empty())
-        .unwrap_or_else(|| progress.headline());
-    loop {
-        let action = Action::Gui(request.action.clone());
-        let observed = state::current().await.observed;
-        let target = crate::messages::describe_target(&action, observed.as_ref().map(|o| &o.observation));
-        // Marks left on a page that is gone are gone with it.
-        let _ = page::mark(tab, true).await;
-        state::update(|run| {
-            run.pending = Some(Proposal {
-                action: action.clone(),
-                reason: reason.clone(),
-                target,
-            })
-        })
-        .await;
-        let decision = wait_for_decision().await;
-        let _ = page::mark(tab, false).await;
-        let decision = decision?;
-        let (decided, outcome) = match decision {
-            Decision::Approve => {
-                let outcome = perform(tab, &request).await;
-                (
-                    Decided::Ran {
-                        outcome: outcome.clone(),
-                    },
-                    Some(outcome),
-                )
-            }
-            Decision::Skip => (
-                Decided::Skipped,
-                Some(ActionOutcome::Failed {
-                    message: "the person skipped this action in step mode".into(),
-                }),
-            ),
-            Decision::TakeOver => (Decided::TakenOver, None),
-            Decision::Edit {
-                action: edited,
-                reason: why,
-            } => {
-                record(action, reason.clone(), Decided::Edited).await;
-                if let Action::Gui(gui) = edited {
-                    request.fingerprint = gui
-                        .index()
-                        .and_then(|i| observed.as_ref()?.observation.element(i))
-                        .map(|e| e.fingerprint.clone());
-                    request.action = gui;
-                }
-                if !why.is_empty() {
-                    reason = why;
-                }
-                continue;
-            }
-        };
-        record(action, reason.clone(), decided).await;
-        return match outcome {
-            Some(outcome) => Some(outcome),
-            None => taken_over().await,
-        };
-    }
-}
-
-async fn record(action: Action, reason: String, decision: Decided) {
+/// Step mode: shows the proposal with its Thought, highlighted on the page, and waits for the
+/// person; `None` when the run is stopped meanwhile.
+async fn propose(tab: i32, proposed: Proposed) -> Option<Decision> {
+    let observed = state::current().await.observed;
+    let target = crate::messages::describe_target(&proposed.action, observed.as_ref().map(|o| &o.observation));
+    // Marks left on a page that is gone are gone with it.
+    let _ = page::mark(tab, true).await;
     state::update(|run| {
-        run.pending = None;
-        run.log.push(StepRecord {
-            action,
-            reason,
-            decision,
-        });
+        run.pending = Some(Proposal {
+            action: proposed.action.clone(),
+            reason: proposed.reason.clone(),
+            target,
+        })
     })
     .await;
+    let decision = wait_for_decision().await;
+    let _ = page::mark(tab, false).await;
+    state::update(|run| run.pending = None).await;
+    decision
 }
 
 /// Waits for the person's decision; `None` when the run is stopped first.
@@ -578,15 +492,14 @@ async fn wait_for_decision() -> Option<Decision> {
     decision
 }
 
-/// The person acts on the page until handing it back; the episode then sees the page as they left
-/// it. `None` when the run is stopped first.
-async fn taken_over() -> Option<ActionOutcome> {
+/// The person acts on the page until handing it back; `false` when the run is stopped first.
+async fn taken_over() -> bool {
     set_phase(Phase::TakenOver).await;
     control(|c| c.handed_back = false);
     let mut alive_at = now_ms();
     loop {
         if control(|c| c.stop) {
-            return None;
+            return false;
         }
         if control(|c| std::mem::take(&mut c.handed_back)) {
             break;
@@ -599,7 +512,7 @@ async fn taken_over() -> Option<ActionOutcome> {
     }
     set_phase(Phase::Running).await;
     note("the person handed the page back".into()).await;
-    Some(ActionOutcome::Done { reresolved: false })
+    true
 }
 
 /// Runs one GUI action in the console tab and says what happened, a navigation included.

@@ -66,7 +66,10 @@ pub async fn decide(decision: Decision) -> Result<RunView, String> {
         }
         Decision::TakeOver => {
             unmark.await;
-            Decided::TakenOver
+            Decided::TakenOver {
+                before: None,
+                after: None,
+            }
         }
         Decision::Edit { action, reason } => {
             let record = StepRecord {

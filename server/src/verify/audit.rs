@@ -1,13 +1,11 @@
-//! The rule channel of one run: which success rule applies, and what the reward service's decision
-//! (aca-reward's `service::decide_with`, the same code `/v1/reward` runs) says about it.
-
-use std::time::Duration;
+//! The rule channel of one headless run: which success rule applies, and the reward service's
+//! decision on the run's request (aca-reward's `service::decide_with`, the same code `/v1/reward`
+//! runs), read from ActionTrail with the account's own key.
 
 use aca_openapi::client::AccessKeyPair;
 pub use aca_reward::ChosenRule;
 use aca_reward::lookup::LookupConfig;
-use aca_reward::rule::Bindings;
-use aca_reward::service::{self, AuditWindow, RewardRequest, RewardResponse};
+use aca_reward::service::{self, RewardRequest, RewardResponse};
 
 use super::page::PageInput;
 
@@ -27,32 +25,16 @@ pub struct AuditAccess<'a> {
     pub endpoint: &'a str,
     pub access_key_id: &'a str,
     pub access_key_secret: &'a str,
-    pub account_id: Option<&'a str>,
-    pub region: &'a str,
-    /// Bundled emulator: short deadline; real cloud: wait out delivery (minutes).
+    /// Bundled emulator: events are delivered at once; real cloud: wait out delivery (minutes).
     pub bundled: bool,
-    pub deadline: Option<Duration>,
-    /// The provisioner's calls, which never meet the rule.
-    pub provisioner: aca_reward::ProvisionerCalls,
 }
 
-/// Polls `LookupEvents` for the run that started at `started_ms` until the rule matches or the
-/// deadline passes.
-pub async fn check(
-    chosen: &ChosenRule,
-    bindings: &Bindings,
-    started_ms: i64,
-    access: &AuditAccess<'_>,
-) -> RewardResponse {
-    let request = RewardRequest {
-        account_id: access.account_id.unwrap_or_default().to_owned(),
-        region: access.region.to_owned(),
-        window: AuditWindow::of_run(started_ms),
-        rule: Some(chosen.rule.clone()),
-        procedure: None,
-        bindings: bindings.clone(),
-        exclude_users: access.provisioner.users().map(str::to_owned).collect(),
-        deadline_ms: access.deadline.map(|d| d.as_millis() as u64),
+/// Polls `LookupEvents` for the run's request until the rule matches or the deadline passes. A
+/// request the service cannot take is answered as the service answers it.
+pub async fn check(request: &RewardRequest, access: &AuditAccess<'_>) -> RewardResponse {
+    let chosen = match request.chosen_rule() {
+        Ok(chosen) => chosen,
+        Err(refused) => return *refused,
     };
     let server_side = service::AuditAccess {
         endpoint: access.endpoint.to_owned(),
@@ -63,5 +45,5 @@ pub async fn check(
             LookupConfig::real_cloud()
         },
     };
-    service::decide_with(chosen, &request, &server_side).await
+    service::decide_with(&chosen, request, &server_side).await
 }

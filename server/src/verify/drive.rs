@@ -1,15 +1,24 @@
-//! The episode loop in the headless runtime: observe, ask the policy (and the model, when the policy
-//! is one), act, capture, until the episode finishes.
+//! The headless driver of a verification run: it carries out `aca-run`'s requests with headless
+//! Chromium (aca-runner), the page's provisioning, the model client and the reward service's
+//! decision, and hands the results back; the run itself (its order, its failures, its report) is
+//! `aca_run::Run`, the same one the extension drives.
 
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use aca_agent::{Episode, EpisodeError, Next, ResourceReport, Usage};
-use aca_chat::{ChatClient, ChatRequest, Message};
-use aca_core::{ActRequest, GuiAction, Screenshot};
-use aca_runner::{ObserveOptions, RunnerError, Session};
+use aca_agent::{ResourceReport, Usage};
+use aca_chat::{ChatRequest, Message};
+use aca_core::{ActRequest, GuiAction, Observation, Report, Screenshot};
+use aca_run::{Provided, Provisioned, Request, Run};
+use aca_runner::{ObserveOptions, Runner, RunnerError, Session};
+
+use super::Settings;
+use super::audit::{self, AuditAccess};
+use super::page::PageInput;
+use super::provision::RunResources;
+use super::target::RunAccount;
 
 /// What [`Provisioner::provide`] returns: a resource report, or why the resource cannot be provided.
 pub type Provide<'a> = Pin<Box<dyn Future<Output = Result<ResourceReport, String>> + Send + 'a>>;
@@ -20,7 +29,7 @@ pub trait Provisioner: Send {
     fn provide<'a>(&'a mut self, description: &'a str) -> Provide<'a>;
 }
 
-/// How the loop captures the run.
+/// How the driver captures the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Capture {
     /// A marked screenshot after every action.
@@ -28,152 +37,322 @@ pub enum Capture {
     None,
 }
 
-/// What the loop leaves beside the episode itself.
+/// What the driver leaves beside the report.
 #[derive(Debug, Default)]
 pub struct DriveLog {
     pub screenshots: Vec<Screenshot>,
-    /// Why the loop stopped before the episode finished (the browser or the model failed).
-    pub interrupted: Option<String>,
     /// The actions that took effect, in order, each with the fingerprint of its element: what a
     /// script doing the same clicks would do (waits and scrolls left out; see `replay`).
     pub effective: Vec<ActRequest>,
+    pub provision_ms: u64,
+    pub cleanup_ms: u64,
 }
 
-/// Runs `episode` to its end on `session`. Browser and model failures stop the loop and are
-/// recorded in the log; the episode keeps everything it saw.
-pub async fn drive(
-    session: &mut Session,
-    episode: &mut Episode,
-    model: Option<&ChatClient>,
-    provisioner: &mut dyn Provisioner,
-    capture: Capture,
-    report_dir: &Path,
-    progress: &dyn Fn(&str),
-) -> DriveLog {
+/// Everything the headless driver works with for one page.
+pub struct Headless<'a> {
+    pub settings: &'a Settings,
+    pub account: &'a RunAccount,
+    pub page: &'a PageInput,
+    pub product: &'a str,
+    pub region: &'a str,
+    pub report_dir: &'a Path,
+    pub progress: &'a dyn Fn(&str),
+}
+
+/// The browser of one run, started when the run opens its console.
+#[derive(Default)]
+struct Browser {
+    runner: Option<Runner>,
+    session: Option<Session>,
+}
+
+impl Browser {
+    async fn close(&mut self) {
+        if let Some(session) = self.session.take() {
+            let _ = session.close().await;
+        }
+        if let Some(runner) = self.runner.take() {
+            runner.close().await;
+        }
+    }
+}
+
+/// Runs `run` to its report.
+pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
     let mut log = DriveLog::default();
+    let mut resources: Option<RunResources> = None;
+    let mut browser = Browser::default();
     let started = Instant::now();
-    if capture == Capture::EveryAction
-        && let Err(e) = std::fs::create_dir_all(report_dir.join("shots"))
+    let candidates = io.settings.out.join("meta-candidates");
+    if io.settings.capture == Capture::EveryAction
+        && let Err(e) = std::fs::create_dir_all(io.report_dir.join("shots"))
     {
         tracing::warn!("cannot create the screenshot folder: {e}");
     }
-    let options = ObserveOptions::default();
-    let mut next = match observe(session, episode, &options, started).await {
-        Ok(next) => next,
-        Err(stop) => {
-            log.interrupted = Some(stop);
-            return log;
-        }
-    };
+    let mut request = run.start();
     loop {
-        let step = episode.current_step().map(|s| s.number.clone());
-        let result: Result<Next, String> = match next {
-            Next::Finished(_) => return log,
-            Next::Observe => observe(session, episode, &options, started).await,
-            Next::Act(request) => {
-                progress(&format!(
+        if let Some(line) = request.describe() {
+            (io.progress)(&line);
+        }
+        request = match request {
+            Request::Finished(report) => {
+                browser.close().await;
+                return (*report, log);
+            }
+            Request::Provision => {
+                let clock = Instant::now();
+                let result = provision(&io, &mut resources).await;
+                log.provision_ms = clock.elapsed().as_millis() as u64;
+                run.clock(unix_ms());
+                run.provisioned(result)
+            }
+            Request::OpenConsole => {
+                let result = open(&io, &mut browser).await;
+                run.clock(unix_ms());
+                run.console_opened(result)
+            }
+            Request::Observe => {
+                let result = match browser.session.as_mut() {
+                    Some(session) => observe(session).await,
+                    None => Err("the browser is not open".into()),
+                };
+                run.clock(unix_ms());
+                run.observed(result)
+            }
+            Request::Act(act) => {
+                let Some(session) = browser.session.as_mut() else {
+                    run.clock(unix_ms());
+                    request = run.observed(Err("the browser is not open".into()));
+                    continue;
+                };
+                let step = run.progress().step_number;
+                (io.progress)(&format!(
                     "step {}: {}",
                     step.as_deref().unwrap_or("-"),
-                    request.action.call_syntax()
+                    act.action.call_syntax()
                 ));
-                let waits = matches!(request.action, GuiAction::Wait { .. } | GuiAction::Scroll { .. });
-                let replayable = (!waits).then(|| request.clone());
-                let outcome = session.act(request).await;
-                if let Some(request) = replayable.filter(|_| outcome.succeeded()) {
-                    log.effective.push(request);
+                let waits = matches!(act.action, GuiAction::Wait { .. } | GuiAction::Scroll { .. });
+                let replayable = (!waits).then(|| act.clone());
+                let outcome = session.act(act).await;
+                if let Some(act) = replayable.filter(|_| outcome.succeeded()) {
+                    log.effective.push(act);
                 }
-                if capture == Capture::EveryAction {
-                    let turn = episode.trajectory().turns.len().saturating_sub(1);
+                if io.settings.capture == Capture::EveryAction {
+                    let turn = run
+                        .episode()
+                        .map_or(0, |e| e.trajectory().turns.len().saturating_sub(1));
                     let relative = format!("shots/{:03}.png", turn + 1);
-                    match session.screenshot(&report_dir.join(&relative), true).await {
+                    match session.screenshot(&io.report_dir.join(&relative), true).await {
                         Ok(()) => log.screenshots.push(Screenshot {
                             turn,
-                            step: step.clone(),
+                            step,
                             path: relative,
                         }),
                         Err(e) => tracing::warn!("screenshot failed: {e}"),
                     }
                 }
-                episode.outcome(outcome).map_err(episode_error)
+                run.clock(unix_ms());
+                run.acted(outcome)
             }
-            Next::AskModel(request) => match model {
-                None => Err("the policy asked for a model but none is configured (--model-url)".into()),
-                Some(client) => {
-                    let chat = ChatRequest {
-                        messages: request
-                            .messages
-                            .iter()
-                            .map(|m| Message {
-                                role: m.role.clone(),
-                                content: m.content.clone(),
-                            })
-                            .collect(),
-                        temperature: Some(request.temperature),
-                        max_tokens: Some(request.max_tokens),
-                        ..Default::default()
-                    };
-                    match client.complete(&chat).await {
-                        Ok(reply) => {
-                            let usage = Usage {
-                                prompt_tokens: reply.usage.prompt_tokens.min(u32::MAX as u64) as u32,
-                                completion_tokens: reply.usage.completion_tokens.min(u32::MAX as u64) as u32,
-                            };
-                            episode.model_reply(&reply.text, usage).map_err(episode_error)
-                        }
-                        Err(e) => Err(format!("the model failed: {e}")),
+            Request::AskModel(model_request) => {
+                let result = ask_model(io.settings, &model_request).await;
+                run.clock(unix_ms());
+                run.model_replied(result)
+            }
+            Request::ProvideResource(description) => {
+                let result = provide(&io, &mut resources, &candidates, &description).await;
+                if result.is_ok()
+                    && let Some(session) = browser.session.as_mut()
+                {
+                    // The page was rendered before the resources existed: load it again, as a
+                    // person would, so that its lists show them.
+                    if let Ok(url) = session.url().await
+                        && let Err(e) = session.goto(&url).await
+                    {
+                        tracing::warn!("reloading the page after provisioning failed: {e}");
                     }
                 }
-            },
-            Next::Provision(description) => {
-                progress(&format!("provisioning: {description}"));
-                match provisioner.provide(&description).await {
-                    Ok(report) => {
-                        // The page was rendered before the resources existed: load it again, as a
-                        // person would, so that its lists show them.
-                        if let Ok(url) = session.url().await
-                            && let Err(e) = session.goto(&url).await
-                        {
-                            tracing::warn!("reloading the page after provisioning failed: {e}");
-                        }
-                        episode.resource_report(report)
-                    }
-                    Err(reason) => episode.resource_unavailable(&reason),
-                }
-                .map_err(episode_error)
+                run.clock(unix_ms());
+                run.resource_provided(result)
+            }
+            // Headless runs have no person to decide: stopping is all a proposal can come to.
+            Request::Propose(_) | Request::AwaitHandBack => {
+                tracing::warn!("a headless run was asked for a person's decision; stopping it");
+                run.stop()
+            }
+            Request::Reward(reward) => {
+                let access = AuditAccess {
+                    endpoint: &io.account.endpoints.resolve("actiontrail", io.region),
+                    access_key_id: &io.account.access_key_id,
+                    access_key_secret: &io.account.access_key_secret,
+                    bundled: io.account.emulator,
+                };
+                let decided = audit::check(&reward, &access).await;
+                run.clock(unix_ms());
+                run.rewarded(Ok(decided))
+            }
+            Request::CleanUp => {
+                browser.close().await;
+                let clock = Instant::now();
+                let left = match resources.take() {
+                    Some(resources) => resources.finish().await,
+                    None => Vec::new(),
+                };
+                log.cleanup_ms = clock.elapsed().as_millis() as u64;
+                run.clock(unix_ms());
+                run.cleaned(left)
             }
         };
-        match result {
-            Ok(n) => next = n,
-            Err(stop) => {
-                log.interrupted = Some(stop);
-                return log;
-            }
-        }
+        tracing::trace!(elapsed_ms = started.elapsed().as_millis() as u64, "run request handled");
     }
 }
 
-async fn observe(
+/// Sets up the page's provisioning and applies its META; what the agent is told exists.
+async fn provision(io: &Headless<'_>, resources: &mut Option<RunResources>) -> Result<Provisioned, String> {
+    let page_context = aca_provision::PageContext {
+        procedure: io.page.procedure.clone(),
+        product: Some(io.product.to_owned()),
+        region: io.region.to_owned(),
+        source: io.page.source.clone(),
+    };
+    let task = io.page.task.as_ref().filter(|t| t.meta.is_some());
+    let made = resources.insert(
+        RunResources::start(
+            io.account,
+            page_context,
+            io.report_dir,
+            task.is_some(),
+            io.settings.runtime_provisioning,
+            io.settings.model.as_ref(),
+        )
+        .await?,
+    );
+    if let Some(task) = task {
+        made.before_run(&io.page.source, task).await?;
+    }
+    Ok(Provisioned {
+        told: made.told(),
+        bindings: made.bindings(),
+        exclude_users: made.calls().users().map(str::to_owned).collect(),
+        resources_text: made.report_text(),
+    })
+}
+
+/// The agent's `request_resource`, answered by the ResourceCoder in the run's account.
+async fn provide(
+    io: &Headless<'_>,
+    resources: &mut Option<RunResources>,
+    candidates: &Path,
+    description: &str,
+) -> Result<Provided, String> {
+    let Some(resources) = resources.as_mut() else {
+        return Err("nothing can be provisioned in this run".into());
+    };
+    let told = resources
+        .runtime(&io.page.slug, candidates)
+        .provide(description)
+        .await?;
+    Ok(Provided {
+        told,
+        bindings: resources.bindings(),
+        resources_text: resources.report_text(),
+    })
+}
+
+/// Starts Chromium and opens the product's console as the run's account.
+async fn open(io: &Headless<'_>, browser: &mut Browser) -> Result<(), String> {
+    let runner = Runner::launch(io.settings.runner.clone())
+        .await
+        .map_err(|e| format!("Chromium cannot start: {e}"))?;
+    let runner = browser.runner.insert(runner);
+    let session = Session::open(runner, "about:blank")
+        .await
+        .map_err(|e| format!("Chromium cannot open a page: {e}"))?;
+    let session = browser.session.insert(session);
+    open_console(session, io.account, io.product, io.region)
+        .await
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// Opens `product`'s console in `region` as `account`. An account with a password is one whose
+/// log-on form the run fills (the emulator's); any other runs in the browser profile a person logged
+/// on to once. Either way the console must then show that account.
+pub(crate) async fn open_console(
     session: &mut Session,
-    episode: &mut Episode,
-    options: &ObserveOptions,
-    started: Instant,
-) -> Result<Next, String> {
-    episode.clock(started.elapsed().as_millis() as u64);
-    let observation = match session.observe(options).await {
-        Ok(o) => o,
+    account: &RunAccount,
+    product: &str,
+    region: &str,
+) -> anyhow::Result<()> {
+    let base = account.console_url.trim_end_matches('/');
+    if !account.password.is_empty() {
+        aca_runner::logon::log_on(session, &format!("{base}/login"), &account.login, &account.password).await?;
+    }
+    session
+        .goto(&format!("{base}/console/{product}?region={region}"))
+        .await?;
+    check_signed_in(session, account).await
+}
+
+/// The console the session shows must be signed in, to the run's account: read from the page's own
+/// `ALIYUN_CONSOLE_CONFIG`, as the real console sets it.
+async fn check_signed_in(session: &Session, account: &RunAccount) -> anyhow::Result<()> {
+    let shown = session
+        .evaluate("(window.ALIYUN_CONSOLE_CONFIG || {}).MAIN_ACCOUNT_PK || null")
+        .await?;
+    let url = session.url().await.unwrap_or_default();
+    match shown.as_str() {
+        None => anyhow::bail!(
+            "the browser is not signed in to the console ({url} shows no account): log on once in the \
+             browser profile given with --user-data-dir, or give --login and --password"
+        ),
+        Some(id) if !account.account_id.is_empty() && id != account.account_id => anyhow::bail!(
+            "the console is signed in to account {id}, not {}: log on to that account in the browser profile",
+            account.account_id
+        ),
+        Some(_) => Ok(()),
+    }
+}
+
+async fn observe(session: &mut Session) -> Result<Observation, String> {
+    let options = ObserveOptions::default();
+    match session.observe(&options).await {
+        Ok(o) => Ok(o),
         Err(RunnerError::Timeout { .. }) => {
             // A page that never settles is observed as it is, once more, before giving up.
             tokio::time::sleep(Duration::from_millis(500)).await;
-            session
-                .observe(options)
-                .await
-                .map_err(|e| format!("the page cannot be observed: {e}"))?
+            session.observe(&options).await.map_err(|e| e.to_string())
         }
-        Err(e) => return Err(format!("the page cannot be observed: {e}")),
-    };
-    episode.next(observation).map_err(episode_error)
+        Err(e) => Err(e.to_string()),
+    }
 }
 
-fn episode_error(e: EpisodeError) -> String {
-    format!("the episode refused its input: {e}")
+async fn ask_model(settings: &Settings, request: &aca_agent::ModelRequest) -> Result<(String, Usage), String> {
+    let Some(client) = &settings.model else {
+        return Err("the policy asked for a model but none is configured (--model-url)".into());
+    };
+    let chat = ChatRequest {
+        messages: request
+            .messages
+            .iter()
+            .map(|m| Message {
+                role: m.role.clone(),
+                content: m.content.clone(),
+            })
+            .collect(),
+        temperature: Some(request.temperature),
+        max_tokens: Some(request.max_tokens),
+        ..Default::default()
+    };
+    let reply = client.complete(&chat).await.map_err(|e| e.to_string())?;
+    let usage = Usage {
+        prompt_tokens: reply.usage.prompt_tokens.min(u32::MAX as u64) as u32,
+        completion_tokens: reply.usage.completion_tokens.min(u32::MAX as u64) as u32,
+    };
+    Ok((reply.text, usage))
+}
+
+pub(crate) fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }

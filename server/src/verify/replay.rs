@@ -87,7 +87,7 @@ async fn run_script(
     let runner = Runner::launch(settings.runner.clone()).await?;
     let scripted = async {
         let mut session = Session::open(&runner, "about:blank").await?;
-        super::open_console(&mut session, account, &product, region).await?;
+        super::drive::open_console(&mut session, account, &product, region).await?;
         let mut refused = Vec::new();
         for request in actions {
             let outcome = session.act(request.clone()).await;

@@ -1,10 +1,9 @@
-//! The report of a verification run from the side panel, in aca-core's [`Report`] format (the one
-//! `aca verify` writes as `report.json`): the episode graded against what the rule channel found, a
-//! verdict, and the sentence a writer reads first. Also the progress of a running episode.
+//! The one report of a verification run, in aca-core's [`Report`] format (`report.json` of `aca verify`,
+//! the side panel's report): the episode graded against what the rule channel found, a verdict, and
+//! the sentence a writer reads first.
 
 use aca_agent::{EndReason, Episode, RuleResult};
-use aca_core::{ConsoleRun, ModelUsage, Report, RuleReport, StepReport, Thought, Verdict};
-use serde::{Deserialize, Serialize};
+use aca_core::{ConsoleRun, ModelUsage, Report, RuleReport, StepReport, Verdict};
 
 /// What the run knows beside the episode.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,6 +11,8 @@ pub struct RunFacts {
     /// The documentation page's URL.
     pub page: String,
     pub title: String,
+    /// The console release the page was written for, when its sidecar says.
+    pub written_for: Option<String>,
     pub console: ConsoleRun,
     /// `scripted`, or `llm:<model>`.
     pub policy: String,
@@ -77,7 +78,7 @@ pub fn build(
     let mut report = Report {
         page: facts.page,
         title: facts.title,
-        written_for: None,
+        written_for: facts.written_for,
         console: facts.console,
         policy: facts.policy,
         verdict,
@@ -130,7 +131,7 @@ pub fn not_run(procedure_title: &str, why: String, facts: RunFacts) -> Report {
         } else {
             facts.title
         },
-        written_for: None,
+        written_for: facts.written_for,
         console: facts.console,
         policy: facts.policy,
         verdict: Verdict::EnvironmentFailure,
@@ -224,48 +225,6 @@ pub fn describe_matcher(matcher: &aca_core::EventMatcher) -> String {
     text
 }
 
-/// Where a running episode stands, as the panel shows it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Progress {
-    /// 1-based position of the current step among the procedure's steps (sub-steps included).
-    pub step: Option<usize>,
-    pub steps: usize,
-    /// The current step's number and sentence as the page writes them.
-    pub step_number: Option<String>,
-    pub step_text: Option<String>,
-    /// Actions taken so far.
-    pub turns: usize,
-    /// The Thought behind the latest action, and the action in call syntax.
-    pub thought: Option<Thought>,
-    pub action: Option<String>,
-}
-
-impl Progress {
-    pub fn of(episode: &Episode) -> Progress {
-        let current = episode.current_step();
-        let steps = episode.steps();
-        let position = current.and_then(|c| steps.iter().position(|s| s.number == c.number).map(|i| i + 1));
-        let last = episode.trajectory().turns.last();
-        Progress {
-            step: position,
-            steps: steps.len(),
-            step_number: current.map(|s| s.number.clone()),
-            step_text: current.map(|s| s.text.clone()),
-            turns: episode.trajectory().turns.len(),
-            thought: last.map(|t| t.thought.clone()),
-            action: last.map(|t| t.action.call_syntax()),
-        }
-    }
-
-    /// `step 4 of 7` (or `starting` before the first step).
-    pub fn headline(&self) -> String {
-        match (self.step, &self.step_number) {
-            (Some(at), Some(number)) => format!("Step {at} of {} (step {number} of the page)", self.steps),
-            _ => format!("Starting: {} step(s) to run", self.steps),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +240,7 @@ mod tests {
         RunFacts {
             page: "http://help.example/vpc/create-vpc.html".into(),
             title: "Virtual Private Cloud:Create a VPC".into(),
+            written_for: None,
             console: ConsoleRun {
                 url: "http://127.0.0.1:8080".into(),
                 profile: None,
@@ -412,20 +372,5 @@ mod tests {
             describe_matcher(&rule.events[0]),
             "CreateVpc on Vpc (ApiCall) where VpcName = \"web-vpc\" and Description is not given"
         );
-    }
-
-    #[test]
-    fn progress_counts_steps_before_the_first() {
-        let episode = ended_episode();
-        let progress = Progress::of(&episode);
-        assert_eq!(progress.steps, 3);
-        assert_eq!(progress.turns, 0);
-        assert_eq!(progress.headline(), "Starting: 3 step(s) to run");
-        let later = Progress {
-            step: Some(2),
-            step_number: Some("2".into()),
-            ..progress
-        };
-        assert_eq!(later.headline(), "Step 2 of 3 (step 2 of the page)");
     }
 }

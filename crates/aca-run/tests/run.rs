@@ -1,0 +1,370 @@
+//! The run state machine driven by hand, as a driver would: the order of its requests, the report it
+//! ends with, step-mode decisions recorded as what happened, and every failure ending in clean-up.
+
+use std::collections::BTreeMap;
+
+use aca_agent::policy::{Context, Decision as PolicyDecision, Grounding, Proposal, StepEvent};
+use aca_agent::{Policy, ResourceReport, Task};
+use aca_core::{
+    ActionOutcome, ConsoleRun, ControlAction, Element, ElementState, Fingerprint, GuiAction, Observation, Role,
+    RuleReport, Thought, Verdict,
+};
+use aca_reward::ChosenRule;
+use aca_reward::service::RewardResponse;
+use aca_run::{Decided, Decision, Provisioned, Request, Run, RunFacts, RunPlan};
+
+const PAGE: &str = "# Create a VPC\n\n## Procedure\n\n\
+    1. Log on to the **VPC console**.\n\
+    2. On the **VPCs** page, click **Create VPC**.\n\
+    3. Click **OK**.\n";
+
+/// Clicks one element per turn (1, 2, 3, …) until every documented step is done, then says the task
+/// is complete.
+struct Clicker;
+
+impl Policy for Clicker {
+    fn propose(&mut self, ctx: &Context<'_>) -> Proposal {
+        let done = ctx
+            .trajectory
+            .turns
+            .iter()
+            .filter(|t| t.outcome.as_ref().is_some_and(|o| o.succeeded()))
+            .count();
+        let mut events: Vec<StepEvent> = Vec::new();
+        if done > 0 {
+            events.push(StepEvent::Done {
+                step: done - 1,
+                note: None,
+            });
+        }
+        let thought = Thought {
+            progress: format!("{done} step(s) done"),
+            observation: ctx.observation.title.clone(),
+            next_goal: format!("do step {}", done + 1),
+        };
+        let (action, step) = if done < ctx.steps.len() {
+            let index = ctx.trajectory.turns.len() as u32 + 1;
+            (aca_core::Action::Gui(GuiAction::Click { index }), Some(done))
+        } else {
+            (
+                aca_core::Action::Control(ControlAction::TaskComplete { summary: "done".into() }),
+                None,
+            )
+        };
+        let mut decision = PolicyDecision::new(thought, action, step);
+        decision.grounding = step.map(|_| Grounding {
+            as_written: true,
+            finding: None,
+        });
+        decision.events = events;
+        Proposal::Act(Box::new(decision))
+    }
+}
+
+fn element(index: u32, name: &str) -> Element {
+    Element {
+        index,
+        role: Role::Button,
+        name: name.into(),
+        value: None,
+        state: ElementState::default(),
+        places: Vec::new(),
+        option_of: None,
+        is_new: false,
+        hint: None,
+        rect: None,
+        fingerprint: Fingerprint {
+            role: Some(Role::Button),
+            name: name.into(),
+            path: format!("div#app>button[{index}]"),
+            neighbours: Vec::new(),
+        },
+    }
+}
+
+fn page(url: &str) -> Observation {
+    Observation {
+        url: url.into(),
+        title: "VPCs".into(),
+        elements: ["Create VPC", "OK", "Cancel", "Refresh", "Next", "Back"]
+            .iter()
+            .zip(1..)
+            .map(|(name, index)| element(index, name))
+            .collect(),
+        ..Observation::default()
+    }
+}
+
+fn rule() -> ChosenRule {
+    ChosenRule {
+        rule: serde_json::from_str(r#"{"events":[{"event_name":"CreateVpc"}]}"#).unwrap(),
+        explanation: Some("the title names creating a VPC".into()),
+    }
+}
+
+fn plan(step_mode: bool) -> RunPlan {
+    RunPlan {
+        task: Task::new(aca_docs::parse_markdown(PAGE).unwrap()),
+        policy: Box::new(Clicker),
+        facts: RunFacts {
+            page: "https://help.example/vpc/create-vpc.html".into(),
+            title: "Create a VPC".into(),
+            written_for: None,
+            console: ConsoleRun {
+                url: "https://vpc.console.aliyun.com".into(),
+                profile: None,
+                account: Some("writer@example".into()),
+                region: "cn-hangzhou".into(),
+            },
+            policy: "test".into(),
+            started_at: "2026-12-02T01:00:00Z".into(),
+            duration_ms: 0,
+        },
+        rule: Ok(rule()),
+        account_id: "1234".into(),
+        region: "cn-hangzhou".into(),
+        step_mode,
+        reward_deadline_ms: Some(2_000),
+    }
+}
+
+fn provisioned() -> Provisioned {
+    Provisioned {
+        told: Some(ResourceReport {
+            text: "vSwitch vsw-1 exists".into(),
+            names: vec!["vsw-1".into()],
+        }),
+        bindings: BTreeMap::from([("suffix".to_owned(), "a1b2".to_owned())]),
+        exclude_users: vec!["aca-provisioner-a1b2".into()],
+        resources_text: Some("vSwitch vsw-1".into()),
+    }
+}
+
+fn met() -> RewardResponse {
+    let mut report: RuleReport = rule().report(Err("unused"), 10);
+    report.matched = Some(true);
+    report.error = None;
+    report.explanation = None;
+    RewardResponse::of_rule(report)
+}
+
+/// Starts a run and opens its console at `t0`: the first request of the episode.
+fn started(run: &mut Run, t0: i64) -> Request {
+    assert_eq!(run.start(), Request::Provision);
+    assert_eq!(run.provisioned(Ok(provisioned())), Request::OpenConsole);
+    run.clock(t0);
+    run.console_opened(Ok(()))
+}
+
+fn finished(request: Request) -> aca_core::Report {
+    match request {
+        Request::Finished(report) => *report,
+        other => panic!("the run did not finish: {other:?}"),
+    }
+}
+
+#[test]
+fn a_run_asks_in_order_and_ends_with_one_report() {
+    let mut run = Run::new(plan(false), 1_000);
+    assert_eq!(started(&mut run, 5_000), Request::Observe);
+    let mut request = run.observed(Ok(page("https://vpc.console.aliyun.com/vpc")));
+    let mut acted = 0u32;
+    let reward = loop {
+        request = match request {
+            Request::Act(act) => {
+                acted += 1;
+                assert_eq!(act.action, GuiAction::Click { index: acted });
+                run.acted(ActionOutcome::Done { reresolved: false })
+            }
+            Request::Observe => run.observed(Ok(page("https://vpc.console.aliyun.com/vpc"))),
+            Request::Reward(reward) => break reward,
+            other => panic!("unexpected {other:?}"),
+        };
+    };
+    assert_eq!(acted as usize, run.episode().unwrap().steps().len());
+    assert_eq!(
+        reward.window.start_ms, 4_000,
+        "the window opens when the episode starts, less the slack"
+    );
+    assert_eq!(reward.account_id, "1234");
+    assert_eq!(reward.bindings.get("suffix").map(String::as_str), Some("a1b2"));
+    assert_eq!(reward.exclude_users, vec!["aca-provisioner-a1b2".to_owned()]);
+    assert_eq!(reward.deadline_ms, Some(2_000));
+    assert_eq!(
+        Request::Reward(reward.clone()).describe().as_deref(),
+        Some("asking the reward service about CreateVpc")
+    );
+    assert_eq!(run.rewarded(Ok(met())), Request::CleanUp);
+    run.clock(9_000);
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+    assert_eq!(report.duration_ms, 8_000);
+    assert_eq!(report.resources.as_deref(), Some("vSwitch vsw-1"));
+    assert_eq!(report.steps.len(), 3);
+    let rule = report.rule.as_ref().unwrap();
+    assert_eq!(rule.matched, Some(true));
+    assert_eq!(
+        rule.explanation.as_deref(),
+        Some("the title names creating a VPC"),
+        "the rule's explanation survives a reward service that does not echo it"
+    );
+    assert!(
+        report.summary.starts_with("The procedure ran as written"),
+        "{}",
+        report.summary
+    );
+}
+
+#[test]
+fn step_mode_records_what_really_happened() {
+    let mut run = Run::new(plan(true), 0);
+    assert_eq!(started(&mut run, 10), Request::Observe);
+    let Request::Propose(first) = run.observed(Ok(page("https://c/vpc"))) else {
+        panic!("no proposal");
+    };
+    assert_eq!(first.action.call_syntax(), "click(1)");
+    assert_eq!(first.reason, "do step 1");
+    assert!(run.awaits_person());
+
+    // Edit: the person picks element 2; that is what is proposed, performed and recorded.
+    let edited = run.decide(Decision::Edit {
+        action: aca_core::Action::Gui(GuiAction::Click { index: 2 }),
+        reason: "the OK button".into(),
+    });
+    let Request::Propose(second) = edited else {
+        panic!("the edit is not proposed again: {edited:?}");
+    };
+    assert_eq!(second.action.call_syntax(), "click(2)");
+    assert_eq!(second.reason, "the OK button");
+    let Request::Act(act) = run.decide(Decision::Approve) else {
+        panic!("an approval runs the action");
+    };
+    assert_eq!(act.action, GuiAction::Click { index: 2 });
+    assert_eq!(act.fingerprint.as_ref().map(|f| f.name.as_str()), Some("OK"));
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+    assert_eq!(
+        run.episode().unwrap().trajectory().turns[0].action.call_syntax(),
+        "click(2)",
+        "the trajectory holds the performed action"
+    );
+
+    // Skip: nothing runs and no attempt is counted against the step.
+    let next = run.observed(Ok(page("https://c/vpc")));
+    assert!(matches!(next, Request::Propose(_)), "{next:?}");
+    assert_eq!(run.decide(Decision::Skip), Request::Observe);
+    assert!(
+        run.episode().unwrap().records().iter().all(|r| r.attempts == 0),
+        "a skip is no failed attempt: {:?}",
+        run.episode().unwrap().records()
+    );
+
+    // Take over: the run waits for the page to come back; the record says where it was and went.
+    let next = run.observed(Ok(page("https://c/vpc")));
+    assert!(matches!(next, Request::Propose(_)), "{next:?}");
+    assert_eq!(run.decide(Decision::TakeOver), Request::AwaitHandBack);
+    assert!(run.awaits_person());
+    assert_eq!(run.handed_back(), Request::Observe);
+    assert!(matches!(
+        run.observed(Ok(page("https://c/vpc/detail"))),
+        Request::Propose(_)
+    ));
+
+    let decided: Vec<&Decided> = run.decisions().iter().map(|d| &d.decision).collect();
+    assert!(matches!(decided[0], Decided::Edited), "{decided:?}");
+    assert!(matches!(decided[1], Decided::Ran { .. }), "{decided:?}");
+    assert!(matches!(decided[2], Decided::Skipped), "{decided:?}");
+    let Decided::TakenOver {
+        before: Some(before),
+        after: Some(after),
+    } = decided[3]
+    else {
+        panic!("the take-over does not say where the page was: {decided:?}");
+    };
+    assert_eq!(before.url, "https://c/vpc");
+    assert_eq!(after.url, "https://c/vpc/detail");
+    assert_eq!(run.decisions()[0].action.call_syntax(), "click(1)");
+
+    // Stop while a proposal waits: the audit log is not read, the resources are still destroyed.
+    assert_eq!(run.stop(), Request::CleanUp);
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.verdict, Verdict::Unverified);
+    assert!(
+        report
+            .summary
+            .starts_with("Nothing was verified: the run was stopped by the person")
+    );
+    assert_eq!(
+        report.rule.as_ref().and_then(|r| r.error.as_deref()),
+        Some("the audit log was not read: the run was stopped")
+    );
+}
+
+#[test]
+fn every_failure_is_said_and_goes_through_clean_up() {
+    // Provisioning failed: nothing ran; whatever it left is said.
+    let mut run = Run::new(plan(false), 0);
+    run.start();
+    assert_eq!(run.provisioned(Err("quota exceeded".into())), Request::CleanUp);
+    let report = finished(run.cleaned(vec!["vpc-9 (CreateVpc half done)".into()]));
+    assert_eq!(report.verdict, Verdict::EnvironmentFailure);
+    let failure = report.failure.unwrap();
+    assert!(
+        failure.contains("could not be provisioned: quota exceeded"),
+        "{failure}"
+    );
+    assert!(failure.contains("cleanup left resources behind: vpc-9"), "{failure}");
+
+    // The console could not be opened (not signed in).
+    let mut run = Run::new(plan(false), 0);
+    run.start();
+    run.provisioned(Ok(provisioned()));
+    assert_eq!(
+        run.console_opened(Err("the browser is not signed in to the console".into())),
+        Request::CleanUp
+    );
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.verdict, Verdict::EnvironmentFailure);
+    assert_eq!(
+        report.summary,
+        "The run could not be carried out: the browser is not signed in to the console"
+    );
+
+    // The page cannot be observed, then the reward service is down: the environment failed.
+    let mut run = Run::new(plan(false), 0);
+    assert_eq!(started(&mut run, 0), Request::Observe);
+    let Request::Reward(_) = run.observed(Err("the tab was closed".into())) else {
+        panic!("a broken episode still asks for the reward");
+    };
+    assert_eq!(run.rewarded(Err("connection refused".into())), Request::CleanUp);
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.verdict, Verdict::EnvironmentFailure, "{report:#?}");
+    let failure = report.failure.unwrap();
+    assert!(
+        failure.contains("the console cannot be observed: the tab was closed"),
+        "{failure}"
+    );
+    assert!(
+        failure.contains("the reward service failed: connection refused"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn an_input_out_of_turn_ends_the_run_without_a_panic() {
+    let mut run = Run::new(plan(false), 0);
+    run.start();
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::CleanUp);
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.verdict, Verdict::EnvironmentFailure);
+    assert!(
+        report
+            .failure
+            .unwrap()
+            .contains("gave an action outcome while the run waited for the provisioning result")
+    );
+    let mut done = Run::new(plan(false), 0);
+    done.start();
+    done.provisioned(Err("x".into()));
+    done.cleaned(Vec::new());
+    assert!(matches!(done.decide(Decision::Approve), Request::Finished(_)));
+}
