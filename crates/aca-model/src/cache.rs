@@ -100,6 +100,10 @@ fn grow(
 pub struct KvCache {
     pub(crate) layers: Vec<LayerCache>,
     length: usize,
+    /// `(from, shift)`: the rotary position of the token at index `i ≥ from` is `i + shift`, until the next
+    /// entry. Empty for text, whose positions are the indexes; a Qwen3-VL image, which takes fewer positions
+    /// than tokens, adds an entry for the tokens after it.
+    position_shifts: Vec<(usize, i64)>,
 }
 
 impl KvCache {
@@ -107,6 +111,7 @@ impl KvCache {
         Self {
             layers: (0..layers).map(|_| LayerCache::new()).collect(),
             length: 0,
+            position_shifts: Vec::new(),
         }
     }
 
@@ -119,14 +124,34 @@ impl KvCache {
         self.length == 0
     }
 
-    /// Forgets every position from `length` on (nothing happens if the cache is shorter); the next token
-    /// takes position `length`. Storage is kept for reuse.
+    /// Forgets every token from index `length` on (nothing happens if the cache is shorter); the next token
+    /// takes index `length`. Storage is kept for reuse.
     pub fn truncate(&mut self, length: usize) {
         if length < self.length {
             self.length = length;
             for layer in &mut self.layers {
                 layer.length = layer.length.min(length);
             }
+            self.position_shifts.retain(|&(from, _)| from <= length);
+        }
+    }
+
+    /// The rotary position of the token at `index` (the index itself unless an image came before it).
+    pub(crate) fn position_of(&self, index: usize) -> usize {
+        let shift = self
+            .position_shifts
+            .iter()
+            .rev()
+            .find(|&&(from, _)| from <= index)
+            .map_or(0, |&(_, shift)| shift);
+        index.saturating_add_signed(shift as isize)
+    }
+
+    /// Tokens from index `from` on take rotary position `index + shift`.
+    pub(crate) fn shift_positions_from(&mut self, from: usize, shift: i64) {
+        self.position_shifts.retain(|&(start, _)| start < from);
+        if self.position_shifts.last().map_or(0, |&(_, last)| last) != shift {
+            self.position_shifts.push((from, shift));
         }
     }
 

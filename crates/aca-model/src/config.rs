@@ -71,7 +71,12 @@ impl Qwen3Config {
             }
             None => (root, false),
         };
-        let scope = Scope { text, root, nested };
+        let scope = Scope {
+            fields: text,
+            root,
+            section: nested.then_some("text_config"),
+            fall_back_to_root: nested,
+        };
         let config = reader.read_config(&scope);
         match config {
             Some(config) if reader.problems.is_empty() => Ok(config),
@@ -88,33 +93,39 @@ impl Qwen3Config {
     }
 }
 
-/// Where fields are looked up: the text part first, then (for nested configs) the top level.
-struct Scope<'a> {
-    text: &'a Map<String, Value>,
-    root: &'a Map<String, Value>,
-    nested: bool,
+/// Where fields are looked up: a section of the document (`text_config`, `vision_config`) or its top level,
+/// and for a nested text config the top level after the section.
+pub(crate) struct Scope<'a> {
+    pub fields: &'a Map<String, Value>,
+    pub root: &'a Map<String, Value>,
+    /// The section's name, for messages (`text_config.head_dim`); `None` for the top level itself.
+    pub section: Option<&'static str>,
+    pub fall_back_to_root: bool,
 }
 
 impl Scope<'_> {
-    fn get(&self, field: &str) -> Option<&Value> {
-        self.text
-            .get(field)
-            .or_else(|| if self.nested { self.root.get(field) } else { None })
+    pub fn get(&self, field: &str) -> Option<&Value> {
+        self.fields.get(field).or_else(|| {
+            if self.fall_back_to_root {
+                self.root.get(field)
+            } else {
+                None
+            }
+        })
     }
 
-    fn label(&self, field: &str) -> String {
-        if self.nested && self.text.contains_key(field) {
-            format!("text_config.{field}")
-        } else {
-            field.to_string()
+    pub fn label(&self, field: &str) -> String {
+        match self.section {
+            Some(section) if self.fields.contains_key(field) => format!("{section}.{field}"),
+            _ => field.to_string(),
         }
     }
 }
 
 /// Reads typed fields and collects a description of every missing or invalid one.
 #[derive(Default)]
-struct FieldReader {
-    problems: Vec<String>,
+pub(crate) struct FieldReader {
+    pub problems: Vec<String>,
 }
 
 impl FieldReader {
@@ -168,12 +179,12 @@ impl FieldReader {
             attention_bias: attention_bias?,
             max_position_embeddings: max_position_embeddings?,
             eos_token_ids: eos_token_ids?,
-            nested_text_config: scope.nested,
+            nested_text_config: scope.section.is_some(),
         })
     }
 
     fn model_type(&mut self, scope: &Scope<'_>) -> Option<String> {
-        let Some(value) = scope.text.get("model_type") else {
+        let Some(value) = scope.fields.get("model_type") else {
             self.problems
                 .push(format!("missing field `{}`", scope.label("model_type")));
             return None;
@@ -198,7 +209,7 @@ impl FieldReader {
         }
     }
 
-    fn positive(&mut self, scope: &Scope<'_>, field: &str) -> Option<usize> {
+    pub fn positive(&mut self, scope: &Scope<'_>, field: &str) -> Option<usize> {
         let Some(value) = scope.get(field) else {
             self.problems.push(format!("missing field `{}`", scope.label(field)));
             return None;
@@ -215,7 +226,7 @@ impl FieldReader {
         }
     }
 
-    fn positive_float(&mut self, scope: &Scope<'_>, field: &str) -> Option<f64> {
+    pub fn positive_float(&mut self, scope: &Scope<'_>, field: &str) -> Option<f64> {
         let Some(value) = scope.get(field) else {
             self.problems.push(format!("missing field `{}`", scope.label(field)));
             return None;
@@ -223,7 +234,7 @@ impl FieldReader {
         self.positive_float_value(value, &scope.label(field))
     }
 
-    fn positive_float_value(&mut self, value: &Value, label: &str) -> Option<f64> {
+    pub fn positive_float_value(&mut self, value: &Value, label: &str) -> Option<f64> {
         match value.as_f64() {
             Some(number) if number > 0.0 && number.is_finite() => Some(number),
             _ => {
@@ -234,7 +245,7 @@ impl FieldReader {
         }
     }
 
-    fn flag(&mut self, scope: &Scope<'_>, field: &str, default: bool) -> Option<bool> {
+    pub fn flag(&mut self, scope: &Scope<'_>, field: &str, default: bool) -> Option<bool> {
         match scope.get(field) {
             None | Some(Value::Null) => Some(default),
             Some(Value::Bool(flag)) => Some(*flag),
@@ -246,7 +257,7 @@ impl FieldReader {
         }
     }
 
-    fn token_ids(&mut self, scope: &Scope<'_>, field: &str) -> Option<Vec<u32>> {
+    pub fn token_ids(&mut self, scope: &Scope<'_>, field: &str) -> Option<Vec<u32>> {
         let as_id = |value: &Value| value.as_u64().and_then(|id| u32::try_from(id).ok());
         match scope.get(field) {
             None | Some(Value::Null) => Some(Vec::new()),

@@ -25,6 +25,8 @@ pub enum ModelError {
     Safetensors { path: PathBuf, problem: String },
     #[error("the checkpoint does not match its configuration: {}", problems.join("; "))]
     Checkpoint { problems: Vec<String> },
+    #[error("invalid image: {problem}")]
+    Image { problem: String },
     #[error("invalid input: {0}")]
     Input(String),
     #[error("the model computation failed: {0}")]

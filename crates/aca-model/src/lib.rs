@@ -4,6 +4,16 @@
 //! [`Qwen3Model::new_cache`], and run any set of sequences together through [`Qwen3Model::forward`]
 //! (a prompt prefills, one token decodes): it returns each sequence's last-position logits.
 //!
+//! # Images (Qwen3-VL)
+//!
+//! [`Qwen3VlModel::load`] reads a Qwen3-VL checkpoint (`model.visual.*`, `model.language_model.*`,
+//! `lm_head.*`, plus `preprocessor_config.json`). Turn PNG or JPEG images into [`ProcessedImage`]s with
+//! its [`Qwen3VlModel::processor`], expand each `<|image_pad|>` of the templated prompt with
+//! [`Qwen3VlModel::expand_image_placeholders`], then [`Qwen3VlModel::prefill`] the tokens and images into a
+//! fresh [`KvCache`]. Decode with [`Qwen3VlModel::forward`], which batches like [`Qwen3Model::forward`]
+//! (sequences with and without images together): the cache remembers where images shifted the
+//! multimodal rotary positions. Text-only prompts may skip `prefill` and go straight to `forward`.
+//!
 //! # Speed
 //!
 //! `cargo run --release -p aca-bench-model --features candle` (crate `benches/model-speed`, outside the
@@ -29,6 +39,7 @@ pub mod random;
 mod rope;
 pub mod sample;
 pub mod text;
+pub mod vl;
 mod weights;
 
 pub use burn::tensor::Device;
@@ -38,3 +49,4 @@ pub use device::{DeviceChoice, DeviceError};
 pub use error::ModelError;
 pub use generate::argmax;
 pub use model::{Qwen3Model, SequenceStep};
+pub use vl::{ImageGrid, ImageProcessor, ProcessedImage, Qwen3VlConfig, Qwen3VlModel};

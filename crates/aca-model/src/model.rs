@@ -37,18 +37,28 @@ pub struct SequenceStep<'a> {
 
 /// Which positions' logits a forward call returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Rows {
+pub(crate) enum Rows {
     Last,
     All,
 }
 
 /// Where each sequence's tokens sit in the flattened batch.
-struct Span {
+pub(crate) struct Span {
     /// First row of the sequence in the flattened `[tokens, …]` batch.
-    offset: usize,
-    length: usize,
-    /// Position of the sequence's first new token (its cache length before the call).
-    start: usize,
+    pub offset: usize,
+    pub length: usize,
+    /// Cache index of the sequence's first new token (its cache length before the call).
+    pub start: usize,
+}
+
+/// The decoder's input for a batch: embedded tokens, their rotary tables, and features added to some
+/// rows after the first layers (Qwen3-VL's DeepStack; empty for text).
+pub(crate) struct DecoderInput {
+    /// `[tokens, hidden]`.
+    pub hidden: Tensor<2>,
+    pub rotary: RotaryTables,
+    /// For layer `l < additions.len()`: `(first row, [rows, hidden] features)` added after that layer.
+    pub additions: Vec<Vec<(usize, Tensor<2>)>>,
 }
 
 impl Qwen3Model {
@@ -60,12 +70,24 @@ impl Qwen3Model {
         let files = CheckpointFiles::open(directory)?;
         layout.validate(&config, &files)?;
         let weights = Qwen3Weights::load(&config, &layout, &files, device)?;
-        Ok(Self {
+        Ok(Self::from_weights(config, weights, device))
+    }
+
+    pub(crate) fn from_weights(config: Qwen3Config, weights: Qwen3Weights, device: &Device) -> Self {
+        Self {
             config,
             weights,
             device: device.clone(),
             attention: AttentionKernels::for_device(device),
-        })
+        }
+    }
+
+    /// `[tokens, hidden]` embeddings of `ids`.
+    pub(crate) fn embed(&self, ids: &[u32]) -> Tensor<2> {
+        let ids: Vec<i64> = ids.iter().map(|&id| i64::from(id)).collect();
+        let count = ids.len();
+        let ids = Tensor::<1, Int>::from_data(TensorData::new(ids, [count]), &self.device);
+        self.weights.embed_tokens.clone().select(0, ids)
     }
 
     pub fn config(&self) -> &Qwen3Config {
@@ -107,23 +129,45 @@ impl Qwen3Model {
     fn run(&self, batch: &mut [SequenceStep<'_>], rows: Rows) -> Result<Vec<Vec<Vec<f32>>>, ModelError> {
         let spans = self.check_batch(batch)?;
         let config = &self.config;
-        let total: usize = spans.iter().map(|span| span.length).sum();
-        let ids: Vec<i64> = batch
+        let ids: Vec<u32> = batch.iter().flat_map(|step| step.tokens.iter().copied()).collect();
+        let positions: Vec<usize> = batch
             .iter()
-            .flat_map(|step| step.tokens.iter().map(|&id| i64::from(id)))
+            .zip(&spans)
+            .flat_map(|(step, span)| (span.start..span.start + span.length).map(|index| step.cache.position_of(index)))
             .collect();
-        let positions: Vec<usize> = spans
-            .iter()
-            .flat_map(|span| span.start..span.start + span.length)
-            .collect();
-        let rotary = RotaryTables::new(&positions, config.head_dim, config.rope_theta, &self.device);
-        let ids = Tensor::<1, Int>::from_data(TensorData::new(ids, [total]), &self.device);
-        // [tokens, hidden]
-        let mut hidden = self.weights.embed_tokens.clone().select(0, ids);
+        let input = DecoderInput {
+            hidden: self.embed(&ids),
+            rotary: RotaryTables::new(&positions, config.head_dim, config.rope_theta, &self.device),
+            additions: Vec::new(),
+        };
+        self.run_embedded(input, &spans, batch, rows)
+    }
+
+    /// The decoder over embedded inputs: every layer (with the input's additions after the first ones),
+    /// then the final norm and the output head at the requested rows. Extends every cache.
+    pub(crate) fn run_embedded(
+        &self,
+        input: DecoderInput,
+        spans: &[Span],
+        batch: &mut [SequenceStep<'_>],
+        rows: Rows,
+    ) -> Result<Vec<Vec<Vec<f32>>>, ModelError> {
+        let config = &self.config;
+        let DecoderInput {
+            mut hidden,
+            rotary,
+            additions,
+        } = input;
         for (index, layer) in self.weights.layers.iter().enumerate() {
-            hidden = self.decoder_layer(hidden, layer, index, &rotary, &spans, batch);
+            hidden = self.decoder_layer(hidden, layer, index, &rotary, spans, batch);
+            for (first, features) in additions.get(index).into_iter().flatten() {
+                let [count, width] = features.dims();
+                let range = [*first..*first + count, 0..width];
+                let updated = hidden.clone().slice(range.clone()) + features.clone();
+                hidden = hidden.slice_assign(range, updated);
+            }
         }
-        for (step, span) in batch.iter_mut().zip(&spans) {
+        for (step, span) in batch.iter_mut().zip(spans) {
             step.cache.advance(span.length);
         }
         let selected = match rows {
@@ -160,7 +204,7 @@ impl Qwen3Model {
     }
 
     /// Refuses an empty batch, a sequence without tokens, an id outside the vocabulary or a foreign cache.
-    fn check_batch(&self, batch: &[SequenceStep<'_>]) -> Result<Vec<Span>, ModelError> {
+    pub(crate) fn check_batch(&self, batch: &[SequenceStep<'_>]) -> Result<Vec<Span>, ModelError> {
         if batch.is_empty() {
             return Err(ModelError::Input("the batch holds no sequence".to_string()));
         }

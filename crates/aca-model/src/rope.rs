@@ -1,38 +1,86 @@
 //! Rotary position embeddings in the rotate-half layout of `transformers`: the first and second halves of
-//! each head are the two coordinates of each rotated pair.
+//! each head are the two coordinates of each rotated pair. Text tokens rotate by one position; Qwen3-VL's
+//! tokens by three interleaved ones (M-RoPE), and its vision patches by a row and a column.
 
 use burn::tensor::{Device, Tensor, TensorData};
 
-/// The cosines and sines for a list of token positions, shaped `[tokens, 1, head_dim]` to broadcast over heads.
+/// The cosines and sines for a list of tokens, shaped `[tokens, 1, head_dim]` to broadcast over heads.
 #[derive(Debug, Clone)]
 pub(crate) struct RotaryTables {
     cos: Tensor<3>,
     sin: Tensor<3>,
 }
 
+/// `inv_freq[i] = 1 / theta^(2i / dim)` for `i < count`, in f32 as `transformers` computes it.
+pub(crate) fn inverse_frequencies(count: usize, dim: usize, theta: f64) -> Vec<f32> {
+    (0..count)
+        .map(|index| {
+            let exponent = (2 * index) as f32 / dim as f32;
+            1.0 / (theta as f32).powf(exponent)
+        })
+        .collect()
+}
+
+/// Which of the temporal (0), height (1) and width (2) positions drives each rotary frequency under
+/// interleaved M-RoPE: height takes frequencies 1, 4, 7, … below `3 · section[1]`, width 2, 5, 8, …
+/// below `3 · section[2]`, and time the rest.
+pub(crate) fn mrope_axes(half: usize, section: [usize; 3]) -> Vec<usize> {
+    (0..half)
+        .map(|index| match index % 3 {
+            1 if index < 3 * section[1] => 1,
+            2 if index < 3 * section[2] => 2,
+            _ => 0,
+        })
+        .collect()
+}
+
 impl RotaryTables {
-    /// Tables for `positions` (one per token), computed in f32 as `transformers` does:
-    /// `inv_freq[i] = 1 / theta^(2i / head_dim)`, angle = position · inv_freq, both halves alike.
+    /// Tables for text `positions` (one per token): angle = position · inv_freq, both halves alike.
     pub fn new(positions: &[usize], head_dim: usize, theta: f64, device: &Device) -> Self {
         let half = head_dim / 2;
-        let inverse_frequencies: Vec<f32> = (0..half)
-            .map(|index| {
-                let exponent = (2 * index) as f32 / head_dim as f32;
-                1.0 / (theta as f32).powf(exponent)
-            })
-            .collect();
-        let mut cos = Vec::with_capacity(positions.len() * head_dim);
-        let mut sin = Vec::with_capacity(positions.len() * head_dim);
+        let frequencies = inverse_frequencies(half, head_dim, theta);
+        let mut angles = Vec::with_capacity(positions.len() * half);
         for &position in positions {
+            angles.extend(frequencies.iter().map(|frequency| position as f32 * frequency));
+        }
+        Self::from_half_angles(&angles, positions.len(), head_dim, device)
+    }
+
+    /// Tables for tokens with (temporal, height, width) positions under interleaved M-RoPE.
+    pub fn multimodal(
+        positions: &[[usize; 3]],
+        head_dim: usize,
+        theta: f64,
+        section: [usize; 3],
+        device: &Device,
+    ) -> Self {
+        let half = head_dim / 2;
+        let frequencies = inverse_frequencies(half, head_dim, theta);
+        let axes = mrope_axes(half, section);
+        let mut angles = Vec::with_capacity(positions.len() * half);
+        for position in positions {
+            angles.extend(
+                frequencies
+                    .iter()
+                    .zip(&axes)
+                    .map(|(frequency, &axis)| position[axis] as f32 * frequency),
+            );
+        }
+        Self::from_half_angles(&angles, positions.len(), head_dim, device)
+    }
+
+    /// Tables from `tokens × head_dim/2` angles, each row used for both halves of the head.
+    pub fn from_half_angles(angles: &[f32], tokens: usize, head_dim: usize, device: &Device) -> Self {
+        let half = head_dim / 2;
+        let mut cos = Vec::with_capacity(tokens * head_dim);
+        let mut sin = Vec::with_capacity(tokens * head_dim);
+        for row in angles.chunks_exact(half) {
             for _ in 0..2 {
-                for frequency in &inverse_frequencies {
-                    let angle = position as f32 * frequency;
-                    cos.push(angle.cos());
-                    sin.push(angle.sin());
-                }
+                cos.extend(row.iter().map(|angle| angle.cos()));
+                sin.extend(row.iter().map(|angle| angle.sin()));
             }
         }
-        let shape = [positions.len(), 1, head_dim];
+        let shape = [tokens, 1, head_dim];
         Self {
             cos: Tensor::from_data(TensorData::new(cos, shape), device),
             sin: Tensor::from_data(TensorData::new(sin, shape), device),
@@ -47,5 +95,30 @@ impl RotaryTables {
         let second = input.clone().slice_dim(2, half..head_dim);
         let rotated = Tensor::cat(vec![second.neg(), first], 2);
         input * self.cos.clone() + rotated * self.sin.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interleaved_sections_assign_axes_as_the_reference() {
+        assert_eq!(mrope_axes(8, [4, 2, 2]), vec![0, 1, 2, 0, 1, 2, 0, 0]);
+        let released = mrope_axes(64, [24, 20, 20]);
+        assert_eq!(released.iter().filter(|&&axis| axis == 1).count(), 20);
+        assert_eq!(released.iter().filter(|&&axis| axis == 2).count(), 20);
+        assert_eq!(&released[57..], &[0, 1, 2, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn equal_positions_on_every_axis_are_plain_rope() {
+        let device = Device::flex();
+        let plain = RotaryTables::new(&[0, 3, 17], 16, 1e4, &device);
+        let multimodal = RotaryTables::multimodal(&[[0; 3], [3; 3], [17; 3]], 16, 1e4, [4, 2, 2], &device);
+        let difference: f32 = (plain.cos - multimodal.cos).abs().max().into_scalar();
+        assert_eq!(difference, 0.0);
+        let difference: f32 = (plain.sin - multimodal.sin).abs().max().into_scalar();
+        assert_eq!(difference, 0.0);
     }
 }

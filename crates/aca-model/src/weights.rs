@@ -195,7 +195,7 @@ fn missing(name: &str) -> ModelError {
 }
 
 /// `[rows, columns]` row-major → `[columns, rows]` row-major.
-fn transpose(values: &[f32], rows: usize, columns: usize) -> Vec<f32> {
+pub(crate) fn transpose(values: &[f32], rows: usize, columns: usize) -> Vec<f32> {
     let mut transposed = vec![0.0; values.len()];
     for (row, chunk) in values.chunks_exact(columns).enumerate() {
         for (column, value) in chunk.iter().enumerate() {
