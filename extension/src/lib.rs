@@ -2,17 +2,15 @@
 //! to the console tab's content script (`sw`), the side panel with **Verify this page** and step mode
 //! (`panel`), and the options page (`options`), all speaking the protocol of [`messages`].
 //!
-//! **Verify this page** runs aca-agent's episode in the service worker against the console tab and
-//! judges it by ActionTrail. The parts without I/O build natively and are tested there: [`audit`]
-//! (the signed `LookupEvents` request and its answers), [`report`] (the report in `aca verify`'s
-//! format, and a run's progress), [`console`] (the logon form and the product's console link) and
-//! [`chat`] (the LLM policy's chat completion).
+//! **Verify this page** drives aca-run's run core in the service worker against the writer's own
+//! signed-in console tab; the companion server provisions, decides the reward from ActionTrail and
+//! cleans up. The parts without I/O build natively and are tested there: [`messages`], [`settings`]
+//! and [`chat`] (the LLM policy's chat completion).
 //!
 //! `scripts/build-extension` builds this crate for wasm32, runs `wasm-bindgen --target web` and
 //! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
 
 pub mod chat;
-pub mod console;
 pub mod messages;
 pub mod settings;
 

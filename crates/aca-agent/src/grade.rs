@@ -4,7 +4,7 @@
 //! A finding becomes a defect only on a step with at least one failed attempt: a step that was not
 //! found as written is always looked for again (another strategy) before the page is blamed.
 
-use aca_core::{Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};
+use aca_core::{Confidence, Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::episode::{EndReason, Episode, EpisodeEnd, StepRecord, StepState};
@@ -71,6 +71,8 @@ impl Report {
 pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&str>, rule: &RuleResult) -> Grading {
     let completed = matches!(end, EndReason::Completed { .. });
     let succeeded = completed && rule.matched != Some(false);
+    // Only the audit log showing the operation done proves the page's own way is gone.
+    let confirmed = completed && rule.matched == Some(true);
     let mut grades = Vec::new();
     let mut defects = Vec::new();
     for record in records {
@@ -125,6 +127,11 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
                 step: record.number.clone(),
                 documented: finding.documented.clone(),
                 observed: finding.observed.clone(),
+                confidence: if confirmed {
+                    Confidence::Confirmed
+                } else {
+                    Confidence::Suspected
+                },
                 evidence: Evidence {
                     elements: finding.evidence.clone(),
                     screenshot: None,
@@ -140,6 +147,7 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
             step: grades.last().map(|g| g.step.clone()).unwrap_or_default(),
             documented: expected_result.unwrap_or("the documented operation").to_owned(),
             observed: "every step ran as written, but the audit log shows no matching operation".into(),
+            confidence: Confidence::Confirmed,
             evidence: Evidence {
                 events: rule.events.clone(),
                 ..Evidence::default()

@@ -52,6 +52,7 @@ mod tests {
             step: "1".into(),
             documented: "OK".into(),
             observed: "Confirm".into(),
+            confidence: aca_core::Confidence::Confirmed,
             evidence: Evidence::default(),
         }
     }

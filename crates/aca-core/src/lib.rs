@@ -6,6 +6,7 @@
 //! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
 
 pub mod action;
+pub mod console;
 pub mod episode;
 pub mod meta;
 pub mod observation;
@@ -17,6 +18,7 @@ pub mod trail;
 pub mod verdict;
 
 pub use action::{ActRequest, Action, ActionOutcome, Aim, ControlAction, GuiAction, NotActionable};
+pub use console::{ConsoleSite, ProductConsole};
 pub use episode::{Thought, Trajectory, Turn};
 pub use meta::{KeyAttribute, ResourceMeta};
 pub use observation::{
@@ -30,4 +32,4 @@ pub use report::{ConsoleRun, EventSummary, ModelUsage, Report, RuleReport, Scree
 pub use rule::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
 pub use task::TaskSpec;
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};
-pub use verdict::{Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};
+pub use verdict::{Confidence, Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};

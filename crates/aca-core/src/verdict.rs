@@ -83,8 +83,34 @@ pub struct Defect {
     pub documented: String,
     /// What the console shows instead; empty when it shows nothing in its place.
     pub observed: String,
+    /// How sure the verifier is; reports from before it was recorded read as suspected.
+    #[serde(default)]
+    pub confidence: Confidence,
     #[serde(default)]
     pub evidence: Evidence,
+}
+
+/// How sure the verifier is that the page is wrong at a defect's step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// The audit log shows the documented operation done: the console took another way than the
+    /// page's, so the page's way is wrong.
+    Confirmed,
+    /// The page's way was looked for and not found, but the operation never happened: the control
+    /// may still be where the agent did not look.
+    #[default]
+    Suspected,
+}
+
+impl Confidence {
+    /// The word a report shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Confirmed => "confirmed",
+            Self::Suspected => "suspected",
+        }
+    }
 }
 
 /// What backs a defect up.

@@ -6,7 +6,7 @@
 //! API operations) and reads each numbered step's sentence for its labels, menu path, container,
 //! values and actions. Pages that lost their bold (scraped copies) are read by phrase instead.
 //! The crate does no I/O except [`parse`] reading a file it is handed and, natively, [`corpus`]
-//! loading the example corpus; it builds for wasm32.
+//! loading the example corpus and [`real_pages`] the real-page corpus's sources; it builds for wasm32.
 
 mod blocks;
 mod build;
@@ -14,6 +14,8 @@ mod build;
 pub mod corpus;
 mod html;
 mod markdown;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod real_pages;
 mod sentence;
 
 pub use aca_core::procedure::*;

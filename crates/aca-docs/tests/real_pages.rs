@@ -6,34 +6,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use aca_docs::real_pages::Sources;
 use aca_docs::{Format, Procedure, Step, parse};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-use serde::Deserialize;
 
 fn real_pages_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/real-pages")
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Sources {
-    #[serde(default)]
-    page: Vec<Source>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Source {
-    file: String,
-    url: String,
-    updated: String,
-    flow: String,
-    current: Option<String>,
-    #[serde(default)]
-    differences: Vec<String>,
-    /// The page was written from the archived Markdown source of the help pages.
-    #[serde(default)]
-    archived: bool,
 }
 
 /// The archived public Markdown source of the international help pages (2018–2021).

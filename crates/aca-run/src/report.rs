@@ -3,7 +3,7 @@
 //! the sentence a writer reads first.
 
 use aca_agent::{EndReason, Episode, RuleResult};
-use aca_core::{ConsoleRun, ModelUsage, Report, RuleReport, StepReport, Verdict};
+use aca_core::{Confidence, ConsoleRun, ModelUsage, Report, RuleReport, StepReport, Verdict};
 
 /// What the run knows beside the episode.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,20 +160,47 @@ pub fn quoted(text: &str) -> String {
 pub fn summary(report: &Report) -> String {
     match report.verdict {
         Verdict::Pass => report.pass_summary(),
-        Verdict::DocDefect => match report.defects.first() {
-            Some(d) => format!(
-                "{} defect(s); first at step {}: the page says {}, the console shows {}.",
-                report.defects.len(),
-                d.step,
-                quoted(&d.documented),
-                if d.observed.is_empty() {
-                    "nothing in its place".to_owned()
-                } else {
-                    quoted(&d.observed)
+        Verdict::DocDefect => {
+            let confirmed = report
+                .defects
+                .iter()
+                .filter(|d| d.confidence == Confidence::Confirmed)
+                .count();
+            // A confirmed defect leads: the one a writer can act on without a second look.
+            let lead = report
+                .defects
+                .iter()
+                .find(|d| d.confidence == Confidence::Confirmed)
+                .or(report.defects.first());
+            match lead {
+                Some(d) => {
+                    let count = match confirmed {
+                        n if n == report.defects.len() => format!("{n} defect(s), confirmed by the audit log"),
+                        0 => format!(
+                            "{} suspected defect(s) (the operation never ran, so a control may be where the agent did not look)",
+                            report.defects.len()
+                        ),
+                        n => format!("{} defect(s), {n} confirmed by the audit log", report.defects.len()),
+                    };
+                    format!(
+                        "{count}; {} at step {}: the page says {}, the console shows {}.",
+                        if confirmed > 0 && confirmed < report.defects.len() {
+                            "first confirmed"
+                        } else {
+                            "first"
+                        },
+                        d.step,
+                        quoted(&d.documented),
+                        if d.observed.is_empty() {
+                            "nothing in its place".to_owned()
+                        } else {
+                            quoted(&d.observed)
+                        }
+                    )
                 }
-            ),
-            None => "The page no longer matches the console.".into(),
-        },
+                None => "The page no longer matches the console.".into(),
+            }
+        }
         Verdict::EnvironmentFailure => format!(
             "The run could not be carried out: {}",
             report.failure.as_deref().unwrap_or("the environment failed")
@@ -229,7 +256,7 @@ pub fn describe_matcher(matcher: &aca_core::EventMatcher) -> String {
 mod tests {
     use super::*;
     use aca_agent::{Limits, ScriptedPolicy, Task};
-    use aca_core::{Defect, DefectKind, Observation, StepStatus};
+    use aca_core::{Confidence, Defect, DefectKind, Observation, StepStatus};
 
     const PAGE: &str = "# Virtual Private Cloud:Create a VPC\n\n## Procedure\n\n\
         1. Log on to the **VPC console**.\n\
@@ -347,17 +374,29 @@ mod tests {
             step: "7".into(),
             documented: "OK".into(),
             observed: "Confirm".into(),
+            confidence: aca_core::Confidence::Confirmed,
             evidence: Default::default(),
         });
         assert_eq!(
             summary(&report),
-            "1 defect(s); first at step 7: the page says \"OK\", the console shows \"Confirm\"."
+            "1 defect(s), confirmed by the audit log; first at step 7: the page says \"OK\", the console shows \"Confirm\"."
         );
         report.defects[0].documented = "\"Create Network\"".into();
         report.defects[0].observed = String::new();
+        report.defects[0].confidence = Confidence::Suspected;
         assert_eq!(
             summary(&report),
-            "1 defect(s); first at step 7: the page says \"Create Network\", the console shows nothing in its place."
+            "1 suspected defect(s) (the operation never ran, so a control may be where the agent did not look); \
+             first at step 7: the page says \"Create Network\", the console shows nothing in its place."
+        );
+        let mut later = report.defects[0].clone();
+        later.step = "9".into();
+        later.confidence = Confidence::Confirmed;
+        report.defects.push(later);
+        assert!(
+            summary(&report).starts_with("2 defect(s), 1 confirmed by the audit log; first confirmed at step 9:"),
+            "{}",
+            summary(&report)
         );
     }
 

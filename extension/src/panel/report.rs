@@ -77,8 +77,8 @@ pub fn report_view(report: Report) -> impl IntoView {
             };
             let documented = quoted(&d.documented);
             view! {
-                <li data-step=d.step.clone() data-kind=kind.clone()>
-                    "Step " <b>{d.step.clone()}</b> ", " {kind.clone()} ": the page says " {documented}
+                <li data-step=d.step.clone() data-kind=kind.clone() data-confidence=d.confidence.label()>
+                    "Step " <b>{d.step.clone()}</b> ", " {kind.clone()} " (" {d.confidence.label()} "): the page says " {documented}
                     ", the console shows " {observed}
                 </li>
             }

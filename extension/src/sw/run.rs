@@ -15,13 +15,14 @@
 use std::cell::RefCell;
 
 use aca_agent::{LlmConfig, LlmPolicy, Policy, ScriptedPolicy, Task};
-use aca_core::{ActRequest, ActionOutcome, ConsoleRun, GuiAction, Observation, Procedure, Report, Role};
+use aca_core::{
+    ActRequest, ActionOutcome, ConsoleRun, ConsoleSite, GuiAction, Observation, Procedure, ProductConsole, Report,
+};
 use aca_run::{Decision, Proposed, Provided, Provisioned, Request, Run, RunFacts, RunPlan};
 use wasm_bindgen_futures::spawn_local;
 
 use super::{model, page, signed_in, state};
 use crate::chrome::{self, now_ms};
-use crate::console::{names_product, product_names};
 use crate::messages::{CapturedPage, ConsoleAccount, Observed, Phase, Proposal, RunView, Verification};
 use crate::server::{self, Assigned};
 use crate::settings::Settings;
@@ -404,44 +405,23 @@ async fn carry_out(setup: &RunSetup) -> Report {
     }
 }
 
-/// Opens the product's console in the signed-in console tab, from the console's home as a person
-/// would.
+/// Opens the console of the product the page documents in the signed-in console tab, where that
+/// console lives on the tab's site (`vpc.console.aliyun.com/…`, or an emulator's `/console/vpc`).
 async fn prepare(setup: &RunSetup) -> Result<(), String> {
-    let tab = setup.tab;
-    open_url(tab, &setup.account.console_url)
-        .await
-        .map_err(|e| format!("the console tab cannot open the console home: {e}"))?;
-    let home = observe(tab).await?;
-    let wanted = product_names(&setup.procedure);
-    let link = home
-        .elements
-        .iter()
-        .filter(|e| e.role == Role::Link)
-        .find(|e| wanted.iter().any(|w| names_product(&e.name, w)))
-        .ok_or_else(|| {
-            format!(
-                "the console home ({}) links no console for {}",
-                home.url,
-                if wanted.is_empty() {
-                    "this page: it names no product".to_owned()
-                } else {
-                    wanted.join(" or ")
-                }
-            )
-        })?;
-    note(format!("opening the {} console", link.name)).await;
-    match perform(tab, &request(GuiAction::Click { index: link.index })).await {
-        ActionOutcome::Failed { message } => Err(format!("the {} console did not open: {message}", link.name)),
-        _ => Ok(()),
-    }
-}
-
-fn request(action: GuiAction) -> ActRequest {
-    ActRequest {
-        action,
-        fingerprint: None,
-        timeout_ms: 5_000,
-    }
+    let product = ProductConsole::of_procedure(&setup.procedure).ok_or_else(|| {
+        format!(
+            "the page names no console this verifier knows (title \"{}\")",
+            setup.procedure.title
+        )
+    })?;
+    let url = ConsoleSite::of_url(&setup.account.console_url).product_url(product, DEFAULT_REGION);
+    note(format!("opening the {} console", product.names[0])).await;
+    open_url(setup.tab, &url).await.map_err(|e| {
+        format!(
+            "the console tab cannot open the {} console ({url}): {e}",
+            product.names[0]
+        )
+    })
 }
 
 /// Step mode: shows the proposal with its Thought, highlighted on the page, and waits for the

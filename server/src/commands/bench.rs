@@ -2,7 +2,7 @@
 //!
 //! `aca bench verify` verifies the example pages on the UI profile each was written for and on the
 //! other one, times a plain script doing the same clicks, and scores the runs (`verify::bench`).
-//! `aca bench provision` and `aca bench ablation` live beside it.
+//! `aca bench real-pages`, `aca bench provision` and `aca bench ablation` live beside it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 use futures::StreamExt as _;
 
 use crate::report;
-use crate::verify::bench::{PageResult, ReferenceResult, RunResult, Score, describe_defect, score};
+use crate::verify::bench::{Figure, PageResult, ReferenceResult, RunResult, Score, describe_defect, score};
 use crate::verify::drive::Capture;
 use crate::verify::page::{self, PageInput};
 use crate::verify::replay::replay;
@@ -35,6 +35,7 @@ enum BenchCommand {
     /// Provision + verify + destroy of a typical META against the in-process emulator.
     Provision(super::bench_provision::ProvisionBenchArgs),
     Ablation(super::bench_ablation::AblationArgs),
+    RealPages(super::bench_real::RealPagesArgs),
 }
 
 /// Verify the example pages and score the runs against the targets.
@@ -79,6 +80,13 @@ pub(super) struct BenchRunArgs {
     /// The example pages (each with its `<page>.task.toml`), a folder searched recursively.
     #[arg(default_value = "tests/corpus")]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub runs: PageRunArgs,
+}
+
+/// How a benchmark's pages are run: shared by every page benchmark.
+#[derive(Debug, Args)]
+pub(super) struct PageRunArgs {
     /// Only the first N pages (in path order).
     #[arg(long, value_name = "N")]
     pub pages: Option<usize>,
@@ -96,33 +104,7 @@ pub(super) struct BenchRunArgs {
     pub page_side: Option<PathBuf>,
 }
 
-impl BenchRunArgs {
-    /// The example pages under `dir` (each with its sidecar), in path order; the first `--pages` only.
-    pub async fn load_pages(&self) -> anyhow::Result<Vec<BenchPage>> {
-        let mut sources = page::pages_in(&self.dir)?;
-        sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
-        if let Some(n) = self.pages {
-            sources.truncate(n);
-        }
-        let mut pages = Vec::new();
-        for source in &sources {
-            let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
-            let written_for: ProfileId = corpus
-                .task
-                .profile
-                .parse()
-                .map_err(|e| anyhow::anyhow!("{}: {e}", source.display()))?;
-            let input = page::load(&source.display().to_string()).await?;
-            pages.push(BenchPage {
-                input,
-                written_for,
-                expected: corpus.expected_drift,
-            });
-        }
-        anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", self.dir.display());
-        Ok(pages)
-    }
-
+impl PageRunArgs {
     /// The scripted policy on `profile`, without screenshots, reports under `out`.
     pub fn scripted_settings(&self, profile: ProfileId, out: &Path) -> Settings {
         let mut runner = RunnerConfig {
@@ -146,11 +128,40 @@ impl BenchRunArgs {
     }
 }
 
+impl BenchRunArgs {
+    /// The example pages under `dir` (each with its sidecar), in path order; the first `--pages` only.
+    pub async fn load_pages(&self) -> anyhow::Result<Vec<BenchPage>> {
+        let mut sources = page::pages_in(&self.dir)?;
+        sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+        if let Some(n) = self.runs.pages {
+            sources.truncate(n);
+        }
+        let mut pages = Vec::new();
+        for source in &sources {
+            let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
+            let written_for: ProfileId = corpus
+                .task
+                .profile
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{}: {e}", source.display()))?;
+            let input = page::load(&source.display().to_string()).await?;
+            pages.push(BenchPage {
+                input,
+                written_for,
+                expected: corpus.expected_drift,
+            });
+        }
+        anyhow::ensure!(!pages.is_empty(), "{} holds no example pages", self.dir.display());
+        Ok(pages)
+    }
+}
+
 pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         BenchCommand::Verify(args) => verify(args).await,
         BenchCommand::Provision(args) => super::bench_provision::run_provision(args).await,
         BenchCommand::Ablation(args) => super::bench_ablation::run(args).await,
+        BenchCommand::RealPages(args) => super::bench_real::run(args).await,
     }
 }
 
@@ -205,12 +216,12 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
         "bench: {} pages on {} ({} at a time)",
         pages.len(),
         target.url(),
-        args.run.jobs
+        args.run.runs.jobs
     );
     let started = std::time::Instant::now();
     let results = in_page_order(
         &pages,
-        args.run.jobs,
+        args.run.runs.jobs,
         |page| bench_page(&args, &target, page),
         progress_line,
     )
@@ -219,21 +230,17 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
 
     print_table(&results);
     print_details(&scored);
-    print_figures(&scored);
+    print_figures(&scored.figures);
     let json = serde_json::json!({
         "corpus": args.run.dir,
-        "jobs": args.run.jobs,
+        "jobs": args.run.runs.jobs,
         "screenshots": args.screenshots,
         "wallSeconds": started.elapsed().as_secs_f64(),
         "score": scored,
         "pages": results,
     });
     write_figures(&args.out.join("bench.json"), &json)?;
-    Ok(if scored.figures.iter().all(|f| f.met) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_status(&scored.figures))
 }
 
 async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &BenchPage) -> PageResult {
@@ -338,7 +345,7 @@ pub(super) async fn run_once(
 }
 
 fn settings(args: &VerifyBenchArgs, profile: ProfileId, out: &Path) -> Settings {
-    let mut settings = args.run.scripted_settings(profile, out);
+    let mut settings = args.run.runs.scripted_settings(profile, out);
     if args.screenshots {
         settings.capture = Capture::EveryAction;
     }
@@ -456,13 +463,22 @@ fn print_details(scored: &Score) {
     }
 }
 
-fn print_figures(scored: &Score) {
+/// 0 when every target is met, 1 when one is not.
+pub(super) fn exit_status(figures: &[Figure]) -> ExitCode {
+    if figures.iter().all(|f| f.met) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+pub(super) fn print_figures(figures: &[Figure]) {
     println!("\n{:<34} {:>8} {:>9}  {:<4} basis", "figure", "value", "target", "met");
-    for f in &scored.figures {
+    for f in figures {
         let value = match f.value {
             None => "-".to_owned(),
             Some(v) if f.name.starts_with("wall time") => format!("{v:.2}x"),
-            Some(v) if f.name.starts_with("pass rate") => format!("{:.1}%", v * 100.0),
+            Some(v) if f.target.ends_with('%') => format!("{:.1}%", v * 100.0),
             Some(v) => format!("{v:.3}"),
         };
         println!(
@@ -477,7 +493,10 @@ fn print_figures(scored: &Score) {
 }
 
 pub(super) fn short(text: &str, width: usize) -> String {
-    let text = text.strip_prefix("tests/corpus/").unwrap_or(text);
+    let text = text
+        .strip_prefix("tests/corpus/")
+        .or_else(|| text.strip_prefix("tests/real-pages/"))
+        .unwrap_or(text);
     if text.chars().count() <= width {
         text.to_owned()
     } else {

@@ -141,14 +141,14 @@ pub async fn run(args: AblationArgs) -> anyhow::Result<ExitCode> {
         "bench ablation: {} pages on {}, three runs each ({} pages at a time)",
         pages.len(),
         target.url(),
-        args.run.jobs
+        args.run.runs.jobs
     );
     let written = write_metas(&target, &pages).await?;
     let started = std::time::Instant::now();
     let jobs: Vec<(&BenchPage, &Written)> = pages.iter().zip(&written).collect();
     let results = in_page_order(
         &jobs,
-        args.run.jobs,
+        args.run.runs.jobs,
         |(page, written)| ablate(&args, &target, page, written),
         |result: &AblationPage| {
             format!(
@@ -167,7 +167,7 @@ pub async fn run(args: AblationArgs) -> anyhow::Result<ExitCode> {
     print_figures(&figures);
     let json = serde_json::json!({
         "corpus": args.run.dir,
-        "jobs": args.run.jobs,
+        "jobs": args.run.runs.jobs,
         "wallSeconds": started.elapsed().as_secs_f64(),
         "figures": figures,
         "pages": results,
@@ -239,7 +239,10 @@ async fn ablate(args: &AblationArgs, target: &ConsoleTarget, page: &BenchPage, w
                 Arm::PreBuilt => task.meta.take(),
             };
         }
-        let mut settings = args.run.scripted_settings(page.written_for, &args.out.join(arm.name()));
+        let mut settings = args
+            .run
+            .runs
+            .scripted_settings(page.written_for, &args.out.join(arm.name()));
         settings.runtime_provisioning = arm == Arm::Provisioned;
         let (result, _, report) = run_once(target, &input, &settings).await;
         if arm == Arm::Provisioned {

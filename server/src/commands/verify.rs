@@ -273,8 +273,12 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         }
         for defect in &report.defects {
             println!(
-                "  defect at step {} ({:?}): the page says \"{}\", the console shows \"{}\"",
-                defect.step, defect.kind, defect.documented, defect.observed
+                "  {} defect at step {} ({:?}): the page says \"{}\", the console shows \"{}\"",
+                defect.confidence.label(),
+                defect.step,
+                defect.kind,
+                defect.documented,
+                defect.observed
             );
         }
         if let Some(html) = &last_html {

@@ -48,11 +48,12 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                 @if !report.defects.is_empty() {
                     h2 { "Defects" }
                     table {
-                        tr { th { "Step" } th { "Kind" } th { "The page says" } th { "The console shows" } th { "Evidence" } }
+                        tr { th { "Step" } th { "Kind" } th { "Confidence" } th { "The page says" } th { "The console shows" } th { "Evidence" } }
                         @for defect in &report.defects {
                             tr {
                                 td { (defect.step) }
                                 td { (defect_label(defect.kind)) }
+                                td { (defect.confidence.label()) }
                                 td { (defect.documented) }
                                 td { @if defect.observed.is_empty() { em { "nothing in its place" } } @else { (defect.observed) } }
                                 td {
@@ -240,6 +241,7 @@ mod tests {
                 step: "5".into(),
                 documented: "OK".into(),
                 observed: "Confirm".into(),
+                confidence: aca_core::Confidence::Confirmed,
                 evidence: Evidence {
                     screenshot: Some("shots/1.png".into()),
                     ..Default::default()

@@ -368,6 +368,7 @@ mod tests {
             step: step.into(),
             documented: "OK".into(),
             observed: "Confirm".into(),
+            confidence: aca_core::Confidence::Confirmed,
             evidence: Evidence::default(),
         }
     }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use aca_agent::{ResourceReport, Usage};
 use aca_chat::{ChatRequest, Message};
-use aca_core::{ActRequest, GuiAction, Observation, Report, Screenshot};
+use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
 use aca_run::{Provided, Provisioned, Request, Run};
 use aca_runner::{ObserveOptions, Runner, RunnerError, Session};
 
@@ -53,7 +53,7 @@ pub struct Headless<'a> {
     pub settings: &'a Settings,
     pub account: &'a RunAccount,
     pub page: &'a PageInput,
-    pub product: &'a str,
+    pub product: &'static ProductConsole,
     pub region: &'a str,
     pub report_dir: &'a Path,
     pub progress: &'a dyn Fn(&str),
@@ -211,7 +211,7 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
 async fn provision(io: &Headless<'_>, resources: &mut Option<RunResources>) -> Result<Provisioned, String> {
     let page_context = aca_provision::PageContext {
         procedure: io.page.procedure.clone(),
-        product: Some(io.product.to_owned()),
+        product: Some(io.product.emulated_as().0.to_owned()),
         region: io.region.to_owned(),
         source: io.page.source.clone(),
     };
@@ -274,22 +274,28 @@ async fn open(io: &Headless<'_>, browser: &mut Browser) -> Result<(), String> {
         .map_err(|e| format!("{e:#}"))
 }
 
-/// Opens `product`'s console in `region` as `account`. An account with a password is one whose
-/// log-on form the run fills (the emulator's); any other runs in the browser profile a person logged
-/// on to once. Either way the console must then show that account.
+/// Opens `product`'s console in `region` as `account`, where that console lives on the account's
+/// site (`ecs.console.aliyun.com/…`, or an emulator's `/console/ecs`). An account with a password is
+/// an emulator's, whose log-on form the run fills; a real console runs in the browser profile a
+/// person logged on to once. Either way the console must then show that account.
 pub(crate) async fn open_console(
     session: &mut Session,
     account: &RunAccount,
-    product: &str,
+    product: &ProductConsole,
     region: &str,
 ) -> anyhow::Result<()> {
-    let base = account.console_url.trim_end_matches('/');
+    let site = ConsoleSite::of_url(&account.console_url);
     if !account.password.is_empty() {
-        aca_runner::logon::log_on(session, &format!("{base}/login"), &account.login, &account.password).await?;
+        let ConsoleSite::Emulator { origin } = &site else {
+            anyhow::bail!(
+                "a password is typed only into an emulator's log-on form: log on to {} once in a browser \
+                 profile and give it with --user-data-dir",
+                account.console_url
+            );
+        };
+        aca_runner::logon::log_on(session, &format!("{origin}/login"), &account.login, &account.password).await?;
     }
-    session
-        .goto(&format!("{base}/console/{product}?region={region}"))
-        .await?;
+    session.goto(&site.product_url(product, region)).await?;
     check_signed_in(session, account).await
 }
 

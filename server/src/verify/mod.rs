@@ -11,6 +11,7 @@ pub mod bench;
 pub mod drive;
 pub mod page;
 pub mod provision;
+pub mod real_bench;
 pub mod replay;
 pub mod target;
 
@@ -129,20 +130,13 @@ async fn verify_into(
         started_at: now_rfc3339(),
         duration_ms: 0,
     };
-    let product = page
-        .task
-        .as_ref()
-        .map(|t| t.product.clone())
-        .or_else(|| target::product_code(&page.procedure, profile));
+    let product = target::product_of(page).and_then(|product| match account.profile.filter(|_| account.emulator) {
+        Some(profile) => target::emulator_lacks(product, profile).map_or(Ok(product), Err),
+        None => Ok(product),
+    });
     let mut report = match product {
-        None => {
-            let why = format!(
-                "the page names no console this verifier knows (title \"{}\"); add a task sidecar naming the product",
-                page.procedure.title
-            );
-            aca_run::report::not_run(&page.procedure.title, why, facts)
-        }
-        Some(product) => {
+        Err(why) => aca_run::report::not_run(&page.procedure.title, why, facts),
+        Ok(product) => {
             let mut task = Task::new(page.procedure.clone());
             task.limits.max_turns = settings.max_turns;
             let policy: Box<dyn Policy> = match &settings.policy {
@@ -164,7 +158,7 @@ async fn verify_into(
                 settings,
                 account: &account,
                 page,
-                product: &product,
+                product,
                 region: &region,
                 report_dir: &report_dir,
                 progress,

@@ -78,16 +78,12 @@ async fn run_script(
     actions: &[ActRequest],
 ) -> anyhow::Result<ReplayRun> {
     let region = page.task.as_ref().map_or("cn-hangzhou", |t| t.region.as_str());
-    let product = page
-        .task
-        .as_ref()
-        .map(|t| t.product.clone())
-        .ok_or_else(|| anyhow::anyhow!("{} has no task sidecar naming its product", page.source))?;
+    let product = super::target::product_of(page).map_err(|why| anyhow::anyhow!("{}: {why}", page.source))?;
     let started = Instant::now();
     let runner = Runner::launch(settings.runner.clone()).await?;
     let scripted = async {
         let mut session = Session::open(&runner, "about:blank").await?;
-        super::drive::open_console(&mut session, account, &product, region).await?;
+        super::drive::open_console(&mut session, account, product, region).await?;
         let mut refused = Vec::new();
         for request in actions {
             let outcome = session.act(request.clone()).await;

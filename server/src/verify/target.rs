@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use aca_console::profile::ProfileId;
 use aca_console::{Console, ConsoleConfig, Credentials, Serving};
+use aca_core::ProductConsole;
 use aca_provision::pool::{AccountPool, Lease, return_account};
 use anyhow::Context;
 
@@ -206,25 +207,37 @@ async fn logon(lease: &Lease, admin_token: &str) -> anyhow::Result<Credentials> 
     })
 }
 
-/// The bundled console's product code for a page: its task's product, else the product its title
-/// or "Log on to the X console" names.
-pub fn product_code(procedure: &aca_core::Procedure, profile: ProfileId) -> Option<String> {
-    let mut names: Vec<String> = procedure.product.iter().cloned().collect();
-    names.extend(
-        procedure
-            .steps
-            .iter()
-            .flat_map(|s| s.flatten())
-            .filter_map(|s| s.opens_console.clone()),
-    );
-    let normalise = |s: &str| s.to_lowercase().replace(" console", "").trim().to_owned();
-    for name in names.iter().map(|n| normalise(n)) {
-        for spec in aca_console::ui::spec::products(profile) {
-            let api_name = aca_console::products::by_code(&spec.api).map(|p| normalise(p.name));
-            if normalise(&spec.name) == name || normalise(&spec.code) == name || api_name.as_deref() == Some(&name) {
-                return Some(spec.code.clone());
-            }
-        }
+/// The product a page documents: its task's product, else the console its steps open or its title
+/// names.
+pub fn product_of(page: &super::PageInput) -> Result<&'static ProductConsole, String> {
+    match &page.task {
+        Some(task) => ProductConsole::by_code(&task.product).ok_or_else(|| {
+            format!(
+                "the task sidecar names product \"{}\", which this verifier does not know",
+                task.product
+            )
+        }),
+        None => ProductConsole::of_procedure(&page.procedure).ok_or_else(|| {
+            format!(
+                "the page names no console this verifier knows (title \"{}\"); add a task sidecar naming the product",
+                page.procedure.title
+            )
+        }),
     }
-    None
+}
+
+/// Why an emulator under `profile` cannot show `product`'s console, if it cannot.
+pub fn emulator_lacks(product: &ProductConsole, profile: ProfileId) -> Option<String> {
+    let (console, page) = product.emulated_as();
+    let name = product.names[0];
+    match aca_console::ui::spec::product(profile, console) {
+        None => Some(format!("the bundled console has no {name} console")),
+        Some(spec) => match page {
+            Some(page) if spec.page(page).is_none() => Some(format!(
+                "the bundled console's {} console has no {name} page",
+                spec.name
+            )),
+            _ => None,
+        },
+    }
 }

@@ -1,8 +1,6 @@
 //! Tests of the UI: every profile difference is visible in the rendered pages, pages render fast,
 //! and the HTTP surface enforces logon and records the console's calls.
 
-use std::time::Instant;
-
 use axum::body::Body;
 use axum::http::Request;
 use serde_json::{Map, Value, json};
@@ -264,7 +262,8 @@ fn every_page_of_every_product_renders_under_both_profiles() {
 }
 
 #[test]
-fn a_list_page_renders_in_under_five_milliseconds() {
+/// How fast it renders is `benches/console.rs`'s concern; this is that every row is shown.
+fn a_list_page_shows_every_row_it_is_given() {
     let spec = spec::product(ProfileId::Y2026, "vpc").unwrap();
     let page = spec.page("vpcs").unwrap();
     let items: Vec<Value> = (0..50)
@@ -287,16 +286,10 @@ fn a_list_page_renders_in_under_five_milliseconds() {
         next_marker: None,
     };
     let v = view(ProfileId::Y2026, spec);
-    let mut times: Vec<u128> = (0..101)
-        .map(|_| {
-            let start = Instant::now();
-            let html = render::list_page(&v, page, &data, &ListQuery::default(), &SelectOptions::new()).into_string();
-            assert!(html.contains("vpc-49"));
-            start.elapsed().as_micros()
-        })
-        .collect();
-    times.sort_unstable();
-    assert!(times[50] <= 5_000, "p50 {} µs", times[50]);
+    let html = render::list_page(&v, page, &data, &ListQuery::default(), &SelectOptions::new()).into_string();
+    for i in 0..50 {
+        assert!(html.contains(&format!(">vpc-{i}<")), "row vpc-{i} is not shown");
+    }
 }
 
 fn console() -> std::sync::Arc<Console> {

@@ -72,6 +72,16 @@ pub const TEMPLATES: &[Template] = &[
         words: "an ECS instance",
     },
     Template {
+        key: "eip",
+        kind: "alicloud_eip_address",
+        block: "eip",
+        parents: &[],
+        body: r#"  address_name         = "doc-eip-${var.suffix}"
+  bandwidth            = "5"
+  internet_charge_type = "PayByTraffic""#,
+        words: "an EIP",
+    },
+    Template {
         key: "disk",
         kind: "alicloud_ecs_disk",
         block: "disk",
@@ -327,6 +337,8 @@ pub const NOUNS: &[Noun] = &[
     noun("redis instance", None, Resource("tair")),
     noun("tair instance", None, Resource("tair")),
     noun("data disk", None, Resource("disk")),
+    noun("elastic ip address", None, Resource("eip")),
+    noun("eip", None, Resource("eip")),
     noun("vswitch", None, Resource("vswitch")),
     noun("vpc", None, Resource("vpc")),
     noun("oss bucket", None, Resource("bucket")),
@@ -364,25 +376,6 @@ pub const NOUNS: &[Noun] = &[
     noun("instance", Some("rds"), Resource("rds")),
     noun("instance", Some("slb"), Resource("clb")),
     noun("instance", Some("tair"), Resource("tair")),
-];
-
-/// Product names as page titles write them, and the emulator's product codes.
-pub const PRODUCTS: &[(&str, &str)] = &[
-    ("elastic compute service", "ecs"),
-    ("virtual private cloud", "vpc"),
-    ("object storage service", "oss"),
-    ("resource access management", "ram"),
-    ("key management service", "kms"),
-    ("apsaradb rds", "rds"),
-    ("apsaradb for redis", "tair"),
-    ("tair", "tair"),
-    ("server load balancer", "slb"),
-    ("simple log service", "sls"),
-    ("log service", "sls"),
-    ("alibaba cloud dns", "dns"),
-    ("cloudmonitor", "cms"),
-    ("cloud monitor", "cms"),
-    ("actiontrail", "actiontrail"),
 ];
 
 #[cfg(test)]

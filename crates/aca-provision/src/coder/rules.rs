@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use aca_core::Procedure;
 
-use super::catalog::{NOUNS, PRODUCTS, TEMPLATES, Target, counted_body, template};
+use super::catalog::{NOUNS, TEMPLATES, Target, counted_body, template};
 
 /// Resources that must exist, with the value their `status` argument must have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,13 +21,9 @@ pub struct Need {
 /// How many resources a procedure acting on several at once gets: enough to select more than one.
 pub const SEVERAL: usize = 2;
 
-/// The emulator's product code of a page: from the title's product name.
+/// The emulator's product code of a page: the console of the product it documents.
 pub fn product_of(procedure: &Procedure) -> Option<&'static str> {
-    let name = procedure.product.as_deref().unwrap_or(&procedure.title).to_lowercase();
-    PRODUCTS
-        .iter()
-        .find(|(words, _)| name.contains(words))
-        .map(|(_, code)| *code)
+    aca_core::ProductConsole::of_procedure(procedure).map(|p| p.emulated_as().0)
 }
 
 /// Verbs whose object the procedure makes: the object need not exist, only what it goes into.

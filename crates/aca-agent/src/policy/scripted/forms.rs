@@ -496,7 +496,11 @@ fn documented_value(ctx: &Context<'_>, step: usize, field: &str) -> Option<Strin
 /// step's sentence ("select a VPC and a vSwitch").
 fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
     let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
-    if ctx.steps.iter().any(|s| crate::label::mentions(&s.text, field)) {
+    if ctx
+        .steps
+        .iter()
+        .any(|s| crate::label::mentions(&s.text, field) || selects_what_it_names(&s.text, field))
+    {
         return true;
     }
     ctx.task
@@ -508,6 +512,29 @@ fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
         })
+}
+
+/// Whether a sentence selects what a field holds: "select the corresponding ECS instance" for the
+/// field "Select an instance to associate", by the head noun of what it selects.
+fn selects_what_it_names(sentence: &str, field: &str) -> bool {
+    let field_words: Vec<String> = normalise(field).split_whitespace().map(str::to_owned).collect();
+    let lower = sentence.to_lowercase();
+    lower.match_indices("select ").any(|(at, verb)| {
+        let object = lower[at + verb.len()..]
+            .split(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')'))
+            .next()
+            .unwrap_or("");
+        let object = [" from ", " and ", " in ", " on ", " to ", " that ", " for "]
+            .iter()
+            .filter_map(|cut| object.find(cut))
+            .min()
+            .map_or(object, |end| &object[..end]);
+        normalise(object)
+            .split_whitespace()
+            .last()
+            .map(|noun| noun.trim_end_matches('s'))
+            .is_some_and(|noun| noun.len() > 2 && field_words.iter().any(|w| w.trim_end_matches('s') == noun))
+    })
 }
 
 /// A value for a required field no step documents, shaped by its label.
@@ -527,5 +554,20 @@ fn invented_value(ctx: &Context<'_>, label: &str) -> String {
         "Created while verifying documentation".into()
     } else {
         format!("aca-{suffix}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::selects_what_it_names;
+
+    #[test]
+    fn a_sentence_selecting_an_object_documents_the_field_that_holds_it() {
+        let step = "Click Bind Resource in the Actions column of the target EIP, select ECS Instance, and then select the \
+                    corresponding ECS instance.";
+        assert!(selects_what_it_names(step, "Select an instance to associate"));
+        assert!(selects_what_it_names("Select a zone from the drop-down list.", "Zone"));
+        assert!(!selects_what_it_names(step, "Resource Group"));
+        assert!(!selects_what_it_names("Click OK.", "Select an instance to associate"));
     }
 }

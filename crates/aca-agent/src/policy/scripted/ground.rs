@@ -57,6 +57,26 @@ pub fn in_place(element: &Element, kind: PlaceKind) -> bool {
     element.places.iter().any(|p| p.kind == kind)
 }
 
+/// What consoles write in a list that has no rows.
+const EMPTY_LIST_TEXTS: &[&str] = &[
+    "No data",
+    "No data available",
+    "No records",
+    "No records found",
+    "No resources",
+];
+
+/// Whether the page's list shows no resource at all: only the row that says so.
+pub fn list_is_empty(observation: &Observation) -> bool {
+    let says_empty = |text: &str| EMPTY_LIST_TEXTS.iter().any(|t| normalise(t) == normalise(text));
+    let mut listed = observation
+        .elements
+        .iter()
+        .filter(|e| in_place(e, PlaceKind::Table) || row_of(e).is_some())
+        .peekable();
+    listed.peek().is_some() && listed.all(|e| says_empty(row_of(e).map_or(&e.name, |r| &r.name)))
+}
+
 /// The row an element sits in.
 pub fn row_of(element: &Element) -> Option<&aca_core::Place> {
     element.places.iter().find(|p| p.kind == PlaceKind::Row)

@@ -250,15 +250,30 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     // "select a VPC and a vSwitch, and then click Buy Now": the confirmation is a click even in a
     // step that also selects.
     let mut confirmations = Vec::new();
+    let mut clicked_first = Vec::new();
     if selects && clicks {
-        // What the sentence clicks comes after its "click"; a confirmation label anywhere is one.
+        // What the sentence clicks after it selects confirms the selection; a confirmation label
+        // anywhere is one. "Click Bind Resource …, select ECS Instance" clicks before it selects.
         let click_at = lower.rfind("click ");
-        let clicked = |label: &String| {
+        let select_at = lower.find("select ");
+        let at = |label: &String| lower.find(&label.to_lowercase());
+        let clicked_after = |label: &String| {
             crate::label::is_confirm_label(label)
-                || click_at.is_some_and(|at| lower.rfind(&label.to_lowercase()).is_some_and(|p| p > at))
+                || click_at.is_some_and(|c| {
+                    select_at.is_none_or(|s| c > s) && lower.rfind(&label.to_lowercase()).is_some_and(|p| p > c)
+                })
         };
-        confirmations = unused.iter().filter(|l| clicked(l)).cloned().collect();
-        unused.retain(|l| !clicked(l));
+        let clicked_before = |label: &String| {
+            let first_click = lower.find("click ");
+            match (first_click, at(label), select_at) {
+                (Some(c), Some(p), Some(s)) => c < p && p < s,
+                _ => false,
+            }
+        };
+        confirmations = unused.iter().filter(|l| clicked_after(l)).cloned().collect();
+        unused.retain(|l| !clicked_after(l));
+        clicked_first = unused.iter().filter(|l| clicked_before(l)).cloned().collect();
+        unused.retain(|l| !clicked_before(l));
     }
     let batch = !row
         && [
@@ -299,6 +314,20 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
+    if !clicked_first.is_empty() {
+        // Before what the step selects or fills, after where it starts (page, tab, row).
+        let at = out
+            .iter()
+            .position(|i| matches!(i, Intent::Choose { .. } | Intent::Fill { .. }))
+            .unwrap_or(out.len());
+        let first = clicked_first.into_iter().map(|label| Intent::Click {
+            label,
+            row,
+            confirm: false,
+            batch: false,
+        });
+        out.splice(at..at, first);
+    }
     out.extend(confirmations.into_iter().map(|label| Intent::Click {
         label,
         row: false,
@@ -332,7 +361,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
 /// default value in the **Deletion Period** field"), not as a control to click.
 fn names_a_section(lower_text: &str, label: &str) -> bool {
     let label = label.to_lowercase();
-    ["step", "section", "area", "field"]
+    ["step", "section", "area", "field", "column"]
         .iter()
         .any(|place| lower_text.contains(&format!("the {label} {place}")))
 }
@@ -642,6 +671,46 @@ mod tests {
                 segments: nav.menu_path.clone(),
                 at: 0
             }]
+        );
+    }
+
+    #[test]
+    fn a_row_action_clicked_before_a_selection_comes_first() {
+        let mut s = step(
+            "Click Bind Resource in the Actions column of the target EIP, select ECS Instance, and then select the corresponding ECS instance.",
+            &["Bind Resource", "Actions", "ECS Instance"],
+            vec![StepAction::Click, StepAction::Select],
+        );
+        s.values = vec![FieldValue {
+            label: None,
+            value: "ECS Instance".into(),
+        }];
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::Click {
+                    label: "Bind Resource".into(),
+                    row: true,
+                    confirm: false,
+                    batch: false
+                },
+                Intent::Choose {
+                    labels: vec!["ECS Instance".into()],
+                    value: None,
+                    undocumented: false
+                },
+            ]
+        );
+        let mut after = step(
+            "Select a VPC and a vSwitch, and then click Buy Now.",
+            &["VPC", "vSwitch", "Buy Now"],
+            vec![StepAction::Select, StepAction::Click],
+        );
+        after.values.clear();
+        let got = intents(&after, &Task::default());
+        assert!(
+            matches!(got.last(), Some(Intent::Click { label, confirm: true, .. }) if label == "Buy Now"),
+            "{got:?}"
         );
     }
 }

@@ -81,6 +81,10 @@ pub struct ScriptedPolicy {
     step_note: Option<String>,
     events: Vec<StepEvent>,
     asked_resource: bool,
+    /// The dialog the last step left open was submitted for it.
+    submitted_implicitly: bool,
+    /// The step that last asked for a resource because its list was empty: once per step.
+    asked_in_step: Option<usize>,
     /// An action was taken for the current step.
     acted_in_step: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
@@ -195,6 +199,12 @@ impl Policy for ScriptedPolicy {
                 return self.control(ctx, ControlAction::TaskComplete { summary }, "report the task complete");
             }
             self.ensure_intents(ctx);
+            if self.intent == self.intents.len()
+                && self.step + 1 == ctx.steps.len()
+                && let Some(submit) = self.implicit_submit(ctx)
+            {
+                self.intents.push(submit);
+            }
             let Some(intent) = self.intents.get(self.intent).cloned() else {
                 let note = self.step_note.take();
                 self.events.push(StepEvent::Done { step: self.step, note });
@@ -276,6 +286,34 @@ impl Policy for ScriptedPolicy {
 }
 
 impl ScriptedPolicy {
+    /// The last step filled a dialog and the page ends there ("select the corresponding ECS
+    /// instance."): the dialog's OK is what a person clicks next, so it is clicked, once, and noted.
+    fn implicit_submit(&mut self, ctx: &Context<'_>) -> Option<Intent> {
+        if self.submitted_implicitly || !self.acted_in_step {
+            return None;
+        }
+        let modal = ground::open_modal(ctx.observation)?;
+        let button = ctx.observation.elements.iter().find(|e| {
+            e.role == aca_core::Role::Button
+                && !e.state.disabled
+                && ground::modal_of(e) == Some(modal)
+                && ["OK", "Confirm"]
+                    .iter()
+                    .any(|l| crate::label::normalise(l) == crate::label::normalise(&e.name))
+        })?;
+        self.submitted_implicitly = true;
+        self.step_note = Some(format!(
+            "the page ends with the \"{}\" dialog filled; its \"{}\" button, which the page leaves implicit, was clicked",
+            modal.name, button.name
+        ));
+        Some(Intent::Click {
+            label: button.name.clone(),
+            row: false,
+            confirm: true,
+            batch: false,
+        })
+    }
+
     fn ground(&mut self, ctx: &Context<'_>, intent: &Intent) -> Move {
         match intent {
             Intent::Nothing { note } => Move::Done(Some(note.clone())),

@@ -4,8 +4,8 @@ use aca_core::{Element, GuiAction, PlaceKind, Role};
 
 use super::alternative::{Alternative, place_path, scroll_alternative};
 use super::ground::{
-    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, open_modal, page_is, renamed,
-    row_of, same_place, search_box,
+    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, list_is_empty, open_modal,
+    page_is, renamed, row_of, same_place, search_box,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
@@ -190,6 +190,9 @@ impl ScriptedPolicy {
         }
         if ours || (names.is_empty() && !rows.is_empty()) {
             return Move::Done(None);
+        }
+        if list_is_empty(obs) {
+            return self.empty_list(ctx);
         }
         let mut alternatives = Vec::new();
         // An object inside a directory (`reports/q3.txt` under `reports/`): open the directory.
@@ -451,6 +454,24 @@ impl ScriptedPolicy {
         self.fallback(ctx, &format!("the wizard step \"{name}\""), name, vec![alternative])
     }
 
+    /// The step acts on a row of a list that has none: the account lacks the resource, which is the
+    /// environment's problem, never the page's. Asked for once per step; still empty after, the
+    /// step gives up without a finding.
+    fn empty_list(&mut self, ctx: &Context<'_>) -> Move {
+        if self.asked_in_step != Some(self.step) {
+            self.asked_in_step = Some(self.step);
+            self.asked_resource = true;
+            return Move::Provision(self.resource_description(ctx));
+        }
+        Move::GiveUp {
+            reason: format!(
+                "the list on \"{}\" is empty even after the resource the step acts on was asked for",
+                ctx.observation.title
+            ),
+            finding: None,
+        }
+    }
+
     pub(super) fn resource_description(&self, ctx: &Context<'_>) -> String {
         let step = self.step(ctx).unwrap_or_default();
         let mut description = format!("Step {} acts on an existing resource: {}", step.number, step.text);
@@ -474,6 +495,9 @@ impl ScriptedPolicy {
         let names = Self::resource_names(ctx);
         if row && ctx.task.resource_report.is_none() && !self.asked_resource {
             return Move::Provision(self.resource_description(ctx));
+        }
+        if row && open_modal(obs).is_none() && list_is_empty(obs) {
+            return self.empty_list(ctx);
         }
         let container = step
             .container

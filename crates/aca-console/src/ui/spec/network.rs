@@ -1,4 +1,5 @@
-//! Networking consoles: Virtual Private Cloud, Server Load Balancer (CLB) and Alibaba Cloud DNS.
+//! Networking consoles: Virtual Private Cloud (with its Elastic IP Address pages), Server Load
+//! Balancer (CLB) and Alibaba Cloud DNS.
 
 use super::*;
 use crate::profile::Placement::{AllActions, Inline, More};
@@ -192,12 +193,83 @@ pub fn vpc() -> ProductSpec {
         ("Created At", "CreationTime"),
     ])];
 
+    // Elastic IP Address pages live in the VPC console (associate-eip-ecs.md): the list, and Bind
+    // Resource in the Actions column, whose dialog the older page names.
+    let mut eips = page(
+        "eips",
+        "Elastic IP Addresses",
+        "DescribeEipAddresses",
+        "EipAddresses.EipAddress",
+        "AllocationId",
+        "Name",
+    );
+    eips.columns = vec![
+        col("Instance ID/Name", "AllocationId", ColumnKind::IdName),
+        col("IP Address", "IpAddress", ColumnKind::Mono),
+        col("Status", "Status", ColumnKind::Status),
+        col("Bandwidth", "Bandwidth", ColumnKind::Text),
+        col("Created At", "AllocationTime", ColumnKind::Time),
+    ];
+    eips.search = search(&[("Instance ID", "AllocationId"), ("IP Address", "EipAddress")]);
+    eips.row_actions = vec![
+        row_form(
+            "Bind Resource",
+            Inline,
+            form(
+                "bind-resource",
+                "Bind Resource",
+                "Associate EIP with Resource",
+                Container::Dialog,
+                "AssociateEipAddress",
+                vec![step(
+                    "",
+                    vec![
+                        field(
+                            "Instance Type",
+                            "InstanceType",
+                            radio(&[("EcsInstance", "ECS Instance")]),
+                        )
+                        .required()
+                        .default("EcsInstance"),
+                        field(
+                            "Select an instance to associate",
+                            "InstanceId",
+                            resources("ecs", "instances"),
+                        )
+                        .required(),
+                    ],
+                )],
+            )
+            .for_row("AllocationId")
+            .success("The EIP is associated with the resource."),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::IsNot(vec![s("Available")]),
+            "Only an EIP in the Available state can be associated with a resource.",
+        ),
+        details(Inline),
+    ];
+    eips.tabs = vec![basic(&[
+        ("Instance ID", "AllocationId"),
+        ("Name", "Name"),
+        ("IP Address", "IpAddress"),
+        ("Status", "Status"),
+        ("Associated Instance ID", "InstanceId"),
+        ("Bandwidth", "Bandwidth"),
+        ("Region", "RegionId"),
+        ("Created At", "AllocationTime"),
+    ])];
+
     ProductSpec {
         code: s("vpc"),
         api: s("vpc"),
         name: s("Virtual Private Cloud"),
-        nav: nav(&[("Virtual Private Cloud", &[("VPCs", "vpcs"), ("vSwitch", "vswitches")])]),
-        pages: vec![vpcs, vswitches],
+        nav: nav(&[
+            ("Virtual Private Cloud", &[("VPCs", "vpcs"), ("vSwitch", "vswitches")]),
+            ("Elastic IP Address", &[("Elastic IP Addresses", "eips")]),
+        ]),
+        pages: vec![vpcs, vswitches, eips],
     }
 }
 

@@ -1,0 +1,183 @@
+//! `aca bench real-pages`: verifies the real-page corpus on today's console and prints how the
+//! verifier does on documentation as it is really written (`verify::real_bench`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use aca_console::profile::ProfileId;
+use aca_docs::real_pages::read_corpus;
+use anyhow::Context;
+use clap::Args;
+
+use super::bench::{PageRunArgs, exit_status, in_page_order, one_line, print_figures, run_once, short, write_figures};
+use crate::verify::page;
+use crate::verify::real_bench::{Miss, RealPageResult, score};
+use crate::verify::target::{ConsoleTarget, emulator_lacks, product_of};
+
+/// Verify the real-page corpus and score the runs against the targets for real documentation.
+///
+/// Every page of DIR (one folder per product, each with its sources.toml) is verified once with the
+/// scripted policy on the bundled console's current (2026) release, as a writer's page arrives: no
+/// sidecar. The figures: current pages that pass, current pages called doc_defect (each one a false
+/// alarm), old-flow pages reported as doc_defect with the first defect at a step where
+/// sources.toml says the flow differs, and pages of products the bundled console lacks that
+/// end environment_failure.
+///
+/// Prints a table and the figures with their targets; writes OUT/bench.json and every run's report
+/// under OUT/<product>/<page>/.
+///
+/// Exit status: 0 when every target is met, 1 when one is not, 2 on an error.
+///
+/// Examples:
+///   aca bench real-pages
+///   aca bench real-pages --product vpc --product ecs
+///   aca bench real-pages --pages 10 --jobs 2 --out out/bench-real
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct RealPagesArgs {
+    /// The real-page corpus: one folder per product, each with a sources.toml.
+    #[arg(default_value = "tests/real-pages")]
+    dir: PathBuf,
+    /// Only the pages of this product folder (repeatable).
+    #[arg(long, value_name = "FOLDER")]
+    product: Vec<String>,
+    #[command(flatten)]
+    runs: PageRunArgs,
+    /// Where the figures (bench.json) and the runs' reports are written.
+    #[arg(long, default_value = "out/bench-real")]
+    out: PathBuf,
+}
+
+/// A page to run, read and placed.
+struct Planned {
+    input: page::PageInput,
+    product: String,
+    flow: String,
+    differences: Vec<String>,
+    not_emulated: Option<String>,
+}
+
+pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
+    let mut corpus =
+        read_corpus(&args.dir).with_context(|| format!("reading the real-page corpus {}", args.dir.display()))?;
+    if !args.product.is_empty() {
+        let unknown: Vec<&String> = args
+            .product
+            .iter()
+            .filter(|p| !corpus.iter().any(|page| &page.product == *p))
+            .collect();
+        anyhow::ensure!(
+            unknown.is_empty(),
+            "{} has no product folder {unknown:?}",
+            args.dir.display()
+        );
+        corpus.retain(|page| args.product.contains(&page.product));
+    }
+    if let Some(n) = args.runs.pages {
+        corpus.truncate(n);
+    }
+    anyhow::ensure!(!corpus.is_empty(), "{} holds no real pages", args.dir.display());
+
+    let mut planned = Vec::new();
+    for real in corpus {
+        let input = page::load(&real.path.display().to_string()).await?;
+        let not_emulated = match product_of(&input) {
+            Ok(product) => emulator_lacks(product, ProfileId::Y2026),
+            Err(why) => Some(why),
+        };
+        planned.push(Planned {
+            input,
+            product: real.product,
+            flow: real.source.flow.clone(),
+            differences: real.source.differences.clone(),
+            not_emulated,
+        });
+    }
+
+    let target = ConsoleTarget::bundled().await?;
+    eprintln!(
+        "bench: {} real pages on {} ({} at a time)",
+        planned.len(),
+        target.url(),
+        args.runs.jobs
+    );
+    let started = std::time::Instant::now();
+    let results = in_page_order(
+        &planned,
+        args.runs.jobs,
+        |p| async {
+            let settings = args
+                .runs
+                .scripted_settings(ProfileId::Y2026, &args.out.join(&p.product));
+            let (run, _, _) = run_once(&target, &p.input, &settings).await;
+            RealPageResult {
+                page: p.input.source.clone(),
+                flow: p.flow.clone(),
+                not_emulated: p.not_emulated.clone(),
+                differences: p.differences.clone(),
+                run,
+            }
+        },
+        |r: &RealPageResult| {
+            format!(
+                "{}: {} ({} page, {:.1} s)",
+                r.page,
+                r.run.verdict_label(),
+                r.flow,
+                r.run.total_ms as f64 / 1000.0
+            )
+        },
+    )
+    .await;
+    let scored = score(&results);
+
+    println!("{:<56} {:<8} {:<20} first problem", "page", "flow", "verdict");
+    for r in &results {
+        let problem = if r.run.passed() {
+            String::new()
+        } else {
+            r.run.first_problem()
+        };
+        println!(
+            "{:<56} {:<8} {:<20} {}",
+            short(&r.page, 56),
+            r.flow,
+            r.run.verdict_label(),
+            one_line(&problem).chars().take(120).collect::<String>()
+        );
+    }
+    let misses = |title: &str, list: &[Miss]| {
+        if !list.is_empty() {
+            println!("\n{title}:");
+            for m in list {
+                println!("  {} [{}]: {}", m.page, m.verdict, one_line(&m.problem));
+            }
+        }
+    };
+    misses("current pages not passing", &scored.current_not_passing);
+    misses(
+        "old-flow pages not flagged at a step where they differ",
+        &scored.old_not_flagged,
+    );
+    misses(
+        "pages of products the console lacks, not ended environment_failure",
+        &scored.not_emulated_misreported,
+    );
+    println!(
+        "\ncurrent pages: {}\nold-flow pages: {}\nunemulated products: {}",
+        scored.current.describe(),
+        scored.old.describe(),
+        scored.not_emulated.describe()
+    );
+    print_figures(&scored.figures);
+    let json = serde_json::json!({
+        "corpus": args.dir,
+        "profile": "2026",
+        "jobs": args.runs.jobs,
+        "wallSeconds": started.elapsed().as_secs_f64(),
+        "score": scored,
+        "pages": results,
+    });
+    write_figures(&args.out.join("bench.json"), &json)?;
+    Ok(exit_status(&scored.figures))
+}
