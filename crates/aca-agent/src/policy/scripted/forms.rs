@@ -316,6 +316,15 @@ impl ScriptedPolicy {
                     failed: None,
                 };
             }
+            // "set Enable Health Check to Off" where the field is a switch or a group of radio
+            // buttons, not a drop-down list.
+            if let Some(value) = value
+                && let Some(choice) = labels
+                    .iter()
+                    .find_map(|label| self.ground_choice(ctx, label, value, undocumented))
+            {
+                return choice;
+            }
             let what = format!("the drop-down list \"{}\"", labels.join("\" or \""));
             let place = same_place(obs, &[Role::Combobox], None);
             let mut alternatives = Vec::new();

@@ -269,3 +269,60 @@ pub fn search_box(observation: &Observation) -> Option<&Element> {
                 || e.hint.as_deref().is_some_and(|h| normalise(h).contains("search")))
     })
 }
+
+/// Whether a resource's identifier is an id the console generated (`vpc-bp1abc…`, a UUID) rather
+/// than a name a person gave it.
+pub fn looks_like_id(text: &str) -> bool {
+    let uuid = text.len() == 36
+        && text.char_indices().all(|(i, c)| {
+            if [8, 13, 18, 23].contains(&i) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        });
+    let prefixed = text.split_once('-').is_some_and(|(kind, rest)| {
+        !kind.is_empty()
+            && kind.chars().all(|c| c.is_ascii_lowercase())
+            && rest.len() >= 8
+            && rest.chars().all(|c| c.is_ascii_alphanumeric())
+            && rest.chars().any(|c| c.is_ascii_digit())
+    });
+    uuid || prefixed
+}
+
+/// What to type into a list's search box: an id where the box searches by ID, a name where it
+/// searches by name (the key is the drop-down list right before it), else the first identifier.
+pub fn search_term<'n>(observation: &Observation, search: &Element, names: &'n [String]) -> Option<&'n String> {
+    let at = observation.elements.iter().position(|e| e.index == search.index)?;
+    let key = observation.elements[..at]
+        .iter()
+        .rev()
+        .take(2)
+        .find(|e| e.role == Role::Combobox)
+        .map(|e| normalise(&e.name));
+    let words: Vec<&str> = key
+        .as_deref()
+        .map(|k| k.split_whitespace().collect())
+        .unwrap_or_default();
+    let by_id = words.contains(&"id");
+    let by_name = words.contains(&"name");
+    names
+        .iter()
+        .find(|n| (by_id && looks_like_id(n)) || (by_name && !by_id && !looks_like_id(n)))
+        .or(names.first())
+}
+
+#[cfg(test)]
+mod search_tests {
+    use super::looks_like_id;
+
+    #[test]
+    fn generated_ids_are_told_from_names() {
+        assert!(looks_like_id("vpc-bp1a2b3c4d5e6f7g8h"));
+        assert!(looks_like_id("4c13a527-7f3d-4b47-a359-fc1848bf79cc"));
+        assert!(!looks_like_id("web-vpc"));
+        assert!(!looks_like_id("audit-trail-a1b2"));
+        assert!(!looks_like_id("cpu-alert-rule"));
+    }
+}

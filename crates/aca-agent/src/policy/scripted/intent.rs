@@ -357,13 +357,22 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
 }
 
 /// Whether the step's text uses `label` as the name of where it works ("in the **Basic
-/// Configurations** step", "in the **VPC** section") or of a field it leaves as it is ("keep the
+/// Configurations** step", "in the **VPC** section", "of the **Alert Rules** page") or of a field it leaves as it is ("keep the
 /// default value in the **Deletion Period** field"), not as a control to click.
 fn names_a_section(lower_text: &str, label: &str) -> bool {
     let label = label.to_lowercase();
-    ["step", "section", "area", "field", "column"]
+    let section = ["step", "section", "area", "field", "column"]
         .iter()
-        .any(|place| lower_text.contains(&format!("the {label} {place}")))
+        .any(|place| lower_text.contains(&format!("the {label} {place}")));
+    // "On the Threshold Value Alert tab of the Alert Rules page": where the step is, unless the
+    // step clicks it ("click the Alert Contact Group tab").
+    let clicked = ["click ", "click the ", "choose ", "open the ", "go to the "]
+        .iter()
+        .any(|verb| lower_text.contains(&format!("{verb}{label}")));
+    let place = ["page", "tab", "message", "dialog box"]
+        .iter()
+        .any(|place| lower_text.contains(&format!("the {label} {place}")));
+    section || (place && !clicked)
 }
 
 /// The rows of the parameter tables that belong to `step` (inside it or right after it).

@@ -5,7 +5,7 @@ use aca_core::{Element, GuiAction, PlaceKind, Role};
 use super::alternative::{Alternative, place_path, scroll_alternative};
 use super::ground::{
     CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, list_is_empty, open_modal,
-    page_is, renamed, row_of, same_place, search_box,
+    page_is, renamed, row_of, same_place, search_box, search_term,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
@@ -210,7 +210,9 @@ impl ScriptedPolicy {
                 format!("open the directory \"{}\" that holds the resource", directory.name),
             ));
         }
-        if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+        if let Some(search) = search_box(obs)
+            && let Some(name) = search_term(obs, search, &names)
+        {
             alternatives.push(Alternative::path(
                 "search",
                 GuiAction::Type {
@@ -260,7 +262,9 @@ impl ScriptedPolicy {
             return Move::Done(None);
         }
         let mut alternatives = Vec::new();
-        if let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+        if let Some(search) = search_box(obs)
+            && let Some(name) = search_term(obs, search, &names)
+        {
             alternatives.push(Alternative::path(
                 "search",
                 GuiAction::Type {
@@ -811,7 +815,10 @@ impl ScriptedPolicy {
                 });
             }
         }
-        if row && let (Some(search), Some(name)) = (search_box(obs), names.first()) {
+        if row
+            && let Some(search) = search_box(obs)
+            && let Some(name) = search_term(obs, search, &names)
+        {
             alternatives.push(Alternative::path(
                 "search",
                 GuiAction::Type {

@@ -142,7 +142,7 @@ pub fn actiontrail() -> ProductSpec {
             Inline,
             "DeleteTrail",
             "Name",
-            confirm("Delete Trail", "Are you sure you want to delete the trail?"),
+            confirm("Delete Trail", "Are you sure you want to delete the trail?").ok("Confirm"),
         ),
     ];
     trails.tabs = vec![basic(&[

@@ -590,6 +590,14 @@ pub(crate) fn confirm(title: &str, message: &str) -> Confirm {
     }
 }
 
+impl Confirm {
+    /// The confirming button's label where it is not "OK".
+    pub(crate) fn ok(mut self, label: &str) -> Self {
+        self.ok = s(label);
+        self
+    }
+}
+
 pub(crate) fn details(placement: Placement) -> RowAction {
     RowAction {
         label: s("Manage"),
