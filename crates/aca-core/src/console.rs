@@ -59,8 +59,9 @@ const PRODUCTS: &[ProductConsole] = &[
     ProductConsole {
         code: "slb",
         names: &[
-            "Server Load Balancer",
+            "Classic Load Balancer (CLB)",
             "Classic Load Balancer",
+            "Server Load Balancer",
             "CLB",
             "SLB",
             "CLB (FKA SLB)",

@@ -402,7 +402,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     },
     ProductEntry {
         name: "Classic Load Balancer",
-        aliases: &["CLB", "Server Load Balancer", "SLB"],
+        aliases: &["CLB", "Classic Load Balancer", "Server Load Balancer", "SLB"],
         operations: &[
             purchase(
                 "CreateLoadBalancer",

@@ -97,13 +97,6 @@ pub static CHANGES_2024: &[Change] = &[
         action: "DeleteVSwitch",
         id_param: "VSwitchId",
     },
-    Rename {
-        product: "vpc",
-        page: "eips",
-        what: "row action",
-        in_2024: "Associate with Resource",
-        in_2026: "Bind Resource",
-    },
     // Elastic Compute Service
     Rename {
         product: "ecs",

@@ -87,5 +87,11 @@ mod tests {
         assert!(!product_renamed("ApsaraDB RDS", "ApsaraDB RDS"));
         assert!(!product_renamed("CloudMonitor", "CloudMonitor"));
         assert!(!product_renamed("CLB", "Server Load Balancer"));
+        assert!(!product_renamed("CLB", "Classic Load Balancer (CLB)"));
+        assert!(!product_renamed(
+            "Classic Load Balancer (CLB)",
+            "Classic Load Balancer (CLB)"
+        ));
+        assert!(product_renamed("Server Load Balancer", "Classic Load Balancer (CLB)"));
     }
 }

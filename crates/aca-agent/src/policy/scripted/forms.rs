@@ -54,7 +54,7 @@ impl ScriptedPolicy {
                 },
                 (_, value) => Intent::Fill {
                     label: field.name.clone(),
-                    value: value.unwrap_or_else(|| invented_value(ctx, &field.name)),
+                    value: value.unwrap_or_else(|| invented_value(ctx.task, &field.name)),
                     undocumented: false,
                 },
             };
@@ -97,7 +97,7 @@ impl ScriptedPolicy {
             } else {
                 Intent::Fill {
                     label: field.name.clone(),
-                    value: value.unwrap_or_else(|| invented_value(ctx, &field.name)),
+                    value: value.unwrap_or_else(|| invented_value(ctx.task, &field.name)),
                     undocumented,
                 }
             };
@@ -547,13 +547,8 @@ fn selects_what_it_names(sentence: &str, field: &str) -> bool {
 }
 
 /// A value for a required field no step documents, shaped by its label.
-fn invented_value(ctx: &Context<'_>, label: &str) -> String {
-    let suffix = ctx
-        .task
-        .bindings
-        .get("suffix")
-        .cloned()
-        .unwrap_or_else(|| "verify".into());
+fn invented_value(task: &crate::task::Task, label: &str) -> String {
+    let suffix = task.bindings.get("suffix").cloned().unwrap_or_else(|| "verify".into());
     let label = normalise(label);
     if label.contains("password") {
         format!("Aca#{suffix}2026x")
@@ -561,6 +556,10 @@ fn invented_value(ctx: &Context<'_>, label: &str) -> String {
         "80".into()
     } else if label.contains("description") {
         "Created while verifying documentation".into()
+    } else if label.contains("domain") {
+        format!("aca-{suffix}.com")
+    } else if label.contains("email") {
+        format!("aca-{suffix}@example.com")
     } else {
         format!("aca-{suffix}")
     }
@@ -578,5 +577,13 @@ mod tests {
         assert!(selects_what_it_names("Select a zone from the drop-down list.", "Zone"));
         assert!(!selects_what_it_names(step, "Resource Group"));
         assert!(!selects_what_it_names("Click OK.", "Select an instance to associate"));
+    }
+
+    #[test]
+    fn an_invented_value_has_the_shape_its_label_asks_for() {
+        let task = crate::task::Task::default();
+        assert!(super::invented_value(&task, "Domain Name").ends_with(".com"));
+        assert!(super::invented_value(&task, "Email").contains('@'));
+        assert!(super::invented_value(&task, "Port").chars().all(|c| c.is_ascii_digit()));
     }
 }

@@ -423,7 +423,7 @@ pub fn slb() -> ProductSpec {
     ProductSpec {
         code: s("slb"),
         api: s("slb"),
-        name: s("Server Load Balancer"),
+        name: s("Classic Load Balancer (CLB)"),
         nav: nav(&[("CLB", &[("Instances", "instances")])]),
         pages: vec![lbs],
     }
