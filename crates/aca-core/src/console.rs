@@ -276,7 +276,7 @@ impl ConsoleSite {
 
 /// Lower case, without "console", a leading "the", "®", bold marks or doubled spaces.
 fn normalise(name: &str) -> String {
-    let name = name.replace('®', "").replace('*', "").to_lowercase();
+    let name = name.replace(['®', '*'], "").to_lowercase();
     let words: Vec<&str> = name.split_whitespace().filter(|w| *w != "console").collect();
     let words = match words.first() {
         Some(&"the") => &words[1..],

@@ -530,7 +530,7 @@ fn selects_what_it_names(sentence: &str, field: &str) -> bool {
     let lower = sentence.to_lowercase();
     lower.match_indices("select ").any(|(at, verb)| {
         let object = lower[at + verb.len()..]
-            .split(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')'))
+            .split([',', '.', ';', ':', '(', ')'])
             .next()
             .unwrap_or("");
         let object = [" from ", " and ", " in ", " on ", " to ", " that ", " for "]
