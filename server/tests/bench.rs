@@ -19,10 +19,16 @@ async fn bench(command: &str, files: &[&str]) -> (std::process::Output, tempfile
     for file in files {
         std::fs::copy(corpus(&format!("vpc/{file}")), folder.join(file)).unwrap();
     }
+    run_bench(command, pages.path(), &[]).await
+}
+
+/// `aca bench COMMAND DIR ARGS… --out <a fresh folder>`: its output and that folder.
+async fn run_bench(command: &str, dir: &std::path::Path, args: &[&str]) -> (std::process::Output, tempfile::TempDir) {
     let out = tempfile::tempdir().unwrap();
     let output = aca_async()
         .args(["bench", command])
-        .arg(pages.path())
+        .arg(dir)
+        .args(args)
         .arg("--out")
         .arg(out.path())
         .output()
@@ -168,15 +174,7 @@ async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the
         ("vpc", "associate-eip-ecs-old.md"),
         ("alb", "create-alb-instance.md"),
     ]);
-    let out = tempfile::tempdir().unwrap();
-    let output = aca_async()
-        .args(["bench", "real-pages"])
-        .arg(pages.path())
-        .args(["--jobs", "2", "--out"])
-        .arg(out.path())
-        .output()
-        .await
-        .expect("aca runs");
+    let (output, out) = run_bench("real-pages", pages.path(), &["--jobs", "2"]).await;
     let shown = show(&output);
     let text = std::fs::read_to_string(out.path().join("bench.json")).expect("bench.json is written");
     let bench: Value = serde_json::from_str(&text).unwrap();

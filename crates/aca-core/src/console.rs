@@ -162,11 +162,6 @@ const PRODUCTS: &[ProductConsole] = &[
 ];
 
 impl ProductConsole {
-    /// Every product the table knows.
-    pub fn all() -> &'static [ProductConsole] {
-        PRODUCTS
-    }
-
     pub fn by_code(code: &str) -> Option<&'static ProductConsole> {
         PRODUCTS.iter().find(|p| p.code == code)
     }
@@ -256,22 +251,6 @@ impl ConsoleSite {
             }
         }
     }
-
-    /// The console's home: the list of products.
-    pub fn home_url(&self) -> String {
-        match self {
-            ConsoleSite::China => "https://home.console.aliyun.com/home/dashboard/ProductAndService".into(),
-            ConsoleSite::International => {
-                "https://home.console.alibabacloud.com/home/dashboard/ProductAndService".into()
-            }
-            ConsoleSite::Emulator { origin } => format!("{origin}/console"),
-        }
-    }
-
-    /// Whether a URL is a page of this site's consoles.
-    pub fn owns(&self, url: &str) -> bool {
-        &ConsoleSite::of_url(url) == self
-    }
 }
 
 /// Lower case, without "console", a leading "the", "®", bold marks or doubled spaces.
@@ -358,9 +337,6 @@ mod tests {
             emulator.product_url(ProductConsole::by_code("ecs").unwrap(), "cn-beijing"),
             "http://127.0.0.1:9/console/ecs?region=cn-beijing"
         );
-        assert_eq!(emulator.home_url(), "http://127.0.0.1:9/console");
-        assert!(emulator.owns("http://127.0.0.1:9/console/ecs"));
-        assert!(!emulator.owns("https://ecs.console.aliyun.com/"));
     }
 
     #[test]

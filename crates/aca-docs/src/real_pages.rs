@@ -38,13 +38,6 @@ pub struct PageSource {
     pub archived: bool,
 }
 
-impl PageSource {
-    /// Whether the page describes an older flow than today's console.
-    pub fn is_old_flow(&self) -> bool {
-        self.flow == "old"
-    }
-}
-
 /// Where a difference starts, as its `step N:` prefix says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DifferenceAt {

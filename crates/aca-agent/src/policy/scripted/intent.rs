@@ -254,21 +254,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     if selects && clicks {
         // What the sentence clicks after it selects confirms the selection; a confirmation label
         // anywhere is one. "Click Bind Resource …, select ECS Instance" clicks before it selects.
-        let click_at = lower.rfind("click ");
+        let (first_click, last_click) = (lower.find("click "), lower.rfind("click "));
         let select_at = lower.find("select ");
-        let at = |label: &String| lower.find(&label.to_lowercase());
         let clicked_after = |label: &String| {
             crate::label::is_confirm_label(label)
-                || click_at.is_some_and(|c| {
+                || last_click.is_some_and(|c| {
                     select_at.is_none_or(|s| c > s) && lower.rfind(&label.to_lowercase()).is_some_and(|p| p > c)
                 })
         };
-        let clicked_before = |label: &String| {
-            let first_click = lower.find("click ");
-            match (first_click, at(label), select_at) {
-                (Some(c), Some(p), Some(s)) => c < p && p < s,
-                _ => false,
-            }
+        let clicked_before = |label: &String| match (first_click, lower.find(&label.to_lowercase()), select_at) {
+            (Some(c), Some(p), Some(s)) => c < p && p < s,
+            _ => false,
         };
         confirmations = unused.iter().filter(|l| clicked_after(l)).cloned().collect();
         unused.retain(|l| !clicked_after(l));
@@ -357,8 +353,9 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
 }
 
 /// Whether the step's text uses `label` as the name of where it works ("in the **Basic
-/// Configurations** step", "in the **VPC** section", "of the **Alert Rules** page") or of a field it leaves as it is ("keep the
-/// default value in the **Deletion Period** field"), not as a control to click.
+/// Configurations** step", "in the **VPC** section", "of the **Alert Rules** page") or of a field
+/// it leaves as it is ("keep the default value in the **Deletion Period** field"), not as a
+/// control to click.
 fn names_a_section(lower_text: &str, label: &str) -> bool {
     let label = label.to_lowercase();
     let section = ["step", "section", "area", "field", "column"]
