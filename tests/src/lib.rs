@@ -100,6 +100,9 @@ impl Chromium {
                 "--disable-gpu",
                 "--no-first-run",
                 "--disable-background-networking",
+                "--disable-background-timer-throttling",
+                "--disable-renderer-backgrounding",
+                "--disable-backgrounding-occluded-windows",
                 "--disable-component-update",
                 "--disable-sync",
             ])

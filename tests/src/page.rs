@@ -129,14 +129,29 @@ pub async fn click_in_frame(page: &Page, selector: &str) {
     .unwrap();
 }
 
-/// Waits for the element matching `selector` and clicks it.
+/// Waits for the element matching `selector` and clicks it once it can be clicked: an element that
+/// is in the DOM but not laid out yet (a panel still rendering) is found again until it is.
 pub async fn click(page: &Page, selector: &str) {
-    wait_for(page, selector).await.click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match wait_for(page, selector).await.click().await {
+            Ok(_) => return,
+            Err(e) if Instant::now() > deadline => panic!("could not click {selector}: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
 }
 
-/// Waits for the element matching `xpath` and clicks it.
+/// Waits for the element matching `xpath` and clicks it once it can be clicked, as [`click`] does.
 pub async fn click_xpath(page: &Page, xpath: &str) {
-    wait_xpath(page, xpath).await.click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match wait_xpath(page, xpath).await.click().await {
+            Ok(_) => return,
+            Err(e) if Instant::now() > deadline => panic!("could not click {xpath}: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
 }
 
 /// Clicks into the empty field matching `selector` and types `text` as a person would, typing again

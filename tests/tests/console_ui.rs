@@ -769,7 +769,8 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     )
     .await;
 
-    // Restart is only on the details page (2026), in its All Actions pane.
+    // Restart has a button of its own in the upper-right corner of the details page (2026); its
+    // dialog offers Force Restart and ends with Confirm.
     wait_xpath(
         &page,
         "//table[@data-ui-table='instances']//a[normalize-space()='Manage']",
@@ -784,20 +785,26 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         "the instance details page",
     )
     .await;
-    let restart = wait_for(&page, "[aria-label='All Actions'] [data-ui-action='Restart']").await;
+    let restart = wait_for(&page, ".header-actions > [data-ui-action='Restart']").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("instance-details.png"), shot).unwrap();
     restart.click().await.unwrap();
-    wait_xpath(
-        &page,
-        "//div[@id='confirm-instances-3']//button[normalize-space()='OK']",
-    )
-    .await
-    .click()
-    .await
-    .unwrap();
-    let rebooted = "[...document.querySelectorAll('.toast')].some(t => t.innerText.includes('successful'))";
+    wait_for(&page, "#restart-instance input[type=checkbox][name='ForceStop']").await;
+    click_xpath(&page, "//div[@id='restart-instance']//button[normalize-space()='Confirm']").await;
+    let rebooted = "[...document.querySelectorAll('.toast')].some(t => t.innerText.includes('being restarted'))";
     wait_true(&page, rebooted, "the restart to finish").await;
+
+    // The All Actions pane lists every action, and its search box narrows the list.
+    click(&page, ".all-actions-trigger").await;
+    type_into(&page, ".all-actions-search", "sto").await;
+    wait_true(
+        &page,
+        "(() => { const shown = [...document.querySelectorAll('.all-actions-pane [data-ui-action]')] \
+           .filter(a => a.offsetParent !== null).map(a => a.textContent.trim()); \
+           return shown.length === 1 && shown[0] === 'Stop'; })()",
+        "the search to keep only Stop",
+    )
+    .await;
     page.goto(format!("{base}/console/ecs/instances")).await.unwrap();
     wait_true(
         &page,
@@ -806,24 +813,32 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     )
     .await;
 
-    // Stop sits in the row's More menu (2026); it opens a confirmation dialog.
+    // Stop sits in the row's More menu, in its Instance Status submenu (2026); its dialog asks how
+    // to stop and ends with Confirm.
     wait_for(&page, "[data-ui-table=instances] .hover-menu .more-trigger")
         .await
         .hover()
         .await
         .unwrap();
-    let stop = wait_for(&page, "[data-ui-table=instances] .hover-menu [data-ui-action='Stop']").await;
+    wait_for(&page, "[data-ui-table=instances] [data-ui-submenu='Instance Status'] .submenu-trigger")
+        .await
+        .hover()
+        .await
+        .unwrap();
+    let stop = wait_for(
+        &page,
+        "[data-ui-table=instances] [data-ui-submenu='Instance Status'] [data-ui-action='Stop']",
+    )
+    .await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("instances-more-menu.png"), shot).unwrap();
     stop.click().await.unwrap();
-    wait_xpath(
+    click_xpath(
         &page,
-        "//div[@id='confirm-instances-2']//button[normalize-space()='OK']",
+        "//div[@id='stop-instance']//label[normalize-space()='Force Stop']",
     )
-    .await
-    .click()
-    .await
-    .unwrap();
+    .await;
+    click_xpath(&page, "//div[@id='stop-instance']//button[normalize-space()='Confirm']").await;
     wait_true(
         &page,
         "document.body.innerText.includes('Stopped')",
@@ -867,6 +882,14 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
             .expect("a StopInstance event");
         assert!(stop.error_code.is_none(), "{:?}", stop.error_message);
         assert_eq!(stop.user_agent, "ecs.console.aliyun.com");
+        // The dialog's choices are the API's parameters; an unticked Force Restart sends nothing.
+        let param = |e: &aca_core::TrailEvent, name: &str| {
+            e.request_parameters.get(name).and_then(|v| v.as_str()).map(str::to_owned)
+        };
+        assert_eq!(param(stop, "ForceStop").as_deref(), Some("true"));
+        assert_eq!(param(stop, "StoppedMode").as_deref(), Some("KeepCharging"));
+        let reboot = reboot.unwrap();
+        assert_eq!(param(reboot, "ForceStop"), None);
     }
     chromium.close().await;
 }

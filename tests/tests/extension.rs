@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use aca_chat::fake::{FakeModel, FakeResponse};
 use aca_console::ConsoleConfig;
 use aca_e2e::Emulator;
-use aca_e2e::page::{log_on, wait_for};
+use aca_e2e::page::{click, log_on, wait_for};
 use anyhow::{Context, anyhow};
 use axum::http::header;
 use chromiumoxide::cdp::browser_protocol::target::GetTargetsParams;
@@ -199,10 +199,6 @@ async fn fill(page: &Page, selector: &str, value: &str) {
         json!(value)
     );
     assert_eq!(eval(page, &js).await, json!(true), "no {selector}");
-}
-
-async fn click(page: &Page, selector: &str) {
-    wait_for(page, selector).await.click().await.unwrap();
 }
 
 /// The browser's id of the tab showing a URL that starts with `prefix`.

@@ -295,7 +295,8 @@
     var fixed = JSON.parse(form.getAttribute('data-fixed') || '[]');
     fixed.forEach(function (p) { params[p[0]] = p[1]; });
     form.querySelectorAll('[name]').forEach(function (el) {
-      if (el.type === 'radio' && !el.checked) return;
+      if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
+      if (el.hasAttribute('data-not-sent')) return;
       if (el.closest('[data-then]')) return;
       var name = el.getAttribute('name');
       // Content is sent as typed, surrounding whitespace included.
@@ -345,7 +346,8 @@
         var params = {};
         JSON.parse(section.getAttribute('data-carry') || '[]').forEach(function (c) { params[c[0]] = first[c[1]]; });
         section.querySelectorAll('[name]').forEach(function (el) {
-          if (el.type === 'radio' && !el.checked) return;
+          if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
+      if (el.hasAttribute('data-not-sent')) return;
           var v = (el.value || '').trim();
           if (v !== '') params[el.getAttribute('name')] = v;
         });
@@ -437,6 +439,32 @@
     document.querySelectorAll('[data-batch-button]').forEach(function (b) { b.disabled = n === 0; });
   }
 
+  // ---- menus: the row's More menu, its submenus, the details page's All Actions pane ------------
+  function closeMenu(menu) {
+    menu.classList.remove('open');
+    var trigger = menu.querySelector('[aria-expanded]');
+    if (trigger) trigger.setAttribute('aria-expanded', 'false');
+    menu.querySelectorAll('.submenu.open').forEach(closeMenu);
+  }
+  function toggleMenu(trigger, menu) {
+    if (menu.classList.contains('open')) { closeMenu(menu); return; }
+    // Opening one submenu closes its siblings, as a menu does.
+    var parent = menu.parentNode;
+    if (parent) Array.prototype.forEach.call(parent.children, function (m) { if (m !== menu && m.classList.contains('open')) closeMenu(m); });
+    menu.classList.add('open');
+    trigger.setAttribute('aria-expanded', 'true');
+  }
+  // Typing in the All Actions pane's search box keeps the actions whose names contain the text.
+  document.addEventListener('input', function (ev) {
+    var search = ev.target;
+    if (!search.classList || !search.classList.contains('all-actions-search')) return;
+    var text = search.value.trim().toLowerCase();
+    search.closest('.all-actions-pane').querySelectorAll('[data-ui-action]').forEach(function (item) {
+      var wrap = item.closest('.tooltip-wrap') || item;
+      wrap.hidden = text !== '' && item.textContent.toLowerCase().indexOf(text) < 0;
+    });
+  });
+
   // ---- event wiring --------------------------------------------------------------------------
   document.addEventListener('click', function (ev) {
     var t = ev.target;
@@ -450,7 +478,7 @@
     var opener = t.closest('[data-open]');
     if (opener && !opener.disabled && opener.getAttribute('aria-disabled') !== 'true') {
       ev.preventDefault();
-      document.querySelectorAll('.hover-menu.open').forEach(function (m) { m.classList.remove('open'); });
+      document.querySelectorAll('.hover-menu.open, .all-actions-menu.open').forEach(closeMenu);
       openLayer(opener.getAttribute('data-open'), opener);
       return;
     }
@@ -483,9 +511,20 @@
       document.querySelectorAll('[data-tab-panel]').forEach(function (p) { p.hidden = p.getAttribute('data-tab-panel') !== index; });
       return;
     }
+    var sub = t.closest('.submenu-trigger');
+    if (sub) { toggleMenu(sub, sub.parentNode); return; }
     var more = t.closest('.more-trigger');
-    if (more) { more.parentNode.classList.toggle('open'); return; }
-    document.querySelectorAll('.hover-menu.open').forEach(function (m) { if (!m.contains(t)) m.classList.remove('open'); });
+    if (more) { toggleMenu(more, more.parentNode); return; }
+    var all = t.closest('.all-actions-trigger');
+    if (all) {
+      toggleMenu(all, all.parentNode);
+      var search = all.parentNode.querySelector('.all-actions-search');
+      if (search && all.parentNode.classList.contains('open')) search.focus();
+      return;
+    }
+    document.querySelectorAll('.hover-menu.open, .submenu.open, .all-actions-menu.open').forEach(function (m) {
+      if (!m.contains(t)) closeMenu(m);
+    });
   });
   document.addEventListener('keydown', function (ev) {
     if (ev.key === 'Escape') {

@@ -45,12 +45,16 @@ impl Params {
         &self.0
     }
 
-    /// The operation's own parameters, as an event's `requestParameters`.
+    /// The operation's own parameters, as an event's `requestParameters`. Passwords are masked: an
+    /// audit log is read by more people than the account's owner.
     pub fn operation_params(&self) -> BTreeMap<String, Value> {
         self.0
             .iter()
             .filter(|(k, _)| !PROTOCOL_PARAMS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .map(|(k, v)| {
+                let value = if k.ends_with("Password") { "******" } else { v.as_str() };
+                (k.clone(), Value::String(value.to_owned()))
+            })
             .collect()
     }
 
@@ -198,5 +202,13 @@ mod tests {
         assert!(p.int("Bandwidth").unwrap_err().message.contains("\"Bandwidth\""));
         let p = Params::from_pairs([("Tag.1.Key", "env"), ("Tag.1.Value", "prod")]);
         assert_eq!(p.object_list("Tag")[0]["Value"], "prod");
+    }
+
+    #[test]
+    fn an_events_parameters_never_hold_a_password() {
+        let p = Params::from_pairs([("InstanceId", "i-a"), ("Password", "Secret#2026"), ("AccountPassword", "x")]);
+        let logged = p.operation_params();
+        assert_eq!(logged["InstanceId"], "i-a");
+        assert_eq!((logged["Password"].as_str(), logged["AccountPassword"].as_str()), (Some("******"), Some("******")));
     }
 }

@@ -126,6 +126,15 @@ pub static CHANGES_2024: &[Change] = &[
         in_2024: More,
         in_2026: AllActions,
     },
+    // stop-instance-old.md (2023-11-23) ends the Stop dialog with OK; stop-instance.md (2026-04-28)
+    // with Confirm.
+    Rename {
+        product: "ecs",
+        page: "instances",
+        what: "confirmation button",
+        in_2024: "OK",
+        in_2026: "Confirm",
+    },
     NewRequiredField {
         product: "ecs",
         page: "instances",

@@ -454,10 +454,37 @@ fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
             }
             @if !more.is_empty() {
                 div class="hover-menu" data-ui-action="More" {
-                    a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" { "More" span
+                    a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" aria-expanded="false" { "More" span
                         class="caret" {} }
-                    div class="hover-menu-list" role="menu" {
-                        @for (i, action) in &more { (action_control(view, page, *i, action, item, true)) }
+                    div class="hover-menu-list" role="menu" { (more_menu_items(view, page, &more, item)) }
+                }
+            }
+        }
+    }
+}
+
+/// The More menu's items: those outside any submenu first, then each submenu (`Instance Status`)
+/// as an item that opens its own list, in the order their first items are declared.
+fn more_menu_items(view: &View<'_>, page: &PageSpec, more: &[(usize, &RowAction)], item: &Value) -> Markup {
+    let mut submenus: Vec<&str> = Vec::new();
+    for (_, action) in more {
+        if let Some(sub) = action.submenu.as_deref()
+            && !submenus.contains(&sub)
+        {
+            submenus.push(sub);
+        }
+    }
+    html! {
+        @for (i, action) in more.iter().filter(|(_, a)| a.submenu.is_none()) {
+            (action_control(view, page, *i, action, item, true))
+        }
+        @for sub in submenus {
+            div class="submenu" data-ui-submenu=(sub) role="none" {
+                a class="menu-item submenu-trigger" role="menuitem" tabindex="0" aria-haspopup="menu"
+                    aria-expanded="false" { (sub) span class="submenu-arrow" aria-hidden="true" { "›" } }
+                div class="submenu-list" role="menu" aria-label=(sub) {
+                    @for (i, action) in more.iter().filter(|(_, a)| a.submenu.as_deref() == Some(sub)) {
+                        (action_control(view, page, *i, action, item, true))
                     }
                 }
             }
@@ -592,12 +619,13 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
     match &field.kind {
         FieldKind::Text => html! {
             input class="input" type="text" name=(field.param) value=(field.default) placeholder=(field.placeholder)
-                data-rule=(rule) data-suffix=[(!field.suffix.is_empty()).then_some(&field.suffix)]
+                data-rule=(rule) data-not-sent[!field.sent] data-suffix=[(!field.suffix.is_empty()).then_some(&field.suffix)]
                 data-prefix=[(!field.prefix.is_empty()).then_some(&field.prefix)] autocomplete="off";
         },
         FieldKind::Password => html! {
             input class="input" type="password" name=(field.param) value=(field.default)
-                placeholder=(field.placeholder) data-rule=(rule) autocomplete="new-password";
+                placeholder=(field.placeholder) data-rule=(rule) autocomplete="new-password"
+                data-not-sent[!field.sent];
         },
         FieldKind::Number => html! {
             input class="input" type="text" inputmode="numeric" name=(field.param) value=(field.default)
@@ -620,13 +648,21 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
             input class="input readonly" type="text" data-readonly=(field.param) readonly value=(field.default);
         },
         FieldKind::Radio(items) => html! {
-            div class="radio-group" role="radiogroup" {
+            div class="radio-group" role="radiogroup" aria-label=(field.label) {
                 @for (value, label) in items {
                     label class="radio-button" {
-                        input type="radio" name=(field.param) value=(value) checked[*value == field.default];
+                        input type="radio" name=(field.param) value=(value) checked[*value == field.default]
+                            data-not-sent[!field.sent];
                         span { (label) }
                     }
                 }
+            }
+        },
+        FieldKind::Checkbox => html! {
+            label class="checkbox" {
+                input type="checkbox" name=(field.param) value="true" checked[field.default == "true"]
+                    data-not-sent[!field.sent];
+                span { (field.label) }
             }
         },
         FieldKind::Select(source) => {
@@ -691,9 +727,10 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
     html! {
         div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)
             data-from-row=(field.from_row.as_deref().unwrap_or("")) {
+            // A checkbox carries its label beside the box.
             label class="form-label" {
                 @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
-                (field.label)
+                @if !matches!(field.kind, FieldKind::Checkbox) { (field.label) }
             }
             div class="form-control" { (field_control(view, field, options)) }
             @if !field.help.is_empty() { div class="form-help" { (field.help) } }
@@ -951,11 +988,19 @@ pub fn details_page(
 ) -> Markup {
     let id = display(lookup(item, &page.id_field));
     let name = display(lookup(item, &page.name_field));
-    let all_actions: Vec<(usize, &RowAction)> = page
+    // Actions only the details page offers have buttons of their own in the upper-right corner;
+    // the All Actions pane beside them lists every action on the resource, with a search box.
+    let header_actions: Vec<(usize, &RowAction)> = page
         .row_actions
         .iter()
         .enumerate()
         .filter(|(_, a)| a.placement == Placement::AllActions)
+        .collect();
+    let all_actions: Vec<(usize, &RowAction)> = page
+        .row_actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !matches!(a.kind, ActionKind::Details))
         .collect();
     let main = html! {
         (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&id, None)]))
@@ -963,9 +1008,21 @@ pub fn details_page(
             a class="back" href=(product_url(view, &page.id)) aria-label="Back" { "←" }
             h1 { (if name.is_empty() { &id } else { &name }) }
             @if !all_actions.is_empty() {
-                div class="all-actions" role="region" aria-label="All Actions" {
-                    div class="all-actions-title" { "All Actions" }
-                    @for (i, action) in &all_actions { (action_control(view, page, *i, action, item, false)) }
+                div class="header-actions" {
+                    @for (i, action) in &header_actions { (action_control(view, page, *i, action, item, false)) }
+                    div class="all-actions-menu" {
+                        button class="btn all-actions-trigger" type="button" aria-haspopup="dialog"
+                            aria-expanded="false" { "All Actions" }
+                        div class="all-actions-pane" role="region" aria-label="All Actions" {
+                            input class="input all-actions-search" type="search" placeholder="Search for an action"
+                                aria-label="Search for an action" autocomplete="off";
+                            div class="all-actions-list" {
+                                @for (i, action) in &all_actions {
+                                    (action_control(view, page, *i, action, item, true))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

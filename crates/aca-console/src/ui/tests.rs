@@ -222,6 +222,49 @@ fn every_difference_is_visible_in_the_rendered_pages() {
 }
 
 #[test]
+fn ecs_instance_actions_sit_where_todays_help_pages_put_them() {
+    let html = render_page(ProfileId::Y2026, "ecs", "instances");
+    let submenu = |name: &str| {
+        let start = html
+            .find(&format!("data-ui-submenu=\"{name}\""))
+            .unwrap_or_else(|| panic!("no {name} submenu"));
+        let end = html[start..].find("</div></div>").map_or(html.len(), |e| start + e);
+        html[start..end].to_owned()
+    };
+    // More > Instance Status > Release (release-instance.md); ⋯ > Instance Attributes > Reset
+    // Instance Password (reset-password.md).
+    let status = submenu("Instance Status");
+    for action in ["Start", "Stop", "Release"] {
+        assert!(status.contains(&format!("data-ui-action=\"{action}\"")), "{action} not in Instance Status");
+    }
+    assert!(submenu("Instance Attributes").contains("data-ui-action=\"Reset Instance Password\""));
+    // The details page: Restart in the upper-right corner, and All Actions with a search box
+    // listing Stop (stop-instance.md, restart-instance.md).
+    let header = &html[html.find("class=\"header-actions\"").expect("no header actions")..];
+    let restart = header.find("data-ui-action=\"Restart\"").expect("no Restart button");
+    assert!(restart < header.find("All Actions").unwrap());
+    let pane = &header[header.find("aria-label=\"All Actions\"").unwrap()..];
+    assert!(pane.contains("Search for an action") && pane.contains("data-ui-action=\"Stop\""));
+    // The dialogs the pages describe.
+    for (form, labels) in [
+        ("stop-instance", &["Stopped By", "Force Stop", "Stop Mode", "Standard Mode", "Confirm"][..]),
+        ("restart-instance", &["Force Restart", "Confirm"]),
+        ("release-instance", &["Release Now", "Scheduled Release", "Next", "OK"]),
+        ("reset-instance-password", &["Logon Username", "New Password", "Confirm Password", "Online Reset"]),
+    ] {
+        let start = html.find(&format!("id=\"{form}\"")).unwrap_or_else(|| panic!("no {form} dialog"));
+        let dialog = &html[start..start + html[start..].find("</form>").unwrap()];
+        for label in labels {
+            assert!(dialog.contains(&text(label)), "{form}: no {label}");
+        }
+    }
+    // The choices only the console uses are never sent.
+    let reset = &html[html.find("id=\"reset-instance-password\"").unwrap()..];
+    let confirm_password = &reset[reset.find("name=\"ConfirmPassword\"").unwrap()..];
+    assert!(confirm_password[..confirm_password.find('>').unwrap()].contains("data-not-sent"));
+}
+
+#[test]
 fn drift_lists_every_change_in_both_directions() {
     let forward = drift(ProfileId::Y2024, ProfileId::Y2026);
     let backward = drift(ProfileId::Y2026, ProfileId::Y2024);

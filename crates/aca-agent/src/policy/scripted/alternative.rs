@@ -75,6 +75,30 @@ impl Alternative {
         }
     }
 
+    /// A step towards a target that moved: the target's grounding will carry the move it found.
+    pub(super) fn towards(
+        key: impl Into<String>,
+        action: GuiAction,
+        goal: String,
+        documented: String,
+        observed: String,
+        evidence: Vec<String>,
+    ) -> Alternative {
+        Alternative {
+            key: key.into(),
+            action,
+            goal,
+            grounding: None,
+            effect: Effect::Nothing,
+            via: Some(Finding {
+                kind: FindingKind::Moved,
+                documented,
+                observed,
+                evidence,
+            }),
+        }
+    }
+
     /// A step on the way (scroll, search, expand a group): no finding of its own.
     pub(super) fn path(key: &str, action: GuiAction, goal: String) -> Alternative {
         Alternative {

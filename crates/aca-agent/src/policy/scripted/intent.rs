@@ -143,11 +143,14 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     let lower = step.text.to_lowercase();
-    let row = step.column.is_some() || lower.contains("actions column") || step.actions.contains(&StepAction::Find);
+    // "search for and click Stop" (in the All Actions pane) searches for the control itself: no row.
+    let finds_row =
+        step.actions.contains(&StepAction::Find) && (lower.contains("find ") || !lower.contains("search for and "));
+    let row = step.column.is_some() || lower.contains("actions column") || finds_row;
     if let Some(column) = &step.column {
         used.push(normalise(column));
     }
-    if step.actions.contains(&StepAction::Find) {
+    if finds_row {
         out.push(Intent::FindRow);
     }
     if !step.menu_path.is_empty() {
@@ -584,6 +587,26 @@ mod tests {
                 },
                 Intent::FindRow
             ]
+        );
+    }
+
+    #[test]
+    fn searching_a_pane_for_a_control_looks_for_no_row() {
+        let s = step(
+            "Click All Actions in the upper-right corner, then search for and click Stop.",
+            &["All Actions", "Stop"],
+            vec![StepAction::Click, StepAction::Find],
+        );
+        let derived = intents(&s, &Task::default());
+        assert!(!derived.contains(&Intent::FindRow), "{derived:?}");
+        assert!(
+            derived.iter().all(|i| !matches!(i, Intent::Click { row: true, .. })),
+            "{derived:?}"
+        );
+        assert!(
+            derived
+                .iter()
+                .any(|i| matches!(i, Intent::Click { label, .. } if label == "Stop"))
         );
     }
 

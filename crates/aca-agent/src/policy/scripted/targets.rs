@@ -9,7 +9,7 @@ use super::ground::{
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
-use crate::policy::{Context, Finding, FindingKind};
+use crate::policy::{Context, FindingKind};
 
 impl ScriptedPolicy {
     pub(super) fn ground_navigate(&mut self, ctx: &Context<'_>, segments: &[String], at: usize) -> Move {
@@ -711,20 +711,16 @@ impl ScriptedPolicy {
             } else {
                 label.to_owned()
             };
-            alternatives.push(Alternative {
-                key: "more".into(),
-                action: GuiAction::Click { index: more.index },
-                goal: format!("open the \"{}\" menu to look for \"{label}\"", more.name),
-                grounding: None,
-                effect: Effect::Nothing,
-                via: Some(Finding {
-                    kind: FindingKind::Moved,
-                    documented,
-                    observed: format!("{} > {label}", more.name),
-                    evidence: evidence(more),
-                }),
-            });
+            alternatives.push(Alternative::towards(
+                "more",
+                GuiAction::Click { index: more.index },
+                format!("open the \"{}\" menu to look for \"{label}\"", more.name),
+                documented,
+                format!("{} > {label}", more.name),
+                evidence(more),
+            ));
         }
+        alternatives.extend(self.submenu_alternatives(obs, label, our_row.as_deref()));
         alternatives.extend(scroll_alternative(obs, label));
         let ours_listed = obs
             .elements
@@ -747,19 +743,14 @@ impl ScriptedPolicy {
                     && row_of(e).is_some_and(|r| names.iter().any(|n| mentions(&r.name, n)))
             });
             if let Some(more) = row_more {
-                alternatives.push(Alternative {
-                    key: "row more".into(),
-                    action: GuiAction::Click { index: more.index },
-                    goal: format!("open the resource's \"{}\" menu to look for \"{label}\"", more.name),
-                    grounding: None,
-                    effect: Effect::Nothing,
-                    via: Some(Finding {
-                        kind: FindingKind::Moved,
-                        documented: label.to_owned(),
-                        observed: format!("{} > {label} (in the Actions column)", more.name),
-                        evidence: evidence(more),
-                    }),
-                });
+                alternatives.push(Alternative::towards(
+                    "row more",
+                    GuiAction::Click { index: more.index },
+                    format!("open the resource's \"{}\" menu to look for \"{label}\"", more.name),
+                    label.to_owned(),
+                    format!("{} > {label} (in the Actions column)", more.name),
+                    evidence(more),
+                ));
             }
         }
         if !row
@@ -768,19 +759,14 @@ impl ScriptedPolicy {
         {
             // On the resource's own page, and the control is not there: perhaps it is still in the
             // list's Actions column, where the row's control came from.
-            alternatives.push(Alternative {
-                key: "back to the list".into(),
-                action: GuiAction::Goto { url: list },
-                goal: format!("go back to the list to look for \"{label}\" in the resource's row"),
-                grounding: None,
-                effect: Effect::Nothing,
-                via: Some(Finding {
-                    kind: FindingKind::Moved,
-                    documented: label.to_owned(),
-                    observed: format!("{label} (in the Actions column of the list)"),
-                    evidence: vec![format!("URL: {}", obs.url)],
-                }),
-            });
+            alternatives.push(Alternative::towards(
+                "back to the list",
+                GuiAction::Goto { url: list },
+                format!("go back to the list to look for \"{label}\" in the resource's row"),
+                label.to_owned(),
+                format!("{label} (in the Actions column of the list)"),
+                vec![format!("URL: {}", obs.url)],
+            ));
         }
         if row && let Some(row_name) = &our_row {
             // Neither in the row nor in its menu: perhaps on the resource's details page (its All
@@ -797,22 +783,17 @@ impl ScriptedPolicy {
                     }) => format!("{menu} > {label}"),
                     _ => format!("{label} (in the Actions column)"),
                 };
-                alternatives.push(Alternative {
-                    key: "details page".into(),
-                    action: GuiAction::Click { index: details.index },
-                    goal: format!(
+                alternatives.push(Alternative::towards(
+                    "details page",
+                    GuiAction::Click { index: details.index },
+                    format!(
                         "look for \"{label}\" on the resource's details page (\"{}\")",
                         details.name
                     ),
-                    grounding: None,
-                    effect: Effect::Nothing,
-                    via: Some(Finding {
-                        kind: FindingKind::Moved,
-                        documented,
-                        observed: format!("{} > {label}", details.name),
-                        evidence: evidence(details),
-                    }),
-                });
+                    documented,
+                    format!("{} > {label}", details.name),
+                    evidence(details),
+                ));
             }
         }
         if row
@@ -834,19 +815,14 @@ impl ScriptedPolicy {
             .iter()
             .filter(|e| e.role == Role::Tab && !e.state.selected && !e.state.disabled)
         {
-            alternatives.push(Alternative {
-                key: format!("tab {}", tab.name),
-                action: GuiAction::Click { index: tab.index },
-                goal: format!("look for \"{label}\" on the \"{}\" tab", tab.name),
-                grounding: None,
-                effect: Effect::Nothing,
-                via: Some(Finding {
-                    kind: FindingKind::Moved,
-                    documented: label.to_owned(),
-                    observed: format!("{} tab > {label}", tab.name),
-                    evidence: evidence(tab),
-                }),
-            });
+            alternatives.push(Alternative::towards(
+                format!("tab {}", tab.name),
+                GuiAction::Click { index: tab.index },
+                format!("look for \"{label}\" on the \"{}\" tab", tab.name),
+                label.to_owned(),
+                format!("{} tab > {label}", tab.name),
+                evidence(tab),
+            ));
         }
         self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
     }
@@ -879,6 +855,54 @@ impl ScriptedPolicy {
             &element.name,
             element,
         ))
+    }
+}
+
+impl ScriptedPolicy {
+    /// The submenus of an open menu (More > Instance Status), each a place `label` may sit one level
+    /// down: opening one is a path whose finding says where the item really is. `row` keeps them to
+    /// the resource's own row.
+    pub(super) fn submenu_alternatives(
+        &self,
+        obs: &aca_core::Observation,
+        label: &str,
+        row: Option<&str>,
+    ) -> Vec<Alternative> {
+        let in_row = |e: &Element| row.is_none_or(|r| row_of(e).is_some_and(|p| p.name == r));
+        let open_more = obs
+            .elements
+            .iter()
+            .find(|e| is_more_trigger(e) && e.state.expanded == Some(true) && in_row(e));
+        let documented = match &self.via {
+            Some(via) => via.documented.clone(),
+            None => match self.intent.checked_sub(1).and_then(|i| self.intents.get(i)) {
+                Some(Intent::Click {
+                    label: menu, row: true, ..
+                }) if row.is_some() => format!("{menu} > {label}"),
+                _ if row.is_some() => format!("{label} (in the Actions column)"),
+                _ => label.to_owned(),
+            },
+        };
+        obs.elements
+            .iter()
+            .filter(|e| {
+                e.role == Role::Menuitem && e.state.expanded == Some(false) && in_place(e, PlaceKind::Menu) && in_row(e)
+            })
+            .map(|sub| {
+                let observed = match open_more {
+                    Some(more) => format!("{} > {} > {label}", more.name, sub.name),
+                    None => format!("{} > {label}", sub.name),
+                };
+                Alternative::towards(
+                    format!("submenu {}", sub.name),
+                    GuiAction::Click { index: sub.index },
+                    format!("open the \"{}\" submenu to look for \"{label}\"", sub.name),
+                    documented.clone(),
+                    observed,
+                    evidence(sub),
+                )
+            })
+            .collect()
     }
 }
 

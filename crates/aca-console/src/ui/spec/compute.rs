@@ -31,6 +31,124 @@ fn vpc() -> Field {
         .placeholder("Select a VPC")
 }
 
+/// The Stop Instance dialog as stop-instance.md (2026-04-28) describes it.
+fn stop_instance() -> FormSpec {
+    form(
+        "stop-instance",
+        "Stop",
+        "Stop Instance",
+        Container::Dialog,
+        "StopInstance",
+        vec![step(
+            "",
+            vec![
+                field("Stopped By", "ForceStop", radio(&[("false", "Stop"), ("true", "Force Stop")])).default("false"),
+                field(
+                    "Stop Mode",
+                    "StoppedMode",
+                    radio(&[
+                        ("KeepCharging", "Standard Mode"),
+                        (
+                            "StopCharging",
+                            "Economical Mode (formerly known as No Fees for Stopped Instances)",
+                        ),
+                    ]),
+                )
+                .default("KeepCharging"),
+            ],
+        )],
+    )
+    .for_row("InstanceId")
+    .submit("Confirm")
+    .success("The instance is being stopped.")
+}
+
+/// The Restart Instance dialog: Force Restart unselected restarts normally (restart-instance.md,
+/// 2025-09-16; the dialog's title and Confirm are those of restart-instance-old.md).
+fn restart_instance() -> FormSpec {
+    form(
+        "restart-instance",
+        "Restart",
+        "Restart Instance",
+        Container::Dialog,
+        "RebootInstance",
+        vec![step("", vec![field("Force Restart", "ForceStop", FieldKind::Checkbox)])],
+    )
+    .for_row("InstanceId")
+    .submit("Confirm")
+    .success("The instance is being restarted.")
+}
+
+/// The Release Instance dialog: the release setting, Next, then OK on the resources released with
+/// the instance (release-instance.md). Scheduled release is offered and, as here only Release Now
+/// is modelled, releases at once like it.
+fn release_instance() -> FormSpec {
+    form(
+        "release-instance",
+        "Release",
+        "Release Instance",
+        Container::Wizard,
+        "DeleteInstance",
+        vec![
+            step(
+                "Release Settings",
+                vec![
+                    field(
+                        "Release Settings",
+                        "ReleaseSetting",
+                        radio(&[("now", "Release Now"), ("scheduled", "Scheduled Release")]),
+                    )
+                    .default("now")
+                    .not_sent(),
+                ],
+            ),
+            step("Confirm Release", vec![]),
+        ],
+    )
+    .for_row("InstanceId")
+    .submit("OK")
+    .success("The instance is released.")
+}
+
+/// The Reset Instance Password dialog (reset-password.md, 2024-09-14). The API takes the new
+/// password (`ModifyInstanceAttribute`); the user name, the repeated password and the reset method
+/// stay in the console.
+fn reset_instance_password() -> FormSpec {
+    form(
+        "reset-instance-password",
+        "Reset Instance Password",
+        "Reset Instance Password",
+        Container::Dialog,
+        "ModifyInstanceAttribute",
+        vec![step(
+            "",
+            vec![
+                field("Logon Username", "UserName", FieldKind::Text).default("root").not_sent(),
+                field("New Password", "Password", FieldKind::Password)
+                    .required()
+                    .rule("password")
+                    .help(
+                        "8 to 30 characters, with at least three of: uppercase letters, lowercase letters, digits, \
+                         special characters.",
+                    ),
+                field("Confirm Password", "ConfirmPassword", FieldKind::Password)
+                    .required()
+                    .rule("password")
+                    .not_sent(),
+                field(
+                    "Password Reset Method",
+                    "ResetMethod",
+                    radio(&[("online", "Online Reset"), ("offline", "Offline Reset")]),
+                )
+                .default("online")
+                .not_sent(),
+            ],
+        )],
+    )
+    .for_row("InstanceId")
+    .success("The password is reset.")
+}
+
 pub fn ecs() -> ProductSpec {
     let mut instances = page(
         "instances",
@@ -165,23 +283,13 @@ pub fn ecs() -> ProductSpec {
             "InstanceId",
             confirm("Start Instance", "Are you sure you want to start the instance?"),
         )
+        .in_submenu("Instance Status")
         .disabled_when("Status", stopped(), "Only stopped instances can be started."),
-        call(
-            "Stop",
-            More,
-            "StopInstance",
-            "InstanceId",
-            confirm("Stop Instance", "Are you sure you want to stop the instance?"),
-        )
-        .disabled_when("Status", running(), "Only running instances can be stopped."),
-        call(
-            "Restart",
-            AllActions,
-            "RebootInstance",
-            "InstanceId",
-            confirm("Restart Instance", "Are you sure you want to restart the instance?"),
-        )
-        .disabled_when("Status", running(), "Only running instances can be restarted."),
+        row_form("Stop", More, stop_instance())
+            .in_submenu("Instance Status")
+            .disabled_when("Status", running(), "Only running instances can be stopped."),
+        row_form("Restart", AllActions, restart_instance())
+            .disabled_when("Status", running(), "Only running instances can be restarted."),
         row_form(
             "Modify Instance Name",
             More,
@@ -202,17 +310,10 @@ pub fn ecs() -> ProductSpec {
             )
             .for_row("InstanceId"),
         ),
-        call(
-            "Release",
-            More,
-            "DeleteInstance",
-            "InstanceId",
-            confirm(
-                "Release Instance",
-                "Are you sure you want to release the instance? Released instances cannot be restored.",
-            ),
-        )
-        .with_fixed(&[("Force", "true")]),
+        row_form("Reset Instance Password", More, reset_instance_password()).in_submenu("Instance Attributes"),
+        row_form("Release", More, release_instance())
+            .in_submenu("Instance Status")
+            .with_fixed(&[("Force", "true")]),
     ];
     instances.batch_actions = vec![BatchAction {
         label: s("Start"),
@@ -291,6 +392,7 @@ pub fn ecs() -> ProductSpec {
         RowAction {
             label: s("Manage Rules"),
             placement: Inline,
+            submenu: None,
             kind: ActionKind::Details,
             disabled: None,
         },

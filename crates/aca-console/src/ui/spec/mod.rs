@@ -275,6 +275,9 @@ pub struct Field {
     pub suffix: String,
     /// Put before the value when it does not start with it (the folder a name is created in).
     pub prefix: String,
+    /// Whether the value goes to the API: a choice the console only uses itself (release now or
+    /// later, a password typed twice) is not sent.
+    pub sent: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -293,6 +296,8 @@ pub enum FieldKind {
     /// A div-based select whose options render in a portal.
     Select(OptionSource),
     Radio(Vec<(String, String)>),
+    /// A checkbox labelled beside its box; checked, it sends `true`, unchecked nothing.
+    Checkbox,
     /// A hidden value the page generates when the form opens (a rule id).
     Generated,
     /// A value shown, not edited (a details panel pre-filled from the row).
@@ -317,6 +322,8 @@ pub enum OptionSource {
 pub struct RowAction {
     pub label: String,
     pub placement: Placement,
+    /// For an item of the More menu: the submenu it sits in (`Instance Status`), if any.
+    pub submenu: Option<String>,
     pub kind: ActionKind,
     pub disabled: Option<DisableRule>,
 }
@@ -475,6 +482,7 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         from_row: None,
         suffix: String::new(),
         prefix: String::new(),
+        sent: true,
     }
 }
 
@@ -503,6 +511,11 @@ impl Field {
         self.suffix = s(v);
         self
     }
+    pub(crate) fn not_sent(mut self) -> Self {
+        self.sent = false;
+        self
+    }
+
     pub(crate) fn prefilled_from(mut self, path: &str) -> Self {
         self.from_row = Some(s(path));
         self
@@ -602,6 +615,7 @@ pub(crate) fn details(placement: Placement) -> RowAction {
     RowAction {
         label: s("Manage"),
         placement,
+        submenu: None,
         kind: ActionKind::Details,
         disabled: None,
     }
@@ -611,6 +625,7 @@ pub(crate) fn call(label: &str, placement: Placement, action: &str, id_param: &s
     RowAction {
         label: s(label),
         placement,
+        submenu: None,
         kind: ActionKind::Call {
             action: s(action),
             id_param: s(id_param),
@@ -625,12 +640,19 @@ pub(crate) fn row_form(label: &str, placement: Placement, form: FormSpec) -> Row
     RowAction {
         label: s(label),
         placement,
+        submenu: None,
         kind: ActionKind::Form(Box::new(form)),
         disabled: None,
     }
 }
 
 impl RowAction {
+    /// Puts a More-menu item in a submenu of that menu.
+    pub(crate) fn in_submenu(mut self, label: &str) -> Self {
+        self.submenu = Some(s(label));
+        self
+    }
+
     pub(crate) fn with_fixed(mut self, items: &[(&str, &str)]) -> Self {
         match &mut self.kind {
             ActionKind::Call { fixed, .. } => *fixed = pairs(items),

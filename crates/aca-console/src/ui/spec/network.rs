@@ -470,6 +470,7 @@ pub fn dns() -> ProductSpec {
         RowAction {
             label: s("DNS Settings"),
             placement: Inline,
+            submenu: None,
             kind: ActionKind::Details,
             disabled: None,
         },

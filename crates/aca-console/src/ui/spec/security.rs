@@ -216,6 +216,7 @@ pub fn kms() -> ProductSpec {
         RowAction {
             label: s("Details"),
             placement: Inline,
+            submenu: None,
             kind: ActionKind::Details,
             disabled: None,
         },

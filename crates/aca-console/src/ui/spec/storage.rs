@@ -83,6 +83,7 @@ pub fn oss() -> ProductSpec {
         RowAction {
             label: s("Details"),
             placement: Inline,
+            submenu: None,
             kind: ActionKind::Details,
             disabled: None,
         },
