@@ -274,7 +274,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     click_xpath(&page, "//div[@id='create-bucket']//label[normalize-space()='IA']").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("create-bucket.png"), shot).unwrap();
-    click_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='OK']").await;
+    click_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='Create']").await;
     let listed = format!("document.querySelector('[data-ui-table=buckets]').innerText.includes('{bucket}')");
     wait_true(&page, &listed, "the new bucket").await;
     {
@@ -307,14 +307,14 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .click()
     .await
     .unwrap();
-    click(&page, "[data-ui-nav='Object Management > Objects']").await;
+    click(&page, "[data-ui-nav='Files > Files']").await;
     wait_true(
         &page,
         &format!("location.pathname === '/console/oss/buckets/{bucket}/objects'"),
-        "the bucket's Objects page",
+        "the bucket's Files page",
     )
     .await;
-    click(&page, "[data-ui-create='Create Directory']").await;
+    click(&page, "[data-ui-create='Create Folder']").await;
     type_into(&page, "#create-directory input[name='ObjectName']", "docs").await;
     click_xpath(&page, "//div[@id='create-directory']//button[normalize-space()='OK']").await;
     let objects_include = |name: &str| {
@@ -332,19 +332,16 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the docs/ directory",
     )
     .await;
-    click(&page, "[data-ui-create='Upload Object']").await;
+    click(&page, "[data-ui-create='Upload']").await;
     type_into(&page, "#upload-object input[name='ObjectName']", "hello.txt").await;
     type_into(&page, "#upload-object textarea[name='Body']", "hello from the console").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("upload-object.png"), shot).unwrap();
-    wait_xpath(
-        &page,
-        "//div[@id='upload-object']//button[normalize-space()='Upload Object']",
-    )
-    .await
-    .click()
-    .await
-    .unwrap();
+    wait_xpath(&page, "//div[@id='upload-object']//button[normalize-space()='Upload']")
+        .await
+        .click()
+        .await
+        .unwrap();
     wait_true(&page, &objects_include("docs/hello.txt"), "the uploaded object").await;
     // View Details shows the object's values, pre-filled from its row, and makes no call.
     wait_for(
@@ -387,9 +384,9 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
 
-    // The bucket's ACL: its Settings panel starts on the current ACL.
+    // The bucket's ACL: its Configure panel starts on the current ACL.
     click(&page, "[data-ui-nav='Permission Control > ACL']").await;
-    click(&page, "[data-ui-table='bucket-acl'] [data-ui-action='Settings']").await;
+    click(&page, "[data-ui-table='bucket-acl'] [data-ui-action='Configure']").await;
     wait_true(
         &page,
         "document.querySelector(\"#bucket-acl-settings input[value='private']\").checked",
@@ -420,10 +417,12 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
 
-    // Lifecycle rules: two created from the Create Rule panel, then both deleted (the first by saving
-    // the other, the last by deleting the configuration).
-    click(&page, "[data-ui-nav='Data Management > Lifecycle']").await;
+    // Lifecycle rules: two created from the Create Rule dialog, then both deleted (the first by saving
+    // the other, the last by deleting the configuration). The Lifecycle section's list stays folded
+    // until Configure opens it.
+    click(&page, "[data-ui-nav='Basic Settings > Lifecycle']").await;
     for (prefix, days) in [("logs/", "30"), ("tmp/", "1")] {
+        click(&page, "[data-ui-unfold='Configure']").await;
         click(&page, "[data-ui-create='Create Rule']").await;
         type_into(&page, "#create-lifecycle-rule [data-ui-field='Prefix'] input", prefix).await;
         wait_for(
@@ -453,6 +452,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     }
     let rules = "document.querySelectorAll('[data-ui-table=lifecycle] tr[data-row-id]').length";
     for left in [1, 0] {
+        click(&page, "[data-ui-unfold='Configure']").await;
         wait_for(
             &page,
             "[data-ui-table=lifecycle] tr[data-row-id] [data-ui-action='Delete']",
@@ -507,6 +507,98 @@ async fn create_vpc_and_vswitch_through_the_console() {
             Some("logs/"),
             "the second rule keeps the first"
         );
+    }
+
+    // Versioning: the section's Configure, Enabled, Save.
+    click(&page, "[data-ui-nav='Redundancy for Fault Tolerance > Versioning']").await;
+    click(&page, "[data-ui-table='versioning'] [data-ui-action='Configure']").await;
+    click_xpath(
+        &page,
+        "//div[@id='configure-versioning']//label[normalize-space()='Enabled']",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='configure-versioning']//button[normalize-space()='Save']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=versioning]') && \
+         document.querySelector('[data-ui-table=versioning] tbody').innerText.includes('Enabled')",
+        "versioning enabled",
+    )
+    .await;
+    // Static website hosting: the Static Pages section's Configure, a homepage and a 404 page, Save.
+    click(&page, "[data-ui-nav='Basic Settings > Static Pages']").await;
+    click(&page, "[data-ui-create='Configure']").await;
+    type_into(
+        &page,
+        "#configure-static-pages [data-ui-field='Default Homepage'] input",
+        "index.html",
+    )
+    .await;
+    type_into(
+        &page,
+        "#configure-static-pages [data-ui-field='Default 404 Page'] input",
+        "error.html",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='configure-static-pages']//button[normalize-space()='Save']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=static-pages]') && \
+         document.querySelector('[data-ui-table=static-pages] tbody').innerText.includes('error.html')",
+        "the static website configuration",
+    )
+    .await;
+    // Delete Bucket: the page lists what is left (the docs/ directory), deleted there, then Delete
+    // Immediately, which lands on the Buckets list.
+    click(&page, "[data-ui-nav='Delete Bucket']").await;
+    click(
+        &page,
+        "[data-ui-table='delete-bucket'] tr[data-row-id='docs/'] [data-ui-action='Delete']",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='confirm-delete-bucket-0']//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=delete-bucket]') && \
+         !document.querySelector('[data-ui-table=delete-bucket] tr[data-row-id]')",
+        "nothing left to clean up",
+    )
+    .await;
+    click(&page, "[data-ui-create='Delete Immediately']").await;
+    click_xpath(&page, "//div[@id='delete-bucket-now']//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        &format!(
+            "location.pathname === '/console/oss/buckets' && document.readyState === 'complete' && \
+             !document.querySelector('[data-ui-table=buckets]').innerText.includes('{bucket}')"
+        ),
+        "the Buckets list without the bucket",
+    )
+    .await;
+    {
+        let account = console.store.account(&alice.account_id).unwrap();
+        let state = account.lock();
+        let written: Vec<&str> = state
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .filter(|e| e.error_code.is_none())
+            .map(|e| e.event_name.as_str())
+            .filter(|n| ["PutBucketVersioning", "PutBucketWebsite", "DeleteBucket"].contains(n))
+            .collect();
+        assert_eq!(written, ["PutBucketVersioning", "PutBucketWebsite", "DeleteBucket"]);
     }
 
     // Simple Log Service: a project, then a Logstore from the project's Logstores page.
@@ -790,7 +882,11 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     std::fs::write(screenshot_dir().join("instance-details.png"), shot).unwrap();
     restart.click().await.unwrap();
     wait_for(&page, "#restart-instance input[type=checkbox][name='ForceStop']").await;
-    click_xpath(&page, "//div[@id='restart-instance']//button[normalize-space()='Confirm']").await;
+    click_xpath(
+        &page,
+        "//div[@id='restart-instance']//button[normalize-space()='Confirm']",
+    )
+    .await;
     let rebooted = "[...document.querySelectorAll('.toast')].some(t => t.innerText.includes('being restarted'))";
     wait_true(&page, rebooted, "the restart to finish").await;
 
@@ -820,11 +916,14 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         .hover()
         .await
         .unwrap();
-    wait_for(&page, "[data-ui-table=instances] [data-ui-submenu='Instance Status'] .submenu-trigger")
-        .await
-        .hover()
-        .await
-        .unwrap();
+    wait_for(
+        &page,
+        "[data-ui-table=instances] [data-ui-submenu='Instance Status'] .submenu-trigger",
+    )
+    .await
+    .hover()
+    .await
+    .unwrap();
     let stop = wait_for(
         &page,
         "[data-ui-table=instances] [data-ui-submenu='Instance Status'] [data-ui-action='Stop']",
@@ -884,7 +983,10 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         assert_eq!(stop.user_agent, "ecs.console.aliyun.com");
         // The dialog's choices are the API's parameters; an unticked Force Restart sends nothing.
         let param = |e: &aca_core::TrailEvent, name: &str| {
-            e.request_parameters.get(name).and_then(|v| v.as_str()).map(str::to_owned)
+            e.request_parameters
+                .get(name)
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
         };
         assert_eq!(param(stop, "ForceStop").as_deref(), Some("true"));
         assert_eq!(param(stop, "StoppedMode").as_deref(), Some("KeepCharging"));

@@ -490,6 +490,13 @@
     if (t.classList && (t.classList.contains('dialog-mask') || t.classList.contains('drawer-mask'))) { closeLayer(t); return; }
     var call = t.closest('[data-call]');
     if (call) { runCall(call); return; }
+    var unfold = t.closest('[data-unfold]');
+    if (unfold) {
+      var folded = document.getElementById(unfold.getAttribute('data-unfold'));
+      if (folded) folded.hidden = false;
+      unfold.hidden = true;
+      return;
+    }
     var next = t.closest('[data-step-next]');
     if (next) {
       var form = next.closest('form');

@@ -206,9 +206,16 @@ mod tests {
 
     #[test]
     fn an_events_parameters_never_hold_a_password() {
-        let p = Params::from_pairs([("InstanceId", "i-a"), ("Password", "Secret#2026"), ("AccountPassword", "x")]);
+        let p = Params::from_pairs([
+            ("InstanceId", "i-a"),
+            ("Password", "Secret#2026"),
+            ("AccountPassword", "x"),
+        ]);
         let logged = p.operation_params();
         assert_eq!(logged["InstanceId"], "i-a");
-        assert_eq!((logged["Password"].as_str(), logged["AccountPassword"].as_str()), (Some("******"), Some("******")));
+        assert_eq!(
+            (logged["Password"].as_str(), logged["AccountPassword"].as_str()),
+            (Some("******"), Some("******"))
+        );
     }
 }

@@ -898,7 +898,10 @@ async fn the_official_oss_sdk_works_against_the_emulator() {
     let emu = start().await;
     let alice = emu.console.create_account("alice", None).unwrap();
     let stdout = run_sdk_script("oss_sdk.py", "oss2", "oss2", &emu.base, &alice, "sdk-bucket-01", None).await;
-    assert!(stdout.contains("delete ok"), "{stdout}");
+    assert!(
+        stdout.contains("delete ok") && stdout.contains("website ok"),
+        "{stdout}"
+    );
     let names: Vec<String> = emu.events(&alice.account_id).into_iter().map(|(n, _, _)| n).collect();
     for expected in [
         "PutBucket",
@@ -907,6 +910,11 @@ async fn the_official_oss_sdk_works_against_the_emulator() {
         "GetObject",
         "HeadObject",
         "PutBucketLifecycle",
+        "PutBucketVersioning",
+        "GetBucketVersioning",
+        "PutBucketWebsite",
+        "GetBucketWebsite",
+        "DeleteBucketWebsite",
         "DeleteBucket",
     ] {
         assert!(names.iter().any(|n| n == expected), "no {expected} event in {names:?}");

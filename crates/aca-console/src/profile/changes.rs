@@ -321,42 +321,13 @@ pub static CHANGES_2024: &[Change] = &[
         in_2024: Inline,
         in_2026: More,
     },
-    // Object Storage Service: the 2024 console called a bucket's objects files (Files > Files) and
-    // its directories folders.
+    // Object Storage Service: the 2024 Create Bucket panel ended with OK.
     Rename {
         product: "oss",
         page: "buckets",
-        what: "bucket menu group",
-        in_2024: "Files",
-        in_2026: "Object Management",
-    },
-    Rename {
-        product: "oss",
-        page: "buckets",
-        what: "bucket menu item",
-        in_2024: "Files",
-        in_2026: "Objects",
-    },
-    Rename {
-        product: "oss",
-        page: "objects",
-        what: "page title",
-        in_2024: "Files",
-        in_2026: "Objects",
-    },
-    Rename {
-        product: "oss",
-        page: "objects",
-        what: "create button",
-        in_2024: "Create Folder",
-        in_2026: "Create Directory",
-    },
-    Rename {
-        product: "oss",
-        page: "objects",
-        what: "panel field",
-        in_2024: "Folder Name",
-        in_2026: "Directory Name",
+        what: "panel button",
+        in_2024: "OK",
+        in_2026: "Create",
     },
     MoveAction {
         product: "oss",

@@ -1,4 +1,4 @@
-//! Object Storage Service: buckets (ACL, lifecycle) and objects over OSS's REST protocol, signed with
+//! Object Storage Service: buckets (ACL, lifecycle, versioning, static website hosting) and objects over OSS's REST protocol, signed with
 //! OSS signature V1, answered in OSS's XML shapes.
 
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
@@ -40,6 +40,11 @@ const OPERATIONS: &[Operation] = &[
     Operation::write("PutBucketLifecycle", put_bucket_lifecycle),
     Operation::read("GetBucketLifecycle", get_bucket_lifecycle),
     Operation::write("DeleteBucketLifecycle", delete_bucket_lifecycle),
+    Operation::write("PutBucketVersioning", put_bucket_versioning),
+    Operation::read("GetBucketVersioning", get_bucket_versioning),
+    Operation::write("PutBucketWebsite", put_bucket_website),
+    Operation::read("GetBucketWebsite", get_bucket_website),
+    Operation::write("DeleteBucketWebsite", delete_bucket_website),
     Operation::write("PutObject", put_object),
     Operation::read("GetObject", get_object),
     Operation::read("HeadObject", head_object),
@@ -428,6 +433,90 @@ fn delete_bucket_lifecycle(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
     Ok(json!({}))
 }
 
+/// `Enabled` or `Suspended`; a bucket whose versioning was never enabled cannot be suspended.
+fn put_bucket_versioning(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let mut bucket = own_bucket(ctx, p)?;
+    let status = match p.get("Status") {
+        Some(s @ ("Enabled" | "Suspended")) => s,
+        _ => return Err(malformed_xml()),
+    };
+    if status == "Suspended" && bucket.attrs.get("Versioning").is_none() {
+        return Err(oss_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidArgument",
+            "Versioning of the bucket has never been enabled, so it cannot be suspended.",
+        ));
+    }
+    bucket.set("Versioning", status);
+    ctx.reference(BUCKET_TYPE, &bucket.name);
+    ctx.put(bucket);
+    Ok(json!({}))
+}
+
+/// A bucket whose versioning was never enabled answers an empty configuration, as OSS does.
+fn get_bucket_versioning(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let bucket = own_bucket(ctx, p)?;
+    ctx.reference(BUCKET_TYPE, &bucket.name);
+    Ok(match bucket.attrs.get("Versioning") {
+        Some(status) => json!({ "VersioningConfiguration": { "Status": status } }),
+        None => json!({ "VersioningConfiguration": {} }),
+    })
+}
+
+/// The default homepage (`IndexDocument.Suffix`, required), whether subfolders have their own
+/// (`IndexDocument.SupportSubDir`) and the default 404 page (`ErrorDocument.Key`).
+fn put_bucket_website(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let mut bucket = own_bucket(ctx, p)?;
+    let suffix = p.get("IndexDocument.Suffix").filter(|s| !s.is_empty());
+    let Some(suffix) = suffix else {
+        return Err(invalid_argument(
+            "the default homepage (IndexDocument Suffix) is required",
+        ));
+    };
+    if suffix.contains('/') {
+        return Err(invalid_argument(
+            "the default homepage must be an object in the root directory",
+        ));
+    }
+    let sub_dir = match p.get("IndexDocument.SupportSubDir").unwrap_or("false") {
+        v @ ("true" | "false") => v == "true",
+        other => {
+            return Err(invalid_argument(format!(
+                "SupportSubDir must be true or false, not {other:?}"
+            )));
+        }
+    };
+    let mut website = json!({ "IndexDocument": { "Suffix": suffix, "SupportSubDir": sub_dir.to_string() } });
+    if let Some(key) = p.get("ErrorDocument.Key").filter(|k| !k.is_empty()) {
+        website["ErrorDocument"] = json!({ "Key": key });
+    }
+    bucket.set("Website", website);
+    ctx.reference(BUCKET_TYPE, &bucket.name);
+    ctx.put(bucket);
+    Ok(json!({}))
+}
+
+fn get_bucket_website(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let bucket = own_bucket(ctx, p)?;
+    ctx.reference(BUCKET_TYPE, &bucket.name);
+    match bucket.attrs.get("Website") {
+        Some(website) => Ok(json!({ "WebsiteConfiguration": website })),
+        None => Err(oss_error(
+            StatusCode::NOT_FOUND,
+            "NoSuchWebsiteConfiguration",
+            "The specified bucket does not have a website configuration.",
+        )),
+    }
+}
+
+fn delete_bucket_website(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let mut bucket = own_bucket(ctx, p)?;
+    bucket.attrs.remove("Website");
+    ctx.reference(BUCKET_TYPE, &bucket.name);
+    ctx.put(bucket);
+    Ok(json!({}))
+}
+
 fn object_acl(p: &Params, default: Option<&str>) -> Result<String, ApiError> {
     match p.get("x-oss-object-acl").or(default) {
         Some(acl @ ("default" | "private" | "public-read" | "public-read-write")) => Ok(acl.to_owned()),
@@ -698,7 +787,7 @@ const SUB_RESOURCES: &[&str] = &[
 ];
 
 /// The sub-resources this emulator answers; any other one is `NotImplemented`.
-const SUPPORTED_SUB_RESOURCES: &[&str] = &["acl", "lifecycle", "bucketInfo", "location"];
+const SUPPORTED_SUB_RESOURCES: &[&str] = &["acl", "lifecycle", "versioning", "website", "bucketInfo", "location"];
 
 /// What a request addresses: `/`, `/<bucket>` or `/<bucket>/<key>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -751,13 +840,18 @@ fn target(req: &RestRequest) -> Result<Target, ApiError> {
         (&Method::PUT, true, false, None) => "PutBucket",
         (&Method::PUT, true, false, Some("acl")) => "PutBucketAcl",
         (&Method::PUT, true, false, Some("lifecycle")) => "PutBucketLifecycle",
+        (&Method::PUT, true, false, Some("versioning")) => "PutBucketVersioning",
+        (&Method::PUT, true, false, Some("website")) => "PutBucketWebsite",
         (&Method::GET, true, false, None) => "ListObjects",
         (&Method::GET, true, false, Some("acl")) => "GetBucketAcl",
         (&Method::GET, true, false, Some("lifecycle")) => "GetBucketLifecycle",
+        (&Method::GET, true, false, Some("versioning")) => "GetBucketVersioning",
+        (&Method::GET, true, false, Some("website")) => "GetBucketWebsite",
         (&Method::GET, true, false, Some("bucketInfo")) => "GetBucketInfo",
         (&Method::GET, true, false, Some("location")) => "GetBucketLocation",
         (&Method::DELETE, true, false, None) => "DeleteBucket",
         (&Method::DELETE, true, false, Some("lifecycle")) => "DeleteBucketLifecycle",
+        (&Method::DELETE, true, false, Some("website")) => "DeleteBucketWebsite",
         (&Method::PUT, true, true, None) if req.header("x-oss-copy-source").is_none() => "PutObject",
         (&Method::PUT, true, true, Some("acl")) => "PutObjectACL",
         (&Method::GET, true, true, None) => "GetObject",
@@ -999,6 +1093,27 @@ fn params_of(req: &RestRequest, target: &Target) -> Result<Params, ApiError> {
                     for field in ["Days", "CreatedBeforeDate"] {
                         if let Some(value) = xml::text(expiration, field).map_err(|Malformed| malformed_xml())? {
                             params.insert(format!("Rule.{n}.Expiration.{field}"), value);
+                        }
+                    }
+                }
+            }
+        }
+        "PutBucketVersioning" => {
+            let config = single(body?, "VersioningConfiguration")?;
+            if let Some(status) = xml::text(config, "Status").map_err(|Malformed| malformed_xml())? {
+                params.insert("Status", status);
+            }
+        }
+        "PutBucketWebsite" => {
+            let config = single(body?, "WebsiteConfiguration")?;
+            for (element, fields) in [
+                ("IndexDocument", &["Suffix", "SupportSubDir"][..]),
+                ("ErrorDocument", &["Key"][..]),
+            ] {
+                for part in xml::elements(config, element).map_err(|Malformed| malformed_xml())? {
+                    for field in fields {
+                        if let Some(value) = xml::text(part, field).map_err(|Malformed| malformed_xml())? {
+                            params.insert(format!("{element}.{field}"), value);
                         }
                     }
                 }

@@ -807,7 +807,7 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
         div class=(mask) id=(form.id) hidden {
             form class=(panel) role="dialog" aria-modal="true" aria-labelledby=(title_id) novalidate
                 data-ui-form data-url=(url) data-fixed=(fixed) data-id-param=(form.id_param.as_deref().unwrap_or(""))
-                data-success=(form.success) {
+                data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default()) {
                 div class="dialog-header" {
                     span id=(title_id) class="dialog-title" { (form.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }
@@ -903,24 +903,27 @@ pub fn list_page(
                     src=(format!("/console/{}/frame/{}?region={}", view.product.code, page.id, view.region)) {}
             }
         } @else {
-            div class="toolbar" {
-                (create_buttons(view, page))
-                (search_box(view, page, query, &list_url))
-                a class="btn btn-icon refresh" href=(product_url(view, &path)) aria-label="Refresh" { "Refresh" }
-            }
-            @if page.folders.is_some() { (folder_trail(view, page, query)) }
-            (table(view, page, data, selectable))
-            div class="table-footer" {
-                div class="batch-bar" {
-                    @if selectable {
-                        @for (i, batch) in page.batch_actions.iter().enumerate() {
-                            button class="btn" type="button" disabled data-batch-button
-                                data-open=(format!("batch-{}-{i}", page.id))
-                                data-ui-batch=(batch.label) { (batch.label) }
+            @if let Some(section) = &page.section { (section_head(page, section)) }
+            div id=(format!("list-{}", page.id)) hidden[page.section.as_ref().is_some_and(|s| s.unfold.is_some())] {
+                div class="toolbar" {
+                    (create_buttons(view, page))
+                    (search_box(view, page, query, &list_url))
+                    a class="btn btn-icon refresh" href=(product_url(view, &path)) aria-label="Refresh" { "Refresh" }
+                }
+                @if page.folders.is_some() { (folder_trail(view, page, query)) }
+                (table(view, page, data, selectable))
+                div class="table-footer" {
+                    div class="batch-bar" {
+                        @if selectable {
+                            @for (i, batch) in page.batch_actions.iter().enumerate() {
+                                button class="btn" type="button" disabled data-batch-button
+                                    data-open=(format!("batch-{}-{i}", page.id))
+                                    data-ui-batch=(batch.label) { (batch.label) }
+                            }
                         }
                     }
+                    (pagination(view, page, data, query))
                 }
-                (pagination(view, page, data, query))
             }
             @for form in page.creates.iter().filter(|f| form_page_path(page, f).is_none()) {
                 (modal_form(view, form, options))
@@ -933,6 +936,19 @@ pub fn list_page(
         }
     };
     shell_with(view, page_nav(view, page), page.regional, &page.title, main)
+}
+
+/// A settings section's heading and, for a folded list, the button that unfolds it.
+fn section_head(page: &PageSpec, section: &Section) -> Markup {
+    html! {
+        div class="settings-section" data-ui-section=(section.heading) {
+            h2 class="section-title" { (section.heading) }
+            @if let Some(label) = &section.unfold {
+                button class="btn" type="button" data-unfold=(format!("list-{}", page.id))
+                    data-ui-unfold=(label) { (label) }
+            }
+        }
+    }
 }
 
 /// Where a folder list is: the top and each folder down to the one shown, as links.

@@ -235,7 +235,10 @@ fn ecs_instance_actions_sit_where_todays_help_pages_put_them() {
     // Instance Password (reset-password.md).
     let status = submenu("Instance Status");
     for action in ["Start", "Stop", "Release"] {
-        assert!(status.contains(&format!("data-ui-action=\"{action}\"")), "{action} not in Instance Status");
+        assert!(
+            status.contains(&format!("data-ui-action=\"{action}\"")),
+            "{action} not in Instance Status"
+        );
     }
     assert!(submenu("Instance Attributes").contains("data-ui-action=\"Reset Instance Password\""));
     // The details page: Restart in the upper-right corner, and All Actions with a search box
@@ -247,12 +250,20 @@ fn ecs_instance_actions_sit_where_todays_help_pages_put_them() {
     assert!(pane.contains("Search for an action") && pane.contains("data-ui-action=\"Stop\""));
     // The dialogs the pages describe.
     for (form, labels) in [
-        ("stop-instance", &["Stopped By", "Force Stop", "Stop Mode", "Standard Mode", "Confirm"][..]),
+        (
+            "stop-instance",
+            &["Stopped By", "Force Stop", "Stop Mode", "Standard Mode", "Confirm"][..],
+        ),
         ("restart-instance", &["Force Restart", "Confirm"]),
         ("release-instance", &["Release Now", "Scheduled Release", "Next", "OK"]),
-        ("reset-instance-password", &["Logon Username", "New Password", "Confirm Password", "Online Reset"]),
+        (
+            "reset-instance-password",
+            &["Logon Username", "New Password", "Confirm Password", "Online Reset"],
+        ),
     ] {
-        let start = html.find(&format!("id=\"{form}\"")).unwrap_or_else(|| panic!("no {form} dialog"));
+        let start = html
+            .find(&format!("id=\"{form}\""))
+            .unwrap_or_else(|| panic!("no {form} dialog"));
         let dialog = &html[start..start + html[start..].find("</form>").unwrap()];
         for label in labels {
             assert!(dialog.contains(&text(label)), "{form}: no {label}");
@@ -623,9 +634,12 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
     // The bucket's details page has the bucket's own navigation pane.
     let html = ok(send(&app, page(&format!("/console/oss/buckets/{bucket}"))).await);
     for path in [
-        "Object Management &gt; Objects",
+        "Files &gt; Files",
         "Permission Control &gt; ACL",
-        "Data Management &gt; Lifecycle",
+        "Basic Settings &gt; Static Pages",
+        "Basic Settings &gt; Lifecycle",
+        "Redundancy for Fault Tolerance &gt; Versioning",
+        "Delete Bucket",
     ] {
         assert!(html.contains(&format!("data-ui-nav=\"{path}\"")), "{path}");
     }

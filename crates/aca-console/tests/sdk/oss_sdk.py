@@ -60,6 +60,24 @@ def main():
     assert [(r.id, r.prefix, r.expiration.days) for r in rules] == [("expire-notes", "notes/", 3)], rules
     print("lifecycle ok")
 
+    assert bucket.get_bucket_versioning().status is None
+    config = oss2.models.BucketVersioningConfig()
+    config.status = oss2.BUCKET_VERSIONING_ENABLE
+    bucket.put_bucket_versioning(config)
+    assert bucket.get_bucket_versioning().status == "Enabled"
+    print("versioning ok")
+
+    try:
+        bucket.get_bucket_website()
+        raise AssertionError("a website configuration was found before one was set")
+    except oss2.exceptions.NoSuchWebsite as e:
+        assert e.status == 404, e.status
+    bucket.put_bucket_website(oss2.models.BucketWebsite("index.html", "error.html"))
+    website = bucket.get_bucket_website()
+    assert (website.index_file, website.error_file) == ("index.html", "error.html"), website
+    bucket.delete_bucket_website()
+    print("website ok")
+
     try:
         bucket.get_object("notes/missing.txt")
         raise AssertionError("a missing object was found")

@@ -20,6 +20,9 @@ pub enum Intent {
     Navigate { segments: Vec<String>, at: usize },
     /// Make sure the row of the task's resource is on the page.
     FindRow,
+    /// Open the task's resource by the link that names it in its row ("click the name of the
+    /// target bucket", "click the ID of the CLB instance").
+    OpenRow,
     /// Tick the check boxes of the task's resources' rows ("select the vSwitches that you want to
     /// delete").
     SelectRows,
@@ -64,6 +67,7 @@ impl Intent {
             Intent::InConsole { name } => format!("check that the {name} console is shown"),
             Intent::Navigate { segments, .. } => format!("navigate to {}", segments.join(" > ")),
             Intent::FindRow => "find the resource's row".into(),
+            Intent::OpenRow => "open the resource from the link in its row".into(),
             Intent::SelectRows => "select the resources' rows".into(),
             Intent::OnPage { name } => format!("check that the {name} page is shown"),
             Intent::OnTab { name } => format!("open the {name} tab"),
@@ -334,6 +338,19 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         confirm: true,
         batch: false,
     }));
+    if let Some(open_at) = opens_row(&lower, &step.labels) {
+        // In the order the sentence gives: "click Buckets, and then click the name of the bucket".
+        let later = |label: &str| lower.find(&label.to_lowercase()).is_some_and(|p| p > open_at);
+        let at = out
+            .iter()
+            .position(|i| match i {
+                Intent::Click { label, .. } | Intent::Fill { label, .. } => later(label),
+                Intent::Choose { labels, .. } => labels.iter().any(|l| later(l)),
+                _ => false,
+            })
+            .unwrap_or(out.len());
+        out.insert(at, Intent::OpenRow);
+    }
     if out.iter().all(|i| {
         matches!(
             i,
@@ -353,6 +370,40 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     out
+}
+
+/// Where the step clicks the task's resource itself to open it ("click the name of the target
+/// bucket", "click the ID of the CLB instance", "click the target instance ID", "find and click the
+/// desired bucket"), if it does: the position of that "click" in `lower`.
+fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(p) = lower[from..].find("click ").map(|p| p + from) {
+        from = p + "click ".len();
+        let object = lower[from..].split(['.', ',', ';', '(', ':']).next().unwrap_or("");
+        let end = [" to ", " and ", " in ", " on ", " that ", " which ", " from ", " for "]
+            .iter()
+            .filter_map(|w| object.find(w))
+            .min()
+            .unwrap_or(object.len());
+        let object = object[..end].trim();
+        if labels.iter().any(|l| object.contains(&l.to_lowercase())) {
+            continue;
+        }
+        let words: Vec<&str> = object.split_whitespace().collect();
+        let Some((first, rest)) = words.split_first() else {
+            continue;
+        };
+        if !matches!(*first, "the" | "its") || rest.is_empty() || rest.len() > 5 {
+            continue;
+        }
+        let names_it = matches!(rest[0], "name" | "id") && rest.get(1) == Some(&"of")
+            || matches!(rest.last(), Some(&("id" | "name" | "ids" | "names")))
+            || matches!(rest[0], "target" | "desired") && rest.len() <= 3;
+        if names_it {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// Whether the step's text uses `label` as the name of where it works ("in the **Basic
@@ -666,6 +717,45 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn clicking_the_resource_itself_opens_it_from_its_row() {
+        let opens = |text: &str, labels: &[&str]| {
+            let labels: Vec<String> = labels.iter().map(|l| l.to_string()).collect();
+            opens_row(&text.to_lowercase(), &labels).is_some()
+        };
+        assert!(opens(
+            "Click Buckets, and then click the name of the target bucket.",
+            &["Buckets"]
+        ));
+        assert!(opens(
+            "On the Buckets page, click the name of the bucket in which you want to create a directory.",
+            &["Buckets"]
+        ));
+        assert!(opens(
+            "On the Instances page, click the ID of the CLB instance.",
+            &["Instances"]
+        ));
+        assert!(opens("Find the target instance and click the instance ID.", &[]));
+        assert!(opens(
+            "Visit the RDS instance list, select a region at the top, and then click the target instance ID.",
+            &[]
+        ));
+        assert!(opens(
+            "On the Buckets page, find and click the desired bucket.",
+            &["Buckets"]
+        ));
+        assert!(!opens(
+            "Click the Generic Secrets tab, and then click Create Secret.",
+            &["Generic Secrets", "Create Secret"]
+        ));
+        assert!(!opens("Click Create Bucket.", &["Create Bucket"]));
+        assert!(!opens(
+            "Select the required instance ID from the Instance ID drop-down list.",
+            &["Instance ID"]
+        ));
+        assert!(!opens("In the upper-right corner of the page, click the icon.", &[]));
     }
 
     #[test]

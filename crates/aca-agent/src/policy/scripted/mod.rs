@@ -321,6 +321,7 @@ impl ScriptedPolicy {
             Intent::InConsole { name } => self.ground_in_console(ctx, name),
             Intent::Navigate { segments, at } => self.ground_navigate(ctx, segments, *at),
             Intent::FindRow => self.ground_row(ctx),
+            Intent::OpenRow => self.ground_open_row(ctx),
             Intent::SelectRows => self.ground_select_rows(ctx),
             Intent::OnPage { name } => self.ground_on_page(ctx, name),
             Intent::OnTab { name } => self.ground_on_tab(ctx, name),
@@ -493,6 +494,7 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
         | Intent::InConsole { .. }
         | Intent::InModal { .. }
         | Intent::FindRow
+        | Intent::OpenRow
         | Intent::SelectRows
         | Intent::OnPage { .. }
         | Intent::InWizardStep { .. } => None,

@@ -70,7 +70,7 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
                 roles: vec![Role::Tab],
                 row: false,
             },
-            Intent::FindRow | Intent::SelectRows => Expectation::ResourceRow,
+            Intent::FindRow | Intent::OpenRow | Intent::SelectRows => Expectation::ResourceRow,
             Intent::Click { label, .. } if is_confirm_label(label) => continue,
             Intent::Click { label, row, .. } => Expectation::Label {
                 label: label.clone(),

@@ -233,6 +233,38 @@ impl ScriptedPolicy {
         }
     }
 
+    /// Opens the task's resource from its row: its row first (searched for, or asked for when the
+    /// list is empty), then the link in it that names the resource.
+    pub(super) fn ground_open_row(&mut self, ctx: &Context<'_>) -> Move {
+        match self.ground_row(ctx) {
+            Move::Done(_) => {}
+            other => return other,
+        }
+        let names = Self::resource_names(ctx);
+        let ours = |e: &&Element| {
+            e.role == Role::Link
+                && row_of(e).is_some_and(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)))
+        };
+        let links: Vec<&Element> = ctx.observation.elements.iter().filter(ours).collect();
+        let link = links
+            .iter()
+            .find(|e| names.iter().any(|n| mentions(&e.name, n)))
+            .or(links.first());
+        match link {
+            Some(link) => Move::Act {
+                action: GuiAction::Click { index: link.index },
+                goal: format!("open \"{}\" from its row", link.name),
+                grounding: self.as_written(),
+                effect: Effect::Complete,
+                failed: None,
+            },
+            None => Move::GiveUp {
+                reason: "the resource's row has no link that opens it".into(),
+                finding: None,
+            },
+        }
+    }
+
     /// Ticks the check boxes of the rows of the task's resources, one per action, until all are.
     pub(super) fn ground_select_rows(&mut self, ctx: &Context<'_>) -> Move {
         let obs = ctx.observation;

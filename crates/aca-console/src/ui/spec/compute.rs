@@ -42,7 +42,12 @@ fn stop_instance() -> FormSpec {
         vec![step(
             "",
             vec![
-                field("Stopped By", "ForceStop", radio(&[("false", "Stop"), ("true", "Force Stop")])).default("false"),
+                field(
+                    "Stopped By",
+                    "ForceStop",
+                    radio(&[("false", "Stop"), ("true", "Force Stop")]),
+                )
+                .default("false"),
                 field(
                     "Stop Mode",
                     "StoppedMode",
@@ -123,7 +128,9 @@ fn reset_instance_password() -> FormSpec {
         vec![step(
             "",
             vec![
-                field("Logon Username", "UserName", FieldKind::Text).default("root").not_sent(),
+                field("Logon Username", "UserName", FieldKind::Text)
+                    .default("root")
+                    .not_sent(),
                 field("New Password", "Password", FieldKind::Password)
                     .required()
                     .rule("password")
@@ -288,8 +295,11 @@ pub fn ecs() -> ProductSpec {
         row_form("Stop", More, stop_instance())
             .in_submenu("Instance Status")
             .disabled_when("Status", running(), "Only running instances can be stopped."),
-        row_form("Restart", AllActions, restart_instance())
-            .disabled_when("Status", running(), "Only running instances can be restarted."),
+        row_form("Restart", AllActions, restart_instance()).disabled_when(
+            "Status",
+            running(),
+            "Only running instances can be restarted.",
+        ),
         row_form(
             "Modify Instance Name",
             More,

@@ -110,6 +110,16 @@ pub struct PageSpec {
     pub whole_config: Option<WholeConfig>,
     /// For flat key spaces shown as folders (OSS directories): the list shows one folder at a time.
     pub folders: Option<Folders>,
+    /// For a page that is one section of a resource's settings (a bucket's Lifecycle).
+    pub section: Option<Section>,
+}
+
+/// One section of a resource's settings, as a bucket's pages show them: the section's heading above
+/// the list and, where the list stays folded until a button opens it, that button (`Configure`).
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub heading: String,
+    pub unfold: Option<String>,
 }
 
 /// Folders of a flat key space: names ending with the delimiter. The list of a folder asks for the
@@ -220,6 +230,9 @@ pub struct FormSpec {
     pub id_param: Option<String>,
     /// The toast shown on success.
     pub success: String,
+    /// The page the console opens after success, where the one the form is on no longer exists
+    /// (the Buckets list once the bucket is deleted); none reloads the page.
+    pub done: Option<String>,
 }
 
 impl FormSpec {
@@ -568,6 +581,7 @@ pub(crate) fn form(
         fixed: Vec::new(),
         id_param: None,
         success: s("The operation is successful."),
+        done: None,
     }
 }
 
@@ -582,6 +596,10 @@ impl FormSpec {
     }
     pub(crate) fn fixed(mut self, items: &[(&str, &str)]) -> Self {
         self.fixed = pairs(items);
+        self
+    }
+    pub(crate) fn then_open(mut self, page: &str) -> Self {
+        self.done = Some(s(page));
         self
     }
     pub(crate) fn for_row(mut self, id_param: &str) -> Self {
@@ -718,6 +736,7 @@ pub(crate) fn page(
         batch_actions: Vec::new(),
         tabs: Vec::new(),
         sub_nav: Vec::new(),
+        section: None,
         parent: None,
         marker: None,
         item_details: None,

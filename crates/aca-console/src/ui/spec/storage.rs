@@ -2,7 +2,7 @@
 //! operations run through the same calls as the RPC ones).
 
 use super::*;
-use crate::profile::Placement::{AllActions, Inline, More};
+use crate::profile::Placement::{Inline, More};
 
 pub fn oss() -> ProductSpec {
     let mut buckets = page(
@@ -76,28 +76,17 @@ pub fn oss() -> ProductSpec {
                 ],
             )],
         )
+        .submit("Create")
         .success("The bucket is created."),
     ];
     buckets.search = search(&[("Bucket Name", "prefix")]);
-    buckets.row_actions = vec![
-        RowAction {
-            label: s("Details"),
-            placement: Inline,
-            submenu: None,
-            kind: ActionKind::Details,
-            disabled: None,
-        },
-        call(
-            "Delete Bucket",
-            AllActions,
-            "DeleteBucket",
-            "BucketName",
-            confirm(
-                "Delete Bucket",
-                "Are you sure you want to delete the bucket? Delete its objects first.",
-            ),
-        ),
-    ];
+    buckets.row_actions = vec![RowAction {
+        label: s("Details"),
+        placement: Inline,
+        submenu: None,
+        kind: ActionKind::Details,
+        disabled: None,
+    }];
     buckets.tabs = vec![basic(&[
         ("Bucket Name", "Name"),
         ("Region", "Region"),
@@ -109,16 +98,29 @@ pub fn oss() -> ProductSpec {
     // A bucket's own navigation pane, as its details page shows it.
     buckets.sub_nav = nav(&[
         ("", &[("Overview", "buckets")]),
-        ("Object Management", &[("Objects", "objects")]),
+        ("Files", &[("Files", "objects")]),
         ("Permission Control", &[("ACL", "bucket-acl")]),
-        ("Data Management", &[("Lifecycle", "lifecycle")]),
+        (
+            "Basic Settings",
+            &[("Static Pages", "static-pages"), ("Lifecycle", "lifecycle")],
+        ),
+        ("Redundancy for Fault Tolerance", &[("Versioning", "versioning")]),
+        ("", &[("Delete Bucket", "delete-bucket")]),
     ]);
     ProductSpec {
         code: s("oss"),
         api: s("oss"),
         name: s("Object Storage Service"),
         nav: nav(&[("", &[("Buckets", "buckets")])]),
-        pages: vec![buckets, objects(), bucket_acl(), lifecycle()],
+        pages: vec![
+            buckets,
+            objects(),
+            bucket_acl(),
+            lifecycle(),
+            static_pages(),
+            versioning(),
+            delete_bucket(),
+        ],
     }
 }
 
@@ -131,12 +133,12 @@ const OBJECT_ACLS: &[(&str, &str)] = &[
 
 /// A bucket's objects, one directory at a time. Directories are objects whose names end with `/` (and
 /// the prefixes ListObjects rolls up at `/`); the search finds names in the directory by prefix; the
-/// list pages by marker as ListObjects does. Uploads are made from an Upload Object panel with the
+/// list pages by marker as ListObjects does. Uploads are made from an Upload panel with the
 /// object's name and its content typed as text, not from a file picker.
 fn objects() -> PageSpec {
     let mut objects = page(
         "objects",
-        "Objects",
+        "Files",
         "ListObjects",
         "ListBucketResult.Contents",
         "Key",
@@ -168,8 +170,8 @@ fn objects() -> PageSpec {
     objects.creates = vec![
         form(
             "upload-object",
-            "Upload Object",
-            "Upload Object",
+            "Upload",
+            "Upload",
             Container::Drawer,
             "PutObject",
             vec![step(
@@ -182,30 +184,30 @@ fn objects() -> PageSpec {
                     field("Object Content", "Body", FieldKind::Content)
                         .required()
                         .help("The object's content, as text."),
-                    field("Object ACL", "x-oss-object-acl", radio(OBJECT_ACLS)).default("default"),
+                    field("File ACL", "x-oss-object-acl", radio(OBJECT_ACLS)).default("default"),
                 ],
             )],
         )
         .fixed(&[("Content-Type", "text/plain")])
-        .submit("Upload Object")
+        .submit("Upload")
         .success("The object is uploaded."),
         form(
             "create-directory",
-            "Create Directory",
-            "Create Directory",
+            "Create Folder",
+            "Create Folder",
             Container::Drawer,
             "PutObject",
             vec![step(
                 "",
                 vec![
-                    field("Directory Name", "ObjectName", FieldKind::Text)
+                    field("Folder Name", "ObjectName", FieldKind::Text)
                         .required()
                         .suffix("/")
                         .help("Forward slashes (/) in the name create subdirectories."),
                 ],
             )],
         )
-        .success("The directory is created."),
+        .success("The folder is created."),
     ];
     objects.row_actions = vec![
         row_form(
@@ -273,17 +275,21 @@ fn bucket_acl() -> PageSpec {
     )
     .under("buckets", "BucketName");
     acl.total_path = None;
+    acl.section = Some(Section {
+        heading: s("Access Control List (ACL)"),
+        unfold: None,
+    });
     acl.columns = vec![col("Bucket ACL", "Grant", ColumnKind::Text).labels(&[
         ("private", "Private"),
         ("public-read", "Public Read"),
         ("public-read-write", "Public Read/Write"),
     ])];
     acl.row_actions = vec![row_form(
-        "Settings",
+        "Configure",
         Inline,
         form(
             "bucket-acl-settings",
-            "Settings",
+            "Configure",
             "Bucket ACL",
             Container::Drawer,
             "PutBucketAcl",
@@ -322,6 +328,10 @@ fn lifecycle() -> PageSpec {
     )
     .under("buckets", "BucketName");
     rules.total_path = None;
+    rules.section = Some(Section {
+        heading: s("Lifecycle"),
+        unfold: Some(s("Configure")),
+    });
     rules.empty_codes = vec![s("NoSuchLifecycle")];
     rules.whole_config = Some(WholeConfig {
         prefix: s("Rule"),
@@ -337,14 +347,21 @@ fn lifecycle() -> PageSpec {
         form(
             "create-lifecycle-rule",
             "Create Rule",
-            "Create Lifecycle Rule",
-            Container::Drawer,
+            "Create Rule",
+            Container::Dialog,
             "PutBucketLifecycle",
             vec![step(
                 "",
                 vec![
                     field("Status", "Rule.N.Status", radio(&[("Enabled", "Enabled"), ("Disabled", "Disabled")]))
                         .default("Enabled"),
+                    field(
+                        "Applied To",
+                        "AppliedTo",
+                        radio(&[("prefix", "Files with Specified Prefix"), ("bucket", "Whole Bucket")]),
+                    )
+                    .default("prefix")
+                    .not_sent(),
                     field("Prefix", "Rule.N.Prefix", FieldKind::Text)
                         .placeholder("logs/")
                         .help("The rule applies to objects whose names start with the prefix; empty applies to the whole bucket."),
@@ -366,6 +383,161 @@ fn lifecycle() -> PageSpec {
         confirm("Delete Rule", "Are you sure you want to delete the lifecycle rule?"),
     )];
     rules
+}
+
+/// A bucket's static website hosting: one configuration, set from the Static Pages section.
+fn static_pages() -> PageSpec {
+    let mut website = page(
+        "static-pages",
+        "Static Pages",
+        "GetBucketWebsite",
+        "WebsiteConfiguration",
+        "IndexDocument.Suffix",
+        "IndexDocument.Suffix",
+    )
+    .under("buckets", "BucketName");
+    website.total_path = None;
+    website.empty_codes = vec![s("NoSuchWebsiteConfiguration")];
+    website.section = Some(Section {
+        heading: s("Static Pages"),
+        unfold: None,
+    });
+    website.columns = vec![
+        col("Default Homepage", "IndexDocument.Suffix", ColumnKind::Text),
+        col("Subfolder Homepage", "IndexDocument.SupportSubDir", ColumnKind::Text)
+            .labels(&[("true", "Enabled"), ("false", "Disabled")]),
+        col("Default 404 Page", "ErrorDocument.Key", ColumnKind::Text),
+    ];
+    website.creates = vec![
+        form(
+            "configure-static-pages",
+            "Configure",
+            "Static Pages",
+            Container::Drawer,
+            "PutBucketWebsite",
+            vec![step(
+                "",
+                vec![
+                    field("Default Homepage", "IndexDocument.Suffix", FieldKind::Text)
+                        .required()
+                        .placeholder("index.html")
+                        .help("An object in the bucket's root directory, returned for requests to the root."),
+                    field(
+                        "Subfolder Homepage",
+                        "IndexDocument.SupportSubDir",
+                        radio(&[("true", "Enable"), ("false", "Disable")]),
+                    )
+                    .default("false"),
+                    field("Default 404 Page", "ErrorDocument.Key", FieldKind::Text)
+                        .placeholder("error.html")
+                        .help("Returned with 404 when the requested object does not exist."),
+                ],
+            )],
+        )
+        .submit("Save")
+        .success("Static website hosting is configured."),
+    ];
+    website
+}
+
+/// A bucket's versioning state: one row, changed from the Versioning section's Configure.
+fn versioning() -> PageSpec {
+    let mut versioning = page(
+        "versioning",
+        "Versioning",
+        "GetBucketVersioning",
+        "VersioningConfiguration",
+        "Status",
+        "Status",
+    )
+    .under("buckets", "BucketName");
+    versioning.total_path = None;
+    versioning.section = Some(Section {
+        heading: s("Versioning"),
+        unfold: None,
+    });
+    versioning.columns = vec![
+        col("Versioning", "Status", ColumnKind::Status).labels(&[("Enabled", "Enabled"), ("Suspended", "Suspended")]),
+    ];
+    versioning.row_actions = vec![row_form(
+        "Configure",
+        Inline,
+        form(
+            "configure-versioning",
+            "Configure",
+            "Versioning",
+            Container::Drawer,
+            "PutBucketVersioning",
+            vec![step(
+                "",
+                vec![
+                    field(
+                        "Versioning",
+                        "Status",
+                        radio(&[("Enabled", "Enabled"), ("Suspended", "Suspended")]),
+                    )
+                    .required()
+                    .prefilled_from("Status"),
+                ],
+            )],
+        )
+        .submit("Save")
+        .success("The versioning state of the bucket is changed."),
+    )];
+    versioning
+}
+
+/// The Delete Bucket page: what must be cleaned up first (the bucket's objects, each deletable
+/// here), then Delete Immediately. DeleteBucket refuses a bucket that still holds objects.
+fn delete_bucket() -> PageSpec {
+    let mut cleanup = page(
+        "delete-bucket",
+        "Delete Bucket",
+        "ListObjects",
+        "ListBucketResult.Contents",
+        "Key",
+        "Key",
+    )
+    .under("buckets", "BucketName");
+    cleanup.total_path = None;
+    cleanup.page_size = 100;
+    cleanup.marker = Some(MarkerPaging {
+        param: s("marker"),
+        next_path: s("ListBucketResult.NextMarker"),
+        size_param: s("max-keys"),
+    });
+    cleanup.id_param = s("ObjectName");
+    cleanup.section = Some(Section {
+        heading: s("Resources to clean up: delete the objects below, then delete the bucket."),
+        unfold: None,
+    });
+    cleanup.columns = vec![
+        col("Object Name", "Key", ColumnKind::Mono),
+        col("Object Size", "Size", ColumnKind::Text),
+    ];
+    cleanup.creates = vec![
+        form(
+            "delete-bucket-now",
+            "Delete Immediately",
+            "Delete Bucket",
+            Container::Dialog,
+            "DeleteBucket",
+            vec![],
+        )
+        .success("The bucket is deleted.")
+        .then_open("buckets"),
+    ];
+    cleanup.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteObject",
+        "ObjectName",
+        confirm(
+            "Delete Object",
+            "Are you sure you want to delete the object? It cannot be recovered.",
+        ),
+    )];
+    cleanup
 }
 
 pub fn sls() -> ProductSpec {
