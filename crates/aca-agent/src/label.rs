@@ -79,6 +79,20 @@ pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
     (shared > 0).then_some(LabelMatch::Overlap)
 }
 
+/// Whether `label` and `name` name the same thing, one perhaps in the plural ("the Bucket page"
+/// and a page headed `Buckets`).
+pub fn same_name(label: &str, name: &str) -> bool {
+    let (label, name) = (normalise(label), normalise(name));
+    let singular = |s: &str| -> String {
+        s.strip_suffix("es")
+            .filter(|stem| stem.ends_with(['s', 'x', 'h']))
+            .or_else(|| s.strip_suffix('s'))
+            .unwrap_or(s)
+            .to_owned()
+    };
+    !label.is_empty() && (label == name || singular(&label) == singular(&name))
+}
+
 /// Token overlap as a fraction of the longer label's words, for ranking alternatives.
 pub fn overlap_score(label: &str, name: &str) -> f64 {
     let label = normalise(label);
@@ -133,6 +147,15 @@ pub fn is_confirm_label(label: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_in_the_plural_is_the_same_name() {
+        assert!(same_name("Bucket", "Buckets"));
+        assert!(same_name("vSwitches", "vSwitch"));
+        assert!(same_name("Instances", "Instance"));
+        assert!(!same_name("Bucket", "Bucket Name"));
+        assert!(!same_name("", ""));
+    }
 
     #[test]
     fn normalising_ignores_case_spacing_and_punctuation() {

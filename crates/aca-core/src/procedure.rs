@@ -64,6 +64,10 @@ pub struct Step {
     /// UI labels the step names: bold text, quoted labels, and labels found by phrase
     /// ("click X", "On the X page") where the page lost its bold. In text order, no duplicates.
     pub labels: Vec<String>,
+    /// Labels the step names only in passing, never as a target: options it describes
+    /// ("**Private**: Only the owner …"), alternatives ("You can also click **Buckets**") and results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<String>,
     /// A menu path, `A > B > C` (or `›`), or the single item of "In the left-side navigation
     /// pane, click X", or the page of a deep link ("Go to ECS console - Snapshots").
     pub menu_path: Vec<String>,

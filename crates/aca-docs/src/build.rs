@@ -352,12 +352,22 @@ impl Builder {
             substeps,
             ..Step::default()
         };
+        let mut acted: Vec<String> = Vec::new();
         for (i, clause) in clauses(&item.inline, &item.blocks).iter().enumerate() {
             let a = if i == 0 {
                 analyse(clause)
             } else {
                 analyse_further(clause)
             };
+            for l in &a.labels {
+                if a.mentions.contains(l) {
+                    if !step.mentions.contains(l) {
+                        step.mentions.push(l.clone());
+                    }
+                } else if !acted.contains(l) {
+                    acted.push(l.clone());
+                }
+            }
             for l in a.labels {
                 if !step.labels.contains(&l) {
                     step.labels.push(l);
@@ -389,6 +399,8 @@ impl Builder {
                 }
             }
         }
+        // A label one clause names in passing and another acts on is a target.
+        step.mentions.retain(|l| !acted.contains(l));
         step
     }
 }

@@ -33,6 +33,9 @@ pub(crate) struct Analysis {
     pub opens_console: Option<String>,
     /// "Log on to the console." names no product: the console of the page's own product.
     pub opens_own_console: bool,
+    /// Labels named only by sentences that ask for nothing (options, results): see
+    /// [`aca_core::Step::mentions`].
+    pub mentions: Vec<String>,
 }
 
 /// The console a step opens (`None`: "the console", unnamed) and the page of it the step names.
@@ -382,8 +385,37 @@ pub(crate) fn analyse_further(inl: &Inline) -> Analysis {
 }
 
 fn analyse_sentences(inl: &Inline, lead: bool) -> Analysis {
+    let mut a = analyse_own_sentences(inl, lead);
+    // "**Private**: Only the owner … can read and write objects": a further clause that asks for
+    // nothing describes what it names.
+    if !lead && a.actions.is_empty() && a.values.is_empty() && a.menu_path.is_empty() {
+        a.mentions = a.labels.clone();
+    }
+    a
+}
+
+fn analyse_own_sentences(inl: &Inline, lead: bool) -> Analysis {
     let parts = sentences(inl);
-    let mut own: Vec<&Inline> = parts.iter().filter(|s| !is_aside(&s.text)).collect();
+    // "You can also click Buckets. Then, click Configure in the Versioning column …": the sentence
+    // that goes on from an aside is the same alternative.
+    let mut previous_aside = false;
+    let asides: Vec<bool> = parts
+        .iter()
+        .map(|s| {
+            let low = s.text.to_lowercase();
+            let goes_on = ["then, ", "then ", "after that, "]
+                .iter()
+                .any(|lead| low.starts_with(lead));
+            previous_aside = is_aside(&s.text) || (previous_aside && goes_on);
+            previous_aside
+        })
+        .collect();
+    let mut own: Vec<&Inline> = parts
+        .iter()
+        .zip(&asides)
+        .filter(|(_, aside)| !**aside)
+        .map(|(s, _)| s)
+        .collect();
     if own.len() == parts.len() {
         return analyse_clause(inl);
     }
@@ -396,7 +428,9 @@ fn analyse_sentences(inl: &Inline, lead: bool) -> Analysis {
     }
     let mut a = analyse_clause(&instruction);
     // The labels are every label the clause names, asides included, in text order.
-    a.labels = analyse_clause(inl).labels;
+    let all = analyse_clause(inl).labels;
+    a.mentions = all.iter().filter(|l| !a.labels.contains(l)).cloned().collect();
+    a.labels = all;
     a
 }
 
@@ -697,11 +731,18 @@ fn analyse_clause(inl: &Inline) -> Analysis {
     if let Some((p, act)) = parameters_verb(&low) {
         acts.push((p, act));
     }
-    let navigating = low.contains("navigation pane");
+    // "In the left-side navigation pane, click Files. Then, click Upload.": the pane is the place of
+    // its own sentence's clicks only.
+    let nav_sentence = low.find("navigation pane").map(|p| {
+        let start = low[..p].rfind(". ").map_or(0, |q| q + 2);
+        let end = low[p..].find(". ").map_or(low.len(), |q| p + q);
+        start..end
+    });
     for verb in ["click", "choose"] {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
+            let navigating = nav_sentence.as_ref().is_some_and(|s| s.contains(&p));
             let Some(ti) = tok_at(&toks, p + verb.len() + 1) else {
                 continue;
             };
@@ -777,6 +818,52 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             ));
             acts.push((p, if typed { StepAction::Enter } else { StepAction::Select }));
         }
+    }
+    // "keep Stopped By set to Stop", "leave Force Restart unselected": the value a field is to
+    // keep, chosen as any other.
+    let mut kept = Vec::new();
+    for verb in ["keep", "leave"] {
+        let mut at = 0;
+        while let Some(p) = find_word(&low, verb, at) {
+            at = p + verb.len();
+            kept.push((p, verb.len() + 1));
+        }
+    }
+    for (p, skip) in kept {
+        let Some(ti) = tok_at(&toks, p + skip) else { continue };
+        let Some((label, pos, end)) = label_at(ti) else {
+            continue;
+        };
+        let rest = &low[end..];
+        let state = [
+            (" unselected", "cleared"),
+            (" unchecked", "cleared"),
+            (" cleared", "cleared"),
+            (" selected", "selected"),
+            (" checked", "selected"),
+        ]
+        .iter()
+        .find(|(word, _)| rest.starts_with(word))
+        .map(|(_, state)| state.to_string());
+        let value = match state {
+            Some(state) => state,
+            None if rest.starts_with(" set to ") => {
+                let Some((value, _, _)) = tok_at(&toks, end + " set to ".len()).and_then(label_at) else {
+                    continue;
+                };
+                value
+            }
+            None => continue,
+        };
+        add_phrase(&mut labels, pos, label.clone());
+        vals.push((
+            p,
+            FieldValue {
+                label: Some(label),
+                value,
+            },
+        ));
+        acts.push((p, StepAction::Select));
     }
     // The label a clause names: "In the X field", "X: enter …", "… in the X field".
     // Clauses end at ", ", "; ", ". " and " and ".
@@ -1231,6 +1318,13 @@ mod tests {
         let a = plain("In the navigation pane on the left, click vSwitch.");
         assert_eq!(a.menu_path, ["vSwitch"]);
         assert_eq!(a.actions, [StepAction::Navigate]);
+        // The pane is the place of its own sentence's clicks.
+        let a = bold(
+            "In the left-side navigation pane, click Files. Then, click Upload.",
+            &["Files", "Upload"],
+        );
+        assert_eq!(a.menu_path, ["Files"]);
+        assert_eq!(a.actions, [StepAction::Navigate, StepAction::Click]);
         // "set the following parameters" names no field.
         assert!(
             plain("On the Create VPC page, set the following parameters and click OK.")
@@ -1548,9 +1642,37 @@ mod tests {
             &["More", "Cancel Key Deletion", "Actions"],
         );
         assert!(a.menu_path.is_empty() && a.actions.is_empty() && a.column.is_none());
+        // The sentence that goes on from an option is part of it.
+        let a = bold(
+            "Choose Redundancy for Fault Tolerance > Versioning. You can also click Buckets. Then, click Configure in the Versioning column corresponding to the target bucket.",
+            &[
+                "Redundancy for Fault Tolerance",
+                "Versioning",
+                "Buckets",
+                "Configure",
+                "Versioning",
+            ],
+        );
+        assert_eq!(a.menu_path, ["Redundancy for Fault Tolerance", "Versioning"]);
+        assert!(a.column.is_none(), "{:?}", a.column);
         // A step whose only sentence is an option is still the step's instruction.
         let a = bold("You can choose to ship events to Log Service.", &["Log Service"]);
         assert_eq!(a.actions, [StepAction::Click]);
+    }
+
+    #[test]
+    fn a_field_kept_at_a_value_is_set_to_it() {
+        let a = bold(
+            "In the Stop Instance dialog box, keep Stopped By set to Stop and click Confirm.",
+            &["Stop Instance", "Stopped By", "Stop", "Confirm"],
+        );
+        assert_eq!(pairs(&a), [(Some("Stopped By"), "Stop")]);
+        assert!(a.actions.contains(&StepAction::Confirm), "{:?}", a.actions);
+        let a = bold(
+            "In the Restart Instance dialog box, leave Force Restart unselected and click Confirm.",
+            &["Restart Instance", "Force Restart", "Confirm"],
+        );
+        assert_eq!(pairs(&a), [(Some("Force Restart"), "cleared")]);
     }
 
     #[test]

@@ -438,3 +438,22 @@ fn deep_link_to_a_console_page() {
     assert_eq!(p.next_steps.len(), 2);
     assert_eq!(p.related_api, ["CreateSnapshot", "DescribeSnapshots"]);
 }
+
+#[test]
+fn labels_named_only_in_passing_are_mentions() {
+    let p = parse_markdown(
+        "# Object Storage Service:Set the ACL of a bucket\n\n## Procedure\n\n\
+         1. Choose **Redundancy for Fault Tolerance** > **Versioning**. You can also click **Buckets**. Then, click **Configure** in the **Versioning** column.\n\
+         2. In the **Access Control List (ACL)** section, click **Configure**.\n\n   \
+         You can set one of the following ACLs for a bucket:\n   \
+         - **Private**: Only the owner of this bucket can read and write objects in the bucket.\n   \
+         - **Public Read**: Only the bucket owner can perform write operations.\n",
+    )
+    .unwrap();
+    let first = step(&p, "1");
+    assert_eq!(first.mentions, ["Buckets", "Configure"]);
+    assert!(first.column.is_none());
+    let second = step(&p, "2");
+    assert_eq!(second.mentions, ["Private", "Public Read"]);
+    assert!(!second.mentions.contains(&"Configure".to_string()));
+}

@@ -788,7 +788,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 "PutBucketAcl",
                 OSS,
                 &["set", "modify", "configure", "change"],
-                &["bucket ACL", "ACL of a bucket", "ACL"],
+                &["bucket ACL", "bucket ACLs", "ACL of a bucket", "ACL"],
                 OSS_BUCKET,
                 &[],
             ),

@@ -914,7 +914,19 @@ pub fn list_page(
                 (table(view, page, data, selectable))
                 div class="table-footer" {
                     div class="batch-bar" {
-                        @if selectable {
+                        @if let Some(menu) = page.batch_menu.as_deref().filter(|_| selectable) {
+                            div class="hover-menu batch-menu" data-ui-batch=(menu) {
+                                button class="btn more-trigger" type="button" disabled data-batch-button
+                                    aria-haspopup="menu" aria-expanded="false" { (menu) span class="caret" {} }
+                                div class="hover-menu-list" role="menu" aria-label=(menu) {
+                                    @for (i, batch) in page.batch_actions.iter().enumerate() {
+                                        a class="menu-item" role="menuitem" tabindex="0"
+                                            data-open=(format!("batch-{}-{i}", page.id))
+                                            data-ui-batch=(batch.label) { (batch.label) }
+                                    }
+                                }
+                            }
+                        } @else if selectable {
                             @for (i, batch) in page.batch_actions.iter().enumerate() {
                                 button class="btn" type="button" disabled data-batch-button
                                     data-open=(format!("batch-{}-{i}", page.id))
@@ -931,7 +943,7 @@ pub fn list_page(
             (row_dialogs(view, page, options))
             @for (i, batch) in page.batch_actions.iter().enumerate() {
                 @let id = format!("batch-{}-{i}", page.id);
-                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &[], true, None))
+                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &batch.fixed, true, None))
             }
         }
     };

@@ -146,7 +146,9 @@ pub const TEMPLATES: &[Template] = &[
         kind: "alicloud_oss_bucket",
         block: "bucket",
         parents: &[],
-        body: r#"  bucket = "doc-bucket-${var.suffix}""#,
+        // The run may upload objects of its own: they go with the bucket.
+        body: r#"  bucket        = "doc-bucket-${var.suffix}"
+  force_destroy = true"#,
         words: "an OSS bucket",
     },
     Template {
@@ -155,7 +157,7 @@ pub const TEMPLATES: &[Template] = &[
         block: "object",
         parents: &["bucket"],
         body: r#"  bucket  = @{bucket.bucket}
-  key     = "docs/example.txt"
+  key     = "example.txt"
   content = "example content""#,
         words: "an object in the bucket",
     },

@@ -97,7 +97,17 @@ impl ScriptedPolicy {
             } else {
                 Intent::Fill {
                     label: field.name.clone(),
-                    value: value.unwrap_or_else(|| invented_value(ctx.task, &field.name)),
+                    value: value.unwrap_or_else(|| {
+                        // "Enter an integer.": the console says what shape the value takes.
+                        let asks_number = ["integer", "number"]
+                            .iter()
+                            .any(|w| error.name.to_lowercase().contains(w));
+                        if asks_number {
+                            "30".into()
+                        } else {
+                            invented_value(ctx.task, &field.name)
+                        }
+                    }),
                     undocumented,
                 }
             };
@@ -215,6 +225,25 @@ impl ScriptedPolicy {
         }
         alternatives.extend(scroll_alternative(obs, label));
         self.fallback(ctx, &format!("the field \"{label}\""), label, alternatives)
+    }
+
+    /// A field the step names without a value: a drop-down list keeps its option or gets the
+    /// first; an empty text box gets a value shaped by its label; a field with a value keeps it.
+    pub(super) fn ground_set(&mut self, ctx: &Context<'_>, label: &str) -> Move {
+        let obs = ctx.observation;
+        let field = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact)
+            .into_iter()
+            .next();
+        if let Some(field) = field {
+            if field.value.as_deref().is_some_and(|v| !v.trim().is_empty()) {
+                return Move::Done(None);
+            }
+            if field.role == Role::Combobox {
+                return self.ground_choose(ctx, &[label.to_owned()], None, false);
+            }
+        }
+        let value = invented_value(ctx.task, label);
+        self.ground_fill(ctx, label, &value, false)
     }
 
     /// A parameter whose value is picked rather than typed: a radio button or option card named
@@ -554,6 +583,11 @@ fn invented_value(task: &crate::task::Task, label: &str) -> String {
         format!("Aca#{suffix}2026x")
     } else if label.contains("port") {
         "80".into()
+    } else if ["day", "days", "hours", "number", "count", "quantity", "size", "period"]
+        .iter()
+        .any(|w| label.split(' ').any(|word| word == *w))
+    {
+        "30".into()
     } else if label.contains("description") {
         "Created while verifying documentation".into()
     } else if label.contains("domain") {
@@ -585,5 +619,10 @@ mod tests {
         assert!(super::invented_value(&task, "Domain Name").ends_with(".com"));
         assert!(super::invented_value(&task, "Email").contains('@'));
         assert!(super::invented_value(&task, "Port").chars().all(|c| c.is_ascii_digit()));
+        assert!(
+            super::invented_value(&task, "Expiration (Days)")
+                .chars()
+                .all(|c| c.is_ascii_digit())
+        );
     }
 }

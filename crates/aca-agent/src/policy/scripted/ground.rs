@@ -96,7 +96,7 @@ pub fn page_is(observation: &Observation, name: &str) -> bool {
         || observation
             .elements
             .iter()
-            .any(|e| e.role == Role::Heading && match_label(name, &e.name) == Some(LabelMatch::Exact))
+            .any(|e| e.role == Role::Heading && crate::label::same_name(name, &e.name))
 }
 
 /// Preferences among equally labelled candidates: lower is better.

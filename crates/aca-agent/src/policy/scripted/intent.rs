@@ -50,6 +50,10 @@ pub enum Intent {
         /// The console asked for it and no step documents it.
         undocumented: bool,
     },
+    /// Give a field the step names without a value ("set the Bucket Name and Region", "enter a
+    /// directory name in the Folder Name field") one: a text box gets a value shaped by its label,
+    /// a field that holds one already keeps it.
+    Set { label: String },
     /// Choose an option of a labelled select (`value: None`: any option; the page names none).
     Choose {
         labels: Vec<String>,
@@ -76,6 +80,7 @@ impl Intent {
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
+            Intent::Set { label } => format!("give \"{label}\" a value"),
             Intent::Choose {
                 labels, value: Some(v), ..
             } => format!("choose \"{v}\" in \"{}\"", labels.join("/")),
@@ -125,6 +130,18 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
         if matches!(container.kind, ContainerKind::Dialog | ContainerKind::Panel) {
+            // "Click Create Rule. In the Create Rule dialog box, …": the button opens the dialog.
+            let name = container.name.to_lowercase();
+            let opened_at = step.text.to_lowercase().find(&format!("click {name}"));
+            let inside_at = step.text.to_lowercase().find(&format!("in the {name} "));
+            if opened_at.is_some_and(|c| inside_at.is_none_or(|i| c < i)) {
+                out.push(Intent::Click {
+                    label: container.name.clone(),
+                    row: false,
+                    confirm: false,
+                    batch: false,
+                });
+            }
             out.push(Intent::InModal {
                 name: container.name.clone(),
             });
@@ -157,9 +174,22 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     if finds_row {
         out.push(Intent::FindRow);
     }
+    // "Select one or more objects, and then select Batch operation > Delete": rows ticked, then a
+    // menu of the list that acts on them.
+    let ticks_rows = ["select one or more ", "select multiple "]
+        .iter()
+        .any(|p| lower.contains(p));
     if !step.menu_path.is_empty() {
         used.extend(step.menu_path.iter().map(|s| normalise(s)));
-        if row {
+        if ticks_rows && !row && !lower.contains("navigation pane") {
+            out.push(Intent::SelectRows);
+            out.extend(step.menu_path.iter().map(|segment| Intent::Click {
+                label: segment.clone(),
+                row: false,
+                confirm: false,
+                batch: true,
+            }));
+        } else if row && !lower.contains("navigation pane") {
             // "choose ⋯ > Instance Status > Stop in the Actions column": a menu of the row.
             out.extend(step.menu_path.iter().map(|segment| Intent::Click {
                 label: segment.clone(),
@@ -208,6 +238,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     }
     // "Configure the following parameters" with a table under the step: each row that gives the
     // value to use ("In this example, web-vpc is used") is a field to set on this step's page.
+    let table_fills_at = out.len();
     for row in own_parameters(step, task) {
         let Some(example) = &row.example else { continue };
         if used.contains(&normalise(&row.name)) {
@@ -219,6 +250,14 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             value: task.substitute(example),
             undocumented: false,
         });
+    }
+    // "set the Bucket Name and Region", "enter a directory name in the Folder Name field": fields
+    // the step has the reader fill in without saying with what.
+    for label in &step.labels {
+        if !used.contains(&normalise(label)) && set_without_value(&lower, label) {
+            used.push(normalise(label));
+            out.push(Intent::Set { label: label.clone() });
+        }
     }
     let tabled = !own_parameters(step, task).is_empty();
     // "Click Upload Object." right after a step that only fills a parameter table submits that
@@ -237,6 +276,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .iter()
         .filter(|l| !used.contains(&normalise(l)))
         .filter(|l| !names_a_section(&lower, l))
+        .filter(|l| !step.mentions.contains(l))
         .cloned()
         .collect();
     // "keep **Enable Health Check** turned **On**": a switch and the state it is to be in.
@@ -306,15 +346,27 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }));
     } else if step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm) {
         let last = unused.len().saturating_sub(1);
+        // "Click Configure in the Static Pages section. Configure the parameters listed in the
+        // following table.": a click the sentence gives before the table opens the form it fills.
+        let table_at = lower.find("following").filter(|_| tabled);
+        let mut before_table = 0;
         for (i, label) in unused.iter().enumerate() {
-            out.push(Intent::Click {
+            let opens_form = table_at.is_some_and(|t| lower.find(&label.to_lowercase()).is_some_and(|p| p < t));
+            let click = Intent::Click {
                 label: label.clone(),
                 row,
                 // The click that ends a step with a parameter table (`Next`) submits its form as a
                 // confirmation does: required fields first, field errors answered after.
-                confirm: crate::label::is_confirm_label(label) || ((tabled || submits_previous) && i == last && !row),
+                confirm: crate::label::is_confirm_label(label)
+                    || ((tabled || submits_previous) && i == last && !row && !opens_form),
                 batch,
-            });
+            };
+            if opens_form {
+                out.insert(table_fills_at + before_table, click);
+                before_table += 1;
+            } else {
+                out.push(click);
+            }
         }
     }
     if !clicked_first.is_empty() {
@@ -338,6 +390,21 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         confirm: true,
         batch: false,
     }));
+    // "You can set one of the following ACLs for a bucket: - Private: … - Public Read: …": one of
+    // the options described; the one already chosen does.
+    let options: Vec<String> = step
+        .mentions
+        .iter()
+        .filter(|l| !used.contains(&normalise(l)))
+        .cloned()
+        .collect();
+    if lower.contains("one of the following") && !options.is_empty() {
+        out.push(Intent::Choose {
+            labels: options,
+            value: None,
+            undocumented: false,
+        });
+    }
     if let Some(open_at) = opens_row(&lower, &step.labels) {
         // In the order the sentence gives: "click Buckets, and then click the name of the bucket".
         let later = |label: &str| lower.find(&label.to_lowercase()).is_some_and(|p| p > open_at);
@@ -351,12 +418,18 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             .unwrap_or(out.len());
         out.insert(at, Intent::OpenRow);
     }
-    if out.iter().all(|i| {
-        matches!(
-            i,
-            Intent::OnPage { .. } | Intent::OnTab { .. } | Intent::InWizardStep { .. }
-        )
-    }) {
+    // "click the Files tab": opening the tab is what the step does.
+    let clicks_its_tab = step.container.as_ref().is_some_and(|c| {
+        c.kind == ContainerKind::Tab && lower.contains(&format!("click the {} tab", c.name.to_lowercase()))
+    });
+    if !clicks_its_tab
+        && out.iter().all(|i| {
+            matches!(
+                i,
+                Intent::OnPage { .. } | Intent::OnTab { .. } | Intent::InWizardStep { .. }
+            )
+        })
+    {
         out.push(match &step.container {
             Some(c) if c.kind == ContainerKind::Page && !step.substeps.is_empty() => Intent::Nothing {
                 note: format!("done through its sub-steps on the {} page", c.name),
@@ -404,6 +477,31 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether the step has the reader fill in the field `label` without giving the value: it lies in
+/// a clause that sets, specifies or enters ("set the Bucket Name and Region, and then click
+/// Create", "enter a directory name in the Folder Name field").
+fn set_without_value(lower_text: &str, label: &str) -> bool {
+    let label = label.to_lowercase();
+    let Some(at) = lower_text.find(&label) else {
+        return false;
+    };
+    let clause_start = lower_text[..at].rfind(['.', ';', ',']).map_or(0, |p| p + 1);
+    let clause = &lower_text[clause_start..at];
+    let verb = ["set the ", "specify the ", "enter ", "set a ", "specify a "]
+        .iter()
+        .filter_map(|v| clause.rfind(v).map(|p| (p, v)))
+        .filter(|(p, _)| *p == 0 || clause[..*p].ends_with(' '))
+        .max_by_key(|(p, _)| *p);
+    let Some((p, verb)) = verb else { return false };
+    let between = &clause[p + verb.len()..];
+    // Another verb between ("enter the console, click Folder Name") or a value given ("set X to").
+    let interrupted = ["click ", "select ", "choose ", "keep ", " to "]
+        .iter()
+        .any(|w| between.contains(w));
+    let after = &lower_text[at + label.len()..];
+    !interrupted && !after.trim_start().starts_with("to ") && !after.trim_start().starts_with("page")
 }
 
 /// Whether the step's text uses `label` as the name of where it works ("in the **Basic
@@ -570,6 +668,130 @@ mod tests {
             ]
         );
         assert_eq!(sections(&s), vec!["vSwitch".to_string(), "Zone".to_string()]);
+    }
+
+    #[test]
+    fn fields_the_step_sets_without_a_value_are_given_one() {
+        let mut s = step(
+            "In the Create Bucket panel, set the Bucket Name and Region, and then click Create.",
+            &["Create Bucket", "Bucket Name", "Region", "Create"],
+            vec![StepAction::Configure, StepAction::Click],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Panel,
+            name: "Create Bucket".into(),
+        });
+        let set = |label: &str| Intent::Set { label: label.into() };
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                Intent::InModal {
+                    name: "Create Bucket".into()
+                },
+                set("Bucket Name"),
+                set("Region"),
+                Intent::Click {
+                    label: "Create".into(),
+                    row: false,
+                    confirm: true,
+                    batch: false
+                }
+            ]
+        );
+        let folder = step(
+            "In the Create Folder panel, enter a directory name in the Folder Name field.",
+            &["Create Folder", "Folder Name"],
+            vec![StepAction::Enter],
+        );
+        assert!(intents(&folder, &Task::default()).contains(&set("Folder Name")));
+        let kept = step(
+            "Keep the default value in the Deletion Period field and click OK.",
+            &["Deletion Period", "OK"],
+            vec![StepAction::Click],
+        );
+        assert!(!intents(&kept, &Task::default()).contains(&set("Deletion Period")));
+    }
+
+    #[test]
+    fn a_click_given_before_the_parameter_table_opens_the_form_it_fills() {
+        let mut s = step(
+            "Click Configure in the Static Pages section. Configure the parameters listed in the following table.",
+            &["Configure", "Static Pages"],
+            vec![StepAction::Click, StepAction::Configure],
+        );
+        s.number = "3".into();
+        let mut task = Task::default();
+        task.procedure.parameters = vec![aca_core::ParameterTable {
+            step: Some("3".into()),
+            rows: vec![aca_core::Parameter {
+                name: "Default Homepage".into(),
+                example: Some("index.html".into()),
+                ..aca_core::Parameter::default()
+            }],
+        }];
+        assert_eq!(
+            intents(&s, &task),
+            vec![
+                Intent::Click {
+                    label: "Configure".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                },
+                Intent::Fill {
+                    label: "Default Homepage".into(),
+                    value: "index.html".into(),
+                    undocumented: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_menu_chosen_after_ticking_rows_acts_on_them() {
+        let mut s = step(
+            "Select one or more objects, and then select Batch operation > Delete.",
+            &["Batch operation", "Delete"],
+            vec![StepAction::Select],
+        );
+        s.menu_path = vec!["Batch operation".into(), "Delete".into()];
+        let batch = |label: &str| Intent::Click {
+            label: label.into(),
+            row: false,
+            confirm: false,
+            batch: true,
+        };
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![Intent::SelectRows, batch("Batch operation"), batch("Delete")]
+        );
+    }
+
+    #[test]
+    fn the_button_that_opens_the_dialog_a_step_works_in_is_clicked_first() {
+        let mut s = step(
+            "Click Create Rule. In the Create Rule dialog box, configure the following parameters.",
+            &["Create Rule", "Create Rule"],
+            vec![StepAction::Click, StepAction::Configure],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Dialog,
+            name: "Create Rule".into(),
+        });
+        assert_eq!(
+            intents(&s, &Task::default())[..2],
+            [
+                Intent::Click {
+                    label: "Create Rule".into(),
+                    row: false,
+                    confirm: false,
+                    batch: false
+                },
+                Intent::InModal {
+                    name: "Create Rule".into()
+                }
+            ]
+        );
     }
 
     #[test]

@@ -297,7 +297,7 @@ impl ScriptedPolicy {
             e.role == aca_core::Role::Button
                 && !e.state.disabled
                 && ground::modal_of(e) == Some(modal)
-                && ["OK", "Confirm"]
+                && ["OK", "Confirm", "Save"]
                     .iter()
                     .any(|l| crate::label::normalise(l) == crate::label::normalise(&e.name))
         })?;
@@ -327,6 +327,7 @@ impl ScriptedPolicy {
             Intent::OnTab { name } => self.ground_on_tab(ctx, name),
             Intent::InModal { name } => self.ground_in_modal(ctx, name),
             Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
+            Intent::Set { label } => self.ground_set(ctx, label),
             Intent::Click {
                 label,
                 row,
@@ -501,7 +502,7 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
         Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),
-        Intent::Fill { label, .. } => Some(exact(label, &[Role::Textbox, Role::Combobox])),
+        Intent::Fill { label, .. } | Intent::Set { label } => Some(exact(label, &[Role::Textbox, Role::Combobox])),
         Intent::Choose { labels, .. } => Some(labels.iter().any(|l| exact(l, &[Role::Combobox]))),
     }
 }

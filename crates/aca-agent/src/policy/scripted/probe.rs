@@ -77,7 +77,7 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
                 roles: CLICKABLE.to_vec(),
                 row: *row,
             },
-            Intent::Fill { label, .. } => Expectation::Label {
+            Intent::Fill { label, .. } | Intent::Set { label } => Expectation::Label {
                 label: label.clone(),
                 roles: vec![Role::Textbox, Role::Combobox],
                 row: false,

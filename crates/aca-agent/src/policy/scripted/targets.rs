@@ -12,6 +12,37 @@ use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
 use crate::policy::{Context, FindingKind};
 
 impl ScriptedPolicy {
+    /// "In the Access Control List (ACL) section, click Configure" on a page without that section:
+    /// the page of the navigation pane named like it (`ACL`) is where the section is.
+    fn section_page_alternative(&self, ctx: &Context<'_>) -> Option<Alternative> {
+        let step = self.step(ctx)?;
+        let lower = step.text.to_lowercase();
+        let obs = ctx.observation;
+        step.labels
+            .iter()
+            .filter(|section| lower.contains(&format!("the {} section", section.to_lowercase())))
+            .filter(|section| {
+                !obs.elements
+                    .iter()
+                    .any(|e| e.role == Role::Heading && crate::label::same_name(section, &e.name))
+            })
+            .find_map(|section| {
+                let names = section_names(section);
+                let link = obs.elements.iter().find(|e| {
+                    CLICKABLE.contains(&e.role)
+                        && in_place(e, PlaceKind::Navigation)
+                        && names
+                            .iter()
+                            .any(|n| crate::label::match_label(n, &e.name) == Some(LabelMatch::Exact))
+                })?;
+                Some(Alternative::path(
+                    &format!("section page {section}"),
+                    GuiAction::Click { index: link.index },
+                    format!("open \"{}\", the page of the {section} section", link.name),
+                ))
+            })
+    }
+
     pub(super) fn ground_navigate(&mut self, ctx: &Context<'_>, segments: &[String], at: usize) -> Move {
         let obs = ctx.observation;
         let Some(segment) = segments.get(at) else {
@@ -388,6 +419,23 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
+        // "click the Files tab" where the console lists Files in its navigation pane: the same page.
+        let item = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
+            .into_iter()
+            .filter(|e| in_place(e, PlaceKind::Navigation))
+            .min_by_key(|e| e.state.expanded.is_some());
+        if let Some(item) = item.filter(|_| !page_is(obs, name)) {
+            return Move::Act {
+                action: GuiAction::Click { index: item.index },
+                goal: format!("open \"{name}\", which the navigation pane lists where the page says tab"),
+                grounding: self.as_written(),
+                effect: Effect::Complete,
+                failed: None,
+            };
+        }
+        if item.is_some() {
+            return Move::Done(None);
+        }
         if tabs.is_empty() {
             return Move::Done(Some(format!(
                 "the page has no tabs; \"{name}\" is taken to be the page shown"
@@ -667,6 +715,7 @@ impl ScriptedPolicy {
         if let Some(known) = self.learned_alternative(obs, label, CLICKABLE, effect) {
             alternatives.push(known);
         }
+        alternatives.extend(self.section_page_alternative(ctx));
         if row && is_more_label(label) {
             // "choose More > Delete", and Delete sits in the row itself: the item moved out of the
             // menu. The path's later segments are tried from its end (the item itself first).
@@ -950,4 +999,17 @@ pub(super) fn group_header<'o>(obs: &'o aca_core::Observation, item: &Element) -
             && in_place(e, PlaceKind::Navigation)
             && parent(e).as_deref() == Some(container.as_str())
     })
+}
+
+/// The names a section goes by: `Access Control List (ACL)` is also `Access Control List` and
+/// `ACL`.
+fn section_names(section: &str) -> Vec<String> {
+    let mut names = vec![section.to_owned()];
+    if let Some((full, rest)) = section.split_once('(')
+        && let Some((short, _)) = rest.split_once(')')
+    {
+        names.push(full.trim().to_owned());
+        names.push(short.trim().to_owned());
+    }
+    names
 }

@@ -74,6 +74,7 @@ fn apply(product: &mut ProductSpec, change: &Change) {
                     label: s(label),
                     action: s(action),
                     id_param: s(id_param),
+                    fixed: Vec::new(),
                     confirm: confirm(
                         label,
                         "Are you sure you want to perform this operation on the selected resources?",

@@ -329,6 +329,7 @@ pub fn ecs() -> ProductSpec {
         label: s("Start"),
         action: s("StartInstance"),
         id_param: s("InstanceId"),
+        fixed: Vec::new(),
         confirm: confirm(
             "Start Instance",
             "Are you sure you want to start the selected instances?",
@@ -625,6 +626,7 @@ pub fn ecs() -> ProductSpec {
         label: s("Delete"),
         action: s("DeleteSnapshot"),
         id_param: s("SnapshotId"),
+        fixed: Vec::new(),
         confirm: confirm(
             "Delete Snapshot",
             "Are you sure you want to delete the selected snapshots?",

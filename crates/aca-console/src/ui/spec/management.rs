@@ -285,6 +285,7 @@ pub fn cms() -> ProductSpec {
         label: s("Delete"),
         action: s("DeleteMetricRules"),
         id_param: s("Id.1"),
+        fixed: Vec::new(),
         confirm: confirm(
             "Delete Alert Rule",
             "Are you sure you want to delete the selected alert rules?",

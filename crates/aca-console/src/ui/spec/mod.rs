@@ -90,6 +90,8 @@ pub struct PageSpec {
     pub search: Vec<SearchOption>,
     pub row_actions: Vec<RowAction>,
     pub batch_actions: Vec<BatchAction>,
+    /// The menu the batch actions sit in (`Batch Operation`); none: buttons below the list.
+    pub batch_menu: Option<String>,
     /// Tabs of the details page; none means the page has no details view.
     pub tabs: Vec<Tab>,
     /// The navigation pane of a resource's details page (a bucket's, a project's): the details page
@@ -388,6 +390,8 @@ pub struct BatchAction {
     pub label: String,
     pub action: String,
     pub id_param: String,
+    /// Parameters every call carries (the bucket of a bucket's objects).
+    pub fixed: Vec<(String, String)>,
     pub confirm: Confirm,
 }
 
@@ -734,6 +738,7 @@ pub(crate) fn page(
         search: Vec::new(),
         row_actions: Vec::new(),
         batch_actions: Vec::new(),
+        batch_menu: None,
         tabs: Vec::new(),
         sub_nav: Vec::new(),
         section: None,
@@ -775,6 +780,9 @@ impl PageSpec {
                 ActionKind::Call { fixed, .. } => fixed.push(pair.clone()),
                 ActionKind::Details => {}
             }
+        }
+        for batch in &mut page.batch_actions {
+            batch.fixed.push(pair.clone());
         }
         page
     }

@@ -260,6 +260,18 @@ fn objects() -> PageSpec {
             ),
         ),
     ];
+    // "Select one or more objects, and then select Batch operation > Delete."
+    objects.batch_menu = Some(s("Batch Operation"));
+    objects.batch_actions = vec![BatchAction {
+        label: s("Delete"),
+        action: s("DeleteObject"),
+        id_param: s("ObjectName"),
+        fixed: Vec::new(),
+        confirm: confirm(
+            "Delete Objects",
+            "Are you sure you want to delete the selected objects? They cannot be recovered.",
+        ),
+    }];
     objects
 }
 
@@ -365,8 +377,11 @@ fn lifecycle() -> PageSpec {
                     field("Prefix", "Rule.N.Prefix", FieldKind::Text)
                         .placeholder("logs/")
                         .help("The rule applies to objects whose names start with the prefix; empty applies to the whole bucket."),
+                    // Today's help page lists no expiration among the dialog's parameters: the
+                    // dialog offers one already set.
                     field("Expiration (Days)", "Rule.N.Expiration.Days", FieldKind::Number)
                         .required()
+                        .default("30")
                         .rule("number")
                         .help("Objects are deleted this many days after they were last modified."),
                 ],
