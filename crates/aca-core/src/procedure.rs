@@ -68,6 +68,11 @@ pub struct Step {
     /// ("**Private**: Only the owner …"), alternatives ("You can also click **Buckets**") and results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mentions: Vec<String>,
+    /// The other ways a step offers to do the same thing ("Use one of the following methods:" and
+    /// a bullet each), in their own words. The step's text and targets are the first way's; the
+    /// labels of the others are [`Step::mentions`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
     /// A menu path, `A > B > C` (or `›`), or the single item of "In the left-side navigation
     /// pane, click X", or the page of a deep link ("Go to ECS console - Snapshots").
     pub menu_path: Vec<String>,

@@ -306,7 +306,8 @@ impl Builder {
         let mut inl = item.inline.clone();
         let mut substeps = Vec::new();
         let mut tables = Vec::new();
-        for b in &item.blocks {
+        let (blocks, alternatives) = split_methods(&item.inline, &item.blocks);
+        for b in &blocks {
             match b {
                 Block::Para(p) => {
                     if let Some(c) = callout(p) {
@@ -350,10 +351,11 @@ impl Builder {
             text: inl.text.clone(),
             section: section.clone(),
             substeps,
+            alternatives: alternatives.iter().map(|a| a.text.clone()).collect(),
             ..Step::default()
         };
         let mut acted: Vec<String> = Vec::new();
-        for (i, clause) in clauses(&item.inline, &item.blocks).iter().enumerate() {
+        for (i, clause) in clauses(&item.inline, &blocks).iter().enumerate() {
             let a = if i == 0 {
                 analyse(clause)
             } else {
@@ -399,10 +401,54 @@ impl Builder {
                 }
             }
         }
+        // The other ways name their labels in passing: kept, never targets.
+        for way in &alternatives {
+            for l in analyse_further(way).labels {
+                if !step.labels.contains(&l) {
+                    step.labels.push(l.clone());
+                }
+                if !step.mentions.contains(&l) {
+                    step.mentions.push(l);
+                }
+            }
+        }
         // A label one clause names in passing and another acts on is a target.
         step.mentions.retain(|l| !acted.contains(l));
         step
     }
+}
+
+/// "Use one of the following methods to open the wizard:" and a bullet per method: the step is
+/// the first method; the other bullets come back on their own, each with its nested bullets.
+fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
+    let low = lead.text.to_lowercase();
+    let offers_ways = ["methods", "ways", "operations"]
+        .iter()
+        .any(|w| low.contains(&format!("one of the following {w}")));
+    let mut kept = Vec::with_capacity(blocks.len());
+    let mut others = Vec::new();
+    for b in blocks {
+        match b {
+            Block::List {
+                ordered: false, items, ..
+            } if offers_ways && others.is_empty() && items.len() > 1 => {
+                let mut first = b.clone();
+                if let Block::List { items, .. } = &mut first {
+                    items.truncate(1);
+                }
+                kept.push(first);
+                others.extend(items[1..].iter().map(|it| {
+                    let mut way = Inline::default();
+                    for clause in bullet_clauses(std::slice::from_ref(it)) {
+                        append(&mut way, &clause);
+                    }
+                    way
+                }));
+            }
+            _ => kept.push(b.clone()),
+        }
+    }
+    (kept, others)
 }
 
 /// The product of a page title as a console name: "Tair (Redis® OSS-Compatible)" →

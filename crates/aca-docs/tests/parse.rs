@@ -457,3 +457,28 @@ fn labels_named_only_in_passing_are_mentions() {
     assert_eq!(second.mentions, ["Private", "Public Read"]);
     assert!(!second.mentions.contains(&"Configure".to_string()));
 }
+
+#[test]
+fn one_of_the_following_methods_is_the_first_method_with_the_others_as_alternatives() {
+    let p = parse_markdown(
+        "# Classic Load Balancer:Add a TCP listener\n\n## Procedure\n\n\
+         1. Log on to the **Classic Load Balancer (CLB) console**.\n\
+         2. Use one of the following methods to open the listener configuration wizard:\n   \
+         - On the **Instances** page, find the CLB instance and click **Configure Listener** in the **Actions** column.\n   \
+         - On the **Instances** page, click the ID of the CLB instance. On the **Listener** tab, click **Add Listener**.\n\
+         3. Click **Next**.\n",
+    )
+    .unwrap();
+    let second = step(&p, "2");
+    assert!(second.text.contains("Configure Listener"), "{}", second.text);
+    assert!(!second.text.contains("Add Listener"), "{}", second.text);
+    assert_eq!(second.alternatives.len(), 1);
+    assert!(
+        second.alternatives[0].contains("click Add Listener"),
+        "{:?}",
+        second.alternatives
+    );
+    assert_eq!(second.column.as_deref(), Some("Actions"));
+    assert!(second.labels.iter().any(|l| l == "Add Listener"));
+    assert_eq!(second.mentions, ["Listener", "Add Listener"]);
+}

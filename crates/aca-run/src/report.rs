@@ -55,7 +55,17 @@ pub fn build(
         }
     };
     let graded = aca_agent::Report::of(episode, &rule_result);
-    let texts: Vec<String> = episode.steps().iter().map(|s| s.text.clone()).collect();
+    // The step as documented: the way followed, then the others it offers.
+    let texts: Vec<String> = episode
+        .steps()
+        .iter()
+        .map(|s| {
+            std::iter::once(s.text.clone())
+                .chain(s.alternatives.iter().map(|a| format!("Or: {a}")))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
     let mut verdict = graded.verdict;
     match interruption {
         Some(Interruption::Stopped { at_turn }) => {

@@ -460,6 +460,18 @@ impl ScriptedPolicy {
                     };
                 }
                 let key = format!("open {}", select.index);
+                if self.tried.contains(&key) && self.asked_in_step != Some(self.step) {
+                    // A list of the account's resources (the VPC a vSwitch goes in) that has none:
+                    // the environment lacks them, never the page.
+                    self.asked_in_step = Some(self.step);
+                    self.asked_resource = true;
+                    self.redo_step_when_provided = true;
+                    let step = self.step(ctx).unwrap_or_default();
+                    return Move::Provision(format!(
+                        "Step {} chooses an existing resource in the drop-down list \"{label}\", which lists none: {}",
+                        step.number, step.text
+                    ));
+                }
                 if self.tried.contains(&key) {
                     return Move::GiveUp {
                         reason: format!("the drop-down list \"{label}\" shows no options"),

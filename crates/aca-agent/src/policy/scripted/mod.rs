@@ -85,6 +85,9 @@ pub struct ScriptedPolicy {
     submitted_implicitly: bool,
     /// The step that last asked for a resource because its list was empty: once per step.
     asked_in_step: Option<usize>,
+    /// The resource was asked for from inside the step (a drop-down list with no options): once it
+    /// exists, the page is loaded again and the step starts over.
+    redo_step_when_provided: bool,
     /// An action was taken for the current step.
     acted_in_step: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
@@ -280,8 +283,11 @@ impl Policy for ScriptedPolicy {
         }
     }
 
-    fn resource_reported(&mut self, _available: bool) {
+    fn resource_reported(&mut self, available: bool) {
         self.asked_resource = true;
+        if std::mem::take(&mut self.redo_step_when_provided) && available {
+            self.derived_for = None;
+        }
     }
 }
 

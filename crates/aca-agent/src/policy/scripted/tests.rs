@@ -5,7 +5,7 @@ use aca_core::{ActionOutcome, PlaceKind, Procedure, StepStatus, Verdict};
 
 use super::test_console::{Elements, FakeConsole, drive, element, place, report, task_with_resource};
 use super::*;
-use crate::episode::{EndReason, Episode};
+use crate::episode::{EndReason, Episode, Next};
 use crate::task::Task;
 
 /// The ECS Instances page, with what the agent opened.
@@ -644,4 +644,83 @@ fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_pag
     assert_eq!(found.action, Action::Gui(GuiAction::Click { index: 2 }));
     let finding = found.grounding.and_then(|g| g.finding).expect("the move is recorded");
     assert_eq!(finding.kind, FindingKind::Moved);
+}
+
+/// The Create vSwitch dialog, whose VPC list shows the account's VPCs: none until one is made.
+struct VSwitchDialog {
+    vpcs: Vec<&'static str>,
+    list_open: bool,
+    chosen: Option<&'static str>,
+}
+
+impl FakeConsole for VSwitchDialog {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Create vSwitch")];
+        let mut elements = Elements::default();
+        elements.add(Role::DialogTitle, "Create vSwitch", dialog.clone());
+        let select = elements.add(Role::Combobox, "VPC", dialog.clone());
+        select.value = self.chosen.map(str::to_owned);
+        if self.list_open {
+            for vpc in &self.vpcs {
+                elements.add(Role::Option, vpc, dialog.clone()).option_of = Some(2);
+            }
+        }
+        elements.add(Role::Button, "OK", dialog);
+        Observation {
+            title: "vSwitches".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Click { index: 2 } => self.list_open = true,
+            GuiAction::Click { index } if self.list_open && (*index as usize) < 3 + self.vpcs.len() => {
+                self.chosen = Some(self.vpcs[*index as usize - 3]);
+                self.list_open = false;
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a vSwitch\n\n## Procedure\n\n1. In the **Create vSwitch** dialog box, select a VPC from the **VPC** drop-down list.\n",
+    )
+    .expect("the page parses");
+    let mut console = VSwitchDialog {
+        vpcs: vec![],
+        list_open: false,
+        chosen: None,
+    };
+    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(console.observe()).unwrap();
+    let mut asked = None;
+    for _ in 0..20 {
+        next = match next {
+            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(console.observe()).unwrap(),
+            Next::Provision(description) => {
+                asked = Some(description);
+                // The VPC is made and the page loaded again: the list is closed and now has it.
+                console.vpcs = vec!["doc-vpc-1 (vpc-bp1)"];
+                console.list_open = false;
+                episode
+                    .resource_report(crate::task::ResourceReport {
+                        text: "VPC doc-vpc-1 (vpc-bp1)".into(),
+                        names: vec!["doc-vpc-1".into()],
+                    })
+                    .unwrap()
+            }
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    let asked = asked.expect("the empty list is the environment's: a VPC is asked for");
+    assert!(asked.contains("\"VPC\""), "{asked}");
+    assert_eq!(console.chosen, Some("doc-vpc-1 (vpc-bp1)"));
 }

@@ -238,22 +238,26 @@ pub fn kms() -> ProductSpec {
             confirm("Enable Key", "Are you sure you want to enable the key?"),
         ),
         row_form(
-            "Schedule Deletion",
+            "Schedule Key Deletion",
             More,
             form(
                 "schedule-deletion",
-                "Schedule Deletion",
+                "Schedule Key Deletion",
                 "Schedule Key Deletion",
                 Container::Dialog,
                 "ScheduleKeyDeletion",
                 vec![step(
                     "",
                     vec![
-                        field("Deletion Period (Days)", "PendingWindowInDays", FieldKind::Number)
-                            .required()
-                            .default("7")
-                            .rule("number")
-                            .help("7 to 366 days."),
+                        field(
+                            "Schedule Deletion Period (7 to 366 Days)",
+                            "PendingWindowInDays",
+                            FieldKind::Number,
+                        )
+                        .required()
+                        .default("366")
+                        .rule("number")
+                        .help("7 to 366 days."),
                     ],
                 )],
             )
@@ -266,7 +270,7 @@ pub fn kms() -> ProductSpec {
         code: s("kms"),
         api: s("kms"),
         name: s("Key Management Service"),
-        nav: nav(&[("Resources", &[("Keys", "keys")])]),
+        nav: nav(&[("Resource", &[("Keys", "keys")])]),
         pages: vec![keys],
     }
 }
