@@ -371,6 +371,7 @@
       submit.disabled = false;
       submit.classList.remove('loading');
       if (!r.ok) { showApiError(r.section || form, r.body); return; }
+      if (form.hasAttribute('data-finish')) { showResult(form); return; }
       toast(form.getAttribute('data-success') || 'The operation is successful.');
       var layer = form.closest('.dialog-mask, .drawer-mask');
       if (layer) closeLayer(layer);
@@ -380,6 +381,36 @@
       submit.disabled = false;
       toast('The network is unavailable. Try again later.', 'error');
     });
+  }
+
+  // A form whose dialog or panel stays open on success shows the result in place of its fields,
+  // with the one button that closes it.
+  function showResult(form) {
+    var body = form.querySelector('.dialog-body');
+    var footer = form.querySelector('.dialog-footer');
+    body.hidden = true;
+    footer.hidden = true;
+    var result = document.createElement('div');
+    result.className = 'dialog-body form-result';
+    var message = document.createElement('p');
+    message.className = 'result-success';
+    message.textContent = form.getAttribute('data-success') || 'The operation is successful.';
+    result.appendChild(message);
+    var bar = document.createElement('div');
+    bar.className = 'dialog-footer';
+    var close = document.createElement('button');
+    close.type = 'button';
+    close.className = 'btn btn-primary';
+    close.textContent = form.getAttribute('data-finish');
+    close.addEventListener('click', function () {
+      var layer = form.closest('.dialog-mask, .drawer-mask');
+      if (layer) closeLayer(layer);
+      var done = form.getAttribute('data-done');
+      if (done) location.href = done; else location.reload();
+    });
+    bar.appendChild(close);
+    form.insertBefore(result, footer);
+    form.insertBefore(bar, footer);
   }
 
   // ---- confirmed calls and batch operations ---------------------------------------------------

@@ -807,7 +807,8 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
         div class=(mask) id=(form.id) hidden {
             form class=(panel) role="dialog" aria-modal="true" aria-labelledby=(title_id) novalidate
                 data-ui-form data-url=(url) data-fixed=(fixed) data-id-param=(form.id_param.as_deref().unwrap_or(""))
-                data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default()) {
+                data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
+                data-finish=[form.finish.as_deref()] {
                 div class="dialog-header" {
                     span id=(title_id) class="dialog-title" { (form.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }

@@ -4,7 +4,9 @@
 use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role};
 
 use super::alternative::{Alternative, scroll_alternative};
-use super::ground::{Preference, container_of, evidence, field_of_error, labelled, options_of, renamed, same_place};
+use super::ground::{
+    Preference, container_of, evidence, field_of_error, labelled, modal_of, open_modal, options_of, renamed, same_place,
+};
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, match_label, normalise, overlap_score};
 use crate::policy::{Context, Finding, FindingKind, Grounding};
@@ -314,15 +316,30 @@ impl ScriptedPolicy {
             avoid: &avoid,
             ..Preference::default()
         };
-        let found = labels.iter().find_map(|label| {
-            let exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
-            let exact = preference.best(obs, exact);
-            exact
-                .iter()
-                .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
-                .or(exact.first())
-                .map(|e| (label.clone(), *e))
-        });
+        let found = labels
+            .iter()
+            .find_map(|label| {
+                let exact = labelled(obs, label, &[Role::Combobox], |m| m == LabelMatch::Exact);
+                let exact = preference.best(obs, exact);
+                exact
+                    .iter()
+                    .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
+                    .or(exact.first())
+                    .map(|e| (label.clone(), *e))
+            })
+            .or_else(|| {
+                // "In the Add User to Group panel, select the RAM user group": the panel's list
+                // the sentence selects by its head noun (`User Group`).
+                let modal = open_modal(obs)?;
+                obs.elements
+                    .iter()
+                    .find(|e| {
+                        e.role == Role::Combobox
+                            && modal_of(e) == Some(modal)
+                            && selects_what_it_names(&step.text, &e.name)
+                    })
+                    .map(|e| (e.name.clone(), e))
+            });
         let Some((label, select)) = found else {
             if value.is_none()
                 && let Some(pick) = labels.iter().find_map(|label| {
@@ -558,7 +575,9 @@ fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
         .parameters
         .iter()
         .flat_map(|t| &t.rows)
-        .any(|p| match_label(&p.name, field) == Some(LabelMatch::Exact))
+        // "New Password and Confirm Password": one row for fields set together.
+        .flat_map(|p| p.name.split(" and ").chain(p.name.split(" / ")))
+        .any(|name| match_label(name.trim(), field) == Some(LabelMatch::Exact))
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
         })

@@ -327,15 +327,30 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         ]
         .iter()
         .any(|p| lower.contains(p));
+    // "In the Add User to Group panel, select the RAM user group": inside a dialog or panel the
+    // choice is the form's, never the list's rows behind it.
+    let in_modal = step
+        .container
+        .as_ref()
+        .is_some_and(|c| matches!(c.kind, ContainerKind::Dialog | ContainerKind::Panel));
     if selects
         && step.values.is_empty()
         && unused.is_empty()
         && confirmations.is_empty()
         && lower.contains("select the")
+        && !in_modal
         && !step.actions.contains(&StepAction::SelectRegion)
     {
         // "On the vSwitches page, select the vSwitches that you want to delete."
         out.push(Intent::SelectRows);
+    } else if selects && in_modal && step.values.is_empty() && unused.is_empty() && lower.contains("select the") {
+        // "In the Add User to Group panel, select the RAM user group": the panel's list that
+        // holds what the sentence selects, any of its options.
+        out.push(Intent::Choose {
+            labels: Vec::new(),
+            value: None,
+            undocumented: false,
+        });
     } else if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
         // "select a zone from the Zone drop-down list", "from the vSwitch and Security Group
         // drop-down lists": an option in each.
@@ -398,7 +413,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .filter(|l| !used.contains(&normalise(l)))
         .cloned()
         .collect();
-    if lower.contains("one of the following") && !options.is_empty() {
+    if lower.contains("one of the following") && step.alternatives.is_empty() && !options.is_empty() {
         out.push(Intent::Choose {
             labels: options,
             value: None,
@@ -745,6 +760,33 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn selecting_inside_a_panel_is_the_forms_choice_not_the_lists_rows() {
+        let mut s = step(
+            "In the Add User to Group panel, select the RAM user group to which you want to add the RAM user.",
+            &["Add User to Group"],
+            vec![StepAction::Select],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Panel,
+            name: "Add User to Group".into(),
+        });
+        assert_eq!(
+            intents(&s, &Task::default()).last(),
+            Some(&Intent::Choose {
+                labels: Vec::new(),
+                value: None,
+                undocumented: false
+            })
+        );
+        let list = step(
+            "Select the RAM user groups that you want to delete.",
+            &[],
+            vec![StepAction::Select],
+        );
+        assert!(intents(&list, &Task::default()).contains(&Intent::SelectRows));
     }
 
     #[test]

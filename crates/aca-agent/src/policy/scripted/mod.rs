@@ -287,6 +287,7 @@ impl Policy for ScriptedPolicy {
         self.asked_resource = true;
         if std::mem::take(&mut self.redo_step_when_provided) && available {
             self.derived_for = None;
+            self.submitted_implicitly = false;
         }
     }
 }

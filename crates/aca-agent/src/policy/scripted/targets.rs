@@ -619,6 +619,15 @@ impl ScriptedPolicy {
             }
         }
         let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
+        if exact.is_empty() && is_more_label(label) {
+            // "choose ⋯ > Instance Status": the icon is the overflow menu's trigger, whatever the
+            // console calls it.
+            exact = obs
+                .elements
+                .iter()
+                .filter(|e| CLICKABLE.contains(&e.role) && is_more_trigger(e))
+                .collect();
+        }
         // A list nested under the resource (a bucket's ACL, its objects) has rows of its own, none
         // of them named like the resource: there the step means the list's row, not the resource's.
         let names_a_row = obs

@@ -27,6 +27,8 @@ struct EcsPage {
     no_group: bool,
     /// The release calls the Instances & Images group this.
     group_name: Option<&'static str>,
+    /// The release names the row's overflow menu this rather than showing the ⋯ icon.
+    trigger_name: Option<&'static str>,
     clicks: Vec<String>,
 }
 
@@ -71,7 +73,10 @@ impl FakeConsole for EcsPage {
             if self.stop_in_row {
                 elements.add(Role::Link, "Monitor", row);
             } else {
-                elements.add(Role::Button, "⋯", row).state.expanded = Some(self.menu > 0);
+                elements
+                    .add(Role::Button, self.trigger_name.unwrap_or("⋯"), row)
+                    .state
+                    .expanded = Some(self.menu > 0);
             }
             let menu = vec![place(PlaceKind::Menu, "")];
             if self.menu >= 1 && self.flat_menu {
@@ -116,7 +121,7 @@ impl FakeConsole for EcsPage {
         match element.name.as_str() {
             "Instances & Images" | "Compute" => self.group_open = !self.group_open,
             "Instances" => self.on_instances = true,
-            "⋯" => self.menu = 1,
+            "⋯" | "More" => self.menu = 1,
             "Instance Status" => self.menu = 2,
             "Stop" => {
                 self.menu = 0;
@@ -164,6 +169,30 @@ fn a_collapsed_group_a_row_menu_and_its_sub_menu_are_followed_as_written() {
     let report = report(&episode, true);
     assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
     assert!(report.grades.iter().all(|g| g.status == StepStatus::Pass));
+}
+
+#[test]
+fn the_documented_menu_icon_is_the_rows_more_menu_whatever_its_name() {
+    let mut page = EcsPage {
+        trigger_name: Some("More"),
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped);
+    assert_eq!(
+        page.clicks,
+        vec![
+            "Instances & Images",
+            "Instances",
+            "More",
+            "Instance Status",
+            "Stop",
+            "OK"
+        ]
+    );
+    let report = report(&episode, true);
+    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
 }
 
 #[test]
@@ -651,6 +680,7 @@ struct VSwitchDialog {
     vpcs: Vec<&'static str>,
     list_open: bool,
     chosen: Option<&'static str>,
+    submitted: bool,
 }
 
 impl FakeConsole for VSwitchDialog {
@@ -676,6 +706,7 @@ impl FakeConsole for VSwitchDialog {
     fn act(&mut self, action: &GuiAction) -> ActionOutcome {
         match action {
             GuiAction::Click { index: 2 } => self.list_open = true,
+            GuiAction::Click { index } if !self.list_open && *index == 3 => self.submitted = true,
             GuiAction::Click { index } if self.list_open && (*index as usize) < 3 + self.vpcs.len() => {
                 self.chosen = Some(self.vpcs[*index as usize - 3]);
                 self.list_open = false;
@@ -696,6 +727,7 @@ fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over
         vpcs: vec![],
         list_open: false,
         chosen: None,
+        submitted: false,
     };
     let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
     let mut next = episode.next(console.observe()).unwrap();
@@ -723,4 +755,5 @@ fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over
     let asked = asked.expect("the empty list is the environment's: a VPC is asked for");
     assert!(asked.contains("\"VPC\""), "{asked}");
     assert_eq!(console.chosen, Some("doc-vpc-1 (vpc-bp1)"));
+    assert!(console.submitted, "the filled dialog the page ends in is submitted");
 }

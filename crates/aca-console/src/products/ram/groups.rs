@@ -5,6 +5,7 @@ use super::*;
 pub(super) fn group_json(group: &Resource) -> Value {
     json!({
         "GroupName": group.name,
+        "DisplayName": group.attr_str("DisplayName"),
         "Comments": group.attr_str("Comments"),
         "CreateDate": iso8601(group.created_ms),
         "UpdateDate": group.attr_str("UpdateDate"),
@@ -23,8 +24,10 @@ pub(super) fn create_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
     if by_name(ctx, GROUP, name).is_some() {
         return Err(already_exists("Group", "The group does already EXIST."));
     }
+    let display_name = p.get("DisplayName").unwrap_or(name);
     let group = Resource::new(GROUP, ctx.new_id("g"), GLOBAL, name, "Active", ctx.now_ms)
         .with("Comments", comments)
+        .with("DisplayName", display_name)
         .with("UpdateDate", iso8601(ctx.now_ms));
     let body = json!({ "Group": group_json(&group) });
     ctx.reference(GROUP_TYPE, name);

@@ -235,6 +235,9 @@ pub struct FormSpec {
     /// The page the console opens after success, where the one the form is on no longer exists
     /// (the Buckets list once the bucket is deleted); none reloads the page.
     pub done: Option<String>,
+    /// The button of the result the dialog or panel shows once the form succeeds ("On the page that
+    /// appears, click Close"); none: it closes by itself.
+    pub finish: Option<String>,
 }
 
 impl FormSpec {
@@ -586,6 +589,7 @@ pub(crate) fn form(
         id_param: None,
         success: s("The operation is successful."),
         done: None,
+        finish: None,
     }
 }
 
@@ -596,6 +600,10 @@ impl FormSpec {
     }
     pub(crate) fn submit(mut self, label: &str) -> Self {
         self.submit = s(label);
+        self
+    }
+    pub(crate) fn finish(mut self, label: &str) -> Self {
+        self.finish = Some(s(label));
         self
     }
     pub(crate) fn fixed(mut self, items: &[(&str, &str)]) -> Self {

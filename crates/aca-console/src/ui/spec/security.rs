@@ -58,6 +58,7 @@ pub fn ram() -> ProductSpec {
                 )],
             )
             .submit("Add User to Group")
+            .finish("Close")
             .for_row("UserName")
             .success("The RAM user is added to the group."),
         ),
@@ -98,7 +99,8 @@ pub fn ram() -> ProductSpec {
             Inline,
             "DeleteUser",
             "UserName",
-            confirm("Delete User", "Are you sure you want to delete the RAM user?"),
+            confirm("Delete User", "Are you sure you want to delete the RAM user?")
+                .ok("I fully understand the risks and confirm the deletion"),
         ),
     ];
     users.tabs = vec![basic(&[
@@ -128,9 +130,9 @@ pub fn ram() -> ProductSpec {
     groups.creates = vec![
         form(
             "create-group",
+            "Create User Group",
             "Create Group",
-            "Create Group",
-            Container::Dialog,
+            Container::Page,
             "CreateGroup",
             vec![step(
                 "",
@@ -138,23 +140,46 @@ pub fn ram() -> ProductSpec {
                     field("Group Name", "GroupName", FieldKind::Text)
                         .required()
                         .rule("username"),
+                    field("Display Name", "DisplayName", FieldKind::Text),
                     field("Note", "Comments", FieldKind::Textarea),
                 ],
             )],
         )
+        .submit("OK")
         .success("The user group is created."),
     ];
     groups.search = vec![SearchOption {
         label: s("Group Name"),
         params: Vec::new(),
     }];
-    groups.row_actions = vec![call(
-        "Delete",
-        Inline,
-        "DeleteGroup",
-        "GroupName",
-        confirm("Delete Group", "Are you sure you want to delete the user group?"),
-    )];
+    groups.row_actions = vec![
+        row_form(
+            "Add User",
+            Inline,
+            form(
+                "add-group-member",
+                "Add User",
+                "Add User to Group",
+                Container::Drawer,
+                "AddUserToGroup",
+                vec![step(
+                    "",
+                    vec![field("User", "UserName", resources("ram", "users")).required()],
+                )],
+            )
+            .submit("Add User to Group")
+            .finish("Close")
+            .for_row("GroupName")
+            .success("The RAM user is added to the group."),
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteGroup",
+            "GroupName",
+            confirm("Delete Group", "Are you sure you want to delete the user group?"),
+        ),
+    ];
 
     ProductSpec {
         code: s("ram"),
