@@ -182,6 +182,15 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 ECS_INSTANCE,
                 &[("Instance Name", "InstanceName")],
             ),
+            // Resetting an instance's logon password is ModifyInstanceAttribute with `Password`.
+            api(
+                "ModifyInstanceAttribute",
+                ECS,
+                &["reset", "change", "modify"],
+                &["logon password", "instance password", "password"],
+                ECS_INSTANCE,
+                &[],
+            ),
             api("AttachDisk", ECS, &["attach", "mount"], ECS_DISK_OBJECTS, ECS_DISK, &[]),
             api(
                 "DetachDisk",

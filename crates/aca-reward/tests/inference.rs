@@ -180,6 +180,23 @@ fn a_related_operation_the_steps_never_perform_is_left_out() {
 }
 
 #[test]
+fn resetting_an_instances_logon_password_modifies_its_attributes() {
+    let procedure = parse_markdown(
+        "# Elastic Compute Service:Reset the logon password of an ECS instance\n\n## Procedure\n\n\
+         1. Log on to the **ECS console**.\n\
+         2. In the **Reset Instance Password** dialog box, configure the parameters and click **OK**.\n",
+    )
+    .unwrap();
+    let inference = infer_rule(&procedure);
+    let rule = inference.rule.unwrap_or_else(|| panic!("{}", inference.explanation));
+    assert_eq!(
+        rule.events[0].event_name, "ModifyInstanceAttribute",
+        "{}",
+        inference.explanation
+    );
+}
+
+#[test]
 fn a_page_without_a_recognisable_operation_gets_no_rule() {
     let procedure = parse_markdown(
         "# Elastic Compute Service:Overview of instance families\n\nLast Updated: Oct 09, 2026\n\n\

@@ -347,7 +347,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         // "In the Add User to Group panel, select the RAM user group": the panel's list that
         // holds what the sentence selects, any of its options.
         out.push(Intent::Choose {
-            labels: Vec::new(),
+            labels: selected_object(&step.text).into_iter().collect(),
             value: None,
             undocumented: false,
         });
@@ -492,6 +492,21 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
         }
     }
     None
+}
+
+/// What "select the X to which …" selects, in the page's words (`RAM user group`).
+fn selected_object(text: &str) -> Option<String> {
+    let at = text.to_lowercase().find("select the ")? + "select the ".len();
+    let rest = &text[at..];
+    let end = [
+        ",", ".", ";", " to ", " that ", " from ", " for ", " in ", " on ", " and ",
+    ]
+    .iter()
+    .filter_map(|cut| rest.find(cut))
+    .min()
+    .unwrap_or(rest.len());
+    let object = rest[..end].trim();
+    (!object.is_empty()).then(|| object.to_owned())
 }
 
 /// Whether the step has the reader fill in the field `label` without giving the value: it lies in
@@ -776,7 +791,7 @@ mod tests {
         assert_eq!(
             intents(&s, &Task::default()).last(),
             Some(&Intent::Choose {
-                labels: Vec::new(),
+                labels: vec!["RAM user group".into()],
                 value: None,
                 undocumented: false
             })

@@ -1,7 +1,7 @@
 //! Identity and security consoles: Resource Access Management and Key Management Service.
 
 use super::*;
-use crate::profile::Placement::{Inline, More};
+use crate::profile::Placement::{AllActions, Inline, More};
 
 pub fn ram() -> ProductSpec {
     let mut users = page("users", "Users", "ListUsers", "Users.User", "UserName", "DisplayName");
@@ -93,6 +93,30 @@ pub fn ram() -> ProductSpec {
             .fixed(&[("PolicyType", "System")])
             .for_row("UserName")
             .success("The permissions are granted."),
+        ),
+        // "In the Basic Information section, click Modify Basic Information" (modify-ram-user.md,
+        // 2026-03-13): a button of the user's own page.
+        row_form(
+            "Modify Basic Information",
+            AllActions,
+            form(
+                "modify-user",
+                "Modify Basic Information",
+                "Modify Basic Information",
+                Container::Drawer,
+                "UpdateUser",
+                vec![step(
+                    "",
+                    vec![
+                        field("Display Name", "NewDisplayName", FieldKind::Text)
+                            .required()
+                            .prefilled_from("DisplayName"),
+                        field("Note", "NewComments", FieldKind::Textarea).prefilled_from("Comments"),
+                    ],
+                )],
+            )
+            .for_row("UserName")
+            .success("The basic information is modified."),
         ),
         call(
             "Delete",
