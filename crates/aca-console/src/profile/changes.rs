@@ -270,7 +270,7 @@ pub static CHANGES_2024: &[Change] = &[
         page: "nav",
         what: "menu group",
         in_2024: "Alarms",
-        in_2026: "Alerts",
+        in_2026: "Alert Service",
     },
     Rename {
         product: "cms",

@@ -652,7 +652,7 @@ async fn details(
             s.region
         ));
     };
-    let mut children: Vec<(&PageSpec, ListData)> = Vec::new();
+    let mut children: Vec<(PageSpec, ListData)> = Vec::new();
     for tab in &page.tabs {
         let Tab::Children {
             product,
@@ -671,7 +671,9 @@ async fn details(
         };
         let mut params = list_params(child, &s, &ListQuery::default());
         params.insert(filter_param.clone(), id.clone());
-        children.push((child, fetch_list(&console, child_api, child, &params, &s, &ip)));
+        let data = fetch_list(&console, child_api, child, &params, &s, &ip);
+        // A list nested under this resource acts on it too: its calls carry the resource's id.
+        children.push((child.bound_to(&id), data));
     }
     let options = select_options(
         &console,

@@ -1012,7 +1012,7 @@ pub fn details_page(
     view: &View<'_>,
     page: &PageSpec,
     item: &Value,
-    children: &[(&PageSpec, ListData)],
+    children: &[(PageSpec, ListData)],
     options: &SelectOptions,
 ) -> Markup {
     let id = display(lookup(item, &page.id_field));

@@ -832,3 +832,56 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
         assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);
     }
 }
+
+#[tokio::test]
+async fn a_users_page_lists_its_access_keys_and_groups_and_their_actions_name_the_user() {
+    let console = console();
+    let creds = console.create_account("ursula", None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let call = |action: &str, body: &str| {
+        Request::post(format!("/console/api/ram/{action}"))
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    };
+    for (action, body) in [
+        ("CreateUser", r#"{"UserName":"alice","DisplayName":"Alice"}"#),
+        ("CreateGroup", r#"{"GroupName":"devs"}"#),
+        ("AddUserToGroup", r#"{"GroupName":"devs","UserName":"alice"}"#),
+        ("CreateAccessKey", r#"{"UserName":"alice"}"#),
+    ] {
+        let (status, _, body) = send(&app, call(action, body)).await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{action}: {body}");
+    }
+    let page = |path: &str| {
+        Request::get(path.to_owned())
+            .header("cookie", &cookie)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, _, html) = send(&app, page("/console/ram/users/alice")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{html}");
+    for tab in ["Authentication", "Groups", "Modify Basic Information"] {
+        assert!(html.contains(tab), "the user's page shows {tab}");
+    }
+    // The AccessKey's Disable and the group's Remove from Group send the user's name too.
+    let user_param = esc(r#"["UserName","alice"]"#);
+    for action in ["UpdateAccessKey", "RemoveUserFromGroup"] {
+        let at = html
+            .find(&format!("data-call=\"{action}\""))
+            .unwrap_or_else(|| panic!("no {action} call on the user's page"));
+        let button = &html[at..at + html[at..].find('>').unwrap()];
+        assert!(button.contains(&user_param), "{action} names the user: {button}");
+    }
+    assert!(html.contains("devs"), "the Groups tab lists the user's group");
+
+    let (status, _, html) = send(&app, page("/console/ram/groups/devs")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{html}");
+    assert!(html.contains("Group Members") && html.contains("Remove from User Group"));
+    assert!(
+        html.contains(&esc(r#"["GroupName","devs"]"#)),
+        "member actions name the group"
+    );
+}

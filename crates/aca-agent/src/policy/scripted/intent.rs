@@ -468,11 +468,13 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
     while let Some(p) = lower[from..].find("click ").map(|p| p + from) {
         from = p + "click ".len();
         let object = lower[from..].split(['.', ',', ';', '(', ':']).next().unwrap_or("");
-        let end = [" to ", " and ", " in ", " on ", " that ", " which ", " from ", " for "]
-            .iter()
-            .filter_map(|w| object.find(w))
-            .min()
-            .unwrap_or(object.len());
+        let end = [
+            " to ", " and ", " in ", " on ", " that ", " which ", " whose ", " from ", " for ",
+        ]
+        .iter()
+        .filter_map(|w| object.find(w))
+        .min()
+        .unwrap_or(object.len());
         let object = object[..end].trim();
         if labels.iter().any(|l| object.contains(&l.to_lowercase())) {
             continue;
@@ -481,12 +483,15 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
         let Some((first, rest)) = words.split_first() else {
             continue;
         };
-        if !matches!(*first, "the" | "its") || rest.is_empty() || rest.len() > 5 {
+        if !matches!(*first, "the" | "its") || rest.is_empty() {
             continue;
         }
-        let names_it = matches!(rest[0], "name" | "id") && rest.get(1) == Some(&"of")
-            || matches!(rest.last(), Some(&("id" | "name" | "ids" | "names")))
-            || matches!(rest[0], "target" | "desired") && rest.len() <= 3;
+        // "the username of the specific RAM user": whatever follows, the name of a resource.
+        let name_of = matches!(rest[0], "name" | "id" | "username") && rest.get(1) == Some(&"of");
+        let names_it = name_of
+            || rest.len() <= 5
+                && (matches!(rest.last(), Some(&("id" | "name" | "ids" | "names" | "username")))
+                    || matches!(rest[0], "target" | "desired") && rest.len() <= 3);
         if names_it {
             return Some(p);
         }
@@ -1017,6 +1022,10 @@ mod tests {
             &["Instances"]
         ));
         assert!(opens("Find the target instance and click the instance ID.", &[]));
+        assert!(opens(
+            "On the Users page, click the username of the specific RAM user whose information you want to modify.",
+            &["Users"]
+        ));
         assert!(opens(
             "Visit the RDS instance list, select a region at the top, and then click the target instance ID.",
             &[]

@@ -353,6 +353,12 @@ impl ScriptedPolicy {
         if page_is(obs, name) || open_modal(obs).is_some() {
             return Move::Done(None);
         }
+        // "On the user details page": a resource's own page, headed by the resource's name and
+        // showing its tabs, whatever the resource is called.
+        let describes_details = normalise(name).split_whitespace().last() == Some("details");
+        if describes_details && obs.elements.iter().any(|e| e.role == Role::Tab) {
+            return Move::Done(None);
+        }
         if !self.tried.iter().any(|t| t == "open page") {
             let link = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
                 .into_iter()

@@ -757,3 +757,20 @@ fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over
     assert_eq!(console.chosen, Some("doc-vpc-1 (vpc-bp1)"));
     assert!(console.submitted, "the filled dialog the page ends in is submitted");
 }
+
+#[test]
+fn the_resources_details_page_is_the_page_a_step_calls_its_details_page() {
+    let decision = first_decision(
+        "# Disable an AccessKey\n\n## Procedure\n\n1. On the user details page, click the **Authentication** tab.\n",
+        vec![
+            element(1, Role::Heading, "Doc user 7k2", vec![]),
+            element(2, Role::Tab, "Basic Information", vec![]),
+            element(3, Role::Tab, "Authentication", vec![]),
+        ],
+    );
+    assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 3 }));
+    assert!(
+        decision.grounding.is_none_or(|g| g.finding.is_none()),
+        "no renamed page"
+    );
+}

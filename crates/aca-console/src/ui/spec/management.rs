@@ -199,7 +199,7 @@ pub fn cms() -> ProductSpec {
                         "Product",
                         "Namespace",
                         select(&[
-                            ("acs_ecs_dashboard", "Elastic Compute Service"),
+                            ("acs_ecs_dashboard", "Elastic Compute Service (ECS)"),
                             ("acs_rds_dashboard", "ApsaraDB RDS"),
                             ("acs_slb_dashboard", "Server Load Balancer"),
                         ]),
@@ -303,7 +303,7 @@ pub fn cms() -> ProductSpec {
         code: s("cms"),
         api: s("cms"),
         name: s("CloudMonitor"),
-        nav: nav(&[("Alerts", &[("Alert Rules", "alert-rules")])]),
+        nav: nav(&[("Alert Service", &[("Alert Rules", "alert-rules")])]),
         pages: vec![rules],
     }
 }

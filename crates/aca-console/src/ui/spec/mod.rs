@@ -641,6 +641,16 @@ impl Confirm {
     }
 }
 
+/// A details tab listing `page` of `product` for this resource, filtered by `filter_param`.
+pub(crate) fn children(label: &str, product: &str, page: &str, filter_param: &str) -> Tab {
+    Tab::Children {
+        label: s(label),
+        product: s(product),
+        page: s(page),
+        filter_param: s(filter_param),
+    }
+}
+
 pub(crate) fn details(placement: Placement) -> RowAction {
     RowAction {
         label: s("Manage"),

@@ -353,7 +353,8 @@ pub fn slb() -> ProductSpec {
                     step(
                         "Protocol & Listener",
                         vec![
-                            field("Listener Protocol", "ListenerProtocol", radio(&[("TCP", "TCP")])).default("TCP"),
+                            field("Select Listener Protocol", "ListenerProtocol", radio(&[("TCP", "TCP")]))
+                                .default("TCP"),
                             field("Listener Port", "ListenerPort", FieldKind::Number)
                                 .required()
                                 .rule("port")

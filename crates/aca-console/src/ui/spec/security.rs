@@ -127,13 +127,93 @@ pub fn ram() -> ProductSpec {
                 .ok("I fully understand the risks and confirm the deletion"),
         ),
     ];
-    users.tabs = vec![basic(&[
-        ("Logon Name", "UserName"),
-        ("Display Name", "DisplayName"),
-        ("UID", "UserId"),
-        ("Note", "Comments"),
-        ("Created At", "CreateDate"),
-    ])];
+    users.tabs = vec![
+        basic(&[
+            ("Logon Name", "UserName"),
+            ("Display Name", "DisplayName"),
+            ("UID", "UserId"),
+            ("Note", "Comments"),
+            ("Created At", "CreateDate"),
+        ]),
+        // disable-accesskey.md (2026-03-01): the Authentication tab's AccessKey section.
+        children("Authentication", "ram", "user-access-keys", "UserName"),
+        // remove-user-from-group.md: the Groups tab with Remove from Group.
+        children("Groups", "ram", "user-groups", "UserName"),
+    ];
+
+    let mut access_keys = page(
+        "user-access-keys",
+        "AccessKey",
+        "ListAccessKeys",
+        "AccessKeys.AccessKey",
+        "AccessKeyId",
+        "AccessKeyId",
+    )
+    .under("users", "UserName");
+    access_keys.total_path = None;
+    access_keys.columns = vec![
+        col("AccessKey ID", "AccessKeyId", ColumnKind::Mono),
+        col("Status", "Status", ColumnKind::Status),
+        col("Created At", "CreateDate", ColumnKind::Time),
+    ];
+    access_keys.row_actions = vec![
+        call(
+            "Disable",
+            Inline,
+            "UpdateAccessKey",
+            "UserAccessKeyId",
+            confirm(
+                "Disable",
+                "Are you sure you want to disable the AccessKey pair? Applications that use it can no longer call APIs.",
+            )
+            .ok("Disable"),
+        )
+        .with_fixed(&[("Status", "Inactive")])
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("Inactive")]),
+            "The AccessKey pair is already disabled.",
+        ),
+        call(
+            "Enable",
+            Inline,
+            "UpdateAccessKey",
+            "UserAccessKeyId",
+            confirm("Enable", "Are you sure you want to enable the AccessKey pair?").ok("Enable"),
+        )
+        .with_fixed(&[("Status", "Active")])
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("Active")]),
+            "The AccessKey pair is already enabled.",
+        ),
+    ];
+
+    let mut user_groups = page(
+        "user-groups",
+        "Groups",
+        "ListGroupsForUser",
+        "Groups.Group",
+        "GroupName",
+        "Comments",
+    )
+    .under("users", "UserName");
+    user_groups.total_path = None;
+    user_groups.columns = vec![
+        col("Group Name", "GroupName", ColumnKind::Text),
+        col("Note", "Comments", ColumnKind::Text),
+        col("Joined At", "JoinDate", ColumnKind::Time),
+    ];
+    user_groups.row_actions = vec![call(
+        "Remove from Group",
+        Inline,
+        "RemoveUserFromGroup",
+        "GroupName",
+        confirm(
+            "Remove from Group",
+            "Are you sure you want to remove the RAM user from the user group?",
+        ),
+    )];
 
     let mut groups = page(
         "groups",
@@ -176,6 +256,41 @@ pub fn ram() -> ProductSpec {
         label: s("Group Name"),
         params: Vec::new(),
     }];
+    // remove-user-from-group.md: the group's Group Members tab with Remove from User Group.
+    groups.tabs = vec![
+        basic(&[
+            ("Group Name", "GroupName"),
+            ("Display Name", "DisplayName"),
+            ("Note", "Comments"),
+        ]),
+        children("Group Members", "ram", "group-members", "GroupName"),
+    ];
+    let mut members = page(
+        "group-members",
+        "Group Members",
+        "ListUsersForGroup",
+        "Users.User",
+        "UserName",
+        "DisplayName",
+    )
+    .under("groups", "GroupName");
+    members.total_path = None;
+    members.columns = vec![
+        col("User Logon Name", "UserName", ColumnKind::Text),
+        col("Display Name", "DisplayName", ColumnKind::Text),
+        col("Joined At", "JoinDate", ColumnKind::Time),
+    ];
+    members.row_actions = vec![call(
+        "Remove from User Group",
+        Inline,
+        "RemoveUserFromGroup",
+        "UserName",
+        confirm(
+            "Remove from User Group",
+            "Are you sure you want to remove the RAM user from the user group?",
+        ),
+    )];
+
     groups.row_actions = vec![
         row_form(
             "Add User",
@@ -210,7 +325,7 @@ pub fn ram() -> ProductSpec {
         api: s("ram"),
         name: s("Resource Access Management"),
         nav: nav(&[("Identities", &[("Users", "users"), ("Groups", "groups")])]),
-        pages: vec![users, groups],
+        pages: vec![users, access_keys, user_groups, groups, members],
     }
 }
 
