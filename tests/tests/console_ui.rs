@@ -938,9 +938,10 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     )
     .await;
     click_xpath(&page, "//div[@id='stop-instance']//button[normalize-space()='Confirm']").await;
+    // The row's status, not the page's text: the open Stop dialog reads "Stopped By" itself.
     wait_true(
         &page,
-        "document.body.innerText.includes('Stopped')",
+        "[...document.querySelectorAll('[data-ui-table=instances] td')]            .some(td => ['Stopping', 'Stopped'].includes(td.innerText.trim()))",
         "the stopped instance",
     )
     .await;
