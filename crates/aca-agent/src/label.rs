@@ -83,14 +83,15 @@ pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
 /// and a page headed `Buckets`).
 pub fn same_name(label: &str, name: &str) -> bool {
     let (label, name) = (normalise(label), normalise(name));
-    let singular = |s: &str| -> String {
-        s.strip_suffix("es")
-            .filter(|stem| stem.ends_with(['s', 'x', 'h']))
-            .or_else(|| s.strip_suffix('s'))
-            .unwrap_or(s)
-            .to_owned()
-    };
     !label.is_empty() && (label == name || singular(&label) == singular(&name))
+}
+
+/// A word or phrase in the singular, by its ending (`vSwitches` → `vSwitch`, `groups` → `group`).
+pub fn singular(s: &str) -> &str {
+    s.strip_suffix("es")
+        .filter(|stem| stem.ends_with(['s', 'x', 'h']))
+        .or_else(|| s.strip_suffix('s'))
+        .unwrap_or(s)
 }
 
 /// Token overlap as a fraction of the longer label's words, for ranking alternatives.

@@ -93,11 +93,8 @@ pub fn user_message(ctx: &Context<'_>) -> String {
             "{marker} {}{}. {}",
             "  ".repeat(depth),
             step.number,
-            ctx.task.substitute(&step.text)
+            ctx.task.substitute(&step.documented_text())
         );
-        for way in &step.alternatives {
-            let _ = writeln!(page, "   {}  Or: {}", "  ".repeat(depth), ctx.task.substitute(way));
-        }
     }
     let parameters: Vec<_> = procedure.parameters.iter().flat_map(|t| &t.rows).collect();
     if !parameters.is_empty() {

@@ -90,6 +90,14 @@ pub struct Step {
 }
 
 impl Step {
+    /// The step as the page writes it: the way followed, then the others it offers ("Or: …").
+    pub fn documented_text(&self) -> String {
+        std::iter::once(self.text.clone())
+            .chain(self.alternatives.iter().map(|a| format!("Or: {a}")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// This step and all its sub-steps, depth first.
     pub fn flatten(&self) -> Vec<&Step> {
         let mut out = vec![self];

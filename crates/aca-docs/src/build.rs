@@ -361,19 +361,13 @@ impl Builder {
             } else {
                 analyse_further(clause)
             };
-            for l in &a.labels {
-                if a.mentions.contains(l) {
-                    if !step.mentions.contains(l) {
-                        step.mentions.push(l.clone());
-                    }
-                } else if !acted.contains(l) {
-                    acted.push(l.clone());
-                }
-            }
             for l in a.labels {
-                if !step.labels.contains(&l) {
-                    step.labels.push(l);
+                if a.mentions.contains(&l) {
+                    push_new(&mut step.mentions, &l);
+                } else {
+                    push_new(&mut acted, &l);
                 }
+                push_new(&mut step.labels, &l);
             }
             if step.menu_path.is_empty() {
                 step.menu_path = a.menu_path;
@@ -404,17 +398,19 @@ impl Builder {
         // The other ways name their labels in passing: kept, never targets.
         for way in &alternatives {
             for l in analyse_further(way).labels {
-                if !step.labels.contains(&l) {
-                    step.labels.push(l.clone());
-                }
-                if !step.mentions.contains(&l) {
-                    step.mentions.push(l);
-                }
+                push_new(&mut step.labels, &l);
+                push_new(&mut step.mentions, &l);
             }
         }
         // A label one clause names in passing and another acts on is a target.
         step.mentions.retain(|l| !acted.contains(l));
         step
+    }
+}
+
+fn push_new(list: &mut Vec<String>, item: &str) {
+    if !list.iter().any(|l| l == item) {
+        list.push(item.to_owned());
     }
 }
 

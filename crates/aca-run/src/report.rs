@@ -3,7 +3,7 @@
 //! the sentence a writer reads first.
 
 use aca_agent::{EndReason, Episode, RuleResult};
-use aca_core::{Confidence, ConsoleRun, ModelUsage, Report, RuleReport, StepReport, Verdict};
+use aca_core::{Confidence, ConsoleRun, ModelUsage, Report, RuleReport, Step, StepReport, Verdict};
 
 /// What the run knows beside the episode.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,17 +55,7 @@ pub fn build(
         }
     };
     let graded = aca_agent::Report::of(episode, &rule_result);
-    // The step as documented: the way followed, then the others it offers.
-    let texts: Vec<String> = episode
-        .steps()
-        .iter()
-        .map(|s| {
-            std::iter::once(s.text.clone())
-                .chain(s.alternatives.iter().map(|a| format!("Or: {a}")))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
+    let texts: Vec<String> = episode.steps().iter().map(Step::documented_text).collect();
     let mut verdict = graded.verdict;
     match interruption {
         Some(Interruption::Stopped { at_turn }) => {

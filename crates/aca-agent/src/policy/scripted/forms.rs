@@ -104,11 +104,7 @@ impl ScriptedPolicy {
                         let asks_number = ["integer", "number"]
                             .iter()
                             .any(|w| error.name.to_lowercase().contains(w));
-                        if asks_number {
-                            "30".into()
-                        } else {
-                            invented_value(ctx.task, &field.name)
-                        }
+                        invented_value(ctx.task, if asks_number { "number" } else { &field.name })
                     }),
                     undocumented,
                 }
@@ -576,7 +572,7 @@ fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
         .iter()
         .flat_map(|t| &t.rows)
         // "New Password and Confirm Password": one row for fields set together.
-        .flat_map(|p| p.name.split(" and ").chain(p.name.split(" / ")))
+        .flat_map(|p| p.name.split(" and ").flat_map(|name| name.split(" / ")))
         .any(|name| match_label(name.trim(), field) == Some(LabelMatch::Exact))
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
@@ -586,23 +582,14 @@ fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
 /// Whether a sentence selects what a field holds: "select the corresponding ECS instance" for the
 /// field "Select an instance to associate", by the head noun of what it selects.
 fn selects_what_it_names(sentence: &str, field: &str) -> bool {
-    let field_words: Vec<String> = normalise(field).split_whitespace().map(str::to_owned).collect();
-    let lower = sentence.to_lowercase();
-    lower.match_indices("select ").any(|(at, verb)| {
-        let object = lower[at + verb.len()..]
-            .split([',', '.', ';', ':', '(', ')'])
-            .next()
-            .unwrap_or("");
-        let object = [" from ", " and ", " in ", " on ", " to ", " that ", " for "]
-            .iter()
-            .filter_map(|cut| object.find(cut))
-            .min()
-            .map_or(object, |end| &object[..end]);
+    let field = normalise(field);
+    let field_words: Vec<&str> = field.split_whitespace().map(crate::label::singular).collect();
+    intent::selected_objects(sentence).any(|object| {
         normalise(object)
             .split_whitespace()
             .last()
-            .map(|noun| noun.trim_end_matches('s'))
-            .is_some_and(|noun| noun.len() > 2 && field_words.iter().any(|w| w.trim_end_matches('s') == noun))
+            .map(|noun| crate::label::singular(noun).to_owned())
+            .is_some_and(|noun| noun.len() > 2 && field_words.contains(&noun.as_str()))
     })
 }
 

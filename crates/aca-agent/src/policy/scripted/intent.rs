@@ -347,7 +347,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         // "In the Add User to Group panel, select the RAM user group": the panel's list that
         // holds what the sentence selects, any of its options.
         out.push(Intent::Choose {
-            labels: selected_object(&step.text).into_iter().collect(),
+            labels: selected_objects(&step.text).take(1).map(str::to_owned).collect(),
             value: None,
             undocumented: false,
         });
@@ -499,19 +499,35 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
     None
 }
 
-/// What "select the X to which …" selects, in the page's words (`RAM user group`).
-fn selected_object(text: &str) -> Option<String> {
-    let at = text.to_lowercase().find("select the ")? + "select the ".len();
-    let rest = &text[at..];
-    let end = [
-        ",", ".", ";", " to ", " that ", " from ", " for ", " in ", " on ", " and ",
-    ]
-    .iter()
-    .filter_map(|cut| rest.find(cut))
-    .min()
-    .unwrap_or(rest.len());
-    let object = rest[..end].trim();
-    (!object.is_empty()).then(|| object.to_owned())
+/// What each "select …" of a sentence selects, in the page's words and without its article:
+/// "select the RAM user group to which …" → `RAM user group`.
+pub(super) fn selected_objects(sentence: &str) -> impl Iterator<Item = &str> {
+    let lower = sentence.to_ascii_lowercase();
+    let starts: Vec<usize> = lower
+        .match_indices("select ")
+        .map(|(at, verb)| at + verb.len())
+        .collect();
+    starts.into_iter().filter_map(move |at| {
+        let rest = &sentence[at..];
+        let clause = rest.split([',', '.', ';', ':', '(', ')']).next().unwrap_or("");
+        let lower = clause.to_ascii_lowercase();
+        let end = [" from ", " and ", " in ", " on ", " to ", " that ", " for "]
+            .iter()
+            .filter_map(|cut| lower.find(cut))
+            .min()
+            .unwrap_or(clause.len());
+        let object = clause[..end].trim();
+        let object = ["the ", "a ", "an "]
+            .iter()
+            .find_map(|article| {
+                object
+                    .get(..article.len())
+                    .filter(|head| head.eq_ignore_ascii_case(article))
+                    .map(|_| &object[article.len()..])
+            })
+            .unwrap_or(object);
+        (!object.is_empty()).then_some(object)
+    })
 }
 
 /// Whether the step has the reader fill in the field `label` without giving the value: it lies in

@@ -774,3 +774,66 @@ fn the_resources_details_page_is_the_page_a_step_calls_its_details_page() {
         "no renamed page"
     );
 }
+
+/// The Reset Instance Password dialog: OK with empty passwords shows an error under each.
+#[derive(Default)]
+struct PasswordDialog {
+    tried_empty: bool,
+    typed: Vec<String>,
+    submitted: bool,
+}
+
+impl FakeConsole for PasswordDialog {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Reset Instance Password")];
+        let mut elements = Elements::default();
+        elements.add(Role::DialogTitle, "Reset Instance Password", dialog.clone());
+        for name in ["New Password", "Confirm Password"] {
+            elements.add(Role::Textbox, name, dialog.clone()).value =
+                self.typed.iter().any(|t| t == name).then(|| "x".to_owned());
+            if self.tried_empty && !self.typed.iter().any(|t| t == name) {
+                elements.add(Role::FieldError, "Enter a password.", dialog.clone());
+            }
+        }
+        elements.add(Role::Button, "OK", dialog);
+        Observation {
+            title: "Instances".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let observation = self.observe();
+        let name = |index: &u32| observation.element(*index).map(|e| e.name.clone()).unwrap_or_default();
+        match action {
+            GuiAction::Type { index, .. } => self.typed.push(name(index)),
+            GuiAction::Click { index } if name(index) == "OK" => {
+                if self.typed.len() == 2 {
+                    self.submitted = true;
+                } else {
+                    self.tried_empty = true;
+                }
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_parameter_row_naming_two_fields_documents_both() {
+    let procedure = aca_docs::parse_markdown(
+        "# Reset the password\n\n## Procedure\n\n1. In the **Reset Instance Password** dialog box, configure the parameters and click **OK**.\n\n   | Parameter | Description |\n   |---|---|\n   | **New Password** and **Confirm Password** | The password must be 8 to 30 characters long. |\n",
+    )
+    .expect("the page parses");
+    let mut console = PasswordDialog::default();
+    let episode = drive(&mut console, Task::new(procedure), 30);
+    assert!(console.submitted, "both passwords were typed and OK clicked");
+    let report = report(&episode, true);
+    assert!(
+        report.defects.is_empty(),
+        "no field went undocumented: {:?}",
+        report.defects
+    );
+}

@@ -24,7 +24,11 @@ pub(super) fn create_group(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, Api
     if by_name(ctx, GROUP, name).is_some() {
         return Err(already_exists("Group", "The group does already EXIST."));
     }
+    // IMS CreateGroup: an optional display name of at most 24 characters.
     let display_name = p.get("DisplayName").unwrap_or(name);
+    if display_name.chars().count() > 24 {
+        return Err(too_long("DisplayName"));
+    }
     let group = Resource::new(GROUP, ctx.new_id("g"), GLOBAL, name, "Active", ctx.now_ms)
         .with("Comments", comments)
         .with("DisplayName", display_name)

@@ -338,6 +338,22 @@ fn group_membership_is_listed_both_ways() {
     assert_eq!(h.last_event("AddUserToGroup").service_name, "Ims");
     let e = h.err(&PRODUCT, "CreateGroup", &[("GroupName", "ops team")]);
     assert_eq!(e.code, "InvalidParameter.GroupName.InvalidChars");
+    // A group's display name defaults to its name and is at most 24 characters long.
+    let created = h.ok(
+        &PRODUCT,
+        "CreateGroup",
+        &[("GroupName", "dev"), ("DisplayName", "Developers")],
+    );
+    assert_eq!(created["Group"]["DisplayName"], "Developers");
+    let got = h.ok(&PRODUCT, "GetGroup", &[("GroupName", "ops")]);
+    assert_eq!(got["Group"]["DisplayName"], "ops");
+    let long = "x".repeat(25);
+    let e = h.err(
+        &PRODUCT,
+        "CreateGroup",
+        &[("GroupName", "qa"), ("DisplayName", long.as_str())],
+    );
+    assert_eq!(e.code, "InvalidParameter.DisplayName.Length");
 }
 
 #[test]
