@@ -996,3 +996,179 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     }
     chromium.close().await;
 }
+
+/// A RAM call made through the OpenAPI as set-up (not under test here).
+fn ram_call(console: &Console, account_id: &str, action: &str, params: &[(&str, &str)]) -> serde_json::Value {
+    use aca_console::dispatch::Caller;
+    use aca_console::params::Params;
+    let caller = Caller {
+        account_id: account_id.to_owned(),
+        access_key_id: String::new(),
+        user_name: None,
+        user_agent: "setup".to_owned(),
+        source_ip: "127.0.0.1".to_owned(),
+        event_type: aca_core::EventType::ApiCall,
+        event_name: None,
+    };
+    let ram = aca_console::products::by_code("ram").unwrap();
+    console
+        .call(ram, action, &Params::from_pairs(params.iter().copied()), &caller)
+        .result
+        .unwrap_or_else(|e| panic!("{action}: {e:?}"))
+}
+
+/// Revoke Permission in the row at `row` (an XPath), confirmed in its dialog.
+async fn revoke_permission(page: &chromiumoxide::Page, row: &str) {
+    click_xpath(page, &format!("{row}//a[normalize-space()='Revoke Permission']")).await;
+    click_xpath(
+        page,
+        "//div[contains(@class,'dialog-mask') and not(@hidden)]//button[normalize-space()='Revoke Permission']",
+    )
+    .await;
+    wait_true(page, "document.body.innerText.includes('successful')", "the revocation").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    ram_call(
+        &console,
+        account,
+        "CreateUser",
+        &[("UserName", "dev"), ("DisplayName", "Dev")],
+    );
+    for (policy, user) in [("AliyunOSSReadOnlyAccess", "dev"), ("AliyunECSReadOnlyAccess", "dev")] {
+        ram_call(
+            &console,
+            account,
+            "AttachPolicyToUser",
+            &[("PolicyType", "System"), ("PolicyName", policy), ("UserName", user)],
+        );
+    }
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    log_on(&page, &base, &alice.login, &alice.password).await;
+
+    // Identities > Roles > Create Role: the principal on the page, the name in the dialog its OK opens.
+    page.goto(format!("{base}/console/ram/users")).await.unwrap();
+    click(&page, "[data-ui-nav='Identities > Roles']").await;
+    wait_true(&page, "location.pathname === '/console/ram/roles'", "the Roles page").await;
+    click_xpath(&page, "//a[normalize-space()='Create Role']").await;
+    wait_true(
+        &page,
+        "location.pathname === '/console/ram/roles/create/create-role'",
+        "the Create Role page",
+    )
+    .await;
+    click_xpath(&page, "//label[normalize-space()='Cloud Account']").await;
+    click_xpath(
+        &page,
+        "//div[contains(@class,'buy-actions')]//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "!document.querySelector('[data-step-dialog]').hidden",
+        "the Create Role dialog",
+    )
+    .await;
+    let title = eval_string(
+        &page,
+        "document.querySelector('[data-step-dialog] .dialog-title').innerText",
+    )
+    .await;
+    assert_eq!(title, "Create Role");
+    type_into(&page, "[data-step-dialog] input[name='RoleName']", "ops-role").await;
+    click_xpath(&page, "//div[@data-step-dialog]//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "location.pathname === '/console/ram/roles' && document.body.innerText.includes('ops-role')",
+        "the new role in the list",
+    )
+    .await;
+    let role = ram_call(&console, account, "GetRole", &[("RoleName", "ops-role")]);
+    let trust = role["Role"]["AssumeRolePolicyDocument"].as_str().unwrap().to_owned();
+    assert!(
+        trust.contains(&format!("acs:ram::{account}:root")) && trust.contains("\"RAM\""),
+        "the trust policy names the current account: {trust}"
+    );
+
+    // The role's Permissions tab: Revoke Permission in the Actions column, confirmed in its dialog.
+    ram_call(
+        &console,
+        account,
+        "AttachPolicyToRole",
+        &[
+            ("PolicyType", "System"),
+            ("PolicyName", "ReadOnlyAccess"),
+            ("RoleName", "ops-role"),
+        ],
+    );
+    page.goto(format!("{base}/console/ram/roles/ops-role")).await.unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Permissions']").await;
+    revoke_permission(&page, "//tr[@data-row-id='ReadOnlyAccess']").await;
+    let left = ram_call(&console, account, "ListPoliciesForRole", &[("RoleName", "ops-role")]);
+    assert_eq!(left["Policies"]["Policy"].as_array().unwrap().len(), 0, "{left}");
+
+    // Permissions > Grants: revoking a user's record detaches that policy from that user only.
+    page.goto(format!("{base}/console/ram/grants")).await.unwrap();
+    wait_for(&page, "[data-ui-table=grants] tbody tr[data-row-id='dev']").await;
+    revoke_permission(&page, "//tr[td[normalize-space()='AliyunOSSReadOnlyAccess']]").await;
+    let kept = ram_call(&console, account, "ListPoliciesForUser", &[("UserName", "dev")]);
+    let kept: Vec<&str> = kept["Policies"]["Policy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["PolicyName"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept, ["AliyunECSReadOnlyAccess"]);
+
+    // Delete Role asks for the role's name first: a wrong name is refused, the right one deletes.
+    page.goto(format!("{base}/console/ram/roles")).await.unwrap();
+    click_xpath(
+        &page,
+        "//tr[@data-row-id='ops-role']//a[normalize-space()='Delete Role']",
+    )
+    .await;
+    let dialog = "//div[contains(@class,'dialog-mask') and not(@hidden)]";
+    type_into(&page, ".dialog-mask:not([hidden]) input[data-confirm-typed]", "ops").await;
+    click_xpath(&page, &format!("{dialog}//button[normalize-space()='Delete Role']")).await;
+    wait_true(
+        &page,
+        "document.querySelector('.dialog-mask:not([hidden]) .form-error').innerText.includes('ops-role')",
+        "the refusal of a wrong name",
+    )
+    .await;
+    type_into(
+        &page,
+        ".dialog-mask:not([hidden]) input[data-confirm-typed]",
+        "ops-role",
+    )
+    .await;
+    click_xpath(&page, &format!("{dialog}//button[normalize-space()='Delete Role']")).await;
+    wait_true(&page, "document.body.innerText.includes('successful')", "the deletion").await;
+    chromium.close().await;
+
+    let account_state = console.store.account(account).unwrap();
+    let state = account_state.lock();
+    let names: Vec<&str> = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .filter(|e| e.user_agent == "ram.console.aliyun.com" && e.error_code.is_none())
+        .map(|e| e.event_name.as_str())
+        .filter(|name| !name.starts_with("List") && !name.starts_with("Get"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "CreateRole",
+            "DetachPolicyFromRole",
+            "DetachPolicyFromUser",
+            "DeleteRole"
+        ]
+    );
+}

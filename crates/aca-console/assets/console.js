@@ -129,6 +129,8 @@
     rowContext = row ? { id: row.getAttribute('data-row-id'), item: JSON.parse(row.getAttribute('data-row') || '{}') } : null;
     var form = layer.querySelector('form[data-ui-form]');
     if (form) resetForm(form);
+    var typed = layer.querySelector('[data-confirm-typed]');
+    if (typed) { typed.value = ''; setError(typed.closest('.form-item'), ''); }
     var target = layer.querySelector('[data-confirm-target]');
     if (target) {
       if (layer.querySelector('[data-batch]')) target.textContent = selectedIds().join(', ');
@@ -221,7 +223,9 @@
     return ok;
   }
   function visibleItems(form) {
-    return Array.prototype.filter.call(form.querySelectorAll('.form-item'), function (item) { return !item.closest('[data-step-panel][hidden]'); });
+    return Array.prototype.filter.call(form.querySelectorAll('.form-item'), function (item) {
+      return !item.closest('[data-step-panel][hidden]') && !item.closest('[data-step-dialog][hidden]');
+    });
   }
   function resetForm(form) {
     form.querySelectorAll('.form-item').forEach(function (item) {
@@ -309,7 +313,25 @@
     });
     var idParam = form.getAttribute('data-id-param');
     if (idParam && rowContext) params[idParam] = rowContext.id;
+    JSON.parse(form.getAttribute('data-compose') || '[]').forEach(function (c) { params[c[0]] = compose(form, c[1]); });
     return params;
+  }
+  // A parameter the console writes from the fields (sent or not): {Param} is a field's value, and
+  // {account} the signed-in account's id; a field's value may itself hold {account}.
+  function compose(form, template) {
+    var values = {};
+    form.querySelectorAll('[name]').forEach(function (el) {
+      if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
+      values[el.getAttribute('name')] = (el.value || '').trim();
+    });
+    var config = window.ALIYUN_CONSOLE_CONFIG || {};
+    var fill = function (text) {
+      return text.replace(/\{([A-Za-z0-9_]+)\}/g, function (m, name) {
+        if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
+        return name in values ? values[name] : '';
+      });
+    };
+    return fill(fill(template));
   }
   function withRegion(params) {
     var region = document.body.getAttribute('data-region');
@@ -417,11 +439,25 @@
   function selectedIds() {
     return Array.prototype.map.call(document.querySelectorAll('.row-check:checked'), function (c) { return c.value; });
   }
+  // The row item of each id a call acts on: the row it was opened from, or the selected rows.
+  function rowItem(id) {
+    if (rowContext && rowContext.id === id) return rowContext.item;
+    var row = Array.prototype.find.call(document.querySelectorAll('tr[data-row-id]'), function (r) { return r.getAttribute('data-row-id') === id; });
+    return row ? JSON.parse(row.getAttribute('data-row') || '{}') : {};
+  }
   function runCall(button) {
     var action = button.getAttribute('data-call');
     var idParam = button.getAttribute('data-id-param');
     var fixed = JSON.parse(button.getAttribute('data-fixed') || '[]');
+    var fromRow = JSON.parse(button.getAttribute('data-from-row') || '[]');
+    var byRow = JSON.parse(button.getAttribute('data-by-row') || 'null');
     var ids = button.hasAttribute('data-batch') ? selectedIds() : rowContext ? [rowContext.id] : [];
+    // "Enter the name of the RAM role": the call waits until the row's id is typed.
+    var typed = button.closest('.dialog').querySelector('[data-confirm-typed]');
+    if (typed && typed.value.trim() !== (ids[0] || '')) {
+      setError(typed.closest('.form-item'), 'Enter ' + (ids[0] || 'the name') + ' to confirm.');
+      return;
+    }
     var product = document.body.getAttribute('data-product');
     button.disabled = true;
     var chain = Promise.resolve({ ok: true });
@@ -443,10 +479,17 @@
     ids.forEach(function (id) {
       chain = chain.then(function (prev) {
         if (!prev.ok) return prev;
+        var item = rowItem(id);
+        var op = action, param = idParam;
+        if (byRow) {
+          var value = String(lookup(item, byRow[0]));
+          byRow[1].forEach(function (v) { if (v.value === value) { op = v.action; param = v.id_param; } });
+        }
         var params = {};
         fixed.forEach(function (p) { params[p[0]] = p[1]; });
-        params[idParam] = id;
-        return post('/console/api/' + product + '/' + action, params);
+        fromRow.forEach(function (p) { var v = lookup(item, p[1]); if (v != null) params[p[0]] = String(v); });
+        params[param] = id;
+        return post('/console/api/' + product + '/' + op, params);
       });
     });
     chain.then(function (r) {
@@ -583,6 +626,16 @@
       if (next && !next.hidden) { next.click(); return; }
       // A panel that only shows values (an object's details) makes no call.
       if (!form.getAttribute('data-url')) { closeLayer(form.parentNode); return; }
+      // A page whose last step is a dialog of its own (Create Role): the page's fields first.
+      var dialog = form.querySelector('[data-step-dialog][hidden]');
+      if (dialog) {
+        if (!validateItems(visibleItems(form))) return;
+        dialog.hidden = false;
+        dialog.classList.add('open');
+        var first = dialog.querySelector('input:not([type=hidden])');
+        if (first) setTimeout(function () { first.focus(); }, 30);
+        return;
+      }
       submitForm(form);
     }
   });

@@ -136,7 +136,7 @@ impl Console {
         let rw = operation.map_or(aca_core::EventRw::Read, |op| op.rw);
         let service_name = operation.and_then(|op| op.service_name).unwrap_or(product.service_name);
         let (response_elements, error_code, error_message) = match result {
-            Ok(body) => (with_request_id(body.clone(), request_id), None, None),
+            Ok(body) => (masked(with_request_id(body.clone(), request_id)), None, None),
             Err(e) => (Value::Null, Some(e.code.clone()), Some(e.message.clone())),
         };
         let principal_id = match &caller.user_name {
@@ -216,6 +216,28 @@ pub fn principal_of(account_id: &str, user_name: &str) -> String {
     let digest = sha2::Sha256::digest(format!("{account_id}/{user_name}").as_bytes());
     let n = u64::from_be_bytes(digest[..8].try_into().unwrap_or_default()) % 10u64.pow(15);
     format!("2{n:015}")
+}
+
+/// A response as the audit log keeps it: secrets (a new AccessKey's secret) and passwords masked,
+/// as they are in its request parameters.
+fn masked(mut body: Value) -> Value {
+    fn mask(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    if (key.ends_with("Secret") || key.ends_with("Password")) && item.is_string() {
+                        *item = Value::String("******".into());
+                    } else {
+                        mask(item);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(mask),
+            _ => {}
+        }
+    }
+    mask(&mut body);
+    body
 }
 
 fn with_request_id(body: Value, request_id: &str) -> Value {

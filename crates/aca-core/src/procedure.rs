@@ -87,6 +87,9 @@ pub struct Step {
     pub substeps: Vec<Step>,
     /// The console named by "Log on to the X console" / "Go to X console - …", e.g. `VPC`.
     pub opens_console: Option<String>,
+    /// "(Optional) To refine the trust policy, click …": the reader may leave it out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
 }
 
 impl Step {

@@ -355,12 +355,28 @@ impl Builder {
             ..Step::default()
         };
         let mut acted: Vec<String> = Vec::new();
+        let mut options_follow = false;
         for (i, clause) in clauses(&item.inline, &blocks).iter().enumerate() {
-            let a = if i == 0 {
+            let mut a = if i == 0 {
                 analyse(clause)
             } else {
                 analyse_further(clause)
             };
+            // "For **Principal Name**, choose one of the following: - **Current Account**: … -
+            // **Other Account**: … Enter the ID of the trusted account.": each bullet describes an
+            // option and what choosing it asks for; which one is the reader's choice, so the
+            // options and the field they belong to are named in passing.
+            if options_follow && describes_option(clause) {
+                a.mentions = a.labels.clone();
+                a.actions.clear();
+                a.values.clear();
+            }
+            if let Some(field) = field_with_options(clause) {
+                options_follow = true;
+                if a.labels.contains(&field) {
+                    a.mentions.push(field);
+                }
+            }
             for l in a.labels {
                 if a.mentions.contains(&l) {
                     push_new(&mut step.mentions, &l);
@@ -404,8 +420,43 @@ impl Builder {
         }
         // A label one clause names in passing and another acts on is a target.
         step.mentions.retain(|l| !acted.contains(l));
+        let lead = step.text.trim_start().to_lowercase();
+        step.optional =
+            lead.starts_with("(optional)") || lead.starts_with("optional:") || lead.starts_with("optional.");
         step
     }
+}
+
+/// The field a clause offers options of ("For **Principal Name**, choose one of the following:"):
+/// its bold label, or an empty string where the clause names none; `None` when it offers none.
+fn field_with_options(clause: &Inline) -> Option<String> {
+    let low = clause.text.to_lowercase();
+    let at = low.find("one of the following")?;
+    let rest = low[at + "one of the following".len()..].trim_start();
+    if ["methods", "ways", "operations"].iter().any(|w| rest.starts_with(w)) {
+        return None;
+    }
+    let before = &low[..at];
+    Some(
+        clause
+            .bold
+            .iter()
+            .find(|b| before.contains(&format!("for {}, ", b.to_lowercase())))
+            .cloned()
+            .unwrap_or_default(),
+    )
+}
+
+/// Whether a clause is an option's description: it opens with the option's bold name and a colon
+/// ("**Other Account**: Allows RAM users …").
+fn describes_option(clause: &Inline) -> bool {
+    clause.bold.first().is_some_and(|b| {
+        clause
+            .text
+            .trim_start()
+            .strip_prefix(b.as_str())
+            .is_some_and(|r| r.trim_start().starts_with(':'))
+    })
 }
 
 fn push_new(list: &mut Vec<String>, item: &str) {

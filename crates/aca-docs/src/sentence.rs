@@ -490,9 +490,16 @@ fn is_aside(sentence: &str) -> bool {
         Some((head, rest)) if head.split_whitespace().count() <= 6 => rest.to_string(),
         _ => low,
     };
+    // "For a RAM role that fails to be deleted, you can click Role Deletion …": an option for a
+    // case the procedure does not meet.
+    let conditional_option = ["if ", "for ", "when ", "in case "].iter().any(|c| low.starts_with(c))
+        && low
+            .split_once(", ")
+            .is_some_and(|(_, main)| main.starts_with("you can "));
     let option = ["you can ", "alternatively", "optionally, you can"]
         .iter()
-        .any(|lead| low.starts_with(lead));
+        .any(|lead| low.starts_with(lead))
+        || conditional_option;
     let result = [" changes from ", " changes to ", " is changed to ", " change from "]
         .iter()
         .any(|phrase| low.contains(phrase));
@@ -1655,6 +1662,12 @@ mod tests {
         );
         assert_eq!(a.menu_path, ["Redundancy for Fault Tolerance", "Versioning"]);
         assert!(a.column.is_none(), "{:?}", a.column);
+        // An option for a case the procedure does not meet.
+        let a = bold(
+            "Enter the name of the RAM role and click Delete Role. For a RAM role that fails to be deleted, you can click Role Deletion in the upper-right corner of the RAM role list to view the details.",
+            &["Delete Role", "Role Deletion"],
+        );
+        assert_eq!(a.mentions, ["Role Deletion"]);
         // A step whose only sentence is an option is still the step's instruction.
         let a = bold("You can choose to ship events to Log Service.", &["Log Service"]);
         assert_eq!(a.actions, [StepAction::Click]);

@@ -482,3 +482,25 @@ fn one_of_the_following_methods_is_the_first_method_with_the_others_as_alternati
     assert!(second.labels.iter().any(|l| l == "Add Listener"));
     assert_eq!(second.mentions, ["Listener", "Add Listener"]);
 }
+
+#[test]
+fn options_described_after_one_of_the_following_are_named_in_passing() {
+    let p = parse_markdown(
+        "# Resource Access Management:Create a RAM role\n\n## Procedure\n\n\
+         1. Log on to the **RAM console**.\n\
+         2. On the **Create Role** page, set **Principal Type** to **Cloud Account**. Configure the trusted account and click **OK**.\n\n   \
+         For **Principal Name**, choose one of the following:\n\n   \
+         - **Current Account**: Allows all RAM users and roles within the current account to assume this role.\n   \
+         - **Other Account**: Allows RAM users and roles from a different account to assume this role. Enter the ID of the trusted account.\n",
+    )
+    .unwrap();
+    let second = step(&p, "2");
+    assert_eq!(second.mentions, ["Principal Name", "Current Account", "Other Account"]);
+    // What choosing an option asks for is no instruction of the step.
+    assert!(
+        !second.actions.contains(&aca_core::StepAction::Enter),
+        "{:?}",
+        second.actions
+    );
+    assert_eq!(second.values.len(), 1, "{:?}", second.values);
+}

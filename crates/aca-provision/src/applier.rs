@@ -161,4 +161,8 @@ pub trait Applier: Send + Sync {
     /// Destroys in reverse dependency order, removing each destroyed resource from `state`; keeps
     /// going past failures and reports them all. Running it again is harmless.
     fn destroy(&self, state: &mut ProvisionState) -> impl Future<Output = DestroyReport> + Send;
+
+    /// The addresses of `state`'s created resources that no longer exist: the procedure itself
+    /// deleted them (a page's Method 1 revokes what its Method 2 revokes again).
+    fn gone(&self, state: &ProvisionState) -> impl Future<Output = Result<Vec<String>>> + Send;
 }

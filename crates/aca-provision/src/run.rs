@@ -141,7 +141,21 @@ impl RunProvisioning {
     /// verified; the template is offered to the META library in `candidates` when given. Returns
     /// everything the agent is now told, the new resources' names first.
     pub async fn request(&mut self, description: &str, candidates: Option<(&Path, &str)>) -> Result<Told, RunError> {
-        let existing: Vec<ResourceRecord> = self.existing().cloned().collect();
+        // What the procedure itself deleted (an earlier method revoked the policy) is missing again.
+        let mut gone = Vec::new();
+        for state in self.before.iter().chain(&self.created) {
+            gone.extend(
+                self.applier
+                    .gone(state)
+                    .await
+                    .map_err(|e| RunError::Meta(e.to_string()))?,
+            );
+        }
+        let existing: Vec<ResourceRecord> = self
+            .existing()
+            .filter(|r| !gone.contains(&r.address))
+            .cloned()
+            .collect();
         let provided = self
             .coder
             .provide(&self.page, description, &existing, &self.applier)

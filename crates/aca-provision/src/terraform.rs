@@ -125,6 +125,17 @@ impl TerraformApplier {
     }
 
     /// The resources Terraform's state holds, as records.
+    /// The state's resources as the cloud has them now (a refresh-only apply, then the state read).
+    async fn refreshed(&self, state: &ProvisionState) -> Result<Vec<ResourceRecord>> {
+        let dir = PathBuf::from(state.workdir.clone().unwrap_or_default());
+        self.run(
+            &dir,
+            &["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"],
+        )
+        .await?;
+        self.records(&dir, &state.region).await
+    }
+
     async fn records(&self, dir: &Path, region: &str) -> Result<Vec<ResourceRecord>> {
         let shown = self.run(dir, &["show", "-json", "-no-color"]).await?;
         let state: Value = serde_json::from_str(&shown).map_err(|e| ProvisionError::Protocol {
@@ -241,13 +252,7 @@ impl Applier for TerraformApplier {
     }
 
     async fn verify(&self, meta: &Meta, state: &ProvisionState) -> Result<VerifyReport> {
-        let dir = PathBuf::from(state.workdir.clone().unwrap_or_default());
-        self.run(
-            &dir,
-            &["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"],
-        )
-        .await?;
-        let records = self.records(&dir, &state.region).await?;
+        let records = self.refreshed(state).await?;
         let mut failures = Vec::new();
         let mut checked = Vec::new();
         for expected in state.created() {
@@ -290,6 +295,15 @@ impl Applier for TerraformApplier {
         } else {
             Err(ProvisionError::Verify { failures })
         }
+    }
+
+    async fn gone(&self, state: &ProvisionState) -> Result<Vec<String>> {
+        let records = self.refreshed(state).await?;
+        Ok(state
+            .created()
+            .filter(|expected| !records.iter().any(|r| r.address == expected.address))
+            .map(|r| r.address.clone())
+            .collect())
     }
 
     async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {

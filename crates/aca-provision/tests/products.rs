@@ -97,14 +97,36 @@ resource "alicloud_ram_policy" "policy" {
   policy_name     = "doc-policy-${var.suffix}"
   policy_document = "{\"Statement\":[{\"Action\":\"oss:GetObject\",\"Effect\":\"Allow\",\"Resource\":\"*\"}],\"Version\":\"1\"}"
 }
+resource "alicloud_ram_user_policy_attachment" "user_policy" {
+  user_name   = alicloud_ram_user.user.name
+  policy_name = alicloud_ram_policy.policy.policy_name
+  policy_type = "Custom"
+}
+resource "alicloud_ram_access_key" "key" {
+  user_name = alicloud_ram_user.user.name
+  status    = "Inactive"
+}
+resource "alicloud_ram_role_policy_attachment" "role_policy" {
+  role_name   = alicloud_ram_role.role.role_name
+  policy_name = "AliyunOSSReadOnlyAccess"
+  policy_type = "System"
+}
 "#,
         vec![
             key("alicloud_ram_user.user", "display_name", "Doc user"),
             key("alicloud_ram_group.group", "comments", "readers"),
             key("alicloud_ram_policy.policy", "type", "Custom"),
+            key("alicloud_ram_user_policy_attachment.user_policy", "policy_type", "Custom"),
+            key("alicloud_ram_role_policy_attachment.role_policy", "policy_name", "AliyunOSSReadOnlyAccess"),
+            key("alicloud_ram_access_key.key", "status", "Inactive"),
         ],
     )
     .await;
+    // The key's secret is nowhere in the state.
+    let record = state.resource("alicloud_ram_access_key.key").unwrap();
+    assert!(record.id.starts_with("LTAI"), "{}", record.id);
+    let kept = serde_json::to_string(&record.attributes).unwrap();
+    assert!(!kept.to_lowercase().contains("secret"), "{kept}");
     let suffix = &state.suffix;
     assert_eq!(b["user_name"], format!("doc-user-{suffix}"));
     assert_ne!(b["user_id"], b["user_name"], "a user's id is its UserId");

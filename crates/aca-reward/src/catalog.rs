@@ -88,6 +88,8 @@ const CREATE: &[&str] = &["create", "buy", "purchase"];
 const DELETE: &[&str] = &["delete", "release", "remove"];
 const MODIFY: &[&str] = &["modify", "change", "edit", "rename", "update"];
 const ADD: &[&str] = &["add", "create"];
+/// Taking a policy back from a principal.
+const REVOKE: &[&str] = &["revoke", "detach"];
 
 const ECS: &str = "Ecs";
 const ECS_INSTANCE: Option<&str> = Some("ACS::ECS::Instance");
@@ -618,7 +620,40 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 RAM_POLICY,
                 &[("Policy Name", "PolicyName")],
             ),
+            api(
+                "DetachPolicyFromUser",
+                RAM,
+                REVOKE,
+                &[
+                    "permissions from a RAM user",
+                    "permissions from the RAM user",
+                    "policy from a RAM user",
+                ],
+                RAM_USER,
+                &[],
+            ),
+            api(
+                "DetachPolicyFromGroup",
+                RAM,
+                REVOKE,
+                &[
+                    "permissions from a RAM user group",
+                    "permissions from a user group",
+                    "policy from a user group",
+                ],
+                RAM_GROUP,
+                &[],
+            ),
+            api(
+                "DetachPolicyFromRole",
+                RAM,
+                REVOKE,
+                &["permissions from a RAM role", "policy from a RAM role"],
+                RAM_ROLE,
+                &[],
+            ),
             api("CreateRole", RAM, CREATE, &["RAM role", "role"], RAM_ROLE, &[]),
+            api("DeleteRole", RAM, &["delete"], &["RAM role"], RAM_ROLE, &[]),
         ],
     },
     ProductEntry {

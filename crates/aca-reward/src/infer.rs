@@ -448,6 +448,14 @@ mod tests {
             task_operation("Add a RAM user to a user group", &all).map(|o| o.event_name),
             Some("AddUserToGroup")
         );
+        let ram = vec![catalog::product("RAM").unwrap()];
+        for (task, event) in [
+            ("Delete a RAM role", "DeleteRole"),
+            ("Revoke permissions from a RAM role", "DetachPolicyFromRole"),
+            ("Revoke permissions from a RAM user", "DetachPolicyFromUser"),
+        ] {
+            assert_eq!(task_operation(task, &ram).map(|o| o.event_name), Some(event), "{task}");
+        }
         assert!(task_operation("Build a network for a web application", &vpc).is_none());
     }
 }

@@ -752,7 +752,7 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
                 }
             }
         }
-        @for (i, step) in form.steps.iter().enumerate() {
+        @for (i, step) in form.steps.iter().enumerate().filter(|(_, step)| step.dialog.is_none()) {
             @let then_action = step.then.as_ref().map(|(action, _)| action.as_str());
             @let carry = step.then.as_ref().map(|(_, carry)| json_attr(carry));
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
@@ -768,7 +768,30 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
                 }
             }
         }
+        @for step in form.steps.iter().filter(|step| step.dialog.is_some()) {
+            @let title_id = format!("{}-step-dialog-title", form.id);
+            div class="dialog-mask" data-step-dialog hidden {
+                div class="dialog" role="dialog" aria-modal="true" aria-labelledby=(title_id) {
+                    div class="dialog-header" {
+                        span id=(title_id) class="dialog-title" { (step.dialog.as_deref().unwrap_or_default()) }
+                        button class="icon-close" type="button" data-close aria-label="Close" { "×" }
+                    }
+                    div class="dialog-body" {
+                        @for field in &step.fields { (form_field(view, field, options)) }
+                    }
+                    div class="dialog-footer" {
+                        button class="btn btn-primary" type="submit" data-submit { (form.submit) }
+                        button class="btn" type="button" data-close { (form.cancel) }
+                    }
+                }
+            }
+        }
     }
+}
+
+/// Whether the form's last step opens in a dialog of its own (see [`Step::dialog`]).
+fn ends_in_dialog(form: &FormSpec) -> bool {
+    form.steps.iter().any(|step| step.dialog.is_some())
 }
 
 fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
@@ -786,17 +809,19 @@ fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
     }
 }
 
-fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String) {
+/// A form's `data-url`, `data-fixed` and `data-compose` attributes.
+fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String>) {
+    let compose = (!form.compose.is_empty()).then(|| json_attr(&form.compose));
     if form.action.is_empty() {
-        return (String::new(), json_attr(&form.fixed));
+        return (String::new(), json_attr(&form.fixed), compose);
     }
-    (format!("{endpoint}/{}", form.action), json_attr(&form.fixed))
+    (format!("{endpoint}/{}", form.action), json_attr(&form.fixed), compose)
 }
 
 /// A form in a dialog, drawer or wizard dialog, hidden until opened.
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
     let stepped = form.container == Container::Wizard && form.steps.len() > 1;
-    let (url, fixed) = form_attrs(form, &format!("/console/api/{}", view.product.code));
+    let (url, fixed, compose) = form_attrs(form, &format!("/console/api/{}", view.product.code));
     let (mask, panel) = match form.container {
         Container::Drawer => ("drawer-mask", "drawer"),
         Container::Wizard => ("dialog-mask", "dialog dialog-wide"),
@@ -806,7 +831,8 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
     html! {
         div class=(mask) id=(form.id) hidden {
             form class=(panel) role="dialog" aria-modal="true" aria-labelledby=(title_id) novalidate
-                data-ui-form data-url=(url) data-fixed=(fixed) data-id-param=(form.id_param.as_deref().unwrap_or(""))
+                data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
+                data-id-param=(form.id_param.as_deref().unwrap_or(""))
                 data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
                 data-finish=[form.finish.as_deref()] {
                 div class="dialog-header" {
@@ -820,15 +846,20 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
     }
 }
 
-fn confirm_dialog(
-    id: &str,
-    confirm: &Confirm,
-    action: &str,
-    id_param: &str,
-    fixed: &[(String, String)],
+/// What a confirmation dialog's button calls: the operation on the row's (or the selected rows')
+/// ids, with the parameters it carries.
+struct CallTarget<'a> {
+    action: &'a str,
+    id_param: &'a str,
+    fixed: &'a [(String, String)],
+    from_row: &'a [(String, String)],
+    by_row: Option<&'a (String, Vec<CallVariant>)>,
     batch: bool,
-    config: Option<&WholeConfig>,
-) -> Markup {
+    config: Option<&'a WholeConfig>,
+}
+
+fn confirm_dialog(id: &str, confirm: &Confirm, call: CallTarget<'_>) -> Markup {
+    let typed_id = format!("{id}-typed");
     html! {
         div class="dialog-mask" id=(id) hidden {
             div class="dialog dialog-confirm" role="alertdialog" aria-modal="true"
@@ -840,12 +871,21 @@ fn confirm_dialog(
                 div class="dialog-body" {
                     p { (confirm.message) }
                     p class="confirm-target mono" data-confirm-target {}
+                    @if let Some(label) = &confirm.typed {
+                        div class="form-item" data-ui-field=(label) {
+                            label class="form-label" for=(typed_id) { (label) }
+                            input class="input" id=(typed_id) type="text" autocomplete="off" data-confirm-typed;
+                            div class="form-error" role="alert" {}
+                        }
+                    }
                 }
                 div class="dialog-footer" {
-                    button class="btn btn-primary" type="button" data-call=(action) data-id-param=(id_param)
-                        data-fixed=(json_attr(&fixed)) data-batch[batch]
-                        data-config-prefix=[config.map(|c| &c.prefix)]
-                        data-config-clear=[config.map(|c| &c.clear_action)] { (confirm.ok) }
+                    button class="btn btn-primary" type="button" data-call=(call.action) data-id-param=(call.id_param)
+                        data-fixed=(json_attr(&call.fixed)) data-batch[call.batch]
+                        data-from-row=[(!call.from_row.is_empty()).then(|| json_attr(&call.from_row))]
+                        data-by-row=[call.by_row.map(json_attr)]
+                        data-config-prefix=[call.config.map(|c| &c.prefix)]
+                        data-config-clear=[call.config.map(|c| &c.clear_action)] { (confirm.ok) }
                     button class="btn" type="button" data-close { (confirm.cancel) }
                 }
             }
@@ -859,8 +899,16 @@ fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Mar
         @for (i, action) in page.row_actions.iter().enumerate() {
             @match &action.kind {
                 ActionKind::Form(form) => (modal_form(view, form, options)),
-                ActionKind::Call { action: op, id_param, fixed, confirm } => {
-                    (confirm_dialog(&confirm_id(page, i), confirm, op, id_param, fixed, false, page.whole_config.as_ref()))
+                ActionKind::Call { action: op, id_param, fixed, from_row, by_row, confirm } => {
+                    (confirm_dialog(&confirm_id(page, i), confirm, CallTarget {
+                        action: op,
+                        id_param,
+                        fixed,
+                        from_row,
+                        by_row: by_row.as_ref(),
+                        batch: false,
+                        config: page.whole_config.as_ref(),
+                    }))
                 }
                 ActionKind::Details => {}
             }
@@ -944,7 +992,15 @@ pub fn list_page(
             (row_dialogs(view, page, options))
             @for (i, batch) in page.batch_actions.iter().enumerate() {
                 @let id = format!("batch-{}-{i}", page.id);
-                (confirm_dialog(&id, &batch.confirm, &batch.action, &batch.id_param, &batch.fixed, true, None))
+                (confirm_dialog(&id, &batch.confirm, CallTarget {
+                    action: &batch.action,
+                    id_param: &batch.id_param,
+                    fixed: &batch.fixed,
+                    from_row: &[],
+                    by_row: None,
+                    batch: true,
+                    config: None,
+                }))
             }
         }
     };
@@ -1116,11 +1172,12 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
     let buy = form.container == Container::BuyPage;
     let stepped = buy && form.steps.len() > 1;
     let endpoint = if buy { "buy" } else { "api" };
-    let (url, fixed) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
+    let (url, fixed, compose) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
     let main = html! {
         (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&form.title, None)]))
         div class="page-header" { h1 { (form.title) } }
-        form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-id-param=""
+        form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
+            data-id-param=""
             data-success=(form.success) data-done=(product_url(view, &page.id)) {
             (steps_markup(view, form, options))
             div class="buy-bar" {
@@ -1132,6 +1189,9 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
                         button class="btn" type="button" data-step-prev hidden { "Previous" }
                         button class="btn btn-primary" type="button" data-step-next { "Next" }
                         button class="btn btn-primary btn-buy" type="submit" data-submit hidden { (form.submit) }
+                    } @else if ends_in_dialog(form) {
+                        // Opens the dialog of the last step, whose own button sends the form.
+                        button class="btn btn-primary" type="submit" { (form.submit) }
                     } @else {
                         button class={"btn btn-primary" @if buy { " btn-buy" }} type="submit" data-submit {
                             (form.submit)

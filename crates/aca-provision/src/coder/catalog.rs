@@ -180,6 +180,44 @@ pub const TEMPLATES: &[Template] = &[
         words: "a RAM user group",
     },
     Template {
+        key: "ram_user_policy",
+        kind: "alicloud_ram_user_policy_attachment",
+        block: "user_policy",
+        parents: &["ram_user"],
+        body: r#"  user_name   = @{ram_user.name}
+  policy_name = "AliyunOSSReadOnlyAccess"
+  policy_type = "System""#,
+        words: "a system policy attached to the RAM user",
+    },
+    Template {
+        key: "ram_access_key",
+        kind: "alicloud_ram_access_key",
+        block: "access_key",
+        parents: &["ram_user"],
+        body: r#"  user_name = @{ram_user.name}"#,
+        words: "an AccessKey pair of the RAM user",
+    },
+    Template {
+        key: "ram_role",
+        kind: "alicloud_ram_role",
+        block: "role",
+        parents: &[],
+        body: r#"  name        = "doc-role-${var.suffix}"
+  document    = "{\"Statement\":[{\"Action\":\"sts:AssumeRole\",\"Effect\":\"Allow\",\"Principal\":{\"Service\":[\"ecs.aliyuncs.com\"]}}],\"Version\":\"1\"}"
+  description = "Created for the procedure""#,
+        words: "a RAM role",
+    },
+    Template {
+        key: "ram_role_policy",
+        kind: "alicloud_ram_role_policy_attachment",
+        block: "role_policy",
+        parents: &["ram_role"],
+        body: r#"  role_name   = @{ram_role.name}
+  policy_name = "AliyunOSSReadOnlyAccess"
+  policy_type = "System""#,
+        words: "a system policy attached to the RAM role",
+    },
+    Template {
         key: "kms_key",
         kind: "alicloud_kms_key",
         block: "key",
@@ -351,6 +389,13 @@ pub const NOUNS: &[Noun] = &[
     noun("acl", Some("oss"), PartOf("bucket")),
     noun("object", Some("oss"), Resource("object")),
     noun("file", Some("oss"), Resource("object")),
+    // "Revoke permissions from a RAM role": the role holds a policy to revoke.
+    noun("permissions from a ram role", None, Resource("ram_role_policy")),
+    noun("permissions from a ram user", None, Resource("ram_user_policy")),
+    noun("accesskey pair", None, Resource("ram_access_key")),
+    noun("accesskey", Some("ram"), Resource("ram_access_key")),
+    noun("ram role", None, Resource("ram_role")),
+    noun("role", Some("ram"), Resource("ram_role")),
     noun("user group", None, Resource("ram_group")),
     noun("ram user", None, Resource("ram_user")),
     noun("user", Some("ram"), Resource("ram_user")),

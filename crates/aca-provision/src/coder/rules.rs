@@ -86,6 +86,8 @@ fn has_word(text: &str, word: &str) -> bool {
 /// disabled key to enable, a trail that logs to stop logging.
 fn status_for(key: &str, task: &str) -> Option<&'static str> {
     match key {
+        // "Before you can delete an AccessKey pair, you must first disable it."
+        "ram_access_key" if has_word(task, "delete") || has_word(task, "enable") => Some("Inactive"),
         "instance" if has_word(task, "start") => Some("Stopped"),
         "instance" => Some("Running"),
         "kms_key" if has_word(task, "enable") => Some("Disabled"),
@@ -248,6 +250,19 @@ mod tests {
         let needs = needs_of_task("Enable a key", Some("kms"));
         assert_eq!(needs.last().map(|n| n.status), Some(Some("Disabled")));
         assert_eq!(keys("Add a RAM user to a user group", "ram"), ["ram_user", "ram_group"]);
+        assert_eq!(keys("Delete a RAM role", "ram"), ["ram_role"]);
+        assert_eq!(
+            keys("Revoke permissions from a RAM role", "ram"),
+            ["ram_role", "ram_role_policy"]
+        );
+        assert_eq!(
+            keys("Revoke permissions from a RAM user", "ram"),
+            ["ram_user", "ram_user_policy"]
+        );
+        assert!(keys("Create a RAM role for a trusted Alibaba Cloud account", "ram").is_empty());
+        assert_eq!(keys("Disable an AccessKey pair", "ram"), ["ram_user", "ram_access_key"]);
+        let needs = needs_of_task("Delete an AccessKey pair", Some("ram"));
+        assert_eq!(needs.last().map(|n| n.status), Some(Some("Inactive")));
         assert_eq!(
             keys("Attach a data disk", "ecs"),
             ["vpc", "vswitch", "security_group", "instance", "disk"]

@@ -379,6 +379,10 @@ impl Applier for EmulatorApplier {
         self.verify_state(meta, state).await
     }
 
+    async fn gone(&self, state: &ProvisionState) -> Result<Vec<String>> {
+        self.gone_from(state).await
+    }
+
     async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {
         let mut report = DestroyReport::default();
         let created: Vec<ResourceRecord> = state.created().rev().cloned().collect();

@@ -24,6 +24,29 @@ fn shown(value: &Value) -> String {
 }
 
 impl EmulatorApplier {
+    /// Each created resource read back; those the API no longer knows.
+    pub(super) async fn gone_from(&self, state: &ProvisionState) -> Result<Vec<String>> {
+        let mut gone = Vec::new();
+        for record in state.created() {
+            let Some(kind) = resource_type(&record.kind) else {
+                continue;
+            };
+            let read = kind.read(self.cx(&record.region), &record.id, &record.attributes).await;
+            if read
+                .map_err(|e| ProvisionError::Verify {
+                    failures: vec![VerifyFailure::ReadFailed {
+                        resource: record.address.clone(),
+                        error: e.to_string(),
+                    }],
+                })?
+                .is_none()
+            {
+                gone.push(record.address.clone());
+            }
+        }
+        Ok(gone)
+    }
+
     pub(super) async fn verify_state(&self, meta: &Meta, state: &ProvisionState) -> Result<VerifyReport> {
         let mut failures = Vec::new();
         let mut live: BTreeMap<String, Attrs> = BTreeMap::new();

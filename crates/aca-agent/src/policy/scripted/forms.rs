@@ -244,6 +244,53 @@ impl ScriptedPolicy {
         self.ground_fill(ctx, label, &value, false)
     }
 
+    /// Types the task's resource's name (or id) into the open dialog's empty text box, where the
+    /// console asks for it to confirm a deletion.
+    pub(super) fn ground_resource_name(&mut self, ctx: &Context<'_>, id: bool) -> Move {
+        let obs = ctx.observation;
+        let reported: Vec<String> = ctx
+            .task
+            .resource_report
+            .as_ref()
+            .map(|r| r.names.clone())
+            .unwrap_or_default();
+        let all = Self::resource_names(ctx);
+        let value = if id {
+            all.iter().find(|n| !reported.contains(n))
+        } else {
+            reported.first()
+        };
+        let Some(value) = value.cloned() else {
+            return Move::GiveUp {
+                reason: format!(
+                    "the step asks for the resource's {} and nothing says which resource it is",
+                    if id { "ID" } else { "name" }
+                ),
+                finding: None,
+            };
+        };
+        let modal = open_modal(obs);
+        let field = obs
+            .elements
+            .iter()
+            .find(|e| e.role == Role::Textbox && !e.state.disabled && modal.is_none_or(|m| modal_of(e) == Some(m)));
+        match field {
+            Some(field) if field.value.as_deref().is_some_and(|v| v.trim() == value) => Move::Done(None),
+            Some(field) => Move::Act {
+                action: GuiAction::Type {
+                    index: field.index,
+                    text: value.clone(),
+                    submit: false,
+                },
+                goal: format!("type \"{value}\" to confirm"),
+                grounding: self.as_written(),
+                effect: Effect::Complete,
+                failed: None,
+            },
+            None => self.fallback(ctx, "the box to type the resource's name in", "", Vec::new()),
+        }
+    }
+
     /// A parameter whose value is picked rather than typed: a radio button or option card named
     /// like the value (`Billing Method: Pay-as-you-go`), or a switch named like the parameter
     /// (`Status: Enabled`). `None` when the page shows neither.

@@ -54,6 +54,9 @@ pub enum Intent {
     /// directory name in the Folder Name field") one: a text box gets a value shaped by its label,
     /// a field that holds one already keeps it.
     Set { label: String },
+    /// Type the task's resource's name (or id) where a dialog asks for it to confirm ("enter the
+    /// name of the RAM role", "enter the AccessKey ID"): the dialog's empty text box.
+    TypeResourceName { id: bool },
     /// Choose an option of a labelled select (`value: None`: any option; the page names none).
     Choose {
         labels: Vec<String>,
@@ -81,6 +84,8 @@ impl Intent {
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
             Intent::Set { label } => format!("give \"{label}\" a value"),
+            Intent::TypeResourceName { id: false } => "type the resource's name to confirm".into(),
+            Intent::TypeResourceName { id: true } => "type the resource's ID to confirm".into(),
             Intent::Choose {
                 labels, value: Some(v), ..
             } => format!("choose \"{v}\" in \"{}\"", labels.join("/")),
@@ -118,7 +123,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     }
     let mut used: Vec<String> = Vec::new();
     if let Some(container) = &step.container {
-        used.push(normalise(&container.name));
+        // "In the Revoke Permission dialog box, click Revoke Permission": the dialog's button
+        // bears the dialog's name, and it is still to be clicked.
+        let name = container.name.to_lowercase();
+        let low = step.text.to_lowercase();
+        let inside_at = low.find(&format!("in the {name} "));
+        let clicks_its_namesake = inside_at
+            .and_then(|i| low[i + name.len()..].find(&format!("click {name}")))
+            .is_some();
+        if !clicks_its_namesake {
+            used.push(normalise(&container.name));
+        }
         if container.kind == ContainerKind::Page {
             out.push(Intent::OnPage {
                 name: container.name.clone(),
@@ -146,6 +161,13 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
                 name: container.name.clone(),
             });
         }
+    }
+    let in_dialog = step
+        .container
+        .as_ref()
+        .is_some_and(|c| matches!(c.kind, ContainerKind::Dialog | ContainerKind::Panel));
+    if in_dialog && let Some(id) = types_resource_name(&step.text) {
+        out.push(Intent::TypeResourceName { id });
     }
     for label in &step.labels {
         let a_value = step.values.iter().any(|v| v.label.as_deref() == Some(label.as_str()));
@@ -372,8 +394,10 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
                 row,
                 // The click that ends a step with a parameter table (`Next`) submits its form as a
                 // confirmation does: required fields first, field errors answered after.
+                // The last click of a step in a dialog submits the dialog ("enter the name of the
+                // RAM role and click Delete Role").
                 confirm: crate::label::is_confirm_label(label)
-                    || ((tabled || submits_previous) && i == last && !row && !opens_form),
+                    || ((tabled || submits_previous || in_dialog) && i == last && !row && !opens_form),
                 batch,
             };
             if opens_form {
@@ -414,11 +438,20 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .cloned()
         .collect();
     if lower.contains("one of the following") && step.alternatives.is_empty() && !options.is_empty() {
-        out.push(Intent::Choose {
-            labels: options,
-            value: None,
-            undocumented: false,
-        });
+        // Chosen before the step's confirming click, wherever the sentence describes the options
+        // ("Configure the trusted account and click OK. For Principal Name, choose one of …").
+        let confirm_at = out
+            .iter()
+            .position(|i| matches!(i, Intent::Click { label, confirm, .. } if *confirm || crate::label::is_confirm_label(label)))
+            .unwrap_or(out.len());
+        out.insert(
+            confirm_at,
+            Intent::Choose {
+                labels: options,
+                value: None,
+                undocumented: false,
+            },
+        );
     }
     if let Some(open_at) = opens_row(&lower, &step.labels) {
         // In the order the sentence gives: "click Buckets, and then click the name of the bucket".
@@ -458,6 +491,22 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     out
+}
+
+/// Whether a step has the reader type the resource's own name or id to confirm: `Some(false)` for
+/// "enter the name of the RAM role", `Some(true)` for "enter the AccessKey ID".
+fn types_resource_name(text: &str) -> Option<bool> {
+    let lower = text.to_lowercase();
+    if lower.contains("enter the name of the ") {
+        return Some(false);
+    }
+    let at = lower.find("enter the ")? + "enter the ".len();
+    let words: Vec<&str> = lower[at..]
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .collect();
+    words.iter().skip(1).any(|w| *w == "id").then_some(true)
 }
 
 /// Where the step clicks the task's resource itself to open it ("click the name of the target

@@ -251,6 +251,16 @@ impl Policy for ScriptedPolicy {
                     );
                 }
                 Move::GiveUp { reason, finding } => {
+                    // "(Optional) … click Switch to Policy Editor": the reader may leave the step
+                    // out, and so does the agent when it cannot be done; it stays unverified.
+                    if ctx.steps.get(self.step).is_some_and(|s| s.optional) {
+                        self.events.push(StepEvent::Unverified {
+                            step: self.step,
+                            reason: format!("an optional step, left out: {reason}"),
+                        });
+                        self.step += 1;
+                        continue;
+                    }
                     let number = ctx.steps.get(self.step).map(|s| s.number.clone()).unwrap_or_default();
                     if let Some(found) = finding.clone().filter(|f| f.kind == FindingKind::Absent)
                         && self.rest_is_visible(ctx)
@@ -335,6 +345,7 @@ impl ScriptedPolicy {
             Intent::InModal { name } => self.ground_in_modal(ctx, name),
             Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
             Intent::Set { label } => self.ground_set(ctx, label),
+            Intent::TypeResourceName { id } => self.ground_resource_name(ctx, *id),
             Intent::Click {
                 label,
                 row,
@@ -505,7 +516,8 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
         | Intent::OpenRow
         | Intent::SelectRows
         | Intent::OnPage { .. }
-        | Intent::InWizardStep { .. } => None,
+        | Intent::InWizardStep { .. }
+        | Intent::TypeResourceName { .. } => None,
         Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),

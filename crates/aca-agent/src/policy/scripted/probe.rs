@@ -95,7 +95,8 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
             | Intent::NothingToAct { .. }
             | Intent::InWizardStep { .. }
             | Intent::InConsole { .. }
-            | Intent::InModal { .. } => {
+            | Intent::InModal { .. }
+            | Intent::TypeResourceName { .. } => {
                 continue;
             }
         };

@@ -225,6 +225,13 @@ impl ScriptedPolicy {
         if list_is_empty(obs) {
             return self.empty_list(ctx);
         }
+        // "Method 2" starts where Method 1 left the account: the resource it revoked or deleted is
+        // missing again, the environment's doing. Asked for once.
+        if self.asked_in_step != Some(self.step) && in_later_method(ctx, self.step) {
+            self.asked_in_step = Some(self.step);
+            self.asked_resource = true;
+            return Move::Provision(self.resource_description(ctx));
+        }
         let mut alternatives = Vec::new();
         // An object inside a directory (`reports/q3.txt` under `reports/`): open the directory.
         let directory = rows.iter().find(|e| {
@@ -1027,4 +1034,14 @@ fn section_names(section: &str) -> Vec<String> {
         names.push(short.trim().to_owned());
     }
     names
+}
+
+/// Whether step `at` belongs to a section of the procedure after its first one (the page's "Method
+/// 2", done after Method 1 in the same account).
+fn in_later_method(ctx: &Context<'_>, at: usize) -> bool {
+    let first = ctx.steps.first().and_then(|s| s.section.as_ref());
+    ctx.steps
+        .get(at)
+        .and_then(|s| s.section.as_ref())
+        .is_some_and(|section| first.is_some_and(|f| f != section))
 }

@@ -837,3 +837,196 @@ fn a_parameter_row_naming_two_fields_documents_both() {
         report.defects
     );
 }
+
+/// The Grants page: a row per grant with Revoke Permission, and its confirmation dialog.
+struct GrantsPage {
+    rows: Vec<&'static str>,
+    dialog: bool,
+    revoked: usize,
+}
+
+impl FakeConsole for GrantsPage {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        // An open dialog is all the page offers, as the observation shows a modal.
+        if self.dialog {
+            let dialog = vec![place(PlaceKind::Dialog, "Revoke Permission")];
+            elements.add(Role::DialogTitle, "Revoke Permission", dialog.clone());
+            elements.add(Role::Button, "Revoke Permission", dialog);
+        } else {
+            elements.add(Role::Heading, "Grants", vec![]);
+            for name in &self.rows {
+                let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, name)];
+                elements.add(Role::Cell, name, row.clone());
+                elements.add(Role::Link, "Revoke Permission", row);
+            }
+        }
+        Observation {
+            title: "Grants".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let GuiAction::Click { index } = action else {
+            return ActionOutcome::Done { reresolved: false };
+        };
+        if self.dialog && *index == 2 {
+            self.rows.retain(|r| *r != "doc-user");
+            self.dialog = false;
+            self.revoked += 1;
+        } else if !self.dialog {
+            // Each row's link follows its cell.
+            let link_of = |i: usize| 2 + 2 * i as u32 + 1;
+            if let Some(i) = (0..self.rows.len()).find(|i| link_of(*i) == *index)
+                && self.rows[i] == "doc-user"
+            {
+                self.dialog = true;
+            }
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_later_method_asks_again_for_what_an_earlier_one_revoked() {
+    let method = "1. On the **Grants** page, find the RAM user and click **Revoke Permission** in the **Actions** column.\n\
+                  2. In the **Revoke Permission** dialog box, click **Revoke Permission**.\n";
+    let procedure = aca_docs::parse_markdown(&format!(
+        "# RAM:Revoke permissions from a RAM user\n\n## Method 1: On the Users page\n\n{method}\n## Method 2: On the Grants page\n\n{method}"
+    ))
+    .expect("the page parses");
+    let mut console = GrantsPage {
+        rows: vec!["provisioner"],
+        dialog: false,
+        revoked: 0,
+    };
+    let mut episode = Episode::new(Task::new(procedure), Box::new(ScriptedPolicy::new()));
+    let mut next = episode.next(console.observe()).unwrap();
+    let mut asked = 0;
+    for _ in 0..40 {
+        next = match next {
+            Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
+            Next::Observe => episode.next(console.observe()).unwrap(),
+            Next::Provision(_) => {
+                asked += 1;
+                console.rows.push("doc-user");
+                episode
+                    .resource_report(crate::task::ResourceReport {
+                        text: "RAM user doc-user with AliyunOSSReadOnlyAccess".into(),
+                        names: vec!["doc-user".into()],
+                    })
+                    .unwrap()
+            }
+            Next::Finished(_) => break,
+            other => panic!("unexpected {other:?}"),
+        };
+    }
+    assert_eq!(asked, 2, "once before Method 1, once more for Method 2");
+    assert_eq!(console.revoked, 2, "each method revoked the grant");
+}
+
+/// A dialog with one button that closes it.
+struct OneButtonDialog {
+    clicked: bool,
+}
+
+impl FakeConsole for OneButtonDialog {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Heading, "Create Role", vec![]);
+        if !self.clicked {
+            elements.add(Role::Button, "OK", vec![]);
+        }
+        Observation {
+            title: "Create Role".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if *action == (GuiAction::Click { index: 2 }) {
+            self.clicked = true;
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn an_optional_step_that_cannot_be_done_is_left_out_unverified() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a RAM role\n\n## Procedure\n\n\
+         1. (Optional) To refine the trust policy, click **Switch to Policy Editor**.\n\
+         2. Click **OK**.\n",
+    )
+    .expect("the page parses");
+    assert!(procedure.steps[0].optional && !procedure.steps[1].optional);
+    let mut console = OneButtonDialog { clicked: false };
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.clicked, "the run goes on past the optional step");
+    let report = report(&episode, true);
+    assert_eq!(report.verdict, Verdict::Pass, "{report:?}");
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+    assert_eq!(report.grades[0].status, StepStatus::Warning);
+    assert!(!report.grades[0].verified);
+}
+
+/// The Delete Role dialog: the role's name must be typed before Delete Role deletes it.
+#[derive(Default)]
+struct DeleteRoleDialog {
+    typed: String,
+    deleted: bool,
+    refused: bool,
+}
+
+impl FakeConsole for DeleteRoleDialog {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Delete Role")];
+        let mut elements = Elements::default();
+        if !self.deleted {
+            elements.add(Role::DialogTitle, "Delete Role", dialog.clone());
+            elements
+                .add(Role::Textbox, "Enter the name of the RAM role", dialog.clone())
+                .value = Some(self.typed.clone()).filter(|t| !t.is_empty());
+            if self.refused {
+                elements.add(Role::FieldError, "Enter doc-role-1 to confirm.", dialog.clone());
+            }
+            elements.add(Role::Button, "Delete Role", dialog);
+        }
+        Observation {
+            title: "Roles".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.typed = text.clone(),
+            GuiAction::Click { .. } if self.typed == "doc-role-1" => self.deleted = true,
+            GuiAction::Click { .. } => self.refused = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_deletion_confirmed_by_typing_the_name_gets_the_resources_name() {
+    let procedure = aca_docs::parse_markdown(
+        "# Delete a RAM role\n\n## Procedure\n\n\
+         1. In the **Delete Role** dialog box, enter the name of the RAM role and click **Delete Role**.\n",
+    )
+    .expect("the page parses");
+    let task = task_with_resource(procedure, "RAM role doc-role-1", &["doc-role-1"]);
+    let mut console = DeleteRoleDialog::default();
+    drive(&mut console, task, 20);
+    assert!(
+        console.deleted,
+        "typed {:?}, refused {}",
+        console.typed, console.refused
+    );
+    assert!(!console.refused, "the name was typed before the click");
+}

@@ -70,6 +70,7 @@ pub static PRODUCT: Product = Product {
         Operation::write("AttachPolicyToRole", attach_policy_to_role),
         Operation::write("DetachPolicyFromRole", detach_policy_from_role),
         Operation::read("ListPoliciesForRole", list_policies_for_role),
+        Operation::read("ListPolicyAttachments", list_policy_attachments),
         Operation::write("CreateRole", create_role),
         Operation::read("GetRole", get_role),
         Operation::read("ListRoles", list_roles),

@@ -321,6 +321,51 @@ pub(super) fn list_attached(ctx: &mut OpCtx<'_>, p: &Params, principal: Principa
     Ok(json!({ "Policies": { "Policy": policies } }))
 }
 
+/// The account's grants, as the RAM console's Grants page lists them. The operation is Resource
+/// Management's `ListPolicyAttachments` (authorised as `ram:ListPolicyAttachments`), served here
+/// beside the identities it lists; principal types use its names (`IMSUser`, `IMSGroup`,
+/// `ServiceRole`).
+pub(super) fn list_policy_attachments(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let principal_type = |label: &str| match label {
+        "User" => "IMSUser",
+        "Group" => "IMSGroup",
+        _ => "ServiceRole",
+    };
+    let wanted = |name: &str, value: &str| p.get(name).is_none_or(|w| w.is_empty() || w == value);
+    let mut records: Vec<Value> = ctx
+        .list_all(ATTACHMENT)
+        .iter()
+        .filter(|a| {
+            wanted("PolicyType", a.attr_str("PolicyType"))
+                && wanted("PolicyName", a.attr_str("PolicyName"))
+                && wanted("PrincipalType", principal_type(a.attr_str("PrincipalType")))
+                && wanted("PrincipalName", a.attr_str("PrincipalName"))
+        })
+        .filter_map(|a| {
+            let view = find_policy(ctx, a.attr_str("PolicyType"), a.attr_str("PolicyName")).ok()?;
+            Some(json!({
+                "PrincipalName": a.attr_str("PrincipalName"),
+                "PrincipalType": principal_type(a.attr_str("PrincipalType")),
+                "PolicyName": view.name,
+                "PolicyType": view.policy_type,
+                "Description": view.description,
+                "ResourceGroupId": ctx.account().id,
+                "AttachDate": iso8601(a.created_ms),
+            }))
+        })
+        .collect();
+    let total = records.len();
+    let size = p.int_in("PageSize", 1..=100, 10)? as usize;
+    let number = p.int_in("PageNumber", 1..=i64::MAX, 1)? as usize;
+    let page: Vec<Value> = records.drain(..).skip((number - 1) * size).take(size).collect();
+    Ok(json!({
+        "PageNumber": number,
+        "PageSize": size,
+        "TotalCount": total,
+        "PolicyAttachments": { "PolicyAttachment": page },
+    }))
+}
+
 pub(super) fn attach_policy_to_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     attach(ctx, p, Principal::User)
 }

@@ -95,6 +95,10 @@ fn a_created_access_key_works_and_can_be_deactivated() {
         assert_eq!((stored.user_name.as_deref(), stored.active), (Some("alice"), true));
         assert_eq!(stored.secret, key["AccessKeySecret"].as_str().unwrap());
     }
+    // The audit log keeps the event, never the secret.
+    let event = h.last_event("CreateAccessKey");
+    assert_eq!(event.response_elements["AccessKey"]["AccessKeySecret"], "******");
+    assert_eq!(event.response_elements["AccessKey"]["AccessKeyId"], id);
 
     h.ok(
         &PRODUCT,

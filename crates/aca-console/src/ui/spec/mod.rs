@@ -238,6 +238,10 @@ pub struct FormSpec {
     /// The button of the result the dialog or panel shows once the form succeeds ("On the page that
     /// appears, click Close"); none: it closes by itself.
     pub finish: Option<String>,
+    /// Parameters the console writes from the fields' values, sent or not: (parameter, template),
+    /// where `{Param}` stands for a field's value and `{account}` for the signed-in account's id (the
+    /// trust policy of a role the Create Role page puts together from its principal).
+    pub compose: Vec<(String, String)>,
 }
 
 impl FormSpec {
@@ -267,11 +271,19 @@ pub struct Step {
     /// A section that is its own API call, made after the form's call succeeds (the vSwitch of the
     /// Create VPC page), with parameters taken from that call's response: (parameter, response field).
     pub then: Option<(String, Vec<(String, String)>)>,
+    /// The title of the dialog this last step of a page form opens in once the page's fields are
+    /// filled and its submit clicked (the Create Role dialog asking for the role's name); the
+    /// dialog's own submit sends the form.
+    pub dialog: Option<String>,
 }
 
 impl Step {
     pub(crate) fn then(mut self, action: &str, carry: &[(&str, &str)]) -> Self {
         self.then = Some((s(action), pairs(carry)));
+        self
+    }
+    pub(crate) fn in_dialog(mut self, title: &str) -> Self {
+        self.dialog = Some(s(title));
         self
     }
 }
@@ -357,8 +369,21 @@ pub enum ActionKind {
         action: String,
         id_param: String,
         fixed: Vec<(String, String)>,
-        confirm: Confirm,
+        /// Parameters taken from the row: (parameter, row field), as a policy's type beside its name.
+        from_row: Vec<(String, String)>,
+        /// Where the operation depends on the row (a grant's principal is a user, a group or a
+        /// role): the row field, and for each of its values the operation and its id parameter.
+        by_row: Option<(String, Vec<CallVariant>)>,
+        confirm: Box<Confirm>,
     },
+}
+
+/// The operation a [`ActionKind::Call`] makes on rows whose field has `value`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CallVariant {
+    pub value: String,
+    pub action: String,
+    pub id_param: String,
 }
 
 #[derive(Debug, Clone)]
@@ -367,6 +392,9 @@ pub struct Confirm {
     pub message: String,
     pub ok: String,
     pub cancel: String,
+    /// The label of a box the row's id must be typed into before the call is made ("enter the name
+    /// of the RAM role"); none: a click confirms.
+    pub typed: Option<String>,
 }
 
 /// When a row action is shown disabled, and the tooltip that says why.
@@ -562,6 +590,7 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         title: s(title),
         fields,
         then: None,
+        dialog: None,
     }
 }
 
@@ -590,6 +619,7 @@ pub(crate) fn form(
         success: s("The operation is successful."),
         done: None,
         finish: None,
+        compose: Vec::new(),
     }
 }
 
@@ -622,6 +652,10 @@ impl FormSpec {
         self.success = s(text);
         self
     }
+    pub(crate) fn compose(mut self, param: &str, template: &str) -> Self {
+        self.compose.push((s(param), s(template)));
+        self
+    }
 }
 
 pub(crate) fn confirm(title: &str, message: &str) -> Confirm {
@@ -630,6 +664,7 @@ pub(crate) fn confirm(title: &str, message: &str) -> Confirm {
         message: s(message),
         ok: s("OK"),
         cancel: s("Cancel"),
+        typed: None,
     }
 }
 
@@ -637,6 +672,11 @@ impl Confirm {
     /// The confirming button's label where it is not "OK".
     pub(crate) fn ok(mut self, label: &str) -> Self {
         self.ok = s(label);
+        self
+    }
+    /// Asks for the row's id to be typed into a box labelled `label` first.
+    pub(crate) fn typed(mut self, label: &str) -> Self {
+        self.typed = Some(s(label));
         self
     }
 }
@@ -670,7 +710,9 @@ pub(crate) fn call(label: &str, placement: Placement, action: &str, id_param: &s
             action: s(action),
             id_param: s(id_param),
             fixed: Vec::new(),
-            confirm,
+            from_row: Vec::new(),
+            by_row: None,
+            confirm: Box::new(confirm),
         },
         disabled: None,
     }
@@ -698,6 +740,28 @@ impl RowAction {
             ActionKind::Call { fixed, .. } => *fixed = pairs(items),
             ActionKind::Form(form) => form.fixed = pairs(items),
             ActionKind::Details => {}
+        }
+        self
+    }
+    /// A call's parameters taken from the row: (parameter, row field).
+    pub(crate) fn with_row(mut self, items: &[(&str, &str)]) -> Self {
+        if let ActionKind::Call { from_row, .. } = &mut self.kind {
+            *from_row = pairs(items);
+        }
+        self
+    }
+    /// A call whose operation depends on the row's `field`: (value, operation, id parameter).
+    pub(crate) fn by_row(mut self, field: &str, variants: &[(&str, &str, &str)]) -> Self {
+        if let ActionKind::Call { by_row, .. } = &mut self.kind {
+            let variants = variants
+                .iter()
+                .map(|(value, action, id_param)| CallVariant {
+                    value: s(value),
+                    action: s(action),
+                    id_param: s(id_param),
+                })
+                .collect();
+            *by_row = Some((s(field), variants));
         }
         self
     }

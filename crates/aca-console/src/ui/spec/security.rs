@@ -139,7 +139,11 @@ pub fn ram() -> ProductSpec {
         children("Authentication", "ram", "user-access-keys", "UserName"),
         // remove-user-from-group.md: the Groups tab with Remove from Group.
         children("Groups", "ram", "user-groups", "UserName"),
+        // revoke-permissions-from-user.md: the Permissions tab with Revoke Permission.
+        children("Permissions", "ram", "user-policies", "UserName"),
     ];
+    let user_policies =
+        attached_policies("user-policies", "ListPoliciesForUser", "DetachPolicyFromUser").under("users", "UserName");
 
     let mut access_keys = page(
         "user-access-keys",
@@ -320,13 +324,227 @@ pub fn ram() -> ProductSpec {
         ),
     ];
 
+    let (roles, role_policies) = ram_roles();
+    let (policies, policy_grants) = ram_policies();
     ProductSpec {
         code: s("ram"),
         api: s("ram"),
         name: s("Resource Access Management"),
-        nav: nav(&[("Identities", &[("Users", "users"), ("Groups", "groups")])]),
-        pages: vec![users, access_keys, user_groups, groups, members],
+        nav: nav(&[
+            (
+                "Identities",
+                &[("Users", "users"), ("Groups", "groups"), ("Roles", "roles")],
+            ),
+            ("Permissions", &[("Grants", "grants"), ("Policies", "policies")]),
+        ]),
+        pages: vec![
+            users,
+            access_keys,
+            user_groups,
+            user_policies,
+            groups,
+            members,
+            roles,
+            role_policies,
+            grants("grants"),
+            policies,
+            policy_grants,
+        ],
     }
+}
+
+/// The RAM role pages, per create-ram-role.md (2026-03-12), delete-ram-role.md and
+/// revoke-permissions-from-role.md (2024-01-26): the Roles list and its role's Permissions tab.
+fn ram_roles() -> (PageSpec, PageSpec) {
+    let mut roles = page("roles", "Roles", "ListRoles", "Roles.Role", "RoleName", "RoleName");
+    roles.regional = false;
+    roles.total_path = None;
+    roles.page_size = 100;
+    roles.list_params = pairs(&[("MaxItems", "100")]);
+    roles.columns = vec![
+        col("Role Name", "RoleName", ColumnKind::IdName),
+        col("Note", "Description", ColumnKind::Text),
+        col("Created At", "CreateDate", ColumnKind::Time),
+    ];
+    roles.search = vec![SearchOption {
+        label: s("Role Name"),
+        params: Vec::new(),
+    }];
+    // The Create Role page sets the principal; its OK opens the Create Role dialog for the name.
+    // The console writes the trust policy from the principal chosen.
+    roles.creates = vec![
+        form(
+            "create-role",
+            "Create Role",
+            "Create Role",
+            Container::Page,
+            "CreateRole",
+            vec![
+                step(
+                    "",
+                    vec![
+                        field(
+                            "Principal Type",
+                            "PrincipalType",
+                            radio(&[
+                                ("RAM", "Cloud Account"),
+                                ("Service", "Cloud Service"),
+                                ("Federated", "Identity Provider"),
+                            ]),
+                        )
+                        .default("RAM")
+                        .not_sent(),
+                        field(
+                            "Principal Name",
+                            "PrincipalAccount",
+                            radio(&[("{account}", "Current Account"), ("{OtherAccountId}", "Other Account")]),
+                        )
+                        .default("{account}")
+                        .not_sent(),
+                        field("Account ID", "OtherAccountId", FieldKind::Text)
+                            .placeholder("The ID of the trusted Alibaba Cloud account")
+                            .not_sent(),
+                    ],
+                ),
+                step("", vec![field("Role Name", "RoleName", FieldKind::Text).required()]).in_dialog("Create Role"),
+            ],
+        )
+        .compose(
+            "AssumeRolePolicyDocument",
+            r#"{"Statement":[{"Action":"sts:AssumeRole","Effect":"Allow","Principal":{"{PrincipalType}":["acs:ram::{PrincipalAccount}:root"]}}],"Version":"1"}"#,
+        )
+        .success("The RAM role is created."),
+    ];
+    roles.row_actions = vec![call(
+        "Delete Role",
+        Inline,
+        "DeleteRole",
+        "RoleName",
+        confirm(
+            "Delete Role",
+            "The RAM role is deleted, and the policies attached to it are detached.",
+        )
+        .ok("Delete Role")
+        .typed("Enter the name of the RAM role"),
+    )];
+    roles.tabs = vec![
+        basic(&[
+            ("Role Name", "RoleName"),
+            ("Note", "Description"),
+            ("ARN", "Arn"),
+            ("Created At", "CreateDate"),
+        ]),
+        children("Permissions", "ram", "role-policies", "RoleName"),
+    ];
+    let role_policies =
+        attached_policies("role-policies", "ListPoliciesForRole", "DetachPolicyFromRole").under("roles", "RoleName");
+    (roles, role_policies)
+}
+
+/// The policies attached to a user or role, with Revoke Permission in the Actions column.
+fn attached_policies(id: &str, list: &str, detach: &str) -> PageSpec {
+    let mut attached = page(id, "Permissions", list, "Policies.Policy", "PolicyName", "PolicyName");
+    attached.total_path = None;
+    attached.columns = vec![
+        col("Policy", "PolicyName", ColumnKind::Text),
+        col("Policy Type", "PolicyType", ColumnKind::Text).labels(POLICY_TYPES),
+        col("Note", "Description", ColumnKind::Text),
+        col("Attached At", "AttachDate", ColumnKind::Time),
+    ];
+    attached.row_actions = vec![revoke_permission(detach, "PolicyName").with_row(&[("PolicyType", "PolicyType")])];
+    attached
+}
+
+const POLICY_TYPES: &[(&str, &str)] = &[("System", "System Policy"), ("Custom", "Custom Policy")];
+
+fn revoke_permission(action: &str, id_param: &str) -> RowAction {
+    call(
+        "Revoke Permission",
+        Inline,
+        action,
+        id_param,
+        confirm("Revoke Permission", "Are you sure you want to revoke the permission?").ok("Revoke Permission"),
+    )
+}
+
+/// Grant records (Permissions > Grants, and a policy's Grants tab), per revoke-permissions-from-user.md
+/// and manage-policy-grants.md: revoking detaches the policy from whichever principal holds it.
+fn grants(id: &str) -> PageSpec {
+    let mut grants = page(
+        id,
+        "Grants",
+        "ListPolicyAttachments",
+        "PolicyAttachments.PolicyAttachment",
+        "PrincipalName",
+        "PrincipalName",
+    );
+    grants.regional = false;
+    grants.columns = vec![
+        col("Principal", "PrincipalName", ColumnKind::Text),
+        col("Principal Type", "PrincipalType", ColumnKind::Text).labels(&[
+            ("IMSUser", "RAM User"),
+            ("IMSGroup", "RAM User Group"),
+            ("ServiceRole", "RAM Role"),
+        ]),
+        col("Policy", "PolicyName", ColumnKind::Text),
+        col("Policy Type", "PolicyType", ColumnKind::Text).labels(POLICY_TYPES),
+        col("Resource Scope", "ResourceGroupId", ColumnKind::Text),
+        col("Granted At", "AttachDate", ColumnKind::Time),
+    ];
+    grants.row_actions = vec![
+        revoke_permission("DetachPolicyFromUser", "UserName")
+            .with_row(&[("PolicyName", "PolicyName"), ("PolicyType", "PolicyType")])
+            .by_row(
+                "PrincipalType",
+                &[
+                    ("IMSUser", "DetachPolicyFromUser", "UserName"),
+                    ("IMSGroup", "DetachPolicyFromGroup", "GroupName"),
+                    ("ServiceRole", "DetachPolicyFromRole", "RoleName"),
+                ],
+            ),
+    ];
+    grants
+}
+
+/// Permissions > Policies and a policy's page with its Grants tab (manage-policy-grants.md).
+fn ram_policies() -> (PageSpec, PageSpec) {
+    let mut policies = page(
+        "policies",
+        "Policies",
+        "ListPolicies",
+        "Policies.Policy",
+        "PolicyName",
+        "PolicyName",
+    );
+    policies.regional = false;
+    policies.total_path = None;
+    policies.page_size = 100;
+    policies.list_params = pairs(&[("MaxItems", "100")]);
+    policies.columns = vec![
+        col("Policy Name", "PolicyName", ColumnKind::IdName),
+        col("Policy Type", "PolicyType", ColumnKind::Text).labels(POLICY_TYPES),
+        col("Note", "Description", ColumnKind::Text),
+        col("References", "AttachmentCount", ColumnKind::Text),
+    ];
+    policies.search = vec![SearchOption {
+        label: s("Policy Name"),
+        params: Vec::new(),
+    }];
+    policies.tabs = vec![
+        basic(&[
+            ("Policy Name", "PolicyName"),
+            ("Policy Type", "PolicyType"),
+            ("Note", "Description"),
+            ("Created At", "CreateDate"),
+        ]),
+        children("Grants", "ram", "policy-grants", "PolicyName"),
+    ];
+    let mut policy_grants = grants("policy-grants").under("policies", "PolicyName");
+    // Under a policy the record's own policy name is the one the call carries.
+    if let Some(revoke) = policy_grants.row_actions.first_mut() {
+        *revoke = revoke.clone().with_row(&[("PolicyType", "PolicyType")]);
+    }
+    (policies, policy_grants)
 }
 
 pub fn kms() -> ProductSpec {

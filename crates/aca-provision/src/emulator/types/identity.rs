@@ -1,5 +1,6 @@
 //! Identity, keys and audit: `alicloud_ram_user`, `alicloud_ram_group`, `alicloud_ram_role`,
-//! `alicloud_ram_policy` (RAM), `alicloud_kms_key`, `alicloud_kms_alias` (KMS) and
+//! `alicloud_ram_policy`, `alicloud_ram_user_policy_attachment`, `alicloud_ram_role_policy_attachment`,
+//! `alicloud_ram_access_key` (RAM), `alicloud_kms_key`, `alicloud_kms_alias` (KMS) and
 //! `alicloud_actiontrail_trail` (ActionTrail).
 
 use super::{Arg, IdFrom, Ready, RpcType, Settle, Source, TAGS, arg, local, required};
@@ -9,6 +10,9 @@ pub static TYPES: &[&RpcType] = &[
     &RAM_GROUP,
     &RAM_ROLE,
     &RAM_POLICY,
+    &RAM_USER_POLICY_ATTACHMENT,
+    &RAM_ROLE_POLICY_ATTACHMENT,
+    &RAM_ACCESS_KEY,
     &KMS_KEY,
     &KMS_ALIAS,
     &ACTIONTRAIL_TRAIL,
@@ -165,6 +169,115 @@ pub static RAM_POLICY: RpcType = RpcType {
     settle: &[],
     delete: "DeletePolicy",
     delete_params: &[("PolicyName", Source::Id)],
+};
+
+const USER_ATTACHMENT_ARGS: &[Arg] = &[
+    required("policy_name", "PolicyName"),
+    required("policy_type", "PolicyType"),
+    required("user_name", "UserName"),
+];
+
+const ROLE_ATTACHMENT_ARGS: &[Arg] = &[
+    required("policy_name", "PolicyName"),
+    required("policy_type", "PolicyType"),
+    required("role_name", "RoleName"),
+];
+
+/// A policy attached to a RAM user.
+pub static RAM_USER_POLICY_ATTACHMENT: RpcType = policy_attachment(
+    "alicloud_ram_user_policy_attachment",
+    USER_ATTACHMENT_ARGS,
+    ["AttachPolicyToUser", "ListPoliciesForUser", "DetachPolicyFromUser"],
+    &[("UserName", Source::Attr("user_name"))],
+    &[
+        ("PolicyName", Source::Attr("policy_name")),
+        ("PolicyType", Source::Attr("policy_type")),
+        ("UserName", Source::Attr("user_name")),
+    ],
+);
+
+/// A policy attached to a RAM role.
+pub static RAM_ROLE_POLICY_ATTACHMENT: RpcType = policy_attachment(
+    "alicloud_ram_role_policy_attachment",
+    ROLE_ATTACHMENT_ARGS,
+    ["AttachPolicyToRole", "ListPoliciesForRole", "DetachPolicyFromRole"],
+    &[("RoleName", Source::Attr("role_name"))],
+    &[
+        ("PolicyName", Source::Attr("policy_name")),
+        ("PolicyType", Source::Attr("policy_type")),
+        ("RoleName", Source::Attr("role_name")),
+    ],
+);
+
+/// A policy attached to a principal, known by the policy's name among the principal's policies
+/// (attach, list and detach operations in `ops`).
+const fn policy_attachment(
+    name: &'static str,
+    args: &'static [Arg],
+    ops: [&'static str; 3],
+    principal: &'static [(&'static str, Source)],
+    detach: &'static [(&'static str, Source)],
+) -> RpcType {
+    RpcType {
+        name,
+        code: "ram",
+        product: "RAM",
+        args,
+        name_arguments: &["policy_name"],
+        fixed: &[],
+        vpc_of_vswitch: None,
+        create: ops[0],
+        id: IdFrom::Arguments(&[Source::Attr("policy_name")]),
+        read: ops[1],
+        read_params: principal,
+        item_at: "/Policies/Policy",
+        match_field: Some("PolicyName"),
+        attributes: &[("policy_name", "/PolicyName"), ("policy_type", "/PolicyType")],
+        gone_when: None,
+        ready: None,
+        settle: &[],
+        delete: ops[2],
+        delete_params: detach,
+    }
+}
+
+const ACCESS_KEY_ARGS: &[Arg] = &[required("user_name", "UserName"), local("status"), local("secret_file")];
+
+/// A RAM user's AccessKey pair. The secret in the create response is never kept: the state holds
+/// the id and the status the list shows.
+pub static RAM_ACCESS_KEY: RpcType = RpcType {
+    name: "alicloud_ram_access_key",
+    code: "ram",
+    product: "RAM",
+    args: ACCESS_KEY_ARGS,
+    name_arguments: &[],
+    fixed: &[],
+    vpc_of_vswitch: None,
+    create: "CreateAccessKey",
+    id: IdFrom::Response("/AccessKey/AccessKeyId"),
+    read: "ListAccessKeys",
+    read_params: &[("UserName", Source::Attr("user_name"))],
+    item_at: "/AccessKeys/AccessKey",
+    match_field: Some("AccessKeyId"),
+    attributes: &[("status", "/Status")],
+    gone_when: None,
+    ready: None,
+    settle: &[Settle {
+        argument: "status",
+        value: "Inactive",
+        action: "UpdateAccessKey",
+        params: &[
+            ("UserAccessKeyId", Source::Id),
+            ("UserName", Source::Attr("user_name")),
+            ("Status", Source::Const("Inactive")),
+        ],
+        ready: Some(Ready {
+            attribute: "status",
+            states: &["Inactive"],
+        }),
+    }],
+    delete: "DeleteAccessKey",
+    delete_params: &[("UserAccessKeyId", Source::Id), ("UserName", Source::Attr("user_name"))],
 };
 
 const KMS_KEY_ARGS: &[Arg] = &[
