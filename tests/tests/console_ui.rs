@@ -725,11 +725,16 @@ async fn create_vpc_and_vswitch_through_the_console() {
     chromium.close().await;
 }
 
-/// Sets up a VPC and a vSwitch through the OpenAPI (not under test here) and returns the vSwitch's VPC id.
-fn network_for(console: &Console, account_id: &str) -> String {
+/// An OpenAPI call made as set-up (not under test here), as the account's root.
+fn setup_call(
+    console: &Console,
+    account_id: &str,
+    product: &str,
+    action: &str,
+    params: &[(&str, &str)],
+) -> serde_json::Value {
     use aca_console::dispatch::Caller;
     use aca_console::params::Params;
-    let vpc_product = aca_console::products::by_code("vpc").unwrap();
     let caller = Caller {
         account_id: account_id.to_owned(),
         access_key_id: String::new(),
@@ -739,32 +744,41 @@ fn network_for(console: &Console, account_id: &str) -> String {
         event_type: aca_core::EventType::ApiCall,
         event_name: None,
     };
-    let vpc = console
-        .call(
-            vpc_product,
-            "CreateVpc",
-            &Params::from_pairs([
-                ("RegionId", "cn-hangzhou"),
-                ("VpcName", "app"),
-                ("CidrBlock", "10.0.0.0/16"),
-            ]),
-            &caller,
-        )
-        .result
-        .unwrap();
-    let vpc_id = vpc["VpcId"].as_str().unwrap().to_owned();
-    let vsw = Params::from_pairs([
-        ("RegionId", "cn-hangzhou"),
-        ("VpcId", vpc_id.as_str()),
-        ("ZoneId", "cn-hangzhou-i"),
-        ("CidrBlock", "10.0.1.0/24"),
-        ("VSwitchName", "app-vsw"),
-    ]);
+    let product = aca_console::products::by_code(product).unwrap();
     console
-        .call(vpc_product, "CreateVSwitch", &vsw, &caller)
+        .call(product, action, &Params::from_pairs(params.iter().copied()), &caller)
         .result
-        .unwrap();
-    vpc_id
+        .unwrap_or_else(|e| panic!("{action}: {e:?}"))
+}
+
+/// Sets up a VPC and a vSwitch; returns their ids.
+fn network_for(console: &Console, account_id: &str) -> (String, String) {
+    let vpc = setup_call(
+        console,
+        account_id,
+        "vpc",
+        "CreateVpc",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("VpcName", "app"),
+            ("CidrBlock", "10.0.0.0/16"),
+        ],
+    );
+    let vpc_id = vpc["VpcId"].as_str().unwrap().to_owned();
+    let vsw = setup_call(
+        console,
+        account_id,
+        "vpc",
+        "CreateVSwitch",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("VpcId", vpc_id.as_str()),
+            ("ZoneId", "cn-hangzhou-i"),
+            ("CidrBlock", "10.0.1.0/24"),
+            ("VSwitchName", "app-vsw"),
+        ],
+    );
+    (vpc_id, vsw["VSwitchId"].as_str().unwrap().to_owned())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -772,7 +786,7 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
     let (console, base) = (emulator.console.clone(), emulator.url.clone());
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
-    let vpc_id = network_for(&console, &alice.account_id);
+    let (vpc_id, _) = network_for(&console, &alice.account_id);
     let chromium = Chromium::launch().await.unwrap();
     let page = chromium.browser.new_page("about:blank").await.unwrap();
     log_on(&page, &base, &alice.login, &alice.password).await;
@@ -997,26 +1011,6 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     chromium.close().await;
 }
 
-/// A RAM call made through the OpenAPI as set-up (not under test here).
-fn ram_call(console: &Console, account_id: &str, action: &str, params: &[(&str, &str)]) -> serde_json::Value {
-    use aca_console::dispatch::Caller;
-    use aca_console::params::Params;
-    let caller = Caller {
-        account_id: account_id.to_owned(),
-        access_key_id: String::new(),
-        user_name: None,
-        user_agent: "setup".to_owned(),
-        source_ip: "127.0.0.1".to_owned(),
-        event_type: aca_core::EventType::ApiCall,
-        event_name: None,
-    };
-    let ram = aca_console::products::by_code("ram").unwrap();
-    console
-        .call(ram, action, &Params::from_pairs(params.iter().copied()), &caller)
-        .result
-        .unwrap_or_else(|e| panic!("{action}: {e:?}"))
-}
-
 /// Revoke Permission in the row at `row` (an XPath), confirmed in its dialog.
 async fn revoke_permission(page: &chromiumoxide::Page, row: &str) {
     click_xpath(page, &format!("{row}//a[normalize-space()='Revoke Permission']")).await;
@@ -1034,16 +1028,18 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
     let (console, base) = (emulator.console.clone(), emulator.url.clone());
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let account = alice.account_id.as_str();
-    ram_call(
+    setup_call(
         &console,
         account,
+        "ram",
         "CreateUser",
         &[("UserName", "dev"), ("DisplayName", "Dev")],
     );
     for (policy, user) in [("AliyunOSSReadOnlyAccess", "dev"), ("AliyunECSReadOnlyAccess", "dev")] {
-        ram_call(
+        setup_call(
             &console,
             account,
+            "ram",
             "AttachPolicyToUser",
             &[("PolicyType", "System"), ("PolicyName", policy), ("UserName", user)],
         );
@@ -1089,7 +1085,7 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
         "the new role in the list",
     )
     .await;
-    let role = ram_call(&console, account, "GetRole", &[("RoleName", "ops-role")]);
+    let role = setup_call(&console, account, "ram", "GetRole", &[("RoleName", "ops-role")]);
     let trust = role["Role"]["AssumeRolePolicyDocument"].as_str().unwrap().to_owned();
     assert!(
         trust.contains(&format!("acs:ram::{account}:root")) && trust.contains("\"RAM\""),
@@ -1097,9 +1093,10 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
     );
 
     // The role's Permissions tab: Revoke Permission in the Actions column, confirmed in its dialog.
-    ram_call(
+    setup_call(
         &console,
         account,
+        "ram",
         "AttachPolicyToRole",
         &[
             ("PolicyType", "System"),
@@ -1110,14 +1107,20 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
     page.goto(format!("{base}/console/ram/roles/ops-role")).await.unwrap();
     click_xpath(&page, "//button[@role='tab'][normalize-space()='Permissions']").await;
     revoke_permission(&page, "//tr[@data-row-id='ReadOnlyAccess']").await;
-    let left = ram_call(&console, account, "ListPoliciesForRole", &[("RoleName", "ops-role")]);
+    let left = setup_call(
+        &console,
+        account,
+        "ram",
+        "ListPoliciesForRole",
+        &[("RoleName", "ops-role")],
+    );
     assert_eq!(left["Policies"]["Policy"].as_array().unwrap().len(), 0, "{left}");
 
     // Permissions > Grants: revoking a user's record detaches that policy from that user only.
     page.goto(format!("{base}/console/ram/grants")).await.unwrap();
     wait_for(&page, "[data-ui-table=grants] tbody tr[data-row-id='dev']").await;
     revoke_permission(&page, "//tr[td[normalize-space()='AliyunOSSReadOnlyAccess']]").await;
-    let kept = ram_call(&console, account, "ListPoliciesForUser", &[("UserName", "dev")]);
+    let kept = setup_call(&console, account, "ram", "ListPoliciesForUser", &[("UserName", "dev")]);
     let kept: Vec<&str> = kept["Policies"]["Policy"]
         .as_array()
         .unwrap()
@@ -1171,4 +1174,178 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
             "DeleteRole"
         ]
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let (vpc_id, vsw_id) = network_for(&console, account);
+    let created = setup_call(
+        &console,
+        account,
+        "rds",
+        "CreateDBInstance",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("Engine", "MySQL"),
+            ("EngineVersion", "8.0"),
+            ("DBInstanceClass", "mysql.n2.medium.1"),
+            ("DBInstanceStorage", "20"),
+            ("DBInstanceNetType", "Intranet"),
+            ("InstanceNetworkType", "VPC"),
+            ("VPCId", vpc_id.as_str()),
+            ("VSwitchId", vsw_id.as_str()),
+            ("ZoneId", "cn-hangzhou-i"),
+            ("SecurityIPList", "127.0.0.1"),
+            ("PayType", "Postpaid"),
+        ],
+    );
+    let id = created["DBInstanceId"].as_str().unwrap().to_owned();
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    log_on(&page, &base, &alice.login, &alice.password).await;
+
+    // The instance's own navigation pane: Accounts, then Create Account.
+    page.goto(format!("{base}/console/rds/instances/{id}?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    click(&page, "[data-ui-nav='Accounts']").await;
+    click_xpath(&page, "//button[normalize-space()='Create Account']").await;
+    let form = "#create-rds-account";
+    type_into(&page, &format!("{form} input[name='AccountName']"), "app_admin").await;
+    click_xpath(
+        &page,
+        "//div[@id='create-rds-account']//label[normalize-space()='Privileged Account']",
+    )
+    .await;
+    type_into(&page, &format!("{form} input[name='AccountPassword']"), "Db#Pass2026").await;
+    type_into(
+        &page,
+        &format!("{form} input[name='ConfirmAccountPassword']"),
+        "Db#Pass2026",
+    )
+    .await;
+    click_xpath(&page, "//div[@id='create-rds-account']//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "document.querySelector('[data-ui-table=accounts] tbody').innerText.includes('app_admin')",
+        "the new account",
+    )
+    .await;
+
+    // Whitelist And SecGroup: Modify the default whitelist in its dialog.
+    click(&page, "[data-ui-nav='Whitelist And SecGroup']").await;
+    click_xpath(&page, "//tr[@data-row-id='default']//a[normalize-space()='Modify']").await;
+    type_into(&page, "#modify-whitelist textarea[name='SecurityIps']", "10.0.1.0/24").await;
+    click_xpath(&page, "//div[@id='modify-whitelist']//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "document.querySelector('[data-ui-table=whitelist] tbody').innerText.includes('10.0.1.0/24')",
+        "the modified whitelist",
+    )
+    .await;
+    chromium.close().await;
+
+    let accounts = setup_call(
+        &console,
+        account,
+        "rds",
+        "DescribeAccounts",
+        &[("DBInstanceId", id.as_str())],
+    );
+    let admin = &accounts["Accounts"]["DBInstanceAccount"][0];
+    assert_eq!(
+        (admin["AccountName"].as_str(), admin["AccountType"].as_str()),
+        (Some("app_admin"), Some("Super"))
+    );
+    let account_state = console.store.account(account).unwrap();
+    let state = account_state.lock();
+    let modified = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "ModifySecurityIps")
+        .expect("a ModifySecurityIps event");
+    assert!(modified.error_code.is_none(), "{:?}", modified.error_message);
+    let param = |name: &str| modified.request_parameters.get(name).and_then(|v| v.as_str());
+    assert_eq!(param("DBInstanceIPArrayName"), Some("default"));
+    assert_eq!(param("DBInstanceId"), Some(id.as_str()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_a_tair_instance_after_accepting_the_risk_notice() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let (vpc_id, vsw_id) = network_for(&console, account);
+    let created = setup_call(
+        &console,
+        account,
+        "kvstore",
+        "CreateInstance",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("InstanceClass", "redis.master.small.default"),
+            ("VpcId", vpc_id.as_str()),
+            ("VSwitchId", vsw_id.as_str()),
+            ("ZoneId", "cn-hangzhou-i"),
+        ],
+    );
+    let id = created["InstanceId"].as_str().unwrap().to_owned();
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    log_on(&page, &base, &alice.login, &alice.password).await;
+    page.goto(format!("{base}/console/tair/instances?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    let running = format!(
+        "[...document.querySelectorAll(\"tr[data-row-id='{id}'] td\")].some(td => td.innerText.trim() === 'Running')"
+    );
+    wait_true(&page, &running, "the instance running").await;
+    click_xpath(
+        &page,
+        &format!("//tr[@data-row-id='{id}']//a[normalize-space()='Restart']"),
+    )
+    .await;
+    // OK without the risk notice accepted is refused under the check box.
+    click_xpath(&page, "//div[@id='restart-tair']//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "document.querySelector('#restart-tair .has-error') !== null",
+        "the risk notice asked for",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='restart-tair']//label[normalize-space()='Restart Now']",
+    )
+    .await;
+    click(&page, "#restart-tair input[name='RiskAccepted']").await;
+    click_xpath(&page, "//div[@id='restart-tair']//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The instance is restarting.')",
+        "the restart",
+    )
+    .await;
+    chromium.close().await;
+    let account_state = console.store.account(account).unwrap();
+    let state = account_state.lock();
+    let restart = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "RestartInstance")
+        .expect("a RestartInstance event");
+    assert!(restart.error_code.is_none(), "{:?}", restart.error_message);
+    assert_eq!(restart.user_agent, "kvstore.console.aliyun.com");
+    assert_eq!(
+        restart.request_parameters.get("EffectiveTime").and_then(|v| v.as_str()),
+        Some("Immediately")
+    );
+    assert!(!restart.request_parameters.contains_key("RiskAccepted"));
 }

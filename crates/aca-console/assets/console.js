@@ -198,6 +198,8 @@
     var radio = item.querySelector('input[type=radio]:checked');
     if (radio) return radio.value;
     var c = controlOf(item);
+    // A check box holds its value only when ticked (a required risk notice to accept).
+    if (c && c.type === 'checkbox') return c.checked ? c.value : '';
     return c ? (c.value || '').trim() : '';
   }
   function setError(item, message) {

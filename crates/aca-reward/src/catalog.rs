@@ -761,6 +761,14 @@ pub static PRODUCTS: &[ProductEntry] = &[
             ),
             api("DeleteInstance", KVSTORE, DELETE, &["instance"], KVSTORE_INSTANCE, &[]),
             api(
+                "RestartInstance",
+                KVSTORE,
+                &["restart"],
+                &["Tair instance", "Redis instance", "instance"],
+                KVSTORE_INSTANCE,
+                &[],
+            ),
+            api(
                 "ModifyInstanceSpec",
                 KVSTORE,
                 &["change", "upgrade", "downgrade", "modify"],

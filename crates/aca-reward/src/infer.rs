@@ -456,6 +456,11 @@ mod tests {
         ] {
             assert_eq!(task_operation(task, &ram).map(|o| o.event_name), Some(event), "{task}");
         }
+        let tair = vec![catalog::product("Tair").unwrap()];
+        assert_eq!(
+            task_operation("Restart an instance", &tair).map(|o| o.event_name),
+            Some("RestartInstance")
+        );
         assert!(task_operation("Build a network for a web application", &vpc).is_none());
     }
 }

@@ -1,5 +1,5 @@
 //! Tair (Redis OSS-compatible), formerly ApsaraDB for Redis (API 2015-01-01): instances, specification
-//! changes and IP whitelists.
+//! changes, restarts and IP whitelists.
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -27,6 +27,7 @@ pub static PRODUCT: Product = Product {
         Operation::read("DescribeInstanceAttribute", describe_instance_attribute),
         Operation::write("ModifyInstanceSpec", modify_instance_spec),
         Operation::write("DeleteInstance", delete_instance),
+        Operation::write("RestartInstance", restart_instance),
         Operation::write("ModifySecurityIps", modify_security_ips),
         Operation::read("DescribeSecurityIps", describe_security_ips),
     ],
@@ -394,6 +395,24 @@ fn modify_instance_spec(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErr
     Ok(json!({ "OrderId": order_id() }))
 }
 
+/// Restarts now (the instance is `Rebooting`, "Restarting" in the console, until it is back) or
+/// in the maintenance window, when the instance goes on serving until then.
+fn restart_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let mut instance = find_instance(ctx, p)?;
+    let when = p
+        .one_of("EffectiveTime", &["Immediately", "MaintainTime"])?
+        .unwrap_or("Immediately");
+    p.bool("UpgradeMinorVersion")?;
+    require_normal(&instance)?;
+    if when == "Immediately" {
+        ctx.begin_transition(&mut instance, "Rebooting", "Normal");
+    }
+    ctx.reference(INSTANCE_TYPE, &instance.id);
+    let id = instance.id.clone();
+    ctx.put(instance);
+    Ok(json!({ "InstanceId": id }))
+}
+
 fn delete_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let instance = find_instance(ctx, p)?;
     if instance.status == "Creating" {
@@ -547,6 +566,26 @@ mod tests {
             &[("InstanceId", &id), ("InstanceClass", "redis.master.stand.default")],
         );
         assert_eq!(e.code, "IncorrectDBInstanceState");
+        h.clock.advance(3_000);
+        assert_eq!(status(&h, &id), "Normal");
+
+        // A restart in the maintenance window leaves the instance serving; a restart now reboots it.
+        h.ok(
+            &PRODUCT,
+            "RestartInstance",
+            &[("InstanceId", &id), ("EffectiveTime", "MaintainTime")],
+        );
+        assert_eq!(status(&h, &id), "Normal");
+        h.ok(&PRODUCT, "RestartInstance", &[("InstanceId", &id)]);
+        assert_eq!(status(&h, &id), "Rebooting");
+        let e = h.err(&PRODUCT, "RestartInstance", &[("InstanceId", &id)]);
+        assert_eq!(e.code, "IncorrectDBInstanceState");
+        let e = h.err(
+            &PRODUCT,
+            "RestartInstance",
+            &[("InstanceId", &id), ("EffectiveTime", "Later")],
+        );
+        assert_eq!(e.code, "InvalidParameter");
         h.clock.advance(3_000);
         assert_eq!(status(&h, &id), "Normal");
         let attr = h.ok(&PRODUCT, "DescribeInstanceAttribute", &[("InstanceId", &id)]);

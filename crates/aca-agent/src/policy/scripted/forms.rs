@@ -414,6 +414,14 @@ impl ScriptedPolicy {
             {
                 return choice;
             }
+            // "set Listener Name to web" where the field is a text box: the value is typed.
+            if let Some(value) = value
+                && let Some(label) = labels
+                    .iter()
+                    .find(|label| !labelled(obs, label, &[Role::Textbox], |m| m == LabelMatch::Exact).is_empty())
+            {
+                return self.ground_fill(ctx, label, value, undocumented);
+            }
             let what = format!("the drop-down list \"{}\"", labels.join("\" or \""));
             let place = same_place(obs, &[Role::Combobox], None);
             let mut alternatives = Vec::new();

@@ -81,8 +81,9 @@ pub struct ScriptedPolicy {
     step_note: Option<String>,
     events: Vec<StepEvent>,
     asked_resource: bool,
-    /// The dialog the last step left open was submitted for it.
-    submitted_implicitly: bool,
+    /// Clicks made for what the last step left open (a wizard's Nexts, then its OK); at
+    /// [`MAX_IMPLICIT_CLICKS`] once the OK is clicked.
+    implicit_clicks: usize,
     /// The step that last asked for a resource because its list was empty: once per step.
     asked_in_step: Option<usize>,
     /// The resource was asked for from inside the step (a drop-down list with no options): once it
@@ -90,6 +91,8 @@ pub struct ScriptedPolicy {
     redo_step_when_provided: bool,
     /// An action was taken for the current step.
     acted_in_step: bool,
+    /// The current step filled a field: it typed, or chose in a field of the form it works in.
+    filled_in_step: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
     prefilled: Vec<String>,
     /// The page whose row control was clicked last: a resource's own page is one step past it.
@@ -126,6 +129,7 @@ impl ScriptedPolicy {
         self.derived_for = Some(self.step);
         self.intent = 0;
         self.acted_in_step = false;
+        self.filled_in_step = false;
         self.prefilled.clear();
         self.step_note = None;
         self.start_intent(ctx);
@@ -224,6 +228,8 @@ impl Policy for ScriptedPolicy {
                 } => {
                     self.pending = Some(effect);
                     self.acted_in_step = true;
+                    self.filled_in_step |= matches!(action, GuiAction::Type { .. } | GuiAction::Select { .. })
+                        || matches!(intent, Intent::Fill { .. } | Intent::Set { .. } | Intent::Choose { .. });
                     let mut decision = self.decision(ctx, Action::Gui(action), &goal);
                     decision.grounding = grounding;
                     decision.failed_attempt = self.failure.take().or(failed);
@@ -297,32 +303,73 @@ impl Policy for ScriptedPolicy {
         self.asked_resource = true;
         if std::mem::take(&mut self.redo_step_when_provided) && available {
             self.derived_for = None;
-            self.submitted_implicitly = false;
+            self.implicit_clicks = 0;
         }
     }
 }
 
+/// The most clicks made for what the last step left open: a wizard's remaining steps and its OK.
+const MAX_IMPLICIT_CLICKS: usize = 6;
+
 impl ScriptedPolicy {
-    /// The last step filled a dialog and the page ends there ("select the corresponding ECS
-    /// instance."): the dialog's OK is what a person clicks next, so it is clicked, once, and noted.
+    /// The last step filled a dialog, a wizard step or a page's form and the page ends there
+    /// ("select the corresponding ECS instance."): its OK is what a person clicks next, so it is
+    /// clicked, and noted; a wizard left before its last step is taken through its Next first.
     fn implicit_submit(&mut self, ctx: &Context<'_>) -> Option<Intent> {
-        if self.submitted_implicitly || !self.acted_in_step {
+        if self.implicit_clicks >= MAX_IMPLICIT_CLICKS || !self.acted_in_step {
             return None;
         }
-        let modal = ground::open_modal(ctx.observation)?;
-        let button = ctx.observation.elements.iter().find(|e| {
-            e.role == aca_core::Role::Button
-                && !e.state.disabled
-                && ground::modal_of(e) == Some(modal)
-                && ["OK", "Confirm", "Save"]
-                    .iter()
-                    .any(|l| crate::label::normalise(l) == crate::label::normalise(&e.name))
-        })?;
-        self.submitted_implicitly = true;
-        self.step_note = Some(format!(
-            "the page ends with the \"{}\" dialog filled; its \"{}\" button, which the page leaves implicit, was clicked",
-            modal.name, button.name
-        ));
+        let obs = ctx.observation;
+        let modal = ground::open_modal(obs);
+        // A page's form is submitted only when the step filled it; a dialog the step opened
+        // (a confirmation) is what the page leaves for the reader to confirm.
+        if modal.is_none() && !self.filled_in_step {
+            return None;
+        }
+        // The open dialog's buttons, else those of a form on the page (never the top bar's).
+        let buttons: Vec<&aca_core::Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == aca_core::Role::Button && !e.state.disabled)
+            .filter(|e| match modal {
+                Some(m) => ground::modal_of(e) == Some(m),
+                None => {
+                    ground::in_place(e, aca_core::PlaceKind::Form) && !ground::in_place(e, aca_core::PlaceKind::TopBar)
+                }
+            })
+            .collect();
+        let named = |labels: &[&str]| {
+            buttons
+                .iter()
+                .find(|e| {
+                    labels
+                        .iter()
+                        .any(|l| crate::label::normalise(l) == crate::label::normalise(&e.name))
+                })
+                .copied()
+        };
+        let (button, last) = match (named(&["OK", "Confirm", "Save"]), named(&["Next"])) {
+            (Some(submit), _) => (submit, true),
+            (None, Some(next)) => (next, false),
+            (None, None) => return None,
+        };
+        self.implicit_clicks = if last {
+            MAX_IMPLICIT_CLICKS
+        } else {
+            self.implicit_clicks + 1
+        };
+        let filled = match modal {
+            Some(m) => format!("the \"{}\" dialog", m.name),
+            None => format!("the form on \"{}\"", obs.title),
+        };
+        let note = format!(
+            "the page ends with {filled} filled; its \"{}\" button, which the page leaves implicit, was clicked",
+            button.name
+        );
+        self.step_note = Some(match self.step_note.take() {
+            Some(before) if before.starts_with("the page ends with") => format!("{before}; then {note}"),
+            _ => note,
+        });
         Some(Intent::Click {
             label: button.name.clone(),
             row: false,

@@ -1030,3 +1030,71 @@ fn a_deletion_confirmed_by_typing_the_name_gets_the_resources_name() {
     );
     assert!(!console.refused, "the name was typed before the click");
 }
+
+/// A two-step wizard in a dialog: a name, Next, then OK.
+#[derive(Default)]
+struct TwoStepWizard {
+    name: Option<String>,
+    second: bool,
+    submitted: bool,
+}
+
+impl FakeConsole for TwoStepWizard {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Configure Listener")];
+        let mut elements = Elements::default();
+        if !self.submitted {
+            elements.add(Role::DialogTitle, "Configure Listener", dialog.clone());
+            if self.second {
+                elements.add(Role::Heading, "Backend Servers", dialog.clone());
+                elements.add(Role::Button, "OK", dialog);
+            } else {
+                elements.add(Role::Textbox, "Listener Name", dialog.clone()).value = self.name.clone();
+                elements.add(Role::Button, "Next", dialog);
+            }
+        }
+        Observation {
+            title: "Instances".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.name = Some(text.clone()),
+            GuiAction::Click { index: 3 } if !self.second => self.second = true,
+            GuiAction::Click { index: 3 } => self.submitted = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_page_that_ends_inside_a_wizard_is_taken_through_its_next_to_its_ok() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a listener\n\n## Procedure\n\n\
+         1. In the **Configure Listener** dialog box, enter `web` in the **Listener Name** field.\n",
+    )
+    .expect("the page parses");
+    let mut console = TwoStepWizard::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert_eq!(console.name.as_deref(), Some("web"));
+    assert!(console.submitted, "Next, then OK");
+    let report = report(&episode, true);
+    let note = report.grades[0].note.clone().unwrap_or_default();
+    assert!(note.contains("\"Next\"") && note.contains("\"OK\""), "{note}");
+}
+
+#[test]
+fn setting_a_text_box_to_a_value_types_it() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a listener\n\n## Procedure\n\n\
+         1. In the **Configure Listener** dialog box, set **Listener Name** to **web**.\n",
+    )
+    .expect("the page parses");
+    let mut console = TwoStepWizard::default();
+    drive(&mut console, Task::new(procedure), 20);
+    assert_eq!(console.name.as_deref(), Some("web"));
+}

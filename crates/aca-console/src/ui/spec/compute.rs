@@ -781,13 +781,126 @@ pub fn rds() -> ProductSpec {
         ("vSwitch", "VSwitchId"),
         ("Created At", "CreateTime"),
     ])];
+    // The instance's own navigation pane (create-account.md, configure-ip-whitelist.md).
+    instances.sub_nav = nav(&[(
+        "",
+        &[
+            ("Basic Information", "instances"),
+            ("Accounts", "accounts"),
+            ("Whitelist And SecGroup", "whitelist"),
+        ],
+    )]);
     ProductSpec {
         code: s("rds"),
         api: s("rds"),
         name: s("ApsaraDB RDS"),
         nav: nav(&[("", &[("Instances", "instances")])]),
-        pages: vec![instances],
+        pages: vec![instances, rds_accounts(), rds_whitelist()],
     }
+}
+
+/// An instance's Accounts page with Create Account (create-account.md).
+fn rds_accounts() -> PageSpec {
+    let mut accounts = page(
+        "accounts",
+        "Accounts",
+        "DescribeAccounts",
+        "Accounts.DBInstanceAccount",
+        "AccountName",
+        "AccountName",
+    )
+    .under("instances", "DBInstanceId");
+    accounts.total_path = None;
+    accounts.columns = vec![
+        col("Account", "AccountName", ColumnKind::Mono),
+        col("Account Type", "AccountType", ColumnKind::Text)
+            .labels(&[("Super", "Privileged Account"), ("Normal", "Standard Account")]),
+        col("Status", "AccountStatus", ColumnKind::Status),
+        col("Description", "AccountDescription", ColumnKind::Text),
+    ];
+    accounts.creates = vec![
+        form(
+            "create-rds-account",
+            "Create Account",
+            "Create Account",
+            Container::Drawer,
+            "CreateAccount",
+            vec![step(
+                "",
+                vec![
+                    field("Database Account", "AccountName", FieldKind::Text)
+                        .required()
+                        .help("2 to 32 characters: lowercase letters, digits and underscores (_), starting with a letter."),
+                    field(
+                        "Account Type",
+                        "AccountType",
+                        radio(&[("Super", "Privileged Account"), ("Normal", "Standard Account")]),
+                    )
+                    .default("Normal"),
+                    field("New Password", "AccountPassword", FieldKind::Password)
+                        .required()
+                        .rule("password"),
+                    field("Confirm Password", "ConfirmAccountPassword", FieldKind::Password)
+                        .required()
+                        .not_sent(),
+                    field("Description", "AccountDescription", FieldKind::Textarea),
+                ],
+            )],
+        )
+        .success("The account is created."),
+    ];
+    accounts
+}
+
+/// An instance's Whitelist And SecGroup page: its IP address whitelists, each modified in a dialog
+/// (configure-ip-whitelist.md).
+fn rds_whitelist() -> PageSpec {
+    let mut groups = page(
+        "whitelist",
+        "Whitelist And SecGroup",
+        "DescribeDBInstanceIPArrayList",
+        "Items.DBInstanceIPArray",
+        "DBInstanceIPArrayName",
+        "DBInstanceIPArrayName",
+    )
+    .under("instances", "DBInstanceId");
+    groups.total_path = None;
+    groups.columns = vec![
+        col("Whitelist", "DBInstanceIPArrayName", ColumnKind::Mono),
+        col("IP Addresses", "SecurityIPList", ColumnKind::Text),
+    ];
+    let ips = |id: &str, trigger: &str, title: &str, named: bool| {
+        let mut fields = Vec::new();
+        if named {
+            fields.push(
+                field("Whitelist Name", "DBInstanceIPArrayName", FieldKind::Text)
+                    .required()
+                    .help("2 to 32 characters: lowercase letters, digits and underscores (_)."),
+            );
+        }
+        fields.push(
+            field("IP Addresses", "SecurityIps", FieldKind::Textarea)
+                .required()
+                .prefilled_from("SecurityIPList")
+                .help("IP addresses or CIDR blocks separated by commas (,), without spaces."),
+        );
+        form(
+            id,
+            trigger,
+            title,
+            Container::Dialog,
+            "ModifySecurityIps",
+            vec![step("", fields)],
+        )
+        .success("The whitelist is modified.")
+    };
+    groups.creates = vec![ips("create-whitelist", "Create Whitelist", "Create Whitelist", true)];
+    groups.row_actions = vec![row_form(
+        "Modify",
+        Inline,
+        ips("modify-whitelist", "Modify", "Modify Whitelist", false).for_row("DBInstanceIPArrayName"),
+    )];
+    groups
 }
 
 pub fn tair() -> ProductSpec {
@@ -802,7 +915,13 @@ pub fn tair() -> ProductSpec {
     instances.id_param = s("InstanceIds");
     instances.columns = vec![
         col("Instance ID/Name", "InstanceId", ColumnKind::IdName),
-        col("Status", "InstanceStatus", ColumnKind::Status),
+        // The console's names for the API's states (instance-states-and-impacts, 2024-11-14).
+        col("Status", "InstanceStatus", ColumnKind::Status).labels(&[
+            ("Normal", "Running"),
+            ("Changing", "Changing Configuration"),
+            ("Rebooting", "Restarting"),
+            ("Transforming", "Converting"),
+        ]),
         col("Zone", "ZoneId", ColumnKind::Zone),
         col("Instance Type", "InstanceClass", ColumnKind::Text),
         col("Engine Version", "EngineVersion", ColumnKind::Text),
@@ -887,6 +1006,47 @@ pub fn tair() -> ProductSpec {
                 )
                 .for_row("InstanceId")
                 .success("The whitelist is modified."),
+            ),
+            // restart-instance.md (2026-03-28): "In the Actions column for the target instance,
+            // click restart", a panel with the Restart Mode and a risk notice to accept.
+            row_form(
+                "Restart",
+                Inline,
+                form(
+                    "restart-tair",
+                    "Restart",
+                    "Restart Instance",
+                    Container::Drawer,
+                    "RestartInstance",
+                    vec![step(
+                        "",
+                        vec![
+                            field(
+                                "Restart Mode",
+                                "EffectiveTime",
+                                radio(&[
+                                    ("Immediately", "Restart Now"),
+                                    ("MaintainTime", "Restart Within Maintenance Window"),
+                                ]),
+                            )
+                            .default("Immediately"),
+                            field(
+                                "I have read the risk notice: the instance may lose data and its connections are interrupted briefly while it restarts.",
+                                "RiskAccepted",
+                                FieldKind::Checkbox,
+                            )
+                            .required()
+                            .not_sent(),
+                        ],
+                    )],
+                )
+                .for_row("InstanceId")
+                .success("The instance is restarting."),
+            )
+            .disabled_when(
+                "InstanceStatus",
+                DisableWhen::IsNot(vec![s("Normal")]),
+                "The instance can be restarted only while it is running.",
             ),
             call(
                 "Release",
