@@ -977,3 +977,23 @@ async fn fingerprints_are_the_same_in_and_out_of_view() {
     assert_eq!(seen[0][3].path, "div#app>main>table>tbody>tr[2]>td[2]>span.x>button");
     chromium.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_box_is_marked_and_its_value_never_shown() {
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    page.set_content(
+        "<html><body><main><label for='p'>New Password</label><input id='p' type='password' value='S3cret!x'>\
+         <label for='n'>Name</label><input id='n' type='text' value='web'></main></body></html>",
+    )
+    .await
+    .unwrap();
+    let dom = AcaDom::inject(&page).await.unwrap();
+    let observation = dom.observe(json!({})).await;
+    let password = find(&observation, Role::Textbox, "New Password");
+    assert!(password.state.secret);
+    assert_eq!(password.value.as_deref(), Some("********"));
+    assert!(!find(&observation, Role::Textbox, "Name").state.secret);
+    assert!(!observation.to_text().contains("S3cret"), "{}", observation.to_text());
+    chromium.close().await;
+}

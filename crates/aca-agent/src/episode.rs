@@ -22,6 +22,9 @@ use crate::model::{ModelRequest, Usage};
 use crate::policy::{Context, Decision, Finding, Policy, Proposal, StepEvent};
 use crate::task::{ResourceReport, Task};
 
+/// What the record shows in place of a password typed into the console.
+const MASK: &str = "******";
+
 /// What the runtime must do next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Next {
@@ -428,7 +431,9 @@ impl Episode {
     fn apply_event(&mut self, event: StepEvent) {
         match event {
             StepEvent::Done { step, note } => {
-                if let Some(record) = self.records.get_mut(step) {
+                // A step found unverified stays so, whatever was done after (a form the page
+                // leaves implicit, submitted at its end).
+                if let Some(record) = self.records.get_mut(step).filter(|r| r.state != StepState::Unverified) {
                     record.state = StepState::Done;
                     if note.is_some() {
                         record.note = note;
@@ -492,6 +497,7 @@ impl Episode {
         for event in decision.events.clone() {
             self.apply_event(event);
         }
+        let recorded = self.recorded(&decision);
         if let Some(step) = decision.step {
             self.enter_step(step);
             if let Some(reason) = &decision.failed_attempt {
@@ -515,7 +521,7 @@ impl Episode {
                     }
                 }
                 if matches!(decision.action, Action::Gui(_)) {
-                    record.actions.push(decision.action.call_syntax());
+                    record.actions.push(recorded.action.call_syntax());
                 }
             }
         }
@@ -577,7 +583,29 @@ impl Episode {
         }
     }
 
+    /// The decision as the record keeps it: text typed into a password box is masked in the
+    /// action, the thought and the model's reply (the action carried out keeps it).
+    fn recorded(&self, decision: &Decision) -> Decision {
+        let mut recorded = decision.clone();
+        let Action::Gui(GuiAction::Type { index, text, .. }) = &mut recorded.action else {
+            return recorded;
+        };
+        if text.is_empty() || !self.observation.element(*index).is_some_and(|e| e.state.secret) {
+            return recorded;
+        }
+        let secret = std::mem::replace(text, MASK.to_owned());
+        let thought = &mut recorded.thought;
+        for part in [&mut thought.progress, &mut thought.observation, &mut thought.next_goal] {
+            *part = part.replace(&secret, MASK);
+        }
+        if let Some(reply) = &mut recorded.reply {
+            *reply = reply.replace(&secret, MASK);
+        }
+        recorded
+    }
+
     fn push_turn(&mut self, decision: &Decision) {
+        let decision = &self.recorded(decision);
         self.trajectory.turns.push(Turn {
             step: decision
                 .step

@@ -469,9 +469,10 @@ fn a_dialog_is_filled_from_the_parameter_table_before_its_confirmation() {
             "click Create vSwitch",
             "select VPC=web-vpc",
             "type Name=web-vsw-2",
-            "type IPv4 CIDR Block=192.168.2.0/24",
+            // The table's Zone row gives no value and the dialog requires one: any zone.
             "click Zone",
             "click Hangzhou Zone H",
+            "type IPv4 CIDR Block=192.168.2.0/24",
             "click OK",
             "task_complete"
         ]

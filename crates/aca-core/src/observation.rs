@@ -126,6 +126,9 @@ pub struct ElementState {
     pub readonly: bool,
     #[serde(default, skip_serializing_if = "is_false")]
     pub focused: bool,
+    /// A password box: what is typed into it is never recorded.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub secret: bool,
     /// Inside the viewport (elements below or above it are listed only when the page is small).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub in_viewport: bool,

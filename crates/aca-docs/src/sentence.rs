@@ -398,7 +398,9 @@ fn analyse_own_sentences(inl: &Inline, lead: bool) -> Analysis {
     let parts = sentences(inl);
     // "You can also click Buckets. Then, click Configure in the Versioning column …": the sentence
     // that goes on from an aside is the same alternative.
-    let mut previous_aside = false;
+    // "You can either use a free instance or purchase one. Then, click OK.": a choice inside the
+    // step, after which the step itself goes on.
+    let mut previous_way = false;
     let asides: Vec<bool> = parts
         .iter()
         .map(|s| {
@@ -406,8 +408,9 @@ fn analyse_own_sentences(inl: &Inline, lead: bool) -> Analysis {
             let goes_on = ["then, ", "then ", "after that, "]
                 .iter()
                 .any(|lead| low.starts_with(lead));
-            previous_aside = is_aside(&s.text) || (previous_aside && goes_on);
-            previous_aside
+            let aside = is_aside(&s.text) || (previous_way && goes_on);
+            previous_way = aside && !low.starts_with("you can either ");
+            aside
         })
         .collect();
     let mut own: Vec<&Inline> = parts
@@ -1662,6 +1665,12 @@ mod tests {
         );
         assert_eq!(a.menu_path, ["Redundancy for Fault Tolerance", "Versioning"]);
         assert!(a.column.is_none(), "{:?}", a.column);
+        // A choice inside the step: the sentence after it goes on with the step.
+        let a = bold(
+            "Enter the primary domain name and select an instance. You can either use a free instance or purchase an instance. Then, click OK.",
+            &["OK"],
+        );
+        assert!(a.mentions.is_empty(), "{:?}", a.mentions);
         // An option for a case the procedure does not meet.
         let a = bold(
             "Enter the name of the RAM role and click Delete Role. For a RAM role that fails to be deleted, you can click Role Deletion in the upper-right corner of the RAM role list to view the details.",

@@ -1,5 +1,5 @@
 //! The states a person sees on an element: disabled (natively, by ARIA, or by a `disabled` class),
-//! checked, selected, expanded, required, read-only.
+//! checked, selected, expanded, required, read-only, and whether it takes a password.
 
 use aca_core::{ElementState, Role};
 use wasm_bindgen::intern;
@@ -76,6 +76,10 @@ pub fn state_of(element: &Element, tag: &str, role: Role, label: Option<&Element
         required,
         readonly: is_readonly(element, tag),
         focused: false,
+        secret: tag == "input"
+            && element
+                .get_attribute(intern("type"))
+                .is_some_and(|t| t.eq_ignore_ascii_case("password")),
         in_viewport: true,
     }
 }

@@ -244,6 +244,25 @@ impl ScriptedPolicy {
         self.ground_fill(ctx, label, &value, false)
     }
 
+    /// A field the step's parameter table describes without a value: given one when the page
+    /// shows it required and still empty; nothing to do otherwise.
+    pub(super) fn ground_set_if_required(&mut self, ctx: &Context<'_>, label: &str) -> Move {
+        let field = labelled(ctx.observation, label, &[Role::Textbox, Role::Combobox], |m| {
+            m == LabelMatch::Exact
+        })
+        .into_iter()
+        .next();
+        match field {
+            Some(field) if field.state.required && field.value.as_deref().is_none_or(|v| v.trim().is_empty()) => {
+                self.ground_set(ctx, label)
+            }
+            Some(_) => Move::Done(None),
+            None => Move::Done(Some(format!(
+                "the parameter table describes \"{label}\", which the page shows no field for"
+            ))),
+        }
+    }
+
     /// Types the task's resource's name (or id) into the open dialog's empty text box, where the
     /// console asks for it to confirm a deletion.
     pub(super) fn ground_resource_name(&mut self, ctx: &Context<'_>, id: bool) -> Move {

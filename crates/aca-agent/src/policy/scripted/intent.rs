@@ -54,6 +54,10 @@ pub enum Intent {
     /// directory name in the Folder Name field") one: a text box gets a value shaped by its label,
     /// a field that holds one already keeps it.
     Set { label: String },
+    /// A field a parameter table describes without a value to use: given one when the page shows
+    /// it required and empty, left as it is otherwise (what the table says of it is no
+    /// instruction).
+    SetIfRequired { label: String },
     /// Type the task's resource's name (or id) where a dialog asks for it to confirm ("enter the
     /// name of the RAM role", "enter the AccessKey ID"): the dialog's empty text box.
     TypeResourceName { id: bool },
@@ -84,6 +88,7 @@ impl Intent {
             Intent::Click { label, .. } => format!("click \"{label}\""),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
             Intent::Set { label } => format!("give \"{label}\" a value"),
+            Intent::SetIfRequired { label } => format!("give \"{label}\" a value if the page requires one"),
             Intent::TypeResourceName { id: false } => "type the resource's name to confirm".into(),
             Intent::TypeResourceName { id: true } => "type the resource's ID to confirm".into(),
             Intent::Choose {
@@ -262,10 +267,16 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     // value to use ("In this example, web-vpc is used") is a field to set on this step's page.
     let table_fills_at = out.len();
     for row in own_parameters(step, task) {
-        let Some(example) = &row.example else { continue };
         if used.contains(&normalise(&row.name)) {
             continue;
         }
+        let Some(example) = &row.example else {
+            used.push(normalise(&row.name));
+            out.push(Intent::SetIfRequired {
+                label: row.name.clone(),
+            });
+            continue;
+        };
         used.push(normalise(&row.name));
         out.push(Intent::Fill {
             label: row.name.clone(),

@@ -93,6 +93,8 @@ pub struct ScriptedPolicy {
     acted_in_step: bool,
     /// The current step filled a field: it typed, or chose in a field of the form it works in.
     filled_in_step: bool,
+    /// Any step acted on the page.
+    acted_in_episode: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
     prefilled: Vec<String>,
     /// The page whose row control was clicked last: a resource's own page is one step past it.
@@ -228,8 +230,15 @@ impl Policy for ScriptedPolicy {
                 } => {
                     self.pending = Some(effect);
                     self.acted_in_step = true;
+                    self.acted_in_episode = true;
                     self.filled_in_step |= matches!(action, GuiAction::Type { .. } | GuiAction::Select { .. })
-                        || matches!(intent, Intent::Fill { .. } | Intent::Set { .. } | Intent::Choose { .. });
+                        || matches!(
+                            intent,
+                            Intent::Fill { .. }
+                                | Intent::Set { .. }
+                                | Intent::SetIfRequired { .. }
+                                | Intent::Choose { .. }
+                        );
                     let mut decision = self.decision(ctx, Action::Gui(action), &goal);
                     decision.grounding = grounding;
                     decision.failed_attempt = self.failure.take().or(failed);
@@ -246,6 +255,16 @@ impl Policy for ScriptedPolicy {
                         step: self.step,
                         reason,
                     });
+                    // The last step names nothing to act on, and the page ends with a form the
+                    // procedure opened: it is submitted as a person would; the step stays unverified.
+                    if self.step + 1 == ctx.steps.len()
+                        && let Some(submit) = self.implicit_submit(ctx)
+                    {
+                        self.intents.truncate(self.intent + 1);
+                        self.intents.push(submit);
+                        self.complete_intent(ctx);
+                        continue;
+                    }
                     self.step += 1;
                 }
                 Move::Provision(description) => {
@@ -316,14 +335,14 @@ impl ScriptedPolicy {
     /// ("select the corresponding ECS instance."): its OK is what a person clicks next, so it is
     /// clicked, and noted; a wizard left before its last step is taken through its Next first.
     fn implicit_submit(&mut self, ctx: &Context<'_>) -> Option<Intent> {
-        if self.implicit_clicks >= MAX_IMPLICIT_CLICKS || !self.acted_in_step {
+        if self.implicit_clicks >= MAX_IMPLICIT_CLICKS {
             return None;
         }
         let obs = ctx.observation;
         let modal = ground::open_modal(obs);
-        // A page's form is submitted only when the step filled it; a dialog the step opened
-        // (a confirmation) is what the page leaves for the reader to confirm.
-        if modal.is_none() && !self.filled_in_step {
+        // A page's form is submitted only when the step filled it; a dialog the procedure opened
+        // and the page ends in (a confirmation, a form) is what it leaves to the reader.
+        if (modal.is_none() && !self.filled_in_step) || (modal.is_some() && !self.acted_in_episode) {
             return None;
         }
         // The open dialog's buttons, else those of a form on the page (never the top bar's).
@@ -348,7 +367,7 @@ impl ScriptedPolicy {
                 })
                 .copied()
         };
-        let (button, last) = match (named(&["OK", "Confirm", "Save"]), named(&["Next"])) {
+        let (button, last) = match (named(&["OK", "Confirm", "Save", "Create"]), named(&["Next"])) {
             (Some(submit), _) => (submit, true),
             (None, Some(next)) => (next, false),
             (None, None) => return None,
@@ -392,6 +411,7 @@ impl ScriptedPolicy {
             Intent::InModal { name } => self.ground_in_modal(ctx, name),
             Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
             Intent::Set { label } => self.ground_set(ctx, label),
+            Intent::SetIfRequired { label } => self.ground_set_if_required(ctx, label),
             Intent::TypeResourceName { id } => self.ground_resource_name(ctx, *id),
             Intent::Click {
                 label,
@@ -564,7 +584,8 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
         | Intent::SelectRows
         | Intent::OnPage { .. }
         | Intent::InWizardStep { .. }
-        | Intent::TypeResourceName { .. } => None,
+        | Intent::TypeResourceName { .. }
+        | Intent::SetIfRequired { .. } => None,
         Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),

@@ -96,7 +96,8 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
             | Intent::InWizardStep { .. }
             | Intent::InConsole { .. }
             | Intent::InModal { .. }
-            | Intent::TypeResourceName { .. } => {
+            | Intent::TypeResourceName { .. }
+            | Intent::SetIfRequired { .. } => {
                 continue;
             }
         };

@@ -789,8 +789,9 @@ impl FakeConsole for PasswordDialog {
         let mut elements = Elements::default();
         elements.add(Role::DialogTitle, "Reset Instance Password", dialog.clone());
         for name in ["New Password", "Confirm Password"] {
-            elements.add(Role::Textbox, name, dialog.clone()).value =
-                self.typed.iter().any(|t| t == name).then(|| "x".to_owned());
+            let field = elements.add(Role::Textbox, name, dialog.clone());
+            field.value = self.typed.iter().any(|t| t == name).then(|| "********".to_owned());
+            field.state.secret = true;
             if self.tried_empty && !self.typed.iter().any(|t| t == name) {
                 elements.add(Role::FieldError, "Enter a password.", dialog.clone());
             }
@@ -835,6 +836,14 @@ fn a_parameter_row_naming_two_fields_documents_both() {
         report.defects.is_empty(),
         "no field went undocumented: {:?}",
         report.defects
+    );
+    // The passwords typed are in no record: the trajectory and the step's actions show a mask.
+    let recorded = serde_json::to_string(episode.trajectory()).unwrap() + &format!("{:?}", report.grades);
+    assert!(!recorded.contains("Aca#"), "{recorded}");
+    assert!(
+        report.grades[0].actions.contains(&"type(2, \"******\")".to_string()),
+        "{:?}",
+        report.grades
     );
 }
 
@@ -1097,4 +1106,65 @@ fn setting_a_text_box_to_a_value_types_it() {
     let mut console = TwoStepWizard::default();
     drive(&mut console, Task::new(procedure), 20);
     assert_eq!(console.name.as_deref(), Some("web"));
+}
+
+/// The Trails page: Create Trail opens a panel whose Trail Name is required, submitted by Create.
+#[derive(Default)]
+struct TrailPanel {
+    open: bool,
+    name: Option<String>,
+    created: Option<String>,
+}
+
+impl FakeConsole for TrailPanel {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        if self.open {
+            let panel = vec![place(PlaceKind::Panel, "Create Trail")];
+            elements.add(Role::DialogTitle, "Create Trail", panel.clone());
+            let name = elements.add(Role::Textbox, "Trail Name", panel.clone());
+            name.value = self.name.clone();
+            name.state.required = true;
+            elements.add(Role::Textbox, "OSS Bucket", panel.clone());
+            elements.add(Role::Button, "Create", panel);
+        } else {
+            elements.add(Role::Heading, "Trails", vec![]);
+            elements.add(Role::Button, "Create Trail", vec![]);
+        }
+        Observation {
+            title: "Trails".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match (self.open, action) {
+            (false, GuiAction::Click { index: 2 }) => self.open = true,
+            (true, GuiAction::Type { index: 2, text, .. }) => self.name = Some(text.clone()),
+            (true, GuiAction::Click { index: 4 }) if self.name.is_some() => {
+                self.created = self.name.clone();
+                self.open = false;
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_required_field_a_parameter_table_describes_gets_a_value_and_the_panel_left_open_is_submitted() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a trail\n\n## Procedure\n\n\
+         1. On the **Trails** page, click **Create Trail**.\n\
+         2. On the **Create Trail** page, configure the following parameters.\n\n   \
+         | Parameter | Description |\n   |---|---|\n   | Trail Name | The name of the trail. |\n   | OSS Bucket | The bucket that receives the events. |\n",
+    )
+    .expect("the page parses");
+    let mut console = TrailPanel::default();
+    let episode = drive(&mut console, Task::new(procedure), 30);
+    assert!(console.created.is_some(), "{:?}", episode.trajectory());
+    let report = report(&episode, true);
+    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+    assert!(report.defects.is_empty());
 }
