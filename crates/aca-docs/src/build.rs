@@ -478,7 +478,7 @@ fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
         match b {
             Block::List {
                 ordered: false, items, ..
-            } if offers_ways && others.is_empty() && items.len() > 1 => {
+            } if (offers_ways || for_cases(items)) && others.is_empty() && items.len() > 1 => {
                 let mut first = b.clone();
                 if let Block::List { items, .. } = &mut first {
                     items.truncate(1);
@@ -496,6 +496,19 @@ fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
         }
     }
     (kept, others)
+}
+
+/// Bullets that each say what to do in a case of their own ("To release only one instance, …",
+/// "If you want to release multiple instances, …"): ways of doing the step, the first one
+/// followed.
+fn for_cases(items: &[Item]) -> bool {
+    items.iter().all(|it| {
+        let low = it.inline.text.trim_start().to_lowercase();
+        ["to ", "if you want to ", "if you need to "]
+            .iter()
+            .any(|lead| low.starts_with(lead))
+            && low.split_once(", ").is_some()
+    })
 }
 
 /// The product of a page title as a console name: "Tair (Redis® OSS-Compatible)" →

@@ -504,3 +504,22 @@ fn options_described_after_one_of_the_following_are_named_in_passing() {
     );
     assert_eq!(second.values.len(), 1, "{:?}", second.values);
 }
+
+#[test]
+fn bullets_for_cases_of_their_own_are_ways_with_the_first_followed() {
+    let p = parse_markdown(
+        "# Elastic Compute Service:Release an instance\n\n## Procedure\n\n\
+         1. Configure the release.\n   \
+         - To release only one instance, find the instance and choose **More** > **Instance Status** > **Release** in the **Actions** column.\n   \
+         - If you want to release multiple instances, find them based on the **Billing Method**, select them, and click **Release** at the bottom of the list.\n",
+    )
+    .unwrap();
+    let first = step(&p, "1");
+    assert_eq!(first.menu_path, ["More", "Instance Status", "Release"]);
+    assert_eq!(first.alternatives.len(), 1, "{:?}", first.alternatives);
+    assert!(
+        first.mentions.contains(&"Billing Method".to_string()),
+        "{:?}",
+        first.mentions
+    );
+}

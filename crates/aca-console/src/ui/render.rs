@@ -740,7 +740,10 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
 }
 
 fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
-    let stepped = matches!(form.container, Container::Wizard | Container::BuyPage) && form.steps.len() > 1;
+    let stepped = matches!(
+        form.container,
+        Container::Wizard | Container::Drawer | Container::BuyPage
+    ) && form.steps.len() > 1;
     html! {
         @if stepped {
             ol class="steps" {
@@ -820,7 +823,7 @@ fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String
 
 /// A form in a dialog, drawer or wizard dialog, hidden until opened.
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
-    let stepped = form.container == Container::Wizard && form.steps.len() > 1;
+    let stepped = matches!(form.container, Container::Wizard | Container::Drawer) && form.steps.len() > 1;
     let (url, fixed, compose) = form_attrs(form, &format!("/console/api/{}", view.product.code));
     let (mask, panel) = match form.container {
         Container::Drawer => ("drawer-mask", "drawer"),
@@ -923,9 +926,23 @@ fn create_buttons(view: &View<'_>, page: &PageSpec) -> Markup {
                 a class="btn btn-primary" href=(product_url(view, &path))
                     data-ui-create=(form.trigger) { (form.trigger) }
             } @else {
-                button class="btn btn-primary" type="button" data-open=(form.id)
-                    data-ui-create=(form.trigger) { (form.trigger) }
+                (modal_create_button(form))
             }
+        }
+    }
+}
+
+fn modal_create_button(form: &FormSpec) -> Markup {
+    html! {
+        button class="btn btn-primary" type="button" data-open=(form.id) data-ui-create=(form.trigger) { (form.trigger) }
+    }
+}
+
+/// The create buttons of a list shown on a details tab: those whose form opens in a dialog or panel.
+fn tab_create_buttons(page: &PageSpec) -> Markup {
+    html! {
+        @for form in page.creates.iter().filter(|f| form_page_path(page, f).is_none()) {
+            (modal_create_button(form))
         }
     }
 }
@@ -1137,7 +1154,11 @@ pub fn details_page(
                     Tab::Children { page: child_id, .. } => {
                         @if let Some((child, data)) = children.iter().find(|(c, _)| &c.id == child_id) {
                             div class="card" {
-                                div class="card-title" { (child.title) }
+                                div class="card-title" {
+                                    (child.title)
+                                    // The list's own buttons ("Add Listener" on the Listener tab).
+                                    span class="card-actions" { (tab_create_buttons(child)) }
+                                }
                                 (table(view, child, data, false))
                             }
                         }
@@ -1146,7 +1167,12 @@ pub fn details_page(
             }
         }
         (row_dialogs(view, page, options))
-        @for (child, _) in children { (row_dialogs(view, child, options)) }
+        @for (child, _) in children {
+            (row_dialogs(view, child, options))
+            @for form in child.creates.iter().filter(|f| form_page_path(child, f).is_none()) {
+                (modal_form(view, form, options))
+            }
+        }
     };
     let nav = if page.sub_nav.is_empty() {
         sidenav(view, &page.id)

@@ -885,3 +885,28 @@ async fn a_users_page_lists_its_access_keys_and_groups_and_their_actions_name_th
         "member actions name the group"
     );
 }
+
+#[test]
+fn a_details_tab_shows_its_lists_create_buttons_and_a_panel_with_steps() {
+    let spec = spec::product(ProfileId::Y2026, "slb").unwrap();
+    let page = spec.page("instances").unwrap();
+    let child = spec.page("default-server-group").unwrap().bound_to("lb-1");
+    let v = view(ProfileId::Y2026, spec);
+    let data = ListData {
+        items: Vec::new(),
+        total: None,
+        page_number: 1,
+        error: None,
+        next_marker: None,
+    };
+    let html =
+        render::details_page(&v, page, &sample_item(page), &[(child, data)], &SelectOptions::new()).into_string();
+    let tab = &html[html.find("Default Server Group").unwrap()..];
+    assert!(tab.contains("data-ui-create=\"Add\""), "the tab's Add button");
+    // The Servers panel: the servers, then their weights, and Add sends them with the instance.
+    let panel = &html[html.find("id=\"add-backend-servers\"").unwrap()..];
+    let panel = &panel[..panel.find("</form>").unwrap()];
+    assert!(panel.contains("drawer") && panel.contains("Ports/Weights") && panel.contains("data-step-next"));
+    assert!(panel.contains("LoadBalancerId") && panel.contains("lb-1"), "{panel}");
+    assert!(panel.contains("data-compose"));
+}

@@ -273,6 +273,73 @@ pub fn vpc() -> ProductSpec {
     }
 }
 
+/// A CLB instance's default server group (add-backend-servers-default-server-group.md): its
+/// backend servers, and Add, a panel that picks the servers and then their weights.
+fn default_server_group() -> PageSpec {
+    let mut backends = page(
+        "default-server-group",
+        "Default Server Group",
+        "DescribeLoadBalancerAttribute",
+        "BackendServers.BackendServer",
+        "ServerId",
+        "ServerId",
+    )
+    .under("instances", "LoadBalancerId");
+    backends.regional = true;
+    backends.total_path = None;
+    backends.columns = vec![
+        col("Server ID", "ServerId", ColumnKind::Mono),
+        col("Type", "Type", ColumnKind::Text).labels(&[("ecs", "ECS/ENI"), ("eni", "ECS/ENI"), ("eci", "ECI")]),
+        col("Private IP Address", "ServerIp", ColumnKind::Mono),
+        col("Weight", "Weight", ColumnKind::Text),
+    ];
+    backends.creates = vec![
+        form(
+            "add-backend-servers",
+            "Add",
+            "Servers",
+            Container::Drawer,
+            "AddBackendServers",
+            vec![
+                step(
+                    "Servers",
+                    vec![
+                        field(
+                            "Backend Server Type",
+                            "ServerType",
+                            radio(&[("ecs", "ECS/ENI"), ("eci", "ECI")]),
+                        )
+                        .default("ecs")
+                        .not_sent(),
+                        field("Instance", "ServerId", resources("ecs", "instances"))
+                            .required()
+                            .placeholder("Select an instance")
+                            .not_sent(),
+                    ],
+                ),
+                step(
+                    "Ports/Weights",
+                    vec![
+                        field("Weight", "Weight", FieldKind::Number)
+                            .required()
+                            .default("100")
+                            .rule("number")
+                            .help("0 to 100; a server with a weight of 0 receives no requests.")
+                            .not_sent(),
+                    ],
+                ),
+            ],
+        )
+        .compose(
+            "BackendServers",
+            r#"[{"ServerId":"{ServerId}","Weight":"{Weight}","Type":"{ServerType}"}]"#,
+        )
+        .submit("Add")
+        .success("The backend servers are added."),
+    ];
+    backends
+}
+
 pub fn slb() -> ProductSpec {
     let mut lbs = page(
         "instances",
@@ -421,12 +488,19 @@ pub fn slb() -> ProductSpec {
         ("vSwitch", "VSwitchId"),
         ("Created At", "CreateTime"),
     ])];
+    // add-backend-servers-default-server-group.md: the instance's Default Server Group tab.
+    lbs.tabs.push(children(
+        "Default Server Group",
+        "slb",
+        "default-server-group",
+        "LoadBalancerId",
+    ));
     ProductSpec {
         code: s("slb"),
         api: s("slb"),
         name: s("Classic Load Balancer (CLB)"),
         nav: nav(&[("CLB", &[("Instances", "instances")])]),
-        pages: vec![lbs],
+        pages: vec![lbs, default_server_group()],
     }
 }
 

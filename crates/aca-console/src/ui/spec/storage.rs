@@ -177,13 +177,14 @@ fn objects() -> PageSpec {
             vec![step(
                 "",
                 vec![
-                    field("Object Name", "ObjectName", FieldKind::Text)
+                    // upload-object.md: the file is given in Files to Upload (here its name, with
+                    // the folders it goes into, and its content as text: no file dialog to drive).
+                    field("Files to Upload", "ObjectName", FieldKind::Text)
                         .required()
                         .placeholder("dir/example.txt")
-                        .help("The full name of the object, including the directory it is uploaded to."),
-                    field("Object Content", "Body", FieldKind::Content)
-                        .required()
-                        .help("The object's content, as text."),
+                        .help("The file's name, with the folders it is uploaded to."),
+                    field("File Content", "Body", FieldKind::Content)
+                        .help("The file's content, as text; empty for an empty file."),
                     field("File ACL", "x-oss-object-acl", radio(OBJECT_ACLS)).default("default"),
                 ],
             )],
