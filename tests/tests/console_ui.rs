@@ -1349,3 +1349,92 @@ async fn restart_a_tair_instance_after_accepting_the_risk_notice() {
     );
     assert!(!restart.request_parameters.contains_key("RiskAccepted"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let (vpc_id, vsw_id) = network_for(&console, account);
+    let sg = setup_call(
+        &console,
+        account,
+        "ecs",
+        "CreateSecurityGroup",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("VpcId", vpc_id.as_str()),
+            ("SecurityGroupName", "web-sg"),
+        ],
+    );
+    let run = setup_call(
+        &console,
+        account,
+        "ecs",
+        "RunInstances",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("InstanceType", "ecs.g7.large"),
+            ("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd"),
+            ("VSwitchId", vsw_id.as_str()),
+            ("SecurityGroupId", sg["SecurityGroupId"].as_str().unwrap()),
+            ("InstanceName", "web-01"),
+        ],
+    );
+    let ecs_id = run["InstanceIdSets"]["InstanceIdSet"][0].as_str().unwrap().to_owned();
+    let lb = setup_call(
+        &console,
+        account,
+        "slb",
+        "CreateLoadBalancer",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("LoadBalancerName", "web-lb"),
+            ("AddressType", "intranet"),
+            ("VpcId", vpc_id.as_str()),
+            ("VSwitchId", vsw_id.as_str()),
+            ("LoadBalancerSpec", "slb.s1.small"),
+            ("PayType", "PayOnDemand"),
+        ],
+    );
+    let lb_id = lb["LoadBalancerId"].as_str().unwrap().to_owned();
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    log_on(&page, &base, &alice.login, &alice.password).await;
+    page.goto(format!("{base}/console/slb/instances/{lb_id}?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Default Server Group']").await;
+    click(&page, "[data-ui-create='Add']").await;
+    // The Servers step: the server; Next; the Ports/Weights step: its weight; Add.
+    choose(&page, "#add-backend-servers", "ServerId", &ecs_id).await;
+    click_xpath(
+        &page,
+        "//div[@id='add-backend-servers']//button[normalize-space()='Next']",
+    )
+    .await;
+    type_into(&page, "#add-backend-servers input[name='Weight']", "60").await;
+    click_xpath(
+        &page,
+        "//div[@id='add-backend-servers']//button[normalize-space()='Add']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The backend servers are added.')",
+        "the servers added",
+    )
+    .await;
+    chromium.close().await;
+    let attribute = setup_call(
+        &console,
+        account,
+        "slb",
+        "DescribeLoadBalancerAttribute",
+        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId", lb_id.as_str())],
+    );
+    let server = &attribute["BackendServers"]["BackendServer"][0];
+    assert_eq!(server["ServerId"].as_str(), Some(ecs_id.as_str()), "{attribute}");
+    assert_eq!(server["Weight"].as_i64(), Some(60), "{attribute}");
+}
