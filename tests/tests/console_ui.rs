@@ -1153,7 +1153,24 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
     .await;
     click_xpath(&page, &format!("{dialog}//button[normalize-space()='Delete Role']")).await;
     wait_true(&page, "document.body.innerText.includes('successful')", "the deletion").await;
+
+    // The user's Authentication tab: Enable Console Logon, a password the console makes up.
+    page.goto(format!("{base}/console/ram/users/dev")).await.unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Authentication']").await;
+    click(&page, "[data-ui-create='Enable Console Logon']").await;
+    click_xpath(
+        &page,
+        "//div[@id='enable-console-logon']//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('Console logon is enabled.')",
+        "console logon enabled",
+    )
+    .await;
     chromium.close().await;
+    setup_call(&console, account, "ram", "GetLoginProfile", &[("UserName", "dev")]);
 
     let account_state = console.store.account(account).unwrap();
     let state = account_state.lock();
@@ -1171,8 +1188,20 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
             "CreateRole",
             "DetachPolicyFromRole",
             "DetachPolicyFromUser",
-            "DeleteRole"
+            "DeleteRole",
+            "CreateLoginProfile"
         ]
+    );
+    let logon = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "CreateLoginProfile")
+        .unwrap();
+    assert_eq!(
+        logon.request_parameters.get("Password").and_then(|v| v.as_str()),
+        Some("******"),
+        "the made-up password is never in the audit log"
     );
 }
 

@@ -245,7 +245,9 @@
       }
     });
     form.querySelectorAll('[data-generate]').forEach(function (input) {
-      input.value = 'rule-' + Math.random().toString(16).slice(2, 10) + Date.now().toString(16);
+      input.value = input.getAttribute('data-generate') === 'password'
+        ? 'Aa1!' + Math.random().toString(36).slice(2, 10) + Math.random().toString(36).slice(2, 8)
+        : 'rule-' + Math.random().toString(16).slice(2, 10) + Date.now().toString(16);
     });
     showStep(form, 0);
     var submit = form.querySelector('[data-submit]');
@@ -327,10 +329,14 @@
       values[el.getAttribute('name')] = (el.value || '').trim();
     });
     var config = window.ALIYUN_CONSOLE_CONFIG || {};
+    // {A|B}: A's value, or B's where A has none.
     var fill = function (text) {
-      return text.replace(/\{([A-Za-z0-9_]+)\}/g, function (m, name) {
-        if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
-        return name in values ? values[name] : '';
+      return text.replace(/\{([A-Za-z0-9_|]+)\}/g, function (m, names) {
+        var found = names.split('|').map(function (name) {
+          if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
+          return name in values ? values[name] : '';
+        }).filter(function (v) { return v !== ''; });
+        return found.length ? found[0] : '';
       });
     };
     return fill(fill(template));

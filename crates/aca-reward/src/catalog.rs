@@ -524,11 +524,13 @@ pub static PRODUCTS: &[ProductEntry] = &[
             ),
             api("UpdateUser", IMS, MODIFY, RAM_USER_OBJECTS, RAM_USER, &[]),
             api("DeleteUser", IMS, DELETE, RAM_USER_OBJECTS, RAM_USER, &[]),
+            // A user the procedure gives its first password gets a logon profile: "Reset a RAM
+            // user's console password" on a user without one is Enable Console Logon.
             api(
                 "CreateLoginProfile",
                 IMS,
-                &["enable", "create", "configure"],
-                &["console logon", "logon settings", "logon profile"],
+                &["enable", "create", "configure", "reset"],
+                &["console logon", "logon settings", "logon profile", "console password"],
                 RAM_USER,
                 &[],
             ),

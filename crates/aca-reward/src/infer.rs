@@ -453,6 +453,7 @@ mod tests {
             ("Delete a RAM role", "DeleteRole"),
             ("Revoke permissions from a RAM role", "DetachPolicyFromRole"),
             ("Revoke permissions from a RAM user", "DetachPolicyFromUser"),
+            ("Reset a RAM user's console password", "CreateLoginProfile"),
         ] {
             assert_eq!(task_operation(task, &ram).map(|o| o.event_name), Some(event), "{task}");
         }

@@ -643,7 +643,9 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         FieldKind::Cidr { suggest } => html! {
             aca-cidr-input name=(field.param) value=(field.default) data-rule=(rule) no-suggestions[!suggest] {}
         },
-        FieldKind::Generated => html! { input type="hidden" name=(field.param) data-generate="id"; },
+        FieldKind::Generated(what) => html! {
+            input type="hidden" name=(field.param) data-generate=(what.as_str()) data-not-sent[!field.sent];
+        },
         FieldKind::ReadOnly => html! {
             input class="input readonly" type="text" data-readonly=(field.param) readonly value=(field.default);
         },
@@ -721,7 +723,7 @@ pub fn zone_label(zone: &str) -> String {
 }
 
 fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup {
-    if matches!(field.kind, FieldKind::Generated) {
+    if matches!(field.kind, FieldKind::Generated(_)) {
         return field_control(view, field, options);
     }
     html! {

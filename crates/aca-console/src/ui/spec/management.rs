@@ -194,7 +194,7 @@ pub fn cms() -> ProductSpec {
             vec![step(
                 "",
                 vec![
-                    field("Rule ID", "RuleId", FieldKind::Generated),
+                    field("Rule ID", "RuleId", FieldKind::Generated(Generate::Id)),
                     field(
                         "Product",
                         "Namespace",

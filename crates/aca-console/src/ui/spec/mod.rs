@@ -239,8 +239,9 @@ pub struct FormSpec {
     /// appears, click Close"); none: it closes by itself.
     pub finish: Option<String>,
     /// Parameters the console writes from the fields' values, sent or not: (parameter, template),
-    /// where `{Param}` stands for a field's value and `{account}` for the signed-in account's id (the
-    /// trust policy of a role the Create Role page puts together from its principal).
+    /// where `{Param}` stands for a field's value, `{A|B}` for A's or else B's, and `{account}` for
+    /// the signed-in account's id (the trust policy of a role the Create Role page puts together
+    /// from its principal).
     pub compose: Vec<(String, String)>,
 }
 
@@ -328,10 +329,28 @@ pub enum FieldKind {
     Radio(Vec<(String, String)>),
     /// A checkbox labelled beside its box; checked, it sends `true`, unchecked nothing.
     Checkbox,
-    /// A hidden value the page generates when the form opens (a rule id).
-    Generated,
+    /// A hidden value the page generates when the form opens (a rule id, a default password).
+    Generated(Generate),
     /// A value shown, not edited (a details panel pre-filled from the row).
     ReadOnly,
+}
+
+/// What a [`FieldKind::Generated`] value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generate {
+    /// A unique id (`rule-…`).
+    Id,
+    /// A password that meets the default password policy, never shown.
+    Password,
+}
+
+impl Generate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Generate::Id => "id",
+            Generate::Password => "password",
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -160,6 +160,49 @@ pub fn ram() -> ProductSpec {
         col("Status", "Status", ColumnKind::Status),
         col("Created At", "CreateDate", ColumnKind::Time),
     ];
+    // reset-user-password.md (2025-08-08): on the Authentication tab, Enable Console Logon opens
+    // the Modify Logon Settings panel; its Set Logon Password section has the console make up a
+    // password (never shown here) or takes the one typed.
+    access_keys.creates = vec![
+        form(
+            "enable-console-logon",
+            "Enable Console Logon",
+            "Modify Logon Settings",
+            Container::Drawer,
+            "CreateLoginProfile",
+            vec![step(
+                "Set Logon Password",
+                vec![
+                    field(
+                        "Logon Password",
+                        "PasswordMode",
+                        radio(&[
+                            ("auto", "Automatically Regenerate Default Password"),
+                            ("custom", "Reset Custom Password"),
+                        ]),
+                    )
+                    .default("auto")
+                    .not_sent(),
+                    field("Custom Password", "CustomPassword", FieldKind::Password)
+                        .help("8 to 32 characters, for Reset Custom Password.")
+                        .not_sent(),
+                    field(
+                        "Default Password",
+                        "DefaultPassword",
+                        FieldKind::Generated(Generate::Password),
+                    )
+                    .not_sent(),
+                    field(
+                        "Require Password Reset at Next Logon",
+                        "PasswordResetRequired",
+                        FieldKind::Checkbox,
+                    ),
+                ],
+            )],
+        )
+        .compose("Password", "{CustomPassword|DefaultPassword}")
+        .success("Console logon is enabled."),
+    ];
     access_keys.row_actions = vec![
         call(
             "Disable",
