@@ -232,6 +232,28 @@ impl ScriptedPolicy {
         let field = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact)
             .into_iter()
             .next();
+        // "set the Restart Mode: - Restart Now: … - Restart Within Maintenance Window: …": a group
+        // of options the step describes, which has no box of its own: one of them is chosen.
+        if field.is_none() {
+            let step = self.step(ctx).unwrap_or_default();
+            let options: Vec<&Element> = step
+                .mentions
+                .iter()
+                .flat_map(|m| labelled(obs, m, &[Role::Radio], |m| m == LabelMatch::Exact))
+                .collect();
+            if options.iter().any(|o| o.state.checked == Some(true)) {
+                return Move::Done(None);
+            }
+            if let Some(first) = options.first() {
+                return Move::Act {
+                    action: GuiAction::Click { index: first.index },
+                    goal: format!("choose \"{}\" for \"{label}\"", first.name),
+                    grounding: self.as_written(),
+                    effect: Effect::Complete,
+                    failed: None,
+                };
+            }
+        }
         if let Some(field) = field {
             if field.value.as_deref().is_some_and(|v| !v.trim().is_empty()) {
                 return Move::Done(None);

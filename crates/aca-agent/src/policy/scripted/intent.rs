@@ -117,11 +117,13 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         out.push(opening);
         // "Log on to the X console." alone; a step that goes on in the console it opened ("On the
         // Buckets page of the OSS console, click Create Bucket") has the rest to do as well.
+        // "Visit the RDS instance list, … and then click the target instance ID": the resource too.
         let goes_on = !step.labels.is_empty()
             || !step.menu_path.is_empty()
             || !step.values.is_empty()
             || step.container.is_some()
-            || step.column.is_some();
+            || step.column.is_some()
+            || opens_row(&step.text.to_lowercase(), &step.labels).is_some();
         if !goes_on {
             return out;
         }
@@ -714,6 +716,17 @@ mod tests {
             intents(&parent, &Task::default()).as_slice(),
             [Intent::Nothing { .. }]
         ));
+    }
+
+    #[test]
+    fn a_step_that_opens_a_console_and_then_the_resource_does_both() {
+        let visit = step(
+            "Visit the RDS instance list, select a region at the top, and then click the target instance ID.",
+            &[],
+            vec![StepAction::OpenConsole, StepAction::SelectRegion, StepAction::Click],
+        );
+        let got = intents(&visit, &Task::default());
+        assert!(got.contains(&Intent::OpenRow), "{got:?}");
     }
 
     #[test]

@@ -1168,3 +1168,50 @@ fn a_required_field_a_parameter_table_describes_gets_a_value_and_the_panel_left_
     assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
     assert!(report.defects.is_empty());
 }
+
+/// The Restart Instance panel: the Restart Mode is a pair of radio buttons with no box of its own.
+#[derive(Default)]
+struct RestartPanel {
+    mode: Option<&'static str>,
+}
+
+impl FakeConsole for RestartPanel {
+    fn observe(&self) -> Observation {
+        let panel = vec![place(PlaceKind::Panel, "Restart Instance")];
+        let mut elements = Elements::default();
+        elements.add(Role::DialogTitle, "Restart Instance", panel.clone());
+        for mode in ["Restart Now", "Restart Within Maintenance Window"] {
+            elements.add(Role::Radio, mode, panel.clone()).state.checked = Some(self.mode == Some(mode));
+        }
+        Observation {
+            title: "Instances".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Click { index: 2 } => self.mode = Some("Restart Now"),
+            GuiAction::Click { index: 3 } => self.mode = Some("Restart Within Maintenance Window"),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn setting_a_group_of_described_options_chooses_one() {
+    let procedure = aca_docs::parse_markdown(
+        "# Restart an instance\n\n## Procedure\n\n\
+         1. In the panel that appears, set the **Restart Mode**:\n   \
+         - **Restart Now**: The instance restarts immediately.\n   \
+         - **Restart Within Maintenance Window**: The instance restarts during the maintenance window.\n",
+    )
+    .expect("the page parses");
+    let mut console = RestartPanel::default();
+    let episode = drive(&mut console, Task::new(procedure), 10);
+    assert_eq!(console.mode, Some("Restart Now"));
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+}
