@@ -997,3 +997,26 @@ async fn a_password_box_is_marked_and_its_value_never_shown() {
     assert!(!observation.to_text().contains("S3cret"), "{}", observation.to_text());
     chromium.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_that_wraps_onto_two_lines_is_clicked_on_its_text() {
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    // An instance ID broken after its hyphen: the bounding box's centre is between the two lines.
+    page.set_content(
+        "<html><body><main><table><tbody><tr>\
+         <td style='width:140px;font:13px monospace;line-height:40px'><a href='#' onclick='window.opened = true; return false'>\
+         rm-bp1nxue0jtl97k4yv3l5</a><div>doc-rds-g68uup</div></td><td>Running</td></tr></tbody></table>\
+         </main></body></html>",
+    )
+    .await
+    .unwrap();
+    let dom = AcaDom::inject(&page).await.unwrap();
+    let observation = dom.observe(json!({})).await;
+    let link = find(&observation, Role::Link, "rm-bp1nxue0jtl97k4yv3l5");
+    let lines = page_value(&page, "document.querySelector('a').getClientRects().length").await;
+    assert_eq!(lines, json!(2), "the link wraps");
+    done(&dom.click(link.index).await);
+    assert_eq!(page_value(&page, "window.opened === true").await, json!(true));
+    chromium.close().await;
+}

@@ -1237,10 +1237,21 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
     let page = chromium.browser.new_page("about:blank").await.unwrap();
     log_on(&page, &base, &alice.login, &alice.password).await;
 
-    // The instance's own navigation pane: Accounts, then Create Account.
-    page.goto(format!("{base}/console/rds/instances/{id}?region=cn-hangzhou"))
+    // From the list, the instance's ID opens its page, whose own navigation pane has Accounts.
+    page.goto(format!("{base}/console/rds/instances?region=cn-hangzhou"))
         .await
         .unwrap();
+    click_xpath(
+        &page,
+        &format!("//tr[@data-row-id='{id}']//a[normalize-space()='{id}']"),
+    )
+    .await;
+    wait_true(
+        &page,
+        &format!("location.pathname === '/console/rds/instances/{id}'"),
+        "the instance's page",
+    )
+    .await;
     click(&page, "[data-ui-nav='Accounts']").await;
     click_xpath(&page, "//button[normalize-space()='Create Account']").await;
     let form = "#create-rds-account";

@@ -62,6 +62,18 @@ pub fn geometry_element(element: &Element) -> Option<Element> {
 
 /// What covers `target` at the top-frame point (x, y), if anything: `None` when a pointer there
 /// reaches it through every enclosing frame.
+/// Whether the topmost element at a top-frame point is `target` itself, inside it, or inside its
+/// proxy (what a pointer there would press).
+pub fn lands_on(target: &Element, proxy: Option<&Element>, x: f64, y: f64) -> bool {
+    let Some(document) = target.owner_document() else {
+        return false;
+    };
+    let (dx, dy) = js::frame_offset(target);
+    hit(&document, x - dx, y - dy).is_some_and(|found| {
+        js::composed_contains(target, &found) || proxy.is_some_and(|p| js::composed_contains(p, &found))
+    })
+}
+
 pub fn covered_at(target: &Element, proxy: Option<&Element>, x: f64, y: f64) -> Option<Element> {
     let document = target.owner_document()?;
     let (dx, dy) = js::frame_offset(target);

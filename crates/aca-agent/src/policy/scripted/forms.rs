@@ -96,6 +96,13 @@ impl ScriptedPolicy {
                     value,
                     undocumented,
                 }
+            } else if matches!(field.role, Role::Checkbox | Role::Switch) {
+                // "Read the risk notice, select the confirmation checkbox": ticked.
+                Intent::Choose {
+                    labels: vec![field.name.clone()],
+                    value: None,
+                    undocumented,
+                }
             } else {
                 Intent::Fill {
                     label: field.name.clone(),

@@ -254,10 +254,10 @@ pub fn options_of(observation: &Observation, select: u32) -> Vec<&Element> {
 /// The field a validation message belongs to: the nearest input before it in the same places.
 pub fn field_of_error<'o>(observation: &'o Observation, error: &Element) -> Option<&'o Element> {
     let at = observation.elements.iter().position(|e| e.index == error.index)?;
-    observation.elements[..at]
-        .iter()
-        .rev()
-        .find(|e| matches!(e.role, Role::Textbox | Role::Combobox) && container_of(e) == container_of(error))
+    observation.elements[..at].iter().rev().find(|e| {
+        matches!(e.role, Role::Textbox | Role::Combobox | Role::Checkbox | Role::Switch)
+            && container_of(e) == container_of(error)
+    })
 }
 
 /// A search box on the page.

@@ -1215,3 +1215,61 @@ fn setting_a_group_of_described_options_chooses_one() {
     let report = report(&episode, true);
     assert!(report.defects.is_empty(), "{:?}", report.defects);
 }
+
+/// A panel whose OK needs the risk notice's check box ticked first.
+#[derive(Default)]
+struct RiskNotice {
+    ticked: bool,
+    refused: bool,
+    submitted: bool,
+}
+
+impl FakeConsole for RiskNotice {
+    fn observe(&self) -> Observation {
+        let panel = vec![place(PlaceKind::Panel, "Restart Instance")];
+        let mut elements = Elements::default();
+        if !self.submitted {
+            elements.add(Role::DialogTitle, "Restart Instance", panel.clone());
+            elements
+                .add(Role::Checkbox, "I have read the risk notice", panel.clone())
+                .state
+                .checked = Some(self.ticked);
+            if self.refused && !self.ticked {
+                elements.add(Role::FieldError, "This field is required.", panel.clone());
+            }
+            elements.add(Role::Button, "OK", panel);
+        }
+        Observation {
+            title: "Instances".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let ok = if self.refused && !self.ticked { 4 } else { 3 };
+        match action {
+            GuiAction::Click { index: 2 } => self.ticked = !self.ticked,
+            GuiAction::Click { index } if *index == ok && self.ticked => self.submitted = true,
+            GuiAction::Click { index } if *index == ok => self.refused = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_required_check_box_the_console_asks_for_is_ticked() {
+    let procedure = aca_docs::parse_markdown(
+        "# Restart an instance\n\n## Procedure\n\n\
+         1. Read the risk notice, select the confirmation checkbox, and click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = RiskNotice::default();
+    drive(&mut console, Task::new(procedure), 20);
+    assert!(
+        console.submitted,
+        "ticked {}, refused {}",
+        console.ticked, console.refused
+    );
+}

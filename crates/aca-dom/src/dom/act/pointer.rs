@@ -14,14 +14,43 @@ use crate::visibility::probe_points;
 /// there that receives the events.
 pub fn aim(element: &Element, visible: &Rect) -> ((f64, f64), Element) {
     let proxy = visibility::geometry_element(element).filter(|g| g != element);
-    for (x, y) in probe_points(visible) {
-        if visibility::covered_at(element, proxy.as_ref(), x, y).is_none() {
-            let receiver = receiver_at(element, x, y).unwrap_or_else(|| element.clone());
-            return ((x, y), receiver);
+    // The centre of each line box first: a link that wraps has none at its bounding box's centre.
+    let mut points = line_centres(element, visible);
+    points.extend(probe_points(visible));
+    // A point on the element itself before one where only what holds it is hit.
+    for on_itself in [true, false] {
+        for &(x, y) in &points {
+            let reached = if on_itself {
+                visibility::lands_on(element, proxy.as_ref(), x, y)
+            } else {
+                visibility::covered_at(element, proxy.as_ref(), x, y).is_none()
+            };
+            if reached {
+                let receiver = receiver_at(element, x, y).unwrap_or_else(|| element.clone());
+                return ((x, y), receiver);
+            }
         }
     }
     let centre = probe_points(visible)[0];
     (centre, element.clone())
+}
+
+/// The centres of an element's line boxes (one per line an inline element wraps onto) that lie in
+/// its visible part, in top-frame coordinates; none for a single box.
+fn line_centres(element: &Element, visible: &Rect) -> Vec<(f64, f64)> {
+    let rects = element.get_client_rects();
+    if rects.length() < 2 {
+        return Vec::new();
+    }
+    let (dx, dy) = js::frame_offset(element);
+    (0..rects.length())
+        .filter_map(|i| rects.get(i))
+        .filter(|r| r.width() > 0.0 && r.height() > 0.0)
+        .map(|r| (dx + r.left() + r.width() / 2.0, dy + r.top() + r.height() / 2.0))
+        .filter(|(x, y)| {
+            *x >= visible.x && *x <= visible.x + visible.width && *y >= visible.y && *y <= visible.y + visible.height
+        })
+        .collect()
 }
 
 /// The element under the pointer at a top-frame point, inside `element`'s own frame.
