@@ -384,8 +384,22 @@ pub(crate) fn analyse_further(inl: &Inline) -> Analysis {
     analyse_sentences(inl, false)
 }
 
+/// Nouns after which a bold word names a row of a list ("the **default** group"), not a control.
+const ROW_NOUNS: &[&str] = &["group", "whitelist", "account", "instance", "policy", "rule", "record"];
+
 fn analyse_sentences(inl: &Inline, lead: bool) -> Analysis {
     let mut a = analyse_own_sentences(inl, lead);
+    // "Click Modify to the right of the **default** group": the row, not something to click.
+    let low = inl.text.to_lowercase();
+    for label in &a.labels {
+        let named = label.to_lowercase();
+        let names_a_row = ROW_NOUNS
+            .iter()
+            .any(|noun| low.contains(&format!("the {named} {noun}")));
+        if names_a_row && !a.mentions.contains(label) {
+            a.mentions.push(label.clone());
+        }
+    }
     // "**Private**: Only the owner … can read and write objects": a further clause that asks for
     // nothing describes what it names.
     if !lead && a.actions.is_empty() && a.values.is_empty() && a.menu_path.is_empty() {
@@ -1665,6 +1679,12 @@ mod tests {
         );
         assert_eq!(a.menu_path, ["Redundancy for Fault Tolerance", "Versioning"]);
         assert!(a.column.is_none(), "{:?}", a.column);
+        // A bold word naming a row of the list is no control.
+        let a = bold(
+            "Click Modify to the right of the default group, and in the dialog box that appears, add IP addresses.",
+            &["Modify", "default"],
+        );
+        assert_eq!(a.mentions, ["default"]);
         // A choice inside the step: the sentence after it goes on with the step.
         let a = bold(
             "Enter the primary domain name and select an instance. You can either use a free instance or purchase an instance. Then, click OK.",

@@ -89,7 +89,23 @@ impl ScriptedPolicy {
                 continue;
             };
             let value = documented_value(ctx, self.step, &field.name);
-            let undocumented = !documented_anywhere(ctx, &field.name);
+            // "Read the risk notice, select the confirmation checkbox": documented without its label.
+            let named_by_kind = matches!(field.role, Role::Checkbox | Role::Switch)
+                && ["checkbox", "check box"]
+                    .iter()
+                    .any(|w| self.step(ctx).is_some_and(|s| s.text.to_lowercase().contains(w)));
+            let undocumented = !documented_anywhere(ctx, &field.name) && !named_by_kind;
+            // The console refused the value already there: a plainer one (letters and digits).
+            let value = value.or_else(|| {
+                let invented = invented_value(ctx.task, &field.name);
+                field.value.as_deref().is_some_and(|v| v.trim() == invented).then(|| {
+                    invented
+                        .chars()
+                        .filter(char::is_ascii_alphanumeric)
+                        .collect::<String>()
+                        .to_lowercase()
+                })
+            });
             let intent = if field.role == Role::Combobox {
                 Intent::Choose {
                     labels: vec![field.name.clone()],

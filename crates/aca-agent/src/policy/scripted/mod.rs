@@ -89,6 +89,8 @@ pub struct ScriptedPolicy {
     /// The resource was asked for from inside the step (a drop-down list with no options): once it
     /// exists, the page is loaded again and the step starts over.
     redo_step_when_provided: bool,
+    /// The step starting over may need the step before it to open its dialog again.
+    reopen_after_reload: bool,
     /// An action was taken for the current step.
     acted_in_step: bool,
     /// The current step filled a field: it typed, or chose in a field of the form it works in.
@@ -122,6 +124,19 @@ impl ScriptedPolicy {
     fn ensure_intents(&mut self, ctx: &Context<'_>) {
         if self.derived_for == Some(self.step) {
             return;
+        }
+        // The page was loaded again for a resource asked for inside a dialog or panel an earlier
+        // step opened: that step opens it again first.
+        if std::mem::take(&mut self.reopen_after_reload)
+            && self.step > 0
+            && ground::open_modal(ctx.observation).is_none()
+            && ctx.steps.get(self.step).is_some_and(|s| {
+                s.container
+                    .as_ref()
+                    .is_some_and(|c| matches!(c.kind, aca_core::ContainerKind::Dialog | aca_core::ContainerKind::Panel))
+            })
+        {
+            self.step -= 1;
         }
         self.intents = ctx
             .steps
@@ -323,6 +338,7 @@ impl Policy for ScriptedPolicy {
         if std::mem::take(&mut self.redo_step_when_provided) && available {
             self.derived_for = None;
             self.implicit_clicks = 0;
+            self.reopen_after_reload = true;
         }
     }
 }

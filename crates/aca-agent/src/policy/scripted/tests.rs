@@ -1266,10 +1266,13 @@ fn a_required_check_box_the_console_asks_for_is_ticked() {
     )
     .expect("the page parses");
     let mut console = RiskNotice::default();
-    drive(&mut console, Task::new(procedure), 20);
+    let episode = drive(&mut console, Task::new(procedure), 20);
     assert!(
         console.submitted,
         "ticked {}, refused {}",
         console.ticked, console.refused
     );
+    // "the confirmation checkbox" documents it, though not by its label.
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
 }
