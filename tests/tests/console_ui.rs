@@ -1011,6 +1011,14 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     chromium.close().await;
 }
 
+/// Chromium with a page signed in to the console as `account`, as a person logs on.
+async fn signed_in(base: &str, account: &aca_console::Credentials) -> (Chromium, chromiumoxide::Page) {
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    log_on(&page, base, &account.login, &account.password).await;
+    (chromium, page)
+}
+
 /// Revoke Permission in the row at `row` (an XPath), confirmed in its dialog.
 async fn revoke_permission(page: &chromiumoxide::Page, row: &str) {
     click_xpath(page, &format!("{row}//a[normalize-space()='Revoke Permission']")).await;
@@ -1044,9 +1052,7 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
             &[("PolicyType", "System"), ("PolicyName", policy), ("UserName", user)],
         );
     }
-    let chromium = Chromium::launch().await.unwrap();
-    let page = chromium.browser.new_page("about:blank").await.unwrap();
-    log_on(&page, &base, &alice.login, &alice.password).await;
+    let (chromium, page) = signed_in(&base, &alice).await;
 
     // Identities > Roles > Create Role: the principal on the page, the name in the dialog its OK opens.
     page.goto(format!("{base}/console/ram/users")).await.unwrap();
@@ -1233,9 +1239,7 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
         ],
     );
     let id = created["DBInstanceId"].as_str().unwrap().to_owned();
-    let chromium = Chromium::launch().await.unwrap();
-    let page = chromium.browser.new_page("about:blank").await.unwrap();
-    log_on(&page, &base, &alice.login, &alice.password).await;
+    let (chromium, page) = signed_in(&base, &alice).await;
 
     // From the list, the instance's ID opens its page, whose own navigation pane has Accounts.
     page.goto(format!("{base}/console/rds/instances?region=cn-hangzhou"))
@@ -1336,9 +1340,7 @@ async fn restart_a_tair_instance_after_accepting_the_risk_notice() {
         ],
     );
     let id = created["InstanceId"].as_str().unwrap().to_owned();
-    let chromium = Chromium::launch().await.unwrap();
-    let page = chromium.browser.new_page("about:blank").await.unwrap();
-    log_on(&page, &base, &alice.login, &alice.password).await;
+    let (chromium, page) = signed_in(&base, &alice).await;
     page.goto(format!("{base}/console/tair/instances?region=cn-hangzhou"))
         .await
         .unwrap();
@@ -1439,9 +1441,7 @@ async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
         ],
     );
     let lb_id = lb["LoadBalancerId"].as_str().unwrap().to_owned();
-    let chromium = Chromium::launch().await.unwrap();
-    let page = chromium.browser.new_page("about:blank").await.unwrap();
-    log_on(&page, &base, &alice.login, &alice.password).await;
+    let (chromium, page) = signed_in(&base, &alice).await;
     page.goto(format!("{base}/console/slb/instances/{lb_id}?region=cn-hangzhou"))
         .await
         .unwrap();
