@@ -98,7 +98,7 @@ fn default_value(field: &Field, region: &str) -> Option<String> {
         FieldKind::Select(OptionSource::Static(items)) | FieldKind::Radio(items) => {
             items.first().map(|(v, _)| v.clone())
         }
-        FieldKind::Generated => Some("corpus-rule-1".to_owned()),
+        FieldKind::Generated(_) => Some("corpus-rule-1".to_owned()),
         FieldKind::Password => Some("Corpus-Pass-2026!".to_owned()),
         _ if field.required => Some("corpus".to_owned()),
         _ => None,

@@ -218,7 +218,15 @@ fn last_named_operation(
     for ctx in all_steps(procedure) {
         let names = ctx.step.container.iter().map(|c| &c.name).chain(ctx.step.labels.iter());
         for name in names {
-            if let Some(op) = task_operation(name, scope) {
+            // A button named by its verb alone ("specify a weight for the backend server … and
+            // click Add"): the object is the sentence's.
+            let bare_verb = !name.contains(' ');
+            let found = task_operation(name, scope).or_else(|| {
+                bare_verb
+                    .then(|| task_operation(&format!("{name} {}", ctx.step.text), scope))
+                    .flatten()
+            });
+            if let Some(op) = found {
                 last = Some((name.clone(), op));
             }
         }
@@ -463,5 +471,16 @@ mod tests {
             Some("RestartInstance")
         );
         assert!(task_operation("Build a network for a web application", &vpc).is_none());
+        // A button named by its verb alone takes its object from the sentence.
+        let page = aca_docs::parse_markdown(
+            "# Server Load Balancer:Manage default server group\n\n## Procedure\n\n\
+             1. In the **Ports/Weights** step, specify a weight for the backend server you selected and click **Add**.\n",
+        )
+        .unwrap();
+        let clb = vec![catalog::product("CLB").unwrap()];
+        assert_eq!(
+            last_named_operation(&page, &clb).map(|(label, op)| (label, op.event_name)),
+            Some(("Add".to_owned(), "AddBackendServers"))
+        );
     }
 }

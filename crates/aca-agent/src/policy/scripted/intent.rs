@@ -479,10 +479,13 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             .unwrap_or(out.len());
         out.insert(at, Intent::OpenRow);
     }
+    in_sentence_order(&mut out, &lower);
     // "click the Files tab": opening the tab is what the step does.
     let clicks_its_tab = step.container.as_ref().is_some_and(|c| {
         c.kind == ContainerKind::Tab && lower.contains(&format!("click the {} tab", c.name.to_lowercase()))
-    });
+    }) || out.iter().any(
+        |i| matches!(i, Intent::OnTab { name } if lower.contains(&format!("click the {} tab", name.to_lowercase()))),
+    );
     if !clicks_its_tab
         && out.iter().all(|i| {
             matches!(
@@ -520,6 +523,33 @@ fn types_resource_name(text: &str) -> Option<bool> {
         .take(4)
         .collect();
     words.iter().skip(1).any(|w| *w == "id").then_some(true)
+}
+
+/// "On the user details page, click the Authentication tab. In the AccessKey section, find the
+/// target AccessKey pair and click Disable": a tab the sentence clicks is opened as a tab (never
+/// looked for in the row), and the row is looked for where the sentence says "find", after what
+/// comes before it.
+fn in_sentence_order(out: &mut Vec<Intent>, lower: &str) {
+    for intent in out.iter_mut() {
+        if let Intent::Click { label, .. } = intent
+            && lower.contains(&format!("the {} tab", label.to_lowercase()))
+        {
+            *intent = Intent::OnTab { name: label.clone() };
+        }
+    }
+    let (Some(find_at), Some(row_at)) = (lower.find("find "), out.iter().position(|i| *i == Intent::FindRow)) else {
+        return;
+    };
+    let before_find = |i: &Intent| match i {
+        Intent::Click { label, .. } | Intent::OnTab { name: label } => {
+            lower.find(&label.to_lowercase()).is_some_and(|at| at < find_at)
+        }
+        _ => false,
+    };
+    if let Some(last) = out.iter().rposition(before_find).filter(|last| *last > row_at) {
+        let row = out.remove(row_at);
+        out.insert(last, row);
+    }
 }
 
 /// Where the step clicks the task's resource itself to open it ("click the name of the target
@@ -716,6 +746,25 @@ mod tests {
             intents(&parent, &Task::default()).as_slice(),
             [Intent::Nothing { .. }]
         ));
+    }
+
+    #[test]
+    fn a_tab_the_sentence_clicks_comes_before_the_row_it_then_finds() {
+        let p = aca_docs::parse_markdown(
+            "# RAM:Disable an AccessKey pair\n\n## Procedure\n\n\
+             1. On the user details page, click the **Authentication** tab. In the **AccessKey** section, find the target AccessKey pair and click **Disable** in the **Actions** column.\n",
+        )
+        .unwrap();
+        let got = intents(&p.steps[0], &Task::new(p.clone()));
+        let at = |wanted: &Intent| got.iter().position(|i| i == wanted).unwrap_or(usize::MAX);
+        let tab = at(&Intent::OnTab {
+            name: "Authentication".into(),
+        });
+        assert!(tab < at(&Intent::FindRow), "{got:?}");
+        assert!(
+            !got.iter()
+                .any(|i| matches!(i, Intent::Click { label, .. } if label == "Authentication"))
+        );
     }
 
     #[test]
