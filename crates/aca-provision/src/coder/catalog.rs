@@ -198,6 +198,16 @@ pub const TEMPLATES: &[Template] = &[
         words: "an AccessKey pair of the RAM user",
     },
     Template {
+        key: "ram_policy",
+        kind: "alicloud_ram_policy",
+        block: "policy",
+        parents: &[],
+        body: r#"  policy_name     = "doc-policy-${var.suffix}"
+  policy_document = "{\"Statement\":[{\"Action\":\"oss:GetObject\",\"Effect\":\"Allow\",\"Resource\":\"*\"}],\"Version\":\"1\"}"
+  description     = "Created for the procedure""#,
+        words: "a custom policy",
+    },
+    Template {
         key: "ram_role",
         kind: "alicloud_ram_role",
         block: "role",
@@ -395,6 +405,7 @@ pub const NOUNS: &[Noun] = &[
     noun("accesskey pair", None, Resource("ram_access_key")),
     noun("accesskey", Some("ram"), Resource("ram_access_key")),
     noun("ram role", None, Resource("ram_role")),
+    noun("policy", Some("ram"), Resource("ram_policy")),
     noun("role", Some("ram"), Resource("ram_role")),
     noun("user group", None, Resource("ram_group")),
     noun("ram user", None, Resource("ram_user")),
