@@ -561,12 +561,17 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
         from = p + "click ".len();
         let object = lower[from..].split(['.', ',', ';', '(', ':']).next().unwrap_or("");
         let end = [
-            " to ", " and ", " in ", " on ", " that ", " which ", " whose ", " from ", " for ",
+            " to ", " and ", " in ", " on ", " that ", " which ", " whose ", " where ", " from ", " for ",
         ]
         .iter()
         .filter_map(|w| object.find(w))
         .min()
         .unwrap_or(object.len());
+        // "click the project in which you want to query logs", "click the Logstore where logs are
+        // stored": a resource told by what it is for.
+        let described = [" in which ", " that you ", " which you ", " where ", " whose "]
+            .iter()
+            .any(|w| object[end..].starts_with(w));
         let object = object[..end].trim();
         if labels.iter().any(|l| object.contains(&l.to_lowercase())) {
             continue;
@@ -581,6 +586,7 @@ fn opens_row(lower: &str, labels: &[String]) -> Option<usize> {
         // "the username of the specific RAM user": whatever follows, the name of a resource.
         let name_of = matches!(rest[0], "name" | "id" | "username") && rest.get(1) == Some(&"of");
         let names_it = name_of
+            || (described && rest.len() <= 2)
             || rest.len() <= 5
                 && (matches!(rest.last(), Some(&("id" | "name" | "ids" | "names" | "username")))
                     || matches!(rest[0], "target" | "desired") && rest.len() <= 3);
@@ -746,6 +752,18 @@ mod tests {
             intents(&parent, &Task::default()).as_slice(),
             [Intent::Nothing { .. }]
         ));
+    }
+
+    #[test]
+    fn a_resource_told_by_what_it_is_for_is_opened_from_its_row() {
+        for text in [
+            "In the Projects section, click the project in which you want to query and analyze logs.",
+            "On the Logstores tab, click the Logstore where logs are stored.",
+            "Click the instance that you want to manage.",
+        ] {
+            assert!(opens_row(&text.to_lowercase(), &[]).is_some(), "{text}");
+        }
+        assert!(opens_row("click the button in the dialog box.", &[]).is_none());
     }
 
     #[test]
