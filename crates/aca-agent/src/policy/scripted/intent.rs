@@ -540,10 +540,12 @@ fn in_sentence_order(out: &mut Vec<Intent>, lower: &str) {
     let (Some(find_at), Some(row_at)) = (lower.find("find "), out.iter().position(|i| *i == Intent::FindRow)) else {
         return;
     };
+    // Only a tab: a label clicked after the row is often named before it too ("Configure the
+    // release. To release only one instance, find the instance … choose More > … > Release").
     let before_find = |i: &Intent| match i {
-        Intent::Click { label, .. } | Intent::OnTab { name: label } => {
-            lower.find(&label.to_lowercase()).is_some_and(|at| at < find_at)
-        }
+        Intent::OnTab { name } => lower
+            .find(&format!("the {} tab", name.to_lowercase()))
+            .is_some_and(|at| at < find_at),
         _ => false,
     };
     if let Some(last) = out.iter().rposition(before_find).filter(|last| *last > row_at) {
@@ -783,6 +785,14 @@ mod tests {
             !got.iter()
                 .any(|i| matches!(i, Intent::Click { label, .. } if label == "Authentication"))
         );
+        // A label named before "find" but clicked after the row keeps its place.
+        let p = aca_docs::parse_markdown(
+            "# ECS:Release an instance\n\n## Procedure\n\n\
+             1. Configure the release. Find the instance that you want to release and choose **More** > **Instance Status** > **Release** in the **Actions** column.\n",
+        )
+        .unwrap();
+        let got = intents(&p.steps[0], &Task::new(p.clone()));
+        assert_eq!(got.first(), Some(&Intent::FindRow), "{got:?}");
     }
 
     #[test]
