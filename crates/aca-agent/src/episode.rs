@@ -505,7 +505,7 @@ impl Episode {
                 let attempts = self.attempts.get(step).copied().unwrap_or(0);
                 if attempts > self.task.limits.max_step_attempts {
                     let number = self.steps.get(step).map(|s| s.number.clone()).unwrap_or_default();
-                    self.push_turn(&decision);
+                    self.push_turn(&recorded);
                     return self.finish(EndReason::Agent {
                         failure: AgentFailure::StepAttemptsExhausted { step: number, attempts },
                     });
@@ -542,7 +542,7 @@ impl Episode {
                     self.repeats = 1;
                     self.last_action = Some(key);
                 }
-                self.push_turn(&decision);
+                self.push_turn(&recorded);
                 if self.repeats >= self.task.limits.max_repeats {
                     return self.finish(EndReason::Agent {
                         failure: AgentFailure::RepeatedAction {
@@ -559,7 +559,7 @@ impl Episode {
                 })
             }
             Action::Control(control) => {
-                self.push_turn(&decision);
+                self.push_turn(&recorded);
                 match control {
                     ControlAction::RequestResource { description } => {
                         self.state = State::AwaitingResource;
@@ -604,8 +604,8 @@ impl Episode {
         recorded
     }
 
+    /// Records a decision already passed through [`Episode::recorded`].
     fn push_turn(&mut self, decision: &Decision) {
-        let decision = &self.recorded(decision);
         self.trajectory.turns.push(Turn {
             step: decision
                 .step

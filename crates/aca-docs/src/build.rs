@@ -371,9 +371,9 @@ impl Builder {
                 a.actions.clear();
                 a.values.clear();
             }
-            if let Some(field) = field_with_options(clause) {
+            if offers_options(clause) {
                 options_follow = true;
-                if a.labels.contains(&field) {
+                if let Some(field) = field_of_options(clause) {
                     a.mentions.push(field);
                 }
             }
@@ -427,24 +427,28 @@ impl Builder {
     }
 }
 
-/// The field a clause offers options of ("For **Principal Name**, choose one of the following:"):
-/// its bold label, or an empty string where the clause names none; `None` when it offers none.
-fn field_with_options(clause: &Inline) -> Option<String> {
+/// How a step offers several ways of doing it ("Use one of the following methods:").
+const WAYS: &[&str] = &["methods", "ways", "operations"];
+
+/// Whether a clause offers options of a field ("choose one of the following:"), not ways of doing
+/// the step.
+fn offers_options(clause: &Inline) -> bool {
     let low = clause.text.to_lowercase();
-    let at = low.find("one of the following")?;
-    let rest = low[at + "one of the following".len()..].trim_start();
-    if ["methods", "ways", "operations"].iter().any(|w| rest.starts_with(w)) {
-        return None;
-    }
-    let before = &low[..at];
-    Some(
-        clause
-            .bold
-            .iter()
-            .find(|b| before.contains(&format!("for {}, ", b.to_lowercase())))
-            .cloned()
-            .unwrap_or_default(),
-    )
+    low.find("one of the following").is_some_and(|at| {
+        let rest = low[at + "one of the following".len()..].trim_start();
+        !WAYS.iter().any(|w| rest.starts_with(w))
+    })
+}
+
+/// The field whose options a clause offers ("For **Principal Name**, choose one of the following:").
+fn field_of_options(clause: &Inline) -> Option<String> {
+    let low = clause.text.to_lowercase();
+    let before = &low[..low.find("one of the following")?];
+    clause
+        .bold
+        .iter()
+        .find(|b| before.contains(&format!("for {}, ", b.to_lowercase())))
+        .cloned()
 }
 
 /// Whether a clause is an option's description: it opens with the option's bold name and a colon
@@ -469,9 +473,7 @@ fn push_new(list: &mut Vec<String>, item: &str) {
 /// the first method; the other bullets come back on their own, each with its nested bullets.
 fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
     let low = lead.text.to_lowercase();
-    let offers_ways = ["methods", "ways", "operations"]
-        .iter()
-        .any(|w| low.contains(&format!("one of the following {w}")));
+    let offers_ways = WAYS.iter().any(|w| low.contains(&format!("one of the following {w}")));
     let mut kept = Vec::with_capacity(blocks.len());
     let mut others = Vec::new();
     for b in blocks {

@@ -99,6 +99,13 @@ impl TerraformApplier {
             message: e.to_string(),
         };
         std::fs::create_dir_all(&dir).map_err(file_error)?;
+        // The state Terraform writes here holds what the provider marks sensitive (an AccessKey's
+        // secret): only the owner may read it.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(file_error)?;
+        }
         let mut text = meta.config.text.clone();
         if !text.contains("required_providers") {
             text.push_str(
@@ -124,7 +131,6 @@ impl TerraformApplier {
         Ok(dir)
     }
 
-    /// The resources Terraform's state holds, as records.
     /// The state's resources as the cloud has them now (a refresh-only apply, then the state read).
     async fn refreshed(&self, state: &ProvisionState) -> Result<Vec<ResourceRecord>> {
         let dir = PathBuf::from(state.workdir.clone().unwrap_or_default());
@@ -136,41 +142,51 @@ impl TerraformApplier {
         self.records(&dir, &state.region).await
     }
 
+    /// The resources Terraform's state holds, as records.
     async fn records(&self, dir: &Path, region: &str) -> Result<Vec<ResourceRecord>> {
         let shown = self.run(dir, &["show", "-json", "-no-color"]).await?;
         let state: Value = serde_json::from_str(&shown).map_err(|e| ProvisionError::Protocol {
             action: "show -json".into(),
             message: e.to_string(),
         })?;
-        let resources = state
-            .pointer("/values/root_module/resources")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        Ok(resources
-            .iter()
-            .map(|r| {
-                let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-                let attributes = r.get("values").and_then(Value::as_object).cloned().unwrap_or_default();
-                ResourceRecord {
-                    address: text("address"),
-                    kind: text("type"),
-                    name: text("name"),
-                    index: r.get("index").and_then(Value::as_u64).map(|i| i as usize),
-                    id: attributes.get("id").and_then(Value::as_str).unwrap_or("").to_owned(),
-                    region: region.to_owned(),
-                    product: crate::emulator::types::resource_type(&text("type"))
-                        .map_or_else(|| "alicloud".to_owned(), |t| t.product().to_owned()),
-                    attributes,
-                    done: if text("mode") == "data" {
-                        Done::Read
-                    } else {
-                        Done::Created
-                    },
-                }
-            })
-            .collect())
+        Ok(records_of_state(&state, region))
     }
+}
+
+/// The resources of `terraform show -json`, as records. Values the provider marks sensitive (an
+/// AccessKey's secret, a password) are left out: the state file keeps them, the records never do.
+fn records_of_state(state: &Value, region: &str) -> Vec<ResourceRecord> {
+    let resources = state
+        .pointer("/values/root_module/resources")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    resources
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+            let mut attributes = r.get("values").and_then(Value::as_object).cloned().unwrap_or_default();
+            if let Some(sensitive) = r.get("sensitive_values").and_then(Value::as_object) {
+                attributes.retain(|name, _| sensitive.get(name) != Some(&Value::Bool(true)));
+            }
+            ResourceRecord {
+                address: text("address"),
+                kind: text("type"),
+                name: text("name"),
+                index: r.get("index").and_then(Value::as_u64).map(|i| i as usize),
+                id: attributes.get("id").and_then(Value::as_str).unwrap_or("").to_owned(),
+                region: region.to_owned(),
+                product: crate::emulator::types::resource_type(&text("type"))
+                    .map_or_else(|| "alicloud".to_owned(), |t| t.product().to_owned()),
+                attributes,
+                done: if text("mode") == "data" {
+                    Done::Read
+                } else {
+                    Done::Created
+                },
+            }
+        })
+        .collect()
 }
 
 impl Applier for TerraformApplier {
@@ -335,6 +351,31 @@ mod tests {
 
     use super::*;
     use crate::suffix::Suffix;
+
+    #[test]
+    fn what_the_provider_marks_sensitive_never_reaches_the_records() {
+        let shown = serde_json::json!({
+            "values": { "root_module": { "resources": [{
+                "address": "alicloud_ram_access_key.key",
+                "mode": "managed",
+                "type": "alicloud_ram_access_key",
+                "name": "key",
+                "values": {
+                    "id": "LTAI5tExample",
+                    "secret": "s3cr3tValueThatMustNotLeak",
+                    "status": "Active",
+                    "user_name": "doc-user",
+                    "tags": {}
+                },
+                "sensitive_values": { "secret": true, "tags": {} }
+            }]}}
+        });
+        let records = records_of_state(&shown, "cn-hangzhou");
+        let key = &records[0];
+        assert_eq!(key.id, "LTAI5tExample");
+        assert!(!key.attributes.contains_key("secret"), "{:?}", key.attributes);
+        assert!(key.attributes.contains_key("status") && key.attributes.contains_key("tags"));
+    }
 
     #[tokio::test]
     async fn without_a_binary_every_operation_says_the_tool_is_missing() {

@@ -742,10 +742,7 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
 }
 
 fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
-    let stepped = matches!(
-        form.container,
-        Container::Wizard | Container::Drawer | Container::BuyPage
-    ) && form.steps.len() > 1;
+    let stepped = stepped(form);
     html! {
         @if stepped {
             ol class="steps" {
@@ -794,6 +791,20 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
     }
 }
 
+/// Whether a form shows its steps one at a time, with Next and Previous: a wizard, a panel or a
+/// buy page of several steps.
+fn stepped(form: &FormSpec) -> bool {
+    matches!(
+        form.container,
+        Container::Wizard | Container::Drawer | Container::BuyPage
+    ) && form.steps.len() > 1
+}
+
+/// A page's create flows that open in a dialog or panel rather than on a page of their own.
+fn modal_creates(page: &PageSpec) -> impl Iterator<Item = &FormSpec> {
+    page.creates.iter().filter(|f| form_page_path(page, f).is_none())
+}
+
 /// Whether the form's last step opens in a dialog of its own (see [`Step::dialog`]).
 fn ends_in_dialog(form: &FormSpec) -> bool {
     form.steps.iter().any(|step| step.dialog.is_some())
@@ -825,7 +836,7 @@ fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String
 
 /// A form in a dialog, drawer or wizard dialog, hidden until opened.
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
-    let stepped = matches!(form.container, Container::Wizard | Container::Drawer) && form.steps.len() > 1;
+    let stepped = stepped(form);
     let (url, fixed, compose) = form_attrs(form, &format!("/console/api/{}", view.product.code));
     let (mask, panel) = match form.container {
         Container::Drawer => ("drawer-mask", "drawer"),
@@ -943,7 +954,7 @@ fn modal_create_button(form: &FormSpec) -> Markup {
 /// The create buttons of a list shown on a details tab: those whose form opens in a dialog or panel.
 fn tab_create_buttons(page: &PageSpec) -> Markup {
     html! {
-        @for form in page.creates.iter().filter(|f| form_page_path(page, f).is_none()) {
+        @for form in modal_creates(page) {
             (modal_create_button(form))
         }
     }
@@ -1005,7 +1016,7 @@ pub fn list_page(
                     (pagination(view, page, data, query))
                 }
             }
-            @for form in page.creates.iter().filter(|f| form_page_path(page, f).is_none()) {
+            @for form in modal_creates(page) {
                 (modal_form(view, form, options))
             }
             (row_dialogs(view, page, options))
@@ -1171,7 +1182,7 @@ pub fn details_page(
         (row_dialogs(view, page, options))
         @for (child, _) in children {
             (row_dialogs(view, child, options))
-            @for form in child.creates.iter().filter(|f| form_page_path(child, f).is_none()) {
+            @for form in modal_creates(child) {
                 (modal_form(view, form, options))
             }
         }
@@ -1198,7 +1209,7 @@ pub fn form_page_path(page: &PageSpec, form: &FormSpec) -> Option<String> {
 /// operation) or a plain page of sections submitted to the API (Create VPC).
 pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
     let buy = form.container == Container::BuyPage;
-    let stepped = buy && form.steps.len() > 1;
+    let stepped = stepped(form);
     let endpoint = if buy { "buy" } else { "api" };
     let (url, fixed, compose) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
     let main = html! {

@@ -212,9 +212,9 @@ pub const TEMPLATES: &[Template] = &[
         kind: "alicloud_ram_role",
         block: "role",
         parents: &[],
-        body: r#"  name        = "doc-role-${var.suffix}"
-  document    = "{\"Statement\":[{\"Action\":\"sts:AssumeRole\",\"Effect\":\"Allow\",\"Principal\":{\"Service\":[\"ecs.aliyuncs.com\"]}}],\"Version\":\"1\"}"
-  description = "Created for the procedure""#,
+        body: r#"  role_name                   = "doc-role-${var.suffix}"
+  assume_role_policy_document = "{\"Statement\":[{\"Action\":\"sts:AssumeRole\",\"Effect\":\"Allow\",\"Principal\":{\"Service\":[\"ecs.aliyuncs.com\"]}}],\"Version\":\"1\"}"
+  description                 = "Created for the procedure""#,
         words: "a RAM role",
     },
     Template {
@@ -222,7 +222,7 @@ pub const TEMPLATES: &[Template] = &[
         kind: "alicloud_ram_role_policy_attachment",
         block: "role_policy",
         parents: &["ram_role"],
-        body: r#"  role_name   = @{ram_role.name}
+        body: r#"  role_name   = @{ram_role.role_name}
   policy_name = "AliyunOSSReadOnlyAccess"
   policy_type = "System""#,
         words: "a system policy attached to the RAM role",

@@ -89,8 +89,10 @@ impl ScriptedPolicy {
                 continue;
             };
             let value = documented_value(ctx, self.step, &field.name);
-            // "Read the risk notice, select the confirmation checkbox": documented without its label.
-            let named_by_kind = matches!(field.role, Role::Checkbox | Role::Switch)
+            // A check box is ticked; "Read the risk notice, select the confirmation checkbox"
+            // documents it without its label.
+            let ticked = matches!(field.role, Role::Checkbox | Role::Switch);
+            let named_by_kind = ticked
                 && ["checkbox", "check box"]
                     .iter()
                     .any(|w| self.step(ctx).is_some_and(|s| s.text.to_lowercase().contains(w)));
@@ -106,17 +108,10 @@ impl ScriptedPolicy {
                         .to_lowercase()
                 })
             });
-            let intent = if field.role == Role::Combobox {
+            let intent = if field.role == Role::Combobox || ticked {
                 Intent::Choose {
                     labels: vec![field.name.clone()],
-                    value,
-                    undocumented,
-                }
-            } else if matches!(field.role, Role::Checkbox | Role::Switch) {
-                // "Read the risk notice, select the confirmation checkbox": ticked.
-                Intent::Choose {
-                    labels: vec![field.name.clone()],
-                    value: None,
+                    value: value.filter(|_| !ticked),
                     undocumented,
                 }
             } else {

@@ -364,21 +364,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .any(|p| lower.contains(p));
     // "In the Add User to Group panel, select the RAM user group": inside a dialog or panel the
     // choice is the form's, never the list's rows behind it.
-    let in_modal = step
-        .container
-        .as_ref()
-        .is_some_and(|c| matches!(c.kind, ContainerKind::Dialog | ContainerKind::Panel));
     if selects
         && step.values.is_empty()
         && unused.is_empty()
         && confirmations.is_empty()
         && lower.contains("select the")
-        && !in_modal
+        && !in_dialog
         && !step.actions.contains(&StepAction::SelectRegion)
     {
         // "On the vSwitches page, select the vSwitches that you want to delete."
         out.push(Intent::SelectRows);
-    } else if selects && in_modal && step.values.is_empty() && unused.is_empty() && lower.contains("select the") {
+    } else if selects && in_dialog && step.values.is_empty() && unused.is_empty() && lower.contains("select the") {
         // "In the Add User to Group panel, select the RAM user group": the panel's list that
         // holds what the sentence selects, any of its options.
         out.push(Intent::Choose {

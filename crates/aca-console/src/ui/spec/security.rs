@@ -582,11 +582,8 @@ fn ram_policies() -> (PageSpec, PageSpec) {
         ]),
         children("Grants", "ram", "policy-grants", "PolicyName"),
     ];
-    let mut policy_grants = grants("policy-grants").under("policies", "PolicyName");
-    // Under a policy the record's own policy name is the one the call carries.
-    if let Some(revoke) = policy_grants.row_actions.first_mut() {
-        *revoke = revoke.clone().with_row(&[("PolicyType", "PolicyType")]);
-    }
+    // Under a policy every record is the policy's: the record's own name and type are the call's.
+    let policy_grants = grants("policy-grants").under("policies", "PolicyName");
     (policies, policy_grants)
 }
 
