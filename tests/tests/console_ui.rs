@@ -1478,3 +1478,80 @@ async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
     assert_eq!(server["ServerId"].as_str(), Some(ecs_id.as_str()), "{attribute}");
     assert_eq!(server["Weight"].as_i64(), Some(60), "{attribute}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn add_an_http_listener_from_a_clb_instances_listener_tab() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let lb = setup_call(
+        &console,
+        account,
+        "slb",
+        "CreateLoadBalancer",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("LoadBalancerName", "web-lb"),
+            ("AddressType", "internet"),
+            ("LoadBalancerSpec", "slb.s1.small"),
+            ("PayType", "PayOnDemand"),
+        ],
+    );
+    let lb_id = lb["LoadBalancerId"].as_str().unwrap().to_owned();
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/slb/instances/{lb_id}?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Listener']").await;
+    click(&page, "[data-ui-create='Add Listener']").await;
+    // Protocol & Listener: HTTP on port 80 with a name and a tag; Advanced Settings unfolded by
+    // Modify for the scheduling algorithm.
+    click_xpath(
+        &page,
+        "//div[@id='add-listener']//label[@class='radio-button'][normalize-space()='HTTP']",
+    )
+    .await;
+    type_into(&page, "#add-listener input[name='ListenerPort']", "80").await;
+    type_into(&page, "#add-listener input[name='Description']", "web-http").await;
+    type_into(&page, "#add-listener input[name='Tag.1.Key']", "team").await;
+    type_into(&page, "#add-listener input[name='Tag.1.Value']", "docs").await;
+    click_xpath(&page, "//div[@id='add-listener']//button[normalize-space()='Modify']").await;
+    click_xpath(
+        &page,
+        "//div[@id='add-listener']//label[@class='radio-button'][normalize-space()='Weighted Round-Robin (WRR)']",
+    )
+    .await;
+    let next = "//div[@id='add-listener']//button[normalize-space()='Next']";
+    click_xpath(&page, next).await;
+    type_into(&page, "#add-listener input[name='BackendServerPort']", "8080").await;
+    click_xpath(&page, next).await;
+    click_xpath(&page, next).await;
+    click_xpath(&page, "//div[@id='add-listener']//button[normalize-space()='Submit']").await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The listener is created.')",
+        "the listener created",
+    )
+    .await;
+    chromium.close().await;
+    let listeners = setup_call(
+        &console,
+        account,
+        "slb",
+        "DescribeLoadBalancerListeners",
+        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId.1", lb_id.as_str())],
+    );
+    let listener = &listeners["Listeners"][0];
+    assert_eq!(listener["ListenerProtocol"].as_str(), Some("http"), "{listeners}");
+    assert_eq!(listener["ListenerPort"].as_i64(), Some(80), "{listeners}");
+    assert_eq!(listener["BackendServerPort"].as_i64(), Some(8080), "{listeners}");
+    assert_eq!(listener["Description"].as_str(), Some("web-http"), "{listeners}");
+    assert_eq!(listener["Scheduler"].as_str(), Some("wrr"), "{listeners}");
+    assert_eq!(listener["Tags"][0]["TagKey"].as_str(), Some("team"), "{listeners}");
+    assert_eq!(
+        listener["HTTPListenerConfig"]["HealthCheck"].as_str(),
+        Some("on"),
+        "{listeners}"
+    );
+}

@@ -13,12 +13,19 @@ pub enum LabelMatch {
     Overlap,
 }
 
-/// Lower case, punctuation as spaces, runs of spaces as one; `…`, `›` and `>` dropped.
+/// Lower case, punctuation as spaces, runs of spaces as one; `…`, `›` and `>` dropped; `&` read as
+/// the word it stands for (`Protocol & Listener` is `Protocol and Listener`).
 pub fn normalise(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut space = true;
     for c in text.chars() {
-        if c.is_alphanumeric() {
+        if c == '&' {
+            if !space {
+                out.push(' ');
+            }
+            out.push_str("and ");
+            space = true;
+        } else if c.is_alphanumeric() {
             out.extend(c.to_lowercase());
             space = false;
         } else if !space {
@@ -161,7 +168,12 @@ mod tests {
     #[test]
     fn normalising_ignores_case_spacing_and_punctuation() {
         assert_eq!(normalise("  Create   VPC… "), "create vpc");
-        assert_eq!(normalise("Instances & Images"), "instances images");
+        assert_eq!(normalise("Instances & Images"), "instances and images");
+        assert_eq!(normalise("Protocol&Listener"), normalise("Protocol and Listener"));
+        assert_eq!(
+            match_label("Protocol and Listener", "Protocol & Listener"),
+            Some(LabelMatch::Exact)
+        );
         assert_eq!(normalise("IPv4 CIDR Block:"), "ipv4 cidr block");
     }
 

@@ -394,7 +394,8 @@
     var submit = form.querySelector('[data-submit]');
     submit.disabled = true;
     submit.classList.add('loading');
-    post(form.getAttribute('data-url'), collect(form)).then(function (r) {
+    // The operation may depend on a field ({ListenerProtocol}: the listener's protocol picks it).
+    post(compose(form, form.getAttribute('data-url')), collect(form)).then(function (r) {
       if (!r.ok) return r;
       return followUps(form, r.body).then(function (next) { return next.ok ? r : next; });
     }).then(function (r) {

@@ -14,6 +14,7 @@ pub mod ram;
 pub mod rds;
 pub mod regions;
 pub mod slb;
+pub(crate) mod tags;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod vpc;

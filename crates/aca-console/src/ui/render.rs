@@ -646,6 +646,14 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         FieldKind::Generated(what) => html! {
             input type="hidden" name=(field.param) data-generate=(what.as_str()) data-not-sent[!field.sent];
         },
+        FieldKind::Tag => html! {
+            div class="tag-pair" {
+                input class="input" type="text" name=(format!("{}.1.Key", field.param)) aria-label="Tag Key"
+                    placeholder="Tag Key" autocomplete="off";
+                input class="input" type="text" name=(format!("{}.1.Value", field.param)) aria-label="Tag Value"
+                    placeholder="Tag Value" autocomplete="off";
+            }
+        },
         FieldKind::ReadOnly => html! {
             input class="input readonly" type="text" data-readonly=(field.param) readonly value=(field.default);
         },
@@ -763,6 +771,18 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
                     h3 class="section-title" { (step.title) }
                 }
                 @for field in &step.fields { (form_field(view, field, options)) }
+                @if let Some(fold) = &step.fold {
+                    @let body = format!("{}-fold-{i}", form.id);
+                    div class="fold" {
+                        div class="fold-head" {
+                            span class="section-title" { (fold.heading) }
+                            button class="btn-link" type="button" data-unfold=(body) { (fold.button) }
+                        }
+                        div id=(body) class="fold-body" hidden {
+                            @for field in &fold.fields { (form_field(view, field, options)) }
+                        }
+                    }
+                }
                 @if stepped && i + 1 == form.steps.len() {
                     div class="summary" data-summary {
                         "Check the configuration, then click " strong { (form.submit) } "."

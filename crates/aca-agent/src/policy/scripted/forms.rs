@@ -96,7 +96,20 @@ impl ScriptedPolicy {
                 && ["checkbox", "check box"]
                     .iter()
                     .any(|w| self.step(ctx).is_some_and(|s| s.text.to_lowercase().contains(w)));
-            let undocumented = !documented_anywhere(ctx, &field.name) && !named_by_kind;
+            let unmentioned = !documented_anywhere(ctx, &field.name) && !named_by_kind;
+            // Past the page's last step (a wizard taken on to its end) the page says nothing at
+            // all: what the console asks for there is noted, not held against the page.
+            let undocumented = unmentioned && self.implicit_clicks == 0;
+            if unmentioned && !undocumented {
+                let note = format!(
+                    "the console then asked for {}, which the page does not mention; a value was made up",
+                    aca_core::observation::quote(&field.name)
+                );
+                self.step_note = Some(match self.step_note.take() {
+                    Some(before) => format!("{before}; {note}"),
+                    None => note,
+                });
+            }
             // The console refused the value already there: a plainer one (letters and digits).
             let value = value.or_else(|| {
                 let invented = invented_value(ctx.task, &field.name);

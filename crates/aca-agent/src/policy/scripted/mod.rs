@@ -383,7 +383,7 @@ impl ScriptedPolicy {
                 })
                 .copied()
         };
-        let (button, last) = match (named(&["OK", "Confirm", "Save", "Create"]), named(&["Next"])) {
+        let (button, last) = match (named(&["OK", "Confirm", "Save", "Create", "Submit"]), named(&["Next"])) {
             (Some(submit), _) => (submit, true),
             (None, Some(next)) => (next, false),
             (None, None) => return None,

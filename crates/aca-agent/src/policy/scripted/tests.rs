@@ -1096,6 +1096,75 @@ fn a_page_that_ends_inside_a_wizard_is_taken_through_its_next_to_its_ok() {
     assert!(note.contains("\"Next\"") && note.contains("\"OK\""), "{note}");
 }
 
+/// A wizard whose last step, which the page never reaches, requires a port before Submit.
+#[derive(Default)]
+struct WizardAskingPastThePage {
+    name: Option<String>,
+    second: bool,
+    port: Option<String>,
+    refused: bool,
+    submitted: bool,
+}
+
+impl FakeConsole for WizardAskingPastThePage {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Configure Listener")];
+        let mut elements = Elements::default();
+        if !self.submitted {
+            elements.add(Role::DialogTitle, "Configure Listener", dialog.clone());
+            if self.second {
+                let port = elements.add(Role::Textbox, "Backend Server Port", dialog.clone());
+                port.value = self.port.clone();
+                port.state.required = true;
+                if self.refused && self.port.is_none() {
+                    elements.add(Role::FieldError, "This field is required.", dialog.clone());
+                }
+                elements.add(Role::Button, "Submit", dialog);
+            } else {
+                elements.add(Role::Textbox, "Listener Name", dialog.clone()).value = self.name.clone();
+                elements.add(Role::Button, "Next", dialog);
+            }
+        }
+        Observation {
+            title: "Instances".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let submit = if self.refused && self.port.is_none() { 4 } else { 3 };
+        match action {
+            GuiAction::Type { index: 2, text, .. } if !self.second => self.name = Some(text.clone()),
+            GuiAction::Type { index: 2, text, .. } => self.port = Some(text.clone()),
+            GuiAction::Click { index: 3 } if !self.second => self.second = true,
+            GuiAction::Click { index } if *index == submit && self.port.is_some() => self.submitted = true,
+            GuiAction::Click { index } if *index == submit => self.refused = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn what_a_wizard_asks_for_after_the_page_ends_is_noted_not_a_defect() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a listener\n\n## Procedure\n\n\
+         1. In the **Configure Listener** dialog box, enter `web` in the **Listener Name** field and click **Next**.\n",
+    )
+    .expect("the page parses");
+    let mut console = WizardAskingPastThePage::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.refused && console.submitted, "Submit, refused, a port, Submit");
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+    let note = report.grades[0].note.clone().unwrap_or_default();
+    assert!(
+        note.contains("\"Backend Server Port\", which the page does not mention"),
+        "{note}"
+    );
+}
+
 #[test]
 fn setting_a_text_box_to_a_value_types_it() {
     let procedure = aca_docs::parse_markdown(

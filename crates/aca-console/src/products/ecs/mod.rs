@@ -14,6 +14,7 @@ use crate::error::ApiError;
 use crate::model::Resource;
 use crate::params::Params;
 use crate::products::regions::{REGIONS, check_zone, parse_cidr, region};
+use crate::products::tags::tags;
 use crate::products::vpc;
 
 mod catalog;
@@ -187,27 +188,6 @@ fn checked_description(p: &Params, param: &str) -> Result<String, ApiError> {
             format!("The specified parameter \"{param}\" is not valid."),
         ))
     }
-}
-
-/// `Tag.N.Key` / `Tag.N.Value`, as the `Tags.Tag[]` entries responses carry.
-fn tags(p: &Params) -> Result<Vec<Value>, ApiError> {
-    let list = p.object_list("Tag");
-    if list.len() > 20 {
-        return Err(ApiError::invalid_parameter("Tag", "at most 20 tags"));
-    }
-    list.iter()
-        .map(|tag| {
-            let key = tag.get("Key").map(String::as_str).unwrap_or("");
-            if key.is_empty() || key.len() > 128 || key.starts_with("aliyun") || key.starts_with("acs:") {
-                return Err(error(
-                    StatusCode::BAD_REQUEST,
-                    "InvalidTagKey.Malformed",
-                    "The specified Tag.n.Key is not valid.",
-                ));
-            }
-            Ok(json!({ "TagKey": key, "TagValue": tag.get("Value").map(String::as_str).unwrap_or("") }))
-        })
-        .collect()
 }
 
 /// `DryRun=true`: validate only, answering with the real API's `DryRunOperation`.

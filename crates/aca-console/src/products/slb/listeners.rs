@@ -136,6 +136,12 @@ pub(super) fn http_config(p: &Params) -> Result<Map<String, Value>, ApiError> {
         );
         health_check_common(p, &mut config, "HealthCheckTimeout")?;
     }
+    // Redirection to an HTTPS listener, which must exist on the port it names.
+    let forward = on_off(p, "ListenerForward", "off")?;
+    if forward == "on" {
+        config.insert("ForwardPort".into(), json!(required_int(p, "ForwardPort", 1..=65535)?));
+    }
+    config.insert("ListenerForward".into(), json!(forward));
     config.insert("XForwardedFor".into(), json!(on_off(p, "XForwardedFor", "on")?));
     config.insert("Gzip".into(), json!(on_off(p, "Gzip", "on")?));
     config.insert("IdleTimeout".into(), json!(p.int_in("IdleTimeout", 1..=60, 15)?));
@@ -158,9 +164,10 @@ pub(super) fn create_listener(ctx: &mut OpCtx<'_>, p: &Params, protocol: &str) -
     }
     let scheduler = p.one_of("Scheduler", SCHEDULERS)?.unwrap_or("wrr");
     let description = p.get("Description").unwrap_or("");
-    if description.chars().count() > 80 {
-        return Err(ApiError::invalid_parameter("Description", "at most 80 characters"));
+    if description.chars().count() > 256 {
+        return Err(ApiError::invalid_parameter("Description", "at most 256 characters"));
     }
+    let tags = crate::products::tags::tags(p)?;
     let config = match protocol {
         "tcp" => tcp_config(p)?,
         "udp" => udp_config(p)?,
@@ -187,6 +194,7 @@ pub(super) fn create_listener(ctx: &mut OpCtx<'_>, p: &Params, protocol: &str) -
         .with("Bandwidth", bandwidth)
         .with("Scheduler", scheduler)
         .with("Description", description)
+        .with("Tags", tags)
         .with("Config", Value::Object(config));
     listener.parent = Some(lb.id.clone());
     ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
@@ -267,6 +275,7 @@ pub(super) fn listener_json(listener: &Resource) -> Value {
         "Description": listener.attr_str("Description"),
         "AclStatus": "off",
         "VServerGroupId": "",
+        "Tags": listener.attrs.get("Tags").cloned().unwrap_or_else(|| json!([])),
     });
     body[format!("{}ListenerConfig", protocol.to_ascii_uppercase())] = config;
     body

@@ -247,7 +247,7 @@ pub struct FormSpec {
 
 impl FormSpec {
     pub fn fields(&self) -> impl Iterator<Item = &Field> {
-        self.steps.iter().flat_map(|s| s.fields.iter())
+        self.steps.iter().flat_map(Step::all_fields)
     }
 }
 
@@ -276,6 +276,17 @@ pub struct Step {
     /// filled and its submit clicked (the Create Role dialog asking for the role's name); the
     /// dialog's own submit sends the form.
     pub dialog: Option<String>,
+    /// Settings folded under a heading until its button opens them (a listener's Advanced
+    /// Settings, opened with Modify); sent like the step's own fields.
+    pub fold: Option<Fold>,
+}
+
+/// A folded section of a step: its heading, the button that unfolds it, and its fields.
+#[derive(Debug, Clone)]
+pub struct Fold {
+    pub heading: String,
+    pub button: String,
+    pub fields: Vec<Field>,
 }
 
 impl Step {
@@ -286,6 +297,18 @@ impl Step {
     pub(crate) fn in_dialog(mut self, title: &str) -> Self {
         self.dialog = Some(s(title));
         self
+    }
+    pub(crate) fn folded(mut self, heading: &str, button: &str, fields: Vec<Field>) -> Self {
+        self.fold = Some(Fold {
+            heading: s(heading),
+            button: s(button),
+            fields,
+        });
+        self
+    }
+    /// The step's fields, folded ones after the others.
+    pub fn all_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().chain(self.fold.iter().flat_map(|f| f.fields.iter()))
     }
 }
 
@@ -333,6 +356,8 @@ pub enum FieldKind {
     Generated(Generate),
     /// A value shown, not edited (a details panel pre-filled from the row).
     ReadOnly,
+    /// A resource tag: a Tag Key and a Tag Value box, sent as `<param>.1.Key` and `<param>.1.Value`.
+    Tag,
 }
 
 /// What a [`FieldKind::Generated`] value is.
@@ -610,6 +635,7 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         fields,
         then: None,
         dialog: None,
+        fold: None,
     }
 }
 

@@ -340,6 +340,114 @@ fn default_server_group() -> PageSpec {
     backends
 }
 
+/// The listener wizard (add-tcp-listener.md, add-http-listener.md): the protocol chosen in its
+/// first step picks the operation it calls (`CreateLoadBalancerHTTPListener` for HTTP).
+fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
+    let protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP")];
+    form(
+        id,
+        trigger,
+        "Configure Listener",
+        Container::Wizard,
+        "CreateLoadBalancer{ListenerProtocol}Listener",
+        vec![
+            step(
+                "Protocol & Listener",
+                vec![
+                    field("Select Listener Protocol", "ListenerProtocol", radio(&protocols))
+                        .default("TCP")
+                        .not_sent(),
+                    field("Backend Protocol", "BackendProtocol", select(&protocols))
+                        .default("TCP")
+                        .not_sent()
+                        .help("The protocol the listener uses to reach backend servers: the listener's own."),
+                    field("Listener Port", "ListenerPort", FieldKind::Number)
+                        .required()
+                        .rule("port")
+                        .placeholder("1-65535"),
+                    field("Listener Name", "Description", FieldKind::Text)
+                        .help("1 to 256 characters: letters, digits, hyphens (-), forward slashes (/), periods (.) and underscores (_)."),
+                    field("Tag", "Tag", FieldKind::Tag),
+                ],
+            )
+            .folded(
+                "Advanced Settings",
+                "Modify",
+                vec![
+                    field(
+                        "Scheduling Algorithm",
+                        "Scheduler",
+                        radio(&[("wrr", "Weighted Round-Robin (WRR)"), ("rr", "Round-Robin (RR)")]),
+                    )
+                    .default("rr"),
+                    field(
+                        "Redirection",
+                        "ListenerForward",
+                        radio(&[("off", "Off"), ("on", "On")]),
+                    )
+                    .default("off")
+                    .help("HTTP listeners: redirect requests to an HTTPS listener, which must exist."),
+                ],
+            ),
+            step(
+                "Backend Servers",
+                vec![
+                    field("Backend Server Port", "BackendServerPort", FieldKind::Number)
+                        .required()
+                        .rule("port"),
+                ],
+            ),
+            step(
+                "Health Check",
+                vec![
+                    field(
+                        "Enable Health Check",
+                        "HealthCheckSwitch",
+                        radio(&[("on", "On"), ("off", "Off")]),
+                    )
+                    .default("on"),
+                ],
+            ),
+            step("Confirm", Vec::new()),
+        ],
+    )
+    .submit("Submit")
+    // HTTP listeners name the health check switch and session persistence themselves.
+    .compose("HealthCheck", "{HealthCheckSwitch}")
+    .fixed(&[("Bandwidth", "-1"), ("StickySession", "off")])
+    .success("The listener is created.")
+}
+
+/// A CLB instance's Listener tab (add-tcp-listener.md, add-http-listener.md): its listeners, and
+/// Add Listener opening the listener wizard.
+fn listeners() -> PageSpec {
+    let mut listeners = page(
+        "listeners",
+        "Listener",
+        "DescribeLoadBalancerListeners",
+        "Listeners",
+        "ListenerPort",
+        "Description",
+    )
+    .under("instances", "LoadBalancerId");
+    listeners.regional = true;
+    listeners.total_path = None;
+    listeners.columns = vec![
+        col("Frontend Protocol/Port", "ListenerPort", ColumnKind::Mono),
+        col("Name", "Description", ColumnKind::Text),
+        col("Protocol", "ListenerProtocol", ColumnKind::Text).labels(&[
+            ("tcp", "TCP"),
+            ("udp", "UDP"),
+            ("http", "HTTP"),
+            ("https", "HTTPS"),
+        ]),
+        col("Backend Port", "BackendServerPort", ColumnKind::Mono),
+        col("Status", "Status", ColumnKind::Status),
+    ];
+    listeners.creates = vec![listener_wizard("add-listener", "Add Listener")];
+    listeners
+}
+
 pub fn slb() -> ProductSpec {
     let mut lbs = page(
         "instances",
@@ -410,50 +518,7 @@ pub fn slb() -> ProductSpec {
         row_form(
             "Configure Listener",
             Inline,
-            form(
-                "listener-wizard",
-                "Configure Listener",
-                "Configure Listener",
-                Container::Wizard,
-                "CreateLoadBalancerTCPListener",
-                vec![
-                    step(
-                        "Protocol & Listener",
-                        vec![
-                            field("Select Listener Protocol", "ListenerProtocol", radio(&[("TCP", "TCP")]))
-                                .default("TCP"),
-                            field("Listener Port", "ListenerPort", FieldKind::Number)
-                                .required()
-                                .rule("port")
-                                .placeholder("1-65535"),
-                        ],
-                    ),
-                    step(
-                        "Backend Servers",
-                        vec![
-                            field("Backend Server Port", "BackendServerPort", FieldKind::Number)
-                                .required()
-                                .rule("port"),
-                        ],
-                    ),
-                    step(
-                        "Health Check",
-                        vec![
-                            field(
-                                "Enable Health Check",
-                                "HealthCheckSwitch",
-                                radio(&[("on", "On"), ("off", "Off")]),
-                            )
-                            .default("on"),
-                        ],
-                    ),
-                    step("Confirm", Vec::new()),
-                ],
-            )
-            .submit("Submit")
-            .fixed(&[("Bandwidth", "-1")])
-            .for_row("LoadBalancerId")
-            .success("The listener is created."),
+            listener_wizard("listener-wizard", "Configure Listener").for_row("LoadBalancerId"),
         ),
         details(Inline),
         call(
@@ -488,6 +553,8 @@ pub fn slb() -> ProductSpec {
         ("vSwitch", "VSwitchId"),
         ("Created At", "CreateTime"),
     ])];
+    lbs.tabs
+        .push(children("Listener", "slb", "listeners", "LoadBalancerId"));
     // add-backend-servers-default-server-group.md: the instance's Default Server Group tab.
     lbs.tabs.push(children(
         "Default Server Group",
@@ -500,7 +567,7 @@ pub fn slb() -> ProductSpec {
         api: s("slb"),
         name: s("Classic Load Balancer (CLB)"),
         nav: nav(&[("CLB", &[("Instances", "instances")])]),
-        pages: vec![lbs, default_server_group()],
+        pages: vec![lbs, listeners(), default_server_group()],
     }
 }
 
