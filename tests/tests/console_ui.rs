@@ -1555,3 +1555,112 @@ async fn add_an_http_listener_from_a_clb_instances_listener_tab() {
         "{listeners}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tair_instances_own_pages_change_a_password_and_modify_the_default_whitelist() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let (vpc_id, vsw_id) = network_for(&console, account);
+    let created = setup_call(
+        &console,
+        account,
+        "kvstore",
+        "CreateInstance",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("InstanceClass", "redis.master.small.default"),
+            ("VpcId", vpc_id.as_str()),
+            ("VSwitchId", vsw_id.as_str()),
+            ("ZoneId", "cn-hangzhou-i"),
+            ("Password", "Cache#Pass2026"),
+        ],
+    );
+    let id = created["InstanceId"].as_str().unwrap().to_owned();
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/tair/instances/{id}?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    // Account Management: Change Password in the upper-right corner, for the default account.
+    click(&page, "[data-ui-nav='Account Management']").await;
+    click_xpath(&page, "//button[normalize-space()='Change Password']").await;
+    let form = "#change-tair-password";
+    choose(&page, form, "AccountName", &id).await;
+    type_into(
+        &page,
+        &format!("{form} input[name='OldAccountPassword']"),
+        "Cache#Pass2026",
+    )
+    .await;
+    type_into(
+        &page,
+        &format!("{form} input[name='NewAccountPassword']"),
+        "Fresh#Pass2026",
+    )
+    .await;
+    type_into(
+        &page,
+        &format!("{form} input[name='ConfirmNewAccountPassword']"),
+        "Fresh#Pass2026",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='change-tair-password']//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The password is changed.')",
+        "the password changed",
+    )
+    .await;
+    // Whitelist Settings: the default whitelist's Modify in its Actions column.
+    click(&page, "[data-ui-nav='Whitelist Settings']").await;
+    click_xpath(&page, "//tr[@data-row-id='default']//a[normalize-space()='Modify']").await;
+    type_into(
+        &page,
+        "#modify-tair-whitelist textarea[name='SecurityIps']",
+        "10.0.1.0/24",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='modify-tair-whitelist']//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The whitelist is modified.')",
+        "the whitelist modified",
+    )
+    .await;
+    chromium.close().await;
+    let changed = setup_call(
+        &console,
+        account,
+        "kvstore",
+        "ModifyAccountPassword",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("InstanceId", id.as_str()),
+            ("AccountName", id.as_str()),
+            ("OldAccountPassword", "Fresh#Pass2026"),
+            ("NewAccountPassword", "Third#Pass2026"),
+        ],
+    );
+    assert!(
+        changed.is_object(),
+        "the password typed in the console is the account's now"
+    );
+    let ips = setup_call(
+        &console,
+        account,
+        "kvstore",
+        "DescribeSecurityIps",
+        &[("RegionId", "cn-hangzhou"), ("InstanceId", id.as_str())],
+    );
+    let default = &ips["SecurityIpGroups"]["SecurityIpGroup"][0];
+    assert_eq!(default["SecurityIpList"].as_str(), Some("10.0.1.0/24"), "{ips}");
+}

@@ -493,11 +493,13 @@ fn list_items(
         .collect()
 }
 
-/// The options of every resource select on the given forms.
+/// The options of every resource select on the given forms; a select listing resources nested
+/// under another (a Tair instance's accounts) lists those of `parent`, the resource the page is about.
 fn select_options<'a>(
     console: &Console,
     s: &Session,
     forms: impl Iterator<Item = &'a FormSpec>,
+    parent: Option<&str>,
     ip: &str,
 ) -> SelectOptions {
     let mut out = SelectOptions::new();
@@ -513,8 +515,12 @@ fn select_options<'a>(
             let source =
                 spec::product(s.profile, product).and_then(|spec| Some((spec.page(page)?, api_product(&spec.api)?)));
             let items = match source {
+                Some((source_page, _)) if source_page.parent.is_some() && parent.is_none() => Vec::new(),
                 Some((source_page, api)) => {
                     let mut params = list_params(source_page, s, &ListQuery::default());
+                    if let (Some(nested), Some(id)) = (&source_page.parent, parent) {
+                        params.insert(nested.param.clone(), id.to_owned());
+                    }
                     if source_page.total_path.is_some() {
                         params.insert("PageSize", "50");
                     }
@@ -590,7 +596,7 @@ async fn list(
         }
         data
     };
-    let options = select_options(&console, &s, page_forms(page), &ip);
+    let options = select_options(&console, &s, page_forms(page), None, &ip);
     page_html(StatusCode::OK, render::list_page(&v, page, &data, &query, &options))
 }
 
@@ -679,6 +685,7 @@ async fn details(
         &console,
         &s,
         page_forms(page).chain(children.iter().flat_map(|(c, _)| page_forms(c))),
+        Some(&id),
         &ip,
     );
     page_html(
@@ -713,7 +720,7 @@ async fn nested(
     let query = list_query(&q);
     let data = fetch_list(&console, api, &page, &list_params(&page, &s, &query), &s, &ip);
     let page = page.carrying(&data.items).in_folder(&query.dir);
-    let options = select_options(&console, &s, page_forms(&page), &ip);
+    let options = select_options(&console, &s, page_forms(&page), Some(&parent_id), &ip);
     page_html(StatusCode::OK, render::list_page(&v, &page, &data, &query, &options))
 }
 
@@ -763,7 +770,7 @@ fn form_page(
     let Some((page, form)) = form else {
         return not_found("No such page.");
     };
-    let options = select_options(console, &s, std::iter::once(form), &source_ip(extensions));
+    let options = select_options(console, &s, std::iter::once(form), None, &source_ip(extensions));
     page_html(StatusCode::OK, render::form_page(&v, page, form, &options))
 }
 

@@ -1068,11 +1068,186 @@ pub fn tair() -> ProductSpec {
         ("Engine Version", "EngineVersion"),
         ("Created At", "CreateTime"),
     ])];
+    // The instance's own navigation pane (change-password.md, set-whitelist.md).
+    instances.sub_nav = nav(&[(
+        "",
+        &[
+            ("Instance Information", "instances"),
+            ("Account Management", "accounts"),
+            ("Whitelist Settings", "whitelist"),
+        ],
+    )]);
     ProductSpec {
         code: s("tair"),
         api: s("kvstore"),
         name: s("Tair (Redis OSS-compatible)"),
         nav: nav(&[("", &[("Instances", "instances")])]),
-        pages: vec![instances],
+        pages: vec![instances, tair_accounts(), tair_whitelist()],
     }
+}
+
+/// A new password typed twice; only the first is sent.
+fn password_twice(label: &str, param: &str) -> [Field; 2] {
+    [
+        field(label, param, FieldKind::Password)
+            .required()
+            .rule("password")
+            .help("8 to 32 characters with at least three of: uppercase letters, lowercase letters, digits and special characters (! @ # $ % ^ & * ( ) _ + - =)."),
+        field("Confirm Password", &format!("Confirm{param}"), FieldKind::Password)
+            .required()
+            .not_sent(),
+    ]
+}
+
+/// An instance's Account Management page (change-password.md, 2026-03-11): Change Password in the
+/// upper-right corner opens a panel where the account is chosen; Reset Password in an account's
+/// Actions column needs no old password.
+fn tair_accounts() -> PageSpec {
+    let mut accounts = page(
+        "accounts",
+        "Account Management",
+        "DescribeAccounts",
+        "Accounts.Account",
+        "AccountName",
+        "AccountName",
+    )
+    .under("instances", "InstanceId");
+    accounts.total_path = None;
+    accounts.columns = vec![
+        col("Account", "AccountName", ColumnKind::Mono),
+        col("Status", "AccountStatus", ColumnKind::Status),
+        col("Account Type", "AccountType", ColumnKind::Text)
+            .labels(&[("Super", "Default Account"), ("Normal", "Standard Account")]),
+        col("Description", "AccountDescription", ColumnKind::Text),
+    ];
+    let mut create = vec![
+        field("Account Name", "AccountName", FieldKind::Text).required().help(
+            "Starts with a lowercase letter; lowercase letters, digits and underscores (_), at most 100 characters.",
+        ),
+        field(
+            "Permissions",
+            "AccountPrivilege",
+            radio(&[("RoleReadWrite", "Read/Write"), ("RoleReadOnly", "Read-only")]),
+        )
+        .default("RoleReadWrite"),
+    ];
+    create.extend(password_twice("Password", "AccountPassword"));
+    create.push(field("Description", "AccountDescription", FieldKind::Textarea));
+    let mut change = vec![
+        field("Account", "AccountName", resources("tair", "accounts"))
+            .required()
+            .placeholder("Select an account"),
+        field("Old Password", "OldAccountPassword", FieldKind::Password).required(),
+    ];
+    change.extend(password_twice("New Password", "NewAccountPassword"));
+    accounts.creates = vec![
+        form(
+            "create-tair-account",
+            "Create Account",
+            "Create Account",
+            Container::Drawer,
+            "CreateAccount",
+            vec![step("", create)],
+        )
+        .fixed(&[("AccountType", "Normal")])
+        .success("The account is created."),
+        form(
+            "change-tair-password",
+            "Change Password",
+            "Change Password",
+            Container::Drawer,
+            "ModifyAccountPassword",
+            vec![step("", change)],
+        )
+        .success("The password is changed."),
+    ];
+    accounts.row_actions = vec![
+        row_form(
+            "Reset Password",
+            Inline,
+            form(
+                "reset-tair-password",
+                "Reset Password",
+                "Reset Password",
+                Container::Drawer,
+                "ResetAccountPassword",
+                vec![step("", password_twice("New Password", "AccountPassword").to_vec())],
+            )
+            .for_row("AccountName")
+            .success("The password is reset."),
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteAccount",
+            "AccountName",
+            confirm("Delete Account", "Are you sure you want to delete the account?"),
+        )
+        .disabled_when(
+            "AccountType",
+            DisableWhen::IsNot(vec![s("Normal")]),
+            "The default account cannot be deleted.",
+        ),
+    ];
+    accounts
+}
+
+/// An instance's Whitelist Settings page (set-whitelist.md): its whitelists, the default one
+/// modified from its Actions column, others added with Add Whitelist.
+fn tair_whitelist() -> PageSpec {
+    let mut groups = page(
+        "whitelist",
+        "Whitelist Settings",
+        "DescribeSecurityIps",
+        "SecurityIpGroups.SecurityIpGroup",
+        "SecurityIpGroupName",
+        "SecurityIpGroupName",
+    )
+    .under("instances", "InstanceId");
+    groups.total_path = None;
+    groups.columns = vec![
+        col("Whitelist Name", "SecurityIpGroupName", ColumnKind::Mono),
+        col("IP Addresses", "SecurityIpList", ColumnKind::Text),
+    ];
+    let ips = |id: &str, trigger: &str, title: &str, named: bool| {
+        let mut fields = Vec::new();
+        if named {
+            fields.push(
+                field("Whitelist Name", "SecurityIpGroupName", FieldKind::Text)
+                    .required()
+                    .help("2 to 32 characters: lowercase letters, digits and underscores (_), starting with a lowercase letter and ending with a lowercase letter or digit."),
+            );
+        }
+        fields.push(
+            field(
+                "Add Method",
+                "AddMethod",
+                radio(&[("manual", "Manually Modify"), ("ecs", "Import ECS Internal IP Address")]),
+            )
+            .default("manual")
+            .not_sent(),
+        );
+        fields.push(
+            field("IP Addresses", "SecurityIps", FieldKind::Textarea)
+                .required()
+                .prefilled_from("SecurityIpList")
+                .help("IP addresses or CIDR blocks separated by commas (,)."),
+        );
+        form(
+            id,
+            trigger,
+            title,
+            Container::Dialog,
+            "ModifySecurityIps",
+            vec![step("", fields)],
+        )
+        .success("The whitelist is modified.")
+    };
+    groups.creates = vec![ips("add-tair-whitelist", "Add Whitelist", "Add Whitelist", true)];
+    groups.row_actions = vec![row_form(
+        "Modify",
+        Inline,
+        ips("modify-tair-whitelist", "Modify", "Modify Whitelist", false).for_row("SecurityIpGroupName"),
+    )];
+    groups
 }

@@ -1,5 +1,7 @@
 //! Tair (Redis OSS-compatible), formerly ApsaraDB for Redis (API 2015-01-01): instances, specification
-//! changes, restarts and IP whitelists.
+//! changes, restarts, IP whitelists and accounts.
+
+mod accounts;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -30,6 +32,11 @@ pub static PRODUCT: Product = Product {
         Operation::write("RestartInstance", restart_instance),
         Operation::write("ModifySecurityIps", modify_security_ips),
         Operation::read("DescribeSecurityIps", describe_security_ips),
+        Operation::write("CreateAccount", accounts::create_account),
+        Operation::read("DescribeAccounts", accounts::describe_accounts),
+        Operation::write("ModifyAccountPassword", accounts::modify_account_password),
+        Operation::write("ResetAccountPassword", accounts::reset_account_password),
+        Operation::write("DeleteAccount", accounts::delete_account),
     ],
 };
 
@@ -216,6 +223,7 @@ fn create_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     }];
     store_groups(&mut instance, WHITELIST_ATTR, &whitelist)?;
     ctx.begin_transition(&mut instance, "Creating", "Normal");
+    let default_account = accounts::default_account(&instance, p.get("Password"), ctx.now_ms);
     let response = json!({
         "InstanceId": id,
         "InstanceName": name,
@@ -241,6 +249,7 @@ fn create_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     });
     ctx.reference(INSTANCE_TYPE, &id);
     ctx.put(instance);
+    ctx.put(default_account);
     Ok(response)
 }
 
@@ -426,6 +435,9 @@ fn delete_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
              expire.",
         ));
     }
+    for account in ctx.children(accounts::ACCOUNT, &instance.id) {
+        ctx.delete(&account.id);
+    }
     ctx.reference(INSTANCE_TYPE, &instance.id);
     ctx.delete(&instance.id);
     Ok(json!({}))
@@ -524,6 +536,97 @@ mod tests {
         assert_eq!(filtered["TotalCount"], 0);
         let by_id = h.ok(&PRODUCT, "DescribeInstances", &[("InstanceIds", &id)]);
         assert_eq!(by_id["TotalCount"], 1);
+    }
+
+    #[test]
+    fn accounts_start_with_the_default_one_and_passwords_are_checked() {
+        let h = TestConsole::new();
+        let id = create(&h, "redis.master.small.default");
+        let names = |h: &TestConsole| -> Vec<String> {
+            let body = h.ok(&PRODUCT, "DescribeAccounts", &[("InstanceId", &id)]);
+            body["Accounts"]["Account"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["AccountName"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(
+            names(&h),
+            [id.clone()],
+            "the default account is named after the instance"
+        );
+
+        let change = |old: &str| {
+            h.call(
+                &PRODUCT,
+                "ModifyAccountPassword",
+                &[
+                    ("InstanceId", &id),
+                    ("AccountName", &id),
+                    ("OldAccountPassword", old),
+                    ("NewAccountPassword", "Fresh!2026x"),
+                ],
+            )
+        };
+        let wrong = change("Guess!2026").unwrap_err();
+        assert_eq!(wrong.code, "InvalidOldAccountPassword");
+        change("Cache!2026").expect("the current password changes it");
+        assert!(change("Cache!2026").is_err(), "the old password no longer works");
+        let event = h.last_event("ModifyAccountPassword");
+        assert!(
+            !format!("{:?}", event.request_parameters).contains("Fresh!2026x"),
+            "{:?}",
+            event.request_parameters
+        );
+
+        h.ok(
+            &PRODUCT,
+            "CreateAccount",
+            &[
+                ("InstanceId", &id),
+                ("AccountName", "app_reader"),
+                ("AccountPassword", "Reader!2026"),
+                ("AccountPrivilege", "RoleReadOnly"),
+            ],
+        );
+        h.ok(
+            &PRODUCT,
+            "ResetAccountPassword",
+            &[
+                ("InstanceId", &id),
+                ("AccountName", "app_reader"),
+                ("AccountPassword", "Another!2026"),
+            ],
+        );
+        let weak = h.err(
+            &PRODUCT,
+            "ResetAccountPassword",
+            &[
+                ("InstanceId", &id),
+                ("AccountName", "app_reader"),
+                ("AccountPassword", "short"),
+            ],
+        );
+        assert_eq!(weak.code, "InvalidParameter");
+        assert_eq!(names(&h).len(), 2);
+        let default = h.err(&PRODUCT, "DeleteAccount", &[("InstanceId", &id), ("AccountName", &id)]);
+        assert_eq!(default.code, "InvalidAccountName.Default");
+        h.ok(
+            &PRODUCT,
+            "DeleteAccount",
+            &[("InstanceId", &id), ("AccountName", "app_reader")],
+        );
+        let gone = h.err(
+            &PRODUCT,
+            "ResetAccountPassword",
+            &[
+                ("InstanceId", &id),
+                ("AccountName", "app_reader"),
+                ("AccountPassword", "Another!2026"),
+            ],
+        );
+        assert_eq!(gone.code, "InvalidAccountName.NotFound");
     }
 
     #[test]
