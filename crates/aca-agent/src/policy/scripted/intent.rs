@@ -43,6 +43,9 @@ pub enum Intent {
         confirm: bool,
         batch: bool,
     },
+    /// Click whichever of the controls the page shows ("click Enable Console Logon or Modify
+    /// Logon Settings": the one the resource's state offers), the first when it shows none.
+    ClickEither { labels: Vec<String>, row: bool },
     /// Type a value into a labelled field.
     Fill {
         label: String,
@@ -86,6 +89,7 @@ impl Intent {
             Intent::InWizardStep { name } => format!("check that the wizard shows the {name} step"),
             Intent::Click { label, row: true, .. } => format!("click \"{label}\" in the resource's row"),
             Intent::Click { label, .. } => format!("click \"{label}\""),
+            Intent::ClickEither { labels, .. } => format!("click \"{}\"", labels.join("\" or \"")),
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
             Intent::Set { label } => format!("give \"{label}\" a value"),
             Intent::SetIfRequired { label } => format!("give \"{label}\" a value if the page requires one"),
@@ -396,7 +400,22 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         // following table.": a click the sentence gives before the table opens the form it fills.
         let table_at = lower.find("following").filter(|_| tabled);
         let mut before_table = 0;
+        let mut either_of_previous = false;
         for (i, label) in unused.iter().enumerate() {
+            if std::mem::take(&mut either_of_previous) {
+                continue;
+            }
+            // "click Enable Console Logon or Modify Logon Settings": one of two, as the page offers.
+            if let Some(other) = unused.get(i + 1)
+                && lower.contains(&format!("{} or {}", label.to_lowercase(), other.to_lowercase()))
+            {
+                either_of_previous = true;
+                out.push(Intent::ClickEither {
+                    labels: vec![label.clone(), other.clone()],
+                    row,
+                });
+                continue;
+            }
             let opens_form = table_at.is_some_and(|t| lower.find(&label.to_lowercase()).is_some_and(|p| p < t));
             let click = Intent::Click {
                 label: label.clone(),

@@ -441,6 +441,13 @@ impl ScriptedPolicy {
                     self.ground_click(ctx, label, *row, *confirm, *batch)
                 }
             }
+            Intent::ClickEither { labels, row } => {
+                let shown = labels.iter().find(|label| {
+                    !ground::labelled(ctx.observation, label, ground::CLICKABLE, |m| m == LabelMatch::Exact).is_empty()
+                });
+                let label = shown.or(labels.first()).cloned().unwrap_or_default();
+                self.ground_click(ctx, &label, *row, false, false)
+            }
             Intent::Fill {
                 label,
                 value,
@@ -605,6 +612,7 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
         Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),
+        Intent::ClickEither { labels, .. } => Some(labels.iter().any(|l| exact(l, CLICKABLE))),
         Intent::Fill { label, .. } | Intent::Set { label } => Some(exact(label, &[Role::Textbox, Role::Combobox])),
         Intent::Choose { labels, .. } => Some(labels.iter().any(|l| exact(l, &[Role::Combobox]))),
     }

@@ -77,6 +77,14 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
                 roles: CLICKABLE.to_vec(),
                 row: *row,
             },
+            Intent::ClickEither { labels, row } => match labels.first() {
+                Some(label) => Expectation::Label {
+                    label: label.clone(),
+                    roles: CLICKABLE.to_vec(),
+                    row: *row,
+                },
+                None => continue,
+            },
             Intent::Fill { label, .. } | Intent::Set { label } => Expectation::Label {
                 label: label.clone(),
                 roles: vec![Role::Textbox, Role::Combobox],

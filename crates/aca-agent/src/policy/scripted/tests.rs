@@ -1165,6 +1165,50 @@ fn what_a_wizard_asks_for_after_the_page_ends_is_noted_not_a_defect() {
     );
 }
 
+/// A user's Authentication tab offering Enable Console Logon, the user having no password yet.
+#[derive(Default)]
+struct LogonSettings {
+    opened: bool,
+}
+
+impl FakeConsole for LogonSettings {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Tab, "Authentication", vec![]).state.selected = true;
+        elements.add(Role::Button, "Enable Console Logon", vec![]);
+        if self.opened {
+            let panel = vec![place(PlaceKind::Panel, "Modify Logon Settings")];
+            elements.add(Role::DialogTitle, "Modify Logon Settings", panel);
+        }
+        Observation {
+            title: "Users".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if let GuiAction::Click { index: 2 } = action {
+            self.opened = true;
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn of_two_buttons_a_step_offers_with_or_the_one_the_page_shows_is_clicked() {
+    let procedure = aca_docs::parse_markdown(
+        "# Reset a password\n\n## Procedure\n\n\
+         1. On the **Authentication** tab, click **Enable Console Logon** or **Modify Logon Settings**.\n",
+    )
+    .expect("the page parses");
+    let mut console = LogonSettings::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.opened, "Enable Console Logon clicked");
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+}
+
 #[test]
 fn setting_a_text_box_to_a_value_types_it() {
     let procedure = aca_docs::parse_markdown(

@@ -551,7 +551,11 @@ mod tests {
                 .map(|a| a["AccountName"].as_str().unwrap().to_owned())
                 .collect()
         };
-        assert_eq!(names(&h), [id.as_str()], "the default account is named after the instance");
+        assert_eq!(
+            names(&h),
+            [id.as_str()],
+            "the default account is named after the instance"
+        );
 
         let change = |old: &str| {
             h.call(
