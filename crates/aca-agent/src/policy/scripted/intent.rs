@@ -173,10 +173,16 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
+    // "In the panel that appears, select the account": a dialog or panel the page does not name.
     let in_dialog = step
         .container
         .as_ref()
-        .is_some_and(|c| matches!(c.kind, ContainerKind::Dialog | ContainerKind::Panel));
+        .is_some_and(|c| matches!(c.kind, ContainerKind::Dialog | ContainerKind::Panel))
+        || ["panel", "dialog box", "dialog"].iter().any(|kind| {
+            step.text
+                .to_lowercase()
+                .starts_with(&format!("in the {kind} that appears"))
+        });
     if in_dialog && let Some(id) = types_resource_name(&step.text) {
         out.push(Intent::TypeResourceName { id });
     }
@@ -988,6 +994,20 @@ mod tests {
             vec![StepAction::Select],
         );
         assert!(intents(&list, &Task::default()).contains(&Intent::SelectRows));
+        // A panel the page does not name is a panel too.
+        let unnamed = step(
+            "In the panel that appears, select the account for which you want to change the password.",
+            &[],
+            vec![StepAction::Select],
+        );
+        assert_eq!(
+            intents(&unnamed, &Task::default()).last(),
+            Some(&Intent::Choose {
+                labels: vec!["account".into()],
+                value: None,
+                undocumented: false
+            })
+        );
     }
 
     #[test]

@@ -208,9 +208,35 @@ impl ScriptedPolicy {
         )
     }
 
+    /// The rows a step acts on: the one it names ("find the **default** whitelist") when the list
+    /// shows exactly one row so named, else the task's resources'.
+    fn row_names(&self, ctx: &Context<'_>) -> Vec<String> {
+        let rows: Vec<&str> = ctx
+            .observation
+            .elements
+            .iter()
+            .filter_map(row_of)
+            .map(|r| r.name.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let named: Vec<String> = self
+            .step(ctx)
+            .map(|step| step.mentions)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|m| rows.iter().filter(|r| mentions(r, m)).count() == 1)
+            .collect();
+        if named.is_empty() {
+            Self::resource_names(ctx)
+        } else {
+            named
+        }
+    }
+
     pub(super) fn ground_row(&mut self, ctx: &Context<'_>) -> Move {
         let obs = ctx.observation;
-        let names = Self::resource_names(ctx);
+        let names = self.row_names(ctx);
         let rows: Vec<&Element> = obs.elements.iter().filter(|e| row_of(e).is_some()).collect();
         let ours = rows
             .iter()
@@ -278,7 +304,7 @@ impl ScriptedPolicy {
             Move::Done(_) => {}
             other => return other,
         }
-        let names = Self::resource_names(ctx);
+        let names = self.row_names(ctx);
         let ours = |e: &&Element| {
             e.role == Role::Link
                 && row_of(e).is_some_and(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)))
@@ -589,7 +615,7 @@ impl ScriptedPolicy {
     ) -> Move {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
-        let names = Self::resource_names(ctx);
+        let names = self.row_names(ctx);
         if row && ctx.task.resource_report.is_none() && !self.asked_resource {
             return Move::Provision(self.resource_description(ctx));
         }

@@ -936,6 +936,51 @@ fn a_later_method_asks_again_for_what_an_earlier_one_revoked() {
     assert_eq!(console.revoked, 2, "each method revoked the grant");
 }
 
+/// An instance's whitelists: rows `default` and `app`, each with Modify.
+#[derive(Default)]
+struct Whitelists {
+    modified: Option<&'static str>,
+}
+
+impl FakeConsole for Whitelists {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Heading, "Whitelist Settings", vec![]);
+        for name in ["app", "default"] {
+            let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, name)];
+            elements.add(Role::Cell, name, row.clone());
+            elements.add(Role::Link, "Modify", row);
+        }
+        Observation {
+            title: "Whitelist Settings".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Click { index: 3 } => self.modified = Some("app"),
+            GuiAction::Click { index: 5 } => self.modified = Some("default"),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_row_the_step_names_is_the_one_acted_on() {
+    let procedure = aca_docs::parse_markdown(
+        "# Configure whitelists\n\n## Procedure\n\n\
+         1. Find the **default** whitelist and click **Modify** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let task = task_with_resource(procedure, "Tair instance r-bp1", &["r-bp1"]);
+    let mut console = Whitelists::default();
+    drive(&mut console, task, 10);
+    assert_eq!(console.modified, Some("default"));
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
