@@ -38,7 +38,17 @@ pub(super) fn shown_product(obs: &Observation) -> Option<String> {
 /// but neither holds all the other's words. An acronym (`ECS` for Elastic Compute Service) shares
 /// no word and says nothing.
 pub(super) fn product_renamed(documented: &str, shown: &str) -> bool {
-    let (a, b) = (words(documented), words(shown));
+    product_renamed_on(documented, shown, "")
+}
+
+/// As [`product_renamed`], where the documented name may end with the page the console opens on
+/// ("Access RDS Instances": the RDS console's Instances page).
+fn product_renamed_on(documented: &str, shown: &str, page: &str) -> bool {
+    let (mut a, b) = (words(documented), words(shown));
+    let page = words(page);
+    if !page.is_empty() && a.len() > page.len() && a.ends_with(&page) {
+        a.truncate(a.len() - page.len());
+    }
     if a.is_empty() || b.is_empty() {
         return false;
     }
@@ -49,7 +59,8 @@ pub(super) fn product_renamed(documented: &str, shown: &str) -> bool {
 impl ScriptedPolicy {
     pub(super) fn ground_in_console(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
-        let Some(shown) = shown_product(obs).filter(|shown| product_renamed(name, shown)) else {
+        let page = obs.title.split(" - ").next().unwrap_or_default();
+        let Some(shown) = shown_product(obs).filter(|shown| product_renamed_on(name, shown, page)) else {
             return Move::Done(Some("the runtime opens the console".into()));
         };
         let evidence = vec![format!("Title: {}", aca_core::observation::quote(&obs.title))];
@@ -88,6 +99,8 @@ mod tests {
         assert!(!product_renamed("CloudMonitor", "CloudMonitor"));
         assert!(!product_renamed("CLB", "Server Load Balancer"));
         assert!(!product_renamed("CLB", "Classic Load Balancer (CLB)"));
+        assert!(!product_renamed_on("RDS Instances", "ApsaraDB RDS", "Instances"));
+        assert!(product_renamed_on("RDS Instances", "ApsaraDB RDS", "Accounts"));
         assert!(!product_renamed(
             "Classic Load Balancer (CLB)",
             "Classic Load Balancer (CLB)"

@@ -1,7 +1,7 @@
 //! Grounding of form fields and drop-down lists, documented values, and what happens around a
 //! confirmation: documented required fields filled first, field errors answered after.
 
-use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Role};
+use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, PlaceKind, Role};
 
 use super::alternative::{Alternative, scroll_alternative};
 use super::ground::{
@@ -97,9 +97,14 @@ impl ScriptedPolicy {
                     .iter()
                     .any(|w| self.step(ctx).is_some_and(|s| s.text.to_lowercase().contains(w)));
             let unmentioned = !documented_anywhere(ctx, &field.name) && !named_by_kind;
-            // Past the page's last step (a wizard taken on to its end) the page says nothing at
-            // all: what the console asks for there is noted, not held against the page.
-            let undocumented = unmentioned && self.implicit_clicks == 0;
+            // A wizard taken on past the page's end, to a step the page never names: what the
+            // console asks for there is noted, not held against the page.
+            let past_the_page = self.implicit_clicks > 0
+                && field.places.iter().any(|place| {
+                    let name = place.name.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+                    place.kind == PlaceKind::WizardStep && !name.is_empty() && !documented_anywhere(ctx, name)
+                });
+            let undocumented = unmentioned && !past_the_page;
             if unmentioned && !undocumented {
                 let note = format!(
                     "the console then asked for {}, which the page does not mention; a value was made up",

@@ -1158,11 +1158,13 @@ impl FakeConsole for WizardAskingPastThePage {
         if !self.submitted {
             elements.add(Role::DialogTitle, "Configure Listener", dialog.clone());
             if self.second {
-                let port = elements.add(Role::Textbox, "Backend Server Port", dialog.clone());
+                let mut step = dialog.clone();
+                step.push(place(PlaceKind::WizardStep, "2 Backend Servers"));
+                let port = elements.add(Role::Textbox, "Backend Server Port", step.clone());
                 port.value = self.port.clone();
                 port.state.required = true;
                 if self.refused && self.port.is_none() {
-                    elements.add(Role::FieldError, "This field is required.", dialog.clone());
+                    elements.add(Role::FieldError, "This field is required.", step);
                 }
                 elements.add(Role::Button, "Submit", dialog);
             } else {
