@@ -37,13 +37,9 @@ pub(super) fn shown_product(obs: &Observation) -> Option<String> {
 /// Whether the product the console shows is the documented one renamed: the names share a word,
 /// but neither holds all the other's words. An acronym (`ECS` for Elastic Compute Service) shares
 /// no word and says nothing.
-pub(super) fn product_renamed(documented: &str, shown: &str) -> bool {
-    product_renamed_on(documented, shown, "")
-}
-
-/// As [`product_renamed`], where the documented name may end with the page the console opens on
-/// ("Access RDS Instances": the RDS console's Instances page).
-fn product_renamed_on(documented: &str, shown: &str, page: &str) -> bool {
+/// The documented name may end with the page the console opens on ("Access RDS Instances": the RDS
+/// console's Instances page).
+pub(super) fn product_renamed(documented: &str, shown: &str, page: &str) -> bool {
     let (mut a, b) = (words(documented), words(shown));
     let page = words(page);
     if !page.is_empty() && a.len() > page.len() && a.ends_with(&page) {
@@ -60,7 +56,7 @@ impl ScriptedPolicy {
     pub(super) fn ground_in_console(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
         let page = obs.title.split(" - ").next().unwrap_or_default();
-        let Some(shown) = shown_product(obs).filter(|shown| product_renamed_on(name, shown, page)) else {
+        let Some(shown) = shown_product(obs).filter(|shown| product_renamed(name, shown, page)) else {
             return Move::Done(Some("the runtime opens the console".into()));
         };
         let evidence = vec![format!("Title: {}", aca_core::observation::quote(&obs.title))];
@@ -90,21 +86,21 @@ mod tests {
 
     #[test]
     fn a_product_sharing_some_words_is_renamed_and_an_acronym_is_not() {
-        assert!(product_renamed("Tair (Redis OSS-compatible)", "ApsaraDB for Redis"));
-        assert!(product_renamed("ApsaraDB for Redis", "Tair (Redis OSS-compatible)"));
-        assert!(!product_renamed("ECS", "Elastic Compute Service"));
-        assert!(!product_renamed("Simple Log Service", "Simple Log Service"));
-        assert!(!product_renamed("Alibaba Cloud DNS", "Alibaba Cloud DNS"));
-        assert!(!product_renamed("ApsaraDB RDS", "ApsaraDB RDS"));
-        assert!(!product_renamed("CloudMonitor", "CloudMonitor"));
-        assert!(!product_renamed("CLB", "Server Load Balancer"));
-        assert!(!product_renamed("CLB", "Classic Load Balancer (CLB)"));
-        assert!(!product_renamed_on("RDS Instances", "ApsaraDB RDS", "Instances"));
-        assert!(product_renamed_on("RDS Instances", "ApsaraDB RDS", "Accounts"));
+        assert!(product_renamed("Tair (Redis OSS-compatible)", "ApsaraDB for Redis", ""));
+        assert!(product_renamed("ApsaraDB for Redis", "Tair (Redis OSS-compatible)", ""));
+        assert!(!product_renamed("ECS", "Elastic Compute Service", ""));
+        assert!(!product_renamed("Simple Log Service", "Simple Log Service", ""));
+        assert!(!product_renamed("Alibaba Cloud DNS", "Alibaba Cloud DNS", ""));
+        assert!(!product_renamed("ApsaraDB RDS", "ApsaraDB RDS", ""));
+        assert!(!product_renamed("CloudMonitor", "CloudMonitor", ""));
+        assert!(!product_renamed("CLB", "Server Load Balancer", ""));
+        assert!(!product_renamed("CLB", "Classic Load Balancer (CLB)", ""));
+        assert!(!product_renamed("RDS Instances", "ApsaraDB RDS", "Instances"));
+        assert!(product_renamed("RDS Instances", "ApsaraDB RDS", "Accounts"));
         assert!(!product_renamed(
             "Classic Load Balancer (CLB)",
             "Classic Load Balancer (CLB)"
         ));
-        assert!(product_renamed("Server Load Balancer", "Classic Load Balancer (CLB)"));
+        assert!(product_renamed("Server Load Balancer", "Classic Load Balancer (CLB)", ""));
     }
 }
