@@ -99,8 +99,13 @@ mod tests {
         assert!(product_renamed("RDS Instances", "ApsaraDB RDS", "Accounts"));
         assert!(!product_renamed(
             "Classic Load Balancer (CLB)",
-            "Classic Load Balancer (CLB)"
+            "Classic Load Balancer (CLB)",
+            ""
         ));
-        assert!(product_renamed("Server Load Balancer", "Classic Load Balancer (CLB)", ""));
+        assert!(product_renamed(
+            "Server Load Balancer",
+            "Classic Load Balancer (CLB)",
+            ""
+        ));
     }
 }
