@@ -1664,3 +1664,72 @@ async fn a_tair_instances_own_pages_change_a_password_and_modify_the_default_whi
     let default = &ips["SecurityIpGroups"]["SecurityIpGroup"][0];
     assert_eq!(default["SecurityIpList"].as_str(), Some("10.0.1.0/24"), "{ips}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never_shows() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/ram/users")).await.unwrap();
+    click_xpath(
+        &page,
+        "//a[normalize-space()='Create User'] | //button[normalize-space()='Create User']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "location.pathname.endsWith('/create-user')",
+        "the Create User page",
+    )
+    .await;
+    let form = "form[data-ui-form]";
+    type_into(&page, &format!("{form} input[name='UserName']"), "doc-writer").await;
+    type_into(&page, &format!("{form} input[name='DisplayName']"), "Doc Writer").await;
+    type_into(&page, &format!("{form} input[name='Tag.1.Key']"), "team").await;
+    type_into(&page, &format!("{form} input[name='Tag.1.Value']"), "docs").await;
+    click(&page, &format!("{form} input[name='ConsoleAccess']")).await;
+    click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The RAM user is created.')",
+        "the user created",
+    )
+    .await;
+    let shown: String = page
+        .evaluate("document.body.innerText")
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    chromium.close().await;
+    let user = setup_call(&console, account, "ram", "GetUser", &[("UserName", "doc-writer")]);
+    assert_eq!(
+        user["User"]["Tags"]["Tag"][0]["TagKey"].as_str(),
+        Some("team"),
+        "{user}"
+    );
+    let account_state = console.store.account(account).unwrap();
+    let state = account_state.lock();
+    let profile = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "CreateLoginProfile")
+        .expect("Console Access set a logon password");
+    assert!(profile.error_code.is_none(), "{:?}", profile.error_message);
+    let sent = format!("{:?}", profile.request_parameters);
+    assert!(sent.contains("doc-writer"), "{sent}");
+    // The console made the password up: the audit log keeps it masked, the page never shows it.
+    let password = profile.request_parameters.get("Password").and_then(|v| v.as_str());
+    assert_eq!(password, Some("******"));
+    assert!(!shown.contains("Aa1!"), "{shown}");
+    let create = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "CreateUser")
+        .expect("a CreateUser event");
+    assert!(!create.request_parameters.contains_key("Password"));
+}

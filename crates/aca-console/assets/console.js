@@ -244,15 +244,23 @@
         if (c) c.value = v == null ? '' : v;
       }
     });
+    fillGenerated(form);
+    showStep(form, 0);
+    var submit = form.querySelector('[data-submit]');
+    if (submit) submit.disabled = false;
+  }
+  // Values the page makes up when the form opens: a rule id, a password that is never shown.
+  function fillGenerated(form) {
     form.querySelectorAll('[data-generate]').forEach(function (input) {
       input.value = input.getAttribute('data-generate') === 'password'
         ? 'Aa1!' + Math.random().toString(36).slice(2, 10) + Math.random().toString(36).slice(2, 8)
         : 'rule-' + Math.random().toString(16).slice(2, 10) + Date.now().toString(16);
     });
-    showStep(form, 0);
-    var submit = form.querySelector('[data-submit]');
-    if (submit) submit.disabled = false;
   }
+  // A form that is a page of its own is open from the start.
+  document.querySelectorAll('form[data-ui-form]').forEach(function (form) {
+    if (!form.closest('.dialog-mask, .drawer-mask')) fillGenerated(form);
+  });
   function steps(form) { return form.querySelectorAll('[data-step-panel]'); }
   function currentStep(form) {
     var panels = steps(form);
@@ -326,6 +334,7 @@
     var values = {};
     form.querySelectorAll('[name]').forEach(function (el) {
       if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
+      if (form.tagName === 'FORM' && el.closest('[data-then]')) return;
       values[el.getAttribute('name')] = (el.value || '').trim();
     });
     var config = window.ALIYUN_CONSOLE_CONFIG || {};
@@ -371,16 +380,23 @@
     var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
     var chain = Promise.resolve({ ok: true });
     form.querySelectorAll('[data-then]').forEach(function (section) {
+      // A section whose check box is not ticked makes no call (Console Access left off).
+      var gate = section.getAttribute('data-then-if');
+      if (gate && !section.querySelector('input[name="' + gate + '"]:checked')) return;
       chain = chain.then(function (prev) {
         if (!prev.ok) return prev;
         var params = {};
-        JSON.parse(section.getAttribute('data-carry') || '[]').forEach(function (c) { params[c[0]] = first[c[1]]; });
+        // Carried from the form's response, by a dotted path (`User.UserName`).
+        JSON.parse(section.getAttribute('data-carry') || '[]').forEach(function (c) {
+          params[c[0]] = c[1].split('.').reduce(function (v, key) { return v == null ? v : v[key]; }, first);
+        });
         section.querySelectorAll('[name]').forEach(function (el) {
           if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
-      if (el.hasAttribute('data-not-sent')) return;
+          if (el.hasAttribute('data-not-sent')) return;
           var v = (el.value || '').trim();
           if (v !== '') params[el.getAttribute('name')] = v;
         });
+        JSON.parse(section.getAttribute('data-compose') || '[]').forEach(function (c) { params[c[0]] = compose(section, c[1]); });
         return post(base + section.getAttribute('data-then'), params).then(function (r) {
           r.section = section;
           return r;

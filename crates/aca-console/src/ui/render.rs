@@ -765,8 +765,9 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
         @for (i, step) in form.steps.iter().enumerate().filter(|(_, step)| step.dialog.is_none()) {
             @let then_action = step.then.as_ref().map(|(action, _)| action.as_str());
             @let carry = step.then.as_ref().map(|(_, carry)| json_attr(carry));
+            @let then_compose = (!step.then_compose.is_empty()).then(|| json_attr(&step.then_compose));
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
-                data-carry=[carry] {
+                data-carry=[carry] data-then-if=[step.then_if.as_deref()] data-compose=[then_compose] {
                 @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {
                     h3 class="section-title" { (step.title) }
                 }

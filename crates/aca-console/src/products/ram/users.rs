@@ -12,6 +12,7 @@ pub(super) fn user_json(user: &Resource) -> Value {
         "Comments": user.attr_str("Comments"),
         "CreateDate": iso8601(user.created_ms),
         "UpdateDate": user.attr_str("UpdateDate"),
+        "Tags": { "Tag": user.attrs.get("Tags").cloned().unwrap_or_else(|| json!([])) },
     })
 }
 
@@ -28,11 +29,14 @@ pub(super) fn create_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
     }
     let comments = p.get("Comments").unwrap_or("");
     check_comments("Comments", comments)?;
+    // The console tags a user as it creates it (create-ram-user.md).
+    let tags = crate::products::tags::tags(p)?;
     if by_name(ctx, USER, name).is_some() {
         return Err(already_exists("User", "The user does already EXIST."));
     }
     let now = iso8601(ctx.now_ms);
     let user = Resource::new(USER, numeric_id(), GLOBAL, name, "Active", ctx.now_ms)
+        .with("Tags", tags)
         .with("DisplayName", display_name)
         .with("MobilePhone", p.get("MobilePhone").unwrap_or(""))
         .with("Email", p.get("Email").unwrap_or(""))

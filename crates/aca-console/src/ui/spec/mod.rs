@@ -279,6 +279,11 @@ pub struct Step {
     /// Settings folded under a heading until its button opens them (a listener's Advanced
     /// Settings, opened with Modify); sent like the step's own fields.
     pub fold: Option<Fold>,
+    /// For a section that is its own call: the check box of the section that must be ticked for
+    /// the call to be made (Console Access on the Create User page), and parameters composed from
+    /// the section's fields as [`FormSpec::compose`] does.
+    pub then_if: Option<String>,
+    pub then_compose: Vec<(String, String)>,
 }
 
 /// A folded section of a step: its heading, the button that unfolds it, and its fields.
@@ -296,6 +301,15 @@ impl Step {
     }
     pub(crate) fn in_dialog(mut self, title: &str) -> Self {
         self.dialog = Some(s(title));
+        self
+    }
+    /// The section's own call is made only when its check box `param` is ticked.
+    pub(crate) fn then_if(mut self, param: &str) -> Self {
+        self.then_if = Some(s(param));
+        self
+    }
+    pub(crate) fn then_compose(mut self, param: &str, template: &str) -> Self {
+        self.then_compose.push((s(param), s(template)));
         self
     }
     pub(crate) fn folded(mut self, heading: &str, button: &str, fields: Vec<Field>) -> Self {
@@ -636,6 +650,8 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         then: None,
         dialog: None,
         fold: None,
+        then_if: None,
+        then_compose: Vec::new(),
     }
 }
 

@@ -3,6 +3,64 @@
 use super::*;
 use crate::profile::Placement::{AllActions, Inline, More};
 
+/// A logon password as the console sets one: made up by the console (never shown) or typed; on the
+/// Create User page behind the Console Access check box, with its reset and MFA settings.
+fn logon_password_fields(create_user: bool) -> Vec<Field> {
+    let mut fields = Vec::new();
+    if create_user {
+        fields.push(field("Console Access", "ConsoleAccess", FieldKind::Checkbox).not_sent());
+    }
+    let label = if create_user {
+        "Set Console Password"
+    } else {
+        "Logon Password"
+    };
+    fields.extend([
+        field(
+            label,
+            "PasswordMode",
+            radio(&[
+                ("auto", "Automatically Regenerate Default Password"),
+                ("custom", "Reset Custom Password"),
+            ]),
+        )
+        .default("auto")
+        .not_sent(),
+        field("Custom Password", "CustomPassword", FieldKind::Password)
+            .help("8 to 32 characters, for Reset Custom Password.")
+            .not_sent(),
+        field(
+            "Default Password",
+            "DefaultPassword",
+            FieldKind::Generated(Generate::Password),
+        )
+        .not_sent(),
+    ]);
+    if create_user {
+        fields.extend([
+            field(
+                "Password Reset",
+                "PasswordResetRequired",
+                radio(&[("true", "Required at Next Logon"), ("false", "Not Required")]),
+            )
+            .default("false"),
+            field(
+                "Enable MFA",
+                "MFABindRequired",
+                radio(&[("true", "Required at Next Logon"), ("false", "Not Required")]),
+            )
+            .default("false"),
+        ]);
+    } else {
+        fields.push(field(
+            "Require Password Reset at Next Logon",
+            "PasswordResetRequired",
+            FieldKind::Checkbox,
+        ));
+    }
+    fields
+}
+
 pub fn ram() -> ProductSpec {
     let mut users = page("users", "Users", "ListUsers", "Users.User", "UserName", "DisplayName");
     users.regional = false;
@@ -15,26 +73,35 @@ pub fn ram() -> ProductSpec {
         col("UID", "UserId", ColumnKind::Mono),
         col("Created At", "CreateDate", ColumnKind::Time),
     ];
+    // create-ram-user.md (2023-12-25): the Create User page, its User Account Information section
+    // with a Tag, and its Access Mode section, whose Console Access sets a logon password (a call of
+    // its own once the user exists).
     users.creates = vec![
         form(
             "create-user",
             "Create User",
             "Create User",
-            Container::Drawer,
+            Container::Page,
             "CreateUser",
-            vec![step(
-                "User Account Information",
-                vec![
-                    field("Logon Name", "UserName", FieldKind::Text)
-                        .required()
-                        .rule("username")
-                        .help("1 to 64 characters: letters, digits, periods (.), hyphens (-) and underscores (_)."),
-                    field("Display Name", "DisplayName", FieldKind::Text)
-                        .required()
-                        .placeholder("Enter a display name"),
-                    field("Note", "Comments", FieldKind::Textarea),
-                ],
-            )],
+            vec![
+                step(
+                    "User Account Information",
+                    vec![
+                        field("Logon Name", "UserName", FieldKind::Text)
+                            .required()
+                            .rule("username")
+                            .help("1 to 64 characters: letters, digits, periods (.), hyphens (-) and underscores (_)."),
+                        field("Display Name", "DisplayName", FieldKind::Text)
+                            .required()
+                            .placeholder("Enter a display name"),
+                        field("Tag", "Tag", FieldKind::Tag),
+                    ],
+                ),
+                step("Access Mode", logon_password_fields(true))
+                    .then("CreateLoginProfile", &[("UserName", "User.UserName")])
+                    .then_if("ConsoleAccess")
+                    .then_compose("Password", "{CustomPassword|DefaultPassword}"),
+            ],
         )
         .success("The RAM user is created."),
     ];
@@ -170,35 +237,7 @@ pub fn ram() -> ProductSpec {
             "Modify Logon Settings",
             Container::Drawer,
             "CreateLoginProfile",
-            vec![step(
-                "Set Logon Password",
-                vec![
-                    field(
-                        "Logon Password",
-                        "PasswordMode",
-                        radio(&[
-                            ("auto", "Automatically Regenerate Default Password"),
-                            ("custom", "Reset Custom Password"),
-                        ]),
-                    )
-                    .default("auto")
-                    .not_sent(),
-                    field("Custom Password", "CustomPassword", FieldKind::Password)
-                        .help("8 to 32 characters, for Reset Custom Password.")
-                        .not_sent(),
-                    field(
-                        "Default Password",
-                        "DefaultPassword",
-                        FieldKind::Generated(Generate::Password),
-                    )
-                    .not_sent(),
-                    field(
-                        "Require Password Reset at Next Logon",
-                        "PasswordResetRequired",
-                        FieldKind::Checkbox,
-                    ),
-                ],
-            )],
+            vec![step("Set Logon Password", logon_password_fields(false))],
         )
         .compose("Password", "{CustomPassword|DefaultPassword}")
         .success("Console logon is enabled."),
