@@ -120,7 +120,9 @@ pub fn mentions(haystack: &str, label: &str) -> bool {
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace()
             .map(|w| {
+                // A sentence's full stop is no part of its last word ("a new password.").
                 w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
+                    .trim_end_matches('.')
                     .to_lowercase()
             })
             .filter(|w| !w.is_empty())
@@ -198,6 +200,11 @@ mod tests {
     fn mentions_need_whole_words() {
         assert!(mentions("vpc-bp1 web-vpc", "web-vpc"));
         assert!(!mentions("vpc-bp1 web-vpc-2", "web-vpc"));
+        assert!(mentions(
+            "enter the current password and a new password.",
+            "New Password"
+        ));
+        assert!(mentions("open example.com.", "example.com"));
     }
 
     #[test]

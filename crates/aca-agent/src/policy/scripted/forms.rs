@@ -690,6 +690,22 @@ fn documented_value(ctx: &Context<'_>, step: usize, field: &str) -> Option<Strin
 /// Whether the page names a field anywhere: a parameter table, a step's labels or values, or a
 /// step's sentence ("select a VPC and a vSwitch").
 fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
+    // "Confirm Password" repeats the password the page documents; "Old Password" is the one it
+    // calls the current password.
+    let lower = normalise(field);
+    if let Some(confirmed) = lower.strip_prefix("confirm ")
+        && (documented_anywhere(ctx, confirmed) || documented_anywhere(ctx, &format!("new {confirmed}")))
+    {
+        return true;
+    }
+    if let Some(rest) = lower.strip_prefix("old ")
+        && ctx
+            .steps
+            .iter()
+            .any(|s| crate::label::mentions(&s.text, &format!("current {rest}")))
+    {
+        return true;
+    }
     let named = |label: &str| match_label(label, field) == Some(LabelMatch::Exact);
     if ctx
         .steps
