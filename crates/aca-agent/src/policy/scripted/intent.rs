@@ -425,7 +425,9 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             let opens_form = table_at.is_some_and(|t| lower.find(&label.to_lowercase()).is_some_and(|p| p < t));
             let click = Intent::Click {
                 label: label.clone(),
-                row,
+                // "click Enable in the Actions column, …, and then click OK": the OK is the
+                // dialog's, not the row's.
+                row: row && !(i > 0 && crate::label::is_confirm_label(label)),
                 // The click that ends a step with a parameter table (`Next`) submits its form as a
                 // confirmation does: required fields first, field errors answered after.
                 // The last click of a step in a dialog submits the dialog ("enter the name of the
@@ -967,6 +969,24 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn the_ok_after_a_row_action_is_the_dialogs() {
+        let mut s = step(
+            "Find the required key, click Enable in the Actions column, configure the parameters, and then click OK.",
+            &["Enable", "OK"],
+            vec![StepAction::Find, StepAction::Click],
+        );
+        s.column = Some("Actions".into());
+        let clicks: Vec<(String, bool)> = intents(&s, &Task::default())
+            .into_iter()
+            .filter_map(|i| match i {
+                Intent::Click { label, row, .. } => Some((label, row)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(clicks, [("Enable".to_owned(), true), ("OK".to_owned(), false)]);
     }
 
     #[test]
