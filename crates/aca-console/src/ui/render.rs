@@ -648,7 +648,8 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         },
         FieldKind::Tag => html! {
             div class="tag-pair" {
-                input class="input" type="text" name=(format!("{}.1.Key", field.param)) aria-label="Tag Key"
+                // The key box carries the field's own label: it is what "Tag" names.
+                input class="input" type="text" name=(format!("{}.1.Key", field.param)) aria-label=(field.label)
                     placeholder="Tag Key" autocomplete="off";
                 input class="input" type="text" name=(format!("{}.1.Value", field.param)) aria-label="Tag Value"
                     placeholder="Tag Value" autocomplete="off";

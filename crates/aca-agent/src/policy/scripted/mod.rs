@@ -95,6 +95,9 @@ pub struct ScriptedPolicy {
     acted_in_step: bool,
     /// The current step filled a field: it typed, or chose in a field of the form it works in.
     filled_in_step: bool,
+    /// The page a step last filled a field on: a page's form an earlier step filled is still
+    /// the procedure's while the page shows it.
+    filled_on: Option<String>,
     /// Any step acted on the page.
     acted_in_episode: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
@@ -246,7 +249,7 @@ impl Policy for ScriptedPolicy {
                     self.pending = Some(effect);
                     self.acted_in_step = true;
                     self.acted_in_episode = true;
-                    self.filled_in_step |= matches!(action, GuiAction::Type { .. } | GuiAction::Select { .. })
+                    let fills = matches!(action, GuiAction::Type { .. } | GuiAction::Select { .. })
                         || matches!(
                             intent,
                             Intent::Fill { .. }
@@ -254,6 +257,10 @@ impl Policy for ScriptedPolicy {
                                 | Intent::SetIfRequired { .. }
                                 | Intent::Choose { .. }
                         );
+                    self.filled_in_step |= fills;
+                    if fills {
+                        self.filled_on = Some(ctx.observation.url.clone());
+                    }
                     let mut decision = self.decision(ctx, Action::Gui(action), &goal);
                     decision.grounding = grounding;
                     decision.failed_attempt = self.failure.take().or(failed);
@@ -358,7 +365,8 @@ impl ScriptedPolicy {
         let modal = ground::open_modal(obs);
         // A page's form is submitted only when the step filled it; a dialog the procedure opened
         // and the page ends in (a confirmation, a form) is what it leaves to the reader.
-        if (modal.is_none() && !self.filled_in_step) || (modal.is_some() && !self.acted_in_episode) {
+        let form_filled = self.filled_in_step || self.filled_on.as_deref() == Some(obs.url.as_str());
+        if (modal.is_none() && !form_filled) || (modal.is_some() && !self.acted_in_episode) {
             return None;
         }
         // The open dialog's buttons, else those of a form on the page (never the top bar's).
