@@ -999,6 +999,33 @@ async fn a_password_box_is_marked_and_its_value_never_shown() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_a_dialog_shows_as_text_is_masked_by_its_label() {
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    page.set_content(
+        "<html><body><div role='dialog' aria-label='View AccessKey Secret'><dl>\
+         <div><dt>AccessKey ID</dt><dd>LTAI5tKp9dQz</dd></div>\
+         <div><dt>AccessKey Secret</dt><dd>9dWq3mxVhLbbJc1ZkR4oKwz5sT8uYp</dd></div>\
+         </dl><button>OK</button></div></body></html>",
+    )
+    .await
+    .unwrap();
+    let dom = AcaDom::inject(&page).await.unwrap();
+    let observation = dom.observe(json!({})).await;
+    let text = observation.to_text();
+    assert!(text.contains("AccessKey ID: LTAI5tKp9dQz"), "{text}");
+    assert!(text.contains("AccessKey Secret: ********"), "{text}");
+    assert!(!text.contains("9dWq3mx"), "{text}");
+    let secret = observation
+        .elements
+        .iter()
+        .find(|e| e.name.starts_with("AccessKey Secret"))
+        .expect("the secret's cell");
+    assert!(secret.state.secret);
+    chromium.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_that_wraps_onto_two_lines_is_clicked_on_its_text() {
     let chromium = Chromium::launch().await.unwrap();
     let page = chromium.browser.new_page("about:blank").await.unwrap();

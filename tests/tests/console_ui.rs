@@ -1733,3 +1733,50 @@ async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never
         .expect("a CreateUser event");
     assert!(!create.request_parameters.contains_key("Password"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_accesskey_shows_the_new_pair_once_in_the_view_accesskey_secret_dialog() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    setup_call(&console, account, "ram", "CreateUser", &[("UserName", "app-bot")]);
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/ram/users/app-bot")).await.unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Authentication']").await;
+    click(&page, "[data-ui-create='Create AccessKey']").await;
+    wait_true(
+        &page,
+        "document.querySelector('#create-access-key .form-result dl') !== null",
+        "the View AccessKey Secret result",
+    )
+    .await;
+    let shown: Vec<String> = page
+        .evaluate("[...document.querySelectorAll('#create-access-key .form-result dd')].map(d => d.textContent)")
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    let buttons: String = page
+        .evaluate("document.querySelector('#create-access-key .form-result + .dialog-footer').innerText")
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    click_xpath(
+        &page,
+        "//div[@id='create-access-key']//div[contains(@class,'dialog-footer')]//button[normalize-space()='OK']",
+    )
+    .await;
+    chromium.close().await;
+    let keys = setup_call(&console, account, "ram", "ListAccessKeys", &[("UserName", "app-bot")]);
+    let id = keys["AccessKeys"]["AccessKey"][0]["AccessKeyId"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(shown.first().map(String::as_str), Some(id), "{shown:?} {keys}");
+    assert_eq!(shown.get(1).map(|s| s.len()), Some(30), "the secret, shown this once");
+    assert!(
+        buttons.contains("Download CSV File") && buttons.contains("Copy"),
+        "{buttons}"
+    );
+}

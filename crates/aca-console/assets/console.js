@@ -129,6 +129,8 @@
     rowContext = row ? { id: row.getAttribute('data-row-id'), item: JSON.parse(row.getAttribute('data-row') || '{}') } : null;
     var form = layer.querySelector('form[data-ui-form]');
     if (form) resetForm(form);
+    // Nothing to fill: the call is made as the dialog opens, which then shows its result.
+    if (form && form.hasAttribute('data-submit-on-open')) submitForm(form);
     var typed = layer.querySelector('[data-confirm-typed]');
     if (typed) { typed.value = ''; setError(typed.closest('.form-item'), ''); }
     var target = layer.querySelector('[data-confirm-target]');
@@ -418,7 +420,7 @@
       submit.disabled = false;
       submit.classList.remove('loading');
       if (!r.ok) { showApiError(r.section || form, r.body); return; }
-      if (form.hasAttribute('data-finish')) { showResult(form); return; }
+      if (form.hasAttribute('data-finish')) { showResult(form, r.body); return; }
       toast(form.getAttribute('data-success') || 'The operation is successful.');
       var layer = form.closest('.dialog-mask, .drawer-mask');
       if (layer) closeLayer(layer);
@@ -432,7 +434,7 @@
 
   // A form whose dialog or panel stays open on success shows the result in place of its fields,
   // with the one button that closes it.
-  function showResult(form) {
+  function showResult(form, response) {
     var body = form.querySelector('.dialog-body');
     var footer = form.querySelector('.dialog-footer');
     body.hidden = true;
@@ -445,6 +447,44 @@
     result.appendChild(message);
     var bar = document.createElement('div');
     bar.className = 'dialog-footer';
+    // What the response created, shown this once (a new AccessKey pair), to copy or download.
+    var shows = JSON.parse(form.getAttribute('data-shows') || '[]');
+    if (shows.length) {
+      var list = document.createElement('dl');
+      list.className = 'desc-list';
+      var values = shows.map(function (s) {
+        var v = lookup(response || {}, s[1]);
+        var row = document.createElement('div');
+        row.className = 'desc-item';
+        var dt = document.createElement('dt'); dt.textContent = s[0];
+        var dd = document.createElement('dd'); dd.textContent = v == null ? '-' : String(v);
+        row.appendChild(dt); row.appendChild(dd);
+        list.appendChild(row);
+        return [s[0], v == null ? '' : String(v)];
+      });
+      result.appendChild(list);
+      var csv = values.map(function (p) { return p[0]; }).join(',') + '\n' + values.map(function (p) { return p[1]; }).join(',') + '\n';
+      var download = document.createElement('button');
+      download.type = 'button';
+      download.className = 'btn';
+      download.textContent = 'Download CSV File';
+      download.addEventListener('click', function () {
+        var a = document.createElement('a');
+        a.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+        a.download = 'AccessKey.csv';
+        a.click();
+      });
+      var copy = document.createElement('button');
+      copy.type = 'button';
+      copy.className = 'btn';
+      copy.textContent = 'Copy';
+      copy.addEventListener('click', function () {
+        if (navigator.clipboard) navigator.clipboard.writeText(csv).catch(function () {});
+        toast('Copied.');
+      });
+      bar.appendChild(download);
+      bar.appendChild(copy);
+    }
     var close = document.createElement('button');
     close.type = 'button';
     close.className = 'btn btn-primary';

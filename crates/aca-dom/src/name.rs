@@ -4,6 +4,18 @@
 /// The longest name an element keeps; longer text is cut with an ellipsis.
 pub const MAX_NAME_CHARS: usize = 120;
 
+/// What a text shown under `label` becomes in an observation: the label alone with the value
+/// masked where the label names a secret ("AccessKey Secret", "Password"): a console shows a new
+/// AccessKey's secret once, and no record of the run may keep it.
+pub fn shown_under(label: &str, text: &str) -> (String, bool) {
+    let lower = label.to_lowercase();
+    if ["secret", "password"].iter().any(|w| lower.contains(w)) && !text.is_empty() {
+        (format!("{label}: ********"), true)
+    } else {
+        (format!("{label}: {text}"), false)
+    }
+}
+
 /// Collapses runs of whitespace (non-breaking spaces and line breaks included) into one space and
 /// trims both ends: what a person reads, not how the markup was indented.
 pub fn normalise(text: &str) -> String {
@@ -89,6 +101,19 @@ pub fn match_option(options: &[String], wanted: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_shown_as_text_is_masked_by_its_label() {
+        assert_eq!(
+            shown_under("AccessKey Secret", "9dWq3mxVhLbbJc1ZkR4oKwz5sT8uYp"),
+            ("AccessKey Secret: ********".to_owned(), true)
+        );
+        assert_eq!(
+            shown_under("AccessKey ID", "LTAI5tQ8x"),
+            ("AccessKey ID: LTAI5tQ8x".to_owned(), false)
+        );
+        assert!(!shown_under("Status", "Available").1);
+    }
 
     #[test]
     fn whitespace_from_markup_becomes_single_spaces() {

@@ -872,7 +872,8 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
                 data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
                 data-id-param=(form.id_param.as_deref().unwrap_or(""))
                 data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
-                data-finish=[form.finish.as_deref()] {
+                data-finish=[form.finish.as_deref()] data-submit-on-open[form.submit_on_open]
+                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] {
                 div class="dialog-header" {
                     span id=(title_id) class="dialog-title" { (form.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }

@@ -88,7 +88,7 @@ fn name_and_label(element: &Element, tag: &str, role: Role, status_header: Optio
         Role::DialogTitle | Role::Cell | Role::FieldError | Role::Alert | Role::Heading => {
             let text = tidy(&js::visible_text(element, None));
             match status_header {
-                Some(header) => (format!("{header}: {text}"), None),
+                Some(header) => (crate::name::shown_under(header, &text).0, None),
                 None => (text, None),
             }
         }
@@ -106,6 +106,8 @@ pub(super) fn details_of(
     let (name, label) = name_and_label(element, tag, role, status_header);
     let mut state = states::state_of(element, tag, role, label.as_ref());
     state.focused = active.is_some_and(|a| a == element);
+    // A secret shown as text ("AccessKey Secret: …") is masked like a password box.
+    state.secret |= status_header.is_some_and(|h| crate::name::shown_under(h, "x").1);
     let value = name::value_of(element, tag, role, &name);
     let hint = name::hint_of(element, role, &name, state.disabled);
     Details {

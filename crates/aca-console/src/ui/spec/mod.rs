@@ -243,6 +243,10 @@ pub struct FormSpec {
     /// the signed-in account's id (the trust policy of a role the Create Role page puts together
     /// from its principal).
     pub compose: Vec<(String, String)>,
+    /// A form with nothing to fill that submits as it opens (Create AccessKey), and what its result
+    /// shows of the response: (label, dotted response path), the AccessKey pair it created.
+    pub submit_on_open: bool,
+    pub shows: Vec<(String, String)>,
 }
 
 impl FormSpec {
@@ -681,6 +685,8 @@ pub(crate) fn form(
         done: None,
         finish: None,
         compose: Vec::new(),
+        submit_on_open: false,
+        shows: Vec::new(),
     }
 }
 
@@ -696,6 +702,12 @@ impl FormSpec {
     pub(crate) fn finish(mut self, label: &str) -> Self {
         self.finish = Some(s(label));
         self
+    }
+    /// Submits as it opens and shows these response values in its result, closed by `finish`.
+    pub(crate) fn submitted_on_open(mut self, shows: &[(&str, &str)], finish: &str) -> Self {
+        self.submit_on_open = true;
+        self.shows = pairs(shows);
+        self.finish(finish)
     }
     pub(crate) fn fixed(mut self, items: &[(&str, &str)]) -> Self {
         self.fixed = pairs(items);

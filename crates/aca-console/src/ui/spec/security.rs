@@ -241,6 +241,24 @@ pub fn ram() -> ProductSpec {
         )
         .compose("Password", "{CustomPassword|DefaultPassword}")
         .success("Console logon is enabled."),
+        // create-accesskey.md: Create AccessKey shows the new pair in the View AccessKey Secret
+        // dialog, this once, with Download CSV File and Copy.
+        form(
+            "create-access-key",
+            "Create AccessKey",
+            "View AccessKey Secret",
+            Container::Dialog,
+            "CreateAccessKey",
+            Vec::new(),
+        )
+        .submitted_on_open(
+            &[
+                ("AccessKey ID", "AccessKey.AccessKeyId"),
+                ("AccessKey Secret", "AccessKey.AccessKeySecret"),
+            ],
+            "OK",
+        )
+        .success("The AccessKey pair is created. Its AccessKey secret is shown only now: save it."),
     ];
     access_keys.row_actions = vec![
         call(
