@@ -393,9 +393,24 @@ impl ScriptedPolicy {
             return Move::Done(None);
         }
         if !self.tried.iter().any(|t| t == "open page") {
-            let link = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
-                .into_iter()
-                .find(|e| in_place(e, PlaceKind::Navigation));
+            // "Go to the Create VPC page": where the step goes, a control named like the page
+            // (the list's Create VPC button) opens it; a step that only starts on a page ("On the
+            // Users page, …") takes the navigation pane's link alone.
+            let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
+            let page = name.to_lowercase();
+            let goes_there = ["go to the", "open the", "navigate to the"]
+                .iter()
+                .any(|verb| text.contains(&format!("{verb} {page} page")));
+            let links = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact);
+            let link = links
+                .iter()
+                .find(|e| in_place(e, PlaceKind::Navigation))
+                .or_else(|| {
+                    links
+                        .iter()
+                        .find(|e| goes_there && row_of(e).is_none() && !in_place(e, PlaceKind::TopBar))
+                })
+                .copied();
             if let Some(link) = link {
                 self.tried.push("open page".into());
                 return Move::Act {

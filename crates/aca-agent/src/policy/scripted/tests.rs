@@ -981,6 +981,48 @@ fn a_row_the_step_names_is_the_one_acted_on() {
     assert_eq!(console.modified, Some("default"));
 }
 
+/// The VPCs list with its Create VPC link, which opens the Create VPC page.
+#[derive(Default)]
+struct VpcList {
+    on_create_page: bool,
+}
+
+impl FakeConsole for VpcList {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        let nav = place(PlaceKind::Navigation, "Virtual Private Cloud");
+        elements.add(Role::Link, "VPCs", vec![nav]);
+        let title = if self.on_create_page { "Create VPC" } else { "VPCs" };
+        elements.add(Role::Heading, title, vec![]);
+        if !self.on_create_page {
+            elements.add(Role::Link, "Create VPC", vec![]);
+        }
+        Observation {
+            title: format!("{title} - Virtual Private Cloud - Alibaba Cloud Console"),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if *action == (GuiAction::Click { index: 3 }) {
+            self.on_create_page = true;
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn going_to_a_page_a_list_opens_clicks_what_opens_it() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a VPC\n\n## Procedure\n\n1. Go to the **Create VPC** page in the VPC console.\n",
+    )
+    .expect("the page parses");
+    let mut console = VpcList::default();
+    drive(&mut console, Task::new(procedure), 10);
+    assert!(console.on_create_page);
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
