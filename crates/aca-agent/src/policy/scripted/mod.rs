@@ -98,6 +98,9 @@ pub struct ScriptedPolicy {
     /// The page a step last filled a field on: a page's form an earlier step filled is still
     /// the procedure's while the page shows it.
     filled_on: Option<String>,
+    /// What the procedure typed (never into a password box): the names of what it created, which
+    /// a later step finds in a list.
+    typed: Vec<String>,
     /// Any step acted on the page.
     acted_in_episode: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
@@ -260,6 +263,12 @@ impl Policy for ScriptedPolicy {
                     self.filled_in_step |= fills;
                     if fills {
                         self.filled_on = Some(ctx.observation.url.clone());
+                    }
+                    if let GuiAction::Type { index, text, .. } = &action
+                        && !ctx.observation.element(*index).is_some_and(|e| e.state.secret)
+                        && text.trim().len() >= 3
+                    {
+                        self.typed.push(text.trim().to_owned());
                     }
                     let mut decision = self.decision(ctx, Action::Gui(action), &goal);
                     decision.grounding = grounding;

@@ -208,8 +208,9 @@ impl ScriptedPolicy {
         )
     }
 
-    /// The rows a step acts on: the one it names ("find the **default** whitelist") when the list
-    /// shows exactly one row so named, else the task's resources'.
+    /// The rows a step acts on: the one it names ("find the **default** whitelist") or one the
+    /// procedure itself created (the domain name an earlier step typed) when the list shows exactly
+    /// one row so named, else the task's resources'.
     fn row_names(&self, ctx: &Context<'_>) -> Vec<String> {
         let rows: Vec<&str> = ctx
             .observation
@@ -225,6 +226,7 @@ impl ScriptedPolicy {
             .map(|step| step.mentions)
             .unwrap_or_default()
             .into_iter()
+            .chain(self.typed.iter().cloned())
             .filter(|m| rows.iter().filter(|r| mentions(r, m)).count() == 1)
             .collect();
         if named.is_empty() {
@@ -234,6 +236,11 @@ impl ScriptedPolicy {
         }
     }
 
+    /// Whether the rows looked for are what the procedure made itself (a name it typed).
+    fn made_here(&self, names: &[String]) -> bool {
+        self.typed.iter().any(|t| names.contains(t))
+    }
+
     pub(super) fn ground_row(&mut self, ctx: &Context<'_>) -> Move {
         let obs = ctx.observation;
         let names = self.row_names(ctx);
@@ -241,8 +248,9 @@ impl ScriptedPolicy {
         let ours = rows
             .iter()
             .any(|e| row_of(e).is_some_and(|r| names.iter().any(|n| mentions(&r.name, n))));
-        // Without a resource report nothing says which row is the task's: ask for the resource.
-        if ctx.task.resource_report.is_none() && !self.asked_resource {
+        // Without a resource report nothing says which row is the task's, unless the procedure
+        // made it: ask for the resource.
+        if ctx.task.resource_report.is_none() && !self.asked_resource && !(ours && self.made_here(&names)) {
             return Move::Provision(self.resource_description(ctx));
         }
         if ours || (names.is_empty() && !rows.is_empty()) {
@@ -631,7 +639,7 @@ impl ScriptedPolicy {
         let obs = ctx.observation;
         let step = self.step(ctx).unwrap_or_default();
         let names = self.row_names(ctx);
-        if row && ctx.task.resource_report.is_none() && !self.asked_resource {
+        if row && ctx.task.resource_report.is_none() && !self.asked_resource && !self.made_here(&names) {
             return Move::Provision(self.resource_description(ctx));
         }
         if row && open_modal(obs).is_none() && list_is_empty(obs) {

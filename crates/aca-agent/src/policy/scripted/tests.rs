@@ -1023,6 +1023,76 @@ fn going_to_a_page_a_list_opens_clicks_what_opens_it() {
     assert!(console.on_create_page);
 }
 
+/// Manage DNS: Add Domain Name opens a dialog whose OK lists the domain typed, with Configure.
+#[derive(Default)]
+struct ManageDns {
+    dialog: bool,
+    typed: Option<String>,
+    domains: Vec<String>,
+    configured: Option<String>,
+}
+
+impl FakeConsole for ManageDns {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Heading, "Manage DNS", vec![]);
+        if self.dialog {
+            let dialog = vec![place(PlaceKind::Dialog, "Add Domain Name")];
+            elements.add(Role::DialogTitle, "Add Domain Name", dialog.clone());
+            elements.add(Role::Textbox, "Domain Name", dialog.clone()).value = self.typed.clone();
+            elements.add(Role::Button, "OK", dialog);
+        } else {
+            elements.add(Role::Button, "Add Domain Name", vec![]);
+            for name in &self.domains {
+                let row = vec![place(PlaceKind::Table, ""), place(PlaceKind::Row, name)];
+                elements.add(Role::Cell, name, row.clone());
+                elements.add(Role::Link, "Configure", row);
+            }
+        }
+        Observation {
+            title: "Manage DNS".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match (self.dialog, action) {
+            (false, GuiAction::Click { index: 2 }) => self.dialog = true,
+            (true, GuiAction::Type { index: 3, text, .. }) => self.typed = Some(text.clone()),
+            (true, GuiAction::Click { index: 4 }) => {
+                self.domains.extend(self.typed.take());
+                self.dialog = false;
+            }
+            (false, GuiAction::Click { index: 4 }) => self.configured = self.domains.first().cloned(),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_row_the_procedure_made_itself_is_found_without_asking_for_a_resource() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a record\n\n## Procedure\n\n\
+         1. On the **Manage DNS** page, click **Add Domain Name**.\n\
+         2. In the **Add Domain Name** dialog box, enter `docs-example.com` in the **Domain Name** field and click **OK**.\n\
+         3. On the **Manage DNS** page, find the domain name and click **Configure** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let mut console = ManageDns::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert_eq!(console.configured.as_deref(), Some("docs-example.com"));
+    assert!(
+        !episode
+            .trajectory()
+            .turns
+            .iter()
+            .any(|t| matches!(t.action, Action::Control(ControlAction::RequestResource { .. }))),
+        "nothing asked for"
+    );
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
