@@ -334,6 +334,11 @@ impl Builder {
                         append(&mut inl, &clause);
                     }
                     tables.extend(bullet_tables(items));
+                    if inl.text.to_lowercase().contains("following parameters")
+                        && let Some(rows) = parameter_bullets(items)
+                    {
+                        tables.push((vec!["Parameter".into(), "Description".into()], rows));
+                    }
                 }
                 Block::Table { header, rows } => tables.push((header.clone(), rows.clone())),
                 Block::Heading { .. } => {}
@@ -551,6 +556,26 @@ fn bullet_clauses(items: &[Item]) -> Vec<Inline> {
         out.extend(nested);
     }
     out
+}
+
+/// Bullets that each describe a parameter ("**Logon Name**: The logon name can be …"), after a
+/// sentence that announces them, as the rows of a parameter table: every bullet opens with its
+/// bold name and a colon.
+fn parameter_bullets(items: &[Item]) -> Option<Vec<Vec<Inline>>> {
+    items
+        .iter()
+        .map(|it| {
+            let name = it.inline.bold.first()?;
+            let rest = it.inline.text.trim_start().strip_prefix(name.as_str())?;
+            let description = rest.trim_start().strip_prefix(':')?.trim();
+            let mut name_cell = Inline::default();
+            name_cell.push_text(name);
+            let mut description_cell = Inline::default();
+            description_cell.push_text(description);
+            description_cell.bold = it.inline.bold[1..].to_vec();
+            Some(vec![name_cell, description_cell])
+        })
+        .collect()
 }
 
 /// Tables that sit inside the bullets of a step.
@@ -894,6 +919,30 @@ mod tests {
             text: text.into(),
             ..Inline::default()
         }
+    }
+
+    #[test]
+    fn bullets_naming_parameters_after_following_parameters_are_a_parameter_table() {
+        let p = crate::parse_markdown(
+            "# Create a RAM user\n\n## Procedure\n\n\
+             1. In the **User Account Information** section, configure the following parameters:\n   \
+             - **Logon Name**: The logon name can be up to 64 characters in length.\n   \
+             - **Display Name**: Up to 128 characters. In this example, `Alice` is used.\n",
+        )
+        .unwrap();
+        assert_eq!(p.parameters.len(), 1);
+        let rows = &p.parameters[0].rows;
+        assert_eq!(
+            rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+            ["Logon Name", "Display Name"]
+        );
+        assert_eq!(rows[1].example.as_deref(), Some("Alice"));
+        // Bullets that are not all "**Name**: …" stay sentences.
+        let q = crate::parse_markdown(
+            "# T\n\n## Procedure\n\n1. Configure the following parameters:\n   - **Name**: web.\n   - Keep the rest.\n",
+        )
+        .unwrap();
+        assert!(q.parameters.is_empty());
     }
 
     #[test]

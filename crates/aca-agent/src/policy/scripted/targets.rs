@@ -766,6 +766,14 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
+        // "Tag: Click the edit icon and enter a tag key": the label is a field's, not a button's;
+        // the field is given a value where the page requires one.
+        if !row
+            && !confirm
+            && !labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact).is_empty()
+        {
+            return self.ground_set_if_required(ctx, label);
+        }
         let our_row = if row {
             obs.elements
                 .iter()

@@ -1093,6 +1093,67 @@ fn a_row_the_procedure_made_itself_is_found_without_asking_for_a_resource() {
     );
 }
 
+/// The Create User page: a required Logon Name, an optional Tag box, and OK.
+#[derive(Default)]
+struct CreateUserPage {
+    logon_name: Option<String>,
+    created: bool,
+}
+
+impl FakeConsole for CreateUserPage {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Heading, "Create User", vec![]);
+        let form = vec![place(PlaceKind::Form, "")];
+        let name = elements.add(Role::Textbox, "Logon Name", form.clone());
+        name.value = self.logon_name.clone();
+        name.state.required = true;
+        elements.add(Role::Textbox, "Tag", form.clone());
+        elements.add(Role::Button, "OK", form);
+        Observation {
+            title: "Create User".into(),
+            url: "https://ram.console.example/users/new".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.logon_name = Some(text.clone()),
+            GuiAction::Click { index: 4 } => self.created = self.logon_name.is_some(),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_field_a_step_names_as_if_clicked_is_given_a_value_where_required() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a RAM user\n\n## Procedure\n\n\
+         1. On the **Create User** page, configure the following parameters:\n   \
+         - **Logon Name**: The logon name can be up to 64 characters in length.\n   \
+         - **Tag**: Click the edit icon and enter a tag key and a tag value.\n",
+    )
+    .expect("the page parses");
+    let mut console = CreateUserPage::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    let goals: Vec<String> = episode
+        .trajectory()
+        .turns
+        .iter()
+        .map(|t| format!("{:?}", t.thought))
+        .collect();
+    assert!(
+        console.logon_name.is_some(),
+        "the required Logon Name got a value: {goals:#?}"
+    );
+    assert!(console.created, "the page's OK, which it leaves implicit, was clicked");
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
