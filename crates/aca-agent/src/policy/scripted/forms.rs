@@ -102,7 +102,10 @@ impl ScriptedPolicy {
             let past_the_page = self.implicit_clicks > 0
                 && field.places.iter().any(|place| {
                     let name = place.name.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
-                    place.kind == PlaceKind::WizardStep && !name.is_empty() && !documented_anywhere(ctx, name)
+                    place.kind == PlaceKind::WizardStep
+                        && !name.is_empty()
+                        && !self.acted_in_wizard_steps.contains(&place.name)
+                        && !documented_anywhere(ctx, name)
                 });
             let undocumented = unmentioned && !past_the_page;
             if unmentioned && !undocumented {

@@ -101,6 +101,9 @@ pub struct ScriptedPolicy {
     /// What the procedure typed (never into a password box): the names of what it created, which
     /// a later step finds in a list.
     typed: Vec<String>,
+    /// The wizard steps the documented steps acted in: a wizard step beyond them is one the page
+    /// never showed.
+    acted_in_wizard_steps: Vec<String>,
     /// Any step acted on the page.
     acted_in_episode: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
@@ -263,6 +266,16 @@ impl Policy for ScriptedPolicy {
                     self.filled_in_step |= fills;
                     if fills {
                         self.filled_on = Some(ctx.observation.url.clone());
+                    }
+                    if self.implicit_clicks == 0
+                        && let Some(index) = action.index()
+                        && let Some(step) = ctx
+                            .observation
+                            .element(index)
+                            .and_then(|e| e.places.iter().find(|p| p.kind == aca_core::PlaceKind::WizardStep))
+                        && !self.acted_in_wizard_steps.contains(&step.name)
+                    {
+                        self.acted_in_wizard_steps.push(step.name.clone());
                     }
                     if let GuiAction::Type { index, text, .. } = &action
                         && !ctx.observation.element(*index).is_some_and(|e| e.state.secret)
