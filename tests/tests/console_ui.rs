@@ -1291,7 +1291,6 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
         "the modified whitelist",
     )
     .await;
-    chromium.close().await;
 
     let accounts = setup_call(
         &console,
@@ -1305,6 +1304,30 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
         (admin["AccountName"].as_str(), admin["AccountType"].as_str()),
         (Some("app_admin"), Some("Super"))
     );
+
+    // Basic Information: Release Instance in the Operating Status area, confirmed with Confirm.
+    page.goto(format!("{base}/console/rds/instances/{id}?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    click_xpath(
+        &page,
+        "//div[@role='region'][@aria-label='Operating Status']//a[normalize-space()='Release Instance']",
+    )
+    .await;
+
+    click_xpath(
+        &page,
+        "//div[contains(@class,'dialog-mask') and not(@hidden)]//button[normalize-space()='Confirm']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.innerText.includes('The operation is successful.') || location.pathname.endsWith('/instances')",
+        "the release",
+    )
+    .await;
+    chromium.close().await;
+
     let account_state = console.store.account(account).unwrap();
     let state = account_state.lock();
     let modified = state
@@ -1317,6 +1340,13 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
     let param = |name: &str| modified.request_parameters.get(name).and_then(|v| v.as_str());
     assert_eq!(param("DBInstanceIPArrayName"), Some("default"));
     assert_eq!(param("DBInstanceId"), Some(id.as_str()));
+    let released = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .find(|e| e.event_name == "DeleteDBInstance")
+        .expect("the Operating Status area released the instance");
+    assert!(released.error_code.is_none(), "{:?}", released.error_message);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

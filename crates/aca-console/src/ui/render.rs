@@ -1186,6 +1186,24 @@ pub fn details_page(
                                 }
                             }
                         }
+                        @if let (0, Some(area)) = (i, &page.status_area) {
+                            // Its actions act on the resource, as the page header's do.
+                            div class="card" role="region" aria-label=(area.heading) data-row-id=(id)
+                                data-row=(row_attrs_json(item)) {
+                                div class="card-title" { (area.heading) }
+                                dl class="descriptions" {
+                                    div class="desc-item" {
+                                        dt { "Status" }
+                                        dd { (or_dash(detail_value(&area.status_path, display(lookup(item, &area.status_path))))) }
+                                    }
+                                }
+                                div class="card-actions" {
+                                    @for (at, action) in page.row_actions.iter().enumerate().filter(|(_, a)| area.actions.contains(&a.label)) {
+                                        (action_control(view, page, at, action, item, false))
+                                    }
+                                }
+                            }
+                        }
                     }
                     Tab::Children { page: child_id, .. } => {
                         @if let Some((child, data)) = children.iter().find(|(c, _)| &c.id == child_id) {

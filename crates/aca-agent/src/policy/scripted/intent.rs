@@ -501,6 +501,19 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             })
             .unwrap_or(out.len());
         out.insert(at, Intent::OpenRow);
+        // "Click the ID of the target instance to visit the Basic Information page": the page is
+        // where the click leads, checked once there.
+        let destination = out.iter().position(|i| {
+            matches!(i, Intent::OnPage { name } if ["to visit the", "to go to the", "to open the"]
+                .iter()
+                .any(|lead| lower.contains(&format!("{lead} {} page", name.to_lowercase()))))
+        });
+        if let (Some(page), Some(row)) = (destination, out.iter().position(|i| *i == Intent::OpenRow))
+            && page < row
+        {
+            let on_page = out.remove(page);
+            out.insert(row, on_page);
+        }
     }
     in_sentence_order(&mut out, &lower);
     // "click the Files tab": opening the tab is what the step does.
@@ -966,6 +979,28 @@ mod tests {
                     label: "Default Homepage".into(),
                     value: "index.html".into(),
                     undocumented: false
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_page_a_click_leads_to_is_checked_after_the_click() {
+        let mut s = step(
+            "Click the ID of the target instance to visit the Basic Information page.",
+            &["Basic Information"],
+            vec![StepAction::Click],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Page,
+            name: "Basic Information".into(),
+        });
+        assert_eq!(
+            intents(&s, &Task::default()),
+            [
+                Intent::OpenRow,
+                Intent::OnPage {
+                    name: "Basic Information".into()
                 }
             ]
         );

@@ -766,7 +766,8 @@ pub fn rds() -> ProductSpec {
             More,
             "DeleteDBInstance",
             "DBInstanceId",
-            confirm("Release Instance", "Are you sure you want to release the instance?"),
+            // release-instance.md: "In the dialog box, click Confirm".
+            confirm("Release Instance", "Are you sure you want to release the instance?").ok("Confirm"),
         ),
     ];
     instances.tabs = vec![basic(&[
@@ -781,6 +782,12 @@ pub fn rds() -> ProductSpec {
         ("vSwitch", "VSwitchId"),
         ("Created At", "CreateTime"),
     ])];
+    // release-instance.md: the Basic Information page's Operating Status area.
+    instances.status_area = Some(StatusArea {
+        heading: s("Operating Status"),
+        status_path: s("DBInstanceStatus"),
+        actions: vec![s("Release Instance")],
+    });
     // The instance's own navigation pane (create-account.md, configure-ip-whitelist.md).
     instances.sub_nav = nav(&[(
         "",

@@ -114,6 +114,17 @@ pub struct PageSpec {
     pub folders: Option<Folders>,
     /// For a page that is one section of a resource's settings (a bucket's Lifecycle).
     pub section: Option<Section>,
+    /// An area of the details page's first tab that shows the resource's status with some of its
+    /// actions (RDS's Operating Status with Release Instance): its heading, the status field, and
+    /// the labels of the row actions it offers.
+    pub status_area: Option<StatusArea>,
+}
+
+#[derive(Debug, Clone)]
+pub struct StatusArea {
+    pub heading: String,
+    pub status_path: String,
+    pub actions: Vec<String>,
 }
 
 /// One section of a resource's settings, as a bucket's pages show them: the section's heading above
@@ -897,6 +908,7 @@ pub(crate) fn page(
         tabs: Vec::new(),
         sub_nav: Vec::new(),
         section: None,
+        status_area: None,
         parent: None,
         marker: None,
         item_details: None,
