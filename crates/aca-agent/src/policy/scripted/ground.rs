@@ -254,9 +254,22 @@ pub fn options_of(observation: &Observation, select: u32) -> Vec<&Element> {
 /// The field a validation message belongs to: the nearest input before it in the same places.
 pub fn field_of_error<'o>(observation: &'o Observation, error: &Element) -> Option<&'o Element> {
     let at = observation.elements.iter().position(|e| e.index == error.index)?;
-    observation.elements[..at].iter().rev().find(|e| {
-        matches!(e.role, Role::Textbox | Role::Combobox | Role::Checkbox | Role::Switch)
-            && container_of(e) == container_of(error)
+    let field = |e: &&Element| matches!(e.role, Role::Textbox | Role::Combobox | Role::Checkbox | Role::Switch);
+    // A message that names its field ("IPv4 CIDR Block A subnet of …") belongs to it, wherever the
+    // page puts the box (a web component's box comes after the message).
+    let message = normalise(&error.name);
+    let named = observation.elements[at.saturating_sub(4)..(at + 4).min(observation.elements.len())]
+        .iter()
+        .filter(field)
+        .find(|e| {
+            let name = normalise(&e.name);
+            !name.is_empty() && message.starts_with(&name)
+        });
+    named.or_else(|| {
+        observation.elements[..at]
+            .iter()
+            .rev()
+            .find(|e| field(e) && container_of(e) == container_of(error))
     })
 }
 
@@ -324,5 +337,33 @@ mod search_tests {
         assert!(!looks_like_id("web-vpc"));
         assert!(!looks_like_id("audit-trail-a1b2"));
         assert!(!looks_like_id("cpu-alert-rule"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_console::{Elements, place};
+    use super::*;
+
+    #[test]
+    fn a_message_that_names_its_field_belongs_to_it_wherever_the_box_is() {
+        let section = vec![place(PlaceKind::WizardStep, "vSwitch")];
+        let mut elements = Elements::default();
+        elements.add(Role::Combobox, "Zone", section.clone());
+        elements.add(
+            Role::FieldError,
+            "IPv4 CIDR Block A subnet of the VPC's CIDR block is required.",
+            section.clone(),
+        );
+        elements.add(Role::Textbox, "IPv4 CIDR Block", section.clone());
+        elements.add(Role::FieldError, "This field is required.", section);
+        let observation = Observation {
+            elements: elements.into_vec(),
+            ..Observation::default()
+        };
+        let field = |error: usize| field_of_error(&observation, &observation.elements[error]).map(|e| e.name.as_str());
+        assert_eq!(field(1), Some("IPv4 CIDR Block"));
+        // A message that names nothing is the nearest box's before it.
+        assert_eq!(field(3), Some("IPv4 CIDR Block"));
     }
 }
