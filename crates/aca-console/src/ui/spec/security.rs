@@ -699,9 +699,11 @@ pub fn kms() -> ProductSpec {
             kind: ActionKind::Details,
             disabled: None,
         },
+        // create-key.md (2025-03-03) and disable-enable-key.md: Enable and Disable in the Actions
+        // column.
         call(
             "Disable",
-            More,
+            Inline,
             "DisableKey",
             "KeyId",
             confirm(
@@ -711,7 +713,7 @@ pub fn kms() -> ProductSpec {
         ),
         call(
             "Enable",
-            More,
+            Inline,
             "EnableKey",
             "KeyId",
             confirm("Enable Key", "Are you sure you want to enable the key?"),
