@@ -1006,7 +1006,9 @@ async fn a_secret_a_dialog_shows_as_text_is_masked_by_its_label() {
         "<html><body><div role='dialog' aria-label='View AccessKey Secret'><dl>\
          <div><dt>AccessKey ID</dt><dd>LTAI5tKp9dQz</dd></div>\
          <div><dt>AccessKey Secret</dt><dd>9dWq3mxVhLbbJc1ZkR4oKwz5sT8uYp</dd></div>\
-         </dl><button>OK</button></div></body></html>",
+         </dl><label for='n'>Secret Name</label><input id='n' value='db-credentials'>\
+         <label for='v'>Secret Value</label><textarea id='v'>s3cr3t-payload</textarea>\
+         <button>OK</button></div></body></html>",
     )
     .await
     .unwrap();
@@ -1022,6 +1024,9 @@ async fn a_secret_a_dialog_shows_as_text_is_masked_by_its_label() {
         .find(|e| e.name.starts_with("AccessKey Secret"))
         .expect("the secret's cell");
     assert!(secret.state.secret);
+    // A box that names a secret keeps what is typed into it out of the observation too.
+    assert!(!text.contains("s3cr3t-payload") && text.contains("db-credentials"), "{text}");
+    assert!(find(&observation, Role::Textbox, "Secret Value").state.secret);
     chromium.close().await;
 }
 

@@ -8,12 +8,21 @@ pub const MAX_NAME_CHARS: usize = 120;
 /// masked where the label names a secret ("AccessKey Secret", "Password"): a console shows a new
 /// AccessKey's secret once, and no record of the run may keep it.
 pub fn shown_under(label: &str, text: &str) -> (String, bool) {
-    let lower = label.to_lowercase();
-    if ["secret", "password"].iter().any(|w| lower.contains(w)) && !text.is_empty() {
+    if names_a_secret(label) && !text.is_empty() {
         (format!("{label}: ********"), true)
     } else {
         (format!("{label}: {text}"), false)
     }
+}
+
+/// Whether a label names a secret value ("AccessKey Secret", "Secret Value", "New Password"),
+/// not merely something about one ("Secret Name").
+pub fn names_a_secret(label: &str) -> bool {
+    let lower = normalise(label).to_lowercase();
+    let lower = lower.trim_end_matches(':').trim();
+    ["password", "secret", "secret value", "secret key"]
+        .iter()
+        .any(|head| lower.ends_with(head))
 }
 
 /// Collapses runs of whitespace (non-breaking spaces and line breaks included) into one space and
@@ -113,6 +122,9 @@ mod tests {
             ("AccessKey ID: LTAI5tQ8x".to_owned(), false)
         );
         assert!(!shown_under("Status", "Available").1);
+        assert!(!shown_under("Secret Name", "db-credentials").1);
+        assert!(names_a_secret("Secret Value") && names_a_secret("Confirm Password"));
+        assert!(!names_a_secret("Secret Name") && !names_a_secret("Password Reset Required At"));
     }
 
     #[test]

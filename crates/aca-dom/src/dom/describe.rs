@@ -106,9 +106,12 @@ pub(super) fn details_of(
     let (name, label) = name_and_label(element, tag, role, status_header);
     let mut state = states::state_of(element, tag, role, label.as_ref());
     state.focused = active.is_some_and(|a| a == element);
-    // A secret shown as text ("AccessKey Secret: …") is masked like a password box.
-    state.secret |= status_header.is_some_and(|h| crate::name::shown_under(h, "x").1);
-    let value = name::value_of(element, tag, role, &name);
+    // A secret shown as text ("AccessKey Secret: …") or typed into a box that names one ("Secret
+    // Value") is masked like a password box.
+    state.secret |= status_header.is_some_and(crate::name::names_a_secret)
+        || (matches!(role, Role::Textbox) && crate::name::names_a_secret(&name));
+    let value = name::value_of(element, tag, role, &name)
+        .map(|v| if state.secret && !v.is_empty() { "********".to_owned() } else { v });
     let hint = name::hint_of(element, role, &name, state.disabled);
     Details {
         name,

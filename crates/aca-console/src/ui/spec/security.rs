@@ -291,6 +291,25 @@ pub fn ram() -> ProductSpec {
             DisableWhen::Is(vec![s("Active")]),
             "The AccessKey pair is already enabled.",
         ),
+        // delete-accesskey.md: Delete, once the pair is disabled, asks for the AccessKey ID and
+        // moves the pair to the recycle bin.
+        call(
+            "Delete",
+            Inline,
+            "DeleteAccessKey",
+            "UserAccessKeyId",
+            confirm(
+                "Delete",
+                "The AccessKey pair is moved to the recycle bin and purged after 30 days. Applications that use it can no longer call APIs.",
+            )
+            .typed("Enter the AccessKey ID")
+            .ok("Move to Recycle Bin"),
+        )
+        .disabled_when(
+            "Status",
+            DisableWhen::Is(vec![s("Active")]),
+            "Disable the AccessKey pair before you delete it.",
+        ),
     ];
 
     let mut user_groups = page(
