@@ -1025,7 +1025,10 @@ async fn a_secret_a_dialog_shows_as_text_is_masked_by_its_label() {
         .expect("the secret's cell");
     assert!(secret.state.secret);
     // A box that names a secret keeps what is typed into it out of the observation too.
-    assert!(!text.contains("s3cr3t-payload") && text.contains("db-credentials"), "{text}");
+    assert!(
+        !text.contains("s3cr3t-payload") && text.contains("db-credentials"),
+        "{text}"
+    );
     assert!(find(&observation, Role::Textbox, "Secret Value").state.secret);
     chromium.close().await;
 }

@@ -110,8 +110,13 @@ pub(super) fn details_of(
     // Value") is masked like a password box.
     state.secret |= status_header.is_some_and(crate::name::names_a_secret)
         || (matches!(role, Role::Textbox) && crate::name::names_a_secret(&name));
-    let value = name::value_of(element, tag, role, &name)
-        .map(|v| if state.secret && !v.is_empty() { "********".to_owned() } else { v });
+    let value = name::value_of(element, tag, role, &name).map(|v| {
+        if state.secret && !v.is_empty() {
+            "********".to_owned()
+        } else {
+            v
+        }
+    });
     let hint = name::hint_of(element, role, &name, state.disabled);
     Details {
         name,

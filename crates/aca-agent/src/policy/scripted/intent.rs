@@ -374,17 +374,25 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .any(|p| lower.contains(p));
     // "In the Add User to Group panel, select the RAM user group": inside a dialog or panel the
     // choice is the form's, never the list's rows behind it.
+    // "select the appropriate metric type from the drop-down menu": a menu's or a list's option.
+    let from_drop_down = lower.contains("from the drop-down");
     if selects
         && step.values.is_empty()
         && unused.is_empty()
         && confirmations.is_empty()
         && lower.contains("select the")
         && !in_dialog
+        && !from_drop_down
         && !step.actions.contains(&StepAction::SelectRegion)
     {
         // "On the vSwitches page, select the vSwitches that you want to delete."
         out.push(Intent::SelectRows);
-    } else if selects && in_dialog && step.values.is_empty() && unused.is_empty() && lower.contains("select the") {
+    } else if selects
+        && (in_dialog || from_drop_down)
+        && step.values.is_empty()
+        && unused.is_empty()
+        && lower.contains("select the")
+    {
         // "In the Add User to Group panel, select the RAM user group": the panel's list that
         // holds what the sentence selects, any of its options.
         out.push(Intent::Choose {
@@ -1049,6 +1057,15 @@ mod tests {
             vec![StepAction::Select],
         );
         assert!(intents(&list, &Task::default()).contains(&Intent::SelectRows));
+        // An option of a drop-down menu is the menu's, not a list's row.
+        let menu = step(
+            "Click Add Rule and select the appropriate metric type from the drop-down menu.",
+            &["Add Rule"],
+            vec![StepAction::Click, StepAction::Select],
+        );
+        let got = intents(&menu, &Task::default());
+        assert!(!got.contains(&Intent::SelectRows), "{got:?}");
+        assert!(matches!(got.last(), Some(Intent::Choose { .. })), "{got:?}");
         // A panel the page does not name is a panel too.
         let unnamed = step(
             "In the panel that appears, select the account for which you want to change the password.",
