@@ -391,7 +391,19 @@ impl ScriptedPolicy {
     /// opened. A page that shows no name like it is left for the step's own targets to judge.
     pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
-        if page_is(obs, name) || open_modal(obs).is_some() {
+        let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
+        let page = name.to_lowercase();
+        let verbs = ["go to the", "open the", "navigate to the"];
+        let goes_there = verbs.iter().any(|verb| text.contains(&format!("{verb} {page} page")));
+        let buys = verbs
+            .iter()
+            .any(|verb| text.contains(&format!("{verb} {page} buy page")));
+        // A buy page is one that ends with an order.
+        let on_buy_page = obs.elements.iter().any(|e| {
+            e.role == Role::Button
+                && ["buy now", "confirm order", "create order"].contains(&normalise(&e.name).as_str())
+        });
+        if (if buys { on_buy_page } else { page_is(obs, name) }) || open_modal(obs).is_some() {
             return Move::Done(None);
         }
         // "On the user details page": a resource's own page, headed by the resource's name and
@@ -404,19 +416,34 @@ impl ScriptedPolicy {
             // "Go to the Create VPC page": where the step goes, a control named like the page
             // (the list's Create VPC button) opens it; a step that only starts on a page ("On the
             // Users page, …") takes the navigation pane's link alone.
-            let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
-            let page = name.to_lowercase();
-            let goes_there = ["go to the", "open the", "navigate to the"]
-                .iter()
-                .any(|verb| text.contains(&format!("{verb} {page} page")));
-            let links = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact);
+            let mut links = if buys {
+                Vec::new()
+            } else {
+                labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
+            };
+            // "Go to the CLB buy page": the list's own button that buys one (Create CLB, Buy Now).
+            if buys {
+                let buttons: Vec<&Element> = obs
+                    .elements
+                    .iter()
+                    .filter(|e| CLICKABLE.contains(&e.role) && row_of(e).is_none())
+                    .filter(|e| !in_place(e, PlaceKind::TopBar) && !in_place(e, PlaceKind::Navigation))
+                    .filter(|e| {
+                        let label = normalise(&e.name);
+                        label.starts_with("create ") || label.starts_with("buy ")
+                    })
+                    .collect();
+                if buttons.len() == 1 {
+                    links = buttons;
+                }
+            }
             let link = links
                 .iter()
                 .find(|e| in_place(e, PlaceKind::Navigation))
                 .or_else(|| {
                     links
                         .iter()
-                        .find(|e| goes_there && row_of(e).is_none() && !in_place(e, PlaceKind::TopBar))
+                        .find(|e| (goes_there || buys) && row_of(e).is_none() && !in_place(e, PlaceKind::TopBar))
                 })
                 .copied();
             if let Some(link) = link {

@@ -1154,6 +1154,53 @@ fn a_field_a_step_names_as_if_clicked_is_given_a_value_where_required() {
     assert!(report.defects.is_empty(), "{:?}", report.defects);
 }
 
+/// The CLB Instances list, whose Create CLB opens the buy page.
+#[derive(Default)]
+struct ClbList {
+    group_clicked: bool,
+    on_buy_page: bool,
+}
+
+impl FakeConsole for ClbList {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        let nav = place(PlaceKind::Navigation, "Classic Load Balancer (CLB)");
+        elements.add(Role::Button, "CLB", vec![nav]);
+        if self.on_buy_page {
+            elements.add(Role::Heading, "CLB (Pay-As-You-Go)", vec![]);
+            elements.add(Role::Button, "Buy Now", vec![]);
+        } else {
+            elements.add(Role::Heading, "Instances", vec![]);
+            elements.add(Role::Link, "Create CLB", vec![]);
+        }
+        Observation {
+            title: "Instances - Classic Load Balancer (CLB) - Alibaba Cloud Console".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Click { index: 1 } => self.group_clicked = true,
+            GuiAction::Click { index: 3 } if !self.on_buy_page => self.on_buy_page = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn going_to_a_products_buy_page_clicks_the_lists_button_that_buys_one() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a CLB instance\n\n## Procedure\n\n1. Go to the **CLB buy page** and configure the following settings.\n",
+    )
+    .expect("the page parses");
+    let mut console = ClbList::default();
+    drive(&mut console, Task::new(procedure), 10);
+    assert!(console.on_buy_page && !console.group_clicked);
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
