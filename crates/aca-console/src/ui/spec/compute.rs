@@ -859,57 +859,6 @@ fn rds_accounts() -> PageSpec {
     accounts
 }
 
-/// An instance's Whitelist And SecGroup page: its IP address whitelists, each modified in a dialog
-/// (configure-ip-whitelist.md).
-fn rds_whitelist() -> PageSpec {
-    let mut groups = page(
-        "whitelist",
-        "Whitelist And SecGroup",
-        "DescribeDBInstanceIPArrayList",
-        "Items.DBInstanceIPArray",
-        "DBInstanceIPArrayName",
-        "DBInstanceIPArrayName",
-    )
-    .under("instances", "DBInstanceId");
-    groups.total_path = None;
-    groups.columns = vec![
-        col("Whitelist", "DBInstanceIPArrayName", ColumnKind::Mono),
-        col("IP Addresses", "SecurityIPList", ColumnKind::Text),
-    ];
-    let ips = |id: &str, trigger: &str, title: &str, named: bool| {
-        let mut fields = Vec::new();
-        if named {
-            fields.push(
-                field("Whitelist Name", "DBInstanceIPArrayName", FieldKind::Text)
-                    .required()
-                    .help("2 to 32 characters: lowercase letters, digits and underscores (_)."),
-            );
-        }
-        fields.push(
-            field("IP Addresses", "SecurityIps", FieldKind::Textarea)
-                .required()
-                .prefilled_from("SecurityIPList")
-                .help("IP addresses or CIDR blocks separated by commas (,), without spaces."),
-        );
-        form(
-            id,
-            trigger,
-            title,
-            Container::Dialog,
-            "ModifySecurityIps",
-            vec![step("", fields)],
-        )
-        .success("The whitelist is modified.")
-    };
-    groups.creates = vec![ips("create-whitelist", "Create Whitelist", "Create Whitelist", true)];
-    groups.row_actions = vec![row_form(
-        "Modify",
-        Inline,
-        ips("modify-whitelist", "Modify", "Modify Whitelist", false).for_row("DBInstanceIPArrayName"),
-    )];
-    groups
-}
-
 pub fn tair() -> ProductSpec {
     let mut instances = page(
         "instances",
@@ -1199,46 +1148,65 @@ fn tair_accounts() -> PageSpec {
     accounts
 }
 
-/// An instance's Whitelist Settings page (set-whitelist.md): its whitelists, the default one
-/// modified from its Actions column, others added with Add Whitelist.
-fn tair_whitelist() -> PageSpec {
+/// How a database console lists an instance's IP address whitelists and modifies them in a dialog.
+struct Whitelists<'a> {
+    title: &'a str,
+    list_action: &'a str,
+    items_path: &'a str,
+    /// The parameter naming the instance, and the one naming a whitelist.
+    instance_param: &'a str,
+    group_param: &'a str,
+    group_column: &'a str,
+    /// The row field holding a whitelist's addresses.
+    ips_field: &'a str,
+    name_help: &'a str,
+    /// The create button's form id, label and dialog title; the Modify dialog's form id.
+    create: (&'a str, &'a str, &'a str),
+    modify: &'a str,
+    /// Whether the dialogs offer the Add Method (typed, or imported from ECS instances).
+    add_method: bool,
+}
+
+fn whitelist_page(w: Whitelists<'_>) -> PageSpec {
     let mut groups = page(
         "whitelist",
-        "Whitelist Settings",
-        "DescribeSecurityIps",
-        "SecurityIpGroups.SecurityIpGroup",
-        "SecurityIpGroupName",
-        "SecurityIpGroupName",
+        w.title,
+        w.list_action,
+        w.items_path,
+        w.group_param,
+        w.group_param,
     )
-    .under("instances", "InstanceId");
+    .under("instances", w.instance_param);
     groups.total_path = None;
     groups.columns = vec![
-        col("Whitelist Name", "SecurityIpGroupName", ColumnKind::Mono),
-        col("IP Addresses", "SecurityIpList", ColumnKind::Text),
+        col(w.group_column, w.group_param, ColumnKind::Mono),
+        col("IP Addresses", w.ips_field, ColumnKind::Text),
     ];
     let ips = |id: &str, trigger: &str, title: &str, named: bool| {
         let mut fields = Vec::new();
         if named {
             fields.push(
-                field("Whitelist Name", "SecurityIpGroupName", FieldKind::Text)
+                field("Whitelist Name", w.group_param, FieldKind::Text)
                     .required()
-                    .help("2 to 32 characters: lowercase letters, digits and underscores (_), starting with a lowercase letter and ending with a lowercase letter or digit."),
+                    .help(w.name_help),
+            );
+        }
+        if w.add_method {
+            fields.push(
+                field(
+                    "Add Method",
+                    "AddMethod",
+                    radio(&[("manual", "Manually Modify"), ("ecs", "Import ECS Internal IP Address")]),
+                )
+                .default("manual")
+                .not_sent(),
             );
         }
         fields.push(
-            field(
-                "Add Method",
-                "AddMethod",
-                radio(&[("manual", "Manually Modify"), ("ecs", "Import ECS Internal IP Address")]),
-            )
-            .default("manual")
-            .not_sent(),
-        );
-        fields.push(
             field("IP Addresses", "SecurityIps", FieldKind::Textarea)
                 .required()
-                .prefilled_from("SecurityIpList")
-                .help("IP addresses or CIDR blocks separated by commas (,)."),
+                .prefilled_from(w.ips_field)
+                .help("IP addresses or CIDR blocks separated by commas (,), without spaces."),
         );
         form(
             id,
@@ -1250,11 +1218,47 @@ fn tair_whitelist() -> PageSpec {
         )
         .success("The whitelist is modified.")
     };
-    groups.creates = vec![ips("add-tair-whitelist", "Add Whitelist", "Add Whitelist", true)];
+    let (create_id, create_trigger, create_title) = w.create;
+    groups.creates = vec![ips(create_id, create_trigger, create_title, true)];
     groups.row_actions = vec![row_form(
         "Modify",
         Inline,
-        ips("modify-tair-whitelist", "Modify", "Modify Whitelist", false).for_row("SecurityIpGroupName"),
+        ips(w.modify, "Modify", "Modify Whitelist", false).for_row(w.group_param),
     )];
     groups
+}
+
+/// An RDS instance's Whitelist And SecGroup page (configure-ip-whitelist.md).
+fn rds_whitelist() -> PageSpec {
+    whitelist_page(Whitelists {
+        title: "Whitelist And SecGroup",
+        list_action: "DescribeDBInstanceIPArrayList",
+        items_path: "Items.DBInstanceIPArray",
+        instance_param: "DBInstanceId",
+        group_param: "DBInstanceIPArrayName",
+        group_column: "Whitelist",
+        ips_field: "SecurityIPList",
+        name_help: "2 to 32 characters: lowercase letters, digits and underscores (_).",
+        create: ("create-whitelist", "Create Whitelist", "Create Whitelist"),
+        modify: "modify-whitelist",
+        add_method: false,
+    })
+}
+
+/// A Tair instance's Whitelist Settings page (set-whitelist.md): the default whitelist modified
+/// from its Actions column, others added with Add Whitelist.
+fn tair_whitelist() -> PageSpec {
+    whitelist_page(Whitelists {
+        title: "Whitelist Settings",
+        list_action: "DescribeSecurityIps",
+        items_path: "SecurityIpGroups.SecurityIpGroup",
+        instance_param: "InstanceId",
+        group_param: "SecurityIpGroupName",
+        group_column: "Whitelist Name",
+        ips_field: "SecurityIpList",
+        name_help: "2 to 32 characters: lowercase letters, digits and underscores (_), starting with a lowercase letter and ending with a lowercase letter or digit.",
+        create: ("add-tair-whitelist", "Add Whitelist", "Add Whitelist"),
+        modify: "modify-tair-whitelist",
+        add_method: true,
+    })
 }
