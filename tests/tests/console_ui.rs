@@ -1349,27 +1349,28 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
     assert!(released.error_code.is_none(), "{:?}", released.error_message);
 }
 
+/// A Tair instance in a network of its own, with the extra parameters given; its id.
+fn tair_instance(console: &Console, account: &str, extra: &[(&str, &str)]) -> String {
+    let (vpc_id, vsw_id) = network_for(console, account);
+    let mut params = vec![
+        ("RegionId", "cn-hangzhou"),
+        ("InstanceClass", "redis.master.small.default"),
+        ("VpcId", vpc_id.as_str()),
+        ("VSwitchId", vsw_id.as_str()),
+        ("ZoneId", "cn-hangzhou-i"),
+    ];
+    params.extend_from_slice(extra);
+    let created = setup_call(console, account, "kvstore", "CreateInstance", &params);
+    created["InstanceId"].as_str().unwrap().to_owned()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restart_a_tair_instance_after_accepting_the_risk_notice() {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
     let (console, base) = (emulator.console.clone(), emulator.url.clone());
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let account = alice.account_id.as_str();
-    let (vpc_id, vsw_id) = network_for(&console, account);
-    let created = setup_call(
-        &console,
-        account,
-        "kvstore",
-        "CreateInstance",
-        &[
-            ("RegionId", "cn-hangzhou"),
-            ("InstanceClass", "redis.master.small.default"),
-            ("VpcId", vpc_id.as_str()),
-            ("VSwitchId", vsw_id.as_str()),
-            ("ZoneId", "cn-hangzhou-i"),
-        ],
-    );
-    let id = created["InstanceId"].as_str().unwrap().to_owned();
+    let id = tair_instance(&console, account, &[]);
     let (chromium, page) = signed_in(&base, &alice).await;
     page.goto(format!("{base}/console/tair/instances?region=cn-hangzhou"))
         .await
@@ -1592,22 +1593,7 @@ async fn a_tair_instances_own_pages_change_a_password_and_modify_the_default_whi
     let (console, base) = (emulator.console.clone(), emulator.url.clone());
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let account = alice.account_id.as_str();
-    let (vpc_id, vsw_id) = network_for(&console, account);
-    let created = setup_call(
-        &console,
-        account,
-        "kvstore",
-        "CreateInstance",
-        &[
-            ("RegionId", "cn-hangzhou"),
-            ("InstanceClass", "redis.master.small.default"),
-            ("VpcId", vpc_id.as_str()),
-            ("VSwitchId", vsw_id.as_str()),
-            ("ZoneId", "cn-hangzhou-i"),
-            ("Password", "Cache#Pass2026"),
-        ],
-    );
-    let id = created["InstanceId"].as_str().unwrap().to_owned();
+    let id = tair_instance(&console, account, &[("Password", "Cache#Pass2026")]);
     let (chromium, page) = signed_in(&base, &alice).await;
     page.goto(format!("{base}/console/tair/instances/{id}?region=cn-hangzhou"))
         .await
