@@ -750,6 +750,11 @@ fn invented_value(task: &crate::task::Task, label: &str) -> String {
     let label = normalise(label);
     if label.contains("password") {
         format!("Aca#{suffix}2026x")
+    } else if label.contains("cidr") {
+        // A /24 of the private range the run's networks are made from that its other subnets
+        // leave free; the same one for a network and the subnet created with it.
+        let n = 200 + suffix.bytes().map(u32::from).sum::<u32>() % 50;
+        format!("192.168.{n}.0/24")
     } else if label.contains("port") {
         "80".into()
     } else if ["day", "days", "hours", "number", "count", "quantity", "size", "period"]
@@ -788,6 +793,8 @@ mod tests {
         assert!(super::invented_value(&task, "Domain Name").ends_with(".com"));
         assert!(super::invented_value(&task, "Email").contains('@'));
         assert!(super::invented_value(&task, "Port").chars().all(|c| c.is_ascii_digit()));
+        let subnet = super::invented_value(&task, "IPv4 CIDR Block");
+        assert!(subnet.starts_with("192.168.") && subnet.ends_with(".0/24"), "{subnet}");
         assert!(
             super::invented_value(&task, "Expiration (Days)")
                 .chars()
