@@ -516,11 +516,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 CREATE,
                 RAM_USER_OBJECTS,
                 RAM_USER,
-                &[
-                    ("Logon Name", "UserName"),
-                    ("Display Name", "DisplayName"),
-                    ("Note", "Comments"),
-                ],
+                &[("Logon Name", "UserName"), ("Display Name", "DisplayName")],
             ),
             api("UpdateUser", IMS, MODIFY, RAM_USER_OBJECTS, RAM_USER, &[]),
             api("DeleteUser", IMS, DELETE, RAM_USER_OBJECTS, RAM_USER, &[]),
