@@ -94,50 +94,47 @@ fn buy_page() -> FormSpec {
         "Application Load Balancer (Pay-As-You-Go)",
         Container::BuyPage,
         "CreateLoadBalancer",
-        vec![
-            step(
-                "Network",
-                vec![
-                    field(
-                        "Network Type",
-                        "AddressType",
-                        radio(&[("Internet", "Internet"), ("Intranet", "Intranet")]),
-                    )
+        // One page of settings, Buy Now at its foot: the page names no Next.
+        vec![step(
+            "",
+            vec![
+                field(
+                    "Network Type",
+                    "AddressType",
+                    radio(&[("Internet", "Internet"), ("Intranet", "Intranet")]),
+                )
+                .required()
+                .default("Internet"),
+                field("VPC", "VpcId", resources("vpc", "vpcs"))
                     .required()
-                    .default("Internet"),
-                    field("VPC", "VpcId", resources("vpc", "vpcs"))
-                        .required()
-                        .placeholder("Select a VPC"),
-                ],
-            ),
-            step("Zone", vec![zone(1), vswitch(1), zone(2), vswitch(2)]),
-            step(
-                "Instance",
-                vec![
-                    field(
-                        "IP Version",
-                        "AddressIpVersion",
-                        radio(&[("IPv4", "IPv4"), ("DualStack", "Dual-stack")]),
-                    )
-                    .default("IPv4"),
-                    field(
-                        "Edition",
-                        "LoadBalancerEdition",
-                        radio(&[
-                            ("Basic", "Basic"),
-                            ("Standard", "Standard"),
-                            ("StandardWithWaf", "WAF-enabled"),
-                        ]),
-                    )
-                    .required()
-                    .default("Standard"),
-                    field("Instance Name", "LoadBalancerName", FieldKind::Text).help(
-                        "2 to 128 characters, starting with a letter or a digit: letters, digits, periods (.), \
-                         underscores (_), hyphens (-) and spaces.",
-                    ),
-                ],
-            ),
-        ],
+                    .placeholder("Select a VPC"),
+                zone(1),
+                vswitch(1),
+                zone(2),
+                vswitch(2),
+                field(
+                    "IP Version",
+                    "AddressIpVersion",
+                    radio(&[("IPv4", "IPv4"), ("DualStack", "Dual-stack")]),
+                )
+                .default("IPv4"),
+                field(
+                    "Edition",
+                    "LoadBalancerEdition",
+                    radio(&[
+                        ("Basic", "Basic"),
+                        ("Standard", "Standard"),
+                        ("StandardWithWaf", "WAF-enabled"),
+                    ]),
+                )
+                .required()
+                .default("Standard"),
+                field("Instance Name", "LoadBalancerName", FieldKind::Text).help(
+                    "2 to 128 characters, starting with a letter or a digit: letters, digits, periods (.), \
+                     underscores (_), hyphens (-) and spaces.",
+                ),
+            ],
+        )],
     )
     .fixed(&[("LoadBalancerBillingConfig.PayType", "PostPay")])
     .success("The order is complete. The ALB instance is being created.")
