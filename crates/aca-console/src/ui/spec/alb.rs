@@ -5,6 +5,16 @@
 use super::*;
 use crate::profile::Placement::{Inline, More};
 
+/// A list page as ALB's List operations serve it: paged by `NextToken` (the console shows the
+/// first page, no page numbers), one item picked by `<IdField>s.1` (`LoadBalancerIds.1`).
+fn alb_page(id: &str, title: &str, list_action: &str, id_field: &str, name_field: &str) -> PageSpec {
+    let items = list_action.strip_prefix("List").unwrap_or(list_action);
+    let mut list = page(id, title, list_action, items, id_field, name_field);
+    list.total_path = None;
+    list.id_param = format!("{id_field}s.1");
+    list
+}
+
 /// The listener wizard (add-http-listener.md): Configure Listener, with the idle timeout folded
 /// under Advanced settings, then Select Server Group; Submit calls `CreateListener` with the group
 /// as the default forwarding action.
@@ -142,18 +152,15 @@ fn buy_page() -> FormSpec {
 
 /// An instance's Listener tab (add-http-listener.md): its listeners and Create Listener.
 fn listeners() -> PageSpec {
-    let mut listeners = page(
+    let mut listeners = alb_page(
         "listeners",
         "Listener",
         "ListListeners",
-        "Listeners",
         "ListenerId",
         "ListenerDescription",
     )
     .under("instances", "LoadBalancerId");
     listeners.regional = true;
-    listeners.total_path = None;
-    listeners.id_param = s("ListenerIds.1");
     listeners.columns = vec![
         col("Listener Name/ID", "ListenerId", ColumnKind::IdName),
         col("Protocol", "ListenerProtocol", ColumnKind::Text),
@@ -174,16 +181,13 @@ fn listeners() -> PageSpec {
 /// Server Groups (create-server-group.md): Create Server Group with the group's type, name, VPC
 /// and backend protocol, submitted with Create.
 fn server_groups() -> PageSpec {
-    let mut groups = page(
+    let mut groups = alb_page(
         "server-groups",
         "Server Groups",
         "ListServerGroups",
-        "ServerGroups",
         "ServerGroupId",
         "ServerGroupName",
     );
-    groups.total_path = None;
-    groups.id_param = s("ServerGroupIds.1");
     groups.columns = vec![
         col("Server Group Name/ID", "ServerGroupId", ColumnKind::IdName),
         col("Server Group Type", "ServerGroupType", ColumnKind::Text).labels(&[
@@ -259,16 +263,13 @@ fn server_groups() -> PageSpec {
 }
 
 pub fn alb() -> ProductSpec {
-    let mut lbs = page(
+    let mut lbs = alb_page(
         "instances",
         "Instances",
         "ListLoadBalancers",
-        "LoadBalancers",
         "LoadBalancerId",
         "LoadBalancerName",
     );
-    lbs.total_path = None;
-    lbs.id_param = s("LoadBalancerIds.1");
     lbs.columns = vec![
         col("Instance Name/ID", "LoadBalancerId", ColumnKind::IdName),
         col("Status", "LoadBalancerStatus", ColumnKind::Status),
