@@ -13,6 +13,7 @@ use futures::StreamExt;
 use serde_json::Value;
 
 pub mod page;
+pub mod setup;
 
 /// The emulator served on 127.0.0.1 with a fresh account.
 pub struct Emulator {

@@ -9,6 +9,7 @@ use aca_e2e::page::{
     choose, click, click_in_frame, click_xpath, eval_string, log_on, type_into, type_into_cidr, wait_for, wait_true,
     wait_xpath,
 };
+use aca_e2e::setup::{setup_call, signed_in};
 use aca_e2e::{Chromium, Emulator};
 use chromiumoxide::page::ScreenshotParams;
 
@@ -725,32 +726,6 @@ async fn create_vpc_and_vswitch_through_the_console() {
     chromium.close().await;
 }
 
-/// An OpenAPI call made as set-up (not under test here), as the account's root.
-fn setup_call(
-    console: &Console,
-    account_id: &str,
-    product: &str,
-    action: &str,
-    params: &[(&str, &str)],
-) -> serde_json::Value {
-    use aca_console::dispatch::Caller;
-    use aca_console::params::Params;
-    let caller = Caller {
-        account_id: account_id.to_owned(),
-        access_key_id: String::new(),
-        user_name: None,
-        user_agent: "setup".to_owned(),
-        source_ip: "127.0.0.1".to_owned(),
-        event_type: aca_core::EventType::ApiCall,
-        event_name: None,
-    };
-    let product = aca_console::products::by_code(product).unwrap();
-    console
-        .call(product, action, &Params::from_pairs(params.iter().copied()), &caller)
-        .result
-        .unwrap_or_else(|e| panic!("{action}: {e:?}"))
-}
-
 /// Sets up a VPC and a vSwitch; returns their ids.
 fn network_for(console: &Console, account_id: &str) -> (String, String) {
     let vpc = setup_call(
@@ -1009,14 +984,6 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         assert_eq!(param(reboot, "ForceStop"), None);
     }
     chromium.close().await;
-}
-
-/// Chromium with a page signed in to the console as `account`, as a person logs on.
-async fn signed_in(base: &str, account: &aca_console::Credentials) -> (Chromium, chromiumoxide::Page) {
-    let chromium = Chromium::launch().await.unwrap();
-    let page = chromium.browser.new_page("about:blank").await.unwrap();
-    log_on(&page, base, &account.login, &account.password).await;
-    (chromium, page)
 }
 
 /// Revoke Permission in the row at `row` (an XPath), confirmed in its dialog.

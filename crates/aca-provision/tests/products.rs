@@ -465,3 +465,62 @@ resource "alicloud_oss_bucket_object" "upload" {{
         Vec::new(),
     )
 }
+
+#[tokio::test]
+async fn alb_instances_across_two_zones_and_server_groups() {
+    let (b, state) = round_trip(
+        r#"
+resource "alicloud_vpc" "vpc" {
+  vpc_name   = "vpc-${var.suffix}"
+  cidr_block = "192.168.0.0/16"
+}
+resource "alicloud_vswitch" "h" {
+  vpc_id     = alicloud_vpc.vpc.id
+  cidr_block = "192.168.1.0/24"
+  zone_id    = "cn-hangzhou-h"
+}
+resource "alicloud_vswitch" "i" {
+  vpc_id     = alicloud_vpc.vpc.id
+  cidr_block = "192.168.2.0/24"
+  zone_id    = "cn-hangzhou-i"
+}
+resource "alicloud_alb_load_balancer" "alb" {
+  load_balancer_name    = "doc-alb-${var.suffix}"
+  vpc_id                = alicloud_vpc.vpc.id
+  address_type          = "Intranet"
+  load_balancer_edition = "Basic"
+  load_balancer_billing_config {
+    pay_type = "PayAsYouGo"
+  }
+  zone_mappings {
+    zone_id    = alicloud_vswitch.h.zone_id
+    vswitch_id = alicloud_vswitch.h.id
+  }
+  zone_mappings {
+    zone_id    = alicloud_vswitch.i.zone_id
+    vswitch_id = alicloud_vswitch.i.id
+  }
+  tags = { team = "docs" }
+}
+resource "alicloud_alb_server_group" "web" {
+  server_group_name = "doc-sgp-${var.suffix}"
+  vpc_id            = alicloud_vpc.vpc.id
+  protocol          = "HTTPS"
+  health_check_config {
+    health_check_enabled = true
+    health_check_codes   = ["http_2xx"]
+  }
+}
+"#,
+        vec![
+            key("alicloud_alb_load_balancer.alb", "status", "Active"),
+            key("alicloud_alb_load_balancer.alb", "load_balancer_edition", "Basic"),
+            key("alicloud_alb_server_group.web", "status", "Available"),
+            key("alicloud_alb_server_group.web", "protocol", "HTTPS"),
+        ],
+    )
+    .await;
+    assert_eq!(b["alb_name"], format!("doc-alb-{}", state.suffix));
+    assert!(b["alb_id"].starts_with("alb-"), "{b:?}");
+    assert!(b["web_id"].starts_with("sgp-"), "{b:?}");
+}

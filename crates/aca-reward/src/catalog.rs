@@ -115,6 +115,12 @@ const SLB: &str = "Slb";
 const SLB_LOAD_BALANCER: Option<&str> = Some("ACS::SLB::LoadBalancer");
 const LISTENER_OBJECTS: &[&str] = &["listener"];
 
+const ALB: &str = "Alb";
+const ALB_LOAD_BALANCER: Option<&str> = Some("ACS::ALB::LoadBalancer");
+const ALB_SERVER_GROUP: Option<&str> = Some("ACS::ALB::ServerGroup");
+const ALB_INSTANCE_OBJECTS: &[&str] = &["ALB instance", "ALB instances", "Application Load Balancer instance"];
+const SERVER_GROUP_OBJECTS: &[&str] = &["server group", "server groups"];
+
 const IMS: &str = "Ims";
 const RAM: &str = "Ram";
 const RAM_USER: Option<&str> = Some("ACS::RAM::User");
@@ -504,6 +510,52 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 SLB_LOAD_BALANCER,
                 &[],
             ),
+        ],
+    },
+    // ALB's CreateLoadBalancer shares CLB's name; its service (`Alb`) and resources keep it apart.
+    ProductEntry {
+        name: "Application Load Balancer",
+        aliases: &["ALB"],
+        operations: &[
+            purchase(
+                "CreateLoadBalancer",
+                ALB,
+                ALB_INSTANCE_OBJECTS,
+                "ACS::ALB::LoadBalancer",
+            ),
+            api(
+                "DeleteLoadBalancer",
+                ALB,
+                DELETE,
+                ALB_INSTANCE_OBJECTS,
+                ALB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "CreateServerGroup",
+                ALB,
+                CREATE,
+                SERVER_GROUP_OBJECTS,
+                ALB_SERVER_GROUP,
+                &[("Server Group Name", "ServerGroupName")],
+            ),
+            api(
+                "DeleteServerGroup",
+                ALB,
+                DELETE,
+                SERVER_GROUP_OBJECTS,
+                ALB_SERVER_GROUP,
+                &[],
+            ),
+            api(
+                "CreateListener",
+                ALB,
+                &["add", "create", "configure"],
+                &["HTTP listener", "HTTPS listener", "QUIC listener", "listener"],
+                ALB_LOAD_BALANCER,
+                &[("Listener port", "ListenerPort")],
+            ),
+            api("DeleteListener", ALB, DELETE, LISTENER_OBJECTS, ALB_LOAD_BALANCER, &[]),
         ],
     },
     ProductEntry {
@@ -974,6 +1026,20 @@ mod tests {
     }
 
     #[test]
+    fn alb_and_clb_create_load_balancer_stay_two_operations() {
+        let alb = product("ALB console").unwrap();
+        let found = by_operation("CreateLoadBalancer", Some(alb));
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].service_name, found[0].resource_type, found[0].is_purchase()),
+            ("Alb", Some("ACS::ALB::LoadBalancer"), true)
+        );
+        let clb = by_operation("CreateLoadBalancer", product("CLB"));
+        assert_eq!((clb.len(), clb[0].service_name), (1, "Slb"));
+        assert_eq!(by_operation("CreateLoadBalancer", None).len(), 2);
+    }
+
+    #[test]
     fn a_buy_page_api_finds_the_create_console_operation() {
         let found = by_operation("CreateDBInstance", None);
         assert_eq!(found.len(), 1);
@@ -986,8 +1052,8 @@ mod tests {
     }
 
     #[test]
-    fn every_product_has_operations_and_twelve_products_are_covered() {
-        assert_eq!(PRODUCTS.len(), 12);
+    fn every_product_has_operations_and_thirteen_products_are_covered() {
+        assert_eq!(PRODUCTS.len(), 13);
         for p in PRODUCTS {
             assert!(!p.operations.is_empty(), "{}", p.name);
             for op in p.operations {

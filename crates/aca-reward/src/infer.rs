@@ -33,11 +33,12 @@ struct Chosen {
 
 /// Infers the rule of `procedure`.
 pub fn infer_rule(procedure: &Procedure) -> Inference {
-    let product = procedure
-        .product
-        .as_deref()
-        .and_then(catalog::product)
-        .or_else(|| all_steps(procedure).find_map(|c| c.step.opens_console.as_deref().and_then(catalog::product)));
+    // The console the steps open names the product more closely than the title's family name
+    // ("Server Load Balancer:Add an HTTP listener" done in the ALB console), as
+    // `aca_core::ProductConsole::of_procedure` reads it.
+    let product = all_steps(procedure)
+        .find_map(|c| c.step.opens_console.as_deref().and_then(catalog::product))
+        .or_else(|| procedure.product.as_deref().and_then(catalog::product));
     let scope: Vec<&'static ProductEntry> = match product {
         Some(p) => vec![p],
         None => PRODUCTS.iter().collect(),

@@ -239,3 +239,53 @@ fn a_dialog_name_is_the_evidence_of_last_resort() {
         inference.explanation
     );
 }
+
+/// A page of the real-page corpus (`tests/real-pages/<product>/<name>`).
+fn real_page(product: &str, name: &str) -> Procedure {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "tests",
+        "real-pages",
+        product,
+        name,
+    ]
+    .iter()
+    .collect();
+    parse(path.to_str().unwrap(), Format::Auto).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn alb_pages_titled_server_load_balancer_are_alb_operations_not_clb_ones() {
+    for (name, event) in [
+        ("create-alb-instance.md", "Create"),
+        ("create-server-group.md", "CreateServerGroup"),
+        ("add-http-listener.md", "CreateListener"),
+    ] {
+        let procedure = real_page("alb", name);
+        assert_eq!(procedure.product.as_deref(), Some("Server Load Balancer"), "{name}");
+        let inference = infer_rule(&procedure);
+        let rule = inference
+            .rule
+            .unwrap_or_else(|| panic!("{name}: nothing inferred: {}", inference.explanation));
+        let found: Vec<(String, String)> = rule
+            .events
+            .iter()
+            .map(|m| (m.event_name.clone(), m.service_name.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            found,
+            [(event.to_owned(), "Alb".to_owned())],
+            "{name}\n{}",
+            inference.explanation
+        );
+    }
+    // A CLB page with the same title's product stays CLB's.
+    let clb = infer_rule(&real_page("slb", "add-tcp-listener.md"));
+    let clb = clb.rule.unwrap_or_else(|| panic!("{}", clb.explanation));
+    assert_eq!(
+        (clb.events[0].event_name.as_str(), clb.events[0].service_name.as_deref()),
+        ("CreateLoadBalancerTCPListener", Some("Slb"))
+    );
+}

@@ -4,6 +4,7 @@
 use crate::catalog::Product;
 
 pub mod actiontrail;
+pub mod alb;
 pub mod cms;
 pub mod dns;
 pub mod ecs;
@@ -30,6 +31,7 @@ pub static PRODUCTS: &[&Product] = &[
     &cms::PRODUCT,
     &rds::PRODUCT,
     &slb::PRODUCT,
+    &alb::PRODUCT,
     &kvstore::PRODUCT,
     &actiontrail::PRODUCT,
 ];

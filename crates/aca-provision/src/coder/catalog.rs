@@ -127,6 +127,54 @@ pub const TEMPLATES: &[Template] = &[
   payment_type       = "PayAsYouGo""#,
         words: "a CLB instance",
     },
+    // ALB instances take two zones, each with a vSwitch: the second vSwitch is in zone I.
+    Template {
+        key: "vswitch_b",
+        kind: "alicloud_vswitch",
+        block: "vswitch_b",
+        parents: &["vpc"],
+        body: r#"  vswitch_name = "doc-vsw-b-${var.suffix}"
+  vpc_id       = @{vpc.id}
+  cidr_block   = "192.168.2.0/24"
+  zone_id      = "cn-hangzhou-i""#,
+        words: "a vSwitch in a second zone",
+    },
+    Template {
+        key: "alb",
+        kind: "alicloud_alb_load_balancer",
+        block: "alb",
+        parents: &["vpc", "vswitch", "vswitch_b"],
+        body: r#"  load_balancer_name    = "doc-alb-${var.suffix}"
+  vpc_id                = @{vpc.id}
+  address_type          = "Intranet"
+  load_balancer_edition = "Standard"
+  load_balancer_billing_config {
+    pay_type = "PayAsYouGo"
+  }
+  zone_mappings {
+    zone_id    = "cn-hangzhou-h"
+    vswitch_id = @{vswitch.id}
+  }
+  zone_mappings {
+    zone_id    = "cn-hangzhou-i"
+    vswitch_id = @{vswitch_b.id}
+  }"#,
+        words: "an ALB instance",
+    },
+    Template {
+        key: "alb_server_group",
+        kind: "alicloud_alb_server_group",
+        block: "alb_server_group",
+        parents: &["vpc"],
+        body: r#"  server_group_name = "doc-sgp-${var.suffix}"
+  server_group_type = "Instance"
+  vpc_id            = @{vpc.id}
+  protocol          = "HTTP"
+  health_check_config {
+    health_check_enabled = true
+  }"#,
+        words: "an ALB server group",
+    },
     Template {
         key: "tair",
         kind: "alicloud_kvstore_instance",
@@ -383,6 +431,11 @@ pub const NOUNS: &[Noun] = &[
     noun("rds instance", None, Resource("rds")),
     noun("clb instance", None, Resource("clb")),
     noun("slb instance", None, Resource("clb")),
+    noun("alb instance", None, Resource("alb")),
+    noun("application load balancer", None, Resource("alb")),
+    noun("server group", Some("alb"), Resource("alb_server_group")),
+    noun("listener", Some("alb"), PartOf("alb")),
+    noun("instance", Some("alb"), Resource("alb")),
     noun("load balancer", None, Resource("clb")),
     noun("redis instance", None, Resource("tair")),
     noun("tair instance", None, Resource("tair")),

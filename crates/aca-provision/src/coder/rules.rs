@@ -147,6 +147,10 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
     if has_word(&lower, "attach") && wanted.contains(&"disk") {
         with_parents("instance", &mut wanted);
     }
+    // An ALB listener forwards to a server group it is created with.
+    if product == Some("alb") && wanted.contains(&"alb") && has_word(&lower, "listener") {
+        with_parents("alb_server_group", &mut wanted);
+    }
     ordered(wanted.into_iter().filter(|k| !made.contains(k)), &lower, &several)
 }
 
@@ -297,5 +301,27 @@ mod tests {
             mentions("Stop multiple instances", Some("ecs")),
             [Target::Resource("instance")]
         );
+    }
+
+    #[test]
+    fn alb_pages_get_the_instance_and_the_server_group_they_act_on() {
+        // A listener is created on an instance and forwards to a server group.
+        assert_eq!(
+            keys("Add an HTTP listener", "alb"),
+            ["vpc", "vswitch", "vswitch_b", "alb", "alb_server_group"]
+        );
+        assert_eq!(
+            keys("Create and manage ALB instances", "alb"),
+            ["vpc", "vswitch", "vswitch_b"]
+        );
+        assert_eq!(keys("Create and manage a server group", "alb"), ["vpc"]);
+        let asked = needs_of_request(
+            "Create and manage a server group",
+            "Select the VPC of your ALB instance",
+            Some("alb"),
+        );
+        assert!(asked.iter().any(|n| n.key == "alb"), "{asked:?}");
+        // A CLB page keeps CLB's load balancer.
+        assert_eq!(keys("Add an HTTP listener", "slb"), ["vpc", "vswitch", "clb"]);
     }
 }

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use crate::profile::{Placement, ProfileId};
 
+mod alb;
 mod apply;
 mod compute;
 mod management;
@@ -543,6 +544,7 @@ pub fn base_2026() -> Vec<ProductSpec> {
         network::vpc(),
         compute::ecs(),
         network::slb(),
+        alb::alb(),
         compute::rds(),
         compute::tair(),
         security::ram(),

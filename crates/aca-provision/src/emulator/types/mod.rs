@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::client::{CallError, Client};
 
 mod alarm;
+mod alb;
 mod compute;
 mod data;
 mod database;
@@ -56,6 +57,36 @@ pub enum Form {
     Tags,
     /// Accepted and recorded, but not sent (a provider-side setting such as `force_destroy`).
     Local,
+    /// A nested block given once (`load_balancer_billing_config { pay_type = … }`), sent as
+    /// `Param.Field`.
+    Block(&'static [BlockField]),
+    /// A nested block given once or more (`zone_mappings { … }`), sent as `Param.N.Field`.
+    Blocks(&'static [BlockField]),
+}
+
+/// One argument of a nested block: its Terraform name, the API field it becomes, and values
+/// translated as [`Form::Mapped`] translates them. A list value is sent as `Field.1`, `Field.2`, ….
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockField {
+    pub name: &'static str,
+    pub param: &'static str,
+    pub table: &'static [(&'static str, &'static str)],
+}
+
+pub const fn block_field(name: &'static str, param: &'static str) -> BlockField {
+    BlockField {
+        name,
+        param,
+        table: &[],
+    }
+}
+
+pub const fn block_mapped(
+    name: &'static str,
+    param: &'static str,
+    table: &'static [(&'static str, &'static str)],
+) -> BlockField {
+    BlockField { name, param, table }
 }
 
 /// One Terraform argument of a resource type.
@@ -127,6 +158,24 @@ pub const fn mapped(name: &'static str, param: &'static str, table: &'static [(&
         name,
         param,
         form: Form::Mapped(table),
+        required: false,
+    }
+}
+
+pub const fn block(name: &'static str, param: &'static str, fields: &'static [BlockField]) -> Arg {
+    Arg {
+        name,
+        param,
+        form: Form::Block(fields),
+        required: false,
+    }
+}
+
+pub const fn blocks(name: &'static str, param: &'static str, fields: &'static [BlockField]) -> Arg {
+    Arg {
+        name,
+        param,
+        form: Form::Blocks(fields),
         required: false,
     }
 }
@@ -309,6 +358,16 @@ pub fn parameters(args_spec: &[Arg], args: &Attrs) -> BTreeMap<String, String> {
                     params.insert(spec.param.to_owned(), text.to_ascii_lowercase());
                 }
             }
+            Form::Block(fields) => {
+                if let Some(item) = block_items(value).first() {
+                    block_parameters(spec.param, fields, item, &mut params);
+                }
+            }
+            Form::Blocks(fields) => {
+                for (i, item) in block_items(value).iter().enumerate() {
+                    block_parameters(&format!("{}.{}", spec.param, i + 1), fields, item, &mut params);
+                }
+            }
             Form::Tags => {
                 if let Value::Object(map) = value {
                     for (i, (key, v)) in map.iter().enumerate() {
@@ -320,6 +379,47 @@ pub fn parameters(args_spec: &[Arg], args: &Attrs) -> BTreeMap<String, String> {
         }
     }
     params
+}
+
+/// The blocks an argument holds: HCL blocks evaluate to a list of objects; an object written as
+/// an attribute (`config = { … }`) is one block.
+fn block_items(value: &Value) -> Vec<&Map<String, Value>> {
+    match value {
+        Value::Array(items) => items.iter().filter_map(Value::as_object).collect(),
+        Value::Object(map) => vec![map],
+        _ => Vec::new(),
+    }
+}
+
+/// One block's arguments as `<prefix>.<Field>` parameters.
+fn block_parameters(
+    prefix: &str,
+    fields: &[BlockField],
+    item: &Map<String, Value>,
+    params: &mut BTreeMap<String, String>,
+) {
+    for field in fields {
+        let Some(value) = item.get(field.name) else { continue };
+        let translate = |text: String| {
+            field
+                .table
+                .iter()
+                .find(|(tf, _)| *tf == text)
+                .map_or(text.clone(), |(_, api)| (*api).to_owned())
+        };
+        match value {
+            Value::Array(_) => {
+                for (j, text) in as_list(value).into_iter().enumerate() {
+                    params.insert(format!("{prefix}.{}.{}", field.param, j + 1), translate(text));
+                }
+            }
+            other => {
+                if let Some(text) = scalar(other) {
+                    params.insert(format!("{prefix}.{}", field.param), translate(text));
+                }
+            }
+        }
+    }
 }
 
 fn as_list(value: &Value) -> Vec<String> {
@@ -486,6 +586,7 @@ pub fn resource_types() -> Vec<&'static dyn ResourceType> {
     let mut all: Vec<&'static dyn ResourceType> = Vec::new();
     for table in [
         network::TYPES,
+        alb::TYPES,
         compute::TYPES,
         database::TYPES,
         identity::TYPES,
@@ -534,6 +635,40 @@ mod tests {
             ("SecurityIPList", "10.0.0.1,10.0.0.2"),
             ("Tag.1.Key", "team"),
             ("Tag.1.Value", "docs"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        assert_eq!(params, expected);
+    }
+
+    #[test]
+    fn nested_blocks_become_numbered_parameters() {
+        const ZONE: &[BlockField] = &[block_field("zone_id", "ZoneId"), block_field("vswitch_id", "VSwitchId")];
+        const BILLING: &[BlockField] = &[block_mapped("pay_type", "PayType", &[("PayAsYouGo", "PostPay")])];
+        const CHECK: &[BlockField] = &[block_field("health_check_codes", "HealthCheckCodes")];
+        let spec = [
+            blocks("zone_mappings", "ZoneMappings", ZONE),
+            block("load_balancer_billing_config", "LoadBalancerBillingConfig", BILLING),
+            block("health_check_config", "HealthCheckConfig", CHECK),
+        ];
+        let args = json!({
+            "zone_mappings": [
+                { "zone_id": "cn-hangzhou-h", "vswitch_id": "vsw-1" },
+                { "zone_id": "cn-hangzhou-i", "vswitch_id": "vsw-2" },
+            ],
+            "load_balancer_billing_config": [{ "pay_type": "PayAsYouGo" }],
+            "health_check_config": { "health_check_codes": ["http_2xx", "http_3xx"] },
+        });
+        let params = parameters(&spec, args.as_object().unwrap());
+        let expected: BTreeMap<String, String> = [
+            ("ZoneMappings.1.ZoneId", "cn-hangzhou-h"),
+            ("ZoneMappings.1.VSwitchId", "vsw-1"),
+            ("ZoneMappings.2.ZoneId", "cn-hangzhou-i"),
+            ("ZoneMappings.2.VSwitchId", "vsw-2"),
+            ("LoadBalancerBillingConfig.PayType", "PostPay"),
+            ("HealthCheckConfig.HealthCheckCodes.1", "http_2xx"),
+            ("HealthCheckConfig.HealthCheckCodes.2", "http_3xx"),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
