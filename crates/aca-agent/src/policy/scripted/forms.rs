@@ -614,6 +614,7 @@ impl ScriptedPolicy {
                     self.asked_in_step = Some(self.step);
                     self.asked_resource = true;
                     self.redo_step_when_provided = true;
+                    self.asked_inside_modal = open_modal(ctx.observation).is_some();
                     let step = self.step(ctx).unwrap_or_default();
                     return Move::Provision(format!(
                         "Step {} chooses an existing resource in the drop-down list \"{label}\", which lists none: {}",

@@ -91,6 +91,9 @@ pub struct ScriptedPolicy {
     redo_step_when_provided: bool,
     /// The step starting over may need the step before it to open its dialog again.
     reopen_after_reload: bool,
+    /// The resource was asked for while a dialog or panel was open (one an earlier step opened,
+    /// named or not).
+    asked_inside_modal: bool,
     /// An action was taken for the current step.
     acted_in_step: bool,
     /// The current step filled a field: it typed, or chose in a field of the form it works in.
@@ -136,14 +139,16 @@ impl ScriptedPolicy {
         }
         // The page was loaded again for a resource asked for inside a dialog or panel an earlier
         // step opened: that step opens it again first.
+        let in_modal = std::mem::take(&mut self.asked_inside_modal);
         if std::mem::take(&mut self.reopen_after_reload)
             && self.step > 0
             && ground::open_modal(ctx.observation).is_none()
-            && ctx.steps.get(self.step).is_some_and(|s| {
-                s.container
-                    .as_ref()
-                    .is_some_and(|c| matches!(c.kind, aca_core::ContainerKind::Dialog | aca_core::ContainerKind::Panel))
-            })
+            && (in_modal
+                || ctx.steps.get(self.step).is_some_and(|s| {
+                    s.container.as_ref().is_some_and(|c| {
+                        matches!(c.kind, aca_core::ContainerKind::Dialog | aca_core::ContainerKind::Panel)
+                    })
+                }))
         {
             self.step -= 1;
         }
