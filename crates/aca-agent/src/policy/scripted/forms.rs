@@ -494,13 +494,23 @@ impl ScriptedPolicy {
             {
                 return choice;
             }
-            // "set Listener Name to web" where the field is a text box: the value is typed.
-            if let Some(value) = value
-                && let Some(label) = labels
-                    .iter()
-                    .find(|label| !labelled(obs, label, &[Role::Textbox], |m| m == LabelMatch::Exact).is_empty())
+            // "set Listener Name to web" where the field is a text box: the value is typed; "Select
+            // a CIDR block suggested by the console or enter a custom CIDR block" in a text box
+            // with no value given: one shaped by its label.
+            if let Some(label) = labels
+                .iter()
+                .find(|label| !labelled(obs, label, &[Role::Textbox], |m| m == LabelMatch::Exact).is_empty())
             {
-                return self.ground_fill(ctx, label, value, undocumented);
+                let boxes = labelled(obs, label, &[Role::Textbox], |m| m == LabelMatch::Exact);
+                if value.is_none()
+                    && boxes
+                        .iter()
+                        .all(|b| b.value.as_deref().is_some_and(|v| !v.trim().is_empty()))
+                {
+                    return Move::Done(None);
+                }
+                let value = value.map_or_else(|| invented_value(ctx.task, label), str::to_owned);
+                return self.ground_fill(ctx, label, &value, undocumented);
             }
             let what = format!("the drop-down list \"{}\"", labels.join("\" or \""));
             let place = same_place(obs, &[Role::Combobox], None);

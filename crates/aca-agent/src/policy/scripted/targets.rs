@@ -398,10 +398,12 @@ impl ScriptedPolicy {
         let buys = verbs
             .iter()
             .any(|verb| text.contains(&format!("{verb} {page} buy page")));
-        // A buy page is one that ends with an order.
+        // A buy page is one that ends with an order, or is headed by the product it buys ("CLB
+        // (Pay-As-You-Go)").
         let on_buy_page = obs.elements.iter().any(|e| {
-            e.role == Role::Button
-                && ["buy now", "confirm order", "create order"].contains(&normalise(&e.name).as_str())
+            (e.role == Role::Button
+                && ["buy now", "confirm order", "create order"].contains(&normalise(&e.name).as_str()))
+                || (e.role == Role::Heading && normalise(&e.name).starts_with(&format!("{} ", normalise(name))))
         });
         if (if buys { on_buy_page } else { page_is(obs, name) }) || open_modal(obs).is_some() {
             return Move::Done(None);
