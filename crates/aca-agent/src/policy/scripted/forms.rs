@@ -608,7 +608,17 @@ impl ScriptedPolicy {
                 if select.value.as_deref().is_some_and(|v| !v.trim().is_empty()) {
                     return Move::Done(None);
                 }
-                if let Some(option) = options.iter().find(|o| !o.state.disabled) {
+                // Two lists of the same name (a primary and a secondary zone) take different
+                // options where they can.
+                let taken: Vec<&str> = labelled(obs, &label, &[Role::Combobox], |m| m == LabelMatch::Exact)
+                    .into_iter()
+                    .filter(|other| other.index != select.index)
+                    .filter_map(|other| other.value.as_deref())
+                    .collect();
+                let free = options
+                    .iter()
+                    .find(|o| !o.state.disabled && !taken.contains(&o.name.as_str()));
+                if let Some(option) = free.or_else(|| options.iter().find(|o| !o.state.disabled)) {
                     return Move::Act {
                         action: GuiAction::Click { index: option.index },
                         goal: format!("choose \"{}\" in \"{label}\"", option.name),
