@@ -106,6 +106,10 @@ resource "alicloud_ram_access_key" "key" {
   user_name = alicloud_ram_user.user.name
   status    = "Inactive"
 }
+resource "alicloud_ram_user_group_attachment" "member" {
+  group_name = alicloud_ram_group.group.group_name
+  user_name  = alicloud_ram_user.user.name
+}
 resource "alicloud_ram_role_policy_attachment" "role_policy" {
   role_name   = alicloud_ram_role.role.role_name
   policy_name = "AliyunOSSReadOnlyAccess"
@@ -131,6 +135,9 @@ resource "alicloud_ram_role_policy_attachment" "role_policy" {
     assert_eq!(b["user_name"], format!("doc-user-{suffix}"));
     assert_ne!(b["user_id"], b["user_name"], "a user's id is its UserId");
     assert_eq!(b["group_name"], format!("doc-group-{suffix}"));
+    // The membership is read back from the group's users.
+    let member = state.resource("alicloud_ram_user_group_attachment.member").unwrap();
+    assert_eq!(member.id, format!("doc-user-{suffix}"));
     assert_eq!(b["role_name"], format!("doc-role-{suffix}"));
     assert_eq!(b["policy_name"], format!("doc-policy-{suffix}"));
 }

@@ -228,6 +228,15 @@ pub const TEMPLATES: &[Template] = &[
         words: "a RAM user group",
     },
     Template {
+        key: "ram_group_member",
+        kind: "alicloud_ram_user_group_attachment",
+        block: "group_member",
+        parents: &["ram_user", "ram_group"],
+        body: r#"  group_name = @{ram_group.name}
+  user_name  = @{ram_user.name}"#,
+        words: "the RAM user's membership of the group",
+    },
+    Template {
         key: "ram_user_policy",
         kind: "alicloud_ram_user_policy_attachment",
         block: "user_policy",

@@ -147,6 +147,10 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
     if has_word(&lower, "attach") && wanted.contains(&"disk") {
         with_parents("instance", &mut wanted);
     }
+    // "Remove a RAM user from a RAM user group": the user is a member to remove.
+    if first_word == "remove" && wanted.contains(&"ram_user") && wanted.contains(&"ram_group") {
+        with_parents("ram_group_member", &mut wanted);
+    }
     // An ALB listener forwards to a server group it is created with.
     if product == Some("alb") && wanted.contains(&"alb") && has_word(&lower, "listener") {
         with_parents("alb_server_group", &mut wanted);
@@ -254,6 +258,10 @@ mod tests {
         let needs = needs_of_task("Enable a key", Some("kms"));
         assert_eq!(needs.last().map(|n| n.status), Some(Some("Disabled")));
         assert_eq!(keys("Add a RAM user to a user group", "ram"), ["ram_user", "ram_group"]);
+        assert_eq!(
+            keys("Remove a RAM user from a RAM user group", "ram"),
+            ["ram_user", "ram_group", "ram_group_member"]
+        );
         assert_eq!(keys("Delete a RAM role", "ram"), ["ram_role"]);
         assert_eq!(
             keys("Revoke permissions from a RAM role", "ram"),

@@ -1,5 +1,6 @@
-//! Identity, keys and audit: `alicloud_ram_user`, `alicloud_ram_group`, `alicloud_ram_role`,
-//! `alicloud_ram_policy`, `alicloud_ram_user_policy_attachment`, `alicloud_ram_role_policy_attachment`,
+//! Identity, keys and audit: `alicloud_ram_user`, `alicloud_ram_group`,
+//! `alicloud_ram_user_group_attachment`, `alicloud_ram_role`, `alicloud_ram_policy`,
+//! `alicloud_ram_user_policy_attachment`, `alicloud_ram_role_policy_attachment`,
 //! `alicloud_ram_access_key` (RAM), `alicloud_kms_key`, `alicloud_kms_alias` (KMS) and
 //! `alicloud_actiontrail_trail` (ActionTrail).
 
@@ -8,6 +9,7 @@ use super::{Arg, IdFrom, Ready, RpcType, Settle, Source, TAGS, arg, local, requi
 pub static TYPES: &[&RpcType] = &[
     &RAM_USER,
     &RAM_GROUP,
+    &RAM_USER_GROUP_ATTACHMENT,
     &RAM_ROLE,
     &RAM_POLICY,
     &RAM_USER_POLICY_ATTACHMENT,
@@ -169,6 +171,34 @@ pub static RAM_POLICY: RpcType = RpcType {
     settle: &[],
     delete: "DeletePolicy",
     delete_params: &[("PolicyName", Source::Id)],
+};
+
+const MEMBERSHIP_ARGS: &[Arg] = &[required("group_name", "GroupName"), required("user_name", "UserName")];
+
+/// A RAM user's membership of a group, known by the user's name among the group's users.
+pub static RAM_USER_GROUP_ATTACHMENT: RpcType = RpcType {
+    name: "alicloud_ram_user_group_attachment",
+    code: "ram",
+    product: "RAM",
+    args: MEMBERSHIP_ARGS,
+    name_arguments: &[],
+    fixed: &[],
+    vpc_of_vswitch: None,
+    create: "AddUserToGroup",
+    id: IdFrom::Arguments(&[Source::Attr("user_name")]),
+    read: "ListUsersForGroup",
+    read_params: &[("GroupName", Source::Attr("group_name"))],
+    item_at: "/Users/User",
+    match_field: Some("UserName"),
+    attributes: &[("user_name", "/UserName")],
+    gone_when: None,
+    ready: None,
+    settle: &[],
+    delete: "RemoveUserFromGroup",
+    delete_params: &[
+        ("GroupName", Source::Attr("group_name")),
+        ("UserName", Source::Attr("user_name")),
+    ],
 };
 
 const USER_ATTACHMENT_ARGS: &[Arg] = &[
