@@ -286,6 +286,7 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
     let jobs = (0..n)
         .map(|i| GenerationRequest {
             prompt: prompt.ids.clone(),
+            images: Vec::new(),
             sampling: SamplingParams {
                 seed: sampling.seed.map(|seed| seed.wrapping_add(u64::from(i))),
                 ..sampling.clone()
@@ -348,7 +349,9 @@ pub fn refusal(refusal: SubmitError) -> ApiError {
     match refusal {
         SubmitError::TooLong { .. } => ApiError::context_length(refusal.to_string()),
         SubmitError::Busy(_) => ApiError::overloaded(refusal.to_string()),
-        SubmitError::EmptyPrompt | SubmitError::Invalid(_) => ApiError::invalid(refusal.to_string(), None),
+        SubmitError::EmptyPrompt | SubmitError::Invalid(_) | SubmitError::TextOnly(_) => {
+            ApiError::invalid(refusal.to_string(), None)
+        }
         SubmitError::Stopped => ApiError::internal(refusal.to_string()),
     }
 }

@@ -56,6 +56,7 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     let prompt_tokens = request.input_ids.len() as u64;
     let job = GenerationRequest {
         prompt: request.input_ids,
+        images: Vec::new(),
         sampling,
         stop: StopConditions {
             stop_token_ids: request.stop_token_ids,
