@@ -4,15 +4,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use aca_model::random::{RandomShape, write_random_checkpoint};
+use common::serve::{Server, TOKEN, post, sse};
 use serde_json::{Value, json};
-
-const TOKEN: &str = "serve-test-token";
 
 /// The small random model with Qwen3's real tokenizer and chat template.
 fn checkpoint(dir: &Path) -> PathBuf {
@@ -25,59 +22,8 @@ fn checkpoint(dir: &Path) -> PathBuf {
     model
 }
 
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve(model: &Path) -> Server {
-    let mut child = Command::new(common::ACA)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--max-batch",
-            "4",
-            "--max-context",
-            "2048",
-        ])
-        .arg("--model")
-        .arg(model)
-        .env("ACA_SERVE_TOKEN", TOKEN)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("aca starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let base = loop {
-        assert!(Instant::now() < deadline, "aca serve printed no address within 120 s");
-        let line = lines.next().expect("aca serve exited before it was ready").unwrap();
-        if let Some(rest) = line.strip_prefix("serving ") {
-            let url = rest.split(" at ").nth(1).unwrap().split_whitespace().next().unwrap();
-            break url.trim_end_matches("/v1").to_owned();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    Server { child, base }
-}
-
-fn post(server: &Server, path: &str, body: &Value) -> (u16, Value) {
-    let response = reqwest::blocking::Client::new()
-        .post(format!("{}{path}", server.base))
-        .bearer_auth(TOKEN)
-        .json(body)
-        .send()
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().unwrap_or(Value::Null))
+    common::serve::serve(model, &["--max-batch", "4", "--max-context", "2048"])
 }
 
 fn chat(messages_text: &str, extra: Value) -> Value {
@@ -86,22 +32,6 @@ fn chat(messages_text: &str, extra: Value) -> Value {
         body[k] = v.clone();
     }
     body
-}
-
-/// The `data:` payloads of a server-sent event stream.
-fn sse(server: &Server, body: &Value) -> Vec<String> {
-    let text = reqwest::blocking::Client::new()
-        .post(format!("{}/v1/chat/completions", server.base))
-        .bearer_auth(TOKEN)
-        .json(body)
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
-    text.lines()
-        .filter_map(|l| l.strip_prefix("data: ").or_else(|| l.strip_prefix("data:")))
-        .map(str::to_owned)
-        .collect()
 }
 
 #[test]
@@ -200,6 +130,27 @@ fn chat_streaming_json_output_generation_and_errors_over_http() {
     assert_eq!(ids.len(), logprobs.len());
     assert!(!ids.is_empty() && ids.len() <= 5);
     assert!(logprobs.iter().all(|l| l.as_f64().unwrap() <= 0.0), "{generated}");
+
+    // A text model says what it reads, counts no image tokens and refuses images on either route.
+    let (_, models) = common::serve::get(&server, "/v1/models");
+    assert_eq!(models["data"][0]["input_modalities"], json!(["text"]), "{models}");
+    assert!(usage.get("prompt_tokens_details").is_none(), "{first}");
+    let with_image = json!({"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What is this?"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]}]});
+    let (status, error) = post(&server, "/v1/chat/completions", &with_image);
+    assert_eq!(status, 400, "{error}");
+    assert_eq!(
+        error["error"]["message"],
+        "messages[0].content[1]: this server's model reads text only, not images"
+    );
+    let (status, error) = post(
+        &server,
+        "/v1/generate",
+        &json!({"input_ids": [1, 2], "images": ["data:image/png;base64,AAAA"]}),
+    );
+    assert_eq!(status, 400, "{error}");
+    assert_eq!(error["error"]["param"], "images", "{error}");
 
     // Errors in OpenAI's shape, with the status clients map to their exceptions.
     let (status, error) = post(&server, "/v1/chat/completions", &chat("x", json!({"n": 0})));

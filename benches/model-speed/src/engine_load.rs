@@ -108,6 +108,7 @@ fn run_level(engine: &Engine, vocab: usize, concurrency: usize, shape: LoadShape
     for request in 0..concurrency {
         let generation = GenerationRequest {
             prompt: spread_ids(shape.prompt_tokens, vocab, 1 + request as u64),
+            images: Vec::new(),
             sampling: SamplingParams::greedy(),
             stop: StopConditions {
                 stop_token_ids: Vec::new(),

@@ -1,17 +1,26 @@
 //! Continuous batching: one worker thread owns the model; sequences join between decode steps (their
 //! prompts prefill in the same forward call as the others' next tokens), each samples, detokenises
 //! and stops on its own, and a sequence whose listener went away is dropped with its cache.
+//!
+//! The model is a text or a vision-language checkpoint ([`EngineModel`]). A prompt holding images
+//! prefills in a call of its own in the same step (its images go through the vision encoder and take
+//! their places among its tokens); from then on it decodes in the batch like any other sequence.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::mpsc;
 
+mod model;
+
+pub use model::{EngineModel, is_multimodal_checkpoint};
+
 use crate::cache::KvCache;
 use crate::constrain::Constraint;
-use crate::model::{Qwen3Model, SequenceStep};
+use crate::model::SequenceStep;
 use crate::sample::{FinishReason, SampledToken, Sampler, SamplingParams, StopChecker, StopConditions};
 use crate::text::{IncrementalDecoder, TextTokenizer};
+use crate::vl::ProcessedImage;
 
 /// How much the engine takes on.
 #[derive(Debug, Clone, Copy)]
@@ -28,6 +37,10 @@ pub struct EngineConfig {
 #[derive(Debug, Clone)]
 pub struct GenerationRequest {
     pub prompt: Vec<u32>,
+    /// The prompt's images, in order: image `k` fills the `k`-th run of image placeholder tokens of
+    /// `prompt`, which must already be as long as the image's token count
+    /// ([`crate::Qwen3VlConfig::expand_image_placeholders`]). Empty for text.
+    pub images: Vec<ProcessedImage>,
     pub sampling: SamplingParams,
     /// Stop ids (the checkpoint's end-of-turn ids are added by the engine), stop strings, budget.
     pub stop: StopConditions,
@@ -66,6 +79,8 @@ pub enum SubmitError {
     Busy(usize),
     #[error("invalid generation settings: {0}")]
     Invalid(String),
+    #[error("this model reads text only; the request holds {0} images")]
+    TextOnly(usize),
     #[error("the generation worker has stopped")]
     Stopped,
 }
@@ -95,12 +110,14 @@ pub struct Engine {
     config: EngineConfig,
     end_ids: Arc<Vec<u32>>,
     valid_vocab: usize,
+    takes_images: bool,
 }
 
 impl Engine {
-    /// Starts the worker. `end_ids` end every sequence (the checkpoint's end-of-turn ids).
+    /// Starts the worker on `model` (a [`crate::Qwen3Model`] or a [`crate::Qwen3VlModel`]). `end_ids` end
+    /// every sequence (the checkpoint's end-of-turn ids).
     pub fn start(
-        model: Qwen3Model,
+        model: impl Into<EngineModel>,
         tokenizer: Arc<TextTokenizer>,
         end_ids: Vec<u32>,
         config: EngineConfig,
@@ -108,7 +125,9 @@ impl Engine {
         let (submissions, incoming) = std::sync::mpsc::channel::<Submission>();
         let waiting = Arc::new(AtomicUsize::new(0));
         let active = Arc::new(AtomicUsize::new(0));
-        let valid_vocab = tokenizer.id_bound().min(model.config().vocab_size);
+        let model = model.into();
+        let valid_vocab = tokenizer.id_bound().min(model.text_config().vocab_size);
+        let takes_images = model.vision().is_some();
         {
             // Detached: the worker returns once every handle (and so the channel) is gone.
             let (waiting, active) = (waiting.clone(), active.clone());
@@ -124,6 +143,7 @@ impl Engine {
             config,
             end_ids: Arc::new(end_ids),
             valid_vocab,
+            takes_images,
         })
     }
 
@@ -140,10 +160,18 @@ impl Engine {
         self.config
     }
 
+    /// Whether the model reads images (requests may carry them).
+    pub fn takes_images(&self) -> bool {
+        self.takes_images
+    }
+
     /// Queues a sequence. Dropping the receiver cancels it at the next step.
     pub fn submit(&self, request: GenerationRequest) -> Result<mpsc::UnboundedReceiver<GenerationEvent>, SubmitError> {
         if request.prompt.is_empty() {
             return Err(SubmitError::EmptyPrompt);
+        }
+        if !request.images.is_empty() && !self.takes_images {
+            return Err(SubmitError::TextOnly(request.images.len()));
         }
         let context = self.config.max_context;
         let max_tokens = request
@@ -191,6 +219,8 @@ impl Engine {
 /// A sequence in the batch.
 struct Active {
     prompt: Vec<u32>,
+    /// The prompt's images until it has been prefilled.
+    images: Vec<ProcessedImage>,
     /// The token to feed next (after the prompt has been prefilled).
     next: Option<u32>,
     cache: KvCache,
@@ -202,8 +232,15 @@ struct Active {
     events: mpsc::UnboundedSender<GenerationEvent>,
 }
 
+impl Active {
+    /// The prompt holds images and has not been prefilled yet: it runs alone.
+    fn prefills_images(&self) -> bool {
+        self.next.is_none() && !self.images.is_empty()
+    }
+}
+
 struct Worker {
-    model: Qwen3Model,
+    model: EngineModel,
     tokenizer: Arc<TextTokenizer>,
     config: EngineConfig,
     waiting: Arc<AtomicUsize>,
@@ -214,7 +251,7 @@ struct Worker {
 
 impl Worker {
     fn new(
-        model: Qwen3Model,
+        model: EngineModel,
         tokenizer: Arc<TextTokenizer>,
         config: EngineConfig,
         waiting: Arc<AtomicUsize>,
@@ -262,6 +299,7 @@ impl Worker {
         self.active.push(Active {
             constraint: submission.request.constraint,
             prompt: submission.request.prompt,
+            images: submission.request.images,
             next: None,
             cache: self.model.new_cache(),
             sampler: submission.sampler,
@@ -272,12 +310,14 @@ impl Worker {
         });
     }
 
-    /// One forward call for the whole batch, then each sequence samples and reports.
+    /// One forward call for the whole batch (and one per prompt with images), then each sequence
+    /// samples and reports.
     fn step(&mut self) {
-        let logits = {
+        let batched = {
             let mut batch: Vec<SequenceStep<'_>> = self
                 .active
                 .iter_mut()
+                .filter(|sequence| !sequence.prefills_images())
                 .map(|sequence| {
                     let tokens: &[u32] = match &sequence.next {
                         Some(next) => std::slice::from_ref(next),
@@ -289,23 +329,39 @@ impl Worker {
                     }
                 })
                 .collect();
-            self.model.forward(&mut batch)
-        };
-        let logits = match logits {
-            Ok(logits) => logits,
-            Err(e) => {
-                for sequence in self.active.drain(..) {
-                    let _ = sequence
-                        .events
-                        .send(GenerationEvent::Failed(format!("the model failed: {e}")));
-                }
-                return;
+            if batch.is_empty() {
+                Ok(Vec::new())
+            } else {
+                self.model.forward(&mut batch)
             }
         };
+        // A failed batch fails the sequences in it; a failed image prefill fails only its own sequence.
+        let (mut batched, batch_failure) = match batched {
+            Ok(rows) => (rows.into_iter(), None),
+            Err(e) => (Vec::new().into_iter(), Some(format!("the model failed: {e}"))),
+        };
+        let rows: Vec<Result<Vec<f32>, String>> = self
+            .active
+            .iter_mut()
+            .map(|sequence| {
+                if sequence.prefills_images() {
+                    let images = std::mem::take(&mut sequence.images);
+                    self.model
+                        .prefill_with_images(&sequence.prompt, &images, &mut sequence.cache)
+                        .map_err(|e| format!("the model failed on the prompt's images: {e}"))
+                } else if let Some(failure) = &batch_failure {
+                    Err(failure.clone())
+                } else {
+                    batched
+                        .next()
+                        .ok_or_else(|| "the model returned fewer rows than sequences".to_string())
+                }
+            })
+            .collect();
         let tokenizer = self.tokenizer.clone();
         let mut finished = Vec::new();
-        for (position, (sequence, row)) in self.active.iter_mut().zip(logits).enumerate() {
-            match advance(sequence, row, &tokenizer) {
+        for (position, (sequence, row)) in self.active.iter_mut().zip(rows).enumerate() {
+            match row.and_then(|row| advance(sequence, row, &tokenizer)) {
                 Ok(false) => {}
                 Ok(true) => finished.push(position),
                 Err(message) => {

@@ -14,6 +14,9 @@
 //! (sequences with and without images together): the cache remembers where images shifted the
 //! multimodal rotary positions. Text-only prompts may skip `prefill` and go straight to `forward`.
 //!
+//! The [`engine`] runs either kind ([`engine::EngineModel::load`] chooses by `config.json`): a
+//! [`engine::GenerationRequest`] carries its processed images next to its expanded prompt.
+//!
 //! # Speed
 //!
 //! `cargo run --release -p aca-bench-model --features candle` (crate `benches/model-speed`, outside the

@@ -5,8 +5,11 @@ use std::fmt;
 use std::path::Path;
 
 use crate::config::Qwen3Config;
+use crate::engine::is_multimodal_checkpoint;
 use crate::error::ModelError;
 use crate::layout::TensorLayout;
+use crate::vl::Qwen3VlConfig;
+use crate::vl::vision_weights::expected_vision_tensors;
 
 /// Bytes of one value as the model holds weights and cache (f32, whatever the checkpoint's dtype).
 const HELD_BYTES_PER_VALUE: u64 = 4;
@@ -41,11 +44,22 @@ impl MemoryNeed {
         }
     }
 
-    /// The need of the checkpoint in `directory` (only its `config.json` is read).
+    /// The need of the checkpoint in `directory` (only its `config.json` is read); a Qwen3-VL
+    /// checkpoint's vision encoder counts with its text decoder.
     pub fn for_checkpoint(directory: &Path, max_batch: usize, max_context: usize) -> Result<Self, ModelError> {
-        let config = Qwen3Config::from_file(&directory.join("config.json"))?;
+        let path = directory.join("config.json");
+        let config = Qwen3Config::from_file(&path)?;
         let max_context = max_context.min(config.max_position_embeddings);
-        Ok(Self::for_config(&config, max_batch, max_context))
+        let mut need = Self::for_config(&config, max_batch, max_context);
+        if is_multimodal_checkpoint(directory)? {
+            let vision = Qwen3VlConfig::from_file(&path)?.vision;
+            let values: u64 = expected_vision_tensors(&vision)
+                .values()
+                .map(|dims| dims.iter().map(|&d| d as u64).product::<u64>())
+                .sum();
+            need.weights += values * HELD_BYTES_PER_VALUE;
+        }
+        Ok(need)
     }
 
     pub fn total(&self) -> u64 {
@@ -170,6 +184,17 @@ mod tests {
         let text = "MemTotal:       16314532 kB\nMemFree:         1000000 kB\nMemAvailable:    8000000 kB\n";
         assert_eq!(parse_meminfo_available(text), Some(8_000_000 * 1024));
         assert_eq!(parse_meminfo_available("MemTotal: 5 kB\n"), None);
+    }
+
+    #[test]
+    fn a_vision_language_checkpoint_counts_both_towers() {
+        // The tiny Qwen3-VL fixture is stored in f32: its tensors' bytes are exactly what is held.
+        let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vl_tiny");
+        let file = std::fs::read(directory.join("model.safetensors")).unwrap();
+        let header = u64::from_le_bytes(file[..8].try_into().unwrap());
+        let stored = file.len() as u64 - 8 - header;
+        let need = MemoryNeed::for_checkpoint(&directory, 1, 16).unwrap();
+        assert_eq!(need.weights, stored);
     }
 
     #[test]

@@ -37,6 +37,7 @@ fn engine(max_batch: usize) -> (Engine, tempfile::TempDir) {
 fn greedy(prompt: &[u32], max_tokens: usize) -> GenerationRequest {
     GenerationRequest {
         prompt: prompt.to_vec(),
+        images: Vec::new(),
         sampling: SamplingParams::greedy(),
         stop: StopConditions {
             stop_token_ids: Vec::new(),

@@ -187,4 +187,13 @@ fn single_placeholders_expand_to_each_images_token_count() {
         model.expand_image_placeholders(&templated, &images[..1]),
         Err(ModelError::Input(_))
     ));
+    // A prompt already expanded (as the reference processor writes it) is kept as it is.
+    let already = &model_reference().cases[1].prompt_ids;
+    assert_eq!(&model.expand_image_placeholders(already, &images).unwrap(), already);
+    let short = [5, start, pad, pad, end, 77, 12, start, pad, end];
+    let error = model
+        .expand_image_placeholders(&short, &images)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("a run of 2") && error.contains("exactly 8"), "{error}");
 }

@@ -1,4 +1,4 @@
-//! `aca serve`: loads a Qwen3 checkpoint and serves it over an OpenAI-compatible API.
+//! `aca serve`: loads a Qwen3 or Qwen3-VL checkpoint and serves it over an OpenAI-compatible API.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -9,25 +9,33 @@ use aca_model::memory::{Bytes, MemoryNeed, available_host_memory, parse_bytes};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
+use crate::serve::images::{ImageInputs, ImageLimits};
 use crate::serve::{App, ServedModel, router};
 
-/// Serve a Qwen3 checkpoint over an OpenAI-compatible API.
+/// Serve a Qwen3 or Qwen3-VL checkpoint over an OpenAI-compatible API.
 ///
 /// Routes: POST /v1/chat/completions (JSON or SSE streaming, tools, response_format json_object /
-/// json_schema enforced while decoding, logprobs, n, stop, seed), POST /v1/generate (token ids in,
-/// sampled ids and their logprobs out, for RL rollouts), GET /v1/models, GET /health, GET /metrics.
+/// json_schema enforced while decoding, logprobs, n, stop, seed; image_url parts for a Qwen3-VL
+/// checkpoint), POST /v1/generate (token ids and images in, sampled ids and their logprobs out, for
+/// RL rollouts), GET /v1/models (with the inputs the model takes), GET /health, GET /metrics.
+///
+/// A checkpoint whose config.json has a vision_config is served as Qwen3-VL: images arrive as base64
+/// data: URLs (image/png, image/jpeg); http(s) URLs are refused unless --allow-remote-images is given.
 ///
 /// Refuses to start when the checkpoint's f32 weights plus the KV cache of --max-batch sequences of
 /// --max-context tokens do not fit the device's memory.
 ///
 /// Example:
-///   aca serve --model ./Qwen3-0.6B --listen 127.0.0.1:8000
-///   curl -s localhost:8000/v1/chat/completions -d '{"messages":[{"role":"user","content":"Hi"}]}'
+///   aca serve --model ./Qwen3-VL-2B-Instruct --listen 127.0.0.1:8000
+///   curl -s localhost:8000/v1/chat/completions -d '{"messages":[{"role":"user","content":[
+///     {"type":"image_url","image_url":{"url":"data:image/png;base64,'"$(base64 -w0 shot.png)"'"}},
+///     {"type":"text","text":"What does this page show?"}]}]}'
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ServeArgs {
     /// Checkpoint directory: config.json, model.safetensors (or a sharded index), tokenizer.json and
-    /// tokenizer_config.json with the chat template.
+    /// tokenizer_config.json with the chat template (or chat_template.json / chat_template.jinja);
+    /// a Qwen3-VL checkpoint also preprocessor_config.json.
     #[arg(long, value_name = "DIR")]
     model: PathBuf,
     /// Where the model runs. wgpu and cuda need a build with `--features wgpu` or `--features cuda`.
@@ -52,9 +60,21 @@ pub struct ServeArgs {
     /// Require `Authorization: Bearer TOKEN` on the API routes.
     #[arg(long, env = "ACA_SERVE_TOKEN", hide_env_values = true)]
     token: Option<String>,
-    /// Largest request body accepted, in bytes.
+    /// Largest request body accepted, in bytes (inline images included); also the largest remote
+    /// image fetched.
     #[arg(long, default_value_t = 4 * 1024 * 1024)]
     max_request_bytes: usize,
+    /// Most images one request may hold (Qwen3-VL checkpoints).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    max_images_per_request: usize,
+    /// Most pixels (width × height, as sent, before the checkpoint's processor resizes it) one image
+    /// may have; larger ones are refused before they are decoded.
+    #[arg(long, value_name = "PIXELS", default_value_t = 4096 * 4096)]
+    max_image_pixels: u64,
+    /// Fetch http(s) image URLs (10 s deadline, at most --max-request-bytes each). Off by default:
+    /// the server would fetch any address a client names, so only allow it where that is safe.
+    #[arg(long)]
+    allow_remote_images: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -101,6 +121,15 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if args.max_batch == 0 || args.max_context == 0 {
         bail!("--max-batch and --max-context must be at least 1");
     }
+    if args.max_images_per_request == 0 || args.max_image_pixels == 0 {
+        bail!("--max-images-per-request and --max-image-pixels must be at least 1");
+    }
+    let images = ImageInputs::new(ImageLimits {
+        max_images: args.max_images_per_request,
+        max_pixels: args.max_image_pixels,
+        allow_remote: args.allow_remote_images,
+        max_remote_bytes: args.max_request_bytes,
+    })?;
     let choice = DeviceChoice::from(args.device);
     let device = choice.open()?;
     check_memory(&args, choice)?;
@@ -123,10 +152,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let addr = listener.local_addr()?;
     println!(
-        "serving {} at http://{addr}/v1 (context {}, batch {})",
-        model.id, model.max_context, args.max_batch
+        "serving {} at http://{addr}/v1 (context {}, batch {}, inputs {})",
+        model.id,
+        model.max_context,
+        args.max_batch,
+        model.input_modalities().join(" and ")
     );
-    let app = App::new(model, args.token, args.max_request_bytes);
+    let app = App::new(model, args.token, args.max_request_bytes, images);
     tokio::select! {
         result = axum::serve(listener, router(app)) => result.context("the server stopped")?,
         _ = tokio::signal::ctrl_c() => eprintln!("stopping"),

@@ -1,5 +1,5 @@
-//! `POST /v1/chat/completions`: a request becomes one job per choice on the model; their token events
-//! become one reply, or a stream of chunks ending in `[DONE]`.
+//! `POST /v1/chat/completions`: a request (its images loaded first) becomes one job per choice on the
+//! model; their token events become one reply, or a stream of chunks ending in `[DONE]`.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -13,13 +13,17 @@ use axum::response::{IntoResponse, Response};
 use futures::StreamExt as _;
 use tokio::sync::mpsc;
 
+use aca_model::ProcessedImage;
 use aca_model::constrain::{JsonSpec, ToolCallCount, ToolCallSpec, ToolSchema};
 use aca_model::engine::{GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::sample::{FinishReason, SampledToken, SamplingParams, StopConditions};
-use aca_model::text::{ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream, TextError};
+use aca_model::text::{
+    ChatMessage, ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream, TextError,
+};
 
 use super::App;
 use super::error::ApiError;
+use super::model::Prompt;
 use super::protocol::{
     ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, Choice, ChoiceLogprobs, ChunkChoice, Delta,
     FunctionCall, ReplyMessage, SamplingFields, TokenLogprob, ToolCall, ToolCallDelta, ToolChoice, TopLogprob, Usage,
@@ -42,6 +46,8 @@ struct Plan {
     logprobs: bool,
     include_usage: bool,
     prompt_tokens: u64,
+    /// Of `prompt_tokens`, those the images fill; `None` for a model that reads text only.
+    image_tokens: Option<u64>,
     /// The prompt opened `<think>`: replies start as reasoning.
     reasoning_open: bool,
     /// Tools were offered: `<tool_call>` blocks in replies become `tool_calls`.
@@ -146,12 +152,15 @@ pub async fn completions(
     let started = Instant::now();
     let response = match request {
         Err(rejection) => Err(ApiError::rejected(rejection)),
-        Ok(Json(request)) => match plan(&app, request) {
+        Ok(Json(request)) => match request_images(&app, &request.messages).await {
             Err(e) => Err(e),
-            Ok((plan, stream)) => match submit(&app, &plan) {
+            Ok(images) => match plan(&app, request, images) {
                 Err(e) => Err(e),
-                Ok(receivers) if stream => Ok(streamed(app.clone(), plan, receivers, started)),
-                Ok(receivers) => whole(&app, plan, receivers, started).await,
+                Ok((plan, stream)) => match submit(&app, &plan) {
+                    Err(e) => Err(e),
+                    Ok(receivers) if stream => Ok(streamed(app.clone(), plan, receivers, started)),
+                    Ok(receivers) => whole(&app, plan, receivers, started).await,
+                },
             },
         },
     };
@@ -160,7 +169,28 @@ pub async fn completions(
     response
 }
 
-fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiError> {
+/// The images of the messages' `image_url` (or `image`) parts, in order, loaded for the model.
+async fn request_images(app: &App, messages: &[ChatMessage]) -> Result<Vec<ProcessedImage>, ApiError> {
+    let mut urls = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        let MessageContent::Parts(parts) = &message.content else {
+            continue;
+        };
+        for (j, part) in parts.iter().enumerate() {
+            let url = match part {
+                ContentPart::ImageUrl { image_url } => &image_url.url,
+                ContentPart::Image { image } => image,
+                ContentPart::Text { .. } => continue,
+            };
+            urls.push((format!("messages[{i}].content[{j}]"), url.clone()));
+        }
+    }
+    app.images
+        .load_request(app.model.image_processor(), urls, "messages")
+        .await
+}
+
+fn plan(app: &App, request: ChatCompletionRequest, images: Vec<ProcessedImage>) -> Result<(Plan, bool), ApiError> {
     let model = &app.model;
     if let Some(name) = &request.model
         && name != &model.id
@@ -172,16 +202,6 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
     }
     if request.messages.is_empty() {
         return Err(ApiError::invalid("messages must not be empty", Some("messages")));
-    }
-    for (i, message) in request.messages.iter().enumerate() {
-        if let MessageContent::Parts(parts) = &message.content
-            && parts.iter().any(|p| !matches!(p, ContentPart::Text { .. }))
-        {
-            return Err(ApiError::invalid(
-                format!("messages[{i}] holds an image: this server's model reads text only"),
-                Some("messages"),
-            ));
-        }
     }
     let n = request.n.unwrap_or(1);
     if !(1..=MAX_N).contains(&n) {
@@ -259,6 +279,16 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
             Some("messages"),
         )
     })?;
+    let expanded = model.expand_images(prompt.ids, &images).map_err(|e| {
+        ApiError::invalid(
+            format!("the rendered prompt does not fit the images: {e}"),
+            Some("messages"),
+        )
+    })?;
+    let prompt = Prompt {
+        ids: expanded.ids,
+        ..prompt
+    };
     let context = model.max_context;
     let room = context.saturating_sub(prompt.ids.len());
     if room == 0 {
@@ -286,6 +316,7 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
     let jobs = (0..n)
         .map(|i| GenerationRequest {
             prompt: prompt.ids.clone(),
+            images: images.clone(),
             sampling: SamplingParams {
                 seed: sampling.seed.map(|seed| seed.wrapping_add(u64::from(i))),
                 ..sampling.clone()
@@ -308,6 +339,7 @@ fn plan(app: &App, request: ChatCompletionRequest) -> Result<(Plan, bool), ApiEr
             logprobs,
             include_usage: request.stream_options.is_some_and(|o| o.include_usage),
             prompt_tokens,
+            image_tokens: model.image_processor().map(|_| expanded.image_tokens as u64),
             reasoning_open: prompt.reasoning_open,
             parse_tool_calls: tools.offered(),
         },
@@ -348,7 +380,9 @@ pub fn refusal(refusal: SubmitError) -> ApiError {
     match refusal {
         SubmitError::TooLong { .. } => ApiError::context_length(refusal.to_string()),
         SubmitError::Busy(_) => ApiError::overloaded(refusal.to_string()),
-        SubmitError::EmptyPrompt | SubmitError::Invalid(_) => ApiError::invalid(refusal.to_string(), None),
+        SubmitError::EmptyPrompt | SubmitError::Invalid(_) | SubmitError::TextOnly(_) => {
+            ApiError::invalid(refusal.to_string(), None)
+        }
         SubmitError::Stopped => ApiError::internal(refusal.to_string()),
     }
 }
@@ -466,8 +500,8 @@ async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) 
             finish_reason,
         });
     }
-    app.metrics.prompt_tokens.inc_by(plan.prompt_tokens);
-    app.metrics.completion_tokens.inc_by(completion_tokens);
+    app.metrics
+        .tokens(plan.prompt_tokens, plan.image_tokens, completion_tokens);
     app.metrics.latency.observe(started.elapsed().as_secs_f64());
     Ok(Json(ChatCompletion {
         id: plan.id,
@@ -475,7 +509,7 @@ async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) 
         created: plan.created,
         model: plan.model,
         choices,
-        usage: Usage::new(plan.prompt_tokens, completion_tokens),
+        usage: Usage::new(plan.prompt_tokens, completion_tokens).with_image_tokens(plan.image_tokens),
     })
     .into_response())
 }
@@ -616,13 +650,15 @@ async fn stream_chunks(
         )
         .await;
     }
-    app.metrics.prompt_tokens.inc_by(plan.prompt_tokens);
-    app.metrics.completion_tokens.inc_by(completion_tokens);
+    app.metrics
+        .tokens(plan.prompt_tokens, plan.image_tokens, completion_tokens);
     app.metrics.latency.observe(started.elapsed().as_secs_f64());
     if plan.include_usage {
         send(chunk(
             Vec::new(),
-            Some(Some(Usage::new(plan.prompt_tokens, completion_tokens))),
+            Some(Some(
+                Usage::new(plan.prompt_tokens, completion_tokens).with_image_tokens(plan.image_tokens),
+            )),
         ))
         .await?;
     }

@@ -1,5 +1,5 @@
-//! `POST /v1/generate`: token ids in, the sampled ids and the logprob each was sampled with out, so
-//! that RL rollouts train on exactly what the model produced.
+//! `POST /v1/generate`: token ids (and the images they hold) in, the sampled ids and the logprob each
+//! was sampled with out, so that RL rollouts train on exactly what the model produced.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -39,12 +39,23 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     if request.input_ids.is_empty() {
         return Err(ApiError::invalid("input_ids must not be empty", Some("input_ids")));
     }
+    let urls = (request.images.iter().enumerate())
+        .map(|(k, url)| (format!("images[{k}]"), url.clone()))
+        .collect();
+    let images = app
+        .images
+        .load_request(app.model.image_processor(), urls, "images")
+        .await?;
+    let prompt = app
+        .model
+        .expand_images(request.input_ids, &images)
+        .map_err(|e| ApiError::invalid(format!("input_ids do not fit the images: {e}"), Some("input_ids")))?;
     let context = app.model.max_context;
-    let room = context.saturating_sub(request.input_ids.len());
+    let room = context.saturating_sub(prompt.ids.len());
     if room == 0 {
         return Err(ApiError::context_length(format!(
-            "input_ids holds {} tokens; this model's context is {context}",
-            request.input_ids.len()
+            "input_ids hold {} tokens (images expanded); this model's context is {context}",
+            prompt.ids.len()
         )));
     }
     let sampling = sampling_params(&request.sampling, 0)?;
@@ -53,9 +64,12 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
         Some(max) => max as usize,
         None => room,
     };
-    let prompt_tokens = request.input_ids.len() as u64;
+    let prompt_tokens = prompt.ids.len() as u64;
+    let image_tokens = app.model.image_processor().map(|_| prompt.image_tokens as u64);
+    let prompt_ids = (!images.is_empty()).then(|| prompt.ids.clone());
     let job = GenerationRequest {
-        prompt: request.input_ids,
+        prompt: prompt.ids,
+        images,
         sampling,
         stop: StopConditions {
             stop_token_ids: request.stop_token_ids,
@@ -88,12 +102,12 @@ async fn run(app: &App, request: GenerateRequest) -> Result<GenerateReply, ApiEr
     app.metrics.running.dec();
     let reason = result?;
     let completion_tokens = output_ids.len() as u64;
-    app.metrics.prompt_tokens.inc_by(prompt_tokens);
-    app.metrics.completion_tokens.inc_by(completion_tokens);
+    app.metrics.tokens(prompt_tokens, image_tokens, completion_tokens);
     Ok(GenerateReply {
+        prompt_ids,
         output_ids,
         logprobs,
         finish_reason: reason.as_openai(),
-        usage: Usage::new(prompt_tokens, completion_tokens),
+        usage: Usage::new(prompt_tokens, completion_tokens).with_image_tokens(image_tokens),
     })
 }

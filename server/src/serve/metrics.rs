@@ -1,5 +1,5 @@
-//! `/metrics`: request counts by route and status, tokens in and out, sequences generating now, and
-//! request latency, in the Prometheus text format.
+//! `/metrics`: request counts by route and status, tokens in and out (and how many of those in were
+//! images'), sequences generating now, and request latency, in the Prometheus text format.
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -18,6 +18,8 @@ pub struct Metrics {
     registry: Registry,
     pub requests: Family<RouteLabels, Counter>,
     pub prompt_tokens: Counter,
+    /// Of the prompt tokens, those images filled.
+    pub image_tokens: Counter,
     pub completion_tokens: Counter,
     pub running: Gauge,
     pub latency: Histogram,
@@ -28,11 +30,13 @@ impl Metrics {
         let mut registry = Registry::with_prefix("aca_serve");
         let requests = Family::<RouteLabels, Counter>::default();
         let prompt_tokens = Counter::default();
+        let image_tokens = Counter::default();
         let completion_tokens = Counter::default();
         let running = Gauge::default();
         let latency = Histogram::new(exponential_buckets(0.01, 2.0, 14));
         registry.register("requests", "HTTP requests by route and status", requests.clone());
         registry.register("prompt_tokens", "Prompt tokens processed", prompt_tokens.clone());
+        registry.register("image_tokens", "Prompt tokens filled by images", image_tokens.clone());
         registry.register("completion_tokens", "Tokens generated", completion_tokens.clone());
         registry.register("running_requests", "Requests generating now", running.clone());
         registry.register("request_seconds", "Time from request to last token", latency.clone());
@@ -40,10 +44,18 @@ impl Metrics {
             registry,
             requests,
             prompt_tokens,
+            image_tokens,
             completion_tokens,
             running,
             latency,
         }
+    }
+
+    /// The tokens of a finished request: its prompt's (`image_tokens` of them from images) and its reply's.
+    pub fn tokens(&self, prompt: u64, image_tokens: Option<u64>, completion: u64) {
+        self.prompt_tokens.inc_by(prompt);
+        self.image_tokens.inc_by(image_tokens.unwrap_or(0));
+        self.completion_tokens.inc_by(completion);
     }
 
     pub fn count(&self, route: &str, status: u16) {

@@ -1,13 +1,14 @@
-//! The model `aca serve` serves: a Qwen3 checkpoint on burn with its tokenizer, chat template, JSON
-//! constraints and the continuous-batching engine, loaded once and shared by every request.
+//! The model `aca serve` serves: a Qwen3 or Qwen3-VL checkpoint on burn with its tokenizer, chat
+//! template, JSON constraints, image processor and the continuous-batching engine, loaded once and
+//! shared by every request.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use aca_model::constrain::{Constraint, ConstraintError, ConstraintFactory, JsonSpec, ToolCallSpec};
-use aca_model::engine::{Engine, EngineConfig, GenerationEvent, GenerationRequest, SubmitError};
+use aca_model::engine::{Engine, EngineConfig, EngineModel, GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::text::{ChatMessage, CheckpointText, RenderOptions, TextTokenizer};
-use aca_model::{Device, Qwen3Model};
+use aca_model::{Device, ImageProcessor, ProcessedImage, Qwen3VlConfig};
 use anyhow::Context;
 use tokio::sync::mpsc;
 
@@ -18,6 +19,21 @@ pub struct ServedModel {
     tokenizer: Arc<TextTokenizer>,
     template: aca_model::text::ChatTemplate,
     constraints: ConstraintFactory,
+    /// What turns images into prompt tokens, for a model that reads them.
+    vision: Option<Vision>,
+}
+
+/// A vision-language model's image side, as requests need it before they reach the engine.
+struct Vision {
+    config: Qwen3VlConfig,
+    processor: ImageProcessor,
+}
+
+/// A prompt's ids with its images' placeholders expanded, ready for the engine.
+pub struct ImagePrompt {
+    pub ids: Vec<u32>,
+    /// Placeholder tokens the images fill (part of `ids`).
+    pub image_tokens: usize,
 }
 
 /// A rendered conversation, ready to generate from.
@@ -28,16 +44,21 @@ pub struct Prompt {
 }
 
 impl ServedModel {
-    /// Loads the checkpoint in `dir` (config, weights, tokenizer, template) onto `device`.
-    /// `max_context` is capped by the checkpoint's own `max_position_embeddings`.
+    /// Loads the checkpoint in `dir` (config, weights, tokenizer, template; a Qwen3-VL checkpoint's
+    /// image processor too) onto `device`. `max_context` is capped by the checkpoint's own
+    /// `max_position_embeddings`.
     pub fn load(dir: &Path, device: &Device, id: String, max_batch: usize, max_context: usize) -> anyhow::Result<Self> {
-        let model = Qwen3Model::load(dir, device)
+        let model = EngineModel::load(dir, device)
             .with_context(|| format!("cannot load the checkpoint in {}", dir.display()))?;
         let text =
             CheckpointText::load(dir).with_context(|| format!("cannot load the tokenizer in {}", dir.display()))?;
-        let max_context = max_context.min(model.config().max_position_embeddings);
+        let vision = model.vision().map(|model| Vision {
+            config: model.config().clone(),
+            processor: model.processor().clone(),
+        });
+        let max_context = max_context.min(model.text_config().max_position_embeddings);
         let mut end_ids = text.stop_token_ids.clone();
-        for id in &model.config().eos_token_ids {
+        for id in &model.text_config().eos_token_ids {
             if !end_ids.contains(id) {
                 end_ids.push(*id);
             }
@@ -63,7 +84,44 @@ impl ServedModel {
             tokenizer,
             template: text.template,
             constraints,
+            vision,
         })
+    }
+
+    /// The checkpoint's image processor, when the model reads images.
+    pub fn image_processor(&self) -> Option<&ImageProcessor> {
+        self.vision.as_ref().map(|vision| &vision.processor)
+    }
+
+    /// What the model reads, in `/v1/models`' words.
+    pub fn input_modalities(&self) -> Vec<&'static str> {
+        if self.vision.is_some() {
+            vec!["text", "image"]
+        } else {
+            vec!["text"]
+        }
+    }
+
+    /// Expands each image's placeholder in `ids` (one `<|image_pad|>`, as the chat template writes it,
+    /// or a run already as long as the image's token count) for `images`, in order.
+    pub fn expand_images(&self, ids: Vec<u32>, images: &[ProcessedImage]) -> Result<ImagePrompt, String> {
+        let Some(vision) = &self.vision else {
+            return match images.len() {
+                0 => Ok(ImagePrompt { ids, image_tokens: 0 }),
+                count => Err(format!(
+                    "this server's model reads text only; the request holds {count} images"
+                )),
+            };
+        };
+        let ids = vision
+            .config
+            .expand_image_placeholders(&ids, images)
+            .map_err(|error| match error {
+                aca_model::ModelError::Input(message) => message,
+                other => other.to_string(),
+            })?;
+        let image_tokens = images.iter().map(|image| vision.config.image_token_count(image)).sum();
+        Ok(ImagePrompt { ids, image_tokens })
     }
 
     pub fn render(&self, messages: &[ChatMessage], options: &RenderOptions) -> Result<Prompt, String> {

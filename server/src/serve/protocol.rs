@@ -1,5 +1,6 @@
 //! The OpenAI chat-completions wire format as `aca serve` reads and writes it: requests (tolerant of
-//! the shapes official clients send), replies, streamed chunks and the token-level `/v1/generate`.
+//! the shapes official clients send, images as `image_url` parts), replies, streamed chunks and the
+//! token-level `/v1/generate`.
 
 use aca_model::text::ChatMessage;
 use serde::{Deserialize, Serialize};
@@ -159,11 +160,24 @@ pub struct ReplyMessage {
     pub tool_calls: Vec<ToolCall>,
 }
 
+/// Tokens of a request. `prompt_tokens` counts every prompt token, image placeholders included; a
+/// model that reads images also says how many of them the images fill
+/// (`prompt_tokens_details.image_tokens`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     pub total_tokens: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens_details: Option<PromptTokensDetails>,
+}
+
+/// What the prompt's tokens were made of.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PromptTokensDetails {
+    /// Placeholder tokens that carry the images' features (one per merged 2×2 patch group); the
+    /// `<|vision_start|>`/`<|vision_end|>` markers around each image are text tokens.
+    pub image_tokens: u64,
 }
 
 impl Usage {
@@ -172,6 +186,15 @@ impl Usage {
             prompt_tokens,
             completion_tokens,
             total_tokens: prompt_tokens + completion_tokens,
+            prompt_tokens_details: None,
+        }
+    }
+
+    /// With the image tokens of the prompt, for a model that reads images (`None`: text only).
+    pub fn with_image_tokens(self, image_tokens: Option<u64>) -> Self {
+        Usage {
+            prompt_tokens_details: image_tokens.map(|image_tokens| PromptTokensDetails { image_tokens }),
+            ..self
         }
     }
 }
@@ -243,7 +266,12 @@ pub struct ToolCallDelta {
 /// exactly what was sampled).
 #[derive(Debug, Clone, Deserialize)]
 pub struct GenerateRequest {
+    /// The prompt. Each image's place is a run of `<|image_pad|>` ids: one (as the chat template writes
+    /// it; the server expands it) or exactly the image's token count.
     pub input_ids: Vec<u32>,
+    /// The prompt's images in order, as image URLs (base64 `data:` URLs; http(s) when the server allows).
+    #[serde(default)]
+    pub images: Vec<String>,
     #[serde(default)]
     pub max_tokens: Option<u32>,
     #[serde(flatten)]
@@ -254,6 +282,10 @@ pub struct GenerateRequest {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct GenerateReply {
+    /// The prompt as the model read it: `input_ids` with each image's placeholder expanded; only when
+    /// the request held images.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_ids: Option<Vec<u32>>,
     pub output_ids: Vec<u32>,
     /// The log-probability of each sampled id under the distribution it was sampled from.
     pub logprobs: Vec<f32>,
@@ -275,6 +307,8 @@ pub struct ModelCard {
     pub created: u64,
     pub owned_by: &'static str,
     pub max_model_len: usize,
+    /// What the model reads: `["text"]`, or `["text", "image"]` for a vision-language model.
+    pub input_modalities: Vec<&'static str>,
 }
 
 #[cfg(test)]

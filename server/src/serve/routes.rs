@@ -59,6 +59,7 @@ async fn models(State(app): State<Arc<App>>) -> Json<ModelList> {
             created: app.started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
             owned_by: "aca",
             max_model_len: app.model.max_context,
+            input_modalities: app.model.input_modalities(),
         }],
     })
 }

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::config::{FieldReader, Qwen3Config, Scope};
 use crate::error::ModelError;
+use crate::vl::processor::ProcessedImage;
 
 /// The M-RoPE sections `transformers` uses when a config names none.
 const DEFAULT_MROPE_SECTION: [usize; 3] = [24, 20, 20];
@@ -190,6 +191,62 @@ impl Qwen3VlConfig {
         let merge = self.vision.spatial_merge_size;
         (grid_h / merge) * (grid_w / merge)
     }
+
+    /// How many placeholder tokens `image` takes in a prompt.
+    pub fn image_token_count(&self, image: &ProcessedImage) -> usize {
+        self.merged_tokens(image.grid.h, image.grid.w)
+    }
+
+    /// Expands the image placeholders of a prompt to the number of tokens each image takes, as the
+    /// reference processor does. Each run of placeholder tokens stands for one image, in order: a single
+    /// placeholder (what a chat template writes, `<|image_pad|>`) becomes the image's token count, and a
+    /// run already that long is kept; any other run, or a run count other than the image count, is refused.
+    pub fn expand_image_placeholders(&self, tokens: &[u32], images: &[ProcessedImage]) -> Result<Vec<u32>, ModelError> {
+        let placeholder = self.image_token_id;
+        let runs = placeholder_runs(tokens, placeholder);
+        if runs.len() != images.len() {
+            return Err(ModelError::Input(format!(
+                "the prompt holds {} image placeholders for {} images",
+                runs.len(),
+                images.len()
+            )));
+        }
+        let mut expanded = Vec::with_capacity(tokens.len());
+        let mut copied = 0;
+        for (number, ((first, length), image)) in runs.into_iter().zip(images).enumerate() {
+            let count = self.image_token_count(image);
+            if length != 1 && length != count {
+                return Err(ModelError::Input(format!(
+                    "image {number} ({}×{} patches) takes {count} placeholder tokens; the prompt has a run of {length} (write one placeholder, or exactly {count})",
+                    image.grid.h, image.grid.w
+                )));
+            }
+            expanded.extend_from_slice(&tokens[copied..first]);
+            expanded.extend(std::iter::repeat_n(placeholder, count));
+            copied = first + length;
+        }
+        expanded.extend_from_slice(&tokens[copied..]);
+        Ok(expanded)
+    }
+}
+
+/// `(first index, length)` of each run of `placeholder` in `tokens`.
+pub(crate) fn placeholder_runs(tokens: &[u32], placeholder: u32) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        if tokens[index] == placeholder {
+            let length = tokens[index..]
+                .iter()
+                .take_while(|&&token| token == placeholder)
+                .count();
+            runs.push((index, length));
+            index += length;
+        } else {
+            index += 1;
+        }
+    }
+    runs
 }
 
 fn config_error(problem: String) -> ModelError {

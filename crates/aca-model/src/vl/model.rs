@@ -12,7 +12,7 @@ use crate::generate::argmax;
 use crate::layout::TensorLayout;
 use crate::model::{CONFIG_FILE, DecoderInput, Qwen3Model, Rows, SequenceStep};
 use crate::rope::RotaryTables;
-use crate::vl::config::Qwen3VlConfig;
+use crate::vl::config::{Qwen3VlConfig, placeholder_runs};
 use crate::vl::positions::{ImageSpan, multimodal_positions};
 use crate::vl::processor::{ImageProcessor, ImageProcessorConfig, PREPROCESSOR_FILE, ProcessedImage};
 use crate::vl::vision::{ImageFeatures, check_image, encode_image};
@@ -82,7 +82,7 @@ impl Qwen3VlModel {
 
     /// The tokens standing for `image` in a prompt: vision start, one placeholder per merged token, vision end.
     pub fn image_tokens(&self, image: &ProcessedImage) -> Vec<u32> {
-        let count = self.config.merged_tokens(image.grid.h, image.grid.w);
+        let count = self.config.image_token_count(image);
         let mut tokens = Vec::with_capacity(count + 2);
         tokens.push(self.config.vision_start_token_id);
         tokens.extend(std::iter::repeat_n(self.config.image_token_id, count));
@@ -90,31 +90,10 @@ impl Qwen3VlModel {
         tokens
     }
 
-    /// Expands each single image placeholder of a templated prompt (`<|image_pad|>`, as the chat template
-    /// writes it) to the number of tokens its image takes, as the reference processor does. The prompt
-    /// must hold exactly one placeholder per image.
+    /// Expands the image placeholders of a templated prompt to each image's token count (see
+    /// [`Qwen3VlConfig::expand_image_placeholders`]).
     pub fn expand_image_placeholders(&self, tokens: &[u32], images: &[ProcessedImage]) -> Result<Vec<u32>, ModelError> {
-        let placeholder = self.config.image_token_id;
-        let found = tokens.iter().filter(|&&token| token == placeholder).count();
-        if found != images.len() {
-            return Err(ModelError::Input(format!(
-                "the prompt holds {found} image placeholders for {} images",
-                images.len()
-            )));
-        }
-        let mut expanded = Vec::with_capacity(tokens.len());
-        let mut images = images.iter();
-        for &token in tokens {
-            // There are exactly as many placeholders as images, so each placeholder finds its image.
-            match (token == placeholder).then(|| images.next()).flatten() {
-                Some(image) => {
-                    let count = self.config.merged_tokens(image.grid.h, image.grid.w);
-                    expanded.extend(std::iter::repeat_n(placeholder, count));
-                }
-                None => expanded.push(token),
-            }
-        }
-        Ok(expanded)
+        self.config.expand_image_placeholders(tokens, images)
     }
 
     /// Appends a prompt that may hold images to `cache` and returns the logits at its last token.
@@ -251,22 +230,8 @@ impl Qwen3VlModel {
 
     /// The runs of image placeholders in `tokens`, matched one to one with `images`.
     fn image_spans(&self, tokens: &[u32], images: &[ProcessedImage]) -> Result<Vec<ImageSpan>, ModelError> {
-        let placeholder = self.config.image_token_id;
         let merge = self.config.vision.spatial_merge_size;
-        let mut runs = Vec::new();
-        let mut index = 0;
-        while index < tokens.len() {
-            if tokens[index] == placeholder {
-                let length = tokens[index..]
-                    .iter()
-                    .take_while(|&&token| token == placeholder)
-                    .count();
-                runs.push((index, length));
-                index += length;
-            } else {
-                index += 1;
-            }
-        }
+        let runs = placeholder_runs(tokens, self.config.image_token_id);
         if runs.len() != images.len() {
             return Err(ModelError::Input(format!(
                 "the prompt holds {} runs of image placeholder tokens for {} images",
@@ -278,7 +243,7 @@ impl Qwen3VlModel {
             .zip(images)
             .enumerate()
             .map(|(number, (&(first, length), image))| {
-                let expected = self.config.merged_tokens(image.grid.h, image.grid.w);
+                let expected = self.config.image_token_count(image);
                 if length != expected {
                     return Err(ModelError::Input(format!(
                         "image {number} ({}×{} patches) takes {expected} placeholder tokens, the prompt has {length}",
