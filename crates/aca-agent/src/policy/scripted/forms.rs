@@ -335,8 +335,13 @@ impl ScriptedPolicy {
             .map(|r| r.names.clone())
             .unwrap_or_default();
         let all = Self::resource_names(ctx);
+        // "In the Delete dialog box, enter the AccessKey ID": the ID of the row Delete was in.
+        let of_row = self
+            .acted_row
+            .as_deref()
+            .and_then(|row| all.iter().find(|n| crate::label::mentions(row, n) && n.len() >= 8));
         let value = if id {
-            all.iter().find(|n| !reported.contains(n))
+            of_row.or_else(|| all.iter().find(|n| !reported.contains(n)))
         } else {
             reported.first()
         };

@@ -104,6 +104,9 @@ pub struct ScriptedPolicy {
     /// What the procedure typed (never into a password box): the names of what it created, which
     /// a later step finds in a list.
     typed: Vec<String>,
+    /// The row whose control was last clicked: a dialog it opens that asks for an ID asks for
+    /// that row's.
+    acted_row: Option<String>,
     /// The wizard steps the documented steps acted in: a wizard step beyond them is one the page
     /// never showed.
     acted_in_wizard_steps: Vec<String>,

@@ -779,9 +779,10 @@ impl ScriptedPolicy {
             if confirm && let Some(prefill) = self.prefill_documented(ctx, target) {
                 return prefill;
             }
-            if row_of(target).is_some() {
+            if let Some(row) = row_of(target) {
                 // A row's control may lead to the resource's own page: the list stays one step back.
                 self.list_page = Some(obs.url.clone());
+                self.acted_row = Some(row.name.clone());
             }
             return Move::Act {
                 action: GuiAction::Click { index: target.index },

@@ -1201,6 +1201,66 @@ fn going_to_a_products_buy_page_clicks_the_lists_button_that_buys_one() {
     assert!(console.on_buy_page && !console.group_clicked);
 }
 
+/// A user's AccessKey list: Delete opens a dialog asking for the AccessKey ID.
+#[derive(Default)]
+struct AccessKeyList {
+    dialog: bool,
+    typed: Option<String>,
+}
+
+impl FakeConsole for AccessKeyList {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        if self.dialog {
+            let dialog = vec![place(PlaceKind::Dialog, "Delete")];
+            elements.add(Role::DialogTitle, "Delete", dialog.clone());
+            elements
+                .add(Role::Textbox, "Enter the AccessKey ID", dialog.clone())
+                .value = self.typed.clone();
+            elements.add(Role::Button, "Move to Recycle Bin", dialog);
+        } else {
+            let row = vec![
+                place(PlaceKind::Table, ""),
+                place(PlaceKind::Row, "LTAI5tKp9dQzX1 Inactive"),
+            ];
+            elements.add(Role::Cell, "LTAI5tKp9dQzX1", row.clone());
+            elements.add(Role::Link, "Delete", row);
+        }
+        Observation {
+            title: "doc-user-1".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match (self.dialog, action) {
+            (false, GuiAction::Click { index: 2 }) => self.dialog = true,
+            (true, GuiAction::Type { index: 2, text, .. }) => self.typed = Some(text.clone()),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn the_id_a_dialog_asks_for_is_the_one_of_the_row_it_was_opened_from() {
+    let procedure = aca_docs::parse_markdown(
+        "# Delete an AccessKey\n\n## Procedure\n\n\
+         1. Find the target AccessKey pair and click **Delete** in the **Actions** column.\n\
+         2. In the **Delete** dialog box, enter the AccessKey ID and click **Move to Recycle Bin**.\n",
+    )
+    .expect("the page parses");
+    let task = task_with_resource(
+        procedure,
+        "RAM user doc-user-1 with an AccessKey pair",
+        &["doc-user-1", "LTAI5tKp9dQzX1"],
+    );
+    let mut console = AccessKeyList::default();
+    drive(&mut console, task, 10);
+    assert_eq!(console.typed.as_deref(), Some("LTAI5tKp9dQzX1"));
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
