@@ -78,6 +78,36 @@ impl ScriptedPolicy {
             .filter(|e| e.role == Role::FieldError && !e.name.trim().is_empty())
             .collect();
         if errors.is_empty() {
+            // The dialog stays open and the console says why: what was confirmed was refused
+            // (a made-up current password, a quota). Looked at once more, then given up with the
+            // console's own words.
+            let refusal = self
+                .confirmed_in
+                .as_deref()
+                .filter(|title| open_modal(obs).is_some_and(|m| m.name == *title))
+                .and_then(|_| {
+                    obs.elements
+                        .iter()
+                        .find(|e| e.role == Role::Alert && says_refused(&e.name))
+                });
+            if let Some(alert) = refusal {
+                let message = aca_core::observation::quote(&alert.name);
+                if !self.tried.iter().any(|t| t == "refusal") {
+                    self.tried.push("refusal".into());
+                    return Move::Act {
+                        action: GuiAction::Wait { ms: None },
+                        goal: format!("look again: the console answered {message}"),
+                        grounding: None,
+                        effect: Effect::Nothing,
+                        failed: None,
+                    };
+                }
+                self.confirm_clicked = false;
+                return Move::GiveUp {
+                    reason: format!("the console refused it: {message}"),
+                    finding: None,
+                };
+            }
             self.confirm_clicked = false;
             return Move::Done(None);
         }
@@ -718,6 +748,25 @@ fn documented_value(ctx: &Context<'_>, step: usize, field: &str) -> Option<Strin
 
 /// Whether the page names a field anywhere: a parameter table, a step's labels or values, or a
 /// step's sentence ("select a VPC and a vSwitch").
+/// Whether a message the console shows says it refused something.
+fn says_refused(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    [
+        "error",
+        "failed",
+        "incorrect",
+        "invalid",
+        "denied",
+        "not allowed",
+        "cannot",
+        "exceed",
+        "does not exist",
+        "already exist",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
 fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
     // "Confirm Password" repeats the password the page documents; "Old Password" is the one it
     // calls the current password.

@@ -76,6 +76,9 @@ pub struct ScriptedPolicy {
     /// Alternatives already tried for the current intent.
     tried: Vec<String>,
     confirm_clicked: bool,
+    /// The dialog or panel a confirmation was clicked in: still open after it with an error
+    /// shown, the console refused what was confirmed.
+    confirmed_in: Option<String>,
     /// A failure found while verifying, reported with the next action.
     failure: Option<String>,
     step_note: Option<String>,
@@ -260,6 +263,9 @@ impl Policy for ScriptedPolicy {
                     effect,
                     failed,
                 } => {
+                    if effect == Effect::ConfirmClicked {
+                        self.confirmed_in = ground::open_modal(ctx.observation).map(|m| m.name.clone());
+                    }
                     self.pending = Some(effect);
                     self.acted_in_step = true;
                     self.acted_in_episode = true;

@@ -1261,6 +1261,55 @@ fn the_id_a_dialog_asks_for_is_the_one_of_the_row_it_was_opened_from() {
     assert_eq!(console.typed.as_deref(), Some("LTAI5tKp9dQzX1"));
 }
 
+/// A Change Password panel whose OK is refused: the panel stays open with the console's error.
+#[derive(Default)]
+struct RefusingPanel {
+    clicked: u32,
+}
+
+impl FakeConsole for RefusingPanel {
+    fn observe(&self) -> Observation {
+        let panel = vec![place(PlaceKind::Panel, "Change Password")];
+        let mut elements = Elements::default();
+        elements.add(Role::DialogTitle, "Change Password", panel.clone());
+        elements.add(Role::Button, "OK", panel);
+        if self.clicked > 0 {
+            elements.add(
+                Role::Alert,
+                "InvalidOldAccountPassword: The current password of the account is incorrect.",
+                vec![],
+            );
+        }
+        Observation {
+            title: "Account Management".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if *action == (GuiAction::Click { index: 2 }) {
+            self.clicked += 1;
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_confirmation_the_console_refuses_ends_the_step_with_the_consoles_words() {
+    let procedure = aca_docs::parse_markdown(
+        "# Change the password\n\n## Procedure\n\n1. In the **Change Password** panel, click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = RefusingPanel::default();
+    let episode = drive(&mut console, Task::new(procedure), 10);
+    assert_eq!(console.clicked, 1, "OK is not clicked again and again");
+    match episode.end().map(|end| &end.reason) {
+        Some(EndReason::Unachievable { reason }) => assert!(reason.contains("is incorrect"), "{reason}"),
+        other => panic!("unexpected end {other:?}"),
+    }
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
