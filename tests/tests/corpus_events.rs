@@ -159,11 +159,14 @@ async fn submit(session: &Session, page: &CorpusPage, spec: &ProductSpec) -> Res
     };
     let path = format!("/console/{endpoint}/{}/{}", spec.code, form.action);
     let response = session.call(&path, &params).await?;
-    for step in &form.steps {
+    // Sections that are calls of their own, as the console makes them: one behind a check box
+    // only when it is ticked (the default leaves it clear), its values carried by dotted path.
+    for step in form.steps.iter().filter(|s| s.then_if.is_none()) {
         let Some((then, carry)) = &step.then else { continue };
         let mut params = Map::new();
         for (param, field) in carry {
-            params.insert(param.clone(), response.get(field).cloned().unwrap_or(Value::Null));
+            let pointer = format!("/{}", field.replace('.', "/"));
+            params.insert(param.clone(), response.pointer(&pointer).cloned().unwrap_or(Value::Null));
         }
         fill(&mut params, &step.fields, page, then);
         if regional {
