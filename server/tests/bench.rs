@@ -190,7 +190,11 @@ async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the
     // Today's page passes; the old flow is called defective at the step whose action was renamed.
     assert_eq!(verdict("vpc/associate-eip-ecs.md"), "pass", "{shown}");
     assert_eq!(verdict("vpc/associate-eip-ecs-old.md"), "doc_defect", "{shown}");
-    assert_eq!(verdict("ack/first-use-authorization.md"), "environment_failure", "{shown}");
+    assert_eq!(
+        verdict("ack/first-use-authorization.md"),
+        "environment_failure",
+        "{shown}"
+    );
     let figures = bench["score"]["figures"].as_array().unwrap();
     for figure in figures {
         assert_eq!(figure["met"], true, "{figure}: {shown}");

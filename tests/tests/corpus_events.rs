@@ -132,7 +132,7 @@ fn form_of<'a>(spec: &'a ProductSpec, first: &EventMatcher) -> Option<(&'a FormS
                     .collect();
                 f.container == Container::BuyPage && first.parameters.iter().all(|c| sent.contains(&c.name.as_str()))
             } else {
-                f.action == first.event_name
+                f.actions().contains(&first.event_name)
             };
             matches.then_some((f, p.regional))
         })
@@ -157,7 +157,13 @@ async fn submit(session: &Session, page: &CorpusPage, spec: &ProductSpec) -> Res
     } else {
         "api"
     };
-    let path = format!("/console/{endpoint}/{}/{}", spec.code, form.action);
+    // The operation the rule names, where the form's depends on a field (a listener's protocol).
+    let action = if form.actions().contains(&first.event_name) {
+        first.event_name.clone()
+    } else {
+        form.action.clone()
+    };
+    let path = format!("/console/{endpoint}/{}/{action}", spec.code);
     let response = session.call(&path, &params).await?;
     // Sections that are calls of their own, as the console makes them: one behind a check box
     // only when it is ticked (the default leaves it clear), its values carried by dotted path.
@@ -166,7 +172,10 @@ async fn submit(session: &Session, page: &CorpusPage, spec: &ProductSpec) -> Res
         let mut params = Map::new();
         for (param, field) in carry {
             let pointer = format!("/{}", field.replace('.', "/"));
-            params.insert(param.clone(), response.pointer(&pointer).cloned().unwrap_or(Value::Null));
+            params.insert(
+                param.clone(),
+                response.pointer(&pointer).cloned().unwrap_or(Value::Null),
+            );
         }
         fill(&mut params, &step.fields, page, then);
         if regional {

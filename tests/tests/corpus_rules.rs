@@ -63,26 +63,29 @@ fn page_calls(page: &PageSpec, calls: &mut HashMap<String, Sent>) {
         sent.param(&batch.id_param);
     }
     for form in forms.into_iter().filter(|f| !f.action.is_empty()) {
-        // A buy page's order is recorded as the console operation `Create`: `Create:<operation>`.
-        let name = if form.container == Container::BuyPage {
-            format!("Create:{}", form.action)
-        } else {
-            form.action.clone()
-        };
-        let sent = calls.entry(name).or_default();
-        context(sent);
-        form.fixed.iter().for_each(|(k, _)| sent.param(k));
-        if let Some(id) = &form.id_param {
-            sent.param(id);
-        }
-        for step in form.steps.iter().filter(|s| s.then.is_none()) {
-            for field in &step.fields {
-                sent.param(&field.param);
-                if let Some(values) = choices(&field.kind) {
-                    sent.choices
-                        .entry(field.param.replace(".N.", ".1."))
-                        .or_default()
-                        .extend(values);
+        for action in form.actions() {
+            // A buy page's order is recorded as the console operation `Create`: `Create:<operation>`.
+            let name = if form.container == Container::BuyPage {
+                format!("Create:{action}")
+            } else {
+                action
+            };
+            let sent = calls.entry(name).or_default();
+            context(sent);
+            form.fixed.iter().for_each(|(k, _)| sent.param(k));
+            form.compose.iter().for_each(|(k, _)| sent.param(k));
+            if let Some(id) = &form.id_param {
+                sent.param(id);
+            }
+            for step in form.steps.iter().filter(|s| s.then.is_none()) {
+                for field in step.all_fields() {
+                    sent.param(&field.param);
+                    if let Some(values) = choices(&field.kind) {
+                        sent.choices
+                            .entry(field.param.replace(".N.", ".1."))
+                            .or_default()
+                            .extend(values);
+                    }
                 }
             }
         }

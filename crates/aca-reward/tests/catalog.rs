@@ -86,7 +86,11 @@ fn field_mappings_are_the_console_forms_own() {
     let forms = forms();
     let mut checked = 0;
     for op in operations() {
-        let submitting: Vec<&FormSpec> = forms.iter().map(|(_, f)| f).filter(|f| f.action == op.api).collect();
+        let submitting: Vec<&FormSpec> = forms
+            .iter()
+            .map(|(_, f)| f)
+            .filter(|f| f.actions().contains(&op.api.to_owned()))
+            .collect();
         if submitting.is_empty() {
             continue;
         }

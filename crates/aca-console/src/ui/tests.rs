@@ -910,3 +910,26 @@ fn a_details_tab_shows_its_lists_create_buttons_and_a_panel_with_steps() {
     assert!(panel.contains("LoadBalancerId") && panel.contains("lb-1"), "{panel}");
     assert!(panel.contains("data-compose"));
 }
+
+#[test]
+fn a_form_whose_operation_names_a_field_calls_one_per_option() {
+    let slb = spec::product(ProfileId::Y2026, "slb").unwrap();
+    let wizard = slb
+        .page("instances")
+        .unwrap()
+        .row_actions
+        .iter()
+        .find_map(|a| match &a.kind {
+            spec::ActionKind::Form(form) if form.id == "listener-wizard" => Some(form.as_ref()),
+            _ => None,
+        })
+        .expect("the listener wizard");
+    assert_eq!(
+        wizard.actions(),
+        [
+            "CreateLoadBalancerTCPListener",
+            "CreateLoadBalancerUDPListener",
+            "CreateLoadBalancerHTTPListener"
+        ]
+    );
+}

@@ -265,6 +265,28 @@ impl FormSpec {
     pub fn fields(&self) -> impl Iterator<Item = &Field> {
         self.steps.iter().flat_map(Step::all_fields)
     }
+
+    /// Every operation the form may call: its action, or where the action names a field
+    /// (`CreateLoadBalancer{ListenerProtocol}Listener`), one per option of that field.
+    pub fn actions(&self) -> Vec<String> {
+        let Some((head, rest)) = self.action.split_once('{') else {
+            return vec![self.action.clone()];
+        };
+        let Some((param, tail)) = rest.split_once('}') else {
+            return vec![self.action.clone()];
+        };
+        let options = self.fields().find(|f| f.param == param).map(|f| match &f.kind {
+            FieldKind::Radio(items) | FieldKind::Select(OptionSource::Static(items)) => {
+                items.iter().map(|(value, _)| value.clone()).collect()
+            }
+            _ => Vec::new(),
+        });
+        options
+            .unwrap_or_default()
+            .into_iter()
+            .map(|value| format!("{head}{value}{tail}"))
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
