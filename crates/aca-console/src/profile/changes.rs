@@ -199,6 +199,13 @@ pub static CHANGES_2024: &[Change] = &[
         in_2024: "Release",
         in_2026: "Release Instance",
     },
+    Rename {
+        product: "rds",
+        page: "instances",
+        what: "confirmation button",
+        in_2024: "OK",
+        in_2026: "Confirm",
+    },
     MoveAction {
         product: "rds",
         page: "instances",
