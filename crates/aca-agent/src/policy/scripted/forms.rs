@@ -81,15 +81,14 @@ impl ScriptedPolicy {
             // The dialog stays open and the console says why: what was confirmed was refused
             // (a made-up current password, a quota). Looked at once more, then given up with the
             // console's own words.
+            // A success message beside the error says an earlier submission went through.
+            let alerts: Vec<&Element> = obs.elements.iter().filter(|e| e.role == Role::Alert).collect();
             let refusal = self
                 .confirmed_in
-                .as_deref()
-                .filter(|title| open_modal(obs).is_some_and(|m| m.name == *title))
-                .and_then(|_| {
-                    obs.elements
-                        .iter()
-                        .find(|e| e.role == Role::Alert && says_refused(&e.name))
-                });
+                .as_ref()
+                .filter(|(title, _)| open_modal(obs).is_some_and(|m| m.name == *title))
+                .filter(|_| alerts.iter().all(|a| says_refused(&a.name)))
+                .and_then(|_| alerts.first().copied());
             if let Some(alert) = refusal {
                 let message = aca_core::observation::quote(&alert.name);
                 if !self.tried.iter().any(|t| t == "refusal") {

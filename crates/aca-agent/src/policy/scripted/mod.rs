@@ -76,9 +76,10 @@ pub struct ScriptedPolicy {
     /// Alternatives already tried for the current intent.
     tried: Vec<String>,
     confirm_clicked: bool,
-    /// The dialog or panel a confirmation was clicked in: still open after it with an error
-    /// shown, the console refused what was confirmed.
-    confirmed_in: Option<String>,
+    /// The dialog or panel a confirmation was clicked in, and the button: still open after it
+    /// with an error shown, the console refused what was confirmed; still open without one, the
+    /// same button is not clicked again as what the page leaves implicit.
+    confirmed_in: Option<(String, String)>,
     /// A failure found while verifying, reported with the next action.
     failure: Option<String>,
     step_note: Option<String>,
@@ -264,7 +265,12 @@ impl Policy for ScriptedPolicy {
                     failed,
                 } => {
                     if effect == Effect::ConfirmClicked {
-                        self.confirmed_in = ground::open_modal(ctx.observation).map(|m| m.name.clone());
+                        let button = action
+                            .index()
+                            .and_then(|i| ctx.observation.element(i))
+                            .map(|e| e.name.clone())
+                            .unwrap_or_default();
+                        self.confirmed_in = ground::open_modal(ctx.observation).map(|m| (m.name.clone(), button));
                     }
                     self.pending = Some(effect);
                     self.acted_in_step = true;
@@ -427,6 +433,11 @@ impl ScriptedPolicy {
                 })
                 .copied()
         };
+        // The dialog's own confirmation was clicked already and it is still closing: not again.
+        let confirmed_here = |button: &aca_core::Element| {
+            modal.is_some_and(|m| self.confirmed_in.as_ref() == Some(&(m.name.clone(), button.name.clone())))
+        };
+        let named = |labels: &[&str]| named(labels).filter(|b| !confirmed_here(b));
         let (button, last) = match (named(&["OK", "Confirm", "Save", "Create", "Submit"]), named(&["Next"])) {
             (Some(submit), _) => (submit, true),
             (None, Some(next)) => (next, false),

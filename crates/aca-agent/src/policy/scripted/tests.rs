@@ -1310,6 +1310,60 @@ fn a_confirmation_the_console_refuses_ends_the_step_with_the_consoles_words() {
     }
 }
 
+/// A dialog that, once its OK succeeded, shows the console's success message and stays open a
+/// moment before the page moves on; a second OK is refused as a duplicate.
+#[derive(Default)]
+struct LingeringDialog {
+    clicks: u32,
+}
+
+impl FakeConsole for LingeringDialog {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Create Role")];
+        let mut elements = Elements::default();
+        elements.add(Role::DialogTitle, "Create Role", dialog.clone());
+        elements.add(Role::Button, "OK", dialog);
+        if self.clicks >= 1 {
+            elements.add(Role::Alert, "The RAM role is created.", vec![]);
+        }
+        if self.clicks >= 2 {
+            elements.add(
+                Role::Alert,
+                "EntityAlreadyExists.Role: The role does already EXIST.",
+                vec![],
+            );
+        }
+        Observation {
+            title: "Create Role".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if *action == (GuiAction::Click { index: 2 }) {
+            self.clicks += 1;
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_dialog_still_closing_after_its_ok_is_not_submitted_again() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create a role\n\n## Procedure\n\n1. In the **Create Role** dialog box, click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = LingeringDialog::default();
+    let episode = drive(&mut console, Task::new(procedure), 10);
+    assert_eq!(console.clicks, 1, "OK once");
+    assert!(
+        matches!(episode.end().map(|e| &e.reason), Some(EndReason::Completed { .. })),
+        "{:?}",
+        episode.end()
+    );
+}
+
 /// A dialog with one button that closes it.
 struct OneButtonDialog {
     clicked: bool,
