@@ -433,12 +433,13 @@ impl ScriptedPolicy {
                 })
                 .copied()
         };
-        // The dialog's own confirmation was clicked already and it is still closing: not again.
+        // The dialog's own final confirmation was clicked already and it is still closing: not
+        // again (a wizard's Next comes once per step and is clicked on each).
         let confirmed_here = |button: &aca_core::Element| {
             modal.is_some_and(|m| self.confirmed_in.as_ref() == Some(&(m.name.clone(), button.name.clone())))
         };
-        let named = |labels: &[&str]| named(labels).filter(|b| !confirmed_here(b));
-        let (button, last) = match (named(&["OK", "Confirm", "Save", "Create", "Submit"]), named(&["Next"])) {
+        let submit = named(&["OK", "Confirm", "Save", "Create", "Submit"]).filter(|b| !confirmed_here(b));
+        let (button, last) = match (submit, named(&["Next"])) {
             (Some(submit), _) => (submit, true),
             (None, Some(next)) => (next, false),
             (None, None) => return None,
