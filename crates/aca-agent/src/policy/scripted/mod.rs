@@ -300,6 +300,7 @@ impl Policy for ScriptedPolicy {
                     if let GuiAction::Type { index, text, .. } = &action
                         && !ctx.observation.element(*index).is_some_and(|e| e.state.secret)
                         && text.trim().len() >= 3
+                        && text.chars().any(char::is_alphabetic)
                     {
                         self.typed.push(text.trim().to_owned());
                     }
