@@ -52,8 +52,8 @@ fn tokens(normalised: &str) -> Vec<&str> {
 /// How `name` matches `label`; `None` when they share nothing.
 pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
     let (label_raw, name_raw) = (label, name);
-    let label = normalise(label);
-    let name = normalise(name);
+    let label = normalise(without_former_name(label));
+    let name = normalise(without_former_name(name));
     if label.is_empty() || name.is_empty() {
         // Symbols (`⋯`, `…`, `...`) have no words: they match only themselves.
         fn symbol(s: &str) -> Option<&str> {
@@ -84,6 +84,20 @@ pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
     let name_tokens = tokens(&name);
     let shared = label_tokens.iter().filter(|t| name_tokens.contains(t)).count();
     (shared > 0).then_some(LabelMatch::Overlap)
+}
+
+/// A label without the former name it carries: `CLB (FKA SLB)` is the console's `CLB`.
+fn without_former_name(label: &str) -> &str {
+    let trimmed = label.trim_end();
+    let Some(open) = trimmed.rfind('(').filter(|_| trimmed.ends_with(')')) else {
+        return label;
+    };
+    let inside = trimmed[open + 1..trimmed.len() - 1].trim_start().to_lowercase();
+    if ["fka ", "formerly "].iter().any(|p| inside.starts_with(p)) && open > 0 {
+        trimmed[..open].trim_end()
+    } else {
+        label
+    }
 }
 
 /// Whether `label` and `name` name the same thing, one perhaps in the plural ("the Bucket page"
@@ -194,6 +208,14 @@ mod tests {
         assert_eq!(match_label("⋯", "..."), Some(LabelMatch::Exact));
         assert_eq!(match_label("⋯", "More"), None);
         assert!(LabelMatch::Exact < LabelMatch::Prefix && LabelMatch::Prefix < LabelMatch::Overlap);
+    }
+
+    #[test]
+    fn a_former_name_in_parentheses_is_not_part_of_the_label() {
+        assert_eq!(match_label("CLB (FKA SLB)", "CLB"), Some(LabelMatch::Exact));
+        assert_eq!(match_label("CLB", "CLB (formerly SLB)"), Some(LabelMatch::Exact));
+        assert_eq!(match_label("Zone (Optional)", "Zone"), Some(LabelMatch::Prefix));
+        assert_eq!(without_former_name("(FKA SLB)"), "(FKA SLB)");
     }
 
     #[test]

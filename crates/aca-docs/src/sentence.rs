@@ -148,11 +148,14 @@ fn instance_list(low: &str, toks: &[Tok]) -> Option<Opening> {
         };
         let word = strip(toks[ti].s).0;
         let acronym = word.len() >= 2 && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
-        let next = toks.get(ti + 1).map(|t| t.s.to_lowercase()).unwrap_or_default();
-        if acronym && next.starts_with("instance") {
+        let next_word = toks.get(ti + 1).map(|t| strip(t.s).0).unwrap_or_default();
+        if acronym && next_word.to_lowercase().starts_with("instance") {
+            // "Access RDS Instances" names the console's Instances page; "the RDS instance list"
+            // names no page title.
+            let page = next_word.starts_with('I').then(|| next_word.to_string());
             return Some(Opening {
                 console: Some(word.to_string()),
-                page: None,
+                page,
             });
         }
     }
@@ -1104,11 +1107,16 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             a.actions.push(act);
         }
     }
+    // "Access RDS Instances": the page the step opens, not a control on it.
+    let opened_page = opening
+        .as_ref()
+        .and_then(|o| Some(format!("{} {}", o.console.as_ref()?, o.page.as_ref()?)));
     labels.sort_by_key(|l| l.0);
     for (pos, l) in labels {
         // "Log on to the ECS console": the console the step opens, not a control on the page;
         // "Click Go to RAM console" names a button.
-        let opened = l.ends_with(" console") && opens_before(&low[..pos.min(low.len())]);
+        let opened = (l.ends_with(" console") && opens_before(&low[..pos.min(low.len())]))
+            || opened_page.as_deref() == Some(l.as_str());
         if !a.labels.contains(&l) && !ICONS.contains(&l.as_str()) && !opened && !stray_icon(&l) {
             a.labels.push(l);
         }
@@ -1511,7 +1519,8 @@ mod tests {
             &["RDS Instances"],
         );
         assert_eq!(a.opens_console.as_deref(), Some("RDS"));
-        assert_eq!(a.labels, ["RDS Instances"]);
+        assert_eq!(a.menu_path, ["Instances"]);
+        assert!(a.labels.is_empty(), "{:?}", a.labels);
         // "the console" names no product: the page's title does.
         let a = plain("Log on to the console and go to the Instances page.");
         assert!(a.opens_console.is_none() && a.opens_own_console);

@@ -291,7 +291,12 @@ fn problems(root: &Path) -> (Vec<String>, usize) {
                             .as_deref()
                             .is_some_and(|c| name == c || name.ends_with(c) || c.ends_with(name))
                     });
-                    let kept = console || step.labels.iter().chain(&step.menu_path).any(|l| l == b);
+                    // "Access RDS Instances": the console's page the step opens.
+                    let page = step.opens_console.as_deref().is_some_and(|c| {
+                        b.strip_prefix(c)
+                            .is_some_and(|rest| step.menu_path.iter().any(|p| p == rest.trim()))
+                    });
+                    let kept = console || page || step.labels.iter().chain(&step.menu_path).any(|l| l == b);
                     if !kept {
                         out.push(format!(
                             "{at}: step {} loses the label {b:?} (labels {:?}, menu path {:?})",

@@ -83,6 +83,13 @@ pub fn infer_rule(procedure: &Procedure) -> Inference {
     }
     for section in sections(procedure) {
         if let Some(op) = task_operation(section, &scope) {
+            // "Step 1: Create a listener" on a page whose task is "Add an HTTP listener" names the
+            // operation already chosen more loosely, not another one.
+            let op = chosen
+                .iter()
+                .map(|c| c.op)
+                .find(|c| names_loosely(section, c))
+                .unwrap_or(op);
             add(&mut chosen, op, format!("the section {section:?}"));
         }
     }
@@ -208,6 +215,24 @@ fn task_operation(text: &str, scope: &[&'static ProductEntry]) -> Option<&'stati
         }
     }
     best.map(|(_, op)| op)
+}
+
+/// Whether a section title ("Step 1: Create a listener") names `op` by its verb and the head noun
+/// of one of its objects ("HTTP listener").
+fn names_loosely(section: &str, op: &OperationEntry) -> bool {
+    let text = match section.trim().split_once(':') {
+        Some((head, rest)) if head.trim_start().starts_with("Step") => rest.trim(),
+        _ => section.trim(),
+    };
+    let Some((verb, rest)) = text.split_once(char::is_whitespace) else {
+        return false;
+    };
+    op.verbs.contains(&verb.to_lowercase().as_str())
+        && op
+            .objects
+            .iter()
+            .filter_map(|o| o.split_whitespace().last())
+            .any(|noun| contains_phrase(rest, noun))
 }
 
 /// The last dialog, panel, page or button a step names that is a catalogued operation.

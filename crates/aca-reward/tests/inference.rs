@@ -180,6 +180,21 @@ fn a_related_operation_the_steps_never_perform_is_left_out() {
 }
 
 #[test]
+fn a_section_naming_the_tasks_operation_loosely_adds_no_other_operation() {
+    let procedure = parse_markdown(
+        "# Server Load Balancer:Add an HTTP listener\n\n## Step 1: Create a listener\n\n\
+         1. Log on to the CLB console.\n\
+         2. On the **Instances** page, click **Configure Listener** in the **Actions** column.\n\
+         3. Configure the following parameters and click **Next**.\n",
+    )
+    .unwrap();
+    let inference = infer_rule(&procedure);
+    let rule = inference.rule.unwrap_or_else(|| panic!("{}", inference.explanation));
+    let events: Vec<&str> = rule.events.iter().map(|m| m.event_name.as_str()).collect();
+    assert_eq!(events, ["CreateLoadBalancerHTTPListener"], "{}", inference.explanation);
+}
+
+#[test]
 fn resetting_an_instances_logon_password_modifies_its_attributes() {
     let procedure = parse_markdown(
         "# Elastic Compute Service:Reset the logon password of an ECS instance\n\n## Procedure\n\n\

@@ -136,10 +136,18 @@ impl ScriptedPolicy {
                         && !self.acted_in_wizard_steps.contains(&place.name)
                         && !documented_anywhere(ctx, name)
                 });
-            let undocumented = unmentioned && !past_the_page;
+            // "Configure the following parameters" where no list follows (a page cut short): the
+            // page cannot be held to fields it meant to list.
+            let list_missing = self.step(ctx).is_some_and(|step| promises_missing_list(ctx, &step));
+            let undocumented = unmentioned && !past_the_page && !list_missing;
             if unmentioned && !undocumented {
+                let why = if list_missing {
+                    "the page promises a list of parameters it does not hold"
+                } else {
+                    "the page does not mention it"
+                };
                 let note = format!(
-                    "the console then asked for {}, which the page does not mention; a value was made up",
+                    "the console then asked for {}; {why}, so a value was made up",
                     aca_core::observation::quote(&field.name)
                 );
                 self.step_note = Some(match self.step_note.take() {
@@ -642,11 +650,17 @@ impl ScriptedPolicy {
                 if select.value.as_deref().is_some_and(|v| !v.trim().is_empty()) {
                     return Move::Done(None);
                 }
-                // Two lists of the same name (a primary and a secondary zone) take different
-                // options where they can.
-                let taken: Vec<&str> = labelled(obs, &label, &[Role::Combobox], |m| m == LabelMatch::Exact)
-                    .into_iter()
-                    .filter(|other| other.index != select.index)
+                // Two lists of the same name (a primary and a secondary zone), or numbered alike
+                // ("Zone 1", "Zone 2"), take different options where they can.
+                let stem = numbered_stem(&select.name);
+                let taken: Vec<&str> = obs
+                    .elements
+                    .iter()
+                    .filter(|other| other.role == Role::Combobox && other.index != select.index)
+                    .filter(|other| {
+                        match_label(&label, &other.name) == Some(LabelMatch::Exact)
+                            || normalise(numbered_stem(&other.name)) == normalise(stem)
+                    })
                     .filter_map(|other| other.value.as_deref())
                     .collect();
                 let free = options
@@ -691,6 +705,15 @@ impl ScriptedPolicy {
                 }
             }
         }
+    }
+}
+
+/// A list's label without the number that tells it from its siblings ("Zone 2" → "Zone").
+fn numbered_stem(label: &str) -> &str {
+    let trimmed = label.trim();
+    match trimmed.rsplit_once(' ') {
+        Some((stem, n)) if !stem.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => stem.trim_end(),
+        _ => trimmed,
     }
 }
 
@@ -802,6 +825,23 @@ fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
         })
+}
+
+/// Whether a step points at a list of settings ("configure the following parameters") that the
+/// page does not hold: no parameter table or bullet list belongs to the step, and its sub-steps
+/// name none.
+fn promises_missing_list(ctx: &Context<'_>, step: &aca_core::Step) -> bool {
+    let text = step.text.to_lowercase();
+    let promises = ["parameters", "settings", "configurations", "fields"]
+        .iter()
+        .any(|what| text.contains(&format!("the following {what}")));
+    let listed = ctx
+        .task
+        .procedure
+        .parameters
+        .iter()
+        .any(|t| t.step.as_deref().is_none_or(|s| s == step.number) && !t.rows.is_empty());
+    promises && !listed && step.substeps.is_empty() && step.values.is_empty()
 }
 
 /// Whether a sentence selects what a field holds: "select the corresponding ECS instance" for the

@@ -1590,9 +1590,65 @@ fn what_a_wizard_asks_for_after_the_page_ends_is_noted_not_a_defect() {
     assert!(report.defects.is_empty(), "{:?}", report.defects);
     let note = report.grades[0].note.clone().unwrap_or_default();
     assert!(
-        note.contains("\"Backend Server Port\", which the page does not mention"),
+        note.contains("\"Backend Server Port\"; the page does not mention it"),
         "{note}"
     );
+}
+
+/// A buy page with one required field, refusing Buy Now until it is filled.
+#[derive(Default)]
+struct BuyPageWithARequiredField {
+    vpc: Option<String>,
+    refused: bool,
+    bought: bool,
+}
+
+impl FakeConsole for BuyPageWithARequiredField {
+    fn observe(&self) -> Observation {
+        let form = vec![place(PlaceKind::Form, "")];
+        let mut elements = Elements::default();
+        if !self.bought {
+            let vpc = elements.add(Role::Textbox, "VPC Name", form.clone());
+            vpc.value = self.vpc.clone();
+            vpc.state.required = true;
+            if self.refused && self.vpc.is_none() {
+                elements.add(Role::FieldError, "This field is required.", form.clone());
+            }
+            elements.add(Role::Button, "Buy Now", form);
+        }
+        Observation {
+            title: "Buy".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let buy = if self.refused && self.vpc.is_none() { 3 } else { 2 };
+        match action {
+            GuiAction::Type { index: 1, text, .. } => self.vpc = Some(text.clone()),
+            GuiAction::Click { index } if *index == buy && self.vpc.is_some() => self.bought = true,
+            GuiAction::Click { index } if *index == buy => self.refused = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_page_cut_short_before_its_parameters_is_not_held_to_them() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create an instance\n\n## Procedure\n\n\
+         1. On the buy page, configure the following parameters and click **Buy Now**.\n",
+    )
+    .expect("the page parses");
+    let mut console = BuyPageWithARequiredField::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.refused && console.bought, "Buy Now, refused, a name, Buy Now");
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+    let note = report.grades[0].note.clone().unwrap_or_default();
+    assert!(note.contains("promises a list of parameters it does not hold"), "{note}");
 }
 
 /// A user's Authentication tab offering Enable Console Logon, the user having no password yet.

@@ -173,6 +173,7 @@ pub(super) fn describe_load_balancers(ctx: &mut OpCtx<'_>, p: &Params) -> Result
     let address = p.get("Address");
     let status = p.get("LoadBalancerStatus");
     let server_id = p.get("ServerId");
+    let pay_type = p.one_of("PayType", &["PayOnDemand", "PrePay"])?;
     let mut selected = Vec::new();
     for lb in ctx.list(LOAD_BALANCER) {
         let keep = (ids.is_empty() || ids.contains(&lb.id))
@@ -182,7 +183,8 @@ pub(super) fn describe_load_balancers(ctx: &mut OpCtx<'_>, p: &Params) -> Result
             && vpc_id.is_none_or(|v| lb.attr_str("VpcId") == v)
             && vswitch_id.is_none_or(|v| lb.attr_str("VSwitchId") == v)
             && address.is_none_or(|a| lb.attr_str("Address") == a)
-            && status.is_none_or(|s| lb.status == s);
+            && status.is_none_or(|s| lb.status == s)
+            && pay_type.is_none_or(|t| lb.attr_str("PayType") == t);
         if keep && (server_id.is_none() || backends(&lb)?.iter().any(|b| Some(b.server_id.as_str()) == server_id)) {
             selected.push(lb);
         }

@@ -218,9 +218,15 @@ pub fn cms() -> ProductSpec {
                     )
                     .required()
                     .default("CPUUtilization"),
-                    field("Resource Range", "Resources", FieldKind::Text)
-                        .default("[]")
-                        .help("A JSON array of resources, for example [{\"instanceId\":\"i-xxx\"}]."),
+                    // create-alert-rule.md: All Resources (every resource of the product, new
+                    // ones included). Application Groups is not emulated.
+                    field(
+                        "Resource Range",
+                        "Resources",
+                        select(&[(r#"[{"resource":"_ALL"}]"#, "All Resources")]),
+                    )
+                    .required()
+                    .default(r#"[{"resource":"_ALL"}]"#),
                     field(
                         "Comparison",
                         "Escalations.Critical.ComparisonOperator",

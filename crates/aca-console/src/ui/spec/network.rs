@@ -566,9 +566,61 @@ pub fn slb() -> ProductSpec {
         code: s("slb"),
         api: s("slb"),
         name: s("Classic Load Balancer (CLB)"),
-        nav: nav(&[("CLB", &[("Instances", "instances")])]),
-        pages: vec![lbs, listeners(), default_server_group()],
+        nav: nav(&[(
+            "CLB",
+            &[("Instances", "instances"), ("Expired Instances", "expired-instances")],
+        )]),
+        pages: vec![lbs, expired_instances(), listeners(), default_server_group()],
     }
+}
+
+/// release-idle-clb-instance.md: the pay-as-you-go instances the console counts as idle, each with
+/// Settings (its details) and Release. Which instances have been idle for seven days is not
+/// emulated: every pay-as-you-go instance is listed.
+fn expired_instances() -> PageSpec {
+    let mut expired = page(
+        "expired-instances",
+        "Expired Instances",
+        "DescribeLoadBalancers",
+        "LoadBalancers.LoadBalancer",
+        "LoadBalancerId",
+        "LoadBalancerName",
+    );
+    expired.list_params = pairs(&[("PayType", "PayOnDemand")]);
+    expired.columns = vec![
+        col("Instance Name/ID", "LoadBalancerId", ColumnKind::IdName),
+        col("IP Address", "Address", ColumnKind::Mono),
+        col("Status", "LoadBalancerStatus", ColumnKind::Status),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    expired.row_actions = vec![
+        RowAction {
+            label: s("Settings"),
+            placement: Inline,
+            submenu: None,
+            kind: ActionKind::Details,
+            disabled: None,
+        },
+        call(
+            "Release",
+            Inline,
+            "DeleteLoadBalancer",
+            "LoadBalancerId",
+            confirm(
+                "Release",
+                "Are you sure you want to release the CLB instance? Billing stops once it is released.",
+            ),
+        ),
+    ];
+    expired.tabs = vec![basic(&[
+        ("Instance ID", "LoadBalancerId"),
+        ("Instance Name", "LoadBalancerName"),
+        ("IP Address", "Address"),
+        ("Region", "RegionId"),
+        ("Status", "LoadBalancerStatus"),
+        ("Created At", "CreateTime"),
+    ])];
+    expired
 }
 
 pub fn dns() -> ProductSpec {
