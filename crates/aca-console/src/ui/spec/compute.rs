@@ -1015,6 +1015,51 @@ pub fn tair() -> ProductSpec {
                 ),
             ),
         ];
+    // renewal (2026-03-28): "In the Instance Status section, turn on Automatic renewal", a panel of
+    // the same name with its own switch, a prompt and the renewal duration, and Enable Automatic
+    // Renewal. Pay-as-you-go instances do not require renewal.
+    instances.row_actions.push(
+        row_form(
+            "Automatic renewal",
+            AllActions,
+            form(
+                "auto-renew-tair",
+                "Automatic renewal",
+                "Automatic renewal",
+                Container::Drawer,
+                "ModifyInstanceAutoRenewalAttribute",
+                vec![step(
+                    "",
+                    vec![
+                        field("Automatic renewal", "AutoRenew", FieldKind::Checkbox)
+                            .required()
+                            .help("The system renews the instance based on the duration you set here each renewal cycle, and charges your account for it."),
+                        field(
+                            "Renewal Duration",
+                            "Duration",
+                            select(&[
+                                ("1", "1 Month"),
+                                ("2", "2 Months"),
+                                ("3", "3 Months"),
+                                ("6", "6 Months"),
+                                ("12", "12 Months"),
+                            ]),
+                        )
+                        .required()
+                        .default("1"),
+                    ],
+                )],
+            )
+            .for_row("DBInstanceId")
+            .submit("Enable Automatic Renewal")
+            .success("Automatic renewal is enabled."),
+        )
+        .disabled_when(
+            "ChargeType",
+            DisableWhen::IsNot(vec![s("PrePaid")]),
+            "Pay-as-you-go instances do not require renewal.",
+        ),
+    );
     instances.tabs = vec![basic(&[
         ("Instance ID", "InstanceId"),
         ("Instance Name", "InstanceName"),
@@ -1024,6 +1069,11 @@ pub fn tair() -> ProductSpec {
         ("Engine Version", "EngineVersion"),
         ("Created At", "CreateTime"),
     ])];
+    instances.status_area = Some(StatusArea {
+        heading: s("Instance Status"),
+        status_path: s("InstanceStatus"),
+        actions: vec![s("Automatic renewal")],
+    });
     // The instance's own navigation pane (change-password.md, set-whitelist.md).
     instances.sub_nav = nav(&[(
         "",
