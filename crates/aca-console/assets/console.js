@@ -189,6 +189,19 @@
     logstore: function (v) {
       return !v || /^[a-z0-9][a-z0-9_-]{1,61}[a-z0-9]$/.test(v) ? null : 'The name must be 3 to 63 characters in length and contain only lowercase letters, digits, hyphens (-), and underscores (_).';
     },
+    // An IP whitelist template's name (RDS, Tair).
+    template: function (v) {
+      return !v || /^[a-z][a-z0-9_]{0,118}[a-z0-9]$/.test(v) ? null : 'The name must be 2 to 120 characters in length, contain only lowercase letters, digits, and underscores (_), start with a letter, and end with a letter or digit.';
+    },
+    // IP addresses and CIDR blocks separated by commas.
+    ips: function (v) {
+      if (!v) return null;
+      var ok = v.split(',').every(function (e) {
+        var m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(\/(\d{1,2}))?$/.exec(e.trim());
+        return m && m.slice(1, 5).every(function (o) { return +o <= 255; }) && (m[6] === undefined || +m[6] <= 32);
+      });
+      return ok ? null : 'Enter IP addresses or CIDR blocks separated by commas (,), for example 10.0.0.1,192.168.0.0/24.';
+    },
     trail: function (v) {
       return !v || /^[a-z][a-z0-9_-]{5,35}$/.test(v) ? null : 'The name must be 6 to 36 characters in length, start with a lowercase letter, and contain only lowercase letters, digits, hyphens (-), and underscores (_).';
     }
@@ -385,6 +398,34 @@
       // A section whose check box is not ticked makes no call (Console Access left off).
       var gate = section.getAttribute('data-then-if');
       if (gate && !section.querySelector('input[name="' + gate + '"]:checked')) return;
+      // A section made once for each value of one of its fields (the instances a template is
+      // associated with), keeping what each item already has.
+      var each = section.getAttribute('data-then-each');
+      if (each) {
+        var input = section.querySelector('[name="' + each + '"]');
+        var keep = JSON.parse(section.getAttribute('data-then-keep') || 'null');
+        (input ? input.value.split(',') : []).map(function (v) { return v.trim(); }).filter(Boolean).forEach(function (item) {
+          chain = chain.then(function (prev) {
+            if (!prev.ok) return prev;
+            var params = carried(section, first);
+            params[each] = item;
+            var read = {};
+            read[each] = item;
+            var kept = keep ? post(base + keep.action, read) : Promise.resolve({ ok: true, body: {} });
+            return kept.then(function (r) {
+              if (!r.ok) return r;
+              if (keep) {
+                var had = (lookup(r.body, keep.items_path) || []).map(function (x) { return x[keep.field]; });
+                params[keep.param] = had.concat(String(params[keep.param] || '').split(',')).filter(function (v, i, all) {
+                  return v && all.indexOf(v) === i;
+                }).join(',');
+              }
+              return post(base + section.getAttribute('data-then'), params);
+            }).then(function (r) { r.section = section; return r; });
+          });
+        });
+        return;
+      }
       chain = chain.then(function (prev) {
         if (!prev.ok) return prev;
         var params = {};
@@ -406,6 +447,14 @@
       });
     });
     return chain;
+  }
+  // What a section's own call carries over from the form's response, by a dotted path.
+  function carried(section, first) {
+    var params = {};
+    JSON.parse(section.getAttribute('data-carry') || '[]').forEach(function (c) {
+      params[c[0]] = c[1].split('.').reduce(function (v, key) { return v == null ? v : v[key]; }, first);
+    });
+    return params;
   }
   function submitForm(form) {
     if (!validateItems(visibleItems(form))) return;
@@ -614,6 +663,19 @@
       return;
     }
     if (!t.closest('.ui-select-portal')) closePortal();
+    // A transfer list: an item clicked moves to the other side; the selected ones are the value.
+    var moved = t.closest('.transfer-item');
+    if (moved) {
+      var transfer = moved.closest('[data-transfer]');
+      var side = moved.closest('[data-transfer-side]').getAttribute('data-transfer-side');
+      transfer.querySelector('[data-transfer-side="' + (side === 'available' ? 'selected' : 'available') + '"]').appendChild(moved);
+      var chosen = Array.prototype.map.call(
+        transfer.querySelectorAll('[data-transfer-side="selected"] .transfer-item'),
+        function (b) { return b.getAttribute('data-value'); });
+      transfer.querySelector('input[type=hidden]').value = chosen.join(',');
+      clearError(moved);
+      return;
+    }
     var opener = t.closest('[data-open]');
     if (opener && !opener.disabled && opener.getAttribute('aria-disabled') !== 'true') {
       ev.preventDefault();

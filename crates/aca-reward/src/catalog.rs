@@ -145,6 +145,7 @@ const ALERT_RULE_OBJECTS: &[&str] = &["threshold-triggered alert rule", "alert r
 
 const KVSTORE: &str = "R-kvstore";
 const KVSTORE_INSTANCE: Option<&str> = Some("ACS::KVSTORE::Instance");
+const TEMPLATE_OBJECTS: &[&str] = &["IP whitelist template", "whitelist template"];
 
 const ACTIONTRAIL: &str = "Actiontrail";
 const TRAIL: Option<&str> = Some("ACS::ActionTrail::Trail");
@@ -836,6 +837,38 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 KVSTORE,
                 &["configure", "set", "modify"],
                 &["whitelist"],
+                KVSTORE_INSTANCE,
+                &[],
+            ),
+            api(
+                "CreateGlobalSecurityIPGroup",
+                KVSTORE,
+                &["create", "configure"],
+                TEMPLATE_OBJECTS,
+                None,
+                &[
+                    ("IP Whitelist Template Name", "GlobalIgName"),
+                    ("IP Addresses in Whitelist", "GIpList"),
+                ],
+            ),
+            api("ModifyGlobalSecurityIPGroup", KVSTORE, MODIFY, TEMPLATE_OBJECTS, None, &[]),
+            api("DeleteGlobalSecurityIPGroup", KVSTORE, DELETE, TEMPLATE_OBJECTS, None, &[]),
+            api(
+                "ModifyAccountPassword",
+                KVSTORE,
+                &["change", "modify"],
+                &["password"],
+                KVSTORE_INSTANCE,
+                &[],
+            ),
+            api("ResetAccountPassword", KVSTORE, &["reset"], &["password"], KVSTORE_INSTANCE, &[]),
+            api("DestroyInstance", KVSTORE, &["destroy"], &["instance"], KVSTORE_INSTANCE, &[]),
+            api("RenewInstance", KVSTORE, &["renew", "unlock"], &["instance"], KVSTORE_INSTANCE, &[]),
+            api(
+                "ModifyInstanceAutoRenewalAttribute",
+                KVSTORE,
+                &["enable", "disable", "edit", "modify"],
+                &["automatic renewal", "auto-renewal", "auto renewal"],
                 KVSTORE_INSTANCE,
                 &[],
             ),

@@ -1,5 +1,5 @@
-//! Named IP whitelists of database instances (RDS, Tair): parsing entries and group names, and applying
-//! a `Cover`/`Append`/`Delete` change the way both services do.
+//! Named IP whitelists of database instances (RDS, Tair): parsing entries, group and template names,
+//! and applying a `Cover`/`Append`/`Delete` change the way both services do.
 
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
@@ -131,6 +131,26 @@ fn whitelist_group_name(param: &str, name: Option<&str>) -> Result<String, ApiEr
         Err(ApiError::invalid_parameter(
             param,
             "the name must be 2 to 120 lowercase letters, digits or underscores and start with a letter",
+        ))
+    }
+}
+
+/// An IP whitelist template's name, as RDS, PolarDB and Tair take it: 2–120 lowercase letters,
+/// digits and underscores, starting with a letter and ending with a letter or digit.
+pub(crate) fn whitelist_template_name(param: &str, name: &str) -> Result<String, ApiError> {
+    let ok = (2..=120).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if ok {
+        Ok(name.to_owned())
+    } else {
+        Err(ApiError::invalid_parameter(
+            param,
+            "the name must be 2 to 120 lowercase letters, digits or underscores, start with a letter and end \
+             with a letter or digit",
         ))
     }
 }

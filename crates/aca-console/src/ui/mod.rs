@@ -37,7 +37,7 @@ pub mod session;
 pub mod spec;
 
 use render::{ListData, ListQuery, SelectOptions, View, display, lookup};
-use spec::{ActionKind, Container, FieldKind, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
+use spec::{ActionKind, Container, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
 
 const CONSOLE_JS: &str = include_str!("../../assets/console.js");
 const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
@@ -505,7 +505,7 @@ fn select_options<'a>(
     let mut out = SelectOptions::new();
     for form in forms {
         for field in form.fields() {
-            let FieldKind::Select(OptionSource::Resources { product, page }) = &field.kind else {
+            let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
                 continue;
             };
             let key = format!("{product}/{page}");

@@ -633,7 +633,7 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         },
         FieldKind::Textarea => html! {
             textarea class="input textarea" name=(field.param) placeholder=(field.placeholder)
-                maxlength="256" { (field.default) }
+                data-rule=(rule) maxlength="256" { (field.default) }
         },
         FieldKind::Content => html! {
             textarea class="input textarea" name=(field.param) placeholder=(field.placeholder) rows="8" data-raw {
@@ -676,22 +676,29 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                 span { (field.label) }
             }
         },
-        FieldKind::Select(source) => {
-            let items: Vec<(String, String)> = match source {
-                OptionSource::Static(items) => items.clone(),
-                OptionSource::Regions => REGIONS
-                    .iter()
-                    .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
-                    .collect(),
-                OptionSource::Zones => REGIONS
-                    .iter()
-                    .find(|r| r.id == view.region)
-                    .map(|r| r.zones.iter().map(|z| ((*z).to_owned(), zone_label(z))).collect())
-                    .unwrap_or_default(),
-                OptionSource::Resources { product, page } => {
-                    options.get(&format!("{product}/{page}")).cloned().unwrap_or_default()
+        FieldKind::Transfer {
+            source,
+            available,
+            selected,
+        } => {
+            let items = source_items(view, source, options);
+            html! {
+                div class="transfer" data-transfer=(field.param) {
+                    input type="hidden" name=(field.param) value=(field.default);
+                    div class="transfer-list" role="group" aria-label=(available) data-transfer-side="available" {
+                        div class="transfer-head" { (available) }
+                        @for (value, label) in &items {
+                            button class="transfer-item" type="button" data-value=(value) { (label) }
+                        }
+                    }
+                    div class="transfer-list" role="group" aria-label=(selected) data-transfer-side="selected" {
+                        div class="transfer-head" { (selected) }
+                    }
                 }
-            };
+            }
+        }
+        FieldKind::Select(source) => {
+            let items = source_items(view, source, options);
             let placeholder = if field.placeholder.is_empty() {
                 "Select"
             } else {
@@ -706,6 +713,27 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
         }
     }
 }
+
+/// The options a select or a transfer list offers: fixed ones, the region's zones, every region, or
+/// the resources another page lists.
+fn source_items(view: &View<'_>, source: &OptionSource, options: &SelectOptions) -> Vec<(String, String)> {
+    match source {
+        OptionSource::Static(items) => items.clone(),
+        OptionSource::Regions => REGIONS
+            .iter()
+            .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
+            .collect(),
+        OptionSource::Zones => REGIONS
+            .iter()
+            .find(|r| r.id == view.region)
+            .map(|r| r.zones.iter().map(|z| ((*z).to_owned(), zone_label(z))).collect())
+            .unwrap_or_default(),
+        OptionSource::Resources { product, page } => {
+            options.get(&format!("{product}/{page}")).cloned().unwrap_or_default()
+        }
+    }
+}
+
 
 /// `cn-hangzhou-h` → `Hangzhou Zone H`, as the console names zones.
 pub fn zone_label(zone: &str) -> String {
@@ -767,8 +795,10 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
             @let then_action = step.then.as_ref().map(|(action, _)| action.as_str());
             @let carry = step.then.as_ref().map(|(_, carry)| json_attr(carry));
             @let then_compose = (!step.then_compose.is_empty()).then(|| json_attr(&step.then_compose));
+            @let keep = step.then_keep.as_ref().map(|k| serde_json::to_string(k).unwrap_or_default());
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
-                data-carry=[carry] data-then-if=[step.then_if.as_deref()] data-compose=[then_compose] {
+                data-carry=[carry] data-then-if=[step.then_if.as_deref()] data-compose=[then_compose]
+                data-then-each=[step.then_each.as_deref()] data-then-keep=[keep] {
                 @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {
                     h3 class="section-title" { (step.title) }
                 }
@@ -801,6 +831,7 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
                         button class="icon-close" type="button" data-close aria-label="Close" { "×" }
                     }
                     div class="dialog-body" {
+                        @if !step.message.is_empty() { p class="confirm-message" { (step.message) } }
                         @for field in &step.fields { (form_field(view, field, options)) }
                     }
                     div class="dialog-footer" {
@@ -814,12 +845,18 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
 }
 
 /// Whether a form shows its steps one at a time, with Next and Previous: a wizard, a panel or a
-/// buy page of several steps.
+/// buy page of several steps. Sections without a title (a call of their own under the form's
+/// fields) and a last step in a dialog of its own are no steps of a wizard.
 fn stepped(form: &FormSpec) -> bool {
     matches!(
         form.container,
         Container::Wizard | Container::Drawer | Container::BuyPage
-    ) && form.steps.len() > 1
+    ) && form
+        .steps
+        .iter()
+        .filter(|step| step.dialog.is_none() && !step.title.is_empty())
+        .count()
+        > 1
 }
 
 /// A page's create flows that open in a dialog or panel rather than on a page of their own.

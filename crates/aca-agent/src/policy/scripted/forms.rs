@@ -869,6 +869,10 @@ fn invented_value(task: &crate::task::Task, label: &str) -> String {
         // leave free; the same one for a network and the subnet created with it.
         let n = 200 + suffix.bytes().map(u32::from).sum::<u32>() % 50;
         format!("192.168.{n}.0/24")
+    } else if label.contains("ip address") {
+        // An address list (a whitelist's): one private address of the run's range.
+        let n = 200 + suffix.bytes().map(u32::from).sum::<u32>() % 50;
+        format!("192.168.{n}.1")
     } else if label.contains("port") {
         "80".into()
     } else if ["day", "days", "hours", "number", "count", "quantity", "size", "period"]

@@ -1,7 +1,11 @@
 //! Tair (Redis OSS-compatible), formerly ApsaraDB for Redis (API 2015-01-01): instances, specification
-//! changes, restarts, IP whitelists and accounts.
+//! changes, restarts, IP whitelists and their templates, accounts, renewal, and the recycle bin
+//! released instances go to.
 
 mod accounts;
+mod recycle;
+mod renewal;
+mod templates;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -37,6 +41,16 @@ pub static PRODUCT: Product = Product {
         Operation::write("ModifyAccountPassword", accounts::modify_account_password),
         Operation::write("ResetAccountPassword", accounts::reset_account_password),
         Operation::write("DeleteAccount", accounts::delete_account),
+        Operation::write("CreateGlobalSecurityIPGroup", templates::create_template),
+        Operation::read("DescribeGlobalSecurityIPGroup", templates::describe_templates),
+        Operation::write("ModifyGlobalSecurityIPGroup", templates::modify_template),
+        Operation::write("DeleteGlobalSecurityIPGroup", templates::delete_template),
+        Operation::read("DescribeGlobalSecurityIPGroupRelation", templates::describe_relation),
+        Operation::write("ModifyGlobalSecurityIPGroupRelation", templates::modify_relation),
+        Operation::write("DestroyInstance", recycle::destroy_instance),
+        Operation::write("RenewInstance", renewal::renew_instance),
+        Operation::write("ModifyInstanceAutoRenewalAttribute", renewal::modify_auto_renewal),
+        Operation::read("DescribeInstanceAutoRenewalAttribute", renewal::describe_auto_renewal),
     ],
 };
 
@@ -134,6 +148,8 @@ fn check_instance_name(name: &str) -> Result<(), ApiError> {
 
 fn create_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     region(&ctx.region)?;
+    // A rebuild from the recycle bin takes what it leaves out from the released instance.
+    let p = &recycle::with_source(ctx, p)?;
     let class = instance_class("InstanceClass", p.required("InstanceClass")?)?;
     let name = p.get("InstanceName").unwrap_or("");
     if !name.is_empty() {
@@ -310,8 +326,13 @@ fn describe_instances(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError
     let vswitch_id = p.get("VSwitchId");
     let zone = p.get("ZoneId");
     let search = p.get("SearchKey");
-    let instances: Vec<Resource> = ctx
-        .list(INSTANCE)
+    // The recycle bin lists the released instances; other lists never show them.
+    let listed = if status == Some("Released") {
+        recycle::recycled(ctx)
+    } else {
+        ctx.list(INSTANCE)
+    };
+    let instances: Vec<Resource> = listed
         .into_iter()
         .filter(|i| ids.is_empty() || ids.contains(&i.id))
         .filter(|i| status.is_none_or(|s| i.status == s))
@@ -439,7 +460,8 @@ fn delete_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         ctx.delete(&account.id);
     }
     ctx.reference(INSTANCE_TYPE, &instance.id);
-    ctx.delete(&instance.id);
+    // A released pay-as-you-go instance goes to the recycle bin.
+    recycle::release(ctx, instance);
     Ok(json!({}))
 }
 

@@ -1015,6 +1015,51 @@ pub fn tair() -> ProductSpec {
                 ),
             ),
         ];
+    // renewal (2026-03-28): "In the Instance Status section, turn on Automatic renewal", a panel of
+    // the same name with its own switch, a prompt and the renewal duration, and Enable Automatic
+    // Renewal. Pay-as-you-go instances do not require renewal.
+    instances.row_actions.push(
+        row_form(
+            "Automatic renewal",
+            AllActions,
+            form(
+                "auto-renew-tair",
+                "Automatic renewal",
+                "Automatic renewal",
+                Container::Drawer,
+                "ModifyInstanceAutoRenewalAttribute",
+                vec![step(
+                    "",
+                    vec![
+                        field("Automatic renewal", "AutoRenew", FieldKind::Checkbox)
+                            .required()
+                            .help("The system renews the instance based on the duration you set here each renewal cycle, and charges your account for it."),
+                        field(
+                            "Renewal Duration",
+                            "Duration",
+                            select(&[
+                                ("1", "1 Month"),
+                                ("2", "2 Months"),
+                                ("3", "3 Months"),
+                                ("6", "6 Months"),
+                                ("12", "12 Months"),
+                            ]),
+                        )
+                        .required()
+                        .default("1"),
+                    ],
+                )],
+            )
+            .for_row("DBInstanceId")
+            .submit("Enable Automatic Renewal")
+            .success("Automatic renewal is enabled."),
+        )
+        .disabled_when(
+            "ChargeType",
+            DisableWhen::IsNot(vec![s("PrePaid")]),
+            "Pay-as-you-go instances do not require renewal.",
+        ),
+    );
     instances.tabs = vec![basic(&[
         ("Instance ID", "InstanceId"),
         ("Instance Name", "InstanceName"),
@@ -1024,6 +1069,11 @@ pub fn tair() -> ProductSpec {
         ("Engine Version", "EngineVersion"),
         ("Created At", "CreateTime"),
     ])];
+    instances.status_area = Some(StatusArea {
+        heading: s("Instance Status"),
+        status_path: s("InstanceStatus"),
+        actions: vec![s("Automatic renewal")],
+    });
     // The instance's own navigation pane (change-password.md, set-whitelist.md).
     instances.sub_nav = nav(&[(
         "",
@@ -1037,9 +1087,221 @@ pub fn tair() -> ProductSpec {
         code: s("tair"),
         api: s("kvstore"),
         name: s("Tair (Redis OSS-compatible)"),
-        nav: nav(&[("", &[("Instances", "instances")])]),
-        pages: vec![instances, tair_accounts(), tair_whitelist()],
+        nav: nav(&[(
+            "",
+            &[
+                ("Instances", "instances"),
+                ("IP Whitelist Templates", "whitelist-templates"),
+                ("Recycle Bin", "recycle-bin"),
+            ],
+        )]),
+        pages: vec![
+            instances,
+            tair_accounts(),
+            tair_whitelist(),
+            tair_whitelist_templates(),
+            tair_recycle_bin(),
+        ],
     }
+}
+
+/// The IP Whitelist Templates page (configure-a-whitelist-template): Create IP Whitelist Template
+/// opens a panel with the template's name, its addresses and the instances it is associated with
+/// (a transfer list of Available and Selected Instances); its OK asks once more in a dialog. The
+/// template is created first, then each selected instance is associated with it, keeping the
+/// templates the instance already has.
+fn tair_whitelist_templates() -> PageSpec {
+    let mut templates = page(
+        "whitelist-templates",
+        "IP Whitelist Templates",
+        "DescribeGlobalSecurityIPGroup",
+        "GlobalSecurityIPGroup",
+        "GlobalSecurityGroupId",
+        "GlobalIgName",
+    );
+    templates.total_path = None;
+    templates.columns = vec![
+        col("IP Whitelist Template Name", "GlobalIgName", ColumnKind::Text),
+        col("IP Addresses in Whitelist", "GIpList", ColumnKind::Mono),
+        col("Associated Instances", "DBInstances", ColumnKind::Count),
+    ];
+    let name_help = "2 to 120 characters: lowercase letters, digits and underscores (_), starting with a letter and ending with a letter or digit.";
+    let ips_help = "IP addresses or CIDR blocks separated by commas (,). Up to 1,000 entries are supported.";
+    let template_fields = || {
+        vec![
+            field("IP Whitelist Template Name", "GlobalIgName", FieldKind::Text)
+                .required()
+                .help(name_help)
+                .rule("template")
+                .prefilled_from("GlobalIgName"),
+            field("IP Addresses in Whitelist", "GIpList", FieldKind::Textarea)
+                .required()
+                .help(ips_help)
+                .rule("ips")
+                .prefilled_from("GIpList"),
+        ]
+    };
+    let keep = Keep {
+        action: s("DescribeGlobalSecurityIPGroupRelation"),
+        items_path: s("GlobalSecurityIPGroupRel"),
+        field: s("GlobalSecurityGroupId"),
+        param: s("GlobalSecurityGroupId"),
+    };
+    templates.creates = vec![
+        form(
+            "create-whitelist-template",
+            "Create IP Whitelist Template",
+            "Create IP Whitelist Template",
+            Container::Drawer,
+            "CreateGlobalSecurityIPGroup",
+            vec![
+                step("", template_fields()),
+                step(
+                    "",
+                    vec![field(
+                        "Associate Instance",
+                        "DBClusterId",
+                        transfer("tair", "instances", "Available Instances", "Selected Instances"),
+                    )],
+                )
+                .then(
+                    "ModifyGlobalSecurityIPGroupRelation",
+                    &[("GlobalSecurityGroupId", "GlobalSecurityIPGroup.0.GlobalSecurityGroupId")],
+                )
+                .then_each("DBClusterId", Some(keep)),
+                step("", Vec::new()).confirming(
+                    "Create IP Whitelist Template",
+                    "The IP addresses of the template are added to the whitelists of the instances associated with it. Continue?",
+                ),
+            ],
+        )
+        .success("The IP whitelist template is created."),
+    ];
+    templates.row_actions = vec![
+        row_form(
+            "Modify",
+            Inline,
+            form(
+                "modify-whitelist-template",
+                "Modify",
+                "Modify IP Whitelist Template",
+                Container::Drawer,
+                "ModifyGlobalSecurityIPGroup",
+                vec![step("", template_fields())],
+            )
+            .for_row("GlobalSecurityGroupId")
+            .success("The IP whitelist template is modified."),
+        ),
+        call(
+            "Delete",
+            Inline,
+            "DeleteGlobalSecurityIPGroup",
+            "GlobalSecurityGroupId",
+            confirm(
+                "Delete IP Whitelist Template",
+                "Are you sure you want to delete the IP whitelist template?",
+            ),
+        )
+        .with_row(&[("GlobalIgName", "GlobalIgName")])
+        .disabled_when(
+            "DBInstances",
+            DisableWhen::NonEmpty,
+            "Disassociate the template from its instances first.",
+        ),
+    ];
+    templates
+}
+
+/// The Recycle Bin page (manage-instances-in-the-recycle-bin, 2024-11-15): released and expired
+/// instances with Unlock, Rebuild and Destroy in their Actions column.
+fn tair_recycle_bin() -> PageSpec {
+    let mut bin = page(
+        "recycle-bin",
+        "Recycle Bin",
+        "DescribeInstances",
+        "Instances.KVStoreInstance",
+        "InstanceId",
+        "InstanceName",
+    );
+    bin.id_param = s("InstanceIds");
+    bin.list_params = pairs(&[("InstanceStatus", "Released")]);
+    bin.columns = vec![
+        col("Instance ID", "InstanceId", ColumnKind::Mono),
+        col("Instance Name", "InstanceName", ColumnKind::Text),
+        col("Status", "InstanceStatus", ColumnKind::Status),
+        col("Zone", "ZoneId", ColumnKind::Zone),
+        col("Instance Type", "InstanceClass", ColumnKind::Text),
+        col("Billing Method", "ChargeType", ColumnKind::Text)
+            .labels(&[("PostPaid", "Pay-as-you-go"), ("PrePaid", "Subscription")]),
+    ];
+    bin.search = search(&[("Instance ID", "InstanceIds"), ("Instance Name", "SearchKey")]);
+    bin.row_actions = vec![
+        // Unlock renews an expired subscription instance, which then runs again.
+        row_form(
+            "Unlock",
+            Inline,
+            form(
+                "unlock-tair",
+                "Unlock",
+                "Unlock Instance",
+                Container::Dialog,
+                "RenewInstance",
+                vec![step(
+                    "",
+                    vec![
+                        field(
+                            "Renewal Duration",
+                            "Period",
+                            select(&[("1", "1 Month"), ("3", "3 Months"), ("6", "6 Months"), ("12", "1 Year")]),
+                        )
+                        .required()
+                        .default("1"),
+                    ],
+                )],
+            )
+            .for_row("InstanceId")
+            .success("The instance is renewed and unlocked."),
+        )
+        .disabled_when(
+            "ChargeType",
+            DisableWhen::IsNot(vec![s("PrePaid")]),
+            "Only expired subscription instances can be unlocked.",
+        ),
+        // Rebuild restores the instance's data and some settings (its port) into a new instance;
+        // whitelists, passwords and parameters are set again.
+        row_form(
+            "Rebuild",
+            Inline,
+            form(
+                "rebuild-tair",
+                "Rebuild",
+                "Rebuild Instance",
+                Container::Drawer,
+                "CreateInstance",
+                vec![step(
+                    "",
+                    vec![
+                        field("Instance Name", "InstanceName", FieldKind::Text).rule("name"),
+                        field("Password", "Password", FieldKind::Password).rule("password"),
+                    ],
+                )],
+            )
+            .for_row("SrcDBInstanceId")
+            .fixed(&[("InstanceType", "Redis"), ("ChargeType", "PostPaid")])
+            .success("The order is complete. The instance is being created."),
+        ),
+        call(
+            "Destroy",
+            Inline,
+            "DestroyInstance",
+            "InstanceId",
+            confirm(
+                "Destroy Instance",
+                "The instance and its data backups are deleted permanently and can no longer be restored. Are you sure you want to destroy the instance?",
+            ),
+        ),
+    ];
+    bin
 }
 
 /// A new password typed twice; only the first is sent.

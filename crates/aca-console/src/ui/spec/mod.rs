@@ -322,6 +322,24 @@ pub struct Step {
     /// the section's fields as [`FormSpec::compose`] does.
     pub then_if: Option<String>,
     pub then_compose: Vec<(String, String)>,
+    /// For a section that is its own call: the parameter that takes, one call each, every value of
+    /// the section's field of that name (a transfer list's instances), and what each call keeps of
+    /// what the item already has ([`Keep`]).
+    pub then_each: Option<String>,
+    pub then_keep: Option<Keep>,
+    /// For a step in a dialog of its own: the dialog's message (a confirmation's question).
+    pub message: String,
+}
+
+/// What a call made for one item keeps: the list `action` reads for the item (called with the
+/// item in the same parameter), the items of its response at `items_path`, and the `field` of
+/// each, added (comma-separated) to the parameter `param` the call sends.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Keep {
+    pub action: String,
+    pub items_path: String,
+    pub field: String,
+    pub param: String,
 }
 
 /// A folded section of a step: its heading, the button that unfolds it, and its fields.
@@ -348,6 +366,20 @@ impl Step {
     }
     pub(crate) fn then_compose(mut self, param: &str, template: &str) -> Self {
         self.then_compose.push((s(param), s(template)));
+        self
+    }
+    /// A section whose call is made once for each value of its field `param`, keeping what each
+    /// item already has (see [`Keep`]).
+    pub(crate) fn then_each(mut self, param: &str, keep: Option<Keep>) -> Self {
+        self.then_each = Some(s(param));
+        self.then_keep = keep;
+        self
+    }
+    /// A last step that is a confirmation: a dialog with `title` and `message`, whose own submit
+    /// sends the form.
+    pub(crate) fn confirming(mut self, title: &str, message: &str) -> Self {
+        self.dialog = Some(s(title));
+        self.message = s(message);
         self
     }
     pub(crate) fn folded(mut self, heading: &str, button: &str, fields: Vec<Field>) -> Self {
@@ -410,6 +442,23 @@ pub enum FieldKind {
     ReadOnly,
     /// A resource tag: a Tag Key and a Tag Value box, sent as `<param>.1.Key` and `<param>.1.Value`.
     Tag,
+    /// A transfer list: the options under the heading `available`, each moved under `selected` by a
+    /// click and back by another; the selected values are sent comma-separated.
+    Transfer {
+        source: OptionSource,
+        available: String,
+        selected: String,
+    },
+}
+
+impl FieldKind {
+    /// Where a field's options come from: a select's or a transfer list's.
+    pub fn options(&self) -> Option<&OptionSource> {
+        match self {
+            FieldKind::Select(source) | FieldKind::Transfer { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// What a [`FieldKind::Generated`] value is.
@@ -678,6 +727,18 @@ pub(crate) fn resources(product: &str, page: &str) -> FieldKind {
     })
 }
 
+/// A transfer list of the resources another page lists (`tair`/`instances`).
+pub(crate) fn transfer(product: &str, page: &str, available: &str, selected: &str) -> FieldKind {
+    FieldKind::Transfer {
+        source: OptionSource::Resources {
+            product: s(product),
+            page: s(page),
+        },
+        available: s(available),
+        selected: s(selected),
+    }
+}
+
 pub(crate) fn radio(items: &[(&str, &str)]) -> FieldKind {
     FieldKind::Radio(pairs(items))
 }
@@ -691,6 +752,9 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         fold: None,
         then_if: None,
         then_compose: Vec::new(),
+        then_each: None,
+        then_keep: None,
+        message: String::new(),
     }
 }
 
