@@ -892,6 +892,25 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         ));
         acts.push((p, StepAction::Select));
     }
+    // "turn on Automatic renewal", "turn off Full Text Index": a switch and the state it is set to.
+    for (verb, state) in [("turn on", "on"), ("turn off", "off")] {
+        let mut at = 0;
+        while let Some(p) = find_word(&low, verb, at) {
+            at = p + verb.len();
+            let Some((label, pos, _)) = tok_at(&toks, p + verb.len() + 1).and_then(label_at) else {
+                continue;
+            };
+            add_phrase(&mut labels, pos, label.clone());
+            vals.push((
+                p,
+                FieldValue {
+                    label: Some(label),
+                    value: state.to_string(),
+                },
+            ));
+            acts.push((p, StepAction::Select));
+        }
+    }
     // The label a clause names: "In the X field", "X: enter …", "… in the X field".
     // Clauses end at ", ", "; ", ". " and " and ".
     let mut bounds: Vec<(usize, usize)> = Vec::new();
@@ -1588,6 +1607,12 @@ mod tests {
             &["Add Method", "Import ECS Internal IP Address"],
         );
         assert_eq!(pairs(&a), [(Some("Add Method"), "Import ECS Internal IP Address")]);
+        assert_eq!(a.actions, [StepAction::Select]);
+        let a = bold(
+            "In the Instance Status section, turn on Automatic renewal.",
+            &["Instance Status", "Automatic renewal"],
+        );
+        assert_eq!(pairs(&a), [(Some("Automatic renewal"), "on")]);
         assert_eq!(a.actions, [StepAction::Select]);
         let a = bold(
             "Select Current Alibaba Cloud Account for Select Trusted Alibaba Cloud Account field and click OK.",

@@ -102,6 +102,19 @@ impl ScriptedPolicy {
                     };
                 }
                 self.confirm_clicked = false;
+                // A made-up current password refused: the run lacks a secret the page leaves to
+                // its reader. The environment, not the page: asked for once, it cannot be had.
+                if let Some(secret) = unknown_secret(ctx, self.step, &alert.name)
+                    && self.asked_in_step != Some(self.step)
+                {
+                    self.asked_in_step = Some(self.step);
+                    self.asked_resource = true;
+                    let step = self.step(ctx).unwrap_or_default();
+                    return Move::Provision(format!(
+                        "Step {} needs {secret}, a secret the page leaves to its reader and the run was not given (the console answered {message})",
+                        step.number
+                    ));
+                }
                 return Move::GiveUp {
                     reason: format!("the console refused it: {message}"),
                     finding: None,
@@ -416,7 +429,7 @@ impl ScriptedPolicy {
     /// A parameter whose value is picked rather than typed: a radio button or option card named
     /// like the value (`Billing Method: Pay-as-you-go`), or a switch named like the parameter
     /// (`Status: Enabled`). `None` when the page shows neither.
-    fn ground_choice(&self, ctx: &Context<'_>, label: &str, value: &str, undocumented: bool) -> Option<Move> {
+    fn ground_choice(&mut self, ctx: &Context<'_>, label: &str, value: &str, undocumented: bool) -> Option<Move> {
         let obs = ctx.observation;
         if let Some(switch) = labelled(obs, label, &[Role::Switch, Role::Checkbox], |m| m == LabelMatch::Exact)
             .into_iter()
@@ -433,6 +446,40 @@ impl ScriptedPolicy {
                 effect: Effect::Complete,
                 failed: None,
             });
+        }
+        // "turn on Automatic renewal" where the console shows a button of that name: pressing it
+        // is turning it on. Disabled, with the console's reason, the resource the run has does not
+        // allow it (a pay-as-you-go instance is never renewed): asked for once, then given up.
+        if switch_state(value) == Some(true)
+            && let Some(button) = labelled(obs, label, &[Role::Button], |m| m == LabelMatch::Exact)
+                .into_iter()
+                .next()
+        {
+            if !button.state.disabled {
+                return Some(Move::Act {
+                    action: GuiAction::Click { index: button.index },
+                    goal: format!("turn \"{label}\" on"),
+                    grounding: self.grounding_for(undocumented, label, button),
+                    effect: Effect::Complete,
+                    failed: None,
+                });
+            }
+            let why = button
+                .hint
+                .as_deref()
+                .map_or_else(|| "no reason given".to_owned(), aca_core::observation::quote);
+            if self.asked_in_step == Some(self.step) {
+                return Some(Move::GiveUp {
+                    reason: format!("\"{label}\" stays disabled: {why}"),
+                    finding: None,
+                });
+            }
+            self.asked_in_step = Some(self.step);
+            let step = self.step(ctx).unwrap_or_default();
+            return Some(Move::Provision(format!(
+                "Step {} turns on \"{label}\", which the console disables for the resource the run has ({why}): {}",
+                step.number, step.text
+            )));
         }
         let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| {
             m == LabelMatch::Exact
@@ -825,6 +872,31 @@ fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
         || ctx.steps.iter().any(|s| {
             s.labels.iter().any(|l| named(l)) || s.values.iter().any(|v| v.label.as_deref().is_some_and(named))
         })
+}
+
+/// The secret a refusal says was wrong when the run made it up: a current password the page asks
+/// for without giving it ("enter the current password").
+fn unknown_secret(ctx: &Context<'_>, step: usize, refusal: &str) -> Option<String> {
+    let refusal = normalise(refusal);
+    let wrong = ["incorrect", "wrong", "invalid", "does not match", "not correct"]
+        .iter()
+        .any(|w| refusal.contains(w));
+    if !wrong || !refusal.contains("password") {
+        return None;
+    }
+    let field = ctx.observation.elements.iter().find(|e| {
+        let name = normalise(&e.name);
+        e.role == Role::Textbox
+            && name.contains("password")
+            && (name.starts_with("old ") || name.starts_with("current "))
+    })?;
+    let given = documented_value(ctx, step, &field.name).is_some()
+        || ctx.steps.iter().flat_map(|s| &s.values).any(|v| {
+            v.label
+                .as_deref()
+                .is_some_and(|l| match_label(l, &field.name) == Some(LabelMatch::Exact))
+        });
+    (!given).then(|| format!("the {} of the account it changes", normalise(&field.name)))
 }
 
 /// Whether a step points at a list of settings ("configure the following parameters") that the
