@@ -74,6 +74,8 @@ pub(super) fn drive(console: &mut impl FakeConsole, task: Task, exchanges: usize
             Next::Act(request) => episode.outcome(console.act(&request.action)).unwrap(),
             Next::Observe => episode.next(console.observe()).unwrap(),
             Next::Finished(_) => break,
+            // The fake environment has nothing more to give.
+            Next::Provision(_) => episode.resource_unavailable("nothing can be provisioned here").unwrap(),
             other => panic!("unexpected {other:?}"),
         };
     }

@@ -1,7 +1,7 @@
 //! The scripted policy on hand-built ECS pages: a collapsed navigation group, a row's ⋯ menu with a
 //! sub-menu, and a confirmation dialog.
 
-use aca_core::{ActionOutcome, PlaceKind, Procedure, StepStatus, Verdict};
+use aca_core::{ActionOutcome, NotActionable, PlaceKind, Procedure, StepStatus, Verdict};
 
 use super::test_console::{Elements, FakeConsole, drive, element, place, report, task_with_resource};
 use super::*;
@@ -1649,6 +1649,53 @@ fn a_page_cut_short_before_its_parameters_is_not_held_to_them() {
     assert!(report.defects.is_empty(), "{:?}", report.defects);
     let note = report.grades[0].note.clone().unwrap_or_default();
     assert!(note.contains("promises a list of parameters it does not hold"), "{note}");
+}
+
+/// An instance page whose Automatic renewal button is disabled, with the console's reason.
+struct RenewalDisabled;
+
+impl FakeConsole for RenewalDisabled {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        let renew = elements.add(Role::Button, "Automatic renewal", vec![]);
+        renew.state.disabled = true;
+        renew.hint = Some("Pay-as-you-go instances do not require renewal.".into());
+        Observation {
+            title: "Instance".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, _: &GuiAction) -> ActionOutcome {
+        ActionOutcome::NotActionable {
+            index: 1,
+            reason: NotActionable::Disabled { reason: None },
+        }
+    }
+}
+
+#[test]
+fn a_control_the_console_disables_for_the_resource_at_hand_is_the_environments() {
+    let procedure = aca_docs::parse_markdown(
+        "# Enable auto-renewal\n\n## Procedure\n\n\
+         1. In the **Instance Status** section, turn on **Automatic renewal**.\n",
+    )
+    .expect("the page parses");
+    let episode = drive(&mut RenewalDisabled, Task::new(procedure), 20);
+    let asked = episode.trajectory().turns.iter().find_map(|t| match &t.action {
+        Action::Control(ControlAction::RequestResource { description }) => Some(description.clone()),
+        _ => None,
+    });
+    let asked = asked.expect("the resource is asked for");
+    assert!(asked.contains("Pay-as-you-go instances do not require renewal."), "{asked}");
+    let report = report(&episode, false);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+    assert!(
+        matches!(episode.end().map(|e| &e.reason), Some(EndReason::Environment { .. })),
+        "{:?}",
+        episode.end()
+    );
 }
 
 /// A user's Authentication tab offering Enable Console Logon, the user having no password yet.
