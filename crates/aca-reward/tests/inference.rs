@@ -195,6 +195,20 @@ fn a_section_naming_the_tasks_operation_loosely_adds_no_other_operation() {
 }
 
 #[test]
+fn removing_a_user_from_a_group_is_not_deleting_the_user() {
+    let procedure = parse_markdown(
+        "# Resource Access Management:Remove a RAM user from a RAM user group\n\n## Procedure\n\n\
+         1. Log on to the **RAM console**.\n\
+         2. Click the **Groups** tab. In the **Actions** column of the target RAM user group, click **Remove from Group**.\n",
+    )
+    .unwrap();
+    let inference = infer_rule(&procedure);
+    let rule = inference.rule.unwrap_or_else(|| panic!("{}", inference.explanation));
+    let events: Vec<&str> = rule.events.iter().map(|m| m.event_name.as_str()).collect();
+    assert_eq!(events, ["RemoveUserFromGroup"], "{}", inference.explanation);
+}
+
+#[test]
 fn resetting_an_instances_logon_password_modifies_its_attributes() {
     let procedure = parse_markdown(
         "# Elastic Compute Service:Reset the logon password of an ECS instance\n\n## Procedure\n\n\

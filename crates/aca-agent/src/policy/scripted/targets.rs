@@ -264,6 +264,8 @@ impl ScriptedPolicy {
         if self.asked_in_step != Some(self.step) && in_later_method(ctx, self.step) {
             self.asked_in_step = Some(self.step);
             self.asked_resource = true;
+            // The page is loaded again once it exists: the step starts over (its tab opened again).
+            self.redo_step_when_provided = true;
             return Move::Provision(self.resource_description(ctx));
         }
         let mut alternatives = Vec::new();
@@ -636,6 +638,7 @@ impl ScriptedPolicy {
         if self.asked_in_step != Some(self.step) {
             self.asked_in_step = Some(self.step);
             self.asked_resource = true;
+            self.redo_step_when_provided = true;
             return Move::Provision(self.resource_description(ctx));
         }
         Move::GiveUp {

@@ -195,6 +195,10 @@ pub fn ram() -> ProductSpec {
         ),
     ];
     users.tabs = vec![
+        // disable-accesskey.md (2026-03-01): the Authentication tab's AccessKey section. It is the
+        // tab a user's page opens on: create-accesskey.md goes from the username straight to
+        // the AccessKey section.
+        children("Authentication", "ram", "user-access-keys", "UserName"),
         basic(&[
             ("Logon Name", "UserName"),
             ("Display Name", "DisplayName"),
@@ -202,8 +206,6 @@ pub fn ram() -> ProductSpec {
             ("Note", "Comments"),
             ("Created At", "CreateDate"),
         ]),
-        // disable-accesskey.md (2026-03-01): the Authentication tab's AccessKey section.
-        children("Authentication", "ram", "user-access-keys", "UserName"),
         // remove-user-from-group.md: the Groups tab with Remove from Group.
         children("Groups", "ram", "user-groups", "UserName"),
         // revoke-permissions-from-user.md: the Permissions tab with Revoke Permission.
