@@ -765,34 +765,45 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         let end = low[p..].find(". ").map_or(low.len(), |q| p + q);
         start..end
     });
-    for verb in ["click", "choose"] {
+    // In order of place: "in the navigation pane, select Users and click Create User" opens Users
+    // from the pane, then clicks Create User on the page it opened.
+    let mut clicks: Vec<(usize, &str)> = Vec::new();
+    for verb in ["click", "choose", "select"] {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
-            let navigating = nav_sentence.as_ref().is_some_and(|s| s.contains(&p));
-            let Some(ti) = tok_at(&toks, p + verb.len() + 1) else {
-                continue;
-            };
-            let label = label_at(ti);
-            if let Some((l, pos, _)) = &label {
-                add_phrase(&mut labels, *pos, l.clone());
-                if navigating && a.menu_path.is_empty() && !ICONS.contains(&l.as_str()) {
-                    a.menu_path = vec![l.clone()];
-                }
-            }
-            let menu = toks
-                .get(ti + label.as_ref().map_or(0, |l| tok_count(l.1, l.2)))
-                .is_some_and(|t| t.s == ">" || t.s == "›");
-            let confirm = label.as_ref().is_some_and(|(l, _, _)| CONFIRM.contains(&l.as_str()));
-            let act = if navigating && verb == "choose" || navigating && !a.menu_path.is_empty() && a.column.is_none() {
-                StepAction::Navigate
-            } else if confirm && !menu {
-                StepAction::Confirm
-            } else {
-                StepAction::Click
-            };
-            acts.push((p, act));
+            clicks.push((p, verb));
         }
+    }
+    clicks.sort_by_key(|c| c.0);
+    for (p, verb) in clicks {
+        let navigating = nav_sentence.as_ref().is_some_and(|s| s.contains(&p));
+        // "select" names a value, except as the pane's item.
+        if verb == "select" && !(navigating && a.menu_path.is_empty()) {
+            continue;
+        }
+        let Some(ti) = tok_at(&toks, p + verb.len() + 1) else {
+            continue;
+        };
+        let label = label_at(ti);
+        if let Some((l, pos, _)) = &label {
+            add_phrase(&mut labels, *pos, l.clone());
+            if navigating && a.menu_path.is_empty() && !ICONS.contains(&l.as_str()) {
+                a.menu_path = vec![l.clone()];
+            }
+        }
+        let menu = toks
+            .get(ti + label.as_ref().map_or(0, |l| tok_count(l.1, l.2)))
+            .is_some_and(|t| t.s == ">" || t.s == "›");
+        let confirm = label.as_ref().is_some_and(|(l, _, _)| CONFIRM.contains(&l.as_str()));
+        let act = if navigating && verb == "choose" || navigating && !a.menu_path.is_empty() && a.column.is_none() {
+            StepAction::Navigate
+        } else if confirm && !menu {
+            StepAction::Confirm
+        } else {
+            StepAction::Click
+        };
+        acts.push((p, act));
     }
     // set X to Y
     // "set X to Y and Z to W": an "and" right after a value starts another pair.
@@ -1425,6 +1436,12 @@ mod tests {
         assert!(!a.labels.iter().any(|l| l.contains("png")));
         assert_eq!(a.column.as_deref(), Some("Actions"));
         // A menu path the scraped copy lost entirely names nothing.
+        let a = bold(
+            "If you have not created a RAM user, in the left-side navigation pane, select Users and click Create User.",
+            &["Users", "Create User"],
+        );
+        assert_eq!(a.menu_path, ["Users"]);
+        assert_eq!(a.labels, ["Users", "Create User"]);
         let a = plain("In the left-side navigation pane, choose .");
         assert!(a.labels.is_empty() && a.menu_path.is_empty());
         assert_eq!(a.actions, [StepAction::Navigate]);
