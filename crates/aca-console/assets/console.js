@@ -457,7 +457,18 @@
     return params;
   }
   function submitForm(form) {
-    if (!validateItems(visibleItems(form))) return;
+    if (!validateItems(visibleItems(form))) {
+      // A closed panel's fields are wrong or missing: said beside the button that opens it.
+      form.querySelectorAll('.subpanel[hidden]').forEach(function (sub) {
+        if (!sub.querySelector('.has-error')) return;
+        var summary = form.querySelector('[data-fold-summary="' + sub.id + '"]');
+        if (!summary) return;
+        summary.classList.add('form-error');
+        summary.setAttribute('role', 'alert');
+        summary.textContent = 'This section is required.';
+      });
+      return;
+    }
     var submit = form.querySelector('[data-submit]');
     submit.disabled = true;
     submit.classList.add('loading');
@@ -691,6 +702,45 @@
     if (t.classList && (t.classList.contains('dialog-mask') || t.classList.contains('drawer-mask'))) { closeLayer(t); return; }
     var call = t.closest('[data-call]');
     if (call) { runCall(call); return; }
+    // A folded section set in a panel of its own (an alert rule's Configure Rule Description):
+    // opened from its button or from an item of its drop-down menu, which picks a value in it.
+    var openSub = t.closest('[data-open-subpanel]');
+    if (openSub) {
+      var subpanel = document.getElementById(openSub.getAttribute('data-open-subpanel'));
+      var param = openSub.getAttribute('data-set-param');
+      if (subpanel && param) {
+        subpanel.querySelectorAll('input[name="' + param + '"]').forEach(function (r) {
+          r.checked = r.value === openSub.getAttribute('data-set-value');
+        });
+      }
+      document.querySelectorAll('.hover-menu.open').forEach(closeMenu);
+      if (subpanel) {
+        subpanel.hidden = false;
+        var first = subpanel.querySelector('input:not([type=radio]):not([type=hidden]), textarea');
+        if (first) first.focus();
+      }
+      return;
+    }
+    var closeSub = t.closest('[data-close-subpanel]');
+    if (closeSub) {
+      var shut = document.getElementById(closeSub.getAttribute('data-close-subpanel'));
+      if (!shut || !validateItems(Array.prototype.slice.call(shut.querySelectorAll('.form-item')))) return;
+      shut.hidden = true;
+      var summary = document.querySelector('[data-fold-summary="' + shut.id + '"]');
+      if (summary) {
+        var firstItem = shut.querySelector('.form-item');
+        summary.removeAttribute('role');
+        summary.classList.remove('form-error');
+        summary.textContent = firstItem ? firstItem.getAttribute('data-ui-field') + ': ' + valueOf(firstItem) : '';
+      }
+      return;
+    }
+    var cancelSub = t.closest('[data-cancel-subpanel]');
+    if (cancelSub) {
+      var dropped = document.getElementById(cancelSub.getAttribute('data-cancel-subpanel'));
+      if (dropped) dropped.hidden = true;
+      return;
+    }
     var unfold = t.closest('[data-unfold]');
     if (unfold) {
       var folded = document.getElementById(unfold.getAttribute('data-unfold'));

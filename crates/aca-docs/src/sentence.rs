@@ -348,6 +348,24 @@ fn tok_at(toks: &[Tok], byte: usize) -> Option<usize> {
     toks.iter().position(|t| t.start >= byte)
 }
 
+/// The field a clause names before the value at byte `at`: "For **Metric**, select **…**".
+fn field_selected_at(
+    low: &str,
+    at: usize,
+    label_at: &dyn Fn(usize) -> Option<(String, usize, usize)>,
+    toks: &[Tok],
+) -> Option<String> {
+    let head = low.get(..at)?.trim_end();
+    let head = head.strip_suffix("select")?.trim_end().strip_suffix(',')?;
+    let for_at = head.rfind("for ")?;
+    if for_at > 0 && head[..for_at].chars().next_back().is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let (field, _, end) = label_at(tok_at(toks, for_at + "for ".len())?)?;
+    // The field's name runs up to the comma.
+    (low[end..].trim_start().starts_with(',') && end <= head.len() + 1).then_some(field)
+}
+
 /// A value token: a code span, a quoted string, or a word with digits or punctuation in it.
 fn value_at(inl: &Inline, toks: &[Tok], i: usize) -> Option<String> {
     let t = toks.get(i)?;
@@ -683,6 +701,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             .copied()
             .find(|&(s0, e0)| e0 <= toks[i].start && text[e0..toks[i].start].trim().is_empty() && s0 < e0)
     };
+    let mut cascades: Vec<(usize, String, String)> = Vec::new();
     let mut from_tok = 0;
     while let Some(first) = toks[from_tok..].iter().position(is_sep).map(|i| i + from_tok) {
         let mut path = Vec::new();
@@ -717,6 +736,18 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             }
         }
         from_tok = j.max(first + 1);
+        // "For Metric, select Instance Dimension > (ECS) CPU Utilization": the field's value, a
+        // choice within a group of options, not a menu.
+        let chain_start = first
+            .checked_sub(1)
+            .and_then(|i| bold_before(first).map(|(s0, _)| s0).or(Some(toks[i].start)))
+            .unwrap_or(0);
+        if let Some(field) = field_selected_at(&low, chain_start, &label_at, &toks)
+            && !path.is_empty()
+        {
+            cascades.push((chain_start, field, path.join(" > ")));
+            continue;
+        }
         if !path.is_empty() {
             a.menu_path = path;
         }
@@ -725,6 +756,25 @@ fn analyse_clause(inl: &Inline) -> Analysis {
     // Verbs.
     let mut vals: Vec<(usize, FieldValue)> = Vec::new();
     let mut acts: Vec<(usize, StepAction)> = Vec::new();
+    for (p, field, value) in cascades {
+        vals.push((p, FieldValue { label: Some(field), value }));
+        acts.push((p, StepAction::Select));
+    }
+    // "For Metric Type, select Simple Metric": the field named first, then its value.
+    let mut at = 0;
+    while let Some(p) = find_word(&low, "select", at) {
+        at = p + "select".len();
+        let Some(vi) = tok_at(&toks, p + "select ".len()) else { continue };
+        let Some((value, _, end)) = label_at(vi) else { continue };
+        let chained = toks.get(vi + tok_count(toks[vi].start, end)).is_some_and(&is_sep);
+        if chained || vals.iter().any(|(_, v)| v.value == value) {
+            continue;
+        }
+        if let Some(field) = field_selected_at(&low, toks[vi].start, &label_at, &toks) {
+            vals.push((p, FieldValue { label: Some(field), value }));
+            acts.push((p, StepAction::Select));
+        }
+    }
     if let Some(p) = low.find("navigation pane") {
         acts.push((p, StepAction::Navigate));
     }

@@ -778,6 +778,52 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
     }
 }
 
+/// A folded section whose fields open in a panel of their own over the form (see [`Fold::panel`]):
+/// the heading, the button (or drop-down menu) that opens the panel, a line saying what was set,
+/// and the panel with its OK and Cancel. The fields stay in the form and are sent with it.
+fn fold_panel(view: &View<'_>, fold: &Fold, panel: &str, body: &str, options: &SelectOptions) -> Markup {
+    let title_id = format!("{body}-title");
+    html! {
+        div class="fold fold-in-panel" {
+            div class="fold-head" {
+                span class="section-title" { (fold.heading) }
+                @if let Some((param, items)) = &fold.menu {
+                    div class="hover-menu fold-menu" {
+                        button class="btn-link more-trigger" type="button" aria-haspopup="menu" aria-expanded="false" {
+                            (fold.button) span class="caret" {}
+                        }
+                        div class="hover-menu-list" role="menu" aria-label=(fold.button) {
+                            @for (value, label) in items {
+                                a class="menu-item" role="menuitem" tabindex="0" data-open-subpanel=(body)
+                                    data-set-param=(param) data-set-value=(value) { (label) }
+                            }
+                        }
+                    }
+                } @else {
+                    button class="btn-link" type="button" data-open-subpanel=(body) { (fold.button) }
+                }
+            }
+            div class="fold-summary" data-fold-summary=(body) {}
+            div id=(body) class="subpanel" role="dialog" aria-modal="true" aria-labelledby=(title_id) hidden {
+                div class="dialog-header" { span id=(title_id) class="dialog-title" { (panel) } }
+                div class="subpanel-body" {
+                    @for (i, field) in fold.fields.iter().enumerate() {
+                        @if let Some(section) = field.section.as_ref()
+                            .filter(|s| i == 0 || fold.fields[i - 1].section.as_ref() != Some(*s)) {
+                            h4 class="section-title" { (section) }
+                        }
+                        (form_field(view, field, options))
+                    }
+                }
+                div class="dialog-footer" {
+                    button class="btn btn-primary" type="button" data-close-subpanel=(body) { "OK" }
+                    button class="btn" type="button" data-cancel-subpanel=(body) { "Cancel" }
+                }
+            }
+        }
+    }
+}
+
 fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
     let stepped = stepped(form);
     html! {
@@ -805,13 +851,17 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
                 @for field in &step.fields { (form_field(view, field, options)) }
                 @if let Some(fold) = &step.fold {
                     @let body = format!("{}-fold-{i}", form.id);
-                    div class="fold" {
-                        div class="fold-head" {
-                            span class="section-title" { (fold.heading) }
-                            button class="btn-link" type="button" data-unfold=(body) { (fold.button) }
-                        }
-                        div id=(body) class="fold-body" hidden {
-                            @for field in &fold.fields { (form_field(view, field, options)) }
+                    @if let Some(panel) = &fold.panel {
+                        (fold_panel(view, fold, panel, &body, options))
+                    } @else {
+                        div class="fold" {
+                            div class="fold-head" {
+                                span class="section-title" { (fold.heading) }
+                                button class="btn-link" type="button" data-unfold=(body) { (fold.button) }
+                            }
+                            div id=(body) class="fold-body" hidden {
+                                @for field in &fold.fields { (form_field(view, field, options)) }
+                            }
                         }
                     }
                 }

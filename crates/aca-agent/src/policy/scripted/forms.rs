@@ -5,7 +5,8 @@ use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Plac
 
 use super::alternative::{Alternative, scroll_alternative};
 use super::ground::{
-    Preference, container_of, evidence, field_of_error, labelled, modal_of, open_modal, options_of, renamed, same_place,
+    Preference, container_of, evidence, field_of_error, in_place, labelled, modal_of, open_modal, options_of, renamed,
+    same_place,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
 use crate::label::{LabelMatch, match_label, normalise, overlap_score};
@@ -574,6 +575,24 @@ impl ScriptedPolicy {
                     failed: None,
                 };
             }
+            // "Click Add Rule and select the appropriate metric type from the drop-down menu": the
+            // menu the click opened offers the choice, and the page leaves it to the reader; its
+            // first item is taken.
+            if value.is_none()
+                && step.text.to_lowercase().contains("drop-down menu")
+                && let Some(item) = obs
+                    .elements
+                    .iter()
+                    .find(|e| e.role == Role::Menuitem && !e.state.disabled && in_place(e, PlaceKind::Menu))
+            {
+                return Move::Act {
+                    action: GuiAction::Click { index: item.index },
+                    goal: format!("pick \"{}\" from the drop-down menu that opened", item.name),
+                    grounding: self.as_written(),
+                    effect: Effect::Complete,
+                    failed: None,
+                };
+            }
             // "set Enable Health Check to Off" where the field is a switch or a group of radio
             // buttons, not a drop-down list.
             if let Some(value) = value
@@ -633,6 +652,12 @@ impl ScriptedPolicy {
             self.as_written()
         };
         let options = options_of(obs, select.index);
+        // "Instance Dimension > (ECS) CPU Utilization": an option filed under its group, which a
+        // list shows by the option's own name.
+        let value = value.map(|wanted| match wanted.rsplit_once(" > ") {
+            Some((_, option)) if !option.trim().is_empty() => option.trim(),
+            _ => wanted,
+        });
         match value {
             Some(wanted) => {
                 if select

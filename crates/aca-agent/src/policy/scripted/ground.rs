@@ -40,17 +40,33 @@ pub fn container_of(element: &Element) -> Option<&aca_core::Place> {
     })
 }
 
-/// The outermost dialog or drawer an element sits in (modal containers).
+/// The innermost dialog or drawer an element sits in (modal containers).
 pub fn modal_of(element: &Element) -> Option<&aca_core::Place> {
+    // The innermost: a panel opened over a panel's form (Configure Rule Description over Create
+    // Alert Rule) is where its fields are.
     element
         .places
         .iter()
+        .rev()
         .find(|p| matches!(p.kind, PlaceKind::Dialog | PlaceKind::Panel))
 }
 
-/// The open modal of the page: the last dialog or drawer in document order.
+/// The open modal of the page: the last dialog or drawer in document order, or, where one is open
+/// over another's form, the one on top (the deepest).
 pub fn open_modal(observation: &Observation) -> Option<&aca_core::Place> {
-    observation.elements.iter().rev().find_map(modal_of)
+    let depth = |e: &Element| {
+        e.places
+            .iter()
+            .filter(|p| matches!(p.kind, PlaceKind::Dialog | PlaceKind::Panel))
+            .count()
+    };
+    // `max_by_key` keeps the last of equals: the last in document order at the deepest level.
+    observation
+        .elements
+        .iter()
+        .filter(|e| modal_of(e).is_some())
+        .max_by_key(|e| depth(e))
+        .and_then(modal_of)
 }
 
 pub fn in_place(element: &Element, kind: PlaceKind) -> bool {

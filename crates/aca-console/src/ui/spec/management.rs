@@ -191,66 +191,95 @@ pub fn cms() -> ProductSpec {
             "Create Alert Rule",
             Container::Drawer,
             "PutResourceMetricRule",
-            vec![step(
-                "",
-                vec![
-                    field("Rule ID", "RuleId", FieldKind::Generated(Generate::Id)),
-                    field(
-                        "Product",
-                        "Namespace",
-                        select(&[
-                            ("acs_ecs_dashboard", "Elastic Compute Service (ECS)"),
-                            ("acs_rds_dashboard", "ApsaraDB RDS"),
-                            ("acs_slb_dashboard", "Server Load Balancer"),
-                        ]),
-                    )
-                    .required()
-                    .default("acs_ecs_dashboard"),
-                    field("Rule Name", "RuleName", FieldKind::Text).required(),
-                    field(
-                        "Metric",
-                        "MetricName",
-                        select(&[
-                            ("CPUUtilization", "CPU Utilization"),
-                            ("memory_usedutilization", "Memory Usage"),
-                            ("DiskReadBPS", "Disk Read BPS"),
-                        ]),
-                    )
-                    .required()
-                    .default("CPUUtilization"),
-                    // create-alert-rule.md: All Resources (every resource of the product, new
-                    // ones included). Application Groups is not emulated.
-                    field(
-                        "Resource Range",
-                        "Resources",
-                        select(&[(r#"[{"resource":"_ALL"}]"#, "All Resources")]),
-                    )
-                    .required()
-                    .default(r#"[{"resource":"_ALL"}]"#),
-                    field(
-                        "Comparison",
-                        "Escalations.Critical.ComparisonOperator",
-                        select(&[
-                            ("GreaterThanThreshold", ">"),
-                            ("GreaterThanOrEqualToThreshold", ">="),
-                            ("LessThanThreshold", "<"),
-                        ]),
-                    )
-                    .default("GreaterThanThreshold"),
-                    field("Threshold", "Escalations.Critical.Threshold", FieldKind::Number)
+            // create-alert-rule.md (2026-02-27): the product and the resource range, then the
+            // rule conditions, each added with Add Rule (a drop-down menu of metric types) in a
+            // Configure Rule Description panel with its Critical level.
+            vec![
+                step(
+                    "",
+                    vec![
+                        field("Rule ID", "RuleId", FieldKind::Generated(Generate::Id)),
+                        field(
+                            "Product",
+                            "Namespace",
+                            select(&[
+                                ("acs_ecs_dashboard", "Elastic Compute Service (ECS)"),
+                                ("acs_rds_dashboard", "ApsaraDB RDS"),
+                                ("acs_slb_dashboard", "Server Load Balancer"),
+                            ]),
+                        )
                         .required()
-                        .default("80")
-                        .rule("number"),
-                    field("Consecutive Periods", "Escalations.Critical.Times", FieldKind::Number)
+                        .default("acs_ecs_dashboard"),
+                        // All Resources: every resource of the product, new ones included.
+                        // Application Groups is not emulated.
+                        field(
+                            "Resource Range",
+                            "Resources",
+                            select(&[(r#"[{"resource":"_ALL"}]"#, "All Resources")]),
+                        )
+                        .required()
+                        .default(r#"[{"resource":"_ALL"}]"#),
+                        field("Alert Contact Group", "ContactGroups", FieldKind::Text)
+                            .required()
+                            .placeholder("Default Contact Group"),
+                    ],
+                )
+                .in_panel(
+                    "Rule Description",
+                    "Add Rule",
+                    "Configure Rule Description",
+                    // Only simple metrics are emulated.
+                    ("MetricType", &[("simple", "Simple Metric")]),
+                    vec![
+                        field("Alert Rule", "RuleName", FieldKind::Text).required(),
+                        field("Metric Type", "MetricType", radio(&[("simple", "Simple Metric")]))
+                            .default("simple")
+                            .not_sent(),
+                        field(
+                            "Metric",
+                            "MetricName",
+                            select(&[
+                                ("CPUUtilization", "(ECS) CPU Utilization"),
+                                ("memory_usedutilization", "(ECS) Memory Usage"),
+                                ("DiskReadBPS", "(ECS) Disk Read BPS"),
+                            ]),
+                        )
+                        .required()
+                        .default("CPUUtilization"),
+                        field(
+                            "Consecutive Periods",
+                            "Escalations.Critical.Times",
+                            select(&[("1", "1 Period"), ("3", "3 Consecutive Periods"), ("5", "5 Consecutive Periods")]),
+                        )
                         .default("3")
-                        .rule("number"),
-                    field("Alert Contact Group", "ContactGroups", FieldKind::Text)
-                        .required()
-                        .placeholder("Default Contact Group"),
-                ],
-            )],
+                        .in_section("Critical"),
+                        field(
+                            "Statistics",
+                            "Escalations.Critical.Statistics",
+                            select(&[("Maximum", "Maximum"), ("Average", "Average"), ("Minimum", "Minimum")]),
+                        )
+                        .default("Average")
+                        .in_section("Critical"),
+                        field(
+                            "Comparison",
+                            "Escalations.Critical.ComparisonOperator",
+                            select(&[
+                                ("GreaterThanThreshold", ">"),
+                                ("GreaterThanOrEqualToThreshold", ">="),
+                                ("LessThanThreshold", "<"),
+                            ]),
+                        )
+                        .default("GreaterThanThreshold")
+                        .in_section("Critical"),
+                        field("Threshold", "Escalations.Critical.Threshold", FieldKind::Number)
+                            .required()
+                            .default("80")
+                            .rule("number")
+                            .in_section("Critical"),
+                    ],
+                ),
+            ],
         )
-        .fixed(&[("Escalations.Critical.Statistics", "Average")])
         .success("The alert rule is created."),
     ];
     rules.search = search(&[("Rule Name", "RuleName"), ("Metric", "MetricName")]);

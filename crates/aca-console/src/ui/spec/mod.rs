@@ -348,6 +348,12 @@ pub struct Fold {
     pub heading: String,
     pub button: String,
     pub fields: Vec<Field>,
+    /// The fields open in a panel of their own over the form, with this title, closed by its OK
+    /// (an alert rule's Configure Rule Description); they are sent with the form.
+    pub panel: Option<String>,
+    /// The button opens a drop-down menu whose items open the panel, each setting the panel's
+    /// field `.0` to its value (Add Rule's metric types): `(param, [(value, label)])`.
+    pub menu: Option<(String, Vec<(String, String)>)>,
 }
 
 impl Step {
@@ -387,6 +393,27 @@ impl Step {
             heading: s(heading),
             button: s(button),
             fields,
+            panel: None,
+            menu: None,
+        });
+        self
+    }
+    /// Fields set in a panel titled `panel` that `button` opens from the item of its drop-down
+    /// menu the reader picks, the item choosing the value of the panel's field `param`.
+    pub(crate) fn in_panel(
+        mut self,
+        heading: &str,
+        button: &str,
+        panel: &str,
+        menu: (&str, &[(&str, &str)]),
+        fields: Vec<Field>,
+    ) -> Self {
+        self.fold = Some(Fold {
+            heading: s(heading),
+            button: s(button),
+            fields,
+            panel: Some(s(panel)),
+            menu: Some((s(menu.0), pairs(menu.1))),
         });
         self
     }
@@ -416,6 +443,8 @@ pub struct Field {
     /// Whether the value goes to the API: a choice the console only uses itself (release now or
     /// later, a password typed twice) is not sent.
     pub sent: bool,
+    /// The titled section of a panel the field sits in (an alert rule's **Critical** level).
+    pub section: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -677,10 +706,15 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         suffix: String::new(),
         prefix: String::new(),
         sent: true,
+        section: None,
     }
 }
 
 impl Field {
+    pub(crate) fn in_section(mut self, title: &str) -> Self {
+        self.section = Some(s(title));
+        self
+    }
     pub(crate) fn required(mut self) -> Self {
         self.required = true;
         self
