@@ -616,10 +616,10 @@ async fn create_vpc_and_vswitch_through_the_console() {
     .click()
     .await
     .unwrap();
-    click(&page, "[data-ui-nav='Log Storage > Logstores']").await;
-    click(&page, "[data-ui-create='Create Logstore']").await;
-    type_into(&page, "#create-logstore input[name='logstoreName']", "app-logs").await;
-    click_xpath(&page, "//div[@id='create-logstore']//button[normalize-space()='OK']").await;
+    // The project opens on its Logstores tab, whose + opens the Create Logstore page.
+    click(&page, "[data-ui-create='+']").await;
+    type_into(&page, "form[data-ui-form] input[name='logstoreName']", "app-logs").await;
+    click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']").await;
     wait_true(
         &page,
         "!!document.querySelector(\"[data-ui-table=logstores] tr[data-row-id='app-logs']\") && \
@@ -627,7 +627,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the new Logstore with its retention period",
     )
     .await;
-    // Modify starts on the Logstore's retention period.
+    // Modify, in the Logstore's icon menu, starts on the Logstore's retention period.
+    click(&page, "tr[data-row-id='app-logs'] .more-trigger").await;
     click(&page, "tr[data-row-id='app-logs'] [data-ui-action='Modify']").await;
     let ttl = wait_for(&page, "#modify-logstore input[name='ttl']").await;
     wait_true(
@@ -649,6 +650,13 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the Logstore's new retention period",
     )
     .await;
+    // The Logstore's Search & Analysis page: Index Attributes > Attributes, Enable, OK.
+    click_xpath(&page, "//table[@data-ui-table='logstores']//a[normalize-space()='app-logs']").await;
+    click(&page, "[data-ui-action='Index Attributes'] .more-trigger").await;
+    click(&page, "[data-ui-action='Attributes']").await;
+    click(&page, "#logstore-index [data-unfold]").await;
+    click_xpath(&page, "//div[@id='logstore-index']//button[normalize-space()='OK']").await;
+    wait_true(&page, "document.readyState === 'complete' && !!document.querySelector('.toast-success')", "the index configured").await;
     {
         let account = console.store.account(&alice.account_id).unwrap();
         let state = account.lock();
@@ -673,6 +681,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
             ("DeleteObject", "docs/hello.txt", "oss.console.aliyun.com"),
             ("CreateLogStore", "app-logs", "sls.console.aliyun.com"),
             ("UpdateLogStore", "app-logs", "sls.console.aliyun.com"),
+            ("CreateIndex", "app-logs", "sls.console.aliyun.com"),
         ] {
             let event = find(name, key);
             assert!(event.error_code.is_none(), "{name}: {:?}", event.error_message);

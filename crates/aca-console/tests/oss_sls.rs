@@ -848,6 +848,97 @@ async fn projects_and_logstores_round_trip() {
     );
 }
 
+#[tokio::test]
+async fn logstore_indexes_round_trip() {
+    let emu = start().await;
+    let alice = emu.console.create_account("alice", None).unwrap();
+    let project = serde_json::json!({ "projectName": "index-logs", "description": "" });
+    let created = emu.sls(&alice, Method::POST, Some("index-logs"), "/", &[], Some(project)).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.text());
+    let logstore = serde_json::json!({
+        "logstoreName": "app", "ttl": 30, "shardCount": 2, "mode": "query", "meteringMode": "ChargeByDataIngest",
+    });
+    let refused = emu
+        .sls(&alice, Method::POST, Some("index-logs"), "/logstores", &[], Some(logstore))
+        .await;
+    assert_eq!(refused.json()["errorCode"], "ParameterInvalid", "query Logstores are billed by feature");
+    let logstore = serde_json::json!({
+        "logstoreName": "app", "ttl": 30, "shardCount": 2, "mode": "standard", "meteringMode": "ChargeByDataIngest",
+    });
+    let created = emu
+        .sls(&alice, Method::POST, Some("index-logs"), "/logstores", &[], Some(logstore))
+        .await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.text());
+    let got = emu
+        .sls(&alice, Method::GET, Some("index-logs"), "/logstores/app", &[], None)
+        .await;
+    assert_eq!(
+        (got.json()["mode"].as_str(), got.json()["meteringMode"].as_str()),
+        (Some("standard"), Some("ChargeByDataIngest"))
+    );
+
+    let none = emu
+        .sls(&alice, Method::GET, Some("index-logs"), "/logstores/app/index", &[], None)
+        .await;
+    assert_eq!(none.json()["errorCode"], "IndexConfigNotExist");
+    let index = serde_json::json!({
+        "line": { "token": [",", " ", "\n"], "caseSensitive": true, "chn": false },
+        "log_reduce": true,
+    });
+    let created = emu
+        .sls(&alice, Method::POST, Some("index-logs"), "/logstores/app/index", &[], Some(index.clone()))
+        .await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.text());
+    let again = emu
+        .sls(&alice, Method::POST, Some("index-logs"), "/logstores/app/index", &[], Some(index))
+        .await;
+    assert_eq!(again.json()["errorCode"], "IndexAlreadyExist");
+    let got = emu
+        .sls(&alice, Method::GET, Some("index-logs"), "/logstores/app/index", &[], None)
+        .await;
+    assert_eq!(got.json()["line"]["token"], serde_json::json!([",", " ", "\n"]));
+    assert_eq!(
+        (got.json()["line"]["caseSensitive"].as_bool(), got.json()["log_reduce"].as_bool()),
+        (Some(true), Some(true))
+    );
+    let updated = emu
+        .sls(
+            &alice,
+            Method::PUT,
+            Some("index-logs"),
+            "/logstores/app/index",
+            &[],
+            Some(serde_json::json!({ "line": { "token": [";"] } })),
+        )
+        .await;
+    assert_eq!(updated.status, StatusCode::OK, "{}", updated.text());
+    let got = emu
+        .sls(&alice, Method::GET, Some("index-logs"), "/logstores/app/index", &[], None)
+        .await;
+    assert_eq!(
+        (got.json()["line"]["caseSensitive"].as_bool(), got.json()["log_reduce"].as_bool()),
+        (Some(false), Some(false))
+    );
+    let empty = emu
+        .sls(&alice, Method::PUT, Some("index-logs"), "/logstores/app/index", &[], Some(serde_json::json!({})))
+        .await;
+    assert_eq!(empty.json()["errorCode"], "ParameterInvalid");
+    let deleted = emu
+        .sls(&alice, Method::DELETE, Some("index-logs"), "/logstores/app/index", &[], None)
+        .await;
+    assert_eq!(deleted.status, StatusCode::OK);
+    let gone = emu
+        .sls(&alice, Method::PUT, Some("index-logs"), "/logstores/app/index", &[], Some(serde_json::json!({ "line": { "token": [";"] } })))
+        .await;
+    assert_eq!(gone.json()["errorCode"], "IndexConfigNotExist");
+
+    let events = emu.events(&alice.account_id);
+    let names: Vec<&str> = events.iter().map(|(n, _, _)| n.as_str()).collect();
+    for name in ["CreateIndex", "GetIndex", "UpdateIndex", "DeleteIndex"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+}
+
 /// Runs one of the SDK scripts in `tests/sdk/` against a running emulator; fails with an install hint
 /// when the SDK is missing.
 async fn run_sdk_script(

@@ -1007,6 +1007,15 @@ pub static PRODUCTS: &[ProductEntry] = &[
             ),
             api("UpdateLogStore", SLS, MODIFY, &["Logstore"], SLS_LOGSTORE, &[]),
             api("DeleteLogStore", SLS, DELETE, &["Logstore"], SLS_LOGSTORE, &[]),
+            api(
+                "CreateIndex",
+                SLS,
+                &["configure", "create", "enable"],
+                &["indexes", "index", "full-text indexes"],
+                SLS_LOGSTORE,
+                &[],
+            ),
+            api("UpdateIndex", SLS, MODIFY, &["indexes", "index"], SLS_LOGSTORE, &[]),
         ],
     },
 ];

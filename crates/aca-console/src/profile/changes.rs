@@ -351,12 +351,14 @@ pub static CHANGES_2024: &[Change] = &[
         in_2024: "Data Retention Period",
         in_2026: "Data Retention Period (Days)",
     },
+    // 2026 puts Modify in the Logstore's icon menu beside Delete (delete-logstore.md); 2024 showed it
+    // in the row.
     MoveAction {
         product: "sls",
         page: "logstores",
-        action: "Delete",
-        in_2024: More,
-        in_2026: Inline,
+        action: "Modify",
+        in_2024: Inline,
+        in_2026: More,
     },
 ];
 

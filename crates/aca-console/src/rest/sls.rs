@@ -1,5 +1,5 @@
-//! Simple Log Service: projects and logstores over SLS's REST protocol (API version 0.6.0), signed
-//! with `Authorization: LOG <AccessKeyId>:<Signature>`, answered in SLS's JSON shapes.
+//! Simple Log Service: projects, logstores and their indexes over SLS's REST protocol (API version
+//! 0.6.0), signed with `Authorization: LOG <AccessKeyId>:<Signature>`, answered in SLS's JSON shapes.
 
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -33,6 +33,10 @@ const OPERATIONS: &[Operation] = &[
     Operation::read("ListLogStores", list_logstores),
     Operation::write("UpdateLogStore", update_logstore),
     Operation::write("DeleteLogStore", delete_logstore),
+    Operation::write("CreateIndex", create_index),
+    Operation::read("GetIndex", get_index),
+    Operation::write("UpdateIndex", update_index),
+    Operation::write("DeleteIndex", delete_index),
 ];
 
 /// The product; its events name the project's region in `eventSource`.
@@ -269,6 +273,29 @@ fn apply_settings(logstore: &mut Resource, p: &Params, creating: bool) -> Result
             logstore.set(name, value);
         }
     }
+    if creating {
+        let mode = p.get("mode").unwrap_or("standard");
+        if !matches!(mode, "standard" | "query" | "lite") {
+            return Err(parameter_invalid(format!("mode must be standard, query or lite, not {mode}")));
+        }
+        let metering = p.get("meteringMode").unwrap_or("ChargeByFunction");
+        match metering {
+            "ChargeByFunction" => {}
+            "ChargeByDataIngest" if mode == "standard" => {}
+            "ChargeByDataIngest" => {
+                return Err(parameter_invalid(
+                    "a query Logstore supports only the ChargeByFunction metering mode",
+                ));
+            }
+            other => {
+                return Err(parameter_invalid(format!(
+                    "meteringMode must be ChargeByFunction or ChargeByDataIngest, not {other}"
+                )));
+            }
+        }
+        logstore.set("mode", mode);
+        logstore.set("meteringMode", metering);
+    }
     Ok(())
 }
 
@@ -310,7 +337,8 @@ fn logstore_json(logstore: &Resource) -> Value {
         "maxSplitShard": logstore.attr_i64("maxSplitShard").unwrap_or(0),
         "appendMeta": flag("appendMeta"),
         "telemetryType": "",
-        "mode": "standard",
+        "mode": logstore.attrs.get("mode").and_then(Value::as_str).unwrap_or("standard"),
+        "meteringMode": logstore.attrs.get("meteringMode").and_then(Value::as_str).unwrap_or("ChargeByFunction"),
         "createTime": seconds(logstore.created_ms),
         "lastModifyTime": seconds(logstore.attr_i64("LastModifiedMs").unwrap_or(logstore.created_ms)),
     })
@@ -353,6 +381,160 @@ fn delete_logstore(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     Ok(json!({}))
 }
 
+/// The attribute of a logstore that holds its index configuration.
+const INDEX: &str = "index";
+
+fn index_config_not_exist() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "IndexConfigNotExist", "index config doesn't exist")
+}
+
+/// The delimiters a full-text index splits on unless told otherwise, as the console's Delimiter box
+/// shows them.
+pub const DEFAULT_TOKENS: &str = r#", '";=()[]{}?@&<>/:\n\t\r"#;
+
+/// A delimiter list written as one string, as the console's Delimiter box shows it: each character
+/// is one delimiter, with a line feed, tab and carriage return written `\n`, `\t` and `\r`.
+fn tokens_of(text: &str) -> Vec<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let token = match c {
+            '\\' => match chars.next() {
+                Some('n') => "\n".to_owned(),
+                Some('t') => "\t".to_owned(),
+                Some('r') => "\r".to_owned(),
+                Some(other) => other.to_string(),
+                None => "\\".to_owned(),
+            },
+            other => other.to_string(),
+        };
+        if !tokens.contains(&token) {
+            tokens.push(token);
+        }
+    }
+    tokens
+}
+
+/// The index configuration a CreateIndex or UpdateIndex carries: `line` (full-text index), `keys`
+/// (field indexes), `log_reduce`, `ttl` and `max_text_len`. The body's objects arrive as JSON text;
+/// the console's panel sends the full-text settings as `line.caseSensitive`, `line.chn` and
+/// `line.token` (the Delimiter box's text), which are read the same way.
+fn index_of(p: &Params) -> Result<Value, ApiError> {
+    let object = |name: &str| -> Result<Option<Value>, ApiError> {
+        match p.get(name) {
+            None | Some("") => Ok(None),
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(v @ Value::Object(_)) => Ok(Some(v)),
+                _ => Err(parameter_invalid(format!("{name} must be a JSON object"))),
+            },
+        }
+    };
+    let flag = |name: &str| {
+        p.bool(name)
+            .map_err(|_| parameter_invalid(format!("{name} must be true or false")))
+    };
+    let mut line = object("line")?;
+    if line.is_none() && flag("line.enabled")? == Some(true) {
+        line = Some(json!({
+            "token": tokens_of(p.get("line.token").unwrap_or(DEFAULT_TOKENS)),
+            "caseSensitive": flag("line.caseSensitive")?.unwrap_or(false),
+            "chn": flag("line.chn")?.unwrap_or(false),
+        }));
+    }
+    if let Some(line) = &mut line {
+        let tokens = match line.get("token") {
+            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+            Some(Value::String(text)) => tokens_of(text),
+            _ => Vec::new(),
+        };
+        if tokens.is_empty() {
+            return Err(parameter_invalid("line.token must list at least one delimiter"));
+        }
+        line["token"] = json!(tokens);
+        for name in ["caseSensitive", "chn"] {
+            if line.get(name).and_then(Value::as_bool).is_none() {
+                line[name] = json!(false);
+            }
+        }
+    }
+    let keys = object("keys")?;
+    if line.is_none() && keys.is_none() {
+        return Err(parameter_invalid("the index must have line or keys (a full-text or a field index)"));
+    }
+    let int = |name: &str, range: std::ops::RangeInclusive<i64>, default: i64| {
+        match p.int(name).map_err(|_| parameter_invalid(format!("{name} must be an integer")))? {
+            Some(n) if range.contains(&n) => Ok(n),
+            Some(n) => Err(parameter_invalid(format!(
+                "{name} must be from {} to {}, not {n}",
+                range.start(),
+                range.end()
+            ))),
+            None => Ok(default),
+        }
+    };
+    let mut index = json!({
+        "ttl": int("ttl", 1..=3650, 30)?,
+        "max_text_len": int("max_text_len", 64..=16384, 2048)?,
+        "log_reduce": flag("log_reduce")?.unwrap_or(false),
+    });
+    if let Some(line) = line {
+        index["line"] = line;
+    }
+    if let Some(keys) = keys {
+        index["keys"] = keys;
+    }
+    Ok(index)
+}
+
+fn save_index(ctx: &mut OpCtx<'_>, p: &Params, exists: bool) -> Result<Value, ApiError> {
+    let (project, mut logstore) = own_logstore(ctx, p)?;
+    match (logstore.attrs.contains_key(INDEX), exists) {
+        (true, false) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "IndexAlreadyExist",
+                "log store index is already created",
+            ));
+        }
+        (false, true) => return Err(index_config_not_exist()),
+        _ => {}
+    }
+    let mut index = index_of(p)?;
+    index["lastModifyTime"] = json!(seconds(ctx.now_ms));
+    logstore.set(INDEX, index);
+    ctx.reference(LOGSTORE_TYPE, &format!("{}/{}", project.name, logstore.name));
+    ctx.put(logstore);
+    Ok(json!({}))
+}
+
+fn create_index(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    save_index(ctx, p, false)
+}
+
+fn update_index(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    save_index(ctx, p, true)
+}
+
+fn get_index(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let (project, logstore) = own_logstore(ctx, p)?;
+    let index = logstore.attrs.get(INDEX).cloned().ok_or_else(index_config_not_exist)?;
+    ctx.reference(LOGSTORE_TYPE, &format!("{}/{}", project.name, logstore.name));
+    let mut body = index;
+    body["index_mode"] = json!("v2");
+    body["storage"] = json!("pg");
+    Ok(body)
+}
+
+fn delete_index(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let (project, mut logstore) = own_logstore(ctx, p)?;
+    if logstore.attrs.remove(INDEX).is_none() {
+        return Err(index_config_not_exist());
+    }
+    ctx.reference(LOGSTORE_TYPE, &format!("{}/{}", project.name, logstore.name));
+    ctx.put(logstore);
+    Ok(json!({}))
+}
+
 // ---------------------------------------------------------------------------------------------
 // The HTTP side.
 
@@ -388,12 +570,21 @@ fn region_of_host(req: &RestRequest) -> Option<&'static str> {
 
 fn action_of(req: &RestRequest, project: Option<&str>) -> Option<(&'static str, Option<String>)> {
     let path = req.uri.path();
+    let (path, index) = match path.strip_suffix("/index") {
+        Some(logstore) if logstore.starts_with("/logstores/") => (logstore, true),
+        _ => (path, false),
+    };
     let logstore = path.strip_prefix("/logstores/").map(|name| {
         percent_encoding::percent_decode_str(name)
             .decode_utf8_lossy()
             .into_owned()
     });
     let action = match (&req.method, path, &logstore) {
+        (&Method::POST, _, Some(_)) if index => "CreateIndex",
+        (&Method::GET, _, Some(_)) if index => "GetIndex",
+        (&Method::PUT, _, Some(_)) if index => "UpdateIndex",
+        (&Method::DELETE, _, Some(_)) if index => "DeleteIndex",
+        _ if index => return None,
         (&Method::GET, "/", _) if project.is_some() => "GetProject",
         (&Method::GET, "/", _) => "ListProject",
         (&Method::POST, "/", _) => "CreateProject",
@@ -699,6 +890,29 @@ mod tests {
     }
 
     #[test]
+    fn the_delimiter_box_is_one_delimiter_a_character() {
+        assert_eq!(tokens_of(r",;\n\t,"), [",", ";", "\n", "\t"]);
+        let tokens = tokens_of(DEFAULT_TOKENS);
+        assert!(tokens.contains(&"\r".to_owned()) && tokens.contains(&"\"".to_owned()) && tokens.len() == 22);
+    }
+
+    #[test]
+    fn the_panels_settings_make_a_full_text_index() {
+        let p = Params::from_pairs([
+            ("line.enabled", "true".to_owned()),
+            ("line.chn", "true".to_owned()),
+            ("line.token", ",;".to_owned()),
+            ("log_reduce", "true".to_owned()),
+        ]);
+        let index = index_of(&p).unwrap();
+        assert_eq!(index["line"], json!({ "token": [",", ";"], "caseSensitive": false, "chn": true }));
+        assert_eq!(index["log_reduce"], json!(true));
+        // Full Text Index off and no field index: nothing to index.
+        let off = Params::from_pairs([("line.token", ",".to_owned())]);
+        assert_eq!(index_of(&off).unwrap_err().code, "ParameterInvalid");
+    }
+
+    #[test]
     fn routes_projects_and_logstores() {
         let action = |m: Method, uri: &str, project: Option<&str>| action_of(&request(m, uri, &[]), project);
         assert_eq!(action(Method::GET, "/", None), Some(("ListProject", None)));
@@ -708,5 +922,14 @@ mod tests {
             Some(("DeleteLogStore", Some("app_log".into())))
         );
         assert_eq!(action(Method::POST, "/shards", Some("p")), None);
+        assert_eq!(
+            action(Method::POST, "/logstores/app_log/index", Some("p")),
+            Some(("CreateIndex", Some("app_log".into())))
+        );
+        assert_eq!(
+            action(Method::PUT, "/logstores/app_log/index", Some("p")),
+            Some(("UpdateIndex", Some("app_log".into())))
+        );
+        assert_eq!(action(Method::GET, "/index", Some("p")), None);
     }
 }

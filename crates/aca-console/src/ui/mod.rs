@@ -8,7 +8,9 @@
 //! URLs: `/login`; `/console` (products); `/console/<product>/<page>` (a list);
 //! `/console/<product>/<page>/<id>` (details); `/console/<product>/<page>/buy/<form>` and
 //! `…/create/<form>` (create flows with a page of their own); `/console/<product>/<page>/<id>/<sub>` (a
-//! list nested under a resource: a bucket's objects); `/console/<product>/frame/<page>` (a list
+//! list nested under a resource: a bucket's objects), `…/<sub>/<sub_id>` (the own page of one of its
+//! resources: a Logstore's) and `…/<sub>/create/<form>` (its create flows with a page of their own);
+//! `/console/<product>/frame/<page>` (a list
 //! shown in an iframe); `POST /console/api/<product>/<Action>` and `POST /console/buy/<product>/<Action>`
 //! (the pages' calls). Which release a user sees is the account's profile ([`crate::profile`]).
 
@@ -61,6 +63,8 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/console/{product}/{page}/buy/{form}", get(buy_page))
         .route("/console/{product}/{page}/create/{form}", get(create_page))
         .route("/console/{product}/{page}/{id}/{sub}", get(nested))
+        .route("/console/{product}/{page}/{id}/{sub}/{sub_id}", get(nested_details))
+        .route("/console/{product}/{page}/{id}/{sub}/create/{form}", get(nested_create_page))
         .route_layer(axum::middleware::from_fn_with_state(console, signed_rest_requests))
 }
 
@@ -641,13 +645,49 @@ async fn details(
         Err(response) => return *response,
     };
     let v = view(&s, spec);
-    let Some(page) = spec.page(&page_id).filter(|p| !p.tabs.is_empty()) else {
+    let Some(page) = spec.page(&page_id).filter(|p| !p.tabs.is_empty() && p.parent.is_none()) else {
         return not_found("No such page.");
     };
-    let ip = source_ip(&extensions);
-    let mut params = list_params(page, &s, &ListQuery::default());
-    params.insert(page.id_param.clone(), id.clone());
-    let data = fetch_list(&console, api, page, &params, &s, &ip);
+    details_response(&console, &s, v, api, page, &id, &source_ip(&extensions))
+}
+
+/// The own page of a resource of a list nested under another resource (a Logstore of a project).
+async fn nested_details(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path((code, parent_page, parent_id, page_id, id)): Path<(String, String, String, String, String)>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let (s, spec, api) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
+    };
+    let mut v = view(&s, spec);
+    v.parent_id = &parent_id;
+    let Some(page) = spec.page(&page_id).filter(|p| {
+        !p.tabs.is_empty() && p.parent.as_ref().is_some_and(|parent| parent.page == parent_page)
+    }) else {
+        return not_found("No such page.");
+    };
+    let page = page.bound_to(&parent_id);
+    details_response(&console, &s, v, api, &page, &id, &source_ip(&extensions))
+}
+
+/// A resource's details page: the resource as its list describes it, with the lists its tabs show.
+fn details_response(
+    console: &Console,
+    s: &Session,
+    v: View<'_>,
+    api: &'static Product,
+    page: &PageSpec,
+    id: &str,
+    ip: &str,
+) -> Response {
+    let mut params = list_params(page, s, &ListQuery::default());
+    params.insert(page.id_param.clone(), id);
+    let data = fetch_list(console, api, page, &params, s, ip);
     let Some(item) = data
         .items
         .iter()
@@ -675,18 +715,18 @@ async fn details(
         let (Some(child), Some(child_api)) = (child_spec.page(child_id), api_product(&child_spec.api)) else {
             continue;
         };
-        let mut params = list_params(child, &s, &ListQuery::default());
-        params.insert(filter_param.clone(), id.clone());
-        let data = fetch_list(&console, child_api, child, &params, &s, &ip);
+        let mut params = list_params(child, s, &ListQuery::default());
+        params.insert(filter_param.clone(), id);
+        let data = fetch_list(console, child_api, child, &params, s, ip);
         // A list nested under this resource acts on it too: its calls carry the resource's id.
-        children.push((child.bound_to(&id), data));
+        children.push((child.bound_to(id), data));
     }
     let options = select_options(
-        &console,
-        &s,
+        console,
+        s,
         page_forms(page).chain(children.iter().flat_map(|(c, _)| page_forms(c))),
-        Some(&id),
-        &ip,
+        Some(id),
+        ip,
     );
     page_html(
         StatusCode::OK,
@@ -748,6 +788,35 @@ async fn create_page(
     form_page(&console, &headers, &uri, &extensions, path, &q, Container::Page)
 }
 
+/// A create flow with a page of its own of a list nested under a resource (Create Logstore).
+async fn nested_create_page(
+    State(console): State<Arc<Console>>,
+    headers: HeaderMap,
+    uri: Uri,
+    extensions: Extensions,
+    Path((code, parent_page, parent_id, page_id, form_id)): Path<(String, String, String, String, String)>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    let (s, spec, _) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
+        Ok(found) => found,
+        Err(response) => return *response,
+    };
+    let mut v = view(&s, spec);
+    v.parent_id = &parent_id;
+    let page = spec
+        .page(&page_id)
+        .filter(|p| p.parent.as_ref().is_some_and(|parent| parent.page == parent_page))
+        .map(|p| p.bound_to(&parent_id));
+    let Some(page) = page else {
+        return not_found("No such page.");
+    };
+    let Some(form) = page.creates.iter().find(|f| f.id == form_id && f.container == Container::Page) else {
+        return not_found("No such page.");
+    };
+    let options = select_options(&console, &s, std::iter::once(form), Some(&parent_id), &source_ip(&extensions));
+    page_html(StatusCode::OK, render::form_page(&v, &page, form, &options))
+}
+
 /// A create flow with a page of its own (`buy/…` for buy pages, `create/…` for the others).
 fn form_page(
     console: &Console,
@@ -763,7 +832,7 @@ fn form_page(
         Err(response) => return *response,
     };
     let v = view(&s, spec);
-    let form = spec.page(&page_id).and_then(|p| {
+    let form = spec.page(&page_id).filter(|p| p.parent.is_none()).and_then(|p| {
         let form = p.creates.iter().find(|f| f.id == form_id && f.container == container)?;
         Some((p, form))
     });

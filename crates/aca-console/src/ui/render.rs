@@ -100,6 +100,16 @@ pub fn page_path(view: &View<'_>, page: &PageSpec) -> String {
     }
 }
 
+/// Where a click on resource `id` of the list leads: its details page (under the parent resource
+/// for a nested list), or the first page of its own navigation pane.
+fn resource_path(view: &View<'_>, page: &PageSpec, id: &str) -> String {
+    let details = format!("{}/{id}", page_path(view, page));
+    match page.landing() {
+        landing if landing == page.id => details,
+        landing => format!("{details}/{landing}"),
+    }
+}
+
 fn encode(text: &str) -> String {
     percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
@@ -342,8 +352,8 @@ fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Mark
             let id = display(value);
             let name = display(lookup(item, &page.name_field));
             html! {
-                @if page.tabs.is_empty() || page.parent.is_some() { span class="mono" { (id) } }
-                @else { a class="link mono" href=(product_url(view, &format!("{}/{}", page.id, id))) { (id) } }
+                @if page.tabs.is_empty() { span class="mono" { (id) } }
+                @else { a class="link mono" href=(product_url(view, &resource_path(view, page, &id))) { (id) } }
                 @if !name.is_empty() && name != id { div class="sub" { (name) } }
             }
         }
@@ -426,7 +436,7 @@ fn action_control(
     }
     match &action.kind {
         ActionKind::Details => html! {
-            a class=(class) href=(product_url(view, &format!("{}/{}", page.id, id))) data-ui-action=(action.label)
+            a class=(class) href=(product_url(view, &resource_path(view, page, &id))) data-ui-action=(action.label)
                 data-ui-placement=(placement) { (action.label) }
         },
         ActionKind::Form(form) => html! {
@@ -453,9 +463,14 @@ fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
                 (action_control(view, page, i, action, item, false))
             }
             @if !more.is_empty() {
-                div class="hover-menu" data-ui-action="More" {
-                    a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" aria-expanded="false" { "More" span
-                        class="caret" {} }
+                div class="hover-menu" data-ui-action=(page.more_icon.as_deref().unwrap_or("More")) {
+                    @if let Some(icon) = &page.more_icon {
+                        a class="link more-trigger icon-more" role="button" tabindex="0" aria-haspopup="menu"
+                            aria-expanded="false" aria-label=(icon) title=(icon) { "⋮" }
+                    } @else {
+                        a class="link more-trigger" role="button" tabindex="0" aria-haspopup="menu" aria-expanded="false" { "More" span
+                            class="caret" {} }
+                    }
                     div class="hover-menu-list" role="menu" { (more_menu_items(view, page, &more, item)) }
                 }
             }
@@ -1046,7 +1061,7 @@ fn create_buttons(view: &View<'_>, page: &PageSpec) -> Markup {
     html! {
         @for form in &page.creates {
             @if let Some(path) = form_page_path(page, form) {
-                a class="btn btn-primary" href=(product_url(view, &path))
+                a class="btn btn-primary" href=(product_url(view, &nested_path(view, page, &path)))
                     data-ui-create=(form.trigger) { (form.trigger) }
             } @else {
                 (modal_create_button(form))
@@ -1227,14 +1242,45 @@ pub fn details_page(
         .enumerate()
         .filter(|(_, a)| !matches!(a.kind, ActionKind::Details))
         .collect();
+    // Header actions grouped under a menu of their own (Index Attributes > Attributes).
+    let mut header_menus: Vec<&str> = Vec::new();
+    for (_, action) in &header_actions {
+        if let Some(menu) = action.submenu.as_deref()
+            && !header_menus.contains(&menu)
+        {
+            header_menus.push(menu);
+        }
+    }
+    let list = product_url(view, &page_path(view, page));
+    let mut trail = page_trail(view, page);
+    if let Some(last) = trail.last_mut() {
+        last.1 = Some(list.clone());
+    }
+    trail.push((id.clone(), None));
+    let trail: Vec<(&str, Option<String>)> = trail.iter().map(|(l, h)| (l.as_str(), h.clone())).collect();
     let main = html! {
-        (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&id, None)]))
+        (breadcrumb(view, &trail))
         div class="page-header" data-row-id=(id) data-row=(row_attrs_json(item)) {
-            a class="back" href=(product_url(view, &page.id)) aria-label="Back" { "←" }
+            a class="back" href=(list) aria-label="Back" { "←" }
             h1 { (if name.is_empty() { &id } else { &name }) }
+            @if let Some(title) = &page.details_title { h2 class="page-subtitle" { (title) } }
             @if !all_actions.is_empty() {
                 div class="header-actions" {
-                    @for (i, action) in &header_actions { (action_control(view, page, *i, action, item, false)) }
+                    @for (i, action) in header_actions.iter().filter(|(_, a)| a.submenu.is_none()) {
+                        (action_control(view, page, *i, action, item, false))
+                    }
+                    @for menu in &header_menus {
+                        div class="hover-menu header-menu" data-ui-action=(menu) {
+                            button class="btn more-trigger" type="button" aria-haspopup="menu" aria-expanded="false" {
+                                (menu) span class="caret" {}
+                            }
+                            div class="hover-menu-list" role="menu" aria-label=(menu) {
+                                @for (i, action) in header_actions.iter().filter(|(_, a)| a.submenu.as_deref() == Some(*menu)) {
+                                    (action_control(view, page, *i, action, item, true))
+                                }
+                            }
+                        }
+                    }
                     div class="all-actions-menu" {
                         button class="btn all-actions-trigger" type="button" aria-haspopup="dialog"
                             aria-expanded="false" { "All Actions" }
@@ -1315,12 +1361,15 @@ pub fn details_page(
             }
         }
     };
-    let nav = if page.sub_nav.is_empty() {
+    let nav = if page.parent.is_some() {
+        page_nav(view, page)
+    } else if page.sub_nav.is_empty() {
         sidenav(view, &page.id)
     } else {
         resource_nav(view, page, &id, &page.id)
     };
-    shell_with(view, nav, page.regional, &format!("{} {id}", page.title), main)
+    let title = page.details_title.as_deref().unwrap_or(&page.title);
+    shell_with(view, nav, page.regional, &format!("{title} {id}"), main)
 }
 
 /// Where a create flow that has a page of its own lives, relative to the product: buy pages under
@@ -1333,6 +1382,15 @@ pub fn form_page_path(page: &PageSpec, form: &FormSpec) -> Option<String> {
     }
 }
 
+/// A path relative to `page` (`logstores/create/…`) as seen from the resource a nested page is
+/// shown under (`projects/<project>/logstores/create/…`).
+fn nested_path(view: &View<'_>, page: &PageSpec, path: &str) -> String {
+    match &page.parent {
+        Some(parent) => format!("{}/{}/{path}", parent.page, view.parent_id),
+        None => path.to_owned(),
+    }
+}
+
 /// A create flow on a page of its own: a buy page (steps, fee, an order recorded as a console
 /// operation) or a plain page of sections submitted to the API (Create VPC).
 pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
@@ -1340,12 +1398,19 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
     let stepped = stepped(form);
     let endpoint = if buy { "buy" } else { "api" };
     let (url, fixed, compose) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
+    let list = product_url(view, &page_path(view, page));
+    let mut trail = page_trail(view, page);
+    if let Some(last) = trail.last_mut() {
+        last.1 = Some(list.clone());
+    }
+    trail.push((form.title.clone(), None));
+    let trail: Vec<(&str, Option<String>)> = trail.iter().map(|(l, h)| (l.as_str(), h.clone())).collect();
     let main = html! {
-        (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&form.title, None)]))
+        (breadcrumb(view, &trail))
         div class="page-header" { h1 { (form.title) } }
         form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
             data-id-param=""
-            data-success=(form.success) data-done=(product_url(view, &page.id)) {
+            data-success=(form.success) data-done=(list) {
             (steps_markup(view, form, options))
             div class="buy-bar" {
                 div class="price" {
@@ -1364,12 +1429,12 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
                             (form.submit)
                         }
                     }
-                    a class="btn" href=(product_url(view, &page.id)) { (form.cancel) }
+                    a class="btn" href=(list) { (form.cancel) }
                 }
             }
         }
     };
-    shell(view, &page.id, page.regional, &form.title, main)
+    shell_with(view, page_nav(view, page), page.regional, &form.title, main)
 }
 
 /// The page shown when the product's API is not served by this emulator.

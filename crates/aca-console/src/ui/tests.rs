@@ -783,11 +783,43 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
     )
     .await);
     let logstores = format!("/console/sls/projects/{project}/logstores");
+    // A project opens on its Logstores tab, whose + opens the Create Logstore page.
+    let html = ok(send(&app, page("/console/sls/projects")).await);
+    assert!(html.contains(&format!("href=\"{logstores}?region=cn-hangzhou\"")), "{html}");
     let html = ok(send(&app, page(&logstores)).await);
     assert!(
         html.contains(">app-logs<") && html.contains(">7<") && html.contains(">3<"),
         "{html}"
     );
+    let create = format!("{logstores}/create/create-logstore");
+    assert!(html.contains("data-ui-create=\"+\"") && html.contains(&create), "{html}");
+    let form = ok(send(&app, page(&create)).await);
+    for label in ["Create Logstore", "Logstore Type", "Billing Mode", "Pay-as-you-go (cannot be changed)", "Pay-by-ingested-data"] {
+        assert!(form.contains(&text(label)), "{label}: {form}");
+    }
+    assert!(form.contains(&esc(&format!(r#"["projectName","{project}"]"#))), "the page creates in the project");
+    assert!(form.contains("data-ui-nav=\"Log Storage &gt; Logstores\""), "under the project's pane");
+    // The Logstore's icon menu holds Modify and Delete.
+    assert!(html.contains("aria-label=\"Modify a Logstore\"") && html.contains(">Delete<"));
+    // A Logstore opens on its Search & Analysis page: Index Attributes > Attributes, Enable.
+    let search = ok(send(&app, page(&format!("{logstores}/app-logs"))).await);
+    for label in ["Search & Analysis", "Index Attributes", "Attributes", "Enable", "LogReduce", "Full Text Index", "Case Sensitive", "Include Chinese", "Delimiter"] {
+        assert!(search.contains(&text(label)), "{label}: {search}");
+    }
+    assert!(search.contains("data-url=\"/console/api/sls/CreateIndex\""));
+    ok(send(
+        &app,
+        post(
+            "sls/CreateIndex",
+            json!({
+                "projectName": project, "logstoreName": "app-logs", "line.enabled": "true",
+                "line.caseSensitive": "true", "line.token": crate::rest::sls::DEFAULT_TOKENS,
+            }),
+        ),
+    )
+    .await);
+    let (status, _, _) = send(&app, page(&format!("{logstores}/nowhere"))).await;
+    assert_eq!(status, axum::http::StatusCode::NOT_FOUND);
     ok(send(
         &app,
         post(
@@ -820,6 +852,7 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
         ("PutBucketLifecycle", "oss.console.aliyun.com"),
         ("CreateLogStore", "sls.console.aliyun.com"),
         ("UpdateLogStore", "sls.console.aliyun.com"),
+        ("CreateIndex", "sls.console.aliyun.com"),
         ("DeleteLogStore", "sls.console.aliyun.com"),
     ] {
         let event = state

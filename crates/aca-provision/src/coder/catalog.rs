@@ -478,6 +478,7 @@ pub const NOUNS: &[Noun] = &[
     noun("key", Some("kms"), Resource("kms_key")),
     noun("logstore", None, Resource("logstore")),
     noun("project", Some("sls"), Resource("log_project")),
+    noun("index", Some("sls"), PartOf("logstore")),
     noun("a record", Some("dns"), Resource("record")),
     noun("dns record", None, Resource("record")),
     noun("record", Some("dns"), Resource("record")),

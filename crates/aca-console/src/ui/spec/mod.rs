@@ -97,11 +97,18 @@ pub struct PageSpec {
     pub tabs: Vec<Tab>,
     /// The navigation pane of a resource's details page (a bucket's, a project's): the details page
     /// and the pages nested under the resource (see [`PageSpec::parent`]). The item naming this page
-    /// is the details page itself.
+    /// is the details page itself; a click on the resource opens the pane's first page (a project
+    /// opens on its Logstores).
     pub sub_nav: Vec<NavGroup>,
     /// For a page nested under another page's resource (a bucket's objects): that page and the
     /// parameter that carries the resource's id in every call the page makes.
     pub parent: Option<ParentRef>,
+    /// What a resource's own page is called where the console names it otherwise than the list (a
+    /// Logstore's Search & Analysis page); none: the list's title.
+    pub details_title: Option<String>,
+    /// The name of the icon that opens a row's More menu where the row shows an icon rather than
+    /// the word (a Logstore's icon menu); none: "More".
+    pub more_icon: Option<String>,
     /// For lists that page by marker rather than by number (OSS's ListObjects).
     pub marker: Option<MarkerPaging>,
     /// For lists whose operation returns bare ids (ListLogStores): the operation that describes one
@@ -1029,6 +1036,8 @@ pub(crate) fn page(
         batch_menu: None,
         tabs: Vec::new(),
         sub_nav: Vec::new(),
+        details_title: None,
+        more_icon: None,
         section: None,
         status_area: None,
         parent: None,
@@ -1041,6 +1050,17 @@ pub(crate) fn page(
 }
 
 impl PageSpec {
+    /// The page a click on one of the list's resources opens: the first page of the resource's
+    /// navigation pane, or its details page.
+    pub fn landing(&self) -> &str {
+        self.sub_nav
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .map(|i| i.page.as_str())
+            .next()
+            .unwrap_or(&self.id)
+    }
+
     /// Nests the page under a resource of `page`, named by `param` in its calls.
     pub(crate) fn under(mut self, page: &str, param: &str) -> Self {
         self.parent = Some(ParentRef {

@@ -2,7 +2,7 @@
 //! operations run through the same calls as the RPC ones).
 
 use super::*;
-use crate::profile::Placement::{Inline, More};
+use crate::profile::Placement::{AllActions, Inline, More};
 
 pub fn oss() -> ProductSpec {
     let mut buckets = page(
@@ -600,35 +600,6 @@ pub fn sls() -> ProductSpec {
     projects.search = search(&[("Project Name", "projectName")]);
     projects.row_actions = vec![
         details(Inline),
-        row_form(
-            "Create Logstore",
-            Inline,
-            form(
-                "create-logstore",
-                "Create Logstore",
-                "Create Logstore",
-                Container::Drawer,
-                "CreateLogStore",
-                vec![step(
-                    "",
-                    vec![
-                        field("Logstore Name", "logstoreName", FieldKind::Text)
-                            .required()
-                            .rule("logstore"),
-                        field("Data Retention Period (Days)", "ttl", FieldKind::Number)
-                            .required()
-                            .default("30")
-                            .rule("number"),
-                        field("Shards", "shardCount", FieldKind::Number)
-                            .required()
-                            .default("2")
-                            .rule("number"),
-                    ],
-                )],
-            )
-            .for_row("projectName")
-            .success("The Logstore is created."),
-        ),
         call(
             "Delete",
             More,
@@ -647,9 +618,11 @@ pub fn sls() -> ProductSpec {
         ("Description", "description"),
         ("Created At", "createTime"),
     ])];
+    // The project's own navigation pane (create-logstore.md, 2025-09-30): a project opens on its
+    // Log Storage > Logstores tab.
     projects.sub_nav = nav(&[
-        ("", &[("Overview", "projects")]),
         ("Log Storage", &[("Logstores", "logstores")]),
+        ("", &[("Overview", "projects")]),
     ]);
     ProductSpec {
         code: s("sls"),
@@ -660,7 +633,10 @@ pub fn sls() -> ProductSpec {
     }
 }
 
-/// A project's Logstores. ListLogStores names them; each row is described by GetLogStore.
+/// A project's Logstores. ListLogStores names them; each row is described by GetLogStore. The +
+/// icon of the tab opens the Create Logstore page; a Logstore's icon menu holds Modify and Delete;
+/// a click on a Logstore opens its Search & Analysis page, where Index Attributes > Attributes
+/// configures its index.
 fn logstores() -> PageSpec {
     let mut logstores = page(
         "logstores",
@@ -677,7 +653,8 @@ fn logstores() -> PageSpec {
     logstores.item_details = Some(s("GetLogStore"));
     logstores.id_param = s("logstoreName");
     logstores.columns = vec![
-        col("Logstore Name", "logstoreName", ColumnKind::Mono),
+        col("Logstore Name", "logstoreName", ColumnKind::IdName),
+        col("Logstore Type", "mode", ColumnKind::Text).labels(&[("standard", "Standard"), ("query", "Query")]),
         col("Data Retention Period (Days)", "ttl", ColumnKind::Text),
         col("Shards", "shardCount", ColumnKind::Text),
         col("Created At", "createTime", ColumnKind::Time),
@@ -686,9 +663,9 @@ fn logstores() -> PageSpec {
     logstores.creates = vec![
         form(
             "create-logstore",
+            "+",
             "Create Logstore",
-            "Create Logstore",
-            Container::Drawer,
+            Container::Page,
             "CreateLogStore",
             vec![step(
                 "",
@@ -696,6 +673,21 @@ fn logstores() -> PageSpec {
                     field("Logstore Name", "logstoreName", FieldKind::Text)
                         .required()
                         .rule("logstore"),
+                    field(
+                        "Logstore Type",
+                        "mode",
+                        radio(&[("standard", "Standard"), ("query", "Query")]),
+                    )
+                    .default("standard"),
+                    field(
+                        "Billing Mode",
+                        "meteringMode",
+                        radio(&[
+                            ("ChargeByFunction", "Pay-as-you-go (cannot be changed)"),
+                            ("ChargeByDataIngest", "Pay-by-ingested-data"),
+                        ]),
+                    )
+                    .default("ChargeByFunction"),
                     field("Data Retention Period (Days)", "ttl", FieldKind::Number)
                         .required()
                         .default("30")
@@ -709,10 +701,13 @@ fn logstores() -> PageSpec {
         )
         .success("The Logstore is created."),
     ];
+    // delete-logstore.md: the icon beside a Logstore (its image's alt text names it) opens the
+    // menu that holds Delete.
+    logstores.more_icon = Some(s("Modify a Logstore"));
     logstores.row_actions = vec![
         row_form(
             "Modify",
-            Inline,
+            More,
             form(
                 "modify-logstore",
                 "Modify",
@@ -735,14 +730,53 @@ fn logstores() -> PageSpec {
         ),
         call(
             "Delete",
-            Inline,
+            More,
             "DeleteLogStore",
             "logstoreName",
             confirm(
-                "Delete Logstore",
+                "Delete",
                 "Are you sure you want to delete the Logstore? Its logs are deleted and cannot be recovered.",
             ),
         ),
+        // create-index.md: Index Attributes > Attributes on the Logstore's Search & Analysis
+        // page opens the Search & Analysis panel; a Logstore without indexes shows Enable first.
+        row_form("Attributes", AllActions, index_form()).in_submenu("Index Attributes"),
     ];
+    logstores.details_title = Some(s("Search & Analysis"));
+    logstores.tabs = vec![Tab::Basic {
+        label: s("Search & Analysis"),
+        fields: pairs(&[
+            ("Logstore Name", "logstoreName"),
+            ("Logstore Type", "mode"),
+            ("Data Retention Period (Days)", "ttl"),
+            ("Shards", "shardCount"),
+            ("Created At", "createTime"),
+        ]),
+    }];
     logstores
+}
+
+/// The Search & Analysis panel: the full-text index of a Logstore (CreateIndex). Its settings stay
+/// folded until Enable turns the indexing feature on.
+fn index_form() -> FormSpec {
+    form(
+        "logstore-index",
+        "Attributes",
+        "Search & Analysis",
+        Container::Drawer,
+        "CreateIndex",
+        vec![step("", vec![]).folded(
+            "The indexing feature is not enabled.",
+            "Enable",
+            vec![
+                field("LogReduce", "log_reduce", FieldKind::Checkbox),
+                field("Full Text Index", "line.enabled", FieldKind::Checkbox).default("true"),
+                field("Case Sensitive", "line.caseSensitive", FieldKind::Checkbox),
+                field("Include Chinese", "line.chn", FieldKind::Checkbox),
+                field("Delimiter", "line.token", FieldKind::Text).default(crate::rest::sls::DEFAULT_TOKENS),
+            ],
+        )],
+    )
+    .for_row("logstoreName")
+    .success("The index is configured. It takes effect within 1 minute.")
 }
