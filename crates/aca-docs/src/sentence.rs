@@ -1676,6 +1676,17 @@ mod tests {
         assert_eq!(pairs(&a), [(Some("Add Method"), "Import ECS Internal IP Address")]);
         assert_eq!(a.actions, [StepAction::Select]);
         let a = bold(
+            "For Metric, select Instance Dimension > (ECS) CPU Utilization.",
+            &["Metric", "Instance Dimension", "(ECS) CPU Utilization"],
+        );
+        assert_eq!(
+            pairs(&a),
+            [(Some("Metric"), "Instance Dimension > (ECS) CPU Utilization")]
+        );
+        assert!(a.menu_path.is_empty(), "{:?}", a.menu_path);
+        let a = bold("For Metric Type, select Simple Metric.", &["Metric Type", "Simple Metric"]);
+        assert_eq!(pairs(&a)[0], (Some("Metric Type"), "Simple Metric"));
+        let a = bold(
             "In the Instance Status section, turn on Automatic renewal.",
             &["Instance Status", "Automatic renewal"],
         );

@@ -76,6 +76,24 @@ impl ScriptedPolicy {
                 failed: None,
             };
         }
+        // "On the Search & Analysis page, choose Index Attributes > Attributes": a path the step
+        // does not put in the navigation pane is a menu of the page's own.
+        let in_pane = self
+            .step(ctx)
+            .is_some_and(|s| s.text.to_lowercase().contains("navigation"));
+        if !in_pane
+            && let Some(target) = labelled(obs, segment, CLICKABLE, |m| m == LabelMatch::Exact)
+                .into_iter()
+                .find(|e| !in_place(e, PlaceKind::Navigation) && row_of(e).is_none())
+        {
+            return Move::Act {
+                action: GuiAction::Click { index: target.index },
+                goal: format!("choose \"{segment}\""),
+                grounding: self.as_written(),
+                effect,
+                failed: None,
+            };
+        }
         // The documented group is nowhere, but its last item is in the pane: the item moved out of
         // the group (after one more look).
         if at + 2 == segments.len()
