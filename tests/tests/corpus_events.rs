@@ -105,7 +105,12 @@ fn default_value(field: &Field, region: &str) -> Option<String> {
     }
 }
 
-fn fill(params: &mut Map<String, Value>, fields: &[Field], page: &CorpusPage, event: &str) {
+fn fill<'a>(
+    params: &mut Map<String, Value>,
+    fields: impl IntoIterator<Item = &'a Field>,
+    page: &CorpusPage,
+    event: &str,
+) {
     for field in fields {
         let value = page_value(page, event, &field.param).or_else(|| default_value(field, &page.task.region));
         if let Some(mut value) = value {
@@ -146,8 +151,9 @@ async fn submit(session: &Session, page: &CorpusPage, spec: &ProductSpec) -> Res
     for (k, v) in &form.fixed {
         params.insert(k.clone(), Value::String(v.clone()));
     }
+    // A step's folded fields (a panel of its own included) are sent with it.
     for step in form.steps.iter().filter(|s| s.then.is_none()) {
-        fill(&mut params, &step.fields, page, &first.event_name);
+        fill(&mut params, step.all_fields(), page, &first.event_name);
     }
     if regional {
         params.insert("RegionId".into(), Value::String(page.task.region.clone()));
