@@ -120,39 +120,36 @@ fn whitelist_group_name(param: &str, name: Option<&str>) -> Result<String, ApiEr
         Some(n) if n.eq_ignore_ascii_case("default") => return Ok("default".to_owned()),
         Some(n) => n,
     };
-    let ok = (2..=120).contains(&name.len())
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if ok {
-        Ok(name.to_owned())
-    } else {
-        Err(ApiError::invalid_parameter(
-            param,
-            "the name must be 2 to 120 lowercase letters, digits or underscores and start with a letter",
-        ))
-    }
+    lowercase_name(param, name, false)
 }
 
 /// An IP whitelist template's name, as RDS, PolarDB and Tair take it: 2–120 lowercase letters,
 /// digits and underscores, starting with a letter and ending with a letter or digit.
 pub(crate) fn whitelist_template_name(param: &str, name: &str) -> Result<String, ApiError> {
+    lowercase_name(param, name, true)
+}
+
+/// 2–120 lowercase letters, digits and underscores, starting with a letter and, where `ends_alnum`,
+/// ending with a letter or digit.
+fn lowercase_name(param: &str, name: &str, ends_alnum: bool) -> Result<String, ApiError> {
     let ok = (2..=120).contains(&name.len())
         && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && (!ends_alnum || name.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()))
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if ok {
-        Ok(name.to_owned())
-    } else {
-        Err(ApiError::invalid_parameter(
-            param,
-            "the name must be 2 to 120 lowercase letters, digits or underscores, start with a letter and end \
-             with a letter or digit",
-        ))
+        return Ok(name.to_owned());
     }
+    let ending = if ends_alnum {
+        ", start with a letter and end with a letter or digit"
+    } else {
+        " and start with a letter"
+    };
+    Err(ApiError::invalid_parameter(
+        param,
+        format!("the name must be 2 to 120 lowercase letters, digits or underscores{ending}"),
+    ))
 }
 
 /// Applies one `ModifySecurityIps` call to an instance's whitelist groups.
