@@ -66,7 +66,8 @@ pub fn match_label(label: &str, name: &str) -> Option<LabelMatch> {
         let (a, b) = (symbol(label_raw), symbol(name_raw));
         return (a.is_some() && a == b).then_some(LabelMatch::Exact);
     }
-    if label == name {
+    // "Create Access Key" and "Create AccessKey": the same words, spaced another way.
+    if label == name || label.replace(' ', "") == name.replace(' ', "") {
         return Some(LabelMatch::Exact);
     }
     let (short, long) = if label.len() <= name.len() {
@@ -196,6 +197,7 @@ mod tests {
     #[test]
     fn exact_beats_prefix_beats_overlap() {
         assert_eq!(match_label("Create VPC", "create  vpc"), Some(LabelMatch::Exact));
+        assert_eq!(match_label("Create Access Key", "Create AccessKey"), Some(LabelMatch::Exact));
         assert_eq!(match_label("vSwitches", "vSwitch"), Some(LabelMatch::Prefix));
         assert_eq!(match_label("Release", "Release Instance"), Some(LabelMatch::Prefix));
         assert_eq!(

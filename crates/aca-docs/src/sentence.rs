@@ -1092,6 +1092,15 @@ fn analyse_clause(inl: &Inline) -> Analysis {
                 acts.push((p, StepAction::Click));
                 continue;
             }
+            // "in the navigation pane, select Users": the pane's item, not a value.
+            if verb == "select"
+                && label
+                    .as_ref()
+                    .is_some_and(|(l, _, _)| a.menu_path.len() == 1 && a.menu_path[0] == *l)
+                && nav_sentence.as_ref().is_some_and(|s| s.contains(&p))
+            {
+                continue;
+            }
             acts.push((
                 p,
                 if verb == "select" {
@@ -1492,6 +1501,7 @@ mod tests {
         );
         assert_eq!(a.menu_path, ["Users"]);
         assert_eq!(a.labels, ["Users", "Create User"]);
+        assert!(!a.actions.contains(&StepAction::Select), "{:?}", a.actions);
         let a = plain("In the left-side navigation pane, choose .");
         assert!(a.labels.is_empty() && a.menu_path.is_empty());
         assert_eq!(a.actions, [StepAction::Navigate]);
