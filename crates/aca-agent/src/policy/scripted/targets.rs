@@ -318,6 +318,22 @@ impl ScriptedPolicy {
         if let Some(name) = names.first() {
             alternatives.extend(scroll_alternative(obs, name));
         }
+        // The list on a tab the page does not open (a group's members on Group Members): the rows
+        // moved there.
+        for tab in obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Tab && !e.state.selected && !e.state.disabled)
+        {
+            alternatives.push(Alternative::towards(
+                format!("tab {}", tab.name),
+                GuiAction::Click { index: tab.index },
+                format!("look for the resource's row on the \"{}\" tab", tab.name),
+                "the resource's row".to_owned(),
+                format!("{} tab > the resource's row", tab.name),
+                evidence(tab),
+            ));
+        }
         match self.fallback(ctx, "the resource's row", "", alternatives) {
             // A resource that is not listed is the environment's problem, not the page's.
             Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
