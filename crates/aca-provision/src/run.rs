@@ -156,10 +156,29 @@ impl RunProvisioning {
             .filter(|r| !gone.contains(&r.address))
             .cloned()
             .collect();
-        let provided = self
-            .coder
-            .provide(&self.page, description, &existing, &self.applier)
-            .await?;
+        let provided = match self.coder.provide(&self.page, description, &existing, &self.applier).await {
+            Ok(provided) => provided,
+            // Everything the step acts on exists: the agent is told so and looks again (the page may
+            // have led it elsewhere), rather than the run ending as the environment's failure.
+            Err(CoderError::NothingMissing { existing: described, .. }) => {
+                self.notes.push(format!(
+                    "{RUNTIME_NOTE} \"{description}\": nothing was missing ({described} exist already)"
+                ));
+                let mut told = self.told.clone().unwrap_or_default();
+                for record in &existing {
+                    told.names.push(record.id.clone());
+                    told.names.extend(resource_name(record));
+                }
+                told.names.dedup();
+                if !told.text.is_empty() {
+                    told.text.push('\n');
+                }
+                told.text.push_str(&format!("Everything the step acts on exists already: {described}."));
+                self.told = Some(told.clone());
+                return Ok(told);
+            }
+            Err(e) => return Err(e.into()),
+        };
         let text = provided.report.to_text();
         self.notes.push(format!("{RUNTIME_NOTE} \"{description}\":\n{text}"));
         if let Some((dir, slug)) = candidates

@@ -74,6 +74,7 @@ pub static ALB_LOAD_BALANCER: RpcType = RpcType {
     settle: &[],
     delete: "DeleteLoadBalancer",
     delete_params: &[("LoadBalancerId", Source::Id)],
+    purge: None,
 };
 
 const HEALTH_CHECK: &[BlockField] = &[
@@ -143,4 +144,5 @@ pub static ALB_SERVER_GROUP: RpcType = RpcType {
     settle: &[],
     delete: "DeleteServerGroup",
     delete_params: &[("ServerGroupId", Source::Id)],
+    purge: None,
 };

@@ -60,6 +60,7 @@ pub static SECURITY_GROUP: RpcType = RpcType {
     settle: &[],
     delete: "DeleteSecurityGroup",
     delete_params: &[("SecurityGroupId", Source::Id)],
+    purge: None,
 };
 
 const INSTANCE_ARGS: &[Arg] = &[
@@ -146,6 +147,7 @@ pub static INSTANCE: RpcType = RpcType {
     }],
     delete: "DeleteInstance",
     delete_params: &[("InstanceId", Source::Id), ("Force", Source::Const("true"))],
+    purge: None,
 };
 
 const DISK_ARGS: &[Arg] = &[
@@ -196,6 +198,7 @@ pub static ECS_DISK: RpcType = RpcType {
     settle: &[],
     delete: "DeleteDisk",
     delete_params: &[("DiskId", Source::Id)],
+    purge: None,
 };
 
 /// The provider's older name for [`ECS_DISK`].
@@ -235,6 +238,7 @@ pub static ECS_KEY_PAIR: RpcType = RpcType {
     settle: &[],
     delete: "DeleteKeyPairs",
     delete_params: &[("KeyPairNames", Source::IdList)],
+    purge: None,
 };
 
 /// The provider's older name for [`ECS_KEY_PAIR`].
@@ -285,6 +289,7 @@ pub static ECS_SNAPSHOT: RpcType = RpcType {
     settle: &[],
     delete: "DeleteSnapshot",
     delete_params: &[("SnapshotId", Source::Id), ("Force", Source::Const("true"))],
+    purge: None,
 };
 
 /// The provider's older name for [`ECS_SNAPSHOT`].

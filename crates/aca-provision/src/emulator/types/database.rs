@@ -78,6 +78,7 @@ pub static DB_INSTANCE: RpcType = RpcType {
     settle: &[],
     delete: "DeleteDBInstance",
     delete_params: &[("DBInstanceId", Source::Id)],
+    purge: None,
 };
 
 const DB_DATABASE_ARGS: &[Arg] = &[
@@ -123,6 +124,7 @@ pub static DB_DATABASE: RpcType = RpcType {
         ("DBInstanceId", Source::Attr("instance_id")),
         ("DBName", Source::AnyAttr(&["name", "data_base_name"])),
     ],
+    purge: None,
 };
 
 const DB_ACCOUNT_ARGS: &[Arg] = &[
@@ -169,6 +171,7 @@ pub static DB_ACCOUNT: RpcType = RpcType {
         ("DBInstanceId", Source::Attr("db_instance_id")),
         ("AccountName", Source::AnyAttr(&["account_name", "name"])),
     ],
+    purge: None,
 };
 
 const KVSTORE_ARGS: &[Arg] = &[
@@ -228,4 +231,6 @@ pub static KVSTORE_INSTANCE: RpcType = RpcType {
     settle: &[],
     delete: "DeleteInstance",
     delete_params: &[("InstanceId", Source::Id)],
+    // A released instance waits in the recycle bin; destroyed, nothing is left.
+    purge: Some("DestroyInstance"),
 };

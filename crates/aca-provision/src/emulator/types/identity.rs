@@ -59,6 +59,7 @@ pub static RAM_USER: RpcType = RpcType {
     settle: &[],
     delete: "DeleteUser",
     delete_params: &[("UserName", USER_NAME)],
+    purge: None,
 };
 
 const GROUP_ARGS: &[Arg] = &[
@@ -92,6 +93,7 @@ pub static RAM_GROUP: RpcType = RpcType {
     settle: &[],
     delete: "DeleteGroup",
     delete_params: &[("GroupName", Source::Id)],
+    purge: None,
 };
 
 const ROLE_ARGS: &[Arg] = &[
@@ -132,6 +134,7 @@ pub static RAM_ROLE: RpcType = RpcType {
     settle: &[],
     delete: "DeleteRole",
     delete_params: &[("RoleName", Source::Id)],
+    purge: None,
 };
 
 const POLICY_ARGS: &[Arg] = &[
@@ -171,6 +174,7 @@ pub static RAM_POLICY: RpcType = RpcType {
     settle: &[],
     delete: "DeletePolicy",
     delete_params: &[("PolicyName", Source::Id)],
+    purge: None,
 };
 
 const MEMBERSHIP_ARGS: &[Arg] = &[required("group_name", "GroupName"), required("user_name", "UserName")];
@@ -199,6 +203,7 @@ pub static RAM_USER_GROUP_ATTACHMENT: RpcType = RpcType {
         ("GroupName", Source::Attr("group_name")),
         ("UserName", Source::Attr("user_name")),
     ],
+    purge: None,
 };
 
 const USER_ATTACHMENT_ARGS: &[Arg] = &[
@@ -268,6 +273,7 @@ const fn policy_attachment(
         settle: &[],
         delete: ops[2],
         delete_params: detach,
+        purge: None,
     }
 }
 
@@ -308,6 +314,7 @@ pub static RAM_ACCESS_KEY: RpcType = RpcType {
     }],
     delete: "DeleteAccessKey",
     delete_params: &[("UserAccessKeyId", Source::Id), ("UserName", Source::Attr("user_name"))],
+    purge: None,
 };
 
 const KMS_KEY_ARGS: &[Arg] = &[
@@ -367,6 +374,7 @@ pub static KMS_KEY: RpcType = RpcType {
         ("KeyId", Source::Id),
         ("PendingWindowInDays", Source::AttrOr("pending_window_in_days", "7")),
     ],
+    purge: None,
 };
 
 const KMS_ALIAS_ARGS: &[Arg] = &[required("alias_name", "AliasName"), required("key_id", "KeyId")];
@@ -391,6 +399,7 @@ pub static KMS_ALIAS: RpcType = RpcType {
     settle: &[],
     delete: "DeleteAlias",
     delete_params: &[("AliasName", Source::Id)],
+    purge: None,
 };
 
 const TRAIL_ARGS: &[Arg] = &[
@@ -442,4 +451,5 @@ pub static ACTIONTRAIL_TRAIL: RpcType = RpcType {
     }],
     delete: "DeleteTrail",
     delete_params: &[("Name", Source::Id)],
+    purge: None,
 };

@@ -289,6 +289,9 @@ pub struct RpcType {
     pub settle: &'static [Settle],
     pub delete: &'static str,
     pub delete_params: &'static [(&'static str, Source)],
+    /// Called after `delete` with the same parameters, to remove what a deletion leaves behind
+    /// (Tair keeps a released instance in its recycle bin until `DestroyInstance`).
+    pub purge: Option<&'static str>,
 }
 
 impl RpcType {
@@ -558,6 +561,9 @@ impl ResourceType for RpcType {
         Box::pin(async move {
             let params = params_of(self.delete_params, id, attrs);
             cx.client.rpc(self.version()?, self.delete, cx.region, &params).await?;
+            if let Some(purge) = self.purge {
+                cx.client.rpc(self.version()?, purge, cx.region, &params).await?;
+            }
             Ok(())
         })
     }

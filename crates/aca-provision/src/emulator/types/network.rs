@@ -46,6 +46,7 @@ pub static VPC: RpcType = RpcType {
     settle: &[],
     delete: "DeleteVpc",
     delete_params: &[("VpcId", Source::Id)],
+    purge: None,
 };
 
 const VSWITCH_ARGS: &[Arg] = &[
@@ -87,6 +88,7 @@ pub static VSWITCH: RpcType = RpcType {
     settle: &[],
     delete: "DeleteVSwitch",
     delete_params: &[("VSwitchId", Source::Id)],
+    purge: None,
 };
 
 const EIP_ARGS: &[Arg] = &[
@@ -130,6 +132,7 @@ pub static EIP_ADDRESS: RpcType = RpcType {
     settle: &[],
     delete: "ReleaseEipAddress",
     delete_params: &[("AllocationId", Source::Id)],
+    purge: None,
 };
 
 /// The provider's older name for [`EIP_ADDRESS`].
@@ -180,4 +183,5 @@ pub static NAT_GATEWAY: RpcType = RpcType {
     settle: &[],
     delete: "DeleteNatGateway",
     delete_params: &[("NatGatewayId", Source::Id), ("Force", Source::Const("true"))],
+    purge: None,
 };

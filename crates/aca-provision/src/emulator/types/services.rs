@@ -77,6 +77,7 @@ pub static SLB_LOAD_BALANCER: RpcType = RpcType {
     settle: &[],
     delete: "DeleteLoadBalancer",
     delete_params: &[("LoadBalancerId", Source::Id)],
+    purge: None,
 };
 
 /// The provider's older name for [`SLB_LOAD_BALANCER`].
@@ -123,6 +124,7 @@ pub static ALIDNS_DOMAIN: RpcType = RpcType {
     settle: &[],
     delete: "DeleteDomain",
     delete_params: &[("DomainName", Source::Id)],
+    purge: None,
 };
 
 /// The provider's older name for [`ALIDNS_DOMAIN`].
@@ -171,6 +173,7 @@ pub static ALIDNS_RECORD: RpcType = RpcType {
     settle: &[],
     delete: "DeleteDomainRecord",
     delete_params: &[("RecordId", Source::Id)],
+    purge: None,
 };
 
 const CONTACT_ARGS: &[Arg] = &[
@@ -209,6 +212,7 @@ pub static CMS_CONTACT: RpcType = RpcType {
     settle: &[],
     delete: "DeleteContact",
     delete_params: &[("ContactName", Source::Id)],
+    purge: None,
 };
 
 const CONTACT_GROUP_ARGS: &[Arg] = &[
@@ -243,4 +247,5 @@ pub static CMS_CONTACT_GROUP: RpcType = RpcType {
     settle: &[],
     delete: "DeleteContactGroup",
     delete_params: &[("ContactGroupName", Source::Id)],
+    purge: None,
 };
