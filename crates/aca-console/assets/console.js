@@ -481,6 +481,29 @@
     });
   }
 
+  // A panel that fills a list of the page that opened it (the Servers panel of the Create vServer
+  // Group page): what it composes under the list's parameter (a JSON array) joins the list, which
+  // the page sends as one JSON array; nothing is called.
+  function pickInto(form) {
+    if (!validateItems(visibleItems(form))) return;
+    var name = form.getAttribute('data-pick-into');
+    var input = document.querySelector('input[data-picked="' + name + '"]');
+    if (!input) return;
+    var list = input.value ? JSON.parse(input.value) : [];
+    JSON.parse(collect(form)[name] || '[]').forEach(function (item) { list.push(item); });
+    input.value = list.length ? JSON.stringify(list) : '';
+    var shown = document.querySelector('[data-picked-list="' + name + '"]');
+    shown.innerHTML = '';
+    list.forEach(function (item) {
+      var li = document.createElement('li');
+      li.className = 'picked-item';
+      li.textContent = Object.keys(item).map(function (k) { return k + ': ' + item[k]; }).join(' | ');
+      shown.appendChild(li);
+    });
+    clearError(input);
+    closeLayer(form.closest('.dialog-mask, .drawer-mask'));
+  }
+
   // A form whose dialog or panel stays open on success shows the result in place of its fields,
   // with the one button that closes it.
   function showResult(form, response) {
@@ -751,6 +774,7 @@
       ev.preventDefault();
       var next = form.querySelector('[data-step-next]');
       if (next && !next.hidden) { next.click(); return; }
+      if (form.hasAttribute('data-pick-into')) { pickInto(form); return; }
       // A panel that only shows values (an object's details) makes no call.
       if (!form.getAttribute('data-url')) { closeLayer(form.parentNode); return; }
       // A page whose last step is a dialog of its own (Create Role): the page's fields first.

@@ -114,6 +114,7 @@ const RDS_INSTANCE_OBJECTS: &[&str] = &["ApsaraDB RDS instance", "RDS instance",
 const SLB: &str = "Slb";
 const SLB_LOAD_BALANCER: Option<&str> = Some("ACS::SLB::LoadBalancer");
 const LISTENER_OBJECTS: &[&str] = &["listener"];
+const VSERVER_GROUP_OBJECTS: &[&str] = &["vServer group", "vServer groups"];
 
 const ALB: &str = "Alb";
 const ALB_LOAD_BALANCER: Option<&str> = Some("ACS::ALB::LoadBalancer");
@@ -425,7 +426,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
             purchase(
                 "CreateLoadBalancer",
                 SLB,
-                &["CLB instance", "load balancer", "instance"],
+                &["CLB instance", "CLB instances", "load balancer", "instance"],
                 "ACS::SLB::LoadBalancer",
             ),
             api(
@@ -508,6 +509,31 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 SLB,
                 &["remove"],
                 &["backend servers", "backend server"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "CreateVServerGroup",
+                SLB,
+                ADD,
+                VSERVER_GROUP_OBJECTS,
+                SLB_LOAD_BALANCER,
+                &[("vServer Group Name", "VServerGroupName")],
+            ),
+            api("DeleteVServerGroup", SLB, DELETE, VSERVER_GROUP_OBJECTS, SLB_LOAD_BALANCER, &[]),
+            api(
+                "AddVServerGroupBackendServers",
+                SLB,
+                &["add"],
+                &["backend servers to a vServer group", "servers to a vServer group"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "RemoveVServerGroupBackendServers",
+                SLB,
+                &["remove"],
+                &["backend servers from a vServer group", "servers from a vServer group"],
                 SLB_LOAD_BALANCER,
                 &[],
             ),

@@ -213,6 +213,8 @@ struct PageQuery {
     q: Option<String>,
     marker: Option<String>,
     dir: Option<String>,
+    /// For a create page of a list nested under a resource: that resource.
+    parent: Option<String>,
 }
 
 async fn home(
@@ -504,7 +506,7 @@ fn select_options<'a>(
 ) -> SelectOptions {
     let mut out = SelectOptions::new();
     for form in forms {
-        for field in form.fields() {
+        for field in form.fields().chain(form.panels().flat_map(|(_, panel)| panel.fields())) {
             let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
                 continue;
             };
@@ -762,16 +764,22 @@ fn form_page(
         Ok(found) => found,
         Err(response) => return *response,
     };
-    let v = view(&s, spec);
-    let form = spec.page(&page_id).and_then(|p| {
-        let form = p.creates.iter().find(|f| f.id == form_id && f.container == container)?;
-        Some((p, form))
-    });
-    let Some((page, form)) = form else {
+    let mut v = view(&s, spec);
+    let Some(page) = spec.page(&page_id) else {
         return not_found("No such page.");
     };
-    let options = select_options(console, &s, std::iter::once(form), None, &source_ip(extensions));
-    page_html(StatusCode::OK, render::form_page(&v, page, form, &options))
+    // A page nested under a resource creates under the one it was opened for.
+    let parent = q.parent.as_deref().filter(|_| page.parent.is_some());
+    if page.parent.is_some() && parent.is_none() {
+        return not_found("No such page.");
+    }
+    let page = page.bound_to(parent.unwrap_or_default());
+    v.parent_id = parent.unwrap_or_default();
+    let Some(form) = page.creates.iter().find(|f| f.id == form_id && f.container == container) else {
+        return not_found("No such page.");
+    };
+    let options = select_options(console, &s, std::iter::once(form), parent, &source_ip(extensions));
+    page_html(StatusCode::OK, render::form_page(&v, &page, form, &options))
 }
 
 /// Request parameters from a JSON object (values as strings) or a urlencoded form.

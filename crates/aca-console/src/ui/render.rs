@@ -697,6 +697,15 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                 }
             }
         }
+        FieldKind::Picked(panel) => html! {
+            div class="picked" {
+                input type="hidden" name=(field.param) value="" data-picked=(field.param);
+                ul class="picked-list" data-picked-list=(field.param) {
+                    li class="picked-empty" { "No data" }
+                }
+                button class="btn" type="button" data-open=(panel.id) { (panel.trigger) }
+            }
+        },
         FieldKind::Select(source) => {
             let items = source_items(view, source, options);
             let placeholder = if field.placeholder.is_empty() {
@@ -869,9 +878,9 @@ fn ends_in_dialog(form: &FormSpec) -> bool {
     form.steps.iter().any(|step| step.dialog.is_some())
 }
 
-fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
+fn form_footer(form: &FormSpec, stepped: bool, picks: bool) -> Markup {
     html! {
-        @if form.action.is_empty() {
+        @if form.action.is_empty() && !picks {
             // A panel that only shows values: nothing to submit.
         } @else if stepped {
             button class="btn" type="button" data-step-prev hidden { "Previous" }
@@ -895,6 +904,12 @@ fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String
 
 /// A form in a dialog, drawer or wizard dialog, hidden until opened.
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
+    modal_form_into(view, form, options, None)
+}
+
+/// A form in a dialog or panel; with `into`, a panel that fills the [`FieldKind::Picked`] list of
+/// that parameter instead of making a call.
+fn modal_form_into(view: &View<'_>, form: &FormSpec, options: &SelectOptions, into: Option<&str>) -> Markup {
     let stepped = stepped(form);
     let (url, fixed, compose) = form_attrs(form, &format!("/console/api/{}", view.product.code));
     let (mask, panel) = match form.container {
@@ -910,13 +925,13 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
                 data-id-param=(form.id_param.as_deref().unwrap_or(""))
                 data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
                 data-finish=[form.finish.as_deref()] data-submit-on-open[form.submit_on_open]
-                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] {
+                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] data-pick-into=[into] {
                 div class="dialog-header" {
                     span id=(title_id) class="dialog-title" { (form.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }
                 }
                 div class="dialog-body" { (steps_markup(view, form, options)) }
-                div class="dialog-footer" { (form_footer(form, stepped)) }
+                div class="dialog-footer" { (form_footer(form, stepped, into.is_some())) }
             }
         }
     }
@@ -1011,11 +1026,18 @@ fn modal_create_button(form: &FormSpec) -> Markup {
     }
 }
 
-/// The create buttons of a list shown on a details tab: those whose form opens in a dialog or panel.
-fn tab_create_buttons(page: &PageSpec) -> Markup {
+/// The create buttons of a list shown on a details tab of the resource `parent_id`: those whose
+/// form opens in a dialog or panel, and links to those with a page of their own, which acts on
+/// that resource (`parent=`).
+fn tab_create_buttons(view: &View<'_>, page: &PageSpec, parent_id: &str) -> Markup {
     html! {
-        @for form in modal_creates(page) {
-            (modal_create_button(form))
+        @for form in &page.creates {
+            @if let Some(path) = form_page_path(page, form) {
+                a class="btn btn-primary" href=(format!("{}&parent={}", product_url(view, &path), encode(parent_id)))
+                    data-ui-create=(form.trigger) { (form.trigger) }
+            } @else {
+                (modal_create_button(form))
+            }
         }
     }
 }
@@ -1248,7 +1270,7 @@ pub fn details_page(
                                 div class="card-title" {
                                     (child.title)
                                     // The list's own buttons ("Add Listener" on the Listener tab).
-                                    span class="card-actions" { (tab_create_buttons(child)) }
+                                    span class="card-actions" { (tab_create_buttons(view, child, &id)) }
                                 }
                                 (table(view, child, data, false))
                             }
@@ -1285,17 +1307,23 @@ pub fn form_page_path(page: &PageSpec, form: &FormSpec) -> Option<String> {
 
 /// A create flow on a page of its own: a buy page (steps, fee, an order recorded as a console
 /// operation) or a plain page of sections submitted to the API (Create VPC).
+/// A page nested under a resource (a CLB instance's vServer groups) returns to that resource's
+/// details page.
 pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
     let buy = form.container == Container::BuyPage;
     let stepped = stepped(form);
     let endpoint = if buy { "buy" } else { "api" };
     let (url, fixed, compose) = form_attrs(form, &format!("/console/{endpoint}/{}", view.product.code));
+    let back = match &page.parent {
+        Some(parent) => product_url(view, &format!("{}/{}", parent.page, view.parent_id)),
+        None => product_url(view, &page.id),
+    };
     let main = html! {
-        (breadcrumb(view, &[(&page.title, Some(product_url(view, &page.id))), (&form.title, None)]))
+        (breadcrumb(view, &[(&page.title, Some(back.clone())), (&form.title, None)]))
         div class="page-header" { h1 { (form.title) } }
         form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
             data-id-param=""
-            data-success=(form.success) data-done=(product_url(view, &page.id)) {
+            data-success=(form.success) data-done=(back) {
             (steps_markup(view, form, options))
             div class="buy-bar" {
                 div class="price" {
@@ -1314,9 +1342,12 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
                             (form.submit)
                         }
                     }
-                    a class="btn" href=(product_url(view, &page.id)) { (form.cancel) }
+                    a class="btn" href=(back) { (form.cancel) }
                 }
             }
+        }
+        @for (param, panel) in form.panels() {
+            (modal_form_into(view, panel, options, Some(param)))
         }
     };
     shell(view, &page.id, page.regional, &form.title, main)

@@ -1,5 +1,5 @@
 //! Classic Load Balancer (CLB, formerly Server Load Balancer; API 2014-05-15): instances, TCP/UDP/HTTP
-//! listeners, backend ECS servers and their health.
+//! listeners, backend ECS servers and their health, and vServer groups.
 
 use axum::http::StatusCode;
 use rand::Rng;
@@ -17,10 +17,12 @@ use crate::products::regions::{check_zone, region};
 mod backends;
 mod listeners;
 mod load_balancers;
+mod vserver_groups;
 
 use self::backends::*;
 use self::listeners::*;
 use self::load_balancers::*;
+use self::vserver_groups::*;
 
 pub static PRODUCT: Product = Product {
     code: "slb",
@@ -47,11 +49,18 @@ pub static PRODUCT: Product = Product {
         Operation::write("AddBackendServers", add_backend_servers),
         Operation::write("RemoveBackendServers", remove_backend_servers),
         Operation::read("DescribeHealthStatus", describe_health_status),
+        Operation::write("CreateVServerGroup", create_vserver_group),
+        Operation::read("DescribeVServerGroups", describe_vserver_groups),
+        Operation::read("DescribeVServerGroupAttribute", describe_vserver_group_attribute),
+        Operation::write("AddVServerGroupBackendServers", add_vserver_group_backend_servers),
+        Operation::write("RemoveVServerGroupBackendServers", remove_vserver_group_backend_servers),
+        Operation::write("DeleteVServerGroup", delete_vserver_group),
     ],
 };
 
 pub const LOAD_BALANCER: &str = "slb.loadbalancer";
 pub const LISTENER: &str = "slb.listener";
+pub const VSERVER_GROUP: &str = "slb.vservergroup";
 /// Backend servers are ECS instances; the kind belongs to the ECS product.
 const ECS_INSTANCE: &str = "ecs.instance";
 const LOAD_BALANCER_TYPE: &str = "ACS::SLB::LoadBalancer";

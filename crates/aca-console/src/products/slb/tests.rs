@@ -438,6 +438,81 @@ fn backend_servers_must_be_running_ecs_instances() {
 }
 
 #[test]
+fn vserver_groups_hold_servers_on_ports() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    ecs_instance(&h, "i-web1", "Running");
+    ecs_instance(&h, "i-web2", "Stopped");
+    // A group's servers name their ports.
+    let err = h
+        .call(
+            &PRODUCT,
+            "CreateVServerGroup",
+            &[("LoadBalancerId", &lb), ("BackendServers", r#"[{"ServerId":"i-web1","Weight":"100"}]"#)],
+        )
+        .unwrap_err();
+    assert!(err.message.contains("Port"), "{}", err.message);
+    let stopped = h
+        .call(
+            &PRODUCT,
+            "CreateVServerGroup",
+            &[("LoadBalancerId", &lb), ("BackendServers", r#"[{"ServerId":"i-web2","Port":"80"}]"#)],
+        )
+        .unwrap_err();
+    assert_eq!(stopped.code, "IncorrectInstanceStatus");
+
+    let body = h.ok(
+        &PRODUCT,
+        "CreateVServerGroup",
+        &[
+            ("LoadBalancerId", &lb),
+            ("VServerGroupName", "web-group"),
+            ("BackendServers", r#"[{"ServerId":"i-web1","Port":"80","Weight":"50"}]"#),
+            ("Tag.1.Key", "env"),
+            ("Tag.1.Value", "test"),
+        ],
+    );
+    let group = body["VServerGroupId"].as_str().unwrap().to_owned();
+    assert!(group.starts_with("rsp-"), "{group}");
+    assert_eq!(body["BackendServers"]["BackendServer"][0]["Port"], 80);
+    let event = h.newest_event();
+    assert_eq!(event.event_name, "CreateVServerGroup");
+    assert_eq!(event.referenced_resources["ACS::SLB::LoadBalancer"], [lb.as_str()]);
+    assert_eq!(event.referenced_resources["ACS::ECS::Instance"], ["i-web1"]);
+
+    let list = h.ok(&PRODUCT, "DescribeVServerGroups", &[("LoadBalancerId", &lb)]);
+    let groups = &list["VServerGroups"]["VServerGroup"];
+    assert_eq!((groups[0]["VServerGroupName"].as_str(), groups[0]["ServerCount"].as_i64()), (Some("web-group"), Some(1)));
+
+    // The same server on another port is another member.
+    h.ok(
+        &PRODUCT,
+        "AddVServerGroupBackendServers",
+        &[("VServerGroupId", &group), ("BackendServers", r#"[{"ServerId":"i-web1","Port":"8080"}]"#)],
+    );
+    let again = h.call(
+        &PRODUCT,
+        "AddVServerGroupBackendServers",
+        &[("VServerGroupId", &group), ("BackendServers", r#"[{"ServerId":"i-web1","Port":"8080"}]"#)],
+    );
+    assert!(again.is_err());
+    h.ok(
+        &PRODUCT,
+        "RemoveVServerGroupBackendServers",
+        &[("VServerGroupId", &group), ("BackendServers", r#"[{"ServerId":"i-web1","Port":"80"}]"#)],
+    );
+    let attr = h.ok(&PRODUCT, "DescribeVServerGroupAttribute", &[("VServerGroupId", &group)]);
+    assert_eq!(attr["LoadBalancerId"], lb.as_str());
+    let servers = attr["BackendServers"]["BackendServer"].as_array().unwrap();
+    assert_eq!((servers.len(), &servers[0]["Port"]), (1, &json!(8080)));
+    assert_eq!(attr["Tags"]["Tag"][0]["TagKey"], "env");
+
+    h.ok(&PRODUCT, "DeleteVServerGroup", &[("VServerGroupId", &group)]);
+    let gone = h.call(&PRODUCT, "DescribeVServerGroupAttribute", &[("VServerGroupId", &group)]);
+    assert_eq!(gone.unwrap_err().code, "InvalidVServerGroupId.NotFound");
+}
+
+#[test]
 fn accounts_are_isolated() {
     let h = TestConsole::new();
     let lb = create_intranet(&h);

@@ -266,6 +266,14 @@ impl FormSpec {
         self.steps.iter().flat_map(Step::all_fields)
     }
 
+    /// The panels the form's [`FieldKind::Picked`] lists are filled from, with the parameter each fills.
+    pub fn panels(&self) -> impl Iterator<Item = (&str, &FormSpec)> {
+        self.fields().filter_map(|f| match &f.kind {
+            FieldKind::Picked(panel) => Some((f.param.as_str(), panel.as_ref())),
+            _ => None,
+        })
+    }
+
     /// Every operation the form may call: its action, or where the action names a field
     /// (`CreateLoadBalancer{ListenerProtocol}Listener`), one per option of that field.
     pub fn actions(&self) -> Vec<String> {
@@ -449,6 +457,11 @@ pub enum FieldKind {
         available: String,
         selected: String,
     },
+    /// A list filled from a panel of its own (the Selected Servers of the Create vServer Group
+    /// page, filled from the Servers panel its Add button opens): the panel calls nothing; what it
+    /// composes under this field's parameter (a JSON array) is added to the list, which is sent as
+    /// one JSON array.
+    Picked(Box<FormSpec>),
 }
 
 impl FieldKind {

@@ -293,51 +293,124 @@ fn default_server_group() -> PageSpec {
         col("Private IP Address", "ServerIp", ColumnKind::Mono),
         col("Weight", "Weight", ColumnKind::Text),
     ];
-    backends.creates = vec![
-        form(
-            "add-backend-servers",
-            "Add",
-            "Servers",
-            Container::Drawer,
-            "AddBackendServers",
-            vec![
-                step(
-                    "Servers",
-                    vec![
-                        field(
-                            "Backend Server Type",
-                            "ServerType",
-                            radio(&[("ecs", "ECS/ENI"), ("eci", "ECI")]),
-                        )
-                        .default("ecs")
-                        .not_sent(),
-                        field("Instance", "ServerId", resources("ecs", "instances"))
-                            .required()
-                            .placeholder("Select an instance")
-                            .not_sent(),
-                    ],
-                ),
-                step(
-                    "Ports/Weights",
-                    vec![
-                        field("Weight", "Weight", FieldKind::Number)
-                            .required()
-                            .default("100")
-                            .rule("number")
-                            .help("0 to 100; a server with a weight of 0 receives no requests.")
-                            .not_sent(),
-                    ],
-                ),
-            ],
-        )
-        .compose(
-            "BackendServers",
-            r#"[{"ServerId":"{ServerId}","Weight":"{Weight}","Type":"{ServerType}"}]"#,
-        )
-        .submit("Add")
-        .success("The backend servers are added."),
-    ];
+    backends.creates = vec![servers_panel("add-backend-servers", "AddBackendServers", false).success("The backend servers are added.")];
     backends
+}
+
+/// The Servers panel that Add opens (add-backend-servers-default-server-group.md,
+/// create-vserver-group.md): a server first, then its weight and, for a vServer group, the port it
+/// listens on; composed as the `BackendServers` JSON array. The default server group's panel calls
+/// `action`; the Create vServer Group page's (no action) adds to its Selected Servers.
+fn servers_panel(id: &str, action: &str, with_port: bool) -> FormSpec {
+    let mut ports_weights = Vec::new();
+    if with_port {
+        ports_weights.push(
+            field("Port", "Port", FieldKind::Number)
+                .required()
+                .rule("port")
+                .placeholder("1-65535")
+                .not_sent(),
+        );
+    }
+    ports_weights.push(
+        field("Weight", "Weight", FieldKind::Number)
+            .required()
+            .default("100")
+            .rule("number")
+            .help("0 to 100; a server with a weight of 0 receives no requests.")
+            .not_sent(),
+    );
+    let server = if with_port {
+        r#"[{"ServerId":"{ServerId}","Port":"{Port}","Weight":"{Weight}","Type":"{ServerType}"}]"#
+    } else {
+        r#"[{"ServerId":"{ServerId}","Weight":"{Weight}","Type":"{ServerType}"}]"#
+    };
+    form(
+        id,
+        "Add",
+        "Servers",
+        Container::Drawer,
+        action,
+        vec![
+            step(
+                "Servers",
+                vec![
+                    field(
+                        "Backend Server Type",
+                        "ServerType",
+                        radio(&[("ecs", "ECS/ENI"), ("eci", "ECI")]),
+                    )
+                    .default("ecs")
+                    .not_sent(),
+                    field("Instance", "ServerId", resources("ecs", "instances"))
+                        .required()
+                        .placeholder("Select an instance")
+                        .not_sent(),
+                ],
+            ),
+            step("Ports/Weights", ports_weights),
+        ],
+    )
+    .compose("BackendServers", server)
+    .submit("Add")
+}
+
+/// A CLB instance's vServer groups (create-vserver-group.md): the groups, and Create vServer Group,
+/// a page of its own with the group's name, a tag and Selected Servers, which the Servers panel
+/// fills.
+fn vserver_groups() -> PageSpec {
+    let mut groups = page(
+        "vserver-groups",
+        "vServer groups",
+        "DescribeVServerGroups",
+        "VServerGroups.VServerGroup",
+        "VServerGroupId",
+        "VServerGroupName",
+    )
+    .under("instances", "LoadBalancerId");
+    groups.regional = true;
+    groups.total_path = None;
+    groups.columns = vec![
+        col("vServer Group Name", "VServerGroupName", ColumnKind::Text),
+        col("vServer Group ID", "VServerGroupId", ColumnKind::Mono),
+        col("Servers", "ServerCount", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    groups.creates = vec![
+        form(
+            "create-vserver-group",
+            "Create vServer Group",
+            "Create vServer Group",
+            Container::Page,
+            "CreateVServerGroup",
+            vec![step(
+                "",
+                vec![
+                    field("vServer Group Name", "VServerGroupName", FieldKind::Text)
+                        .placeholder("Enter a name")
+                        .help("1 to 80 characters: letters, digits, hyphens (-), forward slashes (/), periods (.) and underscores (_)."),
+                    // The page names the two boxes as fields of their own.
+                    field("Tag Key", "Tag.1.Key", FieldKind::Text).placeholder("Enter a tag key"),
+                    field("Tag Value", "Tag.1.Value", FieldKind::Text).placeholder("Enter a tag value"),
+                    field(
+                        "Selected Servers",
+                        "BackendServers",
+                        FieldKind::Picked(Box::new(servers_panel("vserver-group-servers", "", true))),
+                    ),
+                ],
+            )],
+        )
+        .submit("Create")
+        .success("The vServer group is created."),
+    ];
+    groups.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteVServerGroup",
+        "VServerGroupId",
+        confirm("Delete vServer Group", "Are you sure you want to delete the vServer group?"),
+    )];
+    groups
 }
 
 /// The listener wizard (add-tcp-listener.md, add-http-listener.md): the protocol chosen in its
@@ -562,6 +635,8 @@ pub fn slb() -> ProductSpec {
         "default-server-group",
         "LoadBalancerId",
     ));
+    // create-vserver-group.md: the instance's vServer groups tab.
+    lbs.tabs.push(children("vServer groups", "slb", "vserver-groups", "LoadBalancerId"));
     ProductSpec {
         code: s("slb"),
         api: s("slb"),
@@ -570,7 +645,7 @@ pub fn slb() -> ProductSpec {
             "CLB",
             &[("Instances", "instances"), ("Expired Instances", "expired-instances")],
         )]),
-        pages: vec![lbs, expired_instances(), listeners(), default_server_group()],
+        pages: vec![lbs, expired_instances(), listeners(), default_server_group(), vserver_groups()],
     }
 }
 
