@@ -512,6 +512,60 @@ fn vserver_groups_hold_servers_on_ports() {
     assert_eq!(gone.unwrap_err().code, "InvalidVServerGroupId.NotFound");
 }
 
+const PEM_CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQk\n-----END CERTIFICATE-----";
+const PEM_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----";
+
+#[test]
+fn https_listeners_need_an_uploaded_server_certificate() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    let https = |cert: &str| {
+        h.call(
+            &PRODUCT,
+            "CreateLoadBalancerHTTPSListener",
+            &[
+                ("LoadBalancerId", lb.as_str()),
+                ("ListenerPort", "443"),
+                ("BackendServerPort", "80"),
+                ("Bandwidth", "-1"),
+                ("StickySession", "off"),
+                ("HealthCheck", "on"),
+                ("ServerCertificateId", cert),
+            ],
+        )
+    };
+    assert_eq!(https("1234_ab_5678_-1").unwrap_err().code, "InvalidServerCertificateId.NotFound");
+    // Certificate Management Service holds no certificate in the emulator.
+    let cas = h.err(&PRODUCT, "UploadServerCertificate", &[("AliCloudCertificateId", "775****")]);
+    assert_eq!(cas.code, "InvalidAliCloudCertificateId.NotFound");
+    let bad = h.err(
+        &PRODUCT,
+        "UploadServerCertificate",
+        &[("ServerCertificate", "not a certificate"), ("PrivateKey", PEM_KEY)],
+    );
+    assert!(bad.message.contains("PEM"), "{}", bad.message);
+
+    let body = h.ok(
+        &PRODUCT,
+        "UploadServerCertificate",
+        &[("ServerCertificate", PEM_CERT), ("PrivateKey", PEM_KEY), ("ServerCertificateName", "web-cert")],
+    );
+    let cert = body["ServerCertificateId"].as_str().unwrap().to_owned();
+    assert!(cert.ends_with("_-1"), "{cert}");
+    assert_eq!(body["Fingerprint"].as_str().unwrap().split(':').count(), 20);
+    let listed = h.ok(&PRODUCT, "DescribeServerCertificates", &[]);
+    assert_eq!(listed["ServerCertificates"]["ServerCertificate"][0]["ServerCertificateName"], "web-cert");
+
+    https(&cert).unwrap();
+    let listeners = h.ok(&PRODUCT, "DescribeLoadBalancerListeners", &[("LoadBalancerId", &lb)]);
+    assert_eq!(listeners["Listeners"][0]["HTTPSListenerConfig"]["ServerCertificateId"], cert.as_str());
+    // In use by a listener, it stays.
+    let used = h.err(&PRODUCT, "DeleteServerCertificate", &[("ServerCertificateId", &cert)]);
+    assert_eq!(used.code, "ServerCertificateInUse");
+    h.ok(&PRODUCT, "DeleteLoadBalancerListener", &[("LoadBalancerId", &lb), ("ListenerPort", "443")]);
+    h.ok(&PRODUCT, "DeleteServerCertificate", &[("ServerCertificateId", &cert)]);
+}
+
 #[test]
 fn accounts_are_isolated() {
     let h = TestConsole::new();
