@@ -115,6 +115,7 @@ const SLB: &str = "Slb";
 const SLB_LOAD_BALANCER: Option<&str> = Some("ACS::SLB::LoadBalancer");
 const LISTENER_OBJECTS: &[&str] = &["listener"];
 const VSERVER_GROUP_OBJECTS: &[&str] = &["vServer group", "vServer groups"];
+const CERTIFICATE_OBJECTS: &[&str] = &["certificate", "server certificate", "certificates"];
 
 const ALB: &str = "Alb";
 const ALB_LOAD_BALANCER: Option<&str> = Some("ACS::ALB::LoadBalancer");
@@ -472,6 +473,23 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 SLB_LOAD_BALANCER,
                 &[],
             ),
+            api(
+                "CreateLoadBalancerHTTPSListener",
+                SLB,
+                &["add", "create", "configure"],
+                &["HTTPS listener"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "UploadServerCertificate",
+                SLB,
+                &["create", "add", "upload"],
+                CERTIFICATE_OBJECTS,
+                None,
+                &[],
+            ),
+            api("DeleteServerCertificate", SLB, DELETE, CERTIFICATE_OBJECTS, None, &[]),
             api(
                 "StartLoadBalancerListener",
                 SLB,

@@ -774,7 +774,8 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
     }
     html! {
         div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)
-            data-from-row=(field.from_row.as_deref().unwrap_or("")) {
+            data-from-row=(field.from_row.as_deref().unwrap_or("")) data-shown-when=[shown_when(&field.shown_when)]
+            hidden[field.shown_when.is_some()] {
             // A checkbox carries its label beside the box.
             label class="form-label" {
                 @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
@@ -787,6 +788,11 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
     }
 }
 
+/// A field's or step's condition as its `data-shown-when` attribute: `param=value`.
+fn shown_when(condition: &Option<(String, String)>) -> Option<String> {
+    condition.as_ref().map(|(param, value)| format!("{param}={value}"))
+}
+
 fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
     let stepped = stepped(form);
     html! {
@@ -794,7 +800,8 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
             ol class="steps" {
                 @for (i, step) in form.steps.iter().enumerate() {
                     li class={"step-title" @if i == 0 { " current" }}
-                        data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i) {
+                        data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i)
+                        data-shown-when=[shown_when(&step.shown_when)] {
                         span class="step-no" { (i + 1) } (step.title)
                     }
                 }
@@ -806,6 +813,7 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
             @let then_compose = (!step.then_compose.is_empty()).then(|| json_attr(&step.then_compose));
             @let keep = step.then_keep.as_ref().map(|k| serde_json::to_string(k).unwrap_or_default());
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
+                data-shown-when=[shown_when(&step.shown_when)]
                 data-carry=[carry] data-then-if=[step.then_if.as_deref()] data-compose=[then_compose]
                 data-then-each=[step.then_each.as_deref()] data-then-keep=[keep] {
                 @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {

@@ -337,6 +337,9 @@ pub struct Step {
     pub then_keep: Option<Keep>,
     /// For a step in a dialog of its own: the dialog's message (a confirmation's question).
     pub message: String,
+    /// A step a wizard shows only while a field has a value: (parameter, value), the SSL
+    /// Certificates step of an HTTPS listener. Skipped, its fields are neither checked nor sent.
+    pub shown_when: Option<(String, String)>,
 }
 
 /// What a call made for one item keeps: the list `action` reads for the item (called with the
@@ -390,6 +393,11 @@ impl Step {
         self.message = s(message);
         self
     }
+    /// Shown only while the field `param` has `value` (see [`Step::shown_when`]).
+    pub(crate) fn shown_when(mut self, param: &str, value: &str) -> Self {
+        self.shown_when = Some((s(param), s(value)));
+        self
+    }
     pub(crate) fn folded(mut self, heading: &str, button: &str, fields: Vec<Field>) -> Self {
         self.fold = Some(Fold {
             heading: s(heading),
@@ -424,6 +432,9 @@ pub struct Field {
     /// Whether the value goes to the API: a choice the console only uses itself (release now or
     /// later, a password typed twice) is not sent.
     pub sent: bool,
+    /// A field shown only while another field has a value: (parameter, value), the fields of the
+    /// certificate source chosen. Hidden, it is neither checked nor sent.
+    pub shown_when: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -690,6 +701,7 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         suffix: String::new(),
         prefix: String::new(),
         sent: true,
+        shown_when: None,
     }
 }
 
@@ -720,6 +732,11 @@ impl Field {
     }
     pub(crate) fn not_sent(mut self) -> Self {
         self.sent = false;
+        self
+    }
+    /// Shown only while the field `param` has `value` (see [`Field::shown_when`]).
+    pub(crate) fn shown_when(mut self, param: &str, value: &str) -> Self {
+        self.shown_when = Some((s(param), s(value)));
         self
     }
 
@@ -768,6 +785,7 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         then_each: None,
         then_keep: None,
         message: String::new(),
+        shown_when: None,
     }
 }
 

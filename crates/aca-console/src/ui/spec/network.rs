@@ -413,10 +413,13 @@ fn vserver_groups() -> PageSpec {
     groups
 }
 
-/// The listener wizard (add-tcp-listener.md, add-http-listener.md): the protocol chosen in its
-/// first step picks the operation it calls (`CreateLoadBalancerHTTPListener` for HTTP).
+/// The listener wizard (add-tcp-listener.md, add-http-listener.md, add-https-listener.md): the
+/// protocol chosen in its first step picks the operation it calls (`CreateLoadBalancerHTTPListener`
+/// for HTTP); an HTTPS listener has an SSL Certificates step with its server certificate.
 fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
-    let protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP")];
+    let protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP"), ("HTTPS", "HTTPS")];
+    // add-https-listener.md: with HTTPS, the backend protocol is HTTP.
+    let backend_protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP")];
     form(
         id,
         trigger,
@@ -430,7 +433,7 @@ fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
                     field("Select Listener Protocol", "ListenerProtocol", radio(&protocols))
                         .default("TCP")
                         .not_sent(),
-                    field("Backend Protocol", "BackendProtocol", select(&protocols))
+                    field("Backend Protocol", "BackendProtocol", select(&backend_protocols))
                         .default("TCP")
                         .not_sent()
                         .help("The protocol the listener uses to reach backend servers: the listener's own."),
@@ -462,6 +465,15 @@ fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
                     .help("HTTP listeners: redirect requests to an HTTPS listener, which must exist."),
                 ],
             ),
+            step(
+                "SSL Certificates",
+                vec![
+                    field("Server Certificate", "ServerCertificateId", resources("slb", "certificates"))
+                        .required()
+                        .placeholder("Select a server certificate"),
+                ],
+            )
+            .shown_when("ListenerProtocol", "HTTPS"),
             step(
                 "Backend Servers",
                 vec![
@@ -519,6 +531,78 @@ fn listeners() -> PageSpec {
     ];
     listeners.creates = vec![listener_wizard("add-listener", "Add Listener")];
     listeners
+}
+
+/// create-certificate.md: CLB > Certificates, the server certificates HTTPS listeners use, and Add
+/// Certificate, a panel that takes a certificate of Certificate Management Service (Alibaba Cloud
+/// Certificates) or a third-party one (its PEM certificate and private key) for a region.
+fn certificates() -> PageSpec {
+    let mut certs = page(
+        "certificates",
+        "Certificates",
+        "DescribeServerCertificates",
+        "ServerCertificates.ServerCertificate",
+        "ServerCertificateId",
+        "ServerCertificateName",
+    );
+    certs.total_path = None;
+    certs.columns = vec![
+        col("Certificate Name", "ServerCertificateName", ColumnKind::Text),
+        col("Certificate ID", "ServerCertificateId", ColumnKind::Mono),
+        col("Certificate Source", "IsAliCloudCertificate", ColumnKind::Text)
+            .labels(&[("1", "Alibaba Cloud Certificates"), ("0", "Third-party Certificates")]),
+        col("Fingerprint", "Fingerprint", ColumnKind::Mono),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    let source = "CertificateSource";
+    let (alicloud, third_party) = ("alicloud", "third-party");
+    certs.creates = vec![
+        form(
+            "add-certificate",
+            "Add Certificate",
+            "Add Certificate",
+            Container::Drawer,
+            "UploadServerCertificate",
+            vec![step(
+                "",
+                vec![
+                    field(
+                        "Certificate Source",
+                        source,
+                        radio(&[(alicloud, "Alibaba Cloud Certificates"), (third_party, "Third-party Certificates")]),
+                    )
+                    .default(alicloud)
+                    .not_sent(),
+                    // Certificate Management Service is not emulated: its list is empty.
+                    field("Certificate", "AliCloudCertificateId", select(&[]))
+                        .required()
+                        .placeholder("Select a certificate")
+                        .shown_when(source, alicloud),
+                    field("Certificate Name", "ServerCertificateName", FieldKind::Text)
+                        .shown_when(source, third_party),
+                    field("Public Key Certificate", "ServerCertificate", FieldKind::Content)
+                        .required()
+                        .placeholder("-----BEGIN CERTIFICATE-----")
+                        .shown_when(source, third_party),
+                    field("Private Key", "PrivateKey", FieldKind::Content)
+                        .required()
+                        .placeholder("-----BEGIN PRIVATE KEY-----")
+                        .shown_when(source, third_party),
+                    field("Region", "RegionId", FieldKind::Select(OptionSource::Regions)).required(),
+                ],
+            )],
+        )
+        .submit("Create")
+        .success("The certificate is created."),
+    ];
+    certs.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteServerCertificate",
+        "ServerCertificateId",
+        confirm("Delete Certificate", "Are you sure you want to delete the certificate?"),
+    )];
+    certs
 }
 
 pub fn slb() -> ProductSpec {
@@ -643,9 +727,20 @@ pub fn slb() -> ProductSpec {
         name: s("Classic Load Balancer (CLB)"),
         nav: nav(&[(
             "CLB",
-            &[("Instances", "instances"), ("Expired Instances", "expired-instances")],
+            &[
+                ("Instances", "instances"),
+                ("Expired Instances", "expired-instances"),
+                ("Certificates", "certificates"),
+            ],
         )]),
-        pages: vec![lbs, expired_instances(), listeners(), default_server_group(), vserver_groups()],
+        pages: vec![
+            lbs,
+            expired_instances(),
+            listeners(),
+            default_server_group(),
+            vserver_groups(),
+            certificates(),
+        ],
     }
 }
 
