@@ -385,38 +385,27 @@ impl Applier for EmulatorApplier {
 
     async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {
         let mut report = DestroyReport::default();
-        let mut pending: Vec<ResourceRecord> = state.created().rev().cloned().collect();
+        let created: Vec<ResourceRecord> = state.created().rev().cloned().collect();
         let mut gone = BTreeSet::new();
-        // What cannot go yet may be held by what the procedure made on another provisioned
-        // resource (a server certificate an HTTPS listener of the CLB instance uses), which goes
-        // with that resource: one more pass for it once the others are gone.
-        for last_pass in [false, true] {
-            let mut held = Vec::new();
-            for record in pending {
-                match self.destroy_one(&record).await {
-                    Ok(true) => {
-                        self.report(Progress::Destroyed {
-                            address: record.address.clone(),
-                        });
-                        report.destroyed.push(record.address.clone());
-                    }
-                    Ok(false) => report.already_gone.push(record.address.clone()),
-                    Err(error) if last_pass => {
-                        report.failures.push(DestroyFailure {
-                            resource: record.address.clone(),
-                            id: record.id.clone(),
-                            error,
-                        });
-                        continue;
-                    }
-                    Err(_) => {
-                        held.push(record);
-                        continue;
-                    }
+        for record in created {
+            match self.destroy_one(&record).await {
+                Ok(true) => {
+                    self.report(Progress::Destroyed {
+                        address: record.address.clone(),
+                    });
+                    report.destroyed.push(record.address.clone());
                 }
-                gone.insert(record.address);
+                Ok(false) => report.already_gone.push(record.address.clone()),
+                Err(error) => {
+                    report.failures.push(DestroyFailure {
+                        resource: record.address.clone(),
+                        id: record.id.clone(),
+                        error,
+                    });
+                    continue;
+                }
             }
-            pending = held;
+            gone.insert(record.address);
         }
         state
             .resources
