@@ -1399,10 +1399,11 @@ async fn restart_a_tair_instance_after_accepting_the_risk_notice() {
     assert!(!restart.request_parameters.contains_key("RiskAccepted"));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
+/// An emulator with Alice's intranet CLB instance and a running ECS instance in its VPC:
+/// (emulator, Alice, the ECS instance, the CLB instance).
+async fn clb_with_a_server() -> (Emulator, aca_console::Credentials, String, String) {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
-    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let console = emulator.console.clone();
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let account = alice.account_id.as_str();
     let (vpc_id, vsw_id) = network_for(&console, account);
@@ -1448,6 +1449,14 @@ async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
         ],
     );
     let lb_id = lb["LoadBalancerId"].as_str().unwrap().to_owned();
+    (emulator, alice, ecs_id, lb_id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
+    let (emulator, alice, ecs_id, lb_id) = clb_with_a_server().await;
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let account = alice.account_id.as_str();
     let (chromium, page) = signed_in(&base, &alice).await;
     page.goto(format!("{base}/console/slb/instances/{lb_id}?region=cn-hangzhou"))
         .await
@@ -1484,6 +1493,68 @@ async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
     let server = &attribute["BackendServers"]["BackendServer"][0];
     assert_eq!(server["ServerId"].as_str(), Some(ecs_id.as_str()), "{attribute}");
     assert_eq!(server["Weight"].as_i64(), Some(60), "{attribute}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_a_vserver_group_whose_servers_the_servers_panel_picks() {
+    let (emulator, alice, ecs_id, lb_id) = clb_with_a_server().await;
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let account = alice.account_id.as_str();
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/slb/instances/{lb_id}?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='vServer groups']").await;
+    click(&page, "[data-ui-create='Create vServer Group']").await;
+    wait_true(
+        &page,
+        "!!document.querySelector('input[name=VServerGroupName]')",
+        "the Create vServer Group page",
+    )
+    .await;
+    type_into(&page, "input[name='VServerGroupName']", "web-group").await;
+    type_into(&page, "input[name='Tag.1.Key']", "env").await;
+    type_into(&page, "input[name='Tag.1.Value']", "test").await;
+    // Selected Servers: Add opens the Servers panel; the server, Next, its port and weight, Add.
+    click_xpath(&page, "//div[@data-ui-field='Selected Servers']//button[normalize-space()='Add']").await;
+    choose(&page, "#vserver-group-servers", "ServerId", &ecs_id).await;
+    click_xpath(&page, "//div[@id='vserver-group-servers']//button[normalize-space()='Next']").await;
+    type_into(&page, "#vserver-group-servers input[name='Port']", "8080").await;
+    click_xpath(&page, "//div[@id='vserver-group-servers']//button[normalize-space()='Add']").await;
+    wait_true(
+        &page,
+        "document.querySelector('[data-picked-list=BackendServers]').innerText.includes('8080')",
+        "the server listed under Selected Servers",
+    )
+    .await;
+    click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='Create']").await;
+    wait_true(
+        &page,
+        "!document.querySelector('input[name=VServerGroupName]') && document.body.textContent.includes('web-group')",
+        "back on the instance with the group listed",
+    )
+    .await;
+    chromium.close().await;
+    let groups = setup_call(
+        &console,
+        account,
+        "slb",
+        "DescribeVServerGroups",
+        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId", lb_id.as_str())],
+    );
+    let group = &groups["VServerGroups"]["VServerGroup"][0];
+    let group_id = group["VServerGroupId"].as_str().unwrap();
+    let attribute = setup_call(
+        &console,
+        account,
+        "slb",
+        "DescribeVServerGroupAttribute",
+        &[("RegionId", "cn-hangzhou"), ("VServerGroupId", group_id)],
+    );
+    let server = &attribute["BackendServers"]["BackendServer"][0];
+    assert_eq!(server["ServerId"].as_str(), Some(ecs_id.as_str()), "{attribute}");
+    assert_eq!((server["Port"].as_i64(), server["Weight"].as_i64()), (Some(8080), Some(100)), "{attribute}");
+    assert_eq!(attribute["Tags"]["Tag"][0]["TagKey"], "env", "{attribute}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -241,8 +241,32 @@
   }
   function visibleItems(form) {
     return Array.prototype.filter.call(form.querySelectorAll('.form-item'), function (item) {
-      return !item.closest('[data-step-panel][hidden]') && !item.closest('[data-step-dialog][hidden]');
+      return !item.closest('[data-step-panel][hidden]') && !item.closest('[data-step-dialog][hidden]') && !item.hidden;
     });
+  }
+  // Fields and wizard steps shown only while another field has a value (`param=value`): the SSL
+  // Certificates step of an HTTPS listener, the fields of the certificate source chosen. What is
+  // not shown is neither checked nor sent.
+  function applies(form, node) {
+    var when = node.getAttribute('data-shown-when');
+    if (!when) return true;
+    var at = when.indexOf('=');
+    var name = when.slice(0, at);
+    var el = form.querySelector('input[name="' + name + '"]:checked') || form.querySelector('[name="' + name + '"]:not([type=radio])');
+    return !!el && el.value === when.slice(at + 1);
+  }
+  function applyConditions(form) {
+    form.querySelectorAll('.form-item[data-shown-when], [data-step-index][data-shown-when]').forEach(function (node) {
+      node.hidden = !applies(form, node);
+    });
+    form.querySelectorAll('[data-step-panel][data-shown-when]').forEach(function (panel) {
+      if (applies(form, panel)) panel.removeAttribute('data-skipped'); else panel.setAttribute('data-skipped', '');
+    });
+  }
+  function shownStep(form, from, by) {
+    var panels = steps(form);
+    for (var i = from + by; i >= 0 && i < panels.length; i += by) if (!panels[i].hasAttribute('data-skipped')) return i;
+    return -1;
   }
   function resetForm(form) {
     form.querySelectorAll('.form-item').forEach(function (item) {
@@ -260,6 +284,7 @@
       }
     });
     fillGenerated(form);
+    applyConditions(form);
     showStep(form, 0);
     var submit = form.querySelector('[data-submit]');
     if (submit) submit.disabled = false;
@@ -274,7 +299,7 @@
   }
   // A form that is a page of its own is open from the start.
   document.querySelectorAll('form[data-ui-form]').forEach(function (form) {
-    if (!form.closest('.dialog-mask, .drawer-mask')) fillGenerated(form);
+    if (!form.closest('.dialog-mask, .drawer-mask')) { fillGenerated(form); applyConditions(form); }
   });
   function steps(form) { return form.querySelectorAll('[data-step-panel]'); }
   function currentStep(form) {
@@ -291,7 +316,7 @@
       t.classList.toggle('current', i === index);
       t.classList.toggle('done', i < index);
     });
-    var last = index === panels.length - 1;
+    var last = shownStep(form, index, 1) < 0;
     form.querySelector('[data-step-prev]').hidden = index === 0;
     form.querySelector('[data-step-next]').hidden = last;
     form.querySelector('[data-submit]').hidden = !last;
@@ -306,6 +331,7 @@
         var list = summary.querySelector('dl');
         list.innerHTML = '';
         form.querySelectorAll('.form-item').forEach(function (item) {
+          if (item.hidden || item.closest('[data-skipped]')) return;
           var label = item.getAttribute('data-ui-field');
           var select = item.querySelector('.ui-select-value');
           var radio = item.querySelector('input[type=radio]:checked');
@@ -329,6 +355,7 @@
       if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
       if (el.hasAttribute('data-not-sent')) return;
       if (el.closest('[data-then]')) return;
+      if (el.closest('.form-item[hidden], [data-skipped]')) return;
       var name = el.getAttribute('name');
       // Content is sent as typed, surrounding whitespace included.
       var v = el.hasAttribute('data-raw') && el.value.trim() !== '' ? el.value : (el.value || '').trim();
@@ -490,6 +517,29 @@
       submit.disabled = false;
       toast('The network is unavailable. Try again later.', 'error');
     });
+  }
+
+  // A panel that fills a list of the page that opened it (the Servers panel of the Create vServer
+  // Group page): what it composes under the list's parameter (a JSON array) joins the list, which
+  // the page sends as one JSON array; nothing is called.
+  function pickInto(form) {
+    if (!validateItems(visibleItems(form))) return;
+    var name = form.getAttribute('data-pick-into');
+    var input = document.querySelector('input[data-picked="' + name + '"]');
+    if (!input) return;
+    var list = input.value ? JSON.parse(input.value) : [];
+    JSON.parse(collect(form)[name] || '[]').forEach(function (item) { list.push(item); });
+    input.value = list.length ? JSON.stringify(list) : '';
+    var shown = document.querySelector('[data-picked-list="' + name + '"]');
+    shown.innerHTML = '';
+    list.forEach(function (item) {
+      var li = document.createElement('li');
+      li.className = 'picked-item';
+      li.textContent = Object.keys(item).map(function (k) { return k + ': ' + item[k]; }).join(' | ');
+      shown.appendChild(li);
+    });
+    clearError(input);
+    closeLayer(form.closest('.dialog-mask, .drawer-mask'));
   }
 
   // A form whose dialog or panel stays open on success shows the result in place of its fields,
@@ -753,11 +803,12 @@
       var form = next.closest('form');
       var i = currentStep(form);
       var panel = steps(form)[i];
-      if (validateItems(Array.prototype.slice.call(panel.querySelectorAll('.form-item')))) showStep(form, i + 1);
+      var items = Array.prototype.filter.call(panel.querySelectorAll('.form-item'), function (item) { return !item.hidden; });
+      if (validateItems(items)) showStep(form, shownStep(form, i, 1));
       return;
     }
     var prev = t.closest('[data-step-prev]');
-    if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, currentStep(f) - 1)); return; }
+    if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, shownStep(f, currentStep(f), -1))); return; }
     var tab = t.closest('[data-tab]');
     if (tab) {
       var index = tab.getAttribute('data-tab');
@@ -801,6 +852,7 @@
       ev.preventDefault();
       var next = form.querySelector('[data-step-next]');
       if (next && !next.hidden) { next.click(); return; }
+      if (form.hasAttribute('data-pick-into')) { pickInto(form); return; }
       // A panel that only shows values (an object's details) makes no call.
       if (!form.getAttribute('data-url')) { closeLayer(form.parentNode); return; }
       // A page whose last step is a dialog of its own (Create Role): the page's fields first.
@@ -818,6 +870,8 @@
   });
   document.addEventListener('input', function (ev) { if (ev.target.closest) clearError(ev.target); });
   document.addEventListener('change', function (ev) {
+    var changed = ev.target.closest && ev.target.closest('form[data-ui-form]');
+    if (changed) applyConditions(changed);
     if (ev.target.classList && ev.target.classList.contains('row-check')) updateBatch();
     if (ev.target.hasAttribute && ev.target.hasAttribute('data-select-all')) {
       document.querySelectorAll('.row-check').forEach(function (c) { c.checked = ev.target.checked; });
@@ -826,6 +880,8 @@
   });
   document.addEventListener('ui-change', function (ev) {
     var select = ev.target;
+    var within = select.closest && select.closest('form[data-ui-form]');
+    if (within) applyConditions(within);
     var name = select.getAttribute('data-ui-select');
     if (name === 'region') {
       document.cookie = 'aca_console_region=' + ev.detail.value + '; path=/';

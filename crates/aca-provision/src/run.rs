@@ -233,10 +233,22 @@ impl RunProvisioning {
     }
 
     /// Destroys what the requests and the META made (newest first) and removes the provisioner's
-    /// user; returns what could not be destroyed, in words.
+    /// user; returns what could not be destroyed, in words. What a request made may still be held
+    /// by what the procedure made on an older resource (a server certificate that an HTTPS listener
+    /// of the META's CLB instance uses), which goes with that resource: whatever could not go is
+    /// tried once more when the rest is gone.
     pub async fn finish(mut self) -> Vec<String> {
+        let mut held = Vec::new();
+        for (at, state) in self.created.iter_mut().rev().chain(self.before.iter_mut()).enumerate() {
+            if !self.applier.destroy(state).await.failures.is_empty() {
+                held.push(at);
+            }
+        }
         let mut left = Vec::new();
-        for state in self.created.iter_mut().rev().chain(self.before.iter_mut()) {
+        for (at, state) in self.created.iter_mut().rev().chain(self.before.iter_mut()).enumerate() {
+            if !held.contains(&at) {
+                continue;
+            }
             let destroyed = self.applier.destroy(state).await;
             left.extend(
                 destroyed

@@ -114,6 +114,8 @@ const RDS_INSTANCE_OBJECTS: &[&str] = &["ApsaraDB RDS instance", "RDS instance",
 const SLB: &str = "Slb";
 const SLB_LOAD_BALANCER: Option<&str> = Some("ACS::SLB::LoadBalancer");
 const LISTENER_OBJECTS: &[&str] = &["listener"];
+const VSERVER_GROUP_OBJECTS: &[&str] = &["vServer group", "vServer groups"];
+const CERTIFICATE_OBJECTS: &[&str] = &["certificate", "server certificate", "certificates"];
 
 const ALB: &str = "Alb";
 const ALB_LOAD_BALANCER: Option<&str> = Some("ACS::ALB::LoadBalancer");
@@ -425,7 +427,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
             purchase(
                 "CreateLoadBalancer",
                 SLB,
-                &["CLB instance", "load balancer", "instance"],
+                &["CLB instance", "CLB instances", "load balancer", "instance"],
                 "ACS::SLB::LoadBalancer",
             ),
             api(
@@ -472,6 +474,23 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 &[],
             ),
             api(
+                "CreateLoadBalancerHTTPSListener",
+                SLB,
+                &["add", "create", "configure"],
+                &["HTTPS listener"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "UploadServerCertificate",
+                SLB,
+                &["create", "add", "upload"],
+                CERTIFICATE_OBJECTS,
+                None,
+                &[],
+            ),
+            api("DeleteServerCertificate", SLB, DELETE, CERTIFICATE_OBJECTS, None, &[]),
+            api(
                 "StartLoadBalancerListener",
                 SLB,
                 &["start", "enable"],
@@ -508,6 +527,31 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 SLB,
                 &["remove"],
                 &["backend servers", "backend server"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "CreateVServerGroup",
+                SLB,
+                ADD,
+                VSERVER_GROUP_OBJECTS,
+                SLB_LOAD_BALANCER,
+                &[("vServer Group Name", "VServerGroupName")],
+            ),
+            api("DeleteVServerGroup", SLB, DELETE, VSERVER_GROUP_OBJECTS, SLB_LOAD_BALANCER, &[]),
+            api(
+                "AddVServerGroupBackendServers",
+                SLB,
+                &["add"],
+                &["backend servers to a vServer group", "servers to a vServer group"],
+                SLB_LOAD_BALANCER,
+                &[],
+            ),
+            api(
+                "RemoveVServerGroupBackendServers",
+                SLB,
+                &["remove"],
+                &["backend servers from a vServer group", "servers from a vServer group"],
                 SLB_LOAD_BALANCER,
                 &[],
             ),
@@ -790,7 +834,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 ADD,
                 ALERT_RULE_OBJECTS,
                 None,
-                &[("Rule Name", "RuleName")],
+                &[("Alert Rule", "RuleName")],
             ),
             api("EnableMetricRules", CMS, &["enable"], ALERT_RULE_OBJECTS, None, &[]),
             api("DisableMetricRules", CMS, &["disable"], ALERT_RULE_OBJECTS, None, &[]),

@@ -174,8 +174,8 @@ pub static CHANGES_2024: &[Change] = &[
         product: "slb",
         page: "instances",
         form: "listener-wizard",
-        in_2024: &["Protocol & Listener", "Health Check", "Backend Servers", "Confirm"],
-        in_2026: &["Protocol & Listener", "Backend Servers", "Health Check", "Confirm"],
+        in_2024: &["Protocol & Listener", "SSL Certificates", "Health Check", "Backend Servers", "Confirm"],
+        in_2026: &["Protocol & Listener", "SSL Certificates", "Backend Servers", "Health Check", "Confirm"],
     },
     MoveAction {
         product: "slb",

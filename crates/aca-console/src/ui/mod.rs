@@ -217,6 +217,8 @@ struct PageQuery {
     q: Option<String>,
     marker: Option<String>,
     dir: Option<String>,
+    /// For a create page of a list nested under a resource: that resource.
+    parent: Option<String>,
 }
 
 async fn home(
@@ -508,7 +510,7 @@ fn select_options<'a>(
 ) -> SelectOptions {
     let mut out = SelectOptions::new();
     for form in forms {
-        for field in form.fields() {
+        for field in form.fields().chain(form.panels().flat_map(|(_, panel)| panel.fields())) {
             let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
                 continue;
             };
@@ -794,27 +796,12 @@ async fn nested_create_page(
     headers: HeaderMap,
     uri: Uri,
     extensions: Extensions,
-    Path((code, parent_page, parent_id, page_id, form_id)): Path<(String, String, String, String, String)>,
-    Query(q): Query<PageQuery>,
+    Path((code, _parent_page, parent_id, page_id, form_id)): Path<(String, String, String, String, String)>,
+    Query(mut q): Query<PageQuery>,
 ) -> Response {
-    let (s, spec, _) = match served_product(&console, &headers, &uri, &code, q.region.as_deref()) {
-        Ok(found) => found,
-        Err(response) => return *response,
-    };
-    let mut v = view(&s, spec);
-    v.parent_id = &parent_id;
-    let page = spec
-        .page(&page_id)
-        .filter(|p| p.parent.as_ref().is_some_and(|parent| parent.page == parent_page))
-        .map(|p| p.bound_to(&parent_id));
-    let Some(page) = page else {
-        return not_found("No such page.");
-    };
-    let Some(form) = page.creates.iter().find(|f| f.id == form_id && f.container == Container::Page) else {
-        return not_found("No such page.");
-    };
-    let options = select_options(&console, &s, std::iter::once(form), Some(&parent_id), &source_ip(&extensions));
-    page_html(StatusCode::OK, render::form_page(&v, &page, form, &options))
+    // The same page as `create/…?parent=ID`, under the path of the resource it belongs to.
+    q.parent = Some(parent_id);
+    form_page(&console, &headers, &uri, &extensions, (code, page_id, form_id), &q, Container::Page)
 }
 
 /// A create flow with a page of its own (`buy/…` for buy pages, `create/…` for the others).
@@ -831,16 +818,22 @@ fn form_page(
         Ok(found) => found,
         Err(response) => return *response,
     };
-    let v = view(&s, spec);
-    let form = spec.page(&page_id).filter(|p| p.parent.is_none()).and_then(|p| {
-        let form = p.creates.iter().find(|f| f.id == form_id && f.container == container)?;
-        Some((p, form))
-    });
-    let Some((page, form)) = form else {
+    let mut v = view(&s, spec);
+    let Some(page) = spec.page(&page_id) else {
         return not_found("No such page.");
     };
-    let options = select_options(console, &s, std::iter::once(form), None, &source_ip(extensions));
-    page_html(StatusCode::OK, render::form_page(&v, page, form, &options))
+    // A page nested under a resource creates under the one it was opened for.
+    let parent = q.parent.as_deref().filter(|_| page.parent.is_some());
+    if page.parent.is_some() && parent.is_none() {
+        return not_found("No such page.");
+    }
+    let page = page.bound_to(parent.unwrap_or_default());
+    v.parent_id = parent.unwrap_or_default();
+    let Some(form) = page.creates.iter().find(|f| f.id == form_id && f.container == container) else {
+        return not_found("No such page.");
+    };
+    let options = select_options(console, &s, std::iter::once(form), parent, &source_ip(extensions));
+    page_html(StatusCode::OK, render::form_page(&v, &page, form, &options))
 }
 
 /// Request parameters from a JSON object (values as strings) or a urlencoded form.

@@ -712,6 +712,15 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                 }
             }
         }
+        FieldKind::Picked(panel) => html! {
+            div class="picked" {
+                input type="hidden" name=(field.param) value="" data-picked=(field.param);
+                ul class="picked-list" data-picked-list=(field.param) {
+                    li class="picked-empty" { "No data" }
+                }
+                button class="btn" type="button" data-open=(panel.id) { (panel.trigger) }
+            }
+        },
         FieldKind::Select(source) => {
             let items = source_items(view, source, options);
             let placeholder = if field.placeholder.is_empty() {
@@ -780,7 +789,8 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
     }
     html! {
         div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)
-            data-from-row=(field.from_row.as_deref().unwrap_or("")) {
+            data-from-row=(field.from_row.as_deref().unwrap_or("")) data-shown-when=[shown_when(&field.shown_when)]
+            hidden[field.shown_when.is_some()] {
             // A checkbox carries its label beside the box.
             label class="form-label" {
                 @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
@@ -839,6 +849,11 @@ fn fold_panel(view: &View<'_>, fold: &Fold, panel: &str, body: &str, options: &S
     }
 }
 
+/// A field's or step's condition as its `data-shown-when` attribute: `param=value`.
+fn shown_when(condition: &Option<(String, String)>) -> Option<String> {
+    condition.as_ref().map(|(param, value)| format!("{param}={value}"))
+}
+
 fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
     let stepped = stepped(form);
     html! {
@@ -846,7 +861,8 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
             ol class="steps" {
                 @for (i, step) in form.steps.iter().enumerate() {
                     li class={"step-title" @if i == 0 { " current" }}
-                        data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i) {
+                        data-ui-step=(format!("{}:{}", form.id, step.title)) data-step-index=(i)
+                        data-shown-when=[shown_when(&step.shown_when)] {
                         span class="step-no" { (i + 1) } (step.title)
                     }
                 }
@@ -858,6 +874,7 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
             @let then_compose = (!step.then_compose.is_empty()).then(|| json_attr(&step.then_compose));
             @let keep = step.then_keep.as_ref().map(|k| serde_json::to_string(k).unwrap_or_default());
             section class="step-panel" data-step-panel=(i) hidden[stepped && i > 0] data-then=[then_action]
+                data-shown-when=[shown_when(&step.shown_when)]
                 data-carry=[carry] data-then-if=[step.then_if.as_deref()] data-compose=[then_compose]
                 data-then-each=[step.then_each.as_deref()] data-then-keep=[keep] {
                 @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {
@@ -934,9 +951,9 @@ fn ends_in_dialog(form: &FormSpec) -> bool {
     form.steps.iter().any(|step| step.dialog.is_some())
 }
 
-fn form_footer(form: &FormSpec, stepped: bool) -> Markup {
+fn form_footer(form: &FormSpec, stepped: bool, picks: bool) -> Markup {
     html! {
-        @if form.action.is_empty() {
+        @if form.action.is_empty() && !picks {
             // A panel that only shows values: nothing to submit.
         } @else if stepped {
             button class="btn" type="button" data-step-prev hidden { "Previous" }
@@ -960,6 +977,12 @@ fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String
 
 /// A form in a dialog, drawer or wizard dialog, hidden until opened.
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
+    modal_form_into(view, form, options, None)
+}
+
+/// A form in a dialog or panel; with `into`, a panel that fills the [`FieldKind::Picked`] list of
+/// that parameter instead of making a call.
+fn modal_form_into(view: &View<'_>, form: &FormSpec, options: &SelectOptions, into: Option<&str>) -> Markup {
     let stepped = stepped(form);
     let (url, fixed, compose) = form_attrs(form, &format!("/console/api/{}", view.product.code));
     let (mask, panel) = match form.container {
@@ -975,13 +998,13 @@ pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> 
                 data-id-param=(form.id_param.as_deref().unwrap_or(""))
                 data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
                 data-finish=[form.finish.as_deref()] data-submit-on-open[form.submit_on_open]
-                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] {
+                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] data-pick-into=[into] {
                 div class="dialog-header" {
                     span id=(title_id) class="dialog-title" { (form.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }
                 }
                 div class="dialog-body" { (steps_markup(view, form, options)) }
-                div class="dialog-footer" { (form_footer(form, stepped)) }
+                div class="dialog-footer" { (form_footer(form, stepped, into.is_some())) }
             }
         }
     }
@@ -1076,11 +1099,18 @@ fn modal_create_button(form: &FormSpec) -> Markup {
     }
 }
 
-/// The create buttons of a list shown on a details tab: those whose form opens in a dialog or panel.
-fn tab_create_buttons(page: &PageSpec) -> Markup {
+/// The create buttons of a list shown on a details tab of the resource `parent_id`: those whose
+/// form opens in a dialog or panel, and links to those with a page of their own, which acts on
+/// that resource (`parent=`).
+fn tab_create_buttons(view: &View<'_>, page: &PageSpec, parent_id: &str) -> Markup {
     html! {
-        @for form in modal_creates(page) {
-            (modal_create_button(form))
+        @for form in &page.creates {
+            @if let Some(path) = form_page_path(page, form) {
+                a class="btn btn-primary" href=(format!("{}&parent={}", product_url(view, &path), encode(parent_id)))
+                    data-ui-create=(form.trigger) { (form.trigger) }
+            } @else {
+                (modal_create_button(form))
+            }
         }
     }
 }
@@ -1344,7 +1374,7 @@ pub fn details_page(
                                 div class="card-title" {
                                     (child.title)
                                     // The list's own buttons ("Add Listener" on the Listener tab).
-                                    span class="card-actions" { (tab_create_buttons(child)) }
+                                    span class="card-actions" { (tab_create_buttons(view, child, &id)) }
                                 }
                                 (table(view, child, data, false))
                             }
@@ -1432,6 +1462,9 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
                     a class="btn" href=(list) { (form.cancel) }
                 }
             }
+        }
+        @for (param, panel) in form.panels() {
+            (modal_form_into(view, panel, options, Some(param)))
         }
     };
     shell_with(view, page_nav(view, page), page.regional, &form.title, main)

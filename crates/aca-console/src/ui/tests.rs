@@ -962,7 +962,8 @@ fn a_form_whose_operation_names_a_field_calls_one_per_option() {
         [
             "CreateLoadBalancerTCPListener",
             "CreateLoadBalancerUDPListener",
-            "CreateLoadBalancerHTTPListener"
+            "CreateLoadBalancerHTTPListener",
+            "CreateLoadBalancerHTTPSListener"
         ]
     );
 }

@@ -115,6 +115,19 @@ pub const TEMPLATES: &[Template] = &[
   security_ips     = ["192.168.0.0/16"]"#,
         words: "an ApsaraDB RDS for MySQL instance",
     },
+    // A self-signed certificate for doc.example.com (EC P-256, made for these templates only), so
+    // that the same configuration uploads to a real account too. Before the CLB instance, so that it
+    // is destroyed after it: an HTTPS listener the procedure made on the instance still uses it.
+    Template {
+        key: "clb_certificate",
+        kind: "alicloud_slb_server_certificate",
+        block: "clb_certificate",
+        parents: &[],
+        body: r#"  server_certificate_name = "doc-cert-${var.suffix}"
+  server_certificate      = "-----BEGIN CERTIFICATE-----\nMIIBiTCCAS+gAwIBAgIUJAplj1SUY0o0B/2GB5TmxJWjjOEwCgYIKoZIzj0EAwIw\nGjEYMBYGA1UEAwwPZG9jLmV4YW1wbGUuY29tMB4XDTI2MTIwNTE5MDAzM1oXDTM2\nMTIwMjE5MDAzM1owGjEYMBYGA1UEAwwPZG9jLmV4YW1wbGUuY29tMFkwEwYHKoZI\nzj0CAQYIKoZIzj0DAQcDQgAE8josMwH5aWhcoRCxdiUJv2n4zw2gGT37JFXOIel8\n/w6mAXZwZusKELQKOdESMgzK7Dv0TCk8vl/AG3qTb8/4R6NTMFEwHQYDVR0OBBYE\nFOtFulCiCk1/JNkByZ6Uljjl41fiMB8GA1UdIwQYMBaAFOtFulCiCk1/JNkByZ6U\nljjl41fiMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhALliMT0K\nz4YgIfXcmVXsXCucGnsSNhzA4XWK07WT6JNeAiBF6Z5NKlROUeDIoOcC6fFs8tnN\nhgk78u22fhZ3VbxURQ==\n-----END CERTIFICATE-----"
+  private_key             = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgm+XjptH4Jf0TKhx8\niuBwKtsSvu5ypIBxB1urY6ZQVyyhRANCAATyOiwzAflpaFyhELF2JQm/afjPDaAZ\nPfskVc4h6Xz/DqYBdnBm6woQtAo50RIyDMrsO/RMKTy+X8AbepNvz/hH\n-----END PRIVATE KEY-----""#,
+        words: "a CLB server certificate",
+    },
     Template {
         key: "clb",
         kind: "alicloud_slb_load_balancer",
@@ -488,6 +501,9 @@ pub const NOUNS: &[Noun] = &[
     noun("alert rule", None, Resource("alarm")),
     noun("alarm rule", None, Resource("alarm")),
     noun("trail", None, Resource("trail")),
+    // Only a server certificate: the Alibaba Cloud certificates of Certificate Management Service
+    // (create-certificate.md) are none the generator can make.
+    noun("server certificate", Some("slb"), Resource("clb_certificate")),
     noun("listener", Some("slb"), PartOf("clb")),
     noun("whitelist", Some("tair"), PartOf("tair")),
     noun("whitelist", Some("rds"), PartOf("rds")),

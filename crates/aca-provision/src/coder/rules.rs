@@ -162,8 +162,12 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
 /// request names must exist.
 pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec<Need> {
     let mut wanted: Vec<&'static str> = needs_of_task(task, product).iter().map(|n| n.key).collect();
-    for sentence in request.split(['.', ';', '\n']).filter(|s| !negates(s)) {
-        for target in mentions(sentence, product) {
+    // The agent's request for a drop-down list that offers nothing ("… in the drop-down list
+    // "Server Certificate", which lists none: …") asks for what the list names: that "none" is
+    // the list's, not an absence the procedure wants.
+    let sentences = request.split(['.', ';', '\n']).map(|s| s.replace(EMPTY_LIST, ""));
+    for sentence in sentences.filter(|s| !negates(s)) {
+        for target in mentions(&sentence, product) {
             let (Target::Resource(key) | Target::PartOf(key)) = target;
             with_parents(key, &mut wanted);
         }
@@ -175,6 +179,9 @@ pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec
         .collect();
     ordered(wanted.into_iter(), &task.to_lowercase(), &several)
 }
+
+/// How the agent says that a drop-down list of resources offers none.
+const EMPTY_LIST: &str = "which lists none";
 
 /// Words of sentences that say what must not exist or what blocks the procedure ("All vSwitches of
 /// the VPC are deleted", "The Delete button of a VPC that contains vSwitches is unavailable").
@@ -211,6 +218,21 @@ fn ordered(keys: impl Iterator<Item = &'static str>, task: &str, several: &BTree
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_drop_down_list_that_lists_none_asks_for_what_it_names() {
+        let request = "Step 1 › 4 chooses an existing resource in the drop-down list \"Server Certificate\", \
+                       which lists none: In the Protocol & Listener wizard, configure the following parameters.";
+        let needs: Vec<&str> = needs_of_request("Add an HTTPS listener", request, Some("slb"))
+            .iter()
+            .map(|n| n.key)
+            .collect();
+        assert_eq!(needs, ["vpc", "vswitch", "clb_certificate", "clb"]);
+        // A certificate of Certificate Management Service is none the generator makes.
+        let cas = "Step 2 chooses an existing resource in the drop-down list \"Certificate\", which lists none: \
+                   Click Add Certificate, select Alibaba Cloud Certificates, then choose your certificate.";
+        assert!(needs_of_request("Create a certificate", cas, Some("slb")).is_empty());
+    }
 
     fn keys(task: &str, product: &str) -> Vec<&'static str> {
         needs_of_task(task, Some(product)).iter().map(|n| n.key).collect()

@@ -64,6 +64,14 @@ static SCANS: &[Scan] = &[
         "alicloud_slb_load_balancer",
     ),
     scan(
+        "slb",
+        "DescribeServerCertificates",
+        "/ServerCertificates/ServerCertificate",
+        "ServerCertificateId",
+        "ServerCertificateName",
+        "alicloud_slb_server_certificate",
+    ),
+    scan(
         "rds",
         "DescribeDBInstances",
         "/Items/DBInstance",

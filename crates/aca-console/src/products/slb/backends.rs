@@ -1,14 +1,18 @@
-//! Backend ECS servers of a load balancer and their health as listeners see it.
+//! Backend ECS servers of a load balancer (its default server group and its vServer groups) and
+//! their health as listeners see it.
 
 use super::*;
 
-/// One backend server of a load balancer's default server group.
+/// One backend server of a load balancer's default server group, or of a vServer group (which
+/// names the port each server listens on).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) struct Backend {
     pub(super) server_id: String,
     pub(super) weight: i64,
     pub(super) kind: String,
     pub(super) description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) port: Option<i64>,
 }
 
 pub(super) fn backends(lb: &Resource) -> Result<Vec<Backend>, ApiError> {
@@ -26,9 +30,18 @@ pub(super) fn set_backends(lb: &mut Resource, list: &[Backend]) -> Result<(), Ap
     Ok(())
 }
 
+/// Whether the servers of a `BackendServers` list name their ports: a vServer group's do, the
+/// default server group's do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ports {
+    Required,
+    Absent,
+}
+
 /// The `BackendServers` JSON array: objects with `ServerId`, `Weight` (0–100, default 100), `Type`
-/// (`ecs`) and `Description`; plain id strings are accepted where only ids matter.
-pub(super) fn parse_backend_servers(p: &Params) -> Result<Vec<Backend>, ApiError> {
+/// (`ecs`), `Description` and, for a vServer group, `Port` (1–65535); plain id strings are accepted
+/// where only ids matter.
+pub(super) fn parse_backend_servers(p: &Params, ports: Ports) -> Result<Vec<Backend>, ApiError> {
     const PARAM: &str = "BackendServers";
     let raw = p.required(PARAM)?;
     let items: Vec<Value> = serde_json::from_str(raw)
@@ -61,6 +74,18 @@ pub(super) fn parse_backend_servers(p: &Params) -> Result<Vec<Backend>, ApiError
                 format!("Type {kind:?} is not supported; use ecs"),
             ));
         }
+        let port = match (ports, field("Port")) {
+            (Ports::Absent, _) => None,
+            (Ports::Required, None) => {
+                return Err(ApiError::invalid_parameter(PARAM, format!("the Port of {server_id} is required")));
+            }
+            (Ports::Required, Some(port)) => Some(
+                port.parse::<i64>()
+                    .ok()
+                    .filter(|p| (1..=65535).contains(p))
+                    .ok_or_else(|| ApiError::invalid_parameter(PARAM, format!("Port {port:?} of {server_id} is not 1 to 65535")))?,
+            ),
+        };
         let description = field("Description").unwrap_or_default();
         if description.chars().count() > 80 {
             return Err(ApiError::invalid_parameter(
@@ -68,13 +93,14 @@ pub(super) fn parse_backend_servers(p: &Params) -> Result<Vec<Backend>, ApiError
                 "a Description is at most 80 characters",
             ));
         }
-        // Repeats of one server in a request: only the first counts.
-        if !out.iter().any(|b| b.server_id == server_id) {
+        // Repeats of one server (on one port) in a request: only the first counts.
+        if !out.iter().any(|b| b.server_id == server_id && b.port == port) {
             out.push(Backend {
                 server_id,
                 weight,
                 kind,
                 description,
+                port,
             });
         }
     }
@@ -103,46 +129,57 @@ pub(super) fn backends_json(list: &[Backend]) -> Value {
     let servers: Vec<Value> = list
         .iter()
         .map(|b| {
-            json!({
+            let mut server = json!({
                 "ServerId": b.server_id,
                 "Weight": b.weight.to_string(),
                 "Type": b.kind,
                 "Description": b.description,
-            })
+            });
+            if let Some(port) = b.port {
+                server["Port"] = json!(port);
+            }
+            server
         })
         .collect();
     json!({ "BackendServer": servers })
 }
 
+/// The ECS instance a backend server names, if it can serve `lb`: in its region, running, and in
+/// its VPC where both have one.
+pub(super) fn backend_instance(ctx: &OpCtx<'_>, lb: &Resource, backend: &Backend) -> Result<Resource, ApiError> {
+    let ecs = ctx
+        .get(&backend.server_id)
+        .filter(|r| r.kind == ECS_INSTANCE && r.region == lb.region)
+        .ok_or_else(|| ApiError::not_found("BackendServers", &backend.server_id))?;
+    if ecs.status != "Running" {
+        return Err(ApiError::incorrect_status(
+            "IncorrectInstanceStatus",
+            format!(
+                "ECS instance {} is {}; only running instances can be added as backend servers.",
+                ecs.id, ecs.status
+            ),
+        ));
+    }
+    let lb_vpc = lb.attr_str("VpcId");
+    let ecs_vpc = ecs.attr_str("VpcId");
+    if !lb_vpc.is_empty() && !ecs_vpc.is_empty() && lb_vpc != ecs_vpc {
+        return Err(ApiError::invalid_parameter(
+            "BackendServers",
+            format!(
+                "ECS instance {} is in VPC {ecs_vpc}, not in the load balancer's VPC {lb_vpc}",
+                ecs.id
+            ),
+        ));
+    }
+    Ok(ecs)
+}
+
 pub(super) fn add_backend_servers(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let mut lb = find_load_balancer(ctx, p)?;
-    let requested = parse_backend_servers(p)?;
+    let requested = parse_backend_servers(p, Ports::Absent)?;
     let mut current = backends(&lb)?;
     for backend in &requested {
-        let ecs = ctx
-            .get(&backend.server_id)
-            .filter(|r| r.kind == ECS_INSTANCE && r.region == lb.region)
-            .ok_or_else(|| ApiError::not_found("BackendServers", &backend.server_id))?;
-        if ecs.status != "Running" {
-            return Err(ApiError::incorrect_status(
-                "IncorrectInstanceStatus",
-                format!(
-                    "ECS instance {} is {}; only running instances can be added as backend servers.",
-                    ecs.id, ecs.status
-                ),
-            ));
-        }
-        let lb_vpc = lb.attr_str("VpcId");
-        let ecs_vpc = ecs.attr_str("VpcId");
-        if !lb_vpc.is_empty() && !ecs_vpc.is_empty() && lb_vpc != ecs_vpc {
-            return Err(ApiError::invalid_parameter(
-                "BackendServers",
-                format!(
-                    "ECS instance {} is in VPC {ecs_vpc}, not in the load balancer's VPC {lb_vpc}",
-                    ecs.id
-                ),
-            ));
-        }
+        let ecs = backend_instance(ctx, &lb, backend)?;
         if current.iter().any(|b| b.server_id == backend.server_id) {
             return Err(ApiError::invalid_parameter(
                 "BackendServers",
@@ -161,7 +198,7 @@ pub(super) fn add_backend_servers(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Val
 
 pub(super) fn remove_backend_servers(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let mut lb = find_load_balancer(ctx, p)?;
-    let requested = parse_backend_servers(p)?;
+    let requested = parse_backend_servers(p, Ports::Absent)?;
     let mut current = backends(&lb)?;
     for backend in &requested {
         let Some(position) = current.iter().position(|b| b.server_id == backend.server_id) else {

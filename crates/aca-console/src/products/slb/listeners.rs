@@ -1,4 +1,4 @@
-//! TCP, UDP and HTTP listeners of a load balancer and their health checks.
+//! TCP, UDP, HTTP and HTTPS listeners of a load balancer and their health checks.
 
 use super::*;
 
@@ -173,6 +173,12 @@ pub(super) fn create_listener(ctx: &mut OpCtx<'_>, p: &Params, protocol: &str) -
         "udp" => udp_config(p)?,
         _ => http_config(p)?,
     };
+    // An HTTPS listener terminates TLS with a server certificate of the listener's region.
+    let certificate = if protocol == "https" {
+        Some(find_certificate(ctx, p)?.id)
+    } else {
+        None
+    };
     let taken = ctx
         .children(LISTENER, &lb.id)
         .into_iter()
@@ -196,6 +202,9 @@ pub(super) fn create_listener(ctx: &mut OpCtx<'_>, p: &Params, protocol: &str) -
         .with("Description", description)
         .with("Tags", tags)
         .with("Config", Value::Object(config));
+    if let Some(certificate) = certificate {
+        listener.set("ServerCertificateId", certificate);
+    }
     listener.parent = Some(lb.id.clone());
     ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
     ctx.put(listener);
@@ -212,6 +221,10 @@ pub(super) fn create_udp_listener(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Val
 
 pub(super) fn create_http_listener(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     create_listener(ctx, p, "http")
+}
+
+pub(super) fn create_https_listener(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    create_listener(ctx, p, "https")
 }
 
 /// The listener a request names by `ListenerPort` (and `ListenerProtocol` where TCP and UDP share a port).
@@ -278,6 +291,9 @@ pub(super) fn listener_json(listener: &Resource) -> Value {
         "Tags": listener.attrs.get("Tags").cloned().unwrap_or_else(|| json!([])),
     });
     body[format!("{}ListenerConfig", protocol.to_ascii_uppercase())] = config;
+    if protocol == "https" {
+        body["HTTPSListenerConfig"]["ServerCertificateId"] = json!(listener.attr_str("ServerCertificateId"));
+    }
     body
 }
 

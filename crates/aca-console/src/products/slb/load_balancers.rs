@@ -307,8 +307,12 @@ pub(super) fn delete_load_balancer(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Va
             "The loadbalancer can't be deleted due to DeleteProtection is enabled.",
         ));
     }
-    for listener in ctx.children(LISTENER, &lb.id) {
-        ctx.delete(&listener.id);
+    for child in ctx
+        .children(LISTENER, &lb.id)
+        .into_iter()
+        .chain(ctx.children(VSERVER_GROUP, &lb.id))
+    {
+        ctx.delete(&child.id);
     }
     ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
     ctx.delete(&lb.id);

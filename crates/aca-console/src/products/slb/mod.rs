@@ -1,5 +1,6 @@
-//! Classic Load Balancer (CLB, formerly Server Load Balancer; API 2014-05-15): instances, TCP/UDP/HTTP
-//! listeners, backend ECS servers and their health.
+//! Classic Load Balancer (CLB, formerly Server Load Balancer; API 2014-05-15): instances, TCP/UDP/HTTP/HTTPS
+//! listeners, backend ECS servers and their health, vServer groups, and the server certificates of
+//! HTTPS listeners.
 
 use axum::http::StatusCode;
 use rand::Rng;
@@ -15,12 +16,16 @@ use crate::products::provisioning::{add_months, order_id, place_in_vswitch, prim
 use crate::products::regions::{check_zone, region};
 
 mod backends;
+mod certificates;
 mod listeners;
 mod load_balancers;
+mod vserver_groups;
 
 use self::backends::*;
+use self::certificates::*;
 use self::listeners::*;
 use self::load_balancers::*;
+use self::vserver_groups::*;
 
 pub static PRODUCT: Product = Product {
     code: "slb",
@@ -40,6 +45,7 @@ pub static PRODUCT: Product = Product {
         Operation::write("CreateLoadBalancerTCPListener", create_tcp_listener),
         Operation::write("CreateLoadBalancerUDPListener", create_udp_listener),
         Operation::write("CreateLoadBalancerHTTPListener", create_http_listener),
+        Operation::write("CreateLoadBalancerHTTPSListener", create_https_listener),
         Operation::write("StartLoadBalancerListener", start_listener),
         Operation::write("StopLoadBalancerListener", stop_listener),
         Operation::read("DescribeLoadBalancerListeners", describe_listeners),
@@ -47,11 +53,22 @@ pub static PRODUCT: Product = Product {
         Operation::write("AddBackendServers", add_backend_servers),
         Operation::write("RemoveBackendServers", remove_backend_servers),
         Operation::read("DescribeHealthStatus", describe_health_status),
+        Operation::write("CreateVServerGroup", create_vserver_group),
+        Operation::read("DescribeVServerGroups", describe_vserver_groups),
+        Operation::read("DescribeVServerGroupAttribute", describe_vserver_group_attribute),
+        Operation::write("AddVServerGroupBackendServers", add_vserver_group_backend_servers),
+        Operation::write("RemoveVServerGroupBackendServers", remove_vserver_group_backend_servers),
+        Operation::write("DeleteVServerGroup", delete_vserver_group),
+        Operation::write("UploadServerCertificate", upload_server_certificate),
+        Operation::read("DescribeServerCertificates", describe_server_certificates),
+        Operation::write("DeleteServerCertificate", delete_server_certificate),
     ],
 };
 
 pub const LOAD_BALANCER: &str = "slb.loadbalancer";
 pub const LISTENER: &str = "slb.listener";
+pub const VSERVER_GROUP: &str = "slb.vservergroup";
+pub const SERVER_CERTIFICATE: &str = "slb.servercertificate";
 /// Backend servers are ECS instances; the kind belongs to the ECS product.
 const ECS_INSTANCE: &str = "ecs.instance";
 const LOAD_BALANCER_TYPE: &str = "ACS::SLB::LoadBalancer";

@@ -438,6 +438,135 @@ fn backend_servers_must_be_running_ecs_instances() {
 }
 
 #[test]
+fn vserver_groups_hold_servers_on_ports() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    ecs_instance(&h, "i-web1", "Running");
+    ecs_instance(&h, "i-web2", "Stopped");
+    // A group's servers name their ports.
+    let err = h
+        .call(
+            &PRODUCT,
+            "CreateVServerGroup",
+            &[("LoadBalancerId", &lb), ("BackendServers", r#"[{"ServerId":"i-web1","Weight":"100"}]"#)],
+        )
+        .unwrap_err();
+    assert!(err.message.contains("Port"), "{}", err.message);
+    let stopped = h
+        .call(
+            &PRODUCT,
+            "CreateVServerGroup",
+            &[("LoadBalancerId", &lb), ("BackendServers", r#"[{"ServerId":"i-web2","Port":"80"}]"#)],
+        )
+        .unwrap_err();
+    assert_eq!(stopped.code, "IncorrectInstanceStatus");
+
+    let body = h.ok(
+        &PRODUCT,
+        "CreateVServerGroup",
+        &[
+            ("LoadBalancerId", &lb),
+            ("VServerGroupName", "web-group"),
+            ("BackendServers", r#"[{"ServerId":"i-web1","Port":"80","Weight":"50"}]"#),
+            ("Tag.1.Key", "env"),
+            ("Tag.1.Value", "test"),
+        ],
+    );
+    let group = body["VServerGroupId"].as_str().unwrap().to_owned();
+    assert!(group.starts_with("rsp-"), "{group}");
+    assert_eq!(body["BackendServers"]["BackendServer"][0]["Port"], 80);
+    let event = h.newest_event();
+    assert_eq!(event.event_name, "CreateVServerGroup");
+    assert_eq!(event.referenced_resources["ACS::SLB::LoadBalancer"], [lb.as_str()]);
+    assert_eq!(event.referenced_resources["ACS::ECS::Instance"], ["i-web1"]);
+
+    let list = h.ok(&PRODUCT, "DescribeVServerGroups", &[("LoadBalancerId", &lb)]);
+    let groups = &list["VServerGroups"]["VServerGroup"];
+    assert_eq!((groups[0]["VServerGroupName"].as_str(), groups[0]["ServerCount"].as_i64()), (Some("web-group"), Some(1)));
+
+    // The same server on another port is another member.
+    h.ok(
+        &PRODUCT,
+        "AddVServerGroupBackendServers",
+        &[("VServerGroupId", &group), ("BackendServers", r#"[{"ServerId":"i-web1","Port":"8080"}]"#)],
+    );
+    let again = h.call(
+        &PRODUCT,
+        "AddVServerGroupBackendServers",
+        &[("VServerGroupId", &group), ("BackendServers", r#"[{"ServerId":"i-web1","Port":"8080"}]"#)],
+    );
+    assert!(again.is_err());
+    h.ok(
+        &PRODUCT,
+        "RemoveVServerGroupBackendServers",
+        &[("VServerGroupId", &group), ("BackendServers", r#"[{"ServerId":"i-web1","Port":"80"}]"#)],
+    );
+    let attr = h.ok(&PRODUCT, "DescribeVServerGroupAttribute", &[("VServerGroupId", &group)]);
+    assert_eq!(attr["LoadBalancerId"], lb.as_str());
+    let servers = attr["BackendServers"]["BackendServer"].as_array().unwrap();
+    assert_eq!((servers.len(), &servers[0]["Port"]), (1, &json!(8080)));
+    assert_eq!(attr["Tags"]["Tag"][0]["TagKey"], "env");
+
+    h.ok(&PRODUCT, "DeleteVServerGroup", &[("VServerGroupId", &group)]);
+    let gone = h.call(&PRODUCT, "DescribeVServerGroupAttribute", &[("VServerGroupId", &group)]);
+    assert_eq!(gone.unwrap_err().code, "InvalidVServerGroupId.NotFound");
+}
+
+const PEM_CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQk\n-----END CERTIFICATE-----";
+const PEM_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----";
+
+#[test]
+fn https_listeners_need_an_uploaded_server_certificate() {
+    let h = TestConsole::new();
+    let lb = create_intranet(&h);
+    let https = |cert: &str| {
+        h.call(
+            &PRODUCT,
+            "CreateLoadBalancerHTTPSListener",
+            &[
+                ("LoadBalancerId", lb.as_str()),
+                ("ListenerPort", "443"),
+                ("BackendServerPort", "80"),
+                ("Bandwidth", "-1"),
+                ("StickySession", "off"),
+                ("HealthCheck", "on"),
+                ("ServerCertificateId", cert),
+            ],
+        )
+    };
+    assert_eq!(https("1234_ab_5678_-1").unwrap_err().code, "InvalidServerCertificateId.NotFound");
+    // Certificate Management Service holds no certificate in the emulator.
+    let cas = h.err(&PRODUCT, "UploadServerCertificate", &[("AliCloudCertificateId", "775****")]);
+    assert_eq!(cas.code, "InvalidAliCloudCertificateId.NotFound");
+    let bad = h.err(
+        &PRODUCT,
+        "UploadServerCertificate",
+        &[("ServerCertificate", "not a certificate"), ("PrivateKey", PEM_KEY)],
+    );
+    assert!(bad.message.contains("PEM"), "{}", bad.message);
+
+    let body = h.ok(
+        &PRODUCT,
+        "UploadServerCertificate",
+        &[("ServerCertificate", PEM_CERT), ("PrivateKey", PEM_KEY), ("ServerCertificateName", "web-cert")],
+    );
+    let cert = body["ServerCertificateId"].as_str().unwrap().to_owned();
+    assert!(cert.ends_with("_-1"), "{cert}");
+    assert_eq!(body["Fingerprint"].as_str().unwrap().split(':').count(), 20);
+    let listed = h.ok(&PRODUCT, "DescribeServerCertificates", &[]);
+    assert_eq!(listed["ServerCertificates"]["ServerCertificate"][0]["ServerCertificateName"], "web-cert");
+
+    https(&cert).unwrap();
+    let listeners = h.ok(&PRODUCT, "DescribeLoadBalancerListeners", &[("LoadBalancerId", &lb)]);
+    assert_eq!(listeners["Listeners"][0]["HTTPSListenerConfig"]["ServerCertificateId"], cert.as_str());
+    // In use by a listener, it stays.
+    let used = h.err(&PRODUCT, "DeleteServerCertificate", &[("ServerCertificateId", &cert)]);
+    assert_eq!(used.code, "ServerCertificateInUse");
+    h.ok(&PRODUCT, "DeleteLoadBalancerListener", &[("LoadBalancerId", &lb), ("ListenerPort", "443")]);
+    h.ok(&PRODUCT, "DeleteServerCertificate", &[("ServerCertificateId", &cert)]);
+}
+
+#[test]
 fn accounts_are_isolated() {
     let h = TestConsole::new();
     let lb = create_intranet(&h);

@@ -273,6 +273,14 @@ impl FormSpec {
         self.steps.iter().flat_map(Step::all_fields)
     }
 
+    /// The panels the form's [`FieldKind::Picked`] lists are filled from, with the parameter each fills.
+    pub fn panels(&self) -> impl Iterator<Item = (&str, &FormSpec)> {
+        self.fields().filter_map(|f| match &f.kind {
+            FieldKind::Picked(panel) => Some((f.param.as_str(), panel.as_ref())),
+            _ => None,
+        })
+    }
+
     /// Every operation the form may call: its action, or where the action names a field
     /// (`CreateLoadBalancer{ListenerProtocol}Listener`), one per option of that field.
     pub fn actions(&self) -> Vec<String> {
@@ -336,6 +344,9 @@ pub struct Step {
     pub then_keep: Option<Keep>,
     /// For a step in a dialog of its own: the dialog's message (a confirmation's question).
     pub message: String,
+    /// A step a wizard shows only while a field has a value: (parameter, value), the SSL
+    /// Certificates step of an HTTPS listener. Skipped, its fields are neither checked nor sent.
+    pub shown_when: Option<(String, String)>,
 }
 
 /// What a call made for one item keeps: the list `action` reads for the item (called with the
@@ -395,6 +406,11 @@ impl Step {
         self.message = s(message);
         self
     }
+    /// Shown only while the field `param` has `value` (see [`Step::shown_when`]).
+    pub(crate) fn shown_when(mut self, param: &str, value: &str) -> Self {
+        self.shown_when = Some((s(param), s(value)));
+        self
+    }
     pub(crate) fn folded(mut self, heading: &str, button: &str, fields: Vec<Field>) -> Self {
         self.fold = Some(Fold {
             heading: s(heading),
@@ -452,6 +468,9 @@ pub struct Field {
     pub sent: bool,
     /// The titled section of a panel the field sits in (an alert rule's **Critical** level).
     pub section: Option<String>,
+    /// A field shown only while another field has a value: (parameter, value), the fields of the
+    /// certificate source chosen. Hidden, it is neither checked nor sent.
+    pub shown_when: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -485,6 +504,11 @@ pub enum FieldKind {
         available: String,
         selected: String,
     },
+    /// A list filled from a panel of its own (the Selected Servers of the Create vServer Group
+    /// page, filled from the Servers panel its Add button opens): the panel calls nothing; what it
+    /// composes under this field's parameter (a JSON array) is added to the list, which is sent as
+    /// one JSON array.
+    Picked(Box<FormSpec>),
 }
 
 impl FieldKind {
@@ -714,6 +738,7 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         prefix: String::new(),
         sent: true,
         section: None,
+        shown_when: None,
     }
 }
 
@@ -748,6 +773,11 @@ impl Field {
     }
     pub(crate) fn not_sent(mut self) -> Self {
         self.sent = false;
+        self
+    }
+    /// Shown only while the field `param` has `value` (see [`Field::shown_when`]).
+    pub(crate) fn shown_when(mut self, param: &str, value: &str) -> Self {
+        self.shown_when = Some((s(param), s(value)));
         self
     }
 
@@ -796,6 +826,7 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         then_each: None,
         then_keep: None,
         message: String::new(),
+        shown_when: None,
     }
 }
 

@@ -293,57 +293,133 @@ fn default_server_group() -> PageSpec {
         col("Private IP Address", "ServerIp", ColumnKind::Mono),
         col("Weight", "Weight", ColumnKind::Text),
     ];
-    backends.creates = vec![
-        form(
-            "add-backend-servers",
-            "Add",
-            "Servers",
-            Container::Drawer,
-            "AddBackendServers",
-            vec![
-                step(
-                    "Servers",
-                    vec![
-                        field(
-                            "Backend Server Type",
-                            "ServerType",
-                            radio(&[("ecs", "ECS/ENI"), ("eci", "ECI")]),
-                        )
-                        .default("ecs")
-                        .not_sent(),
-                        field("Instance", "ServerId", resources("ecs", "instances"))
-                            .required()
-                            .placeholder("Select an instance")
-                            .not_sent(),
-                    ],
-                ),
-                step(
-                    "Ports/Weights",
-                    vec![
-                        field("Weight", "Weight", FieldKind::Number)
-                            .required()
-                            .default("100")
-                            .rule("number")
-                            .help("0 to 100; a server with a weight of 0 receives no requests.")
-                            .not_sent(),
-                    ],
-                ),
-            ],
-        )
-        .compose(
-            "BackendServers",
-            r#"[{"ServerId":"{ServerId}","Weight":"{Weight}","Type":"{ServerType}"}]"#,
-        )
-        .submit("Add")
-        .success("The backend servers are added."),
-    ];
+    backends.creates = vec![servers_panel("add-backend-servers", "AddBackendServers", false).success("The backend servers are added.")];
     backends
 }
 
-/// The listener wizard (add-tcp-listener.md, add-http-listener.md): the protocol chosen in its
-/// first step picks the operation it calls (`CreateLoadBalancerHTTPListener` for HTTP).
+/// The Servers panel that Add opens (add-backend-servers-default-server-group.md,
+/// create-vserver-group.md): a server first, then its weight and, for a vServer group, the port it
+/// listens on; composed as the `BackendServers` JSON array. The default server group's panel calls
+/// `action`; the Create vServer Group page's (no action) adds to its Selected Servers.
+fn servers_panel(id: &str, action: &str, with_port: bool) -> FormSpec {
+    let mut ports_weights = Vec::new();
+    if with_port {
+        ports_weights.push(
+            field("Port", "Port", FieldKind::Number)
+                .required()
+                .rule("port")
+                .placeholder("1-65535")
+                .not_sent(),
+        );
+    }
+    ports_weights.push(
+        field("Weight", "Weight", FieldKind::Number)
+            .required()
+            .default("100")
+            .rule("number")
+            .help("0 to 100; a server with a weight of 0 receives no requests.")
+            .not_sent(),
+    );
+    let server = if with_port {
+        r#"[{"ServerId":"{ServerId}","Port":"{Port}","Weight":"{Weight}","Type":"{ServerType}"}]"#
+    } else {
+        r#"[{"ServerId":"{ServerId}","Weight":"{Weight}","Type":"{ServerType}"}]"#
+    };
+    form(
+        id,
+        "Add",
+        "Servers",
+        Container::Drawer,
+        action,
+        vec![
+            step(
+                "Servers",
+                vec![
+                    field(
+                        "Backend Server Type",
+                        "ServerType",
+                        radio(&[("ecs", "ECS/ENI"), ("eci", "ECI")]),
+                    )
+                    .default("ecs")
+                    .not_sent(),
+                    field("Instance", "ServerId", resources("ecs", "instances"))
+                        .required()
+                        .placeholder("Select an instance")
+                        .not_sent(),
+                ],
+            ),
+            step("Ports/Weights", ports_weights),
+        ],
+    )
+    .compose("BackendServers", server)
+    .submit("Add")
+}
+
+/// A CLB instance's vServer groups (create-vserver-group.md): the groups, and Create vServer Group,
+/// a page of its own with the group's name, a tag and Selected Servers, which the Servers panel
+/// fills.
+fn vserver_groups() -> PageSpec {
+    let mut groups = page(
+        "vserver-groups",
+        "vServer groups",
+        "DescribeVServerGroups",
+        "VServerGroups.VServerGroup",
+        "VServerGroupId",
+        "VServerGroupName",
+    )
+    .under("instances", "LoadBalancerId");
+    groups.regional = true;
+    groups.total_path = None;
+    groups.columns = vec![
+        col("vServer Group Name", "VServerGroupName", ColumnKind::Text),
+        col("vServer Group ID", "VServerGroupId", ColumnKind::Mono),
+        col("Servers", "ServerCount", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    groups.creates = vec![
+        form(
+            "create-vserver-group",
+            "Create vServer Group",
+            "Create vServer Group",
+            Container::Page,
+            "CreateVServerGroup",
+            vec![step(
+                "",
+                vec![
+                    field("vServer Group Name", "VServerGroupName", FieldKind::Text)
+                        .placeholder("Enter a name")
+                        .help("1 to 80 characters: letters, digits, hyphens (-), forward slashes (/), periods (.) and underscores (_)."),
+                    // The page names the two boxes as fields of their own.
+                    field("Tag Key", "Tag.1.Key", FieldKind::Text).placeholder("Enter a tag key"),
+                    field("Tag Value", "Tag.1.Value", FieldKind::Text).placeholder("Enter a tag value"),
+                    field(
+                        "Selected Servers",
+                        "BackendServers",
+                        FieldKind::Picked(Box::new(servers_panel("vserver-group-servers", "", true))),
+                    ),
+                ],
+            )],
+        )
+        .submit("Create")
+        .success("The vServer group is created."),
+    ];
+    groups.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteVServerGroup",
+        "VServerGroupId",
+        confirm("Delete vServer Group", "Are you sure you want to delete the vServer group?"),
+    )];
+    groups
+}
+
+/// The listener wizard (add-tcp-listener.md, add-http-listener.md, add-https-listener.md): the
+/// protocol chosen in its first step picks the operation it calls (`CreateLoadBalancerHTTPListener`
+/// for HTTP); an HTTPS listener has an SSL Certificates step with its server certificate.
 fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
-    let protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP")];
+    let protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP"), ("HTTPS", "HTTPS")];
+    // add-https-listener.md: with HTTPS, the backend protocol is HTTP.
+    let backend_protocols = [("TCP", "TCP"), ("UDP", "UDP"), ("HTTP", "HTTP")];
     form(
         id,
         trigger,
@@ -357,7 +433,7 @@ fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
                     field("Select Listener Protocol", "ListenerProtocol", radio(&protocols))
                         .default("TCP")
                         .not_sent(),
-                    field("Backend Protocol", "BackendProtocol", select(&protocols))
+                    field("Backend Protocol", "BackendProtocol", select(&backend_protocols))
                         .default("TCP")
                         .not_sent()
                         .help("The protocol the listener uses to reach backend servers: the listener's own."),
@@ -389,6 +465,15 @@ fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
                     .help("HTTP listeners: redirect requests to an HTTPS listener, which must exist."),
                 ],
             ),
+            step(
+                "SSL Certificates",
+                vec![
+                    field("Server Certificate", "ServerCertificateId", resources("slb", "certificates"))
+                        .required()
+                        .placeholder("Select a server certificate"),
+                ],
+            )
+            .shown_when("ListenerProtocol", "HTTPS"),
             step(
                 "Backend Servers",
                 vec![
@@ -446,6 +531,78 @@ fn listeners() -> PageSpec {
     ];
     listeners.creates = vec![listener_wizard("add-listener", "Add Listener")];
     listeners
+}
+
+/// create-certificate.md: CLB > Certificates, the server certificates HTTPS listeners use, and Add
+/// Certificate, a panel that takes a certificate of Certificate Management Service (Alibaba Cloud
+/// Certificates) or a third-party one (its PEM certificate and private key) for a region.
+fn certificates() -> PageSpec {
+    let mut certs = page(
+        "certificates",
+        "Certificates",
+        "DescribeServerCertificates",
+        "ServerCertificates.ServerCertificate",
+        "ServerCertificateId",
+        "ServerCertificateName",
+    );
+    certs.total_path = None;
+    certs.columns = vec![
+        col("Certificate Name", "ServerCertificateName", ColumnKind::Text),
+        col("Certificate ID", "ServerCertificateId", ColumnKind::Mono),
+        col("Certificate Source", "IsAliCloudCertificate", ColumnKind::Text)
+            .labels(&[("1", "Alibaba Cloud Certificates"), ("0", "Third-party Certificates")]),
+        col("Fingerprint", "Fingerprint", ColumnKind::Mono),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    let source = "CertificateSource";
+    let (alicloud, third_party) = ("alicloud", "third-party");
+    certs.creates = vec![
+        form(
+            "add-certificate",
+            "Add Certificate",
+            "Add Certificate",
+            Container::Drawer,
+            "UploadServerCertificate",
+            vec![step(
+                "",
+                vec![
+                    field(
+                        "Certificate Source",
+                        source,
+                        radio(&[(alicloud, "Alibaba Cloud Certificates"), (third_party, "Third-party Certificates")]),
+                    )
+                    .default(alicloud)
+                    .not_sent(),
+                    // Certificate Management Service is not emulated: its list is empty.
+                    field("Certificate", "AliCloudCertificateId", select(&[]))
+                        .required()
+                        .placeholder("Select a certificate")
+                        .shown_when(source, alicloud),
+                    field("Certificate Name", "ServerCertificateName", FieldKind::Text)
+                        .shown_when(source, third_party),
+                    field("Public Key Certificate", "ServerCertificate", FieldKind::Content)
+                        .required()
+                        .placeholder("-----BEGIN CERTIFICATE-----")
+                        .shown_when(source, third_party),
+                    field("Private Key", "PrivateKey", FieldKind::Content)
+                        .required()
+                        .placeholder("-----BEGIN PRIVATE KEY-----")
+                        .shown_when(source, third_party),
+                    field("Region", "RegionId", FieldKind::Select(OptionSource::Regions)).required(),
+                ],
+            )],
+        )
+        .submit("Create")
+        .success("The certificate is created."),
+    ];
+    certs.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteServerCertificate",
+        "ServerCertificateId",
+        confirm("Delete Certificate", "Are you sure you want to delete the certificate?"),
+    )];
+    certs
 }
 
 pub fn slb() -> ProductSpec {
@@ -562,15 +719,28 @@ pub fn slb() -> ProductSpec {
         "default-server-group",
         "LoadBalancerId",
     ));
+    // create-vserver-group.md: the instance's vServer groups tab.
+    lbs.tabs.push(children("vServer groups", "slb", "vserver-groups", "LoadBalancerId"));
     ProductSpec {
         code: s("slb"),
         api: s("slb"),
         name: s("Classic Load Balancer (CLB)"),
         nav: nav(&[(
             "CLB",
-            &[("Instances", "instances"), ("Expired Instances", "expired-instances")],
+            &[
+                ("Instances", "instances"),
+                ("Expired Instances", "expired-instances"),
+                ("Certificates", "certificates"),
+            ],
         )]),
-        pages: vec![lbs, expired_instances(), listeners(), default_server_group()],
+        pages: vec![
+            lbs,
+            expired_instances(),
+            listeners(),
+            default_server_group(),
+            vserver_groups(),
+            certificates(),
+        ],
     }
 }
 

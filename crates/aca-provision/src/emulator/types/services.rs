@@ -1,4 +1,5 @@
 //! Network services and operations: `alicloud_slb_load_balancer` (and `alicloud_slb`, CLB),
+//! `alicloud_slb_server_certificate` (a CLB server certificate for HTTPS listeners),
 //! `alicloud_alidns_domain` (and `alicloud_dns_domain`), `alicloud_alidns_record` (Alibaba Cloud
 //! DNS), `alicloud_cms_alarm_contact` and `alicloud_cms_alarm_contact_group` (CloudMonitor).
 
@@ -7,6 +8,7 @@ use super::{Arg, IdFrom, Ready, RpcType, Source, TAGS, arg, list, local, lower, 
 pub static TYPES: &[&RpcType] = &[
     &SLB_LOAD_BALANCER,
     &SLB,
+    &SLB_SERVER_CERTIFICATE,
     &ALIDNS_DOMAIN,
     &DNS_DOMAIN,
     &ALIDNS_RECORD,
@@ -84,6 +86,48 @@ pub static SLB_LOAD_BALANCER: RpcType = RpcType {
 pub static SLB: RpcType = RpcType {
     name: "alicloud_slb",
     ..SLB_LOAD_BALANCER
+};
+
+const SERVER_CERTIFICATE_ARGS: &[Arg] = &[
+    arg("server_certificate_name", "ServerCertificateName"),
+    arg("name", "ServerCertificateName"),
+    arg("server_certificate", "ServerCertificate"),
+    arg("private_key", "PrivateKey"),
+    arg("alicloud_certificate_id", "AliCloudCertificateId"),
+    arg("alicloud_certificate_name", "AliCloudCertificateName"),
+    arg("alicloud_certificate_region_id", "AliCloudCertificateRegionId"),
+    arg("resource_group_id", "ResourceGroupId"),
+    TAGS,
+];
+
+/// A server certificate uploaded to CLB (`UploadServerCertificate`): a third-party one, from its
+/// PEM certificate and private key, or one of Certificate Management Service by its id.
+pub static SLB_SERVER_CERTIFICATE: RpcType = RpcType {
+    name: "alicloud_slb_server_certificate",
+    code: "slb",
+    product: "CLB",
+    args: SERVER_CERTIFICATE_ARGS,
+    name_arguments: &["server_certificate_name", "name"],
+    fixed: &[],
+    vpc_of_vswitch: None,
+    create: "UploadServerCertificate",
+    id: IdFrom::Response("/ServerCertificateId"),
+    read: "DescribeServerCertificates",
+    read_params: &[("ServerCertificateId", Source::Id)],
+    item_at: "/ServerCertificates/ServerCertificate",
+    match_field: Some("ServerCertificateId"),
+    attributes: &[
+        ("server_certificate_name", "/ServerCertificateName"),
+        ("name", "/ServerCertificateName"),
+        ("fingerprint", "/Fingerprint"),
+        ("resource_group_id", "/ResourceGroupId"),
+    ],
+    gone_when: None,
+    ready: None,
+    settle: &[],
+    delete: "DeleteServerCertificate",
+    delete_params: &[("ServerCertificateId", Source::Id)],
+    purge: None,
 };
 
 const DOMAIN_ARGS: &[Arg] = &[

@@ -1,0 +1,141 @@
+//! Server certificates of CLB's HTTPS listeners: uploaded third-party certificates (a PEM
+//! certificate and its private key). Certificates of Alibaba Cloud Certificate Management Service
+//! are not emulated: none exists, so naming one is the real API's not-found error.
+
+use sha1::{Digest, Sha1};
+
+use super::*;
+
+/// `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----`, as the API takes the certificate.
+fn check_pem(param: &str, text: &str, begin: &str, end: &str) -> Result<(), ApiError> {
+    let text = text.trim();
+    if text.starts_with(begin) && text.ends_with(end) && text.len() > begin.len() + end.len() {
+        Ok(())
+    } else {
+        Err(ApiError::invalid_parameter(param, format!("not a PEM block from {begin} to {end}")))
+    }
+}
+
+/// A private key in PEM: PKCS#8 (`PRIVATE KEY`) or RSA and EC keys of their own.
+fn check_private_key(text: &str) -> Result<(), ApiError> {
+    let text = text.trim();
+    let ok = ["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"].iter().any(|kind| {
+        text.starts_with(&format!("-----BEGIN {kind}-----")) && text.ends_with(&format!("-----END {kind}-----"))
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::invalid_parameter("PrivateKey", "not a PEM private key"))
+    }
+}
+
+/// The certificate's SHA-1 fingerprint, colon-separated, as `Fingerprint` shows it.
+fn fingerprint(certificate: &str) -> String {
+    Sha1::digest(certificate.trim().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// An id in the real form: `<16 digits>_<hex time>_<10 digits>_-1`.
+fn certificate_id(now_ms: i64) -> String {
+    let mut rng = rand::rng();
+    format!(
+        "{}_{now_ms:x}_{}_-1",
+        rng.random_range(1_000_000_000_000_000_u64..10_000_000_000_000_000),
+        rng.random_range(1_000_000_000_u64..10_000_000_000)
+    )
+}
+
+pub(super) fn upload_server_certificate(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    region(&ctx.region)?;
+    if let Some(cas_id) = p.get("AliCloudCertificateId") {
+        // Certificate Management Service holds no certificate here.
+        return Err(ApiError::not_found("AliCloudCertificateId", cas_id));
+    }
+    let certificate = p.required("ServerCertificate")?;
+    check_pem(
+        "ServerCertificate",
+        certificate,
+        "-----BEGIN CERTIFICATE-----",
+        "-----END CERTIFICATE-----",
+    )?;
+    check_private_key(p.required("PrivateKey")?)?;
+    let name = p.get("ServerCertificateName").unwrap_or("");
+    if name.chars().count() > 80 {
+        return Err(ApiError::invalid_parameter("ServerCertificateName", "at most 80 characters"));
+    }
+    let tags = crate::products::tags::tags(p)?;
+    let id = certificate_id(ctx.now_ms);
+    let print = fingerprint(certificate);
+    let cert = Resource::new(SERVER_CERTIFICATE, id.clone(), &ctx.region.clone(), name, "Available", ctx.now_ms)
+        .with("Fingerprint", print.clone())
+        .with("IsAliCloudCertificate", 0)
+        .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
+        .with("Tags", tags);
+    ctx.put(cert);
+    Ok(json!({
+        "ServerCertificateId": id,
+        "ServerCertificateName": name,
+        "Fingerprint": print,
+        "RegionId": ctx.region,
+        "IsAliCloudCertificate": 0,
+        "CreateTime": iso8601(ctx.now_ms),
+        "CreateTimeStamp": ctx.now_ms,
+    }))
+}
+
+fn certificate_json(cert: &Resource) -> Value {
+    json!({
+        "ServerCertificateId": cert.id,
+        "ServerCertificateName": cert.name,
+        "Fingerprint": cert.attr_str("Fingerprint"),
+        "RegionId": cert.region,
+        "RegionIdAlias": cert.region,
+        "IsAliCloudCertificate": cert.attr_i64("IsAliCloudCertificate").unwrap_or(0),
+        "AliCloudCertificateId": "",
+        "AliCloudCertificateName": "",
+        "ResourceGroupId": cert.attr_str("ResourceGroupId"),
+        "CreateTime": iso8601(cert.created_ms),
+        "CreateTimeStamp": cert.created_ms,
+        "Tags": { "Tag": cert.attrs.get("Tags").cloned().unwrap_or_else(|| json!([])) },
+    })
+}
+
+pub(super) fn describe_server_certificates(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    region(&ctx.region)?;
+    let id = p.get("ServerCertificateId");
+    let items: Vec<Value> = ctx
+        .list(SERVER_CERTIFICATE)
+        .iter()
+        .filter(|c| id.is_none_or(|id| c.id == id))
+        .map(certificate_json)
+        .collect();
+    Ok(json!({ "ServerCertificates": { "ServerCertificate": items } }))
+}
+
+/// A certificate of the request's region, by `ServerCertificateId`.
+pub(super) fn find_certificate(ctx: &OpCtx<'_>, p: &Params) -> Result<Resource, ApiError> {
+    let id = p.required("ServerCertificateId")?;
+    ctx.find(SERVER_CERTIFICATE, id, "ServerCertificateId")
+        .ok()
+        .filter(|c| c.region == ctx.region)
+        .ok_or_else(|| ApiError::not_found("ServerCertificateId", id))
+}
+
+pub(super) fn delete_server_certificate(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let cert = find_certificate(ctx, p)?;
+    let used = ctx
+        .list(LISTENER)
+        .iter()
+        .any(|l| l.attr_str("ServerCertificateId") == cert.id);
+    if used {
+        return Err(ApiError::incorrect_status(
+            "ServerCertificateInUse",
+            "The server certificate is used by a listener.",
+        ));
+    }
+    ctx.delete(&cert.id);
+    Ok(json!({}))
+}
