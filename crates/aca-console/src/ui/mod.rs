@@ -39,7 +39,7 @@ pub mod session;
 pub mod spec;
 
 use render::{ListData, ListQuery, SelectOptions, View, display, lookup};
-use spec::{ActionKind, Container, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
+use spec::{ActionKind, Container, Field, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
 
 const CONSOLE_JS: &str = include_str!("../../assets/console.js");
 const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
@@ -217,6 +217,7 @@ struct PageQuery {
     q: Option<String>,
     marker: Option<String>,
     dir: Option<String>,
+    filter: Option<String>,
 }
 
 async fn home(
@@ -359,6 +360,11 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
     }
     if !s.resource_group.is_empty() && page.regional {
         params.insert("ResourceGroupId", s.resource_group.clone());
+    }
+    if let Some(filter) = page.filter.as_ref().filter(|_| !query.filter.is_empty()) {
+        for (k, v) in &filter.params {
+            params.insert(k.clone(), v.replace("{v}", &query.filter));
+        }
     }
     if let Some(option) = page.search.get(query.search_key).filter(|_| !query.q.is_empty()) {
         for (k, v) in &option.params {
@@ -506,9 +512,20 @@ fn select_options<'a>(
     parent: Option<&str>,
     ip: &str,
 ) -> SelectOptions {
+    field_options(console, s, forms.flat_map(FormSpec::fields), parent, ip)
+}
+
+/// The options of the resource selects among `fields`, keyed `product/page`.
+fn field_options<'a>(
+    console: &Console,
+    s: &Session,
+    fields: impl Iterator<Item = &'a Field>,
+    parent: Option<&str>,
+    ip: &str,
+) -> SelectOptions {
     let mut out = SelectOptions::new();
-    for form in forms {
-        for field in form.fields() {
+    {
+        for field in fields {
             let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
                 continue;
             };
@@ -567,6 +584,7 @@ fn list_query(q: &PageQuery) -> ListQuery {
         q: q.q.clone().unwrap_or_default().trim().to_owned(),
         marker: q.marker.clone().unwrap_or_default(),
         dir: q.dir.clone().unwrap_or_default(),
+        filter: q.filter.clone().unwrap_or_default().trim().to_owned(),
     }
 }
 
@@ -600,7 +618,10 @@ async fn list(
         }
         data
     };
-    let options = select_options(&console, &s, page_forms(page), None, &ip);
+    let fields = page_forms(page)
+        .flat_map(FormSpec::fields)
+        .chain(page.filter.as_ref().map(|f| &f.field));
+    let options = field_options(&console, &s, fields, None, &ip);
     page_html(StatusCode::OK, render::list_page(&v, page, &data, &query, &options))
 }
 

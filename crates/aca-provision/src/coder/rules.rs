@@ -162,7 +162,9 @@ pub fn needs_of_task(task: &str, product: Option<&str>) -> Vec<Need> {
 /// request names must exist.
 pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec<Need> {
     let mut wanted: Vec<&'static str> = needs_of_task(task, product).iter().map(|n| n.key).collect();
-    for sentence in request.split(['.', ';', '\n']).filter(|s| !negates(s)) {
+    // A colon ends a clause too: "… which lists none: Click the Instance ID drop-down list" says
+    // what is missing before it names what the step needs.
+    for sentence in request.split(['.', ';', ':', '\n']).filter(|s| !negates(s)) {
         for target in mentions(sentence, product) {
             let (Target::Resource(key) | Target::PartOf(key)) = target;
             with_parents(key, &mut wanted);
@@ -282,6 +284,16 @@ mod tests {
             ["vpc", "vswitch", "security_group", "instance", "disk"]
         );
         assert_eq!(keys("Release an instance", "rds"), ["vpc", "vswitch", "rds"]);
+    }
+
+    #[test]
+    fn an_empty_instance_id_list_asks_for_a_kms_instance_with_a_key() {
+        let request = "Step Step 1 › 2 chooses an existing resource in the drop-down list \"Instance ID\", which lists none: Click the Generic Secrets tab, select the required instance ID from the Instance ID drop-down list, and then click Create Secret.";
+        let keys: Vec<&str> = needs_of_request("Create a generic secret", request, Some("kms"))
+            .iter()
+            .map(|n| n.key)
+            .collect();
+        assert_eq!(keys, ["vpc", "vswitch", "kms_instance", "kms_instance_key"]);
     }
 
     #[test]
