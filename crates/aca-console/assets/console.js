@@ -889,6 +889,11 @@
       url.searchParams.set('region', ev.detail.value);
       url.searchParams.delete('page');
       location.href = url.toString();
+    } else if (name === 'filter' && select.closest('[data-list-filter]')) {
+      var next = new URL(location.href);
+      next.searchParams.set('filter', ev.detail.value);
+      next.searchParams.delete('page');
+      location.href = next.toString();
     } else if (name === 'resourceGroup') {
       document.cookie = 'aca_console_rg=' + ev.detail.value + '; path=/';
       location.reload();

@@ -135,6 +135,8 @@ const ACCESS_KEY_OBJECTS: &[&str] = &["AccessKey pair", "AccessKey"];
 const KMS: &str = "Kms";
 const KMS_KEY: Option<&str> = Some("ACS::KMS::Key");
 const KMS_ALIAS: Option<&str> = Some("ACS::KMS::Alias");
+const KMS_SECRET: Option<&str> = Some("ACS::KMS::Secret");
+const SECRET_OBJECTS: &[&str] = &["generic secret", "secret"];
 const KEY_OBJECTS: &[&str] = &["customer master key", "CMK", "key"];
 
 const DNS: &str = "Alidns";
@@ -761,6 +763,16 @@ pub static PRODUCTS: &[ProductEntry] = &[
         name: "Key Management Service",
         aliases: &["KMS"],
         operations: &[
+            // Before the keys: "create a generic secret" names its CMK too.
+            api(
+                "CreateSecret",
+                KMS,
+                CREATE,
+                SECRET_OBJECTS,
+                KMS_SECRET,
+                &[("Secret Name", "SecretName"), ("Initial Version", "VersionId")],
+            ),
+            api("DeleteSecret", KMS, DELETE, SECRET_OBJECTS, KMS_SECRET, &[]),
             api(
                 "CreateKey",
                 KMS,

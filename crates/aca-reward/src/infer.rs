@@ -491,6 +491,13 @@ mod tests {
         ] {
             assert_eq!(task_operation(task, &ram).map(|o| o.event_name), Some(event), "{task}");
         }
+        let kms = vec![catalog::product("KMS").unwrap()];
+        for (task, event) in [
+            ("Step 1: Create a generic secret", "CreateSecret"),
+            ("Create a key", "CreateKey"),
+        ] {
+            assert_eq!(task_operation(task, &kms).map(|o| o.event_name), Some(event), "{task}");
+        }
         let tair = vec![catalog::product("Tair").unwrap()];
         assert_eq!(
             task_operation("Restart an instance", &tair).map(|o| o.event_name),

@@ -1,7 +1,13 @@
-//! Key Management Service (API 2016-01-20): customer master keys, their life cycle and their aliases.
+//! Key Management Service (API 2016-01-20): KMS instances, customer master keys, their life cycle
+//! and their aliases, and generic secrets.
 //!
 //! Keys are regional. A key scheduled for deletion stays visible, in state `PendingDeletion`, until its
 //! pending window ends; from then on it is gone, as are the aliases that pointed at it.
+//!
+//! A KMS instance is bought through the billing API (BssOpenApi `CreateInstance`, [`crate::products::bss`])
+//! and is `Uninitialized` until `ConnectKmsInstance` enables it in a VPC. Keys created with
+//! `DKMSInstanceId` and every secret belong to an enabled instance; a secret is encrypted by a
+//! symmetric key of its instance. Releasing an instance releases its keys and secrets.
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -34,13 +40,26 @@ pub static PRODUCT: Product = Product {
         Operation::read("ListAliasesByKeyId", list_aliases_by_key_id),
         Operation::write("UpdateAlias", update_alias),
         Operation::write("DeleteAlias", delete_alias),
+        Operation::read("ListKmsInstances", list_kms_instances),
+        Operation::read("GetKmsInstance", get_kms_instance),
+        Operation::write("ConnectKmsInstance", connect_kms_instance),
+        Operation::write("ReleaseKmsInstance", release_kms_instance),
+        Operation::write("CreateSecret", create_secret),
+        Operation::read("ListSecrets", list_secrets),
+        Operation::read("DescribeSecret", describe_secret),
+        Operation::read("GetSecretValue", get_secret_value),
+        Operation::write("DeleteSecret", delete_secret),
     ],
 };
 
 pub const KEY: &str = "kms.key";
 pub const ALIAS: &str = "kms.alias";
+pub const INSTANCE: &str = "kms.instance";
+pub const SECRET: &str = "kms.secret";
 const KEY_TYPE: &str = "ACS::KMS::Key";
 const ALIAS_TYPE: &str = "ACS::KMS::Alias";
+const INSTANCE_TYPE: &str = "ACS::KMS::Instance";
+const SECRET_TYPE: &str = "ACS::KMS::Secret";
 
 const DAY_MS: Millis = 24 * 60 * 60 * 1000;
 
@@ -164,6 +183,7 @@ fn key_metadata(key: &Resource) -> Value {
         "AutomaticRotation": "Disabled",
         "MaterialExpireTime": "",
         "LastRotationDate": iso8601(key.created_ms),
+        "DKMSInstanceId": key.attr_str("DKMSInstanceId"),
     });
     if let Some(delete_at) = key.attr_i64("DeleteAtMs").filter(|_| key.status == "PendingDeletion") {
         metadata["DeleteDate"] = json!(iso8601(delete_at));
@@ -197,6 +217,10 @@ fn create_key(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
             "the description is longer than 8192 characters",
         ));
     }
+    let instance = match p.get("DKMSInstanceId").filter(|v| !v.is_empty()) {
+        Some(instance_id) => Some(connected_instance(ctx, instance_id)?),
+        None => None,
+    };
     let id = uuid::Uuid::new_v4().to_string();
     let region_id = ctx.region.clone();
     // A key whose material is imported waits for it.
@@ -213,8 +237,12 @@ fn create_key(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .with("ProtectionLevel", protection)
         .with("Origin", origin)
         .with("Creator", ctx.account().id.clone())
-        .with("PrimaryKeyVersion", uuid::Uuid::new_v4().to_string());
+        .with("PrimaryKeyVersion", uuid::Uuid::new_v4().to_string())
+        .with("DKMSInstanceId", instance.as_ref().map_or("", |i| i.id.as_str()));
     let body = json!({ "KeyMetadata": key_metadata(&key) });
+    if let Some(instance) = &instance {
+        ctx.reference(INSTANCE_TYPE, &instance.id);
+    }
     ctx.reference(KEY_TYPE, &id);
     ctx.put(key);
     Ok(body)
@@ -405,6 +433,360 @@ fn delete_alias(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     ctx.reference(ALIAS_TYPE, alias_name);
     ctx.delete(&alias.id);
     Ok(json!({}))
+}
+
+// KMS instances.
+
+fn instance_not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "Forbidden.ResourceNotFound",
+        "The specified KMS instance is not found.",
+    )
+}
+
+/// A KMS instance of the request's region.
+fn find_instance(ctx: &OpCtx<'_>, id: &str) -> Result<Resource, ApiError> {
+    ctx.get(id)
+        .filter(|i| i.kind == INSTANCE && i.region == ctx.region)
+        .ok_or_else(instance_not_found)
+}
+
+/// An instance that keys and secrets can be created in: one that is enabled.
+fn connected_instance(ctx: &OpCtx<'_>, id: &str) -> Result<Resource, ApiError> {
+    let instance = find_instance(ctx, id)?;
+    if instance.status != "Connected" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "Rejected.InstanceNotConnected",
+            format!("The KMS instance {id} is not enabled (its status is {}).", instance.status),
+        ));
+    }
+    Ok(instance)
+}
+
+pub(crate) fn instance_arn(account_id: &str, region: &str, id: &str) -> String {
+    format!("acs:kms:{region}:{account_id}:keystore/{id}")
+}
+
+fn list_kms_instances(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    region(&ctx.region)?;
+    let (page, number, size, total) = paginate(ctx.list(INSTANCE), p, 100)?;
+    let instances: Vec<Value> = page
+        .iter()
+        .map(|i| json!({ "KmsInstanceId": i.id, "KmsInstanceArn": i.attr_str("Arn") }))
+        .collect();
+    Ok(json!({
+        "TotalCount": total, "PageNumber": number, "PageSize": size,
+        "KmsInstances": { "KmsInstance": instances },
+    }))
+}
+
+fn get_kms_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let instance = find_instance(ctx, p.required("KmsInstanceId")?)?;
+    ctx.reference(INSTANCE_TYPE, &instance.id);
+    Ok(json!({ "KmsInstance": {
+        "InstanceId": instance.id,
+        "InstanceName": instance.name,
+        "Status": instance.status,
+        "CreateTime": iso8601(instance.created_ms),
+        "ProductVersion": instance.attr_str("ProductVersion"),
+        "ChargeType": instance.attr_str("ChargeType"),
+        "Spec": instance.attr_i64("Spec").unwrap_or(1000),
+        "KeyNum": instance.attr_i64("KeyNum").unwrap_or(1000),
+        "SecretNum": instance.attr_i64("SecretNum").unwrap_or(0).to_string(),
+        "VpcNum": instance.attr_i64("VpcNum").unwrap_or(1),
+        "VpcId": instance.attr_str("VpcId"),
+        "ZoneIds": instance.attr_str("ZoneIds"),
+        "VswitchIds": instance.attr_str("VswitchIds"),
+        "KmsInstanceArn": instance.attr_str("Arn"),
+    }}))
+}
+
+fn connect_kms_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let mut instance = find_instance(ctx, p.required("KmsInstanceId")?)?;
+    let vpc_id = p.required("VpcId")?;
+    let zone_ids = p.required("ZoneIds")?;
+    let vswitch_ids = p.required("VSwitchIds")?;
+    p.one_of("KMProvider", &["Aliyun"])?;
+    p.required("KMProvider")?;
+    if instance.status != "Uninitialized" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "Rejected.InstanceConnected",
+            "The KMS instance is already enabled.",
+        ));
+    }
+    instance.status = "Connected".to_owned();
+    instance.set("VpcId", vpc_id);
+    instance.set("ZoneIds", zone_ids);
+    instance.set("VswitchIds", vswitch_ids);
+    ctx.reference(INSTANCE_TYPE, &instance.id);
+    ctx.put(instance);
+    Ok(json!({}))
+}
+
+fn release_kms_instance(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let instance = find_instance(ctx, p.required("KmsInstanceId")?)?;
+    p.bool("ForceDeleteWithoutBackup")?;
+    if instance.attr_str("ChargeType") != "PayAsYouGo" {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "Forbidden.SubscriptionInstance",
+            "Subscription instances cannot be released; unsubscribe from them instead.",
+        ));
+    }
+    // Everything in the instance is released with it.
+    for key in ctx.list(KEY).into_iter().filter(|k| k.attr_str("DKMSInstanceId") == instance.id) {
+        for alias in ctx.list(ALIAS).into_iter().filter(|a| a.parent.as_deref() == Some(key.id.as_str())) {
+            ctx.delete(&alias.id);
+        }
+        ctx.delete(&key.id);
+    }
+    for secret in ctx.list(SECRET).into_iter().filter(|s| s.attr_str("DKMSInstanceId") == instance.id) {
+        ctx.delete(&secret.id);
+    }
+    ctx.reference(INSTANCE_TYPE, &instance.id);
+    ctx.delete(&instance.id);
+    Ok(json!({}))
+}
+
+// Secrets.
+
+fn secret_not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "Forbidden.ResourceNotFound",
+        "The specified secret is not found.",
+    )
+}
+
+/// Whether a secret still exists: one scheduled for deletion is gone once its window has passed.
+fn secret_live(secret: &Resource, now_ms: Millis) -> bool {
+    secret.attr_i64("DeleteAtMs").is_none_or(|at| at > now_ms)
+}
+
+fn secrets_here(ctx: &OpCtx<'_>) -> Vec<Resource> {
+    ctx.list(SECRET).into_iter().filter(|s| secret_live(s, ctx.now_ms)).collect()
+}
+
+fn find_secret(ctx: &OpCtx<'_>, name: &str) -> Result<Resource, ApiError> {
+    secrets_here(ctx)
+        .into_iter()
+        .find(|s| s.name == name)
+        .ok_or_else(secret_not_found)
+}
+
+/// Up to 192 letters, digits and `_/+=.@-`; `acs/` is reserved for managed secrets.
+fn check_secret_name(name: &str) -> Result<(), ApiError> {
+    if name.is_empty() || name.chars().count() > 192 {
+        return Err(ApiError::invalid_parameter(
+            "SecretName",
+            "the name must be 1 to 192 characters long",
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '+' | '=' | '.' | '@' | '-'))
+    {
+        return Err(ApiError::invalid_parameter(
+            "SecretName",
+            "only letters, digits, underscores (_), forward slashes (/), plus signs (+), equal signs (=), periods (.), hyphens (-) and at signs (@) are allowed",
+        ));
+    }
+    if name.starts_with("acs/") {
+        return Err(ApiError::invalid_parameter(
+            "SecretName",
+            "the name of a generic secret cannot start with acs/",
+        ));
+    }
+    Ok(())
+}
+
+fn secret_planned_delete(secret: &Resource) -> String {
+    secret.attr_i64("DeleteAtMs").map(iso8601).unwrap_or_default()
+}
+
+fn create_secret(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    region(&ctx.region)?;
+    let name = p.required("SecretName")?;
+    check_secret_name(name)?;
+    let data = p.required("SecretData")?;
+    if data.len() > 30720 {
+        return Err(ApiError::invalid_parameter(
+            "SecretData",
+            "the secret value cannot exceed 30,720 bytes",
+        ));
+    }
+    let data_type = p.one_of("SecretDataType", &["text", "binary"])?.unwrap_or("text");
+    let version = p.required("VersionId")?;
+    if version.is_empty() || version.chars().count() > 64 {
+        return Err(ApiError::invalid_parameter("VersionId", "the version must be 1 to 64 characters long"));
+    }
+    p.one_of("SecretType", &["Generic"])?;
+    let description = p.get("Description").unwrap_or("");
+    // The key and the secret belong to one KMS instance, and the key is symmetric.
+    let key = match p.get("EncryptionKeyId").filter(|v| !v.is_empty()) {
+        Some(_) => Some(resolve_key(ctx, "EncryptionKeyId", p)?),
+        None => None,
+    };
+    let instance_id = p
+        .get("DKMSInstanceId")
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
+        .or_else(|| key.as_ref().map(|k| k.attr_str("DKMSInstanceId").to_owned()).filter(|v| !v.is_empty()))
+        .ok_or_else(|| ApiError::missing_parameter("DKMSInstanceId"))?;
+    let instance = connected_instance(ctx, &instance_id)?;
+    let Some(key) = key else {
+        return Err(ApiError::missing_parameter("EncryptionKeyId"));
+    };
+    if key.attr_str("DKMSInstanceId") != instance.id {
+        return Err(ApiError::invalid_parameter(
+            "EncryptionKeyId",
+            "the key and the secret must belong to the same KMS instance",
+        ));
+    }
+    if key.status != "Enabled" {
+        return Err(rejected_state(&key.status));
+    }
+    if key.attr_str("KeyUsage") != "ENCRYPT/DECRYPT" || key.attr_str("KeySpec").starts_with("RSA") || key.attr_str("KeySpec").starts_with("EC") {
+        return Err(ApiError::invalid_parameter("EncryptionKeyId", "the key must be a symmetric key"));
+    }
+    if secrets_here(ctx).iter().any(|s| s.name == name) {
+        return Err(ApiError::already_exists(
+            "Rejected.ResourceExist",
+            "The resource already exists.",
+        ));
+    }
+    let region_id = ctx.region.clone();
+    let arn = format!("acs:kms:{region_id}:{}:secret/{name}", ctx.account().id);
+    let secret = Resource::new(SECRET, ctx.new_id("secret"), &region_id, name, "Available", ctx.now_ms)
+        .with("Arn", arn.clone())
+        .with("SecretType", "Generic")
+        .with("SecretData", data)
+        .with("SecretDataType", data_type)
+        .with("VersionId", version)
+        .with("Description", description)
+        .with("EncryptionKeyId", key.id.clone())
+        .with("DKMSInstanceId", instance.id.clone());
+    ctx.reference(INSTANCE_TYPE, &instance.id);
+    ctx.reference(KEY_TYPE, &key.id);
+    ctx.reference(SECRET_TYPE, name);
+    ctx.put(secret);
+    Ok(json!({
+        "Arn": arn,
+        "VersionId": version,
+        "SecretName": name,
+        "SecretType": "Generic",
+        "AutomaticRotation": "Disabled",
+        "DKMSInstanceId": instance.id,
+    }))
+}
+
+/// `Filters` of ListSecrets: `[{"Key":"SecretName","Values":["a"]}]`; an item matches when every
+/// filter has a value its field contains.
+fn secret_filters(p: &Params) -> Result<Vec<(String, Vec<String>)>, ApiError> {
+    let Some(text) = p.get("Filters").filter(|t| !t.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let parsed: Vec<Value> = serde_json::from_str(text)
+        .map_err(|e| ApiError::invalid_parameter("Filters", format!("not a JSON list of filters: {e}")))?;
+    parsed
+        .iter()
+        .map(|f| {
+            let key = f["Key"].as_str().unwrap_or_default();
+            if !matches!(key, "SecretName" | "Description" | "DKMSInstanceId") {
+                return Err(ApiError::invalid_parameter("Filters", format!("unknown filter key {key:?}")));
+            }
+            let values = f["Values"]
+                .as_array()
+                .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
+            Ok((key.to_owned(), values))
+        })
+        .collect()
+}
+
+fn list_secrets(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    region(&ctx.region)?;
+    let filters = secret_filters(p)?;
+    let matching: Vec<Resource> = secrets_here(ctx)
+        .into_iter()
+        .filter(|s| {
+            filters.iter().all(|(key, values)| {
+                let field = if key == "SecretName" { s.name.as_str() } else { s.attr_str(key) };
+                values.is_empty() || values.iter().any(|v| field.contains(v.as_str()))
+            })
+        })
+        .collect();
+    let (page, number, size, total) = paginate(matching, p, 100)?;
+    let secrets: Vec<Value> = page
+        .iter()
+        .map(|s| {
+            json!({
+                "SecretName": s.name,
+                "SecretType": s.attr_str("SecretType"),
+                "CreateTime": iso8601(s.created_ms),
+                "UpdateTime": iso8601(s.created_ms),
+                "PlannedDeleteTime": secret_planned_delete(s),
+                "DKMSInstanceId": s.attr_str("DKMSInstanceId"),
+                "EncryptionKeyId": s.attr_str("EncryptionKeyId"),
+            })
+        })
+        .collect();
+    Ok(json!({ "TotalCount": total, "PageNumber": number, "PageSize": size, "SecretList": { "Secret": secrets } }))
+}
+
+fn describe_secret(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let secret = find_secret(ctx, p.required("SecretName")?)?;
+    ctx.reference(SECRET_TYPE, &secret.name);
+    Ok(json!({
+        "Arn": secret.attr_str("Arn"),
+        "SecretName": secret.name,
+        "SecretType": secret.attr_str("SecretType"),
+        "Description": secret.attr_str("Description"),
+        "EncryptionKeyId": secret.attr_str("EncryptionKeyId"),
+        "DKMSInstanceId": secret.attr_str("DKMSInstanceId"),
+        "CreateTime": iso8601(secret.created_ms),
+        "UpdateTime": iso8601(secret.created_ms),
+        "PlannedDeleteTime": secret_planned_delete(&secret),
+        "AutomaticRotation": "Disabled",
+    }))
+}
+
+fn get_secret_value(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let secret = find_secret(ctx, p.required("SecretName")?)?;
+    let version = p.get("VersionId").filter(|v| !v.is_empty());
+    let stage = p.get("VersionStage").filter(|v| !v.is_empty());
+    if version.is_some_and(|v| v != secret.attr_str("VersionId")) || stage.is_some_and(|s| s != "ACSCurrent") {
+        return Err(secret_not_found());
+    }
+    ctx.reference(SECRET_TYPE, &secret.name);
+    Ok(json!({
+        "SecretName": secret.name,
+        "SecretType": secret.attr_str("SecretType"),
+        "SecretData": secret.attr_str("SecretData"),
+        "SecretDataType": secret.attr_str("SecretDataType"),
+        "VersionId": secret.attr_str("VersionId"),
+        "CreateTime": iso8601(secret.created_ms),
+        "VersionStages": { "VersionStage": ["ACSCurrent"] },
+    }))
+}
+
+fn delete_secret(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let mut secret = find_secret(ctx, p.required("SecretName")?)?;
+    let force = p.bool("ForceDeleteWithoutRecovery")?.unwrap_or(false);
+    ctx.reference(SECRET_TYPE, &secret.name);
+    if force {
+        ctx.delete(&secret.id);
+        return Ok(json!({ "SecretName": secret.name }));
+    }
+    let days = p.int_in("RecoveryWindowInDays", 7..=30, 30)?;
+    let at = ctx.now_ms + days * DAY_MS;
+    secret.set("DeleteAtMs", at);
+    let name = secret.name.clone();
+    ctx.put(secret);
+    Ok(json!({ "SecretName": name, "PlannedDeleteTime": iso8601(at) }))
 }
 
 #[cfg(test)]
@@ -610,4 +992,149 @@ mod tests {
         let e = h.err(&PRODUCT, "DescribeKey", &[("KeyId", &key), ("RegionId", "cn-beijing")]);
         assert_eq!(e.code, "Forbidden.KeyNotFound");
     }
+
+    /// A KMS instance bought through BssOpenApi and enabled in a VPC.
+    fn new_instance(h: &TestConsole) -> String {
+        let body = h.ok(
+            &crate::products::bss::PRODUCT,
+            "CreateInstance",
+            &[
+                ("ProductCode", "kms"),
+                ("SubscriptionType", "PayAsYouGo"),
+                ("Parameter.1.Code", "ProductVersion"),
+                ("Parameter.1.Value", "3"),
+            ],
+        );
+        let id = body["Data"]["InstanceId"].as_str().unwrap().to_owned();
+        assert!(id.starts_with("kst-"), "{id}");
+        h.ok(
+            &PRODUCT,
+            "ConnectKmsInstance",
+            &[
+                ("KmsInstanceId", &id),
+                ("VpcId", "vpc-1"),
+                ("ZoneIds", "cn-hangzhou-k,cn-hangzhou-j"),
+                ("VSwitchIds", "vsw-1"),
+                ("KMProvider", "Aliyun"),
+            ],
+        );
+        id
+    }
+
+    fn key_in(h: &TestConsole, instance: &str) -> String {
+        let body = h.ok(&PRODUCT, "CreateKey", &[("DKMSInstanceId", instance)]);
+        assert_eq!(body["KeyMetadata"]["DKMSInstanceId"], instance);
+        body["KeyMetadata"]["KeyId"].as_str().unwrap().to_owned()
+    }
+
+    #[test]
+    fn instances_are_bought_then_enabled() {
+        let h = TestConsole::new();
+        let body = h.ok(
+            &crate::products::bss::PRODUCT,
+            "CreateInstance",
+            &[("ProductCode", "kms"), ("SubscriptionType", "PayAsYouGo")],
+        );
+        let id = body["Data"]["InstanceId"].as_str().unwrap().to_owned();
+        let got = h.ok(&PRODUCT, "GetKmsInstance", &[("KmsInstanceId", &id)]);
+        assert_eq!(got["KmsInstance"]["Status"], "Uninitialized");
+        // Keys need an enabled instance.
+        let e = h.err(&PRODUCT, "CreateKey", &[("DKMSInstanceId", &id)]);
+        assert_eq!(e.code, "Rejected.InstanceNotConnected");
+        let listed = h.ok(&PRODUCT, "ListKmsInstances", &[]);
+        assert_eq!(listed["KmsInstances"]["KmsInstance"][0]["KmsInstanceId"], id);
+        assert_eq!(
+            listed["KmsInstances"]["KmsInstance"][0]["KmsInstanceArn"],
+            format!("acs:kms:cn-hangzhou:{}:keystore/{id}", h.caller.account_id)
+        );
+        let enabled = new_instance(&h);
+        let got = h.ok(&PRODUCT, "GetKmsInstance", &[("KmsInstanceId", &enabled)]);
+        assert_eq!(got["KmsInstance"]["Status"], "Connected");
+        assert_eq!(got["KmsInstance"]["VpcId"], "vpc-1");
+        assert_eq!(
+            h.last_event("ConnectKmsInstance").referenced_resources["ACS::KMS::Instance"],
+            [enabled.as_str()]
+        );
+        let e = h.err(&crate::products::bss::PRODUCT, "CreateInstance", &[("ProductCode", "ecs"), ("SubscriptionType", "PayAsYouGo")]);
+        assert!(e.message.contains("\"ProductCode\""), "{}", e.message);
+    }
+
+    #[test]
+    fn generic_secrets_are_created_in_an_instance_with_its_key() {
+        let h = TestConsole::new();
+        let instance = new_instance(&h);
+        let key = key_in(&h, &instance);
+        let outside = new_key(&h);
+        let params = |key: &str| {
+            vec![
+                ("SecretName", "db-password".to_owned()),
+                ("SecretData", "{\"user\":\"admin\"}".to_owned()),
+                ("VersionId", "v1".to_owned()),
+                ("EncryptionKeyId", key.to_owned()),
+                ("DKMSInstanceId", instance.clone()),
+            ]
+        };
+        let as_refs = |v: &Vec<(&'static str, String)>| v.iter().map(|(k, v)| (*k, v.clone())).collect::<Vec<_>>();
+        let outside_params = as_refs(&params(&outside));
+        let refs: Vec<(&str, &str)> = outside_params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        assert!(h.err(&PRODUCT, "CreateSecret", &refs).message.contains("\"EncryptionKeyId\""));
+        let good = as_refs(&params(&key));
+        let refs: Vec<(&str, &str)> = good.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let body = h.ok(&PRODUCT, "CreateSecret", &refs);
+        assert_eq!(body["SecretName"], "db-password");
+        assert_eq!(body["VersionId"], "v1");
+        assert_eq!(body["DKMSInstanceId"], instance);
+        assert_eq!(
+            body["Arn"],
+            format!("acs:kms:cn-hangzhou:{}:secret/db-password", h.caller.account_id)
+        );
+        let event = h.last_event("CreateSecret");
+        assert_eq!(event.referenced_resources["ACS::KMS::Secret"], ["db-password"]);
+        assert_eq!(h.err(&PRODUCT, "CreateSecret", &refs).code, "Rejected.ResourceExist");
+        let e = h.err(
+            &PRODUCT,
+            "CreateSecret",
+            &[("SecretName", "acs/x"), ("SecretData", "a"), ("VersionId", "v1"), ("EncryptionKeyId", &key)],
+        );
+        assert!(e.message.contains("\"SecretName\""));
+
+        let filter = format!("[{{\"Key\":\"DKMSInstanceId\",\"Values\":[\"{instance}\"]}}]");
+        let listed = h.ok(&PRODUCT, "ListSecrets", &[("Filters", &filter)]);
+        assert_eq!(listed["TotalCount"], 1);
+        assert_eq!(listed["SecretList"]["Secret"][0]["SecretName"], "db-password");
+        let none = h.ok(&PRODUCT, "ListSecrets", &[("Filters", "[{\"Key\":\"DKMSInstanceId\",\"Values\":[\"kst-none\"]}]")]);
+        assert_eq!(none["TotalCount"], 0);
+        let described = h.ok(&PRODUCT, "DescribeSecret", &[("SecretName", "db-password")]);
+        assert_eq!(described["EncryptionKeyId"], key);
+        let value = h.ok(&PRODUCT, "GetSecretValue", &[("SecretName", "db-password")]);
+        assert_eq!(value["SecretData"], "{\"user\":\"admin\"}");
+        assert_eq!(value["SecretDataType"], "text");
+        assert_eq!(value["VersionStages"]["VersionStage"][0], "ACSCurrent");
+
+        h.ok(&PRODUCT, "DeleteSecret", &[("SecretName", "db-password"), ("RecoveryWindowInDays", "7")]);
+        assert!(h.ok(&PRODUCT, "DescribeSecret", &[("SecretName", "db-password")])["PlannedDeleteTime"].as_str().is_some_and(|t| !t.is_empty()));
+        h.advance(7 * DAY_MS);
+        assert_eq!(h.err(&PRODUCT, "GetSecretValue", &[("SecretName", "db-password")]).code, "Forbidden.ResourceNotFound");
+    }
+
+    #[test]
+    fn releasing_an_instance_releases_its_keys_and_secrets() {
+        let h = TestConsole::new();
+        let instance = new_instance(&h);
+        let key = key_in(&h, &instance);
+        h.ok(
+            &PRODUCT,
+            "CreateSecret",
+            &[("SecretName", "token"), ("SecretData", "t"), ("VersionId", "v1"), ("EncryptionKeyId", &key)],
+        );
+        h.ok(&PRODUCT, "ReleaseKmsInstance", &[("KmsInstanceId", &instance)]);
+        assert_eq!(h.ok(&PRODUCT, "ListKmsInstances", &[])["TotalCount"], 0);
+        assert_eq!(h.ok(&PRODUCT, "ListSecrets", &[])["TotalCount"], 0);
+        assert_eq!(h.err(&PRODUCT, "DescribeKey", &[("KeyId", &key)]).code, "Forbidden.KeyNotFound");
+        assert_eq!(
+            h.err(&PRODUCT, "GetKmsInstance", &[("KmsInstanceId", &instance)]).code,
+            "Forbidden.ResourceNotFound"
+        );
+    }
+
 }

@@ -5,6 +5,7 @@ use crate::catalog::Product;
 
 pub mod actiontrail;
 pub mod alb;
+pub mod bss;
 pub mod cms;
 pub mod dns;
 pub mod ecs;
@@ -34,6 +35,7 @@ pub static PRODUCTS: &[&Product] = &[
     &alb::PRODUCT,
     &kvstore::PRODUCT,
     &actiontrail::PRODUCT,
+    &bss::PRODUCT,
 ];
 
 /// The product whose API version this is.

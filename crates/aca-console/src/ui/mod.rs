@@ -39,7 +39,7 @@ pub mod session;
 pub mod spec;
 
 use render::{ListData, ListQuery, SelectOptions, View, display, lookup};
-use spec::{ActionKind, Container, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
+use spec::{ActionKind, Container, Field, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
 
 const CONSOLE_JS: &str = include_str!("../../assets/console.js");
 const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
@@ -219,6 +219,7 @@ struct PageQuery {
     dir: Option<String>,
     /// For a create page of a list nested under a resource: that resource.
     parent: Option<String>,
+    filter: Option<String>,
 }
 
 async fn home(
@@ -361,6 +362,11 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
     }
     if !s.resource_group.is_empty() && page.regional {
         params.insert("ResourceGroupId", s.resource_group.clone());
+    }
+    if let Some(filter) = page.filter.as_ref().filter(|_| !query.filter.is_empty()) {
+        for (k, v) in &filter.params {
+            params.insert(k.clone(), v.replace("{v}", &query.filter));
+        }
     }
     if let Some(option) = page.search.get(query.search_key).filter(|_| !query.q.is_empty()) {
         for (k, v) in &option.params {
@@ -508,9 +514,22 @@ fn select_options<'a>(
     parent: Option<&str>,
     ip: &str,
 ) -> SelectOptions {
+    // A form's own fields and those of the panels that fill its lists.
+    let fields = forms.flat_map(|form| form.fields().chain(form.panels().flat_map(|(_, panel)| panel.fields())));
+    field_options(console, s, fields, parent, ip)
+}
+
+/// The options of the resource selects among `fields`, keyed `product/page`.
+fn field_options<'a>(
+    console: &Console,
+    s: &Session,
+    fields: impl Iterator<Item = &'a Field>,
+    parent: Option<&str>,
+    ip: &str,
+) -> SelectOptions {
     let mut out = SelectOptions::new();
-    for form in forms {
-        for field in form.fields().chain(form.panels().flat_map(|(_, panel)| panel.fields())) {
+    {
+        for field in fields {
             let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
                 continue;
             };
@@ -569,6 +588,7 @@ fn list_query(q: &PageQuery) -> ListQuery {
         q: q.q.clone().unwrap_or_default().trim().to_owned(),
         marker: q.marker.clone().unwrap_or_default(),
         dir: q.dir.clone().unwrap_or_default(),
+        filter: q.filter.clone().unwrap_or_default().trim().to_owned(),
     }
 }
 
@@ -602,7 +622,10 @@ async fn list(
         }
         data
     };
-    let options = select_options(&console, &s, page_forms(page), None, &ip);
+    let fields = page_forms(page)
+        .flat_map(FormSpec::fields)
+        .chain(page.filter.as_ref().map(|f| &f.field));
+    let options = field_options(&console, &s, fields, None, &ip);
     page_html(StatusCode::OK, render::list_page(&v, page, &data, &query, &options))
 }
 

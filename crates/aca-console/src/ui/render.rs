@@ -46,6 +46,8 @@ pub struct ListQuery {
     pub marker: String,
     /// For lists of folders: the folder shown (`docs/`; empty: the top).
     pub dir: String,
+    /// The value chosen in the page's filter drop-down list (empty: none).
+    pub filter: String,
 }
 
 /// Options of resource selects, keyed `product/page`: (value, label).
@@ -582,6 +584,9 @@ fn pagination(view: &View<'_>, page: &PageSpec, data: &ListData, query: &ListQue
             page_path(view, page),
             view.region
         );
+        if !query.filter.is_empty() {
+            url.push_str(&format!("&filter={}", encode(&query.filter)));
+        }
         if !query.q.is_empty() {
             url.push_str(&format!(
                 "&key={}&q={}",
@@ -1139,6 +1144,8 @@ pub fn list_page(
         } @else {
             @if let Some(section) = &page.section { (section_head(page, section)) }
             div id=(format!("list-{}", page.id)) hidden[page.section.as_ref().is_some_and(|s| s.unfold.is_some())] {
+                @if !page.list_tabs.is_empty() { (list_tabs(view, page, &path)) }
+                @if let Some(filter) = &page.filter { (list_filter(filter, query, options)) }
                 div class="toolbar" {
                     (create_buttons(view, page))
                     (search_box(view, page, query, &list_url))
@@ -1190,6 +1197,35 @@ pub fn list_page(
         }
     };
     shell_with(view, page_nav(view, page), page.regional, &page.title, main)
+}
+
+/// The tabs above a list: each a view of it, the first the one shown.
+fn list_tabs(view: &View<'_>, page: &PageSpec, path: &str) -> Markup {
+    html! {
+        div class="tabs list-tabs" role="tablist" {
+            @for (i, label) in page.list_tabs.iter().enumerate() {
+                a class={"tab" @if i == 0 { " active" }} role="tab" aria-selected=(i == 0)
+                    href=(product_url(view, path)) data-ui-tab=(label) { (label) }
+            }
+        }
+    }
+}
+
+/// The drop-down list that narrows the list: choosing an option reloads the list narrowed to it.
+fn list_filter(filter: &ListFilter, query: &ListQuery, options: &SelectOptions) -> Markup {
+    let choices = match filter.field.kind.options() {
+        Some(OptionSource::Static(items)) => items.clone(),
+        Some(OptionSource::Resources { product, page }) => {
+            options.get(&format!("{product}/{page}")).cloned().unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    html! {
+        div class="form-item list-filter" data-ui-field=(filter.field.label) data-list-filter {
+            label class="form-label" { (filter.field.label) }
+            div class="form-control" { (div_select("filter", &choices, &query.filter, "Select", "list-filter-select")) }
+        }
+    }
 }
 
 /// A settings section's heading and, for a folded list, the button that unfolds it.

@@ -309,6 +309,35 @@ pub const TEMPLATES: &[Template] = &[
   pending_window_in_days = 7"#,
         words: "a KMS key",
     },
+    // A pay-as-you-go instance, so teardown can release it (subscription instances cannot be).
+    Template {
+        key: "kms_instance",
+        kind: "alicloud_kms_instance",
+        block: "kms_instance",
+        parents: &["vswitch"],
+        body: r#"  product_version = "3"
+  payment_type    = "PayAsYouGo"
+  vpc_id          = @{vswitch.vpc_id}
+  zone_ids        = ["cn-hangzhou-h", "cn-hangzhou-i"]
+  vswitch_ids     = [@{vswitch.id}]
+  vpc_num         = 1
+  key_num         = 1000
+  secret_num      = 100
+  spec            = 1000"#,
+        words: "an enabled KMS instance",
+    },
+    Template {
+        key: "kms_instance_key",
+        kind: "alicloud_kms_key",
+        block: "instance_key",
+        parents: &["kms_instance"],
+        body: r#"  description            = "doc-key-${var.suffix}"
+  key_spec               = "Aliyun_AES_256"
+  key_usage              = "ENCRYPT/DECRYPT"
+  dkms_instance_id       = @{kms_instance.id}
+  pending_window_in_days = 7"#,
+        words: "a symmetric KMS key in the KMS instance",
+    },
     Template {
         key: "log_project",
         kind: "alicloud_log_project",
@@ -486,6 +515,10 @@ pub const NOUNS: &[Noun] = &[
     noun("ram user", None, Resource("ram_user")),
     noun("user", Some("ram"), Resource("ram_user")),
     noun("group", Some("ram"), Resource("ram_group")),
+    // A KMS instance comes with a key of its own: what its secrets are encrypted with.
+    noun("kms instance", None, Resource("kms_instance_key")),
+    noun("instance id", Some("kms"), Resource("kms_instance_key")),
+    noun("instance", Some("kms"), Resource("kms_instance_key")),
     noun("kms key", None, Resource("kms_key")),
     noun("cmk", None, Resource("kms_key")),
     noun("key", Some("kms"), Resource("kms_key")),

@@ -165,7 +165,7 @@ pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec
     // The agent's request for a drop-down list that offers nothing ("… in the drop-down list
     // "Server Certificate", which lists none: …") asks for what the list names: that "none" is
     // the list's, not an absence the procedure wants.
-    let sentences = request.split(['.', ';', '\n']).map(|s| s.replace(EMPTY_LIST, ""));
+    let sentences = request.split(['.', ';', ':', '\n']).map(|s| s.replace(EMPTY_LIST, ""));
     for sentence in sentences.filter(|s| !negates(s)) {
         for target in mentions(&sentence, product) {
             let (Target::Resource(key) | Target::PartOf(key)) = target;
@@ -304,6 +304,16 @@ mod tests {
             ["vpc", "vswitch", "security_group", "instance", "disk"]
         );
         assert_eq!(keys("Release an instance", "rds"), ["vpc", "vswitch", "rds"]);
+    }
+
+    #[test]
+    fn an_empty_instance_id_list_asks_for_a_kms_instance_with_a_key() {
+        let request = "Step Step 1 › 2 chooses an existing resource in the drop-down list \"Instance ID\", which lists none: Click the Generic Secrets tab, select the required instance ID from the Instance ID drop-down list, and then click Create Secret.";
+        let keys: Vec<&str> = needs_of_request("Create a generic secret", request, Some("kms"))
+            .iter()
+            .map(|n| n.key)
+            .collect();
+        assert_eq!(keys, ["vpc", "vswitch", "kms_instance", "kms_instance_key"]);
     }
 
     #[test]

@@ -402,11 +402,24 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     } else if selects && (enters || step.values.is_empty()) && !unused.is_empty() {
         // "select a zone from the Zone drop-down list", "from the vSwitch and Security Group
-        // drop-down lists": an option in each.
-        out.extend(unused.iter().map(|label| Intent::Choose {
+        // drop-down lists": an option in each. "…from the Instance ID drop-down list, and then
+        // click Create Secret": the labels no list is named by are clicked after.
+        let lists: Vec<&String> = unused.iter().filter(|l| names_a_list(&lower, l, &unused)).collect();
+        let (chosen, clicked): (Vec<&String>, Vec<&String>) = if lists.is_empty() {
+            (unused.iter().collect(), Vec::new())
+        } else {
+            unused.iter().partition(|l| lists.contains(l))
+        };
+        out.extend(chosen.into_iter().map(|label| Intent::Choose {
             labels: vec![label.clone()],
             value: None,
             undocumented: false,
+        }));
+        out.extend(clicked.into_iter().map(|label| Intent::Click {
+            label: label.clone(),
+            row: false,
+            confirm: crate::label::is_confirm_label(label),
+            batch: false,
         }));
     } else if step.actions.contains(&StepAction::Click) || step.actions.contains(&StepAction::Confirm) {
         let last = unused.len().saturating_sub(1);
@@ -743,6 +756,23 @@ pub fn sections(step: &Step) -> Vec<String> {
         .filter(|l| !targets.contains(&normalise(l)))
         .cloned()
         .collect()
+}
+
+/// Whether the sentence names `label` as a drop-down list: "the Zone drop-down list", "the vSwitch
+/// and Security Group drop-down lists".
+fn names_a_list(lower: &str, label: &str, labels: &[String]) -> bool {
+    let label = label.to_lowercase();
+    let Some(at) = lower.find(&label) else {
+        return false;
+    };
+    let rest = lower[at + label.len()..].trim_start();
+    rest.starts_with("drop-down list")
+        || rest.strip_prefix("and ").is_some_and(|rest| {
+            labels.iter().any(|other| {
+                rest.strip_prefix(&other.to_lowercase())
+                    .is_some_and(|r| r.trim_start().starts_with("drop-down list"))
+            })
+        })
 }
 
 #[cfg(test)]

@@ -126,6 +126,20 @@ pub struct PageSpec {
     /// actions (RDS's Operating Status with Release Instance): its heading, the status field, and
     /// the labels of the row actions it offers.
     pub status_area: Option<StatusArea>,
+    /// Tabs above the list, each a view of the page's list (KMS's **Generic Secrets**); the first is
+    /// the one shown. None: the list has no tabs.
+    pub list_tabs: Vec<String>,
+    /// A drop-down list above the list that narrows it (KMS's **Instance ID**).
+    pub filter: Option<ListFilter>,
+}
+
+/// A drop-down list that narrows a list to the items of one resource: the field (its label and its
+/// options) and the list parameters the chosen value sets (`{v}` is the value). Nothing chosen: the
+/// whole list.
+#[derive(Debug, Clone)]
+pub struct ListFilter {
+    pub field: Field,
+    pub params: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -1077,6 +1091,8 @@ pub(crate) fn page(
         empty_codes: Vec::new(),
         whole_config: None,
         folders: None,
+        list_tabs: Vec::new(),
+        filter: None,
     }
 }
 

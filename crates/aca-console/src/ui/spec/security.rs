@@ -768,11 +768,82 @@ pub fn kms() -> ProductSpec {
         ),
     ];
     keys.tabs = vec![basic(&[("Key ID", "KeyId"), ("Key ARN", "KeyArn")])];
+
+    // The KMS instances: what the Instance ID drop-down list of the Secrets page offers.
+    let mut instances = page(
+        "instances",
+        "Instances",
+        "ListKmsInstances",
+        "KmsInstances.KmsInstance",
+        "KmsInstanceId",
+        "KmsInstanceId",
+    );
+    instances.columns = vec![
+        col("Instance ID", "KmsInstanceId", ColumnKind::Text),
+        col("Instance ARN", "KmsInstanceArn", ColumnKind::Mono),
+    ];
+
+    // manage-and-use-generic-secrets (2025-03-18): Resource > Secrets, the Generic Secrets tab, an
+    // instance chosen from the Instance ID drop-down list, then Create Secret.
+    let mut secrets = page(
+        "secrets",
+        "Secrets",
+        "ListSecrets",
+        "SecretList.Secret",
+        "SecretName",
+        "SecretName",
+    );
+    secrets.columns = vec![
+        col("Secret Name", "SecretName", ColumnKind::Text),
+        col("Instance ID", "DKMSInstanceId", ColumnKind::Text),
+        col("Created At", "CreateTime", ColumnKind::Time),
+    ];
+    secrets.page_size = 20;
+    secrets.list_tabs = vec![s("Generic Secrets")];
+    secrets.filter = Some(ListFilter {
+        field: field("Instance ID", "filter", resources("kms", "instances")),
+        params: pairs(&[("Filters", r#"[{"Key":"DKMSInstanceId","Values":["{v}"]}]"#)]),
+    });
+    secrets.creates = vec![
+        form(
+            "create-secret",
+            "Create Secret",
+            "Create Secret",
+            Container::Drawer,
+            "CreateSecret",
+            vec![step(
+                "",
+                vec![
+                    field("Secret Name", "SecretName", FieldKind::Text)
+                        .required()
+                        .help("The secret name is unique within the current region."),
+                    field(
+                        "",
+                        "SecretValueType",
+                        radio(&[("kv", "Secret Key/Value"), ("text", "Plain Text")]),
+                    )
+                    .default("kv")
+                    .not_sent(),
+                    field("Secret Value", "SecretData", FieldKind::Textarea)
+                        .required()
+                        .help("The value cannot exceed 30,720 bytes in length."),
+                    field("Initial Version", "VersionId", FieldKind::Text)
+                        .required()
+                        .default("v1"),
+                    field("CMK", "EncryptionKeyId", resources("kms", "keys"))
+                        .required()
+                        .help("The key that is used to encrypt the current value of the secret."),
+                ],
+            )],
+        )
+        .fixed(&[("SecretType", "Generic"), ("SecretDataType", "text")])
+        .success("The secret is created."),
+    ];
     ProductSpec {
         code: s("kms"),
         api: s("kms"),
         name: s("Key Management Service"),
-        nav: nav(&[("Resource", &[("Keys", "keys")])]),
-        pages: vec![keys],
+        nav: nav(&[("Resource", &[("Keys", "keys"), ("Secrets", "secrets")])]),
+        pages: vec![keys, secrets, instances],
     }
 }

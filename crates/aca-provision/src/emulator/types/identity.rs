@@ -323,6 +323,7 @@ const KMS_KEY_ARGS: &[Arg] = &[
     arg("key_usage", "KeyUsage"),
     arg("protection_level", "ProtectionLevel"),
     arg("origin", "Origin"),
+    arg("dkms_instance_id", "DKMSInstanceId"),
     local("pending_window_in_days"),
     local("deletion_window_in_days"),
     local("status"),
@@ -353,6 +354,7 @@ pub static KMS_KEY: RpcType = RpcType {
         ("status", "/KeyState"),
         ("arn", "/Arn"),
         ("creator", "/Creator"),
+        ("dkms_instance_id", "/DKMSInstanceId"),
     ],
     gone_when: Some(("status", "PendingDeletion")),
     ready: Some(Ready {

@@ -21,6 +21,7 @@ mod compute;
 mod data;
 mod database;
 mod identity;
+mod kms_instance;
 mod network;
 mod services;
 mod storage;
@@ -603,6 +604,7 @@ pub fn resource_types() -> Vec<&'static dyn ResourceType> {
     all.extend(compute::CUSTOM.iter().copied());
     all.extend(storage::TYPES.iter().copied());
     all.extend(alarm::TYPES.iter().copied());
+    all.extend(kms_instance::TYPES.iter().copied());
     all
 }
 
