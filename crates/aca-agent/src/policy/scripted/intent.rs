@@ -1350,6 +1350,29 @@ mod tests {
     }
 
     #[test]
+    fn a_list_named_in_the_step_is_chosen_and_its_other_labels_clicked() {
+        let s = step(
+            "Select the required instance ID from the Instance ID drop-down list, and then click Create Secret.",
+            &["Instance ID", "Create Secret"],
+            vec![StepAction::Select, StepAction::Click],
+        );
+        let got = intents(&s, &Task::default());
+        assert!(
+            got.contains(&Intent::Choose {
+                labels: vec!["Instance ID".into()],
+                value: None,
+                undocumented: false
+            }),
+            "{got:?}"
+        );
+        assert!(
+            got.iter()
+                .any(|i| matches!(i, Intent::Click { label, .. } if label == "Create Secret")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
     fn row_actions_and_menu_paths_are_recognised() {
         let mut s = step(
             "Find the instance and click Stop in the Actions column.",
