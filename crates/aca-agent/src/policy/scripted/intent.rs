@@ -762,17 +762,16 @@ pub fn sections(step: &Step) -> Vec<String> {
 /// and Security Group drop-down lists".
 fn names_a_list(lower: &str, label: &str, labels: &[String]) -> bool {
     let label = label.to_lowercase();
-    let Some(at) = lower.find(&label) else {
-        return false;
-    };
-    let rest = lower[at + label.len()..].trim_start();
-    rest.starts_with("drop-down list")
-        || rest.strip_prefix("and ").is_some_and(|rest| {
-            labels.iter().any(|other| {
-                rest.strip_prefix(&other.to_lowercase())
-                    .is_some_and(|r| r.trim_start().starts_with("drop-down list"))
+    lower.match_indices(&label).any(|(at, _)| {
+        let rest = lower[at + label.len()..].trim_start();
+        rest.starts_with("drop-down list")
+            || rest.strip_prefix("and ").is_some_and(|rest| {
+                labels.iter().any(|other| {
+                    rest.strip_prefix(&other.to_lowercase())
+                        .is_some_and(|r| r.trim_start().starts_with("drop-down list"))
+                })
             })
-        })
+    })
 }
 
 #[cfg(test)]
@@ -1352,8 +1351,8 @@ mod tests {
     #[test]
     fn a_list_named_in_the_step_is_chosen_and_its_other_labels_clicked() {
         let s = step(
-            "Select the required instance ID from the Instance ID drop-down list, and then click Create Secret.",
-            &["Instance ID", "Create Secret"],
+            "Click the Generic Secrets tab, select the required instance ID from the Instance ID drop-down list, and then click Create Secret.",
+            &["Generic Secrets", "Instance ID", "Create Secret"],
             vec![StepAction::Select, StepAction::Click],
         );
         let got = intents(&s, &Task::default());
