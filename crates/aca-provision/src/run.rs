@@ -158,9 +158,11 @@ impl RunProvisioning {
             .collect();
         let provided = match self.coder.provide(&self.page, description, &existing, &self.applier).await {
             Ok(provided) => provided,
-            // Everything the step acts on exists: the agent is told so and looks again (the page may
-            // have led it elsewhere), rather than the run ending as the environment's failure.
-            Err(CoderError::NothingMissing { existing: described, .. }) => {
+            // Everything a step that looked for a resource acts on exists: the agent is told so and
+            // looks again (the page may have led it elsewhere), rather than the run ending as the
+            // environment's failure. A request for something else (a control the resource at hand
+            // disables, a secret) that nothing can provide still ends the run.
+            Err(CoderError::NothingMissing { existing: described, .. }) if looks_for_a_resource(description) => {
                 self.notes.push(format!(
                     "{RUNTIME_NOTE} \"{description}\": nothing was missing ({described} exist already)"
                 ));
@@ -280,6 +282,14 @@ pub async fn apply_and_verify(applier: &impl Applier, meta: &Meta) -> Result<Pro
 
 /// The ids and names the resources' table rows show. The resource a procedure acts on is created
 /// last: it comes first, its id before its name (consoles search by id by default).
+/// Whether the agent asked because it could not find a resource ("Step 3 acts on an existing
+/// resource: …", "… chooses an existing resource in the drop-down list …").
+fn looks_for_a_resource(description: &str) -> bool {
+    ["acts on an existing resource", "chooses an existing resource"]
+        .iter()
+        .any(|phrase| description.contains(phrase))
+}
+
 pub fn names_and_ids(state: &ProvisionState) -> Vec<String> {
     state
         .created()
