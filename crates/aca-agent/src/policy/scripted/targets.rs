@@ -320,20 +320,7 @@ impl ScriptedPolicy {
         }
         // The list on a tab the page does not open (a group's members on Group Members): the rows
         // moved there.
-        for tab in obs
-            .elements
-            .iter()
-            .filter(|e| e.role == Role::Tab && !e.state.selected && !e.state.disabled)
-        {
-            alternatives.push(Alternative::towards(
-                format!("tab {}", tab.name),
-                GuiAction::Click { index: tab.index },
-                format!("look for the resource's row on the \"{}\" tab", tab.name),
-                "the resource's row".to_owned(),
-                format!("{} tab > the resource's row", tab.name),
-                evidence(tab),
-            ));
-        }
+        alternatives.extend(other_tabs(obs, "the resource's row"));
         match self.fallback(ctx, "the resource's row", "", alternatives) {
             // A resource that is not listed is the environment's problem, not the page's.
             Move::GiveUp { reason, .. } => Move::GiveUp { reason, finding: None },
@@ -1037,20 +1024,7 @@ impl ScriptedPolicy {
                 format!("search for \"{name}\""),
             ));
         }
-        for tab in obs
-            .elements
-            .iter()
-            .filter(|e| e.role == Role::Tab && !e.state.selected && !e.state.disabled)
-        {
-            alternatives.push(Alternative::towards(
-                format!("tab {}", tab.name),
-                GuiAction::Click { index: tab.index },
-                format!("look for \"{label}\" on the \"{}\" tab", tab.name),
-                label.to_owned(),
-                format!("{} tab > {label}", tab.name),
-                evidence(tab),
-            ));
-        }
+        alternatives.extend(other_tabs(obs, &format!("\"{label}\"")));
         self.fallback(ctx, &format!("\"{label}\""), label, alternatives)
     }
 }
@@ -1168,4 +1142,23 @@ fn in_later_method(ctx: &Context<'_>, at: usize) -> bool {
         .get(at)
         .and_then(|s| s.section.as_ref())
         .is_some_and(|section| first.is_some_and(|f| f != section))
+}
+
+/// Each tab the page shows besides the selected one, as a place `what` may have moved to.
+fn other_tabs(obs: &aca_core::Observation, what: &str) -> Vec<Alternative> {
+    let documented = what.trim_matches('"');
+    obs.elements
+        .iter()
+        .filter(|e| e.role == Role::Tab && !e.state.selected && !e.state.disabled)
+        .map(|tab| {
+            Alternative::towards(
+                format!("tab {}", tab.name),
+                GuiAction::Click { index: tab.index },
+                format!("look for {what} on the \"{}\" tab", tab.name),
+                documented.to_owned(),
+                format!("{} tab > {documented}", tab.name),
+                evidence(tab),
+            )
+        })
+        .collect()
 }
