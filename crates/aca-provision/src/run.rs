@@ -297,3 +297,24 @@ pub fn names_and_ids(state: &ProvisionState) -> Vec<String> {
         .flat_map(|r| std::iter::once(r.id.clone()).chain(resource_name(r)))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::looks_for_a_resource;
+
+    #[test]
+    fn only_a_request_for_a_resource_not_found_is_answered_with_what_exists() {
+        assert!(looks_for_a_resource(
+            "Step 3 acts on an existing resource: On the Policies page, find the policy."
+        ));
+        assert!(looks_for_a_resource(
+            "Step 2 chooses an existing resource in the drop-down list \"VPC\", which lists none: …"
+        ));
+        assert!(!looks_for_a_resource(
+            "Step 2 turns on \"Automatic renewal\", which the console disables for the resource the run has"
+        ));
+        assert!(!looks_for_a_resource(
+            "Step 5 needs the old password of the account it changes, a secret the page leaves to its reader"
+        ));
+    }
+}
