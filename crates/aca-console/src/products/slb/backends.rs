@@ -125,6 +125,27 @@ pub(super) fn ecs_private_ip(ecs: &Resource) -> String {
     }
 }
 
+/// The backend servers as a load balancer's or vServer group's attribute call lists them: each with
+/// the private IP address of its ECS instance, and its port where it has one.
+pub(super) fn described_backends(ctx: &OpCtx<'_>, list: &[Backend]) -> Vec<Value> {
+    list.iter()
+        .map(|b| {
+            let ip = ctx.get(&b.server_id).map(|ecs| ecs_private_ip(&ecs)).unwrap_or_default();
+            let mut server = json!({
+                "ServerId": b.server_id,
+                "Weight": b.weight,
+                "Type": b.kind,
+                "Description": b.description,
+                "ServerIp": ip,
+            });
+            if let Some(port) = b.port {
+                server["Port"] = json!(port);
+            }
+            server
+        })
+        .collect()
+}
+
 pub(super) fn backends_json(list: &[Backend]) -> Value {
     let servers: Vec<Value> = list
         .iter()

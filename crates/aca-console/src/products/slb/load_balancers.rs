@@ -229,22 +229,7 @@ pub(super) fn describe_load_balancer_attribute(ctx: &mut OpCtx<'_>, p: &Params) 
             })
         })
         .collect();
-    let servers: Vec<Value> = backends(&lb)?
-        .iter()
-        .map(|b| {
-            let ip = ctx
-                .get(&b.server_id)
-                .map(|ecs| ecs_private_ip(&ecs))
-                .unwrap_or_default();
-            json!({
-                "ServerId": b.server_id,
-                "Weight": b.weight,
-                "Type": b.kind,
-                "Description": b.description,
-                "ServerIp": ip,
-            })
-        })
-        .collect();
+    let servers = described_backends(ctx, &backends(&lb)?);
     let mut body = load_balancer_json(&lb);
     let extra = json!({
         "ListenerPorts": { "ListenerPort": ports },

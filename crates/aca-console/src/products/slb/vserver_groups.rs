@@ -101,23 +101,7 @@ pub(super) fn describe_vserver_groups(ctx: &mut OpCtx<'_>, p: &Params) -> Result
 
 pub(super) fn describe_vserver_group_attribute(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let (group, lb) = find_group(ctx, p)?;
-    let servers: Vec<Value> = backends(&group)?
-        .iter()
-        .map(|b| {
-            let ip = ctx
-                .get(&b.server_id)
-                .map(|ecs| ecs_private_ip(&ecs))
-                .unwrap_or_default();
-            json!({
-                "ServerId": b.server_id,
-                "Port": b.port,
-                "Weight": b.weight,
-                "Type": b.kind,
-                "Description": b.description,
-                "ServerIp": ip,
-            })
-        })
-        .collect();
+    let servers = described_backends(ctx, &backends(&group)?);
     ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
     Ok(json!({
         "VServerGroupId": group.id,
