@@ -1350,11 +1350,15 @@ mod tests {
 
     #[test]
     fn a_list_named_in_the_step_is_chosen_and_its_other_labels_clicked() {
-        let s = step(
-            "Click the Generic Secrets tab, select the required instance ID from the Instance ID drop-down list, and then click Create Secret.",
-            &["Generic Secrets", "Instance ID", "Create Secret"],
-            vec![StepAction::Select, StepAction::Click],
-        );
+        // create-secret.md (2025-03-18), step 2, as the parser reads it.
+        let procedure = aca_docs::parse_markdown(
+            "# Manage secrets\n\n## Procedure\n\n\
+             1. Click the **Generic Secrets** tab, select the required instance ID from the **Instance ID** \
+             drop-down list, and then click **Create Secret**. In the panel that appears, configure \
+             parameters based on your business requirements and click **OK**.\n",
+        )
+        .expect("the page parses");
+        let s = procedure.steps[0].clone();
         let got = intents(&s, &Task::default());
         assert!(
             got.contains(&Intent::Choose {
@@ -1367,6 +1371,12 @@ mod tests {
         assert!(
             got.iter()
                 .any(|i| matches!(i, Intent::Click { label, .. } if label == "Create Secret")),
+            "{got:?}"
+        );
+        // The button is no list to choose from.
+        assert!(
+            !got.iter()
+                .any(|i| matches!(i, Intent::Choose { labels, .. } if labels.iter().any(|l| l == "Create Secret"))),
             "{got:?}"
         );
     }
