@@ -193,7 +193,7 @@ impl EmulatorApplier {
             id: id.clone(),
             region: region.to_owned(),
             product: kind.product().to_owned(),
-            attributes: attributes.clone(),
+            attributes: without_secrets(&attributes),
             done: Done::Created,
         });
         let mut current = match kind.ready(&args) {
@@ -214,7 +214,7 @@ impl EmulatorApplier {
         attributes.insert("id".into(), Value::String(id.clone()));
         self.report(Progress::Created { address, id });
         if let Some(record) = state.resources.last_mut() {
-            record.attributes = attributes.clone();
+            record.attributes = without_secrets(&attributes);
         }
         Ok(attributes)
     }
@@ -411,5 +411,36 @@ impl Applier for EmulatorApplier {
             .resources
             .retain(|r| r.done == Done::Created && !gone.contains(&r.address));
         report
+    }
+}
+
+/// Arguments the alicloud provider marks sensitive: never kept in the records, which are written
+/// to disk and shown in reports, as the Terraform path leaves them out of its state too.
+const SECRET_ARGUMENTS: &[&str] = &["password", "account_password", "private_key", "secret"];
+
+/// A resource's attributes as its record keeps them: without its secrets.
+fn without_secrets(attributes: &Attrs) -> Attrs {
+    let mut kept = attributes.clone();
+    kept.retain(|name, _| !SECRET_ARGUMENTS.contains(&name.as_str()));
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Attrs, without_secrets};
+
+    #[test]
+    fn a_record_keeps_no_password_or_private_key() {
+        let attributes: Attrs = serde_json::from_value(json!({
+            "id": "cert-1",
+            "server_certificate_name": "doc-cert",
+            "private_key": "-----BEGIN PRIVATE KEY-----",
+            "password": "Aca#x2026x",
+        }))
+        .unwrap();
+        let kept = without_secrets(&attributes);
+        assert_eq!(kept.keys().collect::<Vec<_>>(), ["id", "server_certificate_name"]);
     }
 }
