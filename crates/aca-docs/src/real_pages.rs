@@ -1,6 +1,7 @@
 //! The real-page corpus's `sources.toml`: for every page of a product folder, the help page it was
-//! written from, that page's date, whether it is the current flow or an old one, and, for an old
-//! one, its current page and the differences (each naming the step where it starts).
+//! written from, that page's date, whether it is the current flow, an old one or a page whose text
+//! is itself defective, and, for an old one, its current page and the differences (each naming the
+//! step where it starts), for a defective one, its defects.
 
 use std::path::{Path, PathBuf};
 
@@ -26,13 +27,16 @@ pub struct PageSource {
     pub url: String,
     /// The help page's own Last Updated date (`YYYY-MM-DD`) or `unknown`.
     pub updated: String,
-    /// `current` or `old`, kept as written so a check can name a wrong value.
+    /// `current`, `old` or `defective`, kept as written so a check can name a wrong value.
     pub flow: String,
     /// Old pages: the current version's file.
     pub current: Option<String>,
     /// Old pages: how the flow differs from the current one, each as `step N: …`.
     #[serde(default)]
     pub differences: Vec<String>,
+    /// Defective pages: what is wrong with the page's own text, each as `step N: …`.
+    #[serde(default)]
+    pub defects: Vec<String>,
     /// The page was written from the archived Markdown source of the help pages.
     #[serde(default)]
     pub archived: bool,

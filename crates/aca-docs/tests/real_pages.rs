@@ -230,8 +230,20 @@ fn problems(root: &Path) -> (Vec<String>, usize) {
             }
             match s.flow.as_str() {
                 "current" => {
+                    if s.current.is_some() || !s.differences.is_empty() || !s.defects.is_empty() {
+                        out.push(format!(
+                            "{at}: a current page names no current page, no differences and no defects"
+                        ));
+                    }
+                }
+                "defective" => {
                     if s.current.is_some() || !s.differences.is_empty() {
-                        out.push(format!("{at}: a current page names no current page and no differences"));
+                        out.push(format!(
+                            "{at}: a defective page names no current page and no differences"
+                        ));
+                    }
+                    if s.defects.iter().all(|d| d.trim().is_empty()) {
+                        out.push(format!("{at}: a defective page must list at least one defect"));
                     }
                 }
                 "old" => {
@@ -239,7 +251,8 @@ fn problems(root: &Path) -> (Vec<String>, usize) {
                         None => out.push(format!("{at}: an old page must name its current page")),
                         Some(c) => {
                             let cur = sources.page.iter().find(|p| &p.file == c);
-                            if !md.contains(c) || cur.is_none_or(|p| p.flow != "current") {
+                            // A defective page is still the current flow: its text is wrong, not its console.
+                            if !md.contains(c) || cur.is_none_or(|p| p.flow != "current" && p.flow != "defective") {
                                 out.push(format!("{at}: current = {c:?} is not a current page of {product}"));
                             }
                         }
@@ -247,8 +260,11 @@ fn problems(root: &Path) -> (Vec<String>, usize) {
                     if s.differences.iter().all(|d| d.trim().is_empty()) {
                         out.push(format!("{at}: an old page must list at least one difference"));
                     }
+                    if !s.defects.is_empty() {
+                        out.push(format!("{at}: an old page lists differences, not defects"));
+                    }
                 }
-                other => out.push(format!("{at}: flow {other:?} is neither current nor old")),
+                other => out.push(format!("{at}: flow {other:?} is not current, old or defective")),
             }
         }
         for file in std::mem::take(&mut md) {
@@ -335,7 +351,7 @@ fn the_checks_catch_a_broken_folder() {
         "# Demo:Orphan\n\n## Procedure\n\n1. Click **OK**.\n",
     )
     .unwrap();
-    for name in ["archived.md", "archived-marked.md"] {
+    for name in ["archived.md", "archived-marked.md", "defective.md"] {
         std::fs::write(
             product.join(name),
             "# Demo:Archived\n\n## Procedure\n\n1. Click **OK**.\n",
@@ -363,11 +379,17 @@ url = "https://github.com/AlibabaCloudDocs/demo/blob/master/intl.en-US/Marked.md
 updated = "unknown"
 flow = "current"
 archived = true
+
+[[page]]
+file = "defective.md"
+url = "https://www.alibabacloud.com/help/en/demo/defective"
+updated = "unknown"
+flow = "defective"
 "#,
     )
     .unwrap();
     let (problems, pages) = problems(dir.path());
-    assert_eq!(pages, 4);
+    assert_eq!(pages, 5);
     let all = problems.join("\n");
     for expected in [
         "no-steps.md: does not parse",
@@ -376,6 +398,7 @@ archived = true
         "no-steps.md: an old page must name its current page",
         "no-steps.md: an old page must list at least one difference",
         "orphan.md: no sources.toml entry",
+        "defective.md: a defective page must list at least one defect",
         "archived.md: url https://github.com/AlibabaCloudDocs/demo/blob/master/intl.en-US/Archived.md is an archived source",
     ] {
         assert!(all.contains(expected), "missing {expected:?} in:\n{all}");

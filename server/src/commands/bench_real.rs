@@ -20,7 +20,9 @@ use crate::verify::target::{ConsoleTarget, emulator_lacks, product_of};
 /// scripted policy on the bundled console's current (2026) release, as a writer's page arrives: no
 /// sidecar. The figures: current pages that pass, current pages called doc_defect (each one a false
 /// alarm), old-flow pages reported as doc_defect with the first defect at a step where
-/// sources.toml says the flow differs, and pages of products the bundled console lacks that
+/// sources.toml says the flow differs, pages whose own text sources.toml calls defective (a live
+/// page's copy-and-paste slip, a stored copy cut off before a required field) reported at that
+/// defect, and pages of products the bundled console lacks that
 /// end environment_failure.
 ///
 /// Prints a table and the figures with their targets; writes OUT/bench.json and every run's report
@@ -54,6 +56,7 @@ struct Planned {
     product: String,
     flow: String,
     differences: Vec<String>,
+    defects: Vec<String>,
     not_emulated: Option<String>,
 }
 
@@ -90,6 +93,7 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
             product: real.product,
             flow: real.source.flow.clone(),
             differences: real.source.differences.clone(),
+            defects: real.source.defects.clone(),
             not_emulated,
         });
     }
@@ -115,6 +119,7 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
                 flow: p.flow.clone(),
                 not_emulated: p.not_emulated.clone(),
                 differences: p.differences.clone(),
+                defects: p.defects.clone(),
                 run,
             }
         },
@@ -160,13 +165,18 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
         &scored.old_not_flagged,
     );
     misses(
+        "pages with a known defect not flagged at it",
+        &scored.defective_not_flagged,
+    );
+    misses(
         "pages of products the console lacks, not ended environment_failure",
         &scored.not_emulated_misreported,
     );
     println!(
-        "\ncurrent pages: {}\nold-flow pages: {}\nunemulated products: {}",
+        "\ncurrent pages: {}\nold-flow pages: {}\npages with a known defect: {}\nunemulated products: {}",
         scored.current.describe(),
         scored.old.describe(),
+        scored.defective.describe(),
         scored.not_emulated.describe()
     );
     print_figures(&scored.figures);

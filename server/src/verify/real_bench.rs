@@ -1,7 +1,8 @@
 //! Scoring verifications of the real-page corpus (pages written from today's help pages, each with
 //! its `sources.toml` entry) against the targets for real documentation: current pages pass and are
-//! not called defects, old-flow pages are flagged at the step where their flow differs, pages of a
-//! product the bundled console lacks end `environment_failure`. Pure: the runs in, the figures out.
+//! not called defects, old-flow pages are flagged at the step where their flow differs, pages whose
+//! own text is defective are flagged at that defect, pages of a product the bundled console lacks
+//! end `environment_failure`. Pure: the runs in, the figures out.
 
 use aca_core::Verdict;
 use aca_docs::real_pages::DifferenceAt;
@@ -12,12 +13,13 @@ use super::bench::{Figure, RunResult, describe_defect};
 pub const CURRENT_PASS_TARGET: f64 = 0.95;
 pub const FALSE_DEFECT_TARGET: f64 = 0.02;
 pub const OLD_FLAGGED_TARGET: f64 = 0.90;
+pub const KNOWN_DEFECT_FLAGGED_TARGET: f64 = 1.0;
 
 /// One real page as the benchmark ran it.
 #[derive(Debug, Clone, Serialize)]
 pub struct RealPageResult {
     pub page: String,
-    /// `current` or `old`.
+    /// `current`, `old` or `defective`.
     pub flow: String,
     /// Why the bundled console cannot show the page's product; `None` when it can.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,6 +27,10 @@ pub struct RealPageResult {
     /// Old pages: the differences `sources.toml` lists, each naming the step where it starts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub differences: Vec<String>,
+    /// Defective pages: the defects of the page's own text `sources.toml` lists, each naming its
+    /// step.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub defects: Vec<String>,
     pub run: RunResult,
 }
 
@@ -33,19 +39,29 @@ impl RealPageResult {
         self.flow == "old"
     }
 
-    /// An old page reported as a defect whose first defect is at a step where `sources.toml` says
-    /// the flow differs (not every listed difference is one a console shows: a log-on sentence in
-    /// place of a deep link is the same console).
-    fn flagged_at_a_difference(&self) -> bool {
+    fn is_defective(&self) -> bool {
+        self.flow == "defective"
+    }
+
+    /// The places the page must be reported at: an old page's differences, a defective page's
+    /// defects.
+    fn listed(&self) -> &[String] {
+        if self.is_defective() {
+            &self.defects
+        } else {
+            &self.differences
+        }
+    }
+
+    /// A page reported as a defect whose first defect is at a step where `sources.toml` says the
+    /// flow differs or the text is wrong (not every listed difference is one a console shows: a
+    /// log-on sentence in place of a deep link is the same console).
+    fn flagged_at_a_listed_step(&self) -> bool {
         let Some(first) = self.run.defects.first() else {
             return false;
         };
         self.run.verdict == Some(Verdict::DocDefect)
-            && (self.differences.is_empty()
-                || self
-                    .differences
-                    .iter()
-                    .any(|d| DifferenceAt::of(d).contains(&first.step)))
+            && (self.listed().is_empty() || self.listed().iter().any(|d| DifferenceAt::of(d).contains(&first.step)))
     }
 }
 
@@ -120,6 +136,9 @@ pub struct RealScore {
     pub current_not_passing: Vec<Miss>,
     /// Old pages of emulated products not flagged at a step where they differ.
     pub old_not_flagged: Vec<Miss>,
+    pub defective: Tally,
+    /// Defective pages of emulated products not flagged at a listed defect.
+    pub defective_not_flagged: Vec<Miss>,
     /// Pages of products the console lacks that did not end `environment_failure`.
     pub not_emulated_misreported: Vec<Miss>,
 }
@@ -130,8 +149,13 @@ fn ratio(numerator: usize, denominator: usize) -> Option<f64> {
 
 fn miss(result: &RealPageResult) -> Miss {
     let mut problem = result.run.first_problem();
-    if result.is_old() && !result.differences.is_empty() {
-        problem = format!("{problem} (differences: {})", result.differences.join("; "));
+    if !result.listed().is_empty() {
+        let what = if result.is_defective() {
+            "defects"
+        } else {
+            "differences"
+        };
+        problem = format!("{problem} ({what}: {})", result.listed().join("; "));
     }
     Miss {
         page: result.page.clone(),
@@ -140,15 +164,35 @@ fn miss(result: &RealPageResult) -> Miss {
     }
 }
 
+fn not_flagged(pages: &[&RealPageResult]) -> Vec<Miss> {
+    pages
+        .iter()
+        .filter(|r| !r.flagged_at_a_listed_step())
+        .map(|r| {
+            let mut m = miss(r);
+            if let Some(d) = r.run.defects.first() {
+                m.problem = format!("first defect {}; {}", describe_defect(d), m.problem);
+            }
+            m
+        })
+        .collect()
+}
+
 /// Scores the runs.
 pub fn score(results: &[RealPageResult]) -> RealScore {
     let emulated = |r: &&RealPageResult| r.not_emulated.is_none();
-    let current: Vec<&RealPageResult> = results.iter().filter(emulated).filter(|r| !r.is_old()).collect();
+    let current: Vec<&RealPageResult> = results
+        .iter()
+        .filter(emulated)
+        .filter(|r| !r.is_old() && !r.is_defective())
+        .collect();
     let old: Vec<&RealPageResult> = results.iter().filter(emulated).filter(|r| r.is_old()).collect();
+    let defective: Vec<&RealPageResult> = results.iter().filter(emulated).filter(|r| r.is_defective()).collect();
     let elsewhere: Vec<&RealPageResult> = results.iter().filter(|r| r.not_emulated.is_some()).collect();
 
     let current_tally = Tally::of(current.iter().map(|r| &r.run));
-    let flagged = old.iter().filter(|r| r.flagged_at_a_difference()).count();
+    let flagged = old.iter().filter(|r| r.flagged_at_a_listed_step()).count();
+    let defects_flagged = defective.iter().filter(|r| r.flagged_at_a_listed_step()).count();
     let env_ended = elsewhere
         .iter()
         .filter(|r| r.run.verdict == Some(Verdict::EnvironmentFailure))
@@ -158,6 +202,7 @@ pub fn score(results: &[RealPageResult]) -> RealScore {
     let false_defects = ratio(current_tally.doc_defect, current.len());
     let old_flagged = ratio(flagged, old.len());
     let env_rate = ratio(env_ended, elsewhere.len());
+    let defective_flagged = ratio(defects_flagged, defective.len());
     let figures = vec![
         Figure {
             name: "current pages passing",
@@ -192,6 +237,16 @@ pub fn score(results: &[RealPageResult]) -> RealScore {
             ),
         },
         Figure {
+            name: "known defects flagged at them",
+            value: defective_flagged,
+            target: format!(">= {:.0}%", KNOWN_DEFECT_FLAGGED_TARGET * 100.0),
+            met: defective_flagged.is_none_or(|v| v >= KNOWN_DEFECT_FLAGGED_TARGET),
+            basis: format!(
+                "{defects_flagged} of {} pages whose own text sources.toml calls defective, doc_defect with the first defect at a listed step",
+                defective.len()
+            ),
+        },
+        Figure {
             name: "unemulated products: env failure",
             value: env_rate,
             target: "= 100%".into(),
@@ -208,17 +263,9 @@ pub fn score(results: &[RealPageResult]) -> RealScore {
         old: Tally::of(old.iter().map(|r| &r.run)),
         not_emulated: Tally::of(elsewhere.iter().map(|r| &r.run)),
         current_not_passing: current.iter().filter(|r| !r.run.passed()).map(|r| miss(r)).collect(),
-        old_not_flagged: old
-            .iter()
-            .filter(|r| !r.flagged_at_a_difference())
-            .map(|r| {
-                let mut m = miss(r);
-                if let Some(d) = r.run.defects.first() {
-                    m.problem = format!("first defect {}; {}", describe_defect(d), m.problem);
-                }
-                m
-            })
-            .collect(),
+        old_not_flagged: not_flagged(&old),
+        defective: Tally::of(defective.iter().map(|r| &r.run)),
+        defective_not_flagged: not_flagged(&defective),
         not_emulated_misreported: elsewhere
             .iter()
             .filter(|r| r.run.verdict != Some(Verdict::EnvironmentFailure))
@@ -260,7 +307,18 @@ mod tests {
             page: name.into(),
             flow: flow.into(),
             not_emulated: not_emulated.then(|| "the bundled console has no ALB console".into()),
-            differences: first.into_iter().map(str::to_owned).collect(),
+            differences: (flow == "old")
+                .then_some(first)
+                .flatten()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            defects: (flow == "defective")
+                .then_some(first)
+                .flatten()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
             run,
         }
     }
@@ -299,6 +357,20 @@ mod tests {
                 run(Some(Verdict::Pass), &[]),
             ),
             page(
+                "ram/add-user-to-group.md",
+                "defective",
+                Some("step Method 2 › 4: the panel of Method 1"),
+                false,
+                run(Some(Verdict::DocDefect), &["Method 2 › 4"]),
+            ),
+            page(
+                "rds/create-account.md",
+                "defective",
+                Some("step 4: the table stops before Password"),
+                false,
+                run(Some(Verdict::Pass), &[]),
+            ),
+            page(
                 "alb/create.md",
                 "current",
                 None,
@@ -319,8 +391,13 @@ mod tests {
         assert!((value("false doc_defect on current pages") - 1.0 / 3.0).abs() < 1e-9);
         assert!((value("old-flow pages flagged at a diff") - 1.0 / 3.0).abs() < 1e-9);
         assert!((value("unemulated products: env failure") - 0.5).abs() < 1e-9);
+        assert!((value("known defects flagged at them") - 0.5).abs() < 1e-9);
         assert!(scored.figures.iter().all(|f| !f.met));
+        // A defective page's defect verdict is expected, so it is no false alarm of a current page.
         assert_eq!(scored.current.describe(), "pass 1, doc_defect 1, error 1");
+        assert_eq!(scored.defective.describe(), "pass 1, doc_defect 1");
+        assert_eq!(scored.defective_not_flagged[0].page, "rds/create-account.md");
+        assert!(scored.defective_not_flagged[0].problem.contains("defects: step 4"));
         assert_eq!(
             scored
                 .old_not_flagged
@@ -349,6 +426,13 @@ mod tests {
                 Some("steps 1-3: x"),
                 false,
                 run(Some(Verdict::DocDefect), &["2"]),
+            ),
+            page(
+                "sls/create-logstore.md",
+                "defective",
+                Some("step 3: Logstore Name is required and never named"),
+                false,
+                run(Some(Verdict::DocDefect), &["3"]),
             ),
         ];
         let scored = score(&results);
