@@ -175,6 +175,11 @@ async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the
         // A panel opened over a panel (Configure Rule Description), from a menu item the page
         // leaves to the reader.
         ("cms", "create-alert-rule.md"),
+        // A step that goes to a page of the project's own navigation pane, which the page leaves its
+        // reader inside, and then to a row's icon menu.
+        ("sls", "delete-logstore.md"),
+        // A live page whose second method copies a step of the first where it does not fit.
+        ("ram", "add-user-to-group.md"),
         ("ack", "first-use-authorization.md"),
     ]);
     let (output, out) = run_bench("real-pages", pages.path(), &["--jobs", "2"]).await;
@@ -194,6 +199,8 @@ async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the
     assert_eq!(verdict("vpc/associate-eip-ecs.md"), "pass", "{shown}");
     assert_eq!(verdict("vpc/associate-eip-ecs-old.md"), "doc_defect", "{shown}");
     assert_eq!(verdict("cms/create-alert-rule.md"), "pass", "{shown}");
+    assert_eq!(verdict("sls/delete-logstore.md"), "pass", "{shown}");
+    assert_eq!(verdict("ram/add-user-to-group.md"), "doc_defect", "{shown}");
     assert_eq!(
         verdict("ack/first-use-authorization.md"),
         "environment_failure",

@@ -76,6 +76,10 @@ pub struct Step {
     /// A menu path, `A > B > C` (or `›`), or the single item of "In the left-side navigation
     /// pane, click X", or the page of a deep link ("Go to ECS console - Snapshots").
     pub menu_path: Vec<String>,
+    /// A navigation path the step follows before its menu path when it names two ("Choose Log
+    /// Storage > Logstores. … find the Logstore and choose ⋯ > Delete").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub navigation: Vec<String>,
     /// The first container the step names ("In the X dialog box", "On the X page").
     pub container: Option<Container>,
     /// The column a row action sits in ("in the Actions column" → `Actions`).

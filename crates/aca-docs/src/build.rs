@@ -392,6 +392,7 @@ impl Builder {
             }
             if step.menu_path.is_empty() {
                 step.menu_path = a.menu_path;
+                step.navigation = a.navigation;
             }
             if step.container.is_none() {
                 step.container = a.container;

@@ -26,6 +26,8 @@ pub(crate) const CONFIRM: &[&str] = &[
 pub(crate) struct Analysis {
     pub labels: Vec<String>,
     pub menu_path: Vec<String>,
+    /// The path before the menu path when the clause names two: see [`aca_core::Step::navigation`].
+    pub navigation: Vec<String>,
     pub container: Option<Container>,
     pub column: Option<String>,
     pub values: Vec<FieldValue>,
@@ -749,6 +751,9 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             continue;
         }
         if !path.is_empty() {
+            if a.navigation.is_empty() && !a.menu_path.is_empty() {
+                a.navigation = std::mem::take(&mut a.menu_path);
+            }
             a.menu_path = path;
         }
     }
@@ -1389,6 +1394,11 @@ mod tests {
             plain("choose Log Storage > Logstores.").menu_path,
             ["Log Storage", "Logstores"]
         );
+        // Two paths: the page to go to, then the row's menu.
+        let a = plain("Choose Log Storage > Logstores. On the Logstores tab, find the Logstore, and then choose Modify a Logstore > Delete.");
+        assert_eq!(a.navigation, ["Log Storage", "Logstores"]);
+        assert_eq!(a.menu_path, ["Modify a Logstore", "Delete"]);
+        assert!(plain("choose More > Release.").navigation.is_empty());
     }
 
     #[test]

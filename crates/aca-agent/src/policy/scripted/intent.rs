@@ -133,6 +133,15 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }
     }
     let mut used: Vec<String> = Vec::new();
+    // "Choose Log Storage > Logstores. On the Logstores tab, find the Logstore … choose ⋯ >
+    // Delete": the page the step works on comes first.
+    if !step.navigation.is_empty() {
+        used.extend(step.navigation.iter().map(|s| normalise(s)));
+        out.push(Intent::Navigate {
+            segments: step.navigation.clone(),
+            at: 0,
+        });
+    }
     if let Some(container) = &step.container {
         // "In the Revoke Permission dialog box, click Revoke Permission": the dialog's button
         // bears the dialog's name, and it is still to be clicked.

@@ -142,6 +142,9 @@ impl ScriptedPolicy {
         if last && page_is(obs, segment) {
             return Move::Done(Some(format!("the {segment} page was already open")));
         }
+        if let Some(entering) = self.enter_resource(ctx, segment) {
+            return entering;
+        }
         if let Some(probing) = self.probe_navigation(ctx, segments) {
             return probing;
         }
@@ -224,6 +227,47 @@ impl ScriptedPolicy {
             segment,
             alternatives,
         )
+    }
+
+    /// "Choose Log Storage > Logstores" on the list of projects: a path the step does not put in
+    /// the console's navigation pane, shown nowhere on a list that holds the task's resource, is the
+    /// pane of that resource's own page (the project that holds the Logstore), where the page
+    /// leaves its reader. The resource is opened from its row, once, and that is no finding: the
+    /// path is then looked for there as written.
+    fn enter_resource(&mut self, ctx: &Context<'_>, segment: &str) -> Option<Move> {
+        let obs = ctx.observation;
+        let step = self.step(ctx)?;
+        let entered = self.tried.iter().any(|t| t == "enter resource");
+        if entered
+            || step.text.to_lowercase().contains("navigation")
+            || open_modal(obs).is_some()
+            || !labelled(obs, segment, CLICKABLE, |m| m != LabelMatch::Overlap).is_empty()
+        {
+            return None;
+        }
+        if list_is_empty(obs) {
+            return Some(self.empty_list(ctx));
+        }
+        if ctx.task.resource_report.is_none() && !self.asked_resource {
+            return Some(Move::Provision(self.resource_description(ctx)));
+        }
+        let names = Self::resource_names(ctx);
+        let link = obs.elements.iter().find(|e| {
+            e.role == Role::Link
+                && row_of(e).is_some()
+                && names.iter().any(|n| normalise(&e.name) == normalise(n))
+        })?;
+        self.tried.push("enter resource".into());
+        Some(Move::Act {
+            action: GuiAction::Click { index: link.index },
+            goal: format!(
+                "open \"{}\", whose own page holds \"{segment}\" (the page leaves its reader inside it)",
+                link.name
+            ),
+            grounding: None,
+            effect: Effect::Nothing,
+            failed: None,
+        })
     }
 
     /// The rows a step acts on: the one it names ("find the **default** whitelist") or one the
