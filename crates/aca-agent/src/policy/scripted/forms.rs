@@ -6,6 +6,7 @@ use aca_core::{ActionOutcome, Element, GuiAction, NotActionable, Parameter, Plac
 use super::alternative::{Alternative, scroll_alternative};
 use super::ground::{
     Preference, container_of, evidence, field_of_error, in_place, labelled, modal_of, open_modal, options_of, renamed,
+    section_of_error,
     same_place,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
@@ -126,9 +127,16 @@ impl ScriptedPolicy {
         }
         let mut inserted = Vec::new();
         let mut messages = Vec::new();
+        let mut unnamed_sections = Vec::new();
         for error in &errors {
             messages.push(aca_core::observation::quote(&error.name));
             let Some(field) = field_of_error(obs, error) else {
+                // A section the console requires, opened by a control the page never names.
+                if let Some(trigger) = section_of_error(obs, error)
+                    && !documented_anywhere(ctx, &trigger.name)
+                {
+                    unnamed_sections.push((trigger, error));
+                }
                 continue;
             };
             let value = documented_value(ctx, self.step, &field.name);
@@ -205,9 +213,20 @@ impl ScriptedPolicy {
         }
         self.confirm_clicked = false;
         if inserted.is_empty() {
+            // What the console requires there is a whole part of the form the page leaves out.
+            let finding = unnamed_sections.first().map(|(trigger, error)| Finding {
+                kind: FindingKind::Undocumented,
+                documented: String::new(),
+                observed: format!(
+                    "required section \"{}\" ({})",
+                    trigger.name,
+                    aca_core::observation::quote(&error.name)
+                ),
+                evidence: evidence(trigger),
+            });
             return Move::GiveUp {
                 reason: format!("the console refused the form: {}", messages.join(", ")),
-                finding: None,
+                finding,
             };
         }
         self.failure = Some(format!("the console refused the form: {}", messages.join(", ")));

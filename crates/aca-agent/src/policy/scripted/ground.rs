@@ -281,12 +281,30 @@ pub fn field_of_error<'o>(observation: &'o Observation, error: &Element) -> Opti
             let name = normalise(&e.name);
             !name.is_empty() && message.starts_with(&name)
         });
-    named.or_else(|| {
-        observation.elements[..at]
-            .iter()
-            .rev()
-            .find(|e| field(e) && container_of(e) == container_of(error))
-    })
+    named.or_else(|| owner_of_error(observation, at, error).filter(field))
+}
+
+/// The control a message without a field of its own belongs to: the nearest field or section
+/// trigger before it in its container.
+fn owner_of_error<'o>(observation: &'o Observation, at: usize, error: &Element) -> Option<&'o Element> {
+    let owner = |e: &&Element| {
+        matches!(e.role, Role::Textbox | Role::Combobox | Role::Checkbox | Role::Switch) || is_section_trigger(e)
+    };
+    observation.elements[..at]
+        .iter()
+        .rev()
+        .find(|e| owner(e) && container_of(e) == container_of(error))
+}
+
+fn is_section_trigger(element: &Element) -> bool {
+    element.role == Role::Button && element.state.expanded.is_some()
+}
+
+/// "This section is required." under an **Add Rule** button: the button that opens the section a
+/// field error is about, when the error belongs to no field.
+pub fn section_of_error<'o>(observation: &'o Observation, error: &Element) -> Option<&'o Element> {
+    let at = observation.elements.iter().position(|e| e.index == error.index)?;
+    owner_of_error(observation, at, error).filter(|e| is_section_trigger(e))
 }
 
 /// A search box on the page.

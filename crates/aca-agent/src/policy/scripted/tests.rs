@@ -1922,3 +1922,63 @@ fn a_required_check_box_the_console_asks_for_is_ticked() {
     let report = report(&episode, true);
     assert!(report.defects.is_empty(), "{:?}", report.defects);
 }
+
+/// A panel whose OK needs a section filled in through a button the page never names.
+#[derive(Default)]
+struct RequiredSection {
+    name: Option<String>,
+    refused: bool,
+}
+
+impl FakeConsole for RequiredSection {
+    fn observe(&self) -> Observation {
+        let panel = vec![place(PlaceKind::Panel, "Create Alert Rule")];
+        let mut elements = Elements::default();
+        elements.add(Role::DialogTitle, "Create Alert Rule", panel.clone());
+        let name = elements.add(Role::Textbox, "Rule Name", panel.clone());
+        name.value = self.name.clone();
+        elements
+            .add(Role::Button, "Add Rule", panel.clone())
+            .state
+            .expanded = Some(false);
+        if self.refused {
+            elements.add(Role::FieldError, "This section is required.", panel.clone());
+        }
+        elements.add(Role::Button, "OK", panel);
+        Observation {
+            title: "Alert Rules".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let ok = if self.refused { 5 } else { 4 };
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.name = Some(text.clone()),
+            GuiAction::Click { index } if *index == ok => self.refused = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_required_section_the_page_never_names_is_a_missing_step_not_a_retry_loop() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create an alert rule\n\n## Procedure\n\n\
+         1. In the **Create Alert Rule** panel, enter **cpu-high** in the **Rule Name** field.\n\
+         2. Click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = RequiredSection::default();
+    let episode = drive(&mut console, Task::new(procedure), 30);
+    assert!(episode.end().is_some(), "the run ends rather than retrying");
+    let findings: Vec<_> = episode.records().iter().flat_map(|r| r.findings.iter()).collect();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.kind == FindingKind::Undocumented && f.observed.contains("Add Rule")),
+        "{findings:?}"
+    );
+}
