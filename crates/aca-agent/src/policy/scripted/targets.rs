@@ -1054,7 +1054,9 @@ impl ScriptedPolicy {
                 ));
             }
         }
+        // The list's search, for a row the page does not show (one already shown is found).
         if row
+            && our_row.is_none()
             && let Some(search) = search_box(obs)
             && let Some(name) = search_term(obs, search, &names)
         {
