@@ -1127,6 +1127,30 @@ mod tests {
         assert_eq!(c[1].bold, ["Set Console Password", "Reset Custom Password"]);
     }
 
+    #[test]
+    fn bullets_that_each_say_what_they_do_before_a_colon_are_ways_of_the_step() {
+        let item = |text: &str, bold: &[&str]| Item {
+            inline: Inline {
+                text: text.into(),
+                bold: bold.iter().map(|b| b.to_string()).collect(),
+                code: vec![],
+            },
+            blocks: vec![],
+        };
+        let operations_list = [
+            item("View the records, including Principal.", &["Principal"]),
+            item("Attach the policy to a principal: Click Grant Permission.", &["Grant Permission"]),
+            item("Detach the policy from a principal: click Revoke Permission.", &["Revoke Permission"]),
+        ];
+        assert!(operations(&operations_list));
+        // Parameters named in bold before their colon are clauses of one step.
+        let parameters = [
+            item("Account: The authorization takes effect on the account. Click OK.", &["Account"]),
+            item("ResourceGroup: The authorization takes effect on a group. Click OK.", &["ResourceGroup"]),
+        ];
+        assert!(!operations(&parameters));
+    }
+
     fn numbers(md: &str) -> Vec<String> {
         let p = crate::parse_markdown(md).unwrap();
         p.steps.iter().map(|s| s.number.clone()).collect()
