@@ -486,7 +486,7 @@ fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
         match b {
             Block::List {
                 ordered: false, items, ..
-            } if (offers_ways || for_cases(items)) && others.is_empty() && items.len() > 1 => {
+            } if (offers_ways || for_cases(items) || operations(items)) && others.is_empty() && items.len() > 1 => {
                 let mut first = b.clone();
                 if let Block::List { items, .. } = &mut first {
                     items.truncate(1);
@@ -517,6 +517,27 @@ fn for_cases(items: &[Item]) -> bool {
             .any(|lead| low.starts_with(lead))
             && low.split_once(", ").is_some()
     })
+}
+
+/// Bullets that are operations of their own ("View the authorization records …", "Attach the
+/// policy to a principal: Click **Grant Permission** …", "Detach the policy from a principal: …"):
+/// at least two open with what they do, in plain words, and a colon before the clicks that do it.
+/// Each is a way of using what the step opened; the first one is followed.
+fn operations(items: &[Item]) -> bool {
+    let purpose_first = |it: &&Item| {
+        let text = it.inline.text.trim_start();
+        let Some((purpose, rest)) = text.split_once(": ") else {
+            return false;
+        };
+        let plain = !it.inline.bold.iter().any(|b| purpose.contains(b.as_str()));
+        let opens_with_verb = purpose.split_whitespace().count() >= 3
+            && purpose.chars().next().is_some_and(char::is_uppercase);
+        let acts = ["click", "find", "select", "enter"]
+            .iter()
+            .any(|v| rest.to_lowercase().split_whitespace().any(|w| w == *v));
+        plain && opens_with_verb && acts && !it.inline.bold.is_empty()
+    };
+    items.iter().filter(purpose_first).count() >= 2
 }
 
 /// The product of a page title as a console name: "Tair (Redis® OSS-Compatible)" →
@@ -1105,6 +1126,30 @@ mod tests {
         let c = bullet_clauses(&[outer]);
         assert_eq!(c.len(), 2);
         assert_eq!(c[1].bold, ["Set Console Password", "Reset Custom Password"]);
+    }
+
+    #[test]
+    fn bullets_that_each_say_what_they_do_before_a_colon_are_ways_of_the_step() {
+        let item = |text: &str, bold: &[&str]| Item {
+            inline: Inline {
+                text: text.into(),
+                bold: bold.iter().map(|b| b.to_string()).collect(),
+                code: vec![],
+            },
+            blocks: vec![],
+        };
+        let operations_list = [
+            item("View the records, including Principal.", &["Principal"]),
+            item("Attach the policy to a principal: Click Grant Permission.", &["Grant Permission"]),
+            item("Detach the policy from a principal: click Revoke Permission.", &["Revoke Permission"]),
+        ];
+        assert!(operations(&operations_list));
+        // Parameters named in bold before their colon are clauses of one step.
+        let parameters = [
+            item("Account: The authorization takes effect on the account. Click OK.", &["Account"]),
+            item("ResourceGroup: The authorization takes effect on a group. Click OK.", &["ResourceGroup"]),
+        ];
+        assert!(!operations(&parameters));
     }
 
     fn numbers(md: &str) -> Vec<String> {

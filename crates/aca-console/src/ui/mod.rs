@@ -744,7 +744,7 @@ fn details_response(
         params.insert(filter_param.clone(), id);
         let data = fetch_list(console, child_api, child, &params, s, ip);
         // A list nested under this resource acts on it too: its calls carry the resource's id.
-        children.push((child.bound_to(id), data));
+        children.push((child.bound_to_resource(id, item), data));
     }
     let options = select_options(
         console,

@@ -967,3 +967,56 @@ fn a_form_whose_operation_names_a_field_calls_one_per_option() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_policy_is_created_from_its_editor_and_granted_from_its_grants_tab() {
+    let console = console();
+    let creds = console.create_account("petra", None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let get = |path: &str| {
+        Request::get(path.to_owned())
+            .header("cookie", &cookie)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, _, html) = send(&app, get("/console/ram/policies")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{html}");
+    assert!(html.contains("data-ui-create=\"Create Policy\""), "the Policies page's Create Policy");
+    let (status, _, html) = send(&app, get("/console/ram/policies/create/create-policy")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{html}");
+    for label in ["Create Policy", "Visual Editor", "JSON Editor", "Policy Name", "Note"] {
+        assert!(html.contains(label), "the Create Policy page shows {label}");
+    }
+    // The Visual Editor's service is a statement the chosen effect completes: what the page sends.
+    let spec = spec::product(ProfileId::Y2026, "ram").unwrap();
+    let form = &spec.page("policies").unwrap().creates[0];
+    let service = form.fields().find(|f| f.param == "Service").unwrap();
+    let Some(spec::OptionSource::Static(options)) = service.kind.options() else {
+        panic!("the services are listed")
+    };
+    let document = options[0].0.replace("{Effect}", "Allow");
+    assert_eq!(
+        form.compose,
+        [("PolicyDocument".to_owned(), "{PolicyJson|Service}".to_owned())]
+    );
+    let body = serde_json::json!({"PolicyName": "read-all", "Description": "d", "PolicyDocument": document});
+    let request = Request::post("/console/api/ram/CreatePolicy")
+        .header("cookie", &cookie)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let (status, _, body) = send(&app, request).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "CreatePolicy: {body}");
+
+    // The policy's Grants tab: Grant Permission sends the policy's name and type and calls the
+    // attach operation of the principal type chosen.
+    let (status, _, html) = send(&app, get("/console/ram/policies/read-all")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{html}");
+    let panel = &html[html.find("id=\"grant-policy\"").expect("the Grant Permission panel")..];
+    let panel = &panel[..panel.find("</form>").unwrap()];
+    assert!(panel.contains("AttachPolicyTo{PrincipalKind}"), "{panel}");
+    for sent in [r#"["PolicyName","read-all"]"#, r#"["PolicyType","Custom"]"#] {
+        assert!(panel.contains(&esc(sent)), "the panel sends {sent}: {panel}");
+    }
+}

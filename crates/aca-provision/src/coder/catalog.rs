@@ -278,6 +278,16 @@ pub const TEMPLATES: &[Template] = &[
         words: "a custom policy",
     },
     Template {
+        key: "ram_policy_grant",
+        kind: "alicloud_ram_user_policy_attachment",
+        block: "policy_grant",
+        parents: &["ram_user", "ram_policy"],
+        body: r#"  user_name   = @{ram_user.name}
+  policy_name = @{ram_policy.policy_name}
+  policy_type = "Custom""#,
+        words: "a grant of the custom policy to the RAM user",
+    },
+    Template {
         key: "ram_role",
         kind: "alicloud_ram_role",
         block: "role",
@@ -506,6 +516,10 @@ pub const NOUNS: &[Noun] = &[
     // "Revoke permissions from a RAM role": the role holds a policy to revoke.
     noun("permissions from a ram role", None, Resource("ram_role_policy")),
     noun("permissions from a ram user", None, Resource("ram_user_policy")),
+    // "Manage policy-based authorization": a policy that has a grant to view, revoke or add to.
+    noun("policy-based authorization", Some("ram"), Resource("ram_policy_grant")),
+    noun("authorization record", Some("ram"), Resource("ram_policy_grant")),
+    noun("grants of a policy", Some("ram"), Resource("ram_policy_grant")),
     noun("accesskey pair", None, Resource("ram_access_key")),
     noun("accesskey", Some("ram"), Resource("ram_access_key")),
     noun("ram role", None, Resource("ram_role")),

@@ -295,7 +295,14 @@ mod tests {
         );
         assert!(keys("Create a RAM role for a trusted Alibaba Cloud account", "ram").is_empty());
         assert_eq!(keys("Disable an AccessKey pair", "ram"), ["ram_user", "ram_access_key"]);
-        assert_eq!(keys("Manage the grants of a policy", "ram"), ["ram_policy"]);
+        assert_eq!(
+            keys("Manage the grants of a policy", "ram"),
+            ["ram_user", "ram_policy", "ram_policy_grant"]
+        );
+        assert_eq!(
+            keys("Manage policy-based authorization", "ram"),
+            ["ram_user", "ram_policy", "ram_policy_grant"]
+        );
         assert!(keys("Create a custom policy", "ram").is_empty());
         let needs = needs_of_task("Delete an AccessKey pair", Some("ram"));
         assert_eq!(needs.last().map(|n| n.status), Some(Some("Inactive")));

@@ -12,6 +12,7 @@ mod apply;
 mod compute;
 mod management;
 mod network;
+mod ram_policy;
 mod security;
 mod storage;
 
@@ -188,6 +189,9 @@ pub struct WholeConfig {
 pub struct ParentRef {
     pub page: String,
     pub param: String,
+    /// Parameters the page's forms take from the parent resource besides its id: (parameter,
+    /// field of the parent), a policy's type beside its name when a grant attaches it.
+    pub carry: Vec<(String, String)>,
 }
 
 /// Marker paging: the request parameter and where the response gives the next marker.
@@ -1113,9 +1117,37 @@ impl PageSpec {
         self.parent = Some(ParentRef {
             page: s(page),
             param: s(param),
+            carry: Vec::new(),
         });
         self.regional = false;
         self
+    }
+
+    /// The page's create forms also send these fields of the parent resource: (parameter, field).
+    pub(crate) fn carrying_parent(mut self, fields: &[(&str, &str)]) -> Self {
+        if let Some(parent) = &mut self.parent {
+            parent.carry.extend(pairs(fields));
+        }
+        self
+    }
+
+    /// The page as shown under `parent`, a resource as its list describes it: [`PageSpec::bound_to`]
+    /// its id, with the fields of it that the page's create forms carry ([`ParentRef::carry`]).
+    pub fn bound_to_resource(&self, parent_id: &str, parent: &serde_json::Value) -> PageSpec {
+        let mut page = self.bound_to(parent_id);
+        let carried: Vec<(String, String)> = self
+            .parent
+            .iter()
+            .flat_map(|p| p.carry.iter())
+            .filter_map(|(param, path)| {
+                let value = super::render::lookup(parent, path)?;
+                Some((param.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
+            })
+            .collect();
+        for form in &mut page.creates {
+            form.fixed.extend(carried.iter().cloned());
+        }
+        page
     }
 
     /// The page as shown under the parent resource `parent_id`: every call it makes (the list, its

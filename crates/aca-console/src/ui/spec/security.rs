@@ -651,6 +651,7 @@ fn ram_policies() -> (PageSpec, PageSpec) {
         label: s("Policy Name"),
         params: Vec::new(),
     }];
+    policies.creates = vec![super::ram_policy::create_policy()];
     policies.tabs = vec![
         basic(&[
             ("Policy Name", "PolicyName"),
@@ -661,7 +662,10 @@ fn ram_policies() -> (PageSpec, PageSpec) {
         children("Grants", "ram", "policy-grants", "PolicyName"),
     ];
     // Under a policy every record is the policy's: the record's own name and type are the call's.
-    let policy_grants = grants("policy-grants").under("policies", "PolicyName");
+    let mut policy_grants = grants("policy-grants")
+        .under("policies", "PolicyName")
+        .carrying_parent(&[("PolicyType", "PolicyType")]);
+    policy_grants.creates = vec![super::ram_policy::grant_policy()];
     (policies, policy_grants)
 }
 

@@ -1,0 +1,108 @@
+//! The forms of RAM's policy pages: Create Policy (Permissions > Policies) and a policy's Grant
+//! Permission, per the current help pages on custom policies and policy grants.
+
+use super::*;
+
+/// A statement the Visual Editor writes for a service: all its actions on all resources, with the
+/// effect chosen beside it (`{Effect}` is filled from that field when the form is sent).
+fn statement_for(service: &str) -> String {
+    format!(r#"{{"Statement":[{{"Action":"{service}:*","Effect":"{{Effect}}","Resource":"*"}}],"Version":"1"}}"#)
+}
+
+/// Create a custom policy (Mar 19, 2026): the Create Policy page with its Visual Editor and JSON
+/// Editor tabs; OK opens the Create Policy dialog for the policy's name and note.
+pub(super) fn create_policy() -> FormSpec {
+    let services: Vec<(String, String)> = [
+        ("ecs", "Elastic Compute Service"),
+        ("oss", "Object Storage Service"),
+        ("vpc", "Virtual Private Cloud"),
+        ("ram", "Resource Access Management"),
+    ]
+    .iter()
+    .map(|(code, name)| (statement_for(code), s(name)))
+    .collect();
+    form(
+        "create-policy",
+        "Create Policy",
+        "Create Policy",
+        Container::Page,
+        "CreatePolicy",
+        vec![
+            step(
+                "",
+                vec![
+                    field(
+                        "Editor",
+                        "Editor",
+                        radio(&[("visual", "Visual Editor"), ("json", "JSON Editor")]),
+                    )
+                    .default("visual")
+                    .not_sent(),
+                    field("Effect", "Effect", radio(&[("Allow", "Allow"), ("Deny", "Deny")]))
+                        .default("Allow")
+                        .not_sent()
+                        .shown_when("Editor", "visual"),
+                    field("Service", "Service", FieldKind::Select(OptionSource::Static(services)))
+                        .placeholder("Select a service")
+                        .not_sent()
+                        .shown_when("Editor", "visual"),
+                    field("Policy Document", "PolicyJson", FieldKind::Textarea)
+                        .help("The policy in JSON, per the policy structure and syntax.")
+                        .not_sent()
+                        .shown_when("Editor", "json"),
+                ],
+            ),
+            step(
+                "",
+                vec![
+                    field("Policy Name", "PolicyName", FieldKind::Text).required(),
+                    field("Note", "Description", FieldKind::Textarea),
+                ],
+            )
+            .in_dialog("Create Policy"),
+        ],
+    )
+    // The JSON Editor's document where one is typed, else the Visual Editor's statement.
+    .compose("PolicyDocument", "{PolicyJson|Service}")
+    .success("The policy is created.")
+}
+
+/// manage-policy-grants.md (2025-05-08): Grant Permission on a policy's Grants tab attaches the
+/// policy to a RAM user, RAM user group or RAM role; the policy's name and type come from the page.
+pub(super) fn grant_policy() -> FormSpec {
+    let principal = |kind: &str, param: &str, page: &str| {
+        field("Principal", param, resources("ram", page))
+            .required()
+            .shown_when("PrincipalKind", kind)
+    };
+    form(
+        "grant-policy",
+        "Grant Permission",
+        "Grant Permission",
+        Container::Drawer,
+        "AttachPolicyTo{PrincipalKind}",
+        vec![step(
+            "",
+            vec![
+                field(
+                    "Resource Scope",
+                    "ResourceScope",
+                    radio(&[("Account", "Account"), ("ResourceGroup", "ResourceGroup")]),
+                )
+                .default("Account")
+                .not_sent(),
+                field(
+                    "Principal Type",
+                    "PrincipalKind",
+                    radio(&[("User", "RAM User"), ("Group", "RAM User Group"), ("Role", "RAM Role")]),
+                )
+                .default("User")
+                .not_sent(),
+                principal("User", "UserName", "users"),
+                principal("Group", "GroupName", "groups"),
+                principal("Role", "RoleName", "roles"),
+            ],
+        )],
+    )
+    .success("The permissions are granted.")
+}
