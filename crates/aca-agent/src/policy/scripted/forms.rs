@@ -388,10 +388,45 @@ impl ScriptedPolicy {
                 self.ground_set(ctx, label)
             }
             Some(_) => Move::Done(None),
-            None => Move::Done(Some(format!(
-                "the parameter table describes \"{label}\", which the page shows no field for"
-            ))),
+            None => self.renamed_required_field(ctx, label).unwrap_or_else(|| {
+                Move::Done(Some(format!(
+                    "the parameter table describes \"{label}\", which the page shows no field for"
+                )))
+            }),
         }
+    }
+
+    /// A row of the table that no field bears, where a required, empty text box reads like it
+    /// (**Listening Port**, the console's **Listener Port**): the field under its new name, which
+    /// the console will insist on. Filled, and the rename recorded.
+    fn renamed_required_field(&mut self, ctx: &Context<'_>, label: &str) -> Option<Move> {
+        let obs = ctx.observation;
+        let required: Vec<&Element> = obs
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Textbox && e.state.required && !e.state.readonly)
+            .filter(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
+            .collect();
+        let field = renamed(label, &required, &Self::other_labels(ctx, label))?;
+        Some(Move::Act {
+            action: GuiAction::Type {
+                index: field.index,
+                text: invented_value(ctx.task, &field.name),
+                submit: false,
+            },
+            goal: format!("set \"{}\", the required field that reads like \"{label}\"", field.name),
+            grounding: Some(Grounding {
+                as_written: false,
+                finding: Some(Finding {
+                    kind: FindingKind::Renamed,
+                    documented: label.to_owned(),
+                    observed: field.name.clone(),
+                    evidence: evidence(field),
+                }),
+            }),
+            effect: Effect::Complete,
+            failed: None,
+        })
     }
 
     /// Types the task's resource's name (or id) into the open dialog's empty text box, where the

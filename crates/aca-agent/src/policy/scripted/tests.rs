@@ -1982,3 +1982,60 @@ fn a_required_section_the_page_never_names_is_a_missing_step_not_a_retry_loop() 
         "{findings:?}"
     );
 }
+
+/// A dialog whose required port field the page's table knows under an older name.
+#[derive(Default)]
+struct RenamedPort {
+    port: Option<String>,
+    submitted: bool,
+}
+
+impl FakeConsole for RenamedPort {
+    fn observe(&self) -> Observation {
+        let dialog = vec![place(PlaceKind::Dialog, "Configure Listener")];
+        let mut elements = Elements::default();
+        if !self.submitted {
+            elements.add(Role::DialogTitle, "Configure Listener", dialog.clone());
+            let port = elements.add(Role::Textbox, "Listener Port", dialog.clone());
+            port.state.required = true;
+            port.value = self.port.clone();
+            elements.add(Role::Button, "OK", dialog);
+        }
+        Observation {
+            title: "Instances".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.port = Some(text.clone()),
+            GuiAction::Click { index: 3 } if self.port.is_some() => self.submitted = true,
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_table_row_whose_required_field_reads_otherwise_is_filled_and_the_rename_recorded() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a listener\n\n## Procedure\n\n\
+         1. Set the following parameters.\n\n   \
+         | Parameter | Description |\n   |---|---|\n   \
+         | **Listening Port** | The port that receives requests. |\n\n\
+         2. Click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = RenamedPort::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.submitted, "the form went through: {:?}", episode.records());
+    let findings: Vec<_> = episode.records().iter().flat_map(|r| r.findings.iter()).collect();
+    assert!(
+        findings.iter().any(|f| f.kind == FindingKind::Renamed
+            && f.documented == "Listening Port"
+            && f.observed == "Listener Port"),
+        "{findings:?}"
+    );
+}
