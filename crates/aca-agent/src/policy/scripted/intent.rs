@@ -182,6 +182,17 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             });
         }
     }
+    // "On the Create Policy page, select the Visual Editor tab": a tab is opened, whatever the verb.
+    let mut selects_a_tab = false;
+    for label in &step.labels {
+        let tab = format!("select the {} tab", label.to_lowercase());
+        let named_as_container = step.container.as_ref().is_some_and(|c| c.name == *label);
+        if step.text.to_lowercase().contains(&tab) && !named_as_container {
+            used.push(normalise(label));
+            out.push(Intent::OnTab { name: label.clone() });
+            selects_a_tab = true;
+        }
+    }
     // "In the panel that appears, select the account": a dialog or panel the page does not name.
     let in_dialog = step
         .container
@@ -390,6 +401,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         && unused.is_empty()
         && confirmations.is_empty()
         && lower.contains("select the")
+        && !selects_a_tab
         && !in_dialog
         && !from_drop_down
         && !step.actions.contains(&StepAction::SelectRegion)
@@ -397,6 +409,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         // "On the vSwitches page, select the vSwitches that you want to delete."
         out.push(Intent::SelectRows);
     } else if selects
+        && !selects_a_tab
         && (in_dialog || from_drop_down)
         && step.values.is_empty()
         && unused.is_empty()
@@ -1104,6 +1117,15 @@ mod tests {
         let got = intents(&menu, &Task::default());
         assert!(!got.contains(&Intent::SelectRows), "{got:?}");
         assert!(matches!(got.last(), Some(Intent::Choose { .. })), "{got:?}");
+        // "select the X tab" opens the tab.
+        let tab = step(
+            "On the Create Policy page, select the Visual Editor tab.",
+            &["Create Policy", "Visual Editor"],
+            vec![StepAction::Select],
+        );
+        let got = intents(&tab, &Task::default());
+        assert!(got.contains(&Intent::OnTab { name: "Visual Editor".into() }), "{got:?}");
+        assert!(!got.contains(&Intent::SelectRows), "{got:?}");
         // A panel the page does not name is a panel too.
         let unnamed = step(
             "In the panel that appears, select the account for which you want to change the password.",

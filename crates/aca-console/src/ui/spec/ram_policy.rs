@@ -46,6 +46,14 @@ pub(super) fn create_policy() -> FormSpec {
                         .placeholder("Select a service")
                         .not_sent()
                         .shown_when("Editor", "visual"),
+                    field(
+                        "Action",
+                        "Action",
+                        radio(&[("all", "All action(s)"), ("select", "Select action(s)")]),
+                    )
+                    .default("all")
+                    .not_sent()
+                    .shown_when("Editor", "visual"),
                     field("Policy Document", "PolicyJson", FieldKind::Textarea)
                         .help("The policy in JSON, per the policy structure and syntax.")
                         .not_sent()
