@@ -170,6 +170,8 @@ pub enum PlaceKind {
     Menu,
     Listbox,
     Tablist,
+    /// A group of radio buttons, named by its label ("Billing Method").
+    RadioGroup,
     Form,
     /// A same-origin iframe.
     Frame,
@@ -190,6 +192,7 @@ impl PlaceKind {
             PlaceKind::Menu => "menu",
             PlaceKind::Listbox => "listbox",
             PlaceKind::Tablist => "tablist",
+            PlaceKind::RadioGroup => "radio-group",
             PlaceKind::Form => "form",
             PlaceKind::Frame => "frame",
             PlaceKind::Shadow => "shadow",

@@ -87,6 +87,7 @@ pub fn classify_container(facts: &ContainerFacts<'_>) -> Option<PlaceKind> {
         Some("menu" | "menubar") => return Some(PlaceKind::Menu),
         Some("listbox") => return Some(PlaceKind::Listbox),
         Some("tablist") => return Some(PlaceKind::Tablist),
+        Some("radiogroup") => return Some(PlaceKind::RadioGroup),
         Some("table" | "grid" | "treegrid") => return Some(PlaceKind::Table),
         Some("form" | "search") => return Some(PlaceKind::Form),
         _ => {}
@@ -124,7 +125,7 @@ pub fn classify_container(facts: &ContainerFacts<'_>) -> Option<PlaceKind> {
 /// A CSS selector matching every element [`classify_container`] might accept, so the walker asks
 /// the browser once per element instead of reading attributes of every `<div>`.
 pub const CONTAINER_SELECTOR: &str = "[role=dialog],[role=alertdialog],[role=navigation],[role=banner],[role=menu],\
-    [role=menubar],[role=listbox],[role=tablist],[role=table],[role=grid],[role=treegrid],[role=form],[role=search],\
+    [role=menubar],[role=listbox],[role=tablist],[role=radiogroup],[role=table],[role=grid],[role=treegrid],[role=form],[role=search],\
     [aria-modal],dialog,table,form,nav,aside,header,\
     [class*=drawer],[class*=slide-panel],[class*=slidepanel],[class*=side-panel],\
     [class*=sidenav],[class*=side-nav],[class*=sidebar],[class*=side-bar],[class*=sider],[class*=leftnav],[class*=left-nav],\
@@ -202,6 +203,7 @@ mod tests {
             ("menu", PlaceKind::Menu),
             ("listbox", PlaceKind::Listbox),
             ("tablist", PlaceKind::Tablist),
+            ("radiogroup", PlaceKind::RadioGroup),
             ("grid", PlaceKind::Table),
         ] {
             let facts = ContainerFacts {

@@ -362,6 +362,9 @@ impl ScriptedPolicy {
                     failed: None,
                 };
             }
+            if let Some(choice) = self.radio_group_choice(ctx, label) {
+                return choice;
+            }
         }
         if let Some(field) = field {
             if field.value.as_deref().is_some_and(|v| !v.trim().is_empty()) {
@@ -373,6 +376,33 @@ impl ScriptedPolicy {
         }
         let value = invented_value(ctx.task, label);
         self.ground_fill(ctx, label, &value, false)
+    }
+
+    /// "For Action, select the specific action" where Action is a group of radio buttons: it keeps
+    /// its choice, or gets its first option.
+    fn radio_group_choice(&self, ctx: &Context<'_>, label: &str) -> Option<Move> {
+        let grouped: Vec<&Element> = ctx
+            .observation
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Radio)
+            .filter(|e| {
+                e.places
+                    .iter()
+                    .any(|p| p.kind == PlaceKind::RadioGroup && match_label(label, &p.name) == Some(LabelMatch::Exact))
+            })
+            .collect();
+        if grouped.iter().any(|o| o.state.checked == Some(true)) {
+            return Some(Move::Done(None));
+        }
+        let first = grouped.first()?;
+        Some(Move::Act {
+            action: GuiAction::Click { index: first.index },
+            goal: format!("choose \"{}\" for \"{label}\"", first.name),
+            grounding: self.as_written(),
+            effect: Effect::Complete,
+            failed: None,
+        })
     }
 
     /// A field the step's parameter table describes without a value: given one when the page
@@ -628,6 +658,11 @@ impl ScriptedPolicy {
                     effect: Effect::Complete,
                     failed: None,
                 };
+            }
+            if value.is_none()
+                && let Some(choice) = labels.iter().find_map(|label| self.radio_group_choice(ctx, label))
+            {
+                return choice;
             }
             // "Click Add Rule and select the appropriate metric type from the drop-down menu": the
             // menu the click opened offers the choice, and the page leaves it to the reader; its
@@ -915,7 +950,7 @@ fn says_refused(message: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
-fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
+pub(super) fn documented_anywhere(ctx: &Context<'_>, field: &str) -> bool {
     // "Confirm Password" repeats the password the page documents; "Old Password" is the one it
     // calls the current password.
     let lower = normalise(field);
@@ -1010,7 +1045,7 @@ fn selects_what_it_names(sentence: &str, field: &str) -> bool {
 }
 
 /// A value for a required field no step documents, shaped by its label.
-fn invented_value(task: &crate::task::Task, label: &str) -> String {
+pub(super) fn invented_value(task: &crate::task::Task, label: &str) -> String {
     let suffix = task.bindings.get("suffix").cloned().unwrap_or_else(|| "verify".into());
     let label = normalise(label);
     if label.contains("password") {

@@ -397,15 +397,45 @@ impl Policy for ScriptedPolicy {
 const MAX_IMPLICIT_CLICKS: usize = 6;
 
 impl ScriptedPolicy {
+    /// The OK the page left implicit opened a dialog that asks for what the page never names (the
+    /// Create Policy dialog's Policy Name after the editor): the page stops short of the operation.
+    /// The field is filled as undocumented, which records the missing step, and the dialog's own
+    /// OK is left to be clicked, once.
+    fn asked_after_the_end(&mut self, ctx: &Context<'_>, modal: Option<&aca_core::Place>) -> Option<Intent> {
+        let modal = modal?;
+        if self.confirmed_in.as_ref().is_some_and(|(title, _)| *title == modal.name) {
+            return None;
+        }
+        let field = ctx.observation.elements.iter().find(|e| {
+            e.role == aca_core::Role::Textbox
+                && e.state.required
+                && ground::modal_of(e) == Some(modal)
+                && e.value.as_deref().is_none_or(|v| v.trim().is_empty())
+                && !forms::documented_anywhere(ctx, &e.name)
+        })?;
+        self.implicit_clicks = MAX_IMPLICIT_CLICKS - 1;
+        // The page's end did not end the operation: a failed try, which lets the finding count.
+        self.failure = Some(format!(
+            "the page ends, and the \"{}\" dialog then asks for {}",
+            modal.name,
+            aca_core::observation::quote(&field.name)
+        ));
+        Some(Intent::Fill {
+            label: field.name.clone(),
+            value: forms::invented_value(ctx.task, &field.name),
+            undocumented: true,
+        })
+    }
+
     /// The last step filled a dialog, a wizard step or a page's form and the page ends there
     /// ("select the corresponding ECS instance."): its OK is what a person clicks next, so it is
     /// clicked, and noted; a wizard left before its last step is taken through its Next first.
     fn implicit_submit(&mut self, ctx: &Context<'_>) -> Option<Intent> {
-        if self.implicit_clicks >= MAX_IMPLICIT_CLICKS {
-            return None;
-        }
         let obs = ctx.observation;
         let modal = ground::open_modal(obs);
+        if self.implicit_clicks >= MAX_IMPLICIT_CLICKS {
+            return self.asked_after_the_end(ctx, modal);
+        }
         // A page's form is submitted only when the step filled it; a dialog the procedure opened
         // and the page ends in (a confirmation, a form) is what it leaves to the reader.
         let form_filled = self.filled_in_step || self.filled_on.as_deref() == Some(obs.url.as_str());
