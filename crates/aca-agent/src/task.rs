@@ -28,6 +28,9 @@ pub struct ResourceReport {
     /// Names and ids of the resources, as their table rows show them.
     #[serde(default)]
     pub names: Vec<String>,
+    /// Secrets the run made for the resources, by placeholder (their values stay with the driver).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<aca_core::SecretRef>,
 }
 
 /// Bounds on one episode.

@@ -6,6 +6,7 @@
 //! performs no I/O so that it builds for the browser extension (wasm32) as well as for the server.
 
 pub mod action;
+pub mod billing;
 pub mod console;
 pub mod episode;
 pub mod meta;
@@ -13,10 +14,12 @@ pub mod observation;
 pub mod procedure;
 pub mod report;
 pub mod rule;
+pub mod secret;
 pub mod task;
 pub mod trail;
 pub mod verdict;
 
+pub use billing::BillingMethod;
 pub use action::{ActRequest, Action, ActionOutcome, Aim, ControlAction, GuiAction, NotActionable};
 pub use console::{ConsoleSite, ProductConsole};
 pub use episode::{Thought, Trajectory, Turn};
@@ -29,6 +32,7 @@ pub use procedure::{
     Callout, CalloutKind, Container, ContainerKind, FieldValue, Parameter, ParameterTable, Procedure, Step, StepAction,
 };
 pub use report::{ConsoleRun, EventSummary, ModelUsage, Report, RuleReport, Screenshot, StepReport};
+pub use secret::{SecretKind, SecretRef};
 pub use rule::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
 pub use task::TaskSpec;
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};

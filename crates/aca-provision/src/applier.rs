@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::config::Configuration;
 use crate::error::{DestroyFailure, ProvisionError, Result};
+use crate::secret::{SECRET_VARIABLES, Secret};
 use crate::state::ProvisionState;
 use crate::suffix::Suffix;
 
@@ -24,6 +25,8 @@ pub struct Meta {
     pub suffix: Suffix,
     /// Variable values besides `suffix`.
     pub variables: BTreeMap<String, Value>,
+    /// Values of the secret variables the configuration declares (`password`), made for this run.
+    pub secrets: BTreeMap<String, Secret>,
 }
 
 impl Meta {
@@ -31,6 +34,12 @@ impl Meta {
     pub fn new(source: &str, meta: &ResourceMeta, region: &str, suffix: Suffix) -> Result<Self> {
         let config = Configuration::parse(source, &meta.terraform)?;
         let region = config.provider_region.clone().unwrap_or_else(|| region.to_owned());
+        let secrets = config
+            .variables
+            .iter()
+            .filter(|v| SECRET_VARIABLES.iter().any(|(name, _)| *name == v.name))
+            .map(|v| (v.name.clone(), Secret::generate()))
+            .collect();
         Ok(Self {
             description: meta.description.clone(),
             key_attributes: meta.key_attributes.clone(),
@@ -38,6 +47,7 @@ impl Meta {
             region,
             suffix,
             variables: BTreeMap::new(),
+            secrets,
         })
     }
 
@@ -45,6 +55,9 @@ impl Meta {
     pub fn variable_values(&self) -> Result<BTreeMap<String, Value>> {
         let mut given = self.variables.clone();
         given.insert("suffix".to_owned(), Value::String(self.suffix.to_string()));
+        for (name, secret) in &self.secrets {
+            given.insert(name.clone(), Value::String(secret.expose().to_owned()));
+        }
         if self.config.variables.iter().any(|v| v.name == "region") {
             given
                 .entry("region".to_owned())

@@ -12,6 +12,8 @@ use crate::coder::{CoderError, PageContext, ResourceCoder, offer_candidate};
 use crate::emulator::{AccessKey, EmulatorApplier};
 use crate::identity::{IdentityError, ProvisionerIdentity};
 use crate::report::{ResourceReport, bindings, resource_name};
+use crate::secret::{RunSecrets, Secret, secrets_of};
+use aca_core::SecretKind;
 use crate::state::{ProvisionState, ResourceRecord};
 use crate::suffix::Suffix;
 
@@ -24,6 +26,9 @@ pub const RUNTIME_NOTE: &str = "Provisioned at run time for";
 pub struct Told {
     pub text: String,
     pub names: Vec<String>,
+    /// Secrets the run made for the resources, by placeholder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<aca_core::SecretRef>,
 }
 
 /// Why a run's provisioning failed.
@@ -51,6 +56,8 @@ pub struct RunProvisioning {
     told: Option<Told>,
     /// One line per request, for the report.
     notes: Vec<String>,
+    /// The secrets the applies made (passwords), for the driver to type; never written anywhere.
+    secrets: RunSecrets,
 }
 
 impl RunProvisioning {
@@ -74,6 +81,7 @@ impl RunProvisioning {
             created: Vec::new(),
             told: None,
             notes: Vec::new(),
+            secrets: RunSecrets::default(),
         })
     }
 
@@ -91,6 +99,21 @@ impl RunProvisioning {
     /// What the agent is told exists so far.
     pub fn told(&self) -> Option<&Told> {
         self.told.as_ref()
+    }
+
+    /// The secrets the run made, for the driver to put in where the agent types their placeholders.
+    pub fn secrets(&self) -> &RunSecrets {
+        &self.secrets
+    }
+
+    /// Keeps the secrets an apply made and tells the agent of them (placeholders only).
+    fn keep_secrets(&mut self, made: Vec<(SecretKind, String, Secret)>, told: &mut Told) {
+        for (kind, resource, secret) in made {
+            let reference = self.secrets.add(kind, &resource, secret);
+            told.text.push('\n');
+            told.text.push_str(&reference.describe());
+            told.secrets.push(reference);
+        }
     }
 
     /// The key the provisioner signs with.
@@ -114,10 +137,13 @@ impl RunProvisioning {
             return Err(RunError::Meta(message));
         }
         let report = ResourceReport::new(&meta.description, &state, &meta.key_attributes);
-        let told = Told {
+        let mut told = Told {
             text: report.to_text(),
             names: names_and_ids(&state),
+            secrets: Vec::new(),
         };
+        let made = secrets_of(meta, &state);
+        self.keep_secrets(made, &mut told);
         self.before = Some(state);
         self.meta_report = Some(told.text.clone());
         self.told = Some(told.clone());
@@ -197,7 +223,12 @@ impl RunProvisioning {
         }
         told.push_str(&text);
         self.created.push(provided.state);
-        let told = Told { text: told, names };
+        let mut told = Told {
+            text: told,
+            names,
+            secrets: before.secrets,
+        };
+        self.keep_secrets(provided.secrets, &mut told);
         self.told = Some(told.clone());
         Ok(told)
     }

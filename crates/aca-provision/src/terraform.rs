@@ -64,6 +64,12 @@ impl TerraformApplier {
     }
 
     async fn run(&self, dir: &Path, args: &[&str]) -> Result<String> {
+        self.run_with(dir, args, &[]).await
+    }
+
+    /// [`Self::run`] with `TF_VAR_*` values that must not be written to the working directory
+    /// (the run's secrets).
+    async fn run_with(&self, dir: &Path, args: &[&str], secrets: &[(String, String)]) -> Result<String> {
         let binary = self.binary()?;
         let output = Command::new(binary)
             .args(args)
@@ -71,6 +77,7 @@ impl TerraformApplier {
             .env("TF_IN_AUTOMATION", "1")
             .env("TF_INPUT", "0")
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .envs(secrets.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .output()
             .await
             .map_err(|e| ProvisionError::Tool {
@@ -122,7 +129,10 @@ impl TerraformApplier {
             ));
         }
         std::fs::write(dir.join("main.tf"), text).map_err(file_error)?;
-        let variables = serde_json::to_string_pretty(&meta.variable_values()?).map_err(|e| ProvisionError::File {
+        // Secrets go to the commands that need them as `TF_VAR_*`, never into this file.
+        let mut values = meta.variable_values()?;
+        values.retain(|name, _| !meta.secrets.contains_key(name));
+        let variables = serde_json::to_string_pretty(&values).map_err(|e| ProvisionError::File {
             path: dir.join("terraform.tfvars.json"),
             message: e.to_string(),
         })?;
@@ -151,6 +161,14 @@ impl TerraformApplier {
         })?;
         Ok(records_of_state(&state, region))
     }
+}
+
+/// The META's secrets as Terraform reads them from the environment.
+fn secret_env(meta: &Meta) -> Vec<(String, String)> {
+    meta.secrets
+        .iter()
+        .map(|(name, secret)| (format!("TF_VAR_{name}"), secret.expose().to_owned()))
+        .collect()
 }
 
 /// The resources of `terraform show -json`, as records. Values the provider marks sensitive (an
@@ -196,8 +214,12 @@ impl Applier for TerraformApplier {
 
     async fn plan(&self, meta: &Meta) -> Result<Plan> {
         let dir = self.prepare(meta).await?;
-        self.run(&dir, &["plan", "-input=false", "-no-color", "-out=tfplan"])
-            .await?;
+        self.run_with(
+            &dir,
+            &["plan", "-input=false", "-no-color", "-out=tfplan"],
+            &secret_env(meta),
+        )
+        .await?;
         let shown = self.run(&dir, &["show", "-json", "-no-color", "tfplan"]).await?;
         let plan: Value = serde_json::from_str(&shown).map_err(|e| ProvisionError::Protocol {
             action: "show -json tfplan".into(),
@@ -245,7 +267,11 @@ impl Applier for TerraformApplier {
             workdir: Some(dir.to_string_lossy().into_owned()),
         };
         if let Err(cause) = self
-            .run(&dir, &["apply", "-auto-approve", "-input=false", "-no-color"])
+            .run_with(
+                &dir,
+                &["apply", "-auto-approve", "-input=false", "-no-color"],
+                &secret_env(meta),
+            )
             .await
         {
             let report = self.destroy(&mut state).await;

@@ -305,3 +305,69 @@ async fn a_request_the_rules_do_not_understand_goes_to_the_model_when_one_is_con
     );
     assert!(applier.destroy(&mut provided.state).await.failures.is_empty());
 }
+
+/// The real Tair renewal page, parsed.
+fn tair_page(file: &str) -> PageContext {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/real-pages/tair").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    PageContext {
+        procedure: aca_docs::parse_markdown(&text).unwrap_or_else(|e| panic!("{e}")),
+        product: Some("tair".into()),
+        region: "cn-hangzhou".into(),
+        source: file.into(),
+    }
+}
+
+#[tokio::test]
+async fn a_tair_instance_gets_a_password_only_the_run_holds_and_a_subscription_when_a_step_needs_one() {
+    let setup = Setup::new().await;
+    let account = setup.account();
+    let applier = setup.applier(&account);
+    let coder = ResourceCoder::rule_based();
+    let page = tair_page("enable-auto-renewal.md");
+    let generated = coder.generate(&page, &applier).await.unwrap_or_else(|e| panic!("{e}"));
+    let meta = Meta::new(&page.source, &generated.meta, &page.region, Suffix::random()).unwrap();
+    let state = applier.apply(&meta).await.unwrap_or_else(|e| panic!("{e}"));
+    let secrets = aca_provision::secret::secrets_of(&meta, &state);
+    let [(kind, instance, secret)] = secrets.as_slice() else {
+        panic!("one secret, the instance's password: {secrets:?}");
+    };
+    assert_eq!(*kind, aca_core::SecretKind::Password);
+    for written in [serde_json::to_string(&state).unwrap(), generated.meta.terraform.clone()] {
+        assert!(!written.contains(secret.expose()), "what is written keeps no password");
+    }
+    // The account the instance starts with has the run's password: the old password of a change.
+    setup
+        .call(
+            &account,
+            "kvstore",
+            "ModifyAccountPassword",
+            &[
+                ("InstanceId", instance),
+                ("AccountName", instance),
+                ("OldAccountPassword", secret.expose()),
+                ("NewAccountPassword", "Fresh!2026x"),
+            ],
+        )
+        .await;
+
+    let request = format!(
+        "Step 2 turns on \"Automatic renewal\", which the console disables for the resource the run has \
+         (\"Pay-as-you-go instances do not require renewal.\"): In the Instance Status section, turn on \
+         Automatic renewal.; {}",
+        aca_core::BillingMethod::Subscription.request_clause()
+    );
+    let existing: Vec<_> = state.created().cloned().collect();
+    let provided = coder
+        .provide(&page, &request, &existing, &applier)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tair = provided
+        .state
+        .created()
+        .find(|r| r.kind == "alicloud_kvstore_instance")
+        .expect("a new instance: the pay-as-you-go one does not do");
+    assert_eq!(tair.attribute("payment_type").as_deref(), Some("PrePaid"));
+    assert!(provided.report.to_text().contains("subscription"), "{}", provided.report.to_text());
+    assert_eq!(provided.secrets.len(), 1);
+}

@@ -133,6 +133,7 @@ fn provisioned() -> Provisioned {
         told: Some(ResourceReport {
             text: "vSwitch vsw-1 exists".into(),
             names: vec!["vsw-1".into()],
+            secrets: Vec::new(),
         }),
         bindings: BTreeMap::from([("suffix".to_owned(), "a1b2".to_owned())]),
         exclude_users: vec!["aca-provisioner-a1b2".into()],

@@ -12,6 +12,7 @@ use aca_agent::{ResourceReport, Usage};
 use aca_chat::{ChatRequest, Message};
 use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
 use aca_run::{Provided, Provisioned, Request, Run};
+use aca_provision::RunSecrets;
 use aca_runner::{ObserveOptions, Runner, RunnerError, Session};
 
 use super::Settings;
@@ -116,6 +117,10 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                     Some(session) => observe(session).await,
                     None => Err("the browser is not open".into()),
                 };
+                let result = match resources.as_ref().and_then(RunResources::secrets) {
+                    Some(secrets) => result.map(|o| masked(o, secrets)),
+                    None => result,
+                };
                 run.clock(unix_ms());
                 run.observed(result)
             }
@@ -133,7 +138,8 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                 ));
                 let waits = matches!(act.action, GuiAction::Wait { .. } | GuiAction::Scroll { .. });
                 let replayable = (!waits).then(|| act.clone());
-                let outcome = session.act(act).await;
+                let secrets = resources.as_ref().and_then(RunResources::secrets);
+                let outcome = session.act(with_secrets(act, secrets)).await;
                 if let Some(act) = replayable.filter(|_| outcome.succeeded()) {
                     log.effective.push(act);
                 }
@@ -205,6 +211,31 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
         };
         tracing::trace!(elapsed_ms = started.elapsed().as_millis() as u64, "run request handled");
     }
+}
+
+/// The action as it is performed: the run's secrets typed where the agent typed their placeholders
+/// (the trajectory keeps the placeholders).
+fn with_secrets(mut act: ActRequest, secrets: Option<&RunSecrets>) -> ActRequest {
+    if let (GuiAction::Type { text, .. }, Some(secrets)) = (&mut act.action, secrets) {
+        *text = secrets.reveal(text);
+    }
+    act
+}
+
+/// An observation with every secret of the run masked, whatever shows it (a field's value, an
+/// echo in a message).
+fn masked(observation: Observation, secrets: &RunSecrets) -> Observation {
+    if secrets.is_empty() {
+        return observation;
+    }
+    let Ok(text) = serde_json::to_string(&observation) else {
+        return observation;
+    };
+    let masked = secrets.mask(&text);
+    if masked == text {
+        return observation;
+    }
+    serde_json::from_str(&masked).unwrap_or(observation)
 }
 
 /// Sets up the page's provisioning and applies its META; what the agent is told exists.

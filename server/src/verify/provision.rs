@@ -74,6 +74,7 @@ pub async fn provision(
         report: ResourceReport {
             text: structured.to_text(),
             names: names_and_ids(&state),
+            secrets: Vec::new(),
         },
         state,
     }))
@@ -107,6 +108,7 @@ fn told(t: &Told) -> ResourceReport {
     ResourceReport {
         text: t.text.clone(),
         names: t.names.clone(),
+        secrets: t.secrets.clone(),
     }
 }
 
@@ -178,6 +180,14 @@ impl RunResources {
                 Ok(())
             }
             Self::Nothing => Ok(()),
+        }
+    }
+
+    /// The secrets provisioning made, for typing them where the agent typed their placeholders.
+    pub fn secrets(&self) -> Option<&aca_provision::RunSecrets> {
+        match self {
+            Self::Emulator { run, .. } => Some(run.secrets()),
+            _ => None,
         }
     }
 

@@ -709,5 +709,6 @@ pub fn provision_vpc(console: &mut FakeConsole, _: &str) -> Result<ResourceRepor
     Ok(ResourceReport {
         text: format!("VPC {id} named web-vpc-7f3a, with no vSwitches."),
         names: vec![id, "web-vpc-7f3a".into()],
+        secrets: Vec::new(),
     })
 }

@@ -199,7 +199,8 @@ pub const TEMPLATES: &[Template] = &[
   engine_version   = "7.0"
   zone_id          = "cn-hangzhou-h"
   vswitch_id       = @{vswitch.id}
-  payment_type     = "PostPaid""#,
+  payment_type     = "PostPaid"
+  password         = var.password"#,
         words: "a Tair (Redis) instance",
     },
     Template {

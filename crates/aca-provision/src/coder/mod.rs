@@ -102,6 +102,8 @@ pub struct Provided {
     pub state: ProvisionState,
     pub report: ResourceReport,
     pub attempts: u32,
+    /// The secrets the apply gave the new resources (kind, resource id, value): in memory only.
+    pub secrets: Vec<(aca_core::SecretKind, String, crate::secret::Secret)>,
 }
 
 /// Writes, validates and applies Resource META.
@@ -257,6 +259,7 @@ impl ResourceCoder {
             match apply_verified(applier, page, &resource_meta).await {
                 Ok((meta, state)) => {
                     let report = ResourceReport::new(&meta.description, &state, &meta.key_attributes);
+                    let secrets = crate::secret::secrets_of(&meta, &state);
                     let template = match (&self.generator, existing.is_empty()) {
                         (Generator::Rules, false) => {
                             self.standalone(page, request).unwrap_or_else(|| resource_meta.clone())
@@ -269,6 +272,7 @@ impl ResourceCoder {
                         state,
                         report,
                         attempts: attempt,
+                        secrets,
                     });
                 }
                 Err(e) => {

@@ -2,10 +2,11 @@
 //! value when they already exist), the key attributes, the description; and the META as the
 //! `[meta]` table of a task sidecar.
 
-use aca_core::{KeyAttribute, ResourceMeta};
+use aca_core::{BillingMethod, KeyAttribute, ResourceMeta};
 
 use super::catalog::{Template, counted_body, template};
-use super::rules::Need;
+use super::rules::{BILLING_ARGUMENTS, Need};
+use crate::secret::SECRET_VARIABLES;
 use crate::state::ResourceRecord;
 
 /// Why needs could not be written as a configuration.
@@ -24,10 +25,18 @@ const STATUS_READ_ONLY: &[&str] = &["rds"];
 /// `None` when everything needed exists already.
 pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Result<Option<ResourceMeta>, RenderError> {
     let exists = |t: &Template| existing.iter().find(|r| r.kind == t.kind);
+    // A resource billed otherwise than a need asks is not the one it needs.
+    let billed_as_needed = |n: &Need, r: &ResourceRecord| {
+        n.billing.is_none_or(|b| {
+            BILLING_ARGUMENTS
+                .iter()
+                .any(|a| r.attribute(a).as_deref() == Some(b.charge_type()))
+        })
+    };
     let to_create: Vec<(&Need, &Template)> = needs
         .iter()
         .filter_map(|n| template(n.key).map(|t| (n, t)))
-        .filter(|(_, t)| exists(t).is_none())
+        .filter(|(n, t)| !existing.iter().any(|r| r.kind == t.kind && billed_as_needed(n, r)))
         .collect();
     if to_create.is_empty() {
         return Ok(None);
@@ -75,6 +84,15 @@ pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Resu
             };
             body.replace_range(start..end, &replacement);
         }
+        if let Some(billing) = need.billing {
+            let (billed, argument) = with_billing(&body, billing);
+            body = billed;
+            key_attributes.push(KeyAttribute {
+                resource: t.address(),
+                attribute: argument,
+                value: billing.charge_type().into(),
+            });
+        }
         hcl.push_str(&format!("\nresource \"{}\" \"{}\" {{\n{body}\n", t.kind, t.block));
         if let Some(status) = need.status {
             if !STATUS_READ_ONLY.contains(&t.key) {
@@ -88,11 +106,39 @@ pub fn render(needs: &[Need], existing: &[ResourceRecord], region: &str) -> Resu
         }
         hcl.push_str("}\n");
     }
+    // A secret the run makes (`var.password`): never a default, never written out.
+    for (name, _) in SECRET_VARIABLES {
+        if hcl.contains(&format!("var.{name}")) {
+            hcl.push_str(&format!(
+                "\nvariable \"{name}\" {{\n  type      = string\n  sensitive = true\n  default   = null\n}}\n"
+            ));
+        }
+    }
     Ok(Some(ResourceMeta {
         description: describe(&to_create, region),
         key_attributes,
         terraform: hcl,
     }))
+}
+
+/// A template's body billed by `billing`: its billing argument's value replaced, and a subscription
+/// bought for the shortest period (one month). Returns the body and the argument's name.
+fn with_billing(body: &str, billing: BillingMethod) -> (String, String) {
+    let mut argument = String::new();
+    let mut lines: Vec<String> = body
+        .lines()
+        .map(|line| match line.split_once('=') {
+            Some((name, _)) if BILLING_ARGUMENTS.contains(&name.trim()) => {
+                argument = name.trim().to_owned();
+                format!("{name}= \"{}\"", billing.charge_type())
+            }
+            _ => line.to_owned(),
+        })
+        .collect();
+    if billing == BillingMethod::Subscription && !lines.iter().any(|l| l.trim_start().starts_with("period ")) {
+        lines.push("  period = 1".to_owned());
+    }
+    (lines.join("\n"), argument)
 }
 
 fn describe(created: &[(&Need, &Template)], region: &str) -> String {
@@ -108,7 +154,14 @@ fn describe(created: &[(&Need, &Template)], region: &str) -> String {
             ("kms_key", Some("Disabled")) => "a disabled KMS key".to_owned(),
             ("trail", Some("Enable")) => "an ActionTrail trail that is logging".to_owned(),
             ("trail", Some("Disable")) => "an ActionTrail trail that is not logging".to_owned(),
-            _ => t.words.to_owned(),
+            _ => match need.billing {
+                // "a Tair (Redis) instance" → "a subscription Tair (Redis) instance".
+                Some(billing) => match t.words.split_once(' ') {
+                    Some((_, rest)) => format!("a {} {rest}", billing.words()),
+                    None => format!("{} ({})", t.words, billing.words()),
+                },
+                None => t.words.to_owned(),
+            },
         })
         .collect();
     let list = match parts.as_slice() {
@@ -157,7 +210,48 @@ mod tests {
     use super::*;
 
     fn need(key: &'static str, status: Option<&'static str>) -> Need {
-        Need { key, status, count: 1 }
+        Need {
+            key,
+            status,
+            count: 1,
+            billing: None,
+        }
+    }
+
+    #[test]
+    fn a_need_for_a_subscription_is_billed_so_and_not_met_by_a_pay_as_you_go_resource() {
+        let tair = Need {
+            billing: Some(BillingMethod::Subscription),
+            ..need("tair", None)
+        };
+        let meta = render(&[need("vpc", None), need("vswitch", None), tair.clone()], &[], "cn-hangzhou")
+            .unwrap()
+            .unwrap();
+        assert!(meta.terraform.contains("payment_type     = \"PrePaid\""), "{}", meta.terraform);
+        assert!(meta.terraform.contains("period = 1"), "{}", meta.terraform);
+        assert_eq!(meta.key_attributes[0].attribute, "payment_type");
+        assert_eq!(meta.key_attributes[0].value, "PrePaid");
+        assert_eq!(meta.description, "A VPC, a vSwitch and a subscription Tair (Redis) instance in cn-hangzhou.");
+
+        let record = |kind: &str, id: &str, payment: &str| ResourceRecord {
+            address: format!("{kind}.x"),
+            kind: kind.into(),
+            name: "x".into(),
+            index: None,
+            id: id.into(),
+            region: "cn-hangzhou".into(),
+            product: String::new(),
+            attributes: serde_json::json!({ "payment_type": payment }).as_object().cloned().unwrap(),
+            done: crate::state::Done::Created,
+        };
+        let postpaid = [
+            record("alicloud_vswitch", "vsw-1", ""),
+            record("alicloud_kvstore_instance", "r-1", "PostPaid"),
+        ];
+        let meta = render(std::slice::from_ref(&tair), &postpaid, "cn-hangzhou").unwrap().unwrap();
+        assert!(meta.terraform.contains("vswitch_id       = \"vsw-1\""), "{}", meta.terraform);
+        let prepaid = [record("alicloud_kvstore_instance", "r-2", "PrePaid")];
+        assert_eq!(render(&[tair], &prepaid, "cn-hangzhou").unwrap(), None);
     }
 
     #[test]
@@ -168,6 +262,7 @@ mod tests {
                 key: "vswitch",
                 status: None,
                 count: 2,
+                billing: None,
             },
         ];
         let meta = render(&needs, &[], "cn-hangzhou").unwrap().unwrap();

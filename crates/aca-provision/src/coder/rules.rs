@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use aca_core::Procedure;
+use aca_core::{BillingMethod, Procedure};
 
 use super::catalog::{NOUNS, TEMPLATES, Target, counted_body, template};
 
@@ -16,6 +16,9 @@ pub struct Need {
     pub status: Option<&'static str>,
     /// How many: two when the procedure acts on several at once ("Delete vSwitches").
     pub count: usize,
+    /// The billing method a request asks for ("Automatic renewal" needs a subscription instance),
+    /// for templates that choose one.
+    pub billing: Option<BillingMethod>,
 }
 
 /// How many resources a procedure acting on several at once gets: enough to select more than one.
@@ -177,8 +180,22 @@ pub fn needs_of_request(task: &str, request: &str, product: Option<&str>) -> Vec
         .filter(|n| n.count > 1)
         .map(|n| n.key)
         .collect();
-    ordered(wanted.into_iter(), &task.to_lowercase(), &several)
+    let mut needs = ordered(wanted.into_iter(), &task.to_lowercase(), &several);
+    if let Some(billing) = BillingMethod::requested_in(request) {
+        for need in needs.iter_mut().filter(|n| template(n.key).is_some_and(|t| billed(t.body))) {
+            need.billing = Some(billing);
+        }
+    }
+    needs
 }
+
+/// Whether a template's body chooses a billing method.
+pub fn billed(body: &str) -> bool {
+    body.lines().any(|line| BILLING_ARGUMENTS.contains(&line.split('=').next().unwrap_or_default().trim()))
+}
+
+/// The alicloud provider's arguments that take a billing method (`PrePaid`, `PostPaid`).
+pub const BILLING_ARGUMENTS: &[&str] = &["payment_type", "instance_charge_type"];
 
 /// How the agent says that a drop-down list of resources offers none.
 const EMPTY_LIST: &str = "which lists none";
@@ -211,6 +228,7 @@ fn ordered(keys: impl Iterator<Item = &'static str>, task: &str, several: &BTree
             key: t.key,
             status: status_for(t.key, task),
             count: if several.contains(t.key) { SEVERAL } else { 1 },
+            billing: None,
         })
         .collect()
 }
@@ -338,6 +356,26 @@ mod tests {
             ["vpc"]
         );
         assert_eq!(keys("I need a VPC with a vSwitch in it."), ["vpc", "vswitch"]);
+    }
+
+    #[test]
+    fn a_request_for_a_billing_method_marks_the_resources_that_choose_one() {
+        let request = format!(
+            "Step 2 turns on \"Automatic renewal\", which the console disables for the resource the run has \
+             (\"Pay-as-you-go instances do not require renewal.\"): In the Instance Status section, turn on \
+             Automatic renewal.; {}",
+            BillingMethod::Subscription.request_clause()
+        );
+        let needs = needs_of_request("Instance renewal", &request, Some("tair"));
+        let billed: Vec<(&str, Option<BillingMethod>)> = needs.iter().map(|n| (n.key, n.billing)).collect();
+        assert_eq!(
+            billed,
+            [
+                ("vpc", None),
+                ("vswitch", None),
+                ("tair", Some(BillingMethod::Subscription))
+            ]
+        );
     }
 
     #[test]

@@ -561,10 +561,18 @@ impl ScriptedPolicy {
             }
             self.asked_in_step = Some(self.step);
             let step = self.step(ctx).unwrap_or_default();
-            return Some(Move::Provision(format!(
+            let mut request = format!(
                 "Step {} turns on \"{label}\", which the console disables for the resource the run has ({why}): {}",
                 step.number, step.text
-            )));
+            );
+            // "Pay-as-you-go instances do not require renewal.": a resource billed the other way.
+            if let Some(refused) = button.hint.as_deref().and_then(aca_core::BillingMethod::named_in) {
+                request.push_str(&format!("; {}", refused.other().request_clause()));
+                // Another resource: the steps that opened this one open that one.
+                self.redo_step_when_provided = true;
+                self.reopen_resource = true;
+            }
+            return Some(Move::Provision(request));
         }
         let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| {
             m == LabelMatch::Exact
@@ -605,6 +613,15 @@ impl ScriptedPolicy {
         undocumented: bool,
     ) -> Move {
         let obs = ctx.observation;
+        // "turn on Automatic renewal, …, and select a renewal duration": on or off is a switch's
+        // or a check box's, never an option of the list the sentence goes on to.
+        if let Some(value) = value.filter(|v| switch_state(v).is_some())
+            && let Some(choice) = labels
+                .iter()
+                .find_map(|label| self.ground_choice(ctx, label, value, undocumented))
+        {
+            return choice;
+        }
         let step = self.step(ctx).unwrap_or_default();
         let sections = intent::sections(&step);
         let avoid = other_sections(ctx, self.step, &sections);
@@ -998,12 +1015,15 @@ fn unknown_secret(ctx: &Context<'_>, step: usize, refusal: &str) -> Option<Strin
     if !wrong || !refusal.contains("password") {
         return None;
     }
-    let field = ctx.observation.elements.iter().find(|e| {
-        let name = normalise(&e.name);
-        e.role == Role::Textbox
-            && name.contains("password")
-            && (name.starts_with("old ") || name.starts_with("current "))
-    })?;
+    // A secret the run was given and typed, still refused: nothing more to ask for.
+    if known_password(ctx.task).is_some() {
+        return None;
+    }
+    let field = ctx
+        .observation
+        .elements
+        .iter()
+        .find(|e| e.role == Role::Textbox && asks_current_password(&e.name))?;
     let given = documented_value(ctx, step, &field.name).is_some()
         || ctx.steps.iter().flat_map(|s| &s.values).any(|v| {
             v.label
@@ -1011,6 +1031,21 @@ fn unknown_secret(ctx: &Context<'_>, step: usize, refusal: &str) -> Option<Strin
                 .is_some_and(|l| match_label(l, &field.name) == Some(LabelMatch::Exact))
         });
     (!given).then(|| format!("the {} of the account it changes", normalise(&field.name)))
+}
+
+/// Whether a field asks for the password in force ("Old Password", "Current Password").
+fn asks_current_password(label: &str) -> bool {
+    let name = normalise(label);
+    name.contains("password") && (name.starts_with("old ") || name.starts_with("current "))
+}
+
+/// The password the run made for the resource it provisioned, if it made one.
+fn known_password(task: &crate::task::Task) -> Option<&aca_core::SecretRef> {
+    task.resource_report
+        .as_ref()?
+        .secrets
+        .iter()
+        .find(|s| s.kind == aca_core::SecretKind::Password)
 }
 
 /// Whether a step points at a list of settings ("configure the following parameters") that the
@@ -1047,6 +1082,12 @@ fn selects_what_it_names(sentence: &str, field: &str) -> bool {
 /// A value for a required field no step documents, shaped by its label.
 pub(super) fn invented_value(task: &crate::task::Task, label: &str) -> String {
     let suffix = task.bindings.get("suffix").cloned().unwrap_or_else(|| "verify".into());
+    // The current password of what the run provisioned: the run knows it, by placeholder.
+    if asks_current_password(label)
+        && let Some(secret) = known_password(task)
+    {
+        return secret.placeholder.clone();
+    }
     let label = normalise(label);
     if label.contains("password") {
         format!("Aca#{suffix}2026x")

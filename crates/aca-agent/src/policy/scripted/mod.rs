@@ -95,6 +95,11 @@ pub struct ScriptedPolicy {
     redo_step_when_provided: bool,
     /// The step starting over may need the step before it to open its dialog again.
     reopen_after_reload: bool,
+    /// The resource was replaced by another (one billed otherwise): the procedure goes back to the
+    /// step that opened the resource, to open the new one.
+    reopen_resource: bool,
+    /// The list to go back to before the procedure opens the resource again.
+    return_to: Option<String>,
     /// The resource was asked for while a dialog or panel was open (one an earlier step opened,
     /// named or not).
     asked_inside_modal: bool,
@@ -147,6 +152,19 @@ impl ScriptedPolicy {
         // The page was loaded again for a resource asked for inside a dialog or panel an earlier
         // step opened: that step opens it again first.
         let in_modal = std::mem::take(&mut self.asked_inside_modal);
+        if std::mem::take(&mut self.reopen_resource)
+            && let Some(opening) = (0..self.step).rev().find(|at| {
+                ctx.steps.get(*at).is_some_and(|s| {
+                    intent::intents(s, ctx.task)
+                        .iter()
+                        .any(|i| matches!(i, Intent::OpenRow | Intent::FindRow))
+                })
+            })
+        {
+            self.reopen_after_reload = false;
+            self.step = opening;
+            self.return_to = self.list_page.clone();
+        }
         if std::mem::take(&mut self.reopen_after_reload)
             && self.step > 0
             && ground::open_modal(ctx.observation).is_none()
@@ -244,6 +262,10 @@ impl Policy for ScriptedPolicy {
                 return self.control(ctx, ControlAction::TaskComplete { summary }, "report the task complete");
             }
             self.ensure_intents(ctx);
+            if let Some(url) = self.return_to.take().filter(|url| *url != ctx.observation.url) {
+                let goal = "go back to the list, to open the resource the run has now";
+                return Proposal::Act(Box::new(self.decision(ctx, Action::Gui(GuiAction::Goto { url }), goal)));
+            }
             if self.intent == self.intents.len()
                 && self.step + 1 == ctx.steps.len()
                 && let Some(submit) = self.implicit_submit(ctx)

@@ -385,10 +385,15 @@ impl ScriptedPolicy {
                 && row_of(e).is_some_and(|r| names.is_empty() || names.iter().any(|n| mentions(&r.name, n)))
         };
         let links: Vec<&Element> = ctx.observation.elements.iter().filter(ours).collect();
-        let link = links
+        // The names come newest first: a resource provided for this run is preferred to one it
+        // had before.
+        let link = names
             .iter()
-            .find(|e| names.iter().any(|n| mentions(&e.name, n)))
+            .find_map(|n| links.iter().find(|e| mentions(&e.name, n)))
             .or(links.first());
+        if link.is_some() {
+            self.list_page = Some(ctx.observation.url.clone());
+        }
         match link {
             Some(link) => Move::Act {
                 action: GuiAction::Click { index: link.index },

@@ -60,6 +60,7 @@ pub(super) fn task_with_resource(procedure: Procedure, text: &str, names: &[&str
     task.resource_report = Some(ResourceReport {
         text: text.into(),
         names: names.iter().map(|n| n.to_string()).collect(),
+        secrets: Vec::new(),
     });
     task
 }

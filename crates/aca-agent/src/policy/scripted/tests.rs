@@ -745,6 +745,7 @@ fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over
                     .resource_report(crate::task::ResourceReport {
                         text: "VPC doc-vpc-1 (vpc-bp1)".into(),
                         names: vec!["doc-vpc-1".into()],
+                        secrets: Vec::new(),
                     })
                     .unwrap()
             }
@@ -925,6 +926,7 @@ fn a_later_method_asks_again_for_what_an_earlier_one_revoked() {
                     .resource_report(crate::task::ResourceReport {
                         text: "RAM user doc-user with AliyunOSSReadOnlyAccess".into(),
                         names: vec!["doc-user".into()],
+                        secrets: Vec::new(),
                     })
                     .unwrap()
             }
