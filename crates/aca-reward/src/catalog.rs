@@ -161,6 +161,8 @@ const SLS: &str = "Sls";
 const SLS_PROJECT: Option<&str> = Some("ACS::SLS::Project");
 const SLS_LOGSTORE: Option<&str> = Some("ACS::SLS::LogStore");
 
+const CS: &str = "CS";
+
 /// Every product of the catalog.
 pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
@@ -1072,6 +1074,29 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 &[],
             ),
             api("UpdateIndex", SLS, MODIFY, &["indexes", "index"], SLS_LOGSTORE, &[]),
+        ],
+    },
+    ProductEntry {
+        name: "Container Service for Kubernetes",
+        aliases: &["ACK", "Container Service", "ACK console"],
+        operations: &[
+            api(
+                "OpenAckService",
+                CS,
+                &["activate"],
+                &["ACK", "Container Service for Kubernetes"],
+                None,
+                &[],
+            ),
+            // RAM's quick authorization creates ACK's service roles with CreateRole.
+            api(
+                "CreateRole",
+                RAM,
+                &["assign", "grant"],
+                &["default roles", "roles", "service roles", "RAM roles"],
+                RAM_ROLE,
+                &[],
+            ),
         ],
     },
 ];
