@@ -241,3 +241,6 @@ pub(super) async fn authorize(
 fn form_field(body: &Bytes, name: &str) -> Option<String> {
     form_urlencoded::parse(body).find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
 }
+
+#[cfg(test)]
+mod tests;
