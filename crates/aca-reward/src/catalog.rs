@@ -1181,13 +1181,21 @@ mod tests {
     }
 
     #[test]
-    fn every_product_has_operations_and_thirteen_products_are_covered() {
-        assert_eq!(PRODUCTS.len(), 13);
+    fn every_product_has_operations_and_fourteen_products_are_covered() {
+        assert_eq!(PRODUCTS.len(), 14);
         for p in PRODUCTS {
             assert!(!p.operations.is_empty(), "{}", p.name);
             for op in p.operations {
                 assert!(!op.verbs.is_empty() && !op.objects.is_empty(), "{}", op.api);
             }
         }
+    }
+
+    #[test]
+    fn acks_first_use_sections_name_its_activation_and_its_roles() {
+        let ack = product("ACK console").unwrap();
+        let ops: Vec<&str> = ack.operations.iter().map(|o| o.event_name).collect();
+        assert_eq!(ops, ["OpenAckService", "CreateRole"]);
+        assert_eq!(ack.operations[1].service_name, "Ram");
     }
 }
