@@ -1,6 +1,8 @@
 //! Tests of a console's first-use gate: Container Service for Kubernetes' activation page, its
 //! roles prompt and RAM's Cloud Resource Access Authorization page, driven over HTTP.
 
+use std::sync::Arc;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 
@@ -17,6 +19,15 @@ fn post(path: &str, cookie: &str, form: &str) -> Request<Body> {
         .header("content-type", "application/x-www-form-urlencoded")
         .body(Body::from(form.to_owned()))
         .unwrap()
+}
+
+/// A console with a new account signed in: the console, its credentials, the app and the cookie.
+async fn signed_in(name: &str) -> (Arc<crate::Console>, crate::accounts::Credentials, axum::Router, String) {
+    let console = console();
+    let creds = console.create_account(name, None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    (console, creds, app, cookie)
 }
 
 fn unescape(html: &str) -> String {
@@ -44,10 +55,7 @@ fn event_names(console: &crate::Console, account_id: &str) -> Vec<(String, Strin
 
 #[tokio::test]
 async fn a_new_account_activates_ack_then_authorizes_its_roles_in_ram_and_reaches_the_clusters() {
-    let console = console();
-    let creds = console.create_account("alice", None).unwrap();
-    let app = crate::app(console.clone());
-    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let (console, creds, app, cookie) = signed_in("alice").await;
 
     let (status, _, html) = send(&app, get("/console/ack/clusters", &cookie)).await;
     assert_eq!(status, StatusCode::OK);
@@ -99,10 +107,7 @@ async fn a_new_account_activates_ack_then_authorizes_its_roles_in_ram_and_reache
 
 #[tokio::test]
 async fn a_bad_authorization_request_is_refused_and_goes_back_only_inside_the_console() {
-    let console = console();
-    let creds = console.create_account("bob", None).unwrap();
-    let app = crate::app(console.clone());
-    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let (console, creds, app, cookie) = signed_in("bob").await;
 
     for request in ["", "request=not-json", "request=%7B%22payloads%22%3A%5B%5D%7D"] {
         let (status, _, _) = send(&app, get(&format!("/console/ram/authorize?{request}"), &cookie)).await;
