@@ -161,6 +161,8 @@ const SLS: &str = "Sls";
 const SLS_PROJECT: Option<&str> = Some("ACS::SLS::Project");
 const SLS_LOGSTORE: Option<&str> = Some("ACS::SLS::LogStore");
 
+const CS: &str = "CS";
+
 /// Every product of the catalog.
 pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
@@ -1074,6 +1076,29 @@ pub static PRODUCTS: &[ProductEntry] = &[
             api("UpdateIndex", SLS, MODIFY, &["indexes", "index"], SLS_LOGSTORE, &[]),
         ],
     },
+    ProductEntry {
+        name: "Container Service for Kubernetes",
+        aliases: &["ACK", "Container Service", "ACK console"],
+        operations: &[
+            api(
+                "OpenAckService",
+                CS,
+                &["activate"],
+                &["ACK", "Container Service for Kubernetes"],
+                None,
+                &[],
+            ),
+            // RAM's quick authorization creates ACK's service roles with CreateRole.
+            api(
+                "CreateRole",
+                RAM,
+                &["assign", "grant"],
+                &["default roles", "roles", "service roles", "RAM roles"],
+                RAM_ROLE,
+                &[],
+            ),
+        ],
+    },
 ];
 
 /// The product a page title or console name means: its name or an alias, with or without
@@ -1156,13 +1181,21 @@ mod tests {
     }
 
     #[test]
-    fn every_product_has_operations_and_thirteen_products_are_covered() {
-        assert_eq!(PRODUCTS.len(), 13);
+    fn every_product_has_operations_and_fourteen_products_are_covered() {
+        assert_eq!(PRODUCTS.len(), 14);
         for p in PRODUCTS {
             assert!(!p.operations.is_empty(), "{}", p.name);
             for op in p.operations {
                 assert!(!op.verbs.is_empty() && !op.objects.is_empty(), "{}", op.api);
             }
         }
+    }
+
+    #[test]
+    fn acks_first_use_sections_name_its_activation_and_its_roles() {
+        let ack = product("ACK console").unwrap();
+        let ops: Vec<&str> = ack.operations.iter().map(|o| o.event_name).collect();
+        assert_eq!(ops, ["OpenAckService", "CreateRole"]);
+        assert_eq!(ack.operations[1].service_name, "Ram");
     }
 }

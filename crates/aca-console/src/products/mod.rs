@@ -7,6 +7,7 @@ pub mod actiontrail;
 pub mod alb;
 pub mod bss;
 pub mod cms;
+pub mod cs;
 pub mod dns;
 pub mod ecs;
 pub mod kms;
@@ -36,6 +37,7 @@ pub static PRODUCTS: &[&Product] = &[
     &kvstore::PRODUCT,
     &actiontrail::PRODUCT,
     &bss::PRODUCT,
+    &cs::PRODUCT,
 ];
 
 /// The product whose API version this is.

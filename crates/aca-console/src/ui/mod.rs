@@ -34,6 +34,7 @@ use crate::params::Params;
 use crate::products::regions::REGIONS;
 use crate::profile::ProfileId;
 
+mod gate;
 pub mod render;
 pub mod session;
 pub mod spec;
@@ -56,6 +57,8 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/console/assets/{file}", get(asset))
         .route("/console/api/{product}/{action}", post(api_call))
         .route("/console/buy/{product}/{action}", post(buy_call))
+        .route("/console/ram/authorize", get(gate::authorize_page).post(gate::authorize))
+        .route("/console/{product}/activate", post(gate::activate))
         .route("/console/{product}", get(product_home))
         .route("/console/{product}/frame/{page}", get(frame))
         .route("/console/{product}/{page}", get(list))
@@ -280,6 +283,9 @@ fn served_product(
     let Some((spec, api)) = resolve(&s, code) else {
         return Err(Box::new(not_found(&format!("No console is named {code}."))));
     };
+    if let Some(instead) = gate::page_instead(console, &s, spec) {
+        return Err(Box::new(instead));
+    }
     match api {
         Some(api) => Ok((s, spec, api)),
         None => {

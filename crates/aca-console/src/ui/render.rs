@@ -257,7 +257,7 @@ fn sidenav(view: &View<'_>, current: &str) -> Markup {
     }
 }
 
-fn breadcrumb(view: &View<'_>, trail: &[(&str, Option<String>)]) -> Markup {
+pub(super) fn breadcrumb(view: &View<'_>, trail: &[(&str, Option<String>)]) -> Markup {
     html! {
         nav class="breadcrumb" aria-label="Breadcrumb" {
             a href=(format!("/console/{}?region={}", view.product.code, view.region)) { (view.product.name) }
@@ -272,7 +272,7 @@ fn breadcrumb(view: &View<'_>, trail: &[(&str, Option<String>)]) -> Markup {
     }
 }
 
-fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main: Markup) -> Markup {
+pub(super) fn shell(view: &View<'_>, current_page: &str, regional: bool, title: &str, main: Markup) -> Markup {
     shell_with(view, sidenav(view, current_page), regional, title, main)
 }
 

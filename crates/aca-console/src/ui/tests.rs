@@ -346,11 +346,11 @@ fn a_list_page_shows_every_row_it_is_given() {
     }
 }
 
-fn console() -> std::sync::Arc<Console> {
+pub(super) fn console() -> std::sync::Arc<Console> {
     std::sync::Arc::new(Console::in_memory(ConsoleConfig::for_tests()))
 }
 
-async fn send(app: &axum::Router, request: Request<Body>) -> (axum::http::StatusCode, axum::http::HeaderMap, String) {
+pub(super) async fn send(app: &axum::Router, request: Request<Body>) -> (axum::http::StatusCode, axum::http::HeaderMap, String) {
     let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let headers = response.headers().clone();
@@ -358,7 +358,7 @@ async fn send(app: &axum::Router, request: Request<Body>) -> (axum::http::Status
     (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
 
-async fn logged_on(app: &axum::Router, login: &str, password: &str) -> String {
+pub(super) async fn logged_on(app: &axum::Router, login: &str, password: &str) -> String {
     let body = format!(
         "login={}&password={}",
         percent_encoding::utf8_percent_encode(login, percent_encoding::NON_ALPHANUMERIC),

@@ -21,6 +21,7 @@ pub mod authorize;
 mod groups;
 mod policies;
 mod roles;
+pub mod service_roles;
 mod users;
 
 use self::access_keys::*;
@@ -202,7 +203,28 @@ const SYSTEM_POLICIES: &[SystemPolicy] = &[
         description: "Provides full access to Log Service(Log) via Management Console.",
         actions: &["log:*"],
     },
+    service_policy("AliyunCSDefaultRolePolicy"),
+    service_policy("AliyunCSManagedKubernetesRolePolicy"),
+    service_policy("AliyunCSServerlessKubernetesRolePolicy"),
+    service_policy("AliyunCSKubernetesAuditRolePolicy"),
+    service_policy("AliyunCSManagedNetworkRolePolicy"),
+    service_policy("AliyunCSManagedCsiRolePolicy"),
+    service_policy("AliyunCSManagedCsiPluginRolePolicy"),
+    service_policy("AliyunCSManagedCsiProvisionerRolePolicy"),
+    service_policy("AliyunCSManagedCmsRolePolicy"),
+    service_policy("AliyunCSManagedLogRolePolicy"),
+    service_policy("AliyunCSManagedArmsRolePolicy"),
 ];
+
+/// A service system policy: dedicated to a service role ([`service_roles`]), it grants nothing to
+/// the users and groups of the account.
+const fn service_policy(name: &'static str) -> SystemPolicy {
+    SystemPolicy {
+        name,
+        description: "The authorization policy dedicated to a service role.",
+        actions: &[],
+    }
+}
 
 /// System policies predate every account; they all carry the same creation date.
 const SYSTEM_POLICY_DATE: &str = "2015-04-28T16:12:49Z";

@@ -318,6 +318,7 @@ pub fn alb() -> ProductSpec {
         children("Listener", "alb", "listeners", "LoadBalancerIds.1"),
     ];
     ProductSpec {
+        gate: None,
         code: s("alb"),
         api: s("alb"),
         name: s("Application Load Balancer (ALB)"),

@@ -634,6 +634,8 @@ pub fn ecs() -> ProductSpec {
     }];
 
     ProductSpec {
+
+        gate: None,
         code: s("ecs"),
         api: s("ecs"),
         name: s("Elastic Compute Service"),
@@ -798,6 +800,7 @@ pub fn rds() -> ProductSpec {
         ],
     )]);
     ProductSpec {
+        gate: None,
         code: s("rds"),
         api: s("rds"),
         name: s("ApsaraDB RDS"),
@@ -1084,6 +1087,7 @@ pub fn tair() -> ProductSpec {
         ],
     )]);
     ProductSpec {
+        gate: None,
         code: s("tair"),
         api: s("kvstore"),
         name: s("Tair (Redis OSS-compatible)"),

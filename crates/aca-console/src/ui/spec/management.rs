@@ -156,6 +156,8 @@ pub fn actiontrail() -> ProductSpec {
     ])];
 
     ProductSpec {
+
+        gate: None,
         code: s("actiontrail"),
         api: s("actiontrail"),
         name: s("ActionTrail"),
@@ -335,6 +337,7 @@ pub fn cms() -> ProductSpec {
         ("Alert Contact Group", "ContactGroups"),
     ])];
     ProductSpec {
+        gate: None,
         code: s("cms"),
         api: s("cms"),
         name: s("CloudMonitor"),

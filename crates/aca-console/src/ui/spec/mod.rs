@@ -10,6 +10,7 @@ use crate::profile::{Placement, ProfileId};
 mod alb;
 mod apply;
 mod compute;
+mod container;
 mod management;
 mod network;
 mod ram_policy;
@@ -27,6 +28,39 @@ pub struct ProductSpec {
     pub name: String,
     pub nav: Vec<NavGroup>,
     pub pages: Vec<PageSpec>,
+    /// What the console asks of an account before its pages open: activating the service, then
+    /// authorizing its service roles. None: the pages open at once.
+    pub gate: Option<Gate>,
+}
+
+/// A console's first-use requirements, checked in order on every page.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    pub activation: Option<Activation>,
+    pub roles: Option<RolesPrompt>,
+}
+
+/// The service's activation page: its heading, the terms of service to select, the button that
+/// places the order, and the operation (with its fixed parameters) the order calls; the service
+/// counts as activated once [`Activation::activated`] says so.
+#[derive(Debug, Clone)]
+pub struct Activation {
+    pub heading: String,
+    pub terms: String,
+    pub button: String,
+    pub action: String,
+    pub fixed: Vec<(String, String)>,
+    pub activated: fn(&crate::state::AccountState) -> bool,
+}
+
+/// The prompt a console shows while service roles it needs are missing: its message and the
+/// button that opens RAM's Cloud Resource Access Authorization page for the roles the service
+/// (a trust principal such as `cs.aliyuncs.com`) assumes.
+#[derive(Debug, Clone)]
+pub struct RolesPrompt {
+    pub message: String,
+    pub button: String,
+    pub service: String,
 }
 
 impl ProductSpec {
@@ -703,6 +737,7 @@ pub fn base_2026() -> Vec<ProductSpec> {
         network::dns(),
         storage::oss(),
         storage::sls(),
+        container::ack(),
     ]
 }
 

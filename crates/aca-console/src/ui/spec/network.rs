@@ -262,6 +262,8 @@ pub fn vpc() -> ProductSpec {
     ])];
 
     ProductSpec {
+
+        gate: None,
         code: s("vpc"),
         api: s("vpc"),
         name: s("Virtual Private Cloud"),
@@ -722,6 +724,7 @@ pub fn slb() -> ProductSpec {
     // create-vserver-group.md: the instance's vServer groups tab.
     lbs.tabs.push(children("vServer groups", "slb", "vserver-groups", "LoadBalancerId"));
     ProductSpec {
+        gate: None,
         code: s("slb"),
         api: s("slb"),
         name: s("Classic Load Balancer (CLB)"),
@@ -927,6 +930,7 @@ pub fn dns() -> ProductSpec {
         confirm("Delete DNS Record", "Are you sure you want to delete the DNS record?"),
     )];
     ProductSpec {
+        gate: None,
         code: s("dns"),
         api: s("dns"),
         name: s("Alibaba Cloud DNS"),

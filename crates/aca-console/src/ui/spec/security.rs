@@ -448,6 +448,7 @@ pub fn ram() -> ProductSpec {
     let (roles, role_policies) = ram_roles();
     let (policies, policy_grants) = ram_policies();
     ProductSpec {
+        gate: None,
         code: s("ram"),
         api: s("ram"),
         name: s("Resource Access Management"),
@@ -844,6 +845,7 @@ pub fn kms() -> ProductSpec {
         .success("The secret is created."),
     ];
     ProductSpec {
+        gate: None,
         code: s("kms"),
         api: s("kms"),
         name: s("Key Management Service"),

@@ -108,6 +108,7 @@ pub fn oss() -> ProductSpec {
         ("", &[("Delete Bucket", "delete-bucket")]),
     ]);
     ProductSpec {
+        gate: None,
         code: s("oss"),
         api: s("oss"),
         name: s("Object Storage Service"),
@@ -625,6 +626,7 @@ pub fn sls() -> ProductSpec {
         ("", &[("Overview", "projects")]),
     ]);
     ProductSpec {
+        gate: None,
         code: s("sls"),
         api: s("sls"),
         name: s("Simple Log Service"),
