@@ -436,6 +436,8 @@ impl ScriptedPolicy {
             .iter()
             .filter(|e| e.role == Role::Textbox && e.state.required && !e.state.readonly)
             .filter(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()))
+            // A field the page names itself (another row of the table) is no other row renamed.
+            .filter(|e| !documented_anywhere(ctx, &e.name))
             .collect();
         let field = renamed(label, &required, &Self::other_labels(ctx, label))?;
         Some(Move::Act {

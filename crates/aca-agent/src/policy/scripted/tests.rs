@@ -2041,3 +2041,23 @@ fn a_table_row_whose_required_field_reads_otherwise_is_filled_and_the_rename_rec
         "{findings:?}"
     );
 }
+
+#[test]
+fn a_required_field_the_table_names_itself_is_no_other_row_renamed() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a listener\n\n## Procedure\n\n\
+         1. Set the following parameters.\n\n   \
+         | Parameter | Description |\n   |---|---|\n   \
+         | **Listener Protocol** | The protocol. |\n   \
+         | **Listener Port** | The port that receives requests. |\n\n\
+         2. Click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = RenamedPort::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    let findings: Vec<_> = episode.records().iter().flat_map(|r| r.findings.iter()).collect();
+    assert!(
+        !findings.iter().any(|f| f.kind == FindingKind::Renamed),
+        "{findings:?}"
+    );
+}
