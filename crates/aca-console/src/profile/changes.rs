@@ -236,29 +236,6 @@ pub static CHANGES_2024: &[Change] = &[
         in_2024: "Add Permissions",
         in_2026: "Grant Permission",
     },
-    // Create a custom policy: the archived page and doc-detail/93733 set a Configuration Mode,
-    // Visualized or Script; the Mar 19, 2026 page has the Visual Editor and JSON Editor tabs.
-    Rename {
-        product: "ram",
-        page: "policies",
-        what: "field",
-        in_2024: "Configuration Mode",
-        in_2026: "Editor",
-    },
-    Rename {
-        product: "ram",
-        page: "policies",
-        what: "option",
-        in_2024: "Visualized",
-        in_2026: "Visual Editor",
-    },
-    Rename {
-        product: "ram",
-        page: "policies",
-        what: "option",
-        in_2024: "Script",
-        in_2026: "JSON Editor",
-    },
     // Key Management Service
     RegroupMenu {
         product: "kms",
