@@ -1027,7 +1027,13 @@ fn opened_values(call: &OpeningCall) -> Markup {
         div class="opened-values" {
             @for (label, path, how) in &call.shows {
                 @match how {
-                    Shown::QrCode => div class="qr-code" role="img" aria-label=(label) data-opened-show=(path) data-shown="qr" {},
+                    // "the QR code that is displayed on the Scan the code. tab" (enable-mfa.md).
+                    Shown::QrCode => {
+                        div class="tabs sub-tabs" role="tablist" {
+                            button class="tab active" type="button" role="tab" aria-selected="true" { (label) }
+                        }
+                        div class="qr-code" role="img" aria-label="QR code" data-opened-show=(path) data-shown="qr" {}
+                    },
                     Shown::Text => div class="desc-item" {
                         dt { (label) }
                         dd class="mono" data-opened-show=(path) { "-" }

@@ -423,6 +423,7 @@ fn a_wizard_showing_another_step_than_the_page_names_is_a_moved_control() {
             trajectory: &trajectory,
             current_step: Some(0),
             attempts: &attempts,
+            unix_ms: None,
         };
         match policy.propose(&ctx) {
             Proposal::Act(decision) => *decision,
@@ -511,6 +512,7 @@ fn first_decision(page: &str, elements: Vec<Element>) -> Decision {
         trajectory: &trajectory,
         current_step: Some(0),
         attempts: &attempts,
+        unix_ms: None,
     };
     match ScriptedPolicy::new().propose(&ctx) {
         Proposal::Act(decision) => *decision,
@@ -573,6 +575,7 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
             trajectory: &trajectory,
             current_step: Some(0),
             attempts: &attempts,
+            unix_ms: None,
         };
         match policy.propose(&ctx) {
             Proposal::Act(decision) => *decision,
@@ -601,6 +604,7 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
         trajectory: &trajectory,
         current_step: Some(0),
         attempts: &attempts,
+        unix_ms: None,
     };
     match ScriptedPolicy::new().propose(&ctx) {
         Proposal::Act(decision) => assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 3 })),
@@ -652,6 +656,7 @@ fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_pag
             trajectory: &trajectory,
             current_step: Some(0),
             attempts: &attempts,
+            unix_ms: None,
         };
         match policy.propose(&ctx) {
             Proposal::Act(decision) => *decision,
@@ -2038,4 +2043,17 @@ fn a_table_row_whose_required_field_reads_otherwise_is_filled_and_the_rename_rec
             && f.observed == "Listener Port"),
         "{findings:?}"
     );
+}
+
+#[test]
+fn what_a_step_does_in_an_app_on_the_phone_is_not_looked_for_in_the_console() {
+    use super::intent::in_another_app;
+    let text = "Select a method: Tap Scan barcode in the Google Authenticator app and scan the QR code that is displayed on the Scan the code. tab in the RAM console. This option is recommended. Tap Manual entry, enter the username and key, and then tap the √ icon in the Google Authenticator app.";
+    assert!(in_another_app(text, "Scan barcode"));
+    assert!(!in_another_app(text, "Scan the code."));
+    assert!(in_another_app(text, "Manual entry"));
+    assert!(in_another_app(text, "√"));
+    let console = "Click Create Application in the Enterprise Distributed Application Service console.";
+    assert!(!in_another_app(console, "Create Application"));
+    assert!(!in_another_app("Click Create VPC.", "Create VPC"));
 }
