@@ -360,9 +360,10 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     // step that also selects.
     let mut confirmations = Vec::new();
     let mut clicked_first = Vec::new();
-    // "Enter the two consecutive verification codes …. Then, click Enable": what is entered without
-    // the page giving it is submitted by the click, as a selection is.
-    if (selects || (enters && step.values.is_empty())) && clicks {
+    // "Enter the two consecutive verification codes …. Then, click Enable": what is entered, where
+    // the page names neither the field nor the value, is submitted by the click, as a selection is.
+    let enters_unnamed = enters && step.values.is_empty() && step.labels.len() == 1;
+    if (selects || enters_unnamed) && clicks {
         // What the sentence clicks after it selects confirms the selection; a confirmation label
         // anywhere is one. "Click Bind Resource …, select ECS Instance" clicks before it selects.
         let (first_click, last_click) = (lower.find("click "), lower.rfind("click "));
