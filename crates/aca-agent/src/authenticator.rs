@@ -87,22 +87,10 @@ pub fn masked(text: &str, key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aca_core::{ElementState, Role};
+    use aca_core::Role;
 
     fn element(index: u32, role: Role, name: &str) -> Element {
-        Element {
-            index,
-            role,
-            name: name.into(),
-            value: None,
-            state: ElementState::default(),
-            places: Vec::new(),
-            option_of: None,
-            is_new: false,
-            hint: None,
-            rect: None,
-            fingerprint: Default::default(),
-        }
+        Element::new(index, role, name, Vec::new())
     }
 
     const KEY: &str = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";

@@ -648,20 +648,7 @@ fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_pag
     let trajectory = aca_core::Trajectory::default();
     let mut policy = ScriptedPolicy::new();
     let mut decide = |observation: &Observation, attempts: u32| {
-        let attempts = [attempts];
-        let ctx = Context {
-            task: &task,
-            steps: &steps,
-            observation,
-            trajectory: &trajectory,
-            current_step: Some(0),
-            attempts: &attempts,
-            unix_ms: None,
-        };
-        match policy.propose(&ctx) {
-            Proposal::Act(decision) => *decision,
-            other => panic!("unexpected {other:?}"),
-        }
+        propose_on_first_step(&mut policy, &task, &steps, observation, &trajectory, attempts, None)
     };
     assert!(matches!(decide(&list, 0).action, Action::Gui(GuiAction::Wait { .. })));
     assert_eq!(decide(&list, 1).action, Action::Gui(GuiAction::Click { index: 3 }));
@@ -2085,12 +2072,25 @@ fn mfa_decision(observation: &Observation, unix_ms: Option<u64>, policy: &mut Sc
     let steps: Vec<Step> = procedure.steps.clone();
     let task = Task::new(procedure);
     let trajectory = aca_core::Trajectory::default();
-    let attempts = [0];
+    propose_on_first_step(policy, &task, &steps, observation, &trajectory, 0, unix_ms)
+}
+
+/// What the policy proposes on the page's first step, which must be an action.
+fn propose_on_first_step(
+    policy: &mut ScriptedPolicy,
+    task: &Task,
+    steps: &[Step],
+    observation: &Observation,
+    trajectory: &aca_core::Trajectory,
+    attempts: u32,
+    unix_ms: Option<u64>,
+) -> Decision {
+    let attempts = [attempts];
     let ctx = Context {
-        task: &task,
-        steps: &steps,
+        task,
+        steps,
         observation,
-        trajectory: &trajectory,
+        trajectory,
         current_step: Some(0),
         attempts: &attempts,
         unix_ms,
