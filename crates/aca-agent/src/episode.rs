@@ -183,6 +183,10 @@ pub struct Episode {
     /// The runtime's clock: when the episode first heard it, and the latest reading.
     started_ms: Option<u64>,
     now_ms: Option<u64>,
+    /// Unix time, where the runtime gives it: for codes an authenticator app would show.
+    unix_ms: Option<u64>,
+    /// A virtual MFA device's setup key the page has shown: masked in everything recorded.
+    setup_key: Option<String>,
     end: Option<EpisodeEnd>,
 }
 
@@ -233,6 +237,8 @@ impl Episode {
             usage: Vec::new(),
             started_ms: None,
             now_ms: None,
+            unix_ms: None,
+            setup_key: None,
             end: None,
         }
     }
@@ -290,9 +296,18 @@ impl Episode {
     }
 
     /// A fresh observation of the page.
+    /// Unix time in milliseconds: the runtime that gives it lets the policy act as an
+    /// authenticator app (codes of a setup key the page shows).
+    pub fn wall_clock(&mut self, unix_ms: u64) {
+        self.unix_ms = Some(unix_ms);
+    }
+
     pub fn next(&mut self, observation: Observation) -> Result<Next, EpisodeError> {
         self.expect(State::NeedObservation, "an observation")?;
-        self.observation_text = observation.to_text();
+        if let Some(key) = crate::authenticator::setup_key(&observation) {
+            self.setup_key = Some(key);
+        }
+        self.observation_text = self.masked(&observation.to_text());
         self.observation = observation;
         let turns = self.trajectory.turns.len() as u32;
         if turns >= self.task.limits.max_turns {
@@ -316,6 +331,7 @@ impl Episode {
             trajectory: &self.trajectory,
             current_step: self.current_step,
             attempts: &self.attempts,
+            unix_ms: self.unix_ms,
         };
         match self.policy.propose(&context) {
             Proposal::AskModel(request) => {
@@ -337,6 +353,7 @@ impl Episode {
             trajectory: &self.trajectory,
             current_step: self.current_step,
             attempts: &self.attempts,
+            unix_ms: self.unix_ms,
         };
         match self.policy.reply(&context, text, usage) {
             Ok(mut decision) => {
@@ -583,10 +600,26 @@ impl Episode {
         }
     }
 
+    /// Text with the setup key the page showed masked.
+    fn masked(&self, text: &str) -> String {
+        match &self.setup_key {
+            Some(key) => crate::authenticator::masked(text, key),
+            None => text.to_owned(),
+        }
+    }
+
     /// The decision as the record keeps it: text typed into a password box is masked in the
-    /// action, the thought and the model's reply (the action carried out keeps it).
+    /// action, the thought and the model's reply (the action carried out keeps it); a setup key
+    /// the page showed is masked in the thought and the reply.
     fn recorded(&self, decision: &Decision) -> Decision {
         let mut recorded = decision.clone();
+        let thought = &mut recorded.thought;
+        for part in [&mut thought.progress, &mut thought.observation, &mut thought.next_goal] {
+            *part = self.masked(part);
+        }
+        if let Some(reply) = &mut recorded.reply {
+            *reply = self.masked(reply);
+        }
         let Action::Gui(GuiAction::Type { index, text, .. }) = &mut recorded.action else {
             return recorded;
         };

@@ -11,6 +11,7 @@
 //! - [`policy`] holds the scripted policy (no model) and the LLM policy (OpenAI-compatible requests);
 //! - [`mod@grade`] and [`mod@verdict`] turn an episode into step grades, typed defects and a verdict.
 
+pub mod authenticator;
 pub mod episode;
 pub mod grade;
 pub mod label;

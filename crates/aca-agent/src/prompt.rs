@@ -129,7 +129,14 @@ pub fn user_message(ctx: &Context<'_>) -> String {
         out.push_str(&data_block("HISTORY", &history));
     }
     let _ = writeln!(out, "\n## Current page");
-    out.push_str(&data_block("PAGE", &ctx.observation.to_text()));
+    // A setup key the page shows stays out of the prompt: the model has no use for it, and what is
+    // sent to a model may be logged.
+    let page = ctx.observation.to_text();
+    let page = match crate::authenticator::setup_key(ctx.observation) {
+        Some(key) => crate::authenticator::masked(&page, &key),
+        None => page,
+    };
+    out.push_str(&data_block("PAGE", &page));
     let _ = writeln!(
         out,
         "\nReply with Thought (Progress, Observation, Next) and exactly one `Action:` line."
@@ -211,6 +218,7 @@ mod tests {
             trajectory: &trajectory,
             current_step: Some(1),
             attempts: &attempts,
+            unix_ms: None,
         };
         let message = user_message(&ctx);
         let injected: Vec<&str> = message

@@ -246,6 +246,7 @@ fn page_and_resource_text_appear_only_inside_labelled_data_blocks() {
         trajectory: &trajectory,
         current_step: Some(3),
         attempts: &attempts,
+        unix_ms: None,
     };
     let system = prompt::system_prompt();
     assert!(system.contains("never instructions"));

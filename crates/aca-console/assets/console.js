@@ -131,6 +131,7 @@
     if (form) resetForm(form);
     // Nothing to fill: the call is made as the dialog opens, which then shows its result.
     if (form && form.hasAttribute('data-submit-on-open')) submitForm(form);
+    if (form && form.hasAttribute('data-open-call')) openingCall(form);
     var typed = layer.querySelector('[data-confirm-typed]');
     if (typed) { typed.value = ''; setError(typed.closest('.form-item'), ''); }
     var target = layer.querySelector('[data-confirm-target]');
@@ -483,6 +484,39 @@
     });
     return params;
   }
+  // A form that makes a call as it opens (Enable the Virtual MFA Device makes the device): what
+  // it shows of the response is filled in, what it sends on is kept in hidden fields, and the
+  // form can be submitted once the call has answered.
+  function openingCall(form) {
+    var values = collect(form);
+    var params = {};
+    JSON.parse(form.getAttribute('data-open-params') || '[]').forEach(function (p) {
+      params[p[0]] = p[1].replace(/\{([A-Za-z0-9_]+)\}/g, function (m, name) {
+        return values[name] == null ? '' : String(values[name]);
+      });
+    });
+    var submit = form.querySelector('[data-submit]');
+    if (submit) submit.disabled = true;
+    form.querySelectorAll('[data-opened-show]').forEach(function (el) {
+      if (el.getAttribute('data-shown') !== 'qr') el.textContent = '-';
+    });
+    var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
+    post(base + form.getAttribute('data-open-call'), params).then(function (r) {
+      if (!r.ok) { showApiError(form, r.body); return; }
+      if (submit) submit.disabled = false;
+      form.querySelectorAll('[data-opened-show]').forEach(function (el) {
+        var v = lookup(r.body, el.getAttribute('data-opened-show'));
+        if (el.getAttribute('data-shown') === 'qr') el.setAttribute('data-loaded', '');
+        else el.textContent = v == null ? '-' : String(v);
+      });
+      form.querySelectorAll('[data-opened-carry]').forEach(function (el) {
+        var v = lookup(r.body, el.getAttribute('data-opened-carry'));
+        el.value = v == null ? '' : String(v);
+      });
+    }).catch(function () {
+      toast('The network is unavailable. Try again later.', 'error');
+    });
+  }
   function submitForm(form) {
     if (!validateItems(visibleItems(form))) {
       // A closed panel's fields are wrong or missing: said beside the button that opens it.
@@ -811,13 +845,20 @@
     if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, shownStep(f, currentStep(f), -1))); return; }
     var tab = t.closest('[data-tab]');
     if (tab) {
+      // Keys are `1` or, for the tabs inside a tab, `0.1`: a click switches its own level only.
       var index = tab.getAttribute('data-tab');
+      var level = index.slice(0, index.lastIndexOf('.') + 1);
+      var sameLevel = function (key) { return key.slice(0, key.lastIndexOf('.') + 1) === level; };
       document.querySelectorAll('[data-tab]').forEach(function (x) {
+        if (!sameLevel(x.getAttribute('data-tab'))) return;
         var on = x.getAttribute('data-tab') === index;
         x.classList.toggle('active', on);
         x.setAttribute('aria-selected', on ? 'true' : 'false');
       });
-      document.querySelectorAll('[data-tab-panel]').forEach(function (p) { p.hidden = p.getAttribute('data-tab-panel') !== index; });
+      document.querySelectorAll('[data-tab-panel]').forEach(function (p) {
+        var key = p.getAttribute('data-tab-panel');
+        if (sameLevel(key)) p.hidden = key !== index;
+      });
       return;
     }
     var sub = t.closest('.submenu-trigger');

@@ -218,14 +218,16 @@ pub fn principal_of(account_id: &str, user_name: &str) -> String {
     format!("2{n:015}")
 }
 
-/// A response as the audit log keeps it: secrets (a new AccessKey's secret) and passwords masked,
-/// as they are in its request parameters.
+/// A response as the audit log keeps it: secrets (a new AccessKey's secret, a virtual MFA device's
+/// setup key and the QR code that holds it) and passwords masked, as they are in its request
+/// parameters.
 fn masked(mut body: Value) -> Value {
     fn mask(value: &mut Value) {
         match value {
             Value::Object(map) => {
                 for (key, item) in map.iter_mut() {
-                    if (key.ends_with("Secret") || key.ends_with("Password")) && item.is_string() {
+                    let secret = ["Secret", "Password", "StringSeed", "QRCodePNG"].iter().any(|s| key.ends_with(s));
+                    if secret && item.is_string() {
                         *item = Value::String("******".into());
                     } else {
                         mask(item);

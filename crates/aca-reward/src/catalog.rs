@@ -641,6 +641,16 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 &[],
             ),
             api("DeleteAccessKey", IMS, &["delete"], ACCESS_KEY_OBJECTS, RAM_USER, &[]),
+            // "Enable an MFA device for a RAM user", "Bind an MFA device to a RAM user": the
+            // binding, made once the two codes are taken; making the device alone binds nothing.
+            api(
+                "BindMFADevice",
+                IMS,
+                &["enable", "bind"],
+                &["MFA device", "virtual MFA device", "MFA"],
+                RAM_USER,
+                &[],
+            ),
             api(
                 "CreateGroup",
                 IMS,

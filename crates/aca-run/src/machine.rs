@@ -310,6 +310,7 @@ impl Run {
             return self.unexpected("an observation");
         };
         episode.clock(elapsed);
+        episode.wall_clock(self.now_ms.max(0) as u64);
         let next = episode.next(observation);
         self.follow(next)
     }

@@ -26,6 +26,9 @@ pub struct Context<'a> {
     pub current_step: Option<usize>,
     /// Failed attempts per step (parallel to `steps`).
     pub attempts: &'a [u32],
+    /// Unix time in milliseconds, where the runtime gives it ([`crate::episode::Episode::wall_clock`]):
+    /// what a code from an authenticator app is computed for.
+    pub unix_ms: Option<u64>,
 }
 
 impl Context<'_> {

@@ -730,7 +730,7 @@ fn details_response(
         ));
     };
     let mut children: Vec<(PageSpec, ListData)> = Vec::new();
-    for tab in &page.tabs {
+    for tab in page.tabs.iter().flat_map(Tab::leaves) {
         let Tab::Children {
             product,
             page: child_id,

@@ -1003,13 +1003,45 @@ fn modal_form_into(view: &View<'_>, form: &FormSpec, options: &SelectOptions, in
                 data-id-param=(form.id_param.as_deref().unwrap_or(""))
                 data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
                 data-finish=[form.finish.as_deref()] data-submit-on-open[form.submit_on_open]
-                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] data-pick-into=[into] {
+                data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] data-pick-into=[into]
+                data-open-call=[form.opened_by.as_ref().map(|call| call.action.as_str())]
+                data-open-params=[form.opened_by.as_ref().map(|call| json_attr(&call.params))] {
                 div class="dialog-header" {
                     span id=(title_id) class="dialog-title" { (form.title) }
                     button class="icon-close" type="button" data-close aria-label="Close" { "×" }
                 }
-                div class="dialog-body" { (steps_markup(view, form, options)) }
+                div class="dialog-body" {
+                    @if let Some(call) = &form.opened_by { (opened_values(call)) }
+                    (steps_markup(view, form, options))
+                }
                 div class="dialog-footer" { (form_footer(form, stepped, into.is_some())) }
+            }
+        }
+    }
+}
+
+/// What a form shows of the call it makes as it opens, filled in when the response comes, and the
+/// hidden values it sends on.
+fn opened_values(call: &OpeningCall) -> Markup {
+    html! {
+        div class="opened-values" {
+            @for (label, path, how) in &call.shows {
+                @match how {
+                    // "the QR code that is displayed on the Scan the code. tab" (enable-mfa.md).
+                    Shown::QrCode => {
+                        div class="tabs sub-tabs" role="tablist" {
+                            button class="tab active" type="button" role="tab" aria-selected="true" { (label) }
+                        }
+                        div class="qr-code" role="img" aria-label="QR code" data-opened-show=(path) data-shown="qr" {}
+                    },
+                    Shown::Text => div class="desc-item" {
+                        dt { (label) }
+                        dd class="mono" data-opened-show=(path) { "-" }
+                    },
+                }
+            }
+            @for (param, path) in &call.carry {
+                input type="hidden" name=(param) data-opened-carry=(path);
             }
         }
     }
@@ -1363,15 +1395,46 @@ pub fn details_page(
                 }
             }
         }
-        div class="tabs" role="tablist" {
-            @for (i, tab) in page.tabs.iter().enumerate() {
-                @let label = match tab { Tab::Basic { label, .. } | Tab::Children { label, .. } => label };
-                button class={"tab" @if i == 0 { " active" }} type="button" role="tab" data-tab=(i)
-                    aria-selected=(i == 0) { (label) }
+        (tabs(view, page, item, &id, children, &page.tabs, ""))
+        (row_dialogs(view, page, options))
+        @for (child, _) in children {
+            (row_dialogs(view, child, options))
+            @for form in modal_creates(child) {
+                (modal_form(view, form, options))
             }
         }
-        @for (i, tab) in page.tabs.iter().enumerate() {
-            div class="tab-panel" role="tabpanel" data-tab-panel=(i) hidden[i > 0] {
+    };
+    let nav = if page.parent.is_some() {
+        page_nav(view, page)
+    } else if page.sub_nav.is_empty() {
+        sidenav(view, &page.id)
+    } else {
+        resource_nav(view, page, &id, &page.id)
+    };
+    let title = page.details_title.as_deref().unwrap_or(&page.title);
+    shell_with(view, nav, page.regional, &format!("{title} {id}"), main)
+}
+
+/// A details page's tabs and their panels; `prefix` is the key of the tab they are nested in
+/// (`0.` for the tabs of the first tab), so that a click switches only tabs of its own level.
+fn tabs(
+    view: &View<'_>,
+    page: &PageSpec,
+    item: &Value,
+    id: &str,
+    children: &[(PageSpec, ListData)],
+    tabs_here: &[Tab],
+    prefix: &str,
+) -> Markup {
+    html! {
+        div class={"tabs" @if !prefix.is_empty() { " sub-tabs" }} role="tablist" {
+            @for (i, tab) in tabs_here.iter().enumerate() {
+                button class={"tab" @if i == 0 { " active" }} type="button" role="tab"
+                    data-tab=(format!("{prefix}{i}")) aria-selected=(i == 0) { (tab.label()) }
+            }
+        }
+        @for (i, tab) in tabs_here.iter().enumerate() {
+            div class="tab-panel" role="tabpanel" data-tab-panel=(format!("{prefix}{i}")) hidden[i > 0] {
                 @match tab {
                     Tab::Basic { label, fields } => {
                         div class="card" {
@@ -1385,7 +1448,7 @@ pub fn details_page(
                                 }
                             }
                         }
-                        @if let (0, Some(area)) = (i, &page.status_area) {
+                        @if let (true, Some(area)) = (prefix.is_empty() && i == 0, &page.status_area) {
                             // Its actions act on the resource, as the page header's do.
                             div class="card" role="region" aria-label=(area.heading) data-row-id=(id)
                                 data-row=(row_attrs_json(item)) {
@@ -1410,32 +1473,19 @@ pub fn details_page(
                                 div class="card-title" {
                                     (child.title)
                                     // The list's own buttons ("Add Listener" on the Listener tab).
-                                    span class="card-actions" { (tab_create_buttons(view, child, &id)) }
+                                    span class="card-actions" { (tab_create_buttons(view, child, id)) }
                                 }
                                 (table(view, child, data, false))
                             }
                         }
                     }
+                    Tab::Group { tabs: inner, .. } => {
+                        (tabs(view, page, item, id, children, inner, &format!("{prefix}{i}.")))
+                    }
                 }
             }
         }
-        (row_dialogs(view, page, options))
-        @for (child, _) in children {
-            (row_dialogs(view, child, options))
-            @for form in modal_creates(child) {
-                (modal_form(view, form, options))
-            }
-        }
-    };
-    let nav = if page.parent.is_some() {
-        page_nav(view, page)
-    } else if page.sub_nav.is_empty() {
-        sidenav(view, &page.id)
-    } else {
-        resource_nav(view, page, &id, &page.id)
-    };
-    let title = page.details_title.as_deref().unwrap_or(&page.title);
-    shell_with(view, nav, page.regional, &format!("{title} {id}"), main)
+    }
 }
 
 /// Where a create flow that has a page of its own lives, relative to the product: buy pages under

@@ -32,7 +32,7 @@ fn sample_item(page: &spec::PageSpec) -> Value {
     for column in &page.columns {
         set_path(&mut item, &column.path, json!("sample"));
     }
-    for tab in &page.tabs {
+    for tab in page.tabs.iter().flat_map(spec::Tab::leaves) {
         if let spec::Tab::Basic { fields, .. } = tab {
             for (_, path) in fields {
                 set_path(&mut item, path, json!("sample"));

@@ -10,6 +10,7 @@ use super::ground::{
     same_place,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
+use crate::authenticator;
 use crate::label::{LabelMatch, match_label, normalise, overlap_score};
 use crate::policy::{Context, Finding, FindingKind, Grounding};
 
@@ -27,6 +28,9 @@ impl ScriptedPolicy {
                 && container.is_none_or(|c| e.places.contains(c))
         });
         for field in empty_fields {
+            if let Some(code) = self.authenticator_code(ctx, field, container) {
+                return Some(code);
+            }
             let Some(parameter) = parameter_for(ctx, self.step, &field.name) else {
                 continue;
             };
@@ -69,6 +73,52 @@ impl ScriptedPolicy {
             return Some(self.ground(ctx, &intent));
         }
         None
+    }
+
+    /// A code field the step asks to fill from an MFA app ("Enter the two consecutive
+    /// verification codes"): filled with the code an authenticator shows for the setup key on the
+    /// page, the first field with the last step's code, the next with the current one. Without a
+    /// key on the page or a clock, the run lacks the app: the environment, not the page.
+    fn authenticator_code(&mut self, ctx: &Context<'_>, field: &Element, container: Option<&aca_core::Place>) -> Option<Move> {
+        let step = self.step(ctx)?;
+        let asked = normalise(&step.text).split_whitespace().any(|w| w == "code" || w == "codes");
+        if !asked || !authenticator::asks_for_code(&field.name) {
+            return None;
+        }
+        let key = format!(
+            "{} in {}",
+            normalise(&field.name),
+            container.map_or(String::new(), |c| normalise(&c.name))
+        );
+        if self.prefilled.contains(&key) {
+            return None;
+        }
+        let codes = authenticator::setup_key(ctx.observation).zip(ctx.unix_ms).and_then(|(setup_key, now)| {
+            let read = *self.codes_read_ms.get_or_insert(now);
+            authenticator::consecutive_codes(&setup_key, read)
+        });
+        let Some(codes) = codes else {
+            if self.asked_in_step == Some(self.step) {
+                return None;
+            }
+            self.asked_in_step = Some(self.step);
+            return Some(Move::Provision(format!(
+                "Step {} needs verification codes from an authenticator app the run does not have (the console shows no setup key to compute them from)",
+                step.number
+            )));
+        };
+        self.prefilled.push(key);
+        let position = authenticator::code_field_position(ctx.observation, field).min(1);
+        let intent = Intent::Fill {
+            label: field.name.clone(),
+            value: codes[position].clone(),
+            undocumented: false,
+        };
+        self.intents.insert(self.intent, intent.clone());
+        let tried = std::mem::take(&mut self.tried);
+        self.start_intent(ctx);
+        self.tried = tried;
+        Some(self.ground(ctx, &intent))
     }
 
     /// After a confirmation: did the console take it, or does it show field errors?

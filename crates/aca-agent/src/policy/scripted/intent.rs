@@ -133,6 +133,14 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }
     }
     let mut used: Vec<String> = Vec::new();
+    // "Tap Scan barcode in the Google Authenticator app": what the reader does in an app on
+    // another device is nothing to do in the console.
+    used.extend(
+        step.labels
+            .iter()
+            .filter(|label| in_another_app(&step.text, label))
+            .map(|label| normalise(label)),
+    );
     // "Choose Log Storage > Logstores. On the Logstores tab, find the Logstore … choose ⋯ >
     // Delete": the page the step works on comes first.
     if !step.navigation.is_empty() {
@@ -363,7 +371,10 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     // step that also selects.
     let mut confirmations = Vec::new();
     let mut clicked_first = Vec::new();
-    if selects && clicks {
+    // "Enter the two consecutive verification codes …. Then, click Enable": what is entered, where
+    // the page names neither the field nor the value, is submitted by the click, as a selection is.
+    let enters_unnamed = enters && step.values.is_empty() && step.labels.len() == 1;
+    if (selects || enters_unnamed) && clicks {
         // What the sentence clicks after it selects confirms the selection; a confirmation label
         // anywhere is one. "Click Bind Resource …, select ECS Instance" clicks before it selects.
         let (first_click, last_click) = (lower.find("click "), lower.rfind("click "));
@@ -586,6 +597,45 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         });
     }
     out
+}
+
+/// Whether the sentence that names `label` places it in an app rather than the console: the first
+/// place it names after the label ("in the Google Authenticator app", "on your mobile phone") is
+/// not a console ("tab in the RAM console").
+pub(super) fn in_another_app(text: &str, label: &str) -> bool {
+    let lower = text.to_lowercase();
+    let Some(at) = lower.find(&label.to_lowercase()) else {
+        return false;
+    };
+    let rest = &lower[at + label.len()..];
+    // The sentence ends at a full stop before a capital letter ("Scan the code. tab" goes on).
+    let end = rest
+        .char_indices()
+        .find(|&(i, c)| c == '.' && text[at + label.len() + i + 1..].starts_with(|n: char| n == ' ') && {
+            let after = text[at + label.len() + i + 1..].trim_start();
+            after.is_empty() || after.starts_with(char::is_uppercase)
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let sentence = &rest[..end];
+    let app = ["app", "application", "mobile phone", "mobile device"]
+        .iter()
+        .filter_map(|thing| {
+            sentence
+                .match_indices(thing)
+                .find(|(i, _)| {
+                    // The app's name ends there: "Application Service console" is a console.
+                    let after = &sentence[i + thing.len()..];
+                    let ends = ["", ".", ",", ";", " and ", " to ", " on ", " then "]
+                        .iter()
+                        .any(|e| if e.is_empty() { after.is_empty() } else { after.starts_with(e) });
+                    let before = &sentence[..*i];
+                    ends && (before.contains(" in ") || before.contains(" on "))
+                })
+                .map(|(i, _)| i)
+        })
+        .min();
+    let console = sentence.find(" console");
+    app.is_some_and(|a| console.is_none_or(|c| a < c))
 }
 
 /// Whether a step has the reader type the resource's own name or id to confirm: `Some(false)` for

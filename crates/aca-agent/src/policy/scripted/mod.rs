@@ -123,6 +123,9 @@ pub struct ScriptedPolicy {
     acted_in_episode: bool,
     /// Fields of the current step filled from the page's parameter tables before a confirmation.
     prefilled: Vec<String>,
+    /// When the codes of an authenticator app were read for the current form: both codes come
+    /// from this one reading, so that they stay consecutive.
+    codes_read_ms: Option<u64>,
     /// The page whose row control was clicked last: a resource's own page is one step past it.
     list_page: Option<String>,
     /// A probe of the navigation pane for the current intent's item.
@@ -187,6 +190,7 @@ impl ScriptedPolicy {
         self.acted_in_step = false;
         self.filled_in_step = false;
         self.prefilled.clear();
+        self.codes_read_ms = None;
         self.step_note = None;
         self.start_intent(ctx);
     }

@@ -423,6 +423,7 @@ fn a_wizard_showing_another_step_than_the_page_names_is_a_moved_control() {
             trajectory: &trajectory,
             current_step: Some(0),
             attempts: &attempts,
+            unix_ms: None,
         };
         match policy.propose(&ctx) {
             Proposal::Act(decision) => *decision,
@@ -511,6 +512,7 @@ fn first_decision(page: &str, elements: Vec<Element>) -> Decision {
         trajectory: &trajectory,
         current_step: Some(0),
         attempts: &attempts,
+        unix_ms: None,
     };
     match ScriptedPolicy::new().propose(&ctx) {
         Proposal::Act(decision) => *decision,
@@ -573,6 +575,7 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
             trajectory: &trajectory,
             current_step: Some(0),
             attempts: &attempts,
+            unix_ms: None,
         };
         match policy.propose(&ctx) {
             Proposal::Act(decision) => *decision,
@@ -601,6 +604,7 @@ fn an_object_in_a_directory_is_looked_for_inside_it() {
         trajectory: &trajectory,
         current_step: Some(0),
         attempts: &attempts,
+        unix_ms: None,
     };
     match ScriptedPolicy::new().propose(&ctx) {
         Proposal::Act(decision) => assert_eq!(decision.action, Action::Gui(GuiAction::Click { index: 3 })),
@@ -644,19 +648,7 @@ fn a_row_action_in_neither_the_row_nor_its_menu_is_looked_for_on_the_details_pag
     let trajectory = aca_core::Trajectory::default();
     let mut policy = ScriptedPolicy::new();
     let mut decide = |observation: &Observation, attempts: u32| {
-        let attempts = [attempts];
-        let ctx = Context {
-            task: &task,
-            steps: &steps,
-            observation,
-            trajectory: &trajectory,
-            current_step: Some(0),
-            attempts: &attempts,
-        };
-        match policy.propose(&ctx) {
-            Proposal::Act(decision) => *decision,
-            other => panic!("unexpected {other:?}"),
-        }
+        propose_on_first_step(&mut policy, &task, &steps, observation, &trajectory, attempts, None)
     };
     assert!(matches!(decide(&list, 0).action, Action::Gui(GuiAction::Wait { .. })));
     assert_eq!(decide(&list, 1).action, Action::Gui(GuiAction::Click { index: 3 }));
@@ -2060,4 +2052,103 @@ fn a_required_field_the_table_names_itself_is_no_other_row_renamed() {
         !findings.iter().any(|f| f.kind == FindingKind::Renamed),
         "{findings:?}"
     );
+}
+
+#[test]
+fn what_a_step_does_in_an_app_on_the_phone_is_not_looked_for_in_the_console() {
+    use super::intent::in_another_app;
+    let text = "Select a method: Tap Scan barcode in the Google Authenticator app and scan the QR code that is displayed on the Scan the code. tab in the RAM console. This option is recommended. Tap Manual entry, enter the username and key, and then tap the √ icon in the Google Authenticator app.";
+    assert!(in_another_app(text, "Scan barcode"));
+    assert!(!in_another_app(text, "Scan the code."));
+    assert!(in_another_app(text, "Manual entry"));
+    assert!(in_another_app(text, "√"));
+    let console = "Click Create Application in the Enterprise Distributed Application Service console.";
+    assert!(!in_another_app(console, "Create Application"));
+    assert!(!in_another_app("Click Create VPC.", "Create VPC"));
+}
+
+/// A dialog that shows a virtual MFA device's setup key and asks for two codes.
+fn mfa_dialog(key: Option<&str>) -> Observation {
+    let dialog = vec![place(PlaceKind::Dialog, "Enable the Virtual MFA Device")];
+    let mut elements = vec![element(1, Role::DialogTitle, "Enable the Virtual MFA Device", dialog.clone())];
+    if let Some(key) = key {
+        elements.push(element(2, Role::Cell, &format!("Key: {key}"), dialog.clone()));
+    }
+    elements.extend([
+        element(3, Role::Textbox, "Verification Code 1", dialog.clone()),
+        element(4, Role::Textbox, "Verification Code 2", dialog.clone()),
+        element(5, Role::Button, "Enable", dialog),
+    ]);
+    Observation {
+        title: "Users".into(),
+        elements,
+        ..Observation::default()
+    }
+}
+
+fn mfa_decision(observation: &Observation, unix_ms: Option<u64>, policy: &mut ScriptedPolicy) -> Decision {
+    let procedure = aca_docs::parse_markdown(
+        "# Enable an MFA device\n\n## Procedure\n\n1. Enter the two consecutive verification codes that are displayed on the Google Authenticator app. Then, click **Enable**.\n",
+    )
+    .expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let task = Task::new(procedure);
+    let trajectory = aca_core::Trajectory::default();
+    propose_on_first_step(policy, &task, &steps, observation, &trajectory, 0, unix_ms)
+}
+
+/// What the policy proposes on the page's first step, which must be an action.
+fn propose_on_first_step(
+    policy: &mut ScriptedPolicy,
+    task: &Task,
+    steps: &[Step],
+    observation: &Observation,
+    trajectory: &aca_core::Trajectory,
+    attempts: u32,
+    unix_ms: Option<u64>,
+) -> Decision {
+    let attempts = [attempts];
+    let ctx = Context {
+        task,
+        steps,
+        observation,
+        trajectory,
+        current_step: Some(0),
+        attempts: &attempts,
+        unix_ms,
+    };
+    match policy.propose(&ctx) {
+        Proposal::Act(decision) => *decision,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn verification_codes_are_computed_from_the_setup_key_the_console_shows() {
+    const KEY: &str = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
+    let observation = mfa_dialog(Some(KEY));
+    let mut policy = ScriptedPolicy::new();
+    let decision = mfa_decision(&observation, Some(59_000), &mut policy);
+    let key = aca_otp::decode_key(KEY).unwrap();
+    // The first field takes the last step's code; RFC 6238's key gives 287082 at 59 s.
+    match &decision.action {
+        Action::Gui(GuiAction::Type { index, text, .. }) => {
+            assert_eq!((*index, text.as_str()), (3, aca_otp::code_at_step(&key, 0).as_str()));
+        }
+        other => panic!("expected the first code typed, got {other:?}"),
+    }
+    assert!(!format!("{decision:?}").contains(KEY), "the key stays out of the decision");
+}
+
+#[test]
+fn without_a_setup_key_the_codes_are_asked_of_the_environment() {
+    let observation = mfa_dialog(None);
+    let mut policy = ScriptedPolicy::new();
+    let decision = mfa_decision(&observation, Some(59_000), &mut policy);
+    match &decision.action {
+        Action::Control(ControlAction::RequestResource { description }) => {
+            assert!(description.contains("authenticator app the run does not have"), "{description}");
+        }
+        other => panic!("expected a request for what the run lacks, got {other:?}"),
+    }
 }

@@ -4,7 +4,8 @@
 //! the keys callers use, so every lookup goes by name. ActionTrail records identity operations (users,
 //! their AccessKeys and logon profiles, groups and group membership) under the service name `Ims`, and
 //! policy and role operations under `Ram`, as the real audit log does. An AccessKey created here is a
-//! working key: it is registered with the emulator's signature checks.
+//! working key: it is registered with the emulator's signature checks. A virtual MFA device takes
+//! real TOTP codes of the setup key it was created with.
 
 use axum::http::StatusCode;
 use rand::Rng;
@@ -19,6 +20,7 @@ use crate::params::Params;
 mod access_keys;
 pub mod authorize;
 mod groups;
+mod mfa;
 mod policies;
 mod roles;
 pub mod service_roles;
@@ -26,6 +28,7 @@ mod users;
 
 use self::access_keys::*;
 use self::groups::*;
+use self::mfa::*;
 use self::policies::*;
 use self::roles::*;
 use self::users::*;
@@ -50,6 +53,12 @@ pub static PRODUCT: Product = Product {
         Operation::read("ListAccessKeys", list_access_keys).service(IMS),
         Operation::write("UpdateAccessKey", update_access_key).service(IMS),
         Operation::write("DeleteAccessKey", delete_access_key).service(IMS),
+        Operation::write("CreateVirtualMFADevice", create_virtual_mfa_device).service(IMS),
+        Operation::read("ListVirtualMFADevices", list_virtual_mfa_devices).service(IMS),
+        Operation::write("DeleteVirtualMFADevice", delete_virtual_mfa_device).service(IMS),
+        Operation::write("BindMFADevice", bind_mfa_device).service(IMS),
+        Operation::write("UnbindMFADevice", unbind_mfa_device).service(IMS),
+        Operation::read("GetUserMFAInfo", get_user_mfa_info).service(IMS),
         Operation::write("CreateGroup", create_group).service(IMS),
         Operation::read("GetGroup", get_group).service(IMS),
         Operation::read("ListGroups", list_groups).service(IMS),
@@ -86,6 +95,8 @@ pub const USER: &str = "ram.user";
 pub const GROUP: &str = "ram.group";
 pub const POLICY: &str = "ram.policy";
 pub const ROLE: &str = "ram.role";
+/// A virtual MFA device, keyed by its serial number; bound to at most one user.
+pub const MFA_DEVICE: &str = "ram.mfa_device";
 /// A user's membership of a group.
 pub const MEMBERSHIP: &str = "ram.group_membership";
 /// A policy attached to a user, group or role.

@@ -1,6 +1,7 @@
 //! Tests of RAM driven through the console.
 
 use super::*;
+use crate::clock::Clock;
 use crate::products::testkit::TestConsole;
 
 fn user(h: &TestConsole, name: &str) -> Value {
@@ -692,4 +693,92 @@ fn ram_users_are_limited_by_their_own_and_their_groups_policies() {
         ("DescribeVpcs", Some("Forbidden.RAM"))
     );
     assert_eq!(event.user_identity.user_name, "bob");
+}
+
+#[test]
+fn a_virtual_mfa_device_binds_with_two_consecutive_totp_codes_of_its_key() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    let created = h.ok(&PRODUCT, "CreateVirtualMFADevice", &[("VirtualMFADeviceName", "alice")]);
+    let device = &created["VirtualMFADevice"];
+    let serial = device["SerialNumber"].as_str().unwrap();
+    assert!(serial.starts_with("acs:ram::") && serial.ends_with(":mfa/alice"), "{serial}");
+    let seed = device["Base32StringSeed"].as_str().unwrap();
+    assert_eq!(seed.len(), 32);
+    // The audit log never holds the setup key, nor the QR code that carries it.
+    let logged = &h.last_event("CreateVirtualMFADevice").response_elements["VirtualMFADevice"];
+    assert_eq!((logged["Base32StringSeed"].as_str(), logged["QRCodePNG"].as_str()), (Some("******"), Some("******")));
+    assert_eq!(
+        h.err(&PRODUCT, "CreateVirtualMFADevice", &[("VirtualMFADeviceName", "alice")]).code,
+        "EntityAlreadyExists.VirtualMFADevice"
+    );
+    assert_eq!(
+        h.err(&PRODUCT, "GetUserMFAInfo", &[("UserName", "alice")]).code,
+        "EntityNotExist.User.MFADevice"
+    );
+
+    let key = aca_otp::decode_key(seed).unwrap();
+    let now = u64::try_from(h.clock.now_ms() / 1000).unwrap();
+    let step = aca_otp::step_of(now);
+    let (previous, current) = (aca_otp::code_at_step(&key, step - 1), aca_otp::code_at_step(&key, step));
+    let bind = |first: &str, second: &str| {
+        h.call(
+            &PRODUCT,
+            "BindMFADevice",
+            &[
+                ("SerialNumber", serial),
+                ("UserName", "alice"),
+                ("AuthenticationCode1", first),
+                ("AuthenticationCode2", second),
+            ],
+        )
+    };
+    let e = bind(&current, &previous).unwrap_err();
+    assert_eq!(e.code, "InvalidParameter.AuthenticationCode");
+    assert!(e.message.contains("incorrect"));
+    bind(&previous, &current).unwrap();
+    let event = h.last_event("BindMFADevice");
+    assert_eq!(event.service_name, "Ims");
+    assert_eq!(event.referenced_resources["ACS::RAM::User"], ["alice"]);
+    assert_eq!(event.request_parameters["SerialNumber"], serial);
+    let info = h.ok(&PRODUCT, "GetUserMFAInfo", &[("UserName", "alice")]);
+    assert_eq!((info["MFADevice"]["SerialNumber"].as_str(), info["MFADevice"]["Type"].as_str()), (Some(serial), Some("VMFA")));
+    assert_eq!(
+        bind(&previous, &current).unwrap_err().code,
+        "EntityAlreadyExists.VirtualMFADevice.User"
+    );
+    assert_eq!(
+        h.err(&PRODUCT, "DeleteVirtualMFADevice", &[("SerialNumber", serial)]).code,
+        "DeleteConflict.VirtualMFADevice.User"
+    );
+    h.ok(&PRODUCT, "UnbindMFADevice", &[("UserName", "alice")]);
+    h.ok(&PRODUCT, "DeleteVirtualMFADevice", &[("SerialNumber", serial)]);
+    assert_eq!(
+        h.err(&PRODUCT, "DeleteVirtualMFADevice", &[("SerialNumber", serial)]).code,
+        "EntityNotExist.VirtualMFADevice"
+    );
+}
+
+#[test]
+fn codes_from_long_ago_or_a_bad_device_name_are_refused() {
+    let h = TestConsole::new();
+    user(&h, "bob");
+    assert_eq!(
+        h.err(&PRODUCT, "CreateVirtualMFADevice", &[("VirtualMFADeviceName", "bob_1")]).code,
+        "InvalidParameter.VirtualMFADeviceName.InvalidChars"
+    );
+    let created = h.ok(&PRODUCT, "CreateVirtualMFADevice", &[("VirtualMFADeviceName", "bob")]);
+    let serial = created["VirtualMFADevice"]["SerialNumber"].as_str().unwrap().to_owned();
+    let key = aca_otp::decode_key(created["VirtualMFADevice"]["Base32StringSeed"].as_str().unwrap()).unwrap();
+    let now = u64::try_from(h.clock.now_ms() / 1000).unwrap();
+    let (first, second) = (aca_otp::code_at(&key, now), aca_otp::code_at(&key, now + 30));
+    h.advance(10 * 60_000);
+    let e = h.err(
+        &PRODUCT,
+        "BindMFADevice",
+        &[("SerialNumber", &serial), ("UserName", "bob"), ("AuthenticationCode1", &first), ("AuthenticationCode2", &second)],
+    );
+    assert_eq!(e.code, "InvalidParameter.AuthenticationCode");
+    let e = h.err(&PRODUCT, "BindMFADevice", &[("SerialNumber", &serial), ("UserName", "bob")]);
+    assert_eq!(e.code, "MissingParameter");
 }

@@ -144,6 +144,10 @@ pub(super) fn delete_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
             "The user CAN NOT has any attached policy while deleting the user.",
         ));
     }
+    // The user's virtual MFA device stays, free to be bound again.
+    if let Some(mut device) = device_of(ctx, name) {
+        unbound(ctx, &mut device);
+    }
     ctx.reference(USER_TYPE, name);
     ctx.delete(&user.id);
     Ok(json!({}))

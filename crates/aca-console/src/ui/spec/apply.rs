@@ -163,17 +163,7 @@ fn rename_page(page: &mut PageSpec, from: &str, to: &str) {
             rename_confirm(confirm, from, to);
         }
     }
-    for tab in &mut page.tabs {
-        match tab {
-            Tab::Basic { label, fields } => {
-                rename(label, from, to);
-                for (l, _) in fields {
-                    rename(l, from, to);
-                }
-            }
-            Tab::Children { label, .. } => rename(label, from, to),
-        }
-    }
+    rename_tabs(&mut page.tabs, from, to);
     for f in forms_mut(page) {
         for label in [&mut f.trigger, &mut f.title, &mut f.submit, &mut f.cancel] {
             rename(label, from, to);
@@ -187,6 +177,24 @@ fn rename_page(page: &mut PageSpec, from: &str, to: &str) {
                         rename(label, from, to);
                     }
                 }
+            }
+        }
+    }
+}
+
+fn rename_tabs(tabs: &mut [Tab], from: &str, to: &str) {
+    for tab in tabs {
+        match tab {
+            Tab::Basic { label, fields } => {
+                rename(label, from, to);
+                for (l, _) in fields {
+                    rename(l, from, to);
+                }
+            }
+            Tab::Children { label, .. } => rename(label, from, to),
+            Tab::Group { label, tabs } => {
+                rename(label, from, to);
+                rename_tabs(tabs, from, to);
             }
         }
     }

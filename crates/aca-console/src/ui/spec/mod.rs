@@ -13,6 +13,7 @@ mod compute;
 mod container;
 mod management;
 mod network;
+mod ram_mfa;
 mod ram_policy;
 mod security;
 mod storage;
@@ -318,6 +319,31 @@ pub struct FormSpec {
     /// shows of the response: (label, dotted response path), the AccessKey pair it created.
     pub submit_on_open: bool,
     pub shows: Vec<(String, String)>,
+    /// A call the console makes as the form opens, whose response the form shows and sends on
+    /// (the virtual MFA device the Enable dialog makes, its QR code and key shown, its serial
+    /// number sent with the codes).
+    pub opened_by: Option<OpeningCall>,
+}
+
+/// The call a form makes as it opens ([`FormSpec::opened_by`]).
+#[derive(Debug, Clone)]
+pub struct OpeningCall {
+    pub action: String,
+    /// Its parameters: (parameter, template), `{Param}` standing for the form's value of `Param`
+    /// (what it carries for the resource it acts on included).
+    pub params: Vec<(String, String)>,
+    /// What the form shows of the response: (label, dotted response path, how).
+    pub shows: Vec<(String, String, Shown)>,
+    /// What the form's own call sends of it: (parameter, dotted response path).
+    pub carry: Vec<(String, String)>,
+}
+
+/// How a value of an opening call's response is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    Text,
+    /// An image of a QR code, the value its Base64 content.
+    QrCode,
 }
 
 impl FormSpec {
@@ -697,6 +723,25 @@ pub enum Tab {
         page: String,
         filter_param: String,
     },
+    /// A tab whose panel holds tabs of its own (a RAM user's Authentication tab, with its AccessKey
+    /// and Virtual MFA Device tabs); the first is the one shown.
+    Group { label: String, tabs: Vec<Tab> },
+}
+
+impl Tab {
+    pub fn label(&self) -> &str {
+        match self {
+            Tab::Basic { label, .. } | Tab::Children { label, .. } | Tab::Group { label, .. } => label,
+        }
+    }
+
+    /// The tab itself, or for a group the tabs in it, depth first: the tabs that show something.
+    pub fn leaves(&self) -> Vec<&Tab> {
+        match self {
+            Tab::Group { tabs, .. } => tabs.iter().flat_map(Tab::leaves).collect(),
+            tab => vec![tab],
+        }
+    }
 }
 
 /// Every product's console under a release. Built once per release.
@@ -911,6 +956,7 @@ pub(crate) fn form(
         compose: Vec::new(),
         submit_on_open: false,
         shows: Vec::new(),
+        opened_by: None,
     }
 }
 
@@ -932,6 +978,11 @@ impl FormSpec {
         self.submit_on_open = true;
         self.shows = pairs(shows);
         self.finish(finish)
+    }
+    /// Makes `call` as it opens (see [`FormSpec::opened_by`]).
+    pub(crate) fn opened_by(mut self, call: OpeningCall) -> Self {
+        self.opened_by = Some(call);
+        self
     }
     pub(crate) fn fixed(mut self, items: &[(&str, &str)]) -> Self {
         self.fixed = pairs(items);
@@ -986,6 +1037,11 @@ pub(crate) fn children(label: &str, product: &str, page: &str, filter_param: &st
         page: s(page),
         filter_param: s(filter_param),
     }
+}
+
+/// A details tab holding `tabs` of its own.
+pub(crate) fn tab_group(label: &str, tabs: Vec<Tab>) -> Tab {
+    Tab::Group { label: s(label), tabs }
 }
 
 pub(crate) fn details(placement: Placement) -> RowAction {

@@ -198,7 +198,17 @@ pub fn ram() -> ProductSpec {
         // disable-accesskey.md (2026-03-01): the Authentication tab's AccessKey section. It is the
         // tab a user's page opens on: create-accesskey.md goes from the username straight to
         // the AccessKey section.
-        children("Authentication", "ram", "user-access-keys", "UserName"),
+        //
+        // enable-mfa.md (archived, the current flow): "click the Authentication tab. Then, click
+        // the Virtual MFA Device tab", so the Authentication tab holds tabs of its own; the
+        // AccessKey list stays the one it opens on.
+        tab_group(
+            "Authentication",
+            vec![
+                children("AccessKey", "ram", "user-access-keys", "UserName"),
+                children("Virtual MFA Device", "ram", "user-mfa-device", "UserName"),
+            ],
+        ),
         basic(&[
             ("Logon Name", "UserName"),
             ("Display Name", "DisplayName"),
@@ -313,6 +323,8 @@ pub fn ram() -> ProductSpec {
             "Disable the AccessKey pair before you delete it.",
         ),
     ];
+
+    let user_mfa_device = super::ram_mfa::user_mfa_device();
 
     let mut user_groups = page(
         "user-groups",
@@ -462,6 +474,7 @@ pub fn ram() -> ProductSpec {
         pages: vec![
             users,
             access_keys,
+            user_mfa_device,
             user_groups,
             user_policies,
             groups,
