@@ -974,4 +974,6 @@ async fn buy_call(
 }
 
 #[cfg(test)]
+mod renewal_tests;
+#[cfg(test)]
 mod tests;
