@@ -101,27 +101,10 @@ fn row(source: &Source, r: &Resource) -> Value {
     })
 }
 
-/// Comma-separated instance ids, at most 100.
-fn instance_ids(p: &Params, name: &str) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(raw) = p.get(name) else {
-        return Ok(None);
-    };
-    let ids: Vec<String> = raw
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if ids.len() > 100 {
-        return Err(ApiError::invalid_parameter(name, "at most 100 instance IDs"));
-    }
-    Ok(Some(ids))
-}
-
 /// Lists the subscription instances, narrowed by product, region, renewal status and ids, a page
 /// (`PageNum`, `PageSize` up to 300) at a time.
 pub(super) fn query_available_instances(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
-    let ids = instance_ids(p, "InstanceIDs")?;
+    let ids = p.id_list("InstanceIDs", 100)?;
     let status = p.one_of("RenewStatus", STATUSES)?;
     let product = p.get("ProductCode");
     let region = p.get("Region");
@@ -158,7 +141,7 @@ pub(super) fn set_renewal(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
     let status = p
         .one_of("RenewalStatus", STATUSES)?
         .ok_or_else(|| ApiError::missing_parameter("RenewalStatus"))?;
-    let ids = instance_ids(p, "InstanceIDs")?.ok_or_else(|| ApiError::missing_parameter("InstanceIDs"))?;
+    let ids = p.id_list("InstanceIDs", 100)?.ok_or_else(|| ApiError::missing_parameter("InstanceIDs"))?;
     if ids.is_empty() {
         return Err(ApiError::missing_parameter("InstanceIDs"));
     }
