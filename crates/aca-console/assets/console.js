@@ -383,9 +383,14 @@
     var config = window.ALIYUN_CONSOLE_CONFIG || {};
     // {A|B}: A's value, or B's where A has none.
     var fill = function (text) {
-      return text.replace(/\{([A-Za-z0-9_|]+)\}/g, function (m, names) {
+      return text.replace(/\{([A-Za-z0-9_|.]+)\}/g, function (m, names) {
         var found = names.split('|').map(function (name) {
           if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
+          // {row.Field}: the field of the row the form was opened from.
+          if (name.indexOf('row.') === 0) {
+            var v = rowContext ? lookup(rowContext.item, name.slice(4)) : null;
+            return v == null ? '' : String(v);
+          }
           return name in values ? values[name] : '';
         }).filter(function (v) { return v !== ''; });
         return found.length ? found[0] : '';

@@ -156,6 +156,24 @@ impl Params {
         Ok(Vec::new())
     }
 
+    /// Ids given comma-separated in one parameter (`DBInstanceId`, `InstanceIDs`), at most `max`
+    /// of them; none when the parameter is absent.
+    pub fn id_list(&self, name: &str, max: usize) -> Result<Option<Vec<String>>, ApiError> {
+        let Some(raw) = self.get(name) else {
+            return Ok(None);
+        };
+        let ids: Vec<String> = raw
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if ids.len() > max {
+            return Err(ApiError::invalid_parameter(name, format!("at most {max} instance IDs")));
+        }
+        Ok(Some(ids))
+    }
+
     /// Object lists given as `Name.1.Field` (for example `Tag.1.Key`, `Tag.1.Value`).
     pub fn object_list(&self, name: &str) -> Vec<BTreeMap<String, String>> {
         let mut items: BTreeMap<u32, BTreeMap<String, String>> = BTreeMap::new();

@@ -223,6 +223,8 @@ struct PageQuery {
     /// For a create page of a list nested under a resource: that resource.
     parent: Option<String>,
     filter: Option<String>,
+    /// The list tab shown (its index).
+    tab: Option<usize>,
 }
 
 async fn home(
@@ -368,6 +370,11 @@ fn list_params(page: &PageSpec, s: &Session, query: &ListQuery) -> Params {
     }
     if !s.resource_group.is_empty() && page.regional {
         params.insert("ResourceGroupId", s.resource_group.clone());
+    }
+    if let Some(tab) = page.list_tabs.get(query.tab).or_else(|| page.list_tabs.first()) {
+        for (k, v) in &tab.params {
+            params.insert(k.clone(), v.clone());
+        }
     }
     if let Some(filter) = page.filter.as_ref().filter(|_| !query.filter.is_empty()) {
         for (k, v) in &filter.params {
@@ -595,6 +602,7 @@ fn list_query(q: &PageQuery) -> ListQuery {
         marker: q.marker.clone().unwrap_or_default(),
         dir: q.dir.clone().unwrap_or_default(),
         filter: q.filter.clone().unwrap_or_default().trim().to_owned(),
+        tab: q.tab.unwrap_or(0),
     }
 }
 
@@ -965,5 +973,7 @@ async fn buy_call(
     front_end_call(&console, &headers, &extensions, &code, &action, &body, true)
 }
 
+#[cfg(test)]
+mod renewal_tests;
 #[cfg(test)]
 mod tests;

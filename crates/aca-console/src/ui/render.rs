@@ -48,6 +48,8 @@ pub struct ListQuery {
     pub dir: String,
     /// The value chosen in the page's filter drop-down list (empty: none).
     pub filter: String,
+    /// Index into the page's list tabs (0: the first, the one shown by default).
+    pub tab: usize,
 }
 
 /// Options of resource selects, keyed `product/page`: (value, label).
@@ -226,6 +228,18 @@ fn topbar(view: &View<'_>, regional: bool) -> Markup {
             }
             div class="topbar-right" {
                 input class="topbar-search" type="search" placeholder="Search..." aria-label="Search";
+                @for menu in TOP_MENUS {
+                    div class="hover-menu topbar-menu" data-ui-topbar=(menu.label) {
+                        a class="topbar-link more-trigger" role="button" tabindex="0" aria-haspopup="menu"
+                            aria-expanded="false" { (menu.label) span class="caret" {} }
+                        div class="hover-menu-list" role="menu" aria-label=(menu.label) {
+                            @for (label, code, page) in menu.items {
+                                a class="menu-item" role="menuitem"
+                                    href=(format!("/console/{code}/{page}?region={}", view.region)) { (label) }
+                            }
+                        }
+                    }
+                }
                 span class="account" title=(view.account_id) { (view.account_name) }
                 form method="post" action="/logout" class="logout" { button type="submit" class="link" { "Log Out" } }
             }
@@ -626,6 +640,7 @@ fn search_box(view: &View<'_>, page: &PageSpec, query: &ListQuery, action: &str)
         form class="search" method="get" action=(action) data-client-filter[client_side] {
             input type="hidden" name="region" value=(view.region);
             @if !query.dir.is_empty() { input type="hidden" name="dir" value=(query.dir); }
+            @if query.tab > 0 { input type="hidden" name="tab" value=(query.tab); }
             (div_select("key", &options, &query.search_key.to_string(), "", "search-key"))
             input class="input search-input" type="search" name="q" value=(query.q)
                 placeholder="Enter a value to search" aria-label="Search";
@@ -1176,7 +1191,7 @@ pub fn list_page(
         } @else {
             @if let Some(section) = &page.section { (section_head(page, section)) }
             div id=(format!("list-{}", page.id)) hidden[page.section.as_ref().is_some_and(|s| s.unfold.is_some())] {
-                @if !page.list_tabs.is_empty() { (list_tabs(view, page, &path)) }
+                @if !page.list_tabs.is_empty() { (list_tabs(view, page, &path, query.tab)) }
                 @if let Some(filter) = &page.filter { (list_filter(filter, query, options)) }
                 div class="toolbar" {
                     (create_buttons(view, page))
@@ -1231,13 +1246,14 @@ pub fn list_page(
     shell_with(view, page_nav(view, page), page.regional, &page.title, main)
 }
 
-/// The tabs above a list: each a view of it, the first the one shown.
-fn list_tabs(view: &View<'_>, page: &PageSpec, path: &str) -> Markup {
+/// The tabs above a list: each a view of it, the first the one shown unless another is chosen.
+fn list_tabs(view: &View<'_>, page: &PageSpec, path: &str, shown: usize) -> Markup {
+    let shown = if shown < page.list_tabs.len() { shown } else { 0 };
     html! {
         div class="tabs list-tabs" role="tablist" {
-            @for (i, label) in page.list_tabs.iter().enumerate() {
-                a class={"tab" @if i == 0 { " active" }} role="tab" aria-selected=(i == 0)
-                    href=(product_url(view, path)) data-ui-tab=(label) { (label) }
+            @for (i, tab) in page.list_tabs.iter().enumerate() {
+                a class={"tab" @if i == shown { " active" }} role="tab" aria-selected=(i == shown)
+                    href=(format!("{}&tab={i}", product_url(view, path))) data-ui-tab=(tab.label) { (tab.label) }
             }
         }
     }

@@ -467,7 +467,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             }
             // "click Enable Console Logon or Modify Logon Settings": one of two, as the page offers.
             if let Some(other) = unused.get(i + 1)
-                && lower.contains(&format!("{} or {}", label.to_lowercase(), other.to_lowercase()))
+                && offered_either(&lower, label, other)
             {
                 either_of_previous = true;
                 out.push(Intent::ClickEither {
@@ -846,6 +846,25 @@ fn names_a_list(lower: &str, label: &str, labels: &[String]) -> bool {
     })
 }
 
+/// Whether the step offers `a` or `b` as a choice: "A or B", "A, or B", or each with what it is
+/// for ("click Edit Auto Renewal to change the cycle, or Enable Manual Renewal to disable
+/// auto-renewal"), within one sentence. `lower` is the step's text in lower case.
+fn offered_either(lower: &str, a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_lowercase(), b.to_lowercase());
+    let Some(start) = lower.find(&a) else {
+        return false;
+    };
+    let after = &lower[start + a.len()..];
+    let Some(end) = after.find(&b) else {
+        return false;
+    };
+    let gap = after[..end].trim();
+    if gap.contains('.') {
+        return false;
+    }
+    gap == "or" || gap == ", or" || (gap.starts_with("to ") && gap.ends_with(", or"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -859,6 +878,25 @@ mod tests {
             actions,
             ..Step::default()
         }
+    }
+
+    #[test]
+    fn two_controls_with_what_each_is_for_are_a_choice() {
+        let s = step(
+            "In the Actions column, click Edit Auto Renewal to change the cycle, or Enable Manual Renewal to disable auto-renewal.",
+            &["Actions", "Edit Auto Renewal", "Enable Manual Renewal"],
+            vec![StepAction::Click],
+        );
+        let found = intents(&s, &Task::default());
+        assert!(
+            found.iter().any(|i| matches!(i, Intent::ClickEither { labels, .. }
+                if labels == &["Edit Auto Renewal".to_owned(), "Enable Manual Renewal".to_owned()])),
+            "{found:?}"
+        );
+        let lower = "click a to start. then click b.";
+        assert!(!offered_either(lower, "a", "b"));
+        assert!(offered_either("click a, or b.", "a", "b"));
+        assert!(!offered_either("click a and b.", "a", "b"));
     }
 
     #[test]

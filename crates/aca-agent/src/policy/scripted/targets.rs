@@ -319,6 +319,15 @@ impl ScriptedPolicy {
             return Move::Done(None);
         }
         if list_is_empty(obs) {
+            // An empty list on one tab of a page whose tabs split the list (the Renewal page's
+            // Manual and Auto): the row may be on another tab before the resource is missing.
+            let tabs = other_tabs(obs, "the resource's row");
+            if tabs.iter().any(|tab| !self.tried.contains(&tab.key)) {
+                return match self.fallback(ctx, "the resource's row", "", tabs) {
+                    Move::GiveUp { .. } => self.empty_list(ctx),
+                    other => other,
+                };
+            }
             return self.empty_list(ctx);
         }
         // "Method 2" starts where Method 1 left the account: the resource it revoked or deleted is
@@ -511,9 +520,12 @@ impl ScriptedPolicy {
                     links = buttons;
                 }
             }
+            // A page of another console, in a menu of the top bar opened to look for it (Billing >
+            // Renewals for the Renewal page): its item names the page, or the page's plural.
+            links.extend(top_menu_items(obs, name));
             let link = links
                 .iter()
-                .find(|e| in_place(e, PlaceKind::Navigation))
+                .find(|e| in_place(e, PlaceKind::Navigation) || top_menu_item(e))
                 .or_else(|| {
                     links
                         .iter()
@@ -543,6 +555,18 @@ impl ScriptedPolicy {
                 ..known
             });
         }
+        // The page may belong to another console, which a menu of the top bar opens: each closed
+        // menu is looked into once, and again where the page loaded anew since (a reload closes it).
+        if matches!(ctx.last_outcome(), Some(aca_core::ActionOutcome::Navigated { .. })) {
+            self.tried.retain(|key| !key.starts_with("top menu "));
+        }
+        alternatives.extend(closed_top_menus(obs).map(|menu| {
+            Alternative::path(
+                &format!("top menu {}", menu.name),
+                GuiAction::Click { index: menu.index },
+                format!("look for the {name} page in the top bar's \"{}\" menu", menu.name),
+            )
+        }));
         if let Some(heading) = renamed(name, &headings, &Self::other_labels(ctx, name)) {
             alternatives.push(Alternative::finding(
                 "renamed page",
@@ -1196,6 +1220,32 @@ fn in_later_method(ctx: &Context<'_>, at: usize) -> bool {
 }
 
 /// Each tab the page shows besides the selected one, as a place `what` may have moved to.
+/// The closed menus of the top bar: buttons there that open a menu (not the region or resource
+/// group selects, which are lists of values).
+fn closed_top_menus(obs: &aca_core::Observation) -> impl Iterator<Item = &Element> {
+    obs.elements.iter().filter(|e| {
+        e.role == Role::Button && e.state.expanded == Some(false) && in_place(e, PlaceKind::TopBar)
+    })
+}
+
+/// An item of an open menu of the top bar.
+fn top_menu_item(e: &Element) -> bool {
+    e.role == Role::Menuitem && in_place(e, PlaceKind::TopBar)
+}
+
+/// The items of the top bar's open menus that name the page `name`, as written or in the plural.
+fn top_menu_items<'o>(obs: &'o aca_core::Observation, name: &str) -> Vec<&'o Element> {
+    let page = normalise(name);
+    obs.elements
+        .iter()
+        .filter(|e| top_menu_item(e))
+        .filter(|e| {
+            let item = normalise(&e.name);
+            item == page || item == format!("{page}s") || item == format!("{page}es")
+        })
+        .collect()
+}
+
 fn other_tabs(obs: &aca_core::Observation, what: &str) -> Vec<Alternative> {
     let documented = what.trim_matches('"');
     obs.elements

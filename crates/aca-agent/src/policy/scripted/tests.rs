@@ -1692,6 +1692,56 @@ fn a_control_the_console_disables_for_the_resource_at_hand_is_the_environments()
     );
 }
 
+/// An instance page of one console whose top bar holds a Billing menu; its Renewals item opens
+/// another console's Renewal page.
+#[derive(Default)]
+struct TopBarMenu {
+    open: bool,
+    on_renewal: bool,
+}
+
+impl FakeConsole for TopBarMenu {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        let top = || vec![place(PlaceKind::TopBar, "")];
+        elements.add(Role::Link, "Console home", top());
+        elements.add(Role::Button, "Billing", top()).state.expanded = Some(self.open);
+        if self.open {
+            elements.add(Role::Menuitem, "Renewals", top());
+        }
+        let title = if self.on_renewal { "Renewal" } else { "Instance" };
+        elements.add(Role::Heading, title, vec![]);
+        Observation {
+            title: format!("{title} - Console"),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Click { index: 2 } => self.open = !self.open,
+            GuiAction::Click { index: 3 } if self.open => {
+                self.open = false;
+                self.on_renewal = true;
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_page_of_another_console_is_found_in_a_menu_of_the_top_bar() {
+    let procedure = aca_docs::parse_markdown("# Renewal\n\n## Procedure\n\n1. Go to the Renewal page.\n")
+        .expect("the page parses");
+    let mut console = TopBarMenu::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.on_renewal, "Billing > Renewals opened the Renewal page");
+    let report = report(&episode, true);
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+}
+
 /// A user's Authentication tab offering Enable Console Logon, the user having no password yet.
 #[derive(Default)]
 struct LogonSettings {

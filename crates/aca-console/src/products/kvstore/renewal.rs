@@ -7,17 +7,8 @@ use super::*;
 
 /// Instance ids as `DBInstanceId` lists them: comma-separated, at most 30.
 fn instance_ids(p: &Params) -> Result<Vec<String>, ApiError> {
-    let ids: Vec<String> = p
-        .required("DBInstanceId")?
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if ids.len() > 30 {
-        return Err(ApiError::invalid_parameter("DBInstanceId", "at most 30 instance IDs"));
-    }
-    Ok(ids)
+    p.id_list("DBInstanceId", 30)?
+        .ok_or_else(|| ApiError::missing_parameter("DBInstanceId"))
 }
 
 fn not_subscription() -> ApiError {

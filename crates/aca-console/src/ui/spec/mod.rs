@@ -7,8 +7,11 @@ use std::sync::OnceLock;
 
 use crate::profile::{Placement, ProfileId};
 
+pub use billing::{TOP_MENUS, TopMenu};
+
 mod alb;
 mod apply;
+mod billing;
 mod compute;
 mod container;
 mod management;
@@ -162,11 +165,35 @@ pub struct PageSpec {
     /// actions (RDS's Operating Status with Release Instance): its heading, the status field, and
     /// the labels of the row actions it offers.
     pub status_area: Option<StatusArea>,
-    /// Tabs above the list, each a view of the page's list (KMS's **Generic Secrets**); the first is
-    /// the one shown. None: the list has no tabs.
-    pub list_tabs: Vec<String>,
+    /// Tabs above the list, each a view of the page's list (KMS's **Generic Secrets**, the Renewal
+    /// page's **Manual** and **Auto**); the first is the one shown. None: the list has no tabs.
+    pub list_tabs: Vec<ListTab>,
     /// A drop-down list above the list that narrows it (KMS's **Instance ID**).
     pub filter: Option<ListFilter>,
+}
+
+/// A tab above a list: its label and the list parameters that narrow the list to it (none: the
+/// whole list).
+#[derive(Debug, Clone)]
+pub struct ListTab {
+    pub label: String,
+    pub params: Vec<(String, String)>,
+}
+
+/// A tab of the whole list.
+pub(crate) fn list_tab(label: &str) -> ListTab {
+    ListTab {
+        label: s(label),
+        params: Vec::new(),
+    }
+}
+
+/// A tab that narrows the list with `params`.
+pub(crate) fn list_tab_of(label: &str, params: &[(&str, &str)]) -> ListTab {
+    ListTab {
+        label: s(label),
+        params: pairs(params),
+    }
 }
 
 /// A drop-down list that narrows a list to the items of one resource: the field (its label and its
@@ -311,9 +338,10 @@ pub struct FormSpec {
     /// appears, click Close"); none: it closes by itself.
     pub finish: Option<String>,
     /// Parameters the console writes from the fields' values, sent or not: (parameter, template),
-    /// where `{Param}` stands for a field's value, `{A|B}` for A's or else B's, and `{account}` for
+    /// where `{Param}` stands for a field's value, `{A|B}` for A's or else B's, `{account}` for
     /// the signed-in account's id (the trust policy of a role the Create Role page puts together
-    /// from its principal).
+    /// from its principal), and `{row.Field}` for a field of the row a row form was opened from
+    /// (the product of an instance the Renewal page renews).
     pub compose: Vec<(String, String)>,
     /// A form with nothing to fill that submits as it opens (Create AccessKey), and what its result
     /// shows of the response: (label, dotted response path), the AccessKey pair it created.
@@ -783,6 +811,7 @@ pub fn base_2026() -> Vec<ProductSpec> {
         storage::oss(),
         storage::sls(),
         container::ack(),
+        billing::expenses(),
     ]
 }
 

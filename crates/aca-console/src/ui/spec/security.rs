@@ -817,7 +817,7 @@ pub fn kms() -> ProductSpec {
         col("Created At", "CreateTime", ColumnKind::Time),
     ];
     secrets.page_size = 20;
-    secrets.list_tabs = vec![s("Generic Secrets")];
+    secrets.list_tabs = vec![list_tab("Generic Secrets")];
     secrets.filter = Some(ListFilter {
         field: field("Instance ID", "filter", resources("kms", "instances")),
         params: pairs(&[("Filters", r#"[{"Key":"DKMSInstanceId","Values":["{v}"]}]"#)]),

@@ -1,7 +1,10 @@
 //! Billing (BssOpenApi, API 2017-12-14): the purchase of instances that their product's own API
-//! cannot create. The emulator sells one such product, Key Management Service instances
-//! (`ProductCode=kms`), which the alicloud provider's `alicloud_kms_instance` buys with
-//! `CreateInstance` before it enables them with KMS's `ConnectKmsInstance`.
+//! cannot create, and the renewal of subscription instances ([`renewal`]). The emulator sells one
+//! such product, Key Management Service instances (`ProductCode=kms`), which the alicloud
+//! provider's `alicloud_kms_instance` buys with `CreateInstance` before it enables them with KMS's
+//! `ConnectKmsInstance`.
+
+mod renewal;
 
 use serde_json::{Value, json};
 
@@ -20,7 +23,11 @@ pub static PRODUCT: Product = Product {
     version: "2017-12-14",
     endpoint: "business.aliyuncs.com",
     console_agent: "usercenter2.console.aliyun.com",
-    operations: &[Operation::write("CreateInstance", create_instance)],
+    operations: &[
+        Operation::write("CreateInstance", create_instance),
+        Operation::read("QueryAvailableInstances", renewal::query_available_instances),
+        Operation::write("SetRenewal", renewal::set_renewal),
+    ],
 };
 
 const INSTANCE_TYPE: &str = "ACS::KMS::Instance";
