@@ -472,6 +472,10 @@ impl ScriptedPolicy {
     /// opened. A page that shows no name like it is left for the step's own targets to judge.
     pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
+        // The link could not be clicked (a menu that a reload closed under it): looked for again.
+        if matches!(ctx.last_outcome(), Some(aca_core::ActionOutcome::NotActionable { .. })) {
+            self.tried.retain(|key| key != "open page" && !key.starts_with("top menu "));
+        }
         let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
         let page = name.to_lowercase();
         let verbs = ["go to the", "open the", "navigate to the"];
