@@ -6,11 +6,13 @@ use crate::catalog::Product;
 pub mod actiontrail;
 pub mod alb;
 pub mod bss;
+pub mod cas;
 pub mod cms;
 pub mod dns;
 pub mod ecs;
 pub mod kms;
 pub mod kvstore;
+mod pem;
 mod provisioning;
 pub mod ram;
 pub mod rds;
@@ -36,6 +38,7 @@ pub static PRODUCTS: &[&Product] = &[
     &kvstore::PRODUCT,
     &actiontrail::PRODUCT,
     &bss::PRODUCT,
+    &cas::PRODUCT,
 ];
 
 /// The product whose API version this is.

@@ -131,6 +131,9 @@ pub struct PageSpec {
     pub list_tabs: Vec<String>,
     /// A drop-down list above the list that narrows it (KMS's **Instance ID**).
     pub filter: Option<ListFilter>,
+    /// The API product that lists the page's items where it is not the console's own (the
+    /// Certificate Management Service certificates the CLB console offers); none: the console's.
+    pub api: Option<String>,
 }
 
 /// A drop-down list that narrows a list to the items of one resource: the field (its label and its
@@ -1093,6 +1096,7 @@ pub(crate) fn page(
         folders: None,
         list_tabs: Vec::new(),
         filter: None,
+        api: None,
     }
 }
 
