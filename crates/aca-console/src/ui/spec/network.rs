@@ -678,7 +678,9 @@ pub fn slb() -> ProductSpec {
                         )
                         .required()
                         .default("internet"),
-                        field("IP Version", "AddressIPVersion", radio(&[("ipv4", "IPv4")])).default("ipv4"),
+                        // One version offered: a list shows which, where a lone radio button
+                        // would show no field name.
+                        field("IP Version", "AddressIPVersion", select(&[("ipv4", "IPv4")])).default("ipv4"),
                         field(
                             "Instance Specification",
                             "LoadBalancerSpec",
