@@ -22,56 +22,33 @@ fn certificate_id(now_ms: i64) -> String {
 
 pub(super) fn upload_server_certificate(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     region(&ctx.region)?;
-    if let Some(cas_id) = p.get("AliCloudCertificateId") {
-        return add_alicloud_certificate(ctx, p, cas_id);
-    }
-    let certificate = p.required("ServerCertificate")?;
-    check_certificate("ServerCertificate", certificate)?;
-    check_private_key("PrivateKey", p.required("PrivateKey")?)?;
-    let name = p.get("ServerCertificateName").unwrap_or("");
+    let (name, print, alicloud) = match p.get("AliCloudCertificateId") {
+        Some(cas_id) => {
+            // A certificate of Certificate Management Service keeps the service's name unless
+            // `ServerCertificateName` gives one.
+            let cas = crate::products::cas::certificate(ctx, cas_id, "AliCloudCertificateId")?;
+            let name = p.get("ServerCertificateName").or(p.get("AliCloudCertificateName")).unwrap_or(&cas.name);
+            (name.to_owned(), cas.attr_str("Fingerprint").to_owned(), Some(cas))
+        }
+        None => {
+            let certificate = p.required("ServerCertificate")?;
+            check_certificate("ServerCertificate", certificate)?;
+            check_private_key("PrivateKey", p.required("PrivateKey")?)?;
+            let name = p.get("ServerCertificateName").unwrap_or("");
+            (name.to_owned(), fingerprint(certificate), None)
+        }
+    };
     if name.chars().count() > 80 {
         return Err(ApiError::invalid_parameter("ServerCertificateName", "at most 80 characters"));
     }
     let tags = crate::products::tags::tags(p)?;
     let id = certificate_id(ctx.now_ms);
-    let print = fingerprint(certificate);
-    let cert = Resource::new(SERVER_CERTIFICATE, id.clone(), &ctx.region.clone(), name, "Available", ctx.now_ms)
-        .with("Fingerprint", print.clone())
-        .with("IsAliCloudCertificate", 0)
-        .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
-        .with("Tags", tags);
-    ctx.put(cert);
-    Ok(json!({
-        "ServerCertificateId": id,
-        "ServerCertificateName": name,
-        "Fingerprint": print,
-        "RegionId": ctx.region,
-        "IsAliCloudCertificate": 0,
-        "CreateTime": iso8601(ctx.now_ms),
-        "CreateTimeStamp": ctx.now_ms,
-    }))
-}
-
-/// A certificate of Certificate Management Service made a server certificate of the region; it
-/// keeps the service's name unless `ServerCertificateName` gives one.
-fn add_alicloud_certificate(ctx: &mut OpCtx<'_>, p: &Params, cas_id: &str) -> Result<Value, ApiError> {
-    let cas = crate::products::cas::certificate(ctx, cas_id, "AliCloudCertificateId")?;
-    let name = p
-        .get("ServerCertificateName")
-        .or(p.get("AliCloudCertificateName"))
-        .unwrap_or(&cas.name)
-        .to_owned();
-    if name.chars().count() > 80 {
-        return Err(ApiError::invalid_parameter("ServerCertificateName", "at most 80 characters"));
-    }
-    let tags = crate::products::tags::tags(p)?;
-    let id = certificate_id(ctx.now_ms);
-    let print = cas.attr_str("Fingerprint").to_owned();
+    let (cas_id, cas_name) = alicloud.as_ref().map_or(("", ""), |c| (c.id.as_str(), c.name.as_str()));
     let cert = Resource::new(SERVER_CERTIFICATE, id.clone(), &ctx.region.clone(), &name, "Available", ctx.now_ms)
         .with("Fingerprint", print.clone())
-        .with("IsAliCloudCertificate", 1)
-        .with("AliCloudCertificateId", cas.id.clone())
-        .with("AliCloudCertificateName", cas.name.clone())
+        .with("IsAliCloudCertificate", i64::from(alicloud.is_some()))
+        .with("AliCloudCertificateId", cas_id)
+        .with("AliCloudCertificateName", cas_name)
         .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
         .with("Tags", tags);
     ctx.put(cert);
@@ -80,9 +57,9 @@ fn add_alicloud_certificate(ctx: &mut OpCtx<'_>, p: &Params, cas_id: &str) -> Re
         "ServerCertificateName": name,
         "Fingerprint": print,
         "RegionId": ctx.region,
-        "IsAliCloudCertificate": 1,
-        "AliCloudCertificateId": cas.id,
-        "AliCloudCertificateName": cas.name,
+        "IsAliCloudCertificate": i64::from(alicloud.is_some()),
+        "AliCloudCertificateId": cas_id,
+        "AliCloudCertificateName": cas_name,
         "CreateTime": iso8601(ctx.now_ms),
         "CreateTimeStamp": ctx.now_ms,
     }))
