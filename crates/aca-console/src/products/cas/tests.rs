@@ -9,7 +9,11 @@ const CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQk\n-----EN
 const KEY: &str = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----";
 
 fn upload(h: &TestConsole, name: &str) -> String {
-    let body = h.ok(&PRODUCT, "UploadUserCertificate", &[("Name", name), ("Cert", CERT), ("Key", KEY)]);
+    let body = h.ok(
+        &PRODUCT,
+        "UploadUserCertificate",
+        &[("Name", name), ("Cert", CERT), ("Key", KEY)],
+    );
     body["CertId"].as_i64().expect("CertId is a number").to_string()
 }
 
@@ -19,7 +23,11 @@ fn uploads_lists_and_deletes_certificates_without_showing_their_key() {
     let id = upload(&h, "web-cert");
     let event = h.last_event("UploadUserCertificate");
     assert_eq!(
-        (event.service_name.as_str(), event.event_source.as_str(), event.api_version.as_str()),
+        (
+            event.service_name.as_str(),
+            event.event_source.as_str(),
+            event.api_version.as_str()
+        ),
         ("cas", "cas.aliyuncs.com", "2020-04-07")
     );
     assert_eq!(event.request_parameters["Key"], "******");
@@ -41,12 +49,24 @@ fn bad_input_is_a_typed_error() {
     let h = TestConsole::new();
     let missing = h.err(&PRODUCT, "UploadUserCertificate", &[("Name", "x"), ("Cert", CERT)]);
     assert_eq!(missing.code, "MissingParameter");
-    let bad_key = h.err(&PRODUCT, "UploadUserCertificate", &[("Name", "x"), ("Cert", CERT), ("Key", "secret")]);
+    let bad_key = h.err(
+        &PRODUCT,
+        "UploadUserCertificate",
+        &[("Name", "x"), ("Cert", CERT), ("Key", "secret")],
+    );
     assert!(!bad_key.message.contains("secret"), "{}", bad_key.message);
-    let bad_cert = h.err(&PRODUCT, "UploadUserCertificate", &[("Name", "x"), ("Cert", "junk"), ("Key", KEY)]);
+    let bad_cert = h.err(
+        &PRODUCT,
+        "UploadUserCertificate",
+        &[("Name", "x"), ("Cert", "junk"), ("Key", KEY)],
+    );
     assert!(bad_cert.message.contains("PEM"), "{}", bad_cert.message);
     upload(&h, "dup");
-    let repeated = h.err(&PRODUCT, "UploadUserCertificate", &[("Name", "dup"), ("Cert", CERT), ("Key", KEY)]);
+    let repeated = h.err(
+        &PRODUCT,
+        "UploadUserCertificate",
+        &[("Name", "dup"), ("Cert", CERT), ("Key", KEY)],
+    );
     assert_eq!(repeated.code, "NameRepeat");
     let kind = h.err(&PRODUCT, "ListUserCertificateOrder", &[("OrderType", "NOPE")]);
     assert_eq!(kind.code, "InvalidParameter");
@@ -59,13 +79,27 @@ fn clb_adds_a_certificate_of_the_service_as_an_alibaba_cloud_certificate() {
     let body = h.ok(
         &slb::PRODUCT,
         "UploadServerCertificate",
-        &[("AliCloudCertificateId", &id), ("AliCloudCertificateName", "shop-cert"), ("AliCloudCertificateRegionId", "cn-hangzhou")],
+        &[
+            ("AliCloudCertificateId", &id),
+            ("AliCloudCertificateName", "shop-cert"),
+            ("AliCloudCertificateRegionId", "cn-hangzhou"),
+        ],
     );
     assert_eq!(body["IsAliCloudCertificate"], 1);
     assert_eq!(body["ServerCertificateName"], "shop-cert");
     let listed = h.ok(&slb::PRODUCT, "DescribeServerCertificates", &[]);
     let cert = &listed["ServerCertificates"]["ServerCertificate"][0];
-    assert_eq!((cert["IsAliCloudCertificate"].as_i64(), cert["AliCloudCertificateId"].as_str()), (Some(1), Some(id.as_str())));
-    let unknown = h.err(&slb::PRODUCT, "UploadServerCertificate", &[("AliCloudCertificateId", "775")]);
+    assert_eq!(
+        (
+            cert["IsAliCloudCertificate"].as_i64(),
+            cert["AliCloudCertificateId"].as_str()
+        ),
+        (Some(1), Some(id.as_str()))
+    );
+    let unknown = h.err(
+        &slb::PRODUCT,
+        "UploadServerCertificate",
+        &[("AliCloudCertificateId", "775")],
+    );
     assert_eq!(unknown.code, "InvalidAliCloudCertificateId.NotFound");
 }
