@@ -1015,7 +1015,12 @@ mod tests {
              1. In the **vServer Group Name** field, enter a name for the vServer group.\n",
         )
         .expect("the page parses");
-        let s = procedure.steps.iter().find(|s| s.number == "1.1").expect("step 1.1").clone();
+        let s = procedure.steps[0]
+            .flatten()
+            .into_iter()
+            .find(|s| s.text.starts_with("In the vServer Group Name field"))
+            .expect("the sub-step parses")
+            .clone();
         let got = intents(&s, &Task::default());
         assert!(got.contains(&Intent::Set { label: "vServer Group Name".into() }), "{got:?}");
         let kept = step(
