@@ -25,6 +25,15 @@ pub const PROTOCOL_PARAMS: &[&str] = &[
     "SecurityToken",
 ];
 
+/// Parameters that carry a private key: CLB's `PrivateKey`, Certificate Management Service's
+/// `Key`, `EncryptPrivateKey` and `SignPrivateKey`.
+const PRIVATE_KEY_PARAMS: &[&str] = &["Key"];
+
+/// Whether a parameter's value is a secret no event may show.
+fn is_secret(name: &str) -> bool {
+    name.ends_with("Password") || name.ends_with("PrivateKey") || PRIVATE_KEY_PARAMS.contains(&name)
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Params(BTreeMap<String, String>);
 
@@ -45,14 +54,14 @@ impl Params {
         &self.0
     }
 
-    /// The operation's own parameters, as an event's `requestParameters`. Passwords are masked: an
-    /// audit log is read by more people than the account's owner.
+    /// The operation's own parameters, as an event's `requestParameters`. Passwords and private
+    /// keys are masked: an audit log is read by more people than the account's owner.
     pub fn operation_params(&self) -> BTreeMap<String, Value> {
         self.0
             .iter()
             .filter(|(k, _)| !PROTOCOL_PARAMS.contains(&k.as_str()))
             .map(|(k, v)| {
-                let value = if k.ends_with("Password") { "******" } else { v.as_str() };
+                let value = if is_secret(k) { "******" } else { v.as_str() };
                 (k.clone(), Value::String(value.to_owned()))
             })
             .collect()
@@ -207,6 +216,23 @@ mod tests {
         let e = p.list("InstanceId").unwrap_err();
         assert_eq!(e.code, "InvalidParameter");
         assert!(e.message.contains("\"InstanceIds\""));
+    }
+
+    #[test]
+    fn an_event_shows_no_password_nor_private_key() {
+        let p = Params::from_pairs([
+            ("Password", "Secret#1"),
+            ("PrivateKey", "-----BEGIN PRIVATE KEY-----"),
+            ("Key", "-----BEGIN RSA PRIVATE KEY-----"),
+            ("Tag.1.Key", "env"),
+            ("Name", "web"),
+        ]);
+        let shown = p.operation_params();
+        for secret in ["Password", "PrivateKey", "Key"] {
+            assert_eq!(shown[secret], "******", "{secret}");
+        }
+        assert_eq!(shown["Tag.1.Key"], "env");
+        assert_eq!(shown["Name"], "web");
     }
 
     #[test]

@@ -6,12 +6,14 @@ use crate::catalog::Product;
 pub mod actiontrail;
 pub mod alb;
 pub mod bss;
+pub mod cas;
 pub mod cms;
 pub mod cs;
 pub mod dns;
 pub mod ecs;
 pub mod kms;
 pub mod kvstore;
+mod pem;
 mod provisioning;
 pub mod ram;
 pub mod rds;
@@ -38,6 +40,7 @@ pub static PRODUCTS: &[&Product] = &[
     &actiontrail::PRODUCT,
     &bss::PRODUCT,
     &cs::PRODUCT,
+    &cas::PRODUCT,
 ];
 
 /// The product whose API version this is.

@@ -410,6 +410,7 @@ fn fetch_list(
     ip: &str,
 ) -> ListData {
     let page_number = params.get(&page.page_param).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let product = page.api.as_deref().and_then(api_product).unwrap_or(product);
     match console_call(console, product, &page.list_action, params, s, ip, false) {
         Ok(body) => ListData {
             items: folder_rows(

@@ -1,6 +1,21 @@
 //! The resource templates the rule-based generator composes: one `alicloud_*` block per kind of
 //! resource the emulator knows, with the blocks it depends on and the words pages use for it.
 
+/// The self-signed certificate the certificate templates upload, as HCL string text (`\n` escapes).
+macro_rules! doc_certificate {
+    () => {
+        r"-----BEGIN CERTIFICATE-----\nMIIBiTCCAS+gAwIBAgIUJAplj1SUY0o0B/2GB5TmxJWjjOEwCgYIKoZIzj0EAwIw\nGjEYMBYGA1UEAwwPZG9jLmV4YW1wbGUuY29tMB4XDTI2MTIwNTE5MDAzM1oXDTM2\nMTIwMjE5MDAzM1owGjEYMBYGA1UEAwwPZG9jLmV4YW1wbGUuY29tMFkwEwYHKoZI\nzj0CAQYIKoZIzj0DAQcDQgAE8josMwH5aWhcoRCxdiUJv2n4zw2gGT37JFXOIel8\n/w6mAXZwZusKELQKOdESMgzK7Dv0TCk8vl/AG3qTb8/4R6NTMFEwHQYDVR0OBBYE\nFOtFulCiCk1/JNkByZ6Uljjl41fiMB8GA1UdIwQYMBaAFOtFulCiCk1/JNkByZ6U\nljjl41fiMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhALliMT0K\nz4YgIfXcmVXsXCucGnsSNhzA4XWK07WT6JNeAiBF6Z5NKlROUeDIoOcC6fFs8tnN\nhgk78u22fhZ3VbxURQ==\n-----END CERTIFICATE-----"
+    };
+}
+
+/// The certificate's private key, as HCL string text. Made for these templates only; it protects
+/// nothing.
+macro_rules! doc_private_key {
+    () => {
+        r"-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgm+XjptH4Jf0TKhx8\niuBwKtsSvu5ypIBxB1urY6ZQVyyhRANCAATyOiwzAflpaFyhELF2JQm/afjPDaAZ\nPfskVc4h6Xz/DqYBdnBm6woQtAo50RIyDMrsO/RMKTy+X8AbepNvz/hH\n-----END PRIVATE KEY-----"
+    };
+}
+
 /// One kind of resource the generator can write.
 #[derive(Debug)]
 pub struct Template {
@@ -123,10 +138,32 @@ pub const TEMPLATES: &[Template] = &[
         kind: "alicloud_slb_server_certificate",
         block: "clb_certificate",
         parents: &[],
-        body: r#"  server_certificate_name = "doc-cert-${var.suffix}"
-  server_certificate      = "-----BEGIN CERTIFICATE-----\nMIIBiTCCAS+gAwIBAgIUJAplj1SUY0o0B/2GB5TmxJWjjOEwCgYIKoZIzj0EAwIw\nGjEYMBYGA1UEAwwPZG9jLmV4YW1wbGUuY29tMB4XDTI2MTIwNTE5MDAzM1oXDTM2\nMTIwMjE5MDAzM1owGjEYMBYGA1UEAwwPZG9jLmV4YW1wbGUuY29tMFkwEwYHKoZI\nzj0CAQYIKoZIzj0DAQcDQgAE8josMwH5aWhcoRCxdiUJv2n4zw2gGT37JFXOIel8\n/w6mAXZwZusKELQKOdESMgzK7Dv0TCk8vl/AG3qTb8/4R6NTMFEwHQYDVR0OBBYE\nFOtFulCiCk1/JNkByZ6Uljjl41fiMB8GA1UdIwQYMBaAFOtFulCiCk1/JNkByZ6U\nljjl41fiMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhALliMT0K\nz4YgIfXcmVXsXCucGnsSNhzA4XWK07WT6JNeAiBF6Z5NKlROUeDIoOcC6fFs8tnN\nhgk78u22fhZ3VbxURQ==\n-----END CERTIFICATE-----"
-  private_key             = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgm+XjptH4Jf0TKhx8\niuBwKtsSvu5ypIBxB1urY6ZQVyyhRANCAATyOiwzAflpaFyhELF2JQm/afjPDaAZ\nPfskVc4h6Xz/DqYBdnBm6woQtAo50RIyDMrsO/RMKTy+X8AbepNvz/hH\n-----END PRIVATE KEY-----""#,
+        body: concat!(
+            "  server_certificate_name = \"doc-cert-${var.suffix}\"\n",
+            "  server_certificate      = \"",
+            doc_certificate!(),
+            "\"\n  private_key             = \"",
+            doc_private_key!(),
+            "\""
+        ),
         words: "a CLB server certificate",
+    },
+    // The same certificate uploaded to Certificate Management Service: what CLB's Add Certificate
+    // lists under Alibaba Cloud Certificates.
+    Template {
+        key: "cas_certificate",
+        kind: "alicloud_ssl_certificates_service_certificate",
+        block: "cas_certificate",
+        parents: &[],
+        body: concat!(
+            "  certificate_name = \"doc_cert_${var.suffix}\"\n",
+            "  cert             = \"",
+            doc_certificate!(),
+            "\"\n  key              = \"",
+            doc_private_key!(),
+            "\""
+        ),
+        words: "a certificate of Certificate Management Service",
     },
     Template {
         key: "clb",
@@ -549,9 +586,10 @@ pub const NOUNS: &[Noun] = &[
     noun("alert rule", None, Resource("alarm")),
     noun("alarm rule", None, Resource("alarm")),
     noun("trail", None, Resource("trail")),
-    // Only a server certificate: the Alibaba Cloud certificates of Certificate Management Service
-    // (create-certificate.md) are none the generator can make.
     noun("server certificate", Some("slb"), Resource("clb_certificate")),
+    // Certificate Management Service's certificates, which CLB lists as Alibaba Cloud Certificates.
+    noun("alibaba cloud certificate", Some("slb"), Resource("cas_certificate")),
+    noun("ssl certificate", None, Resource("cas_certificate")),
     noun("listener", Some("slb"), PartOf("clb")),
     noun("whitelist", Some("tair"), PartOf("tair")),
     noun("whitelist", Some("rds"), PartOf("rds")),

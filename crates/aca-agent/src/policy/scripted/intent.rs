@@ -767,6 +767,9 @@ fn set_without_value(lower_text: &str, label: &str) -> bool {
     let Some(at) = lower_text.find(&label) else {
         return false;
     };
+    if field_then_verb(lower_text, at, &label) {
+        return true;
+    }
     let clause_start = lower_text[..at].rfind(['.', ';', ',']).map_or(0, |p| p + 1);
     let clause = &lower_text[clause_start..at];
     let verb = ["set the ", "specify the ", "enter ", "set a ", "specify a "]
@@ -782,6 +785,23 @@ fn set_without_value(lower_text: &str, label: &str) -> bool {
         .any(|w| between.contains(w));
     let after = &lower_text[at + label.len()..];
     !interrupted && !after.trim_start().starts_with("to ") && !after.trim_start().starts_with("page")
+}
+
+/// Whether the sentence names the field first and then has the reader fill it, with nothing given
+/// to fill it with: "In the vServer Group Name field, enter a name for the vServer group."
+fn field_then_verb(lower_text: &str, at: usize, label: &str) -> bool {
+    if !lower_text[..at].ends_with("in the ") {
+        return false;
+    }
+    let after = lower_text[at + label.len()..].trim_start();
+    let Some(rest) = ["field", "box", "text box"].iter().find_map(|kind| after.strip_prefix(kind)) else {
+        return false;
+    };
+    let rest = rest.trim_start_matches([',', ' ']);
+    let clause = rest.split(['.', ';', ',']).next().unwrap_or_default();
+    let verb = ["enter ", "specify ", "set "].iter().find_map(|v| clause.strip_prefix(v));
+    // "enter web-01": a value of its own, which the parser gives as one.
+    verb.is_some_and(|object| ["a ", "an ", "the "].iter().any(|a| object.starts_with(a)))
 }
 
 /// Whether the step's text uses `label` as the name of where it works ("in the **Basic
@@ -1094,6 +1114,31 @@ mod tests {
             vec![StepAction::Click],
         );
         assert!(!intents(&kept, &Task::default()).contains(&set("Deletion Period")));
+    }
+
+    #[test]
+    fn a_field_named_before_the_verb_that_fills_it_is_given_a_value() {
+        // create-vserver-group.md (2023-09-26), step 5.1, as the parser reads it.
+        let procedure = aca_docs::parse_markdown(
+            "# Create and manage a vServer group\n\n## Procedure\n\n\
+             1. On the **Create vServer Group** page, configure the following parameters:\n   \
+             1. In the **vServer Group Name** field, enter a name for the vServer group.\n",
+        )
+        .expect("the page parses");
+        let s = procedure.steps[0]
+            .flatten()
+            .into_iter()
+            .find(|s| s.text.starts_with("In the vServer Group Name field"))
+            .expect("the sub-step parses")
+            .clone();
+        let got = intents(&s, &Task::default());
+        assert!(got.contains(&Intent::Set { label: "vServer Group Name".into() }), "{got:?}");
+        let kept = step(
+            "In the Deletion Period field, keep the default value.",
+            &["Deletion Period"],
+            vec![StepAction::Configure],
+        );
+        assert!(!intents(&kept, &Task::default()).contains(&Intent::Set { label: "Deletion Period".into() }));
     }
 
     #[test]

@@ -110,6 +110,9 @@ pub struct ScriptedPolicy {
     /// The page a step last filled a field on: a page's form an earlier step filled is still
     /// the procedure's while the page shows it.
     filled_on: Option<String>,
+    /// The page whose own form (outside any dialog or panel) a step last filled: once a panel
+    /// opened over it is confirmed, that form is still to be submitted.
+    filled_page_form_on: Option<String>,
     /// What the procedure typed (never into a password box): the names of what it created, which
     /// a later step finds in a list.
     typed: Vec<String>,
@@ -312,6 +315,13 @@ impl Policy for ScriptedPolicy {
                     self.filled_in_step |= fills;
                     if fills {
                         self.filled_on = Some(ctx.observation.url.clone());
+                        let in_modal = action
+                            .index()
+                            .and_then(|i| ctx.observation.element(i))
+                            .is_none_or(|e| ground::modal_of(e).is_some());
+                        if !in_modal {
+                            self.filled_page_form_on = Some(ctx.observation.url.clone());
+                        }
                     }
                     if self.implicit_clicks == 0
                         && let Some(index) = action.index()
@@ -495,16 +505,21 @@ impl ScriptedPolicy {
         let confirmed_here = |button: &aca_core::Element| {
             modal.is_some_and(|m| self.confirmed_in.as_ref() == Some(&(m.name.clone(), button.name.clone())))
         };
-        let submit = named(&["OK", "Confirm", "Save", "Create", "Submit"]).filter(|b| !confirmed_here(b));
+        let submit = named(&["OK", "Confirm", "Save", "Create", "Submit"])
+            .or_else(|| modal.and_then(|m| own_confirm(&buttons, m)))
+            .filter(|b| !confirmed_here(b));
         let (button, last) = match (submit, named(&["Next"])) {
             (Some(submit), _) => (submit, true),
             (None, Some(next)) => (next, false),
             (None, None) => return None,
         };
-        self.implicit_clicks = if last {
-            MAX_IMPLICIT_CLICKS
-        } else {
-            self.implicit_clicks + 1
+        // A panel opened over a page's form the procedure filled (the Servers panel of the
+        // Create vServer Group page): once it is confirmed, the page's form is submitted too.
+        let form_below = modal.is_some() && self.filled_page_form_on.as_deref() == Some(obs.url.as_str());
+        self.implicit_clicks = match (last, form_below) {
+            (true, true) => MAX_IMPLICIT_CLICKS - 1,
+            (true, false) => MAX_IMPLICIT_CLICKS,
+            (false, _) => self.implicit_clicks + 1,
         };
         let filled = match modal {
             Some(m) => format!("the \"{}\" dialog", m.name),
@@ -702,6 +717,20 @@ impl ScriptedPolicy {
 
 /// Whether the last action took effect: it succeeded, or it ran and only the wait for the page to
 /// settle afterwards ran out (a busy page). Acting again then would undo it (a menu closed again).
+/// Labels of a dialog's buttons that dismiss it or move between its steps: never its confirmation.
+const NOT_CONFIRMING: &[&str] = &["Cancel", "Close", "Previous", "Back", "Next"];
+
+/// A dialog's or panel's own confirmation where it bears no usual confirm label (the Servers
+/// panel's Add): the one button of its footer, outside its steps and sections, that neither
+/// dismisses it nor moves between its steps.
+fn own_confirm<'o>(buttons: &[&'o Element], modal: &aca_core::Place) -> Option<&'o Element> {
+    let mut footer = buttons.iter().copied().filter(|e| {
+        e.places.last() == Some(modal) && !NOT_CONFIRMING.iter().any(|l| normalise(l) == normalise(&e.name))
+    });
+    let only = footer.next()?;
+    footer.next().is_none().then_some(only)
+}
+
 pub(super) fn took_effect(outcome: &ActionOutcome) -> bool {
     let unsettled = |waiting_for: &str| waiting_for.starts_with("the page to settle");
     outcome.succeeded() || matches!(outcome, ActionOutcome::Timeout { waiting_for, .. } if unsettled(waiting_for))

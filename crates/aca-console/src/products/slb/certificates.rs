@@ -1,41 +1,13 @@
 //! Server certificates of CLB's HTTPS listeners: uploaded third-party certificates (a PEM
-//! certificate and its private key). Certificates of Alibaba Cloud Certificate Management Service
-//! are not emulated: none exists, so naming one is the real API's not-found error.
-
-use sha1::{Digest, Sha1};
+//! certificate and its private key), or certificates of Certificate Management Service (Alibaba
+//! Cloud Certificates) named by their id there.
 
 use super::*;
-
-/// `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----`, as the API takes the certificate.
-fn check_pem(param: &str, text: &str, begin: &str, end: &str) -> Result<(), ApiError> {
-    let text = text.trim();
-    if text.starts_with(begin) && text.ends_with(end) && text.len() > begin.len() + end.len() {
-        Ok(())
-    } else {
-        Err(ApiError::invalid_parameter(param, format!("not a PEM block from {begin} to {end}")))
-    }
-}
-
-/// A private key in PEM: PKCS#8 (`PRIVATE KEY`) or RSA and EC keys of their own.
-fn check_private_key(text: &str) -> Result<(), ApiError> {
-    let text = text.trim();
-    let ok = ["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"].iter().any(|kind| {
-        text.starts_with(&format!("-----BEGIN {kind}-----")) && text.ends_with(&format!("-----END {kind}-----"))
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(ApiError::invalid_parameter("PrivateKey", "not a PEM private key"))
-    }
-}
+use crate::products::pem::{check_certificate, check_private_key, sha1};
 
 /// The certificate's SHA-1 fingerprint, colon-separated, as `Fingerprint` shows it.
 fn fingerprint(certificate: &str) -> String {
-    Sha1::digest(certificate.trim().as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(":")
+    sha1(certificate).iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":")
 }
 
 /// An id in the real form: `<16 digits>_<hex time>_<10 digits>_-1`.
@@ -50,28 +22,33 @@ fn certificate_id(now_ms: i64) -> String {
 
 pub(super) fn upload_server_certificate(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     region(&ctx.region)?;
-    if let Some(cas_id) = p.get("AliCloudCertificateId") {
-        // Certificate Management Service holds no certificate here.
-        return Err(ApiError::not_found("AliCloudCertificateId", cas_id));
-    }
-    let certificate = p.required("ServerCertificate")?;
-    check_pem(
-        "ServerCertificate",
-        certificate,
-        "-----BEGIN CERTIFICATE-----",
-        "-----END CERTIFICATE-----",
-    )?;
-    check_private_key(p.required("PrivateKey")?)?;
-    let name = p.get("ServerCertificateName").unwrap_or("");
+    let (name, print, alicloud) = match p.get("AliCloudCertificateId") {
+        Some(cas_id) => {
+            // A certificate of Certificate Management Service keeps the service's name unless
+            // `ServerCertificateName` gives one.
+            let cas = crate::products::cas::certificate(ctx, cas_id, "AliCloudCertificateId")?;
+            let name = p.get("ServerCertificateName").or(p.get("AliCloudCertificateName")).unwrap_or(&cas.name);
+            (name.to_owned(), cas.attr_str("Fingerprint").to_owned(), Some(cas))
+        }
+        None => {
+            let certificate = p.required("ServerCertificate")?;
+            check_certificate("ServerCertificate", certificate)?;
+            check_private_key("PrivateKey", p.required("PrivateKey")?)?;
+            let name = p.get("ServerCertificateName").unwrap_or("");
+            (name.to_owned(), fingerprint(certificate), None)
+        }
+    };
     if name.chars().count() > 80 {
         return Err(ApiError::invalid_parameter("ServerCertificateName", "at most 80 characters"));
     }
     let tags = crate::products::tags::tags(p)?;
     let id = certificate_id(ctx.now_ms);
-    let print = fingerprint(certificate);
-    let cert = Resource::new(SERVER_CERTIFICATE, id.clone(), &ctx.region.clone(), name, "Available", ctx.now_ms)
+    let (cas_id, cas_name) = alicloud.as_ref().map_or(("", ""), |c| (c.id.as_str(), c.name.as_str()));
+    let cert = Resource::new(SERVER_CERTIFICATE, id.clone(), &ctx.region.clone(), &name, "Available", ctx.now_ms)
         .with("Fingerprint", print.clone())
-        .with("IsAliCloudCertificate", 0)
+        .with("IsAliCloudCertificate", i64::from(alicloud.is_some()))
+        .with("AliCloudCertificateId", cas_id)
+        .with("AliCloudCertificateName", cas_name)
         .with("ResourceGroupId", p.get("ResourceGroupId").unwrap_or("rg-default"))
         .with("Tags", tags);
     ctx.put(cert);
@@ -80,7 +57,9 @@ pub(super) fn upload_server_certificate(ctx: &mut OpCtx<'_>, p: &Params) -> Resu
         "ServerCertificateName": name,
         "Fingerprint": print,
         "RegionId": ctx.region,
-        "IsAliCloudCertificate": 0,
+        "IsAliCloudCertificate": i64::from(alicloud.is_some()),
+        "AliCloudCertificateId": cas_id,
+        "AliCloudCertificateName": cas_name,
         "CreateTime": iso8601(ctx.now_ms),
         "CreateTimeStamp": ctx.now_ms,
     }))
@@ -94,8 +73,8 @@ fn certificate_json(cert: &Resource) -> Value {
         "RegionId": cert.region,
         "RegionIdAlias": cert.region,
         "IsAliCloudCertificate": cert.attr_i64("IsAliCloudCertificate").unwrap_or(0),
-        "AliCloudCertificateId": "",
-        "AliCloudCertificateName": "",
+        "AliCloudCertificateId": cert.attr_str("AliCloudCertificateId"),
+        "AliCloudCertificateName": cert.attr_str("AliCloudCertificateName"),
         "ResourceGroupId": cert.attr_str("ResourceGroupId"),
         "CreateTime": iso8601(cert.created_ms),
         "CreateTimeStamp": cert.created_ms,

@@ -535,7 +535,7 @@ fn https_listeners_need_an_uploaded_server_certificate() {
         )
     };
     assert_eq!(https("1234_ab_5678_-1").unwrap_err().code, "InvalidServerCertificateId.NotFound");
-    // Certificate Management Service holds no certificate in the emulator.
+    // A certificate Certificate Management Service does not hold.
     let cas = h.err(&PRODUCT, "UploadServerCertificate", &[("AliCloudCertificateId", "775****")]);
     assert_eq!(cas.code, "InvalidAliCloudCertificateId.NotFound");
     let bad = h.err(

@@ -170,6 +170,9 @@ pub struct PageSpec {
     pub list_tabs: Vec<ListTab>,
     /// A drop-down list above the list that narrows it (KMS's **Instance ID**).
     pub filter: Option<ListFilter>,
+    /// The API product that lists the page's items where it is not the console's own (the
+    /// Certificate Management Service certificates the CLB console offers); none: the console's.
+    pub api: Option<String>,
 }
 
 /// A tab above a list: its label and the list parameters that narrow the list to it (none: the
@@ -1217,6 +1220,7 @@ pub(crate) fn page(
         folders: None,
         list_tabs: Vec::new(),
         filter: None,
+        api: None,
     }
 }
 

@@ -575,8 +575,7 @@ fn certificates() -> PageSpec {
                     )
                     .default(alicloud)
                     .not_sent(),
-                    // Certificate Management Service is not emulated: its list is empty.
-                    field("Certificate", "AliCloudCertificateId", select(&[]))
+                    field("Certificate", "AliCloudCertificateId", resources("slb", "alicloud-certificates"))
                         .required()
                         .placeholder("Select a certificate")
                         .shown_when(source, alicloud),
@@ -607,6 +606,29 @@ fn certificates() -> PageSpec {
     certs
 }
 
+/// The certificates of Certificate Management Service that Add Certificate offers under Alibaba
+/// Cloud Certificates (create-certificate.md): the service's own list, which the CLB console
+/// reads; no page of the navigation pane.
+fn alicloud_certificates() -> PageSpec {
+    let mut certs = page(
+        "alicloud-certificates",
+        "Alibaba Cloud Certificates",
+        "ListUserCertificateOrder",
+        "CertificateOrderList",
+        "CertificateId",
+        "Name",
+    );
+    certs.api = Some(s("cas"));
+    certs.regional = false;
+    certs.page_param = s("CurrentPage");
+    certs.list_params = pairs(&[("OrderType", "UPLOAD")]);
+    certs.columns = vec![
+        col("Certificate Name", "Name", ColumnKind::Text),
+        col("Certificate ID", "CertificateId", ColumnKind::Mono),
+    ];
+    certs
+}
+
 pub fn slb() -> ProductSpec {
     let mut lbs = page(
         "instances",
@@ -633,9 +655,23 @@ pub fn slb() -> ProductSpec {
             Container::BuyPage,
             "CreateLoadBalancer",
             vec![
+                // create-clb-instance.md (2026-03-19); Backup Zone from the 2025-01-09 version.
                 step(
                     "Basic Configurations",
                     vec![
+                        field("Region", "RegionId", FieldKind::Select(OptionSource::Regions)).required(),
+                        field(
+                            "Zone Type",
+                            "ZoneType",
+                            radio(&[("multi", "Multi-zone"), ("single", "Single zone")]),
+                        )
+                        .default("multi")
+                        .not_sent(),
+                        field("Primary Zone", "MasterZoneId", FieldKind::Select(OptionSource::Zones))
+                            .placeholder("Select a zone"),
+                        field("Backup Zone", "SlaveZoneId", FieldKind::Select(OptionSource::Zones))
+                            .placeholder("Select a zone")
+                            .shown_when("ZoneType", "multi"),
                         field("Instance Name", "LoadBalancerName", FieldKind::Text).rule("name"),
                         field(
                             "Instance Type",
@@ -644,6 +680,9 @@ pub fn slb() -> ProductSpec {
                         )
                         .required()
                         .default("internet"),
+                        // One version offered: a list shows which, where a lone radio button
+                        // would show no field name.
+                        field("IP Version", "AddressIPVersion", select(&[("ipv4", "IPv4")])).default("ipv4"),
                         field(
                             "Instance Specification",
                             "LoadBalancerSpec",
@@ -743,6 +782,7 @@ pub fn slb() -> ProductSpec {
             default_server_group(),
             vserver_groups(),
             certificates(),
+            alicloud_certificates(),
         ],
     }
 }

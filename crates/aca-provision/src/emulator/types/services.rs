@@ -1,5 +1,7 @@
 //! Network services and operations: `alicloud_slb_load_balancer` (and `alicloud_slb`, CLB),
 //! `alicloud_slb_server_certificate` (a CLB server certificate for HTTPS listeners),
+//! `alicloud_ssl_certificates_service_certificate` (a certificate of Certificate Management
+//! Service, which CLB offers as an Alibaba Cloud certificate),
 //! `alicloud_alidns_domain` (and `alicloud_dns_domain`), `alicloud_alidns_record` (Alibaba Cloud
 //! DNS), `alicloud_cms_alarm_contact` and `alicloud_cms_alarm_contact_group` (CloudMonitor).
 
@@ -9,6 +11,7 @@ pub static TYPES: &[&RpcType] = &[
     &SLB_LOAD_BALANCER,
     &SLB,
     &SLB_SERVER_CERTIFICATE,
+    &SSL_CERTIFICATE,
     &ALIDNS_DOMAIN,
     &DNS_DOMAIN,
     &ALIDNS_RECORD,
@@ -127,6 +130,45 @@ pub static SLB_SERVER_CERTIFICATE: RpcType = RpcType {
     settle: &[],
     delete: "DeleteServerCertificate",
     delete_params: &[("ServerCertificateId", Source::Id)],
+    purge: None,
+};
+
+const SSL_CERTIFICATE_ARGS: &[Arg] = &[
+    arg("certificate_name", "Name"),
+    arg("name", "Name"),
+    required("cert", "Cert"),
+    required("key", "Key"),
+    arg("resource_group_id", "ResourceGroupId"),
+    local("lang"),
+];
+
+/// A certificate uploaded to Certificate Management Service (API 2020-04-07,
+/// `UploadUserCertificate`); the provider reads it back by its numeric `CertId`.
+pub static SSL_CERTIFICATE: RpcType = RpcType {
+    name: "alicloud_ssl_certificates_service_certificate",
+    code: "cas",
+    product: "Certificate Management Service",
+    args: SSL_CERTIFICATE_ARGS,
+    name_arguments: &["certificate_name", "name"],
+    fixed: &[],
+    vpc_of_vswitch: None,
+    create: "UploadUserCertificate",
+    id: IdFrom::Response("/CertId"),
+    read: "GetUserCertificateDetail",
+    read_params: &[("CertId", Source::Id)],
+    item_at: "",
+    match_field: None,
+    attributes: &[
+        ("certificate_name", "/Name"),
+        ("name", "/Name"),
+        ("fingerprint", "/Fingerprint"),
+        ("resource_group_id", "/ResourceGroupId"),
+    ],
+    gone_when: None,
+    ready: None,
+    settle: &[],
+    delete: "DeleteUserCertificate",
+    delete_params: &[("CertId", Source::Id)],
     purge: None,
 };
 
