@@ -551,6 +551,8 @@
       var layer = form.closest('.dialog-mask, .drawer-mask');
       if (layer) closeLayer(layer);
       var done = form.getAttribute('data-done');
+      // The list is refreshed after the toast: the page says it is busy until then.
+      document.body.setAttribute('aria-busy', 'true');
       setTimeout(function () { if (done) location.href = done; else location.reload(); }, 900);
     }).catch(function () {
       submit.disabled = false;
@@ -711,6 +713,7 @@
       closeLayer(button.closest('.dialog-mask'));
       if (!r.ok) { showApiError(null, r.body); return; }
       toast('The operation is successful.');
+      document.body.setAttribute('aria-busy', 'true');
       setTimeout(function () { location.reload(); }, 900);
     });
   }

@@ -184,8 +184,17 @@ pub fn unloading_since(since: f64) -> bool {
     ACTIVITY.with(|a| a.borrow().unloading_since.is_some_and(|t| t >= since))
 }
 
-/// Waits until the page has been quiet for [`QUIET_MS`] with no known request in flight (true),
-/// or `max_ms` passed (false).
+/// Whether the page says it is loading: an element marked `aria-busy="true"` (a list being
+/// refreshed, a page about to reload after a save).
+fn page_busy() -> bool {
+    js::top_document()
+        .ok()
+        .and_then(|d| d.query_selector("[aria-busy=true]").ok().flatten())
+        .is_some()
+}
+
+/// Waits until the page has been quiet for [`QUIET_MS`] with no known request in flight and
+/// nothing marked busy (true), or `max_ms` passed (false).
 pub async fn settle(max_ms: u32) -> bool {
     install();
     let start = now();
@@ -195,7 +204,7 @@ pub async fn settle(max_ms: u32) -> bool {
             (a.last_change, a.pending)
         });
         let t = now();
-        if pending == 0 && t - last >= QUIET_MS {
+        if pending == 0 && t - last >= QUIET_MS && !page_busy() {
             return true;
         }
         if t - start >= f64::from(max_ms) {

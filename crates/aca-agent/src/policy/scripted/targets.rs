@@ -472,8 +472,12 @@ impl ScriptedPolicy {
     /// opened. A page that shows no name like it is left for the step's own targets to judge.
     pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
-        // The link could not be clicked (a menu that a reload closed under it): looked for again.
-        if matches!(ctx.last_outcome(), Some(aca_core::ActionOutcome::NotActionable { .. })) {
+        // The link could not be clicked (a menu that a reload closed under it), or the page that
+        // loaded is not the one named (a reload won the race): looked for again.
+        if matches!(
+            ctx.last_outcome(),
+            Some(aca_core::ActionOutcome::NotActionable { .. } | aca_core::ActionOutcome::Navigated { .. })
+        ) {
             self.tried.retain(|key| key != "open page" && !key.starts_with("top menu "));
         }
         let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
