@@ -472,13 +472,15 @@ impl ScriptedPolicy {
     /// opened. A page that shows no name like it is left for the step's own targets to judge.
     pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
-        // The link could not be clicked (a menu that a reload closed under it), or the page that
-        // loaded is not the one named (a reload won the race): looked for again.
-        if matches!(
-            ctx.last_outcome(),
-            Some(aca_core::ActionOutcome::NotActionable { .. } | aca_core::ActionOutcome::Navigated { .. })
-        ) {
-            self.tried.retain(|key| key != "open page" && !key.starts_with("top menu "));
+        // A top-bar menu's item that could not be clicked (a reload closed the menu under it), or
+        // whose click a reload overtook: looked for again.
+        if self.tried.iter().any(|key| key == "open page from a top menu")
+            && matches!(
+                ctx.last_outcome(),
+                Some(aca_core::ActionOutcome::NotActionable { .. } | aca_core::ActionOutcome::Navigated { .. })
+            )
+        {
+            self.tried.retain(|key| !key.starts_with("open page") && !key.starts_with("top menu "));
         }
         let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
         let page = name.to_lowercase();
@@ -542,6 +544,9 @@ impl ScriptedPolicy {
                 .copied();
             if let Some(link) = link {
                 self.tried.push("open page".into());
+                if top_menu_item(link) {
+                    self.tried.push("open page from a top menu".into());
+                }
                 return Move::Act {
                     action: GuiAction::Click { index: link.index },
                     goal: format!("open the {name} page, where the step starts"),
