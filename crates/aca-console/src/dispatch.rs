@@ -226,8 +226,7 @@ fn masked(mut body: Value) -> Value {
         match value {
             Value::Object(map) => {
                 for (key, item) in map.iter_mut() {
-                    let secret = ["Secret", "Password", "StringSeed", "QRCodePNG"].iter().any(|s| key.ends_with(s));
-                    if secret && item.is_string() {
+                    if crate::params::is_secret(key) && item.is_string() {
                         *item = Value::String("******".into());
                     } else {
                         mask(item);

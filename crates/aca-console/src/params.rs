@@ -29,9 +29,14 @@ pub const PROTOCOL_PARAMS: &[&str] = &[
 /// `Key`, `EncryptPrivateKey` and `SignPrivateKey`.
 const PRIVATE_KEY_PARAMS: &[&str] = &["Key"];
 
-/// Whether a parameter's value is a secret no event may show.
-fn is_secret(name: &str) -> bool {
-    name.ends_with("Password") || name.ends_with("PrivateKey") || PRIVATE_KEY_PARAMS.contains(&name)
+/// Whether a request parameter's or a response field's value is a secret no event may show:
+/// passwords, private keys, a KMS secret's value, a new AccessKey's secret, a virtual MFA device's
+/// setup key and the QR code that holds it.
+pub(crate) fn is_secret(name: &str) -> bool {
+    ["Password", "PrivateKey", "Secret", "SecretData", "StringSeed", "QRCodePNG"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+        || PRIVATE_KEY_PARAMS.contains(&name)
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -224,15 +229,18 @@ mod tests {
             ("Password", "Secret#1"),
             ("PrivateKey", "-----BEGIN PRIVATE KEY-----"),
             ("Key", "-----BEGIN RSA PRIVATE KEY-----"),
+            ("SecretData", "db-password-value"),
             ("Tag.1.Key", "env"),
             ("Name", "web"),
+            ("SecretName", "db-credentials"),
         ]);
         let shown = p.operation_params();
-        for secret in ["Password", "PrivateKey", "Key"] {
+        for secret in ["Password", "PrivateKey", "Key", "SecretData"] {
             assert_eq!(shown[secret], "******", "{secret}");
         }
         assert_eq!(shown["Tag.1.Key"], "env");
         assert_eq!(shown["Name"], "web");
+        assert_eq!(shown["SecretName"], "db-credentials");
     }
 
     #[test]
