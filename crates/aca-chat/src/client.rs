@@ -130,9 +130,17 @@ impl ChatClient {
                 .map(|e| e.error.message)
                 .unwrap_or_else(|_| text.chars().take(300).collect());
             let error = if status == 401 || status == 403 {
-                ChatError::Auth { status, message }
+                ChatError::Auth {
+                    url: self.url.clone(),
+                    status,
+                    message,
+                }
             } else {
-                ChatError::Http { status, message }
+                ChatError::Http {
+                    url: self.url.clone(),
+                    status,
+                    message,
+                }
             };
             return Err((error, retry_after));
         }
@@ -158,7 +166,10 @@ impl ChatClient {
 
     fn transport_error(&self, error: reqwest::Error) -> ChatError {
         if error.is_timeout() {
-            ChatError::Timeout(self.config.timeout)
+            ChatError::Timeout {
+                url: self.url.clone(),
+                waited: self.config.timeout,
+            }
         } else {
             ChatError::Unreachable {
                 url: self.url.clone(),

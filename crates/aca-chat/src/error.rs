@@ -6,12 +6,12 @@ use std::time::Duration;
 pub enum ChatError {
     #[error("the model endpoint {url} is unreachable: {reason}")]
     Unreachable { url: String, reason: String },
-    #[error("the model endpoint did not answer within {0:?}")]
-    Timeout(Duration),
-    #[error("the model endpoint refused the API key (HTTP {status}): {message}")]
-    Auth { status: u16, message: String },
-    #[error("the model endpoint answered HTTP {status}: {message}")]
-    Http { status: u16, message: String },
+    #[error("the model endpoint {url} did not answer within {waited:?}")]
+    Timeout { url: String, waited: Duration },
+    #[error("the model endpoint {url} refused the API key (HTTP {status}): {message}")]
+    Auth { url: String, status: u16, message: String },
+    #[error("the model endpoint {url} answered HTTP {status}: {message}")]
+    Http { url: String, status: u16, message: String },
     #[error("the model endpoint's reply is not a chat completion: {0}")]
     BadReply(String),
     #[error("gave up after {attempts} attempts; last error: {last}")]
@@ -22,7 +22,7 @@ impl ChatError {
     /// Failures that may go away when the same request is sent again.
     pub fn is_transient(&self) -> bool {
         match self {
-            ChatError::Unreachable { .. } | ChatError::Timeout(_) => true,
+            ChatError::Unreachable { .. } | ChatError::Timeout { .. } => true,
             ChatError::Http { status, .. } => *status == 429 || *status >= 500,
             ChatError::Auth { .. } | ChatError::BadReply(_) | ChatError::RetriesExhausted { .. } => false,
         }

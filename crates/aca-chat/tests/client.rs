@@ -84,7 +84,7 @@ async fn a_refused_key_is_not_retried() {
         .complete(&request())
         .await
         .unwrap_err();
-    assert!(matches!(&error, ChatError::Auth { status: 401, message } if message == "invalid api key"));
+    assert!(matches!(&error, ChatError::Auth { status: 401, message, .. } if message == "invalid api key"));
     assert_eq!(fake.remaining(), 1);
 }
 
@@ -98,7 +98,7 @@ async fn a_slow_endpoint_times_out_and_retries_stop() {
     match error {
         ChatError::RetriesExhausted { attempts, last } => {
             assert_eq!(attempts, 2);
-            assert!(matches!(*last, ChatError::Timeout(_)));
+            assert!(matches!(*last, ChatError::Timeout { .. }));
         }
         other => panic!("expected exhausted retries, got {other}"),
     }

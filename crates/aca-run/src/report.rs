@@ -26,7 +26,7 @@ pub struct RunFacts {
 pub enum Interruption {
     /// The person pressed Stop.
     Stopped { at_turn: usize },
-    /// The browser, the page side or the model failed: the message says how.
+    /// The console, the browser, the page side or the model server failed: the message says how.
     Failed(String),
 }
 
@@ -62,11 +62,11 @@ pub fn build(
             failure = Some(format!("stopped by the person after {at_turn} action(s)"));
             verdict = Verdict::Unverified;
         }
+        // A console, browser or model that failed mid-episode is the environment's fault: what
+        // the page asks for was never all tried, so nothing can be said against it.
         Some(Interruption::Failed(why)) => {
             failure = Some(why);
-            if verdict == Verdict::Pass {
-                verdict = Verdict::AgentFailure;
-            }
+            verdict = Verdict::EnvironmentFailure;
         }
         None => match graded.end.as_ref().map(|e| &e.reason) {
             Some(EndReason::Environment { reason }) => failure = Some(reason.clone()),

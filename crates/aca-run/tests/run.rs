@@ -369,3 +369,32 @@ fn an_input_out_of_turn_ends_the_run_without_a_panic() {
     done.cleaned(Vec::new());
     assert!(matches!(done.decide(Decision::Approve), Request::Finished(_)));
 }
+
+#[test]
+fn a_service_that_fails_mid_episode_is_the_environments_fault_not_the_pages() {
+    // Step 1 is done, then the console goes away; the audit log is read and holds no CreateVpc.
+    let mut run = Run::new(plan(false), 0);
+    assert_eq!(started(&mut run, 0), Request::Observe);
+    let Request::Act(_) = run.observed(Ok(page("https://vpc.console.aliyun.com/vpc"))) else {
+        panic!("no first action");
+    };
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+    let Request::Reward(_) = run.observed(Err("net::ERR_CONNECTION_REFUSED".into())) else {
+        panic!("a broken episode still asks for the reward");
+    };
+    let mut not_met: RewardResponse = met();
+    if let Some(rule) = not_met.rule.as_mut() {
+        rule.matched = Some(false);
+    }
+    not_met.outcome = aca_reward::service::Outcome::NotMet;
+    not_met.reward = Some(0.0);
+    assert_eq!(run.rewarded(Ok(not_met)), Request::CleanUp);
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.verdict, Verdict::EnvironmentFailure, "{report:#?}");
+    assert!(report.defects.is_empty(), "no defect is said of an unfinished run: {:?}", report.defects);
+    assert!(
+        report.summary.contains("the console cannot be observed: net::ERR_CONNECTION_REFUSED"),
+        "{}",
+        report.summary
+    );
+}

@@ -18,6 +18,9 @@ pub enum RunnerError {
     Injection { frame: String, message: String },
     #[error("Chromium protocol error during {during}: {message}")]
     Protocol { during: String, message: String },
+    /// The top frame shows the browser's own error page: the server did not answer.
+    #[error("{url} could not be reached ({error})")]
+    Unreachable { url: String, error: String },
     #[error("timed out after {waited_ms} ms waiting for {waiting_for}")]
     Timeout { waited_ms: u64, waiting_for: String },
     #[error("the page side returned something unexpected from {call}: {message}")]

@@ -113,7 +113,16 @@ impl Session {
                     waiting_for: format!("{url} to load"),
                 });
             }
-            Ok(Err(e)) => return Err(RunnerError::protocol(format!("loading {url}"), e)),
+            Ok(Err(e)) => {
+                let message = e.to_string();
+                return Err(match message.find("net::ERR_") {
+                    Some(at) => RunnerError::Unreachable {
+                        url: url.to_owned(),
+                        error: message[at + "net::".len()..].trim().to_owned(),
+                    },
+                    None => RunnerError::protocol(format!("loading {url}"), message),
+                });
+            }
             Ok(Ok(_)) => {}
         }
         self.last = None;
@@ -158,6 +167,7 @@ impl Session {
     /// The page as the agent sees it: every frame, shadow root and cross-origin frame walked.
     pub async fn observe(&mut self, options: &ObserveOptions) -> Result<Observation, RunnerError> {
         self.check_alive("observing")?;
+        self.check_reached().await?;
         let json = serde_json::to_string(options).map_err(|e| RunnerError::protocol("encoding options", e))?;
         let value = self
             .call(
@@ -266,6 +276,22 @@ impl Session {
         } else {
             Ok(())
         }
+    }
+
+    /// Refuses the browser's error page, which stands in for a page whose server did not answer: it
+    /// is no page of the site, and acting on it would blame the site for its outage.
+    pub(crate) async fn check_reached(&self) -> Result<(), RunnerError> {
+        let Some(url) = self.watch.unreachable() else {
+            return Ok(());
+        };
+        let code = self
+            .evaluate("document.querySelector('.error-code')?.textContent ?? ''")
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .filter(|c| !c.is_empty())
+            .unwrap_or_else(|| "the browser shows its error page".into());
+        Err(RunnerError::Unreachable { url, error: code })
     }
 
     /// Makes sure the top frame's page side is loaded (it is, unless the document was there before

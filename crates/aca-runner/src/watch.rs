@@ -38,6 +38,8 @@ struct State {
     navigations: u64,
     main_loading: bool,
     crashed: bool,
+    /// The address the top frame failed to load, while it shows the browser's error page.
+    unreachable: Option<String>,
     /// Cross-origin frames attached but not yet injected.
     frames_pending: usize,
 }
@@ -52,6 +54,7 @@ impl State {
             navigations: 0,
             main_loading: false,
             crashed: false,
+            unreachable: None,
             frames_pending: 0,
         }
     }
@@ -147,6 +150,7 @@ impl Watch {
                 // Requests of the document that was left will never finish.
                 s.in_flight.clear();
                 s.main_frame = e.frame.id.clone();
+                s.unreachable = e.frame.unreachable_url.clone();
             }
         });
         spawn_each(&watch, page.event_listener::<EventTargetCrashed>().await?, |w, _| {
@@ -191,6 +195,11 @@ impl Watch {
 
     pub(crate) fn navigations(&self) -> u64 {
         self.state.lock().navigations
+    }
+
+    /// The address the top frame could not load, while the browser's error page stands in for it.
+    pub(crate) fn unreachable(&self) -> Option<String> {
+        self.state.lock().unreachable.clone()
     }
 
     pub(crate) fn crashed(&self) -> bool {

@@ -1,7 +1,7 @@
 //! The runtime on small fixture pages: a strict CSP and a cross-origin frame, a CSS hover menu that
 //! only trusted input opens, a handler that checks `isTrusted`, and every way an action can go wrong
 //! (a vanished element, a disabled button, a navigation during the action, a page that never
-//! settles, a crashed tab).
+//! settles, a crashed tab, a server that does not answer).
 
 mod common;
 
@@ -288,5 +288,43 @@ async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
         .await
         .unwrap_err();
     assert!(error.to_string().contains("missing/shot.png"), "{error}");
+    runner.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_server_is_gone_is_an_error_not_a_page() {
+    // An address nothing listens on any more.
+    let dead = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    };
+    let page = format!("<title>Links</title><a href='{dead}/console'>Console</a>");
+    let links = get(move || {
+        let page = page.clone();
+        async move { Html(page) }
+    });
+    let base = serve(axum::Router::new().route("/links", links)).await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/links"))
+        .await
+        .unwrap();
+    let outcome = click(&mut session, Role::Link, "Console").await;
+    assert!(matches!(outcome, ActionOutcome::Navigated { .. }), "{outcome:?}");
+    let observed = session.observe(&aca_runner::ObserveOptions::default()).await;
+    let Err(error) = observed else {
+        panic!("the browser's error page was observed as a page of the site: {observed:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        format!("{dead}/console could not be reached (ERR_CONNECTION_REFUSED)")
+    );
+    let loading = session.goto(&format!("{dead}/home")).await;
+    assert_eq!(
+        loading.map_err(|e| e.to_string()),
+        Err(format!("{dead}/home could not be reached (ERR_CONNECTION_REFUSED)"))
+    );
+    // Once the page loads again, it is observed as before.
+    session.goto(&format!("{base}/links")).await.unwrap();
+    element(&observe(&mut session).await, Role::Link, "Console");
     runner.close().await;
 }

@@ -611,7 +611,7 @@ pub(super) fn in_another_app(text: &str, label: &str) -> bool {
     // The sentence ends at a full stop before a capital letter ("Scan the code. tab" goes on).
     let end = rest
         .char_indices()
-        .find(|&(i, c)| c == '.' && text[at + label.len() + i + 1..].starts_with(|n: char| n == ' ') && {
+        .find(|&(i, c)| c == '.' && text[at + label.len() + i + 1..].starts_with(' ') && {
             let after = text[at + label.len() + i + 1..].trim_start();
             after.is_empty() || after.starts_with(char::is_uppercase)
         })

@@ -1,0 +1,153 @@
+//! `aca verify` when what it depends on fails mid-run: a model server that starts answering 5xx, and
+//! a console that is stopped while the agent works in it. Each ends `environment_failure` naming
+//! what failed, never a defect of the page, and no report or output carries a key or a signature.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use aca_chat::fake::{FakeModel, FakeResponse};
+use common::{RunningConsole, aca, aca_async, corpus, show};
+use serde_json::Value;
+
+const SCROLL: &str = "Thought:\nProgress: Step 1\nObservation: the console home\nNext: look around\n\
+    Action: scroll(\"down\")";
+
+fn report(out: &Path) -> Value {
+    let path = out.join("vpc-create-vpc").join("report.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Every file under `dir`, as text where it is text.
+fn everything_written(dir: &Path) -> String {
+    let mut text = String::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_model_server_that_fails_mid_run_is_the_environments_fault() {
+    // One good reply, then every request answers 503.
+    let fake = FakeModel::start([FakeResponse::Reply(SCROLL.into())]).await.unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let output = aca_async()
+        .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"])
+        .args(["--policy", "llm", "--model-url", &fake.base_url, "--model", "qwen3-vl-32b"])
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    let report = report(out.path());
+    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
+    assert!(report["defects"].as_array().unwrap().is_empty(), "{report:#}");
+    let failure = report["failure"].as_str().unwrap();
+    assert!(
+        failure.contains("the model failed") && failure.contains(&fake.base_url) && failure.contains("503"),
+        "the failure names the model server and its answer: {failure}"
+    );
+    assert!(fake.requests().len() >= 2, "the run went on past its first reply");
+}
+
+#[tokio::test]
+async fn a_console_stopped_mid_run_is_the_environments_fault_and_leaks_no_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let console = RunningConsole::start(dir.path(), &["--admin-token", "setup-only"]);
+    let created = aca(
+        dir.path(),
+        &[
+            "console", "accounts", "create", "--url", &console.url, "--admin-token", "setup-only", "--name",
+            "writer",
+        ],
+    );
+    assert!(created.status.success(), "{}", show(&created));
+    let account: Value = serde_json::from_slice(&created.stdout).unwrap();
+    let field = |name: &str| account[name].as_str().unwrap().to_owned();
+    let keys = dir.path().join("ak.json");
+    let pair = serde_json::json!({"accessKeyId": field("accessKeyId"), "accessKeySecret": field("accessKeySecret")});
+    std::fs::write(&keys, pair.to_string()).unwrap();
+    let profile = dir.path().join("profile");
+    let home = format!("{}/console", console.url);
+    let logged_on = aca(
+        dir.path(),
+        &[
+            "observe",
+            &home,
+            "--login",
+            &field("login"),
+            "--password",
+            &field("password"),
+            "--user-data-dir",
+            profile.to_str().unwrap(),
+        ],
+    );
+    assert!(logged_on.status.success(), "{}", show(&logged_on));
+
+    // The agent's first reply comes late; by then the console is gone, so the page it asks to
+    // open does not load.
+    let vpcs = format!("{}/console/vpc", console.url);
+    let goto = format!(
+        "Thought:\nProgress: Step 1\nObservation: the console home\nNext: open the VPC console\nAction: goto(\"{vpcs}\")"
+    );
+    let fake = FakeModel::start([
+        FakeResponse::Slow(Duration::from_secs(2), goto),
+        FakeResponse::Reply(SCROLL.into()),
+    ])
+    .await
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let run = aca_async()
+        .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"])
+        .args(["--console", &console.url, "--endpoint-override", &console.url])
+        .arg("--credentials")
+        .arg(&keys)
+        .args(["--account-id", &field("accountId")])
+        .arg("--user-data-dir")
+        .arg(&profile)
+        .args(["--policy", "llm", "--model-url", &fake.base_url, "--model", "qwen3-vl-32b"])
+        .arg("--out")
+        .arg(out.path())
+        .output();
+    let run = tokio::spawn(run);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while fake.requests().is_empty() {
+        assert!(Instant::now() < deadline, "the run never asked the model");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(console);
+    let output = run.await.unwrap().unwrap();
+
+    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    let report = report(out.path());
+    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
+    assert!(report["defects"].as_array().unwrap().is_empty(), "{report:#}");
+    let failure = report["failure"].as_str().unwrap();
+    assert!(
+        failure.contains(&format!("{vpcs} could not be reached")),
+        "the failure names the console that did not answer: {failure}"
+    );
+    assert!(
+        failure.contains("the audit log could not be read"),
+        "the audit log was not there either: {failure}"
+    );
+    let written = format!("{}{}", everything_written(out.path()), show(&output));
+    for secret in [field("accessKeyId"), field("accessKeySecret"), field("password")] {
+        assert!(!written.contains(&secret), "the run's outputs carry a key or password");
+    }
+    assert!(!written.contains("Signature="), "the run's outputs carry a signed URL");
+}
