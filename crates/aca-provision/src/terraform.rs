@@ -11,7 +11,7 @@ use crate::error::{DestroyFailure, ProvisionError, Result, VerifyFailure};
 use crate::state::{Done, ProvisionState, ResourceRecord};
 
 /// Where the Terraform applier works and with which credentials.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct TerraformApplier {
     /// The binary: `terraform` or `tofu` found on `PATH`, or `None`.
     binary: Option<PathBuf>,
@@ -27,6 +27,17 @@ pub fn find_on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
+}
+
+/// Names the environment it sets, never the values (they hold the secret key).
+impl std::fmt::Debug for TerraformApplier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TerraformApplier")
+            .field("binary", &self.binary)
+            .field("workspace", &self.workspace)
+            .field("env", &self.env.iter().map(|(name, _)| name).collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 impl TerraformApplier {
@@ -49,6 +60,13 @@ impl TerraformApplier {
     pub fn with_env(mut self, name: &str, value: &str) -> Self {
         self.env.push((name.to_owned(), value.to_owned()));
         self
+    }
+
+    /// Signs as `key` (the provider's `ALICLOUD_ACCESS_KEY` and `ALICLOUD_SECRET_KEY`), whatever
+    /// credentials the environment holds.
+    pub fn with_key(self, key: &crate::AccessKey) -> Self {
+        self.with_env("ALICLOUD_ACCESS_KEY", &key.access_key_id)
+            .with_env("ALICLOUD_SECRET_KEY", &key.access_key_secret)
     }
 
     fn binary(&self) -> Result<&Path> {
@@ -429,5 +447,47 @@ mod tests {
             std::fs::read_dir(workspace.path()).unwrap().next().is_none(),
             "nothing is written without a binary"
         );
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn the_binary_signs_as_the_given_key_and_debug_output_never_shows_it() {
+        use std::os::unix::fs::PermissionsExt;
+        // A stand-in for terraform (no provider can be downloaded here): it writes down the
+        // credentials it was started with, then fails `init`.
+        let workspace = tempfile::tempdir().unwrap();
+        let seen = workspace.path().join("seen");
+        let binary = workspace.path().join("terraform");
+        std::fs::write(
+            &binary,
+            format!(
+                "#!/bin/sh\necho \"$ALICLOUD_ACCESS_KEY $ALICLOUD_SECRET_KEY\" > {}\nexit 1\n",
+                seen.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let key = crate::AccessKey {
+            access_key_id: "LTAI5tRunKey".into(),
+            access_key_secret: "secretOfTheRun".into(),
+        };
+        let applier = TerraformApplier::new(&workspace.path().join("work"))
+            .with_binary(Some(binary))
+            .with_key(&key);
+        let meta = Meta::new(
+            "t.tf",
+            &ResourceMeta {
+                description: "A VPC.".into(),
+                key_attributes: Vec::new(),
+                terraform: "resource \"alicloud_vpc\" \"v\" { vpc_name = \"v-${var.suffix}\" }".into(),
+            },
+            "cn-hangzhou",
+            Suffix::random(),
+        )
+        .unwrap();
+        assert!(applier.apply(&meta).await.is_err());
+        assert_eq!(std::fs::read_to_string(&seen).unwrap().trim(), "LTAI5tRunKey secretOfTheRun");
+        let shown = format!("{applier:?}");
+        assert!(shown.contains("ALICLOUD_SECRET_KEY") && !shown.contains("secretOfTheRun"), "{shown}");
     }
 }

@@ -124,9 +124,10 @@ pub async fn run(args: ProvisionArgs) -> anyhow::Result<ExitCode> {
         Engine::Terraform => {
             let applier = TerraformApplier::new(&target.state.join("terraform"));
             let applier = match (&target.access_key_id, &target.access_key_secret) {
-                (Some(id), Some(secret)) => applier
-                    .with_env("ALICLOUD_ACCESS_KEY", id)
-                    .with_env("ALICLOUD_SECRET_KEY", secret),
+                (Some(id), Some(secret)) => applier.with_key(&AccessKey {
+                    access_key_id: id.clone(),
+                    access_key_secret: secret.clone(),
+                }),
                 _ => applier,
             };
             act(&applier, verb, &meta, &state_path).await

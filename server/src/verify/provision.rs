@@ -66,7 +66,7 @@ pub async fn provision(
             let applier = EmulatorApplier::new(endpoint, key.clone()).map_err(|e| e.to_string())?;
             apply_and_verify(&applier, &meta).await?
         }
-        Provider::Terraform(workspace) => apply_and_verify(&TerraformApplier::new(workspace), &meta).await?,
+        Provider::Terraform(workspace) => apply_and_verify(&TerraformApplier::new(workspace).with_key(key), &meta).await?,
     };
     let structured = aca_provision::ResourceReport::new(&meta.description, &state, &meta.key_attributes);
     Ok(Some(Provisioned {
@@ -87,7 +87,12 @@ pub async fn destroy(provider: &Provider, key: &AccessKey, mut provisioned: Prov
             Ok(applier) => applier.destroy(&mut provisioned.state).await,
             Err(e) => return vec![e.to_string()],
         },
-        Provider::Terraform(workspace) => TerraformApplier::new(workspace).destroy(&mut provisioned.state).await,
+        Provider::Terraform(workspace) => {
+            TerraformApplier::new(workspace)
+                .with_key(key)
+                .destroy(&mut provisioned.state)
+                .await
+        }
     };
     report
         .failures
