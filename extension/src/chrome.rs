@@ -39,6 +39,14 @@ extern "C" {
     fn storage_session_set(items: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "sidePanel"], js_name = setPanelBehavior, catch)]
     fn side_panel_set_behavior(behavior: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "permissions"], js_name = request, catch)]
+    fn permissions_request(permissions: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "permissions"], js_name = getAll, catch)]
+    fn permissions_get_all() -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "scripting"], js_name = registerContentScripts, catch)]
+    fn scripting_register_content_scripts(scripts: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "scripting"], js_name = unregisterContentScripts, catch)]
+    fn scripting_unregister_content_scripts(filter: &JsValue) -> Result<Promise, JsValue>;
 }
 
 /// A failed extension API call, with the browser's message.
@@ -298,4 +306,52 @@ pub async fn sleep(ms: i32) {
         set_timeout(&resolve, ms);
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// `chrome.permissions.request` for host `patterns`: whether the person allowed them. The browser
+/// asks only during a user gesture, so the request is made when this is called (in a click
+/// handler), before anything is awaited.
+pub fn request_origins(patterns: &[String]) -> impl std::future::Future<Output = Result<bool, ChromeError>> + use<> {
+    const API: &str = "chrome.permissions.request";
+    let call = encode(API, &serde_json::json!({ "origins": patterns })).map(|p| permissions_request(&p));
+    async move {
+        let answer = settle(API, call?).await?;
+        Ok(answer.as_bool().unwrap_or(false))
+    }
+}
+
+/// The host patterns the extension holds now (`chrome.permissions.getAll`).
+pub async fn granted_origins() -> Result<Vec<String>, ChromeError> {
+    const API: &str = "chrome.permissions.getAll";
+    #[derive(serde::Deserialize)]
+    struct All {
+        #[serde(default)]
+        origins: Vec<String>,
+    }
+    let all: All = decode(API, settle(API, permissions_get_all()).await?)?;
+    Ok(all.origins)
+}
+
+/// Injects the content script (aca-dom and its loader, in every frame) into pages of `matches` from
+/// now on, under `id`, replacing what was registered under it; nowhere when `matches` is empty.
+pub async fn register_content_script(id: &str, matches: &[String]) -> Result<(), ChromeError> {
+    const API: &str = "chrome.scripting.registerContentScripts";
+    // Nothing registered under the id is the usual case: that refusal is no failure.
+    let filter = encode(API, &serde_json::json!({ "ids": [id] }))?;
+    let _ = settle(API, scripting_unregister_content_scripts(&filter)).await;
+    if matches.is_empty() {
+        return Ok(());
+    }
+    let scripts = encode(
+        API,
+        &serde_json::json!([{
+            "id": id,
+            "matches": matches,
+            "js": ["aca-dom/aca_dom.js", "content.js"],
+            "runAt": "document_idle",
+            "allFrames": true,
+            "matchOriginAsFallback": true,
+        }]),
+    )?;
+    settle(API, scripting_register_content_scripts(&scripts)).await.map(|_| ())
 }

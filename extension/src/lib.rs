@@ -4,14 +4,15 @@
 //!
 //! **Verify this page** drives aca-run's run core in the service worker against the writer's own
 //! signed-in console tab; the companion server provisions, decides the reward from ActionTrail and
-//! cleans up. The parts without I/O build natively and are tested there: [`messages`], [`settings`]
-//! and [`chat`] (the LLM policy's chat completion).
+//! cleans up. The parts without I/O build natively and are tested there: [`messages`], [`settings`],
+//! [`origins`] (which sites it may use) and [`chat`] (the LLM policy's chat completion).
 //!
 //! `scripts/build-extension` builds this crate for wasm32, runs `wasm-bindgen --target web` and
 //! assembles the unpacked extension next to `aca-dom`, whose content script walks every frame.
 
 pub mod chat;
 pub mod messages;
+pub mod origins;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]

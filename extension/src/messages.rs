@@ -91,9 +91,12 @@ pub enum Reply {
     Settings {
         settings: Settings,
     },
-    /// The companion server answered: what it said, in words.
+    /// The companion server answered: what it said, in words, and the host patterns of the
+    /// assigned accounts' consoles the extension may not use yet.
     Server {
         summary: String,
+        #[serde(default)]
+        consoles_to_allow: Vec<String>,
     },
     /// A request that did not succeed, and why, in words a person can act on.
     Error {

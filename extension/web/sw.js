@@ -1,6 +1,6 @@
 // The extension's service worker. MV3 wants its listeners registered synchronously when the worker
 // starts, so they are registered here and hand each event to the wasm once it is instantiated.
-import init, { sw_handle, sw_start, sw_tab_removed, sw_tab_updated } from './pkg/aca_extension.js';
+import init, { sw_handle, sw_origins_changed, sw_start, sw_tab_removed, sw_tab_updated } from './pkg/aca_extension.js';
 
 const ready = init().then(() => {
   sw_start();
@@ -21,4 +21,12 @@ chrome.tabs.onUpdated.addListener((tabId, change) => {
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   ready.then(() => sw_tab_removed(tabId));
+});
+
+chrome.permissions.onAdded.addListener(() => {
+  ready.then(() => sw_origins_changed());
+});
+
+chrome.permissions.onRemoved.addListener(() => {
+  ready.then(() => sw_origins_changed());
 });

@@ -1,12 +1,15 @@
 //! The options page (leptos): the companion server's URL and token and the optional chat model of the
 //! LLM policy, saved through the service worker, and a connection check that saves them and calls the
-//! server with them.
+//! server with them. Sites the extension was not granted at install (the server's, the model's, the
+//! assigned consoles') are asked for here, from the person's click.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 
+use crate::chrome;
 use crate::messages::{Reply, Request};
+use crate::origins;
 use crate::rpc::ask;
 use crate::settings::Settings;
 
@@ -48,9 +51,35 @@ fn Options() -> impl IntoView {
         }
         loaded.set(true);
     });
+    // Sites outside the ones granted at install (a self-hosted server, a model elsewhere) are asked
+    // for in the click itself: the browser asks the person only during a gesture.
+    let ask_for_sites = move |settings: &Settings| {
+        let urls = [settings.server_url.clone(), settings.model_url.clone()];
+        let patterns = origins::to_ask_for(urls.iter().map(String::as_str).filter(|u| !u.trim().is_empty()));
+        let asked = (!patterns.is_empty()).then(|| chrome::request_origins(&patterns));
+        async move {
+            match asked {
+                None => Ok(()),
+                Some(asked) => match asked.await {
+                    Ok(true) => Ok(()),
+                    Ok(false) => Err(format!(
+                        "the extension may not reach {} until you allow it: save again and allow the access",
+                        patterns.join(", ")
+                    )),
+                    Err(e) => Err(e.to_string()),
+                },
+            }
+        }
+    };
+    let consoles_to_allow = RwSignal::new(Vec::<String>::new());
     let save = move |_| {
         let settings = form();
+        let allowed = ask_for_sites(&settings);
         spawn_local(async move {
+            if let Err(e) = allowed.await {
+                status.set(Some(Err(e)));
+                return;
+            }
             match ask(&Request::SaveSettings { settings }).await {
                 Ok(Reply::Settings { settings }) => {
                     status.set(Some(Ok(format!("Saved: {}", settings.server_url))));
@@ -65,15 +94,40 @@ fn Options() -> impl IntoView {
     let check = move |_| {
         status.set(None);
         let settings = form();
+        let allowed = ask_for_sites(&settings);
         spawn_local(async move {
+            if let Err(e) = allowed.await {
+                status.set(Some(Err(e)));
+                return;
+            }
             if let Err(e) = ask(&Request::SaveSettings { settings }).await {
                 status.set(Some(Err(e)));
                 return;
             }
             match ask(&Request::CheckServer).await {
-                Ok(Reply::Server { summary }) => status.set(Some(Ok(summary))),
+                Ok(Reply::Server {
+                    summary,
+                    consoles_to_allow: to_allow,
+                }) => {
+                    status.set(Some(Ok(summary)));
+                    consoles_to_allow.set(to_allow);
+                }
                 Ok(_) => {}
                 Err(e) => status.set(Some(Err(e))),
+            }
+        });
+    };
+    let allow_consoles = move |_| {
+        let patterns = consoles_to_allow.get_untracked();
+        let asked = chrome::request_origins(&patterns);
+        spawn_local(async move {
+            match asked.await {
+                Ok(true) => consoles_to_allow.set(Vec::new()),
+                Ok(false) => status.set(Some(Err(format!(
+                    "the extension may not work in {} until you allow it",
+                    patterns.join(", ")
+                )))),
+                Err(e) => status.set(Some(Err(e.to_string()))),
             }
         });
     };
@@ -132,6 +186,14 @@ fn Options() -> impl IntoView {
             </label>
             <button id="save" on:click=save>"Save"</button>
             <button id="check" on:click=check>"Check connection"</button>
+            </Show>
+            <Show when=move || !consoles_to_allow.get().is_empty()>
+                <p id="consoles-to-allow">
+                    "Your accounts' consoles are at "
+                    {move || consoles_to_allow.get().join(", ")}
+                    ", which the extension may not use yet. "
+                    <button id="allow-consoles" on:click=allow_consoles>"Allow the extension in these consoles"</button>
+                </p>
             </Show>
             {move || match status.get() {
                 Some(Ok(text)) => view! { <p id="status" class="ok">{text}</p> }.into_any(),

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::{refresh_tabs, tab_label, web_tabs};
+use crate::chrome;
 use crate::messages::{CapturedPage, Phase, Reply, Request, RunView, TabInfo, Verification};
+use crate::origins;
 use crate::rpc::ask;
 
 #[component]
@@ -25,7 +27,24 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
     let verify = move |_| {
         busy.set(true);
         error.set(None);
+        // A documentation page outside the sites granted at install is asked for in the click
+        // itself: the browser asks the person only during a gesture.
+        let page_url = doc_tab()
+            .and_then(|id| tabs.get_untracked().into_iter().find(|t| t.id == id))
+            .map(|t| t.url)
+            .unwrap_or_default();
+        let patterns = origins::to_ask_for([page_url.as_str()]);
+        let asked = (!patterns.is_empty()).then(|| chrome::request_origins(&patterns));
         spawn_local(async move {
+            if let Some(asked) = asked
+                && !matches!(asked.await, Ok(true))
+            {
+                error.set(Some(format!(
+                    "the extension may not read {page_url} until you allow it: click Verify this page again and allow the access"
+                )));
+                busy.set(false);
+                return;
+            }
             // The person may have switched tabs since the list was read.
             refresh_tabs(tabs).await;
             let Some(tab_id) = chosen.get_untracked().or_else(|| default_tab(&tabs.get_untracked())) else {

@@ -18,6 +18,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::chrome::{self, Storage, from_js, to_js};
 use crate::messages::{Observed, Reply, Request, RunView, TabInfo};
+use crate::origins;
 use crate::server;
 use crate::settings::Settings;
 
@@ -27,6 +28,7 @@ pub async fn sw_start() {
     if let Err(e) = chrome::open_panel_on_action_click().await {
         state::update(|run| run.problem = Some(e.to_string())).await;
     }
+    sw_origins_changed().await;
     // A verification's episode lives in the worker's memory: one the browser stopped the worker
     // during is lost, and the panel says so rather than showing it as running.
     let run = state::current().await;
@@ -41,6 +43,22 @@ pub async fn sw_start() {
                 Some("the run was lost when the browser stopped the service worker: verify the page again".into());
         })
         .await;
+    }
+}
+
+/// `chrome.permissions.onAdded` / `onRemoved`: the content script follows the origins the person
+/// allowed after install (the manifest covers the ones granted at install).
+#[wasm_bindgen]
+pub async fn sw_origins_changed() {
+    let registered = match chrome::granted_origins().await {
+        Ok(granted) => {
+            chrome::register_content_script(origins::GRANTED_SCRIPT_ID, &origins::granted_later(&granted)).await
+        }
+        Err(e) => Err(e),
+    };
+    if let Err(e) = registered {
+        state::update(|run| run.problem = Some(format!("the content script cannot follow the allowed sites: {e}")))
+            .await;
     }
 }
 
@@ -169,7 +187,13 @@ async fn handle(request: Request) -> Result<Reply, String> {
                 .iter()
                 .map(|a| format!("{} ({})", a.account_id, a.login))
                 .collect();
+            let granted = chrome::granted_origins().await.unwrap_or_default();
+            let consoles_to_allow = origins::to_ask_for(me.accounts.iter().map(|a| a.console_url.as_str()))
+                .into_iter()
+                .filter(|pattern| !granted.contains(pattern))
+                .collect();
             Reply::Server {
+                consoles_to_allow,
                 summary: if accounts.is_empty() {
                     format!(
                         "connected to {} as {}: the server assigns you no account yet",
