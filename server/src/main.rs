@@ -30,6 +30,7 @@ enum Command {
     Verify(Box<commands::verify::VerifyArgs>),
     Provision(commands::provision::ProvisionArgs),
     Serve(commands::serve::ServeArgs),
+    Server(commands::server::ServerArgs),
     Accounts(commands::accounts::AccountsArgs),
     Bench(commands::bench::BenchArgs),
 }
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => commands::verify::run(*args).await,
             Command::Provision(args) => commands::provision::run(args).await,
             Command::Serve(args) => commands::serve::run(args).await,
+            Command::Server(args) => commands::server::run(args).await,
             Command::Accounts(args) => commands::accounts::run(args).await,
             Command::Bench(args) => commands::bench::run(args).await,
         }

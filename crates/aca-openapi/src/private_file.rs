@@ -33,6 +33,27 @@ pub fn restrict(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Refuses a secret-holding file that others may read, saying how to narrow it (a file someone else
+/// made is theirs to change, so it is not narrowed here).
+pub fn check_private(path: &Path) -> Result<(), String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(format!(
+                "{} holds a secret but others may read it (mode {mode:o}): run chmod 600 {}",
+                path.display(),
+                path.display()
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = metadata;
+    Ok(())
+}
+
 fn options() -> std::fs::OpenOptions {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -76,6 +97,12 @@ mod tests {
             (mode(&db), std::fs::read_to_string(&db).unwrap()),
             (0o600, "kept".into())
         );
+        assert_eq!(check_private(&db), Ok(()));
+        let open = dir.join("open.json");
+        std::fs::write(&open, "{}").unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let refused = check_private(&open).unwrap_err();
+        assert!(refused.contains("(mode 644): run chmod 600"), "{refused}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

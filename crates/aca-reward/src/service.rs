@@ -38,6 +38,22 @@ impl AuditWindow {
             end_ms: None,
         }
     }
+
+    /// Why the window cannot be read at `now_ms`: it ends before it starts, or starts later than
+    /// now (the audit log holds nothing there yet, and ActionTrail refuses such a lookup).
+    pub fn problem(&self, now_ms: i64) -> Option<String> {
+        if let Some(end) = self.end_ms
+            && end < self.start_ms
+        {
+            return Some(format!("the window ends ({end}) before it starts ({})", self.start_ms));
+        }
+        (self.start_ms > now_ms).then(|| {
+            format!(
+                "the window starts {} s from now: nothing in the audit log can be there yet",
+                (self.start_ms - now_ms + 999) / 1000
+            )
+        })
+    }
 }
 
 /// `POST /v1/reward`: decide one run.
@@ -250,6 +266,12 @@ mod decide {
 
     /// Decides `request` by reading ActionTrail through `access`.
     pub async fn decide(request: &RewardRequest, access: &AuditAccess) -> RewardResponse {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        if let Some(why) = request.window.problem(now_ms) {
+            return RewardResponse::failed(FailureKind::BadRequest, why);
+        }
         match request.chosen_rule() {
             Ok(chosen) => decide_with(&chosen, request, access).await,
             Err(refusal) => *refusal,

@@ -98,6 +98,9 @@ pub async fn create_user(State(companion): State<Arc<Companion>>, _: Admin, Json
             Json(json!({ "name": body.name, "accounts": body.accounts, "token": token })),
         )
             .into_response(),
+        Err(e @ crate::users::UserError::Store(_)) => {
+            refuse(StatusCode::INTERNAL_SERVER_ERROR, "UserNotKept", e.to_string())
+        }
         Err(e) => refuse(StatusCode::CONFLICT, "UserNotCreated", e.to_string()),
     }
 }

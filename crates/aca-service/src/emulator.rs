@@ -2,24 +2,46 @@
 //! home at `/console`, and every product's API at the emulator's one address.
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use aca_console::{Console, Serving};
 use aca_openapi::Endpoints;
 use aca_openapi::client::AccessKeyPair;
 
-use crate::{AccountAccess, AccountKeys, Companion};
+use crate::{AccountAccess, AccountKeys, Companion, Users};
 
 /// The emulator served as `aca console` serves it: its own pages and APIs, and the companion API
-/// under the console's admin token. The companion's state comes back
-/// too, for making users in-process.
+/// under the console's admin token, with users in memory. The companion's state comes back too,
+/// for making users in-process.
 pub async fn serve(console: Arc<Console>, addr: SocketAddr) -> std::io::Result<(Serving, Arc<Companion>)> {
+    serve_with_users(console, addr, None).await
+}
+
+/// [`serve`] with the companion's users kept in the SQLite file `users` (the emulator's own
+/// database file will do), so that a restarted console keeps them.
+pub async fn serve_with_users(
+    console: Arc<Console>,
+    addr: SocketAddr,
+    users: Option<&Path>,
+) -> std::io::Result<(Serving, Arc<Companion>)> {
+    let admin_token = console.config.admin_token.as_deref();
+    let users = match users {
+        Some(path) => Users::open(path, admin_token).map_err(std::io::Error::other)?,
+        None => Users::new(admin_token),
+    };
+    let users = Mutex::new(Some(users));
     let made: Arc<Mutex<Option<Arc<Companion>>>> = Arc::default();
     let kept = made.clone();
     let served = console.clone();
     let serving = Serving::start_with(console, addr, move |url| {
         let accounts = EmulatorAccounts::new(served.clone(), url);
-        let companion = Companion::new(accounts, served.config.admin_token.as_deref());
+        let users = users
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .unwrap_or_else(|| Users::new(served.config.admin_token.as_deref()));
+        let companion = Companion::with_users(accounts, users);
         *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(companion.clone());
         crate::routes(companion)
     })

@@ -11,8 +11,10 @@
 //! - `POST /admin/users`, `GET /admin/users`: the admin token makes users and assigns accounts.
 //!
 //! The server's own credentials for an account come from an [`AccountKeys`]: the bundled emulator's
-//! ([`emulator::EmulatorAccounts`], feature `emulator`) or a pool of real accounts.
+//! ([`emulator::EmulatorAccounts`], feature `emulator`, served by `aca console`) or the real
+//! accounts of a file ([`accounts::FileAccounts`], served by `aca server`).
 
+pub mod accounts;
 mod auth;
 #[cfg(feature = "emulator")]
 pub mod emulator;
@@ -61,10 +63,16 @@ pub struct Companion {
 }
 
 impl Companion {
+    /// Users kept in memory only.
     pub fn new(accounts: Arc<dyn AccountKeys>, admin_token: Option<&str>) -> Arc<Self> {
+        Self::with_users(accounts, Users::new(admin_token))
+    }
+
+    /// `users` (say, [`Users::open`] on a file, so a restart keeps them).
+    pub fn with_users(accounts: Arc<dyn AccountKeys>, users: Users) -> Arc<Self> {
         Arc::new(Self {
             accounts,
-            users: std::sync::RwLock::new(Users::new(admin_token)),
+            users: std::sync::RwLock::new(users),
             runs: Mutex::new(runs::Runs::default()),
         })
     }

@@ -1,8 +1,12 @@
 //! The people the companion server serves: each has a bearer token (kept only as its SHA-256
 //! digest, compared in constant time) and the accounts assigned to them; the admin token is a
-//! different thing and is never a user's.
+//! different thing and is never a user's. Users live in memory, or in a SQLite file (readable by
+//! its owner only) so that a restarted server keeps them.
 
 use std::collections::BTreeMap;
+use std::path::Path;
+
+use rusqlite::{Connection, params};
 
 use rand::RngCore;
 use serde::Serialize;
@@ -60,6 +64,8 @@ pub struct Users {
     admin: Option<[u8; 32]>,
     /// By name: the token's digest and the user.
     users: BTreeMap<String, ([u8; 32], User)>,
+    /// Where every change is written, when the users outlive the process.
+    file: Option<std::sync::Mutex<Connection>>,
 }
 
 /// Why a user cannot be created.
@@ -67,7 +73,17 @@ pub struct Users {
 pub enum UserError {
     BadName(String),
     Exists(String),
+    /// The users' file could not be read or written.
+    Store(String),
 }
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS companion_users (
+    name TEXT PRIMARY KEY,
+    token_sha256 BLOB NOT NULL,
+    accounts TEXT NOT NULL
+);
+";
 
 impl std::fmt::Display for UserError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -77,6 +93,7 @@ impl std::fmt::Display for UserError {
                 "\"{name}\" is not a user name: use 1 to 64 letters, digits, '.', '-' or '_'"
             ),
             UserError::Exists(name) => write!(f, "a user named \"{name}\" exists already"),
+            UserError::Store(why) => write!(f, "the users' file: {why}"),
         }
     }
 }
@@ -89,7 +106,55 @@ impl Users {
         Self {
             admin: admin_token.filter(|t| !t.is_empty()).map(digest),
             users: BTreeMap::new(),
+            file: None,
         }
+    }
+
+    /// The users kept in the SQLite file at `path` (created when missing, readable by its owner
+    /// only; it may be the emulator's own database file, beside whose tables the users live).
+    pub fn open(path: &Path, admin_token: Option<&str>) -> Result<Self, UserError> {
+        let failed = |e: &dyn std::fmt::Display| UserError::Store(format!("{}: {e}", path.display()));
+        aca_openapi::private_file::prepare(path).map_err(|e| failed(&e))?;
+        let file = Connection::open(path).map_err(|e| failed(&e))?;
+        file.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| failed(&e))?;
+        file.execute_batch(SCHEMA).map_err(|e| failed(&e))?;
+        let mut users = Self::new(admin_token);
+        {
+            let mut rows = file
+                .prepare("SELECT name, token_sha256, accounts FROM companion_users")
+                .map_err(|e| failed(&e))?;
+            let read = rows
+                .query_map([], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, Vec<u8>>(1)?, row.get::<_, String>(2)?))
+                })
+                .map_err(|e| failed(&e))?;
+            for row in read {
+                let (name, token, accounts) = row.map_err(|e| failed(&e))?;
+                let token: [u8; 32] = token
+                    .try_into()
+                    .map_err(|_| failed(&format!("user {name}'s token digest is not 32 bytes")))?;
+                let accounts: Vec<String> = serde_json::from_str(&accounts).map_err(|e| failed(&e))?;
+                users.users.insert(name.clone(), (token, User { name, accounts }));
+            }
+        }
+        users.file = Some(std::sync::Mutex::new(file));
+        Ok(users)
+    }
+
+    /// Writes `name`'s row, when the users are kept in a file.
+    fn keep(&self, name: &str) -> Result<(), UserError> {
+        let (Some(file), Some((token, user))) = (&self.file, self.users.get(name)) else {
+            return Ok(());
+        };
+        let accounts = serde_json::to_string(&user.accounts).map_err(|e| UserError::Store(e.to_string()))?;
+        let file = file.lock().unwrap_or_else(|e| e.into_inner());
+        file.execute(
+            "INSERT INTO companion_users (name, token_sha256, accounts) VALUES (?1, ?2, ?3)
+             ON CONFLICT(name) DO UPDATE SET token_sha256 = excluded.token_sha256, accounts = excluded.accounts",
+            params![name, token.as_slice(), accounts],
+        )
+        .map(|_| ())
+        .map_err(|e| UserError::Store(e.to_string()))
     }
 
     /// Adds a user who may run in `accounts`; the answer is their token, shown this once.
@@ -111,19 +176,24 @@ impl Users {
             accounts,
         };
         self.users.insert(name.to_owned(), (digest(&token), user));
+        if let Err(e) = self.keep(name) {
+            self.users.remove(name);
+            return Err(e);
+        }
         Ok(token)
     }
 
-    /// Adds `account_id` to a user's accounts; `false` when there is no such user.
-    pub fn assign(&mut self, name: &str, account_id: &str) -> bool {
+    /// Adds `account_id` to a user's accounts; `Ok(false)` when there is no such user.
+    pub fn assign(&mut self, name: &str, account_id: &str) -> Result<bool, UserError> {
         match self.users.get_mut(name) {
             Some((_, user)) => {
                 if !user.accounts.iter().any(|a| a == account_id) {
                     user.accounts.push(account_id.to_owned());
                 }
-                true
+                self.keep(name)?;
+                Ok(true)
             }
-            None => false,
+            None => Ok(false),
         }
     }
 
@@ -169,7 +239,7 @@ mod tests {
         assert!(!Caller::User(user).may_use("2002"));
         assert_eq!(users.authenticate("aca_u_0000"), None);
         assert_eq!(users.authenticate(""), None);
-        assert!(users.assign("bob", "2002"));
+        assert_eq!(users.assign("bob", "2002"), Ok(true));
         assert!(users.authenticate(&bob).unwrap().may_use("2002"));
         assert_eq!(users.create("alice", vec![]), Err(UserError::Exists("alice".into())));
         assert!(matches!(users.create("a b", vec![]), Err(UserError::BadName(_))));
@@ -181,5 +251,34 @@ mod tests {
         assert_eq!(users.authenticate(""), None);
         let empty = Users::new(Some(""));
         assert_eq!(empty.authenticate(""), None);
+    }
+
+    #[test]
+    fn users_kept_in_a_file_outlive_the_registry_and_only_their_owner_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("users.db");
+        let alice = {
+            let mut users = Users::open(&path, Some("admin-secret")).unwrap();
+            let alice = users.create("alice", vec!["1001".into()]).unwrap();
+            assert_eq!(users.assign("alice", "2002"), Ok(true));
+            alice
+        };
+        let users = Users::open(&path, Some("admin-secret")).unwrap();
+        let Some(Caller::User(user)) = users.authenticate(&alice) else {
+            panic!("alice's token is not alice's after a restart");
+        };
+        assert_eq!(user.accounts, ["1001", "2002"]);
+        assert_eq!(users.authenticate("admin-secret"), Some(Caller::Admin));
+        let stored = std::fs::read(&path).unwrap();
+        assert!(
+            !stored.windows(alice.len()).any(|w| w == alice.as_bytes()),
+            "the token itself is never stored"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0, "the users' file is readable by others: {mode:o}");
+        }
     }
 }

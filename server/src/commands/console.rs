@@ -36,22 +36,9 @@ enum ConsoleCommand {
     /// Create, list or reset accounts of a running emulator (through its admin API).
     #[command(subcommand)]
     Accounts(AccountsCommand),
-    /// Make a user of a running emulator's companion API: their token (printed once) lets the
-    /// browser extension run in the accounts given, and nothing else.
-    ///
-    /// Example:
-    ///   aca console users create --admin-token secret --name alice --account 1234567890123456
-    #[command(verbatim_doc_comment)]
-    Users {
-        #[command(flatten)]
-        admin: AdminArgs,
-        /// User name (letters, digits, '.', '-', '_').
-        #[arg(long)]
-        name: String,
-        /// An account id the user may run in (repeat for several).
-        #[arg(long = "account", value_name = "ACCOUNT_ID")]
-        accounts: Vec<String>,
-    },
+    /// Manage the users of a running emulator's companion API (through its admin API).
+    #[command(subcommand)]
+    Users(UsersCommand),
     /// Print every difference between two UI profiles as JSON: the ground truth of drift detection.
     ///
     /// Example:
@@ -125,13 +112,35 @@ enum AccountsCommand {
     },
 }
 
+/// The users of a companion API (`aca console`'s or `aca server`'s), through its admin API.
+#[derive(Debug, Subcommand)]
+pub enum UsersCommand {
+    /// Make a user: their token (printed once) lets the browser extension run in the accounts
+    /// given, and nothing else.
+    ///
+    /// Example:
+    ///   aca console users create --admin-token secret --name alice --account 1234567890123456
+    #[command(verbatim_doc_comment)]
+    Create {
+        #[command(flatten)]
+        admin: AdminArgs,
+        /// User name (letters, digits, '.', '-', '_').
+        #[arg(long)]
+        name: String,
+        /// An account id the user may run in (repeat for several).
+        #[arg(long = "account", value_name = "ACCOUNT_ID")]
+        accounts: Vec<String>,
+    },
+}
+
+/// Where a running server's admin API is (`aca console`'s, or `aca server`'s).
 #[derive(Debug, Args)]
-struct AdminArgs {
-    /// The running emulator's URL.
+pub struct AdminArgs {
+    /// The running server's URL.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     url: String,
     /// Its admin token.
-    #[arg(long, env = "ACA_ADMIN_TOKEN")]
+    #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: String,
 }
 
@@ -143,11 +152,8 @@ pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
     match args.action {
         None => serve(args.serve).await,
         Some(ConsoleCommand::Accounts(cmd)) => accounts(cmd).await,
-        Some(ConsoleCommand::Users { admin, name, accounts }) => {
-            let body = serde_json::json!({ "name": name, "accounts": accounts });
-            let url = format!("{}/admin/users", admin.url.trim_end_matches('/'));
-            let request = reqwest::Client::new().post(url).json(&body);
-            print_admin_answer(request, &admin).await
+        Some(ConsoleCommand::Users(UsersCommand::Create { admin, name, accounts })) => {
+            create_user(&admin, &name, &accounts).await
         }
         Some(ConsoleCommand::Drift { from, to }) => {
             let differences = aca_console::profile::drift(from, to);
@@ -155,6 +161,14 @@ pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Makes a user of a running companion API and prints their token (shown this once).
+pub async fn create_user(admin: &AdminArgs, name: &str, accounts: &[String]) -> anyhow::Result<ExitCode> {
+    let body = serde_json::json!({ "name": name, "accounts": accounts });
+    let url = format!("{}/admin/users", admin.url.trim_end_matches('/'));
+    let request = reqwest::Client::new().post(url).json(&body);
+    print_admin_answer(request, admin).await
 }
 
 /// An emulator started in this process: its address and default account.
@@ -193,7 +207,9 @@ pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
     };
     // Beside the console: the admin provisioning API, and the companion API (users, their runs,
     // the reward service) that the browser extension and RL rollouts call with a user token.
-    let (server, _companion) = aca_service::emulator::serve(console, args.listen)
+    // A console kept in a file keeps its companion users there too.
+    let users = (args.db != "memory").then(|| std::path::Path::new(&args.db));
+    let (server, _companion) = aca_service::emulator::serve_with_users(console, args.listen, users)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     Ok(Started {
@@ -266,7 +282,12 @@ async fn print_admin_answer(request: reqwest::RequestBuilder, admin: &AdminArgs)
         .bearer_auth(&admin.admin_token)
         .send()
         .await
-        .with_context(|| format!("cannot reach the emulator at {} (is `aca console` running?)", admin.url))?;
+        .with_context(|| {
+            format!(
+                "cannot reach the server at {} (is `aca console` or `aca server` running?)",
+                admin.url
+            )
+        })?;
     let status = response.status();
     let body: serde_json::Value = response
         .json()

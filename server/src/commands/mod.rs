@@ -13,4 +13,5 @@ pub mod observe;
 pub mod provision;
 pub mod provision_generate;
 pub mod serve;
+pub mod server;
 pub mod verify;

@@ -27,32 +27,40 @@ impl Drop for RunningConsole {
     }
 }
 
+/// Starts `aca ARGS…` in `dir` with `env` and waits until it prints `ready` followed by its URL;
+/// the child and the URL.
+pub fn start_service(dir: &Path, args: &[&str], env: &[(&str, &str)], ready: &str) -> (Child, String) {
+    let mut child = without_caller_env(Command::new(ACA))
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("aca starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let url = loop {
+        assert!(Instant::now() < deadline, "aca {args:?} printed no URL within 20 s");
+        let line = lines.next().expect("aca exited before it was ready").unwrap();
+        if let Some(url) = line.strip_prefix(ready) {
+            break url.trim().to_owned();
+        }
+    };
+    // Keep draining stdout so the child never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, url)
+}
+
 impl RunningConsole {
     /// `aca console --listen 127.0.0.1:0 --credentials DIR/creds.json ARGS…`, run in `dir`, once it
     /// printed its URL.
     pub fn start(dir: &Path, args: &[&str]) -> Self {
-        let mut child = without_caller_env(Command::new(ACA))
-            .args(["console", "--listen", "127.0.0.1:0"])
-            .args(args)
-            .arg("--credentials")
-            .arg(dir.join("creds.json"))
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("aca starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut lines = BufReader::new(stdout).lines();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let url = loop {
-            assert!(Instant::now() < deadline, "aca console printed no URL within 20 s");
-            let line = lines.next().expect("aca console exited before it was ready").unwrap();
-            if let Some(url) = line.strip_prefix("console emulator ready at ") {
-                break url.trim().to_owned();
-            }
-        };
-        // Keep draining stdout so the child never blocks on a full pipe.
-        std::thread::spawn(move || lines.for_each(drop));
+        let creds = dir.join("creds.json");
+        let mut all = vec!["console", "--listen", "127.0.0.1:0", "--credentials", creds.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let (child, url) = start_service(dir, &all, &[], "console emulator ready at ");
         RunningConsole { child, url }
     }
 
