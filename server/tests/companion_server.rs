@@ -1,8 +1,9 @@
 //! `aca server`, the companion server for real accounts, used as a platform team would: an account
 //! listed in a file (here an emulator started separately, pointed at with `endpoint_override`, so it
-//! is used exactly as a real account would be: no admin API, no provisioning), a user made through
-//! the admin API, the reward service deciding from that account's audit log, and the users kept
-//! across a restart. No key reaches what the server prints or keeps.
+//! is used exactly as a real account would be: no admin API), a user made through the admin API, a
+//! run whose resources the provisioner's own user makes, the reward service deciding from that
+//! account's audit log, and the users kept across a restart. No key reaches what the server prints
+//! or keeps.
 
 mod common;
 
@@ -115,9 +116,10 @@ async fn a_server_of_listed_accounts_decides_rewards_for_its_users_and_keeps_the
     assert_eq!(me["accounts"][0]["account_id"], field("accountId").as_str());
     assert_eq!(me["accounts"][0]["console_url"], format!("{}/console", console.url).as_str());
 
-    // A run in the account: nothing is provisioned there, and a request for more is refused.
+    // A run in the account: its APIs are at one address, so what the agent asks for is made
+    // through them, by the provisioner's own RAM user.
     let procedure = aca_docs::parse_markdown(
-        "# Create a VPC\n\n## Procedure\n\n1. Log on to the **VPC console**.\n2. Click **Create VPC**.\n",
+        "# Create a vSwitch\n\n## Procedure\n\n1. Log on to the **VPC console**.\n2. On the **vSwitches** page, click **Create vSwitch**.\n",
     )
     .unwrap();
     let (status, run) = call(
@@ -128,16 +130,18 @@ async fn a_server_of_listed_accounts_decides_rewards_for_its_users_and_keeps_the
     )
     .await;
     assert_eq!(status, 201, "{run}");
-    assert_eq!(run["provisioner"], Value::Null, "{run}");
+    let provisioner = run["provisioner"].as_str().unwrap_or_default().to_owned();
+    assert!(provisioner.starts_with("aca-provisioner-"), "{run}");
     let run_url = format!("{}/v1/runs/{}", server.url, run["id"].as_str().unwrap());
-    let (status, refused) = call(
+    let (status, provided) = call(
         reqwest::Method::POST,
         &format!("{run_url}/requests"),
         &token,
-        Some(json!({ "description": "a VPC" })),
+        Some(json!({ "description": "a VPC to create the vSwitch in" })),
     )
     .await;
-    assert_eq!((status, refused["Code"].as_str()), (422, Some("ResourceUnavailable")), "{refused}");
+    assert_eq!(status, 200, "{provided}");
+    assert!(provided["bindings"]["vpc_id"].as_str().is_some(), "{provided}");
 
     // What the person does in the console is what the reward service finds in the audit log.
     let before = unix_ms();

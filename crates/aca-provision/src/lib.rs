@@ -5,10 +5,10 @@
 //! [`config`] reads it with `hcl-rs` and [`graph`] orders its blocks; an [`Applier`] applies,
 //! verifies and destroys it: [`EmulatorApplier`] interprets it against the signed OpenAPI (the
 //! bundled emulator by default), [`TerraformApplier`] runs a real `terraform`/`tofu` binary.
-//! [`identity`] is the RAM user the provisioner acts as in an emulator account, so that its calls
-//! are told apart from the procedure's in ActionTrail; [`run`] is one run's provisioning there
-//! (identity, META, the agent's requests, teardown), for `aca verify` and for the companion API's
-//! runs (aca-service). [`report`] turns the result into bindings for
+//! [`identity`] is the RAM user the provisioner acts as in a run's account, so that its calls are
+//! told apart from the procedure's in ActionTrail; [`run`] is one run's provisioning there
+//! (identity, META, the agent's requests, teardown) through either applier, for `aca verify` and
+//! for the companion API's runs (aca-service). [`report`] turns the result into bindings for
 //! the success rules and a resource report for the agent's prompt; [`state`] keeps it on disk
 //! between commands; [`task`] finds a page's META; [`pool`] lends isolated accounts, checks them and cleans them before they go back; [`coder`]
 //! writes the META of pages that have none, offline and at the agent's request during a run.
@@ -35,7 +35,7 @@ pub use emulator::{AccessKey, EmulatorApplier, Progress, WaitPolicy};
 pub use error::{ApiFailure, DestroyFailure, ProvisionError, VerifyFailure};
 pub use identity::{IdentityError, ProvisionerIdentity};
 pub use report::{ResourceReport, bindings};
-pub use run::{RunError, RunProvisioning, Told};
+pub use run::{RunApplier, RunError, RunPlace, RunProvisioning, Told};
 pub use secret::{RunSecrets, Secret};
 pub use state::{ProvisionState, ResourceRecord};
 pub use suffix::Suffix;

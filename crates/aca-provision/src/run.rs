@@ -1,15 +1,21 @@
-//! One run's provisioning in an emulator account: the provisioner's own RAM user, the META applied
-//! before the episode, what the agent asks for during it (written and applied by the ResourceCoder),
-//! and the teardown of all of it afterwards, whatever happened in between.
+//! One run's provisioning in an account: the provisioner's own RAM user, the META applied before
+//! the episode, what the agent asks for during it (written and applied by the ResourceCoder), and
+//! the teardown of all of it afterwards, whatever happened in between.
+//!
+//! Where the account's APIs are decides how resources are made ([`RunPlace`]): every API at one
+//! address that speaks the signed OpenAPI (the bundled emulator, one started separately) is applied
+//! to directly; the real cloud's per-product endpoints are Terraform's, signing as the provisioner.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::applier::{Applier, Meta};
 use crate::coder::{CoderError, PageContext, ResourceCoder, offer_candidate};
+use crate::applier::{DestroyReport, Plan, VerifyReport};
 use crate::emulator::{AccessKey, EmulatorApplier};
+use crate::terraform::TerraformApplier;
 use crate::identity::{IdentityError, ProvisionerIdentity};
 use crate::report::{ResourceReport, bindings, resource_name};
 use crate::secret::{RunSecrets, Secret, secrets_of};
@@ -42,10 +48,91 @@ pub enum RunError {
     Request(#[from] CoderError),
 }
 
-/// The provisioning of one run in one emulator account.
+/// Where a run's account takes its resources.
+#[derive(Debug, Clone)]
+pub enum RunPlace {
+    /// Every API at this one address, speaking the signed OpenAPI.
+    OpenApi { endpoint: String },
+    /// The real cloud: the provisioner's user is made through RAM at `ram_endpoint`, resources
+    /// by Terraform working under `workspace` (its state holds secrets: keep it private).
+    Terraform { ram_endpoint: String, workspace: PathBuf },
+}
+
+impl RunPlace {
+    /// The place of an account whose APIs `endpoints` resolves: one address, or the real cloud
+    /// (Terraform working under `workspace`).
+    pub fn of(endpoints: &aca_openapi::Endpoints, region: &str, workspace: &Path) -> Self {
+        match endpoints.override_url() {
+            Some(url) => Self::OpenApi { endpoint: url.to_owned() },
+            None => Self::Terraform {
+                ram_endpoint: endpoints.resolve("ram", region),
+                workspace: workspace.to_owned(),
+            },
+        }
+    }
+
+    fn ram_endpoint(&self) -> &str {
+        match self {
+            Self::OpenApi { endpoint } => endpoint,
+            Self::Terraform { ram_endpoint, .. } => ram_endpoint,
+        }
+    }
+}
+
+/// The applier of a run: the signed OpenAPI's, or Terraform's.
+pub enum RunApplier {
+    OpenApi(EmulatorApplier),
+    Terraform(TerraformApplier),
+}
+
+impl Applier for RunApplier {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::OpenApi(a) => a.name(),
+            Self::Terraform(a) => a.name(),
+        }
+    }
+
+    async fn plan(&self, meta: &Meta) -> crate::error::Result<Plan> {
+        match self {
+            Self::OpenApi(a) => a.plan(meta).await,
+            Self::Terraform(a) => a.plan(meta).await,
+        }
+    }
+
+    async fn apply(&self, meta: &Meta) -> crate::error::Result<ProvisionState> {
+        match self {
+            Self::OpenApi(a) => a.apply(meta).await,
+            Self::Terraform(a) => a.apply(meta).await,
+        }
+    }
+
+    async fn verify(&self, meta: &Meta, state: &ProvisionState) -> crate::error::Result<VerifyReport> {
+        match self {
+            Self::OpenApi(a) => a.verify(meta, state).await,
+            Self::Terraform(a) => a.verify(meta, state).await,
+        }
+    }
+
+    async fn destroy(&self, state: &mut ProvisionState) -> DestroyReport {
+        match self {
+            Self::OpenApi(a) => a.destroy(state).await,
+            Self::Terraform(a) => a.destroy(state).await,
+        }
+    }
+
+    async fn gone(&self, state: &ProvisionState) -> crate::error::Result<Vec<String>> {
+        match self {
+            Self::OpenApi(a) => a.gone(state).await,
+            Self::Terraform(a) => a.gone(state).await,
+        }
+    }
+}
+
+/// The provisioning of one run in one account.
 pub struct RunProvisioning {
     identity: ProvisionerIdentity,
-    applier: EmulatorApplier,
+    applier: RunApplier,
     coder: ResourceCoder,
     page: PageContext,
     /// What the META made before the episode, and its report.
@@ -61,10 +148,25 @@ pub struct RunProvisioning {
 }
 
 impl RunProvisioning {
-    /// Makes the provisioner's RAM user in the account whose root key is `root`, at `endpoint`.
+    /// Makes the provisioner's RAM user in the account whose root key is `root`, with every API at
+    /// `endpoint`.
     pub async fn start(endpoint: &str, root: AccessKey, page: PageContext) -> Result<Self, RunError> {
-        let identity = ProvisionerIdentity::create(endpoint, root, &Suffix::random()).await?;
-        let applier = match EmulatorApplier::new(endpoint, identity.key.clone()) {
+        let place = RunPlace::OpenApi {
+            endpoint: endpoint.to_owned(),
+        };
+        Self::start_in(&place, root, page).await
+    }
+
+    /// Makes the provisioner's RAM user in the account whose root key is `root`, at `place`.
+    pub async fn start_in(place: &RunPlace, root: AccessKey, page: PageContext) -> Result<Self, RunError> {
+        let identity = ProvisionerIdentity::create(place.ram_endpoint(), root, &Suffix::random()).await?;
+        let applier = match place {
+            RunPlace::OpenApi { endpoint } => EmulatorApplier::new(endpoint, identity.key.clone()).map(RunApplier::OpenApi),
+            RunPlace::Terraform { workspace, .. } => Ok(RunApplier::Terraform(
+                TerraformApplier::new(workspace).with_key(&identity.key),
+            )),
+        };
+        let applier = match applier {
             Ok(applier) => applier,
             Err(e) => {
                 let _ = identity.remove().await;
@@ -331,7 +433,24 @@ pub fn names_and_ids(state: &ProvisionState) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::looks_for_a_resource;
+    use std::path::Path;
+
+    use super::{RunPlace, looks_for_a_resource};
+
+    #[test]
+    fn one_address_is_applied_to_directly_and_the_real_cloud_is_terraforms() {
+        let one = aca_openapi::Endpoints::pointed_at("http://127.0.0.1:8080/").unwrap();
+        assert!(matches!(
+            RunPlace::of(&one, "cn-hangzhou", Path::new("/w")),
+            RunPlace::OpenApi { endpoint } if endpoint == "http://127.0.0.1:8080"
+        ));
+        let cloud = aca_openapi::Endpoints::real_cloud();
+        let RunPlace::Terraform { ram_endpoint, workspace } = RunPlace::of(&cloud, "eu-central-1", Path::new("/w"))
+        else {
+            panic!("the real cloud is not Terraform's");
+        };
+        assert_eq!((ram_endpoint.as_str(), workspace.as_path()), ("https://ram.aliyuncs.com", Path::new("/w")));
+    }
 
     #[test]
     fn only_a_request_for_a_resource_not_found_is_answered_with_what_exists() {

@@ -45,8 +45,7 @@ pub struct AccountAccess {
     pub console_url: String,
     pub endpoints: Endpoints,
     pub key: AccessKeyPair,
-    /// The account lives in an emulator: resources are provisioned through its OpenAPI, and its
-    /// audit log delivers at once.
+    /// The account lives in an emulator: its audit log delivers at once.
     pub emulator: bool,
 }
 

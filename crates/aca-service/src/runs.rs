@@ -1,5 +1,6 @@
 //! One run in an account assigned to the caller: started with what the page needs provisioned (by
-//! the provisioner's own RAM user, in an emulator account), answering the agent's requests for more,
+//! the provisioner's own RAM user, through the account's one OpenAPI address or with Terraform in
+//! the real cloud), answering the agent's requests for more,
 //! decided by the reward service over the run's own audit window, and torn down at the end. Only
 //! the caller who started a run can see or end it.
 //!
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use aca_core::{Procedure, SuccessRule};
 use aca_provision::coder::PageContext;
 use aca_provision::emulator::AccessKey;
-use aca_provision::run::{RunError, RunProvisioning, Told};
+use aca_provision::run::{RunError, RunPlace, RunProvisioning};
 use aca_reward::service::{AuditWindow, RewardRequest};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -36,6 +37,8 @@ pub struct Run {
     region: String,
     window: AuditWindow,
     provisioning: Option<RunProvisioning>,
+    /// Terraform's working folder for the run (removed at its end).
+    workspace: std::path::PathBuf,
 }
 
 /// The runs in progress, by id.
@@ -128,38 +131,36 @@ pub async fn start(State(companion): State<Arc<Companion>>, caller: Caller, Json
         Ok(a) => a,
         Err(refused) => return refused,
     };
-    let mut provisioning = None;
-    let mut told: Option<Told> = None;
-    if account.emulator {
-        let root = AccessKey {
-            access_key_id: account.key.access_key_id.clone(),
-            access_key_secret: account.key.access_key_secret.clone(),
-        };
-        let page = PageContext {
-            procedure: body.procedure,
-            product: body.product,
-            region: body.region.clone(),
-            source: body.source,
-        };
-        let endpoint = account.endpoints.resolve("ram", &body.region);
-        let mut run = match RunProvisioning::start(&endpoint, root, page).await {
-            Ok(run) => run,
-            Err(e) => return provisioning_failed(&e),
-        };
-        match run.generate_and_apply().await {
-            Ok(t) => told = t,
-            Err(e) => {
-                let left = run.finish().await;
-                let mut message = e.to_string();
-                if !left.is_empty() {
-                    message.push_str(&format!("; cleanup left: {}", left.join("; ")));
-                }
-                return refuse(StatusCode::BAD_GATEWAY, "ProvisioningFailed", message);
-            }
-        }
-        provisioning = Some(run);
-    }
     let id = uuid::Uuid::new_v4().to_string();
+    let root = AccessKey {
+        access_key_id: account.key.access_key_id.clone(),
+        access_key_secret: account.key.access_key_secret.clone(),
+    };
+    let page = PageContext {
+        procedure: body.procedure,
+        product: body.product,
+        region: body.region.clone(),
+        source: body.source,
+    };
+    // Terraform's state holds secrets: its folder is the server's own, readable by it only.
+    let workspace = std::env::temp_dir().join("aca-companion-runs").join(&id);
+    let place = RunPlace::of(&account.endpoints, &body.region, &workspace);
+    let mut run = match RunProvisioning::start_in(&place, root, page).await {
+        Ok(run) => run,
+        Err(e) => return provisioning_failed(&e),
+    };
+    let told = match run.generate_and_apply().await {
+        Ok(told) => told,
+        Err(e) => {
+            let left = run.finish().await;
+            let mut message = e.to_string();
+            if !left.is_empty() {
+                message.push_str(&format!("; cleanup left: {}", left.join("; ")));
+            }
+            return refuse(StatusCode::BAD_GATEWAY, "ProvisioningFailed", message);
+        }
+    };
+    let provisioning = Some(run);
     // The window opens once what the page needs exists: the episode starts now.
     let window = AuditWindow::of_run(now_ms());
     let answer = json!({
@@ -179,6 +180,7 @@ pub async fn start(State(companion): State<Arc<Companion>>, caller: Caller, Json
         region: body.region,
         window,
         provisioning,
+        workspace,
     };
     companion.runs.lock().await.by_id.insert(id, Arc::new(Mutex::new(run)));
     (StatusCode::CREATED, Json(answer)).into_response()
@@ -218,7 +220,7 @@ pub async fn request(
         return refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             "ResourceUnavailable",
-            "this server provisions at run time in emulator accounts only",
+            "this run provisions nothing",
         );
     };
     match provisioning.request(&body.description, None).await {
@@ -273,10 +275,17 @@ pub async fn finish(State(companion): State<Arc<Companion>>, caller: Caller, Pat
             format!("no run {id} is in progress"),
         );
     };
-    let provisioning = run.lock().await.provisioning.take();
+    let (provisioning, workspace) = {
+        let mut run = run.lock().await;
+        (run.provisioning.take(), run.workspace.clone())
+    };
     let left = match provisioning {
         Some(p) => p.finish().await,
         None => Vec::new(),
     };
+    // Its state is kept while something could not be destroyed: a person may need it.
+    if left.is_empty() {
+        let _ = std::fs::remove_dir_all(&workspace);
+    }
     Json(json!({ "left": left })).into_response()
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use aca_console::profile::ProfileId;
 use aca_core::{ActRequest, ActionOutcome, GuiAction};
 use aca_runner::{Runner, Session};
+use aca_provision::{Applier, EmulatorApplier, Meta, Suffix};
 
 use super::page::PageInput;
 use super::target::ConsoleTarget;
@@ -39,13 +40,11 @@ pub async fn replay(
         anyhow::bail!("the reference script runs against the bundled console only");
     }
     let account = target.account_for(&format!("reference-{}", page.slug), profile).await?;
-    let provider = provision::Provider::Emulator(account.console_url.clone());
+    let applier = EmulatorApplier::new(&account.console_url, provision::root_key(&account))?;
     let provisioned = match &page.task {
-        Some(task) if task.meta.is_some() => {
-            provision::provision(&provider, &provision::root_key(&account), &page.source, task)
-                .await
-                .map_err(|e| anyhow::anyhow!("the reference's resources could not be provisioned: {e}"))?
-        }
+        Some(task) if task.meta.is_some() => fixtures(&applier, &page.source, task)
+            .await
+            .map_err(|e| anyhow::anyhow!("the reference's resources could not be provisioned: {e}"))?,
         _ => None,
     };
     // A script's selectors name its own fixtures: the verification's resource names and ids become
@@ -62,13 +61,32 @@ pub async fn replay(
         .unwrap_or_default();
     let actions: Vec<ActRequest> = actions.iter().map(|a| rename(a, &renames)).collect();
     let result = run_script(page, settings, &account, &actions).await;
-    if let Some(p) = provisioned {
-        let left = provision::destroy(&provider, &provision::root_key(&account), p).await;
-        if !left.is_empty() {
-            tracing::warn!("the reference run left resources behind: {}", left.join("; "));
+    if let Some(mut p) = provisioned {
+        let left = applier.destroy(&mut p.state).await;
+        if !left.failures.is_empty() {
+            tracing::warn!("the reference run left {} resource(s) behind", left.failures.len());
         }
     }
     result
+}
+
+/// The reference script's own resources: the task's META, applied and verified.
+struct Fixtures {
+    state: aca_provision::ProvisionState,
+    /// `${suffix}`, `${vpc_id}`, … of this run.
+    bindings: std::collections::BTreeMap<String, String>,
+}
+
+async fn fixtures(applier: &EmulatorApplier, source: &str, task: &aca_core::TaskSpec) -> Result<Option<Fixtures>, String> {
+    let Some(resource_meta) = &task.meta else {
+        return Ok(None);
+    };
+    let meta = Meta::new(source, resource_meta, &task.region, Suffix::random()).map_err(|e| e.to_string())?;
+    let state = aca_provision::run::apply_and_verify(applier, &meta).await?;
+    Ok(Some(Fixtures {
+        bindings: aca_provision::bindings(&state),
+        state,
+    }))
 }
 
 async fn run_script(
