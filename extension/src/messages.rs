@@ -141,6 +141,9 @@ pub struct Verification {
     /// Why no rule applies, when none does.
     pub no_rule: Option<String>,
     pub progress: aca_run::Progress,
+    /// When the run started (Unix milliseconds), for the elapsed time.
+    #[serde(default)]
+    pub started_ms: i64,
     /// The last few things the run did, oldest first.
     pub activity: Vec<String>,
     /// The report, once the run has ended.
@@ -227,6 +230,25 @@ pub struct Proposal {
     pub reason: String,
     /// The target element as the last observation describes it (`[12] button "Create VPC"`).
     pub target: Option<String>,
+    /// The action as a person says it: `Click the button “Create VPC”`.
+    #[serde(default)]
+    pub in_words: String,
+}
+
+impl Proposal {
+    /// `action` proposed for `reason`, described with what `observation` shows of its element.
+    pub fn of(action: Action, reason: String, observation: Option<&Observation>) -> Self {
+        let element = match &action {
+            Action::Gui(gui) => gui.index().and_then(|i| observation.and_then(|o| o.element(i))),
+            Action::Control(_) => None,
+        };
+        Proposal {
+            in_words: action.in_words(element),
+            target: describe_target(&action, observation),
+            action,
+            reason,
+        }
+    }
 }
 
 /// `[12] button "Create VPC"`: the element an action targets, as the last observation shows it;

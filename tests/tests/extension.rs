@@ -506,6 +506,11 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     )
     .await;
     for (button, logged) in [("#skip", "skipped"), ("#take-over", "taken over by hand")] {
+        // The last decision's answer may still be on its way: Propose is disabled until then.
+        poll(&panel, "!document.querySelector('#propose').disabled", 10, "Propose to be enabled", |v| {
+            v == &json!(true)
+        })
+        .await;
         fill(
             &panel,
             "#action-json",
@@ -513,6 +518,7 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         )
         .await;
         click(&panel, "#propose").await;
+        text_of(&panel, "#pending-action", "the hover proposal").await;
         click(&panel, button).await;
         poll(
             &panel,
@@ -660,6 +666,19 @@ async fn verify_another(chromium: &ExtensionBrowser, panel: &Page, url: &str) ->
     verdict_after_progress(panel, 150).await
 }
 
+/// A full-page screenshot of the side panel as it stands, kept under the test's target folder as
+/// `extension-screenshots/<name>.png` for a person to look at; it must hold a real picture.
+async fn snap(panel: &Page, name: &str) {
+    let shot = panel
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
+    assert!(shot.len() > 10_000, "the screenshot of {name} is nearly empty");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extension-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join(format!("sidepanel-{name}.png")), shot).unwrap();
+}
+
 async fn choose_doc_tab(panel: &Page, tab: i64) {
     let js = format!(
         "(() => {{ const s = document.querySelector('#doc-tab'); s.dispatchEvent(new Event('focus')); s.value = '{tab}'; \
@@ -678,6 +697,7 @@ async fn verdict_after_progress(panel: &Page, secs: u64) -> (String, Vec<String>
               step: document.querySelector('#progress-step')?.textContent ?? null, \
               thought: document.querySelector('#thought')?.textContent ?? null, \
               phase: document.querySelector('#phase')?.textContent ?? null, \
+              live: [...document.querySelectorAll('#doc-steps li')].map(li => li.dataset.status).join(' '), \
               activity: [...document.querySelectorAll('#activity li')].map(li => li.textContent), \
               errors: [...document.querySelectorAll('.error')].map(e => e.textContent) }))()";
     let deadline = Instant::now() + Duration::from_secs(secs);
@@ -686,7 +706,7 @@ async fn verdict_after_progress(panel: &Page, secs: u64) -> (String, Vec<String>
     loop {
         if let Ok(result) = panel.evaluate_expression(js).await {
             last = result.into_value::<Value>().unwrap_or(Value::Null);
-            for key in ["step", "thought"] {
+            for key in ["step", "thought", "live"] {
                 if let Some(text) = last[key].as_str()
                     && !seen.iter().any(|s| s == text)
                 {
@@ -822,6 +842,19 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
         .count();
     assert_eq!(statuses.len(), steps, "{statuses:?}");
     assert!(statuses.iter().all(|s| s == "PASS"), "{statuses:?}");
+    // The page's steps were listed with where each stood: some running while others waited, and
+    // every one PASS at the end; the elapsed time is the report's.
+    assert!(
+        progress.iter().any(|p| p.contains("running") && p.contains("waiting")),
+        "the step list never showed a step running: {progress:?}"
+    );
+    let listed = eval(&panel, "[...document.querySelectorAll('#doc-steps li')].map(li => li.dataset.status)").await;
+    let listed: Vec<String> = serde_json::from_value(listed).unwrap();
+    assert_eq!(listed.len(), steps, "{listed:?}");
+    assert!(listed.iter().all(|s| s == "PASS"), "{listed:?}");
+    let elapsed = text_of(&panel, "#elapsed", "the run's elapsed time").await;
+    assert!(elapsed.starts_with("Elapsed 0:"), "{elapsed}");
+    snap(&panel, "finished-pass").await;
     assert!(
         text_of(&panel, "#rule-origin", "where the rule came from")
             .await
@@ -899,6 +932,13 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     .await;
     assert_eq!(statuses["4"], "FAIL", "{statuses}");
     assert_eq!(statuses["3"], "PASS", "{statuses}");
+    let order = eval(
+        &panel,
+        "[...document.querySelectorAll('#report h3')].map(h => h.textContent)",
+    )
+    .await;
+    assert_eq!(order[0], "Defects", "the report leads with its defects: {order}");
+    snap(&panel, "finished-defect").await;
 
     // A page that acts on a vSwitch: the server's provisioner writes and creates what it needs in the
     // writer's account before the episode, and destroys what is left after it, its own RAM user too;
@@ -917,13 +957,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
         "the run's resources and the provisioner's user are gone, the account's own stay"
     );
 
-    let shot = panel
-        .screenshot(ScreenshotParams::builder().full_page(true).build())
-        .await
-        .unwrap();
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extension-screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    std::fs::write(shots.join("sidepanel-report.png"), shot).unwrap();
+    snap(&panel, "finished-after-provisioning").await;
 
     // Step mode: each action the agent proposes waits with its Thought; approve, edit, skip and take
     // over apply to it, and Stop ends the run with a report that says nothing was verified.
@@ -937,6 +971,19 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     let proposal = text_of(&panel, "#pending-action", "the agent's first proposal").await;
     let reason = text_of(&panel, "#pending-reason", "the proposal's Thought").await;
     assert!(!reason.trim().is_empty(), "{proposal} comes with no reason");
+    // The proposal in words, naming its element as the page shows it; the steps around it.
+    let words = text_of(&panel, "#pending-words", "the proposal in words").await;
+    assert!(
+        ["Click ", "Type ", "Choose ", "Point at ", "Press ", "Scroll ", "Open "]
+            .iter()
+            .any(|verb| words.starts_with(verb))
+            && !words.contains("index"),
+        "{words}"
+    );
+    let live = eval(&panel, "[...document.querySelectorAll('#doc-steps li')].map(li => li.dataset.status)").await;
+    let live: Vec<String> = serde_json::from_value(live).unwrap();
+    assert!(live.iter().any(|s| s == "running"), "{live:?}");
+    snap(&panel, "step-mode-proposal").await;
     press(&panel, "#approve").await;
     poll(&panel, log_len, 20, "the approved action in the log", |v| {
         v == &json!(1)
@@ -978,6 +1025,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
         v == "taken_over"
     })
     .await;
+    snap(&panel, "taken-over").await;
     press(&panel, "#hand-back").await;
     poll(&panel, phase, 20, "the run to go on", |v| v == "running").await;
     text_of(&panel, "#pending-action", "a proposal after the hand-back").await;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::observation::{Fingerprint, ScrollDirection};
+use crate::observation::{Element, Fingerprint, ScrollDirection};
 
 /// Anything the agent may do in one turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -201,6 +201,54 @@ impl Action {
             }
         }
     }
+
+    /// The action as a person says it, naming its element as `target` (the observation's element at
+    /// its index) shows it: `Click the button “Create VPC”`, `Type “web-vpc” into the textbox “Name”`.
+    pub fn in_words(&self, target: Option<&Element>) -> String {
+        let gui = match self {
+            Action::Gui(gui) => gui,
+            Action::Control(ControlAction::RequestResource { description }) => {
+                return format!("Ask for a resource the step needs: {description}");
+            }
+            Action::Control(ControlAction::TaskComplete { summary }) if summary.is_empty() => {
+                return "Say that every step is done".into();
+            }
+            Action::Control(ControlAction::TaskComplete { summary }) => {
+                return format!("Say that every step is done: {summary}");
+            }
+            Action::Control(ControlAction::TaskUnachievable { reason }) => {
+                return format!("Give up: {reason}");
+            }
+        };
+        let element = || match (target, gui.index()) {
+            (Some(e), _) if !e.name.is_empty() => format!("the {} “{}”", e.role.as_str(), e.name),
+            (Some(e), Some(index)) => format!("the {} [{index}]", e.role.as_str()),
+            (_, Some(index)) => format!("element [{index}]"),
+            (_, None) => "the page".to_owned(),
+        };
+        let direction = |d: &ScrollDirection| match d {
+            ScrollDirection::Up => "up",
+            ScrollDirection::Down => "down",
+            ScrollDirection::Left => "left",
+            ScrollDirection::Right => "right",
+        };
+        match gui {
+            GuiAction::Click { .. } => format!("Click {}", element()),
+            GuiAction::Type { text, submit, .. } => format!(
+                "Type “{text}” into {}{}",
+                element(),
+                if *submit { ", then press Enter" } else { "" }
+            ),
+            GuiAction::Select { option, .. } => format!("Choose “{option}” in {}", element()),
+            GuiAction::Hover { .. } => format!("Point at {}", element()),
+            GuiAction::Press { key, index: Some(_) } => format!("Press {key} on {}", element()),
+            GuiAction::Press { key, index: None } => format!("Press {key}"),
+            GuiAction::Scroll { direction: d, index: Some(_) } => format!("Scroll {} in {}", direction(d), element()),
+            GuiAction::Scroll { direction: d, index: None } => format!("Scroll the page {}", direction(d)),
+            GuiAction::Goto { url } => format!("Open {url}"),
+            GuiAction::Wait { .. } => "Wait for the page to settle".into(),
+        }
+    }
 }
 
 impl GuiAction {
@@ -257,6 +305,33 @@ fn literal(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_in_words_names_its_element_as_the_page_shows_it() {
+        let field = Element::new(17, crate::observation::Role::Textbox, "Name", Vec::new());
+        let typed = Action::Gui(GuiAction::Type {
+            index: 17,
+            text: "web-vpc".into(),
+            submit: true,
+        });
+        assert_eq!(typed.in_words(Some(&field)), "Type “web-vpc” into the textbox “Name”, then press Enter");
+        assert_eq!(
+            Action::Gui(GuiAction::Click { index: 9 }).in_words(None),
+            "Click element [9]"
+        );
+        assert_eq!(
+            Action::Gui(GuiAction::Scroll {
+                direction: ScrollDirection::Down,
+                index: None
+            })
+            .in_words(None),
+            "Scroll the page down"
+        );
+        assert_eq!(
+            Action::Control(ControlAction::TaskUnachievable { reason: "no quota".into() }).in_words(None),
+            "Give up: no quota"
+        );
+    }
 
     #[test]
     fn gui_and_control_actions_share_one_json_shape() {

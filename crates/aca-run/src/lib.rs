@@ -12,6 +12,6 @@ pub mod report;
 pub mod step_mode;
 
 pub use machine::{Provided, Provisioned, Request, Run, RunPlan};
-pub use progress::Progress;
+pub use progress::{LiveStatus, LiveStep, Progress};
 pub use report::{Interruption, RunFacts};
 pub use step_mode::{Decided, Decision, PageAt, Proposed, StepRecord};

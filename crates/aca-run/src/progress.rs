@@ -1,6 +1,6 @@
 //! Where a running episode stands, as the side panel and `aca verify`'s progress lines show it.
 
-use aca_agent::Episode;
+use aca_agent::{Episode, StepState};
 use aca_core::Thought;
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +18,49 @@ pub struct Progress {
     /// The Thought behind the latest action, and the action in call syntax.
     pub thought: Option<Thought>,
     pub action: Option<String>,
+    /// Every documented step and where it stands, in the page's order.
+    #[serde(default)]
+    pub live: Vec<LiveStep>,
+}
+
+/// One documented step as a running verification sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveStep {
+    /// The step's number as the page writes it.
+    pub number: String,
+    pub text: String,
+    pub status: LiveStatus,
+    /// Ways tried that did not work as written.
+    pub attempts: u32,
+}
+
+/// Where one step stands while the run goes on; the report's grade replaces it at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LiveStatus {
+    Waiting,
+    Running,
+    /// Done as written.
+    Pass,
+    /// Done another way than written, or passed over with nothing acted on.
+    Warning,
+    Fail,
+    /// Not to be done (the page's own choice, or the person's in step mode).
+    Skipped,
+}
+
+impl LiveStatus {
+    /// The word the side panel shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            LiveStatus::Waiting => "waiting",
+            LiveStatus::Running => "running",
+            LiveStatus::Pass => "PASS",
+            LiveStatus::Warning => "WARNING",
+            LiveStatus::Fail => "FAIL",
+            LiveStatus::Skipped => "SKIPPED",
+        }
+    }
 }
 
 impl Progress {
@@ -34,6 +77,23 @@ impl Progress {
             turns: episode.trajectory().turns.len(),
             thought: last.map(|t| t.thought.clone()),
             action: last.map(|t| t.action.call_syntax()),
+            live: steps
+                .iter()
+                .zip(episode.records())
+                .map(|(step, record)| LiveStep {
+                    number: step.number.clone(),
+                    text: step.text.clone(),
+                    status: match record.state {
+                        StepState::NotReached => LiveStatus::Waiting,
+                        StepState::Working => LiveStatus::Running,
+                        StepState::Done if record.as_written && record.findings.is_empty() => LiveStatus::Pass,
+                        StepState::Done | StepState::Unverified => LiveStatus::Warning,
+                        StepState::Skipped => LiveStatus::Skipped,
+                        StepState::Failed => LiveStatus::Fail,
+                    },
+                    attempts: record.attempts,
+                })
+                .collect(),
         }
     }
 
@@ -65,6 +125,9 @@ mod tests {
         episode.next(Observation::default()).unwrap();
         let progress = Progress::of(&episode);
         assert_eq!(progress.steps, 3);
+        let statuses: Vec<LiveStatus> = progress.live.iter().map(|s| s.status).collect();
+        assert_eq!(statuses.len(), 3, "{:?}", progress.live);
+        assert!(statuses[1..].iter().all(|s| *s == LiveStatus::Waiting), "{statuses:?}");
         assert_eq!(progress.turns, 0);
         assert_eq!(progress.headline(), "Starting: 3 step(s) to run");
         let later = Progress {

@@ -7,6 +7,7 @@
 mod console;
 mod report;
 mod step;
+mod steps;
 mod verify;
 
 use leptos::prelude::*;
@@ -53,8 +54,8 @@ fn Panel() -> impl IntoView {
                 <p class="error" id="panel-error">{move || error.get().unwrap_or_default()}</p>
             </Show>
             <verify::VerifySection run tabs />
-            <console::ConsoleSection run tabs />
             <step::StepSection run />
+            <console::ConsoleSection run tabs />
         </main>
     }
 }

@@ -1,5 +1,5 @@
 //! The report of a verification in the panel: the verdict and its sentence, each documented step
-//! with its status, the defects (what the page says and what the console shows), the success rule
+//! with its status, the defects first (what the page says and what the console shows), the success rule
 //! (and whether it was inferred), the audit events that matched it, the duration, and a download of
 //! `report.json` in the format `aca verify` writes.
 
@@ -150,11 +150,12 @@ pub fn report_view(report: Report) -> impl IntoView {
             </p>
             <p id="summary">{report.summary.clone()}</p>
             {failure}
+            <h3>"Defects"</h3>
+            <ul id="defects">{defects}</ul>
+            <h3>"Steps"</h3>
             <table id="report-steps">
                 <tbody>{steps}</tbody>
             </table>
-            <h3>"Defects"</h3>
-            <ul id="defects">{defects}</ul>
             {rule}
             <a id="download" class="button" download="report.json" href=href>
                 "Download report.json"

@@ -84,14 +84,19 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
                     .map(|pending| {
                         view! {
                             <div id="pending" class="card">
+                                <p id="pending-words" class="proposal">{pending.in_words}</p>
                                 <p>
+                                    <b>"Thought: "</b>
+                                    <span id="pending-reason">{pending.reason}</span>
+                                </p>
+                                <p class="muted">
                                     <code id="pending-action">{pending.action.call_syntax()}</code>
                                     " on "
                                     <span id="pending-target">
                                         {pending.target.unwrap_or_else(|| "the page".into())}
                                     </span>
+                                    " (outlined on the console tab with the other marks)"
                                 </p>
-                                <p id="pending-reason">{pending.reason}</p>
                                 <button id="approve" on:click=move |_| decide(Decision::Approve) disabled=move || busy.get()>
                                     "Approve"
                                 </button>

@@ -107,6 +107,8 @@ pub fn VerifySection(run: RwSignal<RunView>, tabs: RwSignal<Vec<TabInfo>>) -> im
                 <p class="error" id="verify-error">{move || error.get().unwrap_or_default()}</p>
             </Show>
             {move || run.get().captured.map(captured_view)}
+            <super::steps::Elapsed run />
+            <super::steps::StepList run />
             {move || {
                 run.get()
                     .account
@@ -228,16 +230,7 @@ fn captured_view(page: CapturedPage) -> impl IntoView {
         Ok(procedure) => {
             let steps: Vec<_> = procedure.steps.iter().flat_map(|s| s.flatten()).cloned().collect();
             let count = format!("{} step(s) in the procedure", steps.len());
-            view! {
-                <p id="step-count">{count}</p>
-                <ul id="doc-steps" class="steps">
-                    {steps
-                        .into_iter()
-                        .map(|step| view! { <li><b>{step.number}</b>" "{step.text}</li> })
-                        .collect_view()}
-                </ul>
-            }
-            .into_any()
+            view! { <p id="step-count">{count}</p> }.into_any()
         }
         Err(why) => {
             view! { <p class="error" id="doc-error">{format!("Not read as a procedure: {why}")}</p> }.into_any()

@@ -155,6 +155,7 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
         rule_explanation: chosen.as_ref().ok().and_then(|c| c.explanation.clone()),
         no_rule: chosen.as_ref().err().cloned(),
         progress: aca_run::Progress::default(),
+        started_ms: chrome::now_ms(),
         activity: vec![format!(
             "verifying in tab {tab}, signed in to account {} ({})",
             account.account_id, account.login
@@ -428,17 +429,14 @@ async fn prepare(setup: &RunSetup) -> Result<(), String> {
 /// person; `None` when the run is stopped meanwhile.
 async fn propose(tab: i32, proposed: Proposed) -> Option<Decision> {
     let observed = state::current().await.observed;
-    let target = crate::messages::describe_target(&proposed.action, observed.as_ref().map(|o| &o.observation));
+    let proposal = Proposal::of(
+        proposed.action.clone(),
+        proposed.reason.clone(),
+        observed.as_ref().map(|o| &o.observation),
+    );
     // Marks left on a page that is gone are gone with it.
     let _ = page::mark(tab, true).await;
-    state::update(|run| {
-        run.pending = Some(Proposal {
-            action: proposed.action.clone(),
-            reason: proposed.reason.clone(),
-            target,
-        })
-    })
-    .await;
+    state::update(|run| run.pending = Some(proposal)).await;
     let decision = wait_for_decision().await;
     let _ = page::mark(tab, false).await;
     state::update(|run| run.pending = None).await;

@@ -20,11 +20,11 @@ pub async fn propose(action: Action, reason: String) -> Result<RunView, String> 
             pending.action.call_syntax()
         ));
     }
-    let target = crate::messages::describe_target(&action, run.observed.as_ref().map(|o| &o.observation));
-    if matches!(action, Action::Gui(_)) {
+    let proposal = Proposal::of(action, reason, run.observed.as_ref().map(|o| &o.observation));
+    if matches!(proposal.action, Action::Gui(_)) {
         page::mark(console_tab().await?, true).await?;
     }
-    Ok(state::update(|run| run.pending = Some(Proposal { action, reason, target })).await)
+    Ok(state::update(|run| run.pending = Some(proposal)).await)
 }
 
 /// Applies the person's decision to the pending proposal.
