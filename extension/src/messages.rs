@@ -61,6 +61,9 @@ pub enum Request {
     Mark {
         show: bool,
     },
+    /// Step mode's Edit: the person's next click on the console tab chooses an element (the click
+    /// is kept from the page); answered with [`Reply::Picked`].
+    Pick,
     SaveSettings {
         settings: Settings,
     },
@@ -87,6 +90,12 @@ pub enum Reply {
     },
     Captured {
         page: Box<CapturedPage>,
+    },
+    /// The element the person clicked (`None`: none of the observation's, or no click in time),
+    /// described as the last observation shows it.
+    Picked {
+        index: Option<u32>,
+        target: Option<String>,
     },
     Settings {
         settings: Settings,
@@ -297,6 +306,8 @@ pub enum ContentOp {
     Act,
     /// `mark(show)`.
     Mark,
+    /// `pick(max_ms) -> index or null`.
+    Pick,
     /// `settle(max_ms) -> bool`.
     Settle,
 }
@@ -309,6 +320,7 @@ impl ContentOp {
             ContentOp::ObserveText => "observe_text",
             ContentOp::Act => "act",
             ContentOp::Mark => "mark",
+            ContentOp::Pick => "pick",
             ContentOp::Settle => "settle",
         }
     }

@@ -486,8 +486,48 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         |v| v.as_str().is_some_and(|s| s.contains("web-vpc")),
     )
     .await;
-    fill(&panel, "#action-json", &typing("edited-vpc")).await;
+    // The edit form changes the text, and the person picks another field by clicking it on the
+    // console tab: the click chooses the element and never reaches the page.
+    let js = "(() => { const t = document.querySelector('#edit-text'); t.value = 'edited-vpc'; \
+              t.dispatchEvent(new Event('change', { bubbles: true })); return true; })()";
+    poll(&panel, js, 10, "the edit form's text", |v| v == &json!(true)).await;
+    let other = observed["observed"]["observation"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["role"] == "textbox" && e["index"].as_u64() != Some(textbox))
+        .find(|e| e["rect"].is_object())
+        .unwrap_or_else(|| panic!("no second textbox: {}", observed["observed"]["text"]))
+        .clone();
+    let picked_index = other["index"].as_u64().unwrap();
+    click(&panel, "#pick").await;
+    poll(&panel, "document.querySelector('#picked')?.textContent ?? ''", 10, "the pick to start", |v| {
+        v.as_str().is_some_and(|s| s.starts_with("Click the element"))
+    })
+    .await;
+    let marks_up = "document.getElementById('aca-dom-marks') !== null";
+    poll(&console, marks_up, 10, "the marks to show for the pick", |v| v == &json!(true)).await;
+    let rect = &other["rect"];
+    let at = |key: &str| rect[key].as_f64().unwrap();
+    console
+        .click(chromiumoxide::layout::Point {
+            x: at("x") + at("width") / 2.0,
+            y: at("y") + at("height") / 2.0,
+        })
+        .await
+        .unwrap();
+    let picked = text_of(&panel, "#picked", "the picked element").await;
+    poll(&panel, "document.querySelector('#picked')?.textContent ?? ''", 10, "the picked element", |v| {
+        v.as_str().is_some_and(|s| s.starts_with(&format!("Picked [{picked_index}] textbox")))
+    })
+    .await;
+    assert_eq!(
+        eval(&console, "document.activeElement?.tagName ?? ''").await,
+        json!("BODY"),
+        "the pick's click reached the page ({picked})"
+    );
     click(&panel, "#propose").await;
+    let textbox = picked_index;
     poll(
         &panel,
         "document.querySelector('#pending-action')?.textContent",

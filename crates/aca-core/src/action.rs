@@ -252,6 +252,40 @@ impl Action {
 }
 
 impl GuiAction {
+    /// The same action on element `index` instead (an action without an element is unchanged).
+    pub fn retargeted(&self, index: u32) -> GuiAction {
+        let mut action = self.clone();
+        match &mut action {
+            GuiAction::Click { index: i }
+            | GuiAction::Type { index: i, .. }
+            | GuiAction::Select { index: i, .. }
+            | GuiAction::Hover { index: i } => *i = index,
+            GuiAction::Press { index: i, .. } | GuiAction::Scroll { index: i, .. } => *i = Some(index),
+            GuiAction::Goto { .. } | GuiAction::Wait { .. } => {}
+        }
+        action
+    }
+
+    /// The text it types or the option it chooses.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            GuiAction::Type { text, .. } => Some(text),
+            GuiAction::Select { option, .. } => Some(option),
+            _ => None,
+        }
+    }
+
+    /// The same action typing or choosing `text` instead (others are unchanged).
+    pub fn with_text(&self, new: &str) -> GuiAction {
+        let mut action = self.clone();
+        match &mut action {
+            GuiAction::Type { text, .. } => *text = new.to_owned(),
+            GuiAction::Select { option, .. } => *option = new.to_owned(),
+            _ => {}
+        }
+        action
+    }
+
     /// The element the action targets, if any.
     pub fn index(&self) -> Option<u32> {
         match self {
@@ -331,6 +365,17 @@ mod tests {
             Action::Control(ControlAction::TaskUnachievable { reason: "no quota".into() }).in_words(None),
             "Give up: no quota"
         );
+        let GuiAction::Type { index, text, submit } = GuiAction::Type {
+            index: 17,
+            text: "web-vpc".into(),
+            submit: true,
+        }
+        .retargeted(24)
+        .with_text("web-vsw") else {
+            panic!("an edit changed the kind of action");
+        };
+        assert_eq!((index, text.as_str(), submit), (24, "web-vsw", true));
+        assert_eq!(GuiAction::Click { index: 3 }.with_text("x").text(), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! states and places; frames and shadow roots walked; off-screen parts summarised; elements under a
 //! modal mask left out), draws set-of-marks labels, and executes [`aca_core::ActRequest`]s with the
 //! event sequences a person's input produces. The JavaScript surface (`observe`, `observe_text`,
-//! `act`, `mark`, `settle`, `bench_observe`) takes and returns JSON strings so that CDP callers can
+//! `act`, `mark`, `pick`, `settle`, `bench_observe`) takes and returns JSON strings so that CDP callers can
 //! use it through `Runtime.evaluate`.
 //!
 //! The decisions are pure Rust, unit-tested natively: [`role`], [`name`], [`places`],
@@ -33,7 +33,7 @@ mod exports {
     use wasm_bindgen::prelude::*;
 
     use crate::assemble::ObserveOptions;
-    use crate::dom::{act as actions, marks, observe as observing, settle as settling};
+    use crate::dom::{act as actions, marks, observe as observing, pick as picking, settle as settling};
 
     fn options(json: &str) -> Result<ObserveOptions, JsError> {
         ObserveOptions::parse(json).map_err(|e| JsError::new(&e))
@@ -90,6 +90,13 @@ mod exports {
             marks::remove();
             Ok(())
         }
+    }
+
+    /// Waits at most `max_ms` for the person to click an element of the last observation (the
+    /// marks shown, the click kept from the page); resolves to its index, or null.
+    #[wasm_bindgen]
+    pub async fn pick(max_ms: u32) -> Result<Option<u32>, JsError> {
+        picking::pick(max_ms).await.map_err(|e| JsError::new(&e))
     }
 
     /// Resolves to true once the page had no DOM mutation for ~300 ms and no known request in

@@ -1,7 +1,8 @@
-//! Step mode: a proposed action is shown with its reason and its target, highlighted on the page,
-//! and waits for **Approve**, **Skip**, **Edit** or **Take over**; decided steps form the run's log.
+//! Step mode: a proposed action is shown in words with its Thought and its target, highlighted on
+//! the page, and waits for **Approve**, **Skip**, **Edit** (another element picked by clicking it on
+//! the page, another text to type) or **Take over**; decided steps form the run's log.
 
-use aca_core::action::Action;
+use aca_core::action::{Action, GuiAction};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -56,6 +57,37 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
         }
     };
     let decide = move |decision: Decision| send(Request::Decide { decision });
+    // The edited action, changed in place: another element picked on the page, another text.
+    let edited_gui = move || match serde_json::from_str::<Action>(&action_json.get()) {
+        Ok(Action::Gui(gui)) => Some(gui),
+        _ => None,
+    };
+    let set_gui = move |gui: GuiAction| action_json.set(serde_json::to_string(&Action::Gui(gui)).unwrap_or_default());
+    let picked = RwSignal::new(None::<String>);
+    let pick = move |_| {
+        busy.set(true);
+        error.set(None);
+        picked.set(Some("Click the element on the console tab (Escape cancels)…".into()));
+        spawn_local(async move {
+            match ask(&Request::Pick).await {
+                Ok(Reply::Picked {
+                    index: Some(index),
+                    target,
+                }) => {
+                    if let Some(gui) = edited_gui() {
+                        set_gui(gui.retargeted(index));
+                    }
+                    picked.set(Some(format!("Picked {}", target.unwrap_or_else(|| format!("[{index}]")))));
+                }
+                Ok(Reply::Picked { index: None, .. }) => {
+                    picked.set(Some("Nothing picked: the click was on no element the agent sees".into()))
+                }
+                Ok(_) => {}
+                Err(e) => error.set(Some(e)),
+            }
+            busy.set(false);
+        });
+    };
     view! {
         <section id="step-section">
             <h2>"Step mode"</h2>
@@ -109,6 +141,34 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
                                 <button id="take-over" on:click=move |_| decide(Decision::TakeOver) disabled=move || busy.get()>
                                     "Take over"
                                 </button>
+                                <Show when=move || editing.get()>
+                                    <div id="edit-form">
+                                        <p class="muted">
+                                            "Change the action, then " <b>"Replace the proposal"</b> " above."
+                                        </p>
+                                        <button id="pick" on:click=pick disabled=move || busy.get()>
+                                            "Pick another element on the page"
+                                        </button>
+                                        " "
+                                        <span id="picked">{move || picked.get().unwrap_or_default()}</span>
+                                        {move || {
+                                            edited_gui()
+                                                .and_then(|gui| gui.text().map(str::to_owned).map(|text| (gui, text)))
+                                                .map(|(gui, text)| {
+                                                    view! {
+                                                        <label>
+                                                            "Text "
+                                                            <input
+                                                                id="edit-text"
+                                                                prop:value=text
+                                                                on:change=move |ev| set_gui(gui.with_text(&event_target_value(&ev)))
+                                                            />
+                                                        </label>
+                                                    }
+                                                })
+                                        }}
+                                    </div>
+                                </Show>
                             </div>
                         }
                     })

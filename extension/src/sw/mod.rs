@@ -169,6 +169,15 @@ async fn handle(request: Request) -> Result<Reply, String> {
             page::mark(console_tab().await?, show).await?;
             run_reply(state::current().await)
         }
+        Request::Pick => {
+            let index = page::pick(console_tab().await?).await?;
+            let observed = state::current().await.observed;
+            let target = index.and_then(|index| {
+                let click = aca_core::Action::Gui(aca_core::GuiAction::Click { index });
+                crate::messages::describe_target(&click, observed.as_ref().map(|o| &o.observation))
+            });
+            Reply::Picked { index, target }
+        }
         Request::SaveSettings { settings } => {
             let settings = settings.normalized().map_err(|e| e.to_string())?;
             chrome::store(Storage::Local, Settings::STORAGE_KEY, &settings)

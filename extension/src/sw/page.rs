@@ -94,6 +94,15 @@ pub async fn mark(tab_id: i32, show: bool) -> Result<(), String> {
         .map(|_| ())
 }
 
+/// How long a pick waits for the person's click.
+const PICK_MS: u32 = 60_000;
+
+/// Waits for the person to click an element of the last observation in `tab_id`; its index.
+pub async fn pick(tab_id: i32) -> Result<Option<u32>, String> {
+    let value = call(tab_id, ContentOp::Pick, serde_json::Value::from(PICK_MS)).await?;
+    Ok(value.as_u64().and_then(|i| u32::try_from(i).ok()))
+}
+
 /// What `capture.js` returns from a documentation tab.
 #[derive(Debug, Deserialize)]
 struct PageSource {

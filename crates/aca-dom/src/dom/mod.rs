@@ -7,6 +7,7 @@ pub mod js;
 pub mod marks;
 pub mod name;
 pub mod observe;
+pub mod pick;
 pub mod places;
 pub mod settle;
 pub mod states;
