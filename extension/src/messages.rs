@@ -401,6 +401,7 @@ mod tests {
             rule_explanation: None,
             no_rule: None,
             progress: Default::default(),
+            started_ms: 0,
             activity: Vec::new(),
             report: None,
         };

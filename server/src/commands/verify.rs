@@ -128,7 +128,7 @@ pub struct VerifyArgs {
     /// Most actions one page may take.
     #[arg(long, default_value_t = 40)]
     max_turns: u32,
-    /// Seconds to wait for the audit events (default: 15 on the bundled console, 12 minutes elsewhere).
+    /// Seconds to wait for the audit events (default: the bundled console's delivery delay plus 3, 12 minutes elsewhere).
     #[arg(long)]
     rule_deadline: Option<u64>,
     /// Do not save a screenshot after every action.

@@ -151,7 +151,10 @@ async fn verify_into(
                 account_id: account.account_id.clone(),
                 region: region.clone(),
                 step_mode: false,
-                reward_deadline_ms: settings.rule_deadline.map(|d| d.as_millis() as u64),
+                reward_deadline_ms: settings
+                    .rule_deadline
+                    .or_else(|| target.delivery_deadline())
+                    .map(|d| d.as_millis() as u64),
             };
             let mut run = Run::new(plan, started_ms);
             let headless = drive::Headless {

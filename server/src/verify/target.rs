@@ -10,6 +10,10 @@ use aca_core::ProductConsole;
 use aca_provision::pool::{AccountPool, Lease, return_account};
 use anyhow::Context;
 
+/// What the bundled emulator's audit log may take beyond its configured delivery delay (a run's
+/// last call is answered before its event is looked up, so this is slack for a loaded machine).
+const DELIVERY_MARGIN_MS: u64 = 3_000;
+
 /// Who the run logs on as, and where.
 #[derive(Debug, Clone)]
 pub struct RunAccount {
@@ -75,6 +79,18 @@ impl ConsoleTarget {
             .await
             .context("cannot open a local port for the bundled console")?;
         Ok(Self::Bundled { console, serving })
+    }
+
+    /// How long the reward service waits for the audit log's delivery when nothing says otherwise:
+    /// the bundled emulator's delivery delay is its own configuration, so a little more than it is
+    /// enough; other consoles keep the reward service's default (minutes, for the real cloud).
+    pub fn delivery_deadline(&self) -> Option<std::time::Duration> {
+        match self {
+            Self::Bundled { console, .. } => Some(std::time::Duration::from_millis(
+                console.config.delivery_delay_ms.max(0) as u64 + DELIVERY_MARGIN_MS,
+            )),
+            Self::Remote { .. } | Self::Pooled { .. } => None,
+        }
     }
 
     /// The console's origin, or for a pool, the pool it leases from.
