@@ -6,7 +6,7 @@
 //! server; the options page saves the server's URL and token and reports a wrong token clearly.
 //! **Verify this page** on a corpus page runs the procedure in the console tab and the report shows
 //! the verdict the audit log decides: pass with the matched event, or a defect at the step whose
-//! label the console does not have.
+//! label the console does not have, the same report `aca verify` writes for that page.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -706,6 +706,84 @@ async fn verify_another(chromium: &ExtensionBrowser, panel: &Page, url: &str) ->
     verdict_after_progress(panel, 150).await
 }
 
+/// What two reports of the same page in the same console must share: the verdict, each step's
+/// status, and each defect's step, kind and documented label.
+fn comparable(report: &aca_core::Report) -> (aca_core::Verdict, Vec<(String, String)>, Vec<(String, String, String)>) {
+    let steps = report
+        .steps
+        .iter()
+        .map(|s| (s.grade.step.clone(), format!("{:?}", s.grade.status)))
+        .collect();
+    let defects = report
+        .defects
+        .iter()
+        .map(|d| (d.step.clone(), format!("{:?}", d.kind), d.documented.clone()))
+        .collect();
+    (report.verdict, steps, defects)
+}
+
+/// `aca verify URL` in `account` of the console at `base`, as a real account is verified: the person
+/// logged on once in a browser profile, and the run has the account's AccessKey. Uses the `aca`
+/// binary the workspace's tests build beside this one.
+async fn cli_report(base: &str, account: &aca_console::Credentials, url: &str) -> aca_core::Report {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap();
+    let aca = target.join("debug").join("aca");
+    assert!(
+        aca.exists(),
+        "{} is missing: build it (cargo build --bin aca; scripts/test does)",
+        aca.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let keys = dir.path().join("ak.json");
+    let pair = json!({"accessKeyId": account.access_key_id, "accessKeySecret": account.access_key_secret});
+    aca_openapi::private_file::write(&keys, pair.to_string().as_bytes()).unwrap();
+    let profile = dir.path().join("profile");
+    let run = |args: Vec<String>| {
+        let aca = aca.clone();
+        async move { tokio::process::Command::new(aca).args(args).output().await.unwrap() }
+    };
+    let logged_on = run(vec![
+        "observe".into(),
+        format!("{base}/console"),
+        "--login".into(),
+        account.login.clone(),
+        "--password".into(),
+        account.password.clone(),
+        "--user-data-dir".into(),
+        profile.display().to_string(),
+    ])
+    .await;
+    assert!(logged_on.status.success(), "{}", String::from_utf8_lossy(&logged_on.stderr));
+    let out = dir.path().join("out");
+    let verified = run(vec![
+        "verify".into(),
+        url.into(),
+        "--console".into(),
+        base.into(),
+        "--endpoint-override".into(),
+        base.into(),
+        "--credentials".into(),
+        keys.display().to_string(),
+        "--account-id".into(),
+        account.account_id.clone(),
+        "--user-data-dir".into(),
+        profile.display().to_string(),
+        "--no-screenshots".into(),
+        "--rule-deadline".into(),
+        "3".into(),
+        "--out".into(),
+        out.display().to_string(),
+    ])
+    .await;
+    assert_ne!(verified.status.code(), Some(2), "{}", String::from_utf8_lossy(&verified.stderr));
+    let folder = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.path().join("report.json").exists())
+        .expect("aca verify wrote a report");
+    serde_json::from_str(&std::fs::read_to_string(folder.path().join("report.json")).unwrap()).unwrap()
+}
+
 /// A full-page screenshot of the side panel as it stands, kept under the test's target folder as
 /// `extension-screenshots/<name>.png` for a person to look at; it must hold a real picture.
 async fn snap(panel: &Page, name: &str) {
@@ -979,6 +1057,15 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     .await;
     assert_eq!(order[0], "Defects", "the report leads with its defects: {order}");
     snap(&panel, "finished-defect").await;
+
+    // The same page verified by `aca verify` in the same account, as a real account is (a profile
+    // the writer logged on in, the account's AccessKey), gives the same report: the same steps, the
+    // same verdict, the same defects, built by the same code.
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let in_extension: aca_core::Report =
+        serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    let in_cli = cli_report(&base, &writer, &format!("{help}/help/vpc/create-network.html")).await;
+    assert_eq!(comparable(&in_cli), comparable(&in_extension), "{in_cli:#?}");
 
     // A page that acts on a vSwitch: the server's provisioner writes and creates what it needs in the
     // writer's account before the episode, and destroys what is left after it, its own RAM user too;
