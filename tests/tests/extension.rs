@@ -708,7 +708,9 @@ async fn verify_another(chromium: &ExtensionBrowser, panel: &Page, url: &str) ->
 
 /// What two reports of the same page in the same console must share: the verdict, each step's
 /// status, and each defect's step, kind and documented label.
-fn comparable(report: &aca_core::Report) -> (aca_core::Verdict, Vec<(String, String)>, Vec<(String, String, String)>) {
+type Comparable = (aca_core::Verdict, Vec<(String, String)>, Vec<(String, String, String)>);
+
+fn comparable(report: &aca_core::Report) -> Comparable {
     let steps = report
         .steps
         .iter()
