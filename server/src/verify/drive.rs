@@ -251,7 +251,6 @@ async fn provision(io: &Headless<'_>, resources: &mut Option<RunResources>) -> R
         RunResources::start(
             io.account,
             page_context,
-            io.report_dir,
             task.is_some(),
             io.settings.runtime_provisioning,
             io.settings.model.as_ref(),

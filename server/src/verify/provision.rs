@@ -43,7 +43,13 @@ pub enum RunResources {
     /// The provisioner's own RAM user in the account: the META before the episode and the agent's
     /// requests during it (when `runtime` is on), made through the account's one OpenAPI address
     /// or, in the real cloud, by Terraform.
-    Run { run: Box<RunProvisioning>, runtime: bool },
+    Run {
+        run: Box<RunProvisioning>,
+        runtime: bool,
+        /// Terraform's working folder, private to this process (its state holds secrets); kept
+        /// when something could not be destroyed, so a person can finish the job.
+        terraform: Option<tempfile::TempDir>,
+    },
     /// Nothing to provision, and requests during the episode are refused.
     Nothing,
 }
@@ -51,11 +57,10 @@ pub enum RunResources {
 impl RunResources {
     /// Sets up the provisioning of a run in `account`: `needs_meta` when the page's META will be
     /// applied, `runtime` when the agent's requests are answered; `model` helps the ResourceCoder
-    /// with requests its rules do not understand. Terraform works in `report_dir/terraform`.
+    /// with requests its rules do not understand. Terraform works in a private temporary folder.
     pub async fn start(
         account: &RunAccount,
         page: PageContext,
-        report_dir: &Path,
         needs_meta: bool,
         runtime: bool,
         model: Option<&aca_chat::ChatClient>,
@@ -65,13 +70,24 @@ impl RunResources {
         }
         let mut coder = ResourceCoder::rule_based();
         coder.fallback = model.map(|client| ModelGenerator::new(client.clone()));
-        let place = RunPlace::of(&account.endpoints, &page.region, &report_dir.join("terraform"));
+        let terraform = match account.endpoints.override_url() {
+            Some(_) => None,
+            None => Some(
+                tempfile::Builder::new()
+                    .prefix("aca-terraform-")
+                    .tempdir()
+                    .map_err(|e| format!("cannot make Terraform's working folder: {e}"))?,
+            ),
+        };
+        let workspace = terraform.as_ref().map_or_else(std::env::temp_dir, |t| t.path().to_owned());
+        let place = RunPlace::of(&account.endpoints, &page.region, &workspace);
         let run = RunProvisioning::start_in(&place, root_key(account), page)
             .await
             .map_err(|e| format!("the provisioner cannot act in the account: {e}"))?;
         Ok(Self::Run {
             run: Box::new(run.with_coder(coder)),
             runtime,
+            terraform,
         })
     }
 
@@ -121,7 +137,7 @@ impl RunResources {
     /// the META library in `candidates` as `<slug>.meta.toml`.
     pub fn runtime<'a>(&'a mut self, slug: &'a str, candidates: &'a Path) -> RuntimeProvisioner<'a> {
         let run = match self {
-            Self::Run { run, runtime: true } => Some(run.as_mut()),
+            Self::Run { run, runtime: true, .. } => Some(run.as_mut()),
             _ => None,
         };
         RuntimeProvisioner {
@@ -136,7 +152,14 @@ impl RunResources {
     /// destroyed, in words.
     pub async fn finish(self) -> Vec<String> {
         match self {
-            Self::Run { run, .. } => run.finish().await,
+            Self::Run { run, terraform, .. } => {
+                let mut left = run.finish().await;
+                if let Some(folder) = terraform.filter(|_| !left.is_empty()) {
+                    let kept = folder.keep();
+                    left.push(format!("Terraform's state for them is kept in {}", kept.display()));
+                }
+                left
+            }
             Self::Nothing => Vec::new(),
         }
     }
