@@ -306,6 +306,8 @@ pub enum ContentOp {
     Act,
     /// `mark(show)`.
     Mark,
+    /// `outline(index)`: the mark of one element.
+    Outline,
     /// `pick(max_ms) -> index or null`.
     Pick,
     /// `settle(max_ms) -> bool`.
@@ -320,6 +322,7 @@ impl ContentOp {
             ContentOp::ObserveText => "observe_text",
             ContentOp::Act => "act",
             ContentOp::Mark => "mark",
+            ContentOp::Outline => "outline",
             ContentOp::Pick => "pick",
             ContentOp::Settle => "settle",
         }

@@ -7,6 +7,7 @@
     observe_text: (arg) => wasm_bindgen.observe_text(arg),
     act: (arg) => wasm_bindgen.act(arg),
     mark: (arg) => wasm_bindgen.mark(arg),
+    outline: (arg) => wasm_bindgen.outline(arg),
     pick: (arg) => wasm_bindgen.pick(arg),
     settle: (arg) => wasm_bindgen.settle(arg),
   };

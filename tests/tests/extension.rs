@@ -435,6 +435,11 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
         json!(true),
         "the proposal is marked on the page"
     );
+    assert_eq!(
+        eval(&console, "[...document.getElementById('aca-dom-marks').children].map(m => m.textContent)").await,
+        json!([index.to_string()]),
+        "the proposal's element alone is outlined"
+    );
     click(&panel, "#approve").await;
     let logged = text_of(&panel, "#step-log li", "the approved step in the log").await;
     assert!(logged.starts_with(&format!("click({index})")), "{logged}");

@@ -5,7 +5,7 @@
 //! states and places; frames and shadow roots walked; off-screen parts summarised; elements under a
 //! modal mask left out), draws set-of-marks labels, and executes [`aca_core::ActRequest`]s with the
 //! event sequences a person's input produces. The JavaScript surface (`observe`, `observe_text`,
-//! `act`, `mark`, `pick`, `settle`, `bench_observe`) takes and returns JSON strings so that CDP callers can
+//! `act`, `mark`, `outline`, `pick`, `settle`, `bench_observe`) takes and returns JSON strings so that CDP callers can
 //! use it through `Runtime.evaluate`.
 //!
 //! The decisions are pure Rust, unit-tested natively: [`role`], [`name`], [`places`],
@@ -90,6 +90,13 @@ mod exports {
             marks::remove();
             Ok(())
         }
+    }
+
+    /// Draws the mark of element `index` of the last observation alone (step mode's proposal);
+    /// `mark(false)` removes it.
+    #[wasm_bindgen]
+    pub fn outline(index: u32) -> Result<(), JsError> {
+        marks::outline(index).map_err(|e| JsError::new(&e))
     }
 
     /// Waits at most `max_ms` for the person to click an element of the last observation (the

@@ -127,7 +127,7 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
                                     <span id="pending-target">
                                         {pending.target.unwrap_or_else(|| "the page".into())}
                                     </span>
-                                    " (outlined on the console tab with the other marks)"
+                                    " (outlined on the console tab)"
                                 </p>
                                 <button id="approve" on:click=move |_| decide(Decision::Approve) disabled=move || busy.get()>
                                     "Approve"

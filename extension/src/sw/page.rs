@@ -94,6 +94,20 @@ pub async fn mark(tab_id: i32, show: bool) -> Result<(), String> {
         .map(|_| ())
 }
 
+/// Marks what `action` acts on in `tab_id`: its element alone, or every element for an action
+/// without one; `mark(tab, false)` removes it.
+pub async fn outline(tab_id: i32, action: &aca_core::Action) -> Result<(), String> {
+    match action {
+        aca_core::Action::Gui(gui) => match gui.index() {
+            Some(index) => call(tab_id, ContentOp::Outline, serde_json::Value::from(index))
+                .await
+                .map(|_| ()),
+            None => mark(tab_id, true).await,
+        },
+        aca_core::Action::Control(_) => Ok(()),
+    }
+}
+
 /// How long a pick waits for the person's click.
 const PICK_MS: u32 = 60_000;
 

@@ -435,7 +435,7 @@ async fn propose(tab: i32, proposed: Proposed) -> Option<Decision> {
         observed.as_ref().map(|o| &o.observation),
     );
     // Marks left on a page that is gone are gone with it.
-    let _ = page::mark(tab, true).await;
+    let _ = page::outline(tab, &proposal.action).await;
     state::update(|run| run.pending = Some(proposal)).await;
     let decision = wait_for_decision().await;
     let _ = page::mark(tab, false).await;

@@ -22,7 +22,7 @@ pub async fn propose(action: Action, reason: String) -> Result<RunView, String> 
     }
     let proposal = Proposal::of(action, reason, run.observed.as_ref().map(|o| &o.observation));
     if matches!(proposal.action, Action::Gui(_)) {
-        page::mark(console_tab().await?, true).await?;
+        page::outline(console_tab().await?, &proposal.action).await?;
     }
     Ok(state::update(|run| run.pending = Some(proposal)).await)
 }

@@ -1,5 +1,6 @@
-//! The set-of-marks overlay: a numbered box over every indexed element in view, in one fixed,
-//! pointer-transparent layer outside the page's own tree of elements, removed without a trace.
+//! The set-of-marks overlay: a numbered box over every indexed element in view (or over the one an
+//! action proposes), in one fixed, pointer-transparent layer outside the page's own tree of
+//! elements, removed without a trace.
 
 use super::walk::MARKS_ID;
 use super::{js, observe, visibility};
@@ -20,6 +21,19 @@ pub fn remove() {
 
 /// Draws the overlay for the last observation's elements where they are now.
 pub fn draw() -> Result<(), String> {
+    draw_where(|_| true)
+}
+
+/// Draws the mark of element `index` alone: the one an action proposes to act on. An error when
+/// that element is not in the last observation.
+pub fn outline(index: u32) -> Result<(), String> {
+    if !observe::all_indexed().iter().any(|(i, _)| *i == index) {
+        return Err(format!("element {index} is not in the last observation"));
+    }
+    draw_where(|i| i == index)
+}
+
+fn draw_where(wanted: impl Fn(u32) -> bool) -> Result<(), String> {
     remove();
     let window = js::top_window()?;
     let document = js::top_document()?;
@@ -36,7 +50,7 @@ pub fn draw() -> Result<(), String> {
         "position:fixed;left:0;top:0;width:0;height:0;overflow:visible;pointer-events:none;z-index:2147483647",
     );
     let _ = layer.set_attribute("aria-hidden", "true");
-    for (index, element) in observe::all_indexed() {
+    for (index, element) in observe::all_indexed().into_iter().filter(|(i, _)| wanted(*i)) {
         let Some(geometry) = visibility::geometry_element(&element) else {
             continue;
         };
