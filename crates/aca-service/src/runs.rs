@@ -142,7 +142,7 @@ pub async fn start(State(companion): State<Arc<Companion>>, caller: Caller, Json
         region: body.region.clone(),
         source: body.source,
     };
-    // Terraform's state holds secrets: its folder is the server's own, readable by it only.
+    // Terraform's state holds secrets: each apply's folder under this one is the server's only.
     let workspace = std::env::temp_dir().join("aca-companion-runs").join(&id);
     let place = RunPlace::of(&account.endpoints, &body.region, &workspace);
     let mut run = match RunProvisioning::start_in(&place, root, page).await {
@@ -154,7 +154,9 @@ pub async fn start(State(companion): State<Arc<Companion>>, caller: Caller, Json
         Err(e) => {
             let left = run.finish().await;
             let mut message = e.to_string();
-            if !left.is_empty() {
+            if left.is_empty() {
+                let _ = std::fs::remove_dir_all(&workspace);
+            } else {
                 message.push_str(&format!("; cleanup left: {}", left.join("; ")));
             }
             return refuse(StatusCode::BAD_GATEWAY, "ProvisioningFailed", message);
