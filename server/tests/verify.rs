@@ -73,11 +73,18 @@ async fn the_same_page_against_the_other_release_reports_the_renamed_button_at_i
     let out = tempfile::tempdir().unwrap();
     let page = corpus("vpc/create-vpc.md");
     let output = verify(
-        &[page.to_str().unwrap(), "--profile", "2024", "--no-screenshots"],
+        &[page.to_str().unwrap(), "--profile", "2024", "--no-screenshots", "--fix-diff"],
         out.path(),
     )
     .await;
     assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    // The suggested correction rewrites the label in that step of the page's own source.
+    let diff = std::fs::read_to_string(out.path().join("vpc-create-vpc/fix.diff")).unwrap();
+    let changed: Vec<&str> = diff
+        .lines()
+        .filter(|l| (l.starts_with('-') || l.starts_with('+')) && !l.starts_with("---") && !l.starts_with("+++"))
+        .collect();
+    assert_eq!(changed, ["-7. Click **OK**.", "+7. Click **Confirm**."], "{diff}");
     let report = report(out.path(), "vpc-create-vpc");
     assert_eq!(report["verdict"], "doc_defect");
     let defects = report["defects"].as_array().unwrap();

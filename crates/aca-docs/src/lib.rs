@@ -12,6 +12,7 @@ mod blocks;
 mod build;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod corpus;
+pub mod fix;
 mod html;
 mod markdown;
 #[cfg(not(target_arch = "wasm32"))]

@@ -134,6 +134,11 @@ pub struct VerifyArgs {
     /// Do not save a screenshot after every action.
     #[arg(long)]
     no_screenshots: bool,
+    /// For a local Markdown page with renamed labels, write OUT/<page>/fix.diff: the page's
+    /// source with each label the console shows under another name rewritten, as a patch to review
+    /// and apply.
+    #[arg(long)]
+    fix_diff: bool,
     /// The Chromium binary.
     #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
     chromium: PathBuf,
@@ -242,6 +247,9 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                                     report.summary,
                                     html.display()
                                 );
+                                if args.fix_diff && report.verdict == Verdict::DocDefect {
+                                    suggest_fix(&report, source, &dir);
+                                }
                                 last_html = Some(html);
                                 Ok(report)
                             }
@@ -376,6 +384,20 @@ fn print_summary(rows: &[(String, Result<Report, String>)]) {
         .filter(|(_, r)| matches!(r, Ok(x) if x.verdict == Verdict::Pass))
         .count();
     println!("{passed}/{} pages passed", rows.len());
+}
+
+/// Writes the page's suggested correction beside its report, saying what it did.
+fn suggest_fix(report: &Report, source: &str, dir: &std::path::Path) {
+    match report::fix::write(report, std::path::Path::new(source), dir) {
+        Ok(report::fix::Suggested::Written { path, unplaced }) => {
+            eprintln!("    suggested correction: {}", path.display());
+            for why in unplaced {
+                eprintln!("      not placed: {why}");
+            }
+        }
+        Ok(report::fix::Suggested::Nothing(why)) => eprintln!("    no suggested correction: {why}"),
+        Err(e) => eprintln!("    the suggested correction could not be written: {e:#}"),
+    }
 }
 
 fn write_summary(out: &std::path::Path, rows: &[(String, Result<Report, String>)]) -> anyhow::Result<()> {

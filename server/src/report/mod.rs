@@ -1,6 +1,7 @@
 //! Writing a verification report to disk: `report.json` for machines and a self-contained
 //! `report.html` (styles inline, screenshots embedded) for the writer.
 
+pub mod fix;
 mod html;
 
 use std::path::{Path, PathBuf};
