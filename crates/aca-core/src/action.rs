@@ -205,6 +205,11 @@ impl Action {
     /// The action as a person says it, naming its element as `target` (the observation's element at
     /// its index) shows it: `Click the button “Create VPC”`, `Type “web-vpc” into the textbox “Name”`.
     pub fn in_words(&self, target: Option<&Element>) -> String {
+        self.in_words_of(target.map(|e| (e.role.as_str(), e.name.as_str())))
+    }
+
+    /// [`Action::in_words`] with its element given as (role, name), as a text tree shows it.
+    pub fn in_words_of(&self, target: Option<(&str, &str)>) -> String {
         let gui = match self {
             Action::Gui(gui) => gui,
             Action::Control(ControlAction::RequestResource { description }) => {
@@ -221,8 +226,8 @@ impl Action {
             }
         };
         let element = || match (target, gui.index()) {
-            (Some(e), _) if !e.name.is_empty() => format!("the {} “{}”", e.role.as_str(), e.name),
-            (Some(e), Some(index)) => format!("the {} [{index}]", e.role.as_str()),
+            (Some((role, name)), _) if !name.is_empty() => format!("the {role} “{name}”"),
+            (Some((role, _)), Some(index)) => format!("the {role} [{index}]"),
             (_, Some(index)) => format!("element [{index}]"),
             (_, None) => "the page".to_owned(),
         };

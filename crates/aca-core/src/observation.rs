@@ -375,6 +375,28 @@ impl Element {
 }
 
 /// Page text in double quotes with quotes and line breaks escaped, cut to 80 characters.
+/// The role and name of element `index` as a text tree ([`Observation::to_text`]) shows it: the
+/// line `[index] role "name"`, its quoting undone (a name the tree shortened stays shortened).
+pub fn named_in_text(text: &str, index: u32) -> Option<(String, String)> {
+    let mark = format!("[{index}] ");
+    let line = text
+        .lines()
+        .map(|l| l.trim_start().trim_start_matches('*'))
+        .find(|l| l.starts_with(&mark))?;
+    let rest = &line[mark.len()..];
+    let (role, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+    let mut name = String::new();
+    let mut chars = rest.strip_prefix('"')?.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some((role.to_owned(), name)),
+            '\\' => name.extend(chars.next()),
+            c => name.push(c),
+        }
+    }
+    None
+}
+
 pub fn quote(text: &str) -> String {
     const MAX: usize = 80;
     let mut out = String::with_capacity(text.len().min(MAX) + 2);

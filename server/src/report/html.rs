@@ -88,7 +88,11 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                             p { strong { "Inferred rule" } " (confirm or correct it: save it beside the page as "
                                 code { "<page>.rule.json" } "): " (explanation) }
                         }
-                        pre { (serde_json::to_string_pretty(&rule.rule).unwrap_or_default()) }
+                        p class="rule" { "The audit log must show " (rule_in_words(&rule.rule)) "." }
+                        details {
+                            summary { "The rule as JSON" }
+                            pre { (serde_json::to_string_pretty(&rule.rule).unwrap_or_default()) }
+                        }
                         p {
                             @match rule.matched {
                                 Some(true) => strong class="s-pass" { "Matched" },
@@ -129,6 +133,7 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                         summary {
                             (i + 1) ". "
                             @if let Some(step) = &turn.step { "step " (step) ": " }
+                            (turn.action_in_words()) " "
                             code { (turn.action.call_syntax()) }
                             @if let Some(outcome) = &turn.outcome { " → " (serde_json::to_string(outcome).unwrap_or_default()) }
                         }
@@ -205,6 +210,16 @@ fn defect_label(kind: DefectKind) -> &'static str {
     }
 }
 
+/// The rule's events in words: `CreateVpc on Vpc (ApiCall) where VpcName = "web-vpc", and …`.
+fn rule_in_words(rule: &aca_core::SuccessRule) -> String {
+    let events: Vec<String> = rule.events.iter().map(aca_run::report::describe_matcher).collect();
+    match events.as_slice() {
+        [] => "nothing (the rule names no event)".into(),
+        [one] => one.clone(),
+        [first @ .., last] => format!("{}, and {last}", first.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use aca_core::*;
@@ -268,6 +283,40 @@ mod tests {
         assert!(html.contains("data:image/png;base64,iVBORw=="));
         assert!(html.contains("renamed label"));
         assert!(html.contains("No success rule applies"));
+    }
+
+    #[test]
+    fn the_rule_and_the_actions_are_said_in_words() {
+        let mut report = report();
+        let rule: SuccessRule = serde_json::from_str(
+            r#"{"events":[{"event_name":"CreateVpc","service_name":"Vpc","parameters":[{"name":"VpcName","equals":"web-vpc"}]},{"event_name":"CreateVSwitch"}]}"#,
+        )
+        .unwrap();
+        report.rule = Some(RuleReport {
+            rule,
+            matched: Some(true),
+            matched_events: Vec::new(),
+            near_misses: Vec::new(),
+            explanation: None,
+            error: None,
+            waited_ms: 10,
+        });
+        report.turns = vec![Turn {
+            step: Some("5".into()),
+            observation: "URL: u\n[7] button \"Confirm\"\n".into(),
+            thought: Thought::default(),
+            action: Action::Gui(GuiAction::Click { index: 7 }),
+            outcome: None,
+            reply: None,
+        }];
+        let html = render(&report, |_| None).into_string();
+        assert!(
+            html.contains(
+                "The audit log must show CreateVpc on Vpc where VpcName = &quot;web-vpc&quot;, and CreateVSwitch."
+            ),
+            "{html}"
+        );
+        assert!(html.contains("Click the button “Confirm” <code>click(7)</code>"), "{html}");
     }
 
     #[test]
