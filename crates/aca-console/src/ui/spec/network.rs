@@ -680,9 +680,9 @@ pub fn slb() -> ProductSpec {
                         )
                         .required()
                         .default("internet"),
-                        // One version offered: a list shows which, where a lone radio button
-                        // would show no field name.
-                        field("IP Version", "AddressIPVersion", select(&[("ipv4", "IPv4")])).default("ipv4"),
+                        // One version offered, as the buy page's radio buttons show it; the
+                        // group carries the field's name.
+                        field("IP Version", "AddressIPVersion", radio(&[("ipv4", "IPv4")])).default("ipv4"),
                         field(
                             "Instance Specification",
                             "LoadBalancerSpec",
