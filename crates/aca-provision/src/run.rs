@@ -129,10 +129,18 @@ impl Applier for RunApplier {
     }
 }
 
-/// The provisioning of one run in one account.
-pub struct RunProvisioning {
+/// The provisioner's user and the applier that signs as it, made when first needed.
+struct Acting {
     identity: ProvisionerIdentity,
     applier: RunApplier,
+}
+
+/// The provisioning of one run in one account.
+pub struct RunProvisioning {
+    place: RunPlace,
+    root: AccessKey,
+    /// `None` until something is to be made: a run that needs nothing makes no RAM user.
+    acting: Option<Acting>,
     coder: ResourceCoder,
     page: PageContext,
     /// What the META made before the episode, and its report.
@@ -148,8 +156,7 @@ pub struct RunProvisioning {
 }
 
 impl RunProvisioning {
-    /// Makes the provisioner's RAM user in the account whose root key is `root`, with every API at
-    /// `endpoint`.
+    /// Provisioning in the account whose root key is `root`, with every API at `endpoint`.
     pub async fn start(endpoint: &str, root: AccessKey, page: PageContext) -> Result<Self, RunError> {
         let place = RunPlace::OpenApi {
             endpoint: endpoint.to_owned(),
@@ -157,25 +164,13 @@ impl RunProvisioning {
         Self::start_in(&place, root, page).await
     }
 
-    /// Makes the provisioner's RAM user in the account whose root key is `root`, at `place`.
+    /// Provisioning in the account whose root key is `root`, at `place`. Nothing is made yet: the
+    /// provisioner's RAM user comes with the first thing to make.
     pub async fn start_in(place: &RunPlace, root: AccessKey, page: PageContext) -> Result<Self, RunError> {
-        let identity = ProvisionerIdentity::create(place.ram_endpoint(), root, &Suffix::random()).await?;
-        let applier = match place {
-            RunPlace::OpenApi { endpoint } => EmulatorApplier::new(endpoint, identity.key.clone()).map(RunApplier::OpenApi),
-            RunPlace::Terraform { workspace, .. } => Ok(RunApplier::Terraform(
-                TerraformApplier::new(workspace).with_key(&identity.key),
-            )),
-        };
-        let applier = match applier {
-            Ok(applier) => applier,
-            Err(e) => {
-                let _ = identity.remove().await;
-                return Err(RunError::Meta(e.to_string()));
-            }
-        };
         Ok(Self {
-            identity,
-            applier,
+            place: place.clone(),
+            root,
+            acting: None,
             coder: ResourceCoder::rule_based(),
             page,
             before: None,
@@ -187,15 +182,41 @@ impl RunProvisioning {
         })
     }
 
+    /// Makes the provisioner's RAM user and its applier, once.
+    async fn act(&mut self) -> Result<&Acting, RunError> {
+        if self.acting.is_none() {
+            let identity =
+                ProvisionerIdentity::create(self.place.ram_endpoint(), self.root.clone(), &Suffix::random()).await?;
+            let applier = match &self.place {
+                RunPlace::OpenApi { endpoint } => {
+                    EmulatorApplier::new(endpoint, identity.key.clone()).map(RunApplier::OpenApi)
+                }
+                RunPlace::Terraform { workspace, .. } => Ok(RunApplier::Terraform(
+                    TerraformApplier::new(workspace).with_key(&identity.key),
+                )),
+            };
+            match applier {
+                Ok(applier) => self.acting = Some(Acting { identity, applier }),
+                Err(e) => {
+                    let _ = identity.remove().await;
+                    return Err(RunError::Meta(e.to_string()));
+                }
+            }
+        }
+        self.acting
+            .as_ref()
+            .ok_or_else(|| RunError::Meta("the provisioner's user was not made".into()))
+    }
+
     /// Uses `coder` for the agent's requests (a model-backed fallback, say).
     pub fn with_coder(mut self, coder: ResourceCoder) -> Self {
         self.coder = coder;
         self
     }
 
-    /// The RAM user the provisioner acts as.
-    pub fn user_name(&self) -> &str {
-        &self.identity.user_name
+    /// The RAM user the provisioner acts as, once it made something.
+    pub fn user_name(&self) -> Option<&str> {
+        self.acting.as_ref().map(|a| a.identity.user_name.as_str())
     }
 
     /// What the agent is told exists so far.
@@ -218,20 +239,12 @@ impl RunProvisioning {
         }
     }
 
-    /// The key the provisioner signs with.
-    pub fn key(&self) -> &AccessKey {
-        &self.identity.key
-    }
-
     /// Applies and verifies `meta` before the episode; a META that does not hold is destroyed again.
     pub async fn apply_meta(&mut self, meta: &Meta) -> Result<Told, RunError> {
-        let mut state = self
-            .applier
-            .apply(meta)
-            .await
-            .map_err(|e| RunError::Meta(e.to_string()))?;
-        if let Err(e) = self.applier.verify(meta, &state).await {
-            let destroyed = self.applier.destroy(&mut state).await;
+        let applier = &self.act().await?.applier;
+        let mut state = applier.apply(meta).await.map_err(|e| RunError::Meta(e.to_string()))?;
+        if let Err(e) = applier.verify(meta, &state).await {
+            let destroyed = applier.destroy(&mut state).await;
             let mut message = format!("the provisioned resources do not hold: {e}");
             if !destroyed.failures.is_empty() {
                 message.push_str(&format!(" (and {} could not be destroyed)", destroyed.failures.len()));
@@ -255,7 +268,11 @@ impl RunProvisioning {
     /// The ResourceCoder writes the page's META from the page alone (validated in this account first)
     /// and applies it; `Ok(None)` when the page needs nothing.
     pub async fn generate_and_apply(&mut self) -> Result<Option<Told>, RunError> {
-        let generated = match self.coder.generate(&self.page, &self.applier).await {
+        self.act().await?;
+        let Some(acting) = &self.acting else {
+            return Err(RunError::Meta("the provisioner's user was not made".into()));
+        };
+        let generated = match self.coder.generate(&self.page, &acting.applier).await {
             Ok(generated) => generated,
             Err(CoderError::NothingNeeded { .. }) => return Ok(None),
             Err(e) => return Err(RunError::Meta(e.to_string())),
@@ -269,11 +286,16 @@ impl RunProvisioning {
     /// verified; the template is offered to the META library in `candidates` when given. Returns
     /// everything the agent is now told, the new resources' names first.
     pub async fn request(&mut self, description: &str, candidates: Option<(&Path, &str)>) -> Result<Told, RunError> {
+        self.act().await?;
+        let Some(acting) = &self.acting else {
+            return Err(RunError::Meta("the provisioner's user was not made".into()));
+        };
         // What the procedure itself deleted (an earlier method revoked the policy) is missing again.
         let mut gone = Vec::new();
         for state in self.before.iter().chain(&self.created) {
             gone.extend(
-                self.applier
+                acting
+                    .applier
                     .gone(state)
                     .await
                     .map_err(|e| RunError::Meta(e.to_string()))?,
@@ -284,7 +306,7 @@ impl RunProvisioning {
             .filter(|r| !gone.contains(&r.address))
             .cloned()
             .collect();
-        let provided = match self.coder.provide(&self.page, description, &existing, &self.applier).await {
+        let provided = match self.coder.provide(&self.page, description, &existing, &acting.applier).await {
             Ok(provided) => provided,
             // Everything a step that looked for a resource acts on exists: the agent is told so and
             // looks again (the page may have led it elsewhere), rather than the run ending as the
@@ -373,9 +395,13 @@ impl RunProvisioning {
     /// of the META's CLB instance uses), which goes with that resource: whatever could not go is
     /// tried once more when the rest is gone.
     pub async fn finish(mut self) -> Vec<String> {
+        // Nothing was made without the provisioner's user.
+        let Some(acting) = self.acting.take() else {
+            return Vec::new();
+        };
         let mut held = Vec::new();
         for (at, state) in self.created.iter_mut().rev().chain(self.before.iter_mut()).enumerate() {
-            if !self.applier.destroy(state).await.failures.is_empty() {
+            if !acting.applier.destroy(state).await.failures.is_empty() {
                 held.push(at);
             }
         }
@@ -384,7 +410,7 @@ impl RunProvisioning {
             if !held.contains(&at) {
                 continue;
             }
-            let destroyed = self.applier.destroy(state).await;
+            let destroyed = acting.applier.destroy(state).await;
             left.extend(
                 destroyed
                     .failures
@@ -392,7 +418,7 @@ impl RunProvisioning {
                     .map(|f| format!("{} {}: {}", f.resource, f.id, f.error)),
             );
         }
-        if let Err(e) = self.identity.remove().await {
+        if let Err(e) = acting.identity.remove().await {
             left.push(e.to_string());
         }
         left

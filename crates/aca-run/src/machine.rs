@@ -53,6 +53,9 @@ pub struct Provisioned {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Provided {
     pub told: ResourceReport,
+    /// The provisioner's users so far (the first request may have made one), whose calls never
+    /// meet the rule.
+    pub exclude_users: Vec<String>,
     /// The run's bindings with the new resource's.
     pub bindings: BTreeMap<String, String>,
     pub resources_text: Option<String>,
@@ -354,6 +357,11 @@ impl Run {
         }
         let next = match result {
             Ok(provided) => {
+                for user in provided.exclude_users {
+                    if !self.provisioned.exclude_users.contains(&user) {
+                        self.provisioned.exclude_users.push(user);
+                    }
+                }
                 self.provisioned.bindings = provided.bindings;
                 self.provisioned.told = Some(provided.told.clone());
                 if provided.resources_text.is_some() {

@@ -172,7 +172,7 @@ pub async fn start(State(companion): State<Arc<Companion>>, caller: Caller, Json
         "console_url": account.console_url,
         "region": body.region,
         "window": window,
-        "provisioner": provisioning.as_ref().map(|p| p.user_name().to_owned()),
+        "provisioner": provisioning.as_ref().and_then(RunProvisioning::user_name),
         "told": told,
         "bindings": provisioning.as_ref().map(RunProvisioning::bindings).unwrap_or_default(),
     });
@@ -226,7 +226,12 @@ pub async fn request(
         );
     };
     match provisioning.request(&body.description, None).await {
-        Ok(told) => Json(json!({ "told": told, "bindings": provisioning.bindings() })).into_response(),
+        Ok(told) => Json(json!({
+            "told": told,
+            "bindings": provisioning.bindings(),
+            "provisioner": provisioning.user_name(),
+        }))
+        .into_response(),
         Err(e) => provisioning_failed(&e),
     }
 }
@@ -257,7 +262,12 @@ pub async fn reward(
                 .as_ref()
                 .map(RunProvisioning::bindings)
                 .unwrap_or_else(BTreeMap::new),
-            exclude_users: run.provisioning.iter().map(|p| p.user_name().to_owned()).collect(),
+            exclude_users: run
+                .provisioning
+                .iter()
+                .filter_map(RunProvisioning::user_name)
+                .map(str::to_owned)
+                .collect(),
             deadline_ms: body.deadline_ms,
         };
         (request, run.account.clone())

@@ -350,9 +350,11 @@ async fn carry_out(setup: &RunSetup) -> Report {
                     }
                 }
                 run.clock(now_ms());
+                // The server leaves its provisioner's calls out when it decides the reward.
                 run.resource_provided(provided.map(|p| Provided {
                     resources_text: Some(p.told.text.clone()),
                     told: p.told,
+                    exclude_users: Vec::new(),
                     bindings: p.bindings,
                 }))
             }

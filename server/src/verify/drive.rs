@@ -284,6 +284,7 @@ async fn provide(
         .await?;
     Ok(Provided {
         told,
+        exclude_users: resources.calls().users().map(str::to_owned).collect(),
         bindings: resources.bindings(),
         resources_text: resources.report_text(),
     })

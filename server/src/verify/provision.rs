@@ -125,7 +125,8 @@ impl RunResources {
     /// The calls that are the provisioner's, not the procedure's.
     pub fn calls(&self) -> ProvisionerCalls {
         self.run()
-            .map_or_else(ProvisionerCalls::none, |run| ProvisionerCalls::of_user(run.user_name()))
+            .and_then(RunProvisioning::user_name)
+            .map_or_else(ProvisionerCalls::none, ProvisionerCalls::of_user)
     }
 
     /// The report's resources section.
