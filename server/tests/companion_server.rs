@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Child;
 
-use common::{RunningConsole, aca, show, start_service};
+use common::{RunningConsole, SeparateAccount, aca, show, start_service};
 use serde_json::{Value, json};
 
 const ADMIN: &str = "server-admin-token";
@@ -66,18 +66,8 @@ fn unix_ms() -> i64 {
 async fn a_server_of_listed_accounts_decides_rewards_for_its_users_and_keeps_them_across_restarts() {
     let dir = tempfile::tempdir().unwrap();
     let console = RunningConsole::start(dir.path(), &["--admin-token", "setup-only"]);
-    let created = aca(
-        dir.path(),
-        &[
-            "console", "accounts", "create", "--url", &console.url, "--admin-token", "setup-only", "--name", "docs-qa",
-        ],
-    );
-    assert!(created.status.success(), "{}", show(&created));
-    let account: Value = serde_json::from_slice(&created.stdout).unwrap();
-    let field = |name: &str| account[name].as_str().unwrap().to_owned();
-    let keys = dir.path().join("ak.json");
-    let pair = json!({"accessKeyId": field("accessKeyId"), "accessKeySecret": field("accessKeySecret")});
-    aca_openapi::private_file::write(&keys, pair.to_string().as_bytes()).unwrap();
+    let docs_qa = SeparateAccount::make(dir.path(), &console.url, "setup-only", "docs-qa", false);
+    let field = |name: &str| docs_qa.field(name);
     let listed = format!(
         "[[account]]\nid = \"{}\"\nlogin = \"{}\"\nconsole = \"{}/console\"\ncredentials = \"ak.json\"\nendpoint_override = \"{}\"\n",
         field("accountId"),

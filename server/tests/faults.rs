@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use aca_chat::fake::{FakeModel, FakeResponse};
-use common::{RunningConsole, aca, aca_async, corpus, show};
+use common::{RunningConsole, SeparateAccount, aca_async, corpus, everything_written, show};
 use serde_json::Value;
 
 const SCROLL: &str = "Thought:\nProgress: Step 1\nObservation: the console home\nNext: look around\n\
@@ -18,23 +18,6 @@ fn report(out: &Path) -> Value {
     let path = out.join("vpc-create-vpc").join("report.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
-}
-
-/// Every file under `dir`, as text where it is text.
-fn everything_written(dir: &Path) -> String {
-    let mut text = String::new();
-    let mut folders = vec![dir.to_owned()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap().filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    text
 }
 
 #[tokio::test]
@@ -67,35 +50,9 @@ async fn a_model_server_that_fails_mid_run_is_the_environments_fault() {
 async fn a_console_stopped_mid_run_is_the_environments_fault_and_leaks_no_key() {
     let dir = tempfile::tempdir().unwrap();
     let console = RunningConsole::start(dir.path(), &["--admin-token", "setup-only"]);
-    let created = aca(
-        dir.path(),
-        &[
-            "console", "accounts", "create", "--url", &console.url, "--admin-token", "setup-only", "--name",
-            "writer",
-        ],
-    );
-    assert!(created.status.success(), "{}", show(&created));
-    let account: Value = serde_json::from_slice(&created.stdout).unwrap();
-    let field = |name: &str| account[name].as_str().unwrap().to_owned();
-    let keys = dir.path().join("ak.json");
-    let pair = serde_json::json!({"accessKeyId": field("accessKeyId"), "accessKeySecret": field("accessKeySecret")});
-    std::fs::write(&keys, pair.to_string()).unwrap();
-    let profile = dir.path().join("profile");
-    let home = format!("{}/console", console.url);
-    let logged_on = aca(
-        dir.path(),
-        &[
-            "observe",
-            &home,
-            "--login",
-            &field("login"),
-            "--password",
-            &field("password"),
-            "--user-data-dir",
-            profile.to_str().unwrap(),
-        ],
-    );
-    assert!(logged_on.status.success(), "{}", show(&logged_on));
+    let writer = SeparateAccount::make(dir.path(), &console.url, "setup-only", "writer", true);
+    let field = |name: &str| writer.field(name);
+    let (keys, profile) = (writer.keys.clone(), writer.profile.clone());
 
     // The agent's first reply comes late; by then the console is gone, so the page it asks to
     // open does not load.

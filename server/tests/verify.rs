@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Output;
 
 use aca_chat::fake::{FakeModel, FakeResponse};
-use common::{aca_async, corpus, show};
+use common::{aca_async, corpus, everything_written, show};
 use serde_json::Value;
 
 async fn verify(args: &[&str], out: &Path) -> Output {
@@ -226,65 +226,15 @@ async fn what_the_provisioner_did_never_passes_for_the_procedure() {
     );
 }
 
-/// Every file under `dir`, as text where it is text.
-fn everything_written(dir: &Path) -> String {
-    let mut text = String::new();
-    let mut folders = vec![dir.to_owned()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap().filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    text
-}
-
 #[tokio::test]
 async fn a_console_given_by_url_is_run_as_a_real_account_is_with_a_saved_profile_and_an_accesskey_file() {
-    // An emulator started separately; its admin API only sets the account up, as a person signs up.
+    // An emulator started separately; its admin API only sets the account up, as a person signs up,
+    // and the person logs on once in a browser profile of their own.
     let dir = tempfile::tempdir().unwrap();
     let console = common::RunningConsole::start(dir.path(), &["--admin-token", "setup-only"]);
-    let created = common::aca(
-        dir.path(),
-        &[
-            "console",
-            "accounts",
-            "create",
-            "--url",
-            &console.url,
-            "--admin-token",
-            "setup-only",
-            "--name",
-            "writer",
-        ],
-    );
-    assert!(created.status.success(), "{}", show(&created));
-    let account: Value = serde_json::from_slice(&created.stdout).unwrap();
-    let field = |name: &str| account[name].as_str().unwrap().to_owned();
-    let keys = dir.path().join("ak.json");
-    let pair = serde_json::json!({"accessKeyId": field("accessKeyId"), "accessKeySecret": field("accessKeySecret")});
-    std::fs::write(&keys, pair.to_string()).unwrap();
-    // The person logs on once in a browser profile of their own.
-    let profile = dir.path().join("profile");
-    let home = format!("{}/console", console.url);
-    let logged_on = common::aca(
-        dir.path(),
-        &[
-            "observe",
-            &home,
-            "--login",
-            &field("login"),
-            "--password",
-            &field("password"),
-            "--user-data-dir",
-            profile.to_str().unwrap(),
-        ],
-    );
-    assert!(logged_on.status.success(), "{}", show(&logged_on));
+    let writer = common::SeparateAccount::make(dir.path(), &console.url, "setup-only", "writer", true);
+    let field = |name: &str| writer.field(name);
+    let (keys, profile) = (writer.keys.clone(), writer.profile.clone());
 
     let out = tempfile::tempdir().unwrap();
     let out_dir = out.path().to_owned();

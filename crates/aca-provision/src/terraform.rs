@@ -421,11 +421,9 @@ mod tests {
         assert!(key.attributes.contains_key("status") && key.attributes.contains_key("tags"));
     }
 
-    #[tokio::test]
-    async fn without_a_binary_every_operation_says_the_tool_is_missing() {
-        let workspace = tempfile::tempdir().unwrap();
-        let applier = TerraformApplier::new(workspace.path()).with_binary(None);
-        let meta = Meta::new(
+    /// A META of one VPC.
+    fn vpc_meta() -> Meta {
+        Meta::new(
             "t.tf",
             &ResourceMeta {
                 description: "A VPC.".into(),
@@ -435,7 +433,14 @@ mod tests {
             "cn-hangzhou",
             Suffix::random(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn without_a_binary_every_operation_says_the_tool_is_missing() {
+        let workspace = tempfile::tempdir().unwrap();
+        let applier = TerraformApplier::new(workspace.path()).with_binary(None);
+        let meta = vpc_meta();
         let err = applier.apply(&meta).await.unwrap_err();
         assert!(matches!(err, ProvisionError::ToolMissing), "{err}");
         assert!(
@@ -474,17 +479,7 @@ mod tests {
         let applier = TerraformApplier::new(&workspace.path().join("work"))
             .with_binary(Some(binary))
             .with_key(&key);
-        let meta = Meta::new(
-            "t.tf",
-            &ResourceMeta {
-                description: "A VPC.".into(),
-                key_attributes: Vec::new(),
-                terraform: "resource \"alicloud_vpc\" \"v\" { vpc_name = \"v-${var.suffix}\" }".into(),
-            },
-            "cn-hangzhou",
-            Suffix::random(),
-        )
-        .unwrap();
+        let meta = vpc_meta();
         assert!(applier.apply(&meta).await.is_err());
         assert_eq!(std::fs::read_to_string(&seen).unwrap().trim(), "LTAI5tRunKey secretOfTheRun");
         let shown = format!("{applier:?}");

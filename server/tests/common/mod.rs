@@ -142,3 +142,76 @@ pub fn json_stdout(out: &Output) -> Value {
     let stdout = stdout_of(out);
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
+
+/// Every file under `dir`, as text where it is text: what a run wrote, to search for secrets.
+pub fn everything_written(dir: &Path) -> String {
+    let mut text = String::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    text
+}
+
+/// An account of an emulator started separately, used as a real account is: made through the
+/// admin API (set-up only, as a person signs up), its AccessKey pair in `dir/ak.json` (owner-only),
+/// and, with `log_on`, a browser profile `dir/profile` the person logged on in once.
+pub struct SeparateAccount {
+    /// `aca console accounts create`'s answer: accountId, login, password, AccessKey pair.
+    pub account: Value,
+    pub keys: PathBuf,
+    pub profile: PathBuf,
+}
+
+impl SeparateAccount {
+    pub fn make(dir: &Path, console_url: &str, admin_token: &str, name: &str, log_on: bool) -> Self {
+        let created = aca(
+            dir,
+            &[
+                "console", "accounts", "create", "--url", console_url, "--admin-token", admin_token, "--name", name,
+            ],
+        );
+        assert!(created.status.success(), "{}", show(&created));
+        let account: Value = serde_json::from_slice(&created.stdout).unwrap();
+        let made = Self {
+            account,
+            keys: dir.join("ak.json"),
+            profile: dir.join("profile"),
+        };
+        let pair = serde_json::json!({
+            "accessKeyId": made.field("accessKeyId"),
+            "accessKeySecret": made.field("accessKeySecret"),
+        });
+        aca_openapi::private_file::write(&made.keys, pair.to_string().as_bytes()).unwrap();
+        if log_on {
+            let home = format!("{console_url}/console");
+            let logged_on = aca(
+                dir,
+                &[
+                    "observe",
+                    &home,
+                    "--login",
+                    &made.field("login"),
+                    "--password",
+                    &made.field("password"),
+                    "--user-data-dir",
+                    made.profile.to_str().unwrap(),
+                ],
+            );
+            assert!(logged_on.status.success(), "{}", show(&logged_on));
+        }
+        made
+    }
+
+    /// One field of the account (`accountId`, `login`, `password`, `accessKeyId`, `accessKeySecret`).
+    pub fn field(&self, name: &str) -> String {
+        self.account[name].as_str().unwrap_or_default().to_owned()
+    }
+}
