@@ -14,10 +14,15 @@ use serde_json::Value;
 const SCROLL: &str = "Thought:\nProgress: Step 1\nObservation: the console home\nNext: look around\n\
     Action: scroll(\"down\")";
 
-fn report(out: &Path) -> Value {
+/// The failure of a run that ended as the environment's fault with no defect said; fails otherwise.
+fn environment_failure(out: &Path, output: &std::process::Output) -> String {
+    assert_eq!(output.status.code(), Some(1), "{}", show(output));
     let path = out.join("vpc-create-vpc").join("report.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
+    assert!(report["defects"].as_array().unwrap().is_empty(), "{report:#}");
+    report["failure"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]
@@ -34,11 +39,7 @@ async fn a_model_server_that_fails_mid_run_is_the_environments_fault() {
         .output()
         .await
         .unwrap();
-    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
-    let report = report(out.path());
-    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
-    assert!(report["defects"].as_array().unwrap().is_empty(), "{report:#}");
-    let failure = report["failure"].as_str().unwrap();
+    let failure = environment_failure(out.path(), &output);
     assert!(
         failure.contains("the model failed") && failure.contains(&fake.base_url) && failure.contains("503"),
         "the failure names the model server and its answer: {failure}"
@@ -89,11 +90,7 @@ async fn a_console_stopped_mid_run_is_the_environments_fault_and_leaks_no_key() 
     drop(console);
     let output = run.await.unwrap().unwrap();
 
-    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
-    let report = report(out.path());
-    assert_eq!(report["verdict"], "environment_failure", "{report:#}");
-    assert!(report["defects"].as_array().unwrap().is_empty(), "{report:#}");
-    let failure = report["failure"].as_str().unwrap();
+    let failure = environment_failure(out.path(), &output);
     assert!(
         failure.contains(&format!("{vpcs} could not be reached")),
         "the failure names the console that did not answer: {failure}"
