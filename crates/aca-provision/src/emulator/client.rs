@@ -17,11 +17,21 @@ use crate::error::ApiFailure;
 const RETRIES: usize = 3;
 
 /// One account's AccessKey pair.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AccessKey {
     pub access_key_id: String,
     pub access_key_secret: String,
+}
+
+/// The id only: a debug print of a lease, an identity or a pool account never shows the secret.
+impl std::fmt::Debug for AccessKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AccessKey")
+            .field("access_key_id", &self.access_key_id)
+            .field("access_key_secret", &"<redacted>")
+            .finish()
+    }
 }
 
 /// Why a call produced no answer to use.
@@ -342,6 +352,16 @@ fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_debug_print_never_shows_the_secret() {
+        let key = AccessKey {
+            access_key_id: "LTAI5tShown".into(),
+            access_key_secret: "never-printed".into(),
+        };
+        let shown = format!("{key:?}");
+        assert!(shown.contains("LTAI5tShown") && !shown.contains("never-printed"), "{shown}");
+    }
 
     #[test]
     fn reads_xml_elements() {
