@@ -138,7 +138,13 @@ pub async fn reward(
     run: &str,
     request: &aca_reward::service::RewardRequest,
 ) -> Result<aca_reward::service::RewardResponse, ServerError> {
-    let body = serde_json::json!({ "rule": request.rule, "deadline_ms": request.deadline_ms }).to_string();
+    let body = serde_json::json!({
+        "rule": request.rule,
+        "procedure": request.procedure,
+        "deadline_ms": request.deadline_ms,
+        "judge_case": request.judge_case,
+    })
+    .to_string();
     call(settings, "POST", &format!("/v1/runs/{run}/reward"), Some(&body)).await
 }
 

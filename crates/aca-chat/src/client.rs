@@ -12,7 +12,7 @@ pub struct Price {
     pub output_per_mtok: f64,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ChatConfig {
     /// The API base, e.g. `http://127.0.0.1:8000/v1`; `/chat/completions` is appended.
     pub base_url: String,
@@ -25,6 +25,21 @@ pub struct ChatConfig {
     /// The first backoff; each further one doubles, capped at 30 s. A `Retry-After` header wins.
     pub backoff: Duration,
     pub price: Option<Price>,
+}
+
+/// Shows everything but the key, so a configuration in a log or an error never carries it.
+impl std::fmt::Debug for ChatConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChatConfig")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("timeout", &self.timeout)
+            .field("max_retries", &self.max_retries)
+            .field("backoff", &self.backoff)
+            .field("price", &self.price)
+            .finish()
+    }
 }
 
 impl ChatConfig {

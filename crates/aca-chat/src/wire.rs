@@ -43,6 +43,9 @@ pub struct ChatRequest {
     pub stop: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The answer's shape the endpoint must enforce (`{"type": "json_schema", …}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<serde_json::Value>,
 }
 
 /// Tokens a call consumed, as the server reported them.

@@ -9,6 +9,8 @@ pub mod action;
 pub mod billing;
 pub mod console;
 pub mod episode;
+pub mod fence;
+pub mod judges;
 pub mod meta;
 pub mod observation;
 pub mod procedure;
@@ -23,6 +25,7 @@ pub use billing::BillingMethod;
 pub use action::{ActRequest, Action, ActionOutcome, Aim, ControlAction, GuiAction, NotActionable};
 pub use console::{ConsoleSite, ProductConsole};
 pub use episode::{Thought, Trajectory, Turn};
+pub use judges::{JudgeAnswer, JudgesDecision, JudgesReport};
 pub use meta::{KeyAttribute, ResourceMeta};
 pub use observation::{
     Element, ElementState, Fingerprint, Observation, OffscreenSummary, Place, PlaceKind, Rect, Role, ScrollDirection,

@@ -25,6 +25,9 @@ pub struct Report {
     pub defects: Vec<Defect>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleReport>,
+    /// The judge channel's answers, when the task has no audit event to decide it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judges: Option<crate::JudgesReport>,
     /// What was provisioned for the run, as the agent was told.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<String>,
@@ -53,17 +56,17 @@ impl Report {
         });
     }
 
-    /// The audit log could not be read (`fault` says why): nothing the rule decides stands, so a
-    /// verdict that rested on it becomes the environment's failure. Defects found in the console
-    /// stay.
-    pub fn audit_log_unread(&mut self, fault: &str) {
+    /// The reward could not be decided because the environment failed (`why`: the audit log could
+    /// not be read, a judge did not answer): nothing the reward decides stands, so a verdict that
+    /// rested on it becomes the environment's failure. Defects found in the console stay.
+    pub fn reward_unread(&mut self, why: &str) {
         if matches!(
             self.verdict,
             Verdict::Pass | Verdict::Unverified | Verdict::AgentFailure
         ) {
             self.verdict = Verdict::EnvironmentFailure;
         }
-        self.add_failure(format!("the audit log could not be read: {fault}"));
+        self.add_failure(why);
     }
 
     /// The sentence of a passing run: the operation happened, and whether every step was verified
@@ -75,14 +78,19 @@ impl Report {
             .filter(|s| !s.grade.verified)
             .map(|s| s.grade.step.as_str())
             .collect();
+        let evidence = match (&self.rule, &self.judges) {
+            (None, Some(_)) => "both judges say the operation was done",
+            _ => "the audit log shows the operation",
+        };
         if unverified.is_empty() {
-            "The procedure ran as written and the audit log shows the operation.".into()
+            format!("The procedure ran as written and {evidence}.")
         } else {
-            format!(
-                "The audit log shows the operation, but the page was not fully verified: nothing in step(s) {} \
-                 could be found or acted on.",
+            let mut sentence = format!(
+                "{evidence}, but the page was not fully verified: nothing in step(s) {} could be found or acted on.",
                 unverified.join(", ")
-            )
+            );
+            sentence[..1].make_ascii_uppercase();
+            sentence
         }
     }
 }

@@ -4,14 +4,16 @@
 //!
 //! Every caller (the extension, `aca verify`, the benchmark, RL rollouts) asks in this shape and gets
 //! this answer, so a reward means the same thing wherever it is used. The channel that decided is
-//! named in the answer; the judge channel plugs in beside the rule channel behind the same call.
+//! named in the answer. Routing: the rule channel whenever the task has an ActionTrail-verifiable
+//! event (its rule written or inferred), the two judges otherwise, given the run's [`JudgeCase`].
 
 use std::collections::BTreeMap;
 
-use aca_core::{Procedure, RuleReport, SuccessRule};
+use aca_core::{JudgesDecision, JudgesReport, Procedure, RuleReport, SuccessRule};
 use serde::{Deserialize, Serialize};
 
 use crate::chosen::ChosenRule;
+use crate::judge::JudgeCase;
 
 /// The version of the request and response shapes below.
 pub const API_VERSION: u32 = 1;
@@ -79,6 +81,9 @@ pub struct RewardRequest {
     /// absent (seconds for the emulator, about twelve minutes for the real cloud).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
+    /// What the judges are shown when no rule applies (the run's trajectory and final page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_case: Option<JudgeCase>,
 }
 
 fn default_region() -> String {
@@ -91,6 +96,8 @@ fn default_region() -> String {
 pub enum Channel {
     /// ActionTrail events matched against a success rule.
     Rule,
+    /// Two independent LLM judges, for a task with no audit event to decide it.
+    Judges,
 }
 
 /// What the channel concluded.
@@ -101,6 +108,8 @@ pub enum Outcome {
     Met,
     /// It did not happen in the window: reward 0.
     NotMet,
+    /// The two judges disagreed: reward −1, the run is invalid (shown, never used for training).
+    Invalid,
     /// Nothing could decide: no rule applies, or the audit log could not be read.
     Undecided,
 }
@@ -113,6 +122,8 @@ pub enum FailureKind {
     NoRule,
     /// ActionTrail (or the server's credentials for the account) failed: the environment's fault.
     AuditLog,
+    /// A judge's endpoint failed or gave no usable answer: the environment's fault.
+    Judges,
     /// The request itself is wrong (unknown account, neither rule nor procedure, …).
     BadRequest,
 }
@@ -129,7 +140,7 @@ pub struct RewardResponse {
     pub version: u32,
     pub channel: Channel,
     pub outcome: Outcome,
-    /// 1 met, 0 not met; `None` when undecided.
+    /// 1 met, 0 not met, −1 invalid (the judges disagreed); `None` when undecided.
     #[serde(default)]
     pub reward: Option<f64>,
     /// One sentence: which channel decided and why.
@@ -137,6 +148,9 @@ pub struct RewardResponse {
     /// The rule and the evidence: matched events, near misses, how long delivery was waited for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleReport>,
+    /// Each judge's answer, when the judges decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judges: Option<JudgesReport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<RewardFailure>,
 }
@@ -191,6 +205,37 @@ impl RewardResponse {
             reward,
             reason,
             rule: Some(report),
+            judges: None,
+            failure,
+        }
+    }
+
+    /// The judge channel's answer from the judges' report.
+    pub fn of_judges(report: JudgesReport) -> Self {
+        let (outcome, failure) = match report.decision() {
+            JudgesDecision::Success => (Outcome::Met, None),
+            JudgesDecision::Failure => (Outcome::NotMet, None),
+            JudgesDecision::Disagreed => (Outcome::Invalid, None),
+            JudgesDecision::Unanswered => (
+                Outcome::Undecided,
+                Some(RewardFailure {
+                    kind: FailureKind::Judges,
+                    message: report.unanswered().unwrap_or_default(),
+                }),
+            ),
+        };
+        Self {
+            version: API_VERSION,
+            channel: Channel::Judges,
+            outcome,
+            reward: report.reward(),
+            reason: format!(
+                "the judge channel decided, because {}: {}",
+                report.why_judges,
+                report.sentence()
+            ),
+            rule: None,
+            judges: Some(report),
             failure,
         }
     }
@@ -206,19 +251,21 @@ impl RewardResponse {
             reason: match kind {
                 FailureKind::NoRule => format!("no channel can decide: {message}"),
                 FailureKind::AuditLog => format!("the audit log could not be read: {message}"),
+                FailureKind::Judges => format!("the judges could not decide: {message}"),
                 FailureKind::BadRequest => format!("the request cannot be decided: {message}"),
             },
             rule: None,
+            judges: None,
             failure: Some(RewardFailure { kind, message }),
         }
     }
 
     /// When the environment kept the run from being decided, what failed (for the report's
-    /// `environment_failure`).
+    /// `environment_failure`): the audit log or a judge's endpoint.
     pub fn environment_fault(&self) -> Option<&str> {
         self.failure
             .as_ref()
-            .filter(|f| f.kind == FailureKind::AuditLog)
+            .filter(|f| matches!(f.kind, FailureKind::AuditLog | FailureKind::Judges))
             .map(|f| f.message.as_str())
     }
 }
@@ -241,14 +288,15 @@ impl RewardRequest {
     }
 }
 
-#[cfg(feature = "lookup")]
-pub use decide::{AuditAccess, decide, decide_with};
+#[cfg(feature = "judges")]
+pub use decide::{AuditAccess, decide, decide_with, judge};
 
-#[cfg(feature = "lookup")]
+#[cfg(feature = "judges")]
 mod decide {
     use aca_openapi::client::{AccessKeyPair, RpcClient};
 
     use super::*;
+    use crate::Judges;
     use crate::attribution::ProvisionerCalls;
     use crate::lookup::{LookupConfig, LookupScope, Poller};
     use crate::rule::RuleMatch;
@@ -264,8 +312,9 @@ mod decide {
         pub lookup: LookupConfig,
     }
 
-    /// Decides `request` by reading ActionTrail through `access`.
-    pub async fn decide(request: &RewardRequest, access: &AuditAccess) -> RewardResponse {
+    /// Decides `request`: by reading ActionTrail through `access` when a rule applies, else by
+    /// asking `judges` about the request's case.
+    pub async fn decide(request: &RewardRequest, access: &AuditAccess, judges: Option<&Judges>) -> RewardResponse {
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
@@ -274,7 +323,29 @@ mod decide {
         }
         match request.chosen_rule() {
             Ok(chosen) => decide_with(&chosen, request, access).await,
-            Err(refusal) => *refusal,
+            Err(refusal) => judge(request, *refusal, judges).await,
+        }
+    }
+
+    /// The judge channel, for a request no rule applies to; `refusal` is the rule channel's answer.
+    pub async fn judge(request: &RewardRequest, refusal: RewardResponse, judges: Option<&Judges>) -> RewardResponse {
+        let no_rule = match &refusal.failure {
+            Some(failure) if failure.kind == FailureKind::NoRule => failure.message.clone(),
+            _ => return refusal,
+        };
+        match (judges, &request.judge_case) {
+            (Some(judges), Some(case)) => {
+                let why = format!("the task has no ActionTrail-verifiable event ({no_rule})");
+                RewardResponse::of_judges(judges.judge(case, &why).await)
+            }
+            (None, _) => RewardResponse::failed(
+                FailureKind::NoRule,
+                format!("{no_rule}; this server has no judges configured to decide instead"),
+            ),
+            (Some(_), None) => RewardResponse::failed(
+                FailureKind::NoRule,
+                format!("{no_rule}; the request carries no trajectory for the judges"),
+            ),
         }
     }
 
@@ -372,6 +443,7 @@ mod tests {
             bindings: BTreeMap::new(),
             exclude_users: vec![],
             deadline_ms: None,
+            judge_case: None,
         };
         let refused = request.chosen_rule().unwrap_err();
         assert_eq!(refused.failure.as_ref().unwrap().kind, FailureKind::BadRequest);

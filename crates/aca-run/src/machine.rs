@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 
 use aca_agent::{Episode, EpisodeError, ModelRequest, Next, Policy, ResourceReport, Task, Usage};
-use aca_core::{ActRequest, Action, ActionOutcome, Observation, Report, RuleReport, Verdict};
+use aca_core::{ActRequest, Action, ActionOutcome, JudgesReport, Observation, Report, RuleReport, Verdict};
 use aca_reward::ChosenRule;
-use aca_reward::service::{AuditWindow, RewardRequest, RewardResponse};
+use aca_reward::service::{AuditWindow, Channel, RewardRequest, RewardResponse};
 
 use crate::progress::Progress;
 use crate::report::{self, Interruption, RunFacts};
@@ -107,7 +107,7 @@ impl Request {
                         .collect::<Vec<_>>()
                         .join(" and ")
                 ),
-                None => "asking the reward service".into(),
+                None => "asking the reward service: no audit event decides this task, so its judges".into(),
             },
             Request::CleanUp => "destroying the provisioned resources".into(),
             Request::Finished(report) => format!("finished: {}", report.summary),
@@ -181,7 +181,10 @@ pub struct Run {
     interruption: Option<Interruption>,
     stop_requested: bool,
     rule_report: Option<Result<RuleReport, String>>,
-    audit_fault: Option<String>,
+    /// The judges' answers, when they decided instead of the rule channel.
+    judges: Option<JudgesReport>,
+    /// Why the environment kept the reward from being decided, as a sentence.
+    reward_fault: Option<String>,
     decisions: Vec<StepRecord>,
     /// The take-over record whose page afterwards the next observation fills in.
     take_over_open: Option<usize>,
@@ -209,7 +212,8 @@ impl Run {
             interruption: None,
             stop_requested: false,
             rule_report: None,
-            audit_fault: None,
+            judges: None,
+            reward_fault: None,
             decisions: Vec::new(),
             take_over_open: None,
         }
@@ -479,12 +483,29 @@ impl Run {
         if !matches!(self.waiting, Waiting::Reward) {
             return self.unexpected("a reward");
         }
-        let Ok(chosen) = &self.rule else {
-            return self.unexpected("a reward");
+        let chosen = match &self.rule {
+            Ok(chosen) => chosen.clone(),
+            Err(no_rule) => {
+                // The judges' route: the rule channel had nothing to decide with.
+                match result {
+                    Ok(decided) if decided.channel == Channel::Judges => {
+                        self.reward_fault = decided
+                            .environment_fault()
+                            .map(|f| format!("the judges could not decide: {f}"));
+                        self.judges = decided.judges;
+                    }
+                    Ok(_) => {}
+                    Err(why) => self.reward_fault = Some(format!("the reward service failed: {why}")),
+                }
+                self.rule_report = Some(Err(no_rule.clone()));
+                return self.clean_up();
+            }
         };
         let report = match result {
             Ok(decided) => {
-                self.audit_fault = decided.environment_fault().map(str::to_owned);
+                self.reward_fault = decided
+                    .environment_fault()
+                    .map(|f| format!("the audit log could not be read: {f}"));
                 let mut report = decided.rule.unwrap_or_else(|| chosen.report(Err(&decided.reason), 0));
                 if report.explanation.is_none() {
                     report.explanation = chosen.explanation.clone();
@@ -494,7 +515,7 @@ impl Run {
             Err(why) => {
                 let why = format!("the reward service failed: {why}");
                 let report = chosen.report(Err(&why), 0);
-                self.audit_fault = Some(why);
+                self.reward_fault = Some(format!("the audit log could not be read: {why}"));
                 report
             }
         };
@@ -518,7 +539,8 @@ impl Run {
                         .clone()
                         .map(|c| c.report(Err("the audit log was not read"), 0))
                 }),
-                self.audit_fault.as_deref(),
+                self.judges.clone(),
+                self.reward_fault.as_deref(),
                 self.interruption.clone(),
                 facts,
             ),
@@ -622,9 +644,15 @@ impl Run {
             );
             return self.clean_up();
         }
-        let chosen = match &self.rule {
-            Ok(chosen) => chosen.clone(),
-            Err(why) => {
+        // Without a rule the reward service routes the run to its judges, given the trajectory.
+        let (rule, procedure, judge_case) = match (&self.rule, &self.episode) {
+            (Ok(chosen), _) => (Some(chosen.rule.clone()), None, None),
+            (Err(_), Some(episode)) => (
+                None,
+                Some(episode.task().procedure.clone()),
+                Some(report::judge_case(episode)),
+            ),
+            (Err(why), None) => {
                 self.rule_report = Some(Err(why.clone()));
                 return self.clean_up();
             }
@@ -634,11 +662,12 @@ impl Run {
             account_id: self.account_id.clone(),
             region: self.region.clone(),
             window: AuditWindow::of_run(self.episode_started_ms.unwrap_or(self.started_ms)),
-            rule: Some(chosen.rule),
-            procedure: None,
+            rule,
+            procedure,
             bindings: self.provisioned.bindings.clone(),
             exclude_users: self.provisioned.exclude_users.clone(),
             deadline_ms: self.reward_deadline_ms,
+            judge_case,
         }))
     }
 

@@ -2,8 +2,12 @@
 //! the side panel's report): the episode graded against what the rule channel found, a verdict, and
 //! the sentence a writer reads first.
 
+use aca_agent::episode::describe_outcome;
 use aca_agent::{EndReason, Episode, RuleResult};
-use aca_core::{Confidence, ConsoleRun, ModelUsage, Report, RuleReport, Step, StepReport, Verdict};
+use aca_core::{
+    Confidence, ConsoleRun, JudgesDecision, JudgesReport, ModelUsage, Report, RuleReport, Step, StepReport, Verdict,
+};
+use aca_reward::{JudgeCase, JudgedTurn};
 
 /// What the run knows beside the episode.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,13 +34,15 @@ pub enum Interruption {
     Failed(String),
 }
 
-/// Grades `episode` against the rule channel's result (`Err`: why no rule applies) and writes the
-/// report. `audit_fault` is what kept the audit log from being read: the environment failed, so a
-/// verdict that rested on the rule becomes an environment failure.
+/// Grades `episode` against the rule channel's result (`Err`: why no rule applies; then `judges`
+/// decide, when they answered) and writes the report. `reward_fault` is what kept the reward from
+/// being decided (the audit log unread, a judge silent): the environment failed, so a verdict that
+/// rested on the reward becomes an environment failure.
 pub fn build(
     episode: &Episode,
     rule: Result<RuleReport, String>,
-    audit_fault: Option<&str>,
+    judges: Option<JudgesReport>,
+    reward_fault: Option<&str>,
     interruption: Option<Interruption>,
     facts: RunFacts,
 ) -> Report {
@@ -49,10 +55,19 @@ pub fn build(
             };
             (Some(report), result)
         }
-        Err(why) => {
-            failure = Some(format!("no success rule: {why}"));
-            (None, RuleResult::default())
-        }
+        // The judges decide what no audit event can; a disagreement or no answer decides nothing.
+        Err(why) => match judges.as_ref().map(JudgesReport::decision) {
+            Some(JudgesDecision::Success) => (None, RuleResult { matched: Some(true), events: vec![] }),
+            Some(JudgesDecision::Failure) => (None, RuleResult { matched: Some(false), events: vec![] }),
+            Some(JudgesDecision::Disagreed) => {
+                failure = judges.as_ref().map(JudgesReport::sentence);
+                (None, RuleResult::default())
+            }
+            Some(JudgesDecision::Unanswered) | None => {
+                failure = Some(format!("no success rule: {why}"));
+                (None, RuleResult::default())
+            }
+        },
     };
     let graded = aca_agent::Report::of(episode, &rule_result);
     let texts: Vec<String> = episode.steps().iter().map(Step::documented_text).collect();
@@ -94,6 +109,7 @@ pub fn build(
             .collect(),
         defects: graded.defects.clone(),
         rule: rule_report,
+        judges,
         resources: None,
         turns: episode.trajectory().turns.clone(),
         screenshots: Vec::new(),
@@ -115,8 +131,8 @@ pub fn build(
         duration_ms: facts.duration_ms,
         failure,
     };
-    if let Some(fault) = audit_fault {
-        report.audit_log_unread(fault);
+    if let Some(fault) = reward_fault {
+        report.reward_unread(fault);
     }
     report.summary = summary(&report);
     report
@@ -139,6 +155,7 @@ pub fn not_run(procedure_title: &str, why: String, facts: RunFacts) -> Report {
         steps: Vec::new(),
         defects: Vec::new(),
         rule: None,
+        judges: None,
         resources: None,
         turns: Vec::new(),
         screenshots: Vec::new(),
@@ -149,6 +166,49 @@ pub fn not_run(procedure_title: &str, why: String, facts: RunFacts) -> Report {
     };
     report.summary = summary(&report);
     report
+}
+
+/// What the judges are shown about the episode: the task, the documented steps, every action in
+/// words with its Thought and outcome, how it ended and the last page seen.
+pub fn judge_case(episode: &Episode) -> JudgeCase {
+    let procedure = &episode.task().procedure;
+    let turns = &episode.trajectory().turns;
+    JudgeCase {
+        task: procedure.title.clone(),
+        steps: episode.steps().iter().map(Step::documented_text).collect(),
+        expected_result: procedure.expected_result.clone(),
+        turns: turns
+            .iter()
+            .map(|turn| JudgedTurn {
+                step: turn.step.clone(),
+                thought: turn.thought.next_goal.clone(),
+                action: turn.action_in_words(),
+                outcome: turn
+                    .outcome
+                    .as_ref()
+                    .map(describe_outcome)
+                    .unwrap_or_else(|| "not performed".into()),
+            })
+            .collect(),
+        ended: match episode.end().map(|e| &e.reason) {
+            Some(EndReason::Completed { summary }) => format!("the agent said the task is complete: {summary}"),
+            Some(EndReason::Unachievable { reason }) => format!("the agent said the task cannot be done: {reason}"),
+            Some(EndReason::Environment { reason }) => format!("the environment failed: {reason}"),
+            Some(EndReason::Agent { failure }) => {
+                format!("the agent gave up: {}", serde_json::to_string(failure).unwrap_or_default())
+            }
+            None => "the episode did not end by itself".into(),
+        },
+        final_page: turns.last().map(|t| t.observation.clone()).unwrap_or_default(),
+    }
+}
+
+/// What confirmed a defect: the audit log, or the judges where no audit event decides the task.
+fn confirmed_by(report: &Report) -> &'static str {
+    match (&report.rule, &report.judges) {
+        (None, Some(_)) => "the judges",
+        _ => "the audit log",
+    }
 }
 
 /// A text in one pair of quotes (defect texts may come quoted already).
@@ -175,12 +235,16 @@ pub fn summary(report: &Report) -> String {
             match lead {
                 Some(d) => {
                     let count = match confirmed {
-                        n if n == report.defects.len() => format!("{n} defect(s), confirmed by the audit log"),
+                        n if n == report.defects.len() => format!("{n} defect(s), confirmed by {}", confirmed_by(report)),
                         0 => format!(
                             "{} suspected defect(s) (the operation never ran, so a control may be where the agent did not look)",
                             report.defects.len()
                         ),
-                        n => format!("{} defect(s), {n} confirmed by the audit log", report.defects.len()),
+                        n => format!(
+                            "{} defect(s), {n} confirmed by {}",
+                            report.defects.len(),
+                            confirmed_by(report)
+                        ),
                     };
                     format!(
                         "{count}; {} at step {}: the page says {}, the console shows {}.",
@@ -213,6 +277,10 @@ pub fn summary(report: &Report) -> String {
             Some(why) if why.starts_with("stopped by the person") => {
                 format!("Nothing was verified: the run was {why}.")
             }
+            _ if report.judges.as_ref().map(JudgesReport::decision) == Some(JudgesDecision::Disagreed) => format!(
+                "Nothing was verified: no audit event decides this page, and {}.",
+                report.judges.as_ref().map(JudgesReport::sentence).unwrap_or_default()
+            ),
             _ => "Nothing in the audit log can prove or disprove this page.".into(),
         },
     }
@@ -306,7 +374,7 @@ mod tests {
             error: None,
             waited_ms: 15_000,
         };
-        let report = build(&episode, Ok(rule_report.clone()), None, None, facts());
+        let report = build(&episode, Ok(rule_report.clone()), None, None, None, facts());
         assert_eq!(report.steps.len(), 3);
         assert_eq!(report.steps[1].text, "On the VPCs page, click Create VPC.");
         assert!(report.steps.iter().all(|s| s.grade.status != StepStatus::Pass));
@@ -330,6 +398,7 @@ mod tests {
             &episode,
             Err("the page names no operation".into()),
             None,
+            None,
             Some(Interruption::Stopped { at_turn: 2 }),
             facts(),
         );
@@ -338,12 +407,13 @@ mod tests {
             stopped.summary,
             "Nothing was verified: the run was stopped by the person after 2 action(s)."
         );
-        let unruled = build(&episode, Err("the page names no operation".into()), None, None, facts());
+        let unruled = build(&episode, Err("the page names no operation".into()), None, None, None, facts());
         assert_eq!(unruled.rule, None);
         let unread = build(
             &episode,
             Err("the page names no operation".into()),
-            Some("ActionTrail at http://127.0.0.1:9 could not be reached"),
+            None,
+            Some("the audit log could not be read: ActionTrail at http://127.0.0.1:9 could not be reached"),
             None,
             facts(),
         );

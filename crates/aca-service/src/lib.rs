@@ -7,7 +7,8 @@
 //! - `GET /v1/me`: the caller and their accounts (ids and logon names, never keys).
 //! - `POST /v1/runs`, `POST /v1/runs/{id}/requests`, `POST /v1/runs/{id}/reward`,
 //!   `DELETE /v1/runs/{id}`: one run in an assigned account ([`runs`]).
-//! - `POST /v1/reward`: decide any window of an assigned account ([`reward`]).
+//! - `POST /v1/reward`: decide any window of an assigned account ([`reward`]); a task with no
+//!   audit event to decide it goes to the server's two judges ([`judges`]) when it has them.
 //! - `POST /admin/users`, `GET /admin/users`: the admin token makes users and assigns accounts.
 //!
 //! The server's own credentials for an account come from an [`AccountKeys`]: the bundled emulator's
@@ -19,6 +20,7 @@ mod auth;
 #[cfg(feature = "emulator")]
 pub mod emulator;
 mod error;
+pub mod judges;
 pub mod openapi;
 pub mod reward;
 pub mod runs;
@@ -59,6 +61,8 @@ pub struct Companion {
     accounts: Arc<dyn AccountKeys>,
     users: std::sync::RwLock<Users>,
     runs: Mutex<runs::Runs>,
+    /// The judge channel's two judges, when the server is given them.
+    judges: std::sync::OnceLock<aca_reward::Judges>,
 }
 
 impl Companion {
@@ -73,7 +77,19 @@ impl Companion {
             accounts,
             users: std::sync::RwLock::new(users),
             runs: Mutex::new(runs::Runs::default()),
+            judges: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Gives the reward service its two judges, for runs no audit event decides; once only.
+    pub fn set_judges(&self, judges: aca_reward::Judges) -> Result<(), String> {
+        self.judges
+            .set(judges)
+            .map_err(|_| "this server's judges are already set".to_owned())
+    }
+
+    pub fn judges(&self) -> Option<&aca_reward::Judges> {
+        self.judges.get()
     }
 
     /// Adds a user (as `POST /admin/users` does); their token, shown this once.

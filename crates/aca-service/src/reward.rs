@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use aca_reward::Judges;
 use aca_reward::lookup::LookupConfig;
 use aca_reward::service::{self, AuditAccess, FailureKind, RewardRequest, RewardResponse};
 use axum::Json;
@@ -13,8 +14,9 @@ use axum::response::{IntoResponse, Response};
 use crate::error::refuse;
 use crate::{AccountAccess, Caller, Companion};
 
-/// Decides `request` in `account` through its region's ActionTrail endpoint.
-pub async fn decide_for(account: &AccountAccess, request: &RewardRequest) -> RewardResponse {
+/// Decides `request` in `account` through its region's ActionTrail endpoint, or by `judges` when
+/// no rule applies.
+pub async fn decide_for(account: &AccountAccess, request: &RewardRequest, judges: Option<&Judges>) -> RewardResponse {
     let access = AuditAccess {
         endpoint: account.endpoints.resolve("actiontrail", &request.region),
         key: account.key.clone(),
@@ -24,7 +26,7 @@ pub async fn decide_for(account: &AccountAccess, request: &RewardRequest) -> Rew
             LookupConfig::real_cloud()
         },
     };
-    service::decide(request, &access).await
+    service::decide(request, &access, judges).await
 }
 
 pub async fn decide(
@@ -46,5 +48,5 @@ pub async fn decide(
         ))
         .into_response();
     };
-    Json(decide_for(&account, &request).await).into_response()
+    Json(decide_for(&account, &request, companion.judges()).await).into_response()
 }

@@ -7,7 +7,7 @@
 //! - `POST /v1/runs` `{account_id?, procedure, product?, region?, source?}` →
 //!   `201 {id, account_id, login, console_url, region, window, provisioner, told, bindings}`
 //! - `POST /v1/runs/{id}/requests` `{description}` → `{told, bindings}`
-//! - `POST /v1/runs/{id}/reward` `{rule?, procedure?, deadline_ms?}` → a `RewardResponse`
+//! - `POST /v1/runs/{id}/reward` `{rule?, procedure?, deadline_ms?, judge_case?}` → a `RewardResponse`
 //! - `DELETE /v1/runs/{id}` → `{left}`: what could not be destroyed
 
 use std::collections::{BTreeMap, HashMap};
@@ -79,6 +79,9 @@ pub struct RunReward {
     procedure: Option<Procedure>,
     #[serde(default)]
     deadline_ms: Option<u64>,
+    /// What the judges are shown when no rule applies.
+    #[serde(default)]
+    judge_case: Option<aca_reward::JudgeCase>,
 }
 
 fn now_ms() -> i64 {
@@ -269,10 +272,11 @@ pub async fn reward(
                 .map(str::to_owned)
                 .collect(),
             deadline_ms: body.deadline_ms,
+            judge_case: body.judge_case,
         };
         (request, run.account.clone())
     };
-    Json(crate::reward::decide_for(&account, &request).await).into_response()
+    Json(crate::reward::decide_for(&account, &request, companion.judges()).await).into_response()
 }
 
 /// `DELETE /v1/runs/{id}`.

@@ -124,6 +124,7 @@ impl PageRunArgs {
             rule_deadline: None,
             runner,
             runtime_provisioning: true,
+            judges: None,
         }
     }
 }

@@ -80,6 +80,10 @@ pub struct ServeArgs {
     /// Milliseconds an asynchronous state (Starting, Stopping, Pending…) lasts.
     #[arg(long, default_value_t = 2000)]
     pub transition_delay_ms: i64,
+    /// Two LLM judges for the companion's reward service (a TOML file, see `aca server --help`):
+    /// runs of pages no audit event decides are decided by them.
+    #[arg(long, value_name = "FILE", env = "ACA_JUDGES")]
+    pub judges: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -209,9 +213,16 @@ pub async fn start(args: &ServeArgs) -> anyhow::Result<Started> {
     // the reward service) that the browser extension and RL rollouts call with a user token.
     // A console kept in a file keeps its companion users there too.
     let users = (args.db != "memory").then(|| std::path::Path::new(&args.db));
-    let (server, _companion) = aca_service::emulator::serve_with_users(console, args.listen, users)
+    let judges = match &args.judges {
+        Some(path) => Some(aca_service::judges::load(path).map_err(|e| anyhow::anyhow!(e))?),
+        None => None,
+    };
+    let (server, companion) = aca_service::emulator::serve_with_users(console, args.listen, users)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
+    if let Some(judges) = judges {
+        companion.set_judges(judges).map_err(|e| anyhow::anyhow!(e))?;
+    }
     Ok(Started {
         url: server.url.clone(),
         credentials,

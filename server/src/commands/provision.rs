@@ -205,6 +205,7 @@ async fn endpoint(target: &Target) -> anyhow::Result<(String, AccessKey, Option<
         delivery_delay_ms: 0,
         lookup_qps: 20.0,
         transition_delay_ms: 300,
+        judges: None,
     };
     let started = start(&serve).await?;
     println!(

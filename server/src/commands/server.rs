@@ -65,6 +65,20 @@ struct ServeArgs {
     /// Token for the admin API (making users); without it nobody can make users.
     #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
+    /// Two LLM judges for the reward service, in a TOML file; runs of pages no audit event
+    /// decides are decided by them (both yes → 1, both no → 0, disagreement → −1, invalid):
+    ///
+    ///   [[judge]]
+    ///   url = "https://dashscope.aliyuncs.com/compatible-mode/v1"
+    ///   model = "qwen-max"
+    ///   key_file = "keys/judge-a.key"   # the API key alone, mode 0600
+    ///   input_per_mtok = 2.4            # USD per million tokens
+    ///   output_per_mtok = 9.6
+    ///   [[judge]]
+    ///   url = "http://127.0.0.1:8000/v1"
+    ///   model = "qwen3-vl-32b"
+    #[arg(long, value_name = "FILE", env = "ACA_JUDGES", verbatim_doc_comment)]
+    judges: Option<PathBuf>,
 }
 
 pub async fn run(args: ServerArgs) -> anyhow::Result<ExitCode> {
@@ -88,6 +102,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let users = Users::open(&args.users, args.admin_token.as_deref()).map_err(|e| anyhow!(e))?;
     let known = users.list().len();
     let companion = aca_service::Companion::with_users(accounts.clone(), users);
+    let judges = match &args.judges {
+        Some(path) => {
+            let judges = aca_service::judges::load(path).map_err(|e| anyhow!(e))?;
+            let described = judges.describe();
+            companion.set_judges(judges).map_err(|e| anyhow!(e))?;
+            described
+        }
+        None => "none: runs no audit event decides stay unverified (--judges)".to_owned(),
+    };
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
@@ -95,6 +118,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!("companion server ready at {url}");
     println!("  accounts: {} ({})", accounts.ids().join(", "), list.display());
     println!("  users:    {known} kept in {}", args.users.display());
+    println!("  judges:   {judges}");
     if args.admin_token.is_none() {
         println!("  no --admin-token: no user can be made");
     }

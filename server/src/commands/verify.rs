@@ -42,6 +42,7 @@ use crate::verify::{PolicyChoice, Settings, verify_page};
 ///   aca verify page.md --console https://home.console.aliyun.com --user-data-dir ~/.aca-profile \
 ///       --credentials ak.json --account-id 1234567890123456  # a real account
 ///   aca verify page.md --policy llm --model-url http://127.0.0.1:8000/v1 --model qwen3-vl-32b
+///   aca verify page.md --judges judges.toml      # pages no audit event decides go to two judges
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct VerifyArgs {
@@ -131,6 +132,11 @@ pub struct VerifyArgs {
     /// Seconds to wait for the audit events (default: the bundled console's delivery delay plus 3, 12 minutes elsewhere).
     #[arg(long)]
     rule_deadline: Option<u64>,
+    /// Two LLM judges (a TOML file: each `[[judge]]` with url, model, key_file, prices) that decide
+    /// pages no audit event can: both yes → pass, both no → fail, disagreement → invalid. Without
+    /// them such pages end `unverified`.
+    #[arg(long, value_name = "FILE", env = "ACA_JUDGES")]
+    judges: Option<PathBuf>,
     /// Do not save a screenshot after every action.
     #[arg(long)]
     no_screenshots: bool,
@@ -358,6 +364,12 @@ fn settings(args: &VerifyArgs) -> anyhow::Result<Settings> {
         rule_deadline: args.rule_deadline.map(Duration::from_secs),
         runner,
         runtime_provisioning: true,
+        judges: match &args.judges {
+            Some(path) => Some(std::sync::Arc::new(
+                aca_service::judges::load(path).map_err(|e| anyhow::anyhow!(e))?,
+            )),
+            None => None,
+        },
     })
 }
 

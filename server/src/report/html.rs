@@ -82,6 +82,7 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                 }
                 h2 { "Audit log" }
                 @match &report.rule {
+                    None if report.judges.is_some() => p { "No success rule applies to this page: the judges decided instead (below)." },
                     None => p { "No success rule applies to this page: nothing in the audit log proves or disproves it." },
                     Some(rule) => {
                         @if let Some(explanation) = &rule.explanation {
@@ -113,6 +114,27 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                         @if !rule.near_misses.is_empty() {
                             p { "Close, but not matching:" }
                             ul { @for miss in &rule.near_misses { li { (miss) } } }
+                        }
+                    }
+                }
+                @if let Some(judges) = &report.judges {
+                    h2 { "Judges" }
+                    p { "Why judges: " (judges.why_judges) }
+                    p class="rule" { (judges.sentence()) }
+                    table {
+                        tr { th { "Judge" } th { "Answer" } th { "Reason" } th { "Tokens in / out" } th { "Cost (USD)" } }
+                        @for answer in &judges.answers {
+                            tr {
+                                td { (answer.model) br; small { (answer.endpoint) } }
+                                td { @match answer.success {
+                                    Some(true) => strong class="s-pass" { "success" },
+                                    Some(false) => strong class="s-fail" { "failure" },
+                                    None => strong class="s-skipped" { "no answer" },
+                                } }
+                                td { (answer.reason) @if let Some(error) = &answer.error { (error) } }
+                                td { (answer.prompt_tokens) " / " (answer.completion_tokens) }
+                                td { @if let Some(cost) = answer.cost_usd { (format!("{cost:.6}")) } }
+                            }
                         }
                     }
                 }
@@ -263,6 +285,7 @@ mod tests {
                 },
             }],
             rule: None,
+            judges: None,
             resources: None,
             turns: vec![],
             screenshots: vec![],
@@ -283,6 +306,29 @@ mod tests {
         assert!(html.contains("data:image/png;base64,iVBORw=="));
         assert!(html.contains("renamed label"));
         assert!(html.contains("No success rule applies"));
+    }
+
+    #[test]
+    fn the_judges_answers_are_shown_when_they_decided() {
+        let mut report = report();
+        report.judges = Some(JudgesReport {
+            why_judges: "the task has no ActionTrail-verifiable event".into(),
+            answers: ["judge-a", "judge-b"]
+                .map(|model| JudgeAnswer {
+                    model: model.into(),
+                    endpoint: "http://127.0.0.1:1/v1".into(),
+                    success: Some(model == "judge-a"),
+                    reason: format!("{model} looked at the list"),
+                    error: None,
+                    prompt_tokens: 900,
+                    completion_tokens: 20,
+                    cost_usd: None,
+                })
+                .to_vec(),
+        });
+        let html = render(&report, |_| None).into_string();
+        assert!(html.contains("the judges decided instead"), "{html}");
+        assert!(html.contains("judge-b looked at the list") && html.contains("invalid"), "{html}");
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! The rule channel of one headless run: which success rule applies, and the reward service's
-//! decision on the run's request (aca-reward's `service::decide_with`, the same code `/v1/reward`
-//! runs), read from ActionTrail with the account's own key.
+//! The reward of one headless run: which success rule applies, and the reward service's decision on
+//! the run's request (aca-reward's `service`, the same code `/v1/reward` runs), read from
+//! ActionTrail with the account's own key, or asked of the judges when no rule applies.
 
 use aca_openapi::client::AccessKeyPair;
 pub use aca_reward::ChosenRule;
+use aca_reward::Judges;
 use aca_reward::lookup::LookupConfig;
 use aca_reward::service::{self, RewardRequest, RewardResponse};
 
@@ -29,12 +30,13 @@ pub struct AuditAccess<'a> {
     pub bundled: bool,
 }
 
-/// Polls `LookupEvents` for the run's request until the rule matches or the deadline passes. A
-/// request the service cannot take is answered as the service answers it.
-pub async fn check(request: &RewardRequest, access: &AuditAccess<'_>) -> RewardResponse {
+/// Polls `LookupEvents` for the run's request until the rule matches or the deadline passes; a
+/// request no rule applies to goes to `judges`. A request the service cannot take is answered as
+/// the service answers it.
+pub async fn check(request: &RewardRequest, access: &AuditAccess<'_>, judges: Option<&Judges>) -> RewardResponse {
     let chosen = match request.chosen_rule() {
         Ok(chosen) => chosen,
-        Err(refused) => return *refused,
+        Err(refused) => return service::judge(request, *refused, judges).await,
     };
     let server_side = service::AuditAccess {
         endpoint: access.endpoint.to_owned(),

@@ -193,7 +193,7 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                     access_key_secret: &io.account.access_key_secret,
                     bundled: io.account.emulator,
                 };
-                let decided = audit::check(&reward, &access).await;
+                let decided = audit::check(&reward, &access, io.settings.judges.as_deref()).await;
                 run.clock(unix_ms());
                 run.rewarded(Ok(decided))
             }

@@ -50,6 +50,8 @@ pub struct Settings {
     /// Whether the agent's `request_resource` is answered by the ResourceCoder during the episode
     /// (off for the empty-account runs of `aca bench ablation`).
     pub runtime_provisioning: bool,
+    /// The judge channel's two judges, for pages no audit event decides.
+    pub judges: Option<std::sync::Arc<aca_reward::Judges>>,
 }
 
 /// One verification with what a benchmark needs besides the report.
