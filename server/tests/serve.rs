@@ -7,20 +7,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aca_model::random::{RandomShape, write_random_checkpoint};
-use common::serve::{Server, TOKEN, post, sse};
+use common::serve::{Server, TOKEN, checkpoint, post, sse};
 use serde_json::{Value, json};
-
-/// The small random model with Qwen3's real tokenizer and chat template.
-fn checkpoint(dir: &Path) -> PathBuf {
-    let model = dir.join("qwen3-tiny");
-    write_random_checkpoint(&model, &RandomShape::small(), 11).unwrap();
-    let text = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/aca-model/tests/fixtures/text/qwen3");
-    for file in ["tokenizer.json.gz", "tokenizer_config.json"] {
-        std::fs::copy(text.join(file), model.join(file)).unwrap();
-    }
-    model
-}
 
 fn serve(model: &Path) -> Server {
     common::serve::serve(model, &["--max-batch", "4", "--max-context", "2048"])

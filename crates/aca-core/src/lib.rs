@@ -37,6 +37,6 @@ pub use procedure::{
 pub use report::{ConsoleRun, EventSummary, ModelUsage, Report, RuleReport, Screenshot, StepReport};
 pub use secret::{SecretKind, SecretRef};
 pub use rule::{EventMatcher, ParameterCondition, ParameterTest, SuccessRule};
-pub use task::TaskSpec;
+pub use task::{Difficulty, TaskSpec};
 pub use trail::{EventRw, EventType, IdentityType, ReferencedResources, TrailEvent, UserIdentity};
 pub use verdict::{Confidence, Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};

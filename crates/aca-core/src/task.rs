@@ -18,6 +18,33 @@ pub struct TaskSpec {
     /// What must exist first; `None` for procedures that start from an empty account.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<ResourceMeta>,
+    /// How hard the task is for an agent, for the benchmark's results by difficulty.
+    #[serde(default, skip_serializing_if = "Difficulty::is_standard")]
+    pub difficulty: Difficulty,
+}
+
+/// A task's difficulty as its sidecar states it: `hard` for long procedures (in the corpus, seven or
+/// more numbered steps and sub-steps: wizards, details pages reached through a list, dialogs within
+/// dialogs), `standard` otherwise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    #[default]
+    Standard,
+    Hard,
+}
+
+impl Difficulty {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Standard => "standard",
+            Self::Hard => "hard",
+        }
+    }
+
+    fn is_standard(&self) -> bool {
+        *self == Self::Standard
+    }
 }
 
 fn default_region() -> String {

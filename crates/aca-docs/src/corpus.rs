@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::DocError;
 
 /// The keys a sidecar may have at its top level.
-const SIDECAR_KEYS: &[&str] = &["profile", "product", "region", "rule", "meta", "expected_drift"];
+const SIDECAR_KEYS: &[&str] = &["profile", "product", "region", "rule", "meta", "difficulty", "expected_drift"];
 
 /// One page of the corpus with everything its sidecar declares.
 #[derive(Debug, Clone)]

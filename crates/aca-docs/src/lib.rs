@@ -17,6 +17,7 @@ mod html;
 mod markdown;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real_pages;
+pub mod split;
 mod sentence;
 
 pub use aca_core::procedure::*;

@@ -305,3 +305,20 @@ fn a_sidecar_is_a_task_spec() {
     let task: TaskSpec = toml::from_str(SIDECAR).unwrap();
     assert_eq!(task.product, "vpc");
 }
+
+#[test]
+fn every_page_is_in_exactly_one_set_of_the_split_and_the_test_set_covers_every_product() {
+    use aca_docs::split::{Split, SplitSet};
+    let dir = corpus_dir();
+    let split = Split::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let pages: Vec<PathBuf> = corpus().into_iter().map(|p| p.path).collect();
+    assert_eq!(split.problems(&dir, &pages), Vec::<String>::new());
+    let tested: std::collections::BTreeSet<&str> = pages
+        .iter()
+        .filter(|p| split.set_of(&dir, p) == Some(SplitSet::Test))
+        .filter_map(|p| p.parent()?.file_name()?.to_str())
+        .collect();
+    let products: std::collections::BTreeSet<&str> =
+        pages.iter().filter_map(|p| p.parent()?.file_name()?.to_str()).collect();
+    assert_eq!(tested, products, "every product has a topic in the test set");
+}

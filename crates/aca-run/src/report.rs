@@ -5,7 +5,8 @@
 use aca_agent::episode::describe_outcome;
 use aca_agent::{EndReason, Episode, RuleResult};
 use aca_core::{
-    Confidence, ConsoleRun, JudgesDecision, JudgesReport, ModelUsage, Report, RuleReport, Step, StepReport, Verdict,
+    Confidence, ConsoleRun, JudgesDecision, JudgesReport, ModelUsage, Report, RuleReport, Step, StepReport, Turn,
+    Verdict,
 };
 use aca_reward::{JudgeCase, JudgedTurn};
 
@@ -172,11 +173,47 @@ pub fn not_run(procedure_title: &str, why: String, facts: RunFacts) -> Report {
 /// words with its Thought and outcome, how it ended and the last page seen.
 pub fn judge_case(episode: &Episode) -> JudgeCase {
     let procedure = &episode.task().procedure;
-    let turns = &episode.trajectory().turns;
+    let ended = match episode.end().map(|e| &e.reason) {
+        Some(EndReason::Completed { summary }) => format!("the agent said the task is complete: {summary}"),
+        Some(EndReason::Unachievable { reason }) => format!("the agent said the task cannot be done: {reason}"),
+        Some(EndReason::Environment { reason }) => format!("the environment failed: {reason}"),
+        Some(EndReason::Agent { failure }) => {
+            format!("the agent gave up: {}", serde_json::to_string(failure).unwrap_or_default())
+        }
+        None => "the episode did not end by itself".into(),
+    };
     JudgeCase {
-        task: procedure.title.clone(),
-        steps: episode.steps().iter().map(Step::documented_text).collect(),
         expected_result: procedure.expected_result.clone(),
+        ..judged(
+            &procedure.title,
+            episode.steps().iter().map(Step::documented_text).collect(),
+            &episode.trajectory().turns,
+            ended,
+        )
+    }
+}
+
+/// The same case from a finished run's report (for judging runs the rule channel decided, to
+/// measure the judges against it).
+pub fn judge_case_of_report(report: &Report) -> JudgeCase {
+    let ended = match (report.turns.last(), &report.failure) {
+        (Some(last), None) => format!("the agent's last action: {}", last.action_in_words()),
+        (Some(last), Some(why)) => format!("the agent's last action: {}; the run ended: {why}", last.action_in_words()),
+        (None, why) => why.clone().unwrap_or_else(|| "the agent took no action".into()),
+    };
+    judged(
+        &report.title,
+        report.steps.iter().map(|s| s.text.clone()).collect(),
+        &report.turns,
+        ended,
+    )
+}
+
+fn judged(title: &str, steps: Vec<String>, turns: &[Turn], ended: String) -> JudgeCase {
+    JudgeCase {
+        task: title.to_owned(),
+        steps,
+        expected_result: None,
         turns: turns
             .iter()
             .map(|turn| JudgedTurn {
@@ -190,15 +227,7 @@ pub fn judge_case(episode: &Episode) -> JudgeCase {
                     .unwrap_or_else(|| "not performed".into()),
             })
             .collect(),
-        ended: match episode.end().map(|e| &e.reason) {
-            Some(EndReason::Completed { summary }) => format!("the agent said the task is complete: {summary}"),
-            Some(EndReason::Unachievable { reason }) => format!("the agent said the task cannot be done: {reason}"),
-            Some(EndReason::Environment { reason }) => format!("the environment failed: {reason}"),
-            Some(EndReason::Agent { failure }) => {
-                format!("the agent gave up: {}", serde_json::to_string(failure).unwrap_or_default())
-            }
-            None => "the episode did not end by itself".into(),
-        },
+        ended,
         final_page: turns.last().map(|t| t.observation.clone()).unwrap_or_default(),
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! `aca bench verify` verifies the example pages on the UI profile each was written for and on the
 //! other one, times a plain script doing the same clicks, and scores the runs (`verify::bench`).
-//! `aca bench real-pages`, `aca bench provision` and `aca bench ablation` live beside it.
+//! `aca bench real-pages`, `aca bench provision`, `aca bench ablation` and `aca bench agent` live
+//! beside it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,6 +36,7 @@ enum BenchCommand {
     /// Provision + verify + destroy of a typical META against the in-process emulator.
     Provision(super::bench_provision::ProvisionBenchArgs),
     Ablation(super::bench_ablation::AblationArgs),
+    Agent(super::bench_agent::AgentBenchArgs),
     RealPages(super::bench_real::RealPagesArgs),
 }
 
@@ -132,23 +134,16 @@ impl PageRunArgs {
 impl BenchRunArgs {
     /// The example pages under `dir` (each with its sidecar), in path order; the first `--pages` only.
     pub async fn load_pages(&self) -> anyhow::Result<Vec<BenchPage>> {
-        let mut sources = page::pages_in(&self.dir)?;
-        sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+        let mut sources = example_pages(&self.dir)?;
         if let Some(n) = self.runs.pages {
             sources.truncate(n);
         }
         let mut pages = Vec::new();
         for source in &sources {
-            let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
-            let written_for: ProfileId = corpus
-                .task
-                .profile
-                .parse()
-                .map_err(|e| anyhow::anyhow!("{}: {e}", source.display()))?;
-            let input = page::load(&source.display().to_string()).await?;
+            let (corpus, input) = read_example(source).await?;
             pages.push(BenchPage {
+                written_for: written_for(&corpus)?,
                 input,
-                written_for,
                 expected: corpus.expected_drift,
             });
         }
@@ -157,11 +152,35 @@ impl BenchRunArgs {
     }
 }
 
+/// The Markdown pages under `dir`, in path order.
+pub(super) fn example_pages(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut sources = page::pages_in(dir)?;
+    sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    Ok(sources)
+}
+
+/// An example page with its sidecar, and the page as `aca verify` reads it.
+pub(super) async fn read_example(source: &Path) -> anyhow::Result<(aca_docs::corpus::CorpusPage, PageInput)> {
+    let corpus = load_page(source).with_context(|| format!("{} is not an example page", source.display()))?;
+    let input = page::load(&source.display().to_string()).await?;
+    Ok((corpus, input))
+}
+
+/// The console release an example page was written for, as its sidecar says.
+pub(super) fn written_for(corpus: &aca_docs::corpus::CorpusPage) -> anyhow::Result<ProfileId> {
+    corpus
+        .task
+        .profile
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", corpus.path.display()))
+}
+
 pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         BenchCommand::Verify(args) => verify(args).await,
         BenchCommand::Provision(args) => super::bench_provision::run_provision(args).await,
         BenchCommand::Ablation(args) => super::bench_ablation::run(args).await,
+        BenchCommand::Agent(args) => super::bench_agent::run(args).await,
         BenchCommand::RealPages(args) => super::bench_real::run(args).await,
     }
 }
@@ -245,10 +264,7 @@ async fn verify(args: VerifyBenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn bench_page(args: &VerifyBenchArgs, target: &ConsoleTarget, page: &BenchPage) -> PageResult {
-    let other_profile = match page.written_for {
-        ProfileId::Y2024 => ProfileId::Y2026,
-        ProfileId::Y2026 => ProfileId::Y2024,
-    };
+    let other_profile = page.written_for.other();
     let own_settings = settings(args, page.written_for, &args.out.join("own"));
     let (home, measures, _) = run_once(target, &page.input, &own_settings).await;
     let reference = match measures {

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod api;
 pub mod bench;
 pub mod bench_ablation;
+pub mod bench_agent;
 pub mod bench_provision;
 pub mod bench_real;
 pub mod console;

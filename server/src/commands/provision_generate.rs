@@ -207,6 +207,7 @@ async fn one(
                 region: page.region.clone(),
                 rule,
                 meta: None,
+                difficulty: Default::default(),
             })
         }
     };

@@ -6,9 +6,11 @@
 //! provisioning, the model, the reward service), `page` reads the page and what lies beside it,
 //! `target` is the console and its accounts, `audit` the rule channel.
 
+pub mod agent_score;
 pub mod audit;
 pub mod bench;
 pub mod drive;
+pub mod judge_agreement;
 pub mod page;
 pub mod provision;
 pub mod real_bench;

@@ -84,7 +84,7 @@ impl RunningConsole {
 
 /// Without the caller's `ACA_*` settings and Alibaba Cloud credentials: a test must not borrow the
 /// caller's accounts, tokens or model endpoint.
-fn without_caller_env(mut command: Command) -> Command {
+pub fn without_caller_env(mut command: Command) -> Command {
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         if (name.starts_with("ACA_") && name != "ACA_LOG") || name.starts_with("ALIBABA_CLOUD_") {

@@ -2,7 +2,9 @@
 //! token, called over plain HTTP, killed when dropped.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use aca_model::random::{RandomShape, write_random_checkpoint};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -26,6 +28,17 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The small random Qwen3 model with Qwen3's real tokenizer and chat template, written under `dir`.
+pub fn checkpoint(dir: &Path) -> PathBuf {
+    let model = dir.join("qwen3-tiny");
+    write_random_checkpoint(&model, &RandomShape::small(), 11).unwrap();
+    let text = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/aca-model/tests/fixtures/text/qwen3");
+    for file in ["tokenizer.json.gz", "tokenizer_config.json"] {
+        std::fs::copy(text.join(file), model.join(file)).unwrap();
+    }
+    model
 }
 
 /// `aca serve --model MODEL --listen 127.0.0.1:0 ARGS…`, once it printed its address.

@@ -93,6 +93,14 @@ pub enum ProfileId {
 impl ProfileId {
     pub const ALL: [ProfileId; 2] = [ProfileId::Y2024, ProfileId::Y2026];
 
+    /// The release a page written for this one drifts against.
+    pub fn other(self) -> ProfileId {
+        match self {
+            ProfileId::Y2024 => ProfileId::Y2026,
+            ProfileId::Y2026 => ProfileId::Y2024,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ProfileId::Y2024 => "2024",
