@@ -140,6 +140,9 @@ pub struct StepRecord {
     pub as_written: bool,
     pub findings: Vec<Finding>,
     pub note: Option<String>,
+    /// A policy said how the step's targets were found (the scripted policy does; a model and a
+    /// person do not): the trajectory grader then takes its findings as hints.
+    pub grounded: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,6 +218,7 @@ impl Episode {
                 as_written: true,
                 findings: Vec::new(),
                 note: None,
+                grounded: false,
             })
             .collect();
         Episode {
@@ -446,6 +450,16 @@ impl Episode {
     }
 
     fn apply_event(&mut self, event: StepEvent) {
+        let step = match &event {
+            StepEvent::Done { step, .. }
+            | StepEvent::Unverified { step, .. }
+            | StepEvent::Skipped { step, .. }
+            | StepEvent::PartlySkipped { step, .. }
+            | StepEvent::Failed { step, .. } => *step,
+        };
+        if let Some(record) = self.records.get_mut(step) {
+            record.grounded = true;
+        }
         match event {
             StepEvent::Done { step, note } => {
                 // A step found unverified stays so, whatever was done after (a form the page
@@ -530,6 +544,7 @@ impl Episode {
             }
             if let Some(record) = self.records.get_mut(step) {
                 if let Some(grounding) = &decision.grounding {
+                    record.grounded = true;
                     record.as_written &= grounding.as_written;
                     if let Some(finding) = &grounding.finding
                         && !record.findings.contains(finding)

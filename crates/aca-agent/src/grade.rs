@@ -1,13 +1,16 @@
 //! Grading: each documented step's [`StepGrade`] and the typed [`Defect`]s, from the episode's step
 //! records, how it ended and what the rule channel found.
 //!
-//! A finding becomes a defect only on a step with at least one failed attempt: a step that was not
-//! found as written is always looked for again (another strategy) before the page is blamed.
+//! The findings come from the trajectory grader ([`crate::review`]): a policy's own finding
+//! becomes a defect only on a step with at least one failed attempt (a step that was not found as
+//! written is always looked for again before the page is blamed), and only if the trajectory does
+//! not contradict it; what the grader reads from the trajectory itself counts as it stands.
 
 use aca_core::{Confidence, Defect, DefectKind, Evidence, StepGrade, StepStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::episode::{EndReason, Episode, EpisodeEnd, StepRecord, StepState};
+use crate::review::StepReview;
 use crate::model::ModelCall;
 use crate::verdict::decide;
 
@@ -48,8 +51,10 @@ impl Report {
                 turns: episode.trajectory().turns.len() as u32,
             },
         });
+        let reviews = crate::review::review(episode.steps(), episode.records(), &episode.trajectory().turns);
         let grading = grade(
             episode.records(),
+            &reviews,
             &reason,
             episode.task().procedure.expected_result.as_deref(),
             rule,
@@ -67,22 +72,31 @@ impl Report {
     }
 }
 
-/// Grades every step and types every finding.
-pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&str>, rule: &RuleResult) -> Grading {
+/// Grades every step and types every finding the trajectory grader stands behind (`reviews`,
+/// aligned with `records`).
+pub fn grade(
+    records: &[StepRecord],
+    reviews: &[StepReview],
+    end: &EndReason,
+    expected_result: Option<&str>,
+    rule: &RuleResult,
+) -> Grading {
     let completed = matches!(end, EndReason::Completed { .. });
     let succeeded = completed && rule.matched != Some(false);
     // Only the audit log showing the operation done proves the page's own way is gone.
     let confirmed = completed && rule.matched == Some(true);
     let mut grades = Vec::new();
     let mut defects = Vec::new();
-    for record in records {
-        let drifted = !record.as_written || !record.findings.is_empty();
+    let none = StepReview::default();
+    for (i, record) in records.iter().enumerate() {
+        let review = reviews.get(i).unwrap_or(&none);
+        let drifted = !record.as_written || !review.findings.is_empty();
         let (status, note) = match record.state {
             StepState::NotReached => (StepStatus::Skipped, Some("not reached".to_owned())),
             StepState::Working if !completed => (StepStatus::Fail, Some("the run stopped on this step".to_owned())),
             StepState::Done | StepState::Working => (
                 if drifted { StepStatus::Warning } else { StepStatus::Pass },
-                record.note.clone(),
+                record.note.clone().or_else(|| review.note.clone()),
             ),
             StepState::Unverified => (
                 StepStatus::Warning,
@@ -106,11 +120,8 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
             note,
             verified: record.state != StepState::Unverified,
         });
-        if record.attempts == 0 {
-            // Never a defect on the first try: nothing was looked for again.
-            continue;
-        }
-        for finding in &record.findings {
+        for reviewed in review.findings.iter().filter(|r| r.counts) {
+            let finding = &reviewed.finding;
             let kind = finding.kind.defect_kind(succeeded);
             let repeated = defects.iter().any(|d: &Defect| {
                 d.kind == kind
@@ -136,6 +147,7 @@ pub fn grade(records: &[StepRecord], end: &EndReason, expected_result: Option<&s
                     elements: finding.evidence.clone(),
                     screenshot: None,
                     events: rule.events.clone(),
+                    turn: reviewed.turn.map(|t| t as u32),
                 },
             });
         }
@@ -162,6 +174,12 @@ mod tests {
     use super::*;
     use crate::policy::{Finding, FindingKind};
 
+    /// Grades records whose findings are the policy's, with no trajectory to read.
+    fn graded_records(records: &[StepRecord], end: &EndReason, expected: Option<&str>, rule: &RuleResult) -> Grading {
+        let reviews = crate::review::review(&[], records, &[]);
+        grade(records, &reviews, end, expected, rule)
+    }
+
     fn record(number: &str, state: StepState, attempts: u32, findings: Vec<Finding>) -> StepRecord {
         StepRecord {
             number: number.into(),
@@ -172,6 +190,7 @@ mod tests {
             as_written: findings.is_empty(),
             findings,
             note: None,
+            grounded: true,
         }
     }
 
@@ -193,7 +212,7 @@ mod tests {
         };
         let mut passed_over = record("2", StepState::Unverified, 0, vec![]);
         passed_over.note = Some("the step names no control".into());
-        let graded = grade(
+        let graded = graded_records(
             &[record("1", StepState::Done, 0, vec![]), passed_over],
             &completed,
             None,
@@ -216,7 +235,7 @@ mod tests {
             matched: Some(true),
             events: vec!["e1".into()],
         };
-        let first_try = grade(
+        let first_try = graded_records(
             &[record("6", StepState::Done, 0, vec![renamed()])],
             &completed,
             None,
@@ -224,7 +243,7 @@ mod tests {
         );
         assert!(first_try.defects.is_empty());
         assert_eq!(first_try.grades[0].status, StepStatus::Warning);
-        let retried = grade(
+        let retried = graded_records(
             &[record("6", StepState::Done, 1, vec![renamed()])],
             &completed,
             None,
@@ -242,7 +261,7 @@ mod tests {
             record("1", StepState::Done, 0, vec![]),
             record("2", StepState::Done, 0, vec![]),
         ];
-        let grading = grade(
+        let grading = graded_records(
             &records,
             &completed,
             Some("The VPC appears."),
@@ -265,7 +284,7 @@ mod tests {
             record("2", StepState::Working, 2, vec![]),
             record("3", StepState::NotReached, 0, vec![]),
         ];
-        let grading = grade(&records, &stopped, None, &RuleResult::default());
+        let grading = graded_records(&records, &stopped, None, &RuleResult::default());
         let statuses: Vec<_> = grading.grades.iter().map(|g| g.status).collect();
         assert_eq!(statuses, vec![StepStatus::Pass, StepStatus::Fail, StepStatus::Skipped]);
     }

@@ -9,7 +9,9 @@
 //! - [`prompt`] renders the system prompt and each turn's user message (page text in data blocks);
 //! - [`parse`] reads a model's reply into one Thought and one action, tolerantly;
 //! - [`policy`] holds the scripted policy (no model) and the LLM policy (OpenAI-compatible requests);
-//! - [`mod@grade`] and [`mod@verdict`] turn an episode into step grades, typed defects and a verdict.
+//! - [`review`] reads a finished trajectory for differences between the page and the console,
+//!   whoever acted; [`mod@grade`] and [`mod@verdict`] turn them into step grades, typed defects and
+//!   a verdict.
 
 pub mod authenticator;
 pub mod episode;
@@ -19,6 +21,7 @@ pub mod model;
 pub mod parse;
 pub mod policy;
 pub mod prompt;
+pub mod review;
 pub mod task;
 pub mod verdict;
 

@@ -125,4 +125,8 @@ pub struct Evidence {
     /// `eventId`s of the audit events involved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<String>,
+    /// The turn (1-based) whose page shows the difference; its marked screenshot is the report's
+    /// picture of the moment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
 }

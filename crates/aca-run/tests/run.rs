@@ -95,6 +95,16 @@ fn page(url: &str) -> Observation {
     }
 }
 
+/// A page showing elements named `names` (indices 1, 2, …).
+fn page_with(url: &str, names: &[&str]) -> Observation {
+    Observation {
+        url: url.into(),
+        title: "VPCs".into(),
+        elements: names.iter().zip(1..).map(|(name, index)| element(index, name)).collect(),
+        ..Observation::default()
+    }
+}
+
 fn rule() -> ChosenRule {
     ChosenRule {
         rule: serde_json::from_str(r#"{"events":[{"event_name":"CreateVpc"}]}"#).unwrap(),
@@ -298,6 +308,59 @@ fn step_mode_records_what_really_happened() {
         report.rule.as_ref().and_then(|r| r.error.as_deref()),
         Some("the audit log was not read: the run was stopped")
     );
+}
+
+#[test]
+fn a_step_the_person_took_over_is_graded_from_the_pages_before_and_after() {
+    let mut run = Run::new(plan(true), 0);
+    assert_eq!(started(&mut run, 10), Request::Observe);
+    // Step 1 as proposed.
+    assert!(matches!(run.observed(Ok(page("https://c/vpc"))), Request::Propose(_)));
+    assert!(matches!(run.decide(Decision::Approve), Request::Act(_)));
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+    // Step 2 names "Create VPC", which this console does not show: the person does it instead.
+    let without = page_with("https://c/vpc", &["Add VPC", "Refresh", "Next"]);
+    assert!(matches!(run.observed(Ok(without)), Request::Propose(_)));
+    assert_eq!(run.decide(Decision::TakeOver), Request::AwaitHandBack);
+    assert_eq!(run.handed_back(), Request::Observe);
+    // Step 3 as proposed on the page the person left, then the end.
+    assert!(matches!(
+        run.observed(Ok(page_with("https://c/vpc/new", &["Name", "CIDR", "OK"]))),
+        Request::Propose(_)
+    ));
+    assert!(matches!(run.decide(Decision::Approve), Request::Act(_)));
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+    let mut next = run.observed(Ok(page("https://c/vpc")));
+    let next = loop {
+        next = match next {
+            Request::Propose(_) => run.decide(Decision::Approve),
+            Request::Act(_) => {
+                assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+                run.observed(Ok(page("https://c/vpc")))
+            }
+            other => break other,
+        };
+    };
+    let Request::Reward(_) = next else {
+        panic!("the run does not ask for its reward: {next:?}");
+    };
+    assert_eq!(run.rewarded(Ok(met())), Request::CleanUp);
+    let report = finished(run.cleaned(Vec::new()));
+
+    let step = &report.steps[1].grade;
+    assert_eq!(step.step, "2");
+    assert!(
+        step.note.as_deref().unwrap_or_default().contains("the person, who took over"),
+        "{step:?}"
+    );
+    let defect = report
+        .defects
+        .iter()
+        .find(|d| d.step == "2")
+        .unwrap_or_else(|| panic!("the taken-over step is not graded: {:#?}", report.defects));
+    assert_eq!(defect.documented, "Create VPC");
+    assert!(defect.evidence.elements[0].contains("the person took over"), "{defect:?}");
+    assert_eq!(defect.evidence.turn, Some(2));
 }
 
 #[test]

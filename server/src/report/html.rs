@@ -59,7 +59,10 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                                 td {
                                     @for line in &defect.evidence.elements { code { (line) } br; }
                                     @for event in &defect.evidence.events { "event " code { (event) } br; }
-                                    @if let Some(path) = &defect.evidence.screenshot { (image(path, &screenshot)) }
+                                    @if let Some(turn) = defect.evidence.turn { "seen at turn " (turn) br; }
+                                    @if let Some(path) = defect.evidence.screenshot.as_deref().or_else(|| moment(report, defect.evidence.turn)) {
+                                        (image(path, &screenshot))
+                                    }
                                 }
                             }
                         }
@@ -232,6 +235,14 @@ fn defect_label(kind: DefectKind) -> &'static str {
     }
 }
 
+/// The marked screenshot of the page a turn (1-based) acted on: the one taken after the turn
+/// before it, else the turn's own.
+fn moment(report: &Report, turn: Option<u32>) -> Option<&str> {
+    let turn = turn? as usize;
+    let shot = |index: usize| report.screenshots.iter().find(|s| s.turn == index).map(|s| s.path.as_str());
+    turn.checked_sub(2).and_then(shot).or_else(|| turn.checked_sub(1).and_then(shot))
+}
+
 /// The rule's events in words: `CreateVpc on Vpc (ApiCall) where VpcName = "web-vpc", and …`.
 fn rule_in_words(rule: &aca_core::SuccessRule) -> String {
     let events: Vec<String> = rule.events.iter().map(aca_run::report::describe_matcher).collect();
@@ -306,6 +317,29 @@ mod tests {
         assert!(html.contains("data:image/png;base64,iVBORw=="));
         assert!(html.contains("renamed label"));
         assert!(html.contains("No success rule applies"));
+    }
+
+    #[test]
+    fn a_defect_shows_the_marked_screenshot_of_the_page_its_turn_acted_on() {
+        let mut report = report();
+        report.defects[0].evidence = Evidence {
+            turn: Some(3),
+            ..Default::default()
+        };
+        report.screenshots = ["shots/001.png", "shots/002.png", "shots/003.png"]
+            .iter()
+            .enumerate()
+            .map(|(turn, path)| Screenshot {
+                turn,
+                step: None,
+                path: (*path).into(),
+            })
+            .collect();
+        let html = render(&report, |path| (path == "shots/002.png").then(|| vec![1, 2, 3])).into_string();
+        assert!(html.contains("seen at turn 3"), "{html}");
+        assert!(html.contains("data:image/png;base64,AQID"), "the page turn 3 acted on is the one after turn 2");
+        report.defects[0].evidence.turn = Some(0);
+        render(&report, |_| None);
     }
 
     #[test]

@@ -1,0 +1,528 @@
+//! The trajectory grader: reads a finished trajectory (the documented steps, each turn's page, the
+//! action performed and its outcome, the model's Thoughts and its `Doc check:` claims) and says,
+//! step by step, where the page and the console differ, with evidence, whoever acted: the scripted
+//! policy, a model, or a person who took over in step mode.
+//!
+//! A policy's own findings are hints: kept (as before, only after a failed attempt) unless the
+//! trajectory contradicts them. A step no policy grounded (a model's, a person's) is read from the
+//! trajectory alone: the documented label that was not on the page and the similar control used
+//! instead, a required field no step mentions, a taken-over step whose labels were nowhere. A
+//! model's claim is kept only when the pages it saw support it.
+
+use aca_core::{Action, ActionOutcome, GuiAction, Step, Turn};
+
+use crate::episode::StepRecord;
+use crate::label::{LabelMatch, is_confirm_label, match_label, same_name};
+use crate::policy::{Finding, FindingKind};
+
+/// The prefix of a model's claim about the documentation, on a line of its reply.
+pub const DOC_CHECK: &str = "Doc check:";
+
+/// One difference the grader stands behind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reviewed {
+    pub finding: Finding,
+    /// The turn (1-based) whose page shows it.
+    pub turn: Option<usize>,
+    /// Where it came from, for the report's evidence.
+    pub source: Source,
+    /// Whether it may become a defect: a policy's hint only after a failed attempt at the step.
+    pub counts: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The policy's own finding, confirmed by the trajectory.
+    Policy,
+    /// Read from the trajectory where no policy grounded the step.
+    Trajectory,
+    /// A model's `Doc check:` claim the trajectory supports.
+    Claim,
+}
+
+/// What the grader found at one documented step (aligned with the episode's records).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StepReview {
+    pub findings: Vec<Reviewed>,
+    /// How the step was done when nobody's grounding says (a person took it over).
+    pub note: Option<String>,
+}
+
+/// Reviews every step of `steps` (with their `records`, in the same order) against `turns`.
+pub fn review(steps: &[Step], records: &[StepRecord], turns: &[Turn]) -> Vec<StepReview> {
+    let mut reviews: Vec<StepReview> = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        let step = steps.get(i);
+        let at_step: Vec<(usize, &Turn)> = turns
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.step.as_deref() == Some(record.number.as_str()))
+            .collect();
+        let mut review = StepReview::default();
+        for finding in &record.findings {
+            if !contradicted(finding, &at_step) {
+                review.findings.push(Reviewed {
+                    finding: finding.clone(),
+                    turn: turn_showing(&finding.observed, &at_step),
+                    source: Source::Policy,
+                    counts: record.attempts > 0,
+                });
+            }
+        }
+        if let Some(step) = step {
+            let mut found = taken_over(step, &at_step, turns);
+            if !record.grounded {
+                found.extend(discovered(step, steps, &at_step));
+            }
+            for found in found {
+                push_new(&mut review, found);
+            }
+            review.note = taken_over_note(&at_step);
+        }
+        reviews.push(review);
+    }
+    for (i, claim) in claims(turns) {
+        let Some(index) = records.iter().position(|r| r.number == claim.step) else {
+            continue;
+        };
+        let at_step: Vec<(usize, &Turn)> = turns
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.step.as_deref() == Some(claim.step.as_str()))
+            .collect();
+        if let Some(found) = supported(&claim, &at_step, turns, i) {
+            push_new(&mut reviews[index], found);
+        }
+    }
+    reviews
+}
+
+/// A finding not already there (the same kind and labels at the same step is one difference).
+fn push_new(review: &mut StepReview, found: Reviewed) {
+    let known = review.findings.iter().any(|r| {
+        r.finding.kind == found.finding.kind
+            && same_name(&r.finding.documented, &found.finding.documented)
+            && (r.finding.observed.is_empty() || same_name(&r.finding.observed, &found.finding.observed))
+    });
+    if !known {
+        review.findings.push(found);
+    }
+}
+
+/// A hint the trajectory contradicts: a control said to be renamed or gone was used under its
+/// documented name in that very step.
+fn contradicted(finding: &Finding, at_step: &[(usize, &Turn)]) -> bool {
+    matches!(finding.kind, FindingKind::Renamed | FindingKind::Absent)
+        && !finding.documented.is_empty()
+        && at_step.iter().any(|(_, turn)| {
+            turn.outcome.as_ref().is_some_and(took_effect)
+                && target(turn).is_some_and(|(_, name)| match_label(&finding.documented, &name) == Some(LabelMatch::Exact))
+        })
+}
+
+fn took_effect(outcome: &ActionOutcome) -> bool {
+    matches!(outcome, ActionOutcome::Done { .. } | ActionOutcome::Navigated { .. })
+}
+
+/// The role and name of the element a turn acted on, as its page showed it.
+fn target(turn: &Turn) -> Option<(String, String)> {
+    match &turn.action {
+        Action::Gui(gui) => gui
+            .index()
+            .and_then(|index| aca_core::observation::named_in_text(&turn.observation, index)),
+        Action::Control(_) => None,
+    }
+}
+
+/// Whether a page (a turn's observation text) shows an element named `label` as written.
+fn shows(page: &str, label: &str) -> bool {
+    elements(page).any(|(_, _, name)| match_label(label, &name) == Some(LabelMatch::Exact))
+}
+
+/// `(line, role, name)` of every indexed element of an observation's text.
+fn elements(page: &str) -> impl Iterator<Item = (&str, String, String)> {
+    page.lines().filter_map(|line| {
+        let trimmed = line.trim_start().trim_start_matches('*');
+        let index: u32 = trimmed.strip_prefix('[')?.split(']').next()?.parse().ok()?;
+        let (role, name) = aca_core::observation::named_in_text(trimmed, index)?;
+        Some((line.trim(), role, name))
+    })
+}
+
+/// The element line of `name` on the first page of the step that shows it.
+fn line_showing(name: &str, at_step: &[(usize, &Turn)]) -> Option<(usize, String)> {
+    at_step.iter().find_map(|(i, turn)| {
+        elements(&turn.observation)
+            .find(|(_, _, n)| match_label(name, n) == Some(LabelMatch::Exact))
+            .map(|(line, _, _)| (*i + 1, line.to_owned()))
+    })
+}
+
+fn turn_showing(name: &str, at_step: &[(usize, &Turn)]) -> Option<usize> {
+    (!name.is_empty()).then(|| line_showing(name, at_step).map(|(turn, _)| turn)).flatten()
+}
+
+/// Roles a documented label can be clicked as.
+fn clickable(role: &str) -> bool {
+    matches!(
+        role,
+        "button" | "link" | "menuitem" | "tab" | "option" | "treeitem" | "radio" | "checkbox" | "switch"
+    )
+}
+
+/// What a step clicks: its labels and menu path, not the dialog or column it names as a place.
+fn targets(step: &Step) -> Vec<&String> {
+    let place = |label: &String| {
+        step.container.as_ref().is_some_and(|c| &c.name == label) || step.column.as_ref() == Some(label)
+    };
+    let mut targets: Vec<&String> = Vec::new();
+    for label in step.labels.iter().chain(&step.menu_path) {
+        if !place(label) && !targets.contains(&label) {
+            targets.push(label);
+        }
+    }
+    targets
+}
+
+/// A step a person took over, whose documented controls the page before did not show: the page
+/// names a control the console lacks there, and the person did the step another way (which
+/// control they used is not recorded).
+fn taken_over(step: &Step, at_step: &[(usize, &Turn)], turns: &[Turn]) -> Vec<Reviewed> {
+    let targets = targets(step);
+    let mut found = Vec::new();
+    // A step a person took over, whose documented controls the page before did not show.
+    for (i, turn) in at_step {
+        if turn.outcome != Some(ActionOutcome::TakenOver) {
+            continue;
+        }
+        let missing: Vec<&&String> = targets.iter().filter(|l| !shows(&turn.observation, l)).collect();
+        let went_on = turns.get(i + 1).is_some_and(|next| next.observation != turn.observation);
+        if let (Some(label), true) = (missing.first(), went_on && missing.len() == targets.len()) {
+            found.push(Reviewed {
+                finding: Finding {
+                    kind: FindingKind::Renamed,
+                    documented: (**label).clone(),
+                    observed: String::new(),
+                    evidence: vec![format!("turn {}: the person took over; the page showed no \"{label}\"", i + 1)],
+                },
+                turn: Some(i + 1),
+                source: Source::Trajectory,
+                counts: true,
+            });
+        }
+    }
+    found
+}
+
+/// What the trajectory shows at a step no policy grounded.
+fn discovered(step: &Step, steps: &[Step], at_step: &[(usize, &Turn)]) -> Vec<Reviewed> {
+    let mut found = Vec::new();
+    let targets = targets(step);
+    let used_as_written = |label: &str| {
+        at_step.iter().any(|(_, turn)| {
+            turn.outcome.as_ref().is_some_and(took_effect)
+                && target(turn).is_some_and(|(_, name)| match_label(label, &name) == Some(LabelMatch::Exact))
+        })
+    };
+    // A documented control used under another name: the last click of the step that took effect
+    // named nothing the step documents, its page lacked the label, and the two names are alike.
+    let clicks: Vec<&(usize, &Turn)> = at_step
+        .iter()
+        .filter(|(_, t)| matches!(t.action, Action::Gui(GuiAction::Click { .. })))
+        .filter(|(_, t)| t.outcome.as_ref().is_some_and(took_effect))
+        .collect();
+    let unused: Vec<&String> = targets.iter().copied().filter(|l| !used_as_written(l)).collect();
+    if let (Some((i, turn)), [label]) = (clicks.last(), unused.as_slice())
+        && let Some((role, name)) = target(turn)
+        && clickable(&role)
+        && !targets.iter().any(|l| match_label(l, &name) == Some(LabelMatch::Exact))
+        && !shows(&turn.observation, label)
+        && (matches!(match_label(label, &name), Some(LabelMatch::Prefix | LabelMatch::Overlap))
+            || (is_confirm_label(label) && is_confirm_label(&name))
+            || says_instead(turn, label, &name))
+    {
+        found.push(Reviewed {
+            finding: Finding {
+                kind: FindingKind::Renamed,
+                documented: (*label).clone(),
+                observed: name.clone(),
+                evidence: line_showing(&name, &[(*i, *turn)]).map(|(_, l)| l).into_iter().collect(),
+            },
+            turn: Some(i + 1),
+            source: Source::Trajectory,
+            counts: true,
+        });
+    }
+    // A required field no step mentions, filled in to go on.
+    let procedure_words: Vec<&String> = steps
+        .iter()
+        .flat_map(|s| s.labels.iter().chain(&s.mentions).chain(s.values.iter().filter_map(|v| v.label.as_ref())))
+        .collect();
+    for (i, turn) in at_step {
+        if !matches!(turn.action, Action::Gui(GuiAction::Type { .. } | GuiAction::Select { .. })) {
+            continue;
+        }
+        let Some((_, name)) = target(turn) else { continue };
+        let index = match &turn.action {
+            Action::Gui(gui) => gui.index(),
+            Action::Control(_) => None,
+        };
+        let required = index.is_some_and(|index| {
+            let mark = format!("[{index}] ");
+            turn.observation
+                .lines()
+                .any(|l| l.trim_start().trim_start_matches('*').starts_with(&mark) && l.contains("required"))
+        });
+        let documented = procedure_words.iter().any(|w| match_label(w, &name).is_some());
+        if required && !documented {
+            found.push(Reviewed {
+                finding: Finding {
+                    kind: FindingKind::Undocumented,
+                    documented: String::new(),
+                    observed: name.clone(),
+                    evidence: line_showing(&name, &[(*i, *turn)]).map(|(_, l)| l).into_iter().collect(),
+                },
+                turn: Some(i + 1),
+                source: Source::Trajectory,
+                counts: true,
+            });
+        }
+    }
+    found
+}
+
+/// The turn's Thought says it uses `name` for `label` (a model that explains its choice).
+fn says_instead(turn: &Turn, label: &str, name: &str) -> bool {
+    let thought = format!("{} {}", turn.thought.observation, turn.thought.next_goal).to_lowercase();
+    thought.contains(&label.to_lowercase()) && thought.contains(&name.to_lowercase())
+}
+
+fn taken_over_note(at_step: &[(usize, &Turn)]) -> Option<String> {
+    at_step
+        .iter()
+        .find(|(_, t)| t.outcome == Some(ActionOutcome::TakenOver))
+        .map(|(i, _)| format!("done by the person, who took over at turn {}", i + 1))
+}
+
+/// A model's claim: `Doc check: step 4: the page says "Create Instance", the console shows "Create CLB".`
+#[derive(Debug, Clone, PartialEq)]
+struct Claim {
+    step: String,
+    documented: String,
+    observed: Option<String>,
+}
+
+/// Every claim in the replies, with the (0-based) turn that made it.
+fn claims(turns: &[Turn]) -> Vec<(usize, Claim)> {
+    let mut out = Vec::new();
+    for (i, turn) in turns.iter().enumerate() {
+        let text = turn.reply.as_deref().unwrap_or_default();
+        let lines = text.lines().filter_map(|l| l.trim().strip_prefix(DOC_CHECK));
+        for line in lines {
+            if let Some(claim) = parse_claim(line, turn.step.as_deref()) {
+                out.push((i, claim));
+            }
+        }
+    }
+    out
+}
+
+fn parse_claim(line: &str, current_step: Option<&str>) -> Option<Claim> {
+    let line = line.trim();
+    let step = line
+        .to_lowercase()
+        .strip_prefix("step ")
+        .and_then(|rest| rest.split([':', ',', ' ']).next().map(str::to_owned))
+        .filter(|s| !s.is_empty())
+        .or_else(|| current_step.map(str::to_owned))?;
+    let quoted: Vec<String> = line
+        .split(['"', '“', '”'])
+        .skip(1)
+        .step_by(2)
+        .map(|q| q.trim().to_owned())
+        .filter(|q| !q.is_empty())
+        .collect();
+    let documented = quoted.first()?.clone();
+    Some(Claim {
+        step,
+        documented,
+        observed: quoted.get(1).cloned(),
+    })
+}
+
+/// A claim the pages support: the documented label was on none of the step's pages (nor on the
+/// claiming turn's), and the control said to replace it was on one of them.
+fn supported(claim: &Claim, at_step: &[(usize, &Turn)], turns: &[Turn], claimed_at: usize) -> Option<Reviewed> {
+    let mut pages: Vec<(usize, &Turn)> = at_step.to_vec();
+    if let Some(turn) = turns.get(claimed_at)
+        && !pages.iter().any(|(i, _)| *i == claimed_at)
+    {
+        pages.push((claimed_at, turn));
+    }
+    if pages.is_empty() || pages.iter().any(|(_, t)| shows(&t.observation, &claim.documented)) {
+        return None;
+    }
+    match &claim.observed {
+        Some(observed) => {
+            let (turn, line) = line_showing(observed, &pages)?;
+            Some(Reviewed {
+                finding: Finding {
+                    kind: FindingKind::Renamed,
+                    documented: claim.documented.clone(),
+                    observed: observed.clone(),
+                    evidence: vec![line],
+                },
+                turn: Some(turn),
+                source: Source::Claim,
+                counts: true,
+            })
+        }
+        // "Nothing in its place": only when no page of the whole run showed it.
+        None => (!turns.iter().any(|t| shows(&t.observation, &claim.documented))).then(|| Reviewed {
+            finding: Finding {
+                kind: FindingKind::Absent,
+                documented: claim.documented.clone(),
+                observed: String::new(),
+                evidence: vec![format!("no page of the run showed \"{}\"", claim.documented)],
+            },
+            turn: Some(claimed_at + 1),
+            source: Source::Claim,
+            counts: true,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aca_core::{Action, Thought};
+
+    use super::*;
+    use crate::episode::StepState;
+
+    fn step(number: &str, labels: &[&str]) -> Step {
+        let mut step: Step = serde_json::from_value(serde_json::json!({
+            "number": number, "text": "", "section": null, "labels": [], "menu_path": [],
+            "container": null, "column": null, "values": [], "actions": [], "substeps": [],
+            "opens_console": null,
+        }))
+        .unwrap();
+        step.labels = labels.iter().map(|l| l.to_string()).collect();
+        step
+    }
+
+    fn record(number: &str, grounded: bool, findings: Vec<Finding>) -> StepRecord {
+        StepRecord {
+            number: number.into(),
+            state: StepState::Done,
+            attempts: 1,
+            failures: vec![],
+            actions: vec![],
+            as_written: findings.is_empty(),
+            findings,
+            note: None,
+            grounded,
+        }
+    }
+
+    fn turn(step: &str, page: &[&str], click: u32, reply: Option<&str>) -> Turn {
+        Turn {
+            step: Some(step.into()),
+            observation: page
+                .iter()
+                .zip(1..)
+                .map(|(name, i)| format!("[{i}] button \"{name}\"\n"))
+                .collect(),
+            thought: Thought::default(),
+            action: Action::Gui(GuiAction::Click { index: click }),
+            outcome: Some(ActionOutcome::Done { reresolved: false }),
+            reply: reply.map(str::to_owned),
+        }
+    }
+
+    fn kinds(review: &StepReview) -> Vec<(FindingKind, String, String, Source)> {
+        review
+            .findings
+            .iter()
+            .map(|r| (r.finding.kind, r.finding.documented.clone(), r.finding.observed.clone(), r.source))
+            .collect()
+    }
+
+    #[test]
+    fn a_model_using_a_similar_control_where_the_label_is_gone_is_a_renamed_label() {
+        let steps = [step("4", &["Release"])];
+        let turns = [turn("4", &["Restart", "Release Instance"], 2, None)];
+        let reviews = review(&steps, &[record("4", false, vec![])], &turns);
+        assert_eq!(
+            kinds(&reviews[0]),
+            [(FindingKind::Renamed, "Release".into(), "Release Instance".into(), Source::Trajectory)]
+        );
+        assert_eq!(reviews[0].findings[0].turn, Some(1));
+        assert!(reviews[0].findings[0].finding.evidence[0].contains("[2] button \"Release Instance\""));
+        // The label as written on the page: nothing to report.
+        let as_written = [turn("4", &["Release", "Release Instance"], 1, None)];
+        assert!(review(&steps, &[record("4", false, vec![])], &as_written)[0].findings.is_empty());
+        // An unrelated control is no rename by itself.
+        let unrelated = [turn("4", &["Refresh"], 1, None)];
+        assert!(review(&steps, &[record("4", false, vec![])], &unrelated)[0].findings.is_empty());
+    }
+
+    #[test]
+    fn a_claim_is_kept_only_when_the_pages_support_it() {
+        // A grounded step: only the claim can report it.
+        let steps = [step("5", &["OK"])];
+        let claim = "Thought: …\nDoc check: step 5: the page says \"OK\", the console shows \"Apply\"\nAction: click(1)";
+        let supported = [turn("5", &["Apply", "Cancel"], 1, Some(claim))];
+        let reviews = review(&steps, &[record("5", true, vec![])], &supported);
+        assert_eq!(
+            kinds(&reviews[0]),
+            [(FindingKind::Renamed, "OK".into(), "Apply".into(), Source::Claim)]
+        );
+        // "OK" is on the page: the claim is dropped.
+        let contradicted = [turn("5", &["Apply", "OK"], 1, Some(claim))];
+        assert!(review(&steps, &[record("5", true, vec![])], &contradicted)[0].findings.is_empty());
+        // "Apply" is on no page: dropped too.
+        let unseen = [turn("5", &["Submit"], 1, Some(claim))];
+        assert!(review(&steps, &[record("5", true, vec![])], &unseen)[0].findings.is_empty());
+    }
+
+    #[test]
+    fn a_policys_hint_stands_unless_the_trajectory_contradicts_it() {
+        let steps = [step("3", &["Create VPC"])];
+        let hint = Finding {
+            kind: FindingKind::Renamed,
+            documented: "Create VPC".into(),
+            observed: "New VPC".into(),
+            evidence: vec![],
+        };
+        let kept = review(
+            &steps,
+            &[record("3", true, vec![hint.clone()])],
+            &[turn("3", &["New VPC"], 1, None)],
+        );
+        assert_eq!(kept[0].findings.len(), 1);
+        assert_eq!(kept[0].findings[0].source, Source::Policy);
+        let used_as_written = review(
+            &steps,
+            &[record("3", true, vec![hint])],
+            &[turn("3", &["Create VPC"], 1, None)],
+        );
+        assert!(used_as_written[0].findings.is_empty(), "{used_as_written:?}");
+    }
+
+    #[test]
+    fn a_required_field_no_step_mentions_is_a_missing_step() {
+        let steps = [step("2", &["Name"])];
+        let mut typed = turn("2", &[], 2, None);
+        typed.observation = "[1] textbox \"Name\"\n[2] textbox \"Description\" (required)\n".into();
+        typed.action = Action::Gui(GuiAction::Type {
+            index: 2,
+            text: "x".into(),
+            submit: false,
+        });
+        let reviews = review(&steps, &[record("2", false, vec![])], &[typed]);
+        assert_eq!(
+            kinds(&reviews[0]),
+            [(FindingKind::Undocumented, String::new(), "Description".into(), Source::Trajectory)]
+        );
+    }
+}
