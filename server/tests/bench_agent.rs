@@ -100,3 +100,48 @@ fn a_model_without_its_name_or_a_split_that_misses_a_page_is_refused_before_anyt
         common::show(&output)
     );
 }
+
+#[tokio::test]
+async fn given_judges_the_benchmark_measures_each_judge_and_the_pair_against_the_audit_log() {
+    use aca_chat::fake::{FakeModel, FakeResponse};
+    let said = |success: bool| FakeResponse::Reply(serde_json::json!({"success": success, "reason": "r"}).to_string());
+    // The scripted policy passes the task twice: judge a agrees both times, judge b never.
+    let a = FakeModel::start([said(true), said(true)]).await.unwrap();
+    let b = FakeModel::start([said(false), said(false)]).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let judges = dir.path().join("judges.toml");
+    std::fs::write(
+        &judges,
+        format!(
+            "[[judge]]\nurl = \"{}\"\nmodel = \"judge-a\"\n\n[[judge]]\nurl = \"{}\"\nmodel = \"judge-b\"\n",
+            a.base_url, b.base_url
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("bench");
+    let output = common::aca_async()
+        .args(["bench", "agent", "--split", "test", "--pages", "1", "--releases", "own", "--runs", "2"])
+        .arg("--tasks")
+        .arg(common::corpus(""))
+        .arg("--judges")
+        .arg(&judges)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .await
+        .expect("aca runs");
+    let shown = common::show(&output);
+    assert!(output.status.success(), "{shown}");
+    let figures: Value = serde_json::from_str(&std::fs::read_to_string(out.join("agent.json")).unwrap()).unwrap();
+    let agreement = &figures["judgeAgreement"];
+    assert_eq!(agreement["runs"], 2, "{agreement:#}");
+    assert_eq!(agreement["judges"][0]["model"], "judge-a");
+    assert_eq!(agreement["judges"][0]["agreement"], 1.0);
+    assert_eq!(agreement["judges"][1]["agreement"], 0.0);
+    assert_eq!(agreement["pair_disagreed"], 2);
+    assert_eq!(agreement["pair_decided"], 0);
+    assert!(shown.contains("judge agreement with the rule channel"), "{shown}");
+    // Each judge was shown the run's steps and pages, fenced as data.
+    let user = a.requests()[0]["messages"][1]["content"].as_str().unwrap().to_owned();
+    assert!(user.contains("BEGIN TRAJECTORY DATA") && user.contains("BEGIN FINAL PAGE DATA"), "{user}");
+}
