@@ -772,7 +772,7 @@ fn set_without_value(lower_text: &str, label: &str) -> bool {
     }
     let clause_start = lower_text[..at].rfind(['.', ';', ',']).map_or(0, |p| p + 1);
     let clause = &lower_text[clause_start..at];
-    let verb = ["set the ", "specify the ", "enter ", "set a ", "specify a "]
+    let verb = ["set the ", "specify the ", "enter ", "set a ", "specify a ", "specify "]
         .iter()
         .filter_map(|v| clause.rfind(v).map(|p| (p, v)))
         .filter(|(p, _)| *p == 0 || clause[..*p].ends_with(' '))
@@ -1618,5 +1618,21 @@ mod tests {
             matches!(got.last(), Some(Intent::Click { label, confirm: true, .. }) if label == "Buy Now"),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_field_the_step_asks_to_specify_is_set_even_without_a_value() {
+        let text = "in the schedule key deletion dialog box, specify delete in (7-30 days).";
+        assert!(set_without_value(text, "Delete In (7-30 days)"));
+        assert!(!set_without_value("specify the port range to 22/22.", "port range"));
+        // schedule-key-deletion-old.md, step 5, as the parser reads it.
+        let procedure = aca_docs::parse_markdown(
+            "# Schedule a key deletion task\n\n## Procedure\n\n\
+             1. In the **Schedule Key Deletion** dialog box, specify **Delete In (7-30 days)**. The value \
+             ranges from 7 to 30. Unit: days. Default value: 30.\n",
+        )
+        .expect("the page parses");
+        let got = intents(&procedure.steps[0], &Task::default());
+        assert!(got.contains(&Intent::Set { label: "Delete In (7-30 days)".into() }), "{got:?}");
     }
 }
