@@ -1,7 +1,7 @@
 //! The report of a verification in the panel: the verdict and its sentence, each documented step
 //! with its status, the defects first (what the page says and what the console shows), the success rule
-//! (and whether it was inferred), the audit events that matched it, the duration, and a download of
-//! `report.json` in the format `aca verify` writes.
+//! (and whether it was inferred), the audit events that matched it or the judges that decided instead,
+//! the duration, and a download of `report.json` in the format `aca verify` writes.
 
 use aca_core::{Report, StepStatus, Verdict};
 use leptos::prelude::*;
@@ -76,10 +76,11 @@ pub fn report_view(report: Report) -> impl IntoView {
                 quoted(&d.observed)
             };
             let documented = quoted(&d.documented);
+            let seen = d.evidence.turn.map(|turn| format!(" (seen at turn {turn})"));
             view! {
                 <li data-step=d.step.clone() data-kind=kind.clone() data-confidence=d.confidence.label()>
                     "Step " <b>{d.step.clone()}</b> ", " {kind.clone()} " (" {d.confidence.label()} "): the page says " {documented}
-                    ", the console shows " {observed}
+                    ", the console shows " {observed} <span class="muted">{seen}</span>
                 </li>
             }
         })
@@ -138,6 +139,13 @@ pub fn report_view(report: Report) -> impl IntoView {
             {misses}
         }
     });
+    // Where no audit event decides the page, the judges' answers are the evidence.
+    let judges = report.judges.clone().map(|judges| {
+        view! {
+            <h3>"Judges"</h3>
+            <p id="judges">{judges.sentence()}</p>
+        }
+    });
     let failure = report
         .failure
         .clone()
@@ -157,6 +165,7 @@ pub fn report_view(report: Report) -> impl IntoView {
                 <tbody>{steps}</tbody>
             </table>
             {rule}
+            {judges}
             <a id="download" class="button" download="report.json" href=href>
                 "Download report.json"
             </a>
