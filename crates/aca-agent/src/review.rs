@@ -53,11 +53,7 @@ pub fn review(steps: &[Step], records: &[StepRecord], turns: &[Turn]) -> Vec<Ste
     let mut reviews: Vec<StepReview> = Vec::with_capacity(records.len());
     for (i, record) in records.iter().enumerate() {
         let step = steps.get(i);
-        let at_step: Vec<(usize, &Turn)> = turns
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.step.as_deref() == Some(record.number.as_str()))
-            .collect();
+        let at_step = turns_at(turns, &record.number);
         let mut review = StepReview::default();
         for finding in &record.findings {
             if !contradicted(finding, &at_step) {
@@ -85,16 +81,20 @@ pub fn review(steps: &[Step], records: &[StepRecord], turns: &[Turn]) -> Vec<Ste
         let Some(index) = records.iter().position(|r| r.number == claim.step) else {
             continue;
         };
-        let at_step: Vec<(usize, &Turn)> = turns
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.step.as_deref() == Some(claim.step.as_str()))
-            .collect();
-        if let Some(found) = supported(&claim, &at_step, turns, i) {
+        if let Some(found) = supported(&claim, &turns_at(turns, &claim.step), turns, i) {
             push_new(&mut reviews[index], found);
         }
     }
     reviews
+}
+
+/// The turns (with their 0-based index) that worked on step `number`.
+fn turns_at<'a>(turns: &'a [Turn], number: &str) -> Vec<(usize, &'a Turn)> {
+    turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.step.as_deref() == Some(number))
+        .collect()
 }
 
 /// A finding not already there (the same kind and labels at the same step is one difference).
@@ -159,7 +159,10 @@ fn line_showing(name: &str, at_step: &[(usize, &Turn)]) -> Option<(usize, String
 }
 
 fn turn_showing(name: &str, at_step: &[(usize, &Turn)]) -> Option<usize> {
-    (!name.is_empty()).then(|| line_showing(name, at_step).map(|(turn, _)| turn)).flatten()
+    if name.is_empty() {
+        return None;
+    }
+    line_showing(name, at_step).map(|(turn, _)| turn)
 }
 
 /// Roles a documented label can be clicked as.

@@ -60,8 +60,19 @@ pub fn load(path: &Path) -> Result<Judges, String> {
     let mut configs = Vec::new();
     for (i, entry) in file.judge.into_iter().enumerate() {
         let what = format!("{}: judge {} ({})", path.display(), i + 1, entry.model);
-        if !(entry.url.starts_with("http://") || entry.url.starts_with("https://")) {
+        let Some(authority) = entry
+            .url
+            .strip_prefix("https://")
+            .or_else(|| entry.url.strip_prefix("http://"))
+            .map(|rest| rest.split('/').next().unwrap_or_default())
+        else {
             return Err(format!("{what}: url must be an http(s) API base such as https://host/v1"));
+        };
+        // The URL is shown in reports and logs; a key belongs in key_file.
+        if authority.contains('@') || entry.url.contains('?') {
+            return Err(format!(
+                "{what}: the url carries credentials or a query; give the key in key_file instead"
+            ));
         }
         let mut config = ChatConfig::new(entry.url.trim_end_matches('/'), entry.model.clone());
         if let Some(key_file) = entry.key_file {
@@ -144,5 +155,13 @@ mod tests {
             0o644,
         );
         assert!(load(&bad).unwrap_err().contains("judge 2 (b)"));
+        let keyed = write(
+            dir.path(),
+            "keyed.toml",
+            &TWO.replace("http://127.0.0.1:2/v1", "https://user:sk-in-url@127.0.0.1:2/v1"),
+            0o644,
+        );
+        let refused = load(&keyed).unwrap_err();
+        assert!(refused.contains("key_file") && !refused.contains("sk-in-url"), "{refused}");
     }
 }

@@ -337,7 +337,7 @@ async fn run_job(
         ..args.run.scripted_settings(job.task.profile, &out)
     };
     let (result, _, report) = run_once(target, &job.task.input, &settings).await;
-    let run = agent_run(job, report.as_ref(), result.error.as_deref());
+    let run = agent_run(job, report.as_ref());
     let judged = match (judges, report.as_ref()) {
         (Some(judges), Some(report)) => match report.rule.as_ref().and_then(|r| r.matched) {
             Some(rule_met) => {
@@ -370,7 +370,7 @@ async fn run_job(
 }
 
 /// The scored facts of one run; a run that errored before its report passed nothing.
-fn agent_run(job: &Job<'_>, report: Option<&Report>, error: Option<&str>) -> AgentRun {
+fn agent_run(job: &Job<'_>, report: Option<&Report>) -> AgentRun {
     let passed = report.is_some_and(|r| r.rule.as_ref().and_then(|rule| rule.matched) == Some(true));
     AgentRun {
         policy: job.contender.name.clone(),
@@ -384,14 +384,7 @@ fn agent_run(job: &Job<'_>, report: Option<&Report>, error: Option<&str>) -> Age
         tokens_out: report.map_or(0, |r| r.usage.completion_tokens),
         duration_ms: report.map_or(0, |r| r.duration_ms),
         cost: report.and_then(|r| r.usage.cost_usd).unwrap_or(0.0),
-        failure: if passed {
-            None
-        } else {
-            Some(match (report, error) {
-                (Some(report), _) => failure_category(report),
-                (None, _) => FailureCategory::Environment,
-            })
-        },
+        failure: (!passed).then(|| report.map_or(FailureCategory::Environment, failure_category)),
         findings: report.map(|r| r.defects.clone()).unwrap_or_default(),
         expected: job.task.expected.clone(),
     }
@@ -435,7 +428,7 @@ fn policy_folder(name: &str) -> String {
 /// The figures as a page: a table of the policies' headline figures, then every figure as the
 /// terminal shows it, and the judges' agreement.
 fn html_page(figures: &AgentFigures, agreement: Option<&Agreement>) -> String {
-    let percent = |r: Option<f64>| r.map_or("n/a".to_owned(), |r| format!("{:.1}%", r * 100.0));
+    let percent = agent_score::optional_percent;
     maud::html! {
         (maud::DOCTYPE)
         html {

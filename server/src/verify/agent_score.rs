@@ -144,12 +144,12 @@ pub struct FailureCounts {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DriftFigures {
     pub expected_differences: usize,
-    pub found_differences: usize,
-    /// `found_differences / expected_differences`; `None` when nothing was expected.
-    pub drift_recall: Option<f64>,
     pub findings: usize,
-    pub matching_findings: usize,
-    /// `matching_findings / findings`; `None` when nothing was reported.
+    /// Expected differences paired with a finding, one to one.
+    pub matched: usize,
+    /// `matched / expected_differences`; `None` when nothing was expected.
+    pub drift_recall: Option<f64>,
+    /// `matched / findings`; `None` when nothing was reported.
     pub drift_precision: Option<f64>,
     /// Runs of tasks with no expected difference.
     pub untouched_runs: usize,
@@ -224,28 +224,32 @@ fn group_pass_figures(runs: &[&AgentRun], key: impl Fn(&AgentRun) -> String) -> 
 }
 
 fn pass_figures(runs: &[&AgentRun]) -> PassFigures {
-    let mut by_run_index: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
-    let mut task_passed: BTreeMap<&str, bool> = BTreeMap::new();
-    for run in runs {
-        let (passed, total) = by_run_index.entry(run.run).or_default();
-        *total += 1;
-        *passed += usize::from(run.passed);
-        *task_passed.entry(&run.task).or_default() |= run.passed;
-    }
-    let per_run: Vec<f64> = by_run_index
-        .values()
-        .map(|&(passed, total)| passed as f64 / total as f64)
-        .collect();
-    let tasks = task_passed.len();
-    let tasks_with_a_pass = task_passed.values().filter(|passed| **passed).count();
+    let per_run: Vec<f64> = pass_share_by(runs, |run| run.run).into_values().collect();
+    let per_task = pass_share_by(runs, |run| run.task.as_str());
+    let tasks = per_task.len();
+    let tasks_with_a_pass = per_task.values().filter(|share| **share > 0.0).count();
     PassFigures {
         tasks,
         runs: runs.len(),
-        k: by_run_index.len(),
+        k: per_run.len(),
         pass_at_1: mean_std(&per_run),
         pass_at_k: ratio(tasks_with_a_pass, tasks).unwrap_or(0.0),
         tasks_with_a_pass,
     }
+}
+
+/// The share of runs that passed, for each value of `key` (a run index, a task).
+fn pass_share_by<'a, K: Ord>(runs: &[&'a AgentRun], key: impl Fn(&'a AgentRun) -> K) -> BTreeMap<K, f64> {
+    let mut counts: BTreeMap<K, (usize, usize)> = BTreeMap::new();
+    for run in runs {
+        let (passed, total) = counts.entry(key(run)).or_default();
+        *passed += usize::from(run.passed);
+        *total += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(key, (passed, total))| (key, passed as f64 / total as f64))
+        .collect()
 }
 
 fn mean_std(values: &[f64]) -> MeanStd {
@@ -326,10 +330,9 @@ fn drift_figures(runs: &[&AgentRun]) -> DriftFigures {
     let untouched_runs_passed = untouched.iter().filter(|run| run.passed).count();
     DriftFigures {
         expected_differences,
-        found_differences: matched,
-        drift_recall: ratio(matched, expected_differences),
         findings,
-        matching_findings: matched,
+        matched,
+        drift_recall: ratio(matched, expected_differences),
         drift_precision: ratio(matched, findings),
         untouched_runs: untouched.len(),
         untouched_runs_passed,
@@ -409,46 +412,15 @@ fn without_place_note(label: &str) -> &str {
     }
 }
 
-/// Lowercase, whitespace collapsed, quotes and punctuation stripped around the label and around
-/// each menu segment, and `>`, `›` and `/` read as the same separator.
+/// Each menu segment as label matching reads it (case, spacing, quotes and punctuation aside,
+/// `aca_agent::label::normalise`), with `>`, `›` and `/` read as the same separator.
 fn normalise_label(label: &str) -> String {
     label
         .split(['>', '›', '/'])
-        .map(|segment| {
-            segment
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase()
-                .trim_matches(|c: char| c.is_whitespace() || is_quote_or_punctuation(c))
-                .to_owned()
-        })
+        .map(aca_agent::label::normalise)
         .filter(|segment| !segment.is_empty())
         .collect::<Vec<_>>()
         .join(" > ")
-}
-
-fn is_quote_or_punctuation(c: char) -> bool {
-    c.is_ascii_punctuation()
-        || matches!(
-            c,
-            '“' | '”'
-                | '‘'
-                | '’'
-                | '«'
-                | '»'
-                | '「'
-                | '」'
-                | '『'
-                | '』'
-                | '《'
-                | '》'
-                | '…'
-                | '。'
-                | '，'
-                | '：'
-                | '；'
-        )
 }
 
 fn compare(
@@ -459,8 +431,8 @@ fn compare(
     resamples: usize,
     seed: u64,
 ) -> PairedComparison {
-    let pass_at_1_a = per_task_pass_at_1(runs_a);
-    let pass_at_1_b = per_task_pass_at_1(runs_b);
+    let pass_at_1_a = pass_share_by(runs_a, |run| run.task.as_str());
+    let pass_at_1_b = pass_share_by(runs_b, |run| run.task.as_str());
     let differences: Vec<f64> = pass_at_1_a
         .iter()
         .filter_map(|(task, a)| pass_at_1_b.get(task).map(|b| a - b))
@@ -477,19 +449,6 @@ fn compare(
         resamples,
         seed,
     }
-}
-
-fn per_task_pass_at_1<'a>(runs: &[&'a AgentRun]) -> BTreeMap<&'a str, f64> {
-    let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for run in runs {
-        let (passed, total) = counts.entry(&run.task).or_default();
-        *passed += usize::from(run.passed);
-        *total += 1;
-    }
-    counts
-        .into_iter()
-        .map(|(task, (passed, total))| (task, passed as f64 / total as f64))
-        .collect()
 }
 
 fn mean(values: &[f64]) -> f64 {
@@ -624,7 +583,7 @@ fn render_policy(out: &mut String, policy: &PolicyFigures) {
         "  {:<22}{} ({} of {} expected differences found with their step, kind and labels)",
         "drift recall",
         optional_percent(drift.drift_recall),
-        drift.found_differences,
+        drift.matched,
         drift.expected_differences
     );
     let _ = writeln!(
@@ -632,7 +591,7 @@ fn render_policy(out: &mut String, policy: &PolicyFigures) {
         "  {:<22}{} ({} of {} findings match an expected difference)",
         "drift precision",
         optional_percent(drift.drift_precision),
-        drift.matching_findings,
+        drift.matched,
         drift.findings
     );
     let _ = writeln!(
@@ -689,7 +648,8 @@ fn percent(fraction: f64) -> String {
     format!("{:.1}%", fraction * 100.0)
 }
 
-fn optional_percent(fraction: Option<f64>) -> String {
+/// A ratio as a percentage, `n/a` when there is none.
+pub fn optional_percent(fraction: Option<f64>) -> String {
     fraction.map_or_else(|| "n/a".to_owned(), percent)
 }
 
@@ -868,11 +828,11 @@ mod tests {
             .drift
             .clone();
         assert_eq!(
-            (drift_figures.found_differences, drift_figures.expected_differences),
+            (drift_figures.matched, drift_figures.expected_differences),
             (2, 3)
         );
         assert!(close(drift_figures.drift_recall.unwrap(), 2.0 / 3.0));
-        assert_eq!((drift_figures.matching_findings, drift_figures.findings), (2, 5));
+        assert_eq!((drift_figures.matched, drift_figures.findings), (2, 5));
         assert!(close(drift_figures.drift_precision.unwrap(), 0.4));
         assert_eq!(
             (drift_figures.untouched_runs_passed, drift_figures.untouched_runs),
