@@ -6,7 +6,7 @@ use aca_core::{Element, Observation};
 
 use crate::label::normalise;
 
-/// What a record shows in place of a setup key.
+/// What a record shows in place of a secret: a setup key, a password typed into the console.
 pub const MASK: &str = "******";
 /// The shortest setup key taken for one: 80 bits (16 Base32 characters), the least RFC 4226 allows.
 const MIN_KEY_CHARS: usize = 16;

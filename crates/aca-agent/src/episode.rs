@@ -18,12 +18,10 @@
 use aca_core::{ActRequest, Action, ActionOutcome, ControlAction, GuiAction, Observation, Step, Trajectory, Turn};
 use serde::{Deserialize, Serialize};
 
+use crate::authenticator::MASK;
 use crate::model::{ModelRequest, Usage};
 use crate::policy::{Context, Decision, Finding, Policy, Proposal, StepEvent};
 use crate::task::{ResourceReport, Task};
-
-/// What the record shows in place of a password typed into the console.
-const MASK: &str = "******";
 
 /// What the runtime must do next.
 #[derive(Debug, Clone, PartialEq)]

@@ -30,6 +30,7 @@ pub use grade::{Grading, Report, RuleResult, grade};
 pub use model::{ChatMessage, ModelCall, ModelRequest, Pricing, Usage};
 pub use parse::{ParseError, ParsedReply, parse_reply};
 pub use policy::llm::{LlmConfig, LlmPolicy};
+pub use policy::recording::{RecordedTurn, Recording, Recordings};
 pub use policy::scripted::ScriptedPolicy;
 pub use policy::{Context, Decision, Finding, FindingKind, Grounding, Policy, Proposal, StepEvent};
 pub use task::{Limits, ResourceReport, Task};

@@ -96,8 +96,7 @@ fn labelled_thought(text: &str) -> Thought {
     for raw in text.lines() {
         let line = raw.trim().trim_start_matches(['*', '#', '-', '>', ' ']).trim();
         if let Some((label, rest)) = split_label(line)
-            && label != "action"
-            && label != "step"
+            && !["action", "step", "doc_check"].contains(&label)
         {
             append(field_mut(&mut thought, label), rest);
         }
@@ -281,6 +280,7 @@ fn parse_labelled(text: &str, whole_reply: &str) -> Option<Result<ParsedReply, P
                     step = Some(rest.trim_matches(['.', ' ']).to_owned());
                     continue;
                 }
+                "doc_check" => continue,
                 _ => {}
             }
             append(field_mut(&mut thought, label), rest);
@@ -288,7 +288,7 @@ fn parse_labelled(text: &str, whole_reply: &str) -> Option<Result<ParsedReply, P
         }
         match current {
             Some("action") if action_lines.is_empty() && !line.is_empty() => action_lines.push(line.to_owned()),
-            Some(label) if label != "action" && label != "step" && !line.is_empty() => {
+            Some(label) if !["action", "step", "doc_check"].contains(&label) && !line.is_empty() => {
                 append(field_mut(&mut thought, label), line)
             }
             _ => {}
@@ -349,6 +349,8 @@ fn split_label(line: &str) -> Option<(&'static str, &str)> {
         "next" | "next goal" | "next_goal" | "next sub-goal" | "next subgoal" | "goal" => "next",
         "action" => "action",
         "step" | "current step" => "step",
+        // A claim about the page (read from the raw reply by the review), not part of the thought.
+        "doc check" => "doc_check",
         _ => return None,
     };
     Some((label, rest.trim().trim_matches('*').trim()))

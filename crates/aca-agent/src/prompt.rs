@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 pub use aca_core::fence::data_block;
-use aca_core::{Action, Turn};
+use aca_core::{Action, Thought, Turn};
 
 use crate::episode::describe_outcome;
 use crate::model::ChatMessage;
@@ -166,11 +166,29 @@ pub fn history(turns: &[Turn], keep: usize) -> String {
 
 /// One line of at most 120 characters.
 fn compact(text: &str) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = one_line(text);
     match line.char_indices().nth(120) {
         Some((at, _)) => format!("{}…", &line[..at]),
         None => line,
     }
+}
+
+/// A reply in the format the system prompt asks for, with one `Doc check:` line per entry of
+/// `doc_checks`: how a teacher's decision reads as the model's answer.
+pub fn reply_text(thought: &Thought, doc_checks: &[String], action: &Action) -> String {
+    let mut out = String::from("Thought:\n");
+    let _ = writeln!(out, "Progress: {}", one_line(&thought.progress));
+    let _ = writeln!(out, "Observation: {}", one_line(&thought.observation));
+    let _ = writeln!(out, "Next: {}", one_line(&thought.next_goal));
+    for check in doc_checks {
+        let _ = writeln!(out, "{check}");
+    }
+    let _ = write!(out, "Action: {}", action.call_syntax());
+    out
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// System prompt and user message of one turn.

@@ -307,6 +307,19 @@ fn taken_over_note(at_step: &[(usize, &Turn)]) -> Option<String> {
         .map(|(i, _)| format!("done by the person, who took over at turn {}", i + 1))
 }
 
+/// A finding as the `Doc check:` line a model writes for it (what [`claims`] reads back).
+pub fn doc_check_line(step: &str, finding: &Finding) -> String {
+    let shows = if finding.observed.is_empty() {
+        "nothing in its place".to_owned()
+    } else {
+        format!("\"{}\"", finding.observed)
+    };
+    format!(
+        "{DOC_CHECK} step {step}: the page says \"{}\", the console shows {shows}",
+        finding.documented
+    )
+}
+
 /// A model's claim: `Doc check: step 4: the page says "Create Instance", the console shows "Create CLB".`
 #[derive(Debug, Clone, PartialEq)]
 struct Claim {

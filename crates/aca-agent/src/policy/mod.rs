@@ -2,9 +2,11 @@
 //! what it decided.
 //!
 //! The [`scripted::ScriptedPolicy`] grounds documented steps without a model (the embedded default);
-//! the [`llm::LlmPolicy`] asks a chat model and reads its reply with the tolerant parser.
+//! the [`llm::LlmPolicy`] asks a chat model and reads its reply with the tolerant parser;
+//! [`recording::Recording`] wraps either and records the messages each turn's model prompt holds.
 
 pub mod llm;
+pub mod recording;
 pub mod scripted;
 
 use aca_core::{Action, ActionOutcome, DefectKind, Observation, Step, Thought, Trajectory};
