@@ -33,6 +33,7 @@ enum Command {
     Server(commands::server::ServerArgs),
     Accounts(commands::accounts::AccountsArgs),
     Bench(commands::bench::BenchArgs),
+    Train(commands::train::TrainArgs),
 }
 
 /// Exit status for an error the command could not recover from (bad input, unreachable server, …).
@@ -67,6 +68,7 @@ fn main() -> ExitCode {
             Command::Server(args) => commands::server::run(args).await,
             Command::Accounts(args) => commands::accounts::run(args).await,
             Command::Bench(args) => commands::bench::run(args).await,
+            Command::Train(args) => commands::train::run(args).await,
         }
     });
     match result {

@@ -106,6 +106,30 @@ pub(super) struct PageRunArgs {
     pub page_side: Option<PathBuf>,
 }
 
+/// How a policy's chat model is called: shared by every command that runs one.
+#[derive(Debug, Args)]
+pub(super) struct ModelCallArgs {
+    /// API key for the model endpoints.
+    #[arg(long, env = "ACA_MODEL_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// Seconds to wait for one model reply.
+    #[arg(long, default_value_t = 120)]
+    pub model_timeout: u64,
+    /// Longest reply a model may write per action, in tokens.
+    #[arg(long, default_value_t = 1024)]
+    pub max_tokens: u32,
+}
+
+impl ModelCallArgs {
+    /// How to reach `model` at `url`: with the key and the timeout.
+    pub fn config(&self, url: &str, model: &str) -> aca_chat::ChatConfig {
+        let mut config = aca_chat::ChatConfig::new(url.to_owned(), model.to_owned());
+        config.api_key = self.api_key.clone();
+        config.timeout = std::time::Duration::from_secs(self.model_timeout);
+        config
+    }
+}
+
 impl PageRunArgs {
     /// The scripted policy on `profile`, without screenshots, reports under `out`.
     pub fn scripted_settings(&self, profile: ProfileId, out: &Path) -> Settings {
@@ -127,6 +151,7 @@ impl PageRunArgs {
             runner,
             runtime_provisioning: true,
             judges: None,
+            recordings: None,
         }
     }
 }

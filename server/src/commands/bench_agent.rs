@@ -5,21 +5,18 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use aca_agent::{LlmConfig, Pricing};
-use aca_chat::{ChatClient, ChatConfig, Price};
-use aca_console::profile::ProfileId;
+use aca_chat::{ChatClient, Price};
 use aca_core::{ActionOutcome, Report, Verdict};
-use aca_docs::corpus::ExpectedDrift;
-use aca_docs::split::{Split, SplitSet};
+use aca_docs::split::SplitSet;
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 
-use super::bench::{PageRunArgs, example_pages, in_page_order, read_example, run_once, write_figures, written_for};
+use super::bench::{ModelCallArgs, PageRunArgs, in_page_order, run_once, write_figures};
+use super::task_set::{self, Releases, Task};
 use crate::verify::agent_score::{self, AgentFigures, AgentRun, DEFAULT_RESAMPLES, FailureCategory};
 use crate::verify::judge_agreement::{self, Agreement, JudgedRun};
-use crate::verify::page::PageInput;
 use crate::verify::target::ConsoleTarget;
 use crate::verify::{PolicyChoice, Settings};
 
@@ -71,15 +68,8 @@ pub struct AgentBenchArgs {
     /// Price of the n-th --model-url in USD per million tokens, as INPUT,OUTPUT (default 0,0).
     #[arg(long = "price", value_name = "IN,OUT")]
     prices: Vec<String>,
-    /// API key for the model endpoints.
-    #[arg(long, env = "ACA_MODEL_API_KEY", hide_env_values = true)]
-    api_key: Option<String>,
-    /// Seconds to wait for one model reply.
-    #[arg(long, default_value_t = 120)]
-    model_timeout: u64,
-    /// Longest reply a model may write per action, in tokens.
-    #[arg(long, default_value_t = 1024)]
-    max_tokens: u32,
+    #[command(flatten)]
+    model: ModelCallArgs,
     /// Independent runs per task and policy, each in a fresh account.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     runs: u32,
@@ -115,30 +105,12 @@ enum PolicyArg {
     Scripted,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Releases {
-    Own,
-    Other,
-    Both,
-}
-
 /// One policy under test.
 struct Contender {
     /// `scripted` or `llm:<model>`.
     name: String,
     policy: PolicyChoice,
     model: Option<ChatClient>,
-}
-
-/// One task: a page on one console release.
-struct Task {
-    id: String,
-    input: PageInput,
-    product: String,
-    difficulty: aca_core::Difficulty,
-    profile: ProfileId,
-    /// What the run should report: nothing on the page's own release, its known drift on the other.
-    expected: Vec<ExpectedDrift>,
 }
 
 /// One run to make.
@@ -240,9 +212,7 @@ fn contenders(args: &AgentBenchArgs) -> anyhow::Result<Vec<Contender>> {
             Some(price) => parse_price(price)?,
             None => (0.0, 0.0),
         };
-        let mut config = ChatConfig::new(url.clone(), model.clone());
-        config.api_key = args.api_key.clone();
-        config.timeout = Duration::from_secs(args.model_timeout);
+        let mut config = args.model.config(url, model);
         config.price = Some(Price {
             input_per_mtok: input,
             output_per_mtok: output,
@@ -259,7 +229,7 @@ fn contenders(args: &AgentBenchArgs) -> anyhow::Result<Vec<Contender>> {
                     input_per_million: input,
                     output_per_million: output,
                 },
-                max_tokens: args.max_tokens,
+                max_tokens: args.model.max_tokens,
                 ..LlmConfig::default()
             }),
             model: Some(ChatClient::new(config).with_context(|| format!("the endpoint {url}"))?),
@@ -278,46 +248,12 @@ fn parse_price(text: &str) -> anyhow::Result<(f64, f64)> {
 
 /// The split's pages, each on the releases asked for.
 async fn tasks(args: &AgentBenchArgs) -> anyhow::Result<Vec<Task>> {
-    let mut sources = example_pages(&args.tasks)?;
-    let wanted = match args.split {
+    let set = match args.split {
         SplitArg::All => None,
         SplitArg::Test => Some(SplitSet::Test),
         SplitArg::Train => Some(SplitSet::Train),
     };
-    if let Some(set) = wanted {
-        let split = Split::load(&args.tasks).map_err(|e| anyhow!("{e} (or run with --split all)"))?;
-        let problems = split.problems(&args.tasks, &sources);
-        if let Some(first) = problems.first() {
-            bail!("the split does not cover the task folder: {first} ({} problem(s))", problems.len());
-        }
-        sources.retain(|p| split.set_of(&args.tasks, p) == Some(set));
-    }
-    if let Some(n) = args.run.pages {
-        sources.truncate(n);
-    }
-    let mut tasks = Vec::new();
-    for source in &sources {
-        let (corpus, input) = read_example(source).await?;
-        let own = written_for(&corpus)?;
-        let other = own.other();
-        let releases = match args.releases {
-            Releases::Own => vec![(own, false)],
-            Releases::Other => vec![(other, true)],
-            Releases::Both => vec![(own, false), (other, true)],
-        };
-        for (profile, drifted) in releases {
-            tasks.push(Task {
-                id: format!("{}@{profile}", source.display()),
-                input: input.clone(),
-                product: corpus.task.product.clone(),
-                difficulty: corpus.task.difficulty,
-                profile,
-                expected: if drifted { corpus.expected_drift.clone() } else { Vec::new() },
-            });
-        }
-    }
-    anyhow::ensure!(!tasks.is_empty(), "{} holds no task pages in that split", args.tasks.display());
-    Ok(tasks)
+    task_set::load(&args.tasks, set, args.releases, args.run.pages).await
 }
 
 async fn run_job(

@@ -15,4 +15,7 @@ pub mod provision;
 pub mod provision_generate;
 pub mod serve;
 pub mod server;
+mod task_set;
+pub mod train;
+mod train_collect;
 pub mod verify;

@@ -370,6 +370,7 @@ fn settings(args: &VerifyArgs) -> anyhow::Result<Settings> {
             )),
             None => None,
         },
+        recordings: None,
     })
 }
 

@@ -385,7 +385,8 @@ fn augment(
     false
 }
 
-fn finding_matches(drift: &ExpectedDrift, finding: &Defect) -> bool {
+/// Whether a reported defect is the known difference `drift`: same step and kind, same labels.
+pub(crate) fn finding_matches(drift: &ExpectedDrift, finding: &Defect) -> bool {
     drift.step.trim() == finding.step.trim()
         && drift.kind == finding.kind
         && label_matches(&drift.documented, &finding.documented)

@@ -20,7 +20,7 @@ pub mod target;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use aca_agent::{LlmConfig, LlmPolicy, Policy, ScriptedPolicy, Task};
+use aca_agent::{LlmConfig, LlmPolicy, Policy, Recording, Recordings, ScriptedPolicy, Task};
 use aca_chat::ChatClient;
 use aca_console::profile::ProfileId;
 use aca_core::{ActRequest, ConsoleRun, Report};
@@ -54,6 +54,8 @@ pub struct Settings {
     pub runtime_provisioning: bool,
     /// The judge channel's two judges, for pages no audit event decides.
     pub judges: Option<std::sync::Arc<aca_reward::Judges>>,
+    /// Where each turn's model messages are recorded (`aca train collect`), whatever the policy.
+    pub recordings: Option<Recordings>,
 }
 
 /// One verification with what a benchmark needs besides the report.
@@ -143,10 +145,13 @@ async fn verify_into(
         Ok(product) => {
             let mut task = Task::new(page.procedure.clone());
             task.limits.max_turns = settings.max_turns;
-            let policy: Box<dyn Policy> = match &settings.policy {
+            let mut policy: Box<dyn Policy> = match &settings.policy {
                 PolicyChoice::Scripted => Box::new(ScriptedPolicy::new()),
                 PolicyChoice::Llm(config) => Box::new(LlmPolicy::new(config.clone())),
             };
+            if let Some(recordings) = &settings.recordings {
+                policy = Box::new(Recording::new(policy, recordings.clone()));
+            }
             let plan = RunPlan {
                 task,
                 policy,
