@@ -2,9 +2,9 @@
 //! confirmed it, then each turn that moved the task forward.
 //!
 //! A turn is left out when its action failed on the page, when it typed a secret (the record only
-//! holds the mask), or when it was a detour: the page after it, or after a later turn, is the page it
-//! started from, so nothing it did lasted (a click that changed nothing, a menu opened and closed, a
-//! repeated attempt). What a run with an unreadable model reply retried is never a sample: the
+//! holds the mask), or when it was a detour: the page after it, or after a later turn of the same
+//! documented step, is the page it started from, so nothing it did lasted (a click that changed
+//! nothing, a menu opened and closed, a repeated attempt). What a run with an unreadable model reply retried is never a sample: the
 //! recorder keeps the turn's first messages and the reply that was read.
 
 use std::collections::BTreeMap;
@@ -165,8 +165,11 @@ fn turn_filter(turns: &[Turn]) -> Vec<Result<(), Dropped>> {
     let mut i = 0;
     while i < turns.len() {
         let is_gui = matches!(turns[i].action, Action::Gui(_));
-        // The furthest later turn after which the page is again the one turn i started from.
-        let back = (i..turns.len()).rev().find(|&j| after(j) == Some(&before[i]));
+        // The furthest later turn of the same documented step after which the page is again the one
+        // turn i started from. Across steps a page may look the same while the console changed (a
+        // list whose rows show nothing of what was done): that is progress, not a detour.
+        let same_step = turns[i..].iter().take_while(|t| t.step == turns[i].step).count();
+        let back = (i..i + same_step).rev().find(|&j| after(j) == Some(&before[i]));
         match back {
             Some(j) if is_gui => {
                 for (k, slot) in kept.iter_mut().enumerate().take(j + 1).skip(i) {

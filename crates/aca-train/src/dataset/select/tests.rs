@@ -172,3 +172,22 @@ fn a_turn_the_recorder_missed_is_counted_not_invented() {
     assert_eq!(kept_turns(&selection), vec![1]);
     assert_eq!(selection.dropped.get(&Dropped::Unrecorded), Some(&1));
 }
+
+#[test]
+fn a_page_that_looks_the_same_after_later_steps_is_progress_not_a_detour() {
+    let mut turns = vec![
+        turn("key list", click(1), done()),
+        turn("dialog", click(2), done()),
+        turn("dialog with 30 days", click(3), done()),
+        turn(
+            "key list",
+            Action::Control(ControlAction::TaskComplete { summary: "done".into() }),
+            None,
+        ),
+    ];
+    for (turn, step) in turns.iter_mut().zip(["3", "4", "5", "6"]) {
+        turn.step = Some(step.into());
+    }
+    let selection = select(&run(turns, Ok(Confirmed::Success)));
+    assert_eq!(kept_turns(&selection), vec![0, 1, 2, 3], "{:?}", selection.dropped);
+}
