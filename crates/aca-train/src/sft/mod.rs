@@ -1,0 +1,25 @@
+//! Supervised fine-tuning of the private model on chat samples: the assistant reply's tokens carry the
+//! loss, AdamW with global-norm clipping under a warm-up and cosine schedule, gradient accumulation,
+//! optional LoRA, held-out evaluation, and checkpoints `aca serve` loads and the trainer resumes from.
+//!
+//! Read samples with [`read_jsonl`], build an [`SftTrainer`] from a [`Start`], then [`SftTrainer::train`].
+
+mod clip;
+mod config;
+mod data;
+mod eval;
+mod loss;
+mod schedule;
+mod state;
+mod tokenize;
+mod trainer;
+
+pub use clip::{TrainableIds, clip_global_norm};
+pub use config::{LoraOptions, SftConfig};
+pub use data::{ChatSample, read_jsonl};
+pub use eval::{Validation, same_action};
+pub use loss::{BatchLoss, batch_loss};
+pub use schedule::LrSchedule;
+pub use state::{OPTIMIZER_FILE, STATE_FILE, TrainerState};
+pub use tokenize::{END_OF_TURN, SampleTokenizer, TokenizedSample};
+pub use trainer::{SftProgress, SftSummary, SftTrainer, Start};
