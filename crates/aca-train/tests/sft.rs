@@ -90,6 +90,7 @@ fn a_few_steps_lower_the_loss_and_the_checkpoint_loads_for_serving() {
         output_dir: Some(output.path().to_path_buf()),
         eval_every: 4,
         max_steps: Some(8),
+        gradient_accumulation: 1,
         ..config()
     };
     let mut trainer = SftTrainer::new(config, start(), &Device::flex()).unwrap();
@@ -133,6 +134,41 @@ fn assert_same_logits(model: &TrainableQwen3, directory: &Path) {
     let last = &values[values.len() - expected.len()..];
     let difference = last.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     assert!(difference < 1e-4, "logits differ by {difference}");
+}
+
+#[test]
+fn accumulated_micro_batches_step_like_one_batch() {
+    let train = samples();
+    let run = |micro_batch_size, gradient_accumulation| {
+        let config = SftConfig {
+            micro_batch_size,
+            gradient_accumulation,
+            max_steps: Some(1),
+            ..config()
+        };
+        let mut trainer = SftTrainer::new(config, start(), &Device::flex()).unwrap();
+        let mut grad_norm = 0.0;
+        let summary = trainer.train(&train, &[], &mut |progress| grad_norm = progress.grad_norm).unwrap();
+        let weight = trainer.model().params.layers[1].mlp.down_proj.weight.val();
+        (summary.first_loss.unwrap(), grad_norm, weight.into_data().try_into_vec::<f32>().unwrap())
+    };
+    let (whole_loss, whole_norm, whole) = run(2, 1);
+    let (accumulated_loss, accumulated_norm, accumulated) = run(1, 2);
+    assert!((whole_loss - accumulated_loss).abs() < 1e-4, "{whole_loss} vs {accumulated_loss}");
+    // The norm sees the gradients' scale and direction: the micro-batches must add up to the whole
+    // batch's gradient of the mean loss per learned token.
+    assert!(
+        (whole_norm - accumulated_norm).abs() < 1e-4 * whole_norm,
+        "gradient norms {whole_norm} vs {accumulated_norm}"
+    );
+    let difference = whole.iter().zip(&accumulated).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    // Adam's first step moves every weight by about the learning rate (1e-2) whatever its gradient's
+    // size, so rounding in near-zero gradients shows at a small fraction of that, and no more.
+    assert!(difference < 1e-4, "the weights differ by {difference}");
+    let initial = TrainableQwen3::random(&RandomShape::small(), 11, &Device::flex()).unwrap();
+    let initial = initial.params.layers[1].mlp.down_proj.weight.val().into_data().try_into_vec::<f32>().unwrap();
+    let moved = initial.iter().zip(&whole).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    assert!(moved > 5e-3, "one step barely moved the weights ({moved})");
 }
 
 #[test]
