@@ -14,7 +14,11 @@ pub enum TrainError {
         source: std::io::Error,
     },
     #[error("{}:{line}: {problem}", path.display())]
-    Sample { path: PathBuf, line: usize, problem: String },
+    Sample {
+        path: PathBuf,
+        line: usize,
+        problem: String,
+    },
     #[error("{}: holds no samples", path.display())]
     EmptyFile { path: PathBuf },
     #[error("sample {index}: {problem}")]

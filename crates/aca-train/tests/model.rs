@@ -8,7 +8,9 @@ use aca_model::{Device, Qwen3Model, SequenceStep};
 use aca_train::model::{TrainableQwen3, pad_batch};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../aca-model/tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../aca-model/tests/fixtures")
+        .join(name)
 }
 
 /// Two sequences of different lengths, so one of them is padded.

@@ -67,8 +67,14 @@ fn only_the_reply_and_its_end_of_turn_carry_loss() {
         .filter(|&index| tokenized.is_learned(index))
         .map(|index| tokenized.ids[index])
         .collect();
-    assert_eq!(text.tokenizer.decode(&learned, false).unwrap(), format!("{}<|im_end|>", sample.reply));
-    let prompt = text.tokenizer.decode(&tokenized.ids[..tokenized.completion_start], false).unwrap();
+    assert_eq!(
+        text.tokenizer.decode(&learned, false).unwrap(),
+        format!("{}<|im_end|>", sample.reply)
+    );
+    let prompt = text
+        .tokenizer
+        .decode(&tokenized.ids[..tokenized.completion_start], false)
+        .unwrap();
     let options = RenderOptions {
         add_generation_prompt: true,
         ..RenderOptions::default()
@@ -109,7 +115,11 @@ fn a_few_steps_lower_the_loss_and_the_checkpoint_loads_for_serving() {
         summary.elapsed
     );
     assert!(last < first * 0.7, "loss went from {first} to {last}");
-    assert!(reports.iter().all(|report| report.grad_norm.is_finite() && report.grad_norm > 0.0));
+    assert!(
+        reports
+            .iter()
+            .all(|report| report.grad_norm.is_finite() && report.grad_norm > 0.0)
+    );
     assert!(reports[3].validation.is_some() && reports[2].validation.is_none());
     let validation = summary.validation.unwrap();
     assert_eq!(validation.samples, 2);
@@ -132,7 +142,11 @@ fn assert_same_logits(model: &TrainableQwen3, directory: &Path) {
     let logits = model.forward(pad_batch(&[&tokens], 0, &model.device()));
     let values = logits.into_data().try_into_vec::<f32>().unwrap();
     let last = &values[values.len() - expected.len()..];
-    let difference = last.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let difference = last
+        .iter()
+        .zip(&expected)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
     assert!(difference < 1e-4, "logits differ by {difference}");
 }
 
@@ -148,26 +162,50 @@ fn accumulated_micro_batches_step_like_one_batch() {
         };
         let mut trainer = SftTrainer::new(config, start(), &Device::flex()).unwrap();
         let mut grad_norm = 0.0;
-        let summary = trainer.train(&train, &[], &mut |progress| grad_norm = progress.grad_norm).unwrap();
+        let summary = trainer
+            .train(&train, &[], &mut |progress| grad_norm = progress.grad_norm)
+            .unwrap();
         let weight = trainer.model().params.layers[1].mlp.down_proj.weight.val();
-        (summary.first_loss.unwrap(), grad_norm, weight.into_data().try_into_vec::<f32>().unwrap())
+        (
+            summary.first_loss.unwrap(),
+            grad_norm,
+            weight.into_data().try_into_vec::<f32>().unwrap(),
+        )
     };
     let (whole_loss, whole_norm, whole) = run(2, 1);
     let (accumulated_loss, accumulated_norm, accumulated) = run(1, 2);
-    assert!((whole_loss - accumulated_loss).abs() < 1e-4, "{whole_loss} vs {accumulated_loss}");
+    assert!(
+        (whole_loss - accumulated_loss).abs() < 1e-4,
+        "{whole_loss} vs {accumulated_loss}"
+    );
     // The norm sees the gradients' scale and direction: the micro-batches must add up to the whole
     // batch's gradient of the mean loss per learned token.
     assert!(
         (whole_norm - accumulated_norm).abs() < 1e-4 * whole_norm,
         "gradient norms {whole_norm} vs {accumulated_norm}"
     );
-    let difference = whole.iter().zip(&accumulated).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let difference = whole
+        .iter()
+        .zip(&accumulated)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
     // Adam's first step moves every weight by about the learning rate (1e-2) whatever its gradient's
     // size, so rounding in near-zero gradients shows at a small fraction of that, and no more.
     assert!(difference < 1e-4, "the weights differ by {difference}");
     let initial = TrainableQwen3::random(&RandomShape::small(), 11, &Device::flex()).unwrap();
-    let initial = initial.params.layers[1].mlp.down_proj.weight.val().into_data().try_into_vec::<f32>().unwrap();
-    let moved = initial.iter().zip(&whole).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let initial = initial.params.layers[1]
+        .mlp
+        .down_proj
+        .weight
+        .val()
+        .into_data()
+        .try_into_vec::<f32>()
+        .unwrap();
+    let moved = initial
+        .iter()
+        .zip(&whole)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
     assert!(moved > 5e-3, "one step barely moved the weights ({moved})");
 }
 
@@ -190,7 +228,10 @@ fn lora_trains_adapters_and_merges_them_on_save() {
     let difference = |a: burn::tensor::Tensor<2>, b: burn::tensor::Tensor<2>| (a - b).abs().max().into_scalar::<f32>();
     let q = |model: &TrainableQwen3| model.params.layers[0].self_attn.q_proj.weight.val();
     assert!(difference(q(&base), q(&saved)) > 1e-5);
-    assert_eq!(difference(base.params.embed_tokens.val(), saved.params.embed_tokens.val()), 0.0);
+    assert_eq!(
+        difference(base.params.embed_tokens.val(), saved.params.embed_tokens.val()),
+        0.0
+    );
 }
 
 #[test]
@@ -204,7 +245,9 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     let train = samples();
     let mut whole = SftTrainer::new(config.clone(), start(), &Device::flex()).unwrap();
     let mut whole_losses = Vec::new();
-    whole.train(&train, &[], &mut |progress| whole_losses.push(progress.loss)).unwrap();
+    whole
+        .train(&train, &[], &mut |progress| whole_losses.push(progress.loss))
+        .unwrap();
 
     let halfway = output.path().join("checkpoint-2");
     let state = aca_train::sft::TrainerState::read(&halfway).unwrap();
@@ -218,10 +261,15 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     assert_eq!(resumed.step(), 2);
     let mut resumed_losses = Vec::new();
     let summary = resumed
-        .train(&train, &[], &mut |progress| resumed_losses.push((progress.step, progress.loss)))
+        .train(&train, &[], &mut |progress| {
+            resumed_losses.push((progress.step, progress.loss))
+        })
         .unwrap();
     assert_eq!(summary.steps, 4);
-    assert_eq!(resumed_losses.iter().map(|(step, _)| *step).collect::<Vec<_>>(), vec![3, 4]);
+    assert_eq!(
+        resumed_losses.iter().map(|(step, _)| *step).collect::<Vec<_>>(),
+        vec![3, 4]
+    );
     for ((_, resumed), whole) in resumed_losses.iter().zip(&whole_losses[2..]) {
         assert!((resumed - whole).abs() < 1e-4, "{resumed} vs {whole}");
     }
@@ -238,4 +286,16 @@ fn training_without_samples_or_with_a_bad_configuration_is_refused() {
     };
     let error = SftTrainer::new(bad, start(), &Device::flex()).unwrap_err();
     assert!(error.to_string().contains("micro_batch_size"), "{error}");
+    // A tokenizer whose ids the model has no embedding for.
+    let narrow = Start::Random {
+        shape: RandomShape {
+            vocab_size: 1_000,
+            ..RandomShape::small()
+        },
+        seed: 1,
+        tokenizer_dir: tokenizer_dir(),
+    };
+    let mut trainer = SftTrainer::new(config(), narrow, &Device::flex()).unwrap();
+    let error = trainer.train(&samples(), &[], &mut |_| {}).unwrap_err();
+    assert!(error.to_string().contains("outside the model's vocabulary"), "{error}");
 }

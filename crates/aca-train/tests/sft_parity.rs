@@ -63,7 +63,12 @@ fn loss_and_gradients_match_transformers() {
         .iter()
         .zip(fixture["completion_starts"].as_array().unwrap())
         .map(|(ids, start)| TokenizedSample {
-            ids: ids.as_array().unwrap().iter().map(|id| id.as_u64().unwrap() as u32).collect(),
+            ids: ids
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|id| id.as_u64().unwrap() as u32)
+                .collect(),
             completion_start: start.as_u64().unwrap() as usize,
             truncated: false,
         })
@@ -75,7 +80,10 @@ fn loss_and_gradients_match_transformers() {
     let value = mean.clone().into_scalar::<f32>();
     let expected = fixture["loss"].as_f64().unwrap() as f32;
     eprintln!("loss {value}, transformers {expected}");
-    assert!((value - expected).abs() < 1e-4 * expected.abs(), "loss {value}, transformers {expected}");
+    assert!(
+        (value - expected).abs() < 1e-4 * expected.abs(),
+        "loss {value}, transformers {expected}"
+    );
 
     let gradients = mean.backward();
     for (name, reference) in fixture["gradients"].as_object().unwrap() {
@@ -88,6 +96,9 @@ fn loss_and_gradients_match_transformers() {
             .zip(&expected)
             .fold(0.0f32, |largest, (a, b)| largest.max((a - b).abs()));
         eprintln!("{name}: largest difference {difference:.2e} (largest gradient {scale:.3})");
-        assert!(difference <= 1e-4 * scale, "{name}: gradients differ by {difference} (largest {scale})");
+        assert!(
+            difference <= 1e-4 * scale,
+            "{name}: gradients differ by {difference} (largest {scale})"
+        );
     }
 }

@@ -12,7 +12,8 @@ impl Qwen3Params {
     /// of its own sequence, so padding after a sequence never changes its logits.
     pub fn forward(&self, config: &Qwen3Config, ids: Tensor<2, Int>) -> Tensor<3> {
         let [batch, length] = ids.dims();
-        self.logits(self.hidden(config, ids)).reshape([batch, length, config.vocab_size])
+        self.logits(self.hidden(config, ids))
+            .reshape([batch, length, config.vocab_size])
     }
 
     /// `ids` `[batch, length]` → the final-normed hidden states `[batch·length, hidden]`.
@@ -54,18 +55,20 @@ impl DecoderLayer {
         let eps = config.rms_norm_eps;
         let [rows, _] = hidden.dims();
         let length = rows / batch;
-        let (heads, kv_heads, head_dim) = (
-            config.num_attention_heads,
-            config.num_key_value_heads,
-            config.head_dim,
-        );
+        let (heads, kv_heads, head_dim) = (config.num_attention_heads, config.num_key_value_heads, config.head_dim);
         let groups = heads / kv_heads;
         let attention = &self.self_attn;
 
         let normed = rms_norm(hidden.clone(), &self.input_layernorm.val(), eps);
         // [rows, heads, head_dim], normed per head and rotated.
-        let queries = attention.q_proj.forward(normed.clone()).reshape([rows, heads, head_dim]);
-        let keys = attention.k_proj.forward(normed.clone()).reshape([rows, kv_heads, head_dim]);
+        let queries = attention
+            .q_proj
+            .forward(normed.clone())
+            .reshape([rows, heads, head_dim]);
+        let keys = attention
+            .k_proj
+            .forward(normed.clone())
+            .reshape([rows, kv_heads, head_dim]);
         let values = attention.v_proj.forward(normed).reshape([rows, kv_heads, head_dim]);
         let queries = rotary.apply(rms_norm(queries, &attention.q_norm.val(), eps));
         let keys = rotary.apply(rms_norm(keys, &attention.k_norm.val(), eps));

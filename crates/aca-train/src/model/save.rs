@@ -33,8 +33,9 @@ impl TrainableQwen3 {
         };
         std::fs::create_dir_all(directory).map_err(io(directory))?;
         let config_path = directory.join("config.json");
-        let text = serde_json::to_string_pretty(&self.config_json)
-            .map_err(|error| TrainError::Checkpoint { problem: format!("encoding config.json: {error}") })?;
+        let text = serde_json::to_string_pretty(&self.config_json).map_err(|error| TrainError::Checkpoint {
+            problem: format!("encoding config.json: {error}"),
+        })?;
         std::fs::write(&config_path, text).map_err(io(&config_path))?;
 
         let tensors = self.host_tensors()?;
@@ -46,7 +47,9 @@ impl TrainableQwen3 {
                 let (shape, bytes) = &tensors[name];
                 TensorView::new(Dtype::F32, shape.clone(), bytes)
                     .map(|view| (name.clone(), view))
-                    .map_err(|error| TrainError::Checkpoint { problem: format!("laying out {name}: {error}") })
+                    .map_err(|error| TrainError::Checkpoint {
+                        problem: format!("laying out {name}: {error}"),
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let weights_path = directory.join("model.safetensors");
@@ -70,7 +73,7 @@ impl TrainableQwen3 {
     }
 
     /// Every tensor by its checkpoint name: shape as stored and little-endian f32 bytes.
-    fn host_tensors(&self) -> Result<HashMap<String, (Vec<usize>, Vec<u8>)>, TrainError> {
+    fn host_tensors(&self) -> Result<HashMap<String, HostBytes>, TrainError> {
         let layout = TensorLayout::for_config(&self.config);
         let merged = self.params.valid().materialize();
         let mut out = HashMap::new();
@@ -92,7 +95,10 @@ impl TrainableQwen3 {
                 ("mlp.down_proj", &layer.mlp.down_proj),
             ];
             for (stem, projection) in projections {
-                out.insert(name(&format!("{stem}.weight")), host(projection.weight.val().transpose())?);
+                out.insert(
+                    name(&format!("{stem}.weight")),
+                    host(projection.weight.val().transpose())?,
+                );
                 if let Some(bias) = &projection.bias {
                     out.insert(name(&format!("{stem}.bias")), host(bias.val())?);
                 }
@@ -109,14 +115,21 @@ impl TrainableQwen3 {
     }
 }
 
+/// A tensor's shape and its values as little-endian f32 bytes.
+type HostBytes = (Vec<usize>, Vec<u8>);
+
 /// A tensor's shape and f32 bytes, read back from its device.
-fn host<const D: usize>(tensor: Tensor<D>) -> Result<(Vec<usize>, Vec<u8>), TrainError> {
+fn host<const D: usize>(tensor: Tensor<D>) -> Result<HostBytes, TrainError> {
     let shape = tensor.dims().to_vec();
     let values = tensor
         .try_into_data()
-        .map_err(|error| TrainError::Checkpoint { problem: format!("reading a tensor: {error:?}") })?
+        .map_err(|error| TrainError::Checkpoint {
+            problem: format!("reading a tensor: {error:?}"),
+        })?
         .convert::<f32>()
         .try_into_vec::<f32>()
-        .map_err(|error| TrainError::Checkpoint { problem: format!("reading a tensor: {error:?}") })?;
+        .map_err(|error| TrainError::Checkpoint {
+            problem: format!("reading a tensor: {error:?}"),
+        })?;
     Ok((shape, values.iter().flat_map(|value| value.to_le_bytes()).collect()))
 }

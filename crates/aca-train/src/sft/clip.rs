@@ -82,8 +82,14 @@ mod tests {
         let mut grads = GradientsParams::new();
         let (a, b) = (ParamId::from(1), ParamId::from(2));
         // Norm of everything: sqrt(3² + 4² + 12²) = 13.
-        grads.register(a, Tensor::<1>::from_data(TensorData::new(vec![3.0f32, 4.0], [2]), &device));
-        grads.register(b, Tensor::<2>::from_data(TensorData::new(vec![0.0f32, 12.0], [1, 2]), &device));
+        grads.register(
+            a,
+            Tensor::<1>::from_data(TensorData::new(vec![3.0f32, 4.0], [2]), &device),
+        );
+        grads.register(
+            b,
+            Tensor::<2>::from_data(TensorData::new(vec![0.0f32, 12.0], [1, 2]), &device),
+        );
         let ids = TrainableIds {
             vectors: vec![a],
             matrices: vec![b],
@@ -92,7 +98,12 @@ mod tests {
     }
 
     fn values<const D: usize>(grads: &GradientsParams, id: u64) -> Vec<f32> {
-        grads.get::<D>(ParamId::from(id)).unwrap().into_data().try_into_vec::<f32>().unwrap()
+        grads
+            .get::<D>(ParamId::from(id))
+            .unwrap()
+            .into_data()
+            .try_into_vec::<f32>()
+            .unwrap()
     }
 
     #[test]

@@ -107,7 +107,7 @@ impl SftConfig {
             problems.push("max_steps must be positive".to_string());
         }
         if let Some(limit) = self.max_grad_norm
-            && !(limit > 0.0)
+            && (limit.is_nan() || limit <= 0.0)
         {
             problems.push(format!("max_grad_norm must be positive, not {limit}"));
         }

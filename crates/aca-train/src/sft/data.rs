@@ -99,7 +99,10 @@ mod tests {
         ));
         let samples = read_jsonl(file.path()).unwrap();
         assert_eq!(samples.len(), 2);
-        assert_eq!(samples[0].prompt, vec![ChatMessage::system("Be brief."), ChatMessage::user("Hi")]);
+        assert_eq!(
+            samples[0].prompt,
+            vec![ChatMessage::system("Be brief."), ChatMessage::user("Hi")]
+        );
         assert_eq!(samples[0].reply, "Action: wait(1)");
         assert_eq!(samples[1].reply, "Action: click(3)");
     }
@@ -110,7 +113,10 @@ mod tests {
         let cases = [
             (format!("{good}\nnot json\n"), 2, "not a chat sample"),
             (
-                format!("{good}\n{good}\n{}\n", r#"{"messages":[{"role":"user","content":"Go"}]}"#),
+                format!(
+                    "{good}\n{good}\n{}\n",
+                    r#"{"messages":[{"role":"user","content":"Go"}]}"#
+                ),
                 3,
                 "must be the assistant reply",
             ),

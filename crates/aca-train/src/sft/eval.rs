@@ -66,12 +66,16 @@ pub(crate) fn validate(
 
 /// The reply the model writes after `prompt`, always taking the likeliest id the tokenizer knows, until a
 /// stop id or the token limit.
-pub(crate) fn greedy_reply(model: &TrainableQwen3, prompt: &[u32], decoding: &Decoding<'_>) -> Result<String, TrainError> {
+pub(crate) fn greedy_reply(
+    model: &TrainableQwen3,
+    prompt: &[u32],
+    decoding: &Decoding<'_>,
+) -> Result<String, TrainError> {
     let bound = decoding.tokenizer.id_bound().min(model.config.vocab_size);
     let mut ids = prompt.to_vec();
     let mut reply = Vec::new();
     for _ in 0..decoding.max_new_tokens {
-        let logits = model.last_logits(&ids).slice([0..bound]);
+        let logits = model.last_logits(&ids).slice_dim(0, 0..bound);
         let next = logits.argmax(0).into_scalar::<i64>();
         let next = u32::try_from(next).map_err(|_| TrainError::Checkpoint {
             problem: format!("the model chose id {next}"),

@@ -9,6 +9,7 @@ mod config;
 mod data;
 mod eval;
 mod loss;
+mod order;
 mod schedule;
 mod state;
 mod tokenize;

@@ -51,3 +51,23 @@ impl TrainerState {
         })
     }
 }
+
+/// A resumed run must be the same run: the settings that decide which samples each step sees and how the
+/// weights move must match the checkpoint's (evaluation, saving and output settings may differ).
+pub(crate) fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<(), TrainError> {
+    let comparable = SftConfig {
+        eval_every: saved.eval_every,
+        eval_samples: saved.eval_samples,
+        max_new_tokens: saved.max_new_tokens,
+        save_every: saved.save_every,
+        output_dir: saved.output_dir.clone(),
+        ..config.clone()
+    };
+    if &comparable == saved {
+        Ok(())
+    } else {
+        Err(TrainError::Config(
+            "the configuration differs from the checkpoint's in a setting that shapes the run".to_string(),
+        ))
+    }
+}

@@ -9,9 +9,6 @@ use aca_model::text::CheckpointText;
 use burn::module::{Lora, Module, ParamGroup};
 use burn::optim::{AdamWConfig, GradientsAccumulator, GradientsParams, ModuleOptimizer};
 use burn::tensor::Device;
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
-use rand_chacha::ChaCha8Rng;
 
 use crate::error::TrainError;
 use crate::model::{Qwen3Params, TrainableQwen3};
@@ -20,8 +17,9 @@ use crate::sft::config::SftConfig;
 use crate::sft::data::ChatSample;
 use crate::sft::eval::{Decoding, Validation, validate};
 use crate::sft::loss::batch_loss;
+use crate::sft::order::SampleOrder;
 use crate::sft::schedule::LrSchedule;
-use crate::sft::state::{OPTIMIZER_FILE, TrainerState};
+use crate::sft::state::{OPTIMIZER_FILE, TrainerState, check_same_run};
 use crate::sft::tokenize::{END_OF_TURN, SampleTokenizer, TokenizedSample};
 
 /// Where a run's weights come from.
@@ -36,6 +34,7 @@ pub enum Start {
         tokenizer_dir: PathBuf,
     },
     /// A checkpoint this trainer saved: the run goes on from its step, data position and optimizer state.
+    /// A LoRA run's checkpoint holds merged weights, so it goes on with fresh adapters on them.
     Resume(PathBuf),
 }
 
@@ -115,7 +114,11 @@ impl SftTrainer {
             Start::Resume(directory) => {
                 let state = TrainerState::read(&directory)?;
                 check_same_run(&config, &state.config)?;
-                (TrainableQwen3::from_checkpoint(&directory, &device)?, directory, Some(state))
+                (
+                    TrainableQwen3::from_checkpoint(&directory, &device)?,
+                    directory,
+                    Some(state),
+                )
             }
         };
         let text = CheckpointText::load(&text_dir)?;
@@ -182,6 +185,9 @@ impl SftTrainer {
             .iter()
             .map(|sample| tokenizer.prompt_ids(sample))
             .collect::<Result<Vec<_>, _>>()?;
+
+        check_vocabulary(&tokenized, self.model.config.vocab_size, "training")?;
+        check_vocabulary(&held_out_tokens, self.model.config.vocab_size, "held-out")?;
 
         let total_steps = config.total_steps(train.len());
         let schedule = LrSchedule {
@@ -307,7 +313,13 @@ impl SftTrainer {
 
     /// One optimizer step over `samples`, split into micro-batches whose gradients add up to the gradient
     /// of the mean loss per learned token of all of them.
-    fn optimizer_step(&mut self, samples: &[&TokenizedSample], learning_rate: f64, trainable: &TrainableIds, pad: u32) -> StepOutcome {
+    fn optimizer_step(
+        &mut self,
+        samples: &[&TokenizedSample],
+        learning_rate: f64,
+        trainable: &TrainableIds,
+        pad: u32,
+    ) -> StepOutcome {
         let learned: usize = samples.iter().map(|sample| sample.learned_count()).sum();
         let tokens = samples.iter().map(|sample| sample.ids.len()).sum();
         if learned == 0 {
@@ -357,79 +369,23 @@ impl SftTrainer {
     }
 }
 
+/// Refuses ids the model has no embedding for: a tokenizer that does not fit the checkpoint.
+fn check_vocabulary(samples: &[TokenizedSample], vocab: usize, which: &str) -> Result<(), TrainError> {
+    for (index, sample) in samples.iter().enumerate() {
+        if let Some(id) = sample.ids.iter().find(|&&id| id as usize >= vocab) {
+            return Err(TrainError::Tokenize {
+                index,
+                problem: format!(
+                    "{which} sample: token id {id} is outside the model's vocabulary of {vocab}; the tokenizer does not fit the checkpoint"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 struct StepOutcome {
     loss: f32,
     grad_norm: f32,
     tokens: usize,
-}
-
-/// A resumed run must be the same run: the settings that decide which samples each step sees and how the
-/// weights move must match the checkpoint's (evaluation, saving and output settings may differ).
-fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<(), TrainError> {
-    let comparable = SftConfig {
-        eval_every: saved.eval_every,
-        eval_samples: saved.eval_samples,
-        max_new_tokens: saved.max_new_tokens,
-        save_every: saved.save_every,
-        output_dir: saved.output_dir.clone(),
-        ..config.clone()
-    };
-    if &comparable == saved {
-        Ok(())
-    } else {
-        Err(TrainError::Config(
-            "the configuration differs from the checkpoint's in a setting that shapes the run".to_string(),
-        ))
-    }
-}
-
-/// The seeded order of samples: each epoch a fresh permutation drawn from the seed and the epoch.
-struct SampleOrder {
-    count: usize,
-    seed: u64,
-    epoch: Option<usize>,
-    permutation: Vec<usize>,
-}
-
-impl SampleOrder {
-    fn new(count: usize, seed: u64) -> Self {
-        Self {
-            count,
-            seed,
-            epoch: None,
-            permutation: Vec::new(),
-        }
-    }
-
-    /// The index of the sample at `position` of the endless seeded stream.
-    fn sample_at(&mut self, position: usize) -> usize {
-        let epoch = position / self.count;
-        if self.epoch != Some(epoch) {
-            let mut rng = ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ epoch as u64);
-            self.permutation = (0..self.count).collect();
-            self.permutation.shuffle(&mut rng);
-            self.epoch = Some(epoch);
-        }
-        self.permutation[position % self.count]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_epoch_sees_every_sample_once_in_a_seeded_order() {
-        let mut order = SampleOrder::new(5, 3);
-        let first: Vec<usize> = (0..5).map(|position| order.sample_at(position)).collect();
-        let second: Vec<usize> = (5..10).map(|position| order.sample_at(position)).collect();
-        for epoch in [&first, &second] {
-            let mut sorted = epoch.clone();
-            sorted.sort_unstable();
-            assert_eq!(sorted, vec![0, 1, 2, 3, 4]);
-        }
-        let mut again = SampleOrder::new(5, 3);
-        assert_eq!((0..5).map(|position| again.sample_at(position)).collect::<Vec<_>>(), first);
-        assert_eq!(again.sample_at(7), second[2]);
-    }
 }
