@@ -52,4 +52,7 @@ pub use device::{DeviceChoice, DeviceError};
 pub use error::ModelError;
 pub use generate::argmax;
 pub use model::{Qwen3Model, SequenceStep};
+/// The decoder's building blocks, shared with the trainer so both compute the same math.
+pub use norm::rms_norm;
+pub use rope::RotaryTables;
 pub use vl::{ImageGrid, ImageProcessor, ProcessedImage, Qwen3VlConfig, Qwen3VlModel};

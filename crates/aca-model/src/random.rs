@@ -61,7 +61,8 @@ impl RandomShape {
         }
     }
 
-    fn config_json(&self) -> serde_json::Value {
+    /// The `config.json` document of a checkpoint of this shape.
+    pub fn config_json(&self) -> serde_json::Value {
         json!({
             "architectures": ["Qwen3ForCausalLM"],
             "model_type": "qwen3",

@@ -6,7 +6,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 
 /// The cosines and sines for a list of tokens, shaped `[tokens, 1, head_dim]` to broadcast over heads.
 #[derive(Debug, Clone)]
-pub(crate) struct RotaryTables {
+pub struct RotaryTables {
     cos: Tensor<3>,
     sin: Tensor<3>,
 }

@@ -3,7 +3,15 @@
 //! - [`dataset`] turns recorded runs into training samples: the exact messages the LLM policy was
 //!   given at each step and the teacher's ReAct reply, filtered as the reward service and the
 //!   trajectory say, written as JSONL (OpenAI chat) and Parquet (verl, TRL) with a dataset card.
+//! - [`model`] is Qwen3 as trainable burn modules in Hugging Face naming, loaded from and saved to
+//!   checkpoint directories that `aca_model::Qwen3Model::load` and `aca serve` read.
+//! - [`sft`] fine-tunes that model on chat samples (JSONL, OpenAI format), loss on the replies only.
 //! - [`grpo`] holds GRPO's advantages and objective.
 
 pub mod dataset;
+pub mod error;
 pub mod grpo;
+pub mod model;
+pub mod sft;
+
+pub use error::TrainError;

@@ -1,0 +1,36 @@
+//! The crate's error type for training: bad input named by file and line, checkpoints that cannot be
+//! read or written, and configurations that cannot train.
+
+use std::path::PathBuf;
+
+/// Why training (or reading its inputs, or writing its checkpoints) failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrainError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {problem}", path.display())]
+    Sample {
+        path: PathBuf,
+        line: usize,
+        problem: String,
+    },
+    #[error("{}: holds no samples", path.display())]
+    EmptyFile { path: PathBuf },
+    #[error("sample {index}: {problem}")]
+    Tokenize { index: usize, problem: String },
+    #[error("checkpoint: {problem}")]
+    Checkpoint { problem: String },
+    #[error(transparent)]
+    Model(#[from] aca_model::ModelError),
+    #[error(transparent)]
+    Text(#[from] aca_model::text::TextError),
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    #[error("{}: {problem}", path.display())]
+    State { path: PathBuf, problem: String },
+}

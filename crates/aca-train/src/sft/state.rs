@@ -1,0 +1,73 @@
+//! `trainer_state.json`: where a run stood when it saved a checkpoint, so it resumes from there.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::TrainError;
+use crate::sft::config::SftConfig;
+use crate::sft::schedule::LrSchedule;
+
+/// The state file's name inside a checkpoint directory.
+pub const STATE_FILE: &str = "trainer_state.json";
+/// The optimizer moments (burnpack), written for full fine-tuning.
+pub const OPTIMIZER_FILE: &str = "optimizer.bpk";
+
+/// A run's position at a checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainerState {
+    /// Optimizer steps done.
+    pub step: usize,
+    pub total_steps: usize,
+    pub schedule: LrSchedule,
+    /// The rate of the last step done.
+    pub learning_rate: f64,
+    pub seed: u64,
+    /// Training samples consumed, in the seeded order; with `train_samples`, the data position.
+    pub samples_consumed: usize,
+    pub train_samples: usize,
+    pub config: SftConfig,
+}
+
+impl TrainerState {
+    pub fn write(&self, directory: &Path) -> Result<(), TrainError> {
+        let path = directory.join(STATE_FILE);
+        let text = serde_json::to_string_pretty(self).map_err(|error| TrainError::State {
+            path: path.clone(),
+            problem: error.to_string(),
+        })?;
+        std::fs::write(&path, text).map_err(|source| TrainError::Io { path, source })
+    }
+
+    pub fn read(directory: &Path) -> Result<Self, TrainError> {
+        let path = directory.join(STATE_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|source| TrainError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|error| TrainError::State {
+            path,
+            problem: error.to_string(),
+        })
+    }
+}
+
+/// A resumed run must be the same run: the settings that decide which samples each step sees and how the
+/// weights move must match the checkpoint's (evaluation, saving and output settings may differ).
+pub(crate) fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<(), TrainError> {
+    let comparable = SftConfig {
+        eval_every: saved.eval_every,
+        eval_samples: saved.eval_samples,
+        max_new_tokens: saved.max_new_tokens,
+        save_every: saved.save_every,
+        output_dir: saved.output_dir.clone(),
+        ..config.clone()
+    };
+    if &comparable == saved {
+        Ok(())
+    } else {
+        Err(TrainError::Config(
+            "the configuration differs from the checkpoint's in a setting that shapes the run".to_string(),
+        ))
+    }
+}
