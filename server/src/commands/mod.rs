@@ -18,4 +18,5 @@ pub mod server;
 mod task_set;
 pub mod train;
 mod train_collect;
+mod train_sft;
 pub mod verify;

@@ -77,8 +77,9 @@ pub struct ServeArgs {
     allow_remote_images: bool,
 }
 
+/// The device a model runs on (`aca serve`, `aca train`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum DeviceArg {
+pub(super) enum DeviceArg {
     Cpu,
     Wgpu,
     Cuda,

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use aca_agent::ChatMessage;
@@ -37,8 +37,8 @@ pub enum DatasetError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{path}: {problem}")]
     Parquet { path: PathBuf, problem: String },
-    #[error("{path}, line {line}: {problem}")]
-    Line { path: PathBuf, line: usize, problem: String },
+    #[error("{path}: {problem}")]
+    Json { path: PathBuf, problem: String },
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
@@ -219,33 +219,13 @@ fn write_jsonl(path: &Path, samples: &[Sample]) -> Result<(), DatasetError> {
     let file = File::create(path).map_err(io(path))?;
     let mut out = BufWriter::new(file);
     for sample in samples {
-        let line = serde_json::to_string(&ChatLine::of(sample)).map_err(|e| DatasetError::Line {
+        let line = serde_json::to_string(&ChatLine::of(sample)).map_err(|e| DatasetError::Json {
             path: path.to_owned(),
-            line: 0,
             problem: e.to_string(),
         })?;
         writeln!(out, "{line}").map_err(io(path))?;
     }
     out.flush().map_err(io(path))
-}
-
-/// Reads a JSONL file of [`ChatLine`]s back, naming the line of the first one that is not.
-pub fn read_jsonl(path: &Path) -> Result<Vec<ChatLine>, DatasetError> {
-    let file = File::open(path).map_err(io(path))?;
-    let mut lines = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(io(path))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed = serde_json::from_str(&line).map_err(|e| DatasetError::Line {
-            path: path.to_owned(),
-            line: number + 1,
-            problem: e.to_string(),
-        })?;
-        lines.push(parsed);
-    }
-    Ok(lines)
 }
 
 fn write_parquet<T: Serialize + for<'de> Deserialize<'de>>(path: &Path, rows: &[T]) -> Result<(), DatasetError> {

@@ -15,32 +15,39 @@ pub struct BatchLoss {
     pub tokens: usize,
 }
 
-/// Summed cross-entropy of `samples` under `model`, padding them with `pad`.
+/// Summed cross-entropy of `samples` under `model`, padding them with `pad`. The output layer runs
+/// only at the positions that predict a learned id: a reply is a small part of a long prompt, and
+/// the vocabulary-wide output layer is most of a small model's cost.
 pub fn batch_loss(model: &TrainableQwen3, samples: &[&TokenizedSample], pad: u32, device: &Device) -> BatchLoss {
     let sequences: Vec<&[u32]> = samples.iter().map(|sample| sample.ids.as_slice()).collect();
     let ids = pad_batch(&sequences, pad, device);
-    let [batch, length] = ids.dims();
-    let logits = model.forward(ids);
-    let vocab = model.config.vocab_size;
-    // Position t of each row predicts id t + 1; the last position predicts nothing.
-    let mut targets = Vec::with_capacity(batch * length);
-    let mut weights = Vec::with_capacity(batch * length);
-    let mut tokens = 0;
-    for sample in samples {
+    let [_, length] = ids.dims();
+    // Row `b·length + t` of the hidden states predicts id t + 1 of sequence b.
+    let mut rows = Vec::new();
+    let mut targets = Vec::new();
+    for (b, sample) in samples.iter().enumerate() {
         for position in 0..length {
             let next = position + 1;
-            let learned = sample.is_learned(next);
-            targets.push(if learned { i64::from(sample.ids[next]) } else { 0 });
-            weights.push(if learned { 1.0f32 } else { 0.0 });
-            tokens += usize::from(learned);
+            if sample.is_learned(next) {
+                rows.push((b * length + position) as i64);
+                targets.push(i64::from(sample.ids[next]));
+            }
         }
     }
-    let targets = Tensor::<2, Int>::from_data(TensorData::new(targets, [batch * length, 1]), device);
-    let weights = Tensor::<2>::from_data(TensorData::new(weights, [batch * length, 1]), device);
-    let log_probabilities = log_softmax(logits.reshape([batch * length, vocab]), 1);
-    let picked = log_probabilities.gather(1, targets);
+    let tokens = rows.len();
+    if tokens == 0 {
+        return BatchLoss {
+            sum: Tensor::<1>::zeros([1], device),
+            tokens,
+        };
+    }
+    let hidden = model.params.hidden(&model.config, ids);
+    let rows = Tensor::<1, Int>::from_data(TensorData::new(rows, [tokens]), device);
+    let logits = model.params.logits(hidden.select(0, rows));
+    let targets = Tensor::<2, Int>::from_data(TensorData::new(targets, [tokens, 1]), device);
+    let picked = log_softmax(logits, 1).gather(1, targets);
     BatchLoss {
-        sum: (picked * weights).sum().neg(),
+        sum: picked.sum().neg(),
         tokens,
     }
 }

@@ -64,10 +64,19 @@ pub(crate) fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<()
         ..config.clone()
     };
     if &comparable == saved {
-        Ok(())
-    } else {
-        Err(TrainError::Config(
-            "the configuration differs from the checkpoint's in a setting that shapes the run".to_string(),
-        ))
+        return Ok(());
     }
+    let (now, then) = (serde_json::to_value(&comparable), serde_json::to_value(saved));
+    let differing: Vec<String> = match (now, then) {
+        (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(then))) => now
+            .iter()
+            .filter(|(key, value)| then.get(*key) != Some(*value))
+            .map(|(key, value)| format!("{key} {value} (the checkpoint's run: {})", then.get(key).unwrap_or(&serde_json::Value::Null)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    Err(TrainError::Config(format!(
+        "the configuration differs from the checkpoint's in settings that shape the run: {}",
+        differing.join(", ")
+    )))
 }
