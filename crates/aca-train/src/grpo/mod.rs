@@ -5,3 +5,4 @@
 pub mod advantage;
 pub mod logprobs;
 pub mod objective;
+pub mod sample;
