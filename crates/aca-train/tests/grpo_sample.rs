@@ -26,7 +26,11 @@ fn settings(temperature: f32, max_tokens: usize) -> SampleSettings {
     }
 }
 
-const PROMPTS: [&[u32]; 3] = [&[151_644, 872, 198, 9707], &[151_644, 77091, 198], &[40, 1079, 264, 1273, 13]];
+const PROMPTS: [&[u32]; 3] = [
+    &[151_644, 872, 198, 9707],
+    &[151_644, 77091, 198],
+    &[40, 1079, 264, 1273, 13],
+];
 
 #[test]
 fn sampled_logprobs_are_the_trainers_and_greedy_sampling_repeats_itself() {
@@ -111,5 +115,8 @@ fn a_prompt_over_the_context_is_refused_not_a_panic() {
         Err(TrainError::Sampling(message)) => assert!(message.contains("context"), "{message}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
-    assert!(matches!(sampler.sample(&[], &settings(1.0, 4)), Err(TrainError::Sampling(_))));
+    assert!(matches!(
+        sampler.sample(&[], &settings(1.0, 4)),
+        Err(TrainError::Sampling(_))
+    ));
 }

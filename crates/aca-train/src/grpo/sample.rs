@@ -76,7 +76,8 @@ impl PolicySampler {
             max_waiting: max_batch.max(1) * 8,
             max_context: inference.config().max_position_embeddings,
         };
-        let engine = Engine::start(inference, Arc::new(text.tokenizer), end_ids, config).map_err(TrainError::Sampling)?;
+        let engine =
+            Engine::start(inference, Arc::new(text.tokenizer), end_ids, config).map_err(TrainError::Sampling)?;
         Ok(Self { engine, valid_vocab })
     }
 

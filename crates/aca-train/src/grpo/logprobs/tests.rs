@@ -79,7 +79,11 @@ fn logprobs_equal_the_inference_models_step_by_step_and_padding_is_masked() {
             valid_vocab: 310,
         },
     ] {
-        let divisor = if settings.temperature > 0.0 { f64::from(settings.temperature) } else { 1.0 };
+        let divisor = if settings.temperature > 0.0 {
+            f64::from(settings.temperature)
+        } else {
+            1.0
+        };
         let result = completion_logprobs(&trainable, &rollouts, &settings).unwrap();
         assert_eq!(result.values.dims(), [3, 6]);
         assert_eq!((result.tokens, result.sequence_tokens), (9, 7 + 7 + 7));
@@ -98,7 +102,11 @@ fn logprobs_equal_the_inference_models_step_by_step_and_padding_is_masked() {
                     let gap = (f64::from(values[index][t]) - expected[t]).abs();
                     assert!(gap < 1e-4, "rollout {index} token {t}: off by {gap}");
                 } else {
-                    assert_eq!((mask[index][t], values[index][t]), (0.0, 0.0), "rollout {index} pad {t}");
+                    assert_eq!(
+                        (mask[index][t], values[index][t]),
+                        (0.0, 0.0),
+                        "rollout {index} pad {t}"
+                    );
                 }
             }
         }
