@@ -33,4 +33,14 @@ pub enum TrainError {
     Config(String),
     #[error("{}: {problem}", path.display())]
     State { path: PathBuf, problem: String },
+    /// A rollout the trainer cannot score: named by its group and its place in the group.
+    #[error("group {group}, rollout {rollout}: {problem}")]
+    Rollout {
+        group: usize,
+        rollout: usize,
+        problem: String,
+    },
+    /// The in-process sampler refused a request or failed while generating.
+    #[error("sampling: {0}")]
+    Sampling(String),
 }

@@ -6,7 +6,8 @@
 //! - [`model`] is Qwen3 as trainable burn modules in Hugging Face naming, loaded from and saved to
 //!   checkpoint directories that `aca_model::Qwen3Model::load` and `aca serve` read.
 //! - [`sft`] fine-tunes that model on chat samples (JSONL, OpenAI format), loss on the replies only.
-//! - [`grpo`] holds GRPO's advantages and objective.
+//! - [`grpo`] trains that model with GRPO on groups of scored rollouts: advantages, completion
+//!   log-probabilities, in-process sampling through `aca serve`'s engine, the objective and the trainer.
 
 pub mod dataset;
 pub mod error;
