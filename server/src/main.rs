@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod commands;
 mod report;
 mod serve;
+mod train;
 mod verify;
 
 /// AliyunConsoleAgent: verify cloud-console documentation by executing it.

@@ -13,7 +13,7 @@ use aca_train::TrainError;
 use aca_train::grpo::advantage::{RolloutReward, advantages};
 use aca_train::grpo::logprobs::{RolloutTokens, completion_logprobs};
 use aca_train::grpo::sample::Completion;
-use aca_train::grpo::{Group, GrpoConfig, GrpoTrainer, Rollout, StepReport};
+use aca_train::grpo::{Group, GrpoConfig, GrpoTrainer, Rollout, StepReport, Turn};
 use aca_train::model::TrainableQwen3;
 
 fn tokenizer_dir() -> PathBuf {
@@ -79,15 +79,15 @@ fn on_policy_group(trainer: &GrpoTrainer, prompt: &[u32], scored: &[(&[u32], Rol
         rollouts: scored
             .iter()
             .zip(logprobs)
-            .map(|((ids, reward), logprobs)| Rollout {
-                prompt_ids: prompt.to_vec(),
-                completion: Completion {
+            .map(|((ids, reward), logprobs)| Rollout::single(
+                prompt.to_vec(),
+                Completion {
                     ids: ids.to_vec(),
                     logprobs,
                     finished: true,
                 },
-                reward: reward.clone(),
-            })
+                reward.clone(),
+            ))
             .collect(),
     }
 }
@@ -120,11 +120,7 @@ fn steps_follow_the_advantages_from_sampled_rollouts_and_a_resumed_run_continues
         rollouts: sampled
             .iter()
             .zip(rewards)
-            .map(|(completion, reward)| Rollout {
-                prompt_ids: prompt.clone(),
-                completion: completion.clone(),
-                reward: RolloutReward::Scored(reward),
-            })
+            .map(|(completion, reward)| Rollout::single(prompt.clone(), completion.clone(), RolloutReward::Scored(reward)))
             .collect(),
     };
     let started = Instant::now();
@@ -284,7 +280,7 @@ fn groups_that_teach_nothing_leave_the_weights_alone_and_unscored_rollouts_are_c
             (b, RolloutReward::Invalid),
         ],
     );
-    useful.rollouts[2].completion.logprobs.clear();
+    useful.rollouts[2].turns[0].completion.logprobs.clear();
     let report = report_only(&mut trainer, vec![equal, useful]);
     assert!(report.skipped.is_none());
     assert_eq!(report.used_rollouts, 2);
@@ -314,24 +310,24 @@ fn rollouts_that_cannot_be_trained_on_are_refused_by_group_and_place() {
         ),
     ];
     for (prompt_ids, ids, logprobs, words) in cases {
-        let good = Rollout {
-            prompt_ids: prompt.clone(),
-            completion: Completion {
+        let good = Rollout::single(
+            prompt.clone(),
+            Completion {
                 ids: short.to_vec(),
                 logprobs: vec![-1.0, -2.0],
                 finished: true,
             },
-            reward: RolloutReward::Scored(0.0),
-        };
-        let bad = Rollout {
+            RolloutReward::Scored(0.0),
+        );
+        let bad = Rollout::single(
             prompt_ids,
-            completion: Completion {
+            Completion {
                 logprobs: logprobs.unwrap_or_else(|| vec![-1.0; ids.len()]),
                 ids,
                 finished: false,
             },
-            reward: RolloutReward::Scored(1.0),
-        };
+            RolloutReward::Scored(1.0),
+        );
         let groups = vec![
             Group {
                 task: "fine".to_string(),
@@ -363,4 +359,51 @@ fn rollouts_that_cannot_be_trained_on_are_refused_by_group_and_place() {
         ),
         Err(TrainError::Config(_))
     ));
+}
+
+/// An episode's model turns all carry its advantage: two turns of the rewarded episode both become
+/// more likely, two of the unrewarded one both less, and the report counts episodes and turns apart.
+#[test]
+fn every_turn_of_an_episode_trains_with_the_episode_advantage() {
+    let start = start_checkpoint(256);
+    let mut trainer = GrpoTrainer::new(config(), start.path(), &Device::flex()).unwrap();
+    let prompts = [prompt_ids("Create a VPC"), prompt_ids("Now name it prod")];
+    let (good, bad): ([&[u32]; 2], [&[u32]; 2]) = ([&[17, 18], &[19]], [&[27, 28], &[29]]);
+    let episode = |trainer: &GrpoTrainer, ids: [&[u32]; 2], reward: f64| Rollout {
+        turns: prompts
+            .iter()
+            .zip(ids)
+            .map(|(prompt, ids)| Turn {
+                prompt_ids: prompt.clone(),
+                completion: Completion {
+                    ids: ids.to_vec(),
+                    logprobs: policy_logprobs(trainer, prompt, &[ids]).remove(0),
+                    finished: true,
+                },
+            })
+            .collect(),
+        reward: RolloutReward::Scored(reward),
+    };
+    let totals = |trainer: &GrpoTrainer| -> Vec<f32> {
+        [good, bad]
+            .iter()
+            .flat_map(|ids| prompts.iter().zip(ids.iter()).map(|(p, i)| sum(&policy_logprobs(trainer, p, &[i])[0])))
+            .collect()
+    };
+    let before = totals(&trainer);
+    let mut report = None;
+    for _ in 0..3 {
+        let groups = vec![Group {
+            task: "two turns".to_string(),
+            rollouts: vec![episode(&trainer, good, 1.0), episode(&trainer, bad, 0.0)],
+        }];
+        report = Some(trainer.step(groups).unwrap());
+    }
+    let report = report.unwrap();
+    assert_eq!((report.used_rollouts, report.used_turns), (2, 4), "{report:?}");
+    let after = totals(&trainer);
+    for turn in 0..2 {
+        assert!(after[turn] > before[turn], "rewarded turn {turn}: {before:?} → {after:?}");
+        assert!(after[2 + turn] < before[2 + turn], "unrewarded turn {turn}: {before:?} → {after:?}");
+    }
 }

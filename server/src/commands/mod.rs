@@ -18,5 +18,6 @@ pub mod server;
 mod task_set;
 pub mod train;
 mod train_collect;
+mod train_grpo;
 mod train_sft;
 pub mod verify;

@@ -21,7 +21,7 @@ use aca_model::text::{
     ChatMessage, ContentPart, MessageContent, ParsedToolCall, RenderOptions, ReplyDelta, ReplyStream, TextError,
 };
 
-use super::App;
+use super::{App, Generation};
 use super::error::ApiError;
 use super::model::Prompt;
 use super::protocol::{
@@ -474,6 +474,14 @@ async fn whole(app: &App, plan: Plan, receivers: Vec<Events>, started: Instant) 
     for (index, result) in results.into_iter().enumerate() {
         let collected = result?;
         completion_tokens += collected.completion_tokens;
+        if let (Some(log), Some(job)) = (&app.generations, plan.jobs.get(index)) {
+            log.push(Generation {
+                prompt_ids: job.prompt.clone(),
+                completion_ids: collected.tokens.iter().map(|t| t.id).collect(),
+                logprobs: collected.tokens.iter().map(|t| t.logprob).collect(),
+                finished: !matches!(collected.reason, FinishReason::Length),
+            });
+        }
         let mut stream = reply_stream(&plan);
         let mut deltas = stream
             .push(&collected.text)

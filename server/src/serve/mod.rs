@@ -30,19 +30,68 @@ pub struct App {
     pub max_request_bytes: usize,
     /// How request images are read, and the limits on them.
     pub images: ImageInputs,
+    /// Every chat completion's exact tokens, when something records them (GRPO's rollouts).
+    pub generations: Option<GenerationLog>,
     metrics: Metrics,
     started: SystemTime,
 }
 
+/// One choice of a chat completion as the sampler produced it: what GRPO trains on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generation {
+    /// The templated prompt's ids.
+    pub prompt_ids: Vec<u32>,
+    /// The sampled ids, the end-of-turn id included when the reply ended there.
+    pub completion_ids: Vec<u32>,
+    /// The sampler's log-probability of each sampled id.
+    pub logprobs: Vec<f32>,
+    /// The reply ended by itself (a stop id or string), not at the length limit.
+    pub finished: bool,
+}
+
+/// The generations of a served model, in completion order, shared with whoever reads them.
+#[derive(Debug, Clone, Default)]
+pub struct GenerationLog(Arc<std::sync::Mutex<Vec<Generation>>>);
+
+impl GenerationLog {
+    /// The generations so far; the log is left empty.
+    pub fn take(&self) -> Vec<Generation> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    fn push(&self, generation: Generation) {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(generation);
+    }
+}
+
 impl App {
     pub fn new(model: ServedModel, token: Option<String>, max_request_bytes: usize, images: ImageInputs) -> Arc<Self> {
+        Arc::new(Self::unshared(model, token, max_request_bytes, images))
+    }
+
+    /// An app whose chat completions are also recorded into `log`.
+    pub fn recording(
+        model: ServedModel,
+        token: Option<String>,
+        max_request_bytes: usize,
+        images: ImageInputs,
+        log: GenerationLog,
+    ) -> Arc<Self> {
         Arc::new(App {
+            generations: Some(log),
+            ..Self::unshared(model, token, max_request_bytes, images)
+        })
+    }
+
+    fn unshared(model: ServedModel, token: Option<String>, max_request_bytes: usize, images: ImageInputs) -> Self {
+        App {
             model,
             token,
             max_request_bytes,
             images,
+            generations: None,
             metrics: Metrics::new(),
             started: SystemTime::now(),
-        })
+        }
     }
 }

@@ -6,13 +6,13 @@ use burn::tensor::{Device, Tensor, TensorData};
 use crate::error::TrainError;
 use crate::grpo::logprobs::{LogprobSettings, RolloutTokens, completion_logprobs};
 use crate::grpo::objective::{ObjectiveFigures, TokenBatch};
-use crate::grpo::trainer::Rollout;
+use crate::grpo::trainer::Turn;
 use crate::model::TrainableQwen3;
 
-/// A rollout that carries an advantage.
+/// A model turn of a rollout that carries an advantage, with that advantage.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct UsedRollout<'a> {
-    pub rollout: &'a Rollout,
+    pub turn: &'a Turn,
     pub advantage: f64,
 }
 
@@ -27,8 +27,8 @@ pub(crate) fn token_batch(
     let tokens: Vec<RolloutTokens<'_>> = rollouts
         .iter()
         .map(|used| RolloutTokens {
-            prompt: &used.rollout.prompt_ids,
-            completion: &used.rollout.completion.ids,
+            prompt: &used.turn.prompt_ids,
+            completion: &used.turn.completion.ids,
         })
         .collect();
     let trained = completion_logprobs(policy, &tokens, settings)?;
@@ -38,7 +38,7 @@ pub(crate) fn token_batch(
     let [rows, width] = trained.values.dims();
     let mut sampler = Vec::with_capacity(rows * width);
     for used in rollouts {
-        let logprobs = &used.rollout.completion.logprobs;
+        let logprobs = &used.turn.completion.logprobs;
         sampler.extend(logprobs);
         sampler.extend(std::iter::repeat_n(0.0f32, width - logprobs.len()));
     }

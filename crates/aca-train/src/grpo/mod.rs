@@ -20,4 +20,4 @@ mod trainer;
 
 pub use config::GrpoConfig;
 pub use state::{GRPO_STATE_FILE, GrpoState};
-pub use trainer::{Group, GrpoTrainer, Rollout, StepReport};
+pub use trainer::{Group, GrpoTrainer, Rollout, StepReport, Turn};

@@ -24,12 +24,29 @@ use crate::grpo::state::{GRPO_STATE_FILE, GrpoState};
 use crate::model::{Qwen3Params, TrainableQwen3};
 use crate::sft::{OPTIMIZER_FILE, TrainableIds, clip_global_norm};
 
-/// One rollout: the prompt the policy saw, what it sampled, and what the reward service said.
+/// One model turn of a rollout: the prompt the policy saw and what it sampled.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Rollout {
+pub struct Turn {
     pub prompt_ids: Vec<u32>,
     pub completion: Completion,
+}
+
+/// One rollout (an episode): its model turns, each trained with the rollout's advantage, and what the
+/// reward service said about the whole of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rollout {
+    pub turns: Vec<Turn>,
     pub reward: RolloutReward,
+}
+
+impl Rollout {
+    /// A rollout of one model turn.
+    pub fn single(prompt_ids: Vec<u32>, completion: Completion, reward: RolloutReward) -> Rollout {
+        Rollout {
+            turns: vec![Turn { prompt_ids, completion }],
+            reward,
+        }
+    }
 }
 
 /// The rollouts of one task, compared with each other.
@@ -54,6 +71,8 @@ pub struct StepReport {
     pub counts: AdvantageCounts,
     /// Rollouts that carried an advantage and a completion token.
     pub used_rollouts: usize,
+    /// Their model turns with a completion token: the rows the loss ran over.
+    pub used_turns: usize,
     /// Global gradient norm before clipping.
     pub grad_norm: f32,
     pub learning_rate: f64,
@@ -215,16 +234,22 @@ impl GrpoTrainer {
             .collect();
         let advantages = advantages(&rewards);
         let mut used = Vec::new();
+        let mut used_rollouts = 0;
         for (group_index, (group, group_advantages)) in groups.iter().zip(&advantages.groups).enumerate() {
             for (index, (rollout, advantage)) in group.rollouts.iter().zip(group_advantages).enumerate() {
                 let Some(advantage) = *advantage else { continue };
-                self.check(rollout).map_err(|problem| TrainError::Rollout {
-                    group: group_index,
-                    rollout: index,
-                    problem: format!("task `{}`: {problem}", group.task),
-                })?;
-                if !rollout.completion.ids.is_empty() {
-                    used.push(UsedRollout { rollout, advantage });
+                if rollout.turns.iter().any(|turn| !turn.completion.ids.is_empty()) {
+                    used_rollouts += 1;
+                }
+                for (number, turn) in rollout.turns.iter().enumerate() {
+                    self.check(turn).map_err(|problem| TrainError::Rollout {
+                        group: group_index,
+                        rollout: index,
+                        problem: format!("task `{}`, turn {}: {problem}", group.task, number + 1),
+                    })?;
+                    if !turn.completion.ids.is_empty() {
+                        used.push(UsedRollout { turn, advantage });
+                    }
                 }
             }
         }
@@ -236,7 +261,8 @@ impl GrpoTrainer {
             loss: 0.0,
             figures: ObjectiveFigures::default(),
             counts: advantages.counts,
-            used_rollouts: used.len(),
+            used_rollouts,
+            used_turns: used.len(),
             grad_norm: 0.0,
             learning_rate,
             completion_tokens: 0,
@@ -251,7 +277,7 @@ impl GrpoTrainer {
         }
         let sequence_tokens: usize = used
             .iter()
-            .map(|u| u.rollout.prompt_ids.len() + u.rollout.completion.ids.len())
+            .map(|u| u.turn.prompt_ids.len() + u.turn.completion.ids.len())
             .sum();
         report.tokens_per_second = sequence_tokens as f64 / started.elapsed().as_secs_f64().max(1e-9);
 
@@ -274,7 +300,7 @@ impl GrpoTrainer {
         learning_rate: f64,
         report: &mut StepReport,
     ) -> Result<(), TrainError> {
-        let total: usize = used.iter().map(|u| u.rollout.completion.ids.len()).sum();
+        let total: usize = used.iter().map(|u| u.turn.completion.ids.len()).sum();
         let settings = self.logprob_settings();
         let objective_config = self.config.objective();
         let mut accumulator = GradientsAccumulator::<Qwen3Params>::new();
@@ -301,9 +327,9 @@ impl GrpoTrainer {
         Ok(())
     }
 
-    /// Why a rollout that carries an advantage cannot be trained on, if it cannot.
-    fn check(&self, rollout: &Rollout) -> Result<(), String> {
-        let completion = &rollout.completion;
+    /// Why a turn of a rollout that carries an advantage cannot be trained on, if it cannot.
+    fn check(&self, turn: &Turn) -> Result<(), String> {
+        let completion = &turn.completion;
         if completion.logprobs.len() != completion.ids.len() {
             return Err(format!(
                 "the completion has {} ids but {} logprobs",
@@ -322,7 +348,7 @@ impl GrpoTrainer {
             return Err(format!("the sampler's logprob {value} is not a log-probability"));
         }
         let tokens = RolloutTokens {
-            prompt: &rollout.prompt_ids,
+            prompt: &turn.prompt_ids,
             completion: &completion.ids,
         };
         match tokens.problem(&self.policy.config, self.valid_vocab) {
@@ -331,9 +357,9 @@ impl GrpoTrainer {
         }
     }
 
-    /// Writes the policy as a Hugging Face checkpoint with its tokenizer files, `grpo_state.json` and the
-    /// optimizer moments into `directory`. Refuses the reference model's own directory.
-    pub fn save(&self, directory: &Path) -> Result<(), TrainError> {
+    /// Writes the policy's weights as a Hugging Face checkpoint with its tokenizer files (what a policy
+    /// server loads), without the run's state. Refuses the reference model's own directory.
+    pub fn save_weights(&self, directory: &Path) -> Result<(), TrainError> {
         let target = std::path::absolute(directory).map_err(|source| TrainError::Io {
             path: directory.to_path_buf(),
             source,
@@ -344,7 +370,13 @@ impl GrpoTrainer {
                 directory.display()
             )));
         }
-        self.policy.save(directory, Some(&self.text_dir))?;
+        self.policy.save(directory, Some(&self.text_dir))
+    }
+
+    /// Writes the policy as a Hugging Face checkpoint with its tokenizer files, `grpo_state.json` and the
+    /// optimizer moments into `directory`. Refuses the reference model's own directory.
+    pub fn save(&self, directory: &Path) -> Result<(), TrainError> {
+        self.save_weights(directory)?;
         GrpoState {
             step: self.step,
             seed: self.config.seed,
