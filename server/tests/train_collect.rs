@@ -63,7 +63,10 @@ async fn collect_records_confirmed_train_runs_as_chat_samples_that_verl_and_trl_
         assert!(messages[1]["content"].as_str().unwrap().contains("BEGIN PAGE DATA"));
         let reply = messages[2]["content"].as_str().unwrap();
         let parsed = parse_reply(reply).unwrap_or_else(|e| panic!("{e}: {reply}"));
-        assert_eq!(parsed.action.call_syntax(), line["metadata"]["action"].as_str().unwrap());
+        assert_eq!(
+            parsed.action.call_syntax(),
+            line["metadata"]["action"].as_str().unwrap()
+        );
         doc_checks.extend(reply.lines().filter(|l| l.starts_with("Doc check:")).map(str::to_owned));
     }
     assert!(
@@ -101,9 +104,15 @@ async fn collect_records_confirmed_train_runs_as_chat_samples_that_verl_and_trl_
     assert_eq!(read["verl"]["reward_style"], "rule");
     assert_eq!(read["verl"]["answer_ends_with_action"], true, "{read}");
     assert_eq!(read["trl_messages"]["train"], train);
-    assert_eq!(read["trl_messages"]["roles"], serde_json::json!(["system", "user", "assistant"]));
+    assert_eq!(
+        read["trl_messages"]["roles"],
+        serde_json::json!(["system", "user", "assistant"])
+    );
     assert_eq!(read["trl_prompt_completion"]["rows"], train);
-    assert_eq!(read["trl_prompt_completion"]["completion_roles"], serde_json::json!(["assistant"]));
+    assert_eq!(
+        read["trl_prompt_completion"]["completion_roles"],
+        serde_json::json!(["assistant"])
+    );
 }
 
 #[test]
@@ -111,7 +120,11 @@ fn collect_refuses_a_bad_validation_share_and_a_folder_without_train_pages() {
     let dir = tempfile::tempdir().unwrap();
     let output = common::aca(dir.path(), &["train", "collect", "--validation", "1.5", "--out", "o"]);
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("--validation 1.5"), "{}", common::show(&output));
+    assert!(
+        common::show(&output).contains("--validation 1.5"),
+        "{}",
+        common::show(&output)
+    );
 
     let tasks = tasks(dir.path());
     std::fs::write(
@@ -121,6 +134,10 @@ fn collect_refuses_a_bad_validation_share_and_a_folder_without_train_pages() {
     .unwrap();
     let output = common::aca(dir.path(), &["train", "collect", "--tasks", "tasks", "--out", "o"]);
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("no task pages"), "{}", common::show(&output));
+    assert!(
+        common::show(&output).contains("no task pages"),
+        "{}",
+        common::show(&output)
+    );
     assert!(!dir.path().join("o/train.jsonl").exists());
 }

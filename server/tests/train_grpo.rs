@@ -19,7 +19,11 @@ fn tasks(dir: &Path) -> std::path::PathBuf {
             std::fs::copy(common::corpus("vpc").join(&file), vpc.join(&file)).unwrap();
         }
     }
-    std::fs::write(tasks.join("split.toml"), "train = [\"vpc/create-vpc\"]\ntest = [\"vpc/delete-vpc\"]\n").unwrap();
+    std::fs::write(
+        tasks.join("split.toml"),
+        "train = [\"vpc/create-vpc\"]\ntest = [\"vpc/delete-vpc\"]\n",
+    )
+    .unwrap();
     tasks
 }
 
@@ -32,9 +36,28 @@ fn a_grpo_step_runs_scored_episodes_reports_what_it_did_and_validates() {
     let output = common::aca(
         dir.path(),
         &[
-            "train", "grpo", "--steps", "1", "--tasks-per-step", "1", "--group", "2", "--validate-every", "1",
-            "--max-tokens", "16", "--max-turns", "4", "--max-context", "8192", "--tasks", "tasks", "--out", "grpo",
-            "--model", model.to_str().unwrap(),
+            "train",
+            "grpo",
+            "--steps",
+            "1",
+            "--tasks-per-step",
+            "1",
+            "--group",
+            "2",
+            "--validate-every",
+            "1",
+            "--max-tokens",
+            "16",
+            "--max-turns",
+            "4",
+            "--max-context",
+            "8192",
+            "--tasks",
+            "tasks",
+            "--out",
+            "grpo",
+            "--model",
+            model.to_str().unwrap(),
         ],
     );
     let shown = common::show(&output);
@@ -42,7 +65,10 @@ fn a_grpo_step_runs_scored_episodes_reports_what_it_did_and_validates() {
     // 2 × 1.25 rounded up: three episodes of the one train task.
     assert!(shown.contains("1 task(s) × 3 episodes"), "{shown}");
     assert_eq!(shown.matches("vpc/create-vpc.md@2026 #").count(), 3, "{shown}");
-    assert!(shown.contains("validation at step 1: pass@1 0.0% on 1 test task(s)"), "{shown}");
+    assert!(
+        shown.contains("validation at step 1: pass@1 0.0% on 1 test task(s)"),
+        "{shown}"
+    );
 
     let lines: Vec<Value> = std::fs::read_to_string(out.join("grpo.jsonl"))
         .unwrap()
@@ -63,7 +89,11 @@ fn a_grpo_step_runs_scored_episodes_reports_what_it_did_and_validates() {
     // A random policy completes nothing: the audit log scores the two kept episodes (the third was
     // oversampled) 0, so the group's rewards are equal and it teaches nothing.
     let counts = &step["counts"];
-    assert_eq!((counts["scored"].as_u64(), counts["environment"].as_u64()), (Some(2), Some(0)), "{step:#}");
+    assert_eq!(
+        (counts["scored"].as_u64(), counts["environment"].as_u64()),
+        (Some(2), Some(0)),
+        "{step:#}"
+    );
     assert_eq!(counts["mean_reward"], 0.0, "{step:#}");
     assert_eq!(counts["equal_groups"], 1, "{step:#}");
     assert!(step["skipped"].as_str().unwrap().contains("equal rewards"), "{step:#}");
@@ -87,5 +117,9 @@ fn grpo_refuses_a_group_of_one() {
     let dir = tempfile::tempdir().unwrap();
     let output = common::aca(dir.path(), &["train", "grpo", "--model", "m", "--group", "1"]);
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("--group must be at least 2"), "{}", common::show(&output));
+    assert!(
+        common::show(&output).contains("--group must be at least 2"),
+        "{}",
+        common::show(&output)
+    );
 }

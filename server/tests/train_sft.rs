@@ -28,7 +28,10 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
         })
         .to_string()
     };
-    let train: Vec<String> = ["vpc", "ecs", "rds", "slb"].iter().map(|p| line(p, "click(3)")).collect();
+    let train: Vec<String> = ["vpc", "ecs", "rds", "slb"]
+        .iter()
+        .map(|p| line(p, "click(3)"))
+        .collect();
     std::fs::write(data.join("train.jsonl"), train.join("\n") + "\n").unwrap();
     std::fs::write(data.join("validation.jsonl"), line("oss", "click(3)") + "\n").unwrap();
     data
@@ -36,8 +39,26 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
 
 fn sft_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
-        "train", "sft", "--data", "dataset", "--lr", "1e-2", "--warmup", "1", "--micro-batch", "2", "--accumulation",
-        "1", "--max-length", "256", "--eval-samples", "1", "--max-new-tokens", "4", "--out", "sft",
+        "train",
+        "sft",
+        "--data",
+        "dataset",
+        "--lr",
+        "1e-2",
+        "--warmup",
+        "1",
+        "--micro-batch",
+        "2",
+        "--accumulation",
+        "1",
+        "--max-length",
+        "256",
+        "--eval-samples",
+        "1",
+        "--max-new-tokens",
+        "4",
+        "--out",
+        "sft",
     ];
     args.extend_from_slice(extra);
     args
@@ -49,9 +70,27 @@ fn a_few_steps_from_random_weights_lower_the_loss_and_the_checkpoint_serves_and_
     dataset(dir.path());
     let tokenizer = tokenizer();
     let random = [
-        "--random", "--layers", "1", "--hidden", "32", "--heads", "2", "--kv-heads", "1", "--tokenizer",
+        "--random",
+        "--layers",
+        "1",
+        "--hidden",
+        "32",
+        "--heads",
+        "2",
+        "--kv-heads",
+        "1",
+        "--tokenizer",
     ];
-    let mut args = sft_args(&["--max-steps", "4", "--eval-every", "4", "--save-every", "2", "--seed", "3"]);
+    let mut args = sft_args(&[
+        "--max-steps",
+        "4",
+        "--eval-every",
+        "4",
+        "--save-every",
+        "2",
+        "--seed",
+        "3",
+    ]);
     args.extend_from_slice(&random);
     args.push(tokenizer.to_str().unwrap());
     let output = common::aca(dir.path(), &args);
@@ -61,11 +100,7 @@ fn a_few_steps_from_random_weights_lower_the_loss_and_the_checkpoint_serves_and_
     let losses: Vec<f64> = stdout
         .lines()
         .find_map(|l| l.strip_prefix("loss: "))
-        .map(|l| {
-            l.split_whitespace()
-                .filter_map(|w| w.parse().ok())
-                .collect()
-        })
+        .map(|l| l.split_whitespace().filter_map(|w| w.parse().ok()).collect())
         .unwrap_or_default();
     assert_eq!(losses.len(), 2, "{shown}");
     assert!(losses[1] < losses[0], "the loss did not fall: {shown}");
@@ -87,7 +122,16 @@ fn a_few_steps_from_random_weights_lower_the_loss_and_the_checkpoint_serves_and_
     // As if the run had stopped after step 2: it goes on from checkpoint-2 to the same end.
     std::fs::remove_dir_all(&checkpoint).unwrap();
     let resume = |extra: &[&str]| {
-        let mut args = sft_args(&["--resume", "sft/checkpoint-2", "--eval-every", "4", "--save-every", "2", "--seed", "3"]);
+        let mut args = sft_args(&[
+            "--resume",
+            "sft/checkpoint-2",
+            "--eval-every",
+            "4",
+            "--save-every",
+            "2",
+            "--seed",
+            "3",
+        ]);
         args.extend_from_slice(extra);
         common::aca(dir.path(), &args)
     };
@@ -102,7 +146,11 @@ fn a_few_steps_from_random_weights_lower_the_loss_and_the_checkpoint_serves_and_
 
     let output = resume(&["--max-steps", "6"]);
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("max_steps 6"), "the setting is named: {}", common::show(&output));
+    assert!(
+        common::show(&output).contains("max_steps 6"),
+        "the setting is named: {}",
+        common::show(&output)
+    );
 }
 
 #[test]
@@ -111,17 +159,33 @@ fn sft_refuses_a_run_without_weights_or_samples_naming_what_is_missing() {
     dataset(dir.path());
     let output = common::aca(dir.path(), &sft_args(&[]));
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("--model DIR, --random"), "{}", common::show(&output));
+    assert!(
+        common::show(&output).contains("--model DIR, --random"),
+        "{}",
+        common::show(&output)
+    );
 
     let output = common::aca(
         dir.path(),
         &["train", "sft", "--data", "nowhere", "--model", "m", "--out", "sft"],
     );
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("nowhere/train.jsonl"), "{}", common::show(&output));
+    assert!(
+        common::show(&output).contains("nowhere/train.jsonl"),
+        "{}",
+        common::show(&output)
+    );
 
-    std::fs::write(dir.path().join("dataset/train.jsonl"), "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}\n").unwrap();
+    std::fs::write(
+        dir.path().join("dataset/train.jsonl"),
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}\n",
+    )
+    .unwrap();
     let output = common::aca(dir.path(), &sft_args(&["--model", "m"]));
     assert_eq!(output.status.code(), Some(2), "{}", common::show(&output));
-    assert!(common::show(&output).contains("train.jsonl"), "{}", common::show(&output));
+    assert!(
+        common::show(&output).contains("train.jsonl"),
+        "{}",
+        common::show(&output)
+    );
 }

@@ -104,7 +104,10 @@ fn main() -> Result<()> {
         args.reply_tokens >= 1 && args.reply_tokens < args.sequence_tokens && args.steps >= 1,
         "--reply-tokens must be at least 1 and below --sequence-tokens, --steps at least 1"
     );
-    anyhow::ensure!(args.hidden % 64 == 0, "--hidden must be a multiple of 64 (the head size)");
+    anyhow::ensure!(
+        args.hidden % 64 == 0,
+        "--hidden must be a multiple of 64 (the head size)"
+    );
     let heads = args.hidden / 64;
     let shape = RandomShape {
         vocab_size: args.vocab,

@@ -23,7 +23,12 @@ struct ScriptReport {
 }
 
 /// PyTorch's figures, or why there are none.
-pub fn measure(python: Option<&Path>, checkpoint: &Path, scratch: &Path, workload: &Workload) -> Result<Measurement, String> {
+pub fn measure(
+    python: Option<&Path>,
+    checkpoint: &Path,
+    scratch: &Path,
+    workload: &Workload,
+) -> Result<Measurement, String> {
     let python = python.ok_or("ACA_BENCH_PYTHON is not set (an interpreter with torch and transformers)")?;
     let input = scratch.join("train-workload.json");
     let json = serde_json::to_string(workload).map_err(|e| e.to_string())?;

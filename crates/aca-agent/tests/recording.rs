@@ -6,8 +6,8 @@ mod support;
 
 use aca_agent::review::doc_check_line;
 use aca_agent::{
-    EndReason, Episode, LlmConfig, LlmPolicy, ModelRequest, Recording, Recordings, ScriptedPolicy, Task, Usage, parse_reply,
-    prompt,
+    EndReason, Episode, LlmConfig, LlmPolicy, ModelRequest, Recording, Recordings, ScriptedPolicy, Task, Usage,
+    parse_reply, prompt,
 };
 use aca_core::fence::data_block;
 use support::{FakeConsole, Profile, drive, no_model, no_provisioning};
@@ -35,14 +35,23 @@ fn each_turn_of_a_scripted_run_is_recorded_with_its_prompt_and_renders_as_a_read
         assert_eq!(record.messages.len(), 2);
         assert_eq!(record.messages[0].content, prompt::system_prompt());
         assert!(
-            record.messages[1].content.contains(&data_block("PAGE", &turn.observation)),
+            record.messages[1]
+                .content
+                .contains(&data_block("PAGE", &turn.observation)),
             "turn {i}'s user message does not hold the page the turn saw"
         );
-        let checks: Vec<String> = record.findings.iter().map(|(step, f)| doc_check_line(step, f)).collect();
+        let checks: Vec<String> = record
+            .findings
+            .iter()
+            .map(|(step, f)| doc_check_line(step, f))
+            .collect();
         let reply = prompt::reply_text(&turn.thought, &checks, &turn.action);
         let parsed = parse_reply(&reply).unwrap_or_else(|e| panic!("turn {i}: {e}\n{reply}"));
         assert_eq!(parsed.action, turn.action, "{reply}");
-        assert_eq!(parsed.thought.next_goal, turn.thought.next_goal.split_whitespace().collect::<Vec<_>>().join(" "));
+        assert_eq!(
+            parsed.thought.next_goal,
+            turn.thought.next_goal.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
     }
     let renamed: Vec<String> = recorded
         .iter()

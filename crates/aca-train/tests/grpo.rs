@@ -79,15 +79,17 @@ fn on_policy_group(trainer: &GrpoTrainer, prompt: &[u32], scored: &[(&[u32], Rol
         rollouts: scored
             .iter()
             .zip(logprobs)
-            .map(|((ids, reward), logprobs)| Rollout::single(
-                prompt.to_vec(),
-                Completion {
-                    ids: ids.to_vec(),
-                    logprobs,
-                    finished: true,
-                },
-                reward.clone(),
-            ))
+            .map(|((ids, reward), logprobs)| {
+                Rollout::single(
+                    prompt.to_vec(),
+                    Completion {
+                        ids: ids.to_vec(),
+                        logprobs,
+                        finished: true,
+                    },
+                    reward.clone(),
+                )
+            })
             .collect(),
     }
 }
@@ -120,7 +122,9 @@ fn steps_follow_the_advantages_from_sampled_rollouts_and_a_resumed_run_continues
         rollouts: sampled
             .iter()
             .zip(rewards)
-            .map(|(completion, reward)| Rollout::single(prompt.clone(), completion.clone(), RolloutReward::Scored(reward)))
+            .map(|(completion, reward)| {
+                Rollout::single(prompt.clone(), completion.clone(), RolloutReward::Scored(reward))
+            })
             .collect(),
     };
     let started = Instant::now();
@@ -387,7 +391,12 @@ fn every_turn_of_an_episode_trains_with_the_episode_advantage() {
     let totals = |trainer: &GrpoTrainer| -> Vec<f32> {
         [good, bad]
             .iter()
-            .flat_map(|ids| prompts.iter().zip(ids.iter()).map(|(p, i)| sum(&policy_logprobs(trainer, p, &[i])[0])))
+            .flat_map(|ids| {
+                prompts
+                    .iter()
+                    .zip(ids.iter())
+                    .map(|(p, i)| sum(&policy_logprobs(trainer, p, &[i])[0]))
+            })
             .collect()
     };
     let before = totals(&trainer);
@@ -403,7 +412,13 @@ fn every_turn_of_an_episode_trains_with_the_episode_advantage() {
     assert_eq!((report.used_rollouts, report.used_turns), (2, 4), "{report:?}");
     let after = totals(&trainer);
     for turn in 0..2 {
-        assert!(after[turn] > before[turn], "rewarded turn {turn}: {before:?} → {after:?}");
-        assert!(after[2 + turn] < before[2 + turn], "unrewarded turn {turn}: {before:?} → {after:?}");
+        assert!(
+            after[turn] > before[turn],
+            "rewarded turn {turn}: {before:?} → {after:?}"
+        );
+        assert!(
+            after[2 + turn] < before[2 + turn],
+            "unrewarded turn {turn}: {before:?} → {after:?}"
+        );
     }
 }

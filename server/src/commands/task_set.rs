@@ -49,7 +49,10 @@ pub(super) async fn load(
         let split = Split::load(dir).map_err(|e| anyhow!("{e} (or run with --split all)"))?;
         let problems = split.problems(dir, &sources);
         if let Some(first) = problems.first() {
-            bail!("the split does not cover the task folder: {first} ({} problem(s))", problems.len());
+            bail!(
+                "the split does not cover the task folder: {first} ({} problem(s))",
+                problems.len()
+            );
         }
         sources.retain(|p| split.set_of(dir, p) == Some(set));
     }
@@ -74,7 +77,11 @@ pub(super) async fn load(
                 difficulty: corpus.task.difficulty,
                 profile,
                 drifted,
-                expected: if drifted { corpus.expected_drift.clone() } else { Vec::new() },
+                expected: if drifted {
+                    corpus.expected_drift.clone()
+                } else {
+                    Vec::new()
+                },
             });
         }
     }

@@ -107,8 +107,7 @@ pub async fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
     );
     let text = match &args.tokenizer {
         Some(dir) => Some(
-            aca_model::text::CheckpointText::load(dir)
-                .map_err(|e| anyhow!("--tokenizer {}: {e}", dir.display()))?,
+            aca_model::text::CheckpointText::load(dir).map_err(|e| anyhow!("--tokenizer {}: {e}", dir.display()))?,
         ),
         None => None,
     };
@@ -187,7 +186,11 @@ pub async fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
         card.train.pages,
         card.validation.samples,
         card.validation.pages,
-        if dropped.is_empty() { "none".to_owned() } else { dropped.join(", ") }
+        if dropped.is_empty() {
+            "none".to_owned()
+        } else {
+            dropped.join(", ")
+        }
     );
     println!("dataset: {}", args.out.display());
     Ok(ExitCode::SUCCESS)
@@ -300,7 +303,11 @@ fn confirm(report: Option<&Report>, task: &Task) -> Result<Confirmed, String> {
     if report.verdict != Verdict::DocDefect || report.defects.is_empty() {
         return Err(format!("verdict {verdict} without the operation confirmed"));
     }
-    match report.defects.iter().find(|d| !task.expected.iter().any(|e| finding_matches(e, d))) {
+    match report
+        .defects
+        .iter()
+        .find(|d| !task.expected.iter().any(|e| finding_matches(e, d)))
+    {
         Some(unknown) => Err(format!(
             "the operation did not happen and a defect is not one the task is known to have ({:?} at step {})",
             unknown.kind, unknown.step

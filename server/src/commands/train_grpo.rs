@@ -213,7 +213,11 @@ pub async fn run(args: GrpoArgs) -> anyhow::Result<ExitCode> {
         let mut figures = serde_json::to_value(&report)?;
         if report.validate_due && !test.is_empty() {
             let pass = validate(&args, &trainer, &target, &device, &test, step).await?;
-            println!("validation at step {step}: pass@1 {:.1}% on {} test task(s)", pass * 100.0, test.len());
+            println!(
+                "validation at step {step}: pass@1 {:.1}% on {} test task(s)",
+                pass * 100.0,
+                test.len()
+            );
             figures["validation_pass_at_1"] = serde_json::json!(pass);
             if best.is_none_or(|b| pass > b) {
                 best = Some(pass);
@@ -282,7 +286,12 @@ async fn episode(
         .collect::<Vec<_>>();
     servers.lock().await.push(server);
     let reward = reward_of(report.as_ref(), result.as_deref());
-    let line = format!("{} #{}: {reward:?} after {} model turn(s)", job.task.id, job.index + 1, turns.len());
+    let line = format!(
+        "{} #{}: {reward:?} after {} model turn(s)",
+        job.task.id,
+        job.index + 1,
+        turns.len()
+    );
     Episode {
         task: job.task.id.clone(),
         turns,
@@ -354,7 +363,14 @@ async fn validate(
     test: &[Task],
     step: usize,
 ) -> anyhow::Result<f64> {
-    let servers = serve_policy(trainer, &args.out.join("policy"), device, args.max_context, args.run.jobs).await?;
+    let servers = serve_policy(
+        trainer,
+        &args.out.join("policy"),
+        device,
+        args.max_context,
+        args.run.jobs,
+    )
+    .await?;
     let settings = EpisodeSettings {
         args,
         temperature: 0.0,

@@ -214,7 +214,10 @@ fn start(args: &SftArgs) -> anyhow::Result<Start> {
             args.kv_heads
         );
     }
-    let tokenizer_dir = args.tokenizer.clone().ok_or_else(|| anyhow!("--random needs --tokenizer DIR"))?;
+    let tokenizer_dir = args
+        .tokenizer
+        .clone()
+        .ok_or_else(|| anyhow!("--random needs --tokenizer DIR"))?;
     Ok(Start::Random {
         shape: RandomShape {
             hidden_size: args.hidden,

@@ -70,10 +70,16 @@ mod tests {
 
     #[test]
     fn the_rule_scores_the_judges_decide_without_it_and_the_environment_never_scores() {
-        assert_eq!(reward_of(None, Some("chromium crashed")), RolloutReward::Environment("chromium crashed".into()));
+        assert_eq!(
+            reward_of(None, Some("chromium crashed")),
+            RolloutReward::Environment("chromium crashed".into())
+        );
         let mut failed = report(Verdict::EnvironmentFailure);
         failed.failure = Some("quota".into());
-        assert_eq!(reward_of(Some(&failed), None), RolloutReward::Environment("quota".into()));
+        assert_eq!(
+            reward_of(Some(&failed), None),
+            RolloutReward::Environment("quota".into())
+        );
 
         let mut matched = report(Verdict::Pass);
         matched.rule = Some(rule(true));
@@ -107,6 +113,9 @@ mod tests {
         assert_eq!(judged(false, Some(false)), RolloutReward::Scored(0.0));
         assert_eq!(judged(true, Some(false)), RolloutReward::Invalid);
         assert!(matches!(judged(true, None), RolloutReward::Environment(_)));
-        assert!(matches!(reward_of(Some(&report(Verdict::Unverified)), None), RolloutReward::Environment(_)));
+        assert!(matches!(
+            reward_of(Some(&report(Verdict::Unverified)), None),
+            RolloutReward::Environment(_)
+        ));
     }
 }

@@ -58,7 +58,13 @@ impl RunningConsole {
     /// printed its URL.
     pub fn start(dir: &Path, args: &[&str]) -> Self {
         let creds = dir.join("creds.json");
-        let mut all = vec!["console", "--listen", "127.0.0.1:0", "--credentials", creds.to_str().unwrap()];
+        let mut all = vec![
+            "console",
+            "--listen",
+            "127.0.0.1:0",
+            "--credentials",
+            creds.to_str().unwrap(),
+        ];
         all.extend_from_slice(args);
         let (child, url) = start_service(dir, &all, &[], "console emulator ready at ");
         RunningConsole { child, url }
@@ -175,7 +181,15 @@ impl SeparateAccount {
         let created = aca(
             dir,
             &[
-                "console", "accounts", "create", "--url", console_url, "--admin-token", admin_token, "--name", name,
+                "console",
+                "accounts",
+                "create",
+                "--url",
+                console_url,
+                "--admin-token",
+                admin_token,
+                "--name",
+                name,
             ],
         );
         assert!(created.status.success(), "{}", show(&created));

@@ -30,7 +30,10 @@ impl Recordings {
     }
 
     fn push(&self, turn: RecordedTurn) {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(turn);
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(turn);
     }
 }
 
@@ -44,7 +47,9 @@ pub struct Recording {
 
 impl std::fmt::Debug for Recording {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Recording").field("asked", &self.asked.is_some()).finish()
+        f.debug_struct("Recording")
+            .field("asked", &self.asked.is_some())
+            .finish()
     }
 }
 

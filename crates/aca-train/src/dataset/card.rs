@@ -225,7 +225,10 @@ pub fn readme(card: &Card) -> String {
         let _ = writeln!(out, "\n## {name}: {} samples from {} pages\n", part.samples, part.pages);
         out.push_str("| | |\n|---|---|\n");
         let line = |map: &BTreeMap<String, usize>| {
-            map.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+            map.iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let _ = writeln!(out, "| by product | {} |", line(&part.by_product));
         let _ = writeln!(out, "| by teacher | {} |", line(&part.by_teacher));

@@ -156,7 +156,11 @@ fn turn_filter(turns: &[Turn]) -> Vec<Result<(), Dropped>> {
     let after = |i: usize| before.get(i + 1);
     let mut kept: Vec<Result<(), Dropped>> = turns.iter().map(|_| Ok(())).collect();
     for (i, turn) in turns.iter().enumerate() {
-        if turn.outcome.as_ref().is_some_and(|o| !o.succeeded() && !o.decided_by_person()) {
+        if turn
+            .outcome
+            .as_ref()
+            .is_some_and(|o| !o.succeeded() && !o.decided_by_person())
+        {
             kept[i] = Err(Dropped::Failed);
         } else if turn.action.call_syntax().contains(MASK) {
             kept[i] = Err(Dropped::Secret);
@@ -174,7 +178,11 @@ fn turn_filter(turns: &[Turn]) -> Vec<Result<(), Dropped>> {
             Some(j) if is_gui => {
                 for (k, slot) in kept.iter_mut().enumerate().take(j + 1).skip(i) {
                     if slot.is_ok() {
-                        *slot = Err(if k == i && j == i { Dropped::NoEffect } else { Dropped::Detour });
+                        *slot = Err(if k == i && j == i {
+                            Dropped::NoEffect
+                        } else {
+                            Dropped::Detour
+                        });
                     }
                 }
                 i = j + 1;

@@ -208,7 +208,10 @@ pub fn write_parts(dir: &Path, parts: &Parts) -> Result<Vec<PathBuf>, DatasetErr
                 completion: vec![ChatMessage::assistant(s.reply.clone())],
             })
             .collect();
-        let path = dir.join("trl").join("prompt-completion").join(format!("{name}.parquet"));
+        let path = dir
+            .join("trl")
+            .join("prompt-completion")
+            .join(format!("{name}.parquet"));
         write_parquet(&path, &prompt_completion)?;
         written.push(path);
     }

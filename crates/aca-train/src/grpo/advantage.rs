@@ -101,7 +101,12 @@ pub fn advantages(groups: &[Vec<RolloutReward>]) -> Advantages {
     let (mean, std) = mean_std(&batch);
     let groups = tier_one
         .into_iter()
-        .map(|group| group.into_iter().map(|a| a.map(|a| (a - mean) / (std + EPSILON))).collect())
+        .map(|group| {
+            group
+                .into_iter()
+                .map(|a| a.map(|a| (a - mean) / (std + EPSILON)))
+                .collect()
+        })
         .collect();
     Advantages { groups, counts }
 }

@@ -1,10 +1,14 @@
 //! Held-out evaluation: the masked loss, and next-action accuracy, the fraction of samples whose greedily
-//! decoded reply names the same action as the reference reply.
+//! decoded reply names the same action as the reference reply. Replies are decoded by `aca serve`'s
+//! engine over a snapshot of the weights (KV cache, all prompts together), as the served model will.
+
+use std::path::Path;
 
 use aca_model::text::TextTokenizer;
 use serde::{Deserialize, Serialize};
 
 use crate::error::TrainError;
+use crate::grpo::sample::{PolicySampler, SampleSettings};
 use crate::model::TrainableQwen3;
 use crate::sft::data::ChatSample;
 use crate::sft::loss::batch_loss;
@@ -28,6 +32,8 @@ pub(crate) struct Decoding<'a> {
     /// Ids that end a reply.
     pub stop_ids: &'a [u32],
     pub max_new_tokens: usize,
+    /// Where the checkpoint's tokenizer files are (the snapshot the engine loads needs them).
+    pub text_dir: &'a Path,
 }
 
 /// Evaluates `model` (an evaluation copy, without autodiff) on the held-out samples, given as their
@@ -50,13 +56,12 @@ pub(crate) fn validate(
         sum += f64::from(loss.sum.into_scalar::<f32>());
         tokens += loss.tokens;
     }
-    let mut correct = 0usize;
-    for (prompt, sample) in prompts.iter().zip(samples) {
-        let reply = greedy_reply(model, prompt, decoding)?;
-        if same_action(&reply, &sample.reply) {
-            correct += 1;
-        }
-    }
+    let replies = greedy_replies(model, prompts, decoding)?;
+    let correct = replies
+        .iter()
+        .zip(samples)
+        .filter(|(reply, sample)| reply.as_deref().is_some_and(|reply| same_action(reply, &sample.reply)))
+        .count();
     Ok(Validation {
         loss: (sum / tokens.max(1) as f64) as f32,
         action_accuracy: correct as f32 / samples.len().max(1) as f32,
@@ -64,29 +69,56 @@ pub(crate) fn validate(
     })
 }
 
-/// The reply the model writes after `prompt`, always taking the likeliest id the tokenizer knows, until a
-/// stop id or the token limit.
-pub(crate) fn greedy_reply(
+/// The replies the model writes after each prompt, always taking the likeliest id the tokenizer knows,
+/// until a stop id or the token limit; `None` for a prompt that leaves no room in the model's context.
+pub(crate) fn greedy_replies(
     model: &TrainableQwen3,
-    prompt: &[u32],
+    prompts: &[Vec<u32>],
     decoding: &Decoding<'_>,
-) -> Result<String, TrainError> {
-    let bound = decoding.tokenizer.id_bound().min(model.config.vocab_size);
-    let mut ids = prompt.to_vec();
-    let mut reply = Vec::new();
-    for _ in 0..decoding.max_new_tokens {
-        let logits = model.last_logits(&ids).slice_dim(0, 0..bound);
-        let next = logits.argmax(0).into_scalar::<i64>();
-        let next = u32::try_from(next).map_err(|_| TrainError::Checkpoint {
-            problem: format!("the model chose id {next}"),
-        })?;
-        if decoding.stop_ids.contains(&next) {
-            break;
-        }
-        ids.push(next);
-        reply.push(next);
+) -> Result<Vec<Option<String>>, TrainError> {
+    let room = model
+        .config
+        .max_position_embeddings
+        .saturating_sub(decoding.max_new_tokens);
+    let fitting: Vec<&[u32]> = prompts
+        .iter()
+        .filter(|p| !p.is_empty() && p.len() <= room)
+        .map(Vec::as_slice)
+        .collect();
+    if fitting.is_empty() {
+        return Ok(vec![None; prompts.len()]);
     }
-    Ok(decoding.tokenizer.decode(&reply, true)?)
+    let scratch = tempfile::tempdir().map_err(|source| TrainError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let sampler = PolicySampler::new(model, decoding.text_dir, scratch.path(), fitting.len().min(8))?;
+    let settings = SampleSettings {
+        temperature: 0.0,
+        top_p: 1.0,
+        max_tokens: decoding.max_new_tokens,
+        seed: 0,
+        extra_stop_ids: decoding.stop_ids.to_vec(),
+    };
+    let mut completions = sampler.sample_many(&fitting, &settings)?.into_iter();
+    let mut replies = Vec::with_capacity(prompts.len());
+    for prompt in prompts {
+        if prompt.is_empty() || prompt.len() > room {
+            replies.push(None);
+            continue;
+        }
+        let Some(completion) = completions.next() else {
+            replies.push(None);
+            continue;
+        };
+        let ids: Vec<u32> = completion
+            .ids
+            .into_iter()
+            .filter(|id| !decoding.stop_ids.contains(id))
+            .collect();
+        replies.push(Some(decoding.tokenizer.decode(&ids, true)?));
+    }
+    Ok(replies)
 }
 
 /// Whether both replies parse and name the same action.
@@ -99,7 +131,52 @@ pub fn same_action(reply: &str, reference: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use aca_model::Device;
+    use aca_model::random::RandomShape;
+    use aca_model::text::CheckpointText;
+
     use super::*;
+
+    /// The engine's greedy replies are the trainable model's own argmax, token by token (and a prompt
+    /// with no room left in the context gets no reply rather than an error).
+    #[test]
+    fn engine_decoding_follows_the_trainable_model_argmax() {
+        let text_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../aca-model/tests/fixtures/text/qwen3");
+        let text = CheckpointText::load(&text_dir).unwrap();
+        let shape = RandomShape {
+            max_position_embeddings: 64,
+            ..RandomShape::small()
+        };
+        let model = TrainableQwen3::random(&shape, 5, &Device::flex()).unwrap();
+        let stop_ids = text.stop_token_ids.clone();
+        let decoding = Decoding {
+            tokenizer: &text.tokenizer,
+            stop_ids: &stop_ids,
+            max_new_tokens: 6,
+            text_dir: &text_dir,
+        };
+        let prompts = vec![vec![9u32, 42, 7, 3], vec![15, 16], vec![1; 60]];
+        let replies = greedy_replies(&model, &prompts, &decoding).unwrap();
+        assert_eq!(replies[2], None, "60 prompt tokens leave no room for 6 more in 64");
+        let bound = text.tokenizer.id_bound().min(model.config.vocab_size);
+        for (prompt, reply) in prompts.iter().zip(&replies).take(2) {
+            let mut ids = prompt.clone();
+            let mut chosen = Vec::new();
+            for _ in 0..decoding.max_new_tokens {
+                let logits = model.last_logits(&ids).slice_dim(0, 0..bound);
+                let next = u32::try_from(logits.argmax(0).into_scalar::<i64>()).unwrap();
+                if stop_ids.contains(&next) {
+                    break;
+                }
+                ids.push(next);
+                chosen.push(next);
+            }
+            assert_eq!(
+                reply.as_deref(),
+                Some(text.tokenizer.decode(&chosen, true).unwrap().as_str())
+            );
+        }
+    }
 
     #[test]
     fn actions_compare_by_meaning_not_by_text() {

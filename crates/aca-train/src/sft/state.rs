@@ -71,7 +71,12 @@ pub(crate) fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<()
         (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(then))) => now
             .iter()
             .filter(|(key, value)| then.get(*key) != Some(*value))
-            .map(|(key, value)| format!("{key} {value} (the checkpoint's run: {})", then.get(key).unwrap_or(&serde_json::Value::Null)))
+            .map(|(key, value)| {
+                format!(
+                    "{key} {value} (the checkpoint's run: {})",
+                    then.get(key).unwrap_or(&serde_json::Value::Null)
+                )
+            })
             .collect(),
         _ => Vec::new(),
     };

@@ -217,6 +217,7 @@ impl SftTrainer {
             tokenizer: &decode_tokenizer,
             stop_ids: &stop_ids,
             max_new_tokens: config.max_new_tokens,
+            text_dir: &self.text_dir.clone(),
         };
         let trainable = TrainableIds::of(&self.model.params);
         let mut order = SampleOrder::new(train.len(), config.seed);

@@ -92,7 +92,11 @@ fn failed_actions_secrets_and_clicks_that_changed_nothing_are_left_out() {
 #[test]
 fn a_menu_opened_and_closed_again_is_a_detour_even_when_new_element_marks_differ() {
     let turns = vec![
-        turn("[1] button \"More\"\n[2] button \"Create VPC\"", Action::Gui(GuiAction::Hover { index: 1 }), done()),
+        turn(
+            "[1] button \"More\"\n[2] button \"Create VPC\"",
+            Action::Gui(GuiAction::Hover { index: 1 }),
+            done(),
+        ),
         turn("[1] button \"More\"\n  *[7] menuitem \"Tags\"", click(1), done()),
         turn(
             "[1] button \"More\"\n[7] menuitem \"Tags\"\n*[8] dialog \"Tags\"",

@@ -6,7 +6,10 @@ use crate::dataset::{Confirmed, Sample, SampleMeta};
 fn sample(page: &str, turn: usize) -> Sample {
     Sample {
         id: format!("{page}@2026#0/{turn}"),
-        messages: vec![ChatMessage::system("system"), ChatMessage::user(format!("{page} turn {turn}"))],
+        messages: vec![
+            ChatMessage::system("system"),
+            ChatMessage::user(format!("{page} turn {turn}")),
+        ],
         reply: format!("Thought:\nProgress: Step {turn}\nAction: click({turn})"),
         meta: SampleMeta {
             task: format!("{page}@2026"),

@@ -8,7 +8,13 @@ fn matrix(values: [[f64; 2]; 2], device: &Device) -> Tensor<2> {
 }
 
 fn values(tensor: Tensor<2>) -> Vec<f64> {
-    tensor.into_data().try_to_vec::<f32>().unwrap().into_iter().map(f64::from).collect()
+    tensor
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap()
+        .into_iter()
+        .map(f64::from)
+        .collect()
 }
 
 fn close(a: f64, b: f64) -> bool {
