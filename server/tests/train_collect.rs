@@ -10,28 +10,14 @@ use std::process::Command;
 use aca_agent::{parse_reply, prompt};
 use serde_json::Value;
 
-/// A task folder with two train pages and one test page (which must never run).
-fn tasks(dir: &Path) -> std::path::PathBuf {
-    let tasks = dir.join("tasks");
-    let vpc = tasks.join("vpc");
-    std::fs::create_dir_all(&vpc).unwrap();
-    for page in ["create-vpc", "create-vswitch", "delete-vpc"] {
-        for file in [format!("{page}.md"), format!("{page}.task.toml")] {
-            std::fs::copy(common::corpus("vpc").join(&file), vpc.join(&file)).unwrap();
-        }
-    }
-    std::fs::write(
-        tasks.join("split.toml"),
-        "train = [\"vpc/create-vpc\", \"vpc/create-vswitch\"]\ntest = [\"vpc/delete-vpc\"]\n",
-    )
-    .unwrap();
-    tasks
-}
-
 #[tokio::test]
 async fn collect_records_confirmed_train_runs_as_chat_samples_that_verl_and_trl_read() {
     let dir = tempfile::tempdir().unwrap();
-    let tasks = tasks(dir.path());
+    let tasks = common::task_folder(
+        dir.path(),
+        &["vpc/create-vpc", "vpc/create-vswitch"],
+        &["vpc/delete-vpc"],
+    );
     let out = dir.path().join("dataset");
     let output = common::aca_async()
         .args(["train", "collect", "--runs", "1", "--releases", "both"])
@@ -126,7 +112,11 @@ fn collect_refuses_a_bad_validation_share_and_a_folder_without_train_pages() {
         common::show(&output)
     );
 
-    let tasks = tasks(dir.path());
+    let tasks = common::task_folder(
+        dir.path(),
+        &["vpc/create-vpc", "vpc/create-vswitch"],
+        &["vpc/delete-vpc"],
+    );
     std::fs::write(
         tasks.join("split.toml"),
         "train = []\ntest = [\"vpc/create-vpc\", \"vpc/create-vswitch\", \"vpc/delete-vpc\"]\n",

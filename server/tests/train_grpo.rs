@@ -5,32 +5,14 @@
 
 mod common;
 
-use std::path::Path;
 
 use common::serve::{checkpoint, post, serve};
 use serde_json::{Value, json};
 
-fn tasks(dir: &Path) -> std::path::PathBuf {
-    let tasks = dir.join("tasks");
-    let vpc = tasks.join("vpc");
-    std::fs::create_dir_all(&vpc).unwrap();
-    for page in ["create-vpc", "delete-vpc"] {
-        for file in [format!("{page}.md"), format!("{page}.task.toml")] {
-            std::fs::copy(common::corpus("vpc").join(&file), vpc.join(&file)).unwrap();
-        }
-    }
-    std::fs::write(
-        tasks.join("split.toml"),
-        "train = [\"vpc/create-vpc\"]\ntest = [\"vpc/delete-vpc\"]\n",
-    )
-    .unwrap();
-    tasks
-}
-
 #[test]
 fn a_grpo_step_runs_scored_episodes_reports_what_it_did_and_validates() {
     let dir = tempfile::tempdir().unwrap();
-    tasks(dir.path());
+    common::task_folder(dir.path(), &["vpc/create-vpc"], &["vpc/delete-vpc"]);
     let model = checkpoint(dir.path());
     let out = dir.path().join("grpo");
     let output = common::aca(

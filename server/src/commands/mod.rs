@@ -18,6 +18,7 @@ pub mod server;
 mod task_set;
 pub mod train;
 mod train_collect;
+mod train_explore;
 mod train_grpo;
 mod train_sft;
 pub mod verify;

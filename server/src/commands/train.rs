@@ -1,5 +1,5 @@
 //! `aca train`: the private model's training tools. `collect` records training samples from runs
-//! of the train split's tasks; `sft` fine-tunes a checkpoint on them; `grpo` trains it further against
+//! of the train split's tasks (and `explore` proposes new ones from the consoles); `sft` fine-tunes a checkpoint on them; `grpo` trains it further against
 //! the audit-log reward.
 
 use std::process::ExitCode;
@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::train_collect::{self, CollectArgs};
+use super::train_explore::{self, ExploreArgs};
 use super::train_grpo::{self, GrpoArgs};
 use super::train_sft::{self, SftArgs};
 
@@ -15,6 +16,7 @@ use super::train_sft::{self, SftArgs};
 /// Examples:
 ///   aca train collect --out out/dataset                 # scripted teacher, train split, both releases
 ///   aca train collect --teacher-url http://127.0.0.1:8000/v1 --teacher-model qwen3-max --runs 2
+///   aca train explore --teacher-url http://127.0.0.1:8000/v1 --teacher-model qwen3-max --out out/explore
 ///   aca train sft --data out/dataset --model models/qwen3-0.6b --out out/sft
 ///   aca train grpo --model out/sft/checkpoint-300 --steps 50 --out out/grpo
 #[derive(Debug, Args)]
@@ -27,6 +29,7 @@ pub struct TrainArgs {
 #[derive(Debug, Subcommand)]
 enum TrainCommand {
     Collect(Box<CollectArgs>),
+    Explore(Box<ExploreArgs>),
     Sft(Box<SftArgs>),
     Grpo(Box<GrpoArgs>),
 }
@@ -34,6 +37,7 @@ enum TrainCommand {
 pub async fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         TrainCommand::Collect(args) => train_collect::run(*args).await,
+        TrainCommand::Explore(args) => train_explore::run(*args).await,
         TrainCommand::Sft(args) => train_sft::run(*args).await,
         TrainCommand::Grpo(args) => train_grpo::run(*args).await,
     }

@@ -119,6 +119,26 @@ pub fn corpus(page: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus").join(page)
 }
 
+/// A task folder under `dir/tasks` with corpus pages (`product/slug`, each with its sidecar) and a
+/// split.toml putting `train` and `test` in their sets.
+pub fn task_folder(dir: &Path, train: &[&str], test: &[&str]) -> PathBuf {
+    let tasks = dir.join("tasks");
+    for page in train.iter().chain(test) {
+        let (product, slug) = page.split_once('/').expect("pages are product/slug");
+        std::fs::create_dir_all(tasks.join(product)).unwrap();
+        for file in [format!("{slug}.md"), format!("{slug}.task.toml")] {
+            std::fs::copy(corpus(product).join(&file), tasks.join(product).join(&file)).unwrap();
+        }
+    }
+    let list = |pages: &[&str]| pages.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ");
+    std::fs::write(
+        tasks.join("split.toml"),
+        format!("train = [{}]\ntest = [{}]\n", list(train), list(test)),
+    )
+    .unwrap();
+    tasks
+}
+
 /// Standard output and standard error together, for messages that may go to either.
 pub fn text(output: &Output) -> String {
     format!(

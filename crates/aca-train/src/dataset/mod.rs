@@ -1,11 +1,13 @@
 //! Training samples from recorded runs, the filters that choose them, and the files they are written to.
 //!
+//! - [`explore`] turns a teacher's proposals for a product's console into task pages the collector runs;
 //! - [`select`] turns one recorded run into samples: the run is kept only when the reward service
 //!   confirmed its outcome, and its turns only when they moved the task forward;
 //! - [`write`] writes a dataset folder: JSONL in the OpenAI chat format, Parquet in the shapes verl
 //!   and TRL read, and [`card`]'s dataset card.
 
 pub mod card;
+pub mod explore;
 pub mod select;
 pub mod write;
 
