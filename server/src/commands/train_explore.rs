@@ -17,7 +17,7 @@ use aca_train::dataset::explore::{self, Operation, Product};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
-use super::bench::{ModelCallArgs, PageRunArgs};
+use super::bench::ModelCallArgs;
 use super::task_set::{self, Releases};
 use crate::verify::drive::open_console;
 use crate::verify::target::ConsoleTarget;
@@ -64,8 +64,12 @@ pub struct ExploreArgs {
     region: String,
     #[arg(long, default_value = "out/explore")]
     out: PathBuf,
-    #[command(flatten)]
-    run: PageRunArgs,
+    /// The Chromium binary the console pages are observed in.
+    #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
+    chromium: PathBuf,
+    /// The built aca-dom package (default: ACA_DOM_PKG, then the build folder).
+    #[arg(long, value_name = "DIR")]
+    page_side: Option<PathBuf>,
 }
 
 pub async fn run(args: ExploreArgs) -> anyhow::Result<ExitCode> {
@@ -189,10 +193,10 @@ async fn entry_page(args: &ExploreArgs, target: &ConsoleTarget, console: &Produc
         .account_for(&format!("explore-{}", console.code), ProfileId::Y2026)
         .await?;
     let mut config = RunnerConfig {
-        chromium: args.run.chromium.clone(),
+        chromium: args.chromium.clone(),
         ..RunnerConfig::default()
     };
-    if let Some(dir) = &args.run.page_side {
+    if let Some(dir) = &args.page_side {
         config.page_side = dir.clone();
     }
     let runner = Runner::launch(config).await?;

@@ -30,7 +30,8 @@ pub struct App {
     pub max_request_bytes: usize,
     /// How request images are read, and the limits on them.
     pub images: ImageInputs,
-    /// Every chat completion's exact tokens, when something records them (GRPO's rollouts).
+    /// Every non-streamed chat completion's exact tokens, when something records them (GRPO's
+    /// rollouts, whose client does not stream).
     pub generations: Option<GenerationLog>,
     metrics: Metrics,
     started: SystemTime,
