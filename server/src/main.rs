@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod commands;
 mod report;
 mod serve;
+#[cfg(feature = "train")]
 mod train;
 mod verify;
 
@@ -34,6 +35,7 @@ enum Command {
     Server(commands::server::ServerArgs),
     Accounts(commands::accounts::AccountsArgs),
     Bench(commands::bench::BenchArgs),
+    #[cfg(feature = "train")]
     Train(commands::train::TrainArgs),
 }
 
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
             Command::Server(args) => commands::server::run(args).await,
             Command::Accounts(args) => commands::accounts::run(args).await,
             Command::Bench(args) => commands::bench::run(args).await,
+            #[cfg(feature = "train")]
             Command::Train(args) => commands::train::run(args).await,
         }
     });

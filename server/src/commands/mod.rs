@@ -16,9 +16,14 @@ pub mod provision_generate;
 pub mod serve;
 pub mod server;
 mod task_set;
+#[cfg(feature = "train")]
 pub mod train;
+#[cfg(feature = "train")]
 mod train_collect;
+#[cfg(feature = "train")]
 mod train_explore;
+#[cfg(feature = "train")]
 mod train_grpo;
+#[cfg(feature = "train")]
 mod train_sft;
 pub mod verify;

@@ -30,7 +30,8 @@ pub(super) struct Task {
     pub product: String,
     pub difficulty: aca_core::Difficulty,
     pub profile: ProfileId,
-    /// Whether the task runs on the release the page was not written for.
+    /// Whether the task runs on the release the page was not written for (read by `aca train`).
+    #[cfg_attr(not(feature = "train"), allow(dead_code))]
     pub drifted: bool,
     /// What the run should report: nothing on the page's own release, its known drift on the other.
     pub expected: Vec<ExpectedDrift>,

@@ -56,6 +56,7 @@ pub struct GenerationLog(Arc<std::sync::Mutex<Vec<Generation>>>);
 
 impl GenerationLog {
     /// The generations so far; the log is left empty.
+    #[cfg(feature = "train")]
     pub fn take(&self) -> Vec<Generation> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
@@ -71,6 +72,7 @@ impl App {
     }
 
     /// An app whose chat completions are also recorded into `log`.
+    #[cfg(feature = "train")]
     pub fn recording(
         model: ServedModel,
         token: Option<String>,
