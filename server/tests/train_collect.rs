@@ -131,3 +131,46 @@ fn collect_refuses_a_bad_validation_share_and_a_folder_without_train_pages() {
     );
     assert!(!dir.path().join("o/train.jsonl").exists());
 }
+
+/// A chat model as the teacher gets the LLM policy's own prompt; a run it gives up on is not
+/// confirmed, so it yields no sample and the command says there is nothing to train on.
+#[tokio::test]
+async fn a_model_teacher_is_asked_with_the_policy_prompt_and_its_unconfirmed_run_yields_nothing() {
+    use aca_chat::fake::{FakeModel, FakeResponse};
+    let give_up = "Thought:\nProgress: Step 1\nObservation: the console\nNext: stop\nAction: task_unachievable(\"no\")";
+    let teacher = FakeModel::start([FakeResponse::Reply(give_up.to_owned())])
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    common::task_folder(dir.path(), &["vpc/create-vpc"], &["vpc/delete-vpc"]);
+    let output = common::aca_async()
+        .args([
+            "train",
+            "collect",
+            "--tasks",
+            "tasks",
+            "--releases",
+            "own",
+            "--teacher-model",
+            "teacher",
+        ])
+        .args(["--out", "o", "--teacher-url", &teacher.base_url])
+        .current_dir(dir.path())
+        .output()
+        .await
+        .expect("aca runs");
+    let shown = common::show(&output);
+    assert_eq!(output.status.code(), Some(2), "{shown}");
+    assert!(shown.contains("with the model:teacher teacher"), "{shown}");
+    assert!(shown.contains("no run was confirmed"), "{shown}");
+    let requests = teacher.requests();
+    assert_eq!(requests.len(), 1, "{shown}");
+    assert_eq!(requests[0]["messages"][0]["content"], prompt::system_prompt());
+    assert!(
+        requests[0]["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("BEGIN PAGE DATA")
+    );
+    assert!(!dir.path().join("o/train.jsonl").exists());
+}
