@@ -13,6 +13,7 @@ pub mod dataset;
 pub mod error;
 pub mod grpo;
 pub mod model;
+mod run_state;
 pub mod sft;
 
 pub use error::TrainError;

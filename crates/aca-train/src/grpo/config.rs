@@ -168,13 +168,7 @@ impl GrpoConfig {
             micro_batch_rollouts: saved.micro_batch_rollouts,
             ..self.clone()
         };
-        if &comparable == saved {
-            Ok(())
-        } else {
-            Err(TrainError::Config(
-                "the configuration differs from the checkpoint's in a setting that shapes the run".to_string(),
-            ))
-        }
+        crate::run_state::same_run(&comparable, saved)
     }
 }
 

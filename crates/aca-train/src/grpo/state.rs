@@ -24,23 +24,10 @@ pub struct GrpoState {
 
 impl GrpoState {
     pub fn write(&self, directory: &Path) -> Result<(), TrainError> {
-        let path = directory.join(GRPO_STATE_FILE);
-        let text = serde_json::to_string_pretty(self).map_err(|error| TrainError::State {
-            path: path.clone(),
-            problem: error.to_string(),
-        })?;
-        std::fs::write(&path, text).map_err(|source| TrainError::Io { path, source })
+        crate::run_state::write_json(&directory.join(GRPO_STATE_FILE), self)
     }
 
     pub fn read(directory: &Path) -> Result<Self, TrainError> {
-        let path = directory.join(GRPO_STATE_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|source| TrainError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        serde_json::from_str(&text).map_err(|error| TrainError::State {
-            path,
-            problem: error.to_string(),
-        })
+        crate::run_state::read_json(&directory.join(GRPO_STATE_FILE))
     }
 }

@@ -31,24 +31,11 @@ pub struct TrainerState {
 
 impl TrainerState {
     pub fn write(&self, directory: &Path) -> Result<(), TrainError> {
-        let path = directory.join(STATE_FILE);
-        let text = serde_json::to_string_pretty(self).map_err(|error| TrainError::State {
-            path: path.clone(),
-            problem: error.to_string(),
-        })?;
-        std::fs::write(&path, text).map_err(|source| TrainError::Io { path, source })
+        crate::run_state::write_json(&directory.join(STATE_FILE), self)
     }
 
     pub fn read(directory: &Path) -> Result<Self, TrainError> {
-        let path = directory.join(STATE_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|source| TrainError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        serde_json::from_str(&text).map_err(|error| TrainError::State {
-            path,
-            problem: error.to_string(),
-        })
+        crate::run_state::read_json(&directory.join(STATE_FILE))
     }
 }
 
@@ -63,25 +50,5 @@ pub(crate) fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<()
         output_dir: saved.output_dir.clone(),
         ..config.clone()
     };
-    if &comparable == saved {
-        return Ok(());
-    }
-    let (now, then) = (serde_json::to_value(&comparable), serde_json::to_value(saved));
-    let differing: Vec<String> = match (now, then) {
-        (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(then))) => now
-            .iter()
-            .filter(|(key, value)| then.get(*key) != Some(*value))
-            .map(|(key, value)| {
-                format!(
-                    "{key} {value} (the checkpoint's run: {})",
-                    then.get(key).unwrap_or(&serde_json::Value::Null)
-                )
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    Err(TrainError::Config(format!(
-        "the configuration differs from the checkpoint's in settings that shape the run: {}",
-        differing.join(", ")
-    )))
+    crate::run_state::same_run(&comparable, saved)
 }
