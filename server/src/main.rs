@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod platform;
 mod report;
 mod serve;
 #[cfg(feature = "train")]

@@ -36,7 +36,10 @@ impl std::str::FromStr for DbUrl {
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {
             return Ok(Self::Postgres(text.to_owned()));
         }
-        let path = text.strip_prefix("sqlite://").or_else(|| text.strip_prefix("sqlite:")).unwrap_or(text);
+        let path = text
+            .strip_prefix("sqlite://")
+            .or_else(|| text.strip_prefix("sqlite:"))
+            .unwrap_or(text);
         match path {
             "" => Err(PlatformError::Config(
                 "an empty database address: give a file (sqlite:out/results.db) or postgres://…".into(),
@@ -234,7 +237,10 @@ impl Db {
         work: impl FnOnce(&mut dyn Sql) -> Result<T, PlatformError>,
     ) -> Result<T, PlatformError> {
         let mut guard = self.connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if guard.as_ref().is_none_or(|c| matches!(c, Connection::Postgres(client) if client.is_closed())) {
+        if guard
+            .as_ref()
+            .is_none_or(|c| matches!(c, Connection::Postgres(client) if client.is_closed()))
+        {
             *guard = Some(connect(&self.url)?);
         }
         let connection = guard.as_mut().expect("connected above");
@@ -264,10 +270,10 @@ impl Db {
 fn connect(url: &DbUrl) -> Result<Connection, PlatformError> {
     match url {
         DbUrl::Sqlite(path) => {
-            let conn = rusqlite::Connection::open(path).map_err(|e| {
-                PlatformError::Config(format!("cannot open the database {}: {e}", path.display()))
-            })?;
-            conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(sqlite_error)?;
+            let conn = rusqlite::Connection::open(path)
+                .map_err(|e| PlatformError::Config(format!("cannot open the database {}: {e}", path.display())))?;
+            conn.busy_timeout(std::time::Duration::from_secs(10))
+                .map_err(sqlite_error)?;
             conn.pragma_update(None, "journal_mode", "WAL").map_err(sqlite_error)?;
             Ok(Connection::Sqlite(conn))
         }
@@ -328,7 +334,10 @@ fn sqlite_error(e: rusqlite::Error) -> PlatformError {
             PlatformError::Conflict(e.to_string())
         }
         rusqlite::Error::SqliteFailure(f, _)
-            if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) =>
+            if matches!(
+                f.code,
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+            ) =>
         {
             PlatformError::Unavailable(e.to_string())
         }
@@ -343,13 +352,17 @@ fn postgres_error(e: postgres::Error) -> PlatformError {
         .code()
         .is_some_and(|code| code.code().starts_with("08") || code.code().starts_with("57P"));
     if gone || e.is_closed() || e.as_db_error().is_none() && e.code().is_none() {
-        let message = e.as_db_error().map_or_else(|| e.to_string(), |db| db.message().to_owned());
+        let message = e
+            .as_db_error()
+            .map_or_else(|| e.to_string(), |db| db.message().to_owned());
         return PlatformError::Unavailable(message);
     }
     if e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION) {
         return PlatformError::Conflict(e.to_string());
     }
-    let message = e.as_db_error().map_or_else(|| e.to_string(), |db| db.message().to_owned());
+    let message = e
+        .as_db_error()
+        .map_or_else(|| e.to_string(), |db| db.message().to_owned());
     PlatformError::Database(message)
 }
 
@@ -379,9 +392,7 @@ impl Sql for rusqlite::Transaction<'_> {
                     ValueRef::Null => Value::Text(None),
                     ValueRef::Integer(v) => Value::Int(Some(v)),
                     ValueRef::Real(v) => Value::Real(Some(v)),
-                    ValueRef::Text(t) | ValueRef::Blob(t) => {
-                        Value::Text(Some(String::from_utf8_lossy(t).into_owned()))
-                    }
+                    ValueRef::Text(t) | ValueRef::Blob(t) => Value::Text(Some(String::from_utf8_lossy(t).into_owned())),
                 });
             }
             out.push(Row(values));
@@ -447,7 +458,11 @@ fn postgres_value(row: &postgres::Row, i: usize) -> Result<Value, PlatformError>
     } else if *ty == Type::FLOAT4 {
         Value::Real(row.try_get::<_, Option<f32>>(i).map_err(postgres_error)?.map(f64::from))
     } else if *ty == Type::BOOL {
-        Value::Int(row.try_get::<_, Option<bool>>(i).map_err(postgres_error)?.map(i64::from))
+        Value::Int(
+            row.try_get::<_, Option<bool>>(i)
+                .map_err(postgres_error)?
+                .map(i64::from),
+        )
     } else {
         Value::Text(row.try_get::<_, Option<String>>(i).map_err(postgres_error)?)
     };
@@ -461,7 +476,10 @@ mod tests {
     #[test]
     fn addresses_are_read_and_described_without_their_password() {
         assert_eq!("out/r.db".parse::<DbUrl>().unwrap(), DbUrl::Sqlite("out/r.db".into()));
-        assert_eq!("sqlite:out/r.db".parse::<DbUrl>().unwrap(), DbUrl::Sqlite("out/r.db".into()));
+        assert_eq!(
+            "sqlite:out/r.db".parse::<DbUrl>().unwrap(),
+            DbUrl::Sqlite("out/r.db".into())
+        );
         assert_eq!("sqlite::memory:".parse::<DbUrl>().unwrap(), DbUrl::SqliteMemory);
         let pg: DbUrl = "postgres://aca:hunter2@db.internal:5432/results".parse().unwrap();
         assert!(pg.is_postgres());
@@ -492,7 +510,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;
-            let mode = std::fs::metadata(dir.path().join("nested/results.db")).unwrap().permissions().mode();
+            let mode = std::fs::metadata(dir.path().join("nested/results.db"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
     }

@@ -13,7 +13,7 @@ pub mod schedule;
 
 pub use db::{Db, DbUrl};
 pub use queue::{Job, JobState, NewJob, Queue};
-pub use results::{RunRecord, Results};
+pub use results::{Results, RunRecord};
 pub use schedule::{Schedule, Schedules};
 
 /// What can go wrong with the platform's storage.

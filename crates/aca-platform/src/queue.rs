@@ -109,7 +109,9 @@ pub struct Submitted {
 pub enum Finished {
     Done,
     /// Queued again for another attempt.
-    Retried { next_attempt: i64 },
+    Retried {
+        next_attempt: i64,
+    },
     /// The job was cancelled while it ran: its run is recorded, it does not run again.
     Cancelled,
     /// This attempt was already recorded (a second worker after a lost lease): nothing changed.
@@ -262,10 +264,21 @@ impl Queue {
                     JobState::Queued,
                     now_ms + self.retry_pause_ms * claimed.attempt,
                     None,
-                    Some(format!("attempt {} ended in environment_failure: {cause}", claimed.attempt)),
-                    Finished::Retried { next_attempt: claimed.attempt + 1 },
+                    Some(format!(
+                        "attempt {} ended in environment_failure: {cause}",
+                        claimed.attempt
+                    )),
+                    Finished::Retried {
+                        next_attempt: claimed.attempt + 1,
+                    },
                 ),
-                None if cancelled => (JobState::Cancelled, 0, Some(now_ms), current.cause.clone(), Finished::Cancelled),
+                None if cancelled => (
+                    JobState::Cancelled,
+                    0,
+                    Some(now_ms),
+                    current.cause.clone(),
+                    Finished::Cancelled,
+                ),
                 None => (
                     JobState::Done,
                     0,

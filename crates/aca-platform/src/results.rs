@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use aca_core::Report;
 
-use crate::db::{Db, Sql, Value};
 use crate::PlatformError;
+use crate::db::{Db, Sql, Value};
 
 /// One finished run and where it belongs.
 #[derive(Debug, Clone)]
@@ -98,9 +98,7 @@ impl Results {
             Some(tree) => ("WHERE r.tree = $2", vec![limit.into(), tree.into()]),
             None => ("", vec![limit.into()]),
         };
-        let sql = format!(
-            "{RUN_COLUMNS} {filter} ORDER BY r.started_ms DESC, r.id LIMIT $1"
-        );
+        let sql = format!("{RUN_COLUMNS} {filter} ORDER BY r.started_ms DESC, r.id LIMIT $1");
         let rows = self.db.transaction(|s| s.query(&sql, &params))?;
         Ok(rows.iter().map(run_row).collect())
     }
@@ -125,7 +123,10 @@ impl Results {
     pub fn totals(&self) -> Result<Totals, PlatformError> {
         self.db.transaction(|s| {
             let by_verdict = s
-                .query("SELECT verdict, count(*) FROM runs GROUP BY verdict ORDER BY verdict", &[])?
+                .query(
+                    "SELECT verdict, count(*) FROM runs GROUP BY verdict ORDER BY verdict",
+                    &[],
+                )?
                 .iter()
                 .map(|r| (r.text(0), r.int(1)))
                 .collect::<Vec<_>>();
@@ -355,7 +356,10 @@ mod tests {
     fn report_times_read_as_unix_milliseconds() {
         assert_eq!(time_from_rfc3339("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(time_from_rfc3339("2026-12-06T08:23:24.5Z"), Some(1_796_545_404_500));
-        assert_eq!(time_from_rfc3339("2026-12-06T16:23:24.5+08:00"), Some(1_796_545_404_500));
+        assert_eq!(
+            time_from_rfc3339("2026-12-06T16:23:24.5+08:00"),
+            Some(1_796_545_404_500)
+        );
         assert_eq!(time_from_rfc3339("yesterday"), None);
     }
 }

@@ -85,7 +85,10 @@ impl Schedules {
 
     pub fn list(&self) -> Result<Vec<Schedule>, PlatformError> {
         let rows = self.db.transaction(|sql| {
-            sql.query("SELECT tree, cron, sources, priority, next_ms FROM schedules ORDER BY tree", &[])
+            sql.query(
+                "SELECT tree, cron, sources, priority, next_ms FROM schedules ORDER BY tree",
+                &[],
+            )
         })?;
         Ok(rows
             .iter()
@@ -159,7 +162,13 @@ mod tests {
         assert!(schedules.list().unwrap()[0].next_ms > saved.next_ms);
         assert!(
             schedules
-                .save(&Schedule { sources: vec![], ..saved.clone() }, NOW)
+                .save(
+                    &Schedule {
+                        sources: vec![],
+                        ..saved.clone()
+                    },
+                    NOW
+                )
                 .is_err()
         );
     }

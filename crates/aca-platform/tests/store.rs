@@ -52,7 +52,10 @@ fn exercise(url: &DbUrl) {
 
     // Priority first, then the order pages were given in; a page already waiting is not queued twice.
     let first = queue
-        .submit(&[job("vpc", "a.md", 0), job("vpc", "b.md", 0), job("vpc", "urgent.md", 5)], T0)
+        .submit(
+            &[job("vpc", "a.md", 0), job("vpc", "b.md", 0), job("vpc", "urgent.md", 5)],
+            T0,
+        )
         .unwrap();
     assert_eq!(first.ids.len(), 3);
     let again = queue.submit(&[job("vpc", "a.md", 0)], T0 + 1).unwrap();
@@ -68,7 +71,12 @@ fn exercise(url: &DbUrl) {
 
     // An environment failure is tried again after a pause, with its cause kept.
     let outcome = queue
-        .finish(&a, &RunRecord::new("vpc", report("a.md", "environment_failure", &[])), Some("quota exceeded"), T0 + 20)
+        .finish(
+            &a,
+            &RunRecord::new("vpc", report("a.md", "environment_failure", &[])),
+            Some("quota exceeded"),
+            T0 + 20,
+        )
         .unwrap();
     assert_eq!(outcome, Finished::Retried { next_attempt: 2 });
     let waiting = queue.get(&a.job.id).unwrap();
@@ -80,12 +88,22 @@ fn exercise(url: &DbUrl) {
     let a2 = queue.claim("server-1/2", T0 + 2_000).unwrap().unwrap();
     assert_eq!((a2.job.id.as_str(), a2.attempt), (a.job.id.as_str(), 2));
     let done = queue
-        .finish(&a2, &RunRecord::new("vpc", report("a.md", "doc_defect", &[("2", "OK", "Confirm")])), None, T0 + 2_100)
+        .finish(
+            &a2,
+            &RunRecord::new("vpc", report("a.md", "doc_defect", &[("2", "OK", "Confirm")])),
+            None,
+            T0 + 2_100,
+        )
         .unwrap();
     assert_eq!(done, Finished::Done);
     // The same attempt finished twice (a second worker after a lost lease) is recorded once.
     let twice = queue
-        .finish(&a2, &RunRecord::new("vpc", report("a.md", "doc_defect", &[])), None, T0 + 2_200)
+        .finish(
+            &a2,
+            &RunRecord::new("vpc", report("a.md", "doc_defect", &[])),
+            None,
+            T0 + 2_200,
+        )
         .unwrap();
     assert_eq!(twice, Finished::AlreadyRecorded);
 
@@ -97,24 +115,41 @@ fn exercise(url: &DbUrl) {
     let again = queue.claim("server-2/0", T0 + 3_000).unwrap().unwrap();
     assert_eq!((again.job.page.as_str(), again.attempt), ("urgent.md", 1));
     queue
-        .finish(&again, &RunRecord::new("vpc", report("urgent.md", "pass", &[])), None, T0 + 3_100)
+        .finish(
+            &again,
+            &RunRecord::new("vpc", report("urgent.md", "pass", &[])),
+            None,
+            T0 + 3_100,
+        )
         .unwrap();
 
     // A lease that runs out is taken back by any server.
     let b_again = queue.claim("server-2/1", T0 + 4_000).unwrap().unwrap();
     assert_eq!(queue.recover(None, T0 + 4_000 + queue.lease_ms - 1).unwrap(), 0);
     assert_eq!(queue.recover(None, T0 + 4_000 + queue.lease_ms + 1).unwrap(), 1);
-    assert!(!queue.renew(&b_again.job.id, "server-2/1", T0 + 4_000 + queue.lease_ms + 2).unwrap());
+    assert!(
+        !queue
+            .renew(&b_again.job.id, "server-2/1", T0 + 4_000 + queue.lease_ms + 2)
+            .unwrap()
+    );
 
     // Cancelling: a queued job at once; a running one stops at its next renewal, and a run it
     // finished anyway is kept without another attempt.
-    assert_eq!(queue.cancel(&b_again.job.id, "ann", T0 + 5_000).unwrap(), JobState::Cancelled);
+    assert_eq!(
+        queue.cancel(&b_again.job.id, "ann", T0 + 5_000).unwrap(),
+        JobState::Cancelled
+    );
     queue.submit(&[job("ecs", "c.md", 0)], T0 + 5_000).unwrap();
     let c = queue.claim("server-2/0", T0 + 5_000).unwrap().unwrap();
     assert_eq!(queue.cancel(&c.job.id, "ann", T0 + 5_100).unwrap(), JobState::Running);
     assert!(!queue.renew(&c.job.id, "server-2/0", T0 + 5_200).unwrap());
     let stopped = queue
-        .finish(&c, &RunRecord::new("ecs", report("c.md", "environment_failure", &[])), Some("cancelled"), T0 + 5_300)
+        .finish(
+            &c,
+            &RunRecord::new("ecs", report("c.md", "environment_failure", &[])),
+            Some("cancelled"),
+            T0 + 5_300,
+        )
         .unwrap();
     assert_eq!(stopped, Finished::Cancelled);
     assert_eq!(queue.get(&c.job.id).unwrap().state, JobState::Cancelled);
@@ -125,13 +160,20 @@ fn exercise(url: &DbUrl) {
     assert_eq!(totals.runs, 4);
     assert_eq!(
         totals.by_verdict,
-        vec![("doc_defect".into(), 1), ("environment_failure".into(), 2), ("pass".into(), 1)]
+        vec![
+            ("doc_defect".into(), 1),
+            ("environment_failure".into(), 2),
+            ("pass".into(), 1)
+        ]
     );
     assert_eq!(totals.prompt_tokens, 4 * 1200);
     assert!((totals.cost_usd - 0.04).abs() < 1e-9);
     let history = results.page_history("a.md").unwrap();
     assert_eq!(
-        history.iter().map(|r| (r.attempt, r.verdict.as_str())).collect::<Vec<_>>(),
+        history
+            .iter()
+            .map(|r| (r.attempt, r.verdict.as_str()))
+            .collect::<Vec<_>>(),
         vec![(1, "environment_failure"), (2, "doc_defect")]
     );
     assert_eq!(history[1].defects, 1);

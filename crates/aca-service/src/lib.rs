@@ -35,6 +35,7 @@ use axum::routing::{get, post};
 use tokio::sync::Mutex;
 
 pub use auth::Caller;
+pub use error::refuse;
 pub use users::{User, Users};
 
 /// What the server knows of one account: where its console and APIs are, and its AccessKey.

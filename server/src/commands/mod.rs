@@ -13,6 +13,7 @@ pub mod docs;
 pub mod observe;
 pub mod provision;
 pub mod provision_generate;
+mod run_options;
 pub mod serve;
 pub mod server;
 mod task_set;

@@ -4,13 +4,21 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 use aca_service::Users;
 use aca_service::accounts::FileAccounts;
-use anyhow::{Context, anyhow};
+use aca_platform::{Db, DbUrl, Queue, now_ms};
+use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 
+use super::run_options::RunOptions;
 use crate::commands::console::{UsersCommand, create_user};
+use crate::platform::api::Platform;
+use crate::platform::workers::{Until, Workers};
+use crate::platform::{self, blocking};
+use crate::verify::target::ConsoleTarget;
 
 /// Serve the companion API (users, runs, the reward service) for real Alibaba Cloud accounts.
 ///
@@ -56,29 +64,44 @@ struct ServeArgs {
     /// Address to listen on (port 0 picks a free one).
     #[arg(long, default_value = "127.0.0.1:8090")]
     listen: SocketAddr,
-    /// The accounts file (TOML, see above).
+    /// The accounts file (TOML, see above) the companion API serves; without it only the
+    /// platform API (jobs, results, schedules, metrics) is served.
     #[arg(long)]
     accounts: Option<PathBuf>,
     /// The SQLite file the users are kept in (created readable by its owner only).
     #[arg(long, default_value = "out/server/users.db")]
     users: PathBuf,
-    /// Token for the admin API (making users); without it nobody can make users.
+    /// Token for the admin API (making users, queueing and cancelling jobs, schedules, marking
+    /// defects as known); without it nothing can be changed through the API.
     #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
-    /// Two LLM judges for the reward service, in a TOML file; runs of pages no audit event
-    /// decides are decided by them (both yes → 1, both no → 0, disagreement → −1, invalid):
-    ///
-    ///   [[judge]]
-    ///   url = "https://dashscope.aliyuncs.com/compatible-mode/v1"
-    ///   model = "qwen-max"
-    ///   key_file = "keys/judge-a.key"   # the API key alone, mode 0600
-    ///   input_per_mtok = 2.4            # USD per million tokens
-    ///   output_per_mtok = 9.6
-    ///   [[judge]]
-    ///   url = "http://127.0.0.1:8000/v1"
-    ///   model = "qwen3-vl-32b"
-    #[arg(long, value_name = "FILE", env = "ACA_JUDGES", verbatim_doc_comment)]
-    judges: Option<PathBuf>,
+    /// The results database: the job queue, every run and its defects, the schedules
+    /// (sqlite:FILE, or postgres://user@host/db for several servers sharing one).
+    #[arg(long, value_name = "URL", env = "ACA_DB", default_value = "sqlite:out/server/results.db")]
+    db: DbUrl,
+    /// Pages this server verifies at once, each in its own sandbox (its own Chromium and a fresh
+    /// account); 0 serves the API only and leaves the queue to other servers' workers.
+    #[arg(long, default_value_t = 1)]
+    workers: usize,
+    /// This server's name among those sharing a database: its workers' claims carry it, and a
+    /// restart under the same name takes its unfinished runs back at once.
+    #[arg(long, default_value = "aca-server")]
+    name: String,
+    /// Runs a job may take when they end in environment_failure.
+    #[arg(long, default_value_t = 3)]
+    attempts: i64,
+    /// How long a worker's claim on a job holds without renewal; a server that died leaves its jobs
+    /// to others after this.
+    #[arg(long, default_value_t = 60)]
+    lease_s: u64,
+    /// Pause before a run that ended in environment_failure is tried again (times its attempt).
+    #[arg(long, default_value_t = 30)]
+    retry_pause_s: u64,
+    /// Where the workers write their reports.
+    #[arg(long, default_value = "out/server/reports")]
+    out: PathBuf,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 pub async fn run(args: ServerArgs) -> anyhow::Result<ExitCode> {
@@ -91,41 +114,163 @@ pub async fn run(args: ServerArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let list = args
-        .accounts
-        .as_deref()
-        .ok_or_else(|| anyhow!("--accounts is needed: the file listing the accounts this server serves"))?;
-    let accounts = FileAccounts::load(list).map_err(|e| anyhow!(e))?;
-    if let Some(folder) = args.users.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
-    }
-    let users = Users::open(&args.users, args.admin_token.as_deref()).map_err(|e| anyhow!(e))?;
-    let known = users.list().len();
-    let companion = aca_service::Companion::with_users(accounts.clone(), users);
-    let judges = match &args.judges {
-        Some(path) => {
-            let judges = aca_service::judges::load(path).map_err(|e| anyhow!(e))?;
-            let described = judges.describe();
-            companion.set_judges(judges).map_err(|e| anyhow!(e))?;
-            described
-        }
-        None => "none: runs no audit event decides stay unverified (--judges)".to_owned(),
+    let db = Arc::new(Db::open(&args.db).with_context(|| format!("opening the results database {}", args.db.describe()))?);
+    let mut queue = Queue::new(db);
+    queue.lease_ms = (args.lease_s.max(1) * 1000) as i64;
+    queue.retry_pause_ms = (args.retry_pause_s * 1000) as i64;
+    let name = args.name.clone();
+    let taken_back = {
+        let (queue, prefix) = (queue.clone(), format!("{name}/"));
+        blocking(move || queue.recover(Some(&prefix), now_ms())).await?
     };
+    let platform = Platform::new(queue.clone(), args.admin_token.as_deref(), args.attempts);
+
+    let mut app = platform::api::routes(platform.clone());
+    let mut companion_line = "off (no --accounts)".to_owned();
+    let judges = match &args.run.judges {
+        Some(path) => Some(aca_service::judges::load(path).map_err(|e| anyhow!(e))?),
+        None => None,
+    };
+    if let Some(list) = args.accounts.as_deref() {
+        let accounts = FileAccounts::load(list).map_err(|e| anyhow!(e))?;
+        if let Some(folder) = args.users.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+        }
+        let users = Users::open(&args.users, args.admin_token.as_deref()).map_err(|e| anyhow!(e))?;
+        let known = users.list().len();
+        let companion = aca_service::Companion::with_users(accounts.clone(), users);
+        if let Some(judges) = &args.run.judges {
+            companion
+                .set_judges(aca_service::judges::load(judges).map_err(|e| anyhow!(e))?)
+                .map_err(|e| anyhow!(e))?;
+        }
+        companion_line = format!(
+            "accounts {} ({}), {known} users kept in {}",
+            accounts.ids().join(", "),
+            list.display(),
+            args.users.display()
+        );
+        app = app.merge(aca_service::routes(companion));
+    }
+
+    let target = if args.workers > 0 {
+        let target = args.run.target().await?;
+        if args.workers > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
+            bail!(
+                "--workers {} needs one isolated account per page: the bundled console; runs in one \
+                 --console account would read each other's audit events",
+                args.workers
+            );
+        }
+        Some(target)
+    } else {
+        None
+    };
+    let settings = args.run.settings(args.out.clone())?;
+
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let url = format!("http://{}", listener.local_addr()?);
-    println!("companion server ready at {url}");
-    println!("  accounts: {} ({})", accounts.ids().join(", "), list.display());
-    println!("  users:    {known} kept in {}", args.users.display());
-    println!("  judges:   {judges}");
+    println!("aca server ready at {url}");
+    println!("  results:   {}", args.db.describe());
+    println!(
+        "  workers:   {}{}",
+        args.workers,
+        target.as_ref().map(|t| format!(" on {}", t.url())).unwrap_or_default()
+    );
+    if taken_back > 0 {
+        println!("  resumed:   {taken_back} job(s) {name} held when it stopped are queued again");
+    }
+    println!("  companion: {companion_line}");
+    println!(
+        "  judges:    {}",
+        judges.map_or_else(
+            || "none: runs no audit event decides stay unverified (--judges)".to_owned(),
+            |j| j.describe()
+        )
+    );
     if args.admin_token.is_none() {
-        println!("  no --admin-token: no user can be made");
+        println!("  no --admin-token: nothing can be queued or changed through the API");
     }
-    let app = aca_service::routes(companion);
-    tokio::select! {
-        result = axum::serve(listener, app) => result.context("the server stopped")?,
-        _ = tokio::signal::ctrl_c() => eprintln!("stopping"),
-    }
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let serving = axum::serve(listener, app).with_graceful_shutdown({
+        let mut stopping = stopping.clone();
+        async move {
+            let _ = stopping.wait_for(|s| *s).await;
+        }
+    });
+    let working = async {
+        match &target {
+            Some(target) => {
+                let workers = Workers {
+                    queue: queue.clone(),
+                    target,
+                    settings: &settings,
+                    name: name.clone(),
+                    slots: args.workers,
+                    fix_diff: false,
+                    poll: Duration::from_millis(500),
+                };
+                let durations = platform.durations.clone();
+                workers
+                    .run(Until::Stopped(stopping.clone()), &mut |outcome| {
+                        if let Ok(report) = &outcome.result {
+                            durations.observe(report.duration_ms as f64 / 1000.0);
+                        }
+                    })
+                    .await
+            }
+            None => {
+                let _ = stopping.clone().wait_for(|s| *s).await;
+                Ok(())
+            }
+        }
+    };
+    let scheduling = schedule_loop(platform.clone(), stopping.clone());
+    let interrupted = async {
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("stopping: runs in flight go back to the queue");
+        let _ = stop.send(true);
+    };
+    let (served, worked, (), ()) = tokio::join!(serving, working, scheduling, interrupted);
+    served.context("the server stopped")?;
+    worked?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Queues the trees whose schedules are due, and takes back the jobs of servers that died.
+async fn schedule_loop(platform: Arc<Platform>, mut stopping: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        let schedules = platform.schedules.clone();
+        match blocking(move || schedules.take_due(now_ms())).await {
+            Ok(due) => {
+                for schedule in due {
+                    match platform
+                        .submit(&schedule.tree, &schedule.sources, schedule.priority, platform.default_attempts)
+                        .await
+                    {
+                        Ok(submitted) => eprintln!(
+                            "schedule {}: {} page(s) queued, {} already waiting",
+                            schedule.tree,
+                            submitted.ids.len(),
+                            submitted.already_queued.len()
+                        ),
+                        Err(why) => eprintln!("schedule {}: nothing queued: {why}", schedule.tree),
+                    }
+                }
+            }
+            Err(e) => eprintln!("the schedules cannot be read ({e}); trying again"),
+        }
+        let queue = platform.queue.clone();
+        if let Ok(n) = blocking(move || queue.recover(None, now_ms())).await
+            && n > 0
+        {
+            eprintln!("{n} job(s) whose server stopped renewing its claim are queued again");
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+            _ = stopping.wait_for(|s| *s) => return,
+        }
+    }
 }

@@ -1,24 +1,22 @@
 //! `aca verify`: execute documentation pages in a console and report, step by step, whether each
 //! page still matches it.
 
-use std::io::Write as _;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use aca_agent::{LlmConfig, Pricing};
-use aca_chat::{ChatClient, ChatConfig, Price};
-use aca_console::profile::ProfileId;
 use aca_core::{Report, Verdict};
-use aca_runner::RunnerConfig;
+use aca_platform::queue::Finished;
+use aca_platform::{Db, DbUrl, NewJob, Queue, Results, now_ms};
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
+use super::run_options::RunOptions;
+use crate::platform::workers::{Until, Workers};
 use crate::report;
-use crate::verify::drive::Capture;
-use crate::verify::page;
-use crate::verify::target::{ConsoleTarget, RemoteLogin};
-use crate::verify::{PolicyChoice, Settings, verify_page};
+use crate::verify::target::ConsoleTarget;
 
 /// Verify documentation pages by executing them in a console.
 ///
@@ -30,13 +28,15 @@ use crate::verify::{PolicyChoice, Settings, verify_page};
 ///
 /// The report goes to OUT/<page>/report.json and report.html (self-contained; screenshots with
 /// element marks embedded). With --all, every page under the folder is verified and OUT/summary.json
-/// and a table are written.
+/// and a table are written. With --jobs N, N pages run at once, each in its own sandbox; with --db
+/// every run is recorded in a results database as `aca server` records them.
 ///
 /// Exit status: 0 when every page passed, 1 when any page did not, 2 on an error.
 ///
 /// Examples:
 ///   aca verify tests/corpus/vpc/create-vpc.md
 ///   aca verify --all tests/corpus --out out/verify
+///   aca verify --all tests/corpus --jobs 2 --db sqlite:out/results.db
 ///   aca verify page.md --profile 2024            # run a 2026 page against the 2024 console
 ///   aca verify --all docs --pool out/accounts.db --admin-token T
 ///   aca verify page.md --console https://home.console.aliyun.com --user-data-dir ~/.aca-profile \
@@ -49,49 +49,27 @@ pub struct VerifyArgs {
     /// A page (.md or .html file, or an http(s) URL); with --all, a folder of pages.
     #[arg(required = true)]
     pages: Vec<String>,
-    /// Verify every .md/.html page under the folder(s) given.
+    /// Verify every .md/.html page under the folder(s) given, or every page a sitemap URL lists.
     #[arg(long)]
     all: bool,
+    /// Pages verified at once, each in its own sandbox (its own Chromium and a fresh account):
+    /// the bundled console or --pool only.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+    /// Runs ending in environment_failure (a missing resource, a quota, a console error) are tried
+    /// again this many times, the cause of each kept.
+    #[arg(long, default_value_t = 0)]
+    retries: u8,
+    /// Also record every run in this results database (sqlite:FILE or postgres://…), as
+    /// `aca server` does.
+    #[arg(long, value_name = "URL", env = "ACA_DB")]
+    db: Option<DbUrl>,
+    /// The documentation tree the runs are recorded under (default: the folders given).
+    #[arg(long, requires = "db")]
+    tree: Option<String>,
     /// Where reports are written.
     #[arg(long, default_value = "out/verify")]
     out: PathBuf,
-    /// A console to run in instead of the bundled emulator (its origin, e.g. http://127.0.0.1:8080).
-    #[arg(long, value_name = "URL")]
-    console: Option<String>,
-    /// A browser profile already logged on to --console (log on in it once, as a person would):
-    /// the run uses that session and types no password.
-    #[arg(long, value_name = "DIR", requires = "console", conflicts_with_all = ["login", "password"])]
-    user_data_dir: Option<PathBuf>,
-    /// Console logon name for --console, for a console whose log-on form the run fills itself (the
-    /// emulator's); a real account uses --user-data-dir.
-    #[arg(long, env = "ACA_LOGIN", requires = "console")]
-    login: Option<String>,
-    /// Console password for --login.
-    #[arg(long, env = "ACA_PASSWORD", hide_env_values = true, requires = "login")]
-    password: Option<String>,
-    /// The account's AccessKey pair as JSON (`{"accessKeyId": …, "accessKeySecret": …}`), for
-    /// reading its audit log and provisioning; instead of the two variables below.
-    #[arg(long, value_name = "FILE", requires = "console", conflicts_with_all = ["access_key_id", "access_key_secret"])]
-    credentials: Option<PathBuf>,
-    /// AccessKey ID for --console.
-    #[arg(long, env = "ALIBABA_CLOUD_ACCESS_KEY_ID", requires = "console")]
-    access_key_id: Option<String>,
-    /// AccessKey secret for --console.
-    #[arg(
-        long,
-        env = "ALIBABA_CLOUD_ACCESS_KEY_SECRET",
-        hide_env_values = true,
-        requires = "console"
-    )]
-    access_key_secret: Option<String>,
-    /// The account id of --console (events of other accounts are ignored).
-    #[arg(long, requires = "console")]
-    account_id: Option<String>,
-    /// Send every OpenAPI call of --console (ActionTrail's included) to this address, e.g. an
-    /// emulator started separately; without it each product's real endpoint for the region is used
-    /// (ecs-cn-hangzhou.aliyuncs.com, actiontrail.cn-hangzhou.aliyuncs.com, …).
-    #[arg(long, value_name = "URL", requires = "console")]
-    endpoint_override: Option<String>,
     /// Run each page in an account leased from this pool (`aca accounts add --emulator …`); the
     /// account is cleaned after the page, or quarantined when it cannot be.
     #[arg(long, value_name = "FILE", conflicts_with = "console", requires = "admin_token")]
@@ -102,76 +80,20 @@ pub struct VerifyArgs {
     /// How long a pool lease holds before the account comes back by itself.
     #[arg(long, default_value_t = 3600, requires = "pool")]
     lease_timeout_s: u64,
-    /// UI profile of the bundled console (default: the one each page was written for, else 2026).
-    #[arg(long, value_parser = parse_profile)]
-    profile: Option<ProfileId>,
-    /// Who chooses the actions: the scripted policy (no model) or a model.
-    #[arg(long, value_enum, default_value_t = PolicyArg::Scripted)]
-    policy: PolicyArg,
-    /// OpenAI-compatible API base for --policy llm, e.g. http://127.0.0.1:8000/v1.
-    #[arg(long, env = "ACA_MODEL_URL")]
-    model_url: Option<String>,
-    /// Model name for --policy llm.
-    #[arg(long, env = "ACA_MODEL", default_value = "qwen3")]
-    model: String,
-    /// API key for the model endpoint.
-    #[arg(long, env = "ACA_MODEL_API_KEY", hide_env_values = true)]
-    api_key: Option<String>,
-    /// Model price in USD per million input tokens (for the report's cost).
-    #[arg(long, default_value_t = 0.0)]
-    price_input: f64,
-    /// Model price in USD per million output tokens.
-    #[arg(long, default_value_t = 0.0)]
-    price_output: f64,
-    /// Seconds to wait for one model reply.
-    #[arg(long, default_value_t = 120)]
-    model_timeout: u64,
-    /// Most actions one page may take.
-    #[arg(long, default_value_t = 40)]
-    max_turns: u32,
-    /// Seconds to wait for the audit events (default: the bundled console's delivery delay plus 3, 12 minutes elsewhere).
-    #[arg(long)]
-    rule_deadline: Option<u64>,
-    /// Two LLM judges (a TOML file: each `[[judge]]` with url, model, key_file, prices) that decide
-    /// pages no audit event can: both yes → pass, both no → fail, disagreement → invalid. Without
-    /// them such pages end `unverified`.
-    #[arg(long, value_name = "FILE", env = "ACA_JUDGES")]
-    judges: Option<PathBuf>,
-    /// Do not save a screenshot after every action.
-    #[arg(long)]
-    no_screenshots: bool,
+    #[command(flatten)]
+    run: RunOptions,
     /// For a local Markdown page with renamed labels, write OUT/<page>/fix.diff: the page's
     /// source with each label the console shows under another name rewritten, as a patch to review
     /// and apply.
     #[arg(long)]
     fix_diff: bool,
-    /// The Chromium binary.
-    #[arg(long, env = "CHROMIUM", default_value = "/usr/bin/chromium")]
-    chromium: PathBuf,
-    /// The built aca-dom package (default: ACA_DOM_PKG, then the build folder).
-    #[arg(long, value_name = "DIR")]
-    page_side: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum PolicyArg {
-    Scripted,
-    Llm,
-}
-
-fn parse_profile(text: &str) -> Result<ProfileId, String> {
-    text.parse().map_err(|e| format!("{e}"))
 }
 
 pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let mut sources: Vec<String> = Vec::new();
     for given in &args.pages {
         if args.all {
-            sources.extend(
-                page::pages_in(std::path::Path::new(given))?
-                    .iter()
-                    .map(|p| p.display().to_string()),
-            );
+            sources.extend(crate::platform::sources::expand(given).await?);
         } else {
             if std::path::Path::new(given).is_dir() {
                 bail!("{given} is a folder: pass --all to verify every page in it");
@@ -182,94 +104,99 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     // Sidecars and saved rules sit beside pages with their own extensions; only pages are run.
     sources.retain(|s| !s.ends_with(".task.toml") && !s.ends_with(".rule.json"));
 
-    let settings = settings(&args)?;
-    let target = match (&args.console, &args.pool) {
-        (None, Some(pool)) => ConsoleTarget::Pooled {
+    let settings = args.run.settings(args.out.clone())?;
+    let target = match &args.pool {
+        Some(pool) => ConsoleTarget::Pooled {
             pool: aca_provision::pool::AccountPool::open(pool, Duration::from_secs(args.lease_timeout_s))
                 .with_context(|| format!("cannot open the account pool {}", pool.display()))?,
             label: format!("the account pool {}", pool.display()),
             admin_token: args.admin_token.clone().context("--pool needs --admin-token")?,
         },
-        (None, None) => ConsoleTarget::bundled().await?,
-        (Some(url), _) => {
-            let key = match &args.credentials {
-                Some(path) => aca_openapi::AccessKeyPair::from_file(path)?,
-                None => aca_openapi::AccessKeyPair::new(
-                    args.access_key_id.clone().context(
-                        "--console needs the account's AccessKey: --credentials FILE, or ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET",
-                    )?,
-                    args.access_key_secret
-                        .clone()
-                        .context("--console needs ALIBABA_CLOUD_ACCESS_KEY_SECRET with ALIBABA_CLOUD_ACCESS_KEY_ID")?,
-                ),
-            };
-            if args.user_data_dir.is_none() && args.login.is_none() {
-                bail!(
-                    "--console needs a way into the console: --user-data-dir DIR (a browser profile logged on to it once), \
-                     or --login and --password for a console whose log-on form the run may fill (the emulator's)"
-                );
-            }
-            ConsoleTarget::Remote {
-                url: url.trim_end_matches('/').to_owned(),
-                login: RemoteLogin {
-                    account_id: args.account_id.clone(),
-                    endpoint_override: args
-                        .endpoint_override
-                        .as_deref()
-                        .map(aca_openapi::Endpoints::pointed_at)
-                        .transpose()
-                        .context("--endpoint-override")?,
-                    login: args.login.clone().unwrap_or_default(),
-                    password: args.password.clone().unwrap_or_default(),
-                    access_key_id: key.access_key_id,
-                    access_key_secret: key.access_key_secret,
-                },
-            }
-        }
+        None => args.run.target().await?,
     };
     eprintln!("console: {}", target.url());
+    if args.jobs > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
+        bail!(
+            "--jobs {} needs one isolated account per page: the bundled console or --pool; \
+             runs in one --console account would read each other's audit events",
+            args.jobs
+        );
+    }
+    let results = match &args.db {
+        Some(url) => {
+            Some(Results::new(Arc::new(Db::open(url).with_context(|| {
+                format!("opening the results database {}", url.describe())
+            })?)))
+        }
+        None => None,
+    };
 
+    // The pages go through the platform's queue and local workers, as `aca server`'s do.
+    let mut queue = Queue::new(Arc::new(Db::open(&DbUrl::SqliteMemory)?));
+    queue.retry_pause_ms = 2_000;
+    let tree = args.tree.clone().unwrap_or_else(|| args.pages.join(" "));
+    let jobs: Vec<NewJob> = sources
+        .iter()
+        .map(|page| NewJob {
+            tree: tree.clone(),
+            page: page.clone(),
+            priority: 0,
+            max_attempts: 1 + i64::from(args.retries),
+        })
+        .collect();
+    queue.submit(&jobs, now_ms())?;
     let total = sources.len();
-    let mut rows: Vec<(String, Result<Report, String>)> = Vec::new();
-    let mut last_html: Option<PathBuf> = None;
-    for (i, source) in sources.iter().enumerate() {
-        let label = format!("[{}/{total}] {source}", i + 1);
-        eprintln!("{label}");
-        let result = match page::load(source).await {
-            Err(e) => Err(format!("{e:#}")),
-            Ok(input) => {
-                let progress = |line: &str| {
-                    eprintln!("    {line}");
-                    let _ = std::io::stderr().flush();
-                };
-                match verify_page(&target, &input, &settings, &progress).await {
-                    Ok(report) => {
-                        let dir = settings.out.join(&input.slug);
-                        match report::write(&report, &dir) {
-                            Ok(html) => {
-                                eprintln!(
-                                    "    {} — {} ({})",
-                                    report::verdict_label(report.verdict),
-                                    report.summary,
-                                    html.display()
-                                );
-                                if args.fix_diff && report.verdict == Verdict::DocDefect {
-                                    suggest_fix(&report, source, &dir);
-                                }
-                                last_html = Some(html);
-                                Ok(report)
-                            }
-                            Err(e) => Err(format!("{e:#}")),
-                        }
-                    }
-                    Err(e) => Err(format!("{e:#}")),
+    eprintln!(
+        "{total} page{} with {} at once",
+        if total == 1 { "" } else { "s" },
+        args.jobs
+    );
+    let workers = Workers {
+        queue,
+        target: &target,
+        settings: &settings,
+        name: "verify".into(),
+        slots: usize::from(args.jobs),
+        fix_diff: args.fix_diff,
+        poll: Duration::from_millis(200),
+    };
+    let mut ended: HashMap<String, (Result<Report, String>, Option<PathBuf>)> = HashMap::new();
+    let mut unrecorded = 0usize;
+    workers
+        .run(Until::Drained, &mut |outcome| {
+            if let (Some(results), Some(run)) = (&results, &outcome.run) {
+                let mut run = run.clone();
+                run.job_id = None;
+                if let Err(e) = results.record(&run) {
+                    eprintln!("    the run of {} could not be recorded: {e}", outcome.job.page);
+                    unrecorded += 1;
                 }
             }
-        };
-        if let Err(e) = &result {
-            eprintln!("    ERROR — {e}");
-        }
+            if !matches!(outcome.finished, Some(Finished::Retried { .. })) {
+                ended.insert(outcome.job.page.clone(), (outcome.result.clone(), outcome.html.clone()));
+            }
+        })
+        .await?;
+    let mut rows: Vec<(String, Result<Report, String>)> = Vec::new();
+    let mut last_html: Option<PathBuf> = None;
+    for source in &sources {
+        let (result, html) = ended
+            .remove(source)
+            .unwrap_or_else(|| (Err("the page was not run".to_owned()), None));
+        last_html = html.or(last_html);
         rows.push((source.clone(), result));
+    }
+    if results.is_some() {
+        println!(
+            "results: {} run(s) recorded in {}{}",
+            rows.len() - unrecorded.min(rows.len()),
+            results_label(&args),
+            if unrecorded > 0 {
+                format!(", {unrecorded} could not be")
+            } else {
+                String::new()
+            }
+        );
     }
 
     if total > 1 {
@@ -316,62 +243,8 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn settings(args: &VerifyArgs) -> anyhow::Result<Settings> {
-    let price = Price {
-        input_per_mtok: args.price_input,
-        output_per_mtok: args.price_output,
-    };
-    let (policy, model) = match args.policy {
-        PolicyArg::Scripted => (PolicyChoice::Scripted, None),
-        PolicyArg::Llm => {
-            let url = args.model_url.clone().context(
-                "--policy llm needs --model-url (an OpenAI-compatible API base such as http://127.0.0.1:8000/v1)",
-            )?;
-            let mut config = ChatConfig::new(url, args.model.clone());
-            config.api_key = args.api_key.clone();
-            config.timeout = Duration::from_secs(args.model_timeout);
-            config.price = Some(price);
-            let llm = LlmConfig {
-                model: args.model.clone(),
-                pricing: Pricing {
-                    input_per_million: args.price_input,
-                    output_per_million: args.price_output,
-                },
-                ..LlmConfig::default()
-            };
-            (PolicyChoice::Llm(llm), Some(ChatClient::new(config)?))
-        }
-    };
-    let mut runner = RunnerConfig {
-        chromium: args.chromium.clone(),
-        user_data_dir: args.user_data_dir.clone(),
-        ..RunnerConfig::default()
-    };
-    if let Some(dir) = &args.page_side {
-        runner.page_side = dir.clone();
-    }
-    Ok(Settings {
-        policy,
-        model,
-        profile: args.profile,
-        out: args.out.clone(),
-        capture: if args.no_screenshots {
-            Capture::None
-        } else {
-            Capture::EveryAction
-        },
-        max_turns: args.max_turns,
-        rule_deadline: args.rule_deadline.map(Duration::from_secs),
-        runner,
-        runtime_provisioning: true,
-        judges: match &args.judges {
-            Some(path) => Some(std::sync::Arc::new(
-                aca_service::judges::load(path).map_err(|e| anyhow::anyhow!(e))?,
-            )),
-            None => None,
-        },
-        recordings: None,
-    })
+fn results_label(args: &VerifyArgs) -> String {
+    args.db.as_ref().map(DbUrl::describe).unwrap_or_default()
 }
 
 fn print_summary(rows: &[(String, Result<Report, String>)]) {
@@ -400,7 +273,7 @@ fn print_summary(rows: &[(String, Result<Report, String>)]) {
 }
 
 /// Writes the page's suggested correction beside its report, saying what it did.
-fn suggest_fix(report: &Report, source: &str, dir: &std::path::Path) {
+pub(crate) fn suggest_fix(report: &Report, source: &str, dir: &std::path::Path) {
     match report::fix::write(report, std::path::Path::new(source), dir) {
         Ok(report::fix::Suggested::Written { path, unplaced }) => {
             eprintln!("    suggested correction: {}", path.display());

@@ -18,6 +18,8 @@ pub struct PageInput {
     pub task: Option<TaskSpec>,
     /// A rule a writer confirmed or corrected, saved beside the page as `<page>.rule.json`.
     pub saved_rule: Option<SuccessRule>,
+    /// SHA-256 of the page's text as read: runs of an unchanged page carry the same digest.
+    pub digest: String,
 }
 
 /// Reads a page from a file (`.md`, `.markdown`, `.html`, `.htm`) or an `http(s)://` URL.
@@ -38,6 +40,7 @@ pub async fn load(source: &str) -> anyhow::Result<PageInput> {
             procedure,
             task: None,
             saved_rule: None,
+            digest: digest(&html),
         });
     }
     load_file(Path::new(source))
@@ -85,7 +88,13 @@ fn load_file(path: &Path) -> anyhow::Result<PageInput> {
         procedure,
         task,
         saved_rule,
+        digest: digest(&text),
     })
+}
+
+fn digest(text: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(text.as_bytes()))
 }
 
 /// The pages of a folder, recursively: every `.md`/`.html` file, sorted.

@@ -19,7 +19,10 @@ impl Postgres {
                  apt-get install postgresql, as scripts/test does"
             )
         });
-        let dir = tempfile::Builder::new().prefix("aca-pg-").tempdir().expect("a temporary folder");
+        let dir = tempfile::Builder::new()
+            .prefix("aca-pg-")
+            .tempdir()
+            .expect("a temporary folder");
         if as_root() {
             run(Command::new("chown").arg("postgres").arg(dir.path()), "chown");
         }
@@ -117,7 +120,9 @@ fn as_owner(program: &Path) -> Command {
 }
 
 fn run(command: &mut Command, what: &str) {
-    let output = command.output().unwrap_or_else(|e| panic!("{what} could not start: {e}"));
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what} could not start: {e}"));
     assert!(
         output.status.success(),
         "{what} failed: {}{}",

@@ -1,0 +1,357 @@
+//! The platform's HTTP API, served by `aca server` beside the companion API:
+//!
+//! - `POST /v1/jobs` `{"tree", "sources": [folder | page | sitemap URL], "priority"?, "max_attempts"?}`:
+//!   queue every page of the sources; `GET /v1/jobs?state=&limit=`, `GET /v1/jobs/{id}`,
+//!   `DELETE /v1/jobs/{id}` (cancel).
+//! - `GET /v1/results/runs?tree=&limit=`, `GET /v1/results/runs/{id}` (the whole report),
+//!   `GET /v1/results/history?page=` (a page's runs in order), `GET /v1/results/defects` (each page's
+//!   latest defects, new or known), `POST /v1/results/defects/known`.
+//! - `GET /v1/schedules`, `PUT /v1/schedules/{tree}` `{"cron", "sources", "priority"?}`,
+//!   `DELETE /v1/schedules/{tree}`.
+//! - `GET /metrics`: queue depth, runs by verdict, run durations, tokens and cost (Prometheus text).
+//!
+//! Reading is open to whoever reaches the server; queueing, cancelling, scheduling and marking
+//! defects as known need the admin token (`Authorization: Bearer …`). Errors are
+//! `{"Code": …, "Message": …}`.
+
+use std::sync::Arc;
+
+use aca_platform::queue::JobState;
+use aca_platform::schedule::Schedules;
+use aca_platform::{NewJob, PlatformError, Queue, Results, Schedule, now_ms};
+use aca_service::refuse;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use serde::Deserialize;
+use subtle::ConstantTimeEq as _;
+
+use super::{blocking, sources};
+
+/// What the platform API serves from.
+pub struct Platform {
+    pub queue: Queue,
+    pub results: Results,
+    pub schedules: Schedules,
+    /// Digest of the admin token; without one nothing can be queued through the API.
+    admin_token: Option<[u8; 32]>,
+    /// Attempts a job gets unless the request says otherwise.
+    pub default_attempts: i64,
+    /// Durations of the runs this server's workers finished.
+    pub durations: Histogram,
+}
+
+impl Platform {
+    pub fn new(queue: Queue, admin_token: Option<&str>, default_attempts: i64) -> Arc<Self> {
+        let db = queue.db().clone();
+        Arc::new(Self {
+            results: Results::new(db.clone()),
+            schedules: Schedules::new(db),
+            queue,
+            admin_token: admin_token.map(digest),
+            default_attempts,
+            durations: Histogram::new(exponential_buckets(1.0, 2.0, 12)),
+        })
+    }
+
+    /// Queues every page of `sources` under `tree`.
+    pub async fn submit(
+        &self,
+        tree: &str,
+        sources_given: &[String],
+        priority: i64,
+        max_attempts: i64,
+    ) -> Result<aca_platform::queue::Submitted, String> {
+        let mut jobs = Vec::new();
+        for source in sources_given {
+            let pages = sources::expand(source).await.map_err(|e| format!("{e:#}"))?;
+            jobs.extend(pages.into_iter().map(|page| NewJob {
+                tree: tree.to_owned(),
+                page,
+                priority,
+                max_attempts,
+            }));
+        }
+        let queue = self.queue.clone();
+        blocking(move || queue.submit(&jobs, now_ms())).await.map_err(|e| e.to_string())
+    }
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(token.as_bytes()).into()
+}
+
+pub fn routes(platform: Arc<Platform>) -> Router {
+    Router::new()
+        .route("/v1/jobs", post(submit).get(list_jobs))
+        .route("/v1/jobs/{id}", get(job).delete(cancel))
+        .route("/v1/results/runs", get(runs))
+        .route("/v1/results/runs/{id}", get(run_report))
+        .route("/v1/results/history", get(history))
+        .route("/v1/results/defects", get(defects))
+        .route("/v1/results/defects/known", post(mark_known))
+        .route("/v1/schedules", get(list_schedules))
+        .route("/v1/schedules/{tree}", put(save_schedule).delete(remove_schedule))
+        .route("/metrics", get(metrics))
+        .with_state(platform)
+}
+
+type Shared = State<Arc<Platform>>;
+
+/// The admin token's holder, or the refusal to send.
+fn authorised(platform: &Platform, headers: &HeaderMap) -> Result<(), Response> {
+    let Some(expected) = &platform.admin_token else {
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            "Forbidden.NoAdminToken",
+            "this server was started without --admin-token: nothing can be changed through its API",
+        ));
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    match given {
+        None => Err(refuse(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized",
+            "no token: send Authorization: Bearer <the admin token>",
+        )),
+        Some(token) if bool::from(digest(token).ct_eq(expected)) => Ok(()),
+        Some(_) => Err(refuse(StatusCode::FORBIDDEN, "Forbidden", "the token is not the admin token")),
+    }
+}
+
+fn failure(e: PlatformError) -> Response {
+    let (status, code) = match &e {
+        PlatformError::NotFound(_) => (StatusCode::NOT_FOUND, "NotFound"),
+        PlatformError::Config(_) => (StatusCode::BAD_REQUEST, "InvalidParameter"),
+        PlatformError::Conflict(_) => (StatusCode::CONFLICT, "Conflict"),
+        PlatformError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "DatabaseUnavailable"),
+        PlatformError::Database(_) => (StatusCode::INTERNAL_SERVER_ERROR, "DatabaseError"),
+    };
+    refuse(status, code, e.to_string())
+}
+
+fn answer<T: serde::Serialize>(result: Result<T, PlatformError>) -> Response {
+    match result {
+        Ok(value) => Json(value).into_response(),
+        Err(e) => failure(e),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct SubmitRequest {
+    tree: String,
+    sources: Vec<String>,
+    #[serde(default)]
+    priority: i64,
+    max_attempts: Option<i64>,
+}
+
+async fn submit(State(platform): Shared, headers: HeaderMap, Json(request): Json<SubmitRequest>) -> Response {
+    if let Err(refused) = authorised(&platform, &headers) {
+        return refused;
+    }
+    if request.tree.trim().is_empty() || request.sources.is_empty() {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "InvalidParameter",
+            "name the tree and at least one source (a folder, a page or a sitemap URL)",
+        );
+    }
+    let attempts = request.max_attempts.unwrap_or(platform.default_attempts).clamp(1, 20);
+    match platform.submit(&request.tree, &request.sources, request.priority, attempts).await {
+        Ok(submitted) => (StatusCode::CREATED, Json(submitted)).into_response(),
+        Err(why) => refuse(StatusCode::BAD_REQUEST, "InvalidSource", why),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ListQuery {
+    state: Option<JobState>,
+    tree: Option<String>,
+    limit: Option<i64>,
+}
+
+async fn list_jobs(State(platform): Shared, Query(query): Query<ListQuery>) -> Response {
+    let queue = platform.queue.clone();
+    let limit = query.limit.unwrap_or(100).clamp(1, 10_000);
+    answer(blocking(move || queue.list(query.state, limit)).await)
+}
+
+async fn job(State(platform): Shared, Path(id): Path<String>) -> Response {
+    let queue = platform.queue.clone();
+    answer(blocking(move || queue.get(&id)).await)
+}
+
+async fn cancel(State(platform): Shared, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Err(refused) = authorised(&platform, &headers) {
+        return refused;
+    }
+    let queue = platform.queue.clone();
+    answer(
+        blocking(move || {
+            let state = queue.cancel(&id, "the admin", now_ms())?;
+            Ok(serde_json::json!({ "id": id, "state": state }))
+        })
+        .await,
+    )
+}
+
+async fn runs(State(platform): Shared, Query(query): Query<ListQuery>) -> Response {
+    let results = platform.results.clone();
+    let limit = query.limit.unwrap_or(100).clamp(1, 10_000);
+    answer(blocking(move || results.runs(query.tree.as_deref(), limit)).await)
+}
+
+async fn run_report(State(platform): Shared, Path(id): Path<String>) -> Response {
+    let results = platform.results.clone();
+    answer(blocking(move || results.report(&id)).await)
+}
+
+#[derive(Debug, Deserialize)]
+struct PageQuery {
+    page: String,
+}
+
+async fn history(State(platform): Shared, Query(query): Query<PageQuery>) -> Response {
+    let results = platform.results.clone();
+    answer(blocking(move || results.page_history(&query.page)).await)
+}
+
+async fn defects(State(platform): Shared) -> Response {
+    let results = platform.results.clone();
+    answer(blocking(move || results.current_defects()).await)
+}
+
+#[derive(Debug, Deserialize)]
+struct KnownRequest {
+    page: String,
+    kind: String,
+    step: String,
+    documented: String,
+}
+
+async fn mark_known(State(platform): Shared, headers: HeaderMap, Json(request): Json<KnownRequest>) -> Response {
+    if let Err(refused) = authorised(&platform, &headers) {
+        return refused;
+    }
+    let results = platform.results.clone();
+    answer(
+        blocking(move || {
+            results.mark_known(&request.page, &request.kind, &request.step, &request.documented, "the admin")?;
+            Ok(serde_json::json!({ "known": true }))
+        })
+        .await,
+    )
+}
+
+async fn list_schedules(State(platform): Shared) -> Response {
+    let schedules = platform.schedules.clone();
+    answer(blocking(move || schedules.list()).await)
+}
+
+#[derive(Debug, Deserialize)]
+struct ScheduleRequest {
+    cron: String,
+    sources: Vec<String>,
+    #[serde(default)]
+    priority: i64,
+}
+
+async fn save_schedule(
+    State(platform): Shared,
+    headers: HeaderMap,
+    Path(tree): Path<String>,
+    Json(request): Json<ScheduleRequest>,
+) -> Response {
+    if let Err(refused) = authorised(&platform, &headers) {
+        return refused;
+    }
+    let schedules = platform.schedules.clone();
+    let schedule = Schedule {
+        tree,
+        cron: request.cron,
+        sources: request.sources,
+        priority: request.priority,
+        next_ms: 0,
+    };
+    answer(blocking(move || schedules.save(&schedule, now_ms())).await)
+}
+
+async fn remove_schedule(State(platform): Shared, headers: HeaderMap, Path(tree): Path<String>) -> Response {
+    if let Err(refused) = authorised(&platform, &headers) {
+        return refused;
+    }
+    let schedules = platform.schedules.clone();
+    answer(
+        blocking(move || {
+            schedules.remove(&tree)?;
+            Ok(serde_json::json!({ "removed": tree }))
+        })
+        .await,
+    )
+}
+
+/// Reads the figures from the database at each scrape, so every server on one database answers the
+/// same, and a restart loses none of them.
+async fn metrics(State(platform): Shared) -> Response {
+    use prometheus_client::metrics::counter::Counter;
+    use prometheus_client::metrics::family::Family;
+    use prometheus_client::metrics::gauge::Gauge;
+
+    let (queue, results) = (platform.queue.clone(), platform.results.clone());
+    let figures = blocking(move || Ok((queue.depth()?, results.totals()?))).await;
+    let (depth, totals) = match figures {
+        Ok(figures) => figures,
+        Err(e) => return failure(e),
+    };
+    let mut registry = prometheus_client::registry::Registry::with_prefix("aca_platform");
+    let jobs = Family::<Vec<(String, String)>, Gauge>::default();
+    for (state, n) in [
+        ("queued", depth.queued),
+        ("running", depth.running),
+        ("done", depth.done),
+        ("failed", depth.failed),
+        ("cancelled", depth.cancelled),
+    ] {
+        jobs.get_or_create(&vec![("state".into(), state.into())]).set(n);
+    }
+    registry.register("jobs", "Jobs by state (queued is the queue's depth)", jobs);
+    let runs = Family::<Vec<(String, String)>, Counter>::default();
+    for (verdict, n) in &totals.by_verdict {
+        runs.get_or_create(&vec![("verdict".into(), verdict.clone())]).inc_by(*n as u64);
+    }
+    registry.register("runs", "Runs recorded, by verdict", runs);
+    let tokens = Family::<Vec<(String, String)>, Counter>::default();
+    tokens.get_or_create(&vec![("kind".into(), "prompt".into())]).inc_by(totals.prompt_tokens as u64);
+    tokens
+        .get_or_create(&vec![("kind".into(), "completion".into())])
+        .inc_by(totals.completion_tokens as u64);
+    registry.register("model_tokens", "Model tokens over every recorded run", tokens);
+    let cost = Counter::<f64, std::sync::atomic::AtomicU64>::default();
+    cost.inc_by(totals.cost_usd);
+    registry.register("model_cost_usd", "Model cost in USD over every recorded run", cost);
+    let run_time = Counter::<f64, std::sync::atomic::AtomicU64>::default();
+    run_time.inc_by(totals.duration_ms as f64 / 1000.0);
+    registry.register("run_seconds", "Time spent in recorded runs", run_time);
+    registry.register(
+        "run_duration_seconds",
+        "Durations of the runs this server's workers finished since it started",
+        platform.durations.clone(),
+    );
+    let mut text = String::new();
+    if let Err(e) = prometheus_client::encoding::text::encode(&mut text, &registry) {
+        return refuse(StatusCode::INTERNAL_SERVER_ERROR, "MetricsError", e.to_string());
+    }
+    (
+        [(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}

@@ -1,0 +1,18 @@
+//! The platform service's moving parts: workers that run queued pages ([`workers`]), the
+//! documentation trees pages come from ([`sources`]), and the HTTP API a platform team and its CI
+//! use ([`api`]). The storage (queue, results, schedules) is `aca-platform`.
+
+pub mod api;
+pub mod sources;
+pub mod workers;
+
+use aca_platform::PlatformError;
+
+/// Runs a storage call on a blocking thread: the database drivers are synchronous.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, PlatformError> + Send + 'static,
+) -> Result<T, PlatformError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| Err(PlatformError::Database(format!("a storage call stopped: {e}"))))
+}
