@@ -124,15 +124,16 @@ impl Server {
     }
 
     /// SIGKILL to the server and every browser it started.
-    fn kill(mut self) {
-        let _ = Command::new("kill").args(["-KILL", &format!("-{}", self.child.id())]).status();
-        let _ = self.child.wait();
+    fn kill(self) {
+        drop(self);
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-KILL", &format!("-{}", self.child.id())]).status();
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

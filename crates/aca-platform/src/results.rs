@@ -209,6 +209,81 @@ impl Results {
             })
             .collect())
     }
+    /// The latest run of each page, of one tree or all, by page.
+    pub fn latest(&self, tree: Option<&str>) -> Result<Vec<RunRow>, PlatformError> {
+        let (filter, params): (&str, Vec<Value>) = match tree {
+            Some(tree) => ("AND r.tree = $1", vec![tree.into()]),
+            None => ("", vec![]),
+        };
+        let sql = format!(
+            "{RUN_COLUMNS} WHERE r.started_ms = (SELECT max(r2.started_ms) FROM runs r2 WHERE r2.page = r.page) \
+             {filter} ORDER BY r.page, r.attempt DESC"
+        );
+        let rows = self.db.transaction(|s| s.query(&sql, &params))?;
+        let mut latest: Vec<RunRow> = rows.iter().map(run_row).collect();
+        latest.dedup_by(|later, earlier| later.page == earlier.page);
+        Ok(latest)
+    }
+
+    /// Pages whose verdict changed across runs of the same text: the verifier's flakiness, not the
+    /// page's drift. An environment failure says nothing about either and is left out.
+    pub fn flaky_pages(&self) -> Result<Vec<FlakyPage>, PlatformError> {
+        let rows = self.db.transaction(|s| {
+            s.query(
+                "SELECT page, page_digest, count(DISTINCT verdict), count(*) FROM runs \
+                 WHERE verdict <> 'environment_failure' AND page_digest IS NOT NULL \
+                 GROUP BY page, page_digest HAVING count(DISTINCT verdict) > 1 ORDER BY page",
+                &[],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|r| FlakyPage {
+                page: r.text(0),
+                page_digest: r.text(1),
+                verdicts: r.int(2),
+                runs: r.int(3),
+            })
+            .collect())
+    }
+
+    /// Runs per UTC day and verdict since `since_ms`, oldest day first.
+    pub fn runs_per_day(&self, since_ms: i64) -> Result<Vec<DayCount>, PlatformError> {
+        let rows = self.db.transaction(|s| {
+            s.query(
+                "SELECT started_ms / 86400000, verdict, count(*) FROM runs WHERE started_ms >= $1 \
+                 GROUP BY started_ms / 86400000, verdict ORDER BY 1, 2",
+                &[since_ms.into()],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|r| DayCount {
+                day_ms: r.int(0) * 86_400_000,
+                verdict: r.text(1),
+                runs: r.int(2),
+            })
+            .collect())
+    }
+}
+
+/// A page whose verdict changed with its text unchanged.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FlakyPage {
+    pub page: String,
+    pub page_digest: String,
+    /// How many different verdicts its runs of that text had.
+    pub verdicts: i64,
+    pub runs: i64,
+}
+
+/// How many runs of one verdict started on one UTC day.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DayCount {
+    /// The day's midnight, Unix ms.
+    pub day_ms: i64,
+    pub verdict: String,
+    pub runs: i64,
 }
 
 /// A defect of a page's latest run.

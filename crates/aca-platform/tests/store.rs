@@ -155,7 +155,7 @@ fn exercise(url: &DbUrl) {
     assert_eq!(queue.get(&c.job.id).unwrap().state, JobState::Cancelled);
     assert!(matches!(queue.get("no-such-job"), Err(PlatformError::NotFound(_))));
 
-    // The results: four runs, one per attempt.
+    // The results: four runs, one per attempt (the flaky page's come later).
     let totals = results.totals().unwrap();
     assert_eq!(totals.runs, 4);
     assert_eq!(
@@ -180,6 +180,32 @@ fn exercise(url: &DbUrl) {
     let report_back = results.report(&history[1].id).unwrap();
     assert_eq!(report_back.defects[0].observed, "Confirm");
     assert_eq!(results.runs(Some("ecs"), 10).unwrap().len(), 1);
+
+    let latest = results.latest(None).unwrap();
+    assert_eq!(
+        latest.iter().map(|r| (r.page.as_str(), r.verdict.as_str())).collect::<Vec<_>>(),
+        vec![("a.md", "doc_defect"), ("c.md", "environment_failure"), ("urgent.md", "pass")]
+    );
+    assert_eq!(results.latest(Some("ecs")).unwrap().len(), 1);
+    let days = results.runs_per_day(0).unwrap();
+    assert_eq!(days.iter().map(|d| d.runs).sum::<i64>(), 4);
+    assert!(days.iter().all(|d| d.day_ms == 1_796_515_200_000), "{days:?}");
+
+    // The same text passing once and failing once is flaky; a changed text is drift, not flakiness.
+    let mut run = |digest: &str, verdict: &str, at: &str| {
+        let mut report = report("flaky.md", verdict, &[]);
+        report.started_at = at.into();
+        let mut record = RunRecord::new("vpc", report);
+        record.page_digest = Some(digest.into());
+        results.record(&record).unwrap();
+    };
+    run("text-1", "pass", "2026-12-07T01:00:00Z");
+    run("text-1", "agent_failure", "2026-12-07T02:00:00Z");
+    run("text-2", "doc_defect", "2026-12-07T03:00:00Z");
+    run("text-2", "environment_failure", "2026-12-07T04:00:00Z");
+    let flaky = results.flaky_pages().unwrap();
+    assert_eq!(flaky.len(), 1, "{flaky:?}");
+    assert_eq!((flaky[0].page_digest.as_str(), flaky[0].verdicts), ("text-1", 2));
 
     let defects = results.current_defects().unwrap();
     assert_eq!(defects.len(), 1);

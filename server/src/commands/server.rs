@@ -114,7 +114,12 @@ pub async fn run(args: ServerArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let db = Arc::new(Db::open(&args.db).with_context(|| format!("opening the results database {}", args.db.describe()))?);
+    let url = args.db.clone();
+    let db = Arc::new(
+        blocking(move || Db::open(&url))
+            .await
+            .with_context(|| format!("opening the results database {}", args.db.describe()))?,
+    );
     let mut queue = Queue::new(db);
     queue.lease_ms = (args.lease_s.max(1) * 1000) as i64;
     queue.retry_pause_ms = (args.retry_pause_s * 1000) as i64;

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use super::run_options::RunOptions;
+use crate::platform::blocking;
 use crate::platform::workers::{Until, Workers};
 use crate::report;
 use crate::verify::target::ConsoleTarget;
@@ -82,6 +83,10 @@ pub struct VerifyArgs {
     lease_timeout_s: u64,
     #[command(flatten)]
     run: RunOptions,
+    /// Also print each page's report as one line `ACA-REPORT <JSON>` on standard output, for a
+    /// runner that collects it from a log (a Kubernetes Job's pod).
+    #[arg(long)]
+    report_stdout: bool,
     /// For a local Markdown page with renamed labels, write OUT/<page>/fix.diff: the page's
     /// source with each label the console shows under another name rewritten, as a patch to review
     /// and apply.
@@ -122,15 +127,16 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             args.jobs
         );
     }
-    let results = match &args.db {
+    let results = match args.db.clone() {
         Some(url) => {
-            Some(Results::new(Arc::new(Db::open(url).with_context(|| {
-                format!("opening the results database {}", url.describe())
-            })?)))
+            let described = url.describe();
+            let db = blocking(move || Db::open(&url))
+                .await
+                .with_context(|| format!("opening the results database {described}"))?;
+            Some(Results::new(Arc::new(db)))
         }
         None => None,
     };
-
     // The pages go through the platform's queue and local workers, as `aca server`'s do.
     let mut queue = Queue::new(Arc::new(Db::open(&DbUrl::SqliteMemory)?));
     queue.retry_pause_ms = 2_000;
@@ -167,7 +173,8 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             if let (Some(results), Some(run)) = (&results, &outcome.run) {
                 let mut run = run.clone();
                 run.job_id = None;
-                if let Err(e) = results.record(&run) {
+                // The database's driver blocks: it runs off the async workers.
+                if let Err(e) = tokio::task::block_in_place(|| results.record(&run)) {
                     eprintln!("    the run of {} could not be recorded: {e}", outcome.job.page);
                     unrecorded += 1;
                 }
@@ -184,6 +191,11 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             .remove(source)
             .unwrap_or_else(|| (Err("the page was not run".to_owned()), None));
         last_html = html.or(last_html);
+        if args.report_stdout
+            && let Ok(report) = &result
+        {
+            println!("ACA-REPORT {}", serde_json::to_string(report)?);
+        }
         rows.push((source.clone(), result));
     }
     if results.is_some() {
