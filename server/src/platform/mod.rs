@@ -1,8 +1,10 @@
-//! The platform service's moving parts: workers that run queued pages ([`workers`]), the
-//! documentation trees pages come from ([`sources`]), and the HTTP API a platform team and its CI
-//! use ([`api`]). The storage (queue, results, schedules) is `aca-platform`.
+//! The platform service's moving parts: workers that run queued pages ([`workers`]), pages run as
+//! Kubernetes Jobs instead of in-process ([`kubernetes`]), the documentation trees pages come from
+//! ([`sources`]), and the HTTP API a platform team and its CI use ([`api`]). The storage (queue,
+//! results, schedules) is `aca-platform`.
 
 pub mod api;
+pub mod kubernetes;
 pub mod sources;
 pub mod workers;
 
