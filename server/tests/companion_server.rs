@@ -38,9 +38,11 @@ fn start_server(dir: &Path) -> RunningServer {
             "accounts.toml",
             "--users",
             "state/users.db",
+            "--workers",
+            "0",
         ],
         &[("ACA_ADMIN_TOKEN", ADMIN)],
-        "companion server ready at ",
+        "aca server ready at ",
     );
     RunningServer { child, url }
 }

@@ -4,6 +4,8 @@
 //! failures and what they leave behind, a restarted server following its Job, orphans cleaned up.
 //! One test runs on a real cluster when `ACA_TEST_KUBECONFIG` is set.
 
+#![cfg(feature = "kubernetes")]
+
 #[path = "../src/platform/kubernetes.rs"]
 mod kubernetes;
 
@@ -473,7 +475,9 @@ async fn a_successful_job_returns_the_report_from_its_log_and_carries_the_templa
     fake.plays(Script::Succeed {
         log: log_with(&expected),
     });
-    let got = within(runner(&fake, template("")).run(JOB_ID, 2, PAGE)).await.unwrap();
+    let runner = runner(&fake, template(""));
+    assert_eq!(runner.namespace(), NAMESPACE);
+    let got = within(runner.run(JOB_ID, 2, PAGE)).await.unwrap();
     assert_eq!(got, expected);
 
     let created = fake.created();

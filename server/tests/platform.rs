@@ -41,7 +41,16 @@ struct Server {
 impl Server {
     fn start(dir: &Path, db: &str, extra: &[&str]) -> Self {
         let mut child = without_caller_env(Command::new(ACA))
-            .args(["server", "--listen", "127.0.0.1:0", "--db", db, "--admin-token", TOKEN, "--out"])
+            .args([
+                "server",
+                "--listen",
+                "127.0.0.1:0",
+                "--db",
+                db,
+                "--admin-token",
+                TOKEN,
+                "--out",
+            ])
             .arg(dir.join("reports"))
             .args(extra)
             .current_dir(dir)
@@ -75,7 +84,12 @@ impl Server {
     }
 
     fn get_with(&self, path: &str, query: &[(&str, &str)]) -> (u16, Value) {
-        let response = self.client.get(format!("{}{path}", self.url)).query(query).send().unwrap();
+        let response = self
+            .client
+            .get(format!("{}{path}", self.url))
+            .query(query)
+            .send()
+            .unwrap();
         let status = response.status().as_u16();
         (status, response.json().unwrap_or(Value::Null))
     }
@@ -91,7 +105,12 @@ impl Server {
     }
 
     fn metrics(&self) -> String {
-        self.client.get(format!("{}/metrics", self.url)).send().unwrap().text().unwrap()
+        self.client
+            .get(format!("{}/metrics", self.url))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap()
     }
 
     /// The jobs, once every one has ended.
@@ -105,7 +124,10 @@ impl Server {
                     return jobs;
                 }
             }
-            assert!(Instant::now() < deadline, "the jobs did not end within {within:?}: {jobs:#}");
+            assert!(
+                Instant::now() < deadline,
+                "the jobs did not end within {within:?}: {jobs:#}"
+            );
             std::thread::sleep(Duration::from_millis(500));
         }
     }
@@ -150,7 +172,19 @@ fn verify_all_with_two_jobs_runs_every_page_once_and_records_each_run() {
     let db = format!("sqlite:{}", dir.path().join("results.db").display());
     let out = aca(
         dir.path(),
-        &["verify", "--all", docs.to_str().unwrap(), "--jobs", "2", "--db", &db, "--tree", "vpc-guide", "--out", "out"],
+        &[
+            "verify",
+            "--all",
+            docs.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--db",
+            &db,
+            "--tree",
+            "vpc-guide",
+            "--out",
+            "out",
+        ],
     );
     assert!(out.status.success(), "{}", show(&out));
     let text = common::text(&out);
@@ -160,7 +194,11 @@ fn verify_all_with_two_jobs_runs_every_page_once_and_records_each_run() {
     let (results, _) = results(&db);
     let runs = results.runs(Some("vpc-guide"), 10).unwrap();
     assert_eq!(runs.len(), 3);
-    assert!(runs.iter().all(|r| r.verdict == "pass" && r.product.as_deref() == Some("vpc")), "{runs:#?}");
+    assert!(
+        runs.iter()
+            .all(|r| r.verdict == "pass" && r.product.as_deref() == Some("vpc")),
+        "{runs:#?}"
+    );
     let mut pages: Vec<&str> = runs.iter().map(|r| r.page.as_str()).collect();
     pages.sort_unstable();
     pages.dedup();
@@ -172,10 +210,30 @@ fn verify_all_with_two_jobs_runs_every_page_once_and_records_each_run() {
     // A real account's console cannot be shared by runs at once.
     let refused = aca(
         dir.path(),
-        &["verify", "--all", docs.to_str().unwrap(), "--jobs", "2", "--console", "http://127.0.0.1:9", "--login", "a", "--password", "b", "--access-key-id", "x", "--access-key-secret", "y"],
+        &[
+            "verify",
+            "--all",
+            docs.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--console",
+            "http://127.0.0.1:9",
+            "--login",
+            "a",
+            "--password",
+            "b",
+            "--access-key-id",
+            "x",
+            "--access-key-secret",
+            "y",
+        ],
     );
     assert_eq!(refused.status.code(), Some(2), "{}", show(&refused));
-    assert!(common::text(&refused).contains("one isolated account per page"), "{}", show(&refused));
+    assert!(
+        common::text(&refused).contains("one isolated account per page"),
+        "{}",
+        show(&refused)
+    );
 }
 
 /// Queueing, answering and counting through the API, on the database given.
@@ -193,7 +251,10 @@ fn queued_pages_are_run_and_answered_for(db: &str) {
     assert_eq!(submitted["ids"].as_array().unwrap().len(), 2);
 
     let jobs = server.wait_for_jobs(Duration::from_secs(300));
-    assert!(jobs.iter().all(|j| j["state"] == "done" && j["attempts"] == 1), "{jobs:#?}");
+    assert!(
+        jobs.iter().all(|j| j["state"] == "done" && j["attempts"] == 1),
+        "{jobs:#?}"
+    );
     let (_, runs) = server.get("/v1/results/runs?tree=vpc");
     let runs = runs.as_array().unwrap();
     assert_eq!(runs.len(), 2);
@@ -208,10 +269,16 @@ fn queued_pages_are_run_and_answered_for(db: &str) {
     assert_eq!(history.as_array().unwrap().len(), 1);
 
     let metrics = server.metrics();
-    assert!(metrics.contains("aca_platform_runs_total{verdict=\"pass\"} 2"), "{metrics}");
+    assert!(
+        metrics.contains("aca_platform_runs_total{verdict=\"pass\"} 2"),
+        "{metrics}"
+    );
     assert!(metrics.contains("aca_platform_jobs{state=\"queued\"} 0"), "{metrics}");
     assert!(metrics.contains("aca_platform_jobs{state=\"done\"} 2"), "{metrics}");
-    assert!(metrics.contains("aca_platform_run_duration_seconds_count 2"), "{metrics}");
+    assert!(
+        metrics.contains("aca_platform_run_duration_seconds_count 2"),
+        "{metrics}"
+    );
 }
 
 #[test]
@@ -251,8 +318,17 @@ fn jobs_are_cancelled_schedules_kept_and_bad_requests_refused() {
     let id = submitted["ids"][0].as_str().unwrap();
     let (status, _) = server.send(reqwest::Method::DELETE, &format!("/v1/jobs/{id}"), json!({}), None);
     assert_eq!(status, 401);
-    let (status, cancelled) = server.send(reqwest::Method::DELETE, &format!("/v1/jobs/{id}"), json!({}), Some(TOKEN));
-    assert_eq!((status, cancelled["state"].as_str()), (200, Some("cancelled")), "{cancelled}");
+    let (status, cancelled) = server.send(
+        reqwest::Method::DELETE,
+        &format!("/v1/jobs/{id}"),
+        json!({}),
+        Some(TOKEN),
+    );
+    assert_eq!(
+        (status, cancelled["state"].as_str()),
+        (200, Some("cancelled")),
+        "{cancelled}"
+    );
     let (_, job) = server.get(&format!("/v1/jobs/{id}"));
     assert_eq!(job["state"], "cancelled");
     assert!(job["cause"].as_str().unwrap().contains("cancelled by"));
@@ -268,7 +344,10 @@ fn jobs_are_cancelled_schedules_kept_and_bad_requests_refused() {
         Some(TOKEN),
     );
     assert_eq!(status, 400, "{missing}");
-    assert!(missing["Message"].as_str().unwrap().contains("neither a folder"), "{missing}");
+    assert!(
+        missing["Message"].as_str().unwrap().contains("neither a folder"),
+        "{missing}"
+    );
 
     let (status, saved) = server.send(
         reqwest::Method::PUT,
@@ -311,12 +390,19 @@ fn a_server_killed_mid_run_resumes_and_counts_no_run_twice() {
 
     let (_, queue) = results(&db);
     let held = queue.get(running["id"].as_str().unwrap()).unwrap();
-    assert_eq!(held.state, aca_platform::JobState::Running, "the killed server's claim is still there");
+    assert_eq!(
+        held.state,
+        aca_platform::JobState::Running,
+        "the killed server's claim is still there"
+    );
 
     let restarted = Server::start(dir.path(), &db, &["--workers", "1", "--name", "node-a"]);
     let jobs = restarted.wait_for_jobs(Duration::from_secs(300));
     assert_eq!(jobs.len(), 2);
-    assert!(jobs.iter().all(|j| j["state"] == "done" && j["attempts"] == 1), "{jobs:#?}");
+    assert!(
+        jobs.iter().all(|j| j["state"] == "done" && j["attempts"] == 1),
+        "{jobs:#?}"
+    );
     let (results, _) = results(&db);
     let runs = results.runs(None, 10).unwrap();
     assert_eq!(runs.len(), 2, "one run per job, none lost or doubled: {runs:#?}");
@@ -344,7 +430,16 @@ fn a_browser_that_fails_to_start_is_an_environment_failure_tried_again() {
     let server = Server::start(
         dir.path(),
         &db,
-        &["--workers", "1", "--attempts", "2", "--retry-pause-s", "0", "--chromium", chromium.to_str().unwrap()],
+        &[
+            "--workers",
+            "1",
+            "--attempts",
+            "2",
+            "--retry-pause-s",
+            "0",
+            "--chromium",
+            chromium.to_str().unwrap(),
+        ],
     );
     let (status, _) = server.send(
         reqwest::Method::POST,
@@ -354,16 +449,26 @@ fn a_browser_that_fails_to_start_is_an_environment_failure_tried_again() {
     );
     assert_eq!(status, 201);
     let jobs = server.wait_for_jobs(Duration::from_secs(300));
-    assert_eq!((jobs[0]["state"].as_str(), jobs[0]["attempts"].as_i64()), (Some("done"), Some(2)), "{jobs:#?}");
+    assert_eq!(
+        (jobs[0]["state"].as_str(), jobs[0]["attempts"].as_i64()),
+        (Some("done"), Some(2)),
+        "{jobs:#?}"
+    );
     let page = docs.join("vpc/create-vpc.md");
     let (_, history) = server.get_with("/v1/results/history", &[("page", page.to_str().unwrap())]);
     let history = history.as_array().unwrap();
     assert_eq!(
-        history.iter().map(|r| r["verdict"].as_str().unwrap()).collect::<Vec<_>>(),
+        history
+            .iter()
+            .map(|r| r["verdict"].as_str().unwrap())
+            .collect::<Vec<_>>(),
         vec!["environment_failure", "pass"],
         "{history:#?}"
     );
-    assert!(history[0]["summary"].as_str().unwrap().contains("Chromium"), "{history:#?}");
+    assert!(
+        history[0]["summary"].as_str().unwrap().contains("Chromium"),
+        "{history:#?}"
+    );
 }
 
 #[test]
@@ -387,7 +492,11 @@ fn a_results_database_that_goes_away_mid_run_gets_the_run_when_it_is_back() {
     std::thread::sleep(Duration::from_secs(25));
     postgres.resume();
     let jobs = server.wait_for_jobs(Duration::from_secs(300));
-    assert_eq!((jobs[0]["state"].as_str(), jobs[0]["attempts"].as_i64()), (Some("done"), Some(1)), "{jobs:#?}");
+    assert_eq!(
+        (jobs[0]["state"].as_str(), jobs[0]["attempts"].as_i64()),
+        (Some("done"), Some(1)),
+        "{jobs:#?}"
+    );
     let (results, _) = results(&postgres.url());
     assert_eq!(results.runs(None, 10).unwrap().len(), 1);
 }

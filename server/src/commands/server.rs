@@ -7,28 +7,44 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use aca_platform::{Db, DbUrl, Queue, now_ms};
 use aca_service::Users;
 use aca_service::accounts::FileAccounts;
-use aca_platform::{Db, DbUrl, Queue, now_ms};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 
 use super::run_options::RunOptions;
 use crate::commands::console::{UsersCommand, create_user};
 use crate::platform::api::Platform;
-use crate::platform::workers::{Until, Workers};
+use crate::platform::workers::{Sandbox, Until, Workers};
 use crate::platform::{self, blocking};
 use crate::verify::target::ConsoleTarget;
 
-/// Serve the companion API (users, runs, the reward service) for real Alibaba Cloud accounts.
+/// The platform service: verify whole documentation trees from a queue, on a schedule, with every
+/// run kept in a results database; and the companion API for real Alibaba Cloud accounts.
 ///
-/// Users have their own tokens and run in the accounts assigned to them; the reward service reads
-/// each account's ActionTrail with credentials only this server holds. The browser extension, RL
-/// rollouts and the benchmark call it (`/v1/…`, described at /v1/openapi.json); none of them ever
-/// holds an AccessKey.
+/// Jobs (pages of a folder, a list of URLs or a sitemap) are queued through the API, by priority;
+/// --workers of them run at once, each in its own sandbox (its own headless Chromium and a fresh
+/// account of the console the run options name, the bundled emulator by default), or each as a
+/// Kubernetes Job (--kubernetes). A run ending in environment_failure is tried again with its cause
+/// kept. Every run, step verdict, defect, token and cost goes to --db: SQLite by default, PostgreSQL
+/// for several servers sharing one queue. A server restarted under the same --name takes back the
+/// runs it held; one that died leaves them to the others when its claim runs out. Nothing is
+/// counted twice.
 ///
-/// The accounts are listed in --accounts, a TOML file; each AccessKey file must be readable by its
-/// owner only:
+/// Platform API (reading is open; changing needs the admin token as `Authorization: Bearer`):
+///   POST /v1/jobs {"tree", "sources": [folder | page | sitemap URL], "priority"?, "max_attempts"?}
+///   GET /v1/jobs?state=queued|running|done|failed|cancelled   GET|DELETE /v1/jobs/{id}
+///   GET /v1/results/runs?tree=   GET /v1/results/runs/{id}   GET /v1/results/history?page=
+///   GET /v1/results/defects   POST /v1/results/defects/known {"page", "kind", "step", "documented"}
+///   GET /v1/schedules   PUT|DELETE /v1/schedules/{tree} {"cron": "0 3 * * *", "sources": [...]}
+///   GET /metrics   (queue depth, runs by verdict, durations, tokens, cost)
+///
+/// Companion API (--accounts): users have their own tokens and run in the accounts assigned to
+/// them; the reward service reads each account's ActionTrail with credentials only this server
+/// holds. The browser extension, RL rollouts and the benchmark call it (`/v1/…`, described at
+/// /v1/openapi.json); none of them ever holds an AccessKey. The accounts are listed in a TOML file;
+/// each AccessKey file must be readable by its owner only:
 ///   [[account]]
 ///   id = "1234567890123456"
 ///   login = "docs-qa@1234567890123456.onaliyun.com"
@@ -40,7 +56,12 @@ use crate::verify::target::ConsoleTarget;
 /// Resources a page needs are not provisioned in these accounts: prepare them beforehand.
 ///
 /// Examples:
-///   ACA_ADMIN_TOKEN=secret aca server --listen 127.0.0.1:8090 --accounts accounts.toml
+///   ACA_ADMIN_TOKEN=secret aca server --workers 2                      # SQLite, bundled console
+///   curl -H 'Authorization: Bearer secret' -d '{"tree":"vpc","sources":["docs/vpc"]}' \
+///       -H 'content-type: application/json' http://127.0.0.1:8090/v1/jobs
+///   aca server --db postgres://aca@db/results --name node-b --workers 4
+///   aca server --kubernetes deploy/kubernetes/job-template.toml --workers 20
+///   ACA_ADMIN_TOKEN=secret aca server --listen 127.0.0.1:8090 --accounts accounts.toml --workers 0
 ///   aca server users create --url http://127.0.0.1:8090 --admin-token secret --name alice \
 ///       --account 1234567890123456
 #[derive(Debug, Args)]
@@ -77,7 +98,12 @@ struct ServeArgs {
     admin_token: Option<String>,
     /// The results database: the job queue, every run and its defects, the schedules
     /// (sqlite:FILE, or postgres://user@host/db for several servers sharing one).
-    #[arg(long, value_name = "URL", env = "ACA_DB", default_value = "sqlite:out/server/results.db")]
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "ACA_DB",
+        default_value = "sqlite:out/server/results.db"
+    )]
     db: DbUrl,
     /// Pages this server verifies at once, each in its own sandbox (its own Chromium and a fresh
     /// account); 0 serves the API only and leaves the queue to other servers' workers.
@@ -100,6 +126,13 @@ struct ServeArgs {
     /// Where the workers write their reports.
     #[arg(long, default_value = "out/server/reports")]
     out: PathBuf,
+    /// Run each page as a Kubernetes Job made from this template (TOML: namespace, runner image,
+    /// resources, deadline, TTL, the Secret holding the runner's credentials; see
+    /// deploy/kubernetes/job-template.toml) instead of in this process. The cluster is the one of
+    /// the in-cluster service account or of KUBECONFIG.
+    #[cfg(feature = "kubernetes")]
+    #[arg(long, value_name = "TEMPLATE")]
+    kubernetes: Option<PathBuf>,
     #[command(flatten)]
     run: RunOptions,
 }
@@ -158,7 +191,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         app = app.merge(aca_service::routes(companion));
     }
 
-    let target = if args.workers > 0 {
+    #[cfg(feature = "kubernetes")]
+    let kubernetes = match &args.kubernetes {
+        Some(template) => Some(kubernetes_runner(template, &queue).await?),
+        None => None,
+    };
+    let target = if args.workers > 0 && !runs_in_kubernetes(&args) {
         let target = args.run.target().await?;
         if args.workers > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
             bail!(
@@ -171,6 +209,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    let sandbox = match &target {
+        Some(target) => Some(Sandbox::Local(target)),
+        #[cfg(feature = "kubernetes")]
+        None if args.workers > 0 => kubernetes.as_ref().map(Sandbox::Kubernetes),
+        None => None,
+    };
     let settings = args.run.settings(args.out.clone())?;
 
     let listener = tokio::net::TcpListener::bind(args.listen)
@@ -182,7 +226,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!(
         "  workers:   {}{}",
         args.workers,
-        target.as_ref().map(|t| format!(" on {}", t.url())).unwrap_or_default()
+        sandbox
+            .as_ref()
+            .map(|s| format!(" on {}", s.describe()))
+            .unwrap_or_default()
     );
     if taken_back > 0 {
         println!("  resumed:   {taken_back} job(s) {name} held when it stopped are queued again");
@@ -206,11 +253,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
     });
     let working = async {
-        match &target {
-            Some(target) => {
+        match sandbox {
+            Some(sandbox) => {
                 let workers = Workers {
                     queue: queue.clone(),
-                    target,
+                    sandbox,
                     settings: &settings,
                     name: name.clone(),
                     slots: args.workers,
@@ -244,6 +291,47 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn runs_in_kubernetes(args: &ServeArgs) -> bool {
+    #[cfg(feature = "kubernetes")]
+    return args.kubernetes.is_some();
+    #[cfg(not(feature = "kubernetes"))]
+    return {
+        let _ = args;
+        false
+    };
+}
+
+/// The Kubernetes runner of `template`, after deleting the Jobs left by runs no longer queued.
+#[cfg(feature = "kubernetes")]
+async fn kubernetes_runner(
+    template: &std::path::Path,
+    queue: &Queue,
+) -> anyhow::Result<platform::kubernetes::KubernetesRunner> {
+    use platform::kubernetes::{JobTemplate, KubernetesRunner};
+    let template = JobTemplate::load(template).map_err(|e| anyhow!("{e}"))?;
+    let client = kube::Client::try_default()
+        .await
+        .context("no Kubernetes cluster: neither an in-cluster service account nor a KUBECONFIG")?;
+    let runner = KubernetesRunner::new(client, template).map_err(|e| anyhow!("{e}"))?;
+    let live = {
+        let queue = queue.clone();
+        blocking(move || {
+            let mut live = queue.list(Some(aca_platform::JobState::Queued), i64::MAX)?;
+            live.extend(queue.list(Some(aca_platform::JobState::Running), i64::MAX)?);
+            Ok(live.into_iter().map(|j| j.id).collect::<Vec<_>>())
+        })
+        .await?
+    };
+    match runner.cleanup_orphans(&live).await {
+        Ok(deleted) if !deleted.is_empty() => {
+            eprintln!("deleted {} Kubernetes Job(s) of runs no longer queued", deleted.len())
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!("the Jobs of earlier runs could not be cleaned up: {e}"),
+    }
+    Ok(runner)
+}
+
 /// Queues the trees whose schedules are due, and takes back the jobs of servers that died.
 async fn schedule_loop(platform: Arc<Platform>, mut stopping: tokio::sync::watch::Receiver<bool>) {
     loop {
@@ -252,7 +340,12 @@ async fn schedule_loop(platform: Arc<Platform>, mut stopping: tokio::sync::watch
             Ok(due) => {
                 for schedule in due {
                     match platform
-                        .submit(&schedule.tree, &schedule.sources, schedule.priority, platform.default_attempts)
+                        .submit(
+                            &schedule.tree,
+                            &schedule.sources,
+                            schedule.priority,
+                            platform.default_attempts,
+                        )
                         .await
                     {
                         Ok(submitted) => eprintln!(

@@ -15,7 +15,7 @@ use clap::Args;
 
 use super::run_options::RunOptions;
 use crate::platform::blocking;
-use crate::platform::workers::{Until, Workers};
+use crate::platform::workers::{Sandbox, Until, Workers};
 use crate::report;
 use crate::verify::target::ConsoleTarget;
 
@@ -159,7 +159,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     );
     let workers = Workers {
         queue,
-        target: &target,
+        sandbox: Sandbox::Local(&target),
         settings: &settings,
         name: "verify".into(),
         slots: usize::from(args.jobs),

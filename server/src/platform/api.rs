@@ -76,7 +76,9 @@ impl Platform {
             }));
         }
         let queue = self.queue.clone();
-        blocking(move || queue.submit(&jobs, now_ms())).await.map_err(|e| e.to_string())
+        blocking(move || queue.submit(&jobs, now_ms()))
+            .await
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -122,7 +124,11 @@ fn authorised(platform: &Platform, headers: &HeaderMap) -> Result<(), Response> 
             "no token: send Authorization: Bearer <the admin token>",
         )),
         Some(token) if bool::from(digest(token).ct_eq(expected)) => Ok(()),
-        Some(_) => Err(refuse(StatusCode::FORBIDDEN, "Forbidden", "the token is not the admin token")),
+        Some(_) => Err(refuse(
+            StatusCode::FORBIDDEN,
+            "Forbidden",
+            "the token is not the admin token",
+        )),
     }
 }
 
@@ -165,7 +171,10 @@ async fn submit(State(platform): Shared, headers: HeaderMap, Json(request): Json
         );
     }
     let attempts = request.max_attempts.unwrap_or(platform.default_attempts).clamp(1, 20);
-    match platform.submit(&request.tree, &request.sources, request.priority, attempts).await {
+    match platform
+        .submit(&request.tree, &request.sources, request.priority, attempts)
+        .await
+    {
         Ok(submitted) => (StatusCode::CREATED, Json(submitted)).into_response(),
         Err(why) => refuse(StatusCode::BAD_REQUEST, "InvalidSource", why),
     }
@@ -244,7 +253,13 @@ async fn mark_known(State(platform): Shared, headers: HeaderMap, Json(request): 
     let results = platform.results.clone();
     answer(
         blocking(move || {
-            results.mark_known(&request.page, &request.kind, &request.step, &request.documented, "the admin")?;
+            results.mark_known(
+                &request.page,
+                &request.kind,
+                &request.step,
+                &request.documented,
+                "the admin",
+            )?;
             Ok(serde_json::json!({ "known": true }))
         })
         .await,
@@ -325,11 +340,14 @@ async fn metrics(State(platform): Shared) -> Response {
     registry.register("jobs", "Jobs by state (queued is the queue's depth)", jobs);
     let runs = Family::<Vec<(String, String)>, Counter>::default();
     for (verdict, n) in &totals.by_verdict {
-        runs.get_or_create(&vec![("verdict".into(), verdict.clone())]).inc_by(*n as u64);
+        runs.get_or_create(&vec![("verdict".into(), verdict.clone())])
+            .inc_by(*n as u64);
     }
     registry.register("runs", "Runs recorded, by verdict", runs);
     let tokens = Family::<Vec<(String, String)>, Counter>::default();
-    tokens.get_or_create(&vec![("kind".into(), "prompt".into())]).inc_by(totals.prompt_tokens as u64);
+    tokens
+        .get_or_create(&vec![("kind".into(), "prompt".into())])
+        .inc_by(totals.prompt_tokens as u64);
     tokens
         .get_or_create(&vec![("kind".into(), "completion".into())])
         .inc_by(totals.completion_tokens as u64);
@@ -350,7 +368,10 @@ async fn metrics(State(platform): Shared) -> Response {
         return refuse(StatusCode::INTERNAL_SERVER_ERROR, "MetricsError", e.to_string());
     }
     (
-        [(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")],
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
         text,
     )
         .into_response()

@@ -369,6 +369,10 @@ impl KubernetesRunner {
     }
 
     /// How often a running Job is looked at.
+    #[allow(
+        dead_code,
+        reason = "the server polls a real cluster at the default; a fake one is faster"
+    )]
     pub fn with_poll(mut self, poll: Duration) -> Self {
         self.poll = poll;
         self
@@ -376,9 +380,15 @@ impl KubernetesRunner {
 
     /// How long past the template's deadline the runner waits for Kubernetes to end the Job
     /// before it gives up on it itself (60 s unless set).
+    #[allow(dead_code, reason = "the server waits the default; the tests' deadlines are seconds")]
     pub fn with_deadline_grace(mut self, grace: Duration) -> Self {
         self.deadline_grace = grace;
         self
+    }
+
+    /// The namespace its Jobs run in.
+    pub fn namespace(&self) -> &str {
+        &self.template.namespace
     }
 
     /// Verifies `page` (a path or URL as the runner image sees it) in a Job for this attempt of the

@@ -4,6 +4,7 @@
 //! results, schedules) is `aca-platform`.
 
 pub mod api;
+#[cfg(feature = "kubernetes")]
 pub mod kubernetes;
 pub mod sources;
 pub mod workers;

@@ -45,7 +45,7 @@ pub struct Outcome {
 
 pub struct Workers<'a> {
     pub queue: Queue,
-    pub target: &'a ConsoleTarget,
+    pub sandbox: Sandbox<'a>,
     pub settings: &'a Settings,
     /// This process's name: its workers are `<name>/<slot>`, and a restart takes back what they held.
     pub name: String,
@@ -144,9 +144,9 @@ impl Workers<'_> {
             html: None,
             run: None,
         };
-        let input = match page::load(&job.page).await {
-            Ok(input) => input,
-            Err(e) => {
+        let input = page::load(&job.page).await;
+        let report = match (&self.sandbox, input) {
+            (Sandbox::Local(_), Err(e)) => {
                 let why = format!("{e:#}");
                 eprintln!("{label}: ERROR — {why}");
                 let queue = self.queue.clone();
@@ -157,33 +157,55 @@ impl Workers<'_> {
                 outcome.result = Err(why);
                 return outcome;
             }
-        };
-        let progress = |line: &str| {
-            eprintln!("{label}    {line}");
-            let _ = std::io::stderr().flush();
-        };
-        let verification = verify_page(self.target, &input, self.settings, &progress);
-        let report = tokio::select! {
-            report = verification => report,
-            () = self.keep_claim(&claimed, slot) => {
-                let queue = self.queue.clone();
-                let stopped = claimed.clone();
-                let _ = blocking(move || queue.release(&stopped, "cancelled while it ran")).await;
-                eprintln!("{label}: stopped (cancelled)");
-                outcome.result = Err("cancelled while it ran".into());
-                return outcome;
-            }
-        };
-        let report = match report {
-            Ok(report) => report,
-            Err(e) => {
+            (Sandbox::Local(target), Ok(input)) => {
+                let progress = |line: &str| {
+                    eprintln!("{label}    {line}");
+                    let _ = std::io::stderr().flush();
+                };
+                let verification = verify_page(target, &input, self.settings, &progress);
+                let report = tokio::select! {
+                    report = verification => report,
+                    () = self.keep_claim(&claimed, slot) => {
+                        self.stopped(&claimed, &label, &mut outcome).await;
+                        return outcome;
+                    }
+                };
                 // A run that broke outside the report (the browser could not start) is the
                 // environment's failure: it is recorded, and tried again while attempts are left.
-                let why = format!("{e:#}");
-                aca_run::report::not_run(&input.procedure.title, why, self.facts(&input))
+                let report = report.unwrap_or_else(|e| {
+                    aca_run::report::not_run(
+                        &input.procedure.title,
+                        format!("{e:#}"),
+                        self.facts(&job.page, Some(&input)),
+                    )
+                });
+                (report, Some(input))
+            }
+            #[cfg(feature = "kubernetes")]
+            (Sandbox::Kubernetes(runner), input) => {
+                // The page may be readable only in the runner's pod (a tree mounted there).
+                let input = input.ok();
+                let run = runner.run(&job.id, claimed.attempt, &job.page);
+                let report = tokio::select! {
+                    report = run => report,
+                    () = self.keep_claim(&claimed, slot) => {
+                        if let Err(e) = runner.cancel(&job.id, claimed.attempt).await {
+                            eprintln!("{label}: its Kubernetes Job could not be deleted: {e}");
+                        }
+                        self.stopped(&claimed, &label, &mut outcome).await;
+                        return outcome;
+                    }
+                };
+                let report = report.unwrap_or_else(|failure| {
+                    let title = input.as_ref().map_or("", |i| i.procedure.title.as_str());
+                    aca_run::report::not_run(title, failure.to_string(), self.facts(&job.page, input.as_ref()))
+                });
+                (report, input)
             }
         };
-        let dir = self.settings.out.join(&input.slug);
+        let (report, input) = report;
+        let slug = input.as_ref().map_or_else(|| job.id.clone(), |i| i.slug.clone());
+        let dir = self.settings.out.join(&slug);
         match report::write(&report, &dir) {
             Ok(html) => {
                 eprintln!(
@@ -200,8 +222,11 @@ impl Workers<'_> {
             Err(e) => eprintln!("{label}: the report could not be written: {e:#}"),
         }
         let mut record = RunRecord::new(job.tree.clone(), report.clone());
-        record.page_digest = Some(input.digest.clone());
-        record.product = target::product_of(&input).ok().map(|p| p.code.to_owned());
+        record.page_digest = input.as_ref().map(|i| i.digest.clone());
+        record.product = input
+            .as_ref()
+            .and_then(|i| target::product_of(i).ok())
+            .map(|p| p.code.to_owned());
         record.report_dir = Some(dir.display().to_string());
         let retry_cause = (report.verdict == Verdict::EnvironmentFailure)
             .then(|| report.failure.clone().unwrap_or_else(|| report.summary.clone()));
@@ -260,19 +285,27 @@ impl Workers<'_> {
         }
     }
 
-    fn facts(&self, input: &page::PageInput) -> aca_run::RunFacts {
+    /// A run stopped because its job was cancelled: the job goes back (and ends cancelled).
+    async fn stopped(&self, claimed: &Claimed, label: &str, outcome: &mut Outcome) {
+        let queue = self.queue.clone();
+        let stopped = claimed.clone();
+        let _ = blocking(move || queue.release(&stopped, "cancelled while it ran")).await;
+        eprintln!("{label}: stopped (cancelled)");
+        outcome.result = Err("cancelled while it ran".into());
+    }
+
+    /// What a report of a run that never started says about it.
+    fn facts(&self, page: &str, input: Option<&page::PageInput>) -> aca_run::RunFacts {
+        let task = input.and_then(|i| i.task.as_ref());
         aca_run::RunFacts {
-            page: input.source.clone(),
-            title: input.procedure.title.clone(),
-            written_for: input.task.as_ref().map(|t| t.profile.clone()),
+            page: page.to_owned(),
+            title: input.map(|i| i.procedure.title.clone()).unwrap_or_default(),
+            written_for: task.map(|t| t.profile.clone()),
             console: aca_core::ConsoleRun {
-                url: self.target.url().to_owned(),
+                url: self.sandbox.describe(),
                 profile: None,
                 account: None,
-                region: input
-                    .task
-                    .as_ref()
-                    .map_or("cn-hangzhou".to_owned(), |t| t.region.clone()),
+                region: task.map_or("cn-hangzhou".to_owned(), |t| t.region.clone()),
             },
             policy: match &self.settings.policy {
                 crate::verify::PolicyChoice::Scripted => "scripted".into(),
@@ -282,6 +315,25 @@ impl Workers<'_> {
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default(),
             duration_ms: 0,
+        }
+    }
+}
+
+/// Where a worker's runs happen.
+pub enum Sandbox<'a> {
+    /// In this process: its own headless Chromium per run, accounts from the target.
+    Local(&'a ConsoleTarget),
+    /// One Kubernetes Job per run, from the operator's template.
+    #[cfg(feature = "kubernetes")]
+    Kubernetes(&'a super::kubernetes::KubernetesRunner),
+}
+
+impl Sandbox<'_> {
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Local(target) => target.url().to_owned(),
+            #[cfg(feature = "kubernetes")]
+            Self::Kubernetes(runner) => format!("Kubernetes Jobs in namespace {}", runner.namespace()),
         }
     }
 }
