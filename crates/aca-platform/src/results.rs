@@ -92,6 +92,12 @@ impl Results {
         self.db.transaction(|sql| insert(sql, run))
     }
 
+    /// Records runs made outside the queue, all or none.
+    pub fn record_all(&self, runs: &[RunRecord]) -> Result<(), PlatformError> {
+        self.db
+            .transaction(|sql| runs.iter().try_for_each(|run| insert(sql, run)))
+    }
+
     /// The most recent runs first, of one tree or all.
     pub fn runs(&self, tree: Option<&str>, limit: i64) -> Result<Vec<RunRow>, PlatformError> {
         let (filter, params): (&str, Vec<Value>) = match tree {

@@ -2,8 +2,8 @@
 //!
 //! `aca bench verify` verifies the example pages on the UI profile each was written for and on the
 //! other one, times a plain script doing the same clicks, and scores the runs (`verify::bench`).
-//! `aca bench real-pages`, `aca bench provision`, `aca bench ablation` and `aca bench agent` live
-//! beside it.
+//! `aca bench real-pages`, `aca bench provision`, `aca bench ablation`, `aca bench agent` and
+//! `aca bench platform` live beside it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,6 +38,7 @@ enum BenchCommand {
     Ablation(super::bench_ablation::AblationArgs),
     Agent(super::bench_agent::AgentBenchArgs),
     RealPages(super::bench_real::RealPagesArgs),
+    Platform(super::bench_platform::PlatformBenchArgs),
 }
 
 /// Verify the example pages and score the runs against the targets.
@@ -207,6 +208,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchCommand::Ablation(args) => super::bench_ablation::run(args).await,
         BenchCommand::Agent(args) => super::bench_agent::run(args).await,
         BenchCommand::RealPages(args) => super::bench_real::run(args).await,
+        BenchCommand::Platform(args) => super::bench_platform::run(args).await,
     }
 }
 

@@ -5,6 +5,7 @@ pub mod api;
 pub mod bench;
 pub mod bench_ablation;
 pub mod bench_agent;
+mod bench_platform;
 pub mod bench_provision;
 pub mod bench_real;
 pub mod console;

@@ -133,6 +133,10 @@ struct ServeArgs {
     #[cfg(feature = "kubernetes")]
     #[arg(long, value_name = "TEMPLATE")]
     kubernetes: Option<PathBuf>,
+    /// The built dashboard served at / (default: ACA_WWW_DIR, then the build folder that
+    /// scripts/build-www writes).
+    #[arg(long, value_name = "DIR")]
+    www: Option<PathBuf>,
     #[command(flatten)]
     run: RunOptions,
 }
@@ -164,6 +168,14 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let platform = Platform::new(queue.clone(), args.admin_token.as_deref(), args.attempts);
 
     let mut app = platform::api::routes(platform.clone());
+    let www = args.www.clone().unwrap_or_else(platform::dashboard::default_dir);
+    let dashboard_line = match platform::dashboard::routes(&www) {
+        Ok(files) => {
+            app = app.merge(files);
+            format!("{{url}}/ ({})", www.display())
+        }
+        Err(why) => format!("off: {why}"),
+    };
     let mut companion_line = "off (no --accounts)".to_owned();
     let judges = match &args.run.judges {
         Some(path) => Some(aca_service::judges::load(path).map_err(|e| anyhow!(e))?),
@@ -235,6 +247,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         println!("  resumed:   {taken_back} job(s) {name} held when it stopped are queued again");
     }
     println!("  companion: {companion_line}");
+    println!("  dashboard: {}", dashboard_line.replace("{url}", &url));
     println!(
         "  judges:    {}",
         judges.map_or_else(

@@ -6,6 +6,10 @@
 //! - `GET /v1/results/runs?tree=&limit=`, `GET /v1/results/runs/{id}` (the whole report),
 //!   `GET /v1/results/history?page=` (a page's runs in order), `GET /v1/results/defects` (each page's
 //!   latest defects, new or known), `POST /v1/results/defects/known`.
+//! - `GET /v1/results/overview?days=`: runs per day, pass rates by product and by tree, defects by
+//!   kind (new and known), flaky pages; `GET /v1/results/export/junit?tree=` and
+//!   `/v1/results/export/csv?tree=`: each page's latest run for CI systems;
+//!   `POST /v1/jobs/{id}/rerun`: the job's page queued again.
 //! - `GET /v1/schedules`, `PUT /v1/schedules/{tree}` `{"cron", "sources", "priority"?}`,
 //!   `DELETE /v1/schedules/{tree}`.
 //! - `GET /metrics`: queue depth, runs by verdict, run durations, tokens and cost (Prometheus text).
@@ -96,6 +100,10 @@ pub fn routes(platform: Arc<Platform>) -> Router {
         .route("/v1/results/history", get(history))
         .route("/v1/results/defects", get(defects))
         .route("/v1/results/defects/known", post(mark_known))
+        .route("/v1/results/overview", get(overview))
+        .route("/v1/results/export/junit", get(export_junit))
+        .route("/v1/results/export/csv", get(export_csv))
+        .route("/v1/jobs/{id}/rerun", post(rerun))
         .route("/v1/schedules", get(list_schedules))
         .route("/v1/schedules/{tree}", put(save_schedule).delete(remove_schedule))
         .route("/metrics", get(metrics))
@@ -236,6 +244,135 @@ async fn history(State(platform): Shared, Query(query): Query<PageQuery>) -> Res
 async fn defects(State(platform): Shared) -> Response {
     let results = platform.results.clone();
     answer(blocking(move || results.current_defects()).await)
+}
+
+#[derive(Debug, Deserialize)]
+struct OverviewQuery {
+    /// How many days of runs the daily counts cover.
+    days: Option<i64>,
+}
+
+/// One group's latest runs: how many pages, and how many of them in each verdict.
+#[derive(Debug, Default, serde::Serialize)]
+struct Group {
+    name: String,
+    pages: i64,
+    passed: i64,
+    doc_defect: i64,
+    environment_failure: i64,
+    agent_failure: i64,
+    unverified: i64,
+}
+
+impl Group {
+    fn count(&mut self, verdict: &str) {
+        self.pages += 1;
+        match verdict {
+            "pass" => self.passed += 1,
+            "doc_defect" => self.doc_defect += 1,
+            "environment_failure" => self.environment_failure += 1,
+            "agent_failure" => self.agent_failure += 1,
+            _ => self.unverified += 1,
+        }
+    }
+}
+
+fn grouped<'a>(
+    runs: &'a [aca_platform::results::RunRow],
+    key: impl Fn(&'a aca_platform::results::RunRow) -> &'a str,
+) -> Vec<Group> {
+    let mut groups: std::collections::BTreeMap<&str, Group> = std::collections::BTreeMap::new();
+    for run in runs {
+        let name = key(run);
+        groups
+            .entry(name)
+            .or_insert_with(|| Group {
+                name: name.to_owned(),
+                ..Group::default()
+            })
+            .count(&run.verdict);
+    }
+    groups.into_values().collect()
+}
+
+/// Everything the dashboard's first view shows, in one answer.
+async fn overview(State(platform): Shared, Query(query): Query<OverviewQuery>) -> Response {
+    let results = platform.results.clone();
+    let since = now_ms() - query.days.unwrap_or(30).clamp(1, 3650) * 86_400_000;
+    answer(
+        blocking(move || {
+            let latest = results.latest(None)?;
+            let defects = results.current_defects()?;
+            let mut kinds: std::collections::BTreeMap<&str, (i64, i64)> = std::collections::BTreeMap::new();
+            for defect in &defects {
+                let counts = kinds.entry(defect.kind.as_str()).or_default();
+                if defect.known {
+                    counts.1 += 1;
+                } else {
+                    counts.0 += 1;
+                }
+            }
+            Ok(serde_json::json!({
+                "totals": results.totals()?,
+                "per_day": results.runs_per_day(since)?,
+                "by_product": grouped(&latest, |r| r.product.as_deref().unwrap_or("unknown")),
+                "by_tree": grouped(&latest, |r| r.tree.as_str()),
+                "defects_by_kind": kinds
+                    .iter()
+                    .map(|(kind, (new, known))| serde_json::json!({"kind": kind, "new": new, "known": known}))
+                    .collect::<Vec<_>>(),
+                "flaky": results.flaky_pages()?,
+            }))
+        })
+        .await,
+    )
+}
+
+async fn export_junit(State(platform): Shared, Query(query): Query<ListQuery>) -> Response {
+    let results = platform.results.clone();
+    let tree = query.tree;
+    let answer = blocking(move || Ok((results.latest(tree.as_deref())?, results.current_defects()?))).await;
+    match answer {
+        Ok((runs, defects)) => match super::export::junit(&runs, &defects) {
+            Ok(xml) => ([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], xml).into_response(),
+            Err(why) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "ExportError", why),
+        },
+        Err(e) => failure(e),
+    }
+}
+
+async fn export_csv(State(platform): Shared, Query(query): Query<ListQuery>) -> Response {
+    let results = platform.results.clone();
+    let tree = query.tree;
+    match blocking(move || results.latest(tree.as_deref())).await {
+        Ok(runs) => match super::export::csv(&runs) {
+            Ok(text) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], text).into_response(),
+            Err(why) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "ExportError", why),
+        },
+        Err(e) => failure(e),
+    }
+}
+
+/// Queues a job's page again, under its tree and priority.
+async fn rerun(State(platform): Shared, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Err(refused) = authorised(&platform, &headers) {
+        return refused;
+    }
+    let queue = platform.queue.clone();
+    let attempts = platform.default_attempts;
+    answer(
+        blocking(move || {
+            let job = queue.get(&id)?;
+            let again = NewJob {
+                tree: job.tree,
+                page: job.page,
+                priority: job.priority,
+                max_attempts: attempts,
+            };
+            queue.submit(&[again], now_ms())
+        })
+        .await,
+    )
 }
 
 #[derive(Debug, Deserialize)]

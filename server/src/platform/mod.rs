@@ -4,6 +4,8 @@
 //! results, schedules) is `aca-platform`.
 
 pub mod api;
+pub mod dashboard;
+pub mod export;
 #[cfg(feature = "kubernetes")]
 pub mod kubernetes;
 pub mod sources;

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use aca_core::{Report, Verdict};
 use aca_platform::queue::{Claimed, Finished};
@@ -41,6 +41,16 @@ pub struct Outcome {
     pub html: Option<std::path::PathBuf>,
     /// The run as recorded with its job.
     pub run: Option<RunRecord>,
+    /// Where the job's time went.
+    pub timing: Timing,
+}
+
+/// Where a job's time went: the verification, and what the platform spent around it (claiming the
+/// job, reading the page, writing the report, recording the run).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timing {
+    pub verification: Duration,
+    pub platform: Duration,
 }
 
 pub struct Workers<'a> {
@@ -65,11 +75,12 @@ impl Workers<'_> {
         loop {
             while let Some(&slot) = free.last() {
                 let (queue, worker) = (self.queue.clone(), self.worker(slot));
+                let claiming = Instant::now();
                 match blocking(move || queue.claim(&worker, now_ms())).await {
                     Ok(Some(claimed)) => {
                         free.pop();
                         held.insert(slot, claimed.clone());
-                        running.push(async move { (slot, self.run_job(slot, claimed).await) });
+                        running.push(async move { (slot, self.run_job(slot, claimed, claiming).await) });
                     }
                     Ok(None) => break,
                     Err(e) => {
@@ -128,7 +139,7 @@ impl Workers<'_> {
         }
     }
 
-    async fn run_job(&self, slot: usize, claimed: Claimed) -> Outcome {
+    async fn run_job(&self, slot: usize, claimed: Claimed, claiming: Instant) -> Outcome {
         let job = claimed.job.clone();
         let label = format!("[{}] {}", slot + 1, job.page);
         let attempt_note = if claimed.attempt > 1 {
@@ -143,8 +154,10 @@ impl Workers<'_> {
             finished: None,
             html: None,
             run: None,
+            timing: Timing::default(),
         };
         let input = page::load(&job.page).await;
+        let verifying = Instant::now();
         let report = match (&self.sandbox, input) {
             (Sandbox::Local(_), Err(e)) => {
                 let why = format!("{e:#}");
@@ -204,6 +217,7 @@ impl Workers<'_> {
             }
         };
         let (report, input) = report;
+        outcome.timing.verification = verifying.elapsed();
         let slug = input.as_ref().map_or_else(|| job.id.clone(), |i| i.slug.clone());
         let dir = self.settings.out.join(&slug);
         match report::write(&report, &dir) {
@@ -238,6 +252,7 @@ impl Workers<'_> {
             eprintln!("{label}: environment failure: queued again for attempt {next_attempt}");
         }
         outcome.result = Ok(report);
+        outcome.timing.platform = claiming.elapsed().saturating_sub(outcome.timing.verification);
         outcome
     }
 

@@ -1,0 +1,388 @@
+//! The dashboard's views (leptos): the overview (figures, pass rates by product and by tree,
+//! defects by kind, flaky pages, runs per day), the runs with their re-run action, the defect list
+//! with its filters and mark-as-known action, and a page's history. Views read from the location's
+//! hash, so each has an address.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+
+use crate::api;
+use crate::model::{Defect, DefectFilter, Group, Overview, Route, Run, pass_rate, percent_encode};
+
+fn current_route() -> Route {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    Route::from_hash(&hash)
+}
+
+#[component]
+pub fn Dashboard() -> impl IntoView {
+    let route = RwSignal::new(current_route());
+    let follow = Closure::<dyn FnMut()>::new(move || route.set(current_route()));
+    if let Some(window) = web_sys::window() {
+        let _ = window.add_event_listener_with_callback("hashchange", follow.as_ref().unchecked_ref());
+    }
+    follow.forget();
+    let token = RwSignal::new(api::token().unwrap_or_default());
+    let link = move |href: &'static str, label: &'static str, is: fn(&Route) -> bool| {
+        view! { <a href=href class=move || if is(&route.get()) { "current" } else { "" }>{label}</a> }
+    };
+    view! {
+        <header>
+            <strong>"Documentation verification"</strong>
+            {link("#/", "Overview", |r| *r == Route::Overview)}
+            {link("#/runs", "Runs", |r| *r == Route::Runs)}
+            {link("#/defects", "Defects", |r| *r == Route::Defects)}
+            <label class="token">
+                "Admin token "
+                <input
+                    id="admin-token"
+                    type="password"
+                    prop:value=move || token.get()
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        api::set_token(&value);
+                        token.set(value);
+                    }
+                />
+            </label>
+        </header>
+        <main>
+            {move || match route.get() {
+                Route::Overview => view! { <OverviewView /> }.into_any(),
+                Route::Runs => view! { <RunsView /> }.into_any(),
+                Route::Defects => view! { <DefectsView /> }.into_any(),
+                Route::History { page } => view! { <HistoryView page /> }.into_any(),
+            }}
+        </main>
+    }
+}
+
+/// Fetches `path` once into a signal: `None` while it loads, then the answer or what went wrong.
+fn fetched<T: serde::de::DeserializeOwned + Send + Sync + 'static>(
+    path: String,
+) -> RwSignal<Option<Result<T, String>>> {
+    let answer = RwSignal::new(None);
+    spawn_local(async move { answer.set(Some(api::get::<T>(&path).await)) });
+    answer
+}
+
+/// Posts an action and says in `message` how it went.
+fn act(path: String, body: serde_json::Value, message: RwSignal<String>, done: &'static str, refused: &'static str) {
+    spawn_local(async move {
+        message.set(match api::post(&path, &body).await {
+            Ok(_) => done.to_owned(),
+            Err(why) => format!("{refused}: {why}"),
+        });
+    });
+}
+
+fn loading_or<T: Clone + Send + Sync + 'static, V: IntoView + 'static>(
+    answer: RwSignal<Option<Result<T, String>>>,
+    show: impl Fn(T) -> V + Send + Sync + 'static,
+) -> impl IntoView {
+    move || match answer.get() {
+        None => view! { <p class="loading">"Loading…"</p> }.into_any(),
+        Some(Err(why)) => view! { <p class="error" id="error">{why}</p> }.into_any(),
+        Some(Ok(value)) => show(value).into_any(),
+    }
+}
+
+#[component]
+fn OverviewView() -> impl IntoView {
+    let overview = fetched::<Overview>("/v1/results/overview?days=30".into());
+    view! { <div id="overview">{loading_or(overview, overview_view)}</div> }
+}
+
+fn overview_view(overview: Overview) -> impl IntoView {
+    // When the figures reach the page: what `aca bench platform` reads as the first paint.
+    request_animation_frame(|| {
+        if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = performance.mark("aca-figures");
+        }
+    });
+    let totals = &overview.totals;
+    let passed = totals
+        .by_verdict
+        .iter()
+        .find(|(v, _)| v == "pass")
+        .map_or(0, |(_, n)| *n);
+    let figures = view! {
+        <section class="figures">
+            <div class="figure"><strong id="total-runs">{totals.runs}</strong>"runs"</div>
+            <div class="figure"><strong id="total-passed">{passed}</strong>"passed"</div>
+            <div class="figure"><strong id="total-tokens">{totals.prompt_tokens + totals.completion_tokens}</strong>"model tokens"</div>
+            <div class="figure"><strong id="total-cost">{format!("${:.2}", totals.cost_usd)}</strong>"model cost"</div>
+        </section>
+    };
+    let per_day_max = overview.per_day.iter().map(|d| d.runs).max().unwrap_or(1).max(1);
+    let per_day = overview
+        .per_day
+        .iter()
+        .map(|d| {
+            let day = js_sys::Date::new(&JsValue::from_f64(d.day_ms as f64))
+                .to_iso_string()
+                .as_string()
+                .unwrap_or_default();
+            let width = format!("width: {}px", d.runs * 200 / per_day_max);
+            view! {
+                <tr>
+                    <td>{day.get(..10).unwrap_or_default().to_owned()}</td>
+                    <td class=format!("verdict-{}", d.verdict)>{d.verdict.clone()}</td>
+                    <td class="number">{d.runs}</td>
+                    <td><span class="bar" style=width></span></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let kinds = overview
+        .defects_by_kind
+        .iter()
+        .map(|k| {
+            view! {
+                <tr id=format!("kind-{}", k.kind)>
+                    <td><a href="#/defects">{k.kind.clone()}</a></td>
+                    <td class="number new">{k.new}</td>
+                    <td class="number known">{k.known}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let flaky = overview
+        .flaky
+        .iter()
+        .map(|f| {
+            let href = format!("#/history?page={}", percent_encode(&f.page));
+            view! {
+                <tr class="flaky">
+                    <td><a href=href>{f.page.clone()}</a></td>
+                    <td class="number">{f.verdicts}</td>
+                    <td class="number">{f.runs}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        {figures}
+        <section>
+            <h2>"Pass rate by product (each page's latest run)"</h2>
+            {groups_table("product", &overview.by_product)}
+        </section>
+        <section>
+            <h2>"Pass rate by documentation tree"</h2>
+            {groups_table("tree", &overview.by_tree)}
+        </section>
+        <section>
+            <h2>"Defects by type"</h2>
+            <table>
+                <thead><tr><th>"type"</th><th class="number">"new"</th><th class="number">"known"</th></tr></thead>
+                <tbody>{kinds}</tbody>
+            </table>
+        </section>
+        <section>
+            <h2>"Flaky pages (verdict changed with the page unchanged)"</h2>
+            <table>
+                <thead><tr><th>"page"</th><th class="number">"verdicts"</th><th class="number">"runs"</th></tr></thead>
+                <tbody id="flaky">{flaky}</tbody>
+            </table>
+        </section>
+        <section>
+            <h2>"Runs per day (30 days)"</h2>
+            <table><tbody id="per-day">{per_day}</tbody></table>
+        </section>
+    }
+}
+
+fn groups_table(what: &'static str, groups: &[Group]) -> impl IntoView + use<> {
+    let rows = groups
+        .iter()
+        .map(|g| {
+            view! {
+                <tr id=format!("{what}-{}", g.name)>
+                    <td>{g.name.clone()}</td>
+                    <td class="number pages">{g.pages}</td>
+                    <td class="number passed">{g.passed}</td>
+                    <td class="number rate">{pass_rate(g.passed, g.pages)}</td>
+                    <td class="number doc_defect">{g.doc_defect}</td>
+                    <td class="number environment_failure">{g.environment_failure}</td>
+                    <td class="number agent_failure">{g.agent_failure}</td>
+                    <td class="number unverified">{g.unverified}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table>
+            <thead>
+                <tr>
+                    <th>{what}</th><th class="number">"pages"</th><th class="number">"passed"</th>
+                    <th class="number">"pass rate"</th><th class="number">"doc defect"</th>
+                    <th class="number">"environment"</th><th class="number">"agent"</th>
+                    <th class="number">"unverified"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+#[component]
+fn RunsView() -> impl IntoView {
+    let runs = fetched::<Vec<Run>>("/v1/results/runs?limit=500".into());
+    let message = RwSignal::new(String::new());
+    view! {
+        <section id="runs">
+            <h2>"Runs, newest first"</h2>
+            <p id="runs-message">{move || message.get()}</p>
+            {loading_or(runs, move |runs| runs_table(runs, Some(message)))}
+        </section>
+    }
+}
+
+fn runs_table(runs: Vec<Run>, rerun_message: Option<RwSignal<String>>) -> impl IntoView {
+    let rows = runs
+        .into_iter()
+        .map(|run| {
+            let history = format!("#/history?page={}", percent_encode(&run.page));
+            let started = js_sys::Date::new(&JsValue::from_f64(run.started_ms as f64))
+                .to_iso_string()
+                .as_string()
+                .unwrap_or_default();
+            let rerun = match (run.job_id.clone(), rerun_message) {
+                (Some(job), Some(message)) => {
+                    let id = format!("rerun-{job}");
+                    view! {
+                        <button id=id on:click=move |_| {
+                            act(format!("/v1/jobs/{job}/rerun"), serde_json::json!({}), message, "Queued again.", "Not queued")
+                        }>"re-run"</button>
+                    }
+                    .into_any()
+                }
+                _ => ().into_any(),
+            };
+            view! {
+                <tr class="run" data-run=run.id.clone()>
+                    <td>{started.get(..19).unwrap_or_default().replace('T', " ")}</td>
+                    <td>{run.tree.clone()}</td>
+                    <td><a href=history>{run.page.clone()}</a></td>
+                    <td class=format!("verdict verdict-{}", run.verdict)>{run.verdict.clone()}</td>
+                    <td class="number">{run.defects}</td>
+                    <td class="number">{run.attempt}</td>
+                    <td class="number">{format!("{:.1} s", run.duration_ms as f64 / 1000.0)}</td>
+                    <td>{run.summary.clone()}</td>
+                    <td>{rerun}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table>
+            <thead>
+                <tr>
+                    <th>"started (UTC)"</th><th>"tree"</th><th>"page"</th><th>"verdict"</th>
+                    <th class="number">"defects"</th><th class="number">"attempt"</th>
+                    <th class="number">"time"</th><th>"summary"</th><th></th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+#[component]
+fn DefectsView() -> impl IntoView {
+    let defects = fetched::<Vec<Defect>>("/v1/results/defects".into());
+    let filter = RwSignal::new(DefectFilter::default());
+    let message = RwSignal::new(String::new());
+    let kinds = move || {
+        let mut kinds: Vec<String> = match defects.get() {
+            Some(Ok(list)) => list.iter().map(|d| d.kind.clone()).collect(),
+            _ => Vec::new(),
+        };
+        kinds.sort();
+        kinds.dedup();
+        kinds
+            .into_iter()
+            .map(|k| view! { <option value=k.clone()>{k.clone()}</option> })
+            .collect_view()
+    };
+    view! {
+        <section id="defects">
+            <h2>"Defects of each page's latest run"</h2>
+            <div class="filters">
+                <select id="filter-kind" on:change=move |ev| {
+                    let value = event_target_value(&ev);
+                    filter.update(|f| f.kind = (!value.is_empty()).then_some(value));
+                }>
+                    <option value="">"every type"</option>
+                    {kinds}
+                </select>
+                <select id="filter-known" on:change=move |ev| {
+                    let value = event_target_value(&ev);
+                    filter.update(|f| f.known = match value.as_str() { "new" => Some(false), "known" => Some(true), _ => None });
+                }>
+                    <option value="">"new and known"</option>
+                    <option value="new">"new"</option>
+                    <option value="known">"known"</option>
+                </select>
+                <input id="filter-search" type="search" placeholder="page, step or label"
+                    on:input=move |ev| { let value = event_target_value(&ev); filter.update(|f| f.search = value); } />
+            </div>
+            <p id="defects-message">{move || message.get()}</p>
+            {loading_or(defects, move |list: Vec<Defect>| {
+                move || {
+                    let shown: Vec<Defect> = list.iter().filter(|d| filter.get().keeps(d)).cloned().collect();
+                    let count = shown.len();
+                    let rows = shown.into_iter().map(|d| defect_row(d, message)).collect_view();
+                    view! {
+                        <p id="defects-shown">{count}" shown"</p>
+                        <table>
+                            <thead><tr><th>"page"</th><th>"step"</th><th>"type"</th><th>"the page says"</th><th>"the console shows"</th><th>"status"</th><th></th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    }
+                }
+            })}
+        </section>
+    }
+}
+
+fn defect_row(defect: Defect, message: RwSignal<String>) -> impl IntoView {
+    let history = format!("#/history?page={}", percent_encode(&defect.page));
+    let status = if defect.known { "known" } else { "new" };
+    let body = serde_json::json!({
+        "page": defect.page, "kind": defect.kind, "step": defect.step, "documented": defect.documented,
+    });
+    let mark = (!defect.known).then(|| {
+        view! {
+            <button class="mark-known" on:click=move |_| {
+                act("/v1/results/defects/known".into(), body.clone(), message, "Marked as known.", "Not marked")
+            }>"mark as known"</button>
+        }
+    });
+    view! {
+        <tr class=format!("defect {status}")>
+            <td><a href=history>{defect.page.clone()}</a></td>
+            <td>{defect.step.clone()}</td>
+            <td>{defect.kind.clone()}</td>
+            <td>{defect.documented.clone()}</td>
+            <td>{defect.observed.clone()}</td>
+            <td>{status}</td>
+            <td>{mark}</td>
+        </tr>
+    }
+}
+
+#[component]
+fn HistoryView(page: String) -> impl IntoView {
+    let path = format!("/v1/results/history?page={}", percent_encode(&page));
+    let history = fetched::<Vec<Run>>(path);
+    view! {
+        <section id="history">
+            <h2>"History of "{page}</h2>
+            {loading_or(history, |runs| runs_table(runs, None))}
+        </section>
+    }
+}
