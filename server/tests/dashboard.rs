@@ -274,6 +274,15 @@ async fn the_dashboard_shows_what_the_database_holds_and_reruns_a_page() {
     assert_eq!(count(&page, "#history tr.run").await, 2);
     screenshot(&page, &dir.path().join("history.png")).await;
 
+    // One run's per-step report, reached from its verdict.
+    page.evaluate("document.querySelector('#history tr.run .verdict a').click()")
+        .await
+        .unwrap();
+    let verdict = wait_for(&page, "#run-verdict").await;
+    assert!(verdict.starts_with("pass"), "{verdict}");
+    assert_eq!(count(&page, "#run tr.step").await, 1);
+    screenshot(&page, &dir.path().join("run.png")).await;
+
     let _ = browser.close().await;
     let _ = browser.wait().await;
     handler.abort();

@@ -264,6 +264,20 @@ fn queued_pages_are_run_and_answered_for(db: &str) {
     assert_eq!(status, 200);
     assert_eq!(report["verdict"], "pass");
     assert!(!report["steps"].as_array().unwrap().is_empty());
+    // The run's marked screenshots are served from its own report folder, and nothing outside it.
+    let shot = report["screenshots"][0]["path"]
+        .as_str()
+        .expect("a run keeps its screenshots");
+    let run_id = runs[0]["id"].as_str().unwrap();
+    let png = server
+        .client
+        .get(format!("{}/v1/results/runs/{run_id}/files/{shot}", server.url))
+        .send()
+        .unwrap();
+    assert_eq!(png.headers()["content-type"], "image/png");
+    assert!(png.bytes().unwrap().starts_with(b"\x89PNG"));
+    let (status, _) = server.get(&format!("/v1/results/runs/{run_id}/files/..%2F..%2Fresults.db"));
+    assert!(status == 400 || status == 404, "{status}");
     let page = runs[0]["page"].as_str().unwrap();
     let (_, history) = server.get_with("/v1/results/history", &[("page", page)]);
     assert_eq!(history.as_array().unwrap().len(), 1);

@@ -55,6 +55,7 @@ pub fn Dashboard() -> impl IntoView {
                 Route::Runs => view! { <RunsView /> }.into_any(),
                 Route::Defects => view! { <DefectsView /> }.into_any(),
                 Route::History { page } => view! { <HistoryView page /> }.into_any(),
+                Route::Run { id } => view! { <RunView id /> }.into_any(),
             }}
         </main>
     }
@@ -267,7 +268,9 @@ fn runs_table(runs: Vec<Run>, rerun_message: Option<RwSignal<String>>) -> impl I
                     <td>{started.get(..19).unwrap_or_default().replace('T', " ")}</td>
                     <td>{run.tree.clone()}</td>
                     <td><a href=history>{run.page.clone()}</a></td>
-                    <td class=format!("verdict verdict-{}", run.verdict)>{run.verdict.clone()}</td>
+                    <td class=format!("verdict verdict-{}", run.verdict)>
+                        <a href=format!("#/run?id={}", percent_encode(&run.id))>{run.verdict.clone()}</a>
+                    </td>
                     <td class="number">{run.defects}</td>
                     <td class="number">{run.attempt}</td>
                     <td class="number">{format!("{:.1} s", run.duration_ms as f64 / 1000.0)}</td>
@@ -384,5 +387,77 @@ fn HistoryView(page: String) -> impl IntoView {
             <h2>"History of "{page}</h2>
             {loading_or(history, |runs| runs_table(runs, None))}
         </section>
+    }
+}
+
+#[component]
+fn RunView(id: String) -> impl IntoView {
+    let report = fetched::<aca_core::Report>(format!("/v1/results/runs/{}", percent_encode(&id)));
+    view! {
+        <section id="run">
+            {loading_or(report, move |report| run_report(&id, report))}
+        </section>
+    }
+}
+
+/// A run's per-step report with its marked screenshots, as the report's HTML shows it.
+fn run_report(id: &str, report: aca_core::Report) -> impl IntoView + use<> {
+    let verdict = word(&report.verdict);
+    let steps = report
+        .steps
+        .iter()
+        .map(|step| {
+            let status = word(&step.grade.status);
+            view! {
+                <tr class=format!("step {status}")>
+                    <td>{step.grade.step.clone()}</td>
+                    <td>{status.to_uppercase()}</td>
+                    <td>{step.text.clone()}</td>
+                    <td>{step.grade.note.clone().unwrap_or_default()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let defects = report
+        .defects
+        .iter()
+        .map(|d| {
+            view! {
+                <li class="run-defect">
+                    {format!("Step {} ({}): the page says \"{}\", the console shows \"{}\"", d.step, word(&d.kind), d.documented, d.observed)}
+                </li>
+            }
+        })
+        .collect_view();
+    let shots = report
+        .screenshots
+        .iter()
+        .map(|shot| {
+            let src = format!("/v1/results/runs/{}/files/{}", percent_encode(id), shot.path);
+            let caption = match &shot.step {
+                Some(step) => format!("turn {} (step {step})", shot.turn + 1),
+                None => format!("turn {}", shot.turn + 1),
+            };
+            view! { <figure class="shot"><img src=src alt=caption.clone() width="480" /><figcaption>{caption}</figcaption></figure> }
+        })
+        .collect_view();
+    view! {
+        <h2>{report.title.clone()}</h2>
+        <p class=format!("verdict-{verdict}") id="run-verdict">{verdict.clone()}" — "{report.summary.clone()}</p>
+        <p>{report.page.clone()}</p>
+        <table>
+            <thead><tr><th>"step"</th><th>"status"</th><th>"the page says"</th><th>"note"</th></tr></thead>
+            <tbody>{steps}</tbody>
+        </table>
+        <ul>{defects}</ul>
+        <div class="shots">{shots}</div>
+    }
+}
+
+/// The `snake_case` word serde gives an enum of the report (`doc_defect`, `renamed_label`).
+fn word(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(word)) => word,
+        _ => String::new(),
     }
 }

@@ -125,7 +125,13 @@ pub enum Route {
     Overview,
     Runs,
     Defects,
-    History { page: String },
+    History {
+        page: String,
+    },
+    /// One run's report: its steps, defects and marked screenshots.
+    Run {
+        id: String,
+    },
 }
 
 impl Route {
@@ -136,15 +142,23 @@ impl Route {
             "runs" => Self::Runs,
             "defects" => Self::Defects,
             "history" => Self::History {
-                page: query
-                    .split('&')
-                    .find_map(|pair| pair.strip_prefix("page="))
-                    .map(percent_decode)
-                    .unwrap_or_default(),
+                page: parameter(query, "page"),
+            },
+            "run" => Self::Run {
+                id: parameter(query, "id"),
             },
             _ => Self::Overview,
         }
     }
+}
+
+fn parameter(query: &str, name: &str) -> String {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| percent_decode(value))
+        .unwrap_or_default()
 }
 
 fn percent_decode(text: &str) -> String {
@@ -206,6 +220,7 @@ mod tests {
     fn routes_read_back_from_the_hash() {
         assert_eq!(Route::from_hash(""), Route::Overview);
         assert_eq!(Route::from_hash("#/defects"), Route::Defects);
+        assert_eq!(Route::from_hash("#/run?id=r-1"), Route::Run { id: "r-1".into() });
         let page = "docs/vpc/create vpc.md";
         assert_eq!(
             Route::from_hash(&format!("#/history?page={}", percent_encode(page))),

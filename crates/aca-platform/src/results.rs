@@ -126,6 +126,15 @@ impl Results {
             .map_err(|e| PlatformError::Database(format!("run {run_id}'s stored report does not read back: {e}")))
     }
 
+    /// Where a run's report files (HTML, screenshots) were written, when they were.
+    pub fn report_dir(&self, run_id: &str) -> Result<Option<String>, PlatformError> {
+        let row = self
+            .db
+            .transaction(|s| s.query_one("SELECT report_dir FROM runs WHERE id = $1", &[run_id.into()]))?
+            .ok_or_else(|| PlatformError::NotFound(format!("run {run_id}")))?;
+        Ok(row.opt_text(0))
+    }
+
     pub fn totals(&self) -> Result<Totals, PlatformError> {
         self.db.transaction(|s| {
             let by_verdict = s

@@ -207,6 +207,7 @@ async fn pass(
         slots,
         fix_diff: false,
         poll: Duration::from_millis(50),
+        folder_per_run: false,
     };
     let mut done = Pass {
         wall: Duration::ZERO,

@@ -208,7 +208,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Some(template) => Some(kubernetes_runner(template, &queue).await?),
         None => None,
     };
-    let target = if args.workers > 0 && !runs_in_kubernetes(&args) {
+    #[cfg(feature = "kubernetes")]
+    let in_kubernetes = kubernetes.is_some();
+    #[cfg(not(feature = "kubernetes"))]
+    let in_kubernetes = false;
+    let target = if args.workers > 0 && !in_kubernetes {
         let target = args.run.target().await?;
         if args.workers > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
             bail!(
@@ -276,6 +280,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
                     slots: args.workers,
                     fix_diff: false,
                     poll: Duration::from_millis(500),
+                    folder_per_run: true,
                 };
                 let durations = platform.durations.clone();
                 workers
@@ -302,16 +307,6 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     served.context("the server stopped")?;
     worked?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn runs_in_kubernetes(args: &ServeArgs) -> bool {
-    #[cfg(feature = "kubernetes")]
-    return args.kubernetes.is_some();
-    #[cfg(not(feature = "kubernetes"))]
-    return {
-        let _ = args;
-        false
-    };
 }
 
 /// The Kubernetes runner of `template`, after deleting the Jobs left by runs no longer queued.

@@ -165,6 +165,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         slots: usize::from(args.jobs),
         fix_diff: args.fix_diff,
         poll: Duration::from_millis(200),
+        folder_per_run: false,
     };
     let mut ended: HashMap<String, (Result<Report, String>, Option<PathBuf>)> = HashMap::new();
     let mut unrecorded = 0usize;

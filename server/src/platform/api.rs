@@ -4,6 +4,7 @@
 //!   queue every page of the sources; `GET /v1/jobs?state=&limit=`, `GET /v1/jobs/{id}`,
 //!   `DELETE /v1/jobs/{id}` (cancel).
 //! - `GET /v1/results/runs?tree=&limit=`, `GET /v1/results/runs/{id}` (the whole report),
+//!   `GET /v1/results/runs/{id}/files/{path}` (its HTML and marked screenshots),
 //!   `GET /v1/results/history?page=` (a page's runs in order), `GET /v1/results/defects` (each page's
 //!   latest defects, new or known), `POST /v1/results/defects/known`.
 //! - `GET /v1/results/overview?days=`: runs per day, pass rates by product and by tree, defects by
@@ -97,6 +98,7 @@ pub fn routes(platform: Arc<Platform>) -> Router {
         .route("/v1/jobs/{id}", get(job).delete(cancel))
         .route("/v1/results/runs", get(runs))
         .route("/v1/results/runs/{id}", get(run_report))
+        .route("/v1/results/runs/{id}/files/{*path}", get(run_file))
         .route("/v1/results/history", get(history))
         .route("/v1/results/defects", get(defects))
         .route("/v1/results/defects/known", post(mark_known))
@@ -229,6 +231,38 @@ async fn runs(State(platform): Shared, Query(query): Query<ListQuery>) -> Respon
 async fn run_report(State(platform): Shared, Path(id): Path<String>) -> Response {
     let results = platform.results.clone();
     answer(blocking(move || results.report(&id)).await)
+}
+
+/// A file of a run's report folder (`report.html`, `shots/turn-03.png`); nothing outside it.
+async fn run_file(State(platform): Shared, Path((id, path)): Path<(String, String)>) -> Response {
+    let results = platform.results.clone();
+    let folder = match blocking(move || results.report_dir(&id)).await {
+        Ok(Some(folder)) => std::path::PathBuf::from(folder),
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "NotFound", "the run wrote no report files"),
+        Err(e) => return failure(e),
+    };
+    let inside = std::path::Path::new(&path)
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !inside {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "InvalidParameter",
+            "a file of the run's report folder",
+        );
+    }
+    let content_type = match path.rsplit('.').next().map(str::to_ascii_lowercase).as_deref() {
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("html") => "text/html; charset=utf-8",
+        Some("json") => "application/json",
+        Some("diff") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    match tokio::fs::read(folder.join(&path)).await {
+        Ok(bytes) => ([(header::CONTENT_TYPE, content_type)], bytes).into_response(),
+        Err(_) => refuse(StatusCode::NOT_FOUND, "NotFound", format!("the run has no file {path}")),
+    }
 }
 
 #[derive(Debug, Deserialize)]

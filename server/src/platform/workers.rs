@@ -64,6 +64,9 @@ pub struct Workers<'a> {
     pub fix_diff: bool,
     /// How often the queue is looked at when it had nothing to give.
     pub poll: Duration,
+    /// Each run's report in a folder of its own (`<page>/<job>-<attempt>`), so that a retry or a
+    /// re-run keeps the earlier run's files; otherwise `<page>/`, as `aca verify` writes.
+    pub folder_per_run: bool,
 }
 
 impl Workers<'_> {
@@ -156,7 +159,13 @@ impl Workers<'_> {
             run: None,
             timing: Timing::default(),
         };
-        let input = page::load(&job.page).await;
+        let run_folder = format!("{}-{}", job.id.get(..8).unwrap_or(&job.id), claimed.attempt);
+        let input = page::load(&job.page).await.map(|mut input| {
+            if self.folder_per_run {
+                input.slug = format!("{}/{run_folder}", input.slug);
+            }
+            input
+        });
         let verifying = Instant::now();
         let report = match (&self.sandbox, input) {
             (Sandbox::Local(_), Err(e)) => {
@@ -183,15 +192,8 @@ impl Workers<'_> {
                         return outcome;
                     }
                 };
-                // A run that broke outside the report (the browser could not start) is the
-                // environment's failure: it is recorded, and tried again while attempts are left.
-                let report = report.unwrap_or_else(|e| {
-                    aca_run::report::not_run(
-                        &input.procedure.title,
-                        format!("{e:#}"),
-                        self.facts(&job.page, Some(&input)),
-                    )
-                });
+                let report = report.map_err(|e| format!("{e:#}"));
+                let report = self.or_not_run(report, &job.page, Some(&input));
                 (report, Some(input))
             }
             #[cfg(feature = "kubernetes")]
@@ -209,18 +211,19 @@ impl Workers<'_> {
                         return outcome;
                     }
                 };
-                let report = report.unwrap_or_else(|failure| {
-                    let title = input.as_ref().map_or("", |i| i.procedure.title.as_str());
-                    aca_run::report::not_run(title, failure.to_string(), self.facts(&job.page, input.as_ref()))
-                });
+                let report = report.map_err(|failure| failure.to_string());
+                let report = self.or_not_run(report, &job.page, input.as_ref());
                 (report, input)
             }
         };
-        let (report, input) = report;
+        let ((report, broke), input) = report;
         outcome.timing.verification = verifying.elapsed();
-        let slug = input.as_ref().map_or_else(|| job.id.clone(), |i| i.slug.clone());
+        let slug = input.as_ref().map_or(run_folder, |i| i.slug.clone());
         let dir = self.settings.out.join(&slug);
         match report::write(&report, &dir) {
+            Ok(_) if broke.is_some() => {
+                eprintln!("{label}: ERROR — {}", broke.as_deref().unwrap_or_default());
+            }
             Ok(html) => {
                 eprintln!(
                     "{label}: {} — {} ({})",
@@ -251,7 +254,10 @@ impl Workers<'_> {
         if let Some(Finished::Retried { next_attempt }) = &outcome.finished {
             eprintln!("{label}: environment failure: queued again for attempt {next_attempt}");
         }
-        outcome.result = Ok(report);
+        outcome.result = match broke {
+            Some(why) => Err(why),
+            None => Ok(report),
+        };
         outcome.timing.platform = claiming.elapsed().saturating_sub(outcome.timing.verification);
         outcome
     }
@@ -296,6 +302,25 @@ impl Workers<'_> {
                     eprintln!("{label}: the run could not be recorded: {e}");
                     return None;
                 }
+            }
+        }
+    }
+
+    /// The run's report, or, for a run that broke outside its report (no account could be had, the
+    /// runner's Job failed), a report of the environment's failure, recorded and tried again while
+    /// attempts are left; the second value says why it broke.
+    fn or_not_run(
+        &self,
+        report: Result<Report, String>,
+        page: &str,
+        input: Option<&page::PageInput>,
+    ) -> (Report, Option<String>) {
+        match report {
+            Ok(report) => (report, None),
+            Err(why) => {
+                let title = input.map_or("", |i| i.procedure.title.as_str());
+                let report = aca_run::report::not_run(title, why.clone(), self.facts(page, input));
+                (report, Some(why))
             }
         }
     }
