@@ -45,6 +45,18 @@ fn fill(db: &Arc<Db>) -> String {
         run.page_digest = Some(digest.into());
         results.record(&run).unwrap();
     };
+    // A defect an earlier run found and the latest no longer does: fixed.
+    record(
+        "vpc-guide",
+        "vpc",
+        "a0",
+        report(
+            "docs/vpc/create-vpc.md",
+            "doc_defect",
+            &[("renamed_label", "7", "OK", "Confirm")],
+            "2026-11-30T08:00:00Z",
+        ),
+    );
     record(
         "vpc-guide",
         "vpc",
@@ -226,6 +238,12 @@ async fn the_dashboard_shows_what_the_database_holds_and_reruns_a_page() {
     assert_eq!(text(&page, "#product-ecs .rate").await.unwrap(), "33.3%");
     assert_eq!(text(&page, "#tree-vpc-guide .doc_defect").await.unwrap(), "1");
     assert_eq!(text(&page, "#kind-renamed_label .new").await.unwrap(), "1");
+    assert_eq!(
+        text(&page, "#kind-renamed_label .fixed").await.unwrap(),
+        "1",
+        "{:#?}",
+        results.current_defects().unwrap()
+    );
     assert_eq!(count(&page, "#flaky tr").await, results.flaky_pages().unwrap().len());
     assert!(text(&page, "#flaky").await.unwrap().contains("docs/ecs/flaky.md"));
     screenshot(&page, &dir.path().join("overview.png")).await;
@@ -244,6 +262,21 @@ async fn the_dashboard_shows_what_the_database_holds_and_reruns_a_page() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(text(&page, "#defects-shown").await.unwrap(), "1 shown");
     assert!(text(&page, "tr.defect").await.unwrap().contains("Instances"));
+    page.evaluate(
+        "for (const [id, value] of [['#filter-kind', ''], ['#filter-state', 'fixed']]) { \
+         const select = document.querySelector(id); select.value = value; \
+         select.dispatchEvent(new Event('change')); }",
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(text(&page, "#defects-shown").await.unwrap(), "1 shown");
+    assert!(
+        text(&page, "tr.defect.fixed")
+            .await
+            .unwrap()
+            .contains("docs/vpc/create-vpc.md")
+    );
     screenshot(&page, &dir.path().join("defects.png")).await;
 
     // The runs, and a re-run asked with the admin token.

@@ -147,6 +147,7 @@ fn overview_view(overview: Overview) -> impl IntoView {
                     <td><a href="#/defects">{k.kind.clone()}</a></td>
                     <td class="number new">{k.new}</td>
                     <td class="number known">{k.known}</td>
+                    <td class="number fixed">{k.fixed}</td>
                 </tr>
             }
         })
@@ -178,7 +179,7 @@ fn overview_view(overview: Overview) -> impl IntoView {
         <section>
             <h2>"Defects by type"</h2>
             <table>
-                <thead><tr><th>"type"</th><th class="number">"new"</th><th class="number">"known"</th></tr></thead>
+                <thead><tr><th>"type"</th><th class="number">"new"</th><th class="number">"known"</th><th class="number">"fixed"</th></tr></thead>
                 <tbody>{kinds}</tbody>
             </table>
         </section>
@@ -299,36 +300,44 @@ fn DefectsView() -> impl IntoView {
     let defects = fetched::<Vec<Defect>>("/v1/results/defects".into());
     let filter = RwSignal::new(DefectFilter::default());
     let message = RwSignal::new(String::new());
-    let kinds = move || {
-        let mut kinds: Vec<String> = match defects.get() {
-            Some(Ok(list)) => list.iter().map(|d| d.kind.clone()).collect(),
+    // The choices of a filter: every value the list holds.
+    let choices = move |of: fn(&Defect) -> Option<String>| {
+        let mut values: Vec<String> = match defects.get() {
+            Some(Ok(list)) => list.iter().filter_map(of).collect(),
             _ => Vec::new(),
         };
-        kinds.sort();
-        kinds.dedup();
-        kinds
+        values.sort();
+        values.dedup();
+        values
             .into_iter()
-            .map(|k| view! { <option value=k.clone()>{k.clone()}</option> })
+            .map(|v| view! { <option value=v.clone()>{v.clone()}</option> })
             .collect_view()
+    };
+    let chosen = |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        (!value.is_empty()).then_some(value)
     };
     view! {
         <section id="defects">
             <h2>"Defects of each page's latest run"</h2>
             <div class="filters">
-                <select id="filter-kind" on:change=move |ev| {
-                    let value = event_target_value(&ev);
-                    filter.update(|f| f.kind = (!value.is_empty()).then_some(value));
-                }>
+                <select id="filter-kind" on:change=move |ev| filter.update(|f| f.kind = chosen(ev))>
                     <option value="">"every type"</option>
-                    {kinds}
+                    {move || choices(|d| Some(d.kind.clone()))}
                 </select>
-                <select id="filter-known" on:change=move |ev| {
-                    let value = event_target_value(&ev);
-                    filter.update(|f| f.known = match value.as_str() { "new" => Some(false), "known" => Some(true), _ => None });
-                }>
-                    <option value="">"new and known"</option>
+                <select id="filter-product" on:change=move |ev| filter.update(|f| f.product = chosen(ev))>
+                    <option value="">"every product"</option>
+                    {move || choices(|d| d.product.clone())}
+                </select>
+                <select id="filter-tree" on:change=move |ev| filter.update(|f| f.tree = chosen(ev))>
+                    <option value="">"every tree"</option>
+                    {move || choices(|d| Some(d.tree.clone()))}
+                </select>
+                <select id="filter-state" on:change=move |ev| filter.update(|f| f.state = chosen(ev))>
+                    <option value="">"new, known and fixed"</option>
                     <option value="new">"new"</option>
                     <option value="known">"known"</option>
+                    <option value="fixed">"fixed"</option>
                 </select>
                 <input id="filter-search" type="search" placeholder="page, step or label"
                     on:input=move |ev| { let value = event_target_value(&ev); filter.update(|f| f.search = value); } />
@@ -342,7 +351,7 @@ fn DefectsView() -> impl IntoView {
                     view! {
                         <p id="defects-shown">{count}" shown"</p>
                         <table>
-                            <thead><tr><th>"page"</th><th>"step"</th><th>"type"</th><th>"the page says"</th><th>"the console shows"</th><th>"status"</th><th></th></tr></thead>
+                            <thead><tr><th>"page"</th><th>"step"</th><th>"type"</th><th>"the page says"</th><th>"the console shows"</th><th>"state"</th><th></th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                     }
@@ -354,11 +363,11 @@ fn DefectsView() -> impl IntoView {
 
 fn defect_row(defect: Defect, message: RwSignal<String>) -> impl IntoView {
     let history = format!("#/history?page={}", percent_encode(&defect.page));
-    let status = if defect.known { "known" } else { "new" };
+    let status = defect.state.clone();
     let body = serde_json::json!({
         "page": defect.page, "kind": defect.kind, "step": defect.step, "documented": defect.documented,
     });
-    let mark = (!defect.known).then(|| {
+    let mark = (defect.state == "new").then(|| {
         view! {
             <button class="mark-known" on:click=move |_| {
                 act("/v1/results/defects/known".into(), body.clone(), message, "Marked as known.", "Not marked")
@@ -372,7 +381,7 @@ fn defect_row(defect: Defect, message: RwSignal<String>) -> impl IntoView {
             <td>{defect.kind.clone()}</td>
             <td>{defect.documented.clone()}</td>
             <td>{defect.observed.clone()}</td>
-            <td>{status}</td>
+            <td>{status.clone()}</td>
             <td>{mark}</td>
         </tr>
     }

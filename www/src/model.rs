@@ -48,6 +48,7 @@ pub struct KindCount {
     pub kind: String,
     pub new: i64,
     pub known: i64,
+    pub fixed: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -85,7 +86,10 @@ pub struct Defect {
     pub documented: String,
     pub observed: String,
     pub run_id: String,
-    pub known: bool,
+    pub product: Option<String>,
+    pub tree: String,
+    /// `new`, `known` or `fixed`.
+    pub state: String,
 }
 
 /// `passed` of `pages` as a percentage with one decimal, `–` when there are no pages.
@@ -101,8 +105,12 @@ pub fn pass_rate(passed: i64, pages: i64) -> String {
 pub struct DefectFilter {
     /// A defect kind (`renamed_label`), or every kind.
     pub kind: Option<String>,
-    /// `Some(true)`: known only; `Some(false)`: new only.
-    pub known: Option<bool>,
+    /// A product (`vpc`), or every product.
+    pub product: Option<String>,
+    /// A documentation tree, or every tree.
+    pub tree: Option<String>,
+    /// `new`, `known` or `fixed`, or every state.
+    pub state: Option<String>,
     /// Words the page, the step or either label must contain (any case).
     pub search: String,
 }
@@ -111,7 +119,9 @@ impl DefectFilter {
     pub fn keeps(&self, defect: &Defect) -> bool {
         let search = self.search.trim().to_lowercase();
         self.kind.as_ref().is_none_or(|k| *k == defect.kind)
-            && self.known.is_none_or(|k| k == defect.known)
+            && self.product.as_ref().is_none_or(|p| Some(p) == defect.product.as_ref())
+            && self.tree.as_ref().is_none_or(|t| *t == defect.tree)
+            && self.state.as_ref().is_none_or(|s| *s == defect.state)
             && (search.is_empty()
                 || [&defect.page, &defect.step, &defect.documented, &defect.observed]
                     .iter()
@@ -176,7 +186,7 @@ pub fn percent_encode(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn defect(kind: &str, known: bool, documented: &str) -> Defect {
+    fn defect(kind: &str, state: &str, documented: &str) -> Defect {
         Defect {
             page: "docs/vpc/create-vpc.md".into(),
             step: "7".into(),
@@ -185,7 +195,9 @@ mod tests {
             documented: documented.into(),
             observed: "Confirm".into(),
             run_id: "r1".into(),
-            known,
+            product: Some("vpc".into()),
+            tree: "vpc-guide".into(),
+            state: state.into(),
         }
     }
 
@@ -197,18 +209,28 @@ mod tests {
 
     #[test]
     fn the_defect_filter_keeps_what_it_names() {
-        let renamed = defect("renamed_label", false, "OK");
-        let moved = defect("moved_control", true, "Instances");
+        let renamed = defect("renamed_label", "new", "OK");
+        let moved = defect("moved_control", "known", "Instances");
         let by_kind = DefectFilter {
             kind: Some("renamed_label".into()),
             ..DefectFilter::default()
         };
         assert!(by_kind.keeps(&renamed) && !by_kind.keeps(&moved));
         let known = DefectFilter {
-            known: Some(true),
+            state: Some("known".into()),
             ..DefectFilter::default()
         };
         assert!(!known.keeps(&renamed) && known.keeps(&moved));
+        let elsewhere = DefectFilter {
+            product: Some("ecs".into()),
+            ..DefectFilter::default()
+        };
+        assert!(!elsewhere.keeps(&renamed));
+        let tree = DefectFilter {
+            tree: Some("vpc-guide".into()),
+            ..DefectFilter::default()
+        };
+        assert!(tree.keeps(&renamed));
         let search = DefectFilter {
             search: "INSTANCES".into(),
             ..DefectFilter::default()

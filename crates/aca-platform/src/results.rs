@@ -196,11 +196,12 @@ impl Results {
         })
     }
 
-    /// The defects of each page's latest run, each said to be new or known.
+    /// The defects of each page's latest run, each said to be new or known, then those an earlier
+    /// run found and the latest run (which reached a verdict on the page) no longer does: fixed.
     pub fn current_defects(&self) -> Result<Vec<CurrentDefect>, PlatformError> {
-        let rows = self.db.transaction(|s| {
-            s.query(
-                "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, \
+        let (current, fixed) = self.db.transaction(|s| {
+            let current = s.query(
+                "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, r.product, r.tree, \
                  CASE WHEN k.page IS NULL THEN 0 ELSE 1 END \
                  FROM defects d JOIN runs r ON r.id = d.run_id \
                  LEFT JOIN known_defects k ON k.page = d.page AND k.kind = d.kind AND k.step = d.step \
@@ -208,22 +209,52 @@ impl Results {
                  WHERE r.started_ms = (SELECT max(r2.started_ms) FROM runs r2 WHERE r2.page = r.page) \
                  ORDER BY d.page, d.ordinal",
                 &[],
-            )
+            )?;
+            let fixed = s.query(
+                "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, r.product, r.tree, 0 \
+                 FROM defects d JOIN runs r ON r.id = d.run_id \
+                 JOIN runs l ON l.page = r.page \
+                   AND l.started_ms = (SELECT max(r2.started_ms) FROM runs r2 WHERE r2.page = r.page) \
+                 WHERE r.started_ms < l.started_ms AND l.verdict IN ('pass', 'doc_defect') \
+                 AND NOT EXISTS (SELECT 1 FROM defects d2 WHERE d2.run_id = l.id AND d2.kind = d.kind \
+                   AND d2.step = d.step AND d2.documented = d.documented) \
+                 ORDER BY d.page, r.started_ms DESC, d.ordinal",
+                &[],
+            )?;
+            Ok((current, fixed))
         })?;
-        Ok(rows
-            .iter()
-            .map(|r| CurrentDefect {
-                page: r.text(0),
-                step: r.text(1),
-                kind: r.text(2),
-                confidence: r.text(3),
-                documented: r.text(4),
-                observed: r.text(5),
-                run_id: r.text(6),
-                known: r.int(7) == 1,
-            })
-            .collect())
+        let defect = |r: &crate::db::Row, state: DefectState| CurrentDefect {
+            page: r.text(0),
+            step: r.text(1),
+            kind: r.text(2),
+            confidence: r.text(3),
+            documented: r.text(4),
+            observed: r.text(5),
+            run_id: r.text(6),
+            product: r.opt_text(7),
+            tree: r.text(8),
+            state: if state == DefectState::New && r.int(9) == 1 {
+                DefectState::Known
+            } else {
+                state
+            },
+        };
+        let mut defects: Vec<CurrentDefect> = current.iter().map(|r| defect(r, DefectState::New)).collect();
+        let mut seen = std::collections::HashSet::new();
+        for row in &fixed {
+            let gone = defect(row, DefectState::Fixed);
+            if seen.insert((
+                gone.page.clone(),
+                gone.kind.clone(),
+                gone.step.clone(),
+                gone.documented.clone(),
+            )) {
+                defects.push(gone);
+            }
+        }
+        Ok(defects)
     }
+
     /// The latest run of each page, of one tree or all, by page.
     pub fn latest(&self, tree: Option<&str>) -> Result<Vec<RunRow>, PlatformError> {
         let (filter, params): (&str, Vec<Value>) = match tree {
@@ -301,7 +332,7 @@ pub struct DayCount {
     pub runs: i64,
 }
 
-/// A defect of a page's latest run.
+/// A defect of a page's latest run, or one it no longer has.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct CurrentDefect {
     pub page: String,
@@ -310,9 +341,23 @@ pub struct CurrentDefect {
     pub confidence: String,
     pub documented: String,
     pub observed: String,
+    /// The run that found it (for a fixed one, the last run that did).
     pub run_id: String,
-    /// Marked as known by a person.
-    pub known: bool,
+    pub product: Option<String>,
+    pub tree: String,
+    pub state: DefectState,
+}
+
+/// Where a defect stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefectState {
+    /// In the page's latest run, not marked as known.
+    New,
+    /// In the page's latest run, marked as known by a person.
+    Known,
+    /// Found by an earlier run, gone from the latest, which reached a verdict on the page.
+    Fixed,
 }
 
 const RUN_COLUMNS: &str = "SELECT r.id, r.job_id, r.attempt, r.tree, r.page, r.title, r.product, r.verdict, \

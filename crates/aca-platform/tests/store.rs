@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use aca_core::Report;
 use aca_platform::queue::{Finished, JobState};
+use aca_platform::results::DefectState;
 use aca_platform::{Db, DbUrl, NewJob, PlatformError, Queue, Results, RunRecord};
 
 const T0: i64 = 1_796_545_404_000;
@@ -183,8 +184,15 @@ fn exercise(url: &DbUrl) {
 
     let latest = results.latest(None).unwrap();
     assert_eq!(
-        latest.iter().map(|r| (r.page.as_str(), r.verdict.as_str())).collect::<Vec<_>>(),
-        vec![("a.md", "doc_defect"), ("c.md", "environment_failure"), ("urgent.md", "pass")]
+        latest
+            .iter()
+            .map(|r| (r.page.as_str(), r.verdict.as_str()))
+            .collect::<Vec<_>>(),
+        vec![
+            ("a.md", "doc_defect"),
+            ("c.md", "environment_failure"),
+            ("urgent.md", "pass")
+        ]
     );
     assert_eq!(results.latest(Some("ecs")).unwrap().len(), 1);
     let days = results.runs_per_day(0).unwrap();
@@ -209,9 +217,29 @@ fn exercise(url: &DbUrl) {
 
     let defects = results.current_defects().unwrap();
     assert_eq!(defects.len(), 1);
-    assert!(!defects[0].known);
+    assert_eq!(defects[0].state, DefectState::New);
     results.mark_known("a.md", "renamed_label", "2", "OK", "ann").unwrap();
-    assert!(results.current_defects().unwrap()[0].known);
+    assert_eq!(results.current_defects().unwrap()[0].state, DefectState::Known);
+
+    // The page runs again without the defect: it is fixed, and said to be.
+    let mut later = report("a.md", "pass", &[]);
+    later.started_at = "2026-12-08T00:00:00Z".into();
+    results.record(&RunRecord::new("vpc", later)).unwrap();
+    let defects = results.current_defects().unwrap();
+    assert_eq!(defects.len(), 1, "{defects:?}");
+    assert_eq!(
+        (defects[0].state, defects[0].documented.as_str()),
+        (DefectState::Fixed, "OK")
+    );
+    // A run that reached no verdict on the page fixes nothing.
+    let mut found = report("d.md", "doc_defect", &[("3", "Create", "Create Now")]);
+    found.started_at = "2026-12-08T00:00:00Z".into();
+    results.record(&RunRecord::new("vpc", found)).unwrap();
+    let mut broken = report("d.md", "environment_failure", &[]);
+    broken.started_at = "2026-12-09T00:00:00Z".into();
+    results.record(&RunRecord::new("vpc", broken)).unwrap();
+    let defects = results.current_defects().unwrap();
+    assert!(defects.iter().all(|d| d.page != "d.md"), "{defects:?}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! - `GET /v1/results/runs?tree=&limit=`, `GET /v1/results/runs/{id}` (the whole report),
 //!   `GET /v1/results/runs/{id}/files/{path}` (its HTML and marked screenshots),
 //!   `GET /v1/results/history?page=` (a page's runs in order), `GET /v1/results/defects` (each page's
-//!   latest defects, new or known), `POST /v1/results/defects/known`.
+//!   latest defects, new or known, and those fixed since), `POST /v1/results/defects/known`.
 //! - `GET /v1/results/overview?days=`: runs per day, pass rates by product and by tree, defects by
 //!   kind (new and known), flaky pages; `GET /v1/results/export/junit?tree=` and
 //!   `/v1/results/export/csv?tree=`: each page's latest run for CI systems;
@@ -22,6 +22,7 @@
 use std::sync::Arc;
 
 use aca_platform::queue::JobState;
+use aca_platform::results::DefectState;
 use aca_platform::schedule::Schedules;
 use aca_platform::{NewJob, PlatformError, Queue, Results, Schedule, now_ms};
 use aca_service::refuse;
@@ -337,13 +338,13 @@ async fn overview(State(platform): Shared, Query(query): Query<OverviewQuery>) -
         blocking(move || {
             let latest = results.latest(None)?;
             let defects = results.current_defects()?;
-            let mut kinds: std::collections::BTreeMap<&str, (i64, i64)> = std::collections::BTreeMap::new();
+            let mut kinds: std::collections::BTreeMap<&str, (i64, i64, i64)> = std::collections::BTreeMap::new();
             for defect in &defects {
                 let counts = kinds.entry(defect.kind.as_str()).or_default();
-                if defect.known {
-                    counts.1 += 1;
-                } else {
-                    counts.0 += 1;
+                match defect.state {
+                    DefectState::New => counts.0 += 1,
+                    DefectState::Known => counts.1 += 1,
+                    DefectState::Fixed => counts.2 += 1,
                 }
             }
             Ok(serde_json::json!({
@@ -353,7 +354,9 @@ async fn overview(State(platform): Shared, Query(query): Query<OverviewQuery>) -
                 "by_tree": grouped(&latest, |r| r.tree.as_str()),
                 "defects_by_kind": kinds
                     .iter()
-                    .map(|(kind, (new, known))| serde_json::json!({"kind": kind, "new": new, "known": known}))
+                    .map(|(kind, (new, known, fixed))| {
+                        serde_json::json!({"kind": kind, "new": new, "known": known, "fixed": fixed})
+                    })
                     .collect::<Vec<_>>(),
                 "flaky": results.flaky_pages()?,
             }))

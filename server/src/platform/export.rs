@@ -1,7 +1,7 @@
 //! The latest run of each page as a CI system reads it: JUnit XML (a test case per page: a defect is
 //! a failure, the environment's or the agent's failure an error, an undecided run skipped) and CSV.
 
-use aca_platform::results::{CurrentDefect, RunRow};
+use aca_platform::results::{CurrentDefect, DefectState, RunRow};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 /// One `<testsuite>` per documentation tree, its pages as test cases.
@@ -30,7 +30,7 @@ pub fn junit(runs: &[RunRow], defects: &[CurrentDefect]) -> Result<String, Strin
                     failed.set_message(run.summary.as_str()).set_type(verdict);
                     let found: Vec<String> = defects
                         .iter()
-                        .filter(|d| d.run_id == run.id)
+                        .filter(|d| d.run_id == run.id && d.state != DefectState::Fixed)
                         .map(|d| {
                             format!(
                                 "step {}: {} — the page says \"{}\", the console shows \"{}\"{}",
@@ -38,7 +38,7 @@ pub fn junit(runs: &[RunRow], defects: &[CurrentDefect]) -> Result<String, Strin
                                 d.kind,
                                 d.documented,
                                 d.observed,
-                                if d.known { " (known)" } else { "" }
+                                if d.state == DefectState::Known { " (known)" } else { "" }
                             )
                         })
                         .collect();
