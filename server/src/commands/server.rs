@@ -102,6 +102,7 @@ struct ServeArgs {
         long,
         value_name = "URL",
         env = "ACA_DB",
+        hide_env_values = true,
         default_value = "sqlite:out/server/results.db"
     )]
     db: DbUrl,

@@ -63,7 +63,7 @@ pub struct VerifyArgs {
     retries: u8,
     /// Also record every run in this results database (sqlite:FILE or postgres://…), as
     /// `aca server` does.
-    #[arg(long, value_name = "URL", env = "ACA_DB")]
+    #[arg(long, value_name = "URL", env = "ACA_DB", hide_env_values = true)]
     db: Option<DbUrl>,
     /// The documentation tree the runs are recorded under (default: the folders given).
     #[arg(long, requires = "db")]
