@@ -36,6 +36,30 @@ fn report(page: &str, verdict: &str, defects: &[(&str, &str, &str, &str)], at: &
     .unwrap()
 }
 
+/// Types `token` into the sign-in form and sends it.
+async fn sign_in(page: &Page, token: &str) {
+    wait_for(page, "#user-token").await;
+    page.evaluate(format!(
+        "{{ const input = document.querySelector('#user-token'); input.value = '{token}'; \
+         input.dispatchEvent(new Event('input')); document.querySelector('#sign-in').requestSubmit(); }}"
+    ))
+    .await
+    .unwrap();
+}
+
+/// The text of `selector` once it says something.
+async fn message(page: &Page, selector: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let said = text(page, selector).await.unwrap_or_default();
+        if !said.is_empty() {
+            return said;
+        }
+        assert!(Instant::now() < deadline, "{selector} said nothing");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Writes the runs the dashboard is checked against; returns the job a re-run is asked for.
 fn fill(db: &Arc<Db>) -> String {
     let results = Results::new(db.clone());
@@ -279,19 +303,62 @@ async fn the_dashboard_shows_what_the_database_holds_and_reruns_a_page() {
     );
     screenshot(&page, &dir.path().join("defects.png")).await;
 
-    // The runs, and a re-run asked with the admin token.
+    // The runs: a re-run is refused to nobody, the admin token cannot sign in, a user can.
     page.evaluate("location.hash = '#/runs'").await.unwrap();
     let rerun = format!("#rerun-{job}");
     wait_for(&page, &rerun).await;
     assert_eq!(count(&page, "tr.run").await, results.runs(None, 1000).unwrap().len());
-    page.evaluate(format!(
-        "const token = document.querySelector('#admin-token'); token.value = '{TOKEN}'; \
-         token.dispatchEvent(new Event('change')); document.querySelector('{rerun}').click()"
-    ))
-    .await
-    .unwrap();
+    page.evaluate(format!("document.querySelector('{rerun}').click()"))
+        .await
+        .unwrap();
+    let refused = message(&page, "#runs-message").await;
+    assert!(refused.starts_with("Not queued: HTTP 401"), "{refused}");
+    sign_in(&page, TOKEN).await;
+    let refused = message(&page, "#session-message").await;
+    assert!(refused.contains("does not sign in"), "{refused}");
+
+    let made: serde_json::Value = reqwest::Client::new()
+        .post(format!("{base}/admin/users"))
+        .bearer_auth(TOKEN)
+        .json(&serde_json::json!({"name": "dana", "accounts": []}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user_token = made["token"].as_str().unwrap().to_owned();
+    sign_in(&page, &user_token).await;
+    assert_eq!(wait_for(&page, "#signed-in").await, "Signed in as dana");
+    // Neither token is anywhere the page's scripts can read; the session cookie is HttpOnly.
+    let readable: String = page
+        .evaluate(
+            "JSON.stringify([document.cookie, Object.entries(sessionStorage), Object.entries(localStorage),              document.documentElement.outerHTML])",
+        )
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    assert!(!readable.contains(&user_token) && !readable.contains(TOKEN) && !readable.contains("aca_s_"));
+    let cookies = page.get_cookies().await.unwrap();
+    let session = cookies
+        .iter()
+        .find(|c| c.name == "aca_session")
+        .expect("a session cookie");
+    assert!(session.http_only, "{session:?}");
+    assert_eq!(
+        session.same_site,
+        Some(chromiumoxide::cdp::browser_protocol::network::CookieSameSite::Strict)
+    );
+    page.evaluate(format!("document.querySelector('{rerun}').click()"))
+        .await
+        .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
-    while text(&page, "#runs-message").await.unwrap_or_default().is_empty() {
+    while text(&page, "#runs-message")
+        .await
+        .unwrap_or_default()
+        .starts_with("Not queued")
+    {
         assert!(Instant::now() < deadline, "the re-run got no answer");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -245,7 +245,7 @@ fn queued_pages_are_run_and_answered_for(db: &str) {
     let (status, _) = server.send(reqwest::Method::POST, "/v1/jobs", body.clone(), None);
     assert_eq!(status, 401, "queueing needs the admin token");
     let (status, _) = server.send(reqwest::Method::POST, "/v1/jobs", body.clone(), Some("wrong"));
-    assert_eq!(status, 403);
+    assert_eq!(status, 401);
     let (status, submitted) = server.send(reqwest::Method::POST, "/v1/jobs", body, Some(TOKEN));
     assert_eq!(status, 201, "{submitted}");
     assert_eq!(submitted["ids"].as_array().unwrap().len(), 2);
@@ -384,6 +384,84 @@ fn jobs_are_cancelled_schedules_kept_and_bad_requests_refused() {
     assert_eq!(status, 200);
     let (status, _) = server.send(reqwest::Method::DELETE, "/v1/schedules/vpc", json!({}), Some(TOKEN));
     assert_eq!(status, 404);
+
+    users_rerun_and_sign_in_but_only_the_admin_queues(&server, id);
+}
+
+/// A user's token re-runs but does not queue; the dashboard's sign-in gives a user (never the
+/// admin) a session cookie that signs only requests saying they come from the dashboard.
+fn users_rerun_and_sign_in_but_only_the_admin_queues(server: &Server, job: &str) {
+    let (status, made) = server.send(
+        reqwest::Method::POST,
+        "/admin/users",
+        json!({"name": "dana", "accounts": []}),
+        Some(TOKEN),
+    );
+    assert_eq!(status, 201, "{made}");
+    let user = made["token"].as_str().unwrap();
+    let rerun = format!("/v1/jobs/{job}/rerun");
+    let (status, refused) = server.send(
+        reqwest::Method::POST,
+        "/v1/jobs",
+        json!({"tree": "vpc", "sources": ["docs"]}),
+        Some(user),
+    );
+    assert_eq!(
+        (status, refused["Code"].as_str()),
+        (403, Some("AdminOnly")),
+        "{refused}"
+    );
+    let (status, _) = server.send(reqwest::Method::POST, &rerun, json!({}), Some(user));
+    assert_eq!(status, 200);
+
+    let (status, refused) = server.send(reqwest::Method::POST, "/v1/session", json!({"token": TOKEN}), None);
+    assert_eq!((status, refused["Code"].as_str()), (403, Some("AdminCannotSignIn")));
+    let (status, _) = server.send(reqwest::Method::POST, "/v1/session", json!({"token": "aca_u_0"}), None);
+    assert_eq!(status, 401);
+    let signed = server
+        .client
+        .post(format!("{}/v1/session", server.url))
+        .json(&json!({"token": user}))
+        .send()
+        .unwrap();
+    assert_eq!(signed.status(), 200);
+    let set_cookie = signed.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(
+        set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict") && !set_cookie.contains(user),
+        "{set_cookie}"
+    );
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    let with_cookie = |method: reqwest::Method, path: &str, from_dashboard: bool| {
+        let mut request = server
+            .client
+            .request(method, format!("{}{path}", server.url))
+            .header("cookie", &cookie)
+            .json(&json!({}));
+        if from_dashboard {
+            request = request.header("x-requested-with", "aca-dashboard");
+        }
+        let response = request.send().unwrap();
+        let status = response.status().as_u16();
+        (status, response.json::<Value>().unwrap_or(Value::Null))
+    };
+    let (status, who) = with_cookie(reqwest::Method::GET, "/v1/session", false);
+    assert_eq!((status, who["user"].as_str()), (200, Some("dana")));
+    let (status, refused) = with_cookie(reqwest::Method::POST, &rerun, false);
+    assert_eq!(
+        (status, refused["Code"].as_str()),
+        (403, Some("Forbidden.NotFromDashboard")),
+        "a page of another site cannot re-run with the cookie"
+    );
+    let (status, _) = with_cookie(reqwest::Method::POST, &rerun, true);
+    assert_eq!(status, 200);
+    let (status, _) = with_cookie(reqwest::Method::PUT, "/v1/schedules/vpc", true);
+    assert_eq!(status, 403, "a signed-in user is not the admin");
+    let (status, _) = with_cookie(reqwest::Method::DELETE, "/v1/session", true);
+    assert_eq!(status, 200);
+    let (status, _) = with_cookie(reqwest::Method::GET, "/v1/session", false);
+    assert_eq!(status, 401, "signing out ends the session on the server");
+    let (status, _) = with_cookie(reqwest::Method::POST, &rerun, true);
+    assert_eq!(status, 401);
 }
 
 #[test]

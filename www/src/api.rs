@@ -1,5 +1,7 @@
-//! The platform API from the page that `aca server` serves: same origin, JSON; the admin token (for
-//! re-runs and marking defects as known) is kept in the tab's session storage only.
+//! The platform API from the page that `aca server` serves: same origin, JSON. The page never keeps a
+//! token: a user signs in once (`POST /v1/session`) and the server answers with a session cookie
+//! the page's scripts cannot read; every request says it comes from the dashboard, which the server
+//! asks of requests its cookie signs.
 
 use js_sys::Promise;
 use serde::de::DeserializeOwned;
@@ -12,8 +14,6 @@ extern "C" {
     fn global_fetch(request: &web_sys::Request) -> Promise;
 }
 
-const TOKEN_KEY: &str = "aca-admin-token";
-
 fn describe(value: &JsValue) -> String {
     value
         .as_string()
@@ -24,12 +24,11 @@ fn describe(value: &JsValue) -> String {
 async fn send(method: &str, path: &str, body: Option<&str>) -> Result<String, String> {
     let init = web_sys::RequestInit::new();
     init.set_method(method);
+    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
     let headers = web_sys::Headers::new().map_err(|e| describe(&e))?;
-    if let Some(token) = token() {
-        headers
-            .set("Authorization", &format!("Bearer {token}"))
-            .map_err(|e| describe(&e))?;
-    }
+    headers
+        .set("X-Requested-With", "aca-dashboard")
+        .map_err(|e| describe(&e))?;
     if let Some(body) = body {
         headers
             .set("Content-Type", "application/json")
@@ -68,16 +67,25 @@ pub async fn post(path: &str, body: &serde_json::Value) -> Result<String, String
     send("POST", path, Some(&body.to_string())).await
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
+/// `DELETE path`; the answer's text.
+pub async fn delete(path: &str) -> Result<String, String> {
+    send("DELETE", path, None).await
 }
 
-pub fn token() -> Option<String> {
-    storage()?.get_item(TOKEN_KEY).ok()?.filter(|t| !t.is_empty())
+#[derive(serde::Deserialize)]
+struct SessionAnswer {
+    user: String,
 }
 
-pub fn set_token(token: &str) {
-    if let Some(storage) = storage() {
-        let _ = storage.set_item(TOKEN_KEY, token);
-    }
+/// Who is signed in, if anyone.
+pub async fn signed_in() -> Option<String> {
+    get::<SessionAnswer>("/v1/session").await.ok().map(|s| s.user)
+}
+
+/// Shows a user's token to the server once; the user it signs in.
+pub async fn sign_in(token: &str) -> Result<String, String> {
+    let text = post("/v1/session", &serde_json::json!({ "token": token })).await?;
+    serde_json::from_str::<SessionAnswer>(&text)
+        .map(|s| s.user)
+        .map_err(|e| format!("the sign-in answered something unexpected: {e}"))
 }

@@ -25,7 +25,6 @@ pub fn Dashboard() -> impl IntoView {
         let _ = window.add_event_listener_with_callback("hashchange", follow.as_ref().unchecked_ref());
     }
     follow.forget();
-    let token = RwSignal::new(api::token().unwrap_or_default());
     let link = move |href: &'static str, label: &'static str, is: fn(&Route) -> bool| {
         view! { <a href=href class=move || if is(&route.get()) { "current" } else { "" }>{label}</a> }
     };
@@ -35,19 +34,7 @@ pub fn Dashboard() -> impl IntoView {
             {link("#/", "Overview", |r| *r == Route::Overview)}
             {link("#/runs", "Runs", |r| *r == Route::Runs)}
             {link("#/defects", "Defects", |r| *r == Route::Defects)}
-            <label class="token">
-                "Admin token "
-                <input
-                    id="admin-token"
-                    type="password"
-                    prop:value=move || token.get()
-                    on:change=move |ev| {
-                        let value = event_target_value(&ev);
-                        api::set_token(&value);
-                        token.set(value);
-                    }
-                />
-            </label>
+            <SignIn />
         </header>
         <main>
             {move || match route.get() {
@@ -58,6 +45,65 @@ pub fn Dashboard() -> impl IntoView {
                 Route::Run { id } => view! { <RunView id /> }.into_any(),
             }}
         </main>
+    }
+}
+
+/// Who is signed in, with a form to sign in (a user's token, sent once and never kept by the page)
+/// or out.
+#[component]
+fn SignIn() -> impl IntoView {
+    let user = RwSignal::new(None::<String>);
+    let token = RwSignal::new(String::new());
+    let message = RwSignal::new(String::new());
+    spawn_local(async move { user.set(api::signed_in().await) });
+    let sign_in = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        let given = token.get_untracked();
+        token.set(String::new());
+        spawn_local(async move {
+            match api::sign_in(given.trim()).await {
+                Ok(name) => {
+                    message.set(String::new());
+                    user.set(Some(name));
+                }
+                Err(why) => message.set(format!("Not signed in: {why}")),
+            }
+        });
+    };
+    let sign_out = move |_| {
+        spawn_local(async move {
+            match api::delete("/v1/session").await {
+                Ok(_) => user.set(None),
+                Err(why) => message.set(format!("Not signed out: {why}")),
+            }
+        });
+    };
+    view! {
+        <div class="session">
+            {move || match user.get() {
+                Some(name) => view! {
+                    <span id="signed-in">"Signed in as " <strong>{name}</strong></span>
+                    " "
+                    <button id="sign-out" on:click=sign_out>"Sign out"</button>
+                }
+                .into_any(),
+                None => view! {
+                    <form id="sign-in" on:submit=sign_in>
+                        <input
+                            id="user-token"
+                            type="password"
+                            autocomplete="off"
+                            placeholder="Your user token"
+                            prop:value=move || token.get()
+                            on:input=move |ev| token.set(event_target_value(&ev))
+                        />
+                        <button type="submit">"Sign in"</button>
+                    </form>
+                }
+                .into_any(),
+            }}
+            <span class="message" id="session-message">{move || message.get()}</span>
+        </div>
     }
 }
 

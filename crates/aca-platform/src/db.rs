@@ -210,11 +210,11 @@ impl std::fmt::Debug for Db {
 impl Db {
     /// Opens the database and brings its schema up to date.
     pub fn open(url: &DbUrl) -> Result<Self, PlatformError> {
-        if let DbUrl::Sqlite(path) = url {
-            if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(folder)
-                    .map_err(|e| PlatformError::Config(format!("cannot create {}: {e}", folder.display())))?;
-            }
+        if let DbUrl::Sqlite(path) = url
+            && let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(folder)
+                .map_err(|e| PlatformError::Config(format!("cannot create {}: {e}", folder.display())))?;
         }
         let mut connection = connect(url)?;
         migrate(&mut connection)?;

@@ -1,6 +1,7 @@
 //! The platform service's storage: one database (SQLite by default, PostgreSQL for teams) that
 //! holds the job queue ([`queue`]), every run with its step verdicts, defects and costs
-//! ([`results`]), and when each documentation tree is verified again ([`schedule`]).
+//! ([`results`]), when each documentation tree is verified again ([`schedule`]), and who is signed
+//! in to the dashboard ([`sessions`]).
 //!
 //! Everything here is synchronous and short: the service calls it from blocking tasks. A job's run is
 //! recorded in the same transaction that finishes the job, so a restart at any point neither loses
@@ -10,11 +11,13 @@ pub mod db;
 pub mod queue;
 pub mod results;
 pub mod schedule;
+pub mod sessions;
 
 pub use db::{Db, DbUrl};
 pub use queue::{Job, JobState, NewJob, Queue};
 pub use results::{Results, RunRecord};
 pub use schedule::{Schedule, Schedules};
+pub use sessions::{Session, Sessions};
 
 /// What can go wrong with the platform's storage.
 #[derive(Debug, thiserror::Error)]

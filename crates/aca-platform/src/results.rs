@@ -82,6 +82,11 @@ pub struct Results {
     db: Arc<Db>,
 }
 
+/// When the page of the run `r` was last run by a run that said something of it: neither the
+/// environment nor the agent stopped it.
+const LATEST_INFORMATIVE: &str = "(SELECT max(r2.started_ms) FROM runs r2 WHERE r2.page = r.page \
+     AND r2.verdict NOT IN ('environment_failure', 'agent_failure'))";
+
 impl Results {
     pub fn new(db: Arc<Db>) -> Self {
         Self { db }
@@ -196,29 +201,34 @@ impl Results {
         })
     }
 
-    /// The defects of each page's latest run, each said to be new or known, then those an earlier
-    /// run found and the latest run (which reached a verdict on the page) no longer does: fixed.
+    /// The defects of each page's latest run that said something of the page, each said to be new or
+    /// known, then those an earlier run found and that run (when it reached a verdict) no longer
+    /// does: fixed. A run the environment or the agent broke says nothing of the page, so a page
+    /// keeps its defects through such runs.
     pub fn current_defects(&self) -> Result<Vec<CurrentDefect>, PlatformError> {
         let (current, fixed) = self.db.transaction(|s| {
             let current = s.query(
-                "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, r.product, r.tree, \
+                &format!(
+                    "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, r.product, r.tree, \
                  CASE WHEN k.page IS NULL THEN 0 ELSE 1 END \
                  FROM defects d JOIN runs r ON r.id = d.run_id \
                  LEFT JOIN known_defects k ON k.page = d.page AND k.kind = d.kind AND k.step = d.step \
                    AND k.documented = d.documented \
-                 WHERE r.started_ms = (SELECT max(r2.started_ms) FROM runs r2 WHERE r2.page = r.page) \
-                 ORDER BY d.page, d.ordinal",
+                 WHERE r.started_ms = {LATEST_INFORMATIVE} \
+                 ORDER BY d.page, d.ordinal"
+                ),
                 &[],
             )?;
             let fixed = s.query(
-                "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, r.product, r.tree, 0 \
+                &format!(
+                    "SELECT d.page, d.step, d.kind, d.confidence, d.documented, d.observed, d.run_id, r.product, r.tree, 0 \
                  FROM defects d JOIN runs r ON r.id = d.run_id \
-                 JOIN runs l ON l.page = r.page \
-                   AND l.started_ms = (SELECT max(r2.started_ms) FROM runs r2 WHERE r2.page = r.page) \
+                 JOIN runs l ON l.page = r.page AND l.started_ms = {LATEST_INFORMATIVE} \
                  WHERE r.started_ms < l.started_ms AND l.verdict IN ('pass', 'doc_defect') \
                  AND NOT EXISTS (SELECT 1 FROM defects d2 WHERE d2.run_id = l.id AND d2.kind = d.kind \
                    AND d2.step = d.step AND d2.documented = d.documented) \
-                 ORDER BY d.page, r.started_ms DESC, d.ordinal",
+                 ORDER BY d.page, r.started_ms DESC, d.ordinal"
+                ),
                 &[],
             )?;
             Ok((current, fixed))

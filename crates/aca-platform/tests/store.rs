@@ -200,7 +200,7 @@ fn exercise(url: &DbUrl) {
     assert!(days.iter().all(|d| d.day_ms == 1_796_515_200_000), "{days:?}");
 
     // The same text passing once and failing once is flaky; a changed text is drift, not flakiness.
-    let mut run = |digest: &str, verdict: &str, at: &str| {
+    let run = |digest: &str, verdict: &str, at: &str| {
         let mut report = report("flaky.md", verdict, &[]);
         report.started_at = at.into();
         let mut record = RunRecord::new("vpc", report);
@@ -231,7 +231,7 @@ fn exercise(url: &DbUrl) {
         (defects[0].state, defects[0].documented.as_str()),
         (DefectState::Fixed, "OK")
     );
-    // A run that reached no verdict on the page fixes nothing.
+    // A run the environment broke neither fixes a page's defects nor hides them.
     let mut found = report("d.md", "doc_defect", &[("3", "Create", "Create Now")]);
     found.started_at = "2026-12-08T00:00:00Z".into();
     results.record(&RunRecord::new("vpc", found)).unwrap();
@@ -239,7 +239,19 @@ fn exercise(url: &DbUrl) {
     broken.started_at = "2026-12-09T00:00:00Z".into();
     results.record(&RunRecord::new("vpc", broken)).unwrap();
     let defects = results.current_defects().unwrap();
-    assert!(defects.iter().all(|d| d.page != "d.md"), "{defects:?}");
+    let of_d: Vec<_> = defects.iter().filter(|d| d.page == "d.md").collect();
+    assert_eq!(of_d.len(), 1, "{defects:?}");
+    assert_eq!(
+        (of_d[0].state, of_d[0].documented.as_str()),
+        (DefectState::New, "Create")
+    );
+
+    // Sessions: kept as digests, found until they end, on both databases.
+    let sessions = aca_platform::Sessions::new(db.clone());
+    let id = sessions.open("dana", T0, 60_000).unwrap();
+    assert_eq!(sessions.find(&id, T0 + 1).unwrap().unwrap().user, "dana");
+    assert_eq!(sessions.find(&id, T0 + 60_000).unwrap(), None);
+    assert!(sessions.close(&id).unwrap());
 }
 
 #[test]

@@ -15,17 +15,21 @@ use crate::Companion;
 use crate::error::refuse;
 pub use crate::users::Caller;
 
+/// The token of an `Authorization: Bearer` header, if the request has one.
+pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
 impl FromRequestParts<Arc<Companion>> for Caller {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, companion: &Arc<Companion>) -> Result<Self, Self::Rejection> {
-        let token = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .unwrap_or_default();
+        let token = bearer_token(&parts.headers).unwrap_or_default();
         if token.is_empty() {
             return Err(refuse(
                 StatusCode::UNAUTHORIZED,

@@ -34,7 +34,7 @@ use axum::Router;
 use axum::routing::{get, post};
 use tokio::sync::Mutex;
 
-pub use auth::Caller;
+pub use auth::{Caller, bearer_token};
 pub use error::refuse;
 pub use users::{User, Users};
 
@@ -57,10 +57,24 @@ pub trait AccountKeys: Send + Sync {
     fn access(&self, account_id: &str) -> Option<AccountAccess>;
 }
 
+/// No accounts at all: a server that only makes users and knows them (the platform's dashboard
+/// users), without running in any account.
+#[derive(Debug, Default)]
+pub struct NoAccounts;
+
+impl AccountKeys for NoAccounts {
+    fn access(&self, _account_id: &str) -> Option<AccountAccess> {
+        None
+    }
+}
+
+/// The users of a server, read by every API that takes their tokens.
+pub type SharedUsers = Arc<std::sync::RwLock<Users>>;
+
 /// The service's state.
 pub struct Companion {
     accounts: Arc<dyn AccountKeys>,
-    users: std::sync::RwLock<Users>,
+    users: SharedUsers,
     runs: Mutex<runs::Runs>,
     /// The judge channel's two judges, when the server is given them.
     judges: std::sync::OnceLock<aca_reward::Judges>,
@@ -76,10 +90,15 @@ impl Companion {
     pub fn with_users(accounts: Arc<dyn AccountKeys>, users: Users) -> Arc<Self> {
         Arc::new(Self {
             accounts,
-            users: std::sync::RwLock::new(users),
+            users: Arc::new(std::sync::RwLock::new(users)),
             runs: Mutex::new(runs::Runs::default()),
             judges: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The users this service knows, shared with whatever else the server serves under their tokens.
+    pub fn users(&self) -> SharedUsers {
+        self.users.clone()
     }
 
     /// Gives the reward service its two judges, for runs no audit event decides; once only.
@@ -110,12 +129,20 @@ impl Companion {
 pub fn routes(companion: Arc<Companion>) -> Router {
     Router::new()
         .route("/v1/openapi.json", get(openapi::document))
-        .route("/v1/me", get(auth::me))
         .route("/v1/runs", post(runs::start))
         .route("/v1/runs/{id}/requests", post(runs::request))
         .route("/v1/runs/{id}/reward", post(runs::reward))
         .route("/v1/runs/{id}", axum::routing::delete(runs::finish))
         .route("/v1/reward", post(reward::decide))
+        .with_state(companion.clone())
+        .merge(user_routes(companion))
+}
+
+/// Only the routes about users (`/v1/me`, `/admin/users`): for a server that knows users but
+/// serves no accounts.
+pub fn user_routes(companion: Arc<Companion>) -> Router {
+    Router::new()
+        .route("/v1/me", get(auth::me))
         .route("/admin/users", get(auth::list_users).post(auth::create_user))
         .with_state(companion)
 }

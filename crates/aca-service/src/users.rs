@@ -197,6 +197,11 @@ impl Users {
         }
     }
 
+    /// Whether an admin token was given: without one, nothing needs the admin.
+    pub fn has_admin(&self) -> bool {
+        self.admin.is_some()
+    }
+
     pub fn list(&self) -> Vec<User> {
         self.users.values().map(|(_, u)| u.clone()).collect()
     }

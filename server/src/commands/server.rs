@@ -1,5 +1,6 @@
-//! `aca server`: the companion server for real accounts (the one `aca console` serves beside the
-//! emulator, for the accounts of a file), and the making of its users.
+//! `aca server`: the platform service (queue, workers, schedules, results, dashboard), the
+//! companion server for real accounts (the one `aca console` serves beside the emulator, for the
+//! accounts of a file), and the making of its users.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -32,12 +33,16 @@ use crate::verify::target::ConsoleTarget;
 /// runs it held; one that died leaves them to the others when its claim runs out. Nothing is
 /// counted twice.
 ///
-/// Platform API (reading is open; changing needs the admin token as `Authorization: Bearer`):
+/// Platform API (reading is open; queueing, cancelling and schedules need the admin token as
+/// `Authorization: Bearer`; re-runs and marking defects as known need a user's token, or a dashboard
+/// session):
 ///   POST /v1/jobs {"tree", "sources": [folder | page | sitemap URL], "priority"?, "max_attempts"?}
 ///   GET /v1/jobs?state=queued|running|done|failed|cancelled   GET|DELETE /v1/jobs/{id}
 ///   GET /v1/results/runs?tree=   GET /v1/results/runs/{id}   GET /v1/results/history?page=
 ///   GET /v1/results/defects   POST /v1/results/defects/known {"page", "kind", "step", "documented"}
+///   POST /v1/jobs/{id}/rerun   GET /v1/results/export/junit|csv?tree=
 ///   GET /v1/schedules   PUT|DELETE /v1/schedules/{tree} {"cron": "0 3 * * *", "sources": [...]}
+///   POST|GET|DELETE /v1/session {"token"}   (the dashboard's sign-in: a user's token for a cookie)
 ///   GET /metrics   (queue depth, runs by verdict, durations, tokens, cost)
 ///
 /// Companion API (--accounts): users have their own tokens and run in the accounts assigned to
@@ -52,7 +57,10 @@ use crate::verify::target::ConsoleTarget;
 ///   credentials = "keys/docs-qa.json"        # {"accessKeyId": …, "accessKeySecret": …}
 ///   # endpoint_override = "http://127.0.0.1:8080"   # every API at one address
 ///
-/// Users (names, token digests, their accounts) are kept in --users, so a restart keeps them.
+/// Users (names, token digests, their accounts) are kept in --users, so a restart keeps them; the
+/// admin makes them with `aca server users create`, with or without --accounts. A user signs in to
+/// the dashboard with their token and gets a cookie its scripts cannot read; the admin token cannot
+/// sign in there, so it never reaches a browser.
 /// Resources a page needs are not provisioned in these accounts: prepare them beforehand.
 ///
 /// Examples:
@@ -92,8 +100,9 @@ struct ServeArgs {
     /// The SQLite file the users are kept in (created readable by its owner only).
     #[arg(long, default_value = "out/server/users.db")]
     users: PathBuf,
-    /// Token for the admin API (making users, queueing and cancelling jobs, schedules, marking
-    /// defects as known); without it nothing can be changed through the API.
+    /// Token for the admin API (making users, queueing and cancelling jobs, schedules); without it
+    /// nothing but re-runs and marking defects as known can be asked. It never signs in to the
+    /// dashboard: users do, with their own tokens.
     #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
     /// The results database: the job queue, every run and its defects, the schedules
@@ -166,7 +175,31 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let (queue, prefix) = (queue.clone(), format!("{name}/"));
         blocking(move || queue.recover(Some(&prefix), now_ms())).await?
     };
-    let platform = Platform::new(queue.clone(), args.admin_token.as_deref(), args.attempts);
+    if let Some(folder) = args.users.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+    }
+    let users = Users::open(&args.users, args.admin_token.as_deref()).map_err(|e| anyhow!(e))?;
+    let known = users.list().len();
+    let judges = match &args.run.judges {
+        Some(path) => Some(aca_service::judges::load(path).map_err(|e| anyhow!(e))?),
+        None => None,
+    };
+    let (companion, companion_line) = match args.accounts.as_deref() {
+        Some(list) => {
+            let accounts = FileAccounts::load(list).map_err(|e| anyhow!(e))?;
+            let companion = aca_service::Companion::with_users(accounts.clone(), users);
+            if let Some(judges) = &judges {
+                companion.set_judges(judges.clone()).map_err(|e| anyhow!(e))?;
+            }
+            let line = format!("accounts {} ({})", accounts.ids().join(", "), list.display());
+            (companion, line)
+        }
+        None => (
+            aca_service::Companion::with_users(Arc::new(aca_service::NoAccounts), users),
+            "off (no --accounts)".to_owned(),
+        ),
+    };
+    let platform = Platform::new(queue.clone(), companion.users(), args.attempts);
 
     let mut app = platform::api::routes(platform.clone());
     let www = args.www.clone().unwrap_or_else(platform::dashboard::default_dir);
@@ -177,32 +210,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         Err(why) => format!("off: {why}"),
     };
-    let mut companion_line = "off (no --accounts)".to_owned();
-    let judges = match &args.run.judges {
-        Some(path) => Some(aca_service::judges::load(path).map_err(|e| anyhow!(e))?),
-        None => None,
-    };
-    if let Some(list) = args.accounts.as_deref() {
-        let accounts = FileAccounts::load(list).map_err(|e| anyhow!(e))?;
-        if let Some(folder) = args.users.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
-        }
-        let users = Users::open(&args.users, args.admin_token.as_deref()).map_err(|e| anyhow!(e))?;
-        let known = users.list().len();
-        let companion = aca_service::Companion::with_users(accounts.clone(), users);
-        if let Some(judges) = &args.run.judges {
-            companion
-                .set_judges(aca_service::judges::load(judges).map_err(|e| anyhow!(e))?)
-                .map_err(|e| anyhow!(e))?;
-        }
-        companion_line = format!(
-            "accounts {} ({}), {known} users kept in {}",
-            accounts.ids().join(", "),
-            list.display(),
-            args.users.display()
-        );
-        app = app.merge(aca_service::routes(companion));
-    }
+    app = app.merge(if args.accounts.is_some() {
+        aca_service::routes(companion)
+    } else {
+        aca_service::user_routes(companion)
+    });
 
     #[cfg(feature = "kubernetes")]
     let kubernetes = match &args.kubernetes {
@@ -252,6 +264,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         println!("  resumed:   {taken_back} job(s) {name} held when it stopped are queued again");
     }
     println!("  companion: {companion_line}");
+    println!("  users:     {known} kept in {}", args.users.display());
     println!("  dashboard: {}", dashboard_line.replace("{url}", &url));
     println!(
         "  judges:    {}",

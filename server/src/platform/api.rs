@@ -15,26 +15,29 @@
 //!   `DELETE /v1/schedules/{tree}`.
 //! - `GET /metrics`: queue depth, runs by verdict, run durations, tokens and cost (Prometheus text).
 //!
-//! Reading is open to whoever reaches the server; queueing, cancelling, scheduling and marking
-//! defects as known need the admin token (`Authorization: Bearer …`). Errors are
-//! `{"Code": …, "Message": …}`.
+//! - `POST /v1/session` `{"token"}`, `GET /v1/session`, `DELETE /v1/session`: the dashboard's sign-in
+//!   (see [`super::auth`]).
+//!
+//! Reading is open to whoever reaches the server. Queueing, cancelling and scheduling need the admin
+//! token; re-running and marking defects as known need a user (their token, or the dashboard's
+//! session). Errors are `{"Code": …, "Message": …}`.
 
 use std::sync::Arc;
 
 use aca_platform::queue::JobState;
 use aca_platform::results::DefectState;
 use aca_platform::schedule::Schedules;
-use aca_platform::{NewJob, PlatformError, Queue, Results, Schedule, now_ms};
-use aca_service::refuse;
+use aca_platform::{NewJob, PlatformError, Queue, Results, Schedule, Sessions, now_ms};
+use aca_service::{SharedUsers, refuse};
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use serde::Deserialize;
-use subtle::ConstantTimeEq as _;
 
+use super::auth::{self, Admin, Signed};
 use super::{blocking, sources};
 
 /// What the platform API serves from.
@@ -42,8 +45,10 @@ pub struct Platform {
     pub queue: Queue,
     pub results: Results,
     pub schedules: Schedules,
-    /// Digest of the admin token; without one nothing can be queued through the API.
-    admin_token: Option<[u8; 32]>,
+    /// Who holds the admin token and the users' tokens (shared with the companion API).
+    pub users: SharedUsers,
+    /// The dashboard's signed-in users.
+    pub sessions: Sessions,
     /// Attempts a job gets unless the request says otherwise.
     pub default_attempts: i64,
     /// Durations of the runs this server's workers finished.
@@ -51,13 +56,14 @@ pub struct Platform {
 }
 
 impl Platform {
-    pub fn new(queue: Queue, admin_token: Option<&str>, default_attempts: i64) -> Arc<Self> {
+    pub fn new(queue: Queue, users: SharedUsers, default_attempts: i64) -> Arc<Self> {
         let db = queue.db().clone();
         Arc::new(Self {
             results: Results::new(db.clone()),
-            schedules: Schedules::new(db),
+            schedules: Schedules::new(db.clone()),
+            sessions: Sessions::new(db),
             queue,
-            admin_token: admin_token.map(digest),
+            users,
             default_attempts,
             durations: Histogram::new(exponential_buckets(1.0, 2.0, 12)),
         })
@@ -88,11 +94,6 @@ impl Platform {
     }
 }
 
-fn digest(token: &str) -> [u8; 32] {
-    use sha2::Digest as _;
-    sha2::Sha256::digest(token.as_bytes()).into()
-}
-
 pub fn routes(platform: Arc<Platform>) -> Router {
     Router::new()
         .route("/v1/jobs", post(submit).get(list_jobs))
@@ -109,41 +110,17 @@ pub fn routes(platform: Arc<Platform>) -> Router {
         .route("/v1/jobs/{id}/rerun", post(rerun))
         .route("/v1/schedules", get(list_schedules))
         .route("/v1/schedules/{tree}", put(save_schedule).delete(remove_schedule))
+        .route(
+            "/v1/session",
+            post(auth::sign_in).get(auth::current).delete(auth::sign_out),
+        )
         .route("/metrics", get(metrics))
         .with_state(platform)
 }
 
 type Shared = State<Arc<Platform>>;
 
-/// The admin token's holder, or the refusal to send.
-fn authorised(platform: &Platform, headers: &HeaderMap) -> Result<(), Response> {
-    let Some(expected) = &platform.admin_token else {
-        return Err(refuse(
-            StatusCode::FORBIDDEN,
-            "Forbidden.NoAdminToken",
-            "this server was started without --admin-token: nothing can be changed through its API",
-        ));
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    match given {
-        None => Err(refuse(
-            StatusCode::UNAUTHORIZED,
-            "Unauthorized",
-            "no token: send Authorization: Bearer <the admin token>",
-        )),
-        Some(token) if bool::from(digest(token).ct_eq(expected)) => Ok(()),
-        Some(_) => Err(refuse(
-            StatusCode::FORBIDDEN,
-            "Forbidden",
-            "the token is not the admin token",
-        )),
-    }
-}
-
-fn failure(e: PlatformError) -> Response {
+pub(super) fn failure(e: PlatformError) -> Response {
     let (status, code) = match &e {
         PlatformError::NotFound(_) => (StatusCode::NOT_FOUND, "NotFound"),
         PlatformError::Config(_) => (StatusCode::BAD_REQUEST, "InvalidParameter"),
@@ -170,10 +147,7 @@ struct SubmitRequest {
     max_attempts: Option<i64>,
 }
 
-async fn submit(State(platform): Shared, headers: HeaderMap, Json(request): Json<SubmitRequest>) -> Response {
-    if let Err(refused) = authorised(&platform, &headers) {
-        return refused;
-    }
+async fn submit(State(platform): Shared, _: Admin, Json(request): Json<SubmitRequest>) -> Response {
     if request.tree.trim().is_empty() || request.sources.is_empty() {
         return refuse(
             StatusCode::BAD_REQUEST,
@@ -209,10 +183,7 @@ async fn job(State(platform): Shared, Path(id): Path<String>) -> Response {
     answer(blocking(move || queue.get(&id)).await)
 }
 
-async fn cancel(State(platform): Shared, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Err(refused) = authorised(&platform, &headers) {
-        return refused;
-    }
+async fn cancel(State(platform): Shared, _: Admin, Path(id): Path<String>) -> Response {
     let queue = platform.queue.clone();
     answer(
         blocking(move || {
@@ -391,10 +362,7 @@ async fn export_csv(State(platform): Shared, Query(query): Query<ListQuery>) -> 
 }
 
 /// Queues a job's page again, under its tree and priority.
-async fn rerun(State(platform): Shared, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Err(refused) = authorised(&platform, &headers) {
-        return refused;
-    }
+async fn rerun(State(platform): Shared, _: Signed, Path(id): Path<String>) -> Response {
     let queue = platform.queue.clone();
     let attempts = platform.default_attempts;
     answer(
@@ -420,10 +388,7 @@ struct KnownRequest {
     documented: String,
 }
 
-async fn mark_known(State(platform): Shared, headers: HeaderMap, Json(request): Json<KnownRequest>) -> Response {
-    if let Err(refused) = authorised(&platform, &headers) {
-        return refused;
-    }
+async fn mark_known(State(platform): Shared, signed: Signed, Json(request): Json<KnownRequest>) -> Response {
     let results = platform.results.clone();
     answer(
         blocking(move || {
@@ -432,7 +397,7 @@ async fn mark_known(State(platform): Shared, headers: HeaderMap, Json(request): 
                 &request.kind,
                 &request.step,
                 &request.documented,
-                "the admin",
+                signed.name(),
             )?;
             Ok(serde_json::json!({ "known": true }))
         })
@@ -455,13 +420,10 @@ struct ScheduleRequest {
 
 async fn save_schedule(
     State(platform): Shared,
-    headers: HeaderMap,
+    _: Admin,
     Path(tree): Path<String>,
     Json(request): Json<ScheduleRequest>,
 ) -> Response {
-    if let Err(refused) = authorised(&platform, &headers) {
-        return refused;
-    }
     let schedules = platform.schedules.clone();
     let schedule = Schedule {
         tree,
@@ -473,10 +435,7 @@ async fn save_schedule(
     answer(blocking(move || schedules.save(&schedule, now_ms())).await)
 }
 
-async fn remove_schedule(State(platform): Shared, headers: HeaderMap, Path(tree): Path<String>) -> Response {
-    if let Err(refused) = authorised(&platform, &headers) {
-        return refused;
-    }
+async fn remove_schedule(State(platform): Shared, _: Admin, Path(tree): Path<String>) -> Response {
     let schedules = platform.schedules.clone();
     answer(
         blocking(move || {

@@ -1,9 +1,11 @@
 //! The platform service's moving parts: workers that run queued pages ([`workers`]), pages run as
 //! Kubernetes Jobs instead of in-process ([`kubernetes`]), the documentation trees pages come from
-//! ([`sources`]), and the HTTP API a platform team and its CI use ([`api`]). The storage (queue,
-//! results, schedules) is `aca-platform`.
+//! ([`sources`]), the HTTP API a platform team and its CI use ([`api`]), who may change things
+//! through it ([`auth`]), and the dashboard's files ([`dashboard`]). The storage (queue, results,
+//! schedules, sessions) is `aca-platform`.
 
 pub mod api;
+pub mod auth;
 pub mod dashboard;
 pub mod export;
 #[cfg(feature = "kubernetes")]
