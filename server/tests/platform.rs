@@ -592,3 +592,64 @@ fn a_results_database_that_goes_away_mid_run_gets_the_run_when_it_is_back() {
     let (results, _) = results(&postgres.url());
     assert_eq!(results.runs(None, 10).unwrap().len(), 1);
 }
+
+/// Two servers on one PostgreSQL: a tree's schedule comes due, its pages are queued once, both
+/// servers' workers take from the one queue, and each page is run and recorded once.
+#[test]
+fn two_servers_on_one_postgres_share_a_scheduled_tree_and_run_each_page_once() {
+    let postgres = postgres::Postgres::start();
+    let db = postgres.url();
+    let dir = tempfile::tempdir().unwrap();
+    let pages = [
+        "vpc/create-vpc",
+        "vpc/modify-vpc",
+        "vpc/create-vswitch",
+        "vpc/delete-vpc",
+    ];
+    let docs = docs(dir.path(), &pages);
+    let node_a = Server::start(dir.path(), &db, &["--workers", "1", "--name", "node-a"]);
+    let node_b = Server::start(dir.path(), &db, &["--workers", "1", "--name", "node-b"]);
+    let (status, saved) = node_a.send(
+        reqwest::Method::PUT,
+        "/v1/schedules/vpc-guide",
+        json!({"cron": "0 3 * * *", "sources": [docs.to_str().unwrap()]}),
+        Some(TOKEN),
+    );
+    assert_eq!(status, 200, "{saved}");
+    // 03:00 comes: the schedule is due now.
+    let handle = Arc::new(Db::open(&db.parse::<DbUrl>().unwrap()).unwrap());
+    handle
+        .transaction(|sql| sql.execute("UPDATE schedules SET next_ms = 0 WHERE tree = 'vpc-guide'", &[]))
+        .unwrap();
+
+    let jobs = node_b.wait_for_jobs(Duration::from_secs(300));
+    assert_eq!(jobs.len(), pages.len(), "{jobs:#?}");
+    assert!(
+        jobs.iter()
+            .all(|j| j["state"] == "done" && j["attempts"] == 1 && j["tree"] == "vpc-guide"),
+        "{jobs:#?}"
+    );
+    let servers: std::collections::BTreeSet<&str> = jobs
+        .iter()
+        .filter_map(|j| j["worker"].as_str())
+        .map(|w| w.split('/').next().unwrap())
+        .collect();
+    assert_eq!(
+        servers.into_iter().collect::<Vec<_>>(),
+        ["node-a", "node-b"],
+        "both servers take from the one queue: {jobs:#?}"
+    );
+    let (results, _) = results(&db);
+    let runs = results.runs(Some("vpc-guide"), 100).unwrap();
+    assert_eq!(runs.len(), pages.len(), "{runs:#?}");
+    let mut ran: Vec<_> = runs.iter().map(|r| r.job_id.clone().unwrap()).collect();
+    ran.sort();
+    ran.dedup();
+    assert_eq!(ran.len(), pages.len(), "each job's run is recorded once");
+    assert!(runs.iter().all(|r| r.verdict == "pass"), "{runs:#?}");
+    let (_, schedules) = node_a.get("/v1/schedules");
+    assert!(
+        schedules[0]["next_ms"].as_i64().unwrap() > aca_platform::now_ms(),
+        "the schedule moved on to its next time: {schedules}"
+    );
+}

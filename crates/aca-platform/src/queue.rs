@@ -80,6 +80,7 @@ pub struct Job {
     /// Runs recorded so far.
     pub attempts: i64,
     pub max_attempts: i64,
+    /// The worker holding it while it runs; once it has ended, the one that ran its last attempt.
     pub worker: Option<String>,
     pub submitted_ms: i64,
     pub started_ms: Option<i64>,
@@ -288,8 +289,8 @@ impl Queue {
                 ),
             };
             sql.execute(
-                "UPDATE jobs SET state = $2, attempts = $3, worker = NULL, lease_until_ms = NULL, \
-                 not_before_ms = $4, finished_ms = $5, cause = $6 WHERE id = $1",
+                "UPDATE jobs SET state = $2, attempts = $3, lease_until_ms = NULL, \
+                 worker = CASE WHEN $2 = 'queued' THEN NULL ELSE worker END, not_before_ms = $4, finished_ms = $5, cause = $6 WHERE id = $1",
                 &[
                     job_id.into(),
                     state.as_str().into(),
@@ -307,7 +308,7 @@ impl Queue {
     pub fn fail(&self, claimed: &Claimed, cause: &str, now_ms: i64) -> Result<(), PlatformError> {
         self.db.transaction(|sql| {
             sql.execute(
-                "UPDATE jobs SET state = 'failed', worker = NULL, lease_until_ms = NULL, finished_ms = $2, cause = $3 \
+                "UPDATE jobs SET state = 'failed', lease_until_ms = NULL, finished_ms = $2, cause = $3 \
                  WHERE id = $1 AND state = 'running'",
                 &[claimed.job.id.as_str().into(), now_ms.into(), cause.into()],
             )?;
