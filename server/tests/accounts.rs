@@ -26,6 +26,18 @@ async fn aca(pool: &Path, args: &[&str]) -> Output {
         .expect("aca runs")
 }
 
+/// Adds an account of the emulator at `url` to the pool, under each name.
+async fn add_emulator_accounts(pool: &Path, url: &str, names: &[&str]) {
+    for name in names {
+        let added = aca(
+            pool,
+            &["add", "--emulator", url, "--admin-token", "test-admin", "--name", name],
+        )
+        .await;
+        assert!(added.status.success(), "{}", text(&added));
+    }
+}
+
 fn ram() -> &'static str {
     aca_console::products::by_code("ram").unwrap().version
 }
@@ -175,20 +187,7 @@ async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
     let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let pool_path = dir.path().join("pool.db");
-    let added = aca(
-        &pool_path,
-        &[
-            "add",
-            "--emulator",
-            &emulator.url,
-            "--admin-token",
-            "test-admin",
-            "--name",
-            "qa",
-        ],
-    )
-    .await;
-    assert!(added.status.success(), "{}", text(&added));
+    add_emulator_accounts(&pool_path, &emulator.url, &["qa"]).await;
     let out = dir.path().join("out");
     let verify = |out: std::path::PathBuf| {
         let pool_path = pool_path.clone();
@@ -226,4 +225,87 @@ async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
     let refused = verify(dir.path().join("out2")).await;
     assert_eq!(refused.status.code(), Some(2), "{}", common::show(&refused));
     assert!(text(&refused).contains("no account of the pool"), "{}", text(&refused));
+}
+
+/// `aca server --pool`: two workers each lease an account of the pool for a page, and both
+/// accounts come back free and clean.
+#[tokio::test]
+async fn a_server_runs_queued_pages_in_leased_pool_accounts() {
+    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pool_path = dir.path().join("pool.db");
+    add_emulator_accounts(&pool_path, &emulator.url, &["qa-1", "qa-2"]).await;
+    let docs = dir.path().join("docs/vpc");
+    std::fs::create_dir_all(&docs).unwrap();
+    for slug in ["delete-vswitch", "create-vpc"] {
+        for file in [format!("{slug}.md"), format!("{slug}.task.toml")] {
+            std::fs::copy(common::corpus("vpc").join(&file), docs.join(&file)).unwrap();
+        }
+    }
+    let db = format!("sqlite:{}", dir.path().join("results.db").display());
+    let (mut server, url) = common::start_service(
+        dir.path(),
+        &[
+            "server",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--workers",
+            "2",
+            "--admin-token",
+            "server-admin",
+            "--pool",
+            pool_path.to_str().unwrap(),
+            "--pool-admin-token",
+            "test-admin",
+            "--no-screenshots",
+        ],
+        &[],
+        "aca server ready at ",
+    );
+    let client = reqwest::Client::new();
+    let submitted = client
+        .post(format!("{url}/v1/jobs"))
+        .bearer_auth("server-admin")
+        .json(&serde_json::json!({"tree": "vpc", "sources": [dir.path().join("docs").to_str().unwrap()]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), 201);
+    let deadline = std::time::Instant::now() + Duration::from_secs(300);
+    let jobs = loop {
+        let jobs: Vec<serde_json::Value> = client
+            .get(format!("{url}/v1/jobs"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if jobs.len() == 2 && jobs.iter().all(|j| j["state"] != "queued" && j["state"] != "running") {
+            break jobs;
+        }
+        assert!(std::time::Instant::now() < deadline, "the jobs did not end: {jobs:#?}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(jobs.iter().all(|j| j["state"] == "done"), "{jobs:#?}");
+    let results = aca_platform::Results::new(std::sync::Arc::new(
+        aca_platform::Db::open(&db.parse().unwrap()).unwrap(),
+    ));
+    let runs = results.runs(Some("vpc"), 10).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert!(runs.iter().all(|r| r.verdict == "pass"), "{runs:#?}");
+    for run in &runs {
+        let report = results.report(&run.id).unwrap();
+        assert_eq!(report.console.url, emulator.url, "the page ran in a pool account");
+    }
+    let pool = AccountPool::open(&pool_path, Duration::from_secs(60)).unwrap();
+    for status in pool.list().unwrap() {
+        assert_eq!(status.state, aca_provision::pool::AccountState::Free, "{status:?}");
+        let left = emulator.console.snapshot_account(&status.account.id).unwrap().resources;
+        assert!(left.is_empty(), "the run's resources are gone: {left:#?}");
+    }
 }

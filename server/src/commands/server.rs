@@ -26,7 +26,8 @@ use crate::verify::target::ConsoleTarget;
 ///
 /// Jobs (pages of a folder, a list of URLs or a sitemap) are queued through the API, by priority;
 /// --workers of them run at once, each in its own sandbox (its own headless Chromium and a fresh
-/// account of the console the run options name, the bundled emulator by default), or each as a
+/// account of the console the run options name, the bundled emulator by default, or an account
+/// leased from --pool), or each as a
 /// Kubernetes Job (--kubernetes). A run ending in environment_failure is tried again with its cause
 /// kept. Every run, step verdict, defect, token and cost goes to --db: SQLite by default, PostgreSQL
 /// for several servers sharing one queue. A server restarted under the same --name takes back the
@@ -115,8 +116,21 @@ struct ServeArgs {
         default_value = "sqlite:out/server/results.db"
     )]
     db: DbUrl,
+    /// Run each page in an account leased from this pool (`aca accounts add --emulator …`) instead
+    /// of a fresh account of the bundled console; the account is cleaned after the page, or
+    /// quarantined when it cannot be. A page that finds every account leased ends in
+    /// environment_failure and is tried again later.
+    #[arg(long, value_name = "FILE", conflicts_with = "console", requires = "pool_admin_token")]
+    pool: Option<PathBuf>,
+    /// The pool's emulator admin token, to read each leased account's console logon.
+    #[arg(long, env = "ACA_POOL_ADMIN_TOKEN", hide_env_values = true)]
+    pool_admin_token: Option<String>,
+    /// How long a pool lease holds before the account comes back by itself.
+    #[arg(long, default_value_t = 3600, requires = "pool")]
+    pool_lease_timeout_s: u64,
     /// Pages this server verifies at once, each in its own sandbox (its own Chromium and a fresh
-    /// account); 0 serves the API only and leaves the queue to other servers' workers.
+    /// account, or one of --pool); 0 serves the API only and leaves the queue to other servers'
+    /// workers.
     #[arg(long, default_value_t = 1)]
     workers: usize,
     /// This server's name among those sharing a database: its workers' claims carry it, and a
@@ -226,11 +240,16 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     #[cfg(not(feature = "kubernetes"))]
     let in_kubernetes = false;
     let target = if args.workers > 0 && !in_kubernetes {
-        let target = args.run.target().await?;
+        let target = match (&args.pool, &args.pool_admin_token) {
+            (Some(pool), Some(token)) => {
+                ConsoleTarget::pooled(pool, Duration::from_secs(args.pool_lease_timeout_s), token.clone())?
+            }
+            _ => args.run.target().await?,
+        };
         if args.workers > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
             bail!(
-                "--workers {} needs one isolated account per page: the bundled console; runs in one \
-                 --console account would read each other's audit events",
+                "--workers {} needs one isolated account per page: the bundled console or --pool; runs \
+                 in one --console account would read each other's audit events",
                 args.workers
             );
         }

@@ -111,12 +111,11 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
     let settings = args.run.settings(args.out.clone())?;
     let target = match &args.pool {
-        Some(pool) => ConsoleTarget::Pooled {
-            pool: aca_provision::pool::AccountPool::open(pool, Duration::from_secs(args.lease_timeout_s))
-                .with_context(|| format!("cannot open the account pool {}", pool.display()))?,
-            label: format!("the account pool {}", pool.display()),
-            admin_token: args.admin_token.clone().context("--pool needs --admin-token")?,
-        },
+        Some(pool) => ConsoleTarget::pooled(
+            pool,
+            Duration::from_secs(args.lease_timeout_s),
+            args.admin_token.clone().context("--pool needs --admin-token")?,
+        )?,
         None => args.run.target().await?,
     };
     eprintln!("console: {}", target.url());

@@ -81,6 +81,21 @@ impl ConsoleTarget {
         Ok(Self::Bundled { console, serving })
     }
 
+    /// The emulator accounts of the pool file `path`, each leased for one run at a time and read
+    /// through the emulator's admin API with `admin_token`.
+    pub fn pooled(
+        path: &std::path::Path,
+        lease_timeout: std::time::Duration,
+        admin_token: String,
+    ) -> anyhow::Result<Self> {
+        Ok(Self::Pooled {
+            pool: aca_provision::pool::AccountPool::open(path, lease_timeout)
+                .with_context(|| format!("cannot open the account pool {}", path.display()))?,
+            label: format!("the account pool {}", path.display()),
+            admin_token,
+        })
+    }
+
     /// How long the reward service waits for the audit log's delivery when nothing says otherwise:
     /// the bundled emulator's delivery delay is its own configuration, so a little more than it is
     /// enough; other consoles keep the reward service's default (minutes, for the real cloud).
