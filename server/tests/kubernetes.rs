@@ -1044,3 +1044,37 @@ mount_path = "/docs"
     );
     cancelled.unwrap();
 }
+
+#[tokio::test]
+async fn with_uploads_a_pod_is_told_where_to_send_its_files_with_a_token_for_its_attempt_only() {
+    let fake = Fake::start().await;
+    fake.plays(Script::Succeed {
+        log: log_with(&report("pass")),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let db =
+        std::sync::Arc::new(aca_platform::Db::open(&aca_platform::DbUrl::Sqlite(dir.path().join("r.db"))).unwrap());
+    let tokens = aca_platform::UploadTokens::open(&db).unwrap();
+    let runner = runner(&fake, template("")).with_uploads("http://10.0.0.7:8090/", tokens.clone());
+    within(runner.run(JOB_ID, 3, PAGE)).await.unwrap();
+    let env = fake.created()[0]["spec"]["template"]["spec"]["containers"][0]["env"].clone();
+    let value = |name: &str| {
+        env.as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == name)
+            .and_then(|v| v["value"].as_str())
+            .unwrap_or_else(|| panic!("{name} is not set: {env}"))
+            .to_owned()
+    };
+    assert_eq!(
+        value("ACA_UPLOAD_URL"),
+        format!("http://10.0.0.7:8090/v1/uploads/{JOB_ID}/3")
+    );
+    let token = value("ACA_UPLOAD_TOKEN");
+    assert!(tokens.check(JOB_ID, 3, &token));
+    assert!(
+        !tokens.check(JOB_ID, 2, &token),
+        "another attempt's files are not this pod's to send"
+    );
+}

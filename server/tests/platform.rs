@@ -653,3 +653,62 @@ fn two_servers_on_one_postgres_share_a_scheduled_tree_and_run_each_page_once() {
         "the schedule moved on to its next time: {schedules}"
     );
 }
+
+/// What a Kubernetes pod does with its run's files: `aca verify --upload-to` sends them to the
+/// server with its attempt's token, and the server keeps them for that attempt only.
+#[test]
+fn a_runner_sends_its_report_files_back_with_its_attempts_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = docs(dir.path(), &["vpc/create-vpc"]);
+    let db = format!("sqlite:{}", dir.path().join("results.db").display());
+    let server = Server::start(dir.path(), &db, &["--workers", "0"]);
+    let handle = Arc::new(Db::open(&db.parse::<DbUrl>().unwrap()).unwrap());
+    let tokens = aca_platform::UploadTokens::open(&handle).unwrap();
+    let upload_url = format!("{}/v1/uploads/job-e2e/1", server.url);
+
+    let refused = server
+        .client
+        .put(format!("{upload_url}/shots/x.png"))
+        .bearer_auth(tokens.token("job-e2e", 2))
+        .body("png")
+        .send()
+        .unwrap();
+    assert_eq!(refused.status(), 403, "another attempt's token");
+    let outside = server
+        .client
+        .put(format!("{upload_url}/..%2F..%2Fx.png"))
+        .bearer_auth(tokens.token("job-e2e", 1))
+        .body("png")
+        .send()
+        .unwrap();
+    assert!(
+        outside.status() == 400 || outside.status() == 404,
+        "{}",
+        outside.status()
+    );
+
+    let token = tokens.token("job-e2e", 1);
+    let out = without_caller_env(Command::new(ACA))
+        .args(["verify"])
+        .arg(docs.join("vpc/create-vpc.md"))
+        .args(["--out", "pod-out", "--report-stdout"])
+        .env("ACA_UPLOAD_URL", &upload_url)
+        .env("ACA_UPLOAD_TOKEN", &token)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+    let said = common::text(&out);
+    assert!(!said.contains(&token), "the token is never printed");
+    let staged = dir.path().join("reports/.uploads/job-e2e/1");
+    let shots: Vec<_> = std::fs::read_dir(staged.join("shots"))
+        .unwrap_or_else(|e| panic!("no screenshots came back ({e}): {said}"))
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(!shots.is_empty());
+    let sent = std::fs::read_dir(dir.path().join("pod-out/vpc-create-vpc/shots"))
+        .unwrap()
+        .count();
+    assert_eq!(shots.len(), sent, "every screenshot came back");
+    assert!(staged.join("report.json").is_file());
+}

@@ -331,7 +331,7 @@ async fn first_paint(
     let results = aca_platform::Results::new(db.clone());
     blocking(move || results.record_all(&records)).await?;
     let nobody = std::sync::Arc::new(std::sync::RwLock::new(aca_service::Users::new(None)));
-    let app = crate::platform::api::routes(crate::platform::api::Platform::new(Queue::new(db), nobody, 1))
+    let app = crate::platform::api::routes(crate::platform::api::Platform::new(Queue::new(db), nobody, None, 1))
         .merge(crate::platform::dashboard::routes(www).map_err(|e| anyhow::anyhow!(e))?);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let address = listener.local_addr()?;

@@ -17,6 +17,7 @@ use clap::{Args, Subcommand};
 use super::run_options::RunOptions;
 use crate::commands::console::{UsersCommand, create_user};
 use crate::platform::api::Platform;
+use crate::platform::uploads::Uploads;
 use crate::platform::workers::{Sandbox, Until, Workers};
 use crate::platform::{self, blocking};
 use crate::verify::target::ConsoleTarget;
@@ -157,6 +158,12 @@ struct ServeArgs {
     #[cfg(feature = "kubernetes")]
     #[arg(long, value_name = "TEMPLATE")]
     kubernetes: Option<PathBuf>,
+    /// The address runner pods reach this very server at (in Kubernetes, its pod's IP:
+    /// http://$(POD_IP):8090): each pod sends its run's screenshots back there, with a token good
+    /// for that run only. Without it only the report comes back, through the pod's log.
+    #[cfg(feature = "kubernetes")]
+    #[arg(long, value_name = "URL", requires = "kubernetes")]
+    runner_upload_url: Option<String>,
     /// The built dashboard served at / (default: ACA_WWW_DIR, then the build folder that
     /// scripts/build-www writes).
     #[arg(long, value_name = "DIR")]
@@ -213,7 +220,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             "off (no --accounts)".to_owned(),
         ),
     };
-    let platform = Platform::new(queue.clone(), companion.users(), args.attempts);
+    let tokens = {
+        let db = queue.db().clone();
+        blocking(move || aca_platform::UploadTokens::open(&db)).await?
+    };
+    let uploads = Uploads {
+        tokens: tokens.clone(),
+        out: args.out.clone(),
+    };
+    let platform = Platform::new(queue.clone(), companion.users(), Some(uploads), args.attempts);
 
     let mut app = platform::api::routes(platform.clone());
     let www = args.www.clone().unwrap_or_else(platform::dashboard::default_dir);
@@ -232,7 +247,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
     #[cfg(feature = "kubernetes")]
     let kubernetes = match &args.kubernetes {
-        Some(template) => Some(kubernetes_runner(template, &queue).await?),
+        Some(template) => {
+            let runner = kubernetes_runner(template, &queue).await?;
+            Some(match &args.runner_upload_url {
+                Some(url) => runner.with_uploads(url, tokens.clone()),
+                None => runner,
+            })
+        }
         None => None,
     };
     #[cfg(feature = "kubernetes")]

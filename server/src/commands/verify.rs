@@ -87,6 +87,13 @@ pub struct VerifyArgs {
     /// runner that collects it from a log (a Kubernetes Job's pod).
     #[arg(long)]
     report_stdout: bool,
+    /// Send each page's report files (its marked screenshots) to this `aca server` upload address
+    /// once the page is done: what a Kubernetes Job's pod is given, with --upload-token.
+    #[arg(long, value_name = "URL", env = "ACA_UPLOAD_URL", requires = "upload_token")]
+    upload_to: Option<String>,
+    /// The token of the upload address (good for that run only).
+    #[arg(long, env = "ACA_UPLOAD_TOKEN", hide_env_values = true)]
+    upload_token: Option<String>,
     /// For a local Markdown page with renamed labels, write OUT/<page>/fix.diff: the page's
     /// source with each label the console shows under another name rewritten, as a patch to review
     /// and apply.
@@ -184,6 +191,21 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             }
         })
         .await?;
+    if let (Some(url), Some(token)) = (&args.upload_to, &args.upload_token) {
+        let target = crate::platform::uploads::UploadTarget {
+            url: url.clone(),
+            token: token.clone(),
+        };
+        for (_, html) in ended.values() {
+            let Some(dir) = html.as_deref().and_then(std::path::Path::parent) else {
+                continue;
+            };
+            match crate::platform::uploads::send(&target, dir).await {
+                Ok(sent) => eprintln!("sent {sent} report file(s) of {} to the server", dir.display()),
+                Err(e) => eprintln!("the report files of {} were not sent: {e:#}", dir.display()),
+            }
+        }
+    }
     let mut rows: Vec<(String, Result<Report, String>)> = Vec::new();
     let mut last_html: Option<PathBuf> = None;
     for source in &sources {

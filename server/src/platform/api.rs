@@ -15,6 +15,8 @@
 //!   `DELETE /v1/schedules/{tree}`.
 //! - `GET /metrics`: queue depth, runs by verdict, run durations, tokens and cost (Prometheus text).
 //!
+//! - `PUT /v1/uploads/{job}/{attempt}/{path}`: a report file a run in a Kubernetes pod sends back,
+//!   with that attempt's own token (see [`super::uploads`]).
 //! - `POST /v1/session` `{"token"}`, `GET /v1/session`, `DELETE /v1/session`: the dashboard's sign-in
 //!   (see [`super::auth`]).
 //!
@@ -29,7 +31,7 @@ use aca_platform::results::DefectState;
 use aca_platform::schedule::Schedules;
 use aca_platform::{NewJob, PlatformError, Queue, Results, Schedule, Sessions, now_ms};
 use aca_service::{SharedUsers, refuse};
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
@@ -38,6 +40,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use serde::Deserialize;
 
 use super::auth::{self, Admin, Signed};
+use super::uploads::{self, Uploads};
 use super::{blocking, sources};
 
 /// What the platform API serves from.
@@ -49,6 +52,8 @@ pub struct Platform {
     pub users: SharedUsers,
     /// The dashboard's signed-in users.
     pub sessions: Sessions,
+    /// Report files runs in Kubernetes pods send back; `None`: this server takes none.
+    pub uploads: Option<Uploads>,
     /// Attempts a job gets unless the request says otherwise.
     pub default_attempts: i64,
     /// Durations of the runs this server's workers finished.
@@ -56,7 +61,7 @@ pub struct Platform {
 }
 
 impl Platform {
-    pub fn new(queue: Queue, users: SharedUsers, default_attempts: i64) -> Arc<Self> {
+    pub fn new(queue: Queue, users: SharedUsers, uploads: Option<Uploads>, default_attempts: i64) -> Arc<Self> {
         let db = queue.db().clone();
         Arc::new(Self {
             results: Results::new(db.clone()),
@@ -64,6 +69,7 @@ impl Platform {
             sessions: Sessions::new(db),
             queue,
             users,
+            uploads,
             default_attempts,
             durations: Histogram::new(exponential_buckets(1.0, 2.0, 12)),
         })
@@ -113,6 +119,10 @@ pub fn routes(platform: Arc<Platform>) -> Router {
         .route(
             "/v1/session",
             post(auth::sign_in).get(auth::current).delete(auth::sign_out),
+        )
+        .route(
+            "/v1/uploads/{job}/{attempt}/{*path}",
+            put(uploads::receive).layer(DefaultBodyLimit::max(uploads::MAX_FILE_BYTES)),
         )
         .route("/metrics", get(metrics))
         .with_state(platform)

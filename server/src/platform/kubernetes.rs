@@ -5,7 +5,8 @@
 //! created before instead of starting a second one. A run that ends without a report (the Job
 //! failed, ran past its deadline, its pod never started) is a [`RunFailure`] and its Job is deleted;
 //! a Job that produced a report is left to Kubernetes' TTL. Secrets reach the pod only by the name
-//! of the Secret whose keys become its environment.
+//! of the Secret whose keys become its environment; the one exception is the upload token of the
+//! attempt (good for sending that run's screenshots back to this server, and for nothing else).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 use aca_core::Report;
 use k8s_openapi::api::batch::v1::{Job, JobSpec};
 use k8s_openapi::api::core::v1::{
-    Capabilities, ConfigMapVolumeSource, Container, EmptyDirVolumeSource, EnvFromSource,
+    Capabilities, ConfigMapVolumeSource, Container, EmptyDirVolumeSource, EnvFromSource, EnvVar,
     PersistentVolumeClaimVolumeSource, Pod, PodSecurityContext, PodSpec, PodTemplateSpec, ResourceRequirements,
     SeccompProfile, SecretEnvSource, SecurityContext, Volume as PodVolume, VolumeMount,
 };
@@ -354,6 +355,9 @@ pub struct KubernetesRunner {
     template: JobTemplate,
     poll: Duration,
     deadline_grace: Duration,
+    /// Where pods send their report files back (this server, as pods reach it), and the tokens
+    /// they do it with.
+    uploads: Option<(String, aca_platform::UploadTokens)>,
 }
 
 impl KubernetesRunner {
@@ -365,7 +369,15 @@ impl KubernetesRunner {
             template,
             poll: Duration::from_secs(5),
             deadline_grace: Duration::from_secs(60),
+            uploads: None,
         })
+    }
+
+    /// Has each pod send its run's report files (the marked screenshots) to `server_url`
+    /// (`PUT /v1/uploads/…`), with a token for its attempt only.
+    pub fn with_uploads(mut self, server_url: &str, tokens: aca_platform::UploadTokens) -> Self {
+        self.uploads = Some((server_url.trim_end_matches('/').to_owned(), tokens));
+        self
     }
 
     /// How often a running Job is looked at.
@@ -610,7 +622,7 @@ impl KubernetesRunner {
                         labels: Some(labels),
                         ..ObjectMeta::default()
                     }),
-                    spec: Some(self.pod_spec(page)),
+                    spec: Some(self.pod_spec(page, job_id, attempt)),
                 },
                 ..JobSpec::default()
             }),
@@ -618,7 +630,7 @@ impl KubernetesRunner {
         }
     }
 
-    fn pod_spec(&self, page: &str) -> PodSpec {
+    fn pod_spec(&self, page: &str, job_id: &str, attempt: i64) -> PodSpec {
         let template = &self.template;
         let mut volumes = vec![PodVolume {
             name: SHM_VOLUME.to_owned(),
@@ -665,6 +677,20 @@ impl KubernetesRunner {
                 image: Some(template.image.clone()),
                 image_pull_policy: Some(template.image_pull_policy.as_str().to_owned()),
                 command: Some(command),
+                env: self.uploads.as_ref().map(|(server, tokens)| {
+                    vec![
+                        EnvVar {
+                            name: "ACA_UPLOAD_URL".to_owned(),
+                            value: Some(format!("{server}/v1/uploads/{job_id}/{attempt}")),
+                            ..EnvVar::default()
+                        },
+                        EnvVar {
+                            name: "ACA_UPLOAD_TOKEN".to_owned(),
+                            value: Some(tokens.token(job_id, attempt)),
+                            ..EnvVar::default()
+                        },
+                    ]
+                }),
                 env_from: Some(vec![EnvFromSource {
                     secret_ref: Some(SecretEnvSource {
                         name: template.env_secret.clone(),

@@ -1,7 +1,8 @@
 //! The platform service's moving parts: workers that run queued pages ([`workers`]), pages run as
 //! Kubernetes Jobs instead of in-process ([`kubernetes`]), the documentation trees pages come from
 //! ([`sources`]), the HTTP API a platform team and its CI use ([`api`]), who may change things
-//! through it ([`auth`]), and the dashboard's files ([`dashboard`]). The storage (queue, results,
+//! through it ([`auth`]), the report files runs in pods send back ([`uploads`]), and the
+//! dashboard's files ([`dashboard`]). The storage (queue, results,
 //! schedules, sessions) is `aca-platform`.
 
 pub mod api;
@@ -11,6 +12,7 @@ pub mod export;
 #[cfg(feature = "kubernetes")]
 pub mod kubernetes;
 pub mod sources;
+pub mod uploads;
 pub mod workers;
 
 use aca_platform::PlatformError;

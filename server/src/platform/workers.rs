@@ -238,6 +238,11 @@ impl Workers<'_> {
             }
             Err(e) => eprintln!("{label}: the report could not be written: {e:#}"),
         }
+        // A run in a pod sent its screenshots back ahead of its report.
+        let staged = super::uploads::staging(&self.settings.out, &job.id, claimed.attempt);
+        if let Err(e) = super::uploads::collect(&staged, &dir) {
+            eprintln!("{label}: the files the run sent back could not be kept: {e}");
+        }
         let mut record = RunRecord::new(job.tree.clone(), report.clone());
         record.page_digest = input.as_ref().map(|i| i.digest.clone());
         record.product = input
