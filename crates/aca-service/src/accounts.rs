@@ -10,7 +10,11 @@
 //! console = "https://home.console.aliyun.com"
 //! credentials = "keys/docs-qa.json"   # {"accessKeyId": …, "accessKeySecret": …}, mode 0600
 //! # endpoint_override = "http://127.0.0.1:8080"
+//! # browser_profile = "profiles/docs-qa"   # a Chromium profile logged on to the console once
 //! ```
+//!
+//! The browser profile is what a server's own workers need to run pages in the account
+//! (`--run-accounts`); the companion API, whose runs happen in the user's browser, does not.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,12 +43,17 @@ struct AccountEntry {
     credentials: PathBuf,
     #[serde(default)]
     endpoint_override: Option<String>,
+    /// Relative to the accounts file's folder.
+    #[serde(default)]
+    browser_profile: Option<PathBuf>,
 }
 
 /// The accounts of a file, read once at start.
 #[derive(Debug)]
 pub struct FileAccounts {
     by_id: BTreeMap<String, AccountAccess>,
+    /// The Chromium profile a person logged on to each account's console in, where the file names one.
+    profiles: BTreeMap<String, PathBuf>,
 }
 
 impl FileAccounts {
@@ -55,6 +64,7 @@ impl FileAccounts {
             toml::from_str(&text).map_err(|e| format!("{} is not an accounts file: {e}", path.display()))?;
         let folder = path.parent().unwrap_or(Path::new("."));
         let mut by_id = BTreeMap::new();
+        let mut profiles = BTreeMap::new();
         for entry in file.account {
             let what = format!("{}: account {}", path.display(), entry.id);
             if entry.id.trim().is_empty() || by_id.contains_key(&entry.id) {
@@ -71,6 +81,9 @@ impl FileAccounts {
                     .map_err(|e| format!("{what}: endpoint_override \"{}\" is not an http(s) URL", e.0))?,
                 None => Endpoints::real_cloud(),
             };
+            if let Some(profile) = &entry.browser_profile {
+                profiles.insert(entry.id.clone(), folder.join(profile));
+            }
             by_id.insert(
                 entry.id.clone(),
                 AccountAccess {
@@ -86,7 +99,12 @@ impl FileAccounts {
         if by_id.is_empty() {
             return Err(format!("{} lists no [[account]]", path.display()));
         }
-        Ok(Arc::new(Self { by_id }))
+        Ok(Arc::new(Self { by_id, profiles }))
+    }
+
+    /// The browser profile a person logged on to `account_id`'s console in, if the file names one.
+    pub fn browser_profile(&self, account_id: &str) -> Option<&Path> {
+        self.profiles.get(account_id).map(PathBuf::as_path)
     }
 
     /// The ids of the accounts, in order.

@@ -11,6 +11,7 @@ use aca_runner::RunnerConfig;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
+use crate::verify::account_ring::AccountRing;
 use crate::verify::drive::Capture;
 use crate::verify::target::{ConsoleTarget, RemoteLogin};
 use crate::verify::{PolicyChoice, Settings};
@@ -54,6 +55,11 @@ pub struct RunOptions {
     /// (ecs-cn-hangzhou.aliyuncs.com, actiontrail.cn-hangzhou.aliyuncs.com, …).
     #[arg(long, value_name = "URL", requires = "console")]
     endpoint_override: Option<String>,
+    /// Run in the real accounts of this file instead, each page alone in one account, several
+    /// pages at once in as many accounts (the `aca server --accounts` format; each account names
+    /// the browser_profile a person logged on to its console in once).
+    #[arg(long, value_name = "FILE", conflicts_with = "console")]
+    run_accounts: Option<PathBuf>,
     /// UI profile of the bundled console (default: the one each page was written for, else 2026).
     #[arg(long, value_parser = parse_profile)]
     profile: Option<ProfileId>,
@@ -111,8 +117,12 @@ fn parse_profile(text: &str) -> Result<ProfileId, String> {
 }
 
 impl RunOptions {
-    /// The console the runs go to: --console with its account, else the bundled emulator.
+    /// The console the runs go to: --console with its account, the accounts of --run-accounts,
+    /// else the bundled emulator.
     pub async fn target(&self) -> anyhow::Result<ConsoleTarget> {
+        if let Some(file) = &self.run_accounts {
+            return Ok(ConsoleTarget::Accounts(AccountRing::load(file)?));
+        }
         let Some(url) = &self.console else {
             return ConsoleTarget::bundled().await;
         };

@@ -58,6 +58,7 @@ use crate::verify::target::ConsoleTarget;
 ///   console = "https://home.console.aliyun.com"
 ///   credentials = "keys/docs-qa.json"        # {"accessKeyId": …, "accessKeySecret": …}
 ///   # endpoint_override = "http://127.0.0.1:8080"   # every API at one address
+///   # browser_profile = "profiles/docs-qa"   # logged on once; lets --run-accounts run pages in it
 ///
 /// Users (names, token digests, their accounts) are kept in --users, so a restart keeps them; the
 /// admin makes them with `aca server users create`, with or without --accounts. A user signs in to
@@ -121,7 +122,7 @@ struct ServeArgs {
     /// of a fresh account of the bundled console; the account is cleaned after the page, or
     /// quarantined when it cannot be. A page that finds every account leased ends in
     /// environment_failure and is tried again later.
-    #[arg(long, value_name = "FILE", conflicts_with = "console", requires = "pool_admin_token")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["console", "run_accounts"], requires = "pool_admin_token")]
     pool: Option<PathBuf>,
     /// The pool's emulator admin token, to read each leased account's console logon.
     #[arg(long, env = "ACA_POOL_ADMIN_TOKEN", hide_env_values = true)]
@@ -267,11 +268,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             }
             _ => args.run.target().await?,
         };
-        if args.workers > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
+        if let Some(limit) = target.parallel_limit()
+            && args.workers > limit
+        {
             bail!(
-                "--workers {} needs one isolated account per page: the bundled console or --pool; runs \
-                 in one --console account would read each other's audit events",
-                args.workers
+                "--workers {} needs one account per page run at once, and {} gives {limit}: runs sharing \
+                 an account would read each other's audit events (the bundled console, --pool, or more \
+                 --run-accounts)",
+                args.workers,
+                target.url()
             );
         }
         Some(target)

@@ -73,7 +73,7 @@ pub struct VerifyArgs {
     out: PathBuf,
     /// Run each page in an account leased from this pool (`aca accounts add --emulator …`); the
     /// account is cleaned after the page, or quarantined when it cannot be.
-    #[arg(long, value_name = "FILE", conflicts_with = "console", requires = "admin_token")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["console", "run_accounts"], requires = "admin_token")]
     pool: Option<PathBuf>,
     /// The pool's emulator admin token, to read each leased account's console logon.
     #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
@@ -126,11 +126,15 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         None => args.run.target().await?,
     };
     eprintln!("console: {}", target.url());
-    if args.jobs > 1 && matches!(target, ConsoleTarget::Remote { .. }) {
+    if let Some(limit) = target.parallel_limit()
+        && usize::from(args.jobs) > limit
+    {
         bail!(
-            "--jobs {} needs one isolated account per page: the bundled console or --pool; \
-             runs in one --console account would read each other's audit events",
-            args.jobs
+            "--jobs {} needs one isolated account per page run at once, and {} gives {limit}: runs \
+             sharing an account would read each other's audit events (the bundled console, --pool, or \
+             more --run-accounts)",
+            args.jobs,
+            target.url()
         );
     }
     let results = match args.db.clone() {

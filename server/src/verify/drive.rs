@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use aca_agent::{ResourceReport, Usage};
 use aca_chat::{ChatRequest, Message};
 use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
-use aca_run::{Provided, Provisioned, Request, Run};
 use aca_provision::RunSecrets;
+use aca_run::{Provided, Provisioned, Request, Run};
 use aca_runner::{ObserveOptions, Runner, RunnerError, Session};
 
 use super::Settings;
@@ -292,7 +292,11 @@ async fn provide(
 
 /// Starts Chromium and opens the product's console as the run's account.
 async fn open(io: &Headless<'_>, browser: &mut Browser) -> Result<(), String> {
-    let runner = Runner::launch(io.settings.runner.clone())
+    let mut config = io.settings.runner.clone();
+    if let Some(profile) = &io.account.browser_profile {
+        config.user_data_dir = Some(profile.clone());
+    }
+    let runner = Runner::launch(config)
         .await
         .map_err(|e| format!("Chromium cannot start: {e}"))?;
     let runner = browser.runner.insert(runner);

@@ -6,6 +6,7 @@
 //! provisioning, the model, the reward service), `page` reads the page and what lies beside it,
 //! `target` is the console and its accounts, `audit` the rule channel.
 
+pub mod account_ring;
 pub mod agent_score;
 pub mod audit;
 pub mod bench;

@@ -1,6 +1,7 @@
 //! The console a verification runs in: the bundled emulator (started in-process, one fresh account
-//! per page, under the page's UI profile), a console given by URL with fixed credentials, or the
-//! accounts of a pool, one leased per page and returned (cleaned, or quarantined) after it.
+//! per page, under the page's UI profile), a console given by URL with fixed credentials, the
+//! accounts of a pool, one leased per page and returned (cleaned, or quarantined) after it, or the
+//! real accounts of a file, one held per run ([`super::account_ring`]).
 
 use std::sync::Arc;
 
@@ -9,6 +10,8 @@ use aca_console::{Console, ConsoleConfig, Credentials, Serving};
 use aca_core::ProductConsole;
 use aca_provision::pool::{AccountPool, Lease, return_account};
 use anyhow::Context;
+
+use super::account_ring::{AccountRing, Held};
 
 /// What the bundled emulator's audit log may take beyond its configured delivery delay (a run's
 /// last call is answered before its event is looked up, so this is slack for a loaded machine).
@@ -33,6 +36,12 @@ pub struct RunAccount {
     pub emulator: bool,
     /// The pool lease the account is held under, given back after the run.
     pub lease: Option<Lease>,
+    /// The browser profile a person logged on to this account's console in, when it is not the
+    /// run options' one.
+    pub browser_profile: Option<std::path::PathBuf>,
+    /// The run's hold on an account of a file; dropping the last copy frees the account.
+    #[allow(dead_code, reason = "held, never read: dropping it is what it is for")]
+    pub held: Option<Arc<Held>>,
 }
 
 /// Credentials for a console given by URL.
@@ -57,6 +66,8 @@ pub enum ConsoleTarget {
         url: String,
         login: RemoteLogin,
     },
+    /// Real accounts of a file, each run alone in one, through its browser profile.
+    Accounts(AccountRing),
     /// Emulator accounts of a pool; their console logons are read through the emulator's admin API.
     Pooled {
         pool: AccountPool,
@@ -96,6 +107,16 @@ impl ConsoleTarget {
         })
     }
 
+    /// How many runs may go at once without sharing an account: `None` when each run gets an
+    /// account of its own whatever the number.
+    pub fn parallel_limit(&self) -> Option<usize> {
+        match self {
+            Self::Remote { .. } => Some(1),
+            Self::Accounts(ring) => Some(ring.len()),
+            Self::Bundled { .. } | Self::Pooled { .. } => None,
+        }
+    }
+
     /// How long the reward service waits for the audit log's delivery when nothing says otherwise:
     /// the bundled emulator's delivery delay is its own configuration, so a little more than it is
     /// enough; other consoles keep the reward service's default (minutes, for the real cloud).
@@ -104,7 +125,7 @@ impl ConsoleTarget {
             Self::Bundled { console, .. } => Some(std::time::Duration::from_millis(
                 console.config.delivery_delay_ms.max(0) as u64 + DELIVERY_MARGIN_MS,
             )),
-            Self::Remote { .. } | Self::Pooled { .. } => None,
+            Self::Remote { .. } | Self::Pooled { .. } | Self::Accounts(_) => None,
         }
     }
 
@@ -114,6 +135,7 @@ impl ConsoleTarget {
             Self::Bundled { serving, .. } => &serving.url,
             Self::Remote { url, .. } => url,
             Self::Pooled { label, .. } => label,
+            Self::Accounts(ring) => &ring.label,
         }
     }
 
@@ -138,6 +160,8 @@ impl ConsoleTarget {
                         .context("the bundled console's address is not a URL")?,
                     emulator: true,
                     lease: None,
+                    browser_profile: None,
+                    held: None,
                 })
             }
             Self::Remote { url, login } => Ok(RunAccount {
@@ -154,7 +178,26 @@ impl ConsoleTarget {
                     .unwrap_or_else(aca_openapi::Endpoints::real_cloud),
                 emulator: false,
                 lease: None,
+                browser_profile: None,
+                held: None,
             }),
+            Self::Accounts(ring) => {
+                let (access, profile, held) = ring.take()?;
+                Ok(RunAccount {
+                    account_id: access.account_id,
+                    login: access.login,
+                    password: String::new(),
+                    access_key_id: access.key.access_key_id,
+                    access_key_secret: access.key.access_key_secret,
+                    profile: None,
+                    console_url: access.console_url,
+                    endpoints: access.endpoints,
+                    emulator: false,
+                    lease: None,
+                    browser_profile: Some(profile),
+                    held: Some(Arc::new(held)),
+                })
+            }
             Self::Pooled {
                 pool,
                 label,
@@ -176,6 +219,8 @@ impl ConsoleTarget {
                             .context("the pool account's endpoint is not a URL")?,
                         emulator: true,
                         lease: Some(lease),
+                        browser_profile: None,
+                        held: None,
                     }),
                     Err(e) => {
                         let _ = pool.release(&lease);
