@@ -8,7 +8,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 
 use crate::api;
-use crate::model::{Defect, DefectFilter, Group, Overview, Route, Run, pass_rate, percent_encode};
+use crate::model::{Defect, DefectFilter, DefectState, Group, Overview, Route, Run, pass_rate, percent_encode};
 
 fn current_route() -> Route {
     let hash = web_sys::window()
@@ -379,7 +379,9 @@ fn DefectsView() -> impl IntoView {
                     <option value="">"every tree"</option>
                     {move || choices(|d| Some(d.tree.clone()))}
                 </select>
-                <select id="filter-state" on:change=move |ev| filter.update(|f| f.state = chosen(ev))>
+                <select id="filter-state" on:change=move |ev| {
+                    filter.update(|f| f.state = chosen(ev).and_then(|name| DefectState::from_name(&name)))
+                }>
                     <option value="">"new, known and fixed"</option>
                     <option value="new">"new"</option>
                     <option value="known">"known"</option>
@@ -409,11 +411,11 @@ fn DefectsView() -> impl IntoView {
 
 fn defect_row(defect: Defect, message: RwSignal<String>) -> impl IntoView {
     let history = format!("#/history?page={}", percent_encode(&defect.page));
-    let status = defect.state.clone();
+    let status = defect.state.as_str();
     let body = serde_json::json!({
         "page": defect.page, "kind": defect.kind, "step": defect.step, "documented": defect.documented,
     });
-    let mark = (defect.state == "new").then(|| {
+    let mark = (defect.state == DefectState::New).then(|| {
         view! {
             <button class="mark-known" on:click=move |_| {
                 act("/v1/results/defects/known".into(), body.clone(), message, "Marked as known.", "Not marked")
@@ -427,7 +429,7 @@ fn defect_row(defect: Defect, message: RwSignal<String>) -> impl IntoView {
             <td>{defect.kind.clone()}</td>
             <td>{defect.documented.clone()}</td>
             <td>{defect.observed.clone()}</td>
-            <td>{status.clone()}</td>
+            <td>{status}</td>
             <td>{mark}</td>
         </tr>
     }

@@ -1,96 +1,10 @@
-//! The platform API's answers as the dashboard reads them, and what it computes from them: pass
-//! rates, the routes of its views, the defect list's filters.
+//! What the dashboard computes from the platform API's answers (the answers' types are
+//! `aca_core::results`, the server's own): pass rates, the routes of its views, the defect list's
+//! filters.
 
-use serde::Deserialize;
-
-/// `GET /v1/results/overview`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Overview {
-    pub totals: Totals,
-    pub per_day: Vec<DayCount>,
-    pub by_product: Vec<Group>,
-    pub by_tree: Vec<Group>,
-    pub defects_by_kind: Vec<KindCount>,
-    pub flaky: Vec<FlakyPage>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Totals {
-    pub by_verdict: Vec<(String, i64)>,
-    pub runs: i64,
-    pub duration_ms: i64,
-    pub prompt_tokens: i64,
-    pub completion_tokens: i64,
-    pub cost_usd: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct DayCount {
-    pub day_ms: i64,
-    pub verdict: String,
-    pub runs: i64,
-}
-
-/// The latest runs of one product's or one tree's pages.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Group {
-    pub name: String,
-    pub pages: i64,
-    pub passed: i64,
-    pub doc_defect: i64,
-    pub environment_failure: i64,
-    pub agent_failure: i64,
-    pub unverified: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct KindCount {
-    pub kind: String,
-    pub new: i64,
-    pub known: i64,
-    pub fixed: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct FlakyPage {
-    pub page: String,
-    pub verdicts: i64,
-    pub runs: i64,
-}
-
-/// `GET /v1/results/runs` and `/v1/results/history`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Run {
-    pub id: String,
-    pub job_id: Option<String>,
-    pub attempt: i64,
-    pub tree: String,
-    pub page: String,
-    pub title: String,
-    pub product: Option<String>,
-    pub verdict: String,
-    pub summary: String,
-    pub started_ms: i64,
-    pub duration_ms: i64,
-    pub defects: i64,
-    pub cost_usd: Option<f64>,
-}
-
-/// `GET /v1/results/defects`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Defect {
-    pub page: String,
-    pub step: String,
-    pub kind: String,
-    pub confidence: String,
-    pub documented: String,
-    pub observed: String,
-    pub run_id: String,
-    pub product: Option<String>,
-    pub tree: String,
-    /// `new`, `known` or `fixed`.
-    pub state: String,
-}
+pub use aca_core::results::{
+    CurrentDefect as Defect, DayCount, DefectState, FlakyPage, Group, KindCount, Overview, RunRow as Run, Totals,
+};
 
 /// `passed` of `pages` as a percentage with one decimal, `–` when there are no pages.
 pub fn pass_rate(passed: i64, pages: i64) -> String {
@@ -109,8 +23,8 @@ pub struct DefectFilter {
     pub product: Option<String>,
     /// A documentation tree, or every tree.
     pub tree: Option<String>,
-    /// `new`, `known` or `fixed`, or every state.
-    pub state: Option<String>,
+    /// New, known or fixed, or every state.
+    pub state: Option<DefectState>,
     /// Words the page, the step or either label must contain (any case).
     pub search: String,
 }
@@ -121,7 +35,7 @@ impl DefectFilter {
         self.kind.as_ref().is_none_or(|k| *k == defect.kind)
             && self.product.as_ref().is_none_or(|p| Some(p) == defect.product.as_ref())
             && self.tree.as_ref().is_none_or(|t| *t == defect.tree)
-            && self.state.as_ref().is_none_or(|s| *s == defect.state)
+            && self.state.is_none_or(|s| s == defect.state)
             && (search.is_empty()
                 || [&defect.page, &defect.step, &defect.documented, &defect.observed]
                     .iter()
@@ -186,7 +100,7 @@ pub fn percent_encode(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn defect(kind: &str, state: &str, documented: &str) -> Defect {
+    fn defect(kind: &str, state: DefectState, documented: &str) -> Defect {
         Defect {
             page: "docs/vpc/create-vpc.md".into(),
             step: "7".into(),
@@ -197,7 +111,7 @@ mod tests {
             run_id: "r1".into(),
             product: Some("vpc".into()),
             tree: "vpc-guide".into(),
-            state: state.into(),
+            state,
         }
     }
 
@@ -209,15 +123,15 @@ mod tests {
 
     #[test]
     fn the_defect_filter_keeps_what_it_names() {
-        let renamed = defect("renamed_label", "new", "OK");
-        let moved = defect("moved_control", "known", "Instances");
+        let renamed = defect("renamed_label", DefectState::New, "OK");
+        let moved = defect("moved_control", DefectState::Known, "Instances");
         let by_kind = DefectFilter {
             kind: Some("renamed_label".into()),
             ..DefectFilter::default()
         };
         assert!(by_kind.keeps(&renamed) && !by_kind.keeps(&moved));
         let known = DefectFilter {
-            state: Some("known".into()),
+            state: Some(DefectState::Known),
             ..DefectFilter::default()
         };
         assert!(!known.keeps(&renamed) && known.keeps(&moved));

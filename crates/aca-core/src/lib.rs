@@ -15,6 +15,7 @@ pub mod meta;
 pub mod observation;
 pub mod procedure;
 pub mod report;
+pub mod results;
 pub mod rule;
 pub mod secret;
 pub mod task;

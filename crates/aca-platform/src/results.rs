@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use aca_core::Report;
+pub use aca_core::results::{CurrentDefect, DayCount, DefectState, FlakyPage, RunRow, Totals};
 
 use crate::PlatformError;
 use crate::db::{Db, Sql, Value};
@@ -42,38 +43,6 @@ impl RunRecord {
             report,
         }
     }
-}
-
-/// A run as listed: the report's numbers without its turns.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct RunRow {
-    pub id: String,
-    pub job_id: Option<String>,
-    pub attempt: i64,
-    pub tree: String,
-    pub page: String,
-    pub title: String,
-    pub product: Option<String>,
-    pub verdict: String,
-    pub summary: String,
-    pub started_ms: i64,
-    pub duration_ms: i64,
-    pub defects: i64,
-    pub prompt_tokens: i64,
-    pub completion_tokens: i64,
-    pub cost_usd: Option<f64>,
-}
-
-/// Totals over every run, for `/metrics` and summaries.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct Totals {
-    /// Runs by verdict (`pass`, `doc_defect`, …).
-    pub by_verdict: Vec<(String, i64)>,
-    pub runs: i64,
-    pub duration_ms: i64,
-    pub prompt_tokens: i64,
-    pub completion_tokens: i64,
-    pub cost_usd: f64,
 }
 
 /// The runs of one database.
@@ -321,53 +290,6 @@ impl Results {
             })
             .collect())
     }
-}
-
-/// A page whose verdict changed with its text unchanged.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct FlakyPage {
-    pub page: String,
-    pub page_digest: String,
-    /// How many different verdicts its runs of that text had.
-    pub verdicts: i64,
-    pub runs: i64,
-}
-
-/// How many runs of one verdict started on one UTC day.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct DayCount {
-    /// The day's midnight, Unix ms.
-    pub day_ms: i64,
-    pub verdict: String,
-    pub runs: i64,
-}
-
-/// A defect of a page's latest run, or one it no longer has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct CurrentDefect {
-    pub page: String,
-    pub step: String,
-    pub kind: String,
-    pub confidence: String,
-    pub documented: String,
-    pub observed: String,
-    /// The run that found it (for a fixed one, the last run that did).
-    pub run_id: String,
-    pub product: Option<String>,
-    pub tree: String,
-    pub state: DefectState,
-}
-
-/// Where a defect stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DefectState {
-    /// In the page's latest run, not marked as known.
-    New,
-    /// In the page's latest run, marked as known by a person.
-    Known,
-    /// Found by an earlier run, gone from the latest, which reached a verdict on the page.
-    Fixed,
 }
 
 const RUN_COLUMNS: &str = "SELECT r.id, r.job_id, r.attempt, r.tree, r.page, r.title, r.product, r.verdict, \

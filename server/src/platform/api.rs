@@ -26,8 +26,8 @@
 
 use std::sync::Arc;
 
+use aca_core::results::{Group, KindCount, Overview};
 use aca_platform::queue::JobState;
-use aca_platform::results::DefectState;
 use aca_platform::schedule::Schedules;
 use aca_platform::{NewJob, PlatformError, Queue, Results, Schedule, Sessions, now_ms};
 use aca_service::{SharedUsers, refuse};
@@ -268,49 +268,6 @@ struct OverviewQuery {
     days: Option<i64>,
 }
 
-/// One group's latest runs: how many pages, and how many of them in each verdict.
-#[derive(Debug, Default, serde::Serialize)]
-struct Group {
-    name: String,
-    pages: i64,
-    passed: i64,
-    doc_defect: i64,
-    environment_failure: i64,
-    agent_failure: i64,
-    unverified: i64,
-}
-
-impl Group {
-    fn count(&mut self, verdict: &str) {
-        self.pages += 1;
-        match verdict {
-            "pass" => self.passed += 1,
-            "doc_defect" => self.doc_defect += 1,
-            "environment_failure" => self.environment_failure += 1,
-            "agent_failure" => self.agent_failure += 1,
-            _ => self.unverified += 1,
-        }
-    }
-}
-
-fn grouped<'a>(
-    runs: &'a [aca_platform::results::RunRow],
-    key: impl Fn(&'a aca_platform::results::RunRow) -> &'a str,
-) -> Vec<Group> {
-    let mut groups: std::collections::BTreeMap<&str, Group> = std::collections::BTreeMap::new();
-    for run in runs {
-        let name = key(run);
-        groups
-            .entry(name)
-            .or_insert_with(|| Group {
-                name: name.to_owned(),
-                ..Group::default()
-            })
-            .count(&run.verdict);
-    }
-    groups.into_values().collect()
-}
-
 /// Everything the dashboard's first view shows, in one answer.
 async fn overview(State(platform): Shared, Query(query): Query<OverviewQuery>) -> Response {
     let results = platform.results.clone();
@@ -319,28 +276,14 @@ async fn overview(State(platform): Shared, Query(query): Query<OverviewQuery>) -
         blocking(move || {
             let latest = results.latest(None)?;
             let defects = results.current_defects()?;
-            let mut kinds: std::collections::BTreeMap<&str, (i64, i64, i64)> = std::collections::BTreeMap::new();
-            for defect in &defects {
-                let counts = kinds.entry(defect.kind.as_str()).or_default();
-                match defect.state {
-                    DefectState::New => counts.0 += 1,
-                    DefectState::Known => counts.1 += 1,
-                    DefectState::Fixed => counts.2 += 1,
-                }
-            }
-            Ok(serde_json::json!({
-                "totals": results.totals()?,
-                "per_day": results.runs_per_day(since)?,
-                "by_product": grouped(&latest, |r| r.product.as_deref().unwrap_or("unknown")),
-                "by_tree": grouped(&latest, |r| r.tree.as_str()),
-                "defects_by_kind": kinds
-                    .iter()
-                    .map(|(kind, (new, known, fixed))| {
-                        serde_json::json!({"kind": kind, "new": new, "known": known, "fixed": fixed})
-                    })
-                    .collect::<Vec<_>>(),
-                "flaky": results.flaky_pages()?,
-            }))
+            Ok(Overview {
+                totals: results.totals()?,
+                per_day: results.runs_per_day(since)?,
+                by_product: Group::of(&latest, |r| r.product.as_deref().unwrap_or("unknown")),
+                by_tree: Group::of(&latest, |r| r.tree.as_str()),
+                defects_by_kind: KindCount::of(&defects),
+                flaky: results.flaky_pages()?,
+            })
         })
         .await,
     )
