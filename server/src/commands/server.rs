@@ -45,6 +45,7 @@ use crate::verify::target::ConsoleTarget;
 ///   POST /v1/jobs/{id}/rerun   GET /v1/results/export/junit|csv?tree=
 ///   GET /v1/schedules   PUT|DELETE /v1/schedules/{tree} {"cron": "0 3 * * *", "sources": [...]}
 ///   POST|GET|DELETE /v1/session {"token"}   (the dashboard's sign-in: a user's token for a cookie)
+///   PUT /v1/uploads/{job}/{attempt}/{path}   (a Kubernetes run's screenshots, with its own token)
 ///   GET /metrics   (queue depth, runs by verdict, durations, tokens, cost)
 ///
 /// Companion API (--accounts): users have their own tokens and run in the accounts assigned to

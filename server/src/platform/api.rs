@@ -8,13 +8,12 @@
 //!   `GET /v1/results/history?page=` (a page's runs in order), `GET /v1/results/defects` (each page's
 //!   latest defects, new or known, and those fixed since), `POST /v1/results/defects/known`.
 //! - `GET /v1/results/overview?days=`: runs per day, pass rates by product and by tree, defects by
-//!   kind (new and known), flaky pages; `GET /v1/results/export/junit?tree=` and
+//!   kind (new, known, fixed), flaky pages; `GET /v1/results/export/junit?tree=` and
 //!   `/v1/results/export/csv?tree=`: each page's latest run for CI systems;
 //!   `POST /v1/jobs/{id}/rerun`: the job's page queued again.
 //! - `GET /v1/schedules`, `PUT /v1/schedules/{tree}` `{"cron", "sources", "priority"?}`,
 //!   `DELETE /v1/schedules/{tree}`.
 //! - `GET /metrics`: queue depth, runs by verdict, run durations, tokens and cost (Prometheus text).
-//!
 //! - `PUT /v1/uploads/{job}/{attempt}/{path}`: a report file a run in a Kubernetes pod sends back,
 //!   with that attempt's own token (see [`super::uploads`]).
 //! - `POST /v1/session` `{"token"}`, `GET /v1/session`, `DELETE /v1/session`: the dashboard's sign-in
