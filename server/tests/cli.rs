@@ -181,6 +181,18 @@ fn usage_errors_are_clear_and_exit_2() {
     let bad_profile = aca(dir.path(), &["console", "--profile", "1999"]);
     assert_eq!(bad_profile.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_profile.stderr).contains("unknown UI profile"));
+    // Each server's user command goes where that server listens by default.
+    for (command, address) in [("console", "127.0.0.1:8080"), ("server", "127.0.0.1:8090")] {
+        let unreached = aca(
+            dir.path(),
+            &[command, "users", "create", "--admin-token", "t", "--name", "dana"],
+        );
+        let said = String::from_utf8_lossy(&unreached.stderr);
+        assert!(
+            !unreached.status.success() && said.contains(&format!("cannot reach the server at http://{address}")),
+            "{said}"
+        );
+    }
 }
 
 #[test]

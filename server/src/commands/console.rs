@@ -140,12 +140,29 @@ pub enum UsersCommand {
 /// Where a running server's admin API is (`aca console`'s, or `aca server`'s).
 #[derive(Debug, Args)]
 pub struct AdminArgs {
-    /// The running server's URL.
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
-    url: String,
+    /// The running server's URL (default: http://127.0.0.1:8080 for `aca console`,
+    /// http://127.0.0.1:8090 for `aca server`: where each listens by default).
+    #[arg(long)]
+    url: Option<String>,
     /// Its admin token.
     #[arg(long, env = "ACA_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: String,
+}
+
+impl AdminArgs {
+    /// `--url`, else `default` (each server's own default address).
+    pub fn or_url(mut self, default: &str) -> Self {
+        self.url.get_or_insert_with(|| default.to_owned());
+        self
+    }
+
+    /// The server's URL without a trailing slash (`aca console`'s default when none was given).
+    fn base(&self) -> &str {
+        self.url
+            .as_deref()
+            .unwrap_or("http://127.0.0.1:8080")
+            .trim_end_matches('/')
+    }
 }
 
 fn parse_profile(s: &str) -> Result<ProfileId, String> {
@@ -170,7 +187,7 @@ pub async fn run(args: ConsoleArgs) -> anyhow::Result<ExitCode> {
 /// Makes a user of a running companion API and prints their token (shown this once).
 pub async fn create_user(admin: &AdminArgs, name: &str, accounts: &[String]) -> anyhow::Result<ExitCode> {
     let body = serde_json::json!({ "name": name, "accounts": accounts });
-    let url = format!("{}/admin/users", admin.url.trim_end_matches('/'));
+    let url = format!("{}/admin/users", admin.base());
     let request = reqwest::Client::new().post(url).json(&body);
     print_admin_answer(request, admin).await
 }
@@ -264,23 +281,16 @@ async fn accounts(cmd: AccountsCommand) -> anyhow::Result<ExitCode> {
     let (request, admin) = match &cmd {
         AccountsCommand::Create { admin, name, profile } => {
             let body = serde_json::json!({ "name": name, "profile": profile });
-            (
-                http.post(format!("{}/admin/accounts", admin.url.trim_end_matches('/')))
-                    .json(&body),
-                admin,
-            )
+            (http.post(format!("{}/admin/accounts", admin.base())).json(&body), admin)
         }
-        AccountsCommand::List { admin } => (
-            http.get(format!("{}/admin/accounts", admin.url.trim_end_matches('/'))),
-            admin,
-        ),
+        AccountsCommand::List { admin } => (http.get(format!("{}/admin/accounts", admin.base())), admin),
         AccountsCommand::Reset {
             admin,
             account_id,
             profile,
         } => {
             let body = serde_json::json!({ "profile": profile });
-            let url = format!("{}/admin/accounts/{account_id}/reset", admin.url.trim_end_matches('/'));
+            let url = format!("{}/admin/accounts/{account_id}/reset", admin.base());
             (http.post(url).json(&body), admin)
         }
     };
@@ -289,16 +299,12 @@ async fn accounts(cmd: AccountsCommand) -> anyhow::Result<ExitCode> {
 
 /// Sends an admin API request and prints its JSON answer.
 async fn print_admin_answer(request: reqwest::RequestBuilder, admin: &AdminArgs) -> anyhow::Result<ExitCode> {
-    let response = request
-        .bearer_auth(&admin.admin_token)
-        .send()
-        .await
-        .with_context(|| {
-            format!(
-                "cannot reach the server at {} (is `aca console` or `aca server` running?)",
-                admin.url
-            )
-        })?;
+    let response = request.bearer_auth(&admin.admin_token).send().await.with_context(|| {
+        format!(
+            "cannot reach the server at {} (is `aca console` or `aca server` running?)",
+            admin.base()
+        )
+    })?;
     let status = response.status();
     let body: serde_json::Value = response
         .json()

@@ -74,7 +74,7 @@ use crate::verify::target::ConsoleTarget;
 ///   aca server --db postgres://aca@db/results --name node-b --workers 4
 ///   aca server --kubernetes deploy/kubernetes/job-template.toml --workers 20
 ///   ACA_ADMIN_TOKEN=secret aca server --listen 127.0.0.1:8090 --accounts accounts.toml --workers 0
-///   aca server users create --url http://127.0.0.1:8090 --admin-token secret --name alice \
+///   aca server users create --admin-token secret --name alice \
 ///       --account 1234567890123456
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, verbatim_doc_comment)]
@@ -177,7 +177,7 @@ struct ServeArgs {
 pub async fn run(args: ServerArgs) -> anyhow::Result<ExitCode> {
     match args.action {
         Some(ServerCommand::Users(UsersCommand::Create { admin, name, accounts })) => {
-            create_user(&admin, &name, &accounts).await
+            create_user(&admin.or_url("http://127.0.0.1:8090"), &name, &accounts).await
         }
         None => serve(args.serve).await,
     }
