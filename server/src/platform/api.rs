@@ -37,6 +37,7 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use serde::Deserialize;
+use tower::ServiceExt as _;
 
 use super::auth::{self, Admin, Signed};
 use super::uploads::{self, Uploads};
@@ -215,34 +216,30 @@ async fn run_report(State(platform): Shared, Path(id): Path<String>) -> Response
 }
 
 /// A file of a run's report folder (`report.html`, `shots/turn-03.png`); nothing outside it.
-async fn run_file(State(platform): Shared, Path((id, path)): Path<(String, String)>) -> Response {
-    let results = platform.results.clone();
-    let folder = match blocking(move || results.report_dir(&id)).await {
-        Ok(Some(folder)) => std::path::PathBuf::from(folder),
-        Ok(None) => return refuse(StatusCode::NOT_FOUND, "NotFound", "the run wrote no report files"),
-        Err(e) => return failure(e),
-    };
-    let inside = std::path::Path::new(&path)
-        .components()
-        .all(|c| matches!(c, std::path::Component::Normal(_)));
-    if !inside {
+async fn run_file(
+    State(platform): Shared,
+    Path((id, path)): Path<(String, String)>,
+    request: axum::extract::Request,
+) -> Response {
+    let Some(relative) = super::plain_relative(&path) else {
         return refuse(
             StatusCode::BAD_REQUEST,
             "InvalidParameter",
             "a file of the run's report folder",
         );
-    }
-    let content_type = match path.rsplit('.').next().map(str::to_ascii_lowercase).as_deref() {
-        Some("png") => "image/png",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("html") => "text/html; charset=utf-8",
-        Some("json") => "application/json",
-        Some("diff") => "text/plain; charset=utf-8",
-        _ => "application/octet-stream",
     };
-    match tokio::fs::read(folder.join(&path)).await {
-        Ok(bytes) => ([(header::CONTENT_TYPE, content_type)], bytes).into_response(),
-        Err(_) => refuse(StatusCode::NOT_FOUND, "NotFound", format!("the run has no file {path}")),
+    let results = platform.results.clone();
+    let file = match blocking(move || results.report_dir(&id)).await {
+        Ok(Some(folder)) => std::path::Path::new(&folder).join(relative),
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "NotFound", "the run wrote no report files"),
+        Err(e) => return failure(e),
+    };
+    if !file.is_file() {
+        return refuse(StatusCode::NOT_FOUND, "NotFound", format!("the run has no file {path}"));
+    }
+    match tower_http::services::ServeFile::new(file).oneshot(request).await {
+        Ok(served) => served.into_response(),
+        Err(never) => match never {},
     }
 }
 

@@ -15,7 +15,17 @@ pub mod sources;
 pub mod uploads;
 pub mod workers;
 
+use std::path::{Component, Path, PathBuf};
+
 use aca_platform::PlatformError;
+
+/// `path` as a relative path of plain names (no `..`, no root, not empty), or `None`: what a file of
+/// a run's folder may be called when a request names it.
+pub fn plain_relative(path: &str) -> Option<PathBuf> {
+    let path = Path::new(path);
+    let plain = path.components().all(|c| matches!(c, Component::Normal(_)));
+    (plain && path.components().next().is_some()).then(|| path.to_path_buf())
+}
 
 /// Runs a storage call on a blocking thread: the database drivers are synchronous.
 pub async fn blocking<T: Send + 'static>(

@@ -5,7 +5,7 @@
 //! A pod may upload only for its own attempt: its token ([`UploadTokens`]) is signed for that job
 //! and attempt, and names no other. Paths stay inside the attempt's folder.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use aca_platform::UploadTokens;
@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 
 use super::api::Platform;
+use super::plain_relative;
 
 /// The largest file a runner may send back.
 pub const MAX_FILE_BYTES: usize = 32 << 20;
@@ -32,13 +33,6 @@ pub struct Uploads {
     pub tokens: UploadTokens,
     /// The workers' `--out`: staging folders live under it.
     pub out: PathBuf,
-}
-
-/// `path` as a relative path of plain names (no `..`, no root), or `None`.
-fn plain_relative(path: &str) -> Option<PathBuf> {
-    let path = Path::new(path);
-    let plain = path.components().all(|c| matches!(c, Component::Normal(_)));
-    (plain && path.components().next().is_some()).then(|| path.to_path_buf())
 }
 
 fn plain_name(text: &str) -> bool {
@@ -75,7 +69,8 @@ pub async fn receive(
         if let Some(folder) = file.parent() {
             std::fs::create_dir_all(folder)?;
         }
-        let partial = file.with_extension("part");
+        let mut partial = file.clone().into_os_string();
+        partial.push(".part");
         std::fs::write(&partial, &body)?;
         std::fs::rename(&partial, &file)
     })
@@ -109,23 +104,17 @@ pub fn collect(staged: &Path, dir: &Path) -> std::io::Result<usize> {
     Ok(moved)
 }
 
-/// Every file under `root`, as paths relative to it.
+/// Every file under `root`, as paths relative to it, in order.
 fn files_under(root: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
-    let mut folders = vec![PathBuf::new()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(root.join(&folder))? {
-            let entry = entry?;
-            let relative = folder.join(entry.file_name());
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                folders.push(relative);
-            } else if kind.is_file() {
-                files.push(relative);
-            }
+    for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let entry = entry.map_err(std::io::Error::other)?;
+        if entry.file_type().is_file()
+            && let Ok(relative) = entry.path().strip_prefix(root)
+        {
+            files.push(relative.to_path_buf());
         }
     }
-    files.sort();
     Ok(files)
 }
 
