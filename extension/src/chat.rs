@@ -55,6 +55,7 @@ pub fn read_completion(text: &str) -> Result<(String, Usage), String> {
     let usage = completion.usage.map_or(Usage::default(), |u| Usage {
         prompt_tokens: u.prompt_tokens.min(u64::from(u32::MAX)) as u32,
         completion_tokens: u.completion_tokens.min(u64::from(u32::MAX)) as u32,
+        ..Usage::default()
     });
     Ok((content, usage))
 }
@@ -71,6 +72,7 @@ mod tests {
             messages: vec![ChatMessage::user("Observe")],
             temperature: 0.0,
             max_tokens: 256,
+            screenshot: None,
         };
         let body: serde_json::Value = serde_json::from_str(&request_body(&request, "served-model")).unwrap();
         assert_eq!(body["model"], "served-model");

@@ -153,6 +153,80 @@ async fn malformed_model_replies_are_retried_and_a_claim_of_success_proves_nothi
         "the retry names what was wrong: {retry}"
     );
     assert_eq!(requests[0]["model"], "qwen3-vl-32b");
+    assert!(
+        requests.iter().all(|r| r["messages"][1]["content"].is_string()),
+        "an endpoint whose model list does not say it takes images is asked in words only"
+    );
+    assert_eq!(report["usage"]["images"], 0);
+}
+
+#[tokio::test]
+async fn a_model_that_takes_images_is_shown_the_pages_marked_screenshot_and_its_tokens_are_counted() {
+    let fake = FakeModel::start_taking_images(
+        "qwen3-vl",
+        [
+            FakeResponse::Reply("Step: 2\nThought: the navigation pane is below.\nAction: scroll(\"down\")".into()),
+            FakeResponse::Reply("Step: 2\nThought: nothing more to do.\nAction: task_complete(\"done\")".into()),
+        ],
+    )
+    .await
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let output = verify(
+        &[
+            page.to_str().unwrap(),
+            "--policy",
+            "llm",
+            "--model-url",
+            &fake.base_url,
+            "--model",
+            "qwen3-vl",
+            "--model-screenshot-size",
+            "640x640",
+            "--no-screenshots",
+        ],
+        out.path(),
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("qwen3-vl takes images"), "{stderr}");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2, "{}", show(&output));
+    for request in &requests {
+        let messages = request["messages"].as_array().unwrap();
+        assert!(messages[0]["content"].is_string(), "the system prompt stays text");
+        let parts = messages[1]["content"].as_array().expect("the page's message has parts");
+        assert_eq!(parts.len(), 2, "one screenshot, the latest page's: {parts:?}");
+        assert_eq!(parts[0]["type"], "text");
+        assert!(parts[0]["text"].as_str().unwrap().contains("BEGIN DOCUMENTATION DATA"));
+        let url = parts[1]["image_url"]["url"].as_str().unwrap();
+        let png = {
+            use base64::Engine;
+            let data = url.strip_prefix("data:image/png;base64,").expect("a PNG data URL");
+            base64::engine::general_purpose::STANDARD.decode(data).unwrap()
+        };
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+        let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        assert_eq!((width, height), (640, 400), "the 1280x800 viewport fitted into 640x640");
+    }
+    let report = report(out.path(), "vpc-create-vpc");
+    let image_tokens = aca_chat::fake::FAKE_IMAGE_TOKENS * 2;
+    assert_eq!(report["usage"]["images"], 2, "{report:#}");
+    assert_eq!(report["usage"]["image_tokens"], image_tokens);
+    let by_step: Vec<&Value> = report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.get("model"))
+        .collect();
+    assert!(
+        !by_step.is_empty(),
+        "each step says what its model calls cost: {report:#}"
+    );
+    let summed: u64 = by_step.iter().map(|m| m["image_tokens"].as_u64().unwrap()).sum();
+    assert_eq!(summed, image_tokens, "every call belongs to a step");
 }
 
 #[tokio::test]

@@ -1031,6 +1031,23 @@ async fn a_secret_a_dialog_shows_as_text_is_masked_by_its_label() {
         "{text}"
     );
     assert!(find(&observation, Role::Textbox, "Secret Value").state.secret);
+    // The marks a screenshot is taken with cover what the observation masked, and nothing else.
+    dom.eval("wasm_bindgen.mark(true)").await.unwrap();
+    let covered = page_value(
+        &page,
+        "(() => {\
+           const covers = [...document.getElementById('aca-dom-marks').children]\
+             .filter(d => d.textContent === '********').map(d => d.getBoundingClientRect());\
+           const covered = el => { const r = el.getBoundingClientRect();\
+             const x = r.x + r.width / 2, y = r.y + r.height / 2;\
+             return covers.some(c => c.left <= x && x <= c.right && c.top <= y && y <= c.bottom); };\
+           return [covers.length, covered(document.querySelectorAll('dd')[1]), covered(document.getElementById('v')),\
+             covered(document.querySelectorAll('dd')[0]), covered(document.getElementById('n'))];\
+         })()",
+    )
+    .await;
+    assert_eq!(covered, json!([2, true, true, false, false]));
+    dom.eval("wasm_bindgen.mark(false)").await.unwrap();
     chromium.close().await;
 }
 

@@ -1,5 +1,6 @@
-//! What the episode asks of a chat model: an OpenAI-compatible [`ModelRequest`], the [`Usage`] the
-//! runtime reports back, and what a call cost under configurable [`Pricing`].
+//! What the episode asks of a chat model: an OpenAI-compatible [`ModelRequest`] (with the place of
+//! the page's screenshot, which the runtime takes), the [`Usage`] the runtime reports back, and what a
+//! call cost under configurable [`Pricing`].
 
 use serde::{Deserialize, Serialize};
 
@@ -39,25 +40,101 @@ pub struct ModelRequest {
     pub messages: Vec<ChatMessage>,
     pub temperature: f32,
     pub max_tokens: u32,
+    /// Where the current page's marked screenshot belongs, when the policy shows the model one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<ScreenshotSlot>,
 }
 
 impl ModelRequest {
-    /// The request body in the OpenAI chat format.
+    /// The request body in the OpenAI chat format, text only.
     pub fn to_json(&self) -> serde_json::Value {
+        self.to_json_with_image(None)
+    }
+
+    /// The request body with `image` (a `data:` URL) after the text of the slot's message, in
+    /// the OpenAI content-parts form; without an image or a slot, the text-only body.
+    pub fn to_json_with_image(&self, image: Option<&str>) -> serde_json::Value {
+        let slot = self.screenshot.map(|s| s.message);
+        let messages: Vec<serde_json::Value> = self
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| match image.filter(|_| slot == Some(i)) {
+                Some(url) => serde_json::json!({
+                    "role": m.role,
+                    "content": [
+                        {"type": "text", "text": m.content},
+                        {"type": "image_url", "image_url": {"url": url}},
+                    ],
+                }),
+                None => serde_json::json!({"role": m.role, "content": m.content}),
+            })
+            .collect();
         serde_json::json!({
             "model": self.model,
-            "messages": self.messages,
+            "messages": messages,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
         })
     }
 }
 
-/// Tokens one call used, as the endpoint's `usage` object reports them.
+/// The largest screenshot the model is shown, in pixels; a larger viewport is scaled down to fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreenshotSize {
+    pub max_width: u32,
+    pub max_height: u32,
+}
+
+impl Default for ScreenshotSize {
+    /// 1280×720: a laptop's console view, about 900 image tokens for Qwen3-VL (32-pixel cells).
+    fn default() -> Self {
+        ScreenshotSize {
+            max_width: 1280,
+            max_height: 720,
+        }
+    }
+}
+
+impl std::str::FromStr for ScreenshotSize {
+    type Err = String;
+
+    /// `WIDTHxHEIGHT`, e.g. `1280x720`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("`{text}` is no screenshot size: give WIDTHxHEIGHT, e.g. 1280x720");
+        let (width, height) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+        let max_width: u32 = width.trim().parse().map_err(|_| bad())?;
+        let max_height: u32 = height.trim().parse().map_err(|_| bad())?;
+        if max_width < 64 || max_height < 64 {
+            return Err(format!(
+                "a screenshot of {text} shows the model nothing: give at least 64x64"
+            ));
+        }
+        Ok(ScreenshotSize { max_width, max_height })
+    }
+}
+
+/// The message a request's screenshot goes into (an index into its messages; only the latest page
+/// is ever shown), and how large it may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreenshotSlot {
+    pub message: usize,
+    pub size: ScreenshotSize,
+}
+
+/// What one call used: tokens as the endpoint's `usage` object reports them, and the images the
+/// runtime sent with it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
+    /// The prompt's image tokens, where the endpoint counts them apart
+    /// (`usage.prompt_tokens_details.image_tokens`); they are part of `prompt_tokens`.
+    #[serde(default)]
+    pub image_tokens: u32,
+    /// Screenshots the request carried.
+    #[serde(default)]
+    pub images: u32,
 }
 
 /// Prices per million tokens, in whatever currency the deployment reports.
@@ -80,4 +157,7 @@ impl Pricing {
 pub struct ModelCall {
     pub usage: Usage,
     pub cost: f64,
+    /// The documented step the call decided for (an index into the task's steps).
+    #[serde(default)]
+    pub step: Option<usize>,
 }

@@ -25,6 +25,7 @@ fn policy() -> Box<LlmPolicy> {
             input_per_million: 2.0,
             output_per_million: 8.0,
         },
+        screenshots: None,
     }))
 }
 
@@ -87,6 +88,7 @@ fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
             Usage {
                 prompt_tokens: 1000,
                 completion_tokens: 100,
+                ..Usage::default()
             },
         )
     });
@@ -148,6 +150,90 @@ fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
     assert!((report.model_calls[0].cost - 0.0028).abs() < 1e-12);
     assert!((report.cost - 8.0 * 0.0028).abs() < 1e-9);
     assert_eq!(episode.usage().len(), 8);
+    // Each call belongs to the step its reply said it worked on.
+    let numbers: Vec<Option<&str>> = report
+        .model_calls
+        .iter()
+        .map(|c| c.step.map(|i| episode.steps()[i].number.as_str()))
+        .collect();
+    assert_eq!(numbers[..4], [Some("2"), Some("4"), Some("5.1"), Some("5.2")]);
+    assert!(
+        requests.iter().all(|r| r.screenshot.is_none()),
+        "a text-only model gets no screenshot slot"
+    );
+}
+
+#[test]
+fn a_model_that_takes_images_gets_the_screenshot_in_the_pages_message_even_when_asked_again() {
+    let screenshots = aca_agent::ScreenshotSize {
+        max_width: 1024,
+        max_height: 768,
+    };
+    let mut console = FakeConsole::new(Profile::current());
+    let mut episode = Episode::new(
+        task(),
+        Box::new(LlmPolicy::new(LlmConfig {
+            screenshots: Some(screenshots),
+            ..LlmConfig::default()
+        })),
+    );
+    let mut requests: Vec<ModelRequest> = Vec::new();
+    drive(&mut episode, &mut console, no_provisioning, |request| {
+        requests.push(request.clone());
+        let reply = match requests.len() {
+            1 => "I am not sure what to do.".to_owned(),
+            _ => "Progress: Step 2\nAction: task_complete(\"done\")".to_owned(),
+        };
+        (reply, Usage::default())
+    });
+    assert_eq!(requests.len(), 2, "the unreadable reply was asked again");
+    for request in &requests {
+        let slot = request.screenshot.expect("a slot for the screenshot");
+        assert_eq!(slot.size, screenshots);
+        assert_eq!(request.messages[slot.message].role, "user");
+        assert!(
+            request.messages[slot.message]
+                .content
+                .contains("BEGIN DOCUMENTATION DATA")
+        );
+    }
+    assert_eq!(
+        requests[1].messages.len(),
+        4,
+        "the retry adds the reply and the correction"
+    );
+
+    let body = requests[1].to_json_with_image(Some("data:image/png;base64,AAAA"));
+    let messages = body["messages"].as_array().unwrap();
+    assert!(messages[0]["content"].is_string());
+    assert_eq!(
+        messages[1]["content"][1]["image_url"]["url"],
+        "data:image/png;base64,AAAA"
+    );
+    assert!(
+        messages[2..].iter().all(|m| m["content"].is_string()),
+        "only the page's message carries the image"
+    );
+    assert_eq!(requests[1].to_json(), requests[1].to_json_with_image(None));
+    assert!(requests[1].to_json()["messages"][1]["content"].is_string());
+}
+
+#[test]
+fn a_screenshot_size_reads_as_width_by_height() {
+    let size: aca_agent::ScreenshotSize = "1280x720".parse().unwrap();
+    assert_eq!((size.max_width, size.max_height), (1280, 720));
+    assert!(
+        "1280"
+            .parse::<aca_agent::ScreenshotSize>()
+            .unwrap_err()
+            .contains("WIDTHxHEIGHT")
+    );
+    assert!(
+        "10x10"
+            .parse::<aca_agent::ScreenshotSize>()
+            .unwrap_err()
+            .contains("64x64")
+    );
 }
 
 #[test]

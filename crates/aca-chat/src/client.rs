@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use crate::error::ChatError;
-use crate::wire::{ChatReply, ChatRequest, WireError, WireReply, WireRequest};
+use crate::wire::{ChatReply, ChatRequest, Usage, WireError, WireModels, WireReply, WireRequest};
 
 /// Price of a model in US dollars per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,6 +82,28 @@ impl ChatClient {
         &self.config
     }
 
+    /// The inputs the configured model takes (`text`, `image`), as the endpoint's `GET /models` lists
+    /// them; `None` when the endpoint does not say (many list models without their inputs).
+    pub async fn input_modalities(&self) -> Result<Option<Vec<String>>, ChatError> {
+        let url = format!("{}/models", self.config.base_url.trim_end_matches('/'));
+        let mut http = self.http.get(&url);
+        if let Some(key) = &self.config.api_key {
+            http = http.bearer_auth(key);
+        }
+        let response = http.send().await.map_err(|e| self.transport_error(&url, e))?;
+        let status = response.status().as_u16();
+        if !(200..300).contains(&status) {
+            return Ok(None);
+        }
+        let text = response.text().await.map_err(|e| self.transport_error(&url, e))?;
+        let models: WireModels = serde_json::from_str(&text).map_err(|e| ChatError::BadReply(e.to_string()))?;
+        Ok(models
+            .data
+            .into_iter()
+            .find(|m| m.id == self.config.model)
+            .and_then(|m| m.input_modalities))
+    }
+
     /// Sends the request, retrying transient failures with backoff.
     pub async fn complete(&self, request: &ChatRequest) -> Result<ChatReply, ChatError> {
         let mut attempt = 0;
@@ -131,7 +153,10 @@ impl ChatClient {
         if let Some(key) = &self.config.api_key {
             http = http.bearer_auth(key);
         }
-        let response = http.send().await.map_err(|e| (self.transport_error(e), None))?;
+        let response = http
+            .send()
+            .await
+            .map_err(|e| (self.transport_error(&self.url, e), None))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -139,7 +164,10 @@ impl ChatClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let text = response.text().await.map_err(|e| (self.transport_error(e), None))?;
+        let text = response
+            .text()
+            .await
+            .map_err(|e| (self.transport_error(&self.url, e), None))?;
         if !(200..300).contains(&status) {
             let message = serde_json::from_str::<WireError>(&text)
                 .map(|e| e.error.message)
@@ -165,7 +193,7 @@ impl ChatClient {
             .into_iter()
             .next()
             .ok_or_else(|| (ChatError::BadReply("no choices".into()), None))?;
-        let usage = wire.usage.unwrap_or_default();
+        let usage: Usage = wire.usage.unwrap_or_default().into();
         let cost_usd = self.config.price.map(|p| {
             (usage.prompt_tokens as f64 * p.input_per_mtok + usage.completion_tokens as f64 * p.output_per_mtok) / 1e6
         });
@@ -179,15 +207,15 @@ impl ChatClient {
         })
     }
 
-    fn transport_error(&self, error: reqwest::Error) -> ChatError {
+    fn transport_error(&self, url: &str, error: reqwest::Error) -> ChatError {
         if error.is_timeout() {
             ChatError::Timeout {
-                url: self.url.clone(),
+                url: url.to_owned(),
                 waited: self.config.timeout,
             }
         } else {
             ChatError::Unreachable {
-                url: self.url.clone(),
+                url: url.to_owned(),
                 reason: error.to_string(),
             }
         }

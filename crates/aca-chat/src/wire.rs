@@ -2,32 +2,128 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One chat message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One chat message: text, and the images shown with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     /// `system`, `user` or `assistant`.
     pub role: String,
     pub content: String,
+    /// Images as `data:` URLs (or URLs the endpoint fetches), after the text.
+    pub images: Vec<String>,
+}
+
+/// A message without images is `{"role", "content": "text"}`; one with images has content parts
+/// (`text`, then each `image_url`), as the OpenAI chat format writes them.
+impl Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Text<'a> {
+            role: &'a str,
+            content: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Parts<'a> {
+            role: &'a str,
+            content: Vec<Part<'a>>,
+        }
+        if self.images.is_empty() {
+            return Text {
+                role: &self.role,
+                content: &self.content,
+            }
+            .serialize(serializer);
+        }
+        let mut content = vec![Part::Text { text: &self.content }];
+        content.extend(self.images.iter().map(|url| Part::ImageUrl {
+            image_url: ImageUrl { url },
+        }));
+        Parts {
+            role: &self.role,
+            content,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Content {
+            Text(String),
+            Parts(Vec<OwnedPart>),
+        }
+        #[derive(Deserialize)]
+        #[serde(tag = "type", rename_all = "snake_case")]
+        enum OwnedPart {
+            Text { text: String },
+            ImageUrl { image_url: OwnedImageUrl },
+        }
+        #[derive(Deserialize)]
+        struct OwnedImageUrl {
+            url: String,
+        }
+        #[derive(Deserialize)]
+        struct Wire {
+            role: String,
+            content: Content,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        let (content, images) = match wire.content {
+            Content::Text(text) => (text, Vec::new()),
+            Content::Parts(parts) => {
+                let mut texts = Vec::new();
+                let mut images = Vec::new();
+                for part in parts {
+                    match part {
+                        OwnedPart::Text { text } => texts.push(text),
+                        OwnedPart::ImageUrl { image_url } => images.push(image_url.url),
+                    }
+                }
+                (texts.join("\n"), images)
+            }
+        };
+        Ok(Message {
+            role: wire.role,
+            content,
+            images,
+        })
+    }
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Part<'a> {
+    Text { text: &'a str },
+    ImageUrl { image_url: ImageUrl<'a> },
+}
+
+#[derive(Serialize)]
+struct ImageUrl<'a> {
+    url: &'a str,
 }
 
 impl Message {
-    pub fn system(content: impl Into<String>) -> Self {
+    pub fn new(role: impl Into<String>, content: impl Into<String>) -> Self {
         Self {
-            role: "system".into(),
+            role: role.into(),
             content: content.into(),
+            images: Vec::new(),
         }
+    }
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::new("system", content)
     }
     pub fn user(content: impl Into<String>) -> Self {
-        Self {
-            role: "user".into(),
-            content: content.into(),
-        }
+        Self::new("user", content)
     }
     pub fn assistant(content: impl Into<String>) -> Self {
-        Self {
-            role: "assistant".into(),
-            content: content.into(),
-        }
+        Self::new("assistant", content)
+    }
+    /// The message with `image` (a `data:` URL) shown after its text.
+    pub fn with_image(mut self, image: impl Into<String>) -> Self {
+        self.images.push(image.into());
+        self
     }
 }
 
@@ -53,12 +149,16 @@ pub struct ChatRequest {
 pub struct Usage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
+    /// The prompt's image tokens (part of `prompt_tokens`), where the server counts them apart.
+    #[serde(default)]
+    pub image_tokens: u64,
 }
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, other: Self) {
         self.prompt_tokens += other.prompt_tokens;
         self.completion_tokens += other.completion_tokens;
+        self.image_tokens += other.image_tokens;
     }
 }
 
@@ -89,7 +189,49 @@ pub(crate) struct WireRequest<'a> {
 pub(crate) struct WireReply {
     pub choices: Vec<WireChoice>,
     #[serde(default)]
-    pub usage: Option<Usage>,
+    pub usage: Option<WireUsage>,
+}
+
+/// `usage`, with the image tokens inside `prompt_tokens_details` as OpenAI-compatible servers
+/// report them.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct WireUsage {
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    #[serde(default)]
+    pub completion_tokens: u64,
+    #[serde(default)]
+    pub prompt_tokens_details: Option<WirePromptDetails>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct WirePromptDetails {
+    #[serde(default)]
+    pub image_tokens: Option<u64>,
+}
+
+impl From<WireUsage> for Usage {
+    fn from(wire: WireUsage) -> Usage {
+        Usage {
+            prompt_tokens: wire.prompt_tokens,
+            completion_tokens: wire.completion_tokens,
+            image_tokens: wire.prompt_tokens_details.and_then(|d| d.image_tokens).unwrap_or(0),
+        }
+    }
+}
+
+/// `GET /models`: the models the endpoint serves, with the inputs each takes where it says so.
+#[derive(Debug, Deserialize)]
+pub(crate) struct WireModels {
+    #[serde(default)]
+    pub data: Vec<WireModel>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct WireModel {
+    pub id: String,
+    #[serde(default)]
+    pub input_modalities: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

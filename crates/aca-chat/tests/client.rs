@@ -132,3 +132,61 @@ async fn a_body_that_is_not_a_completion_is_a_typed_error() {
         .unwrap_err();
     assert!(matches!(error, ChatError::BadReply(_)), "{error}");
 }
+
+#[tokio::test]
+async fn an_image_goes_as_a_content_part_after_the_text_and_its_tokens_are_counted_apart() {
+    let fake = FakeModel::start_taking_images("qwen3-vl-32b", [FakeResponse::Reply("Action: click(3)".into())])
+        .await
+        .unwrap();
+    let request = ChatRequest {
+        messages: vec![
+            Message::system("act"),
+            Message::user("click the button").with_image("data:image/png;base64,iVBORw0KGgo="),
+        ],
+        ..Default::default()
+    };
+    let reply = ChatClient::new(config(&fake.base_url))
+        .unwrap()
+        .complete(&request)
+        .await
+        .unwrap();
+    let sent = &fake.requests()[0]["messages"];
+    assert_eq!(sent[0]["content"], "act", "a message without images stays a string");
+    assert_eq!(sent[1]["content"][0]["type"], "text");
+    assert_eq!(sent[1]["content"][0]["text"], "click the button");
+    assert_eq!(sent[1]["content"][1]["type"], "image_url");
+    assert_eq!(
+        sent[1]["content"][1]["image_url"]["url"],
+        "data:image/png;base64,iVBORw0KGgo="
+    );
+    assert_eq!(reply.usage.image_tokens, aca_chat::fake::FAKE_IMAGE_TOKENS);
+    assert_eq!(reply.usage.prompt_tokens, 4 + aca_chat::fake::FAKE_IMAGE_TOKENS);
+    let back: Message = serde_json::from_value(sent[1].clone()).unwrap();
+    assert_eq!(back, request.messages[1], "the parts read back as the message");
+}
+
+#[tokio::test]
+async fn the_inputs_a_model_takes_are_read_from_the_models_list() {
+    let vision = FakeModel::start_taking_images("qwen3-vl-32b", []).await.unwrap();
+    let text = FakeModel::start([]).await.unwrap();
+    let inputs = |fake: &FakeModel, model: &str| {
+        let mut config = config(&fake.base_url);
+        config.model = model.into();
+        let client = ChatClient::new(config).unwrap();
+        async move { client.input_modalities().await.unwrap() }
+    };
+    assert_eq!(
+        inputs(&vision, "qwen3-vl-32b").await,
+        Some(vec!["text".to_owned(), "image".to_owned()])
+    );
+    assert_eq!(inputs(&text, "qwen3").await, Some(vec!["text".to_owned()]));
+    assert_eq!(
+        inputs(&vision, "another-model").await,
+        None,
+        "a model the list lacks says nothing"
+    );
+    let gone = ChatClient::new(config("http://127.0.0.1:9")).unwrap();
+    assert!(
+        matches!(gone.input_modalities().await, Err(ChatError::Unreachable { url, .. }) if url.ends_with("/models"))
+    );
+}

@@ -113,6 +113,9 @@ pub struct StepReport {
     /// The step's sentence as the page writes it.
     pub text: String,
     pub grade: StepGrade,
+    /// What the model calls that decided for this step cost, when a model decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelUsage>,
 }
 
 /// The rule channel's part of the verdict.
@@ -153,12 +156,18 @@ pub struct Screenshot {
     pub path: String,
 }
 
-/// What the model cost over the run.
+/// What the model cost over the run (or over one step).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelUsage {
     pub calls: u32,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
+    /// The screenshots' share of `prompt_tokens`, where the endpoint counts it apart.
+    #[serde(default)]
+    pub image_tokens: u64,
+    /// Screenshots sent to the model.
+    #[serde(default)]
+    pub images: u32,
     /// `None` when the model's price is unknown (or no model was used).
     pub cost_usd: Option<f64>,
 }

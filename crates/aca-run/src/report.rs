@@ -3,7 +3,7 @@
 //! the sentence a writer reads first.
 
 use aca_agent::episode::describe_outcome;
-use aca_agent::{EndReason, Episode, RuleResult};
+use aca_agent::{EndReason, Episode, ModelCall, RuleResult, Usage};
 use aca_core::{
     Confidence, ConsoleRun, JudgesDecision, JudgesReport, ModelUsage, Report, RuleReport, Step, StepReport, Turn,
     Verdict,
@@ -103,9 +103,13 @@ pub fn build(
             .grades
             .iter()
             .enumerate()
-            .map(|(i, grade)| StepReport {
-                text: texts.get(i).cloned().unwrap_or_default(),
-                grade: grade.clone(),
+            .map(|(i, grade)| {
+                let calls: Vec<&ModelCall> = graded.model_calls.iter().filter(|c| c.step == Some(i)).collect();
+                StepReport {
+                    text: texts.get(i).cloned().unwrap_or_default(),
+                    grade: grade.clone(),
+                    model: (!calls.is_empty()).then(|| model_usage(&calls)),
+                }
             })
             .collect(),
         defects: graded.defects.clone(),
@@ -114,20 +118,7 @@ pub fn build(
         resources: None,
         turns: episode.trajectory().turns.clone(),
         screenshots: Vec::new(),
-        usage: ModelUsage {
-            calls: graded.model_calls.len() as u32,
-            prompt_tokens: graded
-                .model_calls
-                .iter()
-                .map(|c| u64::from(c.usage.prompt_tokens))
-                .sum(),
-            completion_tokens: graded
-                .model_calls
-                .iter()
-                .map(|c| u64::from(c.usage.completion_tokens))
-                .sum(),
-            cost_usd: (!graded.model_calls.is_empty()).then_some(graded.cost),
-        },
+        usage: model_usage(&graded.model_calls.iter().collect::<Vec<_>>()),
         started_at: facts.started_at,
         duration_ms: facts.duration_ms,
         failure,
@@ -137,6 +128,19 @@ pub fn build(
     }
     report.summary = summary(&report);
     report
+}
+
+/// What `calls` used and cost, summed; no cost when no call was made.
+fn model_usage(calls: &[&ModelCall]) -> ModelUsage {
+    let sum = |part: fn(&Usage) -> u32| calls.iter().map(|c| u64::from(part(&c.usage))).sum::<u64>();
+    ModelUsage {
+        calls: calls.len() as u32,
+        prompt_tokens: sum(|u| u.prompt_tokens),
+        completion_tokens: sum(|u| u.completion_tokens),
+        image_tokens: sum(|u| u.image_tokens),
+        images: sum(|u| u.images) as u32,
+        cost_usd: (!calls.is_empty()).then(|| calls.iter().map(|c| c.cost).sum()),
+    }
 }
 
 /// A run that could not start its episode (no page, no account, no console): the report says why.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use aca_core::{ActionOutcome, Observation};
 use chromiumoxide::Page;
-use chromiumoxide::cdp::browser_protocol::page::{CaptureScreenshotFormat, FrameId};
+use chromiumoxide::cdp::browser_protocol::page::{CaptureScreenshotFormat, FrameId, Viewport};
 use chromiumoxide::page::ScreenshotParams;
 use parking_lot::Mutex;
 use serde_json::Value;
@@ -238,24 +238,47 @@ impl Session {
     /// Saves a PNG of the viewport; with `with_marks`, the set-of-marks overlay is drawn for the
     /// capture and removed afterwards.
     pub async fn screenshot(&self, path: &Path, with_marks: bool) -> Result<(), RunnerError> {
-        self.check_alive("taking a screenshot")?;
-        if with_marks {
-            self.call(&self.main(), &self.watch.main_frame(), "mark", &[Value::Bool(true)])
-                .await?;
-        }
-        let shot = self
-            .page
-            .screenshot(ScreenshotParams::builder().format(CaptureScreenshotFormat::Png).build())
-            .await;
-        if with_marks {
-            self.call(&self.main(), &self.watch.main_frame(), "mark", &[Value::Bool(false)])
-                .await?;
-        }
-        let bytes = shot.map_err(|e| RunnerError::protocol("taking a screenshot", e))?;
+        let bytes = self.capture(with_marks, None).await?;
         std::fs::write(path, bytes).map_err(|e| RunnerError::Io {
             path: path.to_owned(),
             message: e.to_string(),
         })
+    }
+
+    /// A PNG of the viewport as it is shown, scaled down (never up) to fit `fit` (width, height)
+    /// when given; with `with_marks`, the set-of-marks overlay of the last observation is drawn
+    /// for the capture and removed afterwards.
+    pub async fn capture(&self, with_marks: bool, fit: Option<(u32, u32)>) -> Result<Vec<u8>, RunnerError> {
+        self.check_alive("taking a screenshot")?;
+        let mut params = ScreenshotParams::builder().format(CaptureScreenshotFormat::Png);
+        if let Some((width, height)) = fit {
+            let metrics = self
+                .page
+                .layout_metrics()
+                .await
+                .map_err(|e| RunnerError::protocol("measuring the viewport", e))?;
+            let view = metrics.css_visual_viewport;
+            let scale = (f64::from(width) / view.client_width)
+                .min(f64::from(height) / view.client_height)
+                .min(1.0);
+            params = params.clip(Viewport {
+                x: view.page_x,
+                y: view.page_y,
+                width: view.client_width,
+                height: view.client_height,
+                scale,
+            });
+        }
+        if with_marks {
+            self.call(&self.main(), &self.watch.main_frame(), "mark", &[Value::Bool(true)])
+                .await?;
+        }
+        let shot = self.page.screenshot(params.build()).await;
+        if with_marks {
+            self.call(&self.main(), &self.watch.main_frame(), "mark", &[Value::Bool(false)])
+                .await?;
+        }
+        shot.map_err(|e| RunnerError::protocol("taking a screenshot", e))
     }
 
     /// Closes the tab.

@@ -282,6 +282,21 @@ async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
     }
     assert_ne!(plain, marked, "the marks are in the capture");
 
+    // Fitted for a model: scaled down to fit the box, keeping the viewport's proportions; never up.
+    let size = |png: &[u8]| {
+        (
+            u32::from_be_bytes([png[16], png[17], png[18], png[19]]),
+            u32::from_be_bytes([png[20], png[21], png[22], png[23]]),
+        )
+    };
+    let fitted = session.capture(true, Some((640, 640))).await.unwrap();
+    assert_eq!(size(&fitted), (640, 400));
+    let wide = session.capture(true, Some((1280, 720))).await.unwrap();
+    assert_eq!(size(&wide), (1152, 720));
+    let larger = session.capture(false, Some((4000, 4000))).await.unwrap();
+    assert_eq!(size(&larger), (1280, 800));
+    assert_eq!(session.evaluate(nodes).await.unwrap(), before, "the overlay is removed");
+
     // A path that cannot be written is an error naming it.
     let error = session
         .screenshot(&dir.path().join("missing/shot.png"), false)

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use aca_agent::{LlmConfig, Pricing};
+use aca_agent::{LlmConfig, Pricing, ScreenshotSize};
 use aca_chat::{ChatClient, ChatConfig, Price};
 use aca_console::profile::ProfileId;
 use aca_runner::RunnerConfig;
@@ -84,6 +84,14 @@ pub struct RunOptions {
     /// Seconds to wait for one model reply.
     #[arg(long, default_value_t = 120)]
     model_timeout: u64,
+    /// Whether --policy llm shows the model the page's marked screenshot beside its element tree:
+    /// `auto` when the endpoint's model list says the model takes images (`aca serve` with a
+    /// Qwen3-VL checkpoint does), `always`, or `never`.
+    #[arg(long, value_enum, default_value_t = ScreenshotsToModel::Auto, value_name = "WHEN")]
+    screenshots_to_model: ScreenshotsToModel,
+    /// The largest screenshot the model is shown, WIDTHxHEIGHT; the viewport is scaled down to fit.
+    #[arg(long, default_value = "1280x720", value_name = "SIZE")]
+    model_screenshot_size: ScreenshotSize,
     /// Most actions one page may take.
     #[arg(long, default_value_t = 40)]
     max_turns: u32,
@@ -110,6 +118,13 @@ pub struct RunOptions {
 pub enum PolicyArg {
     Scripted,
     Llm,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScreenshotsToModel {
+    Auto,
+    Always,
+    Never,
 }
 
 fn parse_profile(text: &str) -> Result<ProfileId, String> {
@@ -161,8 +176,36 @@ impl RunOptions {
         })
     }
 
+    /// Whether the model is shown screenshots, as --screenshots-to-model says; `auto` asks the
+    /// endpoint which inputs the model takes and says what it decided.
+    async fn shows_screenshots(&self, client: &ChatClient) -> bool {
+        let model = &self.model;
+        match self.screenshots_to_model {
+            ScreenshotsToModel::Always => true,
+            ScreenshotsToModel::Never => false,
+            ScreenshotsToModel::Auto => match client.input_modalities().await {
+                Ok(Some(inputs)) if inputs.iter().any(|i| i == "image") => {
+                    eprintln!("{model} takes images: the model is shown each page's marked screenshot");
+                    true
+                }
+                Ok(Some(_)) => false,
+                Ok(None) => {
+                    eprintln!(
+                        "the endpoint does not say whether {model} takes images: it is asked in words only \
+                         (--screenshots-to-model always sends screenshots)"
+                    );
+                    false
+                }
+                Err(e) => {
+                    eprintln!("the endpoint's model list could not be read ({e}): {model} is asked in words only");
+                    false
+                }
+            },
+        }
+    }
+
     /// The settings of every run these options start; reports go under `out`.
-    pub fn settings(&self, out: PathBuf) -> anyhow::Result<Settings> {
+    pub async fn settings(&self, out: PathBuf) -> anyhow::Result<Settings> {
         let price = Price {
             input_per_mtok: self.price_input,
             output_per_mtok: self.price_output,
@@ -177,15 +220,20 @@ impl RunOptions {
                 config.api_key = self.api_key.clone();
                 config.timeout = Duration::from_secs(self.model_timeout);
                 config.price = Some(price);
+                let client = ChatClient::new(config)?;
                 let llm = LlmConfig {
                     model: self.model.clone(),
                     pricing: Pricing {
                         input_per_million: self.price_input,
                         output_per_million: self.price_output,
                     },
+                    screenshots: self
+                        .shows_screenshots(&client)
+                        .await
+                        .then_some(self.model_screenshot_size),
                     ..LlmConfig::default()
                 };
-                (PolicyChoice::Llm(llm), Some(ChatClient::new(config)?))
+                (PolicyChoice::Llm(llm), Some(client))
             }
         };
         let mut runner = RunnerConfig {

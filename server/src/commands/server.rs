@@ -290,7 +290,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         None if args.workers > 0 => kubernetes.as_ref().map(Sandbox::Kubernetes),
         None => None,
     };
-    let settings = args.run.settings(args.out.clone())?;
+    let settings = args.run.settings(args.out.clone()).await?;
 
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await

@@ -116,7 +116,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     // Sidecars and saved rules sit beside pages with their own extensions; only pages are run.
     sources.retain(|s| !s.ends_with(".task.toml") && !s.ends_with(".rule.json"));
 
-    let settings = args.run.settings(args.out.clone())?;
+    let settings = args.run.settings(args.out.clone()).await?;
     let target = match &args.pool {
         Some(pool) => ConsoleTarget::pooled(
             pool,

@@ -149,6 +149,9 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                     p class="meta" {
                         "Model: " (report.usage.calls) " calls, " (report.usage.prompt_tokens) " prompt + "
                         (report.usage.completion_tokens) " completion tokens"
+                        @if report.usage.images > 0 {
+                            " (" (report.usage.images) " screenshots, " (report.usage.image_tokens) " image tokens)"
+                        }
                         @if let Some(cost) = report.usage.cost_usd { ", $" (format!("{cost:.4}")) }
                     }
                 }
@@ -283,6 +286,7 @@ mod tests {
                     note: None,
                     verified: true,
                 },
+                model: None,
             }],
             defects: vec![Defect {
                 kind: DefectKind::RenamedLabel,

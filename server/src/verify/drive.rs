@@ -8,12 +8,14 @@ use std::path::Path;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use aca_agent::{ResourceReport, Usage};
+use aca_agent::{ResourceReport, ScreenshotSlot, Usage};
 use aca_chat::{ChatRequest, Message};
 use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
 use aca_provision::RunSecrets;
 use aca_run::{Provided, Provisioned, Request, Run};
 use aca_runner::{ObserveOptions, Runner, RunnerError, Session};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
 
 use super::Settings;
 use super::audit::{self, AuditAccess};
@@ -161,7 +163,11 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                 run.acted(outcome)
             }
             Request::AskModel(model_request) => {
-                let result = ask_model(io.settings, &model_request).await;
+                let screenshot = match (model_request.screenshot, browser.session.as_ref()) {
+                    (Some(slot), Some(session)) => screenshot_for_model(session, slot).await,
+                    _ => None,
+                };
+                let result = ask_model(io.settings, &model_request, screenshot).await;
                 run.clock(unix_ms());
                 run.model_replied(result)
             }
@@ -367,17 +373,45 @@ async fn observe(session: &mut Session) -> Result<Observation, String> {
     }
 }
 
-async fn ask_model(settings: &Settings, request: &aca_agent::ModelRequest) -> Result<(String, Usage), String> {
+/// The page's marked screenshot as a `data:` URL, fitted to the slot's size; a page that cannot be
+/// captured is asked about in words only.
+async fn screenshot_for_model(session: &Session, slot: ScreenshotSlot) -> Option<String> {
+    let fit = (slot.size.max_width, slot.size.max_height);
+    match session.capture(true, Some(fit)).await {
+        Ok(png) => Some(format!("data:image/png;base64,{}", BASE64.encode(png))),
+        Err(e) => {
+            tracing::warn!("the screenshot for the model failed, so the model gets the page in words only: {e}");
+            None
+        }
+    }
+}
+
+/// Asks the model; `screenshot` goes into the message the request's slot names.
+async fn ask_model(
+    settings: &Settings,
+    request: &aca_agent::ModelRequest,
+    screenshot: Option<String>,
+) -> Result<(String, Usage), String> {
     let Some(client) = &settings.model else {
         return Err("the policy asked for a model but none is configured (--model-url)".into());
     };
+    let slot = request.screenshot.map(|s| s.message);
+    let mut screenshot = screenshot;
+    let mut images = 0;
     let chat = ChatRequest {
         messages: request
             .messages
             .iter()
-            .map(|m| Message {
-                role: m.role.clone(),
-                content: m.content.clone(),
+            .enumerate()
+            .map(|(i, m)| {
+                let message = Message::new(m.role.clone(), m.content.clone());
+                match screenshot.take_if(|_| slot == Some(i)) {
+                    Some(url) => {
+                        images += 1;
+                        message.with_image(url)
+                    }
+                    None => message,
+                }
             })
             .collect(),
         temperature: Some(request.temperature),
@@ -388,6 +422,8 @@ async fn ask_model(settings: &Settings, request: &aca_agent::ModelRequest) -> Re
     let usage = Usage {
         prompt_tokens: reply.usage.prompt_tokens.min(u32::MAX as u64) as u32,
         completion_tokens: reply.usage.completion_tokens.min(u32::MAX as u64) as u32,
+        image_tokens: reply.usage.image_tokens.min(u32::MAX as u64) as u32,
+        images,
     };
     Ok((reply.text, usage))
 }

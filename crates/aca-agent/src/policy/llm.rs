@@ -1,11 +1,12 @@
-//! The LLM policy: renders the prompt into an OpenAI-compatible [`ModelRequest`], reads the reply
-//! with the tolerant parser, and records each call's token usage and cost. Sending the request is
-//! the runtime's job.
+//! The LLM policy: renders the prompt into an OpenAI-compatible [`ModelRequest`] (with a slot for
+//! the page's marked screenshot when the model takes images), reads the reply with the tolerant
+//! parser, and records each call's token usage and cost. Taking the screenshot and sending the
+//! request are the runtime's job.
 
 use serde::{Deserialize, Serialize};
 
 use super::{Context, Decision, Policy, Proposal};
-use crate::model::{ChatMessage, ModelCall, ModelRequest, Pricing, Usage};
+use crate::model::{ChatMessage, ModelCall, ModelRequest, Pricing, ScreenshotSize, ScreenshotSlot, Usage};
 use crate::parse::{ParseError, parse_reply};
 use crate::prompt;
 
@@ -17,6 +18,10 @@ pub struct LlmConfig {
     pub max_tokens: u32,
     #[serde(default)]
     pub pricing: Pricing,
+    /// Shows the model the current page's marked screenshot at most this large, beside its element
+    /// tree; `None` for an endpoint that takes text only.
+    #[serde(default)]
+    pub screenshots: Option<ScreenshotSize>,
 }
 
 impl Default for LlmConfig {
@@ -26,6 +31,7 @@ impl Default for LlmConfig {
             temperature: 0.0,
             max_tokens: 1024,
             pricing: Pricing::default(),
+            screenshots: None,
         }
     }
 }
@@ -37,6 +43,8 @@ pub struct LlmPolicy {
     calls: Vec<ModelCall>,
     /// The messages of the last request and the reply to it, for a retry.
     last_messages: Vec<ChatMessage>,
+    /// Whether the last request showed the page's screenshot.
+    last_screenshot: Option<ScreenshotSize>,
     last_reply: String,
 }
 
@@ -48,12 +56,19 @@ impl LlmPolicy {
         }
     }
 
+    /// The request of `messages`, whose first user message (the page as observed) gets the
+    /// screenshot's slot; a retry's later messages only correct the reply.
     fn request(&self, messages: Vec<ChatMessage>) -> ModelRequest {
+        let screenshot = self.last_screenshot.and_then(|size| {
+            let message = messages.iter().position(|m| m.role == "user")?;
+            Some(ScreenshotSlot { message, size })
+        });
         ModelRequest {
             model: self.config.model.clone(),
             messages,
             temperature: self.config.temperature,
             max_tokens: self.config.max_tokens,
+            screenshot,
         }
     }
 }
@@ -61,6 +76,18 @@ impl LlmPolicy {
 impl Policy for LlmPolicy {
     fn propose(&mut self, ctx: &Context<'_>) -> Proposal {
         self.last_messages = prompt::messages(ctx);
+        // A page that shows an authenticator's setup key (as text and as a QR code) is described
+        // in words only: the text is masked, a screenshot could not be.
+        self.last_screenshot = self
+            .config
+            .screenshots
+            .filter(|_| crate::authenticator::setup_key(ctx.observation).is_none());
+        if self.last_screenshot.is_some()
+            && let Some(page) = self.last_messages.iter_mut().find(|m| m.role == "user")
+        {
+            page.content.push('\n');
+            page.content.push_str(prompt::SCREENSHOT_NOTE);
+        }
         Proposal::AskModel(self.request(self.last_messages.clone()))
     }
 
@@ -68,6 +95,7 @@ impl Policy for LlmPolicy {
         self.calls.push(ModelCall {
             usage,
             cost: self.config.pricing.cost(usage),
+            step: ctx.current_step,
         });
         self.last_reply = text.to_owned();
         let parsed = parse_reply(text)?;
@@ -76,6 +104,9 @@ impl Policy for LlmPolicy {
             .as_deref()
             .and_then(|n| ctx.steps.iter().position(|s| s.number == n))
             .or(ctx.current_step);
+        if let Some(call) = self.calls.last_mut() {
+            call.step = step;
+        }
         Ok(Decision::new(parsed.thought, parsed.action, step))
     }
 
@@ -89,5 +120,47 @@ impl Policy for LlmPolicy {
 
     fn model_calls(&self) -> Vec<ModelCall> {
         self.calls.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aca_core::{Element, Role};
+
+    fn slot_for(elements: Vec<Element>) -> Option<ScreenshotSlot> {
+        request_for(elements).screenshot
+    }
+
+    /// The request the policy makes for a page showing `elements`, screenshots on.
+    fn request_for(elements: Vec<Element>) -> ModelRequest {
+        let page = "# Enable MFA\n\n## Procedure\n\n1. Click **Enable MFA Device**.\n";
+        let mut policy = LlmPolicy::new(LlmConfig {
+            screenshots: Some(ScreenshotSize::default()),
+            ..LlmConfig::default()
+        });
+        match crate::policy::first_proposal(&mut policy, page, elements) {
+            Proposal::AskModel(request) => request,
+            Proposal::Act(_) => panic!("the LLM policy asks its model"),
+        }
+    }
+
+    #[test]
+    fn a_page_showing_a_setup_key_is_never_shown_as_a_screenshot() {
+        let plain = vec![Element::new(1, Role::Button, "Enable MFA Device", Vec::new())];
+        assert!(slot_for(plain).is_some());
+        assert!(
+            request_for(vec![]).messages[1]
+                .content
+                .ends_with(prompt::SCREENSHOT_NOTE),
+            "the model is told what the image is, and that it is data"
+        );
+        let key = vec![Element::new(
+            1,
+            Role::Cell,
+            "Key: GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
+            Vec::new(),
+        )];
+        assert_eq!(slot_for(key), None, "the QR code and the key would be in the picture");
     }
 }

@@ -180,3 +180,28 @@ pub trait Policy {
         Vec::new()
     }
 }
+
+/// What `policy` first proposes for a one-page procedure whose console shows `elements`, working
+/// on the first step.
+#[cfg(test)]
+pub(crate) fn first_proposal(policy: &mut dyn Policy, page: &str, elements: Vec<aca_core::Element>) -> Proposal {
+    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
+    let steps: Vec<Step> = procedure.steps.clone();
+    let task = Task::new(procedure);
+    let observation = Observation {
+        title: "Console".into(),
+        elements,
+        ..Observation::default()
+    };
+    let trajectory = Trajectory::default();
+    let attempts = vec![0; steps.len()];
+    policy.propose(&Context {
+        task: &task,
+        steps: &steps,
+        observation: &observation,
+        trajectory: &trajectory,
+        current_step: Some(0),
+        attempts: &attempts,
+        unix_ms: None,
+    })
+}

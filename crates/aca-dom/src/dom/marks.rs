@@ -1,6 +1,7 @@
 //! The set-of-marks overlay: a numbered box over every indexed element in view (or over the one an
 //! action proposes), in one fixed, pointer-transparent layer outside the page's own tree of
-//! elements, removed without a trace.
+//! elements, removed without a trace. Elements the observation masked as secrets are covered, so a
+//! screenshot taken with the marks shows no more than the observation's text does.
 
 use super::walk::MARKS_ID;
 use super::{js, observe, visibility};
@@ -50,6 +51,23 @@ fn draw_where(wanted: impl Fn(u32) -> bool) -> Result<(), String> {
         "position:fixed;left:0;top:0;width:0;height:0;overflow:visible;pointer-events:none;z-index:2147483647",
     );
     let _ = layer.set_attribute("aria-hidden", "true");
+    for element in observe::secret_elements() {
+        let Some(r) = intersect(&js::top_rect(&element), &viewport) else {
+            continue;
+        };
+        let cover = create("div")?;
+        let _ = cover.set_attribute(
+            "style",
+            &format!(
+                "position:fixed;left:{:.0}px;top:{:.0}px;width:{:.0}px;height:{:.0}px;background:#555;\
+                 color:#fff;font:bold 12px/1 monospace;display:flex;align-items:center;padding-left:4px;\
+                 box-sizing:border-box;overflow:hidden;pointer-events:none",
+                r.x, r.y, r.width, r.height
+            ),
+        );
+        cover.set_text_content(Some("********"));
+        let _ = layer.append_child(&cover);
+    }
     for (index, element) in observe::all_indexed().into_iter().filter(|(i, _)| wanted(*i)) {
         let Some(geometry) = visibility::geometry_element(&element) else {
             continue;

@@ -18,6 +18,8 @@ use crate::visibility::Visibility;
 struct Remembered {
     /// By index: the element and its fingerprint.
     indexed: Vec<(u32, Element, Fingerprint)>,
+    /// The elements whose value the observation masked as a secret (a password, "AccessKey Secret").
+    secret: Vec<Element>,
     /// Identity keys of the last observation's elements; `None` before the first.
     previous: Option<HashSet<String>>,
 }
@@ -46,6 +48,13 @@ pub fn observe(options: &ObserveOptions, remember: bool) -> Result<(Observation,
                 .iter()
                 .zip(&elements)
                 .map(|(e, handle)| (e.index, handle.clone(), e.fingerprint.clone()))
+                .collect();
+            r.secret = observation
+                .elements
+                .iter()
+                .zip(&elements)
+                .filter(|(e, _)| e.state.secret)
+                .map(|(_, handle)| handle.clone())
                 .collect();
             r.previous = Some(identity_keys(observation));
         });
@@ -96,6 +105,11 @@ pub fn indexed(index: u32) -> Option<(Element, Fingerprint)> {
             .find(|(i, _, _)| *i == index)
             .map(|(_, e, f)| (e.clone(), f.clone()))
     })
+}
+
+/// The elements of the last observation that show a secret, for the overlay to cover.
+pub fn secret_elements() -> Vec<Element> {
+    REMEMBERED.with(|r| r.borrow().secret.clone())
 }
 
 /// Every indexed element of the last observation, for the overlay.

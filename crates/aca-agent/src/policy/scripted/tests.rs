@@ -495,26 +495,7 @@ fn a_renamed_navigation_group_is_found_by_the_item_it_holds() {
 
 /// A procedure of one page, and the scripted policy's first decision on `elements`.
 fn first_decision(page: &str, elements: Vec<Element>) -> Decision {
-    let procedure = aca_docs::parse_markdown(page).expect("the page parses");
-    let steps: Vec<Step> = procedure.steps.clone();
-    let task = Task::new(procedure);
-    let observation = Observation {
-        title: "Console".into(),
-        elements,
-        ..Observation::default()
-    };
-    let trajectory = aca_core::Trajectory::default();
-    let attempts = vec![0; steps.len()];
-    let ctx = Context {
-        task: &task,
-        steps: &steps,
-        observation: &observation,
-        trajectory: &trajectory,
-        current_step: Some(0),
-        attempts: &attempts,
-        unix_ms: None,
-    };
-    match ScriptedPolicy::new().propose(&ctx) {
+    match crate::policy::first_proposal(&mut ScriptedPolicy::new(), page, elements) {
         Proposal::Act(decision) => *decision,
         other => panic!("unexpected {other:?}"),
     }
