@@ -29,11 +29,20 @@ struct CompletionUsage {
     prompt_tokens: u64,
     #[serde(default)]
     completion_tokens: u64,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
 }
 
-/// The episode's request as the endpoint's JSON body, for the model the options name.
-pub fn request_body(request: &ModelRequest, model: &str) -> String {
-    let mut body = request.to_json();
+#[derive(Deserialize)]
+struct PromptDetails {
+    #[serde(default)]
+    image_tokens: Option<u64>,
+}
+
+/// The episode's request as the endpoint's JSON body, for the model the options name, with the
+/// console tab's screenshot (a `data:` URL) where the request has a place for it.
+pub fn request_body(request: &ModelRequest, model: &str, screenshot: Option<&str>) -> String {
+    let mut body = request.to_json_with_image(screenshot);
     body["model"] = serde_json::Value::from(model);
     body.to_string()
 }
@@ -55,7 +64,12 @@ pub fn read_completion(text: &str) -> Result<(String, Usage), String> {
     let usage = completion.usage.map_or(Usage::default(), |u| Usage {
         prompt_tokens: u.prompt_tokens.min(u64::from(u32::MAX)) as u32,
         completion_tokens: u.completion_tokens.min(u64::from(u32::MAX)) as u32,
-        ..Usage::default()
+        image_tokens: u
+            .prompt_tokens_details
+            .and_then(|d| d.image_tokens)
+            .unwrap_or(0)
+            .min(u64::from(u32::MAX)) as u32,
+        images: 0,
     });
     Ok((content, usage))
 }
@@ -74,7 +88,7 @@ mod tests {
             max_tokens: 256,
             screenshot: None,
         };
-        let body: serde_json::Value = serde_json::from_str(&request_body(&request, "served-model")).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&request_body(&request, "served-model", None)).unwrap();
         assert_eq!(body["model"], "served-model");
         assert_eq!(body["messages"][0]["content"], "Observe");
         assert_eq!(body["max_tokens"], 256);

@@ -19,6 +19,8 @@ extern "C" {
     fn tabs_query(query: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = get, catch)]
     fn tabs_get(tab_id: i32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = captureVisibleTab, catch)]
+    fn tabs_capture_visible_tab(window_id: i32, options: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = create, catch)]
     fn tabs_create(properties: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "tabs"], js_name = update, catch)]
@@ -148,6 +150,27 @@ pub async fn tab_url(tab_id: i32) -> Result<String, ChromeError> {
     }
     let tab: Tab = decode(API, settle(API, tabs_get(tab_id)).await?)?;
     Ok(tab.pending_url.unwrap_or(tab.url))
+}
+
+/// Where a tab is shown: its window, and whether it is that window's active tab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+pub struct TabPlace {
+    #[serde(rename = "windowId")]
+    pub window_id: i32,
+    pub active: bool,
+}
+
+/// `chrome.tabs.get`: the tab's window and whether it is shown there.
+pub async fn tab_place(tab_id: i32) -> Result<TabPlace, ChromeError> {
+    const API: &str = "chrome.tabs.get";
+    decode(API, settle(API, tabs_get(tab_id)).await?)
+}
+
+/// `chrome.tabs.captureVisibleTab`: a PNG `data:` URL of what `window_id` shows of its active tab.
+pub async fn capture_visible_tab(window_id: i32) -> Result<String, ChromeError> {
+    const API: &str = "chrome.tabs.captureVisibleTab";
+    let options = encode(API, &serde_json::json!({ "format": "png" }))?;
+    decode(API, settle(API, tabs_capture_visible_tab(window_id, &options)).await?)
 }
 
 /// A tab's loading status (`loading` or `complete`) and the URL it shows or is loading.

@@ -15,6 +15,11 @@ pub const AT_INSTALL: &[&str] = &[
     "http://localhost/*",
 ];
 
+/// The host permission `chrome.tabs.captureVisibleTab` needs (or a gesture on the extension's own
+/// button, which a run's later pages do not have): asked for only when the person turns the
+/// model's screenshots on.
+pub const CAPTURE_TABS: &str = "<all_urls>";
+
 /// The id of the content script registered for origins granted after install.
 pub const GRANTED_SCRIPT_ID: &str = "aca-granted-origins";
 
@@ -79,11 +84,12 @@ pub fn to_ask_for<'a>(urls: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 }
 
 /// The granted origins the manifest does not already cover: where the content script must be
-/// registered at run time.
+/// registered at run time. The permission to capture tabs is no site to work in: it injects
+/// nothing anywhere.
 pub fn granted_later(granted: &[String]) -> Vec<String> {
     granted
         .iter()
-        .filter(|pattern| !AT_INSTALL.contains(&pattern.as_str()))
+        .filter(|pattern| !AT_INSTALL.contains(&pattern.as_str()) && pattern.as_str() != CAPTURE_TABS)
         .cloned()
         .collect()
 }
@@ -134,13 +140,17 @@ mod tests {
         assert_eq!(pattern_of("https://user@Host.Example/x").as_deref(), Some("https://host.example/*"));
         assert_eq!(pattern_of("chrome://extensions"), None);
         assert_eq!(
-            granted_later(&["http://127.0.0.1/*".into(), "https://aca.example.com/*".into()]),
+            granted_later(&[
+                "http://127.0.0.1/*".into(),
+                "https://aca.example.com/*".into(),
+                CAPTURE_TABS.into()
+            ]),
             ["https://aca.example.com/*"]
         );
     }
 
     #[test]
-    fn the_manifest_grants_exactly_these_origins_and_never_all_urls() {
+    fn the_manifest_grants_exactly_these_origins_and_all_urls_only_when_asked() {
         let manifest: serde_json::Value = serde_json::from_str(include_str!("../../manifest.json")).unwrap();
         let list = |value: &serde_json::Value| -> Vec<String> {
             value
@@ -154,7 +164,7 @@ mod tests {
         assert_eq!(list(&manifest["content_scripts"][0]["matches"]), AT_INSTALL);
         assert_eq!(
             list(&manifest["optional_host_permissions"]),
-            ["https://*/*", "http://*/*"]
+            ["https://*/*", "http://*/*", CAPTURE_TABS]
         );
         // The content script loads aca-dom's public code from the page it is injected in, at an
         // origin granted at install or later; that is all any page may fetch of the extension.
@@ -162,6 +172,11 @@ mod tests {
             list(&manifest["web_accessible_resources"][0]["resources"]),
             ["aca-dom/aca_dom.js", "aca-dom/aca_dom_bg.wasm"]
         );
-        assert!(!manifest.to_string().contains("<all_urls>"), "{manifest}");
+        let mut at_install = manifest.clone();
+        at_install["optional_host_permissions"] = serde_json::Value::Null;
+        assert!(
+            !at_install.to_string().contains(CAPTURE_TABS),
+            "<all_urls> is only ever asked for: {manifest}"
+        );
     }
 }

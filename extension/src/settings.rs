@@ -22,6 +22,10 @@ pub struct Settings {
     /// The endpoint's API key, sent as a bearer token; may be empty.
     #[serde(default)]
     pub model_key: String,
+    /// Show the model the console tab's marked screenshot with each question (a model that takes
+    /// images); the extension must first be allowed to capture tabs.
+    #[serde(default)]
+    pub model_screenshots: bool,
 }
 
 /// The chat endpoint the LLM policy asks.
@@ -89,6 +93,7 @@ impl Settings {
             model_url: model_url.to_owned(),
             model: model.to_owned(),
             model_key: self.model_key.trim().to_owned(),
+            model_screenshots: self.model_screenshots && !model_url.is_empty(),
         })
     }
 

@@ -1220,3 +1220,119 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     help_server.abort();
     chromium.close().await;
 }
+
+/// The built extension as a person has it after ticking the options page's screenshot box and
+/// allowing the capture of tabs: the manifest's grant stands in for the browser's prompt, which a
+/// headless browser cannot show anyone.
+fn extension_allowed_to_capture(extension: &Path, into: &Path) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+    let dir = into.join("extension");
+    copy(extension, &dir);
+    let path = dir.join("manifest.json");
+    let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    manifest["host_permissions"].as_array_mut().unwrap().push(json!("<all_urls>"));
+    std::fs::write(&path, manifest.to_string()).unwrap();
+    dir
+}
+
+/// Verifies the corpus page with the LLM policy over `model`, screenshots asked for in the
+/// options; the report of the run, which the model ends at its first answer.
+async fn verify_with_screenshots(extension: &Path, model: &FakeModel) -> (aca_core::Report, Vec<String>) {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let base = emulator.url.clone();
+    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
+    let chromium = ExtensionBrowser::launch(extension).await.unwrap();
+    let writer = emulator.console.create_account("writer", None).unwrap();
+    let token = emulator
+        .companion
+        .create_user("writer", vec![writer.account_id.clone()])
+        .unwrap();
+    let _doc = chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
+    let panel = chromium.open(&extension_url("sidepanel.html")).await;
+    let saved = poll(
+        &panel,
+        &format!(
+            "chrome.runtime.sendMessage({})",
+            json!({"kind": "save_settings", "settings": {"server_url": base, "token": token,
+                "model_url": model.base_url, "model": "qwen3-vl", "model_screenshots": true}})
+        ),
+        10,
+        "the settings to be saved",
+        |v| v["kind"] == "settings",
+    )
+    .await;
+    assert_eq!(saved["settings"]["model_screenshots"], true, "{saved}");
+    let console = chromium.open("about:blank").await;
+    log_on(&console, &base, &writer.login, &writer.password).await;
+    wait_for(&console, ".product-card").await;
+    // The person watches the console tab while the run works in it.
+    console.bring_to_front().await.unwrap();
+    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
+    wait_for(&panel, "button#verify").await;
+    choose_doc_tab(&panel, doc_tab).await;
+    press(&panel, "button#verify").await;
+    verdict_after_progress(&panel, 90).await;
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let verification = &state["run"]["verification"];
+    let report: aca_core::Report = serde_json::from_value(verification["report"].clone()).unwrap();
+    let activity: Vec<String> = serde_json::from_value(verification["activity"].clone()).unwrap_or_default();
+    help_server.abort();
+    chromium.close().await;
+    (report, activity)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_takes_images_sees_the_console_tab_once_the_person_allows_captures() {
+    let gives_up = || {
+        FakeResponse::Reply(
+            "Thought: The console is open.\nNext: stop.\nAction: task_unachievable(\"the model stops here\")".into(),
+        )
+    };
+    let extension = built_extension();
+
+    // Not allowed to capture tabs: the run says so and asks the model in words.
+    let model = FakeModel::start_taking_images("qwen3-vl", [gives_up()]).await.unwrap();
+    let (report, activity) = verify_with_screenshots(&extension, &model).await;
+    assert_eq!(report.usage.calls, 1, "{:?} {activity:?}", report.failure);
+    assert_eq!(report.usage.images, 0);
+    assert!(
+        activity.iter().any(|l| l.starts_with("screenshots are off")),
+        "{activity:?}"
+    );
+    assert!(model.requests()[0]["messages"][1]["content"].is_string());
+
+    // Allowed: the model's question carries the console tab with its marks, scaled to fit.
+    let allowed = tempfile::tempdir().unwrap();
+    let extension = extension_allowed_to_capture(&extension, allowed.path());
+    let model = FakeModel::start_taking_images("qwen3-vl", [gives_up()]).await.unwrap();
+    let (report, activity) = verify_with_screenshots(&extension, &model).await;
+    assert_eq!(report.usage.calls, 1, "{:?} {activity:?}", report.failure);
+    assert_eq!(report.usage.images, 1, "{activity:?}");
+    assert_eq!(report.usage.image_tokens, aca_chat::fake::FAKE_IMAGE_TOKENS);
+    let requests = model.requests();
+    let parts = requests[0]["messages"][1]["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no image in {}", requests[0]["messages"][1]));
+    assert!(parts[0]["text"].as_str().unwrap().contains("BEGIN PAGE DATA"));
+    let url = parts[1]["image_url"]["url"].as_str().unwrap();
+    let png = {
+        use base64::Engine;
+        let data = url.strip_prefix("data:image/png;base64,").expect("a PNG data URL");
+        base64::engine::general_purpose::STANDARD.decode(data).unwrap()
+    };
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+    assert!(width <= 1280 && height <= 720 && (width == 1280 || height == 720), "{width}x{height}");
+}

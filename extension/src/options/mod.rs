@@ -26,12 +26,14 @@ fn Options() -> impl IntoView {
     let model_url = RwSignal::new(String::new());
     let model = RwSignal::new(String::new());
     let model_key = RwSignal::new(String::new());
+    let model_screenshots = RwSignal::new(false);
     let form = move || Settings {
         server_url: server_url.get(),
         token: token.get(),
         model_url: model_url.get(),
         model: model.get(),
         model_key: model_key.get(),
+        model_screenshots: model_screenshots.get(),
     };
     let show = move |settings: Settings| {
         server_url.set(settings.server_url);
@@ -39,6 +41,7 @@ fn Options() -> impl IntoView {
         model_url.set(settings.model_url);
         model.set(settings.model);
         model_key.set(settings.model_key);
+        model_screenshots.set(settings.model_screenshots);
     };
     let status = RwSignal::new(None::<Result<String, String>>);
     // The form appears once the saved settings are in it, so nothing typed earlier is overwritten.
@@ -70,6 +73,31 @@ fn Options() -> impl IntoView {
                 },
             }
         }
+    };
+    // Capturing the console tab needs the permission to capture any tab (`<all_urls>`): it is asked
+    // for when the box is ticked, and the box stays clear when the person refuses.
+    let screenshots_toggled = move |ev: leptos::ev::Event| {
+        let wanted = event_target_checked(&ev);
+        if !wanted {
+            model_screenshots.set(false);
+            return;
+        }
+        let asked = chrome::request_origins(&[origins::CAPTURE_TABS.to_owned()]);
+        spawn_local(async move {
+            match asked.await {
+                Ok(true) => model_screenshots.set(true),
+                Ok(false) => {
+                    model_screenshots.set(false);
+                    status.set(Some(Err(
+                        "screenshots stay off: the extension may capture the console tab only once you allow it".into(),
+                    )));
+                }
+                Err(e) => {
+                    model_screenshots.set(false);
+                    status.set(Some(Err(e.to_string())));
+                }
+            }
+        });
     };
     let consoles_to_allow = RwSignal::new(Vec::<String>::new());
     let save = move |_| {
@@ -183,6 +211,15 @@ fn Options() -> impl IntoView {
                     prop:value=move || model_key.get()
                     on:input=move |ev| model_key.set(event_target_value(&ev))
                 />
+            </label>
+            <label>
+                <input
+                    id="model-screenshots"
+                    type="checkbox"
+                    prop:checked=move || model_screenshots.get()
+                    on:change=screenshots_toggled
+                />
+                " Show the model a screenshot of the console tab with each step (for a model that takes images; the browser asks to let the extension capture tabs)"
             </label>
             <button id="save" on:click=save>"Save"</button>
             <button id="check" on:click=check>"Check connection"</button>

@@ -10,6 +10,7 @@
 mod model;
 mod page;
 mod run;
+mod screenshot;
 mod signed_in;
 mod state;
 mod step;

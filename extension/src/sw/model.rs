@@ -12,9 +12,15 @@ use aca_agent::{ModelRequest, Usage};
 const TRIES: u32 = 3;
 const FIRST_BACKOFF_MS: i32 = 1_000;
 
-/// Asks the model; the reply's text and usage, or why there is none.
-pub async fn complete(endpoint: &ModelEndpoint, request: &ModelRequest) -> Result<(String, Usage), String> {
-    let body = request_body(request, &endpoint.model);
+/// Asks the model, showing it `screenshot` where the request has a place for one; the reply's text
+/// and usage, or why there is none.
+pub async fn complete(
+    endpoint: &ModelEndpoint,
+    request: &ModelRequest,
+    screenshot: Option<&str>,
+) -> Result<(String, Usage), String> {
+    let screenshot = screenshot.filter(|_| request.screenshot.is_some());
+    let body = request_body(request, &endpoint.model, screenshot);
     let bearer = endpoint.key.as_ref().map(|k| format!("Bearer {k}"));
     let mut headers = vec![("Content-Type", "application/json")];
     if let Some(bearer) = &bearer {
@@ -39,7 +45,12 @@ pub async fn complete(endpoint: &ModelEndpoint, request: &ModelRequest) -> Resul
                     answer.text.chars().take(300).collect::<String>()
                 ));
             }
-            Ok(answer) => return read_completion(&answer.text),
+            Ok(answer) => {
+                return read_completion(&answer.text).map(|(text, usage)| {
+                    let images = u32::from(screenshot.is_some());
+                    (text, Usage { images, ..usage })
+                });
+            }
             Err(e) => last_error = e,
         }
         if attempt < TRIES {

@@ -14,14 +14,14 @@
 
 use std::cell::RefCell;
 
-use aca_agent::{LlmConfig, LlmPolicy, Policy, ScriptedPolicy, Task};
+use aca_agent::{LlmConfig, LlmPolicy, Policy, ScreenshotSize, ScriptedPolicy, Task};
 use aca_core::{
     ActRequest, ActionOutcome, ConsoleRun, ConsoleSite, GuiAction, Observation, Procedure, ProductConsole, Report,
 };
 use aca_run::{Decision, Proposed, Provided, Provisioned, Request, Run, RunFacts, RunPlan};
 use wasm_bindgen_futures::spawn_local;
 
-use super::{model, page, signed_in, state};
+use super::{model, page, screenshot, signed_in, state};
 use crate::chrome::{self, now_ms};
 use crate::messages::{CapturedPage, ConsoleAccount, Observed, Phase, Proposal, RunView, Verification};
 use crate::server::{self, Assigned};
@@ -221,6 +221,23 @@ async fn set_phase(phase: Phase) {
     .await;
 }
 
+/// Whether the model is shown the console tab's screenshots: the options ask for them, and the
+/// person allowed the extension to capture tabs (else the run says so and goes on in words).
+async fn shows_screenshots(settings: &Settings) -> bool {
+    if !settings.model_screenshots {
+        return false;
+    }
+    let allowed = screenshot::allowed().await;
+    if !allowed {
+        note(
+            "screenshots are off: the extension may not capture tabs; tick the screenshot box on the options page again"
+                .to_owned(),
+        )
+        .await;
+    }
+    allowed
+}
+
 /// Where resources are provisioned: the bundled console opens its products in this region.
 const DEFAULT_REGION: &str = "cn-hangzhou";
 
@@ -230,6 +247,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
     let policy: Box<dyn Policy> = match setup.settings.model_endpoint() {
         Some(endpoint) => Box::new(LlmPolicy::new(LlmConfig {
             model: endpoint.model,
+            screenshots: shows_screenshots(&setup.settings).await.then(ScreenshotSize::default),
             ..LlmConfig::default()
         })),
         None => Box::new(ScriptedPolicy::new()),
@@ -326,8 +344,18 @@ async fn carry_out(setup: &RunSetup) -> Report {
                 let replied = match setup.settings.model_endpoint() {
                     None => Err("the policy asked for a model but the options name no model endpoint".to_owned()),
                     Some(endpoint) => {
+                        let screenshot = match model_request.screenshot {
+                            Some(slot) => match screenshot::for_model(setup.tab, slot.size).await {
+                                Ok(url) => Some(url),
+                                Err(why) => {
+                                    note(format!("no screenshot this time ({why}): the model is asked in words")).await;
+                                    None
+                                }
+                            },
+                            None => None,
+                        };
                         note(format!("asking {}", endpoint.model)).await;
-                        model::complete(&endpoint, &model_request).await
+                        model::complete(&endpoint, &model_request, screenshot.as_deref()).await
                     }
                 };
                 run.clock(now_ms());
