@@ -157,6 +157,19 @@ pub struct Verification {
     pub activity: Vec<String>,
     /// The report, once the run has ended.
     pub report: Option<Box<aca_core::Report>>,
+    /// The marked screenshots the report's defects show, by the report's paths (taken only when the
+    /// person allowed the extension to capture tabs).
+    #[serde(default)]
+    pub shots: Vec<KeptShot>,
+}
+
+/// A marked screenshot of the console tab, kept for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptShot {
+    /// The path `report.screenshots` names it by.
+    pub path: String,
+    /// A PNG `data:` URL.
+    pub image: String,
 }
 
 /// Where a verification stands.
@@ -407,6 +420,7 @@ mod tests {
             started_ms: 0,
             activity: Vec::new(),
             report: None,
+            shots: Vec::new(),
         };
         for i in 0..20 {
             verification.note(format!("line {i}"));

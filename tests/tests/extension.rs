@@ -684,10 +684,15 @@ async fn press(page: &Page, selector: &str) {
     assert_eq!(eval(page, &js).await, json!(true));
 }
 
-/// Makes the documentation picker of the panel choose `tab` (focusing it reloads its tab list).
 /// Opens the page at `url` in a new tab, verifies it from the panel once Verify is enabled again,
-/// and waits for the run's verdict.
-async fn verify_another(chromium: &ExtensionBrowser, panel: &Page, url: &str) -> (String, Vec<String>) {
+/// and waits for the run's verdict; `watched`, the console tab, is the one its window shows while
+/// the run works in it, as when a person watches it.
+async fn verify_another(
+    chromium: &ExtensionBrowser,
+    panel: &Page,
+    url: &str,
+    watched: Option<&Page>,
+) -> (String, Vec<String>) {
     let _doc = chromium.open(url).await;
     let tab = tab_id(panel, url.trim_end_matches(".html")).await;
     choose_doc_tab(panel, tab).await;
@@ -699,6 +704,9 @@ async fn verify_another(chromium: &ExtensionBrowser, panel: &Page, url: &str) ->
         |v| v == &json!(true),
     )
     .await;
+    if let Some(console) = watched {
+        console.bring_to_front().await.unwrap();
+    }
     press(panel, "button#verify").await;
     poll(
         panel,
@@ -804,6 +812,7 @@ async fn snap(panel: &Page, name: &str) {
     std::fs::write(shots.join(format!("sidepanel-{name}.png")), shot).unwrap();
 }
 
+/// Makes the documentation picker of the panel choose `tab` (focusing it reloads its tab list).
 async fn choose_doc_tab(panel: &Page, tab: i64) {
     let js = format!(
         "(() => {{ const s = document.querySelector('#doc-tab'); s.dispatchEvent(new Event('focus')); s.value = '{tab}'; \
@@ -1035,7 +1044,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     }
 
     // A page whose button the console does not have ends with a defect at that step, not a hang.
-    let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/create-network.html")).await;
+    let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/create-network.html"), None).await;
     let summary = text_of(&panel, "#summary", "the report's summary").await;
     assert_eq!(verdict, "doc_defect", "{summary}");
     let defects = eval(
@@ -1078,7 +1087,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     // writer's account before the episode, and destroys what is left after it, its own RAM user too;
     // what the writer's account held before (the VPC the first page made) stays.
     let held = emulator.console.snapshot_account(&writer.account_id).unwrap().resources;
-    let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/delete-vswitch.html")).await;
+    let (verdict, _) = verify_another(&chromium, &panel, &format!("{help}/help/vpc/delete-vswitch.html"), None).await;
     let state = ask(&panel, json!({"kind": "state"})).await;
     let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
     assert_eq!(verdict, "pass", "{report:#?}");
@@ -1246,50 +1255,96 @@ fn extension_allowed_to_capture(extension: &Path, into: &Path) -> PathBuf {
     dir
 }
 
-/// Verifies the corpus page with the LLM policy over `model`, screenshots asked for in the
-/// options; the report of the run, which the model ends at its first answer.
-async fn verify_with_screenshots(extension: &Path, model: &FakeModel) -> (aca_core::Report, Vec<String>) {
+/// What [`verify_with_screenshots`] saw: the model's run, and the scripted run of a page whose
+/// step names a button the console words otherwise.
+struct ScreenshotRuns {
+    model_run: aca_core::Report,
+    activity: Vec<String>,
+    defect_run: aca_core::Report,
+    /// The screenshots the panel keeps for the defects' report, as the service worker holds them.
+    kept: Value,
+    /// The `src` of each screenshot the panel's report shows.
+    shown: Vec<String>,
+}
+
+/// In `extension`, verifies the corpus page with the LLM policy over `model` (screenshots asked for
+/// in the options), then, with the scripted policy, a copy whose step 7 names its button as the
+/// console's other release does; the person watches the console tab throughout.
+async fn verify_with_screenshots(extension: &Path, model: &FakeModel) -> ScreenshotRuns {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
     let base = emulator.url.clone();
-    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
+    // The page as the console's other release words its last button.
+    let renamed = CORPUS_PAGE.replace("7. Click **OK**.", "7. Click **Confirm**.");
+    assert_ne!(renamed, CORPUS_PAGE);
+    let (help, help_server) = serve_pages(vec![
+        ("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE)),
+        ("/help/vpc/create-vpc-confirm.html", help_html(&renamed)),
+    ])
+    .await;
     let chromium = ExtensionBrowser::launch(extension).await.unwrap();
     let writer = emulator.console.create_account("writer", None).unwrap();
     let token = emulator
         .companion
         .create_user("writer", vec![writer.account_id.clone()])
         .unwrap();
-    let _doc = chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
     let panel = chromium.open(&extension_url("sidepanel.html")).await;
-    let saved = poll(
-        &panel,
-        &format!(
-            "chrome.runtime.sendMessage({})",
-            json!({"kind": "save_settings", "settings": {"server_url": base, "token": token,
-                "model_url": model.base_url, "model": "qwen3-vl", "model_screenshots": true}})
-        ),
-        10,
-        "the settings to be saved",
-        |v| v["kind"] == "settings",
-    )
+    let save = |settings: Value| {
+        let panel = &panel;
+        async move {
+            poll(
+                panel,
+                &format!("chrome.runtime.sendMessage({})", json!({"kind": "save_settings", "settings": settings})),
+                10,
+                "the settings to be saved",
+                |v| v["kind"] == "settings",
+            )
+            .await
+        }
+    };
+    let saved = save(json!({"server_url": base, "token": token, "model_url": model.base_url,
+        "model": "qwen3-vl", "model_screenshots": true}))
     .await;
     assert_eq!(saved["settings"]["model_screenshots"], true, "{saved}");
     let console = chromium.open("about:blank").await;
     log_on(&console, &base, &writer.login, &writer.password).await;
     wait_for(&console, ".product-card").await;
-    // The person watches the console tab while the run works in it.
-    console.bring_to_front().await.unwrap();
-    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
-    wait_for(&panel, "button#verify").await;
-    choose_doc_tab(&panel, doc_tab).await;
-    press(&panel, "button#verify").await;
-    verdict_after_progress(&panel, 90).await;
-    let state = ask(&panel, json!({"kind": "state"})).await;
-    let verification = &state["run"]["verification"];
-    let report: aca_core::Report = serde_json::from_value(verification["report"].clone()).unwrap();
+    let verify = |page: &'static str| {
+        let (chromium, panel, console, help) = (&chromium, &panel, &console, &help);
+        async move {
+            let url = format!("{help}/help/vpc/{page}.html");
+            verify_another(chromium, panel, &url, Some(console)).await;
+            ask(panel, json!({"kind": "state"})).await["run"]["verification"].clone()
+        }
+    };
+    let verification = verify("create-vpc").await;
+    let model_run: aca_core::Report = serde_json::from_value(verification["report"].clone()).unwrap();
     let activity: Vec<String> = serde_json::from_value(verification["activity"].clone()).unwrap_or_default();
+    save(json!({"server_url": base, "token": token})).await;
+    let verification = verify("create-vpc-confirm").await;
+    let defect_run: aca_core::Report = serde_json::from_value(verification["report"].clone()).unwrap();
+    let shown = eval(&panel, "[...document.querySelectorAll('#defects img.defect-shot')].map(i => i.src)").await;
+    let shown: Vec<String> = serde_json::from_value(shown).unwrap();
     help_server.abort();
     chromium.close().await;
-    (report, activity)
+    ScreenshotRuns {
+        model_run,
+        activity,
+        defect_run,
+        kept: verification["shots"].clone(),
+        shown,
+    }
+}
+
+/// The width and height of a PNG `data:` URL.
+fn png_size(url: &str) -> (u32, u32) {
+    use base64::Engine;
+    let data = url.strip_prefix("data:image/png;base64,").expect("a PNG data URL");
+    let png = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+    (
+        u32::from_be_bytes([png[16], png[17], png[18], png[19]]),
+        u32::from_be_bytes([png[20], png[21], png[22], png[23]]),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1301,38 +1356,52 @@ async fn a_model_that_takes_images_sees_the_console_tab_once_the_person_allows_c
     };
     let extension = built_extension();
 
-    // Not allowed to capture tabs: the run says so and asks the model in words.
+    // Not allowed to capture tabs: the run says so and asks the model in words; no report keeps a
+    // screenshot.
     let model = FakeModel::start_taking_images("qwen3-vl", [gives_up()]).await.unwrap();
-    let (report, activity) = verify_with_screenshots(&extension, &model).await;
-    assert_eq!(report.usage.calls, 1, "{:?} {activity:?}", report.failure);
-    assert_eq!(report.usage.images, 0);
+    let runs = verify_with_screenshots(&extension, &model).await;
+    assert_eq!(runs.model_run.usage.calls, 1, "{:?} {:?}", runs.model_run.failure, runs.activity);
+    assert_eq!(runs.model_run.usage.images, 0);
     assert!(
-        activity.iter().any(|l| l.starts_with("screenshots are off")),
-        "{activity:?}"
+        runs.activity.iter().any(|l| l.starts_with("screenshots are off")),
+        "{:?}",
+        runs.activity
     );
     assert!(model.requests()[0]["messages"][1]["content"].is_string());
+    assert_eq!(runs.defect_run.verdict, aca_core::Verdict::DocDefect);
+    assert!(runs.shown.is_empty() && runs.defect_run.screenshots.is_empty());
 
-    // Allowed: the model's question carries the console tab with its marks, scaled to fit.
+    // Allowed: the model's question carries the console tab with its marks, scaled to fit, and the
+    // defect is shown with the marked screenshot of the page that shows it.
     let allowed = tempfile::tempdir().unwrap();
     let extension = extension_allowed_to_capture(&extension, allowed.path());
     let model = FakeModel::start_taking_images("qwen3-vl", [gives_up()]).await.unwrap();
-    let (report, activity) = verify_with_screenshots(&extension, &model).await;
-    assert_eq!(report.usage.calls, 1, "{:?} {activity:?}", report.failure);
-    assert_eq!(report.usage.images, 1, "{activity:?}");
-    assert_eq!(report.usage.image_tokens, aca_chat::fake::FAKE_IMAGE_TOKENS);
+    let runs = verify_with_screenshots(&extension, &model).await;
+    assert_eq!(runs.model_run.usage.calls, 1, "{:?} {:?}", runs.model_run.failure, runs.activity);
+    assert_eq!(runs.model_run.usage.images, 1, "{:?}", runs.activity);
+    assert_eq!(runs.model_run.usage.image_tokens, aca_chat::fake::FAKE_IMAGE_TOKENS);
     let requests = model.requests();
     let parts = requests[0]["messages"][1]["content"]
         .as_array()
         .unwrap_or_else(|| panic!("no image in {}", requests[0]["messages"][1]));
     assert!(parts[0]["text"].as_str().unwrap().contains("BEGIN PAGE DATA"));
-    let url = parts[1]["image_url"]["url"].as_str().unwrap();
-    let png = {
-        use base64::Engine;
-        let data = url.strip_prefix("data:image/png;base64,").expect("a PNG data URL");
-        base64::engine::general_purpose::STANDARD.decode(data).unwrap()
-    };
-    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
-    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
-    let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
-    assert!(width <= 1280 && height <= 720 && (width == 1280 || height == 720), "{width}x{height}");
+    let (width, height) = png_size(parts[1]["image_url"]["url"].as_str().unwrap());
+    assert!(
+        width <= 1280 && height <= 720 && (width == 1280 || height == 720),
+        "{width}x{height}"
+    );
+
+    let report = &runs.defect_run;
+    assert_eq!(report.verdict, aca_core::Verdict::DocDefect);
+    let defect = &report.defects[0];
+    let path = report
+        .screenshot_of(defect)
+        .unwrap_or_else(|| panic!("no screenshot for {defect:?} in {:?}; kept {}", report.screenshots, runs.kept));
+    assert_eq!(report.screenshots.len(), 1, "only the defects' screenshots are kept");
+    let kept = runs.kept.as_array().unwrap();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0]["path"], path);
+    assert_eq!(runs.shown, [kept[0]["image"].as_str().unwrap().to_owned()]);
+    let (width, height) = png_size(&runs.shown[0]);
+    assert!(width <= 1024 && height <= 640, "{width}x{height}");
 }

@@ -47,6 +47,24 @@ pub struct Report {
 }
 
 impl Report {
+    /// The marked screenshot that shows `defect`: its own, else the page its turn (1-based) acted
+    /// on, which is the screenshot taken after the turn before it, else the turn's own.
+    pub fn screenshot_of<'a>(&'a self, defect: &'a crate::Defect) -> Option<&'a str> {
+        if let Some(own) = defect.evidence.screenshot.as_deref() {
+            return Some(own);
+        }
+        let turn = defect.evidence.turn? as usize;
+        let shot = |index: usize| {
+            self.screenshots
+                .iter()
+                .find(|s| s.turn == index)
+                .map(|s| s.path.as_str())
+        };
+        turn.checked_sub(2)
+            .and_then(shot)
+            .or_else(|| turn.checked_sub(1).and_then(shot))
+    }
+
     /// Adds a cause to the report's failure, after the one already there.
     pub fn add_failure(&mut self, note: impl Into<String>) {
         let note = note.into();

@@ -219,7 +219,7 @@ fn Options() -> impl IntoView {
                     prop:checked=move || model_screenshots.get()
                     on:change=screenshots_toggled
                 />
-                " Show the model a screenshot of the console tab with each step (for a model that takes images; the browser asks to let the extension capture tabs)"
+                " Show the model a screenshot of the console tab with each step (for a model that takes images; the browser asks to let the extension capture tabs, and each defect in the report then shows the page it was seen on)"
             </label>
             <button id="save" on:click=save>"Save"</button>
             <button id="check" on:click=check>"Check connection"</button>

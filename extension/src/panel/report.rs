@@ -1,5 +1,6 @@
 //! The report of a verification in the panel: the verdict and its sentence, each documented step
-//! with its status, the defects first (what the page says and what the console shows), the success rule
+//! with its status, the defects first (what the page says and what the console shows, with the marked
+//! screenshot of the page that shows it when the run took one), the success rule
 //! (and whether it was inferred), the audit events that matched it or the judges that decided instead,
 //! the duration, and a download of `report.json` in the format `aca verify` writes.
 
@@ -7,6 +8,8 @@ use aca_core::{Report, StepStatus, Verdict};
 use leptos::prelude::*;
 
 use aca_run::report::{describe_matcher, quoted};
+
+use crate::messages::KeptShot;
 
 fn verdict_word(verdict: Verdict) -> &'static str {
     match verdict {
@@ -36,7 +39,7 @@ fn download_href(report: &Report) -> String {
     )
 }
 
-pub fn report_view(report: Report) -> impl IntoView {
+pub fn report_view(report: Report, shots: Vec<KeptShot>) -> impl IntoView {
     let verdict = verdict_word(report.verdict);
     let verdict_class = if report.verdict == Verdict::Pass { "ok" } else { "error" };
     let duration = format!("{:.1} s", report.duration_ms as f64 / 1_000.0);
@@ -77,10 +80,17 @@ pub fn report_view(report: Report) -> impl IntoView {
             };
             let documented = quoted(&d.documented);
             let seen = d.evidence.turn.map(|turn| format!(" (seen at turn {turn})"));
+            let shot = report
+                .screenshot_of(d)
+                .and_then(|path| shots.iter().find(|s| s.path == path))
+                .map(|shot| {
+                    let alt = format!("the console at step {}, with its elements' marks", d.step);
+                    view! { <img class="defect-shot" src=shot.image.clone() alt=alt /> }
+                });
             view! {
                 <li data-step=d.step.clone() data-kind=kind.clone() data-confidence=d.confidence.label()>
                     "Step " <b>{d.step.clone()}</b> ", " {kind.clone()} " (" {d.confidence.label()} "): the page says " {documented}
-                    ", the console shows " {observed} <span class="muted">{seen}</span>
+                    ", the console shows " {observed} <span class="muted">{seen}</span> {shot}
                 </li>
             }
         })

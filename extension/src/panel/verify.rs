@@ -219,7 +219,7 @@ fn verification_view(verification: Verification, error: RwSignal<Option<String>>
                     }
                 })}
             <ol id="activity" class="muted">{activity}</ol>
-            {verification.report.map(|report| super::report::report_view(*report))}
+            {verification.report.map(|report| super::report::report_view(*report, verification.shots))}
         </div>
     }
 }

@@ -23,7 +23,7 @@ use wasm_bindgen_futures::spawn_local;
 
 use super::{model, page, screenshot, signed_in, state};
 use crate::chrome::{self, now_ms};
-use crate::messages::{CapturedPage, ConsoleAccount, Observed, Phase, Proposal, RunView, Verification};
+use crate::messages::{CapturedPage, ConsoleAccount, KeptShot, Observed, Phase, Proposal, RunView, Verification};
 use crate::server::{self, Assigned};
 use crate::settings::Settings;
 use aca_reward::ChosenRule;
@@ -161,6 +161,7 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
             account.account_id, account.login
         )],
         report: None,
+        shots: Vec::new(),
     };
     let run = state::update(|run| {
         run.account = Some(ConsoleAccount {
@@ -188,12 +189,13 @@ async fn begin(doc_tab: i32, step_mode: bool, settings: Settings) -> Result<RunV
         started_at,
     };
     spawn_local(async move {
-        let report = carry_out(&setup).await;
+        let (report, shots) = carry_out(&setup).await;
         state::update(|run| {
             run.pending = None;
             if let Some(v) = run.verification.as_mut() {
                 v.phase = Phase::Finished;
                 v.report = Some(Box::new(report));
+                v.shots = shots;
             }
         })
         .await;
@@ -221,6 +223,30 @@ async fn set_phase(phase: Phase) {
     .await;
 }
 
+/// How large the report's screenshots are kept (the panel shows them a column wide).
+const REPORT_SHOT_SIZE: ScreenshotSize = ScreenshotSize {
+    max_width: 1024,
+    max_height: 640,
+};
+
+/// The report with the screenshots its defects show (and no others: the panel holds them in the
+/// browser's session storage, whose room is small).
+fn with_defect_shots(mut report: Report, shots: Vec<(aca_core::Screenshot, String)>) -> (Report, Vec<KeptShot>) {
+    report.screenshots = shots.iter().map(|(shot, _)| shot.clone()).collect();
+    let wanted: Vec<String> = report
+        .defects
+        .iter()
+        .filter_map(|d| report.screenshot_of(d).map(str::to_owned))
+        .collect();
+    report.screenshots.retain(|s| wanted.contains(&s.path));
+    let kept = shots
+        .into_iter()
+        .filter(|(shot, _)| wanted.contains(&shot.path))
+        .map(|(shot, image)| KeptShot { path: shot.path, image })
+        .collect();
+    (report, kept)
+}
+
 /// Whether the model is shown the console tab's screenshots: the options ask for them, and the
 /// person allowed the extension to capture tabs (else the run says so and goes on in words).
 async fn shows_screenshots(settings: &Settings) -> bool {
@@ -241,9 +267,13 @@ async fn shows_screenshots(settings: &Settings) -> bool {
 /// Where resources are provisioned: the bundled console opens its products in this region.
 const DEFAULT_REGION: &str = "cn-hangzhou";
 
-/// The whole run; every way it ends is a report.
-/// The whole run, driven through `aca_run::Run`: every way it ends is a report.
-async fn carry_out(setup: &RunSetup) -> Report {
+/// The whole run, driven through `aca_run::Run`: every way it ends is a report, with the marked
+/// screenshots its defects show.
+async fn carry_out(setup: &RunSetup) -> (Report, Vec<KeptShot>) {
+    // With the person's leave to capture tabs, the page is captured after every action, as
+    // `aca verify` does; the report keeps the ones its defects show.
+    let captures = screenshot::allowed().await;
+    let mut shots: Vec<(aca_core::Screenshot, String)> = Vec::new();
     let policy: Box<dyn Policy> = match setup.settings.model_endpoint() {
         Some(endpoint) => Box::new(LlmPolicy::new(LlmConfig {
             model: endpoint.model,
@@ -289,7 +319,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
             note(line).await;
         }
         request = match request {
-            Request::Finished(report) => return *report,
+            Request::Finished(report) => return with_defect_shots(*report, shots),
             Request::Provision => {
                 // The server starts the run: what the page needs is created before the episode, by
                 // its provisioner acting as its own RAM user in the account.
@@ -337,6 +367,22 @@ async fn carry_out(setup: &RunSetup) -> Report {
                 ))
                 .await;
                 let outcome = perform(setup.tab, &act).await;
+                if captures {
+                    let turn = run
+                        .episode()
+                        .map_or(0, |e| e.trajectory().turns.len().saturating_sub(1));
+                    match screenshot::marked(setup.tab, REPORT_SHOT_SIZE).await {
+                        Ok(image) => shots.push((
+                            aca_core::Screenshot {
+                                turn,
+                                step: progress.step_number.clone(),
+                                path: format!("shots/{:03}.png", turn + 1),
+                            },
+                            image,
+                        )),
+                        Err(why) => note(format!("no screenshot of turn {}: {why}", turn + 1)).await,
+                    }
+                }
                 run.clock(now_ms());
                 run.acted(outcome)
             }
@@ -345,7 +391,7 @@ async fn carry_out(setup: &RunSetup) -> Report {
                     None => Err("the policy asked for a model but the options name no model endpoint".to_owned()),
                     Some(endpoint) => {
                         let screenshot = match model_request.screenshot {
-                            Some(slot) => match screenshot::for_model(setup.tab, slot.size).await {
+                            Some(slot) => match screenshot::marked(setup.tab, slot.size).await {
                                 Ok(url) => Some(url),
                                 Err(why) => {
                                     note(format!("no screenshot this time ({why}): the model is asked in words")).await;

@@ -1,4 +1,5 @@
-//! The console tab's marked screenshot for a model that takes images: the last observation's marks
+//! The console tab's marked screenshot, for a model that takes images and for the report's defects:
+//! the last observation's marks
 //! drawn (secrets covered), the tab captured as its window shows it, scaled down to the policy's
 //! size. `chrome.tabs.captureVisibleTab` works only once the person allowed the extension to
 //! capture tabs (asked for on the options page), and only for the tab its window shows.
@@ -39,8 +40,8 @@ pub async fn allowed() -> bool {
 }
 
 /// The marked screenshot of `tab` as a PNG `data:` URL at most `size`; `Err` says why there is none
-/// (the model is then asked in words only).
-pub async fn for_model(tab: i32, size: ScreenshotSize) -> Result<String, String> {
+/// (a model is then asked in words only, a report goes without it).
+pub async fn marked(tab: i32, size: ScreenshotSize) -> Result<String, String> {
     let place = chrome::tab_place(tab).await.map_err(|e| e.to_string())?;
     if !place.active {
         return Err("the console tab is not the one its window shows, so it cannot be captured".into());

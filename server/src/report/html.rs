@@ -60,7 +60,7 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                                     @for line in &defect.evidence.elements { code { (line) } br; }
                                     @for event in &defect.evidence.events { "event " code { (event) } br; }
                                     @if let Some(turn) = defect.evidence.turn { "seen at turn " (turn) br; }
-                                    @if let Some(path) = defect.evidence.screenshot.as_deref().or_else(|| moment(report, defect.evidence.turn)) {
+                                    @if let Some(path) = report.screenshot_of(defect) {
                                         (image(path, &screenshot))
                                     }
                                 }
@@ -236,14 +236,6 @@ fn defect_label(kind: DefectKind) -> &'static str {
         DefectKind::RemovedFeature => "removed feature",
         DefectKind::ChangedOutcome => "changed outcome",
     }
-}
-
-/// The marked screenshot of the page a turn (1-based) acted on: the one taken after the turn
-/// before it, else the turn's own.
-fn moment(report: &Report, turn: Option<u32>) -> Option<&str> {
-    let turn = turn? as usize;
-    let shot = |index: usize| report.screenshots.iter().find(|s| s.turn == index).map(|s| s.path.as_str());
-    turn.checked_sub(2).and_then(shot).or_else(|| turn.checked_sub(1).and_then(shot))
 }
 
 /// The rule's events in words: `CreateVpc on Vpc (ApiCall) where VpcName = "web-vpc", and …`.
