@@ -143,6 +143,7 @@ pub async fn reward(
         "procedure": request.procedure,
         "deadline_ms": request.deadline_ms,
         "judge_case": request.judge_case,
+        "attribute": request.attribute,
     })
     .to_string();
     call(settings, "POST", &format!("/v1/runs/{run}/reward"), Some(&body)).await

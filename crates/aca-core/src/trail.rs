@@ -50,6 +50,17 @@ pub struct TrailEvent {
 }
 
 impl TrailEvent {
+    /// The event as a report lists it.
+    pub fn summary(&self) -> crate::EventSummary {
+        crate::EventSummary {
+            event_id: self.event_id.clone(),
+            event_name: self.event_name.clone(),
+            service_name: self.service_name.clone(),
+            event_type: self.event_type.as_str().to_owned(),
+            event_time: self.event_time.clone(),
+        }
+    }
+
     /// The names of every resource the event references, whatever their type.
     pub fn resource_names(&self) -> impl Iterator<Item = &str> {
         self.referenced_resources.values().flatten().map(String::as_str)

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use aca_core::{JudgesDecision, JudgesReport, Procedure, RuleReport, SuccessRule};
+use aca_core::{EventSummary, JudgesDecision, JudgesReport, Procedure, RuleReport, SuccessRule};
 use serde::{Deserialize, Serialize};
 
 use crate::chosen::ChosenRule;
@@ -84,6 +84,10 @@ pub struct RewardRequest {
     /// What the judges are shown when no rule applies (the run's trajectory and final page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_case: Option<JudgeCase>,
+    /// Stretches of the run whose events the answer lists apart (a person's take-overs in step
+    /// mode): what the person did is recorded as the audit log recorded it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attribute: Vec<AuditWindow>,
 }
 
 fn default_region() -> String {
@@ -153,6 +157,11 @@ pub struct RewardResponse {
     pub judges: Option<JudgesReport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<RewardFailure>,
+    /// For each of the request's `attribute` windows, the events the audit log held for it when
+    /// the reward was decided, the provisioner's left out; empty when none were asked for or the
+    /// audit log was not read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributed: Vec<Vec<EventSummary>>,
 }
 
 impl RewardResponse {
@@ -207,6 +216,7 @@ impl RewardResponse {
             rule: Some(report),
             judges: None,
             failure,
+            attributed: Vec::new(),
         }
     }
 
@@ -237,6 +247,7 @@ impl RewardResponse {
             rule: None,
             judges: Some(report),
             failure,
+            attributed: Vec::new(),
         }
     }
 
@@ -257,6 +268,7 @@ impl RewardResponse {
             rule: None,
             judges: None,
             failure: Some(RewardFailure { kind, message }),
+            attributed: Vec::new(),
         }
     }
 
@@ -349,6 +361,36 @@ mod decide {
         }
     }
 
+    /// The events of each of `windows` within `scope` (its account, the provisioner left out). A
+    /// window that cannot be read lists nothing: the reward stands without it.
+    async fn attributed(poller: &Poller, windows: &[AuditWindow], scope: &LookupScope) -> Vec<Vec<EventSummary>> {
+        let mut lists = Vec::with_capacity(windows.len());
+        for window in windows {
+            let mut within = scope.clone();
+            within.start_ms = (window.start_ms - WINDOW_SLACK_MS).max(scope.start_ms);
+            within.end_ms = window.end_ms.map(|end| end + WINDOW_SLACK_MS);
+            if within.end_ms.is_some_and(|end| end < within.start_ms) {
+                lists.push(Vec::new());
+                continue;
+            }
+            let events = match poller.lookup_events(None, &within).await {
+                Ok(events) => events,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the events of a take-over could not be read");
+                    Vec::new()
+                }
+            };
+            let mut listed: Vec<EventSummary> = events
+                .iter()
+                .filter(|e| !scope.excluded.made(e))
+                .map(aca_core::TrailEvent::summary)
+                .collect();
+            listed.sort_by(|a, b| a.event_time.cmp(&b.event_time));
+            lists.push(listed);
+        }
+        lists
+    }
+
     /// [`decide`] with the rule already chosen (a driver that shows the rule before the run).
     pub async fn decide_with(chosen: &ChosenRule, request: &RewardRequest, access: &AuditAccess) -> RewardResponse {
         let audit_failed = |message: String| RewardResponse::of_rule(chosen.report(Err(&message), 0));
@@ -384,7 +426,9 @@ mod decide {
                 if outcome.only_provisioner_matched {
                     report.near_misses.insert(0, excluded.only_they_matched());
                 }
-                RewardResponse::of_rule(report)
+                let mut response = RewardResponse::of_rule(report);
+                response.attributed = attributed(&poller, &request.attribute, &scope).await;
+                response
             }
             Err(crate::lookup::LookupError::Rule(e)) => RewardResponse::failed(FailureKind::BadRequest, e.to_string()),
             Err(e) => audit_failed(e.to_string()),
@@ -444,6 +488,7 @@ mod tests {
             exclude_users: vec![],
             deadline_ms: None,
             judge_case: None,
+            attribute: Vec::new(),
         };
         let refused = request.chosen_rule().unwrap_err();
         assert_eq!(refused.failure.as_ref().unwrap().kind, FailureKind::BadRequest);

@@ -49,6 +49,7 @@ fn request() -> RewardRequest {
         exclude_users: vec![],
         deadline_ms: None,
         judge_case: Some(case()),
+        attribute: Vec::new(),
     }
 }
 

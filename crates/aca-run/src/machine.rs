@@ -10,7 +10,9 @@
 use std::collections::BTreeMap;
 
 use aca_agent::{Episode, EpisodeError, ModelRequest, Next, Policy, ResourceReport, Task, Usage};
-use aca_core::{ActRequest, Action, ActionOutcome, JudgesReport, Observation, Report, RuleReport, Verdict};
+use aca_core::{
+    ActRequest, Action, ActionOutcome, EventSummary, JudgesReport, Observation, Report, RuleReport, Verdict,
+};
 use aca_reward::ChosenRule;
 use aca_reward::service::{AuditWindow, Channel, RewardRequest, RewardResponse};
 
@@ -136,6 +138,8 @@ enum Waiting {
         action: Action,
         reason: String,
         before: Option<PageAt>,
+        /// When the person took the page (Unix milliseconds).
+        since_ms: i64,
     },
     Reward,
     CleanUp,
@@ -188,6 +192,8 @@ pub struct Run {
     decisions: Vec<StepRecord>,
     /// The take-over record whose page afterwards the next observation fills in.
     take_over_open: Option<usize>,
+    /// Each take-over's record and its stretch of the audit log, for the reward service to list.
+    take_overs: Vec<(usize, AuditWindow)>,
 }
 
 impl Run {
@@ -216,6 +222,7 @@ impl Run {
             reward_fault: None,
             decisions: Vec::new(),
             take_over_open: None,
+            take_overs: Vec::new(),
         }
     }
 
@@ -409,6 +416,7 @@ impl Run {
                     action: proposed,
                     reason,
                     before,
+                    since_ms: self.now_ms,
                 };
                 Request::AwaitHandBack
             }
@@ -441,16 +449,32 @@ impl Run {
         if !matches!(self.waiting, Waiting::HandBack { .. }) {
             return self.unexpected("a hand-back");
         }
-        let Waiting::HandBack { action, reason, before } = std::mem::replace(&mut self.waiting, Waiting::Episode)
+        let Waiting::HandBack {
+            action,
+            reason,
+            before,
+            since_ms,
+        } = std::mem::replace(&mut self.waiting, Waiting::Episode)
         else {
             return self.unexpected("a hand-back");
         };
         self.decisions.push(StepRecord {
             action,
             reason,
-            decision: Decided::TakenOver { before, after: None },
+            decision: Decided::TakenOver {
+                before,
+                after: None,
+                events: Vec::new(),
+            },
         });
         self.take_over_open = Some(self.decisions.len() - 1);
+        self.take_overs.push((
+            self.decisions.len() - 1,
+            AuditWindow {
+                start_ms: since_ms,
+                end_ms: Some(self.now_ms),
+            },
+        ));
         let next = self.episode_mut().outcome(ActionOutcome::TakenOver);
         self.follow(next)
     }
@@ -503,6 +527,7 @@ impl Run {
         };
         let report = match result {
             Ok(decided) => {
+                self.attribute(&decided.attributed);
                 self.reward_fault = decided
                     .environment_fault()
                     .map(|f| format!("the audit log could not be read: {f}"));
@@ -521,6 +546,19 @@ impl Run {
         };
         self.rule_report = Some(Ok(report));
         self.clean_up()
+    }
+
+    /// Records the events the reward service listed for each take-over with its record.
+    fn attribute(&mut self, attributed: &[Vec<EventSummary>]) {
+        for ((at, _), listed) in self.take_overs.iter().zip(attributed) {
+            if let Some(StepRecord {
+                decision: Decided::TakenOver { events, .. },
+                ..
+            }) = self.decisions.get_mut(*at)
+            {
+                events.clone_from(listed);
+            }
+        }
     }
 
     /// What clean-up could not destroy (empty when everything is gone).
@@ -668,6 +706,7 @@ impl Run {
             exclude_users: self.provisioned.exclude_users.clone(),
             deadline_ms: self.reward_deadline_ms,
             judge_case,
+            attribute: self.take_overs.iter().map(|(_, window)| *window).collect(),
         }))
     }
 

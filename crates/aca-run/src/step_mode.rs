@@ -2,6 +2,7 @@
 //! really happened to it (an edited action is the one performed, a skip is a skip, a take-over is
 //! the person's own work on the page).
 
+use aca_core::EventSummary;
 use aca_core::action::{Action, ActionOutcome};
 use serde::{Deserialize, Serialize};
 
@@ -48,12 +49,15 @@ pub enum Decided {
     Skipped,
     /// Replaced by the person's action, recorded next.
     Edited,
-    /// The person acted on the page instead: where the page stood before and after.
+    /// The person acted on the page instead: where the page stood before and after, and what the
+    /// audit log recorded meanwhile (known once the reward service has read it).
     TakenOver {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<PageAt>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         after: Option<PageAt>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        events: Vec<EventSummary>,
     },
     /// Approved, but the page side could not be reached.
     Failed {

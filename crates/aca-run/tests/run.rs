@@ -10,7 +10,7 @@ use aca_core::{
     RuleReport, Thought, Verdict,
 };
 use aca_reward::ChosenRule;
-use aca_reward::service::RewardResponse;
+use aca_reward::service::{AuditWindow, RewardResponse};
 use aca_run::{Decided, Decision, Provisioned, Request, Run, RunFacts, RunPlan};
 
 const PAGE: &str = "# Create a VPC\n\n## Procedure\n\n\
@@ -227,6 +227,57 @@ fn a_run_asks_in_order_and_ends_with_one_report() {
 }
 
 #[test]
+fn a_take_over_is_recorded_with_the_events_the_audit_log_shows_for_it() {
+    let mut run = Run::new(plan(true), 0);
+    assert_eq!(started(&mut run, 10), Request::Observe);
+    let mut request = run.observed(Ok(page("https://c/vpc")));
+    let mut took_over = false;
+    let reward = loop {
+        request = match request {
+            Request::Propose(_) if !took_over => {
+                took_over = true;
+                run.clock(20_000);
+                assert_eq!(run.decide(Decision::TakeOver), Request::AwaitHandBack);
+                run.clock(35_000);
+                run.handed_back()
+            }
+            Request::Propose(_) => run.decide(Decision::Approve),
+            Request::Act(_) => run.acted(ActionOutcome::Done { reresolved: false }),
+            Request::Observe => run.observed(Ok(page("https://c/vpc"))),
+            Request::Reward(reward) => break reward,
+            other => panic!("unexpected {other:?}"),
+        };
+    };
+    assert_eq!(
+        reward.attribute,
+        [AuditWindow {
+            start_ms: 20_000,
+            end_ms: Some(35_000)
+        }],
+        "the reward service is asked what the person's stretch of the run recorded"
+    );
+    let mut decided = met();
+    let event = aca_core::EventSummary {
+        event_id: "e-1".into(),
+        event_name: "CreateVpc".into(),
+        service_name: "Vpc".into(),
+        event_type: "ConsoleOperation".into(),
+        event_time: "2026-12-06T10:00:30Z".into(),
+    };
+    decided.attributed = vec![vec![event.clone()]];
+    assert_eq!(run.rewarded(Ok(decided)), Request::CleanUp);
+    let taken = run
+        .decisions()
+        .iter()
+        .find_map(|d| match &d.decision {
+            Decided::TakenOver { events, .. } => Some(events.clone()),
+            _ => None,
+        })
+        .expect("the take-over is recorded");
+    assert_eq!(taken, [event]);
+}
+
+#[test]
 fn step_mode_records_what_really_happened() {
     let mut run = Run::new(plan(true), 0);
     assert_eq!(started(&mut run, 10), Request::Observe);
@@ -287,6 +338,7 @@ fn step_mode_records_what_really_happened() {
     let Decided::TakenOver {
         before: Some(before),
         after: Some(after),
+        ..
     } = decided[3]
     else {
         panic!("the take-over does not say where the page was: {decided:?}");

@@ -82,6 +82,10 @@ pub struct RunReward {
     /// What the judges are shown when no rule applies.
     #[serde(default)]
     judge_case: Option<aca_reward::JudgeCase>,
+    /// Stretches of the run (a person's take-overs) whose events the answer lists apart (read
+    /// within the run's own window only).
+    #[serde(default)]
+    attribute: Vec<AuditWindow>,
 }
 
 fn now_ms() -> i64 {
@@ -273,6 +277,7 @@ pub async fn reward(
                 .collect(),
             deadline_ms: body.deadline_ms,
             judge_case: body.judge_case,
+            attribute: body.attribute,
         };
         (request, run.account.clone())
     };

@@ -64,6 +64,12 @@ async fn create_vpc(served: &Served, account: &Credentials, name: &str) {
     client.call("2016-04-28", "CreateVpc", &params).await.unwrap();
 }
 
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 #[tokio::test]
 async fn a_user_runs_in_their_account_and_the_server_decides_the_reward() {
     let served = serve_emulator().await;
@@ -115,7 +121,9 @@ async fn a_user_runs_in_their_account_and_the_server_decides_the_reward() {
     let (_, before) = call(reqwest::Method::POST, &reward_url, &alice, Some(body.clone())).await;
     assert_eq!(before["outcome"], "not_met", "{before}");
     assert_eq!(before["reward"], 0.0);
+    let by_hand = now_ms();
     create_vpc(&served, &mine, "corp-net").await;
+    let handed_back = now_ms();
     let (status, after) = call(reqwest::Method::POST, &reward_url, &alice, Some(body.clone())).await;
     assert_eq!(status, 200, "{after}");
     assert_eq!(
@@ -125,6 +133,29 @@ async fn a_user_runs_in_their_account_and_the_server_decides_the_reward() {
     assert_eq!(after["outcome"], "met", "{after}");
     assert_eq!(after["reward"], 1.0);
     assert_eq!(after["rule"]["matched_events"][0]["event_name"], "CreateVpc");
+    assert!(
+        after.get("attributed").is_none(),
+        "nothing was asked to be listed apart: {after}"
+    );
+
+    // A person's take-over: the answer lists the events of its stretch of the run; a stretch
+    // before the run lists nothing, whatever the account did then.
+    let mut asked = body.clone();
+    asked["attribute"] = json!([
+        {"start_ms": by_hand, "end_ms": handed_back},
+        {"start_ms": by_hand - 600_000, "end_ms": by_hand - 300_000},
+    ]);
+    let (status, listed) = call(reqwest::Method::POST, &reward_url, &alice, Some(asked)).await;
+    assert_eq!(status, 200, "{listed}");
+    let names = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["event_name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&listed["attributed"][0]), ["CreateVpc"], "{listed}");
+    assert!(names(&listed["attributed"][1]).is_empty(), "{listed}");
 
     // Bob sees neither alice's run nor her account; a user token is no admin token.
     let (status, _) = call(reqwest::Method::POST, &reward_url, &bob, Some(body.clone())).await;

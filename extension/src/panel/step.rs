@@ -178,6 +178,15 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
     }
 }
 
+/// What the audit log recorded while a person had the page, in words.
+fn recorded(events: &[aca_core::EventSummary]) -> String {
+    if events.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = events.iter().map(|e| e.event_name.as_str()).collect();
+    format!("; the audit log recorded {}", names.join(", "))
+}
+
 fn record_view(record: StepRecord) -> impl IntoView {
     let (class, what) = match &record.decision {
         Decided::Ran { outcome } => (
@@ -187,14 +196,18 @@ fn record_view(record: StepRecord) -> impl IntoView {
         Decided::Recorded => ("muted", "recorded (the episode handles it)".to_owned()),
         Decided::Skipped => ("muted", "skipped".to_owned()),
         Decided::Edited => ("muted", "edited".to_owned()),
-        Decided::TakenOver { before, after } => (
+        Decided::TakenOver { before, after, events } => (
             "muted",
-            match (before, after) {
-                (Some(before), Some(after)) if before.url != after.url => {
-                    format!("taken over by hand: from {} to {}", before.url, after.url)
-                }
-                _ => "taken over by hand".to_owned(),
-            },
+            format!(
+                "{}{}",
+                match (before, after) {
+                    (Some(before), Some(after)) if before.url != after.url => {
+                        format!("taken over by hand: from {} to {}", before.url, after.url)
+                    }
+                    _ => "taken over by hand".to_owned(),
+                },
+                recorded(events)
+            ),
         ),
         Decided::Failed { message } => ("error", format!("failed: {message}")),
     };

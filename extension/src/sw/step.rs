@@ -69,6 +69,7 @@ pub async fn decide(decision: Decision) -> Result<RunView, String> {
             Decided::TakenOver {
                 before: None,
                 after: None,
+                events: Vec::new(),
             }
         }
         Decision::Edit { action, reason } => {
