@@ -3,12 +3,13 @@
 //! Each sequence owns its cache, so sequences can join and leave a batch between steps: a batch is just
 //! a list of (tokens, cache) pairs, each cache with its own length and positions.
 
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{DType, Device, Tensor};
 
 /// Storage grows by at least this many positions at a time.
 const GROWTH_STEP: usize = 64;
 
-/// Keys and values of one layer, token-major: `[capacity, kv_heads, head_dim]`, valid up to `length`.
+/// Keys and values of one layer, token-major: `[capacity, kv_heads, head_dim]`, valid up to `length`,
+/// in the dtype of the keys appended (the model's).
 #[derive(Debug, Clone)]
 pub(crate) struct LayerCache {
     keys: Option<Tensor<3>>,
@@ -32,11 +33,13 @@ impl LayerCache {
     pub fn append(&mut self, keys: Tensor<3>, values: Tensor<3>) -> (Tensor<3>, Tensor<3>) {
         let [added, kv_heads, head_dim] = keys.dims();
         let device = keys.device();
+        let dtype = keys.dtype();
         let end = self.length + added;
         if end > self.capacity {
             let capacity = end.max(self.capacity * 2).next_multiple_of(GROWTH_STEP);
             self.keys = Some(grow(
                 self.keys.take(),
+                dtype,
                 self.length,
                 capacity,
                 kv_heads,
@@ -45,6 +48,7 @@ impl LayerCache {
             ));
             self.values = Some(grow(
                 self.values.take(),
+                dtype,
                 self.length,
                 capacity,
                 kv_heads,
@@ -66,8 +70,8 @@ impl LayerCache {
             (Some(keys), Some(values)) => (keys, values),
             // `grow` always leaves storage in place once something was appended.
             _ => (
-                Tensor::zeros([0, kv_heads, head_dim], &device),
-                Tensor::zeros([0, kv_heads, head_dim], &device),
+                Tensor::zeros([0, kv_heads, head_dim], (&device, dtype)),
+                Tensor::zeros([0, kv_heads, head_dim], (&device, dtype)),
             ),
         }
     }
@@ -76,13 +80,14 @@ impl LayerCache {
 /// New storage of `capacity` positions holding the first `length` positions of `old`.
 fn grow(
     old: Option<Tensor<3>>,
+    dtype: DType,
     length: usize,
     capacity: usize,
     kv_heads: usize,
     head_dim: usize,
     device: &Device,
 ) -> Tensor<3> {
-    let fresh = Tensor::zeros([capacity, kv_heads, head_dim], device);
+    let fresh = Tensor::zeros([capacity, kv_heads, head_dim], (device, dtype));
     match old {
         Some(old) if length > 0 => {
             let kept = old.slice([0..length, 0..kv_heads, 0..head_dim]);
