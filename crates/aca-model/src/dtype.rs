@@ -93,10 +93,7 @@ pub(crate) fn check_device_computes(device: &Device, dtype: DType) -> Result<(),
     if device.supports_dtype(dtype) {
         Ok(())
     } else {
-        Err(ModelError::Input(format!(
-            "this device cannot compute in {}; load the weights as f32 (or another dtype it supports)",
-            dtype_name(dtype)
-        )))
+        Err(ModelError::UnsupportedDtype(dtype_name(dtype)))
     }
 }
 

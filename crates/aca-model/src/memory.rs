@@ -115,8 +115,8 @@ impl MemoryNeed {
 /// The checkpoint needs more memory than the device has.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the checkpoint does not fit the {device}: it needs {} ({} of {} weights + {} of {} KV cache for {} sequences × {} tokens) but {} are available; lower --max-batch or --max-context, hold the weights in a smaller dtype, or use a device with more memory",
-    Bytes(need.total()), Bytes(need.weights), dtype_name(need.dtype), Bytes(need.kv_cache), dtype_name(need.dtype), need.max_batch, need.max_context, Bytes(*available)
+    "the checkpoint does not fit the {device}: it needs {} ({} of weights + {} of KV cache for {} sequences × {} tokens, both in {}) but {} are available; lower --max-batch or --max-context, hold the weights in a smaller dtype, or use a device with more memory",
+    Bytes(need.total()), Bytes(need.weights), Bytes(need.kv_cache), need.max_batch, need.max_context, dtype_name(need.dtype), Bytes(*available)
 )]
 pub struct DoesNotFit {
     pub need: MemoryNeed,
@@ -257,6 +257,7 @@ mod tests {
         assert_eq!(need.max_batch_within(need.weights - 1), 0);
         let refusal = need.check_fits("cpu", 100).unwrap_err().to_string();
         assert!(refusal.contains("100 B are available"), "{refusal}");
+        assert!(refusal.contains("3 sequences × 10 tokens, both in f32"), "{refusal}");
         assert!(need.check_fits("cpu", need.total()).is_ok());
     }
 }
