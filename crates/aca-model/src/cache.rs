@@ -28,15 +28,17 @@ impl LayerCache {
         }
     }
 
-    /// Appends `[tokens, kv_heads, head_dim]` keys and values; returns every cached key and value
+    /// Appends `[tokens, kv_heads, head_dim]` keys and values, growing the storage to at most `limit`
+    /// positions when there is one (or as far as the tokens need); returns every cached key and value
     /// (`[length, kv_heads, head_dim]`), the new ones included.
-    pub fn append(&mut self, keys: Tensor<3>, values: Tensor<3>) -> (Tensor<3>, Tensor<3>) {
+    pub fn append(&mut self, keys: Tensor<3>, values: Tensor<3>, limit: Option<usize>) -> (Tensor<3>, Tensor<3>) {
         let [added, kv_heads, head_dim] = keys.dims();
         let device = keys.device();
         let dtype = keys.dtype();
         let end = self.length + added;
         if end > self.capacity {
-            let capacity = end.max(self.capacity * 2).next_multiple_of(GROWTH_STEP);
+            let wanted = end.max(self.capacity * 2).next_multiple_of(GROWTH_STEP);
+            let capacity = limit.map_or(wanted, |limit| wanted.min(limit).max(end));
             self.keys = Some(grow(
                 self.keys.take(),
                 dtype,
@@ -105,6 +107,9 @@ fn grow(
 pub struct KvCache {
     pub(crate) layers: Vec<LayerCache>,
     length: usize,
+    /// The most positions a layer's storage grows to (it doubles otherwise, so a sequence could hold
+    /// nearly twice the positions it uses).
+    pub(crate) capacity_limit: Option<usize>,
     /// `(from, shift)`: the rotary position of the token at index `i ≥ from` is `i + shift`, until the next
     /// entry. Empty for text, whose positions are the indexes; a Qwen3-VL image, which takes fewer positions
     /// than tokens, adds an entry for the tokens after it.
@@ -116,8 +121,15 @@ impl KvCache {
         Self {
             layers: (0..layers).map(|_| LayerCache::new()).collect(),
             length: 0,
+            capacity_limit: None,
             position_shifts: Vec::new(),
         }
+    }
+
+    /// Grows the storage to no more than `positions` positions (more only if more tokens are appended),
+    /// so a sequence of at most that many tokens holds exactly what a memory budget counted for it.
+    pub fn limit_capacity(&mut self, positions: usize) {
+        self.capacity_limit = Some(positions);
     }
 
     /// How many positions the cache holds: the position the next token will take.
@@ -167,5 +179,32 @@ impl KvCache {
     /// Number of layers this cache was made for.
     pub(crate) fn layer_count(&self) -> usize {
         self.layers.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn append_one_by_one(layer: &mut LayerCache, tokens: usize, limit: Option<usize>) {
+        let device = Device::flex();
+        for _ in 0..tokens {
+            let step = || Tensor::<3>::zeros([1, 2, 4], (&device, DType::BF16));
+            let (keys, _) = layer.append(step(), step(), limit);
+            assert_eq!(keys.dtype(), DType::BF16);
+        }
+    }
+
+    #[test]
+    fn storage_doubles_unless_limited_and_keeps_the_appended_dtype() {
+        let mut doubling = LayerCache::new();
+        append_one_by_one(&mut doubling, 100, None);
+        assert_eq!((doubling.length, doubling.capacity), (100, 128));
+        let mut limited = LayerCache::new();
+        append_one_by_one(&mut limited, 100, Some(100));
+        assert_eq!((limited.length, limited.capacity), (100, 100));
+        // Tokens past the limit still fit: the storage grows to exactly what they need.
+        append_one_by_one(&mut limited, 3, Some(100));
+        assert_eq!((limited.length, limited.capacity), (103, 103));
     }
 }

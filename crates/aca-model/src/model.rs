@@ -300,7 +300,8 @@ impl Qwen3Model {
                     tensor.clone().slice_dim(0, span.offset..span.offset + span.length)
                 }
             };
-            let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values));
+            let limit = step.cache.capacity_limit;
+            let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values), limit);
             let kernel = self.attention.for_queries(span.length);
             outputs.push(kernel.attend(own(&queries), all_keys, all_values, span.start));
         }
