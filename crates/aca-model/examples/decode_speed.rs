@@ -1,22 +1,26 @@
 //! Times prefill and decode on a random Qwen3 checkpoint written to a temporary directory, or on a
-//! checkpoint directory given as the first argument.
+//! checkpoint directory given as an argument, with the weights held in f32 or the dtype named.
 //!
 //! ```text
-//! cargo run -p aca-model --example decode_speed -- [CHECKPOINT_DIR]
+//! cargo run -p aca-model --example decode_speed -- [CHECKPOINT_DIR] [f32|bf16|f16|auto]
 //! ```
 //! Without a directory the checkpoint has 8 layers, hidden 512, 8 heads (2 kv heads) of 64, vocab 8192.
 
 use std::time::Instant;
 
 use aca_model::random::{RandomShape, write_random_checkpoint};
-use aca_model::{Device, KvCache, Qwen3Model, SequenceStep};
+use aca_model::{Device, KvCache, Qwen3Model, SequenceStep, WeightDtype};
 
 const PROMPT_TOKENS: usize = 128;
 const DECODE_STEPS: usize = 32;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let temporary = tempfile::tempdir()?;
-    let directory = match std::env::args().nth(1) {
+    let (dtypes, paths): (Vec<String>, Vec<String>) = std::env::args()
+        .skip(1)
+        .partition(|argument| argument.parse::<WeightDtype>().is_ok());
+    let dtype = dtypes.first().map_or(Ok(WeightDtype::F32), |name| name.parse())?;
+    let directory = match paths.into_iter().next() {
         Some(directory) => directory.into(),
         None => {
             let shape = RandomShape {
@@ -29,16 +33,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let started = Instant::now();
-    let model = Qwen3Model::load(&directory, &Device::flex())?;
+    let model = Qwen3Model::load_as(&directory, &Device::flex(), dtype)?;
     let config = model.config();
     println!(
-        "loaded {} layers, hidden {}, heads {}/{} of {}, vocab {} in {:.2?}",
+        "loaded {} layers, hidden {}, heads {}/{} of {}, vocab {} as {:?} in {:.2?}",
         config.num_hidden_layers,
         config.hidden_size,
         config.num_attention_heads,
         config.num_key_value_heads,
         config.head_dim,
         config.vocab_size,
+        model.dtype(),
         started.elapsed()
     );
     let vocab = config.vocab_size as u32;

@@ -3,7 +3,7 @@
 use burn::tensor::activation::softmax;
 use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor, TensorData};
 
 /// The attention kernels the model's device offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,11 +34,12 @@ impl AttentionKernels {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AttentionKernel {
     /// burn's fused attention, one pass per query head with grouped key/value heads and the causal
-    /// offset built in: the CPU backend's kernel.
+    /// offset built in: the CPU backend's kernel (bf16 and f16 inputs are computed in f32).
     Fused,
     /// Scores, causal bias, softmax and the value product as separate tensor operations, the heads
     /// sharing a key/value head batched together: what every backend runs (the GPU backends' fused
-    /// kernels do not take fewer key/value heads than query heads).
+    /// kernels do not take fewer key/value heads than query heads). The scores are masked and softmaxed
+    /// in f32 and rounded back to the inputs' dtype, as `transformers`' eager attention does.
     Composed,
 }
 
@@ -88,7 +89,8 @@ fn composed(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize
     // [total, kv_heads, d] → [kv_heads, d, total] and [kv_heads, total, d].
     let keys = keys.permute([1, 2, 0]);
     let values = values.swap_dims(0, 1);
-    let scores = queries.matmul(keys).mul_scalar(scale);
+    let dtype = queries.dtype();
+    let scores = queries.matmul(keys).mul_scalar(scale).cast(DType::F32);
     let scores = if new > 1 {
         let mask = causal_bias(new, total, start, &scores.device());
         let grouped = scores.reshape([kv_heads, groups, new, total]) + mask.unsqueeze::<4>();
@@ -96,7 +98,7 @@ fn composed(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize
     } else {
         scores
     };
-    let weights = softmax(scores, 2);
+    let weights = softmax(scores, 2).cast(dtype);
     // [kv_heads, groups·new, d] → [heads, new, d] → [new, heads, d] → [new, heads·d].
     weights
         .matmul(values)

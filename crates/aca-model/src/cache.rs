@@ -3,12 +3,13 @@
 //! Each sequence owns its cache, so sequences can join and leave a batch between steps: a batch is just
 //! a list of (tokens, cache) pairs, each cache with its own length and positions.
 
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{DType, Device, Tensor};
 
 /// Storage grows by at least this many positions at a time.
 const GROWTH_STEP: usize = 64;
 
-/// Keys and values of one layer, token-major: `[capacity, kv_heads, head_dim]`, valid up to `length`.
+/// Keys and values of one layer, token-major: `[capacity, kv_heads, head_dim]`, valid up to `length`,
+/// in the dtype of the keys appended (the model's).
 #[derive(Debug, Clone)]
 pub(crate) struct LayerCache {
     keys: Option<Tensor<3>>,
@@ -27,16 +28,20 @@ impl LayerCache {
         }
     }
 
-    /// Appends `[tokens, kv_heads, head_dim]` keys and values; returns every cached key and value
+    /// Appends `[tokens, kv_heads, head_dim]` keys and values, growing the storage to at most `limit`
+    /// positions when there is one (or as far as the tokens need); returns every cached key and value
     /// (`[length, kv_heads, head_dim]`), the new ones included.
-    pub fn append(&mut self, keys: Tensor<3>, values: Tensor<3>) -> (Tensor<3>, Tensor<3>) {
+    pub fn append(&mut self, keys: Tensor<3>, values: Tensor<3>, limit: Option<usize>) -> (Tensor<3>, Tensor<3>) {
         let [added, kv_heads, head_dim] = keys.dims();
         let device = keys.device();
+        let dtype = keys.dtype();
         let end = self.length + added;
         if end > self.capacity {
-            let capacity = end.max(self.capacity * 2).next_multiple_of(GROWTH_STEP);
+            let wanted = end.max(self.capacity * 2).next_multiple_of(GROWTH_STEP);
+            let capacity = limit.map_or(wanted, |limit| wanted.min(limit).max(end));
             self.keys = Some(grow(
                 self.keys.take(),
+                dtype,
                 self.length,
                 capacity,
                 kv_heads,
@@ -45,6 +50,7 @@ impl LayerCache {
             ));
             self.values = Some(grow(
                 self.values.take(),
+                dtype,
                 self.length,
                 capacity,
                 kv_heads,
@@ -66,8 +72,8 @@ impl LayerCache {
             (Some(keys), Some(values)) => (keys, values),
             // `grow` always leaves storage in place once something was appended.
             _ => (
-                Tensor::zeros([0, kv_heads, head_dim], &device),
-                Tensor::zeros([0, kv_heads, head_dim], &device),
+                Tensor::zeros([0, kv_heads, head_dim], (&device, dtype)),
+                Tensor::zeros([0, kv_heads, head_dim], (&device, dtype)),
             ),
         }
     }
@@ -76,13 +82,14 @@ impl LayerCache {
 /// New storage of `capacity` positions holding the first `length` positions of `old`.
 fn grow(
     old: Option<Tensor<3>>,
+    dtype: DType,
     length: usize,
     capacity: usize,
     kv_heads: usize,
     head_dim: usize,
     device: &Device,
 ) -> Tensor<3> {
-    let fresh = Tensor::zeros([capacity, kv_heads, head_dim], device);
+    let fresh = Tensor::zeros([capacity, kv_heads, head_dim], (device, dtype));
     match old {
         Some(old) if length > 0 => {
             let kept = old.slice([0..length, 0..kv_heads, 0..head_dim]);
@@ -100,6 +107,9 @@ fn grow(
 pub struct KvCache {
     pub(crate) layers: Vec<LayerCache>,
     length: usize,
+    /// The most positions a layer's storage grows to (it doubles otherwise, so a sequence could hold
+    /// nearly twice the positions it uses).
+    pub(crate) capacity_limit: Option<usize>,
     /// `(from, shift)`: the rotary position of the token at index `i ≥ from` is `i + shift`, until the next
     /// entry. Empty for text, whose positions are the indexes; a Qwen3-VL image, which takes fewer positions
     /// than tokens, adds an entry for the tokens after it.
@@ -111,8 +121,15 @@ impl KvCache {
         Self {
             layers: (0..layers).map(|_| LayerCache::new()).collect(),
             length: 0,
+            capacity_limit: None,
             position_shifts: Vec::new(),
         }
+    }
+
+    /// Grows the storage to no more than `positions` positions (more only if more tokens are appended),
+    /// so a sequence of at most that many tokens holds exactly what a memory budget counted for it.
+    pub fn limit_capacity(&mut self, positions: usize) {
+        self.capacity_limit = Some(positions);
     }
 
     /// How many positions the cache holds: the position the next token will take.
@@ -162,5 +179,32 @@ impl KvCache {
     /// Number of layers this cache was made for.
     pub(crate) fn layer_count(&self) -> usize {
         self.layers.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn append_one_by_one(layer: &mut LayerCache, tokens: usize, limit: Option<usize>) {
+        let device = Device::flex();
+        for _ in 0..tokens {
+            let step = || Tensor::<3>::zeros([1, 2, 4], (&device, DType::BF16));
+            let (keys, _) = layer.append(step(), step(), limit);
+            assert_eq!(keys.dtype(), DType::BF16);
+        }
+    }
+
+    #[test]
+    fn storage_doubles_unless_limited_and_keeps_the_appended_dtype() {
+        let mut doubling = LayerCache::new();
+        append_one_by_one(&mut doubling, 100, None);
+        assert_eq!((doubling.length, doubling.capacity), (100, 128));
+        let mut limited = LayerCache::new();
+        append_one_by_one(&mut limited, 100, Some(100));
+        assert_eq!((limited.length, limited.capacity), (100, 100));
+        // Tokens past the limit still fit: the storage grows to exactly what they need.
+        append_one_by_one(&mut limited, 3, Some(100));
+        assert_eq!((limited.length, limited.capacity), (103, 103));
     }
 }

@@ -36,7 +36,8 @@ pub struct CheckpointFiles {
     pub files: Vec<PathBuf>,
 }
 
-/// A tensor converted to f32 on the host, in the checkpoint's own layout.
+/// A tensor converted to f32 on the host, in the checkpoint's own layout (exactly, from bf16 and f16): the
+/// form every tensor passes through on its way to the dtype the model holds it in.
 #[derive(Debug, Clone)]
 pub struct HostTensor {
     pub shape: Vec<usize>,
@@ -193,7 +194,7 @@ impl CheckpointFiles {
     }
 }
 
-/// The dtypes converted to f32 on load.
+/// The dtypes a checkpoint's tensors may be stored in.
 pub const SUPPORTED_DTYPES: &[&str] = &["BF16", "F16", "F32"];
 
 fn to_f32(dtype: Dtype, bytes: &[u8]) -> Option<Vec<f32>> {

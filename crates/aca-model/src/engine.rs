@@ -296,12 +296,15 @@ impl Worker {
 
     fn admit(&mut self, submission: Submission) {
         self.waiting.fetch_sub(1, Ordering::AcqRel);
+        // The memory check counts max_context positions per sequence; storage never grows past them.
+        let mut cache = self.model.new_cache();
+        cache.limit_capacity(self.config.max_context);
         self.active.push(Active {
             constraint: submission.request.constraint,
             prompt: submission.request.prompt,
             images: submission.request.images,
             next: None,
-            cache: self.model.new_cache(),
+            cache,
             sampler: submission.sampler,
             stop: submission.stop,
             decoder: IncrementalDecoder::new(true),

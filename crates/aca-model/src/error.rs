@@ -31,6 +31,8 @@ pub enum ModelError {
     Input(String),
     #[error("the model computation failed: {0}")]
     Compute(String),
+    #[error("the device cannot compute in {0}: hold the weights in f32, or in another dtype it computes in")]
+    UnsupportedDtype(&'static str),
 }
 
 fn path_suffix(path: &Option<PathBuf>) -> String {

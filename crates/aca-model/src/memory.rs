@@ -1,65 +1,98 @@
-//! Whether a checkpoint fits a device before it is loaded: the bytes its weights take as this crate holds
-//! them (f32) plus the KV cache of a full batch at full context, against the memory the device has.
+//! Whether a checkpoint fits a device before it is loaded: the bytes its weights take in the dtype the
+//! model holds them in, plus the KV cache (in that dtype too) of a full batch at full context, against
+//! the memory the device has.
 
 use std::fmt;
 use std::path::Path;
 
+use burn::tensor::DType;
+
+use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
+use crate::dtype::{WeightDtype, bytes_per_value, dtype_name};
 use crate::engine::is_multimodal_checkpoint;
 use crate::error::ModelError;
 use crate::layout::TensorLayout;
 use crate::vl::Qwen3VlConfig;
 use crate::vl::vision_weights::expected_vision_tensors;
 
-/// Bytes of one value as the model holds weights and cache (f32, whatever the checkpoint's dtype).
-const HELD_BYTES_PER_VALUE: u64 = 4;
-
 /// What serving a checkpoint needs, in bytes.
+///
+/// Only what stays held is counted: loading also holds one weight file's bytes and, briefly, one
+/// tensor's f32 copy, and every forward call its activations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryNeed {
-    /// Every weight tensor, as held (f32).
+    /// Every weight tensor, as held (in `dtype`; with tied embeddings the output head is a second,
+    /// transposed copy of the embedding).
     pub weights: u64,
-    /// Keys and values of every layer for `max_batch` sequences of `max_context` tokens.
+    /// Keys and values of every layer for `max_batch` sequences of `max_context` tokens, in `dtype`.
     pub kv_cache: u64,
+    /// The dtype weights and KV cache are held in.
+    pub dtype: DType,
     pub max_batch: usize,
     pub max_context: usize,
 }
 
 impl MemoryNeed {
-    /// The need of `config` serving `max_batch` sequences of up to `max_context` tokens each.
-    pub fn for_config(config: &Qwen3Config, max_batch: usize, max_context: usize) -> Self {
+    /// The need of `config` held in `dtype`, serving `max_batch` sequences of up to `max_context` tokens each.
+    pub fn for_config(config: &Qwen3Config, dtype: DType, max_batch: usize, max_context: usize) -> Self {
         let layout = TensorLayout::for_config(config);
-        let values: u64 = layout
+        let mut values: u64 = layout
             .expected(config)
             .values()
             .map(|dims| dims.iter().map(|&d| d as u64).product::<u64>())
             .sum();
+        if config.tie_word_embeddings {
+            values += config.vocab_size as u64 * config.hidden_size as u64;
+        }
         let per_token =
             2 * config.num_hidden_layers as u64 * config.num_key_value_heads as u64 * config.head_dim as u64;
+        let bytes = bytes_per_value(dtype);
         MemoryNeed {
-            weights: values * HELD_BYTES_PER_VALUE,
-            kv_cache: per_token * max_batch as u64 * max_context as u64 * HELD_BYTES_PER_VALUE,
+            weights: values * bytes,
+            kv_cache: per_token * max_batch as u64 * max_context as u64 * bytes,
+            dtype,
             max_batch,
             max_context,
         }
     }
 
-    /// The need of the checkpoint in `directory` (only its `config.json` is read); a Qwen3-VL
-    /// checkpoint's vision encoder counts with its text decoder.
-    pub fn for_checkpoint(directory: &Path, max_batch: usize, max_context: usize) -> Result<Self, ModelError> {
+    /// The need of the checkpoint in `directory` loaded as `dtype` (its `config.json` is read, and for
+    /// `auto` its weight files' headers); a Qwen3-VL checkpoint's vision encoder counts with its text decoder.
+    pub fn for_checkpoint(
+        directory: &Path,
+        dtype: WeightDtype,
+        max_batch: usize,
+        max_context: usize,
+    ) -> Result<Self, ModelError> {
         let path = directory.join("config.json");
         let config = Qwen3Config::from_file(&path)?;
         let max_context = max_context.min(config.max_position_embeddings);
-        let mut need = Self::for_config(&config, max_batch, max_context);
+        let dtype = match dtype {
+            WeightDtype::Auto => dtype.resolve_for(&CheckpointFiles::open(directory)?),
+            chosen => chosen.resolve([]),
+        };
+        let mut need = Self::for_config(&config, dtype, max_batch, max_context);
         if is_multimodal_checkpoint(directory)? {
             let vision = Qwen3VlConfig::from_file(&path)?.vision;
             let values: u64 = expected_vision_tensors(&vision)
                 .values()
                 .map(|dims| dims.iter().map(|&d| d as u64).product::<u64>())
                 .sum();
-            need.weights += values * HELD_BYTES_PER_VALUE;
+            need.weights += values * bytes_per_value(dtype);
         }
         Ok(need)
+    }
+
+    /// The largest batch of `max_context`-token sequences that fits `available` bytes beside the weights
+    /// (0 when the weights alone do not fit).
+    pub fn max_batch_within(&self, available: u64) -> usize {
+        let per_sequence = self.kv_cache / (self.max_batch as u64).max(1);
+        match available.checked_sub(self.weights) {
+            Some(room) if per_sequence > 0 => usize::try_from(room / per_sequence).unwrap_or(usize::MAX),
+            Some(_) => usize::MAX,
+            None => 0,
+        }
     }
 
     pub fn total(&self) -> u64 {
@@ -82,8 +115,8 @@ impl MemoryNeed {
 /// The checkpoint needs more memory than the device has.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the checkpoint does not fit the {device}: it needs {} ({} of f32 weights + {} of KV cache for {} sequences × {} tokens) but {} are available; lower --max-batch or --max-context, or use a device with more memory",
-    Bytes(need.total()), Bytes(need.weights), Bytes(need.kv_cache), need.max_batch, need.max_context, Bytes(*available)
+    "the checkpoint does not fit the {device}: it needs {} ({} of weights + {} of KV cache for {} sequences × {} tokens, both in {}) but {} are available; lower --max-batch or --max-context, hold the weights in a smaller dtype, or use a device with more memory",
+    Bytes(need.total()), Bytes(need.weights), Bytes(need.kv_cache), need.max_batch, need.max_context, dtype_name(need.dtype), Bytes(*available)
 )]
 pub struct DoesNotFit {
     pub need: MemoryNeed,
@@ -193,8 +226,12 @@ mod tests {
         let file = std::fs::read(directory.join("model.safetensors")).unwrap();
         let header = u64::from_le_bytes(file[..8].try_into().unwrap());
         let stored = file.len() as u64 - 8 - header;
-        let need = MemoryNeed::for_checkpoint(&directory, 1, 16).unwrap();
+        let need = MemoryNeed::for_checkpoint(&directory, WeightDtype::F32, 1, 16).unwrap();
         assert_eq!(need.weights, stored);
+        let auto = MemoryNeed::for_checkpoint(&directory, WeightDtype::Auto, 1, 16).unwrap();
+        assert_eq!(auto, need);
+        let halved = MemoryNeed::for_checkpoint(&directory, WeightDtype::Bf16, 1, 16).unwrap();
+        assert_eq!((halved.weights, halved.kv_cache), (stored / 2, need.kv_cache / 2));
     }
 
     #[test]
@@ -206,15 +243,21 @@ mod tests {
                 "max_position_embeddings": 64, "eos_token_id": 1}"#,
         )
         .unwrap();
-        let need = MemoryNeed::for_config(&config, 3, 10);
-        // Embeddings 100×8, final norm 8; per layer q 8×8, k 4×8, v 4×8, o 8×8, q/k norms 4+4,
-        // gate/up 16×8 each, down 8×16, two norms 8+8.
+        let need = MemoryNeed::for_config(&config, DType::F32, 3, 10);
+        // Embeddings 100×8 and their transposed copy as the tied output head, final norm 8; per layer
+        // q 8×8, k 4×8, v 4×8, o 8×8, q/k norms 4+4, gate/up 16×8 each, down 8×16, two norms 8+8.
         let per_layer = 64 + 32 + 32 + 64 + 4 + 4 + 128 * 3 + 16;
-        assert_eq!(need.weights, (800 + 8 + 2 * per_layer) * 4);
+        assert_eq!(need.weights, (2 * 800 + 8 + 2 * per_layer) * 4);
         // 2 (k, v) × 2 layers × 1 kv head × 4 dims × 3 sequences × 10 tokens × 4 bytes.
         assert_eq!(need.kv_cache, 2 * 2 * 4 * 3 * 10 * 4);
+        let bf16 = MemoryNeed::for_config(&config, DType::BF16, 3, 10);
+        assert_eq!((bf16.weights, bf16.kv_cache), (need.weights / 2, need.kv_cache / 2));
+        // 2 (k, v) × 2 layers × 4 dims × 4 bytes per token: 640 bytes per 10-token sequence.
+        assert_eq!(need.max_batch_within(need.weights + 640 * 7 + 639), 7);
+        assert_eq!(need.max_batch_within(need.weights - 1), 0);
         let refusal = need.check_fits("cpu", 100).unwrap_err().to_string();
         assert!(refusal.contains("100 B are available"), "{refusal}");
+        assert!(refusal.contains("3 sequences × 10 tokens, both in f32"), "{refusal}");
         assert!(need.check_fits("cpu", need.total()).is_ok());
     }
 }

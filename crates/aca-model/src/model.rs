@@ -3,12 +3,13 @@
 use std::path::Path;
 
 use burn::tensor::activation::silu;
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{DType, Device, Int, Tensor, TensorData};
 
 use crate::attention::AttentionKernels;
 use crate::cache::KvCache;
 use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
+use crate::dtype::{WeightDtype, check_device_computes};
 use crate::error::ModelError;
 use crate::layout::TensorLayout;
 use crate::norm::rms_norm;
@@ -63,13 +64,21 @@ pub(crate) struct DecoderInput {
 
 impl Qwen3Model {
     /// Loads the checkpoint in `directory` (`config.json` plus `model.safetensors` or a sharded index)
-    /// onto `device`. The checkpoint is checked against its configuration before any weight is read.
+    /// onto `device`, its weights converted to f32. The checkpoint is checked against its configuration
+    /// before any weight is read.
     pub fn load(directory: &Path, device: &Device) -> Result<Self, ModelError> {
+        Self::load_as(directory, device, WeightDtype::F32)
+    }
+
+    /// Like [`Self::load`], with the weights, activations and KV cache in `dtype` (see [`crate::dtype`]).
+    pub fn load_as(directory: &Path, device: &Device, dtype: WeightDtype) -> Result<Self, ModelError> {
         let config = Qwen3Config::from_file(&directory.join(CONFIG_FILE))?;
         let layout = TensorLayout::for_config(&config);
         let files = CheckpointFiles::open(directory)?;
         layout.validate(&config, &files)?;
-        let weights = Qwen3Weights::load(&config, &layout, &files, device)?;
+        let dtype = dtype.resolve_for(&files);
+        check_device_computes(device, dtype)?;
+        let weights = Qwen3Weights::load(&config, &layout, &files, device, dtype)?;
         Ok(Self::from_weights(config, weights, device))
     }
 
@@ -96,6 +105,11 @@ impl Qwen3Model {
 
     pub fn device(&self) -> &Device {
         &self.device
+    }
+
+    /// The dtype the weights, activations and KV cache are held in.
+    pub fn dtype(&self) -> DType {
+        self.weights.dtype()
     }
 
     /// An empty cache for one new sequence.
@@ -137,7 +151,7 @@ impl Qwen3Model {
             .collect();
         let input = DecoderInput {
             hidden: self.embed(&ids),
-            rotary: RotaryTables::new(&positions, config.head_dim, config.rope_theta, &self.device),
+            rotary: RotaryTables::new(&positions, config.head_dim, config.rope_theta, &self.device).cast(self.dtype()),
             additions: Vec::new(),
         };
         self.run_embedded(input, &spans, batch, rows)
@@ -188,6 +202,7 @@ impl Qwen3Model {
         // [rows, vocab]
         let logits = normed.matmul(self.weights.lm_head.clone());
         let values = logits
+            .cast(DType::F32)
             .try_into_data()
             .map_err(|error| ModelError::Compute(format!("reading logits: {error:?}")))?
             .try_into_vec::<f32>()
@@ -285,7 +300,8 @@ impl Qwen3Model {
                     tensor.clone().slice_dim(0, span.offset..span.offset + span.length)
                 }
             };
-            let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values));
+            let limit = step.cache.capacity_limit;
+            let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values), limit);
             let kernel = self.attention.for_queries(span.length);
             outputs.push(kernel.attend(own(&queries), all_keys, all_values, span.start));
         }

@@ -2,7 +2,7 @@
 //! each head are the two coordinates of each rotated pair. Text tokens rotate by one position; Qwen3-VL's
 //! tokens by three interleaved ones (M-RoPE), and its vision patches by a row and a column.
 
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor, TensorData};
 
 /// The cosines and sines for a list of tokens, shaped `[tokens, 1, head_dim]` to broadcast over heads.
 #[derive(Debug, Clone)]
@@ -84,6 +84,15 @@ impl RotaryTables {
         Self {
             cos: Tensor::from_data(TensorData::new(cos, shape), device),
             sin: Tensor::from_data(TensorData::new(sin, shape), device),
+        }
+    }
+
+    /// The tables rounded to `dtype` (computed in f32, then cast to the activations' dtype as
+    /// `transformers` does).
+    pub fn cast(self, dtype: DType) -> Self {
+        Self {
+            cos: self.cos.cast(dtype),
+            sin: self.sin.cast(dtype),
         }
     }
 

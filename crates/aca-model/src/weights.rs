@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor, TensorData};
 
 use crate::checkpoint::{CheckpointFiles, HostTensor};
 use crate::config::Qwen3Config;
@@ -67,30 +67,36 @@ pub(crate) struct Qwen3Weights {
 }
 
 impl Qwen3Weights {
-    /// Reads a validated checkpoint's decoder tensors onto `device`.
+    /// Reads a validated checkpoint's decoder tensors onto `device`, each converted to `dtype`.
     pub fn load(
         config: &Qwen3Config,
         layout: &TensorLayout,
         files: &CheckpointFiles,
         device: &Device,
+        dtype: DType,
     ) -> Result<Self, ModelError> {
         let mut store = DeviceTensors {
             tied_embedding: config.tie_word_embeddings.then(|| layout.embed_tokens()),
-            ..DeviceTensors::default()
+            vectors: HashMap::new(),
+            matrices: HashMap::new(),
         };
         files.load(
             |name| layout.is_decoder_tensor(config, name),
             |name, host| {
-                store.insert(name, host, device);
+                store.insert(name, host, device, dtype);
                 Ok(())
             },
         )?;
         store.assemble(config, layout)
     }
+
+    /// The dtype the weights are held and computed in.
+    pub fn dtype(&self) -> DType {
+        self.embed_tokens.dtype()
+    }
 }
 
 /// Tensors read from the checkpoint, by name, already on the device (projections transposed).
-#[derive(Default)]
 struct DeviceTensors {
     /// With tied embeddings, the embedding's name: it also becomes the (transposed, contiguous) output head.
     tied_embedding: Option<String>,
@@ -99,17 +105,18 @@ struct DeviceTensors {
 }
 
 impl DeviceTensors {
-    fn insert(&mut self, name: &str, host: HostTensor, device: &Device) {
+    fn insert(&mut self, name: &str, host: HostTensor, device: &Device, dtype: DType) {
+        let options = (device, dtype);
         match host.shape.as_slice() {
             [length] => {
                 let data = TensorData::new(host.values, [*length]);
-                self.vectors.insert(name.to_string(), Tensor::from_data(data, device));
+                self.vectors.insert(name.to_string(), Tensor::from_data(data, options));
             }
             [rows, columns] => {
                 if self.tied_embedding.as_deref() == Some(name) {
                     let head = TensorData::new(transpose(&host.values, *rows, *columns), [*columns, *rows]);
                     self.matrices
-                        .insert(LM_HEAD.to_string(), Tensor::from_data(head, device));
+                        .insert(LM_HEAD.to_string(), Tensor::from_data(head, options));
                 }
                 let is_projection = name.ends_with("_proj.weight") || name == LM_HEAD;
                 let data = if is_projection {
@@ -117,7 +124,7 @@ impl DeviceTensors {
                 } else {
                     TensorData::new(host.values, [*rows, *columns])
                 };
-                self.matrices.insert(name.to_string(), Tensor::from_data(data, device));
+                self.matrices.insert(name.to_string(), Tensor::from_data(data, options));
             }
             // Validation has already refused tensors of any other rank.
             _ => {}

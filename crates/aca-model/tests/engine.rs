@@ -10,7 +10,7 @@ use aca_model::engine::{Engine, EngineConfig, GenerationEvent, GenerationRequest
 use aca_model::random::{RandomShape, write_random_checkpoint};
 use aca_model::sample::{SamplingParams, StopConditions};
 use aca_model::text::TextTokenizer;
-use aca_model::{Device, Qwen3Model};
+use aca_model::{Device, Qwen3Model, WeightDtype};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 const CONTEXT: usize = 4096;
@@ -194,4 +194,30 @@ fn prompts_that_cannot_fit_are_typed_refusals() {
     assert_eq!(engine.submit(greedy(&[], 4)).map(|_| ()), Err(SubmitError::EmptyPrompt));
     // Refusals leave the engine serving.
     assert_eq!(tokens(engine.submit(greedy(PROMPTS[1], 3)).unwrap()).len(), 3);
+}
+
+/// A checkpoint held in bf16 runs through the engine as through the model: the same greedy tokens for
+/// a prompt and continuation longer than the cache's 64-position growth step, with each sequence's
+/// cache capped at the engine's context.
+#[test]
+fn a_bf16_model_generates_through_the_engine_as_through_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = RandomShape {
+        max_position_embeddings: CONTEXT,
+        ..RandomShape::small()
+    };
+    write_random_checkpoint(dir.path(), &shape, 5).unwrap();
+    let model = Qwen3Model::load_as(dir.path(), &Device::flex(), WeightDtype::Bf16).unwrap();
+    assert_eq!(model.dtype(), burn::tensor::DType::BF16);
+    let prompt: Vec<u32> = (0..70).map(|index| (index * 37 + 11) % 1000).collect();
+    let expected = model.generate_greedy(&prompt, 30, &[]).unwrap();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text/qwen3/tokenizer.json.gz");
+    let tokenizer = Arc::new(TextTokenizer::from_file(&path).unwrap());
+    let config = EngineConfig {
+        max_batch: 2,
+        max_waiting: 4,
+        max_context: 100,
+    };
+    let engine = Engine::start(model, tokenizer, Vec::new(), config).unwrap();
+    assert_eq!(tokens(engine.submit(greedy(&prompt, 30)).unwrap()), expected);
 }

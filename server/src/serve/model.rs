@@ -8,7 +8,7 @@ use std::sync::Arc;
 use aca_model::constrain::{Constraint, ConstraintError, ConstraintFactory, JsonSpec, ToolCallSpec};
 use aca_model::engine::{Engine, EngineConfig, EngineModel, GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::text::{ChatMessage, CheckpointText, RenderOptions, TextTokenizer};
-use aca_model::{Device, ImageProcessor, ProcessedImage, Qwen3VlConfig};
+use aca_model::{Device, ImageProcessor, ProcessedImage, Qwen3VlConfig, WeightDtype};
 use anyhow::Context;
 use tokio::sync::mpsc;
 
@@ -45,10 +45,22 @@ pub struct Prompt {
 
 impl ServedModel {
     /// Loads the checkpoint in `dir` (config, weights, tokenizer, template; a Qwen3-VL checkpoint's
-    /// image processor too) onto `device`. `max_context` is capped by the checkpoint's own
-    /// `max_position_embeddings`.
+    /// image processor too) onto `device`, its weights in f32. `max_context` is capped by the
+    /// checkpoint's own `max_position_embeddings`.
     pub fn load(dir: &Path, device: &Device, id: String, max_batch: usize, max_context: usize) -> anyhow::Result<Self> {
-        let model = EngineModel::load(dir, device)
+        Self::load_as(dir, device, WeightDtype::F32, id, max_batch, max_context)
+    }
+
+    /// Like [`Self::load`], with the weights, activations and KV cache in `dtype`.
+    pub fn load_as(
+        dir: &Path,
+        device: &Device,
+        dtype: WeightDtype,
+        id: String,
+        max_batch: usize,
+        max_context: usize,
+    ) -> anyhow::Result<Self> {
+        let model = EngineModel::load_as(dir, device, dtype)
             .with_context(|| format!("cannot load the checkpoint in {}", dir.display()))?;
         let text =
             CheckpointText::load(dir).with_context(|| format!("cannot load the tokenizer in {}", dir.display()))?;

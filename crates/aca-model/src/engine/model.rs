@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::cache::KvCache;
 use crate::config::Qwen3Config;
+use crate::dtype::WeightDtype;
 use crate::error::ModelError;
 use crate::model::{CONFIG_FILE, Qwen3Model, SequenceStep};
 use crate::vl::{ProcessedImage, Qwen3VlModel};
@@ -34,12 +35,17 @@ impl From<Qwen3VlModel> for EngineModel {
 
 impl EngineModel {
     /// Loads the checkpoint in `directory` onto `device`: a Qwen3-VL model when its `config.json` has a
-    /// `vision_config`, a Qwen3 text model otherwise.
+    /// `vision_config`, a Qwen3 text model otherwise. The weights are converted to f32.
     pub fn load(directory: &Path, device: &burn::tensor::Device) -> Result<Self, ModelError> {
+        Self::load_as(directory, device, WeightDtype::F32)
+    }
+
+    /// Like [`Self::load`], with the weights, activations and KV cache in `dtype` (see [`crate::dtype`]).
+    pub fn load_as(directory: &Path, device: &burn::tensor::Device, dtype: WeightDtype) -> Result<Self, ModelError> {
         if is_multimodal_checkpoint(directory)? {
-            Qwen3VlModel::load(directory, device).map(Self::from)
+            Qwen3VlModel::load_as(directory, device, dtype).map(Self::from)
         } else {
-            Qwen3Model::load(directory, device).map(Self::from)
+            Qwen3Model::load_as(directory, device, dtype).map(Self::from)
         }
     }
 

@@ -7,6 +7,7 @@ use burn::tensor::{Device, Tensor};
 
 use crate::cache::KvCache;
 use crate::checkpoint::CheckpointFiles;
+use crate::dtype::{WeightDtype, check_device_computes};
 use crate::error::ModelError;
 use crate::generate::argmax;
 use crate::layout::TensorLayout;
@@ -31,8 +32,15 @@ pub struct Qwen3VlModel {
 impl Qwen3VlModel {
     /// Loads the checkpoint in `directory` (`config.json`, `preprocessor_config.json`, and
     /// `model.safetensors` or a sharded index) onto `device`. Every tensor of both towers is checked
-    /// against the configuration before any weight is read; all problems are reported together.
+    /// against the configuration before any weight is read; all problems are reported together. The
+    /// weights are converted to f32.
     pub fn load(directory: &Path, device: &Device) -> Result<Self, ModelError> {
+        Self::load_as(directory, device, WeightDtype::F32)
+    }
+
+    /// Like [`Self::load`], with both towers' weights, their activations and the KV cache in `dtype`
+    /// (see [`crate::dtype`]).
+    pub fn load_as(directory: &Path, device: &Device, dtype: WeightDtype) -> Result<Self, ModelError> {
         let config = Qwen3VlConfig::from_file(&directory.join(CONFIG_FILE))?;
         let processor_path = directory.join(PREPROCESSOR_FILE);
         let processor_config = ImageProcessorConfig::from_file(&processor_path)?;
@@ -51,8 +59,10 @@ impl Qwen3VlModel {
         if !problems.is_empty() {
             return Err(ModelError::Checkpoint { problems });
         }
-        let text_weights = Qwen3Weights::load(&config.text, &layout, &files, device)?;
-        let vision = VisionWeights::load(&config.vision, &files, device)?;
+        let dtype = dtype.resolve_for(&files);
+        check_device_computes(device, dtype)?;
+        let text_weights = Qwen3Weights::load(&config.text, &layout, &files, device, dtype)?;
+        let vision = VisionWeights::load(&config.vision, &files, device, dtype)?;
         Ok(Self {
             text: Qwen3Model::from_weights(config.text.clone(), text_weights, device),
             config,
@@ -201,7 +211,8 @@ impl Qwen3VlModel {
             text.rope_theta,
             self.config.mrope_section,
             device,
-        );
+        )
+        .cast(self.text.dtype());
         let mut hidden = self.text.embed(tokens);
         for (span, image) in image_spans.iter().zip(&features) {
             let range = [span.first..span.first + span.tokens, 0..text.hidden_size];

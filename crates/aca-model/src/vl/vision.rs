@@ -88,14 +88,16 @@ pub(crate) fn encode_image(
     let grid = image.grid;
     let patches = grid.patches();
     let coordinates = patch_coordinates(grid.h, grid.w, config.spatial_merge_size);
+    // The encoder computes in its weights' dtype (LayerNorm and attention in f32 inside burn's kernels).
+    let dtype = weights.pos_embed.dtype();
     let pixels = Tensor::<2>::from_data(
         TensorData::new(image.pixel_values.clone(), [patches, config.patch_values()]),
-        device,
+        (device, dtype),
     );
     // [patches, hidden]
     let mut hidden = weights.patch_embed.forward(pixels)
         + interpolated_positions(config, weights, &coordinates, grid.h, grid.w, device);
-    let rotary = patch_rotary(config, &coordinates, device);
+    let rotary = patch_rotary(config, &coordinates, device).cast(dtype);
     let mut deepstack = Vec::with_capacity(weights.deepstack_mergers.len());
     for (index, block) in weights.blocks.iter().enumerate() {
         hidden = vision_block(config, block, hidden, &rotary);
@@ -132,7 +134,10 @@ fn interpolated_positions(
     let count = coordinates.len();
     let hidden = config.hidden_size;
     let indices = Tensor::<1, Int>::from_data(TensorData::new(indices, [count * 4]), device);
-    let tap_weights = Tensor::<3>::from_data(TensorData::new(tap_weights, [count, 4, 1]), device);
+    let tap_weights = Tensor::<3>::from_data(
+        TensorData::new(tap_weights, [count, 4, 1]),
+        (device, weights.pos_embed.dtype()),
+    );
     // [patches·4, hidden] → [patches, 4, hidden] → weighted sum over the taps.
     let rows = weights.pos_embed.clone().select(0, indices).reshape([count, 4, hidden]);
     (rows * tap_weights).sum_dim(1).reshape([count, hidden])

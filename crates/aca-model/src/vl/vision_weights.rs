@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor, TensorData};
 
 use crate::checkpoint::{CheckpointFiles, HostTensor, SUPPORTED_DTYPES};
 use crate::error::ModelError;
@@ -151,8 +151,13 @@ pub fn vision_problems(config: &VisionConfig, files: &CheckpointFiles) -> Vec<St
 }
 
 impl VisionWeights {
-    /// Reads a validated checkpoint's vision tensors onto `device`.
-    pub fn load(config: &VisionConfig, files: &CheckpointFiles, device: &Device) -> Result<Self, ModelError> {
+    /// Reads a validated checkpoint's vision tensors onto `device`, each converted to `dtype`.
+    pub fn load(
+        config: &VisionConfig,
+        files: &CheckpointFiles,
+        device: &Device,
+        dtype: DType,
+    ) -> Result<Self, ModelError> {
         let mut host: HashMap<String, HostTensor> = HashMap::new();
         files.load(
             |tensor| tensor.starts_with(VISION_PREFIX),
@@ -161,7 +166,7 @@ impl VisionWeights {
                 Ok(())
             },
         )?;
-        let mut store = HostStore { host, device };
+        let mut store = HostStore { host, device, dtype };
         let blocks = (0..config.depth)
             .map(|block| {
                 let prefix = format!("blocks.{block}");
@@ -189,10 +194,11 @@ impl VisionWeights {
     }
 }
 
-/// Host tensors by name, moved to the device as they are assembled.
+/// Host tensors by name, moved to the device (in `dtype`) as they are assembled.
 struct HostStore<'a> {
     host: HashMap<String, HostTensor>,
     device: &'a Device,
+    dtype: DType,
 }
 
 impl HostStore<'_> {
@@ -206,7 +212,10 @@ impl HostStore<'_> {
     fn vector(&mut self, suffix: &str) -> Result<Tensor<1>, ModelError> {
         let tensor = self.take(suffix)?;
         let length = tensor.values.len();
-        Ok(Tensor::from_data(TensorData::new(tensor.values, [length]), self.device))
+        Ok(Tensor::from_data(
+            TensorData::new(tensor.values, [length]),
+            (self.device, self.dtype),
+        ))
     }
 
     /// A matrix whose first dimension is kept and the rest flattened; transposed for `x · W` when asked.
@@ -219,7 +228,7 @@ impl HostStore<'_> {
         } else {
             TensorData::new(tensor.values, [rows, columns])
         };
-        Ok(Tensor::from_data(data, self.device))
+        Ok(Tensor::from_data(data, (self.device, self.dtype)))
     }
 
     fn linear(&mut self, prefix: &str) -> Result<Projection, ModelError> {
