@@ -360,7 +360,7 @@ fn serve_refuses_a_checkpoint_that_does_not_fit_and_devices_not_built() {
         )
     };
     // 2 layers × 2 kv heads × 16 dims × 2 (k, v) × 4 bytes = 512 bytes per token: 8 × 1024 tokens = 4 MiB
-    // of cache, plus ~39 MiB of f32 weights (Qwen3's vocabulary × 64, tied).
+    // of cache, plus ~74 MiB of f32 weights (Qwen3's vocabulary × 64, and the tied output head's copy).
     let (ok, stderr) = run(&["--device-memory", "16MiB", "--max-batch", "8", "--max-context", "1024"]);
     assert!(!ok, "{stderr}");
     assert!(stderr.contains("does not fit the cpu"), "{stderr}");
@@ -381,6 +381,42 @@ fn serve_refuses_a_checkpoint_that_does_not_fit_and_devices_not_built() {
         assert!(!ok, "{stderr}");
         assert!(stderr.contains("--features cuda"), "{stderr}");
     }
+}
+
+#[test]
+fn weights_held_in_bf16_need_half_the_bytes_and_still_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = checkpoint(dir.path());
+    let check = |dtype: &str, memory: &str| {
+        let output = Command::new(common::ACA)
+            .args(["serve", "--check-memory", "--max-batch", "8", "--max-context", "1024"])
+            .args(["--weights-dtype", dtype, "--device-memory", memory])
+            .arg("--model")
+            .arg(&model)
+            .output()
+            .unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    // About 74 MiB of weights (Qwen3's vocabulary × 64, and the tied output head's own copy) and
+    // 4 MiB of cache in f32; half of each in bf16.
+    let (code, f32_report) = check("f32", "48MiB");
+    assert_eq!(code, Some(1), "{f32_report}");
+    assert!(f32_report.contains("f32 weights: ") && f32_report.contains("does not fit"), "{f32_report}");
+    let (code, bf16_report) = check("bf16", "48MiB");
+    assert_eq!(code, Some(0), "{bf16_report}");
+    assert!(bf16_report.contains("bf16 weights: "), "{bf16_report}");
+    assert!(
+        bf16_report.contains("bf16 KV cache for 8 sequences × 1024 tokens: 2.0 MiB"),
+        "{bf16_report}"
+    );
+    assert!(bf16_report.contains("the largest --max-batch at --max-context 1024 that fits:"), "{bf16_report}");
+
+    // Served in bf16, the model answers as a client expects.
+    let server = common::serve::serve(&model, &["--weights-dtype", "bf16", "--max-batch", "2"]);
+    let (status, reply) = post(&server, "/v1/chat/completions", &chat("Say hello.", json!({"max_tokens": 4})));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["choices"][0]["message"]["role"], "assistant");
+    assert!(reply["usage"]["completion_tokens"].as_u64().unwrap() >= 1, "{reply}");
 }
 
 #[test]
