@@ -4,6 +4,8 @@
 //! size. `chrome.tabs.captureVisibleTab` works only once the person allowed the extension to
 //! capture tabs (asked for on the options page), and only for the tab its window shows.
 
+use std::cell::Cell;
+
 use aca_agent::ScreenshotSize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -32,6 +34,24 @@ extern "C" {
     fn fit_png(data_url: &str, max_width: u32, max_height: u32) -> Result<js_sys::Promise, JsValue>;
 }
 
+/// Chrome allows `captureVisibleTab` twice a second (`MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND`):
+/// captures are spaced at least this far apart.
+const CAPTURE_SPACING_MS: i64 = 550;
+
+thread_local! {
+    /// When the last capture was asked for (Unix milliseconds).
+    static LAST_CAPTURE_MS: Cell<i64> = const { Cell::new(0) };
+}
+
+/// Waits until a capture now keeps within Chrome's rate, and notes it.
+async fn within_rate() {
+    let wait = LAST_CAPTURE_MS.with(Cell::get) + CAPTURE_SPACING_MS - chrome::now_ms();
+    if wait > 0 {
+        chrome::sleep(wait as i32).await;
+    }
+    LAST_CAPTURE_MS.with(|last| last.set(chrome::now_ms()));
+}
+
 /// Whether the person allowed the extension to capture tabs.
 pub async fn allowed() -> bool {
     chrome::granted_origins()
@@ -47,6 +67,7 @@ pub async fn marked(tab: i32, size: ScreenshotSize) -> Result<String, String> {
         return Err("the console tab is not the one its window shows, so it cannot be captured".into());
     }
     page::mark(tab, true).await?;
+    within_rate().await;
     let shot = chrome::capture_visible_tab(place.window_id).await;
     let _ = page::mark(tab, false).await;
     let shot = shot.map_err(|e| e.to_string())?;
