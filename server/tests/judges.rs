@@ -44,12 +44,17 @@ fn setup(dir: &Path, first: &FakeModel, second: &FakeModel) -> (PathBuf, PathBuf
 }
 
 async fn verify(page: &Path, judges: &Path, out: &Path) -> (Output, Value) {
+    verify_with(page, judges, out, &["--no-screenshots"]).await
+}
+
+async fn verify_with(page: &Path, judges: &Path, out: &Path, args: &[&str]) -> (Output, Value) {
     let output = aca_async()
         .arg("verify")
         .arg(page)
         .arg("--judges")
         .arg(judges)
-        .args(["--no-screenshots", "--out"])
+        .args(args)
+        .arg("--out")
         .arg(out)
         .output()
         .await
@@ -87,6 +92,33 @@ async fn two_judges_that_agree_decide_a_page_no_audit_event_can() {
     assert!(user.contains("BEGIN FINAL PAGE DATA"), "{user}");
     assert!(!common::everything_written(dir.path().join("out").as_path()).contains("sk-judge-a-secret"));
     assert!(!show(&output).contains("sk-judge-a-secret"));
+}
+
+#[tokio::test]
+async fn a_judge_that_takes_images_is_shown_the_final_page_and_the_other_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = FakeModel::start([said(true, "the VPC list is shown")]).await.unwrap();
+    let b = FakeModel::start([said(true, "the page is the VPC list")]).await.unwrap();
+    let (page, judges) = setup(dir.path(), &a, &b);
+    let text = std::fs::read_to_string(&judges).unwrap();
+    std::fs::write(&judges, text.replacen("model = \"judge-a\"\n", "model = \"judge-a\"\nimages = true\n", 1)).unwrap();
+    let (output, report) = verify_with(&page, &judges, &dir.path().join("out"), &[]).await;
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(report["verdict"], "pass", "{report:#}");
+    let seen = &a.requests()[0]["messages"][1]["content"];
+    let parts = seen.as_array().unwrap_or_else(|| panic!("judge a was shown no image: {seen}"));
+    assert!(parts[0]["text"].as_str().unwrap().contains("BEGIN FINAL PAGE DATA"));
+    assert!(
+        parts[1]["image_url"]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,iVBORw0KGgo"),
+        "a PNG of the final page"
+    );
+    assert!(
+        b.requests()[0]["messages"][1]["content"].is_string(),
+        "a judge not said to take images reads the page as text"
+    );
 }
 
 #[tokio::test]

@@ -233,6 +233,7 @@ fn judged(title: &str, steps: Vec<String>, turns: &[Turn], ended: String) -> Jud
             .collect(),
         ended,
         final_page: turns.last().map(|t| t.observation.clone()).unwrap_or_default(),
+        final_screenshot: None,
     }
 }
 

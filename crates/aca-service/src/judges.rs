@@ -12,6 +12,7 @@
 //! [[judge]]
 //! url = "http://127.0.0.1:8000/v1"
 //! model = "qwen3-vl-32b"
+//! images = true                   # also shown the final page's marked screenshot
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -42,6 +43,9 @@ struct JudgeEntry {
     /// Seconds one answer may take.
     #[serde(default)]
     timeout_s: Option<u64>,
+    /// The model takes images: it is shown the final page's marked screenshot too.
+    #[serde(default)]
+    images: bool,
 }
 
 /// Reads the judges of `path`; an error says which entry is wrong and how, and never quotes a key.
@@ -58,6 +62,7 @@ pub fn load(path: &Path) -> Result<Judges, String> {
     }
     let folder = path.parent().unwrap_or(Path::new("."));
     let mut configs = Vec::new();
+    let images: Vec<bool> = file.judge.iter().map(|j| j.images).collect();
     for (i, entry) in file.judge.into_iter().enumerate() {
         let what = format!("{}: judge {} ({})", path.display(), i + 1, entry.model);
         let Some(authority) = entry
@@ -100,7 +105,9 @@ pub fn load(path: &Path) -> Result<Judges, String> {
     }
     let second = configs.pop().expect("two judges");
     let first = configs.pop().expect("two judges");
-    Judges::new(first, second).map_err(|e| format!("{}: {e}", path.display()))
+    Judges::new(first, second)
+        .map(|judges| judges.with_images(images[0], images[1]))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

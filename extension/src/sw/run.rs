@@ -447,8 +447,12 @@ async fn carry_out(setup: &RunSetup) -> (Report, Vec<KeptShot>) {
                     run.stop()
                 }
             }
-            Request::Reward(reward) => {
+            Request::Reward(mut reward) => {
                 set_phase(Phase::Auditing).await;
+                // Judges that take images are shown the final page as captured after the last action.
+                if let (Some(case), Some((_, image))) = (reward.judge_case.as_mut(), shots.last()) {
+                    case.final_screenshot = Some(image.clone());
+                }
                 let decided = match &server_run {
                     Some(id) => server::reward(&setup.settings, id, &reward)
                         .await

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use aca_agent::{ResourceReport, ScreenshotSlot, Usage};
+use aca_agent::{ResourceReport, ScreenshotSize, Usage};
 use aca_chat::{ChatRequest, Message};
 use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
 use aca_provision::RunSecrets;
@@ -164,7 +164,7 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
             }
             Request::AskModel(model_request) => {
                 let screenshot = match (model_request.screenshot, browser.session.as_ref()) {
-                    (Some(slot), Some(session)) => screenshot_for_model(session, slot).await,
+                    (Some(slot), Some(session)) => marked_screenshot(session, slot.size).await,
                     _ => None,
                 };
                 let result = ask_model(io.settings, &model_request, screenshot).await;
@@ -192,7 +192,10 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                 tracing::warn!("a headless run was asked for a person's decision; stopping it");
                 run.stop()
             }
-            Request::Reward(reward) => {
+            Request::Reward(mut reward) => {
+                if let Some(case) = reward.judge_case.as_mut() {
+                    case.final_screenshot = final_screenshot(browser.session.as_ref()).await;
+                }
                 let access = AuditAccess {
                     endpoint: &io.account.endpoints.resolve("actiontrail", io.region),
                     access_key_id: &io.account.access_key_id,
@@ -373,10 +376,16 @@ async fn observe(session: &mut Session) -> Result<Observation, String> {
     }
 }
 
-/// The page's marked screenshot as a `data:` URL, fitted to the slot's size; a page that cannot be
-/// captured is asked about in words only.
-async fn screenshot_for_model(session: &Session, slot: ScreenshotSlot) -> Option<String> {
-    let fit = (slot.size.max_width, slot.size.max_height);
+/// The final page's marked screenshot as a `data:` URL, for judges that take images (the browser is
+/// still open while the reward is decided).
+async fn final_screenshot(session: Option<&Session>) -> Option<String> {
+    marked_screenshot(session?, ScreenshotSize::default()).await
+}
+
+/// The page's marked screenshot as a `data:` URL, fitted to `size`; a page that cannot be captured
+/// is asked about in words only.
+async fn marked_screenshot(session: &Session, size: ScreenshotSize) -> Option<String> {
+    let fit = (size.max_width, size.max_height);
     match session.capture(true, Some(fit)).await {
         Ok(png) => Some(format!("data:image/png;base64,{}", BASE64.encode(png))),
         Err(e) => {
