@@ -199,7 +199,9 @@ async fn a_model_that_takes_images_is_shown_the_pages_marked_screenshot_and_its_
         let parts = messages[1]["content"].as_array().expect("the page's message has parts");
         assert_eq!(parts.len(), 2, "one screenshot, the latest page's: {parts:?}");
         assert_eq!(parts[0]["type"], "text");
-        assert!(parts[0]["text"].as_str().unwrap().contains("BEGIN DOCUMENTATION DATA"));
+        let text = parts[0]["text"].as_str().unwrap();
+        assert!(text.contains("BEGIN DOCUMENTATION DATA"));
+        assert!(text.ends_with(aca_agent::prompt::SCREENSHOT_NOTE), "the model is told what the image is");
         let url = parts[1]["image_url"]["url"].as_str().unwrap();
         let png = {
             use base64::Engine;

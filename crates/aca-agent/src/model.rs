@@ -51,23 +51,40 @@ impl ModelRequest {
         self.to_json_with_image(None)
     }
 
-    /// The request body with `image` (a `data:` URL) after the text of the slot's message, in
-    /// the OpenAI content-parts form; without an image or a slot, the text-only body.
-    pub fn to_json_with_image(&self, image: Option<&str>) -> serde_json::Value {
+    /// Each message as it is sent: role, text, and `image` (a `data:` URL) in the slot's message,
+    /// whose text then ends with what the image is ([`crate::prompt::SCREENSHOT_NOTE`]). Without an
+    /// image or a slot, the messages as they are.
+    pub fn shown(&self, image: Option<&str>) -> Vec<(String, String, Option<String>)> {
         let slot = self.screenshot.map(|s| s.message);
-        let messages: Vec<serde_json::Value> = self
-            .messages
+        self.messages
             .iter()
             .enumerate()
             .map(|(i, m)| match image.filter(|_| slot == Some(i)) {
+                Some(url) => (
+                    m.role.clone(),
+                    format!("{}\n{}", m.content, crate::prompt::SCREENSHOT_NOTE),
+                    Some(url.to_owned()),
+                ),
+                None => (m.role.clone(), m.content.clone(), None),
+            })
+            .collect()
+    }
+
+    /// The request body with `image` in the slot's message (see [`Self::shown`]), in the OpenAI
+    /// content-parts form.
+    pub fn to_json_with_image(&self, image: Option<&str>) -> serde_json::Value {
+        let messages: Vec<serde_json::Value> = self
+            .shown(image)
+            .into_iter()
+            .map(|(role, text, image)| match image {
                 Some(url) => serde_json::json!({
-                    "role": m.role,
+                    "role": role,
                     "content": [
-                        {"type": "text", "text": m.content},
+                        {"type": "text", "text": text},
                         {"type": "image_url", "image_url": {"url": url}},
                     ],
                 }),
-                None => serde_json::json!({"role": m.role, "content": m.content}),
+                None => serde_json::json!({"role": role, "content": text}),
             })
             .collect();
         serde_json::json!({

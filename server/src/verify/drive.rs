@@ -404,21 +404,15 @@ async fn ask_model(
     let Some(client) = &settings.model else {
         return Err("the policy asked for a model but none is configured (--model-url)".into());
     };
-    let slot = request.screenshot.map(|s| s.message);
-    let mut screenshot = screenshot;
-    let mut images = 0;
+    let shown = request.shown(screenshot.as_deref());
+    let images = shown.iter().filter(|(_, _, image)| image.is_some()).count() as u32;
     let chat = ChatRequest {
-        messages: request
-            .messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let message = Message::new(m.role.clone(), m.content.clone());
-                match screenshot.take_if(|_| slot == Some(i)) {
-                    Some(url) => {
-                        images += 1;
-                        message.with_image(url)
-                    }
+        messages: shown
+            .into_iter()
+            .map(|(role, text, image)| {
+                let message = Message::new(role, text);
+                match image {
+                    Some(url) => message.with_image(url),
                     None => message,
                 }
             })

@@ -82,12 +82,6 @@ impl Policy for LlmPolicy {
             .config
             .screenshots
             .filter(|_| crate::authenticator::setup_key(ctx.observation).is_none());
-        if self.last_screenshot.is_some()
-            && let Some(page) = self.last_messages.iter_mut().find(|m| m.role == "user")
-        {
-            page.content.push('\n');
-            page.content.push_str(prompt::SCREENSHOT_NOTE);
-        }
         Proposal::AskModel(self.request(self.last_messages.clone()))
     }
 
@@ -149,12 +143,15 @@ mod tests {
     fn a_page_showing_a_setup_key_is_never_shown_as_a_screenshot() {
         let plain = vec![Element::new(1, Role::Button, "Enable MFA Device", Vec::new())];
         assert!(slot_for(plain).is_some());
+        let request = request_for(vec![]);
+        assert!(!request.messages[1].content.contains(prompt::SCREENSHOT_NOTE));
+        let shown = request.shown(Some("data:image/png;base64,AAAA"));
+        let (text, image) = (&shown[1].1, shown[1].2.as_deref());
         assert!(
-            request_for(vec![]).messages[1]
-                .content
-                .ends_with(prompt::SCREENSHOT_NOTE),
-            "the model is told what the image is, and that it is data"
+            text.ends_with(prompt::SCREENSHOT_NOTE) && image.is_some(),
+            "the model is told what the image is, and that it is data, only with the image"
         );
+        assert_eq!(request.shown(None)[1].1, request.messages[1].content);
         let key = vec![Element::new(
             1,
             Role::Cell,
