@@ -29,6 +29,11 @@ impl Judges {
         })
     }
 
+    /// Whether either judge is shown the final page's screenshot (else none need be taken).
+    pub fn take_images(&self) -> bool {
+        self.images.contains(&true)
+    }
+
     /// The same judges, the first and the second shown the final page's screenshot as they say.
     pub fn with_images(mut self, first: bool, second: bool) -> Self {
         self.images = [first, second];

@@ -18,6 +18,10 @@ use crate::judge::JudgeCase;
 /// The version of the request and response shapes below.
 pub const API_VERSION: u32 = 1;
 
+/// The most stretches one request may ask to have listed apart: each is one more scan of the
+/// account's audit log, which ActionTrail rate-limits per account.
+pub const MAX_ATTRIBUTE_WINDOWS: usize = 16;
+
 /// How far before a run's recorded start its audit window opens: the console's clock and the
 /// driver's may differ by this much.
 pub const WINDOW_SLACK_MS: i64 = 1_000;
@@ -393,6 +397,15 @@ mod decide {
 
     /// [`decide`] with the rule already chosen (a driver that shows the rule before the run).
     pub async fn decide_with(chosen: &ChosenRule, request: &RewardRequest, access: &AuditAccess) -> RewardResponse {
+        if request.attribute.len() > MAX_ATTRIBUTE_WINDOWS {
+            return RewardResponse::failed(
+                FailureKind::BadRequest,
+                format!(
+                    "{} stretches asked to be listed apart; at most {MAX_ATTRIBUTE_WINDOWS} are read",
+                    request.attribute.len()
+                ),
+            );
+        }
         let audit_failed = |message: String| RewardResponse::of_rule(chosen.report(Err(&message), 0));
         let client = match RpcClient::new(&access.endpoint, access.key.clone()) {
             Ok(c) => c,

@@ -14,7 +14,7 @@ use aca_core::{
     ActRequest, Action, ActionOutcome, EventSummary, JudgesReport, Observation, Report, RuleReport, Verdict,
 };
 use aca_reward::ChosenRule;
-use aca_reward::service::{AuditWindow, Channel, RewardRequest, RewardResponse};
+use aca_reward::service::{AuditWindow, Channel, MAX_ATTRIBUTE_WINDOWS, RewardRequest, RewardResponse};
 
 use crate::progress::Progress;
 use crate::report::{self, Interruption, RunFacts};
@@ -706,7 +706,13 @@ impl Run {
             exclude_users: self.provisioned.exclude_users.clone(),
             deadline_ms: self.reward_deadline_ms,
             judge_case,
-            attribute: self.take_overs.iter().map(|(_, window)| *window).collect(),
+            // The reward service reads at most so many stretches; later take-overs go unlisted.
+            attribute: self
+                .take_overs
+                .iter()
+                .take(MAX_ATTRIBUTE_WINDOWS)
+                .map(|(_, window)| *window)
+                .collect(),
         }))
     }
 

@@ -156,6 +156,10 @@ async fn a_user_runs_in_their_account_and_the_server_decides_the_reward() {
     };
     assert_eq!(names(&listed["attributed"][0]), ["CreateVpc"], "{listed}");
     assert!(names(&listed["attributed"][1]).is_empty(), "{listed}");
+    let mut too_many = body.clone();
+    too_many["attribute"] = json!(vec![json!({"start_ms": by_hand, "end_ms": handed_back}); 17]);
+    let (_, refused) = call(reqwest::Method::POST, &reward_url, &alice, Some(too_many)).await;
+    assert_eq!(refused["failure"]["kind"], "bad_request", "{refused}");
 
     // Bob sees neither alice's run nor her account; a user token is no admin token.
     let (status, _) = call(reqwest::Method::POST, &reward_url, &bob, Some(body.clone())).await;

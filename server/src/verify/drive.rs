@@ -193,7 +193,9 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                 run.stop()
             }
             Request::Reward(mut reward) => {
-                if let Some(case) = reward.judge_case.as_mut() {
+                if let Some(case) = reward.judge_case.as_mut()
+                    && io.settings.judges.as_ref().is_some_and(|j| j.take_images())
+                {
                     case.final_screenshot = final_screenshot(browser.session.as_ref()).await;
                 }
                 let access = AuditAccess {
@@ -389,7 +391,7 @@ async fn marked_screenshot(session: &Session, size: ScreenshotSize) -> Option<St
     match session.capture(true, Some(fit)).await {
         Ok(png) => Some(format!("data:image/png;base64,{}", BASE64.encode(png))),
         Err(e) => {
-            tracing::warn!("the screenshot for the model failed, so the model gets the page in words only: {e}");
+            tracing::warn!("the page could not be captured, so it is described in words only: {e}");
             None
         }
     }
