@@ -24,6 +24,10 @@ pub struct SuccessRule {
 pub struct EventMatcher {
     /// `CreateVpc`, or `Create` for a buy-page purchase (a ConsoleOperation event).
     pub event_name: String,
+    /// Other event names that meet the matcher as well: a page that lets the reader choose the
+    /// operation ("attach the policy to a RAM user, RAM user group, or RAM role") is done by any one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub or_event_names: Vec<String>,
     /// `Vpc`, `Ecs`, `Ims`, … (ActionTrail's `serviceName`); any when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
@@ -38,6 +42,18 @@ pub struct EventMatcher {
     /// Conditions on `requestParameters`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<ParameterCondition>,
+}
+
+impl EventMatcher {
+    /// Every event name that meets the matcher, `event_name` first.
+    pub fn event_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.event_name.as_str()).chain(self.or_event_names.iter().map(String::as_str))
+    }
+
+    /// Whether an event of this name can meet the matcher.
+    pub fn names(&self, event_name: &str) -> bool {
+        self.event_names().any(|n| n == event_name)
+    }
 }
 
 fn yes() -> bool {

@@ -487,12 +487,14 @@ fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
             Block::List {
                 ordered: false, items, ..
             } if (offers_ways || for_cases(items) || operations(items)) && others.is_empty() && items.len() > 1 => {
+                let mut ways: Vec<&Item> = items.iter().collect();
+                ways.sort_by_key(|it| following_order(it));
                 let mut first = b.clone();
                 if let Block::List { items, .. } = &mut first {
-                    items.truncate(1);
+                    *items = vec![ways[0].clone()];
                 }
                 kept.push(first);
-                others.extend(items[1..].iter().map(|it| {
+                others.extend(ways[1..].iter().map(|it| {
                     let mut way = Inline::default();
                     for clause in bullet_clauses(std::slice::from_ref(it)) {
                         append(&mut way, &clause);
@@ -504,6 +506,22 @@ fn split_methods(lead: &Inline, blocks: &[Block]) -> (Vec<Block>, Vec<Inline>) {
         }
     }
     (kept, others)
+}
+
+/// Which of a step's ways the verifier follows first (lowest), page order among equals.
+///
+/// - A way that only shows something ("View the authorization records …") goes last: only a
+///   change leaves the audit event that proves the step was done.
+/// - A way that adds ("Attach the policy to a principal …") goes after one that acts on what is
+///   there ("Detach the policy …: Find the authorization record …"): the run provides what a step
+///   finds, and an addition may collide with it (the provided grant is the one it would add).
+fn following_order(item: &Item) -> u8 {
+    let lead = item.inline.text.split_whitespace().next().unwrap_or_default().to_lowercase();
+    match lead.as_str() {
+        "view" | "query" => 2,
+        "add" | "attach" | "grant" | "create" | "bind" | "associate" => 1,
+        _ => 0,
+    }
 }
 
 /// Bullets that each say what to do in a case of their own ("To release only one instance, …",
@@ -1150,6 +1168,22 @@ mod tests {
             item("ResourceGroup: The authorization takes effect on a group. Click OK.", &["ResourceGroup"]),
         ];
         assert!(!operations(&parameters));
+    }
+
+    #[test]
+    fn a_way_that_acts_on_what_is_there_is_followed_first_and_one_that_only_looks_last() {
+        let md = "# RAM:Manage policy-based authorization\n\n## Procedure\n\n\
+                  1. Click the **Grants** tab to manage the authorization.\n   \
+                  - View the authorization records, including **Principal** and **Granted At**.\n   \
+                  - Attach the policy to a principal: Click **Grant Permission**. In the **Grant Permission** panel, attach the policy.\n   \
+                  - Detach the policy from a principal: Find the record and click **Revoke Permission**.\n";
+        let step = &crate::parse_markdown(md).unwrap().steps[0];
+        assert!(step.text.contains("Detach the policy"), "{}", step.text);
+        assert!(step.labels.contains(&"Revoke Permission".to_owned()));
+        assert!(!step.mentions.contains(&"Revoke Permission".to_owned()));
+        assert!(step.alternatives[0].starts_with("Attach"), "{:?}", step.alternatives);
+        assert!(step.alternatives[1].starts_with("View"), "{:?}", step.alternatives);
+        assert!(step.mentions.contains(&"Principal".to_owned()));
     }
 
     fn numbers(md: &str) -> Vec<String> {

@@ -17,6 +17,19 @@ pub struct ProductEntry {
     /// Other names pages and consoles use: `VPC`, `VPC console`.
     pub aliases: &'static [&'static str],
     pub operations: &'static [OperationEntry],
+    /// Controls in which the reader picks which operation to call.
+    pub choices: &'static [Choice],
+}
+
+/// A console control that calls one of several operations, as the reader chooses in it: the
+/// Grant Permission panel attaches the policy to a RAM user, a user group or a RAM role, by the
+/// principal picked there.
+#[derive(Debug)]
+pub struct Choice {
+    /// The button, panel or dialog, as pages name it.
+    pub control: &'static str,
+    /// The events it may leave, each an operation of the same product's catalogue.
+    pub event_names: &'static [&'static str],
 }
 
 /// A console task and the audit event it leaves.
@@ -168,6 +181,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Elastic Compute Service",
         aliases: &["ECS"],
+        choices: &[],
         operations: &[
             purchase("RunInstances", ECS, ECS_INSTANCE_OBJECTS, "ACS::ECS::Instance"),
             purchase("CreateDisk", ECS, ECS_DISK_OBJECTS, "ACS::ECS::Disk"),
@@ -296,6 +310,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Virtual Private Cloud",
         aliases: &["VPC"],
+        choices: &[],
         operations: &[
             api(
                 "CreateVpc",
@@ -371,6 +386,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "ApsaraDB RDS",
         aliases: &["RDS", "ApsaraDB RDS for MySQL", "ApsaraDB RDS console"],
+        choices: &[],
         operations: &[
             purchase("CreateDBInstance", RDS, RDS_INSTANCE_OBJECTS, "ACS::RDS::DBInstance"),
             api("DeleteDBInstance", RDS, DELETE, RDS_INSTANCE_OBJECTS, RDS_INSTANCE, &[]),
@@ -427,6 +443,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Classic Load Balancer",
         aliases: &["CLB", "Classic Load Balancer", "Server Load Balancer", "SLB"],
+        choices: &[],
         operations: &[
             purchase(
                 "CreateLoadBalancer",
@@ -565,6 +582,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Application Load Balancer",
         aliases: &["ALB"],
+        choices: &[],
         operations: &[
             purchase(
                 "CreateLoadBalancer",
@@ -610,6 +628,17 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Resource Access Management",
         aliases: &["RAM"],
+        // manage-policy-grants.md (2025-05-08): on a policy's Grants tab.
+        choices: &[
+            Choice {
+                control: "Grant Permission",
+                event_names: &["AttachPolicyToUser", "AttachPolicyToGroup", "AttachPolicyToRole"],
+            },
+            Choice {
+                control: "Revoke Permission",
+                event_names: &["DetachPolicyFromUser", "DetachPolicyFromGroup", "DetachPolicyFromRole"],
+            },
+        ],
         operations: &[
             api(
                 "CreateUser",
@@ -774,6 +803,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Key Management Service",
         aliases: &["KMS"],
+        choices: &[],
         operations: &[
             // Before the keys: "create a generic secret" names its CMK too.
             api(
@@ -818,6 +848,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Alibaba Cloud DNS",
         aliases: &["DNS", "Alidns", "Alibaba Cloud DNS console"],
+        choices: &[],
         operations: &[
             api(
                 "AddDomain",
@@ -851,6 +882,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "CloudMonitor",
         aliases: &["Cloud Monitor", "CMS"],
+        choices: &[],
         operations: &[
             api(
                 "PutResourceMetricRule",
@@ -877,6 +909,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Tair (Redis OSS-Compatible)",
         aliases: &["Tair", "ApsaraDB for Redis", "Redis", "KVStore"],
+        choices: &[],
         operations: &[
             purchase(
                 "CreateInstance",
@@ -951,6 +984,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "ActionTrail",
         aliases: &[],
+        choices: &[],
         operations: &[
             api(
                 "CreateTrail",
@@ -983,6 +1017,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Object Storage Service",
         aliases: &["OSS"],
+        choices: &[],
         operations: &[
             api(
                 "PutBucket",
@@ -1055,6 +1090,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Simple Log Service",
         aliases: &["Log Service", "SLS"],
+        choices: &[],
         operations: &[
             api(
                 "CreateProject",
@@ -1089,6 +1125,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Container Service for Kubernetes",
         aliases: &["ACK", "Container Service", "ACK console"],
+        choices: &[],
         operations: &[
             api(
                 "OpenAckService",
@@ -1197,6 +1234,23 @@ mod tests {
             assert!(!p.operations.is_empty(), "{}", p.name);
             for op in p.operations {
                 assert!(!op.verbs.is_empty() && !op.objects.is_empty(), "{}", op.api);
+            }
+        }
+    }
+
+    #[test]
+    fn every_choice_names_operations_of_its_own_product() {
+        for product in PRODUCTS {
+            for choice in product.choices {
+                assert!(choice.event_names.len() > 1, "{}: {} offers no choice", product.name, choice.control);
+                for name in choice.event_names {
+                    assert!(
+                        product.operations.iter().any(|o| o.event_name == *name),
+                        "{}: {} calls {name}, which is not in its catalogue",
+                        product.name,
+                        choice.control
+                    );
+                }
             }
         }
     }

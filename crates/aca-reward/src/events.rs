@@ -34,7 +34,10 @@ pub fn read_event(raw: &Value) -> Result<TrailEvent, serde_json::Error> {
 /// The one event name every matcher shares, by which the lookup can be narrowed.
 pub fn single_event_name(rule: &SuccessRule) -> Option<&str> {
     let first = rule.events.first()?.event_name.as_str();
-    rule.events.iter().all(|m| m.event_name == first).then_some(first)
+    rule.events
+        .iter()
+        .all(|m| m.event_name == first && m.or_event_names.is_empty())
+        .then_some(first)
 }
 
 /// `2026-11-30T14:01:05Z`, as `StartTime` and `EndTime` are written (whole seconds, rounded down).

@@ -27,6 +27,8 @@ const READ_PREFIXES: &[&str] = &["Describe", "List", "Get", "Query", "Check", "S
 /// One operation of the rule being built, and why it is there.
 struct Chosen {
     op: &'static OperationEntry,
+    /// Operations that do as well: the reader's choice in a control, or another way the step offers.
+    or: Vec<&'static OperationEntry>,
     because: Vec<String>,
     parameters: Vec<(String, String, String)>,
 }
@@ -94,9 +96,10 @@ pub fn infer_rule(procedure: &Procedure) -> Inference {
         }
     }
     if chosen.is_empty()
-        && let Some((label, op)) = last_named_operation(procedure, &scope)
+        && let Some((label, ops)) = last_named_operation(procedure, &scope)
     {
-        add(&mut chosen, op, format!("the step's dialog or button {label:?}"));
+        add(&mut chosen, ops[0], format!("the step's dialog or button {label:?}"));
+        chosen[0].or = ops[1..].to_vec();
     }
     if chosen.is_empty() {
         return Inference {
@@ -113,6 +116,7 @@ fn add(chosen: &mut Vec<Chosen>, op: &'static OperationEntry, because: String) {
         Some(existing) => existing.because.push(because),
         None => chosen.push(Chosen {
             op,
+            or: Vec::new(),
             because: vec![because],
             parameters: Vec::new(),
         }),
@@ -124,7 +128,8 @@ fn build(chosen: Vec<Chosen>, notes: &[String]) -> Inference {
     let mut events = Vec::new();
     for c in &chosen {
         let op = c.op;
-        let mut line = format!("- {} ({}", op.event_name, op.service_name);
+        let names: Vec<&str> = std::iter::once(op).chain(c.or.iter().copied()).map(|o| o.event_name).collect();
+        let mut line = format!("- {} ({}", names.join(" or "), op.service_name);
         if op.is_purchase() {
             line.push_str(&format!(
                 ", a ConsoleOperation: the buy page's purchase behind {}",
@@ -143,10 +148,15 @@ fn build(chosen: Vec<Chosen>, notes: &[String]) -> Inference {
         lines.push(line);
         events.push(EventMatcher {
             event_name: op.event_name.to_owned(),
+            or_event_names: c.or.iter().map(|o| o.event_name.to_owned()).collect(),
             service_name: Some(op.service_name.to_owned()),
             event_type: op.is_purchase().then_some(op.event_type),
             succeeded: true,
-            resource_type: op.resource_type.map(str::to_owned),
+            // Operations of one choice may reference different kinds of resource.
+            resource_type: op
+                .resource_type
+                .filter(|kind| c.or.iter().all(|o| o.resource_type == Some(kind)))
+                .map(str::to_owned),
             parameters: c
                 .parameters
                 .iter()
@@ -235,29 +245,69 @@ fn names_loosely(section: &str, op: &OperationEntry) -> bool {
             .any(|noun| contains_phrase(rest, noun))
 }
 
-/// The last dialog, panel, page or button a step names that is a catalogued operation.
+/// The last dialog, panel, page or button a step acts on that calls a catalogued operation, with
+/// every operation that does the step as well: the others a control lets the reader pick
+/// ([`catalog::Choice`]), and those of the other ways the step offers (a page offering several
+/// operations is done by any one). Labels named only in passing are no evidence.
 fn last_named_operation(
     procedure: &Procedure,
     scope: &[&'static ProductEntry],
-) -> Option<(String, &'static OperationEntry)> {
+) -> Option<(String, Vec<&'static OperationEntry>)> {
     let mut last = None;
     for ctx in all_steps(procedure) {
-        let names = ctx.step.container.iter().map(|c| &c.name).chain(ctx.step.labels.iter());
+        let step = ctx.step;
+        let names = step
+            .container
+            .iter()
+            .map(|c| &c.name)
+            .chain(step.labels.iter().filter(|l| !step.mentions.contains(l)));
         for name in names {
-            // A button named by its verb alone ("specify a weight for the backend server … and
-            // click Add"): the object is the sentence's.
-            let bare_verb = !name.contains(' ');
-            let found = task_operation(name, scope).or_else(|| {
-                bare_verb
-                    .then(|| task_operation(&format!("{name} {}", ctx.step.text), scope))
-                    .flatten()
-            });
-            if let Some(op) = found {
-                last = Some((name.clone(), op));
+            let Some(mut ops) = named_operations(name, &step.text, scope) else {
+                continue;
+            };
+            for way in &step.alternatives {
+                for label in step.mentions.iter().filter(|m| way.contains(m.as_str())) {
+                    for op in named_operations(label, way, scope).unwrap_or_default() {
+                        if !ops.iter().any(|o| std::ptr::eq(*o, op)) {
+                            ops.push(op);
+                        }
+                    }
+                }
             }
+            last = Some((name.clone(), ops));
         }
     }
     last
+}
+
+/// The operations a control named in `sentence` calls: those of its choice, or the one it names.
+fn named_operations(
+    name: &str,
+    sentence: &str,
+    scope: &[&'static ProductEntry],
+) -> Option<Vec<&'static OperationEntry>> {
+    for product in scope {
+        if let Some(choice) = product.choices.iter().find(|c| c.control.eq_ignore_ascii_case(name.trim())) {
+            return Some(
+                choice
+                    .event_names
+                    .iter()
+                    .filter_map(|e| product.operations.iter().find(|o| o.event_name == *e))
+                    .collect::<Vec<_>>(),
+            )
+            .filter(|ops| !ops.is_empty());
+        }
+    }
+    // A button named by its verb alone ("specify a weight for the backend server … and click
+    // Add"): the object is the sentence's.
+    let bare_verb = !name.contains(' ');
+    task_operation(name, scope)
+        .or_else(|| {
+            bare_verb
+                .then(|| task_operation(&format!("{name} {sentence}"), scope))
+                .flatten()
+        })
+        .map(|op| vec![op])
 }
 
 fn sections(procedure: &Procedure) -> Vec<&str> {
@@ -304,7 +354,7 @@ fn collect_parameters(
         let takers: Vec<usize> = chosen
             .iter()
             .enumerate()
-            .filter(|(_, c)| !c.op.is_purchase() && field(c.op, label).is_some())
+            .filter(|(_, c)| !c.op.is_purchase() && c.or.is_empty() && field(c.op, label).is_some())
             .map(|(i, _)| i)
             .collect();
         let Some(index) = owner(ctx, &takers, chosen, scope) else {
@@ -512,8 +562,8 @@ mod tests {
         .unwrap();
         let clb = vec![catalog::product("CLB").unwrap()];
         assert_eq!(
-            last_named_operation(&page, &clb).map(|(label, op)| (label, op.event_name)),
-            Some(("Add".to_owned(), "AddBackendServers"))
+            last_named_operation(&page, &clb).map(|(label, ops)| (label, ops[0].event_name, ops.len())),
+            Some(("Add".to_owned(), "AddBackendServers", 1))
         );
     }
 }

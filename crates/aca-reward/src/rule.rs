@@ -329,9 +329,9 @@ pub fn match_resolved(rule: &SuccessRule, events: &[TrailEvent]) -> RuleMatch {
 /// Everything that keeps `event` from meeting `matcher`; empty when it meets it.
 pub fn check(matcher: &EventMatcher, event: &TrailEvent) -> Vec<Mismatch> {
     let mut out = Vec::new();
-    if event.event_name != matcher.event_name {
+    if !matcher.names(&event.event_name) {
         out.push(Mismatch::EventName {
-            wanted: matcher.event_name.clone(),
+            wanted: matcher.event_names().collect::<Vec<_>>().join(" or "),
             found: event.event_name.clone(),
         });
     }
@@ -512,7 +512,7 @@ fn near_miss(
         };
         summary = format!(
             "no {} event among {} event{} seen{nearest}",
-            matcher.event_name,
+            matcher.event_names().collect::<Vec<_>>().join(" or "),
             events.len(),
             if events.len() == 1 { "" } else { "s" }
         );
@@ -596,6 +596,7 @@ mod tests {
     fn matcher(name: &str, service: &str, parameters: Vec<ParameterCondition>) -> EventMatcher {
         EventMatcher {
             event_name: name.into(),
+            or_event_names: vec![],
             service_name: Some(service.into()),
             event_type: None,
             succeeded: true,
@@ -660,6 +661,28 @@ mod tests {
             miss.summary,
             "no CreateVpc event among 1 event seen; the same service logged DescribeVpcs"
         );
+    }
+
+    #[test]
+    fn a_matcher_with_other_names_is_met_by_any_one_of_them() {
+        let mut attach = matcher("AttachPolicyToUser", "Ram", vec![]);
+        attach.or_event_names = vec!["AttachPolicyToGroup".into(), "DetachPolicyFromUser".into()];
+        let r = rule(vec![attach]);
+        let detached = [event("e1", "DetachPolicyFromUser", "Ram", json!({}))];
+        let m = match_resolved(&r, &detached);
+        assert!(m.matched);
+        assert_eq!(m.matches[0].event_name, "DetachPolicyFromUser");
+        let listed = [event("e2", "ListPolicies", "Ram", json!({}))];
+        let m = match_resolved(&r, &listed);
+        assert!(!m.matched);
+        assert!(
+            m.near_misses[0]
+                .summary
+                .starts_with("no AttachPolicyToUser or AttachPolicyToGroup or DetachPolicyFromUser event among 1 event seen"),
+            "{}",
+            m.near_misses[0].summary
+        );
+        assert_eq!(crate::events::single_event_name(&r), None, "a lookup narrowed to one name would miss the others");
     }
 
     #[test]

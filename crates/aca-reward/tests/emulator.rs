@@ -81,6 +81,7 @@ fn create_vpc_named(value: &str) -> SuccessRule {
     SuccessRule {
         events: vec![EventMatcher {
             event_name: "CreateVpc".into(),
+            or_event_names: vec![],
             service_name: Some("Vpc".into()),
             event_type: None,
             succeeded: true,
@@ -363,6 +364,7 @@ async fn the_provisioners_calls_never_meet_the_rule_and_are_named_when_only_they
     let create_user = SuccessRule {
         events: vec![EventMatcher {
             event_name: "CreateUser".into(),
+            or_event_names: vec![],
             service_name: None,
             event_type: None,
             succeeded: true,

@@ -318,3 +318,27 @@ fn alb_pages_titled_server_load_balancer_are_alb_operations_not_clb_ones() {
         ("CreateLoadBalancerTCPListener", Some("Slb"))
     );
 }
+
+#[test]
+fn a_page_offering_several_operations_is_done_by_any_one_of_them() {
+    let inference = infer_rule(&real_page("ram", "manage-policy-grants.md"));
+    let rule = inference.rule.unwrap_or_else(|| panic!("{}", inference.explanation));
+    assert_eq!(rule.events.len(), 1, "one operation, whichever the reader picks");
+    let names: Vec<&str> = rule.events[0].event_names().collect();
+    assert_eq!(
+        names,
+        [
+            "DetachPolicyFromUser",
+            "DetachPolicyFromGroup",
+            "DetachPolicyFromRole",
+            "AttachPolicyToUser",
+            "AttachPolicyToGroup",
+            "AttachPolicyToRole"
+        ]
+    );
+    assert_eq!(rule.events[0].resource_type, None, "users, groups and roles are different resources");
+    // A label named only in passing ("You can also click Enable to enable the key again") is no
+    // evidence: the page disables a key.
+    let kms = infer_rule(&real_page("kms", "disable-enable-key.md")).rule.unwrap();
+    assert_eq!(kms.events[0].event_name, "DisableKey");
+}

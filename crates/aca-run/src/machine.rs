@@ -105,7 +105,7 @@ impl Request {
                     "asking the reward service about {}",
                     rule.events
                         .iter()
-                        .map(|m| m.event_name.as_str())
+                        .map(|m| m.event_names().collect::<Vec<_>>().join(" or "))
                         .collect::<Vec<_>>()
                         .join(" and ")
                 ),

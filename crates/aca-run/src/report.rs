@@ -323,7 +323,7 @@ pub fn summary(report: &Report) -> String {
 /// One matcher of a rule in words: `CreateVpc on Vpc (ApiCall) where VpcName = "web-vpc"`.
 pub fn describe_matcher(matcher: &aca_core::EventMatcher) -> String {
     use aca_core::ParameterTest;
-    let mut text = matcher.event_name.clone();
+    let mut text = matcher.event_names().collect::<Vec<_>>().join(" or ");
     if let Some(service) = &matcher.service_name {
         text.push_str(&format!(" on {service}"));
     }

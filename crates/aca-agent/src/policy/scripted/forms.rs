@@ -893,9 +893,15 @@ impl ScriptedPolicy {
                     })
                     .filter_map(|other| other.value.as_deref())
                     .collect();
+                // The resources made for the run come first: another option may be the
+                // account's own (the verifier's RAM user, a production VPC).
+                let provided = ctx.task.resource_report.as_ref().map(|r| &r.names[..]).unwrap_or_default();
+                let ours = |o: &Element| provided.iter().any(|n| !n.is_empty() && o.name.contains(n.as_str()));
+                let usable = |o: &Element| !o.state.disabled && !taken.contains(&o.name.as_str());
                 let free = options
                     .iter()
-                    .find(|o| !o.state.disabled && !taken.contains(&o.name.as_str()));
+                    .find(|o| usable(o) && ours(o))
+                    .or_else(|| options.iter().find(|o| usable(o)));
                 if let Some(option) = free.or_else(|| options.iter().find(|o| !o.state.disabled)) {
                     return Move::Act {
                         action: GuiAction::Click { index: option.index },

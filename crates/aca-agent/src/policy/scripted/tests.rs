@@ -691,7 +691,7 @@ impl FakeConsole for VSwitchDialog {
 }
 
 #[test]
-fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over() {
+fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over_with_it() {
     let procedure = aca_docs::parse_markdown(
         "# Create a vSwitch\n\n## Procedure\n\n1. In the **Create vSwitch** dialog box, select a VPC from the **VPC** drop-down list.\n",
     )
@@ -711,8 +711,9 @@ fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over
             Next::Observe => episode.next(console.observe()).unwrap(),
             Next::Provision(description) => {
                 asked = Some(description);
-                // The VPC is made and the page loaded again: the list is closed and now has it.
-                console.vpcs = vec!["doc-vpc-1 (vpc-bp1)"];
+                // The VPC is made and the page loaded again: the list is closed and now has it,
+                // after one the account had already (which the run must leave alone).
+                console.vpcs = vec!["prod-vpc (vpc-bp0)", "doc-vpc-1 (vpc-bp1)"];
                 console.list_open = false;
                 episode
                     .resource_report(crate::task::ResourceReport {
@@ -728,7 +729,7 @@ fn a_drop_down_list_of_resources_with_none_asks_for_one_and_the_step_starts_over
     }
     let asked = asked.expect("the empty list is the environment's: a VPC is asked for");
     assert!(asked.contains("\"VPC\""), "{asked}");
-    assert_eq!(console.chosen, Some("doc-vpc-1 (vpc-bp1)"));
+    assert_eq!(console.chosen, Some("doc-vpc-1 (vpc-bp1)"), "the resource made for the run is chosen");
     assert!(console.submitted, "the filled dialog the page ends in is submitted");
 }
 
