@@ -985,7 +985,7 @@ async fn a_policy_is_created_from_its_editor_and_granted_from_its_grants_tab() {
     assert!(html.contains("data-ui-create=\"Create Policy\""), "the Policies page's Create Policy");
     let (status, _, html) = send(&app, get("/console/ram/policies/create/create-policy")).await;
     assert_eq!(status, axum::http::StatusCode::OK, "{html}");
-    for label in ["Create Policy", "Visual Editor", "JSON Editor", "Policy Name", "Note"] {
+    for label in ["Create Policy", "Visual Editor", "JSON Editor", "Policy Name", "Description"] {
         assert!(html.contains(label), "the Create Policy page shows {label}");
     }
     // The Visual Editor's service is a statement the chosen effect completes: what the page sends.

@@ -64,7 +64,7 @@ pub(super) fn create_policy() -> FormSpec {
                 "",
                 vec![
                     field("Policy Name", "PolicyName", FieldKind::Text).required(),
-                    field("Note", "Description", FieldKind::Textarea),
+                    field("Description", "Description", FieldKind::Textarea),
                 ],
             )
             .in_dialog("Create Policy"),
