@@ -227,6 +227,51 @@ async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
     assert!(text(&refused).contains("no account of the pool"), "{}", text(&refused));
 }
 
+/// A run that leaves something the cleanup cannot remove (a subscription Tair instance, which
+/// cannot be released before it expires) takes its account out of the pool, and the report says so.
+#[tokio::test]
+async fn an_account_a_run_leaves_uncleanable_is_quarantined_and_the_report_says_so() {
+    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pool_path = dir.path().join("pool.db");
+    add_emulator_accounts(&pool_path, &emulator.url, &["qa"]).await;
+    let out = dir.path().join("out");
+    let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/real-pages/tair/enable-auto-renewal.md");
+    let ran = common::aca_async()
+        .arg("verify")
+        .arg(&page)
+        .args(["--no-screenshots", "--admin-token", "test-admin", "--pool"])
+        .arg(&pool_path)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .await
+        .expect("aca runs");
+    assert_ne!(ran.status.code(), Some(2), "{}", common::show(&ran));
+    let folder = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .find(|e| e.path().join("report.json").exists())
+        .expect("a report was written");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.path().join("report.json")).unwrap()).unwrap();
+    let pool = AccountPool::open(&pool_path, Duration::from_secs(60)).unwrap();
+    let status = pool.list().unwrap().remove(0);
+    assert_eq!(
+        status.state,
+        aca_provision::pool::AccountState::Quarantined,
+        "{report:#}"
+    );
+    assert!(status.note.contains("kvstore"), "the note names what is left: {}", status.note);
+    let failure = report["failure"].as_str().unwrap_or_default();
+    assert!(
+        failure.contains(&format!("the pool account {} was quarantined", status.account.id)),
+        "{report:#}"
+    );
+    // Nothing can lease it until a person puts it back.
+    assert!(pool.lease("next run").is_err());
+}
+
 /// `aca server --pool`: two workers each lease an account of the pool for a page, and both
 /// accounts come back free and clean.
 #[tokio::test]

@@ -1180,6 +1180,13 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
         summary.starts_with("Nothing was verified: the run was stopped by the person"),
         "{summary}"
     );
+    // The report keeps what the person decided, as the panel's log showed it.
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let stepped: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    let decided: Vec<String> = stepped.decisions.iter().map(|d| d.decision.in_words()).collect();
+    for kind in ["edited", "skipped", "taken over by hand"] {
+        assert!(decided.iter().any(|d| d.starts_with(kind)), "no {kind} in {decided:?}");
+    }
 
     // With a model endpoint in the options, the LLM policy asks it through fetch: a malformed reply
     // is retried, and the model's own verdict ends the episode.

@@ -18,6 +18,7 @@ pub mod report;
 pub mod results;
 pub mod rule;
 pub mod secret;
+pub mod step_mode;
 pub mod task;
 pub mod trail;
 pub mod verdict;

@@ -33,6 +33,11 @@ pub struct Report {
     pub resources: Option<String>,
     #[serde(default)]
     pub turns: Vec<Turn>,
+    /// Step mode: what the person decided about each proposed action and what became of it (the
+    /// action performed, a skip, a take-over with what the audit log recorded meanwhile), oldest
+    /// first; empty for a run nobody stepped through.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<crate::step_mode::StepRecord>,
     /// Screenshots with marks, relative to the report's folder.
     #[serde(default)]
     pub screenshots: Vec<Screenshot>,

@@ -268,6 +268,10 @@ impl RunProvisioning {
     /// The ResourceCoder writes the page's META from the page alone (validated in this account first)
     /// and applies it; `Ok(None)` when the page needs nothing.
     pub async fn generate_and_apply(&mut self) -> Result<Option<Told>, RunError> {
+        // The provisioner's RAM user is made with the first thing to make, never for nothing.
+        if self.coder.needs_nothing(&self.page) {
+            return Ok(None);
+        }
         self.act().await?;
         let Some(acting) = &self.acting else {
             return Err(RunError::Meta("the provisioner's user was not made".into()));

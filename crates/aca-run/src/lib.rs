@@ -9,7 +9,7 @@
 pub mod machine;
 pub mod progress;
 pub mod report;
-pub mod step_mode;
+pub use aca_core::step_mode;
 
 pub use machine::{Provided, Provisioned, Request, Run, RunPlan};
 pub use progress::{LiveStatus, LiveStep, Progress};

@@ -598,6 +598,7 @@ impl Run {
                 .map(|t| t.text.clone())
                 .filter(|t| !t.is_empty())
         });
+        report.decisions = self.decisions.clone();
         if !left.is_empty() {
             report.add_failure(format!("cleanup left resources behind: {}", left.join("; ")));
         }

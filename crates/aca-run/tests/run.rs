@@ -274,7 +274,12 @@ fn a_take_over_is_recorded_with_the_events_the_audit_log_shows_for_it() {
             _ => None,
         })
         .expect("the take-over is recorded");
-    assert_eq!(taken, [event]);
+    assert_eq!(taken, [event.clone()]);
+    let report = finished(run.cleaned(Vec::new()));
+    assert_eq!(report.decisions, run.decisions(), "the report carries what the person decided");
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["decisions"][0]["decision"]["decided"], "taken_over");
+    assert_eq!(json["decisions"][0]["decision"]["events"][0]["event_name"], "CreateVpc");
 }
 
 #[test]

@@ -114,7 +114,18 @@ async fn a_user_runs_in_their_account_and_the_server_decides_the_reward() {
     .await;
     assert_eq!(status, 201, "{run}");
     assert_eq!(run["account_id"], json!(mine.account_id));
-    assert!(run["provisioner"].as_str().is_some_and(|p| !p.is_empty()), "{run}");
+    // Creating a VPC needs nothing beforehand: no provisioner's RAM user is made for it.
+    assert!(run["provisioner"].is_null(), "{run}");
+    assert!(
+        served
+            .console
+            .snapshot_account(&mine.account_id)
+            .unwrap()
+            .resources
+            .iter()
+            .all(|r| r.kind != "ram.user"),
+        "the account holds no RAM user"
+    );
     let id = run["id"].as_str().unwrap().to_owned();
     let reward_url = format!("{base}/v1/runs/{id}/reward");
     let body = json!({"procedure": procedure, "deadline_ms": 300});

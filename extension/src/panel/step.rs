@@ -178,39 +178,13 @@ pub fn StepSection(run: RwSignal<RunView>) -> impl IntoView {
     }
 }
 
-/// What the audit log recorded while a person had the page, in words.
-fn recorded(events: &[aca_core::EventSummary]) -> String {
-    if events.is_empty() {
-        return String::new();
-    }
-    let names: Vec<&str> = events.iter().map(|e| e.event_name.as_str()).collect();
-    format!("; the audit log recorded {}", names.join(", "))
-}
-
 fn record_view(record: StepRecord) -> impl IntoView {
-    let (class, what) = match &record.decision {
-        Decided::Ran { outcome } => (
-            if outcome.succeeded() { "ok" } else { "error" },
-            serde_json::to_string(outcome).unwrap_or_default(),
-        ),
-        Decided::Recorded => ("muted", "recorded (the episode handles it)".to_owned()),
-        Decided::Skipped => ("muted", "skipped".to_owned()),
-        Decided::Edited => ("muted", "edited".to_owned()),
-        Decided::TakenOver { before, after, events } => (
-            "muted",
-            format!(
-                "{}{}",
-                match (before, after) {
-                    (Some(before), Some(after)) if before.url != after.url => {
-                        format!("taken over by hand: from {} to {}", before.url, after.url)
-                    }
-                    _ => "taken over by hand".to_owned(),
-                },
-                recorded(events)
-            ),
-        ),
-        Decided::Failed { message } => ("error", format!("failed: {message}")),
+    let class = match &record.decision {
+        Decided::Ran { outcome } if outcome.succeeded() => "ok",
+        Decided::Ran { .. } | Decided::Failed { .. } => "error",
+        Decided::Recorded | Decided::Skipped | Decided::Edited | Decided::TakenOver { .. } => "muted",
     };
+    let what = record.decision.in_words();
     view! {
         <li class=class>
             <code>{record.action.call_syntax()}</code>

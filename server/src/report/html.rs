@@ -141,6 +141,19 @@ pub fn render(report: &Report, screenshot: impl Fn(&str) -> Option<Vec<u8>>) -> 
                         }
                     }
                 }
+                @if !report.decisions.is_empty() {
+                    h2 { "Step mode" }
+                    p class="meta" { "What the person decided about each action the agent proposed, and what became of it." }
+                    ol {
+                        @for record in &report.decisions {
+                            li {
+                                code { (record.action.call_syntax()) } " "
+                                @if !record.reason.is_empty() { "(" (record.reason) ") " }
+                                "— " (record.decision.in_words())
+                            }
+                        }
+                    }
+                }
                 @if let Some(resources) = &report.resources {
                     h2 { "Resources provided for the run" }
                     pre { (resources) }
@@ -295,6 +308,7 @@ mod tests {
             judges: None,
             resources: None,
             turns: vec![],
+            decisions: Vec::new(),
             screenshots: vec![],
             usage: ModelUsage::default(),
             started_at: "2026-11-30T16:00:00Z".into(),
@@ -359,6 +373,31 @@ mod tests {
         let html = render(&report, |_| None).into_string();
         assert!(html.contains("the judges decided instead"), "{html}");
         assert!(html.contains("judge-b looked at the list") && html.contains("invalid"), "{html}");
+    }
+
+    #[test]
+    fn what_the_person_decided_in_step_mode_is_listed() {
+        let mut report = report();
+        assert!(!render(&report, |_| None).into_string().contains("Step mode"));
+        report.decisions = vec![aca_core::step_mode::StepRecord {
+            action: aca_core::Action::Gui(aca_core::GuiAction::Click { index: 4 }),
+            reason: "click \"Create VPC\"".into(),
+            decision: aca_core::step_mode::Decided::TakenOver {
+                before: None,
+                after: None,
+                events: vec![aca_core::EventSummary {
+                    event_id: "e-1".into(),
+                    event_name: "CreateVpc".into(),
+                    service_name: "Vpc".into(),
+                    event_type: "ApiCall".into(),
+                    event_time: "2026-12-06T10:00:30Z".into(),
+                }],
+            },
+        }];
+        let html = render(&report, |_| None).into_string();
+        assert!(html.contains("Step mode"), "{html}");
+        assert!(html.contains("taken over by hand; the audit log recorded CreateVpc"), "{html}");
+        assert!(html.contains("click(4)") && html.contains("(click &quot;Create VPC&quot;)"), "{html}");
     }
 
     #[test]

@@ -174,6 +174,13 @@ impl ResourceCoder {
         }
     }
 
+    /// Whether the page surely needs nothing provisioned, known without a model or an account: the
+    /// rules find nothing for its task. A model-based coder is only asked by [`Self::generate`].
+    pub fn needs_nothing(&self, page: &PageContext) -> bool {
+        matches!(self.generator, Generator::Rules)
+            && rules::needs_of_task(&page.procedure.task, page.product()).is_empty()
+    }
+
     /// The rule-based META of a request as if nothing existed.
     fn standalone(&self, page: &PageContext, request: &str) -> Option<ResourceMeta> {
         let needs = rules::needs_of_request(&page.procedure.task, request, page.product());
