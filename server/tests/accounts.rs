@@ -38,6 +38,20 @@ async fn add_emulator_accounts(pool: &Path, url: &str, names: &[&str]) {
     }
 }
 
+/// `aca verify PAGE --pool POOL --out OUT` with the emulator's admin token, without screenshots.
+async fn verify_in_pool(page: &Path, pool: &Path, out: &Path) -> Output {
+    common::aca_async()
+        .arg("verify")
+        .arg(page)
+        .args(["--no-screenshots", "--admin-token", "test-admin", "--pool"])
+        .arg(pool)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .await
+        .expect("aca runs")
+}
+
 fn ram() -> &'static str {
     aca_console::products::by_code("ram").unwrap().version
 }
@@ -189,20 +203,10 @@ async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
     let pool_path = dir.path().join("pool.db");
     add_emulator_accounts(&pool_path, &emulator.url, &["qa"]).await;
     let out = dir.path().join("out");
+    let page = common::corpus("vpc/delete-vswitch.md");
     let verify = |out: std::path::PathBuf| {
-        let pool_path = pool_path.clone();
-        async move {
-            common::aca_async()
-                .arg("verify")
-                .arg(common::corpus("vpc/delete-vswitch.md"))
-                .args(["--no-screenshots", "--admin-token", "test-admin", "--pool"])
-                .arg(&pool_path)
-                .arg("--out")
-                .arg(out)
-                .output()
-                .await
-                .expect("aca runs")
-        }
+        let (page, pool_path) = (page.clone(), pool_path.clone());
+        async move { verify_in_pool(&page, &pool_path, &out).await }
     };
     let ran = verify(out.clone()).await;
     assert!(ran.status.success(), "{}", common::show(&ran));
@@ -237,16 +241,7 @@ async fn an_account_a_run_leaves_uncleanable_is_quarantined_and_the_report_says_
     add_emulator_accounts(&pool_path, &emulator.url, &["qa"]).await;
     let out = dir.path().join("out");
     let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/real-pages/tair/enable-auto-renewal.md");
-    let ran = common::aca_async()
-        .arg("verify")
-        .arg(&page)
-        .args(["--no-screenshots", "--admin-token", "test-admin", "--pool"])
-        .arg(&pool_path)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .await
-        .expect("aca runs");
+    let ran = verify_in_pool(&page, &pool_path, &out).await;
     assert_ne!(ran.status.code(), Some(2), "{}", common::show(&ran));
     let folder = std::fs::read_dir(&out)
         .unwrap()
