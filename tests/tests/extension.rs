@@ -1412,3 +1412,91 @@ async fn a_model_that_takes_images_sees_the_console_tab_once_the_person_allows_c
     let (width, height) = png_size(&runs.shown[0]);
     assert!(width <= 1024 && height <= 640, "{width}x{height}");
 }
+
+/// A TCP relay to `target` (`host:port`) that goes away, with every connection through it, when
+/// its task is aborted: a server killed mid-run as the extension sees it.
+async fn relay(target: String) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let mut connections = tokio::task::JoinSet::new();
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            let target = target.clone();
+            connections.spawn(async move {
+                if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    (url, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reward_service_killed_mid_run_is_the_environments_fault_not_the_pages() {
+    let extension = built_extension();
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let base = emulator.url.clone();
+    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
+    // The extension reaches the companion server (and so the reward service) only through the relay.
+    let (server_url, server) = relay(base.trim_start_matches("http://").trim_end_matches('/').to_owned()).await;
+    let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
+    let writer = emulator.console.create_account("writer", None).unwrap();
+    let token = emulator
+        .companion
+        .create_user("writer", vec![writer.account_id.clone()])
+        .unwrap();
+    let console = chromium.open("about:blank").await;
+    log_on(&console, &base, &writer.login, &writer.password).await;
+    wait_for(&console, ".product-card").await;
+    chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
+    let panel = chromium.open(&extension_url("sidepanel.html")).await;
+    let saved = poll(
+        &panel,
+        &format!(
+            "chrome.runtime.sendMessage({})",
+            json!({"kind": "save_settings", "settings": {"server_url": server_url, "token": token}})
+        ),
+        10,
+        "the settings to be saved",
+        |v| v["kind"] == "settings",
+    )
+    .await;
+    assert_eq!(saved["settings"]["server_url"], json!(server_url));
+    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
+    wait_for(&panel, "button#verify").await;
+    choose_doc_tab(&panel, doc_tab).await;
+    // Step mode holds the run at its first proposal, after the server started it.
+    let js =
+        "(() => { const c = document.querySelector('#step-mode'); if (!c.checked) c.click(); return c.checked; })()";
+    assert_eq!(eval(&panel, js).await, json!(true));
+    press(&panel, "button#verify").await;
+    text_of(&panel, "#pending-action", "the agent's first proposal").await;
+    server.abort();
+    let _ = server.await;
+    // The person approves every action; the procedure runs, and the verdict needs the server.
+    let verdict = "document.querySelector('#verdict')?.textContent ?? ''";
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if !eval(&panel, verdict).await.as_str().unwrap_or_default().is_empty() {
+            break;
+        }
+        let pending = "!!document.querySelector('#approve')";
+        if eval(&panel, pending).await == json!(true) {
+            press(&panel, "#approve").await;
+        }
+        assert!(Instant::now() < deadline, "no verdict after the server went away");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let report: aca_core::Report = serde_json::from_value(state["run"]["verification"]["report"].clone()).unwrap();
+    assert_eq!(report.verdict, aca_core::Verdict::EnvironmentFailure, "{report:#?}");
+    let failure = report.failure.clone().unwrap_or_default();
+    assert!(failure.contains("reward service"), "the failure names what failed: {failure}");
+    assert!(failure.contains("cleanup"), "the clean-up that could not run is said too: {failure}");
+    assert!(report.defects.is_empty(), "nothing is said against the page: {:?}", report.defects);
+    let summary = text_of(&panel, "#summary", "the report's summary").await;
+    assert!(!summary.contains("Nothing in the audit log"), "{summary}");
+    help_server.abort();
+    chromium.close().await;
+}
