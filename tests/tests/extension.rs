@@ -1500,3 +1500,119 @@ async fn a_reward_service_killed_mid_run_is_the_environments_fault_not_the_pages
     help_server.abort();
     chromium.close().await;
 }
+
+/// Presses one key in `page`, as a person's keyboard does (through the browser's input pipeline).
+async fn key(page: &Page, key: &str, code: &str, key_code: i64, text: Option<&str>) {
+    use chromiumoxide::cdp::browser_protocol::input::{DispatchKeyEventParams, DispatchKeyEventType};
+    for kind in [DispatchKeyEventType::KeyDown, DispatchKeyEventType::KeyUp] {
+        let down = matches!(kind, DispatchKeyEventType::KeyDown);
+        let mut params = DispatchKeyEventParams::new(kind);
+        params.key = Some(key.to_owned());
+        params.code = Some(code.to_owned());
+        params.windows_virtual_key_code = Some(key_code);
+        params.native_virtual_key_code = Some(key_code);
+        if down {
+            params.text = text.map(str::to_owned);
+        }
+        page.execute(params).await.unwrap();
+    }
+}
+
+/// The focused element as `id: accessible name` (its label, aria-label, text or title).
+const FOCUSED: &str = "(() => { const e = document.activeElement; if (!e || e === document.body) return ''; \
+    const name = (e.labels && e.labels[0] ? e.labels[0].textContent : '') || e.getAttribute('aria-label') \
+    || e.textContent || e.title || ''; return (e.id || e.tagName.toLowerCase()) + ': ' + name.trim(); })()";
+
+/// Presses Tab until the element `id` has the focus; returns what got the focus on the way.
+async fn tab_to(page: &Page, id: &str) -> Vec<String> {
+    page.bring_to_front().await.unwrap();
+    let mut visited = Vec::new();
+    for _ in 0..60 {
+        key(page, "Tab", "Tab", 9, None).await;
+        let focused = eval(page, FOCUSED).await.as_str().unwrap_or_default().to_owned();
+        let here = focused.split(": ").next() == Some(id);
+        visited.push(focused);
+        if here {
+            return visited;
+        }
+    }
+    panic!("Tab never reached #{id}; the focus went through {visited:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_side_panel_is_worked_from_the_keyboard_alone() {
+    let extension = built_extension();
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let base = emulator.url.clone();
+    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
+    let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
+    let writer = emulator.console.create_account("writer", None).unwrap();
+    let token = emulator
+        .companion
+        .create_user("writer", vec![writer.account_id.clone()])
+        .unwrap();
+    let console = chromium.open("about:blank").await;
+    log_on(&console, &base, &writer.login, &writer.password).await;
+    wait_for(&console, ".product-card").await;
+    chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
+    let panel = chromium.open(&extension_url("sidepanel.html")).await;
+    poll(
+        &panel,
+        &format!(
+            "chrome.runtime.sendMessage({})",
+            json!({"kind": "save_settings", "settings": {"server_url": base, "token": token}})
+        ),
+        10,
+        "the settings to be saved",
+        |v| v["kind"] == "settings",
+    )
+    .await;
+    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
+    wait_for(&panel, "button#verify").await;
+    choose_doc_tab(&panel, doc_tab).await;
+
+    // Tab reaches the page chooser, step mode and Verify in reading order, and everything the focus
+    // lands on says what it is.
+    let visited = tab_to(&panel, "verify").await;
+    let position = |id: &str| visited.iter().position(|v| v.split(": ").next() == Some(id));
+    let (doc, step_mode, verify) = (position("doc-tab"), position("step-mode"), position("verify"));
+    assert!(
+        doc.is_some() && doc < step_mode && step_mode < verify,
+        "the focus order: {visited:?}"
+    );
+    for focused in &visited {
+        assert!(
+            focused.split_once(": ").is_some_and(|(_, name)| !name.is_empty()),
+            "{focused} has no accessible name (focus went through {visited:?})"
+        );
+    }
+    // Space ticks step mode; Enter on Verify starts the run.
+    tab_to(&panel, "step-mode").await;
+    key(&panel, " ", "Space", 32, Some(" ")).await;
+    assert_eq!(eval(&panel, "document.querySelector('#step-mode').checked").await, json!(true));
+    tab_to(&panel, "verify").await;
+    key(&panel, "Enter", "Enter", 13, Some("\r")).await;
+    text_of(&panel, "#pending-action", "the agent's first proposal").await;
+
+    // Approve the proposal from the keyboard: the action runs and is logged.
+    tab_to(&panel, "approve").await;
+    key(&panel, "Enter", "Enter", 13, Some("\r")).await;
+    poll(
+        &panel,
+        "document.querySelectorAll('#step-log li').length",
+        20,
+        "the approved action in the log",
+        |v| v == &json!(1),
+    )
+    .await;
+    // Stop from the keyboard ends the run with a report that says nothing was verified.
+    text_of(&panel, "#pending-action", "the next proposal").await;
+    tab_to(&panel, "stop").await;
+    key(&panel, "Enter", "Enter", 13, Some("\r")).await;
+    let (verdict, _) = verdict_after_progress(&panel, 30).await;
+    assert_eq!(verdict, "unverified");
+    // The report's download is reachable too.
+    tab_to(&panel, "download").await;
+    help_server.abort();
+    chromium.close().await;
+}
