@@ -884,17 +884,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     // Verify this page refuses a console tab that is not signed in, and never logs on itself.
     let doc = chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
     let panel = chromium.open(&extension_url("sidepanel.html")).await;
-    let saved = poll(
-        &panel,
-        &format!(
-            "chrome.runtime.sendMessage({})",
-            json!({"kind": "save_settings", "settings": {"server_url": base, "token": token}})
-        ),
-        10,
-        "the settings to be saved",
-        |v| v["kind"] == "settings",
-    )
-    .await;
+    let saved = save_settings(&panel, json!({"server_url": base, "token": token})).await;
     assert_eq!(saved["settings"]["server_url"], json!(base));
     let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
     let title = eval(&doc, "document.title").await;
@@ -1105,9 +1095,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     // Step mode: each action the agent proposes waits with its Thought; approve, edit, skip and take
     // over apply to it, and Stop ends the run with a report that says nothing was verified.
     choose_doc_tab(&panel, doc_tab).await;
-    let js =
-        "(() => { const c = document.querySelector('#step-mode'); if (!c.checked) c.click(); return c.checked; })()";
-    assert_eq!(eval(&panel, js).await, json!(true));
+    set_step_mode(&panel, true).await;
     press(&panel, "button#verify").await;
     let log_len = "document.querySelectorAll('#step-log li').length";
     let last_logged = "document.querySelector('#step-log li:last-child')?.textContent ?? ''";
@@ -1207,9 +1195,7 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     )
     .await;
     assert_eq!(saved["settings"]["model"], "fake-model", "{saved}");
-    let js =
-        "(() => { const c = document.querySelector('#step-mode'); if (c.checked) c.click(); return c.checked; })()";
-    assert_eq!(eval(&panel, js).await, json!(false));
+    set_step_mode(&panel, false).await;
     choose_doc_tab(&panel, doc_tab).await;
     press(&panel, "button#verify").await;
     poll(&panel, phase, 20, "the model's run to start", |v| {
@@ -1295,20 +1281,7 @@ async fn verify_with_screenshots(extension: &Path, model: &FakeModel) -> Screens
         .create_user("writer", vec![writer.account_id.clone()])
         .unwrap();
     let panel = chromium.open(&extension_url("sidepanel.html")).await;
-    let save = |settings: Value| {
-        let panel = &panel;
-        async move {
-            poll(
-                panel,
-                &format!("chrome.runtime.sendMessage({})", json!({"kind": "save_settings", "settings": settings})),
-                10,
-                "the settings to be saved",
-                |v| v["kind"] == "settings",
-            )
-            .await
-        }
-    };
-    let saved = save(json!({"server_url": base, "token": token, "model_url": model.base_url,
+    let saved = save_settings(&panel, json!({"server_url": base, "token": token, "model_url": model.base_url,
         "model": "qwen3-vl", "model_screenshots": true}))
     .await;
     assert_eq!(saved["settings"]["model_screenshots"], true, "{saved}");
@@ -1326,7 +1299,7 @@ async fn verify_with_screenshots(extension: &Path, model: &FakeModel) -> Screens
     let verification = verify("create-vpc").await;
     let model_run: aca_core::Report = serde_json::from_value(verification["report"].clone()).unwrap();
     let activity: Vec<String> = serde_json::from_value(verification["activity"].clone()).unwrap_or_default();
-    save(json!({"server_url": base, "token": token})).await;
+    save_settings(&panel, json!({"server_url": base, "token": token})).await;
     let verification = verify("create-vpc-confirm").await;
     let defect_run: aca_core::Report = serde_json::from_value(verification["report"].clone()).unwrap();
     let shown = eval(&panel, "[...document.querySelectorAll('#defects img.defect-shot')].map(i => i.src)").await;
@@ -1413,6 +1386,60 @@ async fn a_model_that_takes_images_sees_the_console_tab_once_the_person_allows_c
     assert!(width <= 1024 && height <= 640, "{width}x{height}");
 }
 
+/// Saves `settings` as the options page does, once the service worker answers; returns its answer.
+async fn save_settings(panel: &Page, settings: Value) -> Value {
+    poll(
+        panel,
+        &format!("chrome.runtime.sendMessage({})", json!({"kind": "save_settings", "settings": settings})),
+        10,
+        "the settings to be saved",
+        |v| v["kind"] == "settings",
+    )
+    .await
+}
+
+/// Ticks (`on`) or clears the side panel's step mode.
+async fn set_step_mode(panel: &Page, on: bool) {
+    let js = format!(
+        "(() => {{ const c = document.querySelector('#step-mode'); if (c.checked !== {on}) c.click(); return c.checked; }})()"
+    );
+    assert_eq!(eval(panel, &js).await, json!(on));
+}
+
+/// A writer ready to verify the create-VPC page: an account the server assigns them, logged on by
+/// hand in a console tab, the page open in another, and the side panel reaching the server at
+/// `server_url` with the writer's token, the page chosen.
+struct WriterAtPage {
+    chromium: ExtensionBrowser,
+    panel: Page,
+    help_server: tokio::task::JoinHandle<()>,
+}
+
+async fn writer_at_create_vpc(emulator: &Emulator, server_url: &str) -> WriterAtPage {
+    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
+    let chromium = ExtensionBrowser::launch(&built_extension()).await.unwrap();
+    let writer = emulator.console.create_account("writer", None).unwrap();
+    let token = emulator
+        .companion
+        .create_user("writer", vec![writer.account_id.clone()])
+        .unwrap();
+    let console = chromium.open("about:blank").await;
+    log_on(&console, &emulator.url, &writer.login, &writer.password).await;
+    wait_for(&console, ".product-card").await;
+    chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
+    let panel = chromium.open(&extension_url("sidepanel.html")).await;
+    let saved = save_settings(&panel, json!({"server_url": server_url, "token": token})).await;
+    assert_eq!(saved["settings"]["server_url"], json!(server_url));
+    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
+    wait_for(&panel, "button#verify").await;
+    choose_doc_tab(&panel, doc_tab).await;
+    WriterAtPage {
+        chromium,
+        panel,
+        help_server,
+    }
+}
+
 /// A TCP relay to `target` (`host:port`) that goes away, with every connection through it, when
 /// its task is aborted: a server killed mid-run as the extension sees it.
 async fn relay(target: String) -> (String, tokio::task::JoinHandle<()>) {
@@ -1434,42 +1461,17 @@ async fn relay(target: String) -> (String, tokio::task::JoinHandle<()>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reward_service_killed_mid_run_is_the_environments_fault_not_the_pages() {
-    let extension = built_extension();
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
-    let base = emulator.url.clone();
-    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
     // The extension reaches the companion server (and so the reward service) only through the relay.
-    let (server_url, server) = relay(base.trim_start_matches("http://").trim_end_matches('/').to_owned()).await;
-    let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
-    let writer = emulator.console.create_account("writer", None).unwrap();
-    let token = emulator
-        .companion
-        .create_user("writer", vec![writer.account_id.clone()])
-        .unwrap();
-    let console = chromium.open("about:blank").await;
-    log_on(&console, &base, &writer.login, &writer.password).await;
-    wait_for(&console, ".product-card").await;
-    chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
-    let panel = chromium.open(&extension_url("sidepanel.html")).await;
-    let saved = poll(
-        &panel,
-        &format!(
-            "chrome.runtime.sendMessage({})",
-            json!({"kind": "save_settings", "settings": {"server_url": server_url, "token": token}})
-        ),
-        10,
-        "the settings to be saved",
-        |v| v["kind"] == "settings",
-    )
-    .await;
-    assert_eq!(saved["settings"]["server_url"], json!(server_url));
-    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
-    wait_for(&panel, "button#verify").await;
-    choose_doc_tab(&panel, doc_tab).await;
+    let target = emulator.url.trim_start_matches("http://").trim_end_matches('/').to_owned();
+    let (server_url, server) = relay(target).await;
+    let WriterAtPage {
+        chromium,
+        panel,
+        help_server,
+    } = writer_at_create_vpc(&emulator, &server_url).await;
     // Step mode holds the run at its first proposal, after the server started it.
-    let js =
-        "(() => { const c = document.querySelector('#step-mode'); if (!c.checked) c.click(); return c.checked; })()";
-    assert_eq!(eval(&panel, js).await, json!(true));
+    set_step_mode(&panel, true).await;
     press(&panel, "button#verify").await;
     text_of(&panel, "#pending-action", "the agent's first proposal").await;
     server.abort();
@@ -1501,23 +1503,6 @@ async fn a_reward_service_killed_mid_run_is_the_environments_fault_not_the_pages
     chromium.close().await;
 }
 
-/// Presses one key in `page`, as a person's keyboard does (through the browser's input pipeline).
-async fn key(page: &Page, key: &str, code: &str, key_code: i64, text: Option<&str>) {
-    use chromiumoxide::cdp::browser_protocol::input::{DispatchKeyEventParams, DispatchKeyEventType};
-    for kind in [DispatchKeyEventType::KeyDown, DispatchKeyEventType::KeyUp] {
-        let down = matches!(kind, DispatchKeyEventType::KeyDown);
-        let mut params = DispatchKeyEventParams::new(kind);
-        params.key = Some(key.to_owned());
-        params.code = Some(code.to_owned());
-        params.windows_virtual_key_code = Some(key_code);
-        params.native_virtual_key_code = Some(key_code);
-        if down {
-            params.text = text.map(str::to_owned);
-        }
-        page.execute(params).await.unwrap();
-    }
-}
-
 /// The focused element as `id: accessible name` (its label, aria-label, text or title).
 const FOCUSED: &str = "(() => { const e = document.activeElement; if (!e || e === document.body) return ''; \
     const name = (e.labels && e.labels[0] ? e.labels[0].textContent : '') || e.getAttribute('aria-label') \
@@ -1528,7 +1513,7 @@ async fn tab_to(page: &Page, id: &str) -> Vec<String> {
     page.bring_to_front().await.unwrap();
     let mut visited = Vec::new();
     for _ in 0..60 {
-        key(page, "Tab", "Tab", 9, None).await;
+        aca_runner::press_key(page, "Tab").await.unwrap();
         let focused = eval(page, FOCUSED).await.as_str().unwrap_or_default().to_owned();
         let here = focused.split(": ").next() == Some(id);
         visited.push(focused);
@@ -1541,35 +1526,12 @@ async fn tab_to(page: &Page, id: &str) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_side_panel_is_worked_from_the_keyboard_alone() {
-    let extension = built_extension();
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
-    let base = emulator.url.clone();
-    let (help, help_server) = serve_pages(vec![("/help/vpc/create-vpc.html", help_html(CORPUS_PAGE))]).await;
-    let chromium = ExtensionBrowser::launch(&extension).await.unwrap();
-    let writer = emulator.console.create_account("writer", None).unwrap();
-    let token = emulator
-        .companion
-        .create_user("writer", vec![writer.account_id.clone()])
-        .unwrap();
-    let console = chromium.open("about:blank").await;
-    log_on(&console, &base, &writer.login, &writer.password).await;
-    wait_for(&console, ".product-card").await;
-    chromium.open(&format!("{help}/help/vpc/create-vpc.html")).await;
-    let panel = chromium.open(&extension_url("sidepanel.html")).await;
-    poll(
-        &panel,
-        &format!(
-            "chrome.runtime.sendMessage({})",
-            json!({"kind": "save_settings", "settings": {"server_url": base, "token": token}})
-        ),
-        10,
-        "the settings to be saved",
-        |v| v["kind"] == "settings",
-    )
-    .await;
-    let doc_tab = tab_id(&panel, &format!("{help}/help/vpc/create-vpc")).await;
-    wait_for(&panel, "button#verify").await;
-    choose_doc_tab(&panel, doc_tab).await;
+    let WriterAtPage {
+        chromium,
+        panel,
+        help_server,
+    } = writer_at_create_vpc(&emulator, &emulator.url).await;
 
     // Tab reaches the page chooser, step mode and Verify in reading order, and everything the focus
     // lands on says what it is.
@@ -1588,15 +1550,15 @@ async fn the_side_panel_is_worked_from_the_keyboard_alone() {
     }
     // Space ticks step mode; Enter on Verify starts the run.
     tab_to(&panel, "step-mode").await;
-    key(&panel, " ", "Space", 32, Some(" ")).await;
+    aca_runner::press_key(&panel, "Space").await.unwrap();
     assert_eq!(eval(&panel, "document.querySelector('#step-mode').checked").await, json!(true));
     tab_to(&panel, "verify").await;
-    key(&panel, "Enter", "Enter", 13, Some("\r")).await;
+    aca_runner::press_key(&panel, "Enter").await.unwrap();
     text_of(&panel, "#pending-action", "the agent's first proposal").await;
 
     // Approve the proposal from the keyboard: the action runs and is logged.
     tab_to(&panel, "approve").await;
-    key(&panel, "Enter", "Enter", 13, Some("\r")).await;
+    aca_runner::press_key(&panel, "Enter").await.unwrap();
     poll(
         &panel,
         "document.querySelectorAll('#step-log li').length",
@@ -1608,7 +1570,7 @@ async fn the_side_panel_is_worked_from_the_keyboard_alone() {
     // Stop from the keyboard ends the run with a report that says nothing was verified.
     text_of(&panel, "#pending-action", "the next proposal").await;
     tab_to(&panel, "stop").await;
-    key(&panel, "Enter", "Enter", 13, Some("\r")).await;
+    aca_runner::press_key(&panel, "Enter").await.unwrap();
     let (verdict, _) = verdict_after_progress(&panel, 30).await;
     assert_eq!(verdict, "unverified");
     // The report's download is reachable too.

@@ -65,6 +65,19 @@ pub(crate) async fn press_enter(page: &Page) -> Result<(), RunnerError> {
     key(page, "Enter", "Enter", 13, None, &[]).await
 }
 
+/// Presses one of the keys a person walks a page with: `Tab`, `Enter` or `Space`.
+pub async fn press_key(page: &Page, name: &str) -> Result<(), RunnerError> {
+    match name {
+        "Tab" => key(page, "Tab", "Tab", 9, None, &[]).await,
+        "Enter" => press_enter(page).await,
+        "Space" => key(page, " ", "Space", 32, None, &[]).await,
+        other => Err(RunnerError::protocol(
+            format!("pressing {other}"),
+            "only Tab, Enter and Space are known",
+        )),
+    }
+}
+
 /// Ctrl (Cmd on macOS) as a CDP modifier bit mask.
 fn select_modifier() -> i64 {
     if cfg!(target_os = "macos") { 4 } else { 2 }
@@ -86,8 +99,10 @@ async fn key(
         params.windows_virtual_key_code = Some(key_code);
         params.modifiers = modifiers;
         if is_down {
-            if key == "Enter" {
-                params.text = Some("\r".to_owned());
+            match key {
+                "Enter" => params.text = Some("\r".to_owned()),
+                " " => params.text = Some(" ".to_owned()),
+                _ => {}
             }
             if !commands.is_empty() {
                 params.commands = Some(commands.iter().map(|c| (*c).to_owned()).collect());

@@ -53,6 +53,7 @@ mod world;
 
 pub use config::RunnerConfig;
 pub use error::RunnerError;
+pub use input::press_key;
 pub use options::ObserveOptions;
 pub use page_side::{GLUE_FILE, PageSide, WASM_FILE, WORLD_NAME};
 pub use runner::Runner;
