@@ -38,6 +38,15 @@ async fn add_emulator_accounts(pool: &Path, url: &str, names: &[&str]) {
     }
 }
 
+/// An emulator and a pool (in a temporary folder) holding an account of it under each name.
+async fn pool_of_emulator_accounts(names: &[&str]) -> (LocalEmulator, tempfile::TempDir, std::path::PathBuf) {
+    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pool_path = dir.path().join("pool.db");
+    add_emulator_accounts(&pool_path, &emulator.url, names).await;
+    (emulator, dir, pool_path)
+}
+
 /// `aca verify PAGE --pool POOL --out OUT` with the emulator's admin token, without screenshots.
 async fn verify_in_pool(page: &Path, pool: &Path, out: &Path) -> Output {
     common::aca_async()
@@ -198,10 +207,7 @@ async fn accounts_are_added_listed_rotated_and_cleaned() {
 
 #[tokio::test]
 async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
-    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let pool_path = dir.path().join("pool.db");
-    add_emulator_accounts(&pool_path, &emulator.url, &["qa"]).await;
+    let (emulator, dir, pool_path) = pool_of_emulator_accounts(&["qa"]).await;
     let out = dir.path().join("out");
     let page = common::corpus("vpc/delete-vswitch.md");
     let verify = |out: std::path::PathBuf| {
@@ -235,21 +241,12 @@ async fn pages_run_in_leased_pool_accounts_which_come_back_clean() {
 /// cannot be released before it expires) takes its account out of the pool, and the report says so.
 #[tokio::test]
 async fn an_account_a_run_leaves_uncleanable_is_quarantined_and_the_report_says_so() {
-    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let pool_path = dir.path().join("pool.db");
-    add_emulator_accounts(&pool_path, &emulator.url, &["qa"]).await;
+    let (_emulator, dir, pool_path) = pool_of_emulator_accounts(&["qa"]).await;
     let out = dir.path().join("out");
     let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/real-pages/tair/enable-auto-renewal.md");
     let ran = verify_in_pool(&page, &pool_path, &out).await;
     assert_ne!(ran.status.code(), Some(2), "{}", common::show(&ran));
-    let folder = std::fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .find(|e| e.path().join("report.json").exists())
-        .expect("a report was written");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(folder.path().join("report.json")).unwrap()).unwrap();
+    let report = common::the_report_under(&out, &ran);
     let pool = AccountPool::open(&pool_path, Duration::from_secs(60)).unwrap();
     let status = pool.list().unwrap().remove(0);
     assert_eq!(
@@ -271,10 +268,7 @@ async fn an_account_a_run_leaves_uncleanable_is_quarantined_and_the_report_says_
 /// accounts come back free and clean.
 #[tokio::test]
 async fn a_server_runs_queued_pages_in_leased_pool_accounts() {
-    let emulator = LocalEmulator::start(ConsoleConfig::for_tests()).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let pool_path = dir.path().join("pool.db");
-    add_emulator_accounts(&pool_path, &emulator.url, &["qa-1", "qa-2"]).await;
+    let (emulator, dir, pool_path) = pool_of_emulator_accounts(&["qa-1", "qa-2"]).await;
     let docs = dir.path().join("docs/vpc");
     std::fs::create_dir_all(&docs).unwrap();
     for slug in ["delete-vswitch", "create-vpc"] {

@@ -59,13 +59,7 @@ async fn verify_with(page: &Path, judges: &Path, out: &Path, args: &[&str]) -> (
         .output()
         .await
         .expect("aca runs");
-    let found = std::fs::read_dir(out)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path().join("report.json"))
-        .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("no report under {}: {}", out.display(), show(&output)));
-    let report = serde_json::from_str(&std::fs::read_to_string(&found).expect("a report")).unwrap();
+    let report = common::the_report_under(out, &output);
     (output, report)
 }
 

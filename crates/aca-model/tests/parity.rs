@@ -3,7 +3,7 @@
 mod common;
 
 use aca_model::SequenceStep;
-use common::{FIXTURES, assert_close, load, reference};
+use common::{FIXTURES, assert_close, load, logits_at_every_position, reference};
 
 #[test]
 fn prompt_logits_match_the_reference() {
@@ -23,12 +23,7 @@ fn logits_at_every_position_match_the_reference() {
     for name in FIXTURES {
         let model = load(name);
         let full = reference(name).full;
-        let mut cache = model.new_cache();
-        let mut batch = [SequenceStep {
-            tokens: &full.ids,
-            cache: &mut cache,
-        }];
-        let rows = model.forward_all_positions(&mut batch).unwrap().remove(0);
+        let rows = logits_at_every_position(&model, &full.ids);
         assert_eq!(rows.len(), full.ids.len());
         for (position, (row, expected)) in rows.iter().zip(&full.logits).enumerate() {
             assert_close(row, expected, &format!("{name} position {position}"));
@@ -44,12 +39,7 @@ fn decoding_through_the_cache_matches_the_full_forward_and_the_reference() {
         let prompt_len = reference.prompts[0].ids.len();
         let full = &reference.full;
 
-        let mut whole = model.new_cache();
-        let mut batch = [SequenceStep {
-            tokens: &full.ids,
-            cache: &mut whole,
-        }];
-        let full_rows = model.forward_all_positions(&mut batch).unwrap().remove(0);
+        let full_rows = logits_at_every_position(&model, &full.ids);
 
         let mut cache = model.new_cache();
         let mut logits = model.forward_one(&full.ids[..prompt_len], &mut cache).unwrap();

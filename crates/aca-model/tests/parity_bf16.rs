@@ -16,9 +16,9 @@
 mod common;
 
 use aca_model::memory::MemoryNeed;
-use aca_model::{Device, Qwen3Model, SequenceStep, WeightDtype};
+use aca_model::{Device, Qwen3Model, WeightDtype};
 use burn::tensor::DType;
-use common::{Reference, fixture_dir, max_abs_diff, reference};
+use common::{Reference, fixture_dir, logits_at_every_position, max_abs_diff, reference};
 
 const FIXTURE: &str = "bf16_untied";
 
@@ -91,12 +91,7 @@ fn bf16_and_f16_logits_are_within_their_bounds_at_every_position() {
             );
         }
         let full = &reference.full;
-        let mut cache = model.new_cache();
-        let mut batch = [SequenceStep {
-            tokens: &full.ids,
-            cache: &mut cache,
-        }];
-        let rows = model.forward_all_positions(&mut batch).unwrap().remove(0);
+        let rows = logits_at_every_position(&model, &full.ids);
         for (position, (row, expected)) in rows.iter().zip(&full.logits).enumerate() {
             assert_within(row, expected, bound, &format!("{dtype:?} position {position}"));
         }

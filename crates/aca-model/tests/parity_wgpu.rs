@@ -9,8 +9,8 @@
 
 mod common;
 
-use aca_model::{DeviceChoice, SequenceStep};
-use common::{FIXTURES, load_on, max_abs_diff, reference};
+use aca_model::DeviceChoice;
+use common::{FIXTURES, load_on, logits_at_every_position, max_abs_diff, reference};
 
 const GPU_TOLERANCE: f32 = 1e-3;
 
@@ -35,12 +35,7 @@ fn fixtures_on_wgpu_match_the_reference() {
             assert_eq!(tokens, prompt.greedy, "{name} greedy tokens on wgpu, prompt {index}");
         }
         let full = &reference.full;
-        let mut cache = model.new_cache();
-        let mut batch = [SequenceStep {
-            tokens: &full.ids,
-            cache: &mut cache,
-        }];
-        let rows = model.forward_all_positions(&mut batch).unwrap().remove(0);
+        let rows = logits_at_every_position(&model, &full.ids);
         for (position, (row, expected)) in rows.iter().zip(&full.logits).enumerate() {
             assert_gpu_close(row, expected, &format!("{name} position {position}"));
         }

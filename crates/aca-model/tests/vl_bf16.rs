@@ -8,19 +8,11 @@
 
 mod vl_support;
 
-use aca_model::{Device, ProcessedImage, Qwen3VlModel, WeightDtype};
+use aca_model::{Device, Qwen3VlModel, WeightDtype};
 use burn::tensor::DType;
-use vl_support::{Case, ReferenceTensors, fixture_dir, max_abs_diff, model_reference};
+use vl_support::{ReferenceTensors, fixture_dir, logits_against_reference, max_abs_diff, model_reference};
 
 const ROUNDINGS: f32 = 84.0;
-
-fn reference_images(case: &Case, tensors: &ReferenceTensors) -> Vec<ProcessedImage> {
-    let grids = model_reference().image_grids;
-    case.images
-        .iter()
-        .map(|file| tensors.processed_image(file, grids[file]))
-        .collect()
-}
 
 #[test]
 fn a_vision_language_checkpoint_runs_in_bf16_near_the_reference() {
@@ -29,12 +21,7 @@ fn a_vision_language_checkpoint_runs_in_bf16_near_the_reference() {
     let tensors = ReferenceTensors::open("vl_tiny");
     let (mut worst, mut widest_bound) = (0.0f32, 0.0f32);
     for case in model_reference().cases {
-        let images = reference_images(&case, &tensors);
-        let ids = case.full_ids();
-        let rows = model
-            .prefill_all_positions(&ids, &images, &mut model.new_cache())
-            .unwrap();
-        let expected = tensors.rows(&format!("{}.logits", case.name));
+        let (rows, expected) = logits_against_reference(&model, &case, &tensors);
         let largest = expected
             .iter()
             .flatten()

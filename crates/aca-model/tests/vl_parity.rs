@@ -5,15 +5,10 @@
 mod vl_support;
 
 use aca_model::{ProcessedImage, SequenceStep};
-use vl_support::{Case, ReferenceTensors, TOLERANCE, fixture_dir, load_model, max_abs_diff, model_reference};
-
-fn reference_images(case: &Case, tensors: &ReferenceTensors) -> Vec<ProcessedImage> {
-    let grids = model_reference().image_grids;
-    case.images
-        .iter()
-        .map(|file| tensors.processed_image(file, grids[file]))
-        .collect()
-}
+use vl_support::{
+    ReferenceTensors, TOLERANCE, fixture_dir, load_model, logits_against_reference, max_abs_diff, model_reference,
+    reference_images,
+};
 
 fn assert_logits(actual: &[f32], expected: &[f32], what: &str) -> f32 {
     let difference = max_abs_diff(actual, expected);
@@ -30,12 +25,7 @@ fn logits_at_every_position_match_the_reference() {
     let tensors = ReferenceTensors::open("vl_tiny");
     let mut worst = 0.0f32;
     for case in model_reference().cases {
-        let images = reference_images(&case, &tensors);
-        let ids = case.full_ids();
-        let rows = model
-            .prefill_all_positions(&ids, &images, &mut model.new_cache())
-            .unwrap();
-        let expected = tensors.rows(&format!("{}.logits", case.name));
+        let (rows, expected) = logits_against_reference(&model, &case, &tensors);
         assert_eq!(rows.len(), expected.len());
         for (position, (row, expected)) in rows.iter().zip(&expected).enumerate() {
             worst = worst.max(assert_logits(

@@ -148,6 +148,18 @@ pub fn text(output: &Output) -> String {
     )
 }
 
+/// The report of the one page a run under `out` verified, whatever its folder is named; `run` (the
+/// run's output) is shown when there is none.
+pub fn the_report_under(out: &Path, run: &Output) -> serde_json::Value {
+    let found = std::fs::read_dir(out)
+        .unwrap_or_else(|e| panic!("no folder {}: {e}", out.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("report.json"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("no report under {}: {}", out.display(), show(run)));
+    serde_json::from_str(&std::fs::read_to_string(&found).unwrap()).unwrap()
+}
+
 /// The exit status and both streams, for assertion messages.
 pub fn show(output: &Output) -> String {
     format!("status {:?}\n{}", output.status, text(output))

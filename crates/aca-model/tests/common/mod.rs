@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use aca_model::{Device, Qwen3Model};
+use aca_model::{Device, Qwen3Model, SequenceStep};
 use serde::Deserialize;
 
 /// The fixtures built by `tests/reference/qwen3_fixtures.py`.
@@ -67,4 +67,14 @@ pub fn assert_close(actual: &[f32], expected: &[f32], what: &str) {
         diff <= TOLERANCE,
         "{what}: max abs logit error {diff:e} > {TOLERANCE:e}"
     );
+}
+
+/// The logits at every position of `ids`, from one forward pass over a fresh cache.
+pub fn logits_at_every_position(model: &Qwen3Model, ids: &[u32]) -> Vec<Vec<f32>> {
+    let mut cache = model.new_cache();
+    let mut batch = [SequenceStep {
+        tokens: ids,
+        cache: &mut cache,
+    }];
+    model.forward_all_positions(&mut batch).unwrap().remove(0)
 }

@@ -128,3 +128,25 @@ pub fn max_abs_diff(actual: &[f32], expected: &[f32]) -> f32 {
         .map(|(a, b)| (a - b).abs())
         .fold(0.0, f32::max)
 }
+
+/// The processed images a reference case shows the model, as the reference processed them.
+pub fn reference_images(case: &Case, tensors: &ReferenceTensors) -> Vec<ProcessedImage> {
+    let grids = model_reference().image_grids;
+    case.images
+        .iter()
+        .map(|file| tensors.processed_image(file, grids[file]))
+        .collect()
+}
+
+/// The model's logits at every position of `case` (one prefill over a fresh cache) and the
+/// reference's, row by row.
+pub fn logits_against_reference(
+    model: &Qwen3VlModel,
+    case: &Case,
+    tensors: &ReferenceTensors,
+) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
+    let rows = model
+        .prefill_all_positions(&case.full_ids(), &reference_images(case, tensors), &mut model.new_cache())
+        .unwrap();
+    (rows, tensors.rows(&format!("{}.logits", case.name)))
+}
