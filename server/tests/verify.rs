@@ -24,6 +24,13 @@ async fn verify(args: &[&str], out: &Path) -> Output {
         .expect("aca runs")
 }
 
+/// `aca verify PAGE --policy llm --model-url URL --model MODEL --no-screenshots`, then `more`.
+async fn verify_with_model(page: &str, url: &str, model: &str, more: &[&str], out: &Path) -> Output {
+    let mut args = vec![page, "--policy", "llm", "--model-url", url, "--model", model, "--no-screenshots"];
+    args.extend_from_slice(more);
+    verify(&args, out).await
+}
+
 fn report(out: &Path, slug: &str) -> Value {
     let path = out.join(slug).join("report.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -114,21 +121,11 @@ async fn malformed_model_replies_are_retried_and_a_claim_of_success_proves_nothi
     .unwrap();
     let out = tempfile::tempdir().unwrap();
     let page = corpus("vpc/create-vpc.md");
-    let output = verify(
-        &[
-            page.to_str().unwrap(),
-            "--policy",
-            "llm",
-            "--model-url",
-            &fake.base_url,
-            "--model",
-            "qwen3-vl-32b",
-            "--price-input",
-            "1.0",
-            "--price-output",
-            "2.0",
-            "--no-screenshots",
-        ],
+    let output = verify_with_model(
+        page.to_str().unwrap(),
+        &fake.base_url,
+        "qwen3-vl-32b",
+        &["--price-input", "1.0", "--price-output", "2.0"],
         out.path(),
     )
     .await;
@@ -173,19 +170,11 @@ async fn a_model_that_takes_images_is_shown_the_pages_marked_screenshot_and_its_
     .unwrap();
     let out = tempfile::tempdir().unwrap();
     let page = corpus("vpc/create-vpc.md");
-    let output = verify(
-        &[
-            page.to_str().unwrap(),
-            "--policy",
-            "llm",
-            "--model-url",
-            &fake.base_url,
-            "--model",
-            "qwen3-vl",
-            "--model-screenshot-size",
-            "640x640",
-            "--no-screenshots",
-        ],
+    let output = verify_with_model(
+        page.to_str().unwrap(),
+        &fake.base_url,
+        "qwen3-vl",
+        &["--model-screenshot-size", "640x640"],
         out.path(),
     )
     .await;
@@ -482,22 +471,7 @@ async fn a_page_that_tells_the_agent_to_do_something_else_changes_nothing() {
     .await
     .unwrap();
     let out = dir.path().join("llm");
-    let output = verify(
-        &[
-            page,
-            "--no-screenshots",
-            "--rule-deadline",
-            "2",
-            "--policy",
-            "llm",
-            "--model-url",
-            &fake.base_url,
-            "--model",
-            "m",
-        ],
-        &out,
-    )
-    .await;
+    let output = verify_with_model(page, &fake.base_url, "m", &["--rule-deadline", "2"], &out).await;
     assert_ne!(output.status.code(), Some(2), "{}", show(&output));
     let request = &fake.requests()[0];
     let messages = request["messages"].as_array().unwrap();
