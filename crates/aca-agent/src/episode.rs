@@ -415,8 +415,11 @@ impl Episode {
     /// the one performed and recorded.
     pub fn edit_action(&mut self, action: GuiAction) -> Result<(), EpisodeError> {
         self.expect(State::AwaitingOutcome, "an edited action")?;
+        // The trajectory keeps what the person typed into a password box masked, as it keeps the
+        // agent's own typing.
+        let recorded = self.masked_action(&Action::Gui(action));
         if let Some(turn) = self.trajectory.turns.last_mut() {
-            turn.action = Action::Gui(action);
+            turn.action = recorded;
         }
         Ok(())
     }
@@ -633,21 +636,49 @@ impl Episode {
         if let Some(reply) = &mut recorded.reply {
             *reply = self.masked(reply);
         }
-        let Action::Gui(GuiAction::Type { index, text, .. }) = &mut recorded.action else {
+        let Some(secret) = self.typed_secret(&decision.action) else {
             return recorded;
         };
-        if text.is_empty() || !self.observation.element(*index).is_some_and(|e| e.state.secret) {
-            return recorded;
-        }
-        let secret = std::mem::replace(text, MASK.to_owned());
+        recorded.action = self.masked_action(&decision.action);
         let thought = &mut recorded.thought;
         for part in [&mut thought.progress, &mut thought.observation, &mut thought.next_goal] {
-            *part = part.replace(&secret, MASK);
+            *part = part.replace(secret, MASK);
         }
         if let Some(reply) = &mut recorded.reply {
-            *reply = reply.replace(&secret, MASK);
+            *reply = reply.replace(secret, MASK);
         }
         recorded
+    }
+
+    /// The text `action` types into a password box of the current page, if it does.
+    fn typed_secret<'a>(&self, action: &'a Action) -> Option<&'a str> {
+        match action {
+            Action::Gui(GuiAction::Type { index, text, .. })
+                if !text.is_empty() && self.observation.element(*index).is_some_and(|e| e.state.secret) =>
+            {
+                Some(text)
+            }
+            _ => None,
+        }
+    }
+
+    /// `action` and the words about it (`about`, a proposal's reason) as a record keeps them: text
+    /// typed into a password box of the current page masked.
+    pub fn masked_for_record(&self, action: &Action, about: &str) -> (Action, String) {
+        let Some(secret) = self.typed_secret(action) else {
+            return (action.clone(), self.masked(about));
+        };
+        (self.masked_action(action), self.masked(&about.replace(secret, MASK)))
+    }
+
+    fn masked_action(&self, action: &Action) -> Action {
+        let mut masked = action.clone();
+        if let Action::Gui(GuiAction::Type { text, .. }) = &mut masked
+            && self.typed_secret(action).is_some()
+        {
+            *text = MASK.to_owned();
+        }
+        masked
     }
 
     /// Records a decision already passed through [`Episode::recorded`].

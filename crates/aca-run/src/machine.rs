@@ -337,13 +337,13 @@ impl Run {
             return self.unexpected("an action outcome");
         };
         if let Some((action, reason)) = approved {
-            self.decisions.push(StepRecord {
+            self.record(
                 action,
                 reason,
-                decision: Decided::Ran {
+                Decided::Ran {
                     outcome: outcome.clone(),
                 },
-            });
+            );
         }
         let next = self.episode_mut().outcome(outcome);
         self.follow(next)
@@ -402,11 +402,11 @@ impl Run {
                 Request::Act(request)
             }
             Decision::Skip => {
-                self.decisions.push(StepRecord {
-                    action: proposed,
+                self.record(
+                    proposed,
                     reason,
-                    decision: Decided::Skipped,
-                });
+                    Decided::Skipped,
+                );
                 let next = self.episode_mut().outcome(ActionOutcome::Skipped);
                 self.follow(next)
             }
@@ -424,11 +424,11 @@ impl Run {
                 action: Action::Gui(edited),
                 reason: why,
             } => {
-                self.decisions.push(StepRecord {
-                    action: proposed,
-                    reason: reason.clone(),
-                    decision: Decided::Edited,
-                });
+                self.record(
+                    proposed,
+                    reason.clone(),
+                    Decided::Edited,
+                );
                 request.fingerprint = edited
                     .index()
                     .and_then(|i| self.episode.as_ref()?.observation().element(i))
@@ -458,15 +458,15 @@ impl Run {
         else {
             return self.unexpected("a hand-back");
         };
-        self.decisions.push(StepRecord {
+        self.record(
             action,
             reason,
-            decision: Decided::TakenOver {
+            Decided::TakenOver {
                 before,
                 after: None,
                 events: Vec::new(),
             },
-        });
+        );
         self.take_over_open = Some(self.decisions.len() - 1);
         self.take_overs.push((
             self.decisions.len() - 1,
@@ -604,6 +604,20 @@ impl Run {
         }
         report.summary = report::summary(&report);
         Request::Finished(Box::new(report))
+    }
+
+    /// Keeps a step-mode decision, with text typed into a password box masked as the trajectory
+    /// masks it: the record reaches the report.
+    fn record(&mut self, action: Action, reason: String, decision: Decided) {
+        let (action, reason) = match &self.episode {
+            Some(episode) => episode.masked_for_record(&action, &reason),
+            None => (action, reason),
+        };
+        self.decisions.push(StepRecord {
+            action,
+            reason,
+            decision,
+        });
     }
 
     fn episode_mut(&mut self) -> &mut Episode {

@@ -518,3 +518,48 @@ fn a_service_that_fails_mid_episode_is_the_environments_fault_not_the_pages() {
         report.summary
     );
 }
+
+#[test]
+fn a_password_the_person_types_in_step_mode_is_masked_in_the_report() {
+    let mut run = Run::new(plan(true), 0);
+    assert_eq!(started(&mut run, 10), Request::Observe);
+    let mut with_password = page("https://c/ram/users");
+    let password = with_password.elements.len() as u32 + 1;
+    let mut field = element(password, "Password");
+    field.role = Role::Textbox;
+    field.state.secret = true;
+    with_password.elements.push(field);
+    let Request::Propose(_) = run.observed(Ok(with_password.clone())) else {
+        panic!("no proposal");
+    };
+    let typed = run.decide(Decision::Edit {
+        action: aca_core::Action::Gui(GuiAction::Type {
+            index: password,
+            text: "hunter2-Secret".into(),
+            submit: false,
+        }),
+        reason: "type hunter2-Secret as the password".into(),
+    });
+    let Request::Propose(_) = typed else {
+        panic!("the edit is not proposed again: {typed:?}");
+    };
+    let mut request = run.decide(Decision::Approve);
+    let report = loop {
+        request = match request {
+            Request::Act(_) => run.acted(ActionOutcome::Done { reresolved: false }),
+            Request::Observe => run.observed(Ok(with_password.clone())),
+            Request::Propose(_) => run.stop(),
+            Request::Reward(_) => run.rewarded(Ok(met())),
+            Request::CleanUp => run.cleaned(Vec::new()),
+            Request::Finished(report) => break *report,
+            other => panic!("unexpected {other:?}"),
+        };
+    };
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(!json.contains("hunter2-Secret"), "the typed password reached the report: {json}");
+    assert!(
+        report.decisions.iter().any(|d| matches!(d.decision, Decided::Ran { .. })),
+        "the typing is recorded: {:?}",
+        report.decisions
+    );
+}
