@@ -3,7 +3,8 @@
 //! would), on a page written for the 2024 console and run on the 2026 one, where "Release" is now
 //! "Release Instance" and "OK" is "Confirm". The trajectory grader reports both renamed labels at
 //! their steps with evidence whether or not the model says so, and drops a discrepancy the model
-//! claims that its pages do not show.
+//! claims that its pages do not show. On an OSS page whose Delete moved into the row's More menu,
+//! the model's way through is a moved control.
 
 mod common;
 
@@ -61,8 +62,8 @@ async fn complete(State(script): State<Script>, Json(body): Json<Value>) -> Json
         (!moves.is_empty()).then(|| moves.remove(0))
     };
     let text = match next {
-        None => "Thought:\nProgress: Step 5 done\nObservation: the instance is released\nNext: finish\n\
-                 Action: task_complete(\"the instance is released\")"
+        None => "Thought:\nProgress: every step done\nObservation: the page shows the result\nNext: finish\n\
+                 Action: task_complete(\"every documented step is done\")"
             .to_owned(),
         Some(step) => {
             let (role, name) = step.click.unwrap();
@@ -104,7 +105,12 @@ async fn fake_model(moves: Vec<Move>) -> (String, Script) {
 
 /// The page on today's console with the model at `url`; its report.
 async fn verify(url: &str, out: &std::path::Path) -> Value {
-    let page = corpus("rds/release-instance-2024.md");
+    verify_page("rds/release-instance-2024", url, out).await
+}
+
+/// `page` (a corpus page, without `.md`) on today's console with the model at `url`; its report.
+async fn verify_page(name: &str, url: &str, out: &std::path::Path) -> Value {
+    let page = corpus(&format!("{name}.md"));
     let output = aca_async()
         .arg("verify")
         .arg(&page)
@@ -115,7 +121,8 @@ async fn verify(url: &str, out: &std::path::Path) -> Value {
         .await
         .expect("aca runs");
     assert_ne!(output.status.code(), Some(2), "{}", show(&output));
-    let text = std::fs::read_to_string(out.join("rds-release-instance-2024/report.json")).expect("a report");
+    let folder = name.replace('/', "-");
+    let text = std::fs::read_to_string(out.join(format!("{folder}/report.json"))).expect("a report");
     serde_json::from_str(&text).unwrap()
 }
 
@@ -196,5 +203,42 @@ async fn a_claim_the_pages_support_is_kept_and_one_they_contradict_is_dropped() 
         report["defects"].as_array().unwrap().iter().all(|d| d["step"] != "2"),
         "a discrepancy the pages do not show is dropped: {:#}",
         report["defects"]
+    );
+}
+
+#[tokio::test]
+async fn a_model_that_finds_the_control_in_a_more_menu_yields_a_moved_control() {
+    // The 2024 page says "click Delete in the Actions column"; today's row keeps Delete in More.
+    let moves = vec![
+        click("2", "link", "Buckets", &[]),
+        click("3", "link", "Details", &[]),
+        click("4", "link", "Files", &[]),
+        click("5", "link", "reports/", &[]),
+        click("5", "button", "More", &[]),
+        click("5", "button", "Delete", &[]),
+        click("6", "button", "OK", &[]),
+    ];
+    let (url, script) = fake_model(moves).await;
+    let out = tempfile::tempdir().unwrap();
+    let report = verify_page("oss/delete-file-2024", &url, out.path()).await;
+    assert!(script.missing.lock().unwrap().is_empty(), "{:?}", script.missing.lock().unwrap());
+    assert_eq!(report["rule"]["matched"], true, "{report:#}");
+    assert_eq!(report["verdict"], "doc_defect", "{report:#}");
+    let defects = report["defects"].as_array().unwrap();
+    assert_eq!(defects.len(), 1, "{defects:#?}");
+    let moved = &defects[0];
+    assert_eq!(
+        (&moved["step"], &moved["kind"], &moved["documented"], &moved["observed"]),
+        (&json!("5"), &json!("moved_control"), &json!("Delete"), &json!("More > Delete")),
+        "{moved:#}"
+    );
+    assert_eq!(moved["confidence"], "confirmed", "the audit log shows the deletion: {moved:#}");
+    assert!(
+        moved["evidence"]["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e.as_str().unwrap().contains("button \"Delete\"")),
+        "{moved:#}"
     );
 }

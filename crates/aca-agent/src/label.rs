@@ -169,6 +169,18 @@ pub fn is_confirm_label(label: &str) -> bool {
     CONFIRM_LABELS.iter().any(|c| normalise(c) == normalise(label))
 }
 
+/// Names consoles give the trigger of an overflow menu.
+const MORE_TRIGGERS: &[&str] = &["More", "More Actions", "⋯", "...", "…"];
+
+/// Whether a label names an overflow menu's trigger (`More`, `⋯`).
+pub fn is_more_label(label: &str) -> bool {
+    let name = label.trim();
+    MORE_TRIGGERS
+        .iter()
+        .any(|m| normalise(m) == normalise(name) && !normalise(m).is_empty())
+        || matches!(name, "⋯" | "..." | "…")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

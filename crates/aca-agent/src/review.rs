@@ -6,13 +6,14 @@
 //! A policy's own findings are hints: kept (as before, only after a failed attempt) unless the
 //! trajectory contradicts them. A step no policy grounded (a model's, a person's) is read from the
 //! trajectory alone: the documented label that was not on the page and the similar control used
-//! instead, a required field no step mentions, a taken-over step whose labels were nowhere. A
-//! model's claim is kept only when the pages it saw support it.
+//! instead, a control found only in an overflow menu the page never names (or clicked where the
+//! menu the page names was missing), a required field no step mentions, a taken-over step whose
+//! labels were nowhere. A model's claim is kept only when the pages it saw support it.
 
 use aca_core::{Action, ActionOutcome, GuiAction, Step, Turn};
 
 use crate::episode::StepRecord;
-use crate::label::{LabelMatch, is_confirm_label, match_label, same_name};
+use crate::label::{LabelMatch, is_confirm_label, is_more_label, match_label, same_name};
 use crate::policy::{Finding, FindingKind};
 
 /// The prefix of a model's claim about the documentation, on a line of its reply.
@@ -256,6 +257,7 @@ fn discovered(step: &Step, steps: &[Step], at_step: &[(usize, &Turn)]) -> Vec<Re
             counts: true,
         });
     }
+    found.extend(moved(&targets, at_step));
     // A required field no step mentions, filled in to go on.
     let procedure_words: Vec<&String> = steps
         .iter()
@@ -289,6 +291,67 @@ fn discovered(step: &Step, steps: &[Step], at_step: &[(usize, &Turn)]) -> Vec<Re
                 source: Source::Trajectory,
                 counts: true,
             });
+        }
+    }
+    found
+}
+
+/// Documented controls used as written but found in another place than the page says, and only
+/// where the trajectory leaves no other reading: an overflow menu (`More`, `⋯`) the step never
+/// names had to be opened first, or the menu the step names was not on the page and the item was
+/// clicked without it.
+fn moved(targets: &[&String], at_step: &[(usize, &Turn)]) -> Vec<Reviewed> {
+    let mut found = Vec::new();
+    let clicks: Vec<(usize, &Turn, String, String)> = at_step
+        .iter()
+        .filter(|(_, turn)| {
+            matches!(turn.action, Action::Gui(GuiAction::Click { .. }))
+                && turn.outcome.as_ref().is_some_and(took_effect)
+        })
+        .filter_map(|&(i, turn)| target(turn).map(|(role, name)| (i, turn, role, name)))
+        .collect();
+    let Some((_, first)) = at_step.first() else { return found };
+    for (k, (at, turn, role, name)) in clicks.iter().enumerate() {
+        let Some(label) = targets
+            .iter()
+            .find(|l| !is_more_label(l) && match_label(l, name) == Some(LabelMatch::Exact))
+        else {
+            continue;
+        };
+        let documented_menu = targets.iter().find(|l| is_more_label(l));
+        let moved_finding = |documented: String, observed: String, why: String| Reviewed {
+            finding: Finding {
+                kind: FindingKind::Moved,
+                documented,
+                observed,
+                evidence: std::iter::once(why)
+                    .chain(line_showing(name, &[(*at, *turn)]).map(|(_, l)| l))
+                    .collect(),
+            },
+            turn: Some(at + 1),
+            source: Source::Trajectory,
+            counts: true,
+        };
+        // Into a menu: the step's first page lacked the label, and an undocumented overflow menu
+        // was opened just before it was clicked.
+        let opened = k.checked_sub(1).map(|j| &clicks[j]).filter(|(_, _, role, opener)| {
+            clickable(role) && is_more_label(opener) && !targets.iter().any(|l| same_name(l, opener))
+        });
+        if let (None, Some((j, _, _, opener))) = (documented_menu, opened)
+            && !shows(&first.observation, label)
+        {
+            let why = format!("turn {}: \"{label}\" appeared only in the \"{opener}\" menu", j + 1);
+            found.push(moved_finding(label.to_string(), format!("{opener} > {name}"), why));
+        }
+        // Out of a menu: the step names a menu that its page did not show, and the item was
+        // clicked outside any menu.
+        if let Some(menu) = documented_menu
+            && !clicks.iter().any(|(_, _, _, n)| same_name(menu, n))
+            && !shows(&turn.observation, menu)
+            && role != "menuitem"
+        {
+            let why = format!("turn {}: the page showed no \"{menu}\" menu", at + 1);
+            found.push(moved_finding(format!("{menu} > {label}"), name.clone(), why));
         }
     }
     found
@@ -523,6 +586,57 @@ mod tests {
             &[turn("3", &["Create VPC"], 1, None)],
         );
         assert!(used_as_written[0].findings.is_empty(), "{used_as_written:?}");
+    }
+
+    fn clicked(step: &str, page: &[(&str, &str)], click: u32) -> Turn {
+        let mut turn = turn(step, &[], click, None);
+        turn.observation = page
+            .iter()
+            .zip(1..)
+            .map(|((role, name), i)| format!("[{i}] {role} \"{name}\"\n"))
+            .collect();
+        turn
+    }
+
+    #[test]
+    fn a_control_found_only_in_an_overflow_menu_the_page_never_names_moved_there() {
+        let steps = [step("3", &["Stop"])];
+        let row = [("link", "i-bp1"), ("button", "Start"), ("button", "More")];
+        let menu = [("link", "i-bp1"), ("button", "Start"), ("button", "More"), ("menuitem", "Stop")];
+        let turns = [clicked("3", &row, 3), clicked("3", &menu, 4)];
+        let reviews = review(&steps, &[record("3", false, vec![])], &turns);
+        assert_eq!(
+            kinds(&reviews[0]),
+            [(FindingKind::Moved, "Stop".into(), "More > Stop".into(), Source::Trajectory)]
+        );
+        assert_eq!(reviews[0].findings[0].turn, Some(2));
+        // On the row as written (the model looked in More needlessly): nothing to report.
+        let on_row = [("link", "i-bp1"), ("button", "Stop"), ("button", "More")];
+        let turns = [clicked("3", &on_row, 3), clicked("3", &menu, 4)];
+        assert!(review(&steps, &[record("3", false, vec![])], &turns)[0].findings.is_empty());
+        // Another way to the control (the instance's own page) says nothing of where it lives.
+        let details = [("button", "Stop"), ("button", "Restart")];
+        let turns = [clicked("3", &row, 1), clicked("3", &details, 1)];
+        assert!(review(&steps, &[record("3", false, vec![])], &turns)[0].findings.is_empty());
+    }
+
+    #[test]
+    fn an_item_clicked_where_the_documented_menu_is_missing_moved_out_of_it() {
+        let steps = [step("4", &["More", "Delete"])];
+        let row = [("link", "vpc-1"), ("button", "Edit"), ("button", "Delete")];
+        let reviews = review(&steps, &[record("4", false, vec![])], &[clicked("4", &row, 3)]);
+        assert_eq!(
+            kinds(&reviews[0]),
+            [(FindingKind::Moved, "More > Delete".into(), "Delete".into(), Source::Trajectory)]
+        );
+        // The menu is on the page: the model's shortcut says nothing of the page.
+        let with_more = [("link", "vpc-1"), ("button", "Delete"), ("button", "More")];
+        assert!(review(&steps, &[record("4", false, vec![])], &[clicked("4", &with_more, 2)])[0].findings.is_empty());
+        // Through the menu as written: nothing either.
+        let closed = [("link", "vpc-1"), ("button", "More")];
+        let open = [("link", "vpc-1"), ("button", "More"), ("menuitem", "Delete")];
+        let turns = [clicked("4", &closed, 2), clicked("4", &open, 3)];
+        assert!(review(&steps, &[record("4", false, vec![])], &turns)[0].findings.is_empty());
     }
 
     #[test]

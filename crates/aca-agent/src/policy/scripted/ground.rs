@@ -2,7 +2,7 @@
 
 use aca_core::{Element, Observation, PlaceKind, Role};
 
-use crate::label::{LabelMatch, match_label, mentions, normalise, overlap_score};
+use crate::label::{LabelMatch, is_more_label, match_label, mentions, normalise, overlap_score};
 
 /// Roles a person clicks.
 pub const CLICKABLE: &[Role] = &[
@@ -14,20 +14,8 @@ pub const CLICKABLE: &[Role] = &[
     Role::Option,
 ];
 
-/// Names consoles give the trigger of an overflow menu.
-const MORE_TRIGGERS: &[&str] = &["More", "More Actions", "⋯", "...", "…"];
-
 pub fn is_more_trigger(element: &Element) -> bool {
     is_more_label(&element.name)
-}
-
-/// Whether a documented label names an overflow menu's trigger (`More`, `⋯`).
-pub fn is_more_label(label: &str) -> bool {
-    let name = label.trim();
-    MORE_TRIGGERS
-        .iter()
-        .any(|m| normalise(m) == normalise(name) && !normalise(m).is_empty())
-        || matches!(name, "⋯" | "..." | "…")
 }
 
 /// The innermost dialog, drawer, wizard step or form an element sits in.

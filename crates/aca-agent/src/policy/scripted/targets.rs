@@ -4,11 +4,11 @@ use aca_core::{Element, GuiAction, PlaceKind, Role};
 
 use super::alternative::{Alternative, place_path, scroll_alternative};
 use super::ground::{
-    CLICKABLE, Preference, evidence, in_place, is_more_label, is_more_trigger, labelled, list_is_empty, open_modal,
+    CLICKABLE, Preference, evidence, in_place, is_more_trigger, labelled, list_is_empty, open_modal,
     page_is, renamed, row_of, same_place, search_box, search_term,
 };
 use super::{Effect, Intent, Move, ScriptedPolicy, intent};
-use crate::label::{LabelMatch, is_confirm_label, mentions, normalise};
+use crate::label::{LabelMatch, is_confirm_label, is_more_label, mentions, normalise};
 use crate::policy::{Context, FindingKind};
 
 impl ScriptedPolicy {
