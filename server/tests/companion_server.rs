@@ -36,8 +36,8 @@ fn start_server(dir: &Path) -> RunningServer {
             "127.0.0.1:0",
             "--accounts",
             "accounts.toml",
-            "--users",
-            "state/users.db",
+            "--db",
+            "sqlite:state/results.db",
             "--workers",
             "0",
         ],
@@ -187,9 +187,9 @@ async fn a_server_of_listed_accounts_decides_rewards_for_its_users_and_keeps_the
     assert_eq!((status, me["user"].as_str()), (200, Some("alice")), "{me}");
     let (status, _) = call(reqwest::Method::GET, &format!("{}/v1/me", server.url), ADMIN, None).await;
     assert_eq!(status, 200);
-    let kept = std::fs::read(dir.path().join("state/users.db")).unwrap();
+    let kept = std::fs::read(dir.path().join("state/results.db")).unwrap();
     for secret in [token.as_str(), ADMIN, &field("accessKeySecret")] {
-        assert!(!kept.windows(secret.len()).any(|w| w == secret.as_bytes()), "the users' file keeps a secret");
+        assert!(!kept.windows(secret.len()).any(|w| w == secret.as_bytes()), "the results database keeps a secret");
     }
 }
 

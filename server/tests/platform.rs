@@ -652,6 +652,34 @@ fn two_servers_on_one_postgres_share_a_scheduled_tree_and_run_each_page_once() {
         schedules[0]["next_ms"].as_i64().unwrap() > aca_platform::now_ms(),
         "the schedule moved on to its next time: {schedules}"
     );
+
+    // A user made on one server is known to the other, which started before the user existed.
+    let (status, made) = node_a.send(
+        reqwest::Method::POST,
+        "/admin/users",
+        json!({"name": "erin", "accounts": []}),
+        Some(TOKEN),
+    );
+    assert_eq!(status, 201, "{made}");
+    let erin = made["token"].as_str().unwrap();
+    let rerun = format!("/v1/jobs/{}/rerun", jobs[0]["id"].as_str().unwrap());
+    let (status, answer) = node_b.send(reqwest::Method::POST, &rerun, json!({}), Some(erin));
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer) = node_b.send(reqwest::Method::POST, "/v1/session", json!({"token": erin}), None);
+    assert_eq!(status, 200, "{answer}");
+    let (status, refused) = node_b.send(
+        reqwest::Method::POST,
+        "/admin/users",
+        json!({"name": "erin", "accounts": []}),
+        Some(TOKEN),
+    );
+    assert_eq!(
+        (status, refused["Code"].as_str()),
+        (409, Some("UserNotCreated")),
+        "one erin for every server: {refused}"
+    );
+    let (_, listed) = node_b.send(reqwest::Method::GET, "/admin/users", Value::Null, Some(TOKEN));
+    assert_eq!(listed[0]["name"], "erin", "{listed}");
 }
 
 /// What a Kubernetes pod does with its run's files: `aca verify --upload-to` sends them to the

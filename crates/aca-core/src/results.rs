@@ -25,6 +25,11 @@ pub struct RunRow {
     pub prompt_tokens: i64,
     pub completion_tokens: i64,
     pub cost_usd: Option<f64>,
+    /// Screenshots the model was shown, and their tokens (a part of `prompt_tokens`).
+    #[serde(default)]
+    pub images: i64,
+    #[serde(default)]
+    pub image_tokens: i64,
 }
 
 /// Totals over every run, for `/metrics` and summaries.
@@ -37,6 +42,11 @@ pub struct Totals {
     pub prompt_tokens: i64,
     pub completion_tokens: i64,
     pub cost_usd: f64,
+    /// Screenshots the model was shown, and their tokens (a part of `prompt_tokens`).
+    #[serde(default)]
+    pub images: i64,
+    #[serde(default)]
+    pub image_tokens: i64,
 }
 
 /// A page whose verdict changed with its text unchanged.
@@ -209,6 +219,8 @@ mod tests {
             prompt_tokens: 0,
             completion_tokens: 0,
             cost_usd: None,
+            images: 0,
+            image_tokens: 0,
         }
     }
 

@@ -1,8 +1,8 @@
 //! The platform service's storage: one database (SQLite by default, PostgreSQL for teams) that
 //! holds the job queue ([`queue`]), every run with its step verdicts, defects and costs
 //! ([`results`]), when each documentation tree is verified again ([`schedule`]), who is signed in
-//! to the dashboard ([`sessions`]), and which runs elsewhere may send their report files back
-//! ([`uploads`]).
+//! to the dashboard ([`sessions`]) and who may ([`users`]), and which runs elsewhere may send their
+//! report files back ([`uploads`]).
 //!
 //! Everything here is synchronous and short: the service calls it from blocking tasks. A job's run is
 //! recorded in the same transaction that finishes the job, so a restart at any point neither loses
@@ -14,6 +14,7 @@ pub mod results;
 pub mod schedule;
 pub mod sessions;
 pub mod uploads;
+pub mod users;
 
 pub use db::{Db, DbUrl};
 pub use queue::{Job, JobState, NewJob, Queue};
@@ -21,6 +22,7 @@ pub use results::{Results, RunRecord};
 pub use schedule::{Schedule, Schedules};
 pub use sessions::{Session, Sessions};
 pub use uploads::UploadTokens;
+pub use users::{UserRow, UserRows};
 
 /// What can go wrong with the platform's storage.
 #[derive(Debug, thiserror::Error)]

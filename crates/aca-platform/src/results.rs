@@ -125,7 +125,9 @@ impl Results {
                     "SELECT count(*), CAST(COALESCE(SUM(duration_ms), 0) AS BIGINT), \
                      CAST(COALESCE(SUM(prompt_tokens), 0) AS BIGINT), \
                      CAST(COALESCE(SUM(completion_tokens), 0) AS BIGINT), \
-                     CAST(COALESCE(SUM(cost_usd), 0) AS DOUBLE PRECISION) FROM runs",
+                     CAST(COALESCE(SUM(cost_usd), 0) AS DOUBLE PRECISION), \
+                     CAST(COALESCE(SUM(images), 0) AS BIGINT), \
+                     CAST(COALESCE(SUM(image_tokens), 0) AS BIGINT) FROM runs",
                     &[],
                 )?
                 .ok_or_else(|| PlatformError::Database("no totals".into()))?;
@@ -136,6 +138,8 @@ impl Results {
                 prompt_tokens: sums.int(2),
                 completion_tokens: sums.int(3),
                 cost_usd: sums.real(4).unwrap_or(0.0),
+                images: sums.int(5),
+                image_tokens: sums.int(6),
             })
         })
     }
@@ -295,7 +299,7 @@ impl Results {
 const RUN_COLUMNS: &str = "SELECT r.id, r.job_id, r.attempt, r.tree, r.page, r.title, r.product, r.verdict, \
      r.summary, r.started_ms, r.duration_ms, \
      (SELECT count(*) FROM defects d WHERE d.run_id = r.id), \
-     r.prompt_tokens, r.completion_tokens, r.cost_usd FROM runs r";
+     r.prompt_tokens, r.completion_tokens, r.cost_usd, r.images, r.image_tokens FROM runs r";
 
 fn run_row(r: &crate::db::Row) -> RunRow {
     RunRow {
@@ -314,6 +318,8 @@ fn run_row(r: &crate::db::Row) -> RunRow {
         prompt_tokens: r.int(12),
         completion_tokens: r.int(13),
         cost_usd: r.real(14),
+        images: r.int(15),
+        image_tokens: r.int(16),
     }
 }
 
@@ -327,8 +333,9 @@ pub(crate) fn insert(sql: &mut dyn Sql, run: &RunRecord) -> Result<(), PlatformE
     sql.execute(
         "INSERT INTO runs (id, job_id, attempt, tree, page, page_digest, title, product, verdict, summary, \
          failure, console, profile, policy, started_ms, duration_ms, model_calls, prompt_tokens, \
-         completion_tokens, cost_usd, report_dir, report) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+         completion_tokens, cost_usd, report_dir, report, images, image_tokens) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+         $23, $24)",
         &[
             run.id.as_str().into(),
             run.job_id.clone().into(),
@@ -352,6 +359,8 @@ pub(crate) fn insert(sql: &mut dyn Sql, run: &RunRecord) -> Result<(), PlatformE
             report.usage.cost_usd.into(),
             run.report_dir.clone().into(),
             json.into(),
+            i64::from(report.usage.images).into(),
+            (report.usage.image_tokens as i64).into(),
         ],
     )?;
     for (ordinal, step) in report.steps.iter().enumerate() {

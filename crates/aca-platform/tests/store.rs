@@ -30,7 +30,8 @@ fn report(page: &str, verdict: &str, defects: &[(&str, &str, &str)]) -> Report {
         ],
         "defects": defects,
         "screenshots": [{"turn": 1, "step": "2", "path": "shots/turn-01.png"}],
-        "usage": {"calls": 4, "prompt_tokens": 1200, "completion_tokens": 80, "cost_usd": 0.01},
+        "usage": {"calls": 4, "prompt_tokens": 1200, "completion_tokens": 80, "cost_usd": 0.01,
+                  "images": 2, "image_tokens": 700},
         "started_at": "2026-12-06T08:23:24Z", "duration_ms": 5000
     }))
     .unwrap()
@@ -168,6 +169,7 @@ fn exercise(url: &DbUrl) {
         ]
     );
     assert_eq!(totals.prompt_tokens, 4 * 1200);
+    assert_eq!((totals.images, totals.image_tokens), (4 * 2, 4 * 700));
     assert!((totals.cost_usd - 0.04).abs() < 1e-9);
     let history = results.page_history("a.md").unwrap();
     assert_eq!(
@@ -180,7 +182,8 @@ fn exercise(url: &DbUrl) {
     assert_eq!(history[1].defects, 1);
     let report_back = results.report(&history[1].id).unwrap();
     assert_eq!(report_back.defects[0].observed, "Confirm");
-    assert_eq!(results.runs(Some("ecs"), 10).unwrap().len(), 1);
+    let ecs = results.runs(Some("ecs"), 10).unwrap();
+    assert_eq!((ecs.len(), ecs[0].image_tokens), (1, 700));
 
     let latest = results.latest(None).unwrap();
     assert_eq!(
@@ -252,6 +255,22 @@ fn exercise(url: &DbUrl) {
     assert_eq!(sessions.find(&id, T0 + 1).unwrap().unwrap().user, "dana");
     assert_eq!(sessions.find(&id, T0 + 60_000).unwrap(), None);
     assert!(sessions.close(&id).unwrap());
+
+    // Users: one set for every server on the database; a name is taken once, the first keeps it.
+    let users = aca_platform::UserRows::new(db.clone());
+    let dana = aca_platform::UserRow {
+        name: "dana".into(),
+        token_sha256: [7; 32],
+        accounts: vec!["1001".into(), "2002".into()],
+    };
+    assert!(users.insert(&dana, T0).unwrap());
+    let impostor = aca_platform::UserRow {
+        token_sha256: [9; 32],
+        accounts: vec![],
+        ..dana.clone()
+    };
+    assert!(!users.insert(&impostor, T0 + 1).unwrap(), "a second dana is refused");
+    assert_eq!(users.all().unwrap(), [dana]);
 }
 
 #[test]

@@ -37,14 +37,15 @@ impl FromRequestParts<Arc<Companion>> for Caller {
                 "no token: send Authorization: Bearer <your token>",
             ));
         }
-        let users = companion.users.read().unwrap_or_else(|e| e.into_inner());
-        users.authenticate(token).ok_or_else(|| {
-            refuse(
-                StatusCode::UNAUTHORIZED,
-                "InvalidToken",
-                "the token is not known to this server",
-            )
-        })
+        crate::users::authenticate(&companion.users, token)
+            .await
+            .ok_or_else(|| {
+                refuse(
+                    StatusCode::UNAUTHORIZED,
+                    "InvalidToken",
+                    "the token is not known to this server",
+                )
+            })
     }
 }
 
@@ -96,7 +97,13 @@ pub async fn create_user(State(companion): State<Arc<Companion>>, _: Admin, Json
             format!("this server holds no credentials for account {unknown}"),
         );
     }
-    match companion.create_user(&body.name, body.accounts.clone()) {
+    let made = {
+        let (companion, name, accounts) = (companion.clone(), body.name.clone(), body.accounts.clone());
+        tokio::task::spawn_blocking(move || companion.create_user(&name, accounts))
+            .await
+            .unwrap_or_else(|e| Err(crate::users::UserError::Store(e.to_string())))
+    };
+    match made {
         Ok(token) => (
             StatusCode::CREATED,
             Json(json!({ "name": body.name, "accounts": body.accounts, "token": token })),
@@ -111,6 +118,15 @@ pub async fn create_user(State(companion): State<Arc<Companion>>, _: Admin, Json
 
 /// `GET /admin/users`: every user and their accounts (no tokens).
 pub async fn list_users(State(companion): State<Arc<Companion>>, _: Admin) -> Response {
-    let users = companion.users.read().unwrap_or_else(|e| e.into_inner()).list();
-    Json(users).into_response()
+    let users = companion.users.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        let mut users = users.write().unwrap_or_else(|e| e.into_inner());
+        users.refresh().map(|()| users.list())
+    })
+    .await
+    .unwrap_or_else(|e| Err(crate::users::UserError::Store(e.to_string())));
+    match read {
+        Ok(users) => Json(users).into_response(),
+        Err(e) => refuse(StatusCode::SERVICE_UNAVAILABLE, "UsersUnavailable", e.to_string()),
+    }
 }

@@ -36,7 +36,7 @@ use tokio::sync::Mutex;
 
 pub use auth::{Caller, bearer_token};
 pub use error::refuse;
-pub use users::{User, Users};
+pub use users::{User, UserStore, Users, UsersFile};
 
 /// What the server knows of one account: where its console and APIs are, and its AccessKey.
 #[derive(Debug, Clone)]

@@ -58,14 +58,33 @@ fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
     bool::from(a.ct_eq(b))
 }
 
+/// Where users are kept so that they outlive the process: a SQLite file ([`UsersFile`]), or a
+/// database several servers share, so that a user made on one is known to all of them.
+pub trait UserStore: Send + Sync {
+    /// Every user kept, with their token's digest.
+    fn load(&self) -> Result<Vec<(User, [u8; 32])>, UserError>;
+    /// Keeps a new user; `Ok(false)` when one of that name is kept already (made, perhaps, by
+    /// another server).
+    fn insert(&self, user: &User, token_sha256: &[u8; 32]) -> Result<bool, UserError>;
+}
+
 /// The registry of users and the admin token.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Users {
     admin: Option<[u8; 32]>,
     /// By name: the token's digest and the user.
     users: BTreeMap<String, ([u8; 32], User)>,
-    /// Where every change is written, when the users outlive the process.
-    file: Option<std::sync::Mutex<Connection>>,
+    /// Where every new user is written, when the users outlive the process.
+    store: Option<Box<dyn UserStore>>,
+}
+
+impl std::fmt::Debug for Users {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Users")
+            .field("users", &self.users.keys().collect::<Vec<_>>())
+            .field("kept", &self.store.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why a user cannot be created.
@@ -73,17 +92,9 @@ pub struct Users {
 pub enum UserError {
     BadName(String),
     Exists(String),
-    /// The users' file could not be read or written.
+    /// The users' store could not be read or written.
     Store(String),
 }
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS companion_users (
-    name TEXT PRIMARY KEY,
-    token_sha256 BLOB NOT NULL,
-    accounts TEXT NOT NULL
-);
-";
 
 impl std::fmt::Display for UserError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -93,7 +104,7 @@ impl std::fmt::Display for UserError {
                 "\"{name}\" is not a user name: use 1 to 64 letters, digits, '.', '-' or '_'"
             ),
             UserError::Exists(name) => write!(f, "a user named \"{name}\" exists already"),
-            UserError::Store(why) => write!(f, "the users' file: {why}"),
+            UserError::Store(why) => write!(f, "the users' store: {why}"),
         }
     }
 }
@@ -106,55 +117,37 @@ impl Users {
         Self {
             admin: admin_token.filter(|t| !t.is_empty()).map(digest),
             users: BTreeMap::new(),
-            file: None,
+            store: None,
         }
     }
 
-    /// The users kept in the SQLite file at `path` (created when missing, readable by its owner
-    /// only; it may be the emulator's own database file, beside whose tables the users live).
-    pub fn open(path: &Path, admin_token: Option<&str>) -> Result<Self, UserError> {
-        let failed = |e: &dyn std::fmt::Display| UserError::Store(format!("{}: {e}", path.display()));
-        aca_openapi::private_file::prepare(path).map_err(|e| failed(&e))?;
-        let file = Connection::open(path).map_err(|e| failed(&e))?;
-        file.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| failed(&e))?;
-        file.execute_batch(SCHEMA).map_err(|e| failed(&e))?;
+    /// The users kept in `store`, read now and again whenever a token is not known.
+    pub fn kept_in(store: Box<dyn UserStore>, admin_token: Option<&str>) -> Result<Self, UserError> {
         let mut users = Self::new(admin_token);
-        {
-            let mut rows = file
-                .prepare("SELECT name, token_sha256, accounts FROM companion_users")
-                .map_err(|e| failed(&e))?;
-            let read = rows
-                .query_map([], |row| {
-                    Ok((row.get::<_, String>(0)?, row.get::<_, Vec<u8>>(1)?, row.get::<_, String>(2)?))
-                })
-                .map_err(|e| failed(&e))?;
-            for row in read {
-                let (name, token, accounts) = row.map_err(|e| failed(&e))?;
-                let token: [u8; 32] = token
-                    .try_into()
-                    .map_err(|_| failed(&format!("user {name}'s token digest is not 32 bytes")))?;
-                let accounts: Vec<String> = serde_json::from_str(&accounts).map_err(|e| failed(&e))?;
-                users.users.insert(name.clone(), (token, User { name, accounts }));
-            }
-        }
-        users.file = Some(std::sync::Mutex::new(file));
+        users.store = Some(store);
+        users.refresh()?;
         Ok(users)
     }
 
-    /// Writes `name`'s row, when the users are kept in a file.
-    fn keep(&self, name: &str) -> Result<(), UserError> {
-        let (Some(file), Some((token, user))) = (&self.file, self.users.get(name)) else {
-            return Ok(());
-        };
-        let accounts = serde_json::to_string(&user.accounts).map_err(|e| UserError::Store(e.to_string()))?;
-        let file = file.lock().unwrap_or_else(|e| e.into_inner());
-        file.execute(
-            "INSERT INTO companion_users (name, token_sha256, accounts) VALUES (?1, ?2, ?3)
-             ON CONFLICT(name) DO UPDATE SET token_sha256 = excluded.token_sha256, accounts = excluded.accounts",
-            params![name, token.as_slice(), accounts],
-        )
-        .map(|_| ())
-        .map_err(|e| UserError::Store(e.to_string()))
+    /// The users kept in the SQLite file at `path` (see [`UsersFile::open`]).
+    pub fn open(path: &Path, admin_token: Option<&str>) -> Result<Self, UserError> {
+        Self::kept_in(Box::new(UsersFile::open(path)?), admin_token)
+    }
+
+    /// Reads the store again, so that users another server made are known here too.
+    pub fn refresh(&mut self) -> Result<(), UserError> {
+        let Some(store) = &self.store else { return Ok(()) };
+        self.users = store
+            .load()?
+            .into_iter()
+            .map(|(user, token)| (user.name.clone(), (token, user)))
+            .collect();
+        Ok(())
+    }
+
+    /// Whether the users outlive the process (and may be made by other servers).
+    pub fn is_kept(&self) -> bool {
+        self.store.is_some()
     }
 
     /// Adds a user who may run in `accounts`; the answer is their token, shown this once.
@@ -175,26 +168,14 @@ impl Users {
             name: name.to_owned(),
             accounts,
         };
-        self.users.insert(name.to_owned(), (digest(&token), user));
-        if let Err(e) = self.keep(name) {
-            self.users.remove(name);
-            return Err(e);
+        let token_sha256 = digest(&token);
+        if let Some(store) = &self.store
+            && !store.insert(&user, &token_sha256)?
+        {
+            return Err(UserError::Exists(name.to_owned()));
         }
+        self.users.insert(name.to_owned(), (token_sha256, user));
         Ok(token)
-    }
-
-    /// Adds `account_id` to a user's accounts; `Ok(false)` when there is no such user.
-    pub fn assign(&mut self, name: &str, account_id: &str) -> Result<bool, UserError> {
-        match self.users.get_mut(name) {
-            Some((_, user)) => {
-                if !user.accounts.iter().any(|a| a == account_id) {
-                    user.accounts.push(account_id.to_owned());
-                }
-                self.keep(name)?;
-                Ok(true)
-            }
-            None => Ok(false),
-        }
     }
 
     /// Whether an admin token was given: without one, nothing needs the admin.
@@ -206,8 +187,8 @@ impl Users {
         self.users.values().map(|(_, u)| u.clone()).collect()
     }
 
-    /// Who `token` belongs to. Every stored digest is compared, so the time taken does not say
-    /// which one came close.
+    /// Who `token` belongs to, among the users read so far. Every stored digest is compared, so
+    /// the time taken does not say which one came close.
     pub fn authenticate(&self, token: &str) -> Option<Caller> {
         let given = digest(token);
         let admin = self.admin.as_ref().is_some_and(|a| same(a, &given));
@@ -222,6 +203,103 @@ impl Users {
             (false, Some(user)) => Some(Caller::User(user)),
             (false, None) => None,
         }
+    }
+}
+
+/// Who `token` belongs to. A token not known yet sends the registry back to its store (off the
+/// async threads, since a shared database answers synchronously), for a user another server made.
+pub async fn authenticate(users: &crate::SharedUsers, token: &str) -> Option<Caller> {
+    let known = {
+        let users = users.read().unwrap_or_else(|e| e.into_inner());
+        match users.authenticate(token) {
+            Some(caller) => return Some(caller),
+            None => users.is_kept(),
+        }
+    };
+    if !known {
+        return None;
+    }
+    let (users, token) = (users.clone(), token.to_owned());
+    tokio::task::spawn_blocking(move || {
+        let mut users = users.write().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = users.refresh() {
+            tracing::warn!("cannot read the users again: {e}");
+        }
+        users.authenticate(&token)
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Users kept in a SQLite file, readable by its owner only; the token itself is never written,
+/// only its digest.
+pub struct UsersFile {
+    path: std::path::PathBuf,
+    file: std::sync::Mutex<Connection>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS companion_users (
+    name TEXT PRIMARY KEY,
+    token_sha256 BLOB NOT NULL,
+    accounts TEXT NOT NULL
+);
+";
+
+impl UsersFile {
+    /// Opens (or creates) the file at `path`; it may be the emulator's own database file, beside
+    /// whose tables the users live.
+    pub fn open(path: &Path) -> Result<Self, UserError> {
+        let failed = |e: &dyn std::fmt::Display| UserError::Store(format!("{}: {e}", path.display()));
+        aca_openapi::private_file::prepare(path).map_err(|e| failed(&e))?;
+        let file = Connection::open(path).map_err(|e| failed(&e))?;
+        file.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| failed(&e))?;
+        file.execute_batch(SCHEMA).map_err(|e| failed(&e))?;
+        Ok(Self {
+            path: path.to_owned(),
+            file: std::sync::Mutex::new(file),
+        })
+    }
+
+    fn failed(&self, e: &dyn std::fmt::Display) -> UserError {
+        UserError::Store(format!("{}: {e}", self.path.display()))
+    }
+}
+
+impl UserStore for UsersFile {
+    fn load(&self) -> Result<Vec<(User, [u8; 32])>, UserError> {
+        let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let mut rows = file
+            .prepare("SELECT name, token_sha256, accounts FROM companion_users")
+            .map_err(|e| self.failed(&e))?;
+        let read = rows
+            .query_map([], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, Vec<u8>>(1)?, row.get::<_, String>(2)?))
+            })
+            .map_err(|e| self.failed(&e))?;
+        let mut users = Vec::new();
+        for row in read {
+            let (name, token, accounts) = row.map_err(|e| self.failed(&e))?;
+            let token: [u8; 32] = token
+                .try_into()
+                .map_err(|_| self.failed(&format!("user {name}'s token digest is not 32 bytes")))?;
+            let accounts: Vec<String> = serde_json::from_str(&accounts).map_err(|e| self.failed(&e))?;
+            users.push((User { name, accounts }, token));
+        }
+        Ok(users)
+    }
+
+    fn insert(&self, user: &User, token_sha256: &[u8; 32]) -> Result<bool, UserError> {
+        let accounts = serde_json::to_string(&user.accounts).map_err(|e| self.failed(&e))?;
+        let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.execute(
+            "INSERT INTO companion_users (name, token_sha256, accounts) VALUES (?1, ?2, ?3)
+             ON CONFLICT(name) DO NOTHING",
+            params![user.name, token_sha256.as_slice(), accounts],
+        )
+        .map(|changed| changed == 1)
+        .map_err(|e| self.failed(&e))
     }
 }
 
@@ -244,10 +322,26 @@ mod tests {
         assert!(!Caller::User(user).may_use("2002"));
         assert_eq!(users.authenticate("aca_u_0000"), None);
         assert_eq!(users.authenticate(""), None);
-        assert_eq!(users.assign("bob", "2002"), Ok(true));
-        assert!(users.authenticate(&bob).unwrap().may_use("2002"));
+        assert!(!users.authenticate(&bob).unwrap().may_use("2002"));
         assert_eq!(users.create("alice", vec![]), Err(UserError::Exists("alice".into())));
         assert!(matches!(users.create("a b", vec![]), Err(UserError::BadName(_))));
+    }
+
+    #[tokio::test]
+    async fn a_user_another_registry_made_in_the_same_store_is_known_at_once_and_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("users.db");
+        let here: crate::SharedUsers = std::sync::Arc::new(std::sync::RwLock::new(Users::open(&path, None).unwrap()));
+        let mut there = Users::open(&path, None).unwrap();
+        let token = there.create("carol", vec!["1001".into()]).unwrap();
+        let Some(Caller::User(carol)) = authenticate(&here, &token).await else {
+            panic!("a token made by the other registry is not known here");
+        };
+        assert_eq!(carol.accounts, ["1001"]);
+        assert_eq!(authenticate(&here, "aca_u_0").await, None);
+        let mut late = Users::open(&path, None).unwrap();
+        there.create("dave", vec![]).unwrap();
+        assert_eq!(late.create("dave", vec![]), Err(UserError::Exists("dave".into())));
     }
 
     #[test]
@@ -264,9 +358,7 @@ mod tests {
         let path = dir.path().join("users.db");
         let alice = {
             let mut users = Users::open(&path, Some("admin-secret")).unwrap();
-            let alice = users.create("alice", vec!["1001".into()]).unwrap();
-            assert_eq!(users.assign("alice", "2002"), Ok(true));
-            alice
+            users.create("alice", vec!["1001".into(), "2002".into()]).unwrap()
         };
         let users = Users::open(&path, Some("admin-secret")).unwrap();
         let Some(Caller::User(user)) = users.authenticate(&alice) else {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aca_platform::{Db, DbUrl, Queue, now_ms};
+use aca_platform::{Db, DbUrl, Queue, UserRows, now_ms};
 use aca_service::Users;
 use aca_service::accounts::FileAccounts;
 use anyhow::{Context, anyhow, bail};
@@ -17,6 +17,7 @@ use clap::{Args, Subcommand};
 use super::run_options::RunOptions;
 use crate::commands::console::{UsersCommand, create_user};
 use crate::platform::api::Platform;
+use crate::platform::auth::DatabaseUsers;
 use crate::platform::uploads::Uploads;
 use crate::platform::workers::{Sandbox, Until, Workers};
 use crate::platform::{self, blocking};
@@ -61,8 +62,8 @@ use crate::verify::target::ConsoleTarget;
 ///   # endpoint_override = "http://127.0.0.1:8080"   # every API at one address
 ///   # browser_profile = "profiles/docs-qa"   # logged on once; lets --run-accounts run pages in it
 ///
-/// Users (names, token digests, their accounts) are kept in --users, so a restart keeps them; the
-/// admin makes them with `aca server users create`, with or without --accounts. A user signs in to
+/// Users (names, token digests, their accounts) are kept in --db, so a restart keeps them and every
+/// server on one database knows them all; the admin makes them with `aca server users create`, with or without --accounts. A user signs in to
 /// the dashboard with their token and gets a cookie its scripts cannot read; the admin token cannot
 /// sign in there, so it never reaches a browser.
 /// Resources a page needs are not provisioned in these accounts: prepare them beforehand.
@@ -101,9 +102,6 @@ struct ServeArgs {
     /// platform API (jobs, results, schedules, metrics) is served.
     #[arg(long)]
     accounts: Option<PathBuf>,
-    /// The SQLite file the users are kept in (created readable by its owner only).
-    #[arg(long, default_value = "out/server/users.db")]
-    users: PathBuf,
     /// Token for the admin API (making users, queueing and cancelling jobs, schedules); without it
     /// nothing but re-runs and marking defects as known can be asked. It never signs in to the
     /// dashboard: users do, with their own tokens.
@@ -198,10 +196,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let (queue, prefix) = (queue.clone(), format!("{name}/"));
         blocking(move || queue.recover(Some(&prefix), now_ms())).await?
     };
-    if let Some(folder) = args.users.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
-    }
-    let users = Users::open(&args.users, args.admin_token.as_deref()).map_err(|e| anyhow!(e))?;
+    let users = {
+        let (rows, admin_token) = (UserRows::new(queue.db().clone()), args.admin_token.clone());
+        tokio::task::spawn_blocking(move || Users::kept_in(Box::new(DatabaseUsers(rows)), admin_token.as_deref()))
+            .await?
+            .map_err(|e| anyhow!(e))
+            .context("reading the users from the results database")?
+    };
     let known = users.list().len();
     let judges = match &args.run.judges {
         Some(path) => Some(aca_service::judges::load(path).map_err(|e| anyhow!(e))?),
@@ -310,7 +311,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         println!("  resumed:   {taken_back} job(s) {name} held when it stopped are queued again");
     }
     println!("  companion: {companion_line}");
-    println!("  users:     {known} kept in {}", args.users.display());
+    println!("  users:     {known} kept in the results database");
     println!("  dashboard: {}", dashboard_line.replace("{url}", &url));
     println!(
         "  judges:    {}",

@@ -11,7 +11,8 @@
 use std::sync::Arc;
 
 use aca_platform::{PlatformError, now_ms};
-use aca_service::{Caller, bearer_token, refuse};
+use aca_service::users::UserError;
+use aca_service::{Caller, User, UserStore, bearer_token, refuse};
 use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -47,12 +48,39 @@ impl Signed {
     }
 }
 
-fn authenticate(platform: &Platform, token: &str) -> Option<Caller> {
-    platform
-        .users
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .authenticate(token)
+/// The users every server on the results database knows, as the companion API's registry keeps
+/// them: a user made on one server signs in on all.
+pub struct DatabaseUsers(pub aca_platform::UserRows);
+
+impl UserStore for DatabaseUsers {
+    fn load(&self) -> Result<Vec<(User, [u8; 32])>, UserError> {
+        let rows = self.0.all().map_err(|e| UserError::Store(e.to_string()))?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let user = User {
+                    name: row.name,
+                    accounts: row.accounts,
+                };
+                (user, row.token_sha256)
+            })
+            .collect())
+    }
+
+    fn insert(&self, user: &User, token_sha256: &[u8; 32]) -> Result<bool, UserError> {
+        let row = aca_platform::UserRow {
+            name: user.name.clone(),
+            token_sha256: *token_sha256,
+            accounts: user.accounts.clone(),
+        };
+        self.0
+            .insert(&row, now_ms())
+            .map_err(|e| UserError::Store(e.to_string()))
+    }
+}
+
+async fn authenticate(platform: &Platform, token: &str) -> Option<Caller> {
+    aca_service::users::authenticate(&platform.users, token).await
 }
 
 /// The signed-in user a session cookie names, if it is still open.
@@ -70,7 +98,7 @@ impl FromRequestParts<Arc<Platform>> for Signed {
 
     async fn from_request_parts(parts: &mut Parts, platform: &Arc<Platform>) -> Result<Self, Self::Rejection> {
         if let Some(token) = bearer_token(&parts.headers) {
-            return match authenticate(platform, token) {
+            return match authenticate(platform, token).await {
                 Some(Caller::Admin) => Ok(Signed::Admin),
                 Some(Caller::User(user)) => Ok(Signed::User(user.name)),
                 None => Err(refuse(
@@ -169,7 +197,7 @@ pub async fn sign_in(
     jar: CookieJar,
     Json(request): Json<SignIn>,
 ) -> Response {
-    let user = match authenticate(&platform, request.token.trim()) {
+    let user = match authenticate(&platform, request.token.trim()).await {
         Some(Caller::User(user)) => user.name,
         Some(Caller::Admin) => {
             return refuse(
