@@ -503,17 +503,31 @@ fn a_server_killed_mid_run_resumes_and_counts_no_run_twice() {
 
 #[test]
 fn a_browser_that_fails_to_start_is_an_environment_failure_tried_again() {
+    // Exits at once, the first time it is started.
+    a_broken_browser_is_an_environment_failure_tried_again("echo 'crashed' >&2; exit 133");
+}
+
+#[test]
+fn a_browser_that_crashes_mid_run_is_an_environment_failure_tried_again() {
+    // Starts, and is killed a few seconds into the run (the page takes longer than that).
+    a_broken_browser_is_an_environment_failure_tried_again(
+        "/usr/bin/chromium \"$@\" & browser=$!; (sleep 3; kill -9 $browser) & wait $browser; exit 137",
+    );
+}
+
+/// A job whose browser breaks (as `first_start`, a shell command, does) the first time it starts
+/// and is Chromium after that: its first run is the environment's failure, and the second passes.
+fn a_broken_browser_is_an_environment_failure_tried_again(first_start: &str) {
     let dir = tempfile::tempdir().unwrap();
     let docs = docs(dir.path(), &["vpc/create-vpc"]);
     let db = format!("sqlite:{}", dir.path().join("results.db").display());
-    // A browser that crashes the first time it is started, and is Chromium after that.
-    let crashed_once = dir.path().join("crashed-once");
+    let broke_once = dir.path().join("broke-once");
     let chromium = dir.path().join("chromium");
     std::fs::write(
         &chromium,
         format!(
-            "#!/bin/sh\nif [ ! -e '{0}' ]; then touch '{0}'; echo 'crashed' >&2; exit 133; fi\nexec /usr/bin/chromium \"$@\"\n",
-            crashed_once.display()
+            "#!/bin/sh\nif [ ! -e '{0}' ]; then touch '{0}'; {first_start}; fi\nexec /usr/bin/chromium \"$@\"\n",
+            broke_once.display()
         ),
     )
     .unwrap();

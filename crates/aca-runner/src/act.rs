@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::error::RunnerError;
 use crate::frames::{self, Route};
 use crate::input;
-use crate::session::{Session, crashed_outcome};
+use crate::session::Session;
 
 /// How long to wait after a page-side call for the page to start navigating, when it does.
 const NAVIGATION_GRACE: Duration = Duration::from_millis(120);
@@ -26,7 +26,7 @@ impl Session {
     /// disabled button, a crashed tab, a page that never settles are outcomes).
     pub async fn act(&mut self, request: ActRequest) -> ActionOutcome {
         if self.watch.crashed() {
-            return crashed_outcome();
+            return self.crashed_outcome();
         }
         let started = Instant::now();
         // A wait also reports a navigation that happened since the agent last looked (a console that
@@ -57,7 +57,7 @@ impl Session {
                             waiting_for: format!("the page side to finish {}", request.action.call_syntax()),
                         },
                     },
-                    () = self.watch.crashed_signal() => return crashed_outcome(),
+                    () = self.watch.crashed_signal() => return self.crashed_outcome(),
                 }
             }
         };
@@ -206,7 +206,7 @@ impl Session {
         timeout: Duration,
     ) -> ActionOutcome {
         if self.watch.crashed() {
-            return crashed_outcome();
+            return self.crashed_outcome();
         }
         let context_gone = matches!(&outcome, ActionOutcome::Failed { message } if message.starts_with(NAVIGATED_MARK));
         if !context_gone && !outcome.succeeded() && !matches!(outcome, ActionOutcome::Timeout { .. }) {
@@ -218,7 +218,7 @@ impl Session {
             .max(Duration::from_millis(500));
         let settled = self.wait_settled(left).await;
         if self.watch.crashed() {
-            return crashed_outcome();
+            return self.crashed_outcome();
         }
         if self.watch.navigations() != navigations {
             self.last = None;

@@ -17,6 +17,8 @@ use crate::process;
 pub struct Runner {
     browser: Option<Browser>,
     handler: tokio::task::JoinHandle<()>,
+    /// Turns true once the browser's connection is gone.
+    gone: tokio::sync::watch::Receiver<bool>,
     root_pid: Option<u32>,
     pub(crate) page_side: PageSide,
     pub(crate) config: RunnerConfig,
@@ -82,16 +84,24 @@ impl Runner {
             .await
             .map_err(|e| launch_error(e.to_string()))?;
         let root_pid = browser.get_mut_child().and_then(|child| child.as_mut_inner().id());
+        let (gone_tx, gone) = tokio::sync::watch::channel(false);
+        // The handler is polled to its end even after the connection broke, so that the commands
+        // in flight are answered (by their timeout); the sessions learn at once that it broke.
         let handler = tokio::spawn(async move {
             while let Some(event) = events.next().await {
                 if let Err(error) = event {
                     tracing::debug!(%error, "CDP handler");
+                    if matches!(error, chromiumoxide::error::CdpError::Ws(_)) {
+                        gone_tx.send_replace(true);
+                    }
                 }
             }
+            gone_tx.send_replace(true);
         });
         Ok(Self {
             browser: Some(browser),
             handler,
+            gone,
             root_pid,
             page_side,
             config,
@@ -103,6 +113,11 @@ impl Runner {
         self.browser
             .as_ref()
             .ok_or_else(|| RunnerError::protocol("using the browser", "the browser was closed"))
+    }
+
+    /// Turns true once the browser's connection is gone (it crashed, or was killed).
+    pub(crate) fn gone(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.gone.clone()
     }
 
     /// The browser's process and all its descendants (renderers, GPU and utility processes), root first.

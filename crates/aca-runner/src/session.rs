@@ -69,6 +69,7 @@ impl Session {
             .await
             .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
         watch.follow_browser_crashes(crashes, page.target_id().clone());
+        watch.follow_browser_exit(runner.gone());
         // Inspector.targetCrashed is only sent with the Inspector domain on.
         page.execute(chromiumoxide::cdp::browser_protocol::inspector::EnableParams::default())
             .await
@@ -283,6 +284,7 @@ impl Session {
 
     /// Closes the tab.
     pub async fn close(self) -> Result<(), RunnerError> {
+        self.check_alive("closing the tab")?;
         self.page
             .close()
             .await
@@ -295,9 +297,16 @@ impl Session {
 
     pub(crate) fn check_alive(&self, during: &str) -> Result<(), RunnerError> {
         if self.watch.crashed() {
-            Err(RunnerError::protocol(during, CRASHED))
+            Err(RunnerError::protocol(during, self.watch.crash_reason()))
         } else {
             Ok(())
+        }
+    }
+
+    /// The outcome of an action on a tab that can no longer be used.
+    pub(crate) fn crashed_outcome(&self) -> ActionOutcome {
+        ActionOutcome::Failed {
+            message: self.watch.crash_reason().to_owned(),
         }
     }
 
@@ -334,23 +343,30 @@ impl Session {
         args: &[Value],
     ) -> Result<Value, RunnerError> {
         let during = format!("calling {method} on the page side");
-        let result = inject::call_page_side(channel, frame, method, args).await;
-        let result = match result {
-            Err(EvalFailure::Exception(message)) if message.contains(MISSING) => {
-                inject::ensure_loaded(channel, frame, &self.page_side)
-                    .await
-                    .map_err(|e| self.eval_error(&during, e))?;
-                inject::call_page_side(channel, frame, method, args).await
-            }
-            other => other,
+        self.check_alive(&during)?;
+        let called = async {
+            let result = inject::call_page_side(channel, frame, method, args).await;
+            let result = match result {
+                Err(EvalFailure::Exception(message)) if message.contains(MISSING) => {
+                    inject::ensure_loaded(channel, frame, &self.page_side)
+                        .await
+                        .map_err(|e| self.eval_error(&during, e))?;
+                    inject::call_page_side(channel, frame, method, args).await
+                }
+                other => other,
+            };
+            result.map_err(|e| self.eval_error(&during, e))
         };
-        result.map_err(|e| self.eval_error(&during, e))
+        tokio::select! {
+            result = called => result,
+            () = self.watch.crashed_signal() => Err(RunnerError::protocol(&during, self.watch.crash_reason())),
+        }
     }
 
     pub(crate) fn eval_error(&self, during: impl Into<String>, failure: EvalFailure) -> RunnerError {
         let during = during.into();
         if self.watch.crashed() {
-            return RunnerError::protocol(during, CRASHED);
+            return RunnerError::protocol(during, self.watch.crash_reason());
         }
         match failure {
             EvalFailure::Exception(message) => RunnerError::PageSide { call: during, message },
@@ -360,14 +376,6 @@ impl Session {
             },
             EvalFailure::Protocol(message) => RunnerError::Protocol { during, message },
         }
-    }
-}
-
-pub(crate) const CRASHED: &str = "the tab crashed (its renderer process is gone); open the page again";
-
-pub(crate) fn crashed_outcome() -> ActionOutcome {
-    ActionOutcome::Failed {
-        message: CRASHED.to_owned(),
     }
 }
 

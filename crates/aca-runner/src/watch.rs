@@ -18,11 +18,16 @@ use futures::{Stream, StreamExt as _};
 use parking_lot::Mutex;
 use tokio::sync::mpsc;
 
+pub(crate) const TAB_CRASHED: &str = "the tab crashed (its renderer process is gone); open the page again";
+pub(crate) const BROWSER_GONE: &str =
+    "Chromium is gone (its process exited or its connection closed): the browser crashed or was killed";
+
 /// The shared state the event tasks update.
 #[derive(Debug)]
 pub(crate) struct Watch {
     state: Mutex<State>,
-    /// Woken when the tab crashes, so that a pending call gives up at once.
+    /// Woken when the tab crashes (or the whole browser goes), so that a pending call gives up at
+    /// once.
     crash: tokio::sync::Notify,
 }
 
@@ -37,7 +42,8 @@ struct State {
     /// Main-frame navigations requested or started; an action compares it before and after.
     navigations: u64,
     main_loading: bool,
-    crashed: bool,
+    /// Why the tab can no longer be used, once it cannot.
+    crashed: Option<&'static str>,
     /// The address the top frame failed to load, while it shows the browser's error page.
     unreachable: Option<String>,
     /// Cross-origin frames attached but not yet injected.
@@ -53,7 +59,7 @@ impl State {
             last_network: Instant::now(),
             navigations: 0,
             main_loading: false,
-            crashed: false,
+            crashed: None,
             unreachable: None,
             frames_pending: 0,
         }
@@ -154,7 +160,7 @@ impl Watch {
             }
         });
         spawn_each(&watch, page.event_listener::<EventTargetCrashed>().await?, |w, _| {
-            w.mark_crashed()
+            w.mark_crashed(TAB_CRASHED)
         });
         let (frames_tx, frames_rx) = mpsc::unbounded_channel();
         let attached_tx = frames_tx.clone();
@@ -203,12 +209,30 @@ impl Watch {
     }
 
     pub(crate) fn crashed(&self) -> bool {
-        self.state.lock().crashed
+        self.state.lock().crashed.is_some()
     }
 
-    fn mark_crashed(&self) {
-        self.state.lock().crashed = true;
+    /// Why the tab can no longer be used (its renderer crashed, or the browser is gone).
+    pub(crate) fn crash_reason(&self) -> &'static str {
+        self.state.lock().crashed.unwrap_or(TAB_CRASHED)
+    }
+
+    fn mark_crashed(&self, why: &'static str) {
+        self.state.lock().crashed.get_or_insert(why);
         self.crash.notify_waiters();
+    }
+
+    /// Learns that the whole browser is gone (its process exited, or its connection closed), so
+    /// that every call on the tab fails at once instead of waiting out its timeout.
+    pub(crate) fn follow_browser_exit(self: &Arc<Self>, mut gone: tokio::sync::watch::Receiver<bool>) {
+        let watch = Arc::downgrade(self);
+        tokio::spawn(async move {
+            if gone.wait_for(|gone| *gone).await.is_ok()
+                && let Some(watch) = watch.upgrade()
+            {
+                watch.mark_crashed(BROWSER_GONE);
+            }
+        });
     }
 
     /// Also learns of the crash from the browser's target events (they come even when the tab's
@@ -220,7 +244,7 @@ impl Watch {
     ) {
         spawn_each(self, crashes, move |w, e| {
             if e.target_id == tab {
-                w.mark_crashed();
+                w.mark_crashed(TAB_CRASHED);
             }
         });
     }

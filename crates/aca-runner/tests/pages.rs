@@ -259,6 +259,38 @@ async fn bad_actions_become_typed_outcomes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_killed_under_a_session_fails_its_calls_at_once_and_says_so() {
+    let base = site().await;
+    let runner = runner().await;
+    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
+        .await
+        .unwrap();
+    observe(&mut session).await;
+    aca_runner::process::kill_all(&runner.process_ids());
+    let started = std::time::Instant::now();
+    let observed = loop {
+        // The first call may still reach the dying browser; none waits out the request timeout.
+        match session.observe(&Default::default()).await {
+            Ok(_) if started.elapsed() < Duration::from_secs(5) => tokio::time::sleep(Duration::from_millis(50)).await,
+            other => break other,
+        }
+    };
+    let error = observed.expect_err("a page observed in a browser that is gone").to_string();
+    assert!(error.contains("Chromium is gone"), "{error}");
+    let outcome = session.act(request(GuiAction::Click { index: 1 })).await;
+    assert!(
+        matches!(&outcome, ActionOutcome::Failed { message } if message.contains("Chromium is gone")),
+        "{outcome:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the calls gave up only after {:?}",
+        started.elapsed()
+    );
+    runner.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
     let base = site().await;
     let runner = runner().await;
