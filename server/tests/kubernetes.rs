@@ -2,7 +2,8 @@
 //! keeps its Jobs and pods and plays each Job's part (succeed with a log, fail, never find a node, fail
 //! to pull its image, run forever): the Job a page becomes, the report read back from the pod's log,
 //! failures and what they leave behind, a restarted server following its Job, orphans cleaned up.
-//! One test runs on a real cluster when `ACA_TEST_KUBECONFIG` is set.
+//! The deployment's manifests are checked against the API's types. One test runs on a real cluster
+//! when `ACA_TEST_KUBECONFIG` is set.
 
 #![cfg(feature = "kubernetes")]
 
@@ -873,6 +874,52 @@ fn job_names_are_stable_dns_labels_that_tell_runs_apart() {
     }
     assert_ne!(names[1], names[2], "ids that read alike stay apart");
     assert_ne!(names[4], names[5]);
+}
+
+/// Every manifest under `deploy/kubernetes` reads as its kind's API type and says nothing that type
+/// lacks: read into the type and written back, each document is what the file says (a misspelt or
+/// misplaced field would be dropped on the way).
+#[test]
+fn the_deployment_manifests_are_valid_kubernetes_objects() {
+    use k8s_openapi::api::{apps, core, rbac};
+
+    fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(document: &Value) -> Result<Value, String> {
+        let typed: T = serde_json::from_value(document.clone()).map_err(|e| e.to_string())?;
+        serde_json::to_value(typed).map_err(|e| e.to_string())
+    }
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/kubernetes");
+    let mut kinds = Vec::new();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let documents: Vec<Value> =
+            serde_saphyr::from_multiple(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for document in documents.into_iter().filter(|d| !d.is_null()) {
+            let kind = document["kind"].as_str().unwrap_or_default().to_owned();
+            let read = match kind.as_str() {
+                "Namespace" => round_trip::<core::v1::Namespace>(&document),
+                "ServiceAccount" => round_trip::<core::v1::ServiceAccount>(&document),
+                "Secret" => round_trip::<core::v1::Secret>(&document),
+                "Service" => round_trip::<core::v1::Service>(&document),
+                "PersistentVolumeClaim" => round_trip::<core::v1::PersistentVolumeClaim>(&document),
+                "ConfigMap" => round_trip::<core::v1::ConfigMap>(&document),
+                "Deployment" => round_trip::<apps::v1::Deployment>(&document),
+                "Role" => round_trip::<rbac::v1::Role>(&document),
+                "RoleBinding" => round_trip::<rbac::v1::RoleBinding>(&document),
+                other => panic!("{}: a {other:?} this test does not know", path.display()),
+            };
+            let read = read.unwrap_or_else(|e| panic!("{}: the {kind} does not read: {e}", path.display()));
+            assert_eq!(read, document, "{}: the {kind} says what its type lacks", path.display());
+            kinds.push(kind);
+        }
+    }
+    kinds.sort();
+    for kind in ["Deployment", "Namespace", "Role", "RoleBinding", "Secret", "Service", "ServiceAccount"] {
+        assert!(kinds.iter().any(|k| k == kind), "no {kind} among {kinds:?}");
+    }
 }
 
 #[tokio::test]
