@@ -257,7 +257,7 @@ fn discovered(step: &Step, steps: &[Step], at_step: &[(usize, &Turn)]) -> Vec<Re
             counts: true,
         });
     }
-    found.extend(moved(&targets, at_step));
+    found.extend(moved(step, steps, &targets, at_step));
     // A required field no step mentions, filled in to go on.
     let procedure_words: Vec<&String> = steps
         .iter()
@@ -298,9 +298,10 @@ fn discovered(step: &Step, steps: &[Step], at_step: &[(usize, &Turn)]) -> Vec<Re
 
 /// Documented controls used as written but found in another place than the page says, and only
 /// where the trajectory leaves no other reading: an overflow menu (`More`, `⋯`) the step never
-/// names had to be opened first, or the menu the step names was not on the page and the item was
-/// clicked without it.
-fn moved(targets: &[&String], at_step: &[(usize, &Turn)]) -> Vec<Reviewed> {
+/// names had to be opened first; the menu the step names was not on the page and the item was
+/// clicked without it; or the control was on another page (a details page, say) that a control
+/// the procedure never names opened, where the step says nothing of such a page.
+fn moved(step: &Step, steps: &[Step], targets: &[&String], at_step: &[(usize, &Turn)]) -> Vec<Reviewed> {
     let mut found = Vec::new();
     let clicks: Vec<(usize, &Turn, String, String)> = at_step
         .iter()
@@ -343,6 +344,23 @@ fn moved(targets: &[&String], at_step: &[(usize, &Turn)]) -> Vec<Reviewed> {
             let why = format!("turn {}: \"{label}\" appeared only in the \"{opener}\" menu", j + 1);
             found.push(moved_finding(label.to_string(), format!("{opener} > {name}"), why));
         }
+        // To another page: an unnamed control opened the page that showed the label.
+        let navigated = clicks[..k]
+            .iter()
+            .rev()
+            .find(|(_, t, _, _)| matches!(t.outcome, Some(ActionOutcome::Navigated { .. })));
+        if let (None, None, Some((j, _, _, opener))) = (documented_menu, opened, navigated)
+            && !shows(&first.observation, label)
+            && !step.text.to_lowercase().contains("detail")
+            && !named_in_procedure(steps, opener)
+        {
+            let why = format!(
+                "turn {}: \"{label}\" was not on the step's page; it was on the page \"{opener}\" opened",
+                j + 1
+            );
+            let observed = format!("{name} (in the page that \"{opener}\" opens)");
+            found.push(moved_finding(label.to_string(), observed, why));
+        }
         // Out of a menu: the step names a menu that its page did not show, and the item was
         // clicked outside any menu.
         if let Some(menu) = documented_menu
@@ -355,6 +373,21 @@ fn moved(targets: &[&String], at_step: &[(usize, &Turn)]) -> Vec<Reviewed> {
         }
     }
     found
+}
+
+/// Whether any step of the procedure names `name`: as a label, a menu level, a value's field, or
+/// in its text.
+fn named_in_procedure(steps: &[Step], name: &str) -> bool {
+    let lowered = name.to_lowercase();
+    steps.iter().any(|s| {
+        s.labels
+            .iter()
+            .chain(&s.menu_path)
+            .chain(&s.mentions)
+            .chain(s.values.iter().filter_map(|v| v.label.as_ref()))
+            .any(|w| match_label(w, name).is_some())
+            || s.text.to_lowercase().contains(&lowered)
+    })
 }
 
 /// The turn's Thought says it uses `name` for `label` (a model that explains its choice).
@@ -618,6 +651,41 @@ mod tests {
         let details = [("button", "Stop"), ("button", "Restart")];
         let turns = [clicked("3", &row, 1), clicked("3", &details, 1)];
         assert!(review(&steps, &[record("3", false, vec![])], &turns)[0].findings.is_empty());
+    }
+
+    #[test]
+    fn a_control_found_only_on_a_page_an_unnamed_control_opened_moved_there() {
+        let mut steps = [step("3", &["Stop"])];
+        steps[0].text = "On the Instances page, find the instance and click Stop in the Actions column.".into();
+        let list = [("link", "i-bp1"), ("button", "Start")];
+        let details = [("button", "Stop"), ("button", "Restart")];
+        let mut opened = clicked("3", &list, 1);
+        opened.outcome = Some(ActionOutcome::Navigated { url: "https://ecs.console/detail/i-bp1".into() });
+        let turns = [opened.clone(), clicked("3", &details, 1)];
+        let reviews = review(&steps, &[record("3", false, vec![])], &turns);
+        assert_eq!(
+            kinds(&reviews[0]),
+            [(
+                FindingKind::Moved,
+                "Stop".into(),
+                "Stop (in the page that \"i-bp1\" opens)".into(),
+                Source::Trajectory
+            )]
+        );
+        // A page that sends the reader to the details page says where the control is.
+        let mut told = steps.clone();
+        told[0].text = "Click the instance ID. On the instance details page, click Stop.".into();
+        assert!(review(&told, &[record("3", false, vec![])], &turns)[0].findings.is_empty());
+        // So does one whose procedure names the control that opened the page.
+        let mut named = steps.clone();
+        named[0].labels.push("Manage".into());
+        let mut manage = clicked("3", &[("link", "Manage"), ("button", "Start")], 1);
+        manage.outcome = opened.outcome.clone();
+        let through_manage = [manage, clicked("3", &details, 1)];
+        assert!(review(&named, &[record("3", false, vec![])], &through_manage)[0].findings.is_empty());
+        // And a control that only changed the page in place (no navigation) says nothing.
+        let in_place = [clicked("3", &list, 1), clicked("3", &details, 1)];
+        assert!(review(&steps, &[record("3", false, vec![])], &in_place)[0].findings.is_empty());
     }
 
     #[test]
