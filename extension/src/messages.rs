@@ -5,7 +5,7 @@
 //! Every message is a plain JSON object (`{"kind": "observe"}`), so the parts exchange them through
 //! `chrome.runtime` messaging unchanged and a test can send one from any extension page.
 
-use aca_core::action::Action;
+use aca_core::action::{Action, ClickedControl};
 use aca_core::observation::Observation;
 use aca_core::procedure::Procedure;
 use serde::{Deserialize, Serialize};
@@ -70,6 +70,14 @@ pub enum Request {
     LoadSettings,
     /// Calls the companion server with the saved settings to check the URL and token.
     CheckServer,
+    /// A content script: whether the person's clicks in its tab are told (they have taken it
+    /// over); answered with [`Reply::Recording`].
+    Recording,
+    /// A content script: the person clicked `control` in its tab; answered with
+    /// [`Reply::Recording`], saying whether it was kept.
+    Clicked {
+        control: ClickedControl,
+    },
 }
 
 /// The service worker's answer to a [`Request`].
@@ -106,6 +114,10 @@ pub enum Reply {
         summary: String,
         #[serde(default)]
         consoles_to_allow: Vec<String>,
+    },
+    /// Whether the person's clicks in the asking tab are told (or, for one told, were kept).
+    Recording {
+        recording: bool,
     },
     /// A request that did not succeed, and why, in words a person can act on.
     Error {
@@ -325,6 +337,8 @@ pub enum ContentOp {
     Pick,
     /// `settle(max_ms) -> bool`.
     Settle,
+    /// `record(on)`: the content script's own switch, telling the person's clicks or not.
+    Record,
 }
 
 impl ContentOp {
@@ -338,6 +352,7 @@ impl ContentOp {
             ContentOp::Outline => "outline",
             ContentOp::Pick => "pick",
             ContentOp::Settle => "settle",
+            ContentOp::Record => "record",
         }
     }
 }

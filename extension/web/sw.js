@@ -6,11 +6,11 @@ const ready = init().then(() => {
   sw_start();
 });
 
-chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   // Requests carry a `kind`; anything else (a content script's own traffic) is not ours to answer.
   if (!message || typeof message.kind !== 'string') return false;
   ready
-    .then(() => sw_handle(message))
+    .then(() => sw_handle(message, sender.tab ? sender.tab.id : undefined))
     .then(sendResponse, (error) => sendResponse({ kind: 'error', message: `the service worker failed: ${error}` }));
   return true;
 });

@@ -512,15 +512,7 @@ async fn the_extension_observes_verifies_and_steps_through_the_console() {
     .await;
     let marks_up = "document.getElementById('aca-dom-marks') !== null";
     poll(&console, marks_up, 10, "the marks to show for the pick", |v| v == &json!(true)).await;
-    let rect = &other["rect"];
-    let at = |key: &str| rect[key].as_f64().unwrap();
-    console
-        .click(chromiumoxide::layout::Point {
-            x: at("x") + at("width") / 2.0,
-            y: at("y") + at("height") / 2.0,
-        })
-        .await
-        .unwrap();
+    click_centre(&console, &other).await;
     let picked = text_of(&panel, "#picked", "the picked element").await;
     poll(&panel, "document.querySelector('#picked')?.textContent ?? ''", 10, "the picked element", |v| {
         v.as_str().is_some_and(|s| s.starts_with(&format!("Picked [{picked_index}] textbox")))
@@ -1157,6 +1149,17 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     })
     .await;
     snap(&panel, "taken-over").await;
+    // The person clicks a control of the console tab (trusted input); the report names it.
+    let state = ask(&panel, json!({"kind": "state"})).await;
+    let control = state["run"]["observed"]["observation"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["role"] == "link" && e["rect"].is_object() && !e["name"].as_str().unwrap_or_default().is_empty())
+        .unwrap_or_else(|| panic!("no link to click: {}", state["run"]["observed"]["text"]))
+        .clone();
+    click_centre(&console, &control).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     press(&panel, "#hand-back").await;
     poll(&panel, phase, 20, "the run to go on", |v| v == "running").await;
     text_of(&panel, "#pending-action", "a proposal after the hand-back").await;
@@ -1175,6 +1178,8 @@ async fn verify_this_page_runs_the_procedure_and_the_audit_log_decides() {
     for kind in ["edited", "skipped", "taken over by hand"] {
         assert!(decided.iter().any(|d| d.starts_with(kind)), "no {kind} in {decided:?}");
     }
+    let clicked = format!("taken over by hand: clicked link \"{}\"", control["name"].as_str().unwrap());
+    assert!(decided.iter().any(|d| d.starts_with(&clicked)), "no {clicked:?} in {decided:?}");
 
     // With a model endpoint in the options, the LLM policy asks it through fetch: a malformed reply
     // is retried, and the model's own verdict ends the episode.
@@ -1404,6 +1409,19 @@ async fn set_step_mode(panel: &Page, on: bool) {
         "(() => {{ const c = document.querySelector('#step-mode'); if (c.checked !== {on}) c.click(); return c.checked; }})()"
     );
     assert_eq!(eval(panel, &js).await, json!(on));
+}
+
+/// Clicks the middle of an observed element (its JSON, with its `rect`) through the browser's input
+/// pipeline, as a person's click is: trusted.
+async fn click_centre(page: &Page, element: &Value) {
+    let rect = &element["rect"];
+    let at = |key: &str| rect[key].as_f64().unwrap();
+    page.click(chromiumoxide::layout::Point {
+        x: at("x") + at("width") / 2.0,
+        y: at("y") + at("height") / 2.0,
+    })
+    .await
+    .unwrap();
 }
 
 /// A writer ready to verify the create-VPC page: an account the server assigns them, logged on by

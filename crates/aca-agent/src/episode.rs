@@ -742,6 +742,6 @@ pub fn describe_outcome(outcome: &ActionOutcome) -> String {
         }
         ActionOutcome::Failed { message } => format!("failed: {message}"),
         ActionOutcome::Skipped => "skipped by the person".into(),
-        ActionOutcome::TakenOver => "the person acted on the page instead".into(),
+        ActionOutcome::TakenOver { .. } => "the person acted on the page instead".into(),
     }
 }

@@ -189,31 +189,52 @@ fn targets(step: &Step) -> Vec<&String> {
 }
 
 /// A step a person took over, whose documented controls the page before did not show: the page
-/// names a control the console lacks there, and the person did the step another way (which
-/// control they used is not recorded).
+/// names a control the console lacks there, and the person did the step another way. Where the
+/// runtime saw the person's clicks, the finding names what they used: the documented control
+/// reached through other controls is a moved one (`Manage > All Actions > Restart`), another
+/// control is a renamed one. Otherwise the control they used is unknown.
 fn taken_over(step: &Step, at_step: &[(usize, &Turn)], turns: &[Turn]) -> Vec<Reviewed> {
     let targets = targets(step);
     let mut found = Vec::new();
-    // A step a person took over, whose documented controls the page before did not show.
     for (i, turn) in at_step {
-        if turn.outcome != Some(ActionOutcome::TakenOver) {
+        let Some(ActionOutcome::TakenOver { clicked }) = &turn.outcome else {
             continue;
-        }
+        };
         let missing: Vec<&&String> = targets.iter().filter(|l| !shows(&turn.observation, l)).collect();
         let went_on = turns.get(i + 1).is_some_and(|next| next.observation != turn.observation);
-        if let (Some(label), true) = (missing.first(), went_on && missing.len() == targets.len()) {
-            found.push(Reviewed {
-                finding: Finding {
-                    kind: FindingKind::Renamed,
-                    documented: (**label).clone(),
-                    observed: String::new(),
-                    evidence: vec![format!("turn {}: the person took over; the page showed no \"{label}\"", i + 1)],
-                },
-                turn: Some(i + 1),
-                source: Source::Trajectory,
-                counts: true,
-            });
+        let (Some(label), true) = (missing.first(), went_on && missing.len() == targets.len()) else {
+            continue;
+        };
+        let mut evidence = vec![format!("turn {}: the person took over; the page showed no \"{label}\"", i + 1)];
+        if !clicked.is_empty() {
+            let controls: Vec<String> = clicked.iter().map(|c| format!("{} \"{}\"", c.role.as_str(), c.name)).collect();
+            evidence.push(format!("the person clicked {}", controls.join(", then ")));
         }
+        let reached = clicked
+            .iter()
+            .position(|c| match_label(label, &c.name) == Some(LabelMatch::Exact));
+        let used = clicked.iter().rev().find(|c| !is_more_label(&c.name));
+        let (kind, observed) = match (reached, used) {
+            (Some(at), _) if at > 0 => {
+                let path: Vec<&str> = clicked[..=at].iter().map(|c| c.name.as_str()).collect();
+                (FindingKind::Moved, path.join(" > "))
+            }
+            // Clicked as written, straight away: the page before was not the step's.
+            (Some(_), _) => continue,
+            (None, Some(used)) => (FindingKind::Renamed, used.name.clone()),
+            (None, None) => (FindingKind::Renamed, String::new()),
+        };
+        found.push(Reviewed {
+            finding: Finding {
+                kind,
+                documented: (**label).clone(),
+                observed,
+                evidence,
+            },
+            turn: Some(i + 1),
+            source: Source::Trajectory,
+            counts: true,
+        });
     }
     found
 }
@@ -399,7 +420,7 @@ fn says_instead(turn: &Turn, label: &str, name: &str) -> bool {
 fn taken_over_note(at_step: &[(usize, &Turn)]) -> Option<String> {
     at_step
         .iter()
-        .find(|(_, t)| t.outcome == Some(ActionOutcome::TakenOver))
+        .find(|(_, t)| matches!(t.outcome, Some(ActionOutcome::TakenOver { .. })))
         .map(|(i, _)| format!("done by the person, who took over at turn {}", i + 1))
 }
 
@@ -705,6 +726,41 @@ mod tests {
         let open = [("link", "vpc-1"), ("button", "More"), ("menuitem", "Delete")];
         let turns = [clicked("4", &closed, 2), clicked("4", &open, 3)];
         assert!(review(&steps, &[record("4", false, vec![])], &turns)[0].findings.is_empty());
+    }
+
+    #[test]
+    fn a_take_over_whose_clicks_reached_the_documented_control_another_way_is_a_moved_control() {
+        use aca_core::{ClickedControl, Role};
+        let steps = [step("4", &["Restart"])];
+        let clicks = |names: &[(Role, &str)]| {
+            names
+                .iter()
+                .map(|(role, name)| ClickedControl {
+                    role: *role,
+                    name: name.to_string(),
+                })
+                .collect::<Vec<_>>()
+        };
+        let graded = |clicked: Vec<ClickedControl>| {
+            let mut taken = turn("4", &["i-bp1", "Manage"], 2, None);
+            taken.outcome = Some(ActionOutcome::TakenOver { clicked });
+            let after = turn("5", &["OK"], 1, None);
+            kinds(&review(&steps, &[record("4", false, vec![])], &[taken, after])[0])
+        };
+        let through = clicks(&[(Role::Link, "Manage"), (Role::Button, "All Actions"), (Role::Button, "Restart")]);
+        assert_eq!(
+            graded(through),
+            [(FindingKind::Moved, "Restart".into(), "Manage > All Actions > Restart".into(), Source::Trajectory)]
+        );
+        let other = clicks(&[(Role::Button, "More"), (Role::Menuitem, "Reboot")]);
+        assert_eq!(
+            graded(other),
+            [(FindingKind::Renamed, "Restart".into(), "Reboot".into(), Source::Trajectory)]
+        );
+        assert_eq!(
+            graded(Vec::new()),
+            [(FindingKind::Renamed, "Restart".into(), String::new(), Source::Trajectory)]
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::observation::{Element, Fingerprint, ScrollDirection};
+use crate::observation::{Element, Fingerprint, Role, ScrollDirection};
 
 /// Anything the agent may do in one turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,7 +128,18 @@ pub enum ActionOutcome {
     Skipped,
     /// Step mode: the person acted on the page instead of the action; the next observation shows
     /// what they left.
-    TakenOver,
+    TakenOver {
+        /// The controls they clicked meanwhile, in order, where the runtime could see them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clicked: Vec<ClickedControl>,
+    },
+}
+
+/// A control a person clicked by hand, named as an observation names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClickedControl {
+    pub role: Role,
+    pub name: String,
 }
 
 /// The page side's answer when a runtime with a real pointer asks where to click or hover: the
@@ -183,7 +194,7 @@ impl ActionOutcome {
 
     /// A person decided instead of the agent: the action neither succeeded nor failed.
     pub fn decided_by_person(&self) -> bool {
-        matches!(self, ActionOutcome::Skipped | ActionOutcome::TakenOver)
+        matches!(self, ActionOutcome::Skipped | ActionOutcome::TakenOver { .. })
     }
 }
 

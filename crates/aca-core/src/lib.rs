@@ -24,7 +24,7 @@ pub mod trail;
 pub mod verdict;
 
 pub use billing::BillingMethod;
-pub use action::{ActRequest, Action, ActionOutcome, Aim, ControlAction, GuiAction, NotActionable};
+pub use action::{ActRequest, Action, ActionOutcome, Aim, ClickedControl, ControlAction, GuiAction, NotActionable};
 pub use console::{ConsoleSite, ProductConsole};
 pub use episode::{Thought, Trajectory, Turn};
 pub use judges::{JudgeAnswer, JudgesDecision, JudgesReport};

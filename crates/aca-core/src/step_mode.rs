@@ -2,7 +2,7 @@
 //! really happened to it (an edited action is the one performed, a skip is a skip, a take-over is
 //! the person's own work on the page).
 
-use crate::action::{Action, ActionOutcome};
+use crate::action::{Action, ActionOutcome, ClickedControl};
 use crate::report::EventSummary;
 use serde::{Deserialize, Serialize};
 
@@ -49,11 +49,14 @@ pub enum Decided {
     Skipped,
     /// Replaced by the person's action, recorded next.
     Edited,
-    /// The person acted on the page instead: where the page stood before and after, and what the
-    /// audit log recorded meanwhile (known once the reward service has read it).
+    /// The person acted on the page instead: where the page stood before and after, the controls
+    /// they clicked, and what the audit log recorded meanwhile (known once the reward service has
+    /// read it).
     TakenOver {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<PageAt>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clicked: Vec<ClickedControl>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         after: Option<PageAt>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -82,13 +85,26 @@ impl Decided {
             Decided::Recorded => "recorded (the episode handles it)".to_owned(),
             Decided::Skipped => "skipped".to_owned(),
             Decided::Edited => "edited".to_owned(),
-            Decided::TakenOver { before, after, events } => {
-                let mut words = match (before, after) {
-                    (Some(before), Some(after)) if before.url != after.url => {
-                        format!("taken over by hand: from {} to {}", before.url, after.url)
-                    }
-                    _ => "taken over by hand".to_owned(),
-                };
+            Decided::TakenOver {
+                before,
+                clicked,
+                after,
+                events,
+            } => {
+                let mut words = "taken over by hand".to_owned();
+                if !clicked.is_empty() {
+                    let controls: Vec<String> = clicked
+                        .iter()
+                        .map(|c| format!("{} \"{}\"", c.role.as_str(), c.name))
+                        .collect();
+                    words.push_str(&format!(": clicked {}", controls.join(", then ")));
+                }
+                if let (Some(before), Some(after)) = (before, after)
+                    && before.url != after.url
+                {
+                    let joint = if clicked.is_empty() { ":" } else { ";" };
+                    words.push_str(&format!("{joint} from {} to {}", before.url, after.url));
+                }
                 if !events.is_empty() {
                     let names: Vec<&str> = events.iter().map(|e| e.event_name.as_str()).collect();
                     words.push_str(&format!("; the audit log recorded {}", names.join(", ")));
@@ -113,6 +129,7 @@ mod tests {
         };
         let taken = Decided::TakenOver {
             before: Some(at("https://vpc.console/vpcs", 2)),
+            clicked: Vec::new(),
             after: Some(at("https://vpc.console/vpcs/vpc-1", 2)),
             events: vec![EventSummary {
                 event_id: "e-1".into(),
@@ -126,6 +143,25 @@ mod tests {
             taken.in_words(),
             "taken over by hand: from https://vpc.console/vpcs to https://vpc.console/vpcs/vpc-1; \
              the audit log recorded CreateVpc"
+        );
+        let clicked = Decided::TakenOver {
+            before: Some(at("https://vpc.console/vpcs", 2)),
+            clicked: vec![
+                ClickedControl {
+                    role: crate::Role::Button,
+                    name: "More".into(),
+                },
+                ClickedControl {
+                    role: crate::Role::Menuitem,
+                    name: "Release Instance".into(),
+                },
+            ],
+            after: Some(at("https://vpc.console/vpcs", 3)),
+            events: Vec::new(),
+        };
+        assert_eq!(
+            clicked.in_words(),
+            "taken over by hand: clicked button \"More\", then menuitem \"Release Instance\""
         );
         assert_eq!(Decided::Skipped.in_words(), "skipped");
     }

@@ -106,6 +106,14 @@ mod exports {
         picking::pick(max_ms).await.map_err(|e| JsError::new(&e))
     }
 
+    /// Step mode's take-over: the control a person's own click landed on, as JSON
+    /// `{"role", "name"}`, or null when it landed on no control an observation lists. Call it from
+    /// the click's listener, while the event is dispatched.
+    #[wasm_bindgen]
+    pub fn clicked(event: web_sys::Event) -> Option<String> {
+        crate::dom::clicked::clicked(&event).and_then(|control| serde_json::to_string(&control).ok())
+    }
+
     /// Resolves to true once the page had no DOM mutation for ~300 ms and no known request in
     /// flight, or to false when `max_ms` passed first.
     #[wasm_bindgen]

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use aca_agent::{Episode, EpisodeError, ModelRequest, Next, Policy, ResourceReport, Task, Usage};
 use aca_core::{
-    ActRequest, Action, ActionOutcome, EventSummary, JudgesReport, Observation, Report, RuleReport, Verdict,
+    ActRequest, Action, ActionOutcome, ClickedControl, EventSummary, JudgesReport, Observation, Report, RuleReport, Verdict,
 };
 use aca_reward::ChosenRule;
 use aca_reward::service::{AuditWindow, Channel, MAX_ATTRIBUTE_WINDOWS, RewardRequest, RewardResponse};
@@ -444,8 +444,9 @@ impl Run {
         }
     }
 
-    /// Step mode: the person who took over hands the page back; the next observation shows it.
-    pub fn handed_back(&mut self) -> Request {
+    /// Step mode: the person who took over hands the page back, with the controls they were seen
+    /// to click (none where the runtime cannot see them); the next observation shows the page.
+    pub fn handed_back(&mut self, clicked: Vec<ClickedControl>) -> Request {
         if !matches!(self.waiting, Waiting::HandBack { .. }) {
             return self.unexpected("a hand-back");
         }
@@ -463,6 +464,7 @@ impl Run {
             reason,
             Decided::TakenOver {
                 before,
+                clicked: clicked.clone(),
                 after: None,
                 events: Vec::new(),
             },
@@ -475,7 +477,7 @@ impl Run {
                 end_ms: Some(self.now_ms),
             },
         ));
-        let next = self.episode_mut().outcome(ActionOutcome::TakenOver);
+        let next = self.episode_mut().outcome(ActionOutcome::TakenOver { clicked });
         self.follow(next)
     }
 

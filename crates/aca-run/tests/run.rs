@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use aca_agent::policy::{Context, Decision as PolicyDecision, Grounding, Proposal, StepEvent};
 use aca_agent::{Policy, ResourceReport, Task};
 use aca_core::{
-    ActionOutcome, ConsoleRun, ControlAction, Element, ElementState, Fingerprint, GuiAction, Observation, Role,
+    ActionOutcome, ClickedControl, ConsoleRun, DefectKind, Report, ControlAction, Element, ElementState, Fingerprint, GuiAction, Observation, Role,
     RuleReport, Thought, Verdict,
 };
 use aca_reward::ChosenRule;
@@ -239,7 +239,7 @@ fn a_take_over_is_recorded_with_the_events_the_audit_log_shows_for_it() {
                 run.clock(20_000);
                 assert_eq!(run.decide(Decision::TakeOver), Request::AwaitHandBack);
                 run.clock(35_000);
-                run.handed_back()
+                run.handed_back(Vec::new())
             }
             Request::Propose(_) => run.decide(Decision::Approve),
             Request::Act(_) => run.acted(ActionOutcome::Done { reresolved: false }),
@@ -330,7 +330,7 @@ fn step_mode_records_what_really_happened() {
     assert!(matches!(next, Request::Propose(_)), "{next:?}");
     assert_eq!(run.decide(Decision::TakeOver), Request::AwaitHandBack);
     assert!(run.awaits_person());
-    assert_eq!(run.handed_back(), Request::Observe);
+    assert_eq!(run.handed_back(Vec::new()), Request::Observe);
     assert!(matches!(
         run.observed(Ok(page("https://c/vpc/detail"))),
         Request::Propose(_)
@@ -369,6 +369,27 @@ fn step_mode_records_what_really_happened() {
 
 #[test]
 fn a_step_the_person_took_over_is_graded_from_the_pages_before_and_after() {
+    let report = took_over_step_2(Vec::new());
+
+    let step = &report.steps[1].grade;
+    assert_eq!(step.step, "2");
+    assert!(
+        step.note.as_deref().unwrap_or_default().contains("the person, who took over"),
+        "{step:?}"
+    );
+    let defect = report
+        .defects
+        .iter()
+        .find(|d| d.step == "2")
+        .unwrap_or_else(|| panic!("the taken-over step is not graded: {:#?}", report.defects));
+    assert_eq!(defect.documented, "Create VPC");
+    assert!(defect.evidence.elements[0].contains("the person took over"), "{defect:?}");
+    assert_eq!(defect.evidence.turn, Some(2));
+}
+
+/// A run of the plan whose step 2 names "Create VPC" on a console that shows "Add VPC": the person
+/// takes step 2 over (clicking `clicked`, as far as the runtime saw), the rest runs as proposed.
+fn took_over_step_2(clicked: Vec<ClickedControl>) -> Report {
     let mut run = Run::new(plan(true), 0);
     assert_eq!(started(&mut run, 10), Request::Observe);
     // Step 1 as proposed.
@@ -379,7 +400,7 @@ fn a_step_the_person_took_over_is_graded_from_the_pages_before_and_after() {
     let without = page_with("https://c/vpc", &["Add VPC", "Refresh", "Next"]);
     assert!(matches!(run.observed(Ok(without)), Request::Propose(_)));
     assert_eq!(run.decide(Decision::TakeOver), Request::AwaitHandBack);
-    assert_eq!(run.handed_back(), Request::Observe);
+    assert_eq!(run.handed_back(clicked), Request::Observe);
     // Step 3 as proposed on the page the person left, then the end.
     assert!(matches!(
         run.observed(Ok(page_with("https://c/vpc/new", &["Name", "CIDR", "OK"]))),
@@ -402,22 +423,29 @@ fn a_step_the_person_took_over_is_graded_from_the_pages_before_and_after() {
         panic!("the run does not ask for its reward: {next:?}");
     };
     assert_eq!(run.rewarded(Ok(met())), Request::CleanUp);
-    let report = finished(run.cleaned(Vec::new()));
+    finished(run.cleaned(Vec::new()))
+}
 
-    let step = &report.steps[1].grade;
-    assert_eq!(step.step, "2");
-    assert!(
-        step.note.as_deref().unwrap_or_default().contains("the person, who took over"),
-        "{step:?}"
+#[test]
+fn the_control_the_person_clicked_in_a_take_over_is_named_in_the_defect_and_the_decision() {
+    let report = took_over_step_2(vec![ClickedControl {
+        role: Role::Button,
+        name: "Add VPC".into(),
+    }]);
+    let defect = report.defects.iter().find(|d| d.step == "2").expect("the taken-over step's defect");
+    assert_eq!(
+        (defect.kind, defect.documented.as_str(), defect.observed.as_str()),
+        (DefectKind::RenamedLabel, "Create VPC", "Add VPC")
     );
-    let defect = report
-        .defects
-        .iter()
-        .find(|d| d.step == "2")
-        .unwrap_or_else(|| panic!("the taken-over step is not graded: {:#?}", report.defects));
-    assert_eq!(defect.documented, "Create VPC");
-    assert!(defect.evidence.elements[0].contains("the person took over"), "{defect:?}");
-    assert_eq!(defect.evidence.turn, Some(2));
+    assert!(
+        defect.evidence.elements.iter().any(|e| e == "the person clicked button \"Add VPC\""),
+        "{defect:?}"
+    );
+    let words: Vec<String> = report.decisions.iter().map(|d| d.decision.in_words()).collect();
+    assert!(
+        words.iter().any(|w| w.starts_with("taken over by hand: clicked button \"Add VPC\"")),
+        "{words:?}"
+    );
 }
 
 #[test]

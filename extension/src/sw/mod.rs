@@ -63,11 +63,13 @@ pub async fn sw_origins_changed() {
     }
 }
 
-/// Answers one message from an extension page (`chrome.runtime.onMessage`).
+/// Answers one message from an extension page or a content script (`chrome.runtime.onMessage`).
 #[wasm_bindgen]
-pub async fn sw_handle(message: JsValue) -> JsValue {
+pub async fn sw_handle(message: JsValue, sender_tab: Option<i32>) -> JsValue {
     let reply = match from_js::<Request>(message) {
-        Ok(request) => handle(request).await.unwrap_or_else(|message| Reply::Error { message }),
+        Ok(request) => handle(request, sender_tab)
+            .await
+            .unwrap_or_else(|message| Reply::Error { message }),
         Err(e) => Reply::Error {
             message: format!("not a request the service worker understands: {e}"),
         },
@@ -117,8 +119,15 @@ pub async fn sw_tab_removed(tab_id: i32) {
     }
 }
 
-async fn handle(request: Request) -> Result<Reply, String> {
+/// One request; `sender_tab` is the tab of the content script that sent it, if one did.
+async fn handle(request: Request, sender_tab: Option<i32>) -> Result<Reply, String> {
     Ok(match request {
+        Request::Recording => Reply::Recording {
+            recording: run::records_clicks_in(sender_tab),
+        },
+        Request::Clicked { control } => Reply::Recording {
+            recording: run::person_clicked(sender_tab, control),
+        },
         Request::Ping => Reply::Pong {
             version: env!("CARGO_PKG_VERSION").to_owned(),
         },

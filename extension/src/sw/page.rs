@@ -108,6 +108,13 @@ pub async fn outline(tab_id: i32, action: &aca_core::Action) -> Result<(), Strin
     }
 }
 
+/// Starts (or stops) telling the person's own clicks in every frame of `tab_id`: a take-over.
+pub async fn record_clicks(tab_id: i32, on: bool) -> Result<(), String> {
+    call(tab_id, ContentOp::Record, serde_json::Value::Bool(on))
+        .await
+        .map(|_| ())
+}
+
 /// How long a pick waits for the person's click.
 const PICK_MS: u32 = 60_000;
 

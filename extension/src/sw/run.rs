@@ -16,7 +16,8 @@ use std::cell::RefCell;
 
 use aca_agent::{LlmConfig, LlmPolicy, Policy, ScreenshotSize, ScriptedPolicy, Task};
 use aca_core::{
-    ActRequest, ActionOutcome, ConsoleRun, ConsoleSite, GuiAction, Observation, Procedure, ProductConsole, Report,
+    ActRequest, ActionOutcome, ClickedControl, ConsoleRun, ConsoleSite, GuiAction, Observation, Procedure,
+    ProductConsole, Report,
 };
 use aca_run::{Decision, Proposed, Provided, Provisioned, Request, Run, RunFacts, RunPlan};
 use wasm_bindgen_futures::spawn_local;
@@ -47,6 +48,10 @@ struct Control {
     awaiting_decision: bool,
     decision: Option<Decision>,
     handed_back: bool,
+    /// The tab a person has taken over, while they have.
+    taken_over_tab: Option<i32>,
+    /// The controls the person clicked on it meanwhile, as its content scripts saw them.
+    clicked: Vec<ClickedControl>,
     /// Page loads the console tab started (`chrome.tabs.onUpdated` with status `loading`).
     navigations: u64,
 }
@@ -99,6 +104,26 @@ pub async fn hand_back() -> Result<RunView, String> {
     control(|c| c.handed_back = true);
     Ok(run)
 }
+
+/// Whether the person's clicks in `tab` are being recorded: they have taken it over.
+pub fn records_clicks_in(tab: Option<i32>) -> bool {
+    control(|c| tab.is_some() && c.taken_over_tab == tab)
+}
+
+/// The person clicked `control` in `tab`; kept while they have taken that tab over (at most
+/// [`MAX_CLICKS`] per take-over). Whether it was kept.
+pub fn person_clicked(tab: Option<i32>, clicked: ClickedControl) -> bool {
+    control(|c| {
+        let kept = tab.is_some() && c.taken_over_tab == tab && c.clicked.len() < MAX_CLICKS;
+        if kept {
+            c.clicked.push(clicked);
+        }
+        kept
+    })
+}
+
+/// Clicks kept per take-over: enough for any step done by hand.
+const MAX_CLICKS: usize = 32;
 
 /// Everything a run needs, fixed when it starts.
 struct RunSetup {
@@ -439,14 +464,13 @@ async fn carry_out(setup: &RunSetup) -> (Report, Vec<KeptShot>) {
                 }
                 None => run.stop(),
             },
-            Request::AwaitHandBack => {
-                if taken_over().await {
+            Request::AwaitHandBack => match taken_over(setup.tab).await {
+                Some(clicked) => {
                     run.clock(now_ms());
-                    run.handed_back()
-                } else {
-                    run.stop()
+                    run.handed_back(clicked)
                 }
-            }
+                None => run.stop(),
+            },
             Request::Reward(mut reward) => {
                 set_phase(Phase::Auditing).await;
                 // Judges that take images are shown the final page as captured after the last action.
@@ -550,27 +574,45 @@ async fn wait_for_decision() -> Option<Decision> {
     decision
 }
 
-/// The person acts on the page until handing it back; `false` when the run is stopped first.
-async fn taken_over() -> bool {
+/// The person acts on the page in `tab` until handing it back; the controls they were seen to
+/// click, or `None` when the run is stopped first.
+async fn taken_over(tab: i32) -> Option<Vec<ClickedControl>> {
+    control(|c| {
+        c.handed_back = false;
+        c.taken_over_tab = Some(tab);
+        c.clicked.clear();
+    });
+    // The document already open starts recording before the panel says the page is the person's;
+    // those the person opens ask when they load.
+    if let Err(e) = page::record_clicks(tab, true).await {
+        note(format!("the person's clicks will not be named: {e}")).await;
+    }
     set_phase(Phase::TakenOver).await;
-    control(|c| c.handed_back = false);
     let mut alive_at = now_ms();
-    loop {
+    let handed_back = loop {
         if control(|c| c.stop) {
-            return false;
+            break false;
         }
         if control(|c| std::mem::take(&mut c.handed_back)) {
-            break;
+            break true;
         }
         if now_ms() - alive_at > KEEP_ALIVE_EVERY_MS {
             chrome::keep_alive().await;
             alive_at = now_ms();
         }
         chrome::sleep(DECISION_POLL_MS).await;
+    };
+    let clicked = control(|c| {
+        c.taken_over_tab = None;
+        std::mem::take(&mut c.clicked)
+    });
+    let _ = page::record_clicks(tab, false).await;
+    if !handed_back {
+        return None;
     }
     set_phase(Phase::Running).await;
     note("the person handed the page back".into()).await;
-    true
+    Some(clicked)
 }
 
 /// Runs one GUI action in the console tab and says what happened, a navigation included.

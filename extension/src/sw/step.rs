@@ -68,6 +68,7 @@ pub async fn decide(decision: Decision) -> Result<RunView, String> {
             unmark.await;
             Decided::TakenOver {
                 before: None,
+                clicked: Vec::new(),
                 after: None,
                 events: Vec::new(),
             }

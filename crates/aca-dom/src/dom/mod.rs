@@ -2,6 +2,7 @@
 //! hit tests, the overlay, settling, and the actions.
 
 pub mod act;
+pub mod clicked;
 pub mod describe;
 pub mod js;
 pub mod marks;
