@@ -501,15 +501,21 @@ impl Episode {
         }
     }
 
-    /// Moves the current step to `step`; steps before it that were worked on, or passed over
-    /// without an action of their own (a model that moves on from "Log on to the console"), are done.
+    /// Moves the current step to `step`. Steps before it that were worked on are done; one passed
+    /// over is done when it asks for nothing on the page (a model that moves on from "Log on to
+    /// the console" or a navigation already made), and not verified when it asks for a click, a
+    /// value or a confirmation that nobody made: its controls may not be there at all.
     fn enter_step(&mut self, step: usize) {
         if self.current_step == Some(step) {
             return;
         }
-        for record in self.records.iter_mut().take(step) {
+        for (record, documented) in self.records.iter_mut().zip(&self.steps).take(step) {
             match record.state {
                 StepState::Working => record.state = StepState::Done,
+                StepState::NotReached if asks_for_page_work(documented) => {
+                    record.state = StepState::Unverified;
+                    record.note = Some("passed over: nothing the step asks for was acted on".into());
+                }
                 StepState::NotReached => {
                     record.state = StepState::Done;
                     record.note.get_or_insert_with(|| "no action of its own".into());
@@ -744,4 +750,24 @@ pub fn describe_outcome(outcome: &ActionOutcome) -> String {
         ActionOutcome::Skipped => "skipped by the person".into(),
         ActionOutcome::TakenOver { .. } => "the person acted on the page instead".into(),
     }
+}
+/// Whether a step asks for something done on the page (a click, a value, a choice, a
+/// confirmation) itself, as opposed to opening the console, navigating, finding or choosing a
+/// region, which the page may already show, or leaving the work to its substeps.
+fn asks_for_page_work(step: &Step) -> bool {
+    use aca_core::StepAction;
+    step.opens_console.is_none()
+        && !step.optional
+        && step.substeps.is_empty()
+        && (!step.values.is_empty()
+            || step.actions.iter().any(|a| {
+                matches!(
+                    a,
+                    StepAction::Click
+                        | StepAction::Enter
+                        | StepAction::Select
+                        | StepAction::Configure
+                        | StepAction::Confirm
+                )
+            }))
 }

@@ -42,6 +42,43 @@ fn index_of(request: &ModelRequest, role: &str, name: &str, nth: usize) -> u32 {
         .unwrap_or_else(|| panic!("no {role} \"{name}\" #{nth} in:\n{user}"))
 }
 
+/// The model's reply at `turn` of the create-VPC page: the page done step by step, the vSwitch's
+/// CIDR block typed in the turn said to be step `cidr_step`.
+fn create_vpc_reply(turn: usize, request: &ModelRequest, cidr_step: &str) -> String {
+    match turn {
+        1 => format!(
+            "Thought: The console is open.\nProgress: Step 2, open the VPC list.\nObservation: the navigation pane \
+             lists VPCs.\nNext: open it.\nAction: click({})",
+            index_of(request, "link", "VPCs", 0)
+        ),
+        2 => format!(
+            "Progress: Step 4\nAction: click({})",
+            index_of(request, "button", "Create VPC", 0)
+        ),
+        3 => format!(
+            "```json\n{{\"thought\": {{\"progress\": \"Step 5.1\"}}, \"action\": {{\"action\": \"type\", \"index\": {}, \"text\": \"web-vpc\"}}}}\n```",
+            index_of(request, "textbox", "Name", 0)
+        ),
+        4 => format!(
+            "Progress: Step 5.2\nAction: type({}, \"web-vsw-1\")",
+            index_of(request, "textbox", "Name", 1)
+        ),
+        5 => format!(
+            "Progress: Step 5.2\nAction: select({}, \"Hangzhou Zone H\")",
+            index_of(request, "combobox", "Zone", 0)
+        ),
+        6 => format!(
+            "Progress: Step {cidr_step}\nAction: type(index={}, text=\"192.168.1.0/24\")",
+            index_of(request, "textbox", "IPv4 CIDR Block", 1)
+        ),
+        7 => format!(
+            "Progress: Step 6\nAction: click({})",
+            index_of(request, "button", "OK", 0)
+        ),
+        _ => "Progress: Step 6, the list shows web-vpc.\nAction: task_complete(\"web-vpc is listed\")".into(),
+    }
+}
+
 #[test]
 fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
     let mut console = FakeConsole::new(Profile::current());
@@ -51,38 +88,7 @@ fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
     let end = drive(&mut episode, &mut console, no_provisioning, |request| {
         requests.push(request.clone());
         turn += 1;
-        let reply = match turn {
-            1 => format!(
-                "Thought: The console is open.\nProgress: Step 2, open the VPC list.\nObservation: the navigation pane \
-                 lists VPCs.\nNext: open it.\nAction: click({})",
-                index_of(request, "link", "VPCs", 0)
-            ),
-            2 => format!(
-                "Progress: Step 4\nAction: click({})",
-                index_of(request, "button", "Create VPC", 0)
-            ),
-            3 => format!(
-                "```json\n{{\"thought\": {{\"progress\": \"Step 5.1\"}}, \"action\": {{\"action\": \"type\", \"index\": {}, \"text\": \"web-vpc\"}}}}\n```",
-                index_of(request, "textbox", "Name", 0)
-            ),
-            4 => format!(
-                "Progress: Step 5.2\nAction: type({}, \"web-vsw-1\")",
-                index_of(request, "textbox", "Name", 1)
-            ),
-            5 => format!(
-                "Progress: Step 5.2\nAction: select({}, \"Hangzhou Zone H\")",
-                index_of(request, "combobox", "Zone", 0)
-            ),
-            6 => format!(
-                "Progress: Step 5.3\nAction: type(index={}, text=\"192.168.1.0/24\")",
-                index_of(request, "textbox", "IPv4 CIDR Block", 1)
-            ),
-            7 => format!(
-                "Progress: Step 6\nAction: click({})",
-                index_of(request, "button", "OK", 0)
-            ),
-            _ => "Progress: Step 6, the list shows web-vpc.\nAction: task_complete(\"web-vpc is listed\")".into(),
-        };
+        let reply = create_vpc_reply(turn, request, "5.3");
         (
             reply,
             Usage {
@@ -161,6 +167,36 @@ fn a_model_drives_the_create_vpc_page_and_its_calls_are_costed() {
         requests.iter().all(|r| r.screenshot.is_none()),
         "a text-only model gets no screenshot slot"
     );
+}
+
+#[test]
+fn a_step_the_model_passed_over_is_not_verified_unless_it_asks_for_nothing_on_the_page() {
+    let mut console = FakeConsole::new(Profile::current());
+    let mut episode = Episode::new(task(), policy());
+    let mut turn = 0;
+    // The vSwitch's CIDR block is typed in a turn said to be step 5.2: no turn works on step 5.3.
+    drive(&mut episode, &mut console, no_provisioning, |request| {
+        turn += 1;
+        (create_vpc_reply(turn, request, "5.2"), Usage::default())
+    });
+    let report = Report::of(
+        &episode,
+        &RuleResult {
+            matched: Some(true),
+            events: vec![],
+        },
+    );
+    let grade = |step: &str| {
+        let grade = report.grades.iter().find(|g| g.step == step).unwrap();
+        (grade.status, grade.note.clone().unwrap_or_default())
+    };
+    let (status, note) = grade("5.3");
+    assert_eq!(status, aca_core::StepStatus::Warning, "{note}");
+    assert!(note.starts_with("not verified: passed over"), "{note}");
+    // Logging on, choosing the region and a step whose work is its substeps' ask nothing themselves.
+    for step in ["1", "3", "5"] {
+        assert_eq!(grade(step).0, aca_core::StepStatus::Pass, "step {step}: {}", grade(step).1);
+    }
 }
 
 #[test]
