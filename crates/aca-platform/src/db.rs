@@ -188,17 +188,29 @@ pub trait Sql {
     }
 }
 
-enum Connection {
-    Sqlite(rusqlite::Connection),
-    Postgres(postgres::Client),
+/// PostgreSQL connections a server holds at most: the dashboard's reads, the API and every worker's
+/// claims and records each take one for a statement or a transaction.
+const POSTGRES_POOL_SIZE: u32 = 8;
+/// How long a call waits for a PostgreSQL connection (a new one, or one of the pool's) before the
+/// database counts as unavailable.
+const POSTGRES_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+type PostgresPool = r2d2::Pool<r2d2_postgres::PostgresConnectionManager<postgres::NoTls>>;
+
+/// Where statements go: SQLite's one connection (a file takes one writer at a time anyway), or a
+/// pool of PostgreSQL connections, so that calls run side by side.
+enum Connections {
+    Sqlite(Mutex<rusqlite::Connection>),
+    Postgres(PostgresPool),
 }
 
-/// The database, shared by the service's tasks (each call holds it for one statement or one
-/// transaction). A PostgreSQL connection that dropped is opened again on the next call, so a
-/// database that went away and came back is used again without a restart.
+/// The database, shared by the service's tasks (each call holds a connection for one statement or
+/// one transaction). A PostgreSQL connection that dropped is left out of the pool and another is
+/// opened on the next call, so a database that went away and came back is used again without a
+/// restart.
 pub struct Db {
     url: DbUrl,
-    connection: Mutex<Option<Connection>>,
+    connections: Connections,
 }
 
 impl std::fmt::Debug for Db {
@@ -216,14 +228,25 @@ impl Db {
             std::fs::create_dir_all(folder)
                 .map_err(|e| PlatformError::Config(format!("cannot create {}: {e}", folder.display())))?;
         }
-        let mut connection = connect(url)?;
-        migrate(&mut connection)?;
-        if let (DbUrl::Sqlite(path), Connection::Sqlite(_)) = (url, &connection) {
-            owner_only(path)?;
-        }
+        let connections = match url {
+            DbUrl::Postgres(address) => {
+                let pool = postgres_pool(address)?;
+                let mut client = pool.get().map_err(|e| unavailable(address, e))?;
+                migrate(&mut *client)?;
+                Connections::Postgres(pool)
+            }
+            DbUrl::Sqlite(_) | DbUrl::SqliteMemory => {
+                let mut connection = connect_sqlite(url)?;
+                migrate(&mut connection)?;
+                if let DbUrl::Sqlite(path) = url {
+                    owner_only(path)?;
+                }
+                Connections::Sqlite(Mutex::new(connection))
+            }
+        };
         Ok(Self {
             url: url.clone(),
-            connection: Mutex::new(Some(connection)),
+            connections,
         })
     }
 
@@ -236,69 +259,69 @@ impl Db {
         &self,
         work: impl FnOnce(&mut dyn Sql) -> Result<T, PlatformError>,
     ) -> Result<T, PlatformError> {
-        let mut guard = self.connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if guard
-            .as_ref()
-            .is_none_or(|c| matches!(c, Connection::Postgres(client) if client.is_closed()))
-        {
-            *guard = Some(connect(&self.url)?);
-        }
-        let connection = guard.as_mut().expect("connected above");
-        let result = match connection {
-            Connection::Sqlite(conn) => {
-                let mut tx = conn.transaction().map_err(sqlite_error)?;
+        match &self.connections {
+            Connections::Sqlite(connection) => {
+                let mut connection = connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut tx = connection.transaction().map_err(sqlite_error)?;
                 let value = work(&mut tx)?;
                 tx.commit().map_err(sqlite_error)?;
                 Ok(value)
             }
-            Connection::Postgres(client) => match client.transaction() {
-                Err(e) => Err(postgres_error(e)),
-                Ok(mut tx) => match work(&mut tx) {
-                    Ok(value) => tx.commit().map(|()| value).map_err(postgres_error),
-                    Err(e) => Err(e),
-                },
-            },
-        };
-        if matches!(result, Err(PlatformError::Unavailable(_))) && self.url.is_postgres() {
-            // Opened afresh on the next call.
-            *guard = None;
-        }
-        result
-    }
-}
-
-fn connect(url: &DbUrl) -> Result<Connection, PlatformError> {
-    match url {
-        DbUrl::Sqlite(path) => {
-            let conn = rusqlite::Connection::open(path)
-                .map_err(|e| PlatformError::Config(format!("cannot open the database {}: {e}", path.display())))?;
-            conn.busy_timeout(std::time::Duration::from_secs(10))
-                .map_err(sqlite_error)?;
-            conn.pragma_update(None, "journal_mode", "WAL").map_err(sqlite_error)?;
-            Ok(Connection::Sqlite(conn))
-        }
-        DbUrl::SqliteMemory => Ok(Connection::Sqlite(
-            rusqlite::Connection::open_in_memory().map_err(sqlite_error)?,
-        )),
-        DbUrl::Postgres(address) => {
-            let mut config: postgres::Config = address
-                .parse()
-                .map_err(|e| PlatformError::Config(format!("{}: {e}", redact_password(address))))?;
-            config.connect_timeout(std::time::Duration::from_secs(5));
-            config
-                .connect(postgres::NoTls)
-                .map(Connection::Postgres)
-                .map_err(|e| PlatformError::Unavailable(format!("{}: {e}", redact_password(address))))
+            Connections::Postgres(pool) => {
+                let address = match &self.url {
+                    DbUrl::Postgres(address) => address.as_str(),
+                    _ => "",
+                };
+                let mut client = pool.get().map_err(|e| unavailable(address, e))?;
+                let mut tx = client.transaction().map_err(postgres_error)?;
+                let value = work(&mut tx)?;
+                tx.commit().map_err(postgres_error)?;
+                Ok(value)
+            }
         }
     }
 }
 
-fn migrate(connection: &mut Connection) -> Result<(), PlatformError> {
-    let report = match connection {
-        Connection::Sqlite(conn) => embedded::migrations::runner().run(conn),
-        Connection::Postgres(client) => embedded::migrations::runner().run(client),
+/// A pool of connections to `address`, at least one of them open now.
+fn postgres_pool(address: &str) -> Result<PostgresPool, PlatformError> {
+    let mut config: postgres::Config = address
+        .parse()
+        .map_err(|e| PlatformError::Config(format!("{}: {e}", redact_password(address))))?;
+    config.connect_timeout(POSTGRES_WAIT);
+    let manager = r2d2_postgres::PostgresConnectionManager::new(config, postgres::NoTls);
+    r2d2::Pool::builder()
+        .max_size(POSTGRES_POOL_SIZE)
+        .min_idle(Some(1))
+        .connection_timeout(POSTGRES_WAIT)
+        // A connection the database ended while it sat in the pool (a restart) is found out here,
+        // for one round trip, and replaced.
+        .test_on_check_out(true)
+        .error_handler(Box::new(r2d2::NopErrorHandler))
+        .build(manager)
+        .map_err(|e| unavailable(address, e))
+}
+
+fn unavailable(address: &str, error: impl std::fmt::Display) -> PlatformError {
+    PlatformError::Unavailable(format!("{}: {error}", redact_password(address)))
+}
+
+fn connect_sqlite(url: &DbUrl) -> Result<rusqlite::Connection, PlatformError> {
+    let conn = match url {
+        DbUrl::Sqlite(path) => rusqlite::Connection::open(path)
+            .map_err(|e| PlatformError::Config(format!("cannot open the database {}: {e}", path.display())))?,
+        _ => rusqlite::Connection::open_in_memory().map_err(sqlite_error)?,
     };
-    report
+    if let DbUrl::Sqlite(_) = url {
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(sqlite_error)?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(sqlite_error)?;
+    }
+    Ok(conn)
+}
+
+fn migrate(connection: &mut impl refinery::Migrate) -> Result<(), PlatformError> {
+    embedded::migrations::runner()
+        .run(connection)
         .map(|_| ())
         .map_err(|e| PlatformError::Database(format!("migrating the schema: {e}")))
 }

@@ -299,3 +299,40 @@ fn a_postgres_that_goes_away_and_comes_back_is_used_again() {
     server.resume();
     assert_eq!(queue.depth().unwrap().queued, 1, "nothing was lost while it was away");
 }
+
+/// A team's server does many things at once: a transaction that takes its time (a worker's record)
+/// does not hold up another call (the dashboard's read) on PostgreSQL, whose connections are pooled.
+#[test]
+fn a_slow_transaction_on_postgres_does_not_hold_up_another_call() {
+    let server = support::postgres::Postgres::start();
+    let db = Arc::new(Db::open(&server.url().parse().unwrap()).unwrap());
+    let (inside, release) = (std::sync::mpsc::channel(), std::sync::mpsc::channel::<()>());
+    let slow = {
+        let (db, inside) = (db.clone(), inside.0);
+        let release = release.1;
+        std::thread::spawn(move || {
+            db.transaction(|sql| {
+                sql.query("SELECT 1", &[])?;
+                inside.send(()).unwrap();
+                release.recv().unwrap();
+                Ok(())
+            })
+        })
+    };
+    inside.1.recv().unwrap();
+    let (answered, answer) = std::sync::mpsc::channel();
+    {
+        let db = db.clone();
+        std::thread::spawn(move || {
+            let read = db.transaction(|sql| sql.query("SELECT count(*) FROM jobs", &[]));
+            answered.send(read.map(|rows| rows.len())).unwrap();
+        });
+    }
+    let read = answer.recv_timeout(std::time::Duration::from_secs(20));
+    release.0.send(()).unwrap();
+    slow.join().unwrap().unwrap();
+    assert_eq!(
+        read.expect("the read waited for the other transaction to end").unwrap(),
+        1
+    );
+}
