@@ -1000,6 +1000,47 @@ async fn a_password_box_is_marked_and_its_value_never_shown() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wizard_step_is_named_by_its_own_wizard_and_a_one_step_dialog_has_none() {
+    let chromium = Chromium::launch().await.unwrap();
+    let page = chromium.browser.new_page("about:blank").await.unwrap();
+    // A hidden wizard of another form sits beside a one-step dialog whose panel has a step class,
+    // and a shown wizard names its own panel.
+    page.set_content(
+        "<html><body>\
+         <div role='dialog' aria-label='Release Instance' style='display:none'>\
+           <ol class='steps'><li class='step-title current'>1 Release Settings</li></ol>\
+           <section class='step-panel'><button>Next</button></section></div>\
+         <div role='dialog' aria-label='Restart Instance'>\
+           <section class='step-panel'><label><input type='checkbox'> Force Restart</label>\
+           <button>Confirm</button></section></div>\
+         <div role='dialog' aria-label='Create Disk'>\
+           <ol class='steps'><li class='step-title current'>1 Basic Settings</li><li class='step-title'>2 Confirm</li></ol>\
+           <section class='step-panel'><label for='d'>Disk Name</label><input id='d'></section></div>\
+         </body></html>",
+    )
+    .await
+    .unwrap();
+    let dom = AcaDom::inject(&page).await.unwrap();
+    let observation = dom.observe(json!({})).await;
+    let places = |element: &Element| -> Vec<(PlaceKind, String)> {
+        element.places.iter().map(|p| (p.kind, p.name.clone())).collect()
+    };
+    let force = find(&observation, Role::Checkbox, "Force Restart");
+    assert!(
+        !places(force).iter().any(|(kind, _)| *kind == PlaceKind::WizardStep),
+        "{:?}",
+        places(force)
+    );
+    let disk = find(&observation, Role::Textbox, "Disk Name");
+    assert!(
+        places(disk).contains(&(PlaceKind::WizardStep, "1 Basic Settings".into())),
+        "{:?}",
+        places(disk)
+    );
+    chromium.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secret_a_dialog_shows_as_text_is_masked_by_its_label() {
     let chromium = Chromium::launch().await.unwrap();
     let page = chromium.browser.new_page("about:blank").await.unwrap();

@@ -38,20 +38,31 @@ pub fn dialog_title(dialog: &Element) -> Option<(String, Option<Element>)> {
     (!text.is_empty()).then_some((text, Some(title)))
 }
 
-/// The step a wizard shows: its highlighted step title, else the panel's own heading.
+/// The step a wizard shows: its highlighted step title, else the panel's own heading; empty for a
+/// panel of a form that is no wizard. The highlighted title is looked for around the panel, never
+/// past the dialog it sits in, and only where it shows: another form's wizard elsewhere on the
+/// page (a hidden dialog's) does not name it.
 pub fn wizard_step_name(panel: &Element) -> String {
     const CURRENT: &str = "[aria-current=step],[class*=step][class*=current],[class*=step][class*=active],\
         [class*=step][class*=process]";
+    const DIALOG: &str = "[role=dialog],[role=alertdialog],dialog,[aria-modal=true]";
     let mut ancestor = panel.parent_element();
     for _ in 0..6 {
         let Some(a) = ancestor else { break };
-        if let Ok(Some(current)) = a.query_selector(intern(CURRENT))
-            && !panel.contains(Some(&current))
-        {
+        let shown = a
+            .query_selector_all(intern(CURRENT))
+            .map(|list| js::elements_of(&list))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|current| !panel.contains(Some(current)) && super::visibility::rendered(current));
+        if let Some(current) = shown {
             let text = tidy(&js::visible_text(&current, None));
             if !text.is_empty() {
                 return text;
             }
+        }
+        if a.matches(intern(DIALOG)).unwrap_or(false) {
+            break;
         }
         ancestor = a.parent_element();
     }

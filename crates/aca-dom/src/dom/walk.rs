@@ -543,6 +543,13 @@ impl Walker {
                     name: places::place_name(kind, element),
                 });
             }
+            // The panel of a form that is no wizard (one step, no step list around it) is no place.
+            PlaceKind::WizardStep => {
+                let name = places::wizard_step_name(element);
+                if !name.is_empty() {
+                    self.places.push(Place { kind, name });
+                }
+            }
             _ => self.places.push(Place {
                 kind,
                 name: places::place_name(kind, element),
