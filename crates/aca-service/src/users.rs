@@ -1,7 +1,8 @@
 //! The people the companion server serves: each has a bearer token (kept only as its SHA-256
 //! digest, compared in constant time) and the accounts assigned to them; the admin token is a
-//! different thing and is never a user's. Users live in memory, or in a SQLite file (readable by
-//! its owner only) so that a restarted server keeps them.
+//! different thing and is never a user's. Users live in memory, or in a [`UserStore`] so that a
+//! restarted server keeps them: a SQLite file readable by its owner only ([`UsersFile`]), or a
+//! database every server of a team shares (`aca server`'s results database).
 
 use std::collections::BTreeMap;
 use std::path::Path;
