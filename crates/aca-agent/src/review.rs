@@ -213,7 +213,12 @@ fn taken_over(step: &Step, at_step: &[(usize, &Turn)], turns: &[Turn]) -> Vec<Re
         let reached = clicked
             .iter()
             .position(|c| match_label(label, &c.name) == Some(LabelMatch::Exact));
-        let used = clicked.iter().rev().find(|c| !is_more_label(&c.name));
+        // What stood in for the label: a control named like it, else the first one clicked that
+        // opens no menu (what follows is the step's own later work, a dialog's OK say).
+        let used = clicked
+            .iter()
+            .find(|c| match_label(label, &c.name).is_some())
+            .or_else(|| clicked.iter().find(|c| !is_more_label(&c.name)));
         let (kind, observed) = match (reached, used) {
             (Some(at), _) if at > 0 => {
                 let path: Vec<&str> = clicked[..=at].iter().map(|c| c.name.as_str()).collect();
@@ -752,10 +757,15 @@ mod tests {
             graded(through),
             [(FindingKind::Moved, "Restart".into(), "Manage > All Actions > Restart".into(), Source::Trajectory)]
         );
-        let other = clicks(&[(Role::Button, "More"), (Role::Menuitem, "Reboot")]);
+        let other = clicks(&[(Role::Button, "More"), (Role::Menuitem, "Reboot"), (Role::Button, "OK")]);
         assert_eq!(
             graded(other),
             [(FindingKind::Renamed, "Restart".into(), "Reboot".into(), Source::Trajectory)]
+        );
+        let alike = clicks(&[(Role::Link, "Instances"), (Role::Button, "Restart Instance"), (Role::Button, "OK")]);
+        assert_eq!(
+            graded(alike),
+            [(FindingKind::Renamed, "Restart".into(), "Restart Instance".into(), Source::Trajectory)]
         );
         assert_eq!(
             graded(Vec::new()),

@@ -384,6 +384,7 @@ mod tests {
             reason: "click \"Create VPC\"".into(),
             decision: aca_core::step_mode::Decided::TakenOver {
                 before: None,
+                clicked: Vec::new(),
                 after: None,
                 events: vec![aca_core::EventSummary {
                     event_id: "e-1".into(),
