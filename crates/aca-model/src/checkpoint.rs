@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use burn::tensor::TensorData;
 use safetensors::{Dtype, SafeTensors};
 use serde_json::Value;
 
@@ -36,12 +37,63 @@ pub struct CheckpointFiles {
     pub files: Vec<PathBuf>,
 }
 
-/// A tensor converted to f32 on the host, in the checkpoint's own layout (exactly, from bf16 and f16): the
-/// form every tensor passes through on its way to the dtype the model holds it in.
+/// A tensor read on the host in the checkpoint's own dtype and layout: converted once, if at all,
+/// to the dtype the model holds it in, never through f32 on the way.
 #[derive(Debug, Clone)]
 pub struct HostTensor {
     pub shape: Vec<usize>,
-    pub values: Vec<f32>,
+    values: HostValues,
+}
+
+#[derive(Debug, Clone)]
+enum HostValues {
+    F32(Vec<f32>),
+    Bf16(Vec<half::bf16>),
+    F16(Vec<half::f16>),
+}
+
+impl HostTensor {
+    /// Its values as burn data of `shape` (as many values), in the checkpoint's dtype.
+    pub fn into_data(self, shape: impl Into<burn::tensor::Shape>) -> TensorData {
+        match self.values {
+            HostValues::F32(values) => TensorData::new(values, shape),
+            HostValues::Bf16(values) => TensorData::new(values, shape),
+            HostValues::F16(values) => TensorData::new(values, shape),
+        }
+    }
+
+    /// Its values, taken as `[rows, columns]` row-major, as `[columns, rows]` row-major.
+    pub fn transposed(&self, rows: usize, columns: usize) -> TensorData {
+        match &self.values {
+            HostValues::F32(values) => TensorData::new(transpose(values, rows, columns), [columns, rows]),
+            HostValues::Bf16(values) => TensorData::new(transpose(values, rows, columns), [columns, rows]),
+            HostValues::F16(values) => TensorData::new(transpose(values, rows, columns), [columns, rows]),
+        }
+    }
+
+    /// How many values it holds.
+    pub fn len(&self) -> usize {
+        match &self.values {
+            HostValues::F32(values) => values.len(),
+            HostValues::Bf16(values) => values.len(),
+            HostValues::F16(values) => values.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// `[rows, columns]` row-major → `[columns, rows]` row-major.
+pub(crate) fn transpose<T: Copy + Default>(values: &[T], rows: usize, columns: usize) -> Vec<T> {
+    let mut transposed = vec![T::default(); values.len()];
+    for (row, chunk) in values.chunks_exact(columns.max(1)).enumerate() {
+        for (column, value) in chunk.iter().enumerate() {
+            transposed[column * rows + row] = *value;
+        }
+    }
+    transposed
 }
 
 impl CheckpointFiles {
@@ -153,7 +205,7 @@ impl CheckpointFiles {
         Ok(Self { tensors, files })
     }
 
-    /// Reads the weight files one at a time and hands each wanted tensor, converted to f32, to `accept`.
+    /// Reads the weight files one at a time and hands each wanted tensor, in its own dtype, to `accept`.
     ///
     /// Only one file's bytes are held at once.
     pub fn load(
@@ -175,7 +227,7 @@ impl CheckpointFiles {
                 if !wanted(name) {
                     continue;
                 }
-                let values = to_f32(view.dtype(), view.data()).ok_or_else(|| {
+                let values = host_values(view.dtype(), view.data()).ok_or_else(|| {
                     file_error(format!(
                         "tensor `{name}` has dtype {:?}, not BF16, F16 or F32",
                         view.dtype()
@@ -197,26 +249,26 @@ impl CheckpointFiles {
 /// The dtypes a checkpoint's tensors may be stored in.
 pub const SUPPORTED_DTYPES: &[&str] = &["BF16", "F16", "F32"];
 
-fn to_f32(dtype: Dtype, bytes: &[u8]) -> Option<Vec<f32>> {
+fn host_values(dtype: Dtype, bytes: &[u8]) -> Option<HostValues> {
     match dtype {
-        Dtype::F32 => Some(
+        Dtype::F32 => Some(HostValues::F32(
             bytes
                 .chunks_exact(4)
                 .map(|chunk| f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]))
                 .collect(),
-        ),
-        Dtype::BF16 => Some(
+        )),
+        Dtype::BF16 => Some(HostValues::Bf16(
             bytes
                 .chunks_exact(2)
-                .map(|chunk| half::bf16::from_le_bytes([chunk[0], chunk[1]]).to_f32())
+                .map(|chunk| half::bf16::from_le_bytes([chunk[0], chunk[1]]))
                 .collect(),
-        ),
-        Dtype::F16 => Some(
+        )),
+        Dtype::F16 => Some(HostValues::F16(
             bytes
                 .chunks_exact(2)
-                .map(|chunk| half::f16::from_le_bytes([chunk[0], chunk[1]]).to_f32())
+                .map(|chunk| half::f16::from_le_bytes([chunk[0], chunk[1]]))
                 .collect(),
-        ),
+        )),
         _ => None,
     }
 }
@@ -277,4 +329,47 @@ fn read_header(path: &Path) -> Result<BTreeMap<String, (String, Vec<usize>)>, Mo
         }
     }
     Ok(tensors)
+}
+
+#[cfg(test)]
+mod tests {
+    use burn::tensor::DType;
+
+    use super::*;
+
+    /// A bf16 checkpoint's tensor comes to the host as bf16, unchanged, and its transpose too.
+    #[test]
+    fn a_tensor_is_read_in_its_own_dtype() {
+        let dir = tempfile::tempdir().unwrap();
+        let values: Vec<half::bf16> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]
+            .iter()
+            .map(|v| half::bf16::from_f32(*v))
+            .collect();
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = safetensors::tensor::TensorView::new(Dtype::BF16, vec![2, 3], &bytes).unwrap();
+        safetensors::serialize_to_file([("w", view)], None, &dir.path().join(SINGLE_FILE)).unwrap();
+        let files = CheckpointFiles::open(dir.path()).unwrap();
+        let mut read = Vec::new();
+        files
+            .load(
+                |_| true,
+                |_, host| {
+                    read.push(host);
+                    Ok(())
+                },
+            )
+            .unwrap();
+        let host = read.pop().unwrap();
+        let transposed = host.transposed(2, 3);
+        assert_eq!(transposed.dtype(), DType::BF16);
+        let as_read: Vec<half::bf16> = transposed.to_vec().unwrap();
+        let expected: Vec<half::bf16> = [1.0f32, 4.0, 2.0, 5.0, 3.0, 6.0]
+            .iter()
+            .map(|v| half::bf16::from_f32(*v))
+            .collect();
+        assert_eq!(as_read, expected);
+        let data = host.into_data([2, 3]);
+        assert_eq!(data.dtype(), DType::BF16);
+        assert_eq!(data.to_vec::<half::bf16>().unwrap(), values);
+    }
 }

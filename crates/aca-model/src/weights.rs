@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use burn::tensor::{DType, Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor};
 
 use crate::checkpoint::{CheckpointFiles, HostTensor};
 use crate::config::Qwen3Config;
@@ -107,22 +107,22 @@ struct DeviceTensors {
 impl DeviceTensors {
     fn insert(&mut self, name: &str, host: HostTensor, device: &Device, dtype: DType) {
         let options = (device, dtype);
-        match host.shape.as_slice() {
+        match host.shape.clone().as_slice() {
             [length] => {
-                let data = TensorData::new(host.values, [*length]);
+                let data = host.into_data([*length]);
                 self.vectors.insert(name.to_string(), Tensor::from_data(data, options));
             }
             [rows, columns] => {
                 if self.tied_embedding.as_deref() == Some(name) {
-                    let head = TensorData::new(transpose(&host.values, *rows, *columns), [*columns, *rows]);
+                    let head = host.transposed(*rows, *columns);
                     self.matrices
                         .insert(LM_HEAD.to_string(), Tensor::from_data(head, options));
                 }
                 let is_projection = name.ends_with("_proj.weight") || name == LM_HEAD;
                 let data = if is_projection {
-                    TensorData::new(transpose(&host.values, *rows, *columns), [*columns, *rows])
+                    host.transposed(*rows, *columns)
                 } else {
-                    TensorData::new(host.values, [*rows, *columns])
+                    host.into_data([*rows, *columns])
                 };
                 self.matrices.insert(name.to_string(), Tensor::from_data(data, options));
             }
@@ -199,15 +199,4 @@ fn missing(name: &str) -> ModelError {
     ModelError::Checkpoint {
         problems: vec![format!("tensor `{name}` was not found while loading")],
     }
-}
-
-/// `[rows, columns]` row-major → `[columns, rows]` row-major.
-pub(crate) fn transpose(values: &[f32], rows: usize, columns: usize) -> Vec<f32> {
-    let mut transposed = vec![0.0; values.len()];
-    for (row, chunk) in values.chunks_exact(columns).enumerate() {
-        for (column, value) in chunk.iter().enumerate() {
-            transposed[column * rows + row] = *value;
-        }
-    }
-    transposed
 }

@@ -3,12 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use burn::tensor::{DType, Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor};
 
 use crate::checkpoint::{CheckpointFiles, HostTensor, SUPPORTED_DTYPES};
 use crate::error::ModelError;
 use crate::vl::config::VisionConfig;
-use crate::weights::{Projection, transpose};
+use crate::weights::Projection;
 
 /// Prefix of every vision tensor in a Hugging Face Qwen3-VL checkpoint.
 pub const VISION_PREFIX: &str = "model.visual.";
@@ -211,22 +211,19 @@ impl HostStore<'_> {
 
     fn vector(&mut self, suffix: &str) -> Result<Tensor<1>, ModelError> {
         let tensor = self.take(suffix)?;
-        let length = tensor.values.len();
-        Ok(Tensor::from_data(
-            TensorData::new(tensor.values, [length]),
-            (self.device, self.dtype),
-        ))
+        let length = tensor.len();
+        Ok(Tensor::from_data(tensor.into_data([length]), (self.device, self.dtype)))
     }
 
     /// A matrix whose first dimension is kept and the rest flattened; transposed for `x · W` when asked.
     fn matrix(&mut self, suffix: &str, transposed: bool) -> Result<Tensor<2>, ModelError> {
         let tensor = self.take(suffix)?;
         let rows = tensor.shape.first().copied().unwrap_or(0);
-        let columns = tensor.values.len().checked_div(rows).unwrap_or(0);
+        let columns = tensor.len().checked_div(rows).unwrap_or(0);
         let data = if transposed {
-            TensorData::new(transpose(&tensor.values, rows, columns), [columns, rows])
+            tensor.transposed(rows, columns)
         } else {
-            TensorData::new(tensor.values, [rows, columns])
+            tensor.into_data([rows, columns])
         };
         Ok(Tensor::from_data(data, (self.device, self.dtype)))
     }
