@@ -53,6 +53,14 @@ enum HostValues {
 }
 
 impl HostTensor {
+    /// A tensor of f32 values made on the host (a random checkpoint's, say).
+    pub fn from_f32(shape: Vec<usize>, values: Vec<f32>) -> Self {
+        Self {
+            shape,
+            values: HostValues::F32(values),
+        }
+    }
+
     /// Its values as burn data of `shape` (as many values), in the checkpoint's dtype.
     pub fn into_data(self, shape: impl Into<burn::tensor::Shape>) -> TensorData {
         match self.values {
@@ -362,7 +370,7 @@ mod tests {
         let host = read.pop().unwrap();
         let transposed = host.transposed(2, 3);
         assert_eq!(transposed.dtype(), DType::BF16);
-        let as_read: Vec<half::bf16> = transposed.to_vec().unwrap();
+        let as_read: Vec<half::bf16> = transposed.try_to_vec().unwrap();
         let expected: Vec<half::bf16> = [1.0f32, 4.0, 2.0, 5.0, 3.0, 6.0]
             .iter()
             .map(|v| half::bf16::from_f32(*v))
@@ -370,6 +378,6 @@ mod tests {
         assert_eq!(as_read, expected);
         let data = host.into_data([2, 3]);
         assert_eq!(data.dtype(), DType::BF16);
-        assert_eq!(data.to_vec::<half::bf16>().unwrap(), values);
+        assert_eq!(data.try_to_vec::<half::bf16>().unwrap(), values);
     }
 }

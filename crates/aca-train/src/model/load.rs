@@ -7,14 +7,14 @@ use std::path::Path;
 use aca_model::Qwen3Config;
 use aca_model::checkpoint::{CheckpointFiles, HostTensor};
 use aca_model::layout::{LM_HEAD, TensorLayout};
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{DType, Device, Tensor};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::TrainError;
 use crate::model::params::{DecoderLayer, Mlp, ParamIds, Projection, Qwen3Params, SelfAttention};
 
-/// Reads every decoder tensor of the validated checkpoint in `directory`, converted to f32.
+/// Reads every decoder tensor of the validated checkpoint in `directory`, in its own dtype.
 pub(crate) fn read_checkpoint(
     directory: &Path,
     config: &Qwen3Config,
@@ -49,7 +49,7 @@ pub(crate) fn random_tensors(config: &Qwen3Config, seed: u64) -> HashMap<String,
             } else {
                 (0..count).map(|_| rng.random_range(-bound..bound)).collect()
             };
-            (name, HostTensor { shape, values })
+            (name, HostTensor::from_f32(shape, values))
         })
         .collect()
 }
@@ -120,12 +120,13 @@ pub(crate) fn assemble(
     })
 }
 
+/// Parameters are trained in f32, whatever dtype the checkpoint stores.
 fn matrix(tensor: HostTensor, device: &Device) -> Tensor<2> {
     let shape = [tensor.shape[0], tensor.shape[1]];
-    Tensor::from_data(TensorData::new(tensor.values, shape), device)
+    Tensor::from_data(tensor.into_data(shape), (device, DType::F32))
 }
 
 fn vector(tensor: HostTensor, device: &Device) -> Tensor<1> {
-    let shape = [tensor.values.len()];
-    Tensor::from_data(TensorData::new(tensor.values, shape), device)
+    let shape = [tensor.len()];
+    Tensor::from_data(tensor.into_data(shape), (device, DType::F32))
 }
