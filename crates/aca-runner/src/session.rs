@@ -106,8 +106,16 @@ impl Session {
 
     /// Loads `url` in the tab and waits until the page side is ready there.
     pub async fn goto(&mut self, url: &str) -> Result<(), RunnerError> {
+        let during = format!("loading {url}");
+        self.check_alive(&during)?;
         let waited = self.config.navigation_timeout;
-        match tokio::time::timeout(waited, self.page.goto(url)).await {
+        let loaded = tokio::select! {
+            loaded = tokio::time::timeout(waited, self.page.goto(url)) => loaded,
+            () = self.watch.crashed_signal() => {
+                return Err(RunnerError::protocol(during, self.watch.crash_reason()));
+            }
+        };
+        match loaded {
             Err(_) => {
                 return Err(RunnerError::Timeout {
                     waited_ms: waited.as_millis() as u64,
@@ -121,7 +129,7 @@ impl Session {
                         url: url.to_owned(),
                         error: message[at + "net::".len()..].trim().to_owned(),
                     },
-                    None => RunnerError::protocol(format!("loading {url}"), message),
+                    None => RunnerError::protocol(during, message),
                 });
             }
             Ok(Ok(_)) => {}

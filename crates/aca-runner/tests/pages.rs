@@ -282,6 +282,11 @@ async fn a_browser_killed_under_a_session_fails_its_calls_at_once_and_says_so() 
         matches!(&outcome, ActionOutcome::Failed { message } if message.contains("Chromium is gone")),
         "{outcome:?}"
     );
+    let loaded = session.goto(&format!("{base}/actions")).await;
+    assert!(
+        loaded.as_ref().is_err_and(|e| e.to_string().contains("Chromium is gone")),
+        "{loaded:?}"
+    );
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "the calls gave up only after {:?}",
