@@ -434,20 +434,22 @@ async fn metrics(State(platform): Shared) -> Response {
         .get_or_create(&vec![("kind".into(), "completion".into())])
         .inc_by(totals.completion_tokens as u64);
     registry.register("model_tokens", "Model tokens over every recorded run", tokens);
-    let images = Counter::<u64>::default();
-    images.inc_by(totals.images as u64);
-    registry.register(
-        "model_screenshots",
-        "Screenshots shown to the model over every recorded run",
-        images,
-    );
-    let image_tokens = Counter::<u64>::default();
-    image_tokens.inc_by(totals.image_tokens as u64);
-    registry.register(
-        "model_image_tokens",
-        "Prompt tokens that were screenshots, over every recorded run (counted in model_tokens too)",
-        image_tokens,
-    );
+    for (name, help, value) in [
+        (
+            "model_screenshots",
+            "Screenshots shown to the model over every recorded run",
+            totals.images,
+        ),
+        (
+            "model_image_tokens",
+            "Prompt tokens that were screenshots, over every recorded run (counted in model_tokens too)",
+            totals.image_tokens,
+        ),
+    ] {
+        let counter = Counter::<u64>::default();
+        counter.inc_by(value as u64);
+        registry.register(name, help, counter);
+    }
     let cost = Counter::<f64, std::sync::atomic::AtomicU64>::default();
     cost.inc_by(totals.cost_usd);
     registry.register("model_cost_usd", "Model cost in USD over every recorded run", cost);
