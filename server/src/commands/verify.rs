@@ -115,6 +115,13 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     // Sidecars and saved rules sit beside pages with their own extensions; only pages are run.
     sources.retain(|s| !s.ends_with(".task.toml") && !s.ends_with(".rule.json"));
+    if let Some((first, second, folder)) = crate::verify::page::sharing_a_report_folder(&sources).first() {
+        bail!(
+            "{first} and {second} would both write their report to {}: verify them in separate runs, \
+             each with its own --out",
+            args.out.join(folder).display()
+        );
+    }
 
     let settings = args.run.settings(args.out.clone()).await?;
     let target = match &args.pool {

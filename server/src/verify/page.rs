@@ -33,10 +33,9 @@ pub async fn load(source: &str) -> anyhow::Result<PageInput> {
         }
         let html = response.text().await.with_context(|| format!("cannot read {source}"))?;
         let procedure = aca_docs::parse_html(&html).with_context(|| format!("{source} is not a procedure page"))?;
-        let slug = slugify(source.rsplit('/').find(|s| !s.is_empty()).unwrap_or("page"));
         return Ok(PageInput {
             source: source.to_owned(),
-            slug,
+            slug: slug_of(source),
             procedure,
             task: None,
             saved_rule: None,
@@ -76,15 +75,9 @@ fn load_file(path: &Path) -> anyhow::Result<PageInput> {
     } else {
         None
     };
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("page");
-    let folder = path.parent().and_then(|p| p.file_name()).and_then(|s| s.to_str());
-    let slug = match folder {
-        Some(folder) if !folder.is_empty() && folder != "." => format!("{}-{}", slugify(folder), slugify(stem)),
-        _ => slugify(stem),
-    };
     Ok(PageInput {
         source: path.display().to_string(),
-        slug,
+        slug: slug_of(&path.display().to_string()),
         procedure,
         task,
         saved_rule,
@@ -130,6 +123,38 @@ fn is_folder_readme(path: &Path) -> bool {
         .is_some_and(|s| s.eq_ignore_ascii_case("readme"))
 }
 
+/// The name of a page's report folder: a URL's last segment, a file's folder and name
+/// (`ecs/stop-instance.md` → `ecs-stop-instance`).
+pub fn slug_of(source: &str) -> String {
+    if source.starts_with("http://") || source.starts_with("https://") {
+        return slugify(source.rsplit('/').find(|s| !s.is_empty()).unwrap_or("page"));
+    }
+    let path = Path::new(source);
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("page");
+    let folder = path.parent().and_then(|p| p.file_name()).and_then(|s| s.to_str());
+    match folder {
+        Some(folder) if !folder.is_empty() && folder != "." => format!("{}-{}", slugify(folder), slugify(stem)),
+        _ => slugify(stem),
+    }
+}
+
+/// Pages whose reports would go to one folder, each pair as `(first, second, folder)`.
+pub fn sharing_a_report_folder(sources: &[String]) -> Vec<(String, String, String)> {
+    let mut seen: std::collections::HashMap<String, &String> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for source in sources {
+        let slug = slug_of(source);
+        match seen.get(&slug) {
+            Some(first) if *first != source => out.push(((*first).clone(), source.clone(), slug)),
+            Some(_) => {}
+            None => {
+                seen.insert(slug, source);
+            }
+        }
+    }
+    out
+}
+
 fn slugify(text: &str) -> String {
     let stem = text.trim_end_matches(".html").trim_end_matches(".md");
     let mut out: String = stem
@@ -151,6 +176,29 @@ fn slugify(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_of_one_folder_name_in_two_trees_would_share_a_report_folder() {
+        let pages = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(slug_of("tests/real-pages/ecs/stop-instance.md"), "ecs-stop-instance");
+        assert_eq!(
+            slug_of("https://example.com/help/en/stop-an-instance/"),
+            "stop-an-instance"
+        );
+        assert_eq!(
+            sharing_a_report_folder(&pages(&[
+                "tests/corpus/actiontrail/create-trail.md",
+                "tests/real-pages/actiontrail/create-trail-old.md",
+                "tests/real-pages/actiontrail/create-trail.md",
+            ])),
+            vec![(
+                "tests/corpus/actiontrail/create-trail.md".to_string(),
+                "tests/real-pages/actiontrail/create-trail.md".to_string(),
+                "actiontrail-create-trail".to_string()
+            )]
+        );
+        assert!(sharing_a_report_folder(&pages(&["ecs/a.md", "ecs/a.md", "vpc/a.md"])).is_empty());
+    }
 
     #[test]
     fn a_folders_readme_is_no_page() {

@@ -74,8 +74,9 @@ pub fn actiontrail() -> ProductSpec {
             "Create Trail",
             Container::Drawer,
             "CreateTrail",
+            // create-trail.md (2026-02-06) and create-multi-account-trail.md (2026-02-14).
             vec![step(
-                "Basic Settings",
+                "Basic Information",
                 vec![
                     field("Trail Name", "Name", FieldKind::Text)
                         .required()
@@ -85,12 +86,12 @@ pub fn actiontrail() -> ProductSpec {
                              starting with a letter.",
                         ),
                     field(
-                        "Event Type",
+                        "Trail Event Type",
                         "EventRW",
                         radio(&[
-                            ("All", "All Events"),
-                            ("Write", "Write Events"),
-                            ("Read", "Read Events"),
+                            ("All", "All"),
+                            ("Write", "Write"),
+                            ("Read", "Read"),
                         ]),
                     )
                     .default("All"),
