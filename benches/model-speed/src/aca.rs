@@ -3,14 +3,15 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use aca_model::{Device, KvCache, Qwen3Model, argmax};
+use aca_model::{Device, KvCache, Qwen3Model, WeightDtype, argmax};
 use anyhow::{Context, Result};
 
 use crate::protocol::RunOnce;
 
-/// Loads the checkpoint with aca-model on `device`.
-pub fn load(directory: &Path, device: &Device) -> Result<Qwen3Model> {
-    Qwen3Model::load(directory, device).with_context(|| format!("aca-model cannot load {}", directory.display()))
+/// Loads the checkpoint with aca-model on `device`, its weights held in `dtype`.
+pub fn load(directory: &Path, device: &Device, dtype: WeightDtype) -> Result<Qwen3Model> {
+    Qwen3Model::load_as(directory, device, dtype)
+        .with_context(|| format!("aca-model cannot load {}", directory.display()))
 }
 
 /// aca-model as a contender of the shared protocol.

@@ -15,7 +15,8 @@
 //! safetensors installed); without it that row says why it was not measured. The candle row needs the
 //! `candle` feature (off by default, so the workspace's tests never build candle). Built with the `wgpu` or
 //! `cuda` feature, `--device` puts aca-model on a GPU and `--bandwidth-gbps` turns its batch-1 decode
-//! time into a fraction of the memory-bandwidth bound.
+//! time into a fraction of the memory-bandwidth bound; on the CPU that bound comes from the host memory's
+//! read bandwidth, measured in the same run. `--dtype` holds aca-model's weights in bf16 or f16.
 
 mod aca;
 mod bandwidth;
@@ -64,6 +65,10 @@ struct Arguments {
     /// Tokens each engine request generates.
     #[arg(long, default_value_t = 64)]
     engine_tokens: usize,
+    /// The dtype aca-model holds the weights in (f32, bf16, f16; auto: the checkpoint's own, f32 for
+    /// the random one). candle and transformers compute in f32.
+    #[arg(long, default_value = "f32")]
+    dtype: aca_model::WeightDtype,
     /// Where aca-model runs (candle and transformers always run on the CPU).
     #[arg(long, value_enum, default_value_t = DeviceChoice::Cpu)]
     device: DeviceChoice,
@@ -151,13 +156,14 @@ fn main() -> Result<()> {
         }
     };
 
-    let model = aca::load(&checkpoint, &aca_device)?;
+    let model = aca::load(&checkpoint, &aca_device, arguments.dtype)?;
     let config = model.config().clone();
-    let bytes_per_token = bandwidth::weight_bytes_per_token(&config);
+    let held = model.dtype();
+    let bytes_per_token = bandwidth::weight_bytes_per_token(&config, held.size() as u64);
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     println!(
-        "checkpoint: {} layers, hidden {}, {} heads / {} kv heads of {}, intermediate {}, vocab {}, f32 \
-         ({:.1} MB of weights read per decoded token){}",
+        "checkpoint: {} layers, hidden {}, {} heads / {} kv heads of {}, intermediate {}, vocab {}, held in \
+         {held:?} by aca-model ({:.1} MB of weights read per decoded token){}",
         config.num_hidden_layers,
         config.hidden_size,
         config.num_attention_heads,
@@ -226,8 +232,12 @@ fn main() -> Result<()> {
     let load = engine_load::measure(&model, tokenizer, &arguments.concurrency, shape)?;
     report::print_load(&load);
     println!();
+    let host = (arguments.device == DeviceChoice::Cpu).then(|| report::HostBandwidth {
+        gbps: bandwidth::measured_read_gbps(threads, 5),
+        threads,
+    });
     report::print_bandwidth(
-        arguments.device != DeviceChoice::Cpu,
+        host,
         bytes_per_token,
         &aca,
         arguments.bandwidth_gbps,

@@ -75,15 +75,33 @@ pub fn print_load(results: &[LoadResult]) {
 }
 
 /// The GPU bound line; on the CPU it only says where it applies (and the CPU's own effective rate).
-pub fn print_bandwidth(on_gpu: bool, bytes_per_token: u64, aca: &Measurement, bandwidth_gbps: Option<f64>) {
+/// The host memory's read bandwidth, measured in this run, and how many threads read it.
+#[derive(Debug, Clone, Copy)]
+pub struct HostBandwidth {
+    pub gbps: f64,
+    pub threads: usize,
+}
+
+pub fn print_bandwidth(
+    host: Option<HostBandwidth>,
+    bytes_per_token: u64,
+    aca: &Measurement,
+    bandwidth_gbps: Option<f64>,
+) {
     let seconds = aca.seconds_per_token();
     let effective = effective_gbps(bytes_per_token, seconds);
     let megabytes = bytes_per_token as f64 / 1e6;
-    if !on_gpu {
+    if let Some(host) = host {
+        let bound = bytes_per_token as f64 / (host.gbps * 1e9);
         println!(
-            "GPU bandwidth bound: applies to GPU runs only (--device wgpu|cuda); this CPU run reads \
-             {megabytes:.1} MB of weights per token in {:.2} ms = {effective:.1} GB/s effective",
-            seconds * 1e3
+            "CPU bandwidth bound: {megabytes:.1} MB of weights / {:.1} GB/s (host memory read by {} threads, \
+             measured in this run) = {:.3} ms per token; measured {:.3} ms per token (batch 1) = \
+             {effective:.1} GB/s = {:.1}% of the bound",
+            host.gbps,
+            host.threads,
+            bound * 1e3,
+            seconds * 1e3,
+            100.0 * bound / seconds
         );
         return;
     }

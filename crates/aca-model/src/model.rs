@@ -200,7 +200,7 @@ impl Qwen3Model {
         };
         let normed = rms_norm(selected, &self.weights.final_norm, config.rms_norm_eps);
         // [rows, vocab]
-        let logits = normed.matmul(self.weights.lm_head.clone());
+        let logits = self.weights.lm_head.forward(normed);
         let values = logits
             .cast(DType::F32)
             .try_into_data()
@@ -316,9 +316,9 @@ impl Qwen3Model {
         let normed = rms_norm(hidden.clone(), &layer.post_attention_norm, eps);
         let inter = config.intermediate_size;
         // [tokens, 2·intermediate]
-        let gate_up = normed.matmul(layer.mlp.gate_up.clone());
+        let gate_up = layer.mlp.gate_up.forward(normed);
         let gate = gate_up.clone().slice_dim(1, 0..inter);
         let up = gate_up.slice_dim(1, inter..2 * inter);
-        hidden + (silu(gate) * up).matmul(layer.mlp.down.clone())
+        hidden + layer.mlp.down.forward(silu(gate) * up)
     }
 }

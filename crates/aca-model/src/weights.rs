@@ -4,28 +4,71 @@
 use std::collections::HashMap;
 
 use burn::tensor::{DType, Device, Tensor};
+use rayon::prelude::*;
 
 use crate::checkpoint::{CheckpointFiles, HostTensor};
 use crate::config::Qwen3Config;
 use crate::error::ModelError;
 use crate::layout::{LM_HEAD, TensorLayout};
 
+/// Inputs of at most this many rows (decoding steps) are split by output columns on the CPU.
+const FEW_ROWS: usize = 16;
+
 /// A linear map `x · W + b` with `W` stored as `[in, out]`.
 #[derive(Debug, Clone)]
 pub(crate) struct Projection {
     pub weight: Tensor<2>,
     pub bias: Option<Tensor<1>>,
+    /// How many column blocks a few-row input is computed in at once: the CPU's threads, since
+    /// the CPU backend computes a one-row product on one thread; 1 on a GPU.
+    column_blocks: usize,
 }
 
 impl Projection {
+    pub fn new(weight: Tensor<2>, bias: Option<Tensor<1>>) -> Self {
+        let column_blocks = if weight.device() == Device::flex() {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        Self {
+            weight,
+            bias,
+            column_blocks,
+        }
+    }
+
     /// `[rows, in]` → `[rows, out]`.
     pub fn forward(&self, input: Tensor<2>) -> Tensor<2> {
-        let output = input.matmul(self.weight.clone());
+        let [rows, _] = input.dims();
+        let [_, out] = self.weight.dims();
+        let output = if rows <= FEW_ROWS && self.column_blocks > 1 && out >= 2 * COLUMN_ALIGN {
+            let parts: Vec<Tensor<2>> = column_ranges(out, self.column_blocks)
+                .into_par_iter()
+                .map(|columns| input.clone().matmul(self.weight.clone().slice_dim(1, columns)))
+                .collect();
+            Tensor::cat(parts, 1)
+        } else {
+            input.matmul(self.weight.clone())
+        };
         match &self.bias {
             Some(bias) => output + bias.clone().unsqueeze::<2>(),
             None => output,
         }
     }
+}
+
+/// Column blocks start at multiples of this many values (a 64-byte cache line of f32).
+const COLUMN_ALIGN: usize = 16;
+
+/// `0..out` cut into `blocks` ranges of nearly equal width, each starting on a multiple of
+/// [`COLUMN_ALIGN`].
+fn column_ranges(out: usize, blocks: usize) -> Vec<std::ops::Range<usize>> {
+    let width = out.div_ceil(blocks).next_multiple_of(COLUMN_ALIGN);
+    (0..out)
+        .step_by(width)
+        .map(|start| start..(start + width).min(out))
+        .collect()
 }
 
 #[derive(Debug, Clone)]
@@ -42,9 +85,9 @@ pub(crate) struct AttentionWeights {
 #[derive(Debug, Clone)]
 pub(crate) struct MlpWeights {
     /// gate and up projections side by side: `[hidden, 2·intermediate]`.
-    pub gate_up: Tensor<2>,
+    pub gate_up: Projection,
     /// `[intermediate, hidden]`.
-    pub down: Tensor<2>,
+    pub down: Projection,
 }
 
 #[derive(Debug, Clone)]
@@ -63,7 +106,7 @@ pub(crate) struct Qwen3Weights {
     /// `[hidden]`.
     pub final_norm: Tensor<1>,
     /// `[hidden, vocab]` (the transposed embedding when tied).
-    pub lm_head: Tensor<2>,
+    pub lm_head: Projection,
 }
 
 impl Qwen3Weights {
@@ -146,13 +189,13 @@ impl DeviceTensors {
         } else {
             None
         };
-        Ok(Projection { weight, bias })
+        Ok(Projection::new(weight, bias))
     }
 
     fn assemble(mut self, config: &Qwen3Config, layout: &TensorLayout) -> Result<Qwen3Weights, ModelError> {
         let embed_tokens = self.matrix(&layout.embed_tokens())?;
         let final_norm = self.vector(&layout.final_norm())?;
-        let lm_head = self.matrix(LM_HEAD)?;
+        let lm_head = Projection::new(self.matrix(LM_HEAD)?, None);
         let mut layers = Vec::with_capacity(config.num_hidden_layers);
         for layer in 0..config.num_hidden_layers {
             let name = |suffix: &str| layout.layer_tensor(layer, suffix);
@@ -160,13 +203,13 @@ impl DeviceTensors {
             let q = self.projection(&name("self_attn.q_proj"), bias)?;
             let k = self.projection(&name("self_attn.k_proj"), bias)?;
             let v = self.projection(&name("self_attn.v_proj"), bias)?;
-            let qkv = Projection {
-                weight: Tensor::cat(vec![q.weight, k.weight, v.weight], 1),
-                bias: match (q.bias, k.bias, v.bias) {
+            let qkv = Projection::new(
+                Tensor::cat(vec![q.weight, k.weight, v.weight], 1),
+                match (q.bias, k.bias, v.bias) {
                     (Some(q), Some(k), Some(v)) => Some(Tensor::cat(vec![q, k, v], 0)),
                     _ => None,
                 },
-            };
+            );
             let attention = AttentionWeights {
                 qkv,
                 output: self.projection(&name("self_attn.o_proj"), bias)?,
@@ -176,8 +219,8 @@ impl DeviceTensors {
             let gate = self.matrix(&name("mlp.gate_proj.weight"))?;
             let up = self.matrix(&name("mlp.up_proj.weight"))?;
             let mlp = MlpWeights {
-                gate_up: Tensor::cat(vec![gate, up], 1),
-                down: self.matrix(&name("mlp.down_proj.weight"))?,
+                gate_up: Projection::new(Tensor::cat(vec![gate, up], 1), None),
+                down: Projection::new(self.matrix(&name("mlp.down_proj.weight"))?, None),
             };
             layers.push(LayerWeights {
                 input_norm: self.vector(&name("input_layernorm.weight"))?,
@@ -198,5 +241,47 @@ impl DeviceTensors {
 fn missing(name: &str) -> ModelError {
     ModelError::Checkpoint {
         problems: vec![format!("tensor `{name}` was not found while loading")],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use burn::tensor::{Distribution, Tolerance};
+
+    use super::*;
+
+    #[test]
+    fn column_blocks_cover_the_outputs_once_and_start_aligned() {
+        assert_eq!(column_ranges(100, 2), vec![0..64, 64..100]);
+        assert_eq!(column_ranges(3072, 2), vec![0..1536, 1536..3072]);
+        assert_eq!(column_ranges(40, 4), vec![0..16, 16..32, 32..40]);
+        for (out, blocks) in [(8192, 2), (151_936, 3), (17, 2)] {
+            let ranges = column_ranges(out, blocks);
+            assert_eq!(ranges.first().map(|r| r.start), Some(0));
+            assert_eq!(ranges.last().map(|r| r.end), Some(out));
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+            assert!(ranges.iter().all(|r| r.start % COLUMN_ALIGN == 0 && !r.is_empty()));
+        }
+    }
+
+    #[test]
+    fn a_few_rows_split_by_columns_give_the_whole_product() {
+        let device = Device::flex();
+        let weight: Tensor<2> = Tensor::random([64, 100], Distribution::Normal(0.0, 1.0), &device);
+        let bias: Tensor<1> = Tensor::random([100], Distribution::Normal(0.0, 1.0), &device);
+        let projection = Projection {
+            weight: weight.clone(),
+            bias: Some(bias.clone()),
+            column_blocks: 3,
+        };
+        for rows in [1, 4, FEW_ROWS, FEW_ROWS + 1] {
+            let input: Tensor<2> = Tensor::random([rows, 64], Distribution::Normal(0.0, 1.0), &device);
+            let whole = input.clone().matmul(weight.clone()) + bias.clone().unsqueeze::<2>();
+            let split = projection.forward(input);
+            assert_eq!(split.dims(), [rows, 100]);
+            split
+                .into_data()
+                .assert_approx_eq::<f32>(&whole.into_data(), Tolerance::absolute(1e-5));
+        }
     }
 }

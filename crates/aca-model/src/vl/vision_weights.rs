@@ -229,10 +229,10 @@ impl HostStore<'_> {
     }
 
     fn linear(&mut self, prefix: &str) -> Result<Projection, ModelError> {
-        Ok(Projection {
-            weight: self.matrix(&format!("{prefix}.weight"), true)?,
-            bias: Some(self.vector(&format!("{prefix}.bias"))?),
-        })
+        Ok(Projection::new(
+            self.matrix(&format!("{prefix}.weight"), true)?,
+            Some(self.vector(&format!("{prefix}.bias"))?),
+        ))
     }
 
     fn layer_norm(&mut self, prefix: &str) -> Result<LayerNormWeights, ModelError> {
