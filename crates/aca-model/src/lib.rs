@@ -34,6 +34,7 @@ pub mod device;
 pub mod dtype;
 pub mod engine;
 pub mod error;
+mod gated;
 mod generate;
 pub mod layout;
 pub mod memory;

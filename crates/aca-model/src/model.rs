@@ -2,7 +2,6 @@
 
 use std::path::Path;
 
-use burn::tensor::activation::silu;
 use burn::tensor::{DType, Device, Int, Tensor, TensorData};
 
 use crate::attention::AttentionKernels;
@@ -11,6 +10,7 @@ use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
 use crate::dtype::{WeightDtype, check_device_computes};
 use crate::error::ModelError;
+use crate::gated::silu_gated;
 use crate::layout::TensorLayout;
 use crate::norm::rms_norm;
 use crate::rope::RotaryTables;
@@ -317,8 +317,6 @@ impl Qwen3Model {
         let inter = config.intermediate_size;
         // [tokens, 2·intermediate]
         let gate_up = layer.mlp.gate_up.forward(normed);
-        let gate = gate_up.clone().slice_dim(1, 0..inter);
-        let up = gate_up.slice_dim(1, inter..2 * inter);
-        hidden + layer.mlp.down.forward(silu(gate) * up)
+        hidden + layer.mlp.down.forward(silu_gated(gate_up, inter))
     }
 }

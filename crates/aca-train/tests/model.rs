@@ -85,7 +85,11 @@ fn a_saved_checkpoint_loads_in_the_inference_model_with_the_same_logits() {
     let saved = tempfile::tempdir().unwrap();
     trainable.save(saved.path(), Some(&text)).unwrap();
     let reloaded = Qwen3Model::load(saved.path(), &device).unwrap();
-    assert!(largest_difference(&trainable, &reloaded) < 1e-5);
+    // Two forward passes written apart (the trainable one and the inference one, which on the CPU
+    // splits decoding products by columns and fuses the SiLU) agree to f32 rounding, within the
+    // f32 parity bound both keep against transformers; a tensor saved wrongly differs by far more.
+    let difference = largest_difference(&trainable, &reloaded);
+    assert!(difference < 1e-4, "logits differ by {difference}");
     let source_config = aca_model::Qwen3Config::from_file(&source.join("config.json")).unwrap();
     assert_eq!(reloaded.config(), &source_config);
     assert!(saved.path().join("tokenizer.json.gz").is_file());
