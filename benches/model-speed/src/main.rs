@@ -72,7 +72,8 @@ struct Arguments {
     /// Where aca-model runs (candle and transformers always run on the CPU).
     #[arg(long, value_enum, default_value_t = DeviceChoice::Cpu)]
     device: DeviceChoice,
-    /// The GPU's memory bandwidth in GB/s, for the batch-1 decode's fraction of the bandwidth bound.
+    /// The GPU's memory bandwidth in GB/s, for the batch-1 decode's fraction of the bandwidth bound (GPU runs
+    /// only: on the CPU the benchmark measures it).
     #[arg(long)]
     bandwidth_gbps: Option<f64>,
     /// Python interpreter with torch, transformers and safetensors for the transformers row.
@@ -139,6 +140,9 @@ fn main() -> Result<()> {
     let arguments = Arguments::parse();
     if arguments.prompt_tokens == 0 || arguments.engine_prompt_tokens == 0 || arguments.engine_tokens == 0 {
         bail!("--prompt-tokens, --engine-prompt-tokens and --engine-tokens must be at least 1");
+    }
+    if arguments.device == DeviceChoice::Cpu && arguments.bandwidth_gbps.is_some() {
+        bail!("--bandwidth-gbps is for GPU runs: on the CPU the benchmark measures the host memory's read bandwidth");
     }
     let aca_device = device(arguments.device)?;
     let scratch = tempfile::tempdir()?;
