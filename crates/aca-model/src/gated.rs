@@ -57,7 +57,7 @@ mod tests {
         }
         // Extremes neither overflow nor turn into NaN.
         let extremes = Tensor::<2>::from_data(TensorData::new(vec![-1e4f32, 1e4, 2.0, 3.0], [1, 4]), &device);
-        let values = silu_gated(extremes, 2).into_data().to_vec::<f32>().unwrap();
+        let values = silu_gated(extremes, 2).into_data().try_to_vec::<f32>().unwrap();
         assert_eq!(values[0], -0.0);
         assert_eq!(values[1], 3e4);
     }

@@ -40,6 +40,7 @@ pub mod layout;
 pub mod memory;
 pub mod model;
 mod norm;
+mod packed_bf16;
 pub mod random;
 mod rope;
 pub mod sample;

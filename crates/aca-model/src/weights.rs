@@ -2,14 +2,16 @@
 //! q/k/v fused into one matrix and gate/up into another.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use burn::tensor::{DType, Device, Tensor};
+use burn::tensor::{DType, Device, Tensor, TensorData};
 use rayon::prelude::*;
 
 use crate::checkpoint::{CheckpointFiles, HostTensor};
 use crate::config::Qwen3Config;
 use crate::error::ModelError;
 use crate::layout::{LM_HEAD, TensorLayout};
+use crate::packed_bf16::PackedBf16;
 
 /// Inputs of at most this many rows (decoding steps) are split by output columns on the CPU.
 const FEW_ROWS: usize = 16;
@@ -17,19 +19,40 @@ const FEW_ROWS: usize = 16;
 /// A linear map `x · W + b` with `W` stored as `[in, out]`.
 #[derive(Debug, Clone)]
 pub(crate) struct Projection {
-    pub weight: Tensor<2>,
-    pub bias: Option<Tensor<1>>,
+    weight: StoredWeight,
+    bias: Option<Tensor<1>>,
     /// How many column blocks a few-row input is computed in at once: the CPU's threads, since
     /// the CPU backend computes a one-row product on one thread; 1 on a GPU.
     column_blocks: usize,
 }
 
+#[derive(Debug, Clone)]
+enum StoredWeight {
+    Tensor(Tensor<2>),
+    /// bf16 on the CPU: packed for this crate's own matrix-vector product.
+    PackedBf16 { packed: Arc<PackedBf16>, device: Device },
+}
+
 impl Projection {
     pub fn new(weight: Tensor<2>, bias: Option<Tensor<1>>) -> Self {
-        let column_blocks = if weight.device() == Device::flex() {
-            rayon::current_num_threads()
+        let on_cpu = weight.device() == Device::flex();
+        let column_blocks = if on_cpu { rayon::current_num_threads() } else { 1 };
+        let weight = if on_cpu && weight.dtype() == DType::BF16 {
+            let device = weight.device();
+            let [inputs, outputs] = weight.dims();
+            let data = weight.into_data();
+            match data.as_slice::<half::bf16>() {
+                Ok(values) => {
+                    let bits: Vec<u16> = values.iter().map(|v| v.to_bits()).collect();
+                    StoredWeight::PackedBf16 {
+                        packed: Arc::new(PackedBf16::pack(&bits, inputs, outputs)),
+                        device,
+                    }
+                }
+                Err(_) => StoredWeight::Tensor(Tensor::from_data(data, &device)),
+            }
         } else {
-            1
+            StoredWeight::Tensor(weight)
         };
         Self {
             weight,
@@ -40,22 +63,44 @@ impl Projection {
 
     /// `[rows, in]` → `[rows, out]`.
     pub fn forward(&self, input: Tensor<2>) -> Tensor<2> {
-        let [rows, _] = input.dims();
-        let [_, out] = self.weight.dims();
-        let output = if rows <= FEW_ROWS && self.column_blocks > 1 && out >= 2 * COLUMN_ALIGN {
-            let parts: Vec<Tensor<2>> = column_ranges(out, self.column_blocks)
-                .into_par_iter()
-                .map(|columns| input.clone().matmul(self.weight.clone().slice_dim(1, columns)))
-                .collect();
-            Tensor::cat(parts, 1)
-        } else {
-            input.matmul(self.weight.clone())
+        let output = match &self.weight {
+            StoredWeight::Tensor(weight) => self.tensor_product(input, weight),
+            StoredWeight::PackedBf16 { packed, device } => packed_product(input, packed, device),
         };
         match &self.bias {
             Some(bias) => output + bias.clone().unsqueeze::<2>(),
             None => output,
         }
     }
+
+    fn tensor_product(&self, input: Tensor<2>, weight: &Tensor<2>) -> Tensor<2> {
+        let [rows, _] = input.dims();
+        let [_, out] = weight.dims();
+        if rows <= FEW_ROWS && self.column_blocks > 1 && out >= 2 * COLUMN_ALIGN {
+            let parts: Vec<Tensor<2>> = column_ranges(out, self.column_blocks)
+                .into_par_iter()
+                .map(|columns| input.clone().matmul(weight.clone().slice_dim(1, columns)))
+                .collect();
+            Tensor::cat(parts, 1)
+        } else {
+            input.matmul(weight.clone())
+        }
+    }
+}
+
+/// A product with packed bf16 weights, in the input's dtype: few rows through the packed kernel,
+/// more (a prompt) as one f32 matrix product over the weights widened for it.
+fn packed_product(input: Tensor<2>, packed: &PackedBf16, device: &Device) -> Tensor<2> {
+    let [rows, _] = input.dims();
+    let [inputs, outputs] = packed.dims();
+    let dtype = input.dtype();
+    if rows > FEW_ROWS {
+        let weight = Tensor::<2>::from_data(TensorData::new(packed.widened(), [inputs, outputs]), device);
+        return input.cast(DType::F32).matmul(weight).cast(dtype);
+    }
+    let values = input.into_data().convert::<f32>().try_into_vec::<f32>().unwrap_or_default();
+    let output = packed.product(&values, rows);
+    Tensor::from_data(TensorData::new(output, [rows, outputs]), (device, dtype))
 }
 
 /// Column blocks start at multiples of this many values (a 64-byte cache line of f32).
@@ -182,13 +227,19 @@ impl DeviceTensors {
         self.matrices.remove(name).ok_or_else(|| missing(name))
     }
 
-    fn projection(&mut self, name: &str, with_bias: bool) -> Result<Projection, ModelError> {
+    /// A projection's weight and, where the checkpoint has one, its bias.
+    fn weight_and_bias(&mut self, name: &str, with_bias: bool) -> Result<(Tensor<2>, Option<Tensor<1>>), ModelError> {
         let weight = self.matrix(&format!("{name}.weight"))?;
         let bias = if with_bias {
             Some(self.vector(&format!("{name}.bias"))?)
         } else {
             None
         };
+        Ok((weight, bias))
+    }
+
+    fn projection(&mut self, name: &str, with_bias: bool) -> Result<Projection, ModelError> {
+        let (weight, bias) = self.weight_and_bias(name, with_bias)?;
         Ok(Projection::new(weight, bias))
     }
 
@@ -200,12 +251,12 @@ impl DeviceTensors {
         for layer in 0..config.num_hidden_layers {
             let name = |suffix: &str| layout.layer_tensor(layer, suffix);
             let bias = config.attention_bias;
-            let q = self.projection(&name("self_attn.q_proj"), bias)?;
-            let k = self.projection(&name("self_attn.k_proj"), bias)?;
-            let v = self.projection(&name("self_attn.v_proj"), bias)?;
+            let (q, q_bias) = self.weight_and_bias(&name("self_attn.q_proj"), bias)?;
+            let (k, k_bias) = self.weight_and_bias(&name("self_attn.k_proj"), bias)?;
+            let (v, v_bias) = self.weight_and_bias(&name("self_attn.v_proj"), bias)?;
             let qkv = Projection::new(
-                Tensor::cat(vec![q.weight, k.weight, v.weight], 1),
-                match (q.bias, k.bias, v.bias) {
+                Tensor::cat(vec![q, k, v], 1),
+                match (q_bias, k_bias, v_bias) {
                     (Some(q), Some(k), Some(v)) => Some(Tensor::cat(vec![q, k, v], 0)),
                     _ => None,
                 },
@@ -270,7 +321,7 @@ mod tests {
         let weight: Tensor<2> = Tensor::random([64, 100], Distribution::Normal(0.0, 1.0), &device);
         let bias: Tensor<1> = Tensor::random([100], Distribution::Normal(0.0, 1.0), &device);
         let projection = Projection {
-            weight: weight.clone(),
+            weight: StoredWeight::Tensor(weight.clone()),
             bias: Some(bias.clone()),
             column_blocks: 3,
         };
@@ -282,6 +333,29 @@ mod tests {
             split
                 .into_data()
                 .assert_approx_eq::<f32>(&whole.into_data(), Tolerance::absolute(1e-5));
+        }
+    }
+
+    #[test]
+    fn bf16_weights_on_the_cpu_are_packed_and_give_burns_product() {
+        let device = Device::flex();
+        let weight = Tensor::<2>::random([48, 130], Distribution::Normal(0.0, 1.0), &device).cast(DType::BF16);
+        let bias = Tensor::<1>::random([130], Distribution::Normal(0.0, 1.0), &device).cast(DType::BF16);
+        let projection = Projection::new(weight.clone(), Some(bias.clone()));
+        assert!(matches!(&projection.weight, StoredWeight::PackedBf16 { packed, .. } if packed.dims() == [48, 130]));
+        for rows in [1, 3, FEW_ROWS, FEW_ROWS + 5] {
+            let input = Tensor::<2>::random([rows, 48], Distribution::Normal(0.0, 1.0), &device).cast(DType::BF16);
+            let expected = (input.clone().cast(DType::F32).matmul(weight.clone().cast(DType::F32))
+                + bias.clone().cast(DType::F32).unsqueeze::<2>())
+            .cast(DType::BF16);
+            let output = projection.forward(input);
+            assert_eq!(output.dtype(), DType::BF16, "{rows} rows");
+            assert_eq!(output.dims(), [rows, 130]);
+            // Both round the f32 sums to bf16; the sums' order differs.
+            output
+                .cast(DType::F32)
+                .into_data()
+                .assert_approx_eq::<f32>(&expected.cast(DType::F32).into_data(), Tolerance::rel_abs(2e-2, 2e-2));
         }
     }
 }
