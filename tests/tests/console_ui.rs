@@ -50,6 +50,17 @@ async fn create_vpc_and_vswitch_through_the_console() {
     )
     .await;
     let form = "form[data-ui-form]";
+    // The page's own Region field: another region reloads the page there, with that region's zones.
+    for region in ["cn-shanghai", "cn-hangzhou"] {
+        choose(&page, form, "RegionId", region).await;
+        let reloaded = format!(
+            "new URL(location.href).searchParams.get('region') === '{region}' \
+             && document.body.dataset.region === '{region}' \
+             && JSON.parse(document.querySelector(\"[data-ui-select='ZoneId']\").dataset.options) \
+                  .every(o => o[0].startsWith('{region}-'))"
+        );
+        wait_true(&page, &reloaded, &format!("the Create VPC page in {region}")).await;
+    }
     type_into(&page, &format!("{form} input[name='VpcName']"), "web-vpc").await;
     type_into(&page, &format!("{form} input[name='VSwitchName']"), "web-vsw").await;
     choose(&page, form, "ZoneId", "cn-hangzhou-i").await;

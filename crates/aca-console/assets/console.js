@@ -932,7 +932,9 @@
     var within = select.closest && select.closest('form[data-ui-form]');
     if (within) applyConditions(within);
     var name = select.getAttribute('data-ui-select');
-    if (name === 'region') {
+    var formRegion = name === 'RegionId' && select.closest('form[data-region-reloads]') &&
+      ev.detail.value && ev.detail.value !== document.body.getAttribute('data-region');
+    if (name === 'region' || formRegion) {
       document.cookie = 'aca_console_region=' + ev.detail.value + '; path=/';
       var url = new URL(location.href);
       url.searchParams.set('region', ev.detail.value);

@@ -35,6 +35,7 @@ pub static PRODUCT: Product = Product {
         Operation::write("DisableKey", disable_key),
         Operation::write("ScheduleKeyDeletion", schedule_key_deletion),
         Operation::write("CancelKeyDeletion", cancel_key_deletion),
+        Operation::write("SetDeletionProtection", set_deletion_protection),
         Operation::write("CreateAlias", create_alias),
         Operation::read("ListAliases", list_aliases),
         Operation::read("ListAliasesByKeyId", list_aliases_by_key_id),
@@ -184,6 +185,8 @@ fn key_metadata(key: &Resource) -> Value {
         "MaterialExpireTime": "",
         "LastRotationDate": iso8601(key.created_ms),
         "DKMSInstanceId": key.attr_str("DKMSInstanceId"),
+        "DeletionProtection": if protected(key) { "Enabled" } else { "Disabled" },
+        "DeletionProtectionDescription": key.attr_str("DeletionProtectionDescription"),
     });
     if let Some(delete_at) = key.attr_i64("DeleteAtMs").filter(|_| key.status == "PendingDeletion") {
         metadata["DeleteDate"] = json!(iso8601(delete_at));
@@ -296,12 +299,25 @@ fn disable_key(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     Ok(json!({}))
 }
 
+fn protected(key: &Resource) -> bool {
+    key.attrs.get("DeletionProtection").and_then(Value::as_bool) == Some(true)
+}
+
 fn schedule_key_deletion(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     p.required("PendingWindowInDays")?;
     let days = p.int_in("PendingWindowInDays", 7..=366, 30)?;
     let mut key = resolve_key(ctx, "KeyId", p)?;
     if key.status == "PendingDeletion" {
         return Err(rejected_state(&key.status));
+    }
+    if protected(&key) {
+        // The documented rule (SetDeletionProtection, 2025-07-30); the code is the emulator's own,
+        // no page names the real one.
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "Forbidden.DeletionProtection",
+            "The key is protected from deletion. Disable deletion protection first.",
+        ));
     }
     key.status = "PendingDeletion".to_owned();
     key.set("DeleteAtMs", ctx.now_ms + days * DAY_MS);
@@ -317,6 +333,39 @@ fn cancel_key_deletion(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErro
     }
     key.status = "Enabled".to_owned();
     key.attrs.remove("DeleteAtMs");
+    ctx.reference(KEY_TYPE, &key.id);
+    ctx.put(key);
+    Ok(json!({}))
+}
+
+/// Turns deletion protection on or off for a key named by `ProtectedResourceArn` (or `KeyId`).
+fn set_deletion_protection(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let enable = match p.required("EnableDeletionProtection")? {
+        "true" => true,
+        "false" => false,
+        other => {
+            return Err(ApiError::invalid_parameter(
+                "EnableDeletionProtection",
+                format!("{other} is not a boolean (true or false)"),
+            ));
+        }
+    };
+    let param = if p.get("ProtectedResourceArn").is_some() {
+        "ProtectedResourceArn"
+    } else {
+        "KeyId"
+    };
+    let mut key = resolve_key(ctx, param, p)?;
+    if key.status == "PendingDeletion" {
+        return Err(rejected_state(&key.status));
+    }
+    key.set("DeletionProtection", enable);
+    let description = if enable {
+        p.get("DeletionProtectionDescription").unwrap_or("")
+    } else {
+        ""
+    };
+    key.set("DeletionProtectionDescription", description);
     ctx.reference(KEY_TYPE, &key.id);
     ctx.put(key);
     Ok(json!({}))
@@ -901,6 +950,47 @@ mod tests {
             "ScheduleKeyDeletion",
             &[("KeyId", &key), ("PendingWindowInDays", "366")],
         );
+    }
+
+    #[test]
+    fn a_protected_key_cannot_be_scheduled_for_deletion() {
+        let h = TestConsole::new();
+        let key = new_key(&h);
+        let described = h.ok(&PRODUCT, "DescribeKey", &[("KeyId", &key)]);
+        let arn = described["KeyMetadata"]["Arn"].as_str().unwrap().to_owned();
+        h.ok(
+            &PRODUCT,
+            "SetDeletionProtection",
+            &[
+                ("ProtectedResourceArn", &arn),
+                ("EnableDeletionProtection", "true"),
+                ("DeletionProtectionDescription", "in use"),
+            ],
+        );
+        let described = h.ok(&PRODUCT, "DescribeKey", &[("KeyId", &key)]);
+        assert_eq!(described["KeyMetadata"]["DeletionProtection"], "Enabled");
+        assert_eq!(described["KeyMetadata"]["DeletionProtectionDescription"], "in use");
+        let refused = h.err(
+            &PRODUCT,
+            "ScheduleKeyDeletion",
+            &[("KeyId", &key), ("PendingWindowInDays", "7")],
+        );
+        assert_eq!(refused.code, "Forbidden.DeletionProtection");
+        assert_eq!(state(&h, &key), "Enabled");
+        let bad = h.err(
+            &PRODUCT,
+            "SetDeletionProtection",
+            &[("KeyId", &key), ("EnableDeletionProtection", "yes")],
+        );
+        assert_eq!(bad.code, "InvalidParameter");
+        h.ok(
+            &PRODUCT,
+            "SetDeletionProtection",
+            &[("KeyId", &key), ("EnableDeletionProtection", "false")],
+        );
+        let described = h.ok(&PRODUCT, "DescribeKey", &[("KeyId", &key)]);
+        assert_eq!(described["KeyMetadata"]["DeletionProtection"], "Disabled");
+        h.ok(&PRODUCT, "ScheduleKeyDeletion", &[("KeyId", &key), ("PendingWindowInDays", "7")]);
     }
 
     #[test]

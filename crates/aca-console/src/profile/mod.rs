@@ -18,6 +18,9 @@ pub enum Placement {
     More,
     /// Only in the "All Actions" pane of the resource's details page.
     AllActions,
+    /// A button in the details page's first section (its Basic Information card, or what the page
+    /// calls it: KMS's Key Details), also in the All Actions pane.
+    Section,
 }
 
 impl Placement {
@@ -27,6 +30,7 @@ impl Placement {
             Placement::Inline => "Actions column",
             Placement::More => "More menu in the Actions column",
             Placement::AllActions => "All Actions pane on the details page",
+            Placement::Section => "first section of the details page",
         }
     }
 
@@ -35,6 +39,7 @@ impl Placement {
             Placement::Inline => "inline",
             Placement::More => "more",
             Placement::AllActions => "all-actions",
+            Placement::Section => "section",
         }
     }
 }

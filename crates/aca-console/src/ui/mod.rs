@@ -480,8 +480,9 @@ fn folder_rows(page: &PageSpec, params: &Params, body: &Value, items: Vec<Value>
         .collect()
 }
 
-/// The rows of a list response: an array, or one object (a bucket's ACL); bare ids are described
-/// one by one with the page's [`PageSpec::item_details`] operation.
+/// The rows of a list response: an array, or one object (a bucket's ACL); with the page's
+/// [`PageSpec::item_details`] operation each row is described one by one: a bare id becomes the
+/// description, an object gains its fields.
 fn list_items(
     console: &Console,
     product: &'static Product,
@@ -513,8 +514,16 @@ fn list_items(
                 one.insert(parent.param.clone(), parent_id.to_owned());
             }
             one.insert(page.id_param.clone(), id.clone());
-            console_call(console, product, describe, &one, s, ip, false)
-                .unwrap_or_else(|_| json!({ page.id_field.clone(): id }))
+            let described = console_call(console, product, describe, &one, s, ip, false);
+            match (item, described) {
+                (Value::Object(mut row), Ok(Value::Object(fields))) => {
+                    row.extend(fields);
+                    Value::Object(row)
+                }
+                (_, Ok(described)) => described,
+                (row @ Value::Object(_), Err(_)) => row,
+                (_, Err(_)) => json!({ page.id_field.clone(): id }),
+            }
         })
         .collect()
 }

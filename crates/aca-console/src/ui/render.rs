@@ -1442,6 +1442,14 @@ fn tabs(
     tabs_here: &[Tab],
     prefix: &str,
 ) -> Markup {
+    // Actions placed in the first section: buttons in the title of the first Basic tab's card.
+    let first_basic = tabs_here.iter().position(|t| matches!(t, Tab::Basic { .. }));
+    let section_actions: Vec<(usize, &RowAction)> = page
+        .row_actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.placement == Placement::Section)
+        .collect();
     html! {
         div class={"tabs" @if !prefix.is_empty() { " sub-tabs" }} role="tablist" {
             @for (i, tab) in tabs_here.iter().enumerate() {
@@ -1454,7 +1462,16 @@ fn tabs(
                 @match tab {
                     Tab::Basic { label, fields } => {
                         div class="card" {
-                            div class="card-title" { (label) }
+                            div class="card-title" {
+                                (label)
+                                @if prefix.is_empty() && Some(i) == first_basic {
+                                    div class="card-actions" data-row-id=(id) data-row=(row_attrs_json(item)) {
+                                        @for (a, action) in &section_actions {
+                                            (action_control(view, page, *a, action, item, false))
+                                        }
+                                    }
+                                }
+                            }
                             dl class="descriptions" {
                                 @for (label, path) in fields {
                                     div class="desc-item" {
@@ -1523,6 +1540,21 @@ fn nested_path(view: &View<'_>, page: &PageSpec, path: &str) -> String {
     }
 }
 
+/// Whether a page form's options depend on the region (zones, the region's resources) while it
+/// has a Region field of its own: choosing another region there reloads the page in that region,
+/// as the top navigation bar's region select does.
+fn lists_by_region(form: &FormSpec) -> bool {
+    let fields = || form.steps.iter().flat_map(|step| &step.fields);
+    let has_region = fields().any(|f| matches!(f.kind, FieldKind::Select(OptionSource::Regions)));
+    let regional = fields().any(|f| {
+        matches!(
+            f.kind.options(),
+            Some(OptionSource::Zones | OptionSource::Resources { .. })
+        )
+    });
+    has_region && regional
+}
+
 /// A create flow on a page of its own: a buy page (steps, fee, an order recorded as a console
 /// operation) or a plain page of sections submitted to the API (Create VPC).
 pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &SelectOptions) -> Markup {
@@ -1541,7 +1573,7 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
         (breadcrumb(view, &trail))
         div class="page-header" { h1 { (form.title) } }
         form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
-            data-id-param=""
+            data-id-param="" data-region-reloads[lists_by_region(form)]
             data-success=(form.success) data-done=(list) {
             (steps_markup(view, form, options))
             div class="buy-bar" {

@@ -1020,3 +1020,33 @@ async fn a_policy_is_created_from_its_editor_and_granted_from_its_grants_tab() {
         assert!(panel.contains(&esc(sent)), "the panel sends {sent}: {panel}");
     }
 }
+
+#[test]
+fn section_actions_sit_in_the_first_section_with_the_row_they_act_on() {
+    let html = render_page(ProfileId::Y2026, "kms", "keys");
+    let details = &html[html.find("class=\"page-header\"").unwrap()..];
+    let section = &details[details.find("class=\"card-title\"").unwrap()..];
+    let section = &section[..section.find("</div></div>").unwrap()];
+    assert!(section.contains(">Key Details<"), "{section}");
+    for action in ["Enable Deletion Protection", "Disable Deletion Protection"] {
+        assert!(
+            section.contains(&format!("data-ui-action=\"{action}\" data-ui-placement=\"section\"")),
+            "{action} in the Key Details section: {section}"
+        );
+    }
+    assert!(section.contains("data-row-id=\"res-1\""), "{section}");
+    // Not in the header's own buttons, only in the All Actions pane beside them.
+    let header = &details[..details.find("class=\"all-actions-menu\"").unwrap()];
+    assert!(!header.contains("Enable Deletion Protection"), "{header}");
+}
+
+#[test]
+fn a_page_form_whose_zones_follow_its_own_region_field_reloads_in_that_region() {
+    let vpc = render_page(ProfileId::Y2026, "vpc", "vpcs");
+    let form = &vpc[vpc.find("class=\"buy-form card\"").unwrap()..];
+    let form = &form[..form.find('>').unwrap()];
+    assert!(form.contains("data-region-reloads"), "{form}");
+    // The OSS bucket form picks its region but lists nothing by region.
+    let oss = render_page(ProfileId::Y2026, "oss", "buckets");
+    assert!(!oss.contains("data-region-reloads"));
+}

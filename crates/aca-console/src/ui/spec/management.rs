@@ -341,8 +341,72 @@ pub fn cms() -> ProductSpec {
         gate: None,
         code: s("cms"),
         api: s("cms"),
-        name: s("CloudMonitor"),
-        nav: nav(&[("Alert Service", &[("Alert Rules", "alert-rules")])]),
-        pages: vec![rules],
+        // create-alert-rule.md (2026-02-27): "the Cloud Monitor console".
+        name: s("Cloud Monitor"),
+        nav: nav(&[(
+            "Alert Service",
+            &[("Alert Rules", "alert-rules"), ("Alert Contacts", "alert-contacts")],
+        )]),
+        pages: vec![rules, alert_contacts()],
     }
+}
+
+/// The Alert Contacts page (create-alert-contact.md, undated; its group is Alert Service, as the newer
+/// create-alert-rule.md names it): the Alert Contacts tab, and Create Alert Contact opening the Set
+/// Alert Contact panel. CloudMonitor's contacts are global.
+fn alert_contacts() -> PageSpec {
+    let mut contacts = page(
+        "alert-contacts",
+        "Alert Contacts",
+        "DescribeContactList",
+        "Contacts.Contact",
+        "Name",
+        "Name",
+    );
+    contacts.regional = false;
+    contacts.total_path = Some(s("Total"));
+    contacts.id_param = s("ContactName");
+    contacts.list_tabs = vec![list_tab("Alert Contacts")];
+    contacts.columns = vec![
+        col("Name", "Name", ColumnKind::Text),
+        col("Email", "Channels.Mail", ColumnKind::Text),
+        col("WebHook", "Channels.DingWebHook", ColumnKind::Mono),
+    ];
+    contacts.creates = vec![
+        form(
+            "set-alert-contact",
+            "Create Alert Contact",
+            "Set Alert Contact",
+            Container::Drawer,
+            "PutContact",
+            vec![step(
+                "",
+                vec![
+                    field("Name", "ContactName", FieldKind::Text)
+                        .required()
+                        .help("At most 40 characters."),
+                    field("Email", "Channels.Mail", FieldKind::Text),
+                    field("WebHook", "Channels.DingWebHook", FieldKind::Text)
+                        .placeholder("https://"),
+                    // Automatic sends no language: CloudMonitor picks the account's.
+                    field(
+                        "Language of Alert Notifications",
+                        "Lang",
+                        select(&[("", "Automatic"), ("zh-cn", "Simplified Chinese"), ("en", "English")]),
+                    ),
+                ],
+            )],
+        )
+        .compose("Describe", "{ContactName}")
+        .success("The alert contact is saved."),
+    ];
+    contacts.search = search(&[("Name", "ContactName")]);
+    contacts.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteContact",
+        "ContactName",
+        confirm("Delete Alert Contact", "Are you sure you want to delete the alert contact?"),
+    )];
+    contacts
 }

@@ -26,6 +26,9 @@ pub fn vpc() -> ProductSpec {
                 step(
                     "VPC",
                     vec![
+                    // create-vpc.md (2025-11-04): the section starts with the region; another
+                    // region reloads the page there (its zones).
+                    field("Region", "RegionId", FieldKind::Select(OptionSource::Regions)).required(),
                     field("Name", "VpcName", FieldKind::Text)
                         .rule("name")
                         .placeholder("Enter a name")
@@ -151,6 +154,11 @@ pub fn vpc() -> ProductSpec {
                     field("VPC", "VpcId", resources("vpc", "vpcs"))
                         .required()
                         .placeholder("Select a VPC"),
+                    // create-vswitch.md (2025-04-25): the VPC's IPv6 blocks, or Do Not Assign; the
+                    // emulated VPCs have no IPv6 block.
+                    field("IPv6 CIDR Block", "Ipv6CidrBlock", select(&[("none", "Do Not Assign")]))
+                        .default("none")
+                        .not_sent(),
                     field("Name", "VSwitchName", FieldKind::Text)
                         .rule("name")
                         .placeholder("Enter a name"),
@@ -676,7 +684,7 @@ pub fn slb() -> ProductSpec {
                         field(
                             "Instance Type",
                             "AddressType",
-                            radio(&[("internet", "Public-facing"), ("intranet", "Internal-facing")]),
+                            radio(&[("internet", "Internet"), ("intranet", "Intranet")]),
                         )
                         .required()
                         .default("internet"),

@@ -1,7 +1,7 @@
 //! Identity and security consoles: Resource Access Management and Key Management Service.
 
 use super::*;
-use crate::profile::Placement::{AllActions, Inline, More};
+use crate::profile::Placement::{AllActions, Inline, More, Section};
 
 /// A logon password as the console sets one: made up by the console (never shown) or typed; on the
 /// Create User page behind the Console Access check box, with its reset and MFA settings.
@@ -685,8 +685,11 @@ fn ram_policies() -> (PageSpec, PageSpec) {
 
 pub fn kms() -> ProductSpec {
     let mut keys = page("keys", "Keys", "ListKeys", "Keys.Key", "KeyId", "KeyId");
+    // ListKeys gives ids and ARNs; the console describes each key for its status.
+    keys.item_details = Some(s("DescribeKey"));
     keys.columns = vec![
         col("Key ID", "KeyId", ColumnKind::IdName),
+        col("Status", "KeyMetadata.KeyState", ColumnKind::Status),
         col("Key ARN", "KeyArn", ColumnKind::Mono),
     ];
     keys.page_size = 20;
@@ -785,7 +788,48 @@ pub fn kms() -> ProductSpec {
             .success("The key is scheduled for deletion."),
         ),
     ];
-    keys.tabs = vec![basic(&[("Key ID", "KeyId"), ("Key ARN", "KeyArn")])];
+    // enable-deletion-protection (2025-03-24): the Key Details section, with Enable Deletion
+    // Protection or Disable Deletion Protection and an "Enable" message.
+    keys.row_actions.extend([
+        call(
+            "Enable Deletion Protection",
+            Section,
+            "SetDeletionProtection",
+            "KeyId",
+            confirm("Enable", "Are you sure you want to enable deletion protection for the key?"),
+        )
+        .with_fixed(&[("EnableDeletionProtection", "true")])
+        .disabled_when(
+            "KeyMetadata.DeletionProtection",
+            DisableWhen::Is(vec![s("Enabled")]),
+            "Deletion protection is enabled.",
+        ),
+        call(
+            "Disable Deletion Protection",
+            Section,
+            "SetDeletionProtection",
+            "KeyId",
+            confirm("Disable", "Are you sure you want to disable deletion protection for the key?"),
+        )
+        .with_fixed(&[("EnableDeletionProtection", "false")])
+        .disabled_when(
+            "KeyMetadata.DeletionProtection",
+            DisableWhen::Is(vec![s("Disabled")]),
+            "Deletion protection is disabled.",
+        ),
+    ]);
+    keys.tabs = vec![Tab::Basic {
+        label: s("Key Details"),
+        fields: pairs(&[
+            ("Key ID", "KeyId"),
+            ("Key ARN", "KeyArn"),
+            ("Status", "KeyMetadata.KeyState"),
+            ("Key Specification", "KeyMetadata.KeySpec"),
+            ("Key Usage", "KeyMetadata.KeyUsage"),
+            ("Deletion Protection", "KeyMetadata.DeletionProtection"),
+            ("Description", "KeyMetadata.Description"),
+        ]),
+    }];
 
     // The KMS instances: what the Instance ID drop-down list of the Secrets page offers.
     let mut instances = page(
