@@ -1271,10 +1271,24 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
     click(&page, "[data-ui-nav='Whitelist And SecGroup']").await;
     click_xpath(&page, "//tr[@data-row-id='default']//a[normalize-space()='Modify']").await;
     type_into(&page, "#modify-whitelist textarea[name='SecurityIps']", "10.0.1.0/24").await;
+    // Load Local Public IP Address adds the address the console sees the browser at, once.
+    for _ in 0..2 {
+        click_xpath(
+            &page,
+            "//div[@id='modify-whitelist']//button[normalize-space()='Load Local Public IP Address']",
+        )
+        .await;
+        wait_true(
+            &page,
+            "document.querySelector(\"#modify-whitelist textarea[name='SecurityIps']\").value === '10.0.1.0/24,127.0.0.1'",
+            "the browser's address added to the list",
+        )
+        .await;
+    }
     click_xpath(&page, "//div[@id='modify-whitelist']//button[normalize-space()='OK']").await;
     wait_true(
         &page,
-        "document.querySelector('[data-ui-table=whitelist] tbody').innerText.includes('10.0.1.0/24')",
+        "document.querySelector('[data-ui-table=whitelist] tbody').innerText.includes('10.0.1.0/24,127.0.0.1')",
         "the modified whitelist",
     )
     .await;

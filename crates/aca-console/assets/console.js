@@ -779,6 +779,21 @@
       clearError(moved);
       return;
     }
+    // Load Local Public IP Address: the address the console sees this browser at joins the list.
+    var loader = t.closest('[data-adds-client-ip]');
+    if (loader) {
+      var box = loader.closest('.form-item').querySelector('[name="' + loader.getAttribute('data-adds-client-ip') + '"]');
+      fetch('/console/client-ip', { credentials: 'same-origin' })
+        .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
+        .then(function (body) {
+          var listed = box.value.split(',').map(function (v) { return v.trim(); }).filter(Boolean);
+          if (listed.indexOf(body.ip) < 0) listed.push(body.ip);
+          box.value = listed.join(',');
+          box.dispatchEvent(new Event('input', { bubbles: true }));
+        })
+        .catch(function (e) { toast('The public IP address could not be loaded: ' + e.message, 'error'); });
+      return;
+    }
     var opener = t.closest('[data-open]');
     if (opener && !opener.disabled && opener.getAttribute('aria-disabled') !== 'true') {
       ev.preventDefault();

@@ -55,6 +55,7 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/logout", post(logout))
         .route("/console", get(home))
         .route("/console/assets/{file}", get(asset))
+        .route("/console/client-ip", get(client_ip))
         .route("/console/api/{product}/{action}", post(api_call))
         .route("/console/buy/{product}/{action}", post(buy_call))
         .route("/console/ram/authorize", get(gate::authorize_page).post(gate::authorize))
@@ -136,6 +137,15 @@ fn to_login(uri: &Uri) -> Response {
     let next = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/console");
     let encoded = percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC);
     Redirect::to(&format!("/login?next={encoded}")).into_response()
+}
+
+/// The address the console sees the signed-in browser at: what Load Local Public IP Address adds
+/// to a whitelist.
+async fn client_ip(State(console): State<Arc<Console>>, headers: HeaderMap, extensions: Extensions) -> Response {
+    if session(&console, &headers, None).is_none() {
+        return StatusCode::UNAUTHORIZED.into_response();
+    }
+    axum::Json(json!({ "ip": source_ip(&extensions) })).into_response()
 }
 
 fn source_ip(extensions: &Extensions) -> String {

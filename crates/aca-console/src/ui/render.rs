@@ -816,7 +816,12 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
                 @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
                 @if !matches!(field.kind, FieldKind::Checkbox) { (field.label) }
             }
-            div class="form-control" { (field_control(view, field, options)) }
+            div class="form-control" {
+                (field_control(view, field, options))
+                @if let Some(label) = &field.adds_client_ip {
+                    button class="btn btn-link" type="button" data-adds-client-ip=(field.param) { (label) }
+                }
+            }
             @if !field.help.is_empty() { div class="form-help" { (field.help) } }
             div class="form-error" role="alert" {}
         }

@@ -1050,3 +1050,23 @@ fn a_page_form_whose_zones_follow_its_own_region_field_reloads_in_that_region() 
     let oss = render_page(ProfileId::Y2026, "oss", "buckets");
     assert!(!oss.contains("data-region-reloads"));
 }
+
+#[tokio::test]
+async fn the_browsers_address_is_told_to_a_signed_in_browser_only() {
+    let console = console();
+    let creds = console.create_account("alice", None).unwrap();
+    let app = crate::app(console.clone());
+    let ask = |cookie: Option<&str>| {
+        let mut request = Request::get("/console/client-ip");
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        request.body(Body::empty()).unwrap()
+    };
+    assert_eq!(send(&app, ask(None)).await.0, axum::http::StatusCode::UNAUTHORIZED);
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let (status, _, body) = send(&app, ask(Some(&cookie))).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{body}");
+    // Without a socket (this in-process request) the console counts the browser as local.
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["ip"], "127.0.0.1");
+}

@@ -1431,6 +1431,9 @@ struct Whitelists<'a> {
     modify: &'a str,
     /// Whether the dialogs offer the Add Method (typed, or imported from ECS instances).
     add_method: bool,
+    /// The button beside IP Addresses that adds the browser's public address, where the dialogs
+    /// have one.
+    load_public_ip: Option<&'a str>,
 }
 
 fn whitelist_page(w: Whitelists<'_>) -> PageSpec {
@@ -1468,12 +1471,14 @@ fn whitelist_page(w: Whitelists<'_>) -> PageSpec {
                 .not_sent(),
             );
         }
-        fields.push(
-            field("IP Addresses", "SecurityIps", FieldKind::Textarea)
-                .required()
-                .prefilled_from(w.ips_field)
-                .help("IP addresses or CIDR blocks separated by commas (,), without spaces."),
-        );
+        let mut addresses = field("IP Addresses", "SecurityIps", FieldKind::Textarea)
+            .required()
+            .prefilled_from(w.ips_field)
+            .help("IP addresses or CIDR blocks separated by commas (,), without spaces.");
+        if let Some(label) = w.load_public_ip {
+            addresses = addresses.adds_client_ip(label);
+        }
+        fields.push(addresses);
         form(
             id,
             trigger,
@@ -1508,6 +1513,8 @@ fn rds_whitelist() -> PageSpec {
         create: ("create-whitelist", "Create Whitelist", "Create Whitelist"),
         modify: "modify-whitelist",
         add_method: false,
+        // configure-ip-whitelist.md (2025-12-01).
+        load_public_ip: Some("Load Local Public IP Address"),
     })
 }
 
@@ -1526,5 +1533,6 @@ fn tair_whitelist() -> PageSpec {
         create: ("add-tair-whitelist", "Add Whitelist", "Add Whitelist"),
         modify: "modify-tair-whitelist",
         add_method: true,
+        load_public_ip: None,
     })
 }

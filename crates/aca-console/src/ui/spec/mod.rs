@@ -580,6 +580,9 @@ pub struct Field {
     /// A field shown only while another field has a value: (parameter, value), the fields of the
     /// certificate source chosen. Hidden, it is neither checked nor sent.
     pub shown_when: Option<(String, String)>,
+    /// The label of a button beside the field that adds the address the console sees the browser
+    /// at (RDS's Load Local Public IP Address).
+    pub adds_client_ip: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -869,6 +872,7 @@ pub(crate) fn field(label: &str, param: &str, kind: FieldKind) -> Field {
         sent: true,
         section: None,
         shown_when: None,
+        adds_client_ip: None,
     }
 }
 
@@ -913,6 +917,12 @@ impl Field {
 
     pub(crate) fn prefilled_from(mut self, path: &str) -> Self {
         self.from_row = Some(s(path));
+        self
+    }
+
+    /// A button labelled `label` beside the field adds the browser's address to its list.
+    pub(crate) fn adds_client_ip(mut self, label: &str) -> Self {
+        self.adds_client_ip = Some(s(label));
         self
     }
 }
