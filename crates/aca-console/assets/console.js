@@ -756,6 +756,16 @@
     });
   });
 
+  // The switches that turned on to open a panel the user cancelled turn off again.
+  function switchesOff(layer) {
+    document.querySelectorAll('[role=switch][data-turned-on]').forEach(function (sw) {
+      if (sw.getAttribute('data-open') !== layer.id) return;
+      sw.setAttribute('aria-checked', 'false');
+      sw.classList.remove('on');
+      sw.removeAttribute('data-turned-on');
+    });
+  }
+
   // ---- event wiring --------------------------------------------------------------------------
   document.addEventListener('click', function (ev) {
     var t = ev.target;
@@ -797,16 +807,22 @@
     var opener = t.closest('[data-open]');
     if (opener && !opener.disabled && opener.getAttribute('aria-disabled') !== 'true') {
       ev.preventDefault();
+      // A switch turned on stays on while its panel is open; cancelled, it turns off again.
+      if (opener.getAttribute('role') === 'switch' && opener.getAttribute('aria-checked') !== 'true') {
+        opener.setAttribute('aria-checked', 'true');
+        opener.classList.add('on');
+        opener.setAttribute('data-turned-on', '');
+      }
       document.querySelectorAll('.hover-menu.open, .all-actions-menu.open').forEach(closeMenu);
       openLayer(opener.getAttribute('data-open'), opener);
       return;
     }
     if (t.closest('[data-close]')) {
       var layer = t.closest('.dialog-mask, .drawer-mask');
-      if (layer) closeLayer(layer);
+      if (layer) { switchesOff(layer); closeLayer(layer); }
       return;
     }
-    if (t.classList && (t.classList.contains('dialog-mask') || t.classList.contains('drawer-mask'))) { closeLayer(t); return; }
+    if (t.classList && (t.classList.contains('dialog-mask') || t.classList.contains('drawer-mask'))) { switchesOff(t); closeLayer(t); return; }
     var call = t.closest('[data-call]');
     if (call) { runCall(call); return; }
     // A folded section set in a panel of its own (an alert rule's Configure Rule Description):

@@ -466,6 +466,31 @@ fn action_control(
     }
 }
 
+/// An action shown as a switch, on while the resource's `state` field is true; turned on, it opens
+/// the action's form or confirmation.
+fn action_switch(page: &PageSpec, index: usize, action: &RowAction, item: &Value, state: &str) -> Markup {
+    let on = matches!(lookup(item, state), Some(Value::Bool(true))) || display(lookup(item, state)) == "true";
+    let opens = match &action.kind {
+        ActionKind::Form(form) => Some(form.id.clone()),
+        ActionKind::Call { .. } => Some(confirm_id(page, index)),
+        ActionKind::Details => None,
+    };
+    let reason = disabled_reason(action, item);
+    let control = html! {
+        a class={"switch" @if on { " on" } @if reason.is_some() { " disabled" }} role="switch" tabindex="0"
+            aria-checked=(on) aria-disabled=[reason.is_some().then_some("true")]
+            data-open=[opens.filter(|_| reason.is_none())]
+            data-ui-action=(action.label) data-ui-placement=(action.placement.as_str()) {
+            span class="switch-track" aria-hidden="true" {}
+            (action.label)
+        }
+    };
+    match reason {
+        Some(reason) => html! { span class="tooltip-wrap" data-tooltip=(reason) { (control) } },
+        None => control,
+    }
+}
+
 fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
     let more: Vec<(usize, &RowAction)> = page
         .row_actions
@@ -1499,7 +1524,10 @@ fn tabs(
                                 }
                                 div class="card-actions" {
                                     @for (at, action) in page.row_actions.iter().enumerate().filter(|(_, a)| area.actions.contains(&a.label)) {
-                                        (action_control(view, page, at, action, item, false))
+                                        @match area.switches.iter().find(|(label, _)| label == &action.label) {
+                                            Some((_, state)) => (action_switch(page, at, action, item, state)),
+                                            None => (action_control(view, page, at, action, item, false)),
+                                        }
                                     }
                                 }
                             }

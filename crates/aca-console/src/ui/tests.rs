@@ -1070,3 +1070,13 @@ async fn the_browsers_address_is_told_to_a_signed_in_browser_only() {
     // Without a socket (this in-process request) the console counts the browser as local.
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["ip"], "127.0.0.1");
 }
+
+#[test]
+fn a_status_area_shows_its_switch_actions_as_switches() {
+    let html = render_page(ProfileId::Y2026, "tair", "instances");
+    let area = &html[html.find("aria-label=\"Instance Status\"").unwrap()..];
+    let area = &area[..area.find("</a>").unwrap()];
+    assert!(area.contains("role=\"switch\""), "{area}");
+    assert!(area.contains("aria-checked=\"false\""), "{area}");
+    assert!(area.contains("data-ui-action=\"Automatic renewal\""), "{area}");
+}

@@ -563,6 +563,36 @@ impl ScriptedPolicy {
         }
     }
 
+    /// A switch or button to turn on that the console disables, with its reason: the resource the
+    /// run has does not allow it (a pay-as-you-go instance is never renewed), so another one is
+    /// asked for once, then the run gives up.
+    fn turn_on_disabled(&mut self, ctx: &Context<'_>, label: &str, control: &Element) -> Move {
+        let why = control
+            .hint
+            .as_deref()
+            .map_or_else(|| "no reason given".to_owned(), aca_core::observation::quote);
+        if self.asked_in_step == Some(self.step) {
+            return Move::GiveUp {
+                reason: format!("\"{label}\" stays disabled: {why}"),
+                finding: None,
+            };
+        }
+        self.asked_in_step = Some(self.step);
+        let step = self.step(ctx).unwrap_or_default();
+        let mut request = format!(
+            "Step {} turns on \"{label}\", which the console disables for the resource the run has ({why}): {}",
+            step.number, step.text
+        );
+        // "Pay-as-you-go instances do not require renewal.": a resource billed the other way.
+        if let Some(refused) = control.hint.as_deref().and_then(aca_core::BillingMethod::named_in) {
+            request.push_str(&format!("; {}", refused.other().request_clause()));
+            // Another resource: the steps that opened this one open that one.
+            self.redo_step_when_provided = true;
+            self.reopen_resource = true;
+        }
+        Move::Provision(request)
+    }
+
     /// A parameter whose value is picked rather than typed: a radio button or option card named
     /// like the value (`Billing Method: Pay-as-you-go`), or a switch named like the parameter
     /// (`Status: Enabled`). `None` when the page shows neither.
@@ -575,6 +605,9 @@ impl ScriptedPolicy {
         {
             if switch.state.checked == Some(wanted) {
                 return Some(Move::Done(None));
+            }
+            if switch.state.disabled && wanted {
+                return Some(self.turn_on_disabled(ctx, label, switch));
             }
             return Some(Move::Act {
                 action: GuiAction::Click { index: switch.index },
@@ -601,30 +634,7 @@ impl ScriptedPolicy {
                     failed: None,
                 });
             }
-            let why = button
-                .hint
-                .as_deref()
-                .map_or_else(|| "no reason given".to_owned(), aca_core::observation::quote);
-            if self.asked_in_step == Some(self.step) {
-                return Some(Move::GiveUp {
-                    reason: format!("\"{label}\" stays disabled: {why}"),
-                    finding: None,
-                });
-            }
-            self.asked_in_step = Some(self.step);
-            let step = self.step(ctx).unwrap_or_default();
-            let mut request = format!(
-                "Step {} turns on \"{label}\", which the console disables for the resource the run has ({why}): {}",
-                step.number, step.text
-            );
-            // "Pay-as-you-go instances do not require renewal.": a resource billed the other way.
-            if let Some(refused) = button.hint.as_deref().and_then(aca_core::BillingMethod::named_in) {
-                request.push_str(&format!("; {}", refused.other().request_clause()));
-                // Another resource: the steps that opened this one open that one.
-                self.redo_step_when_provided = true;
-                self.reopen_resource = true;
-            }
-            return Some(Move::Provision(request));
+            return Some(self.turn_on_disabled(ctx, label, button));
         }
         let picks = labelled(obs, value, &[Role::Radio, Role::Tab, Role::Clickable], |m| {
             m == LabelMatch::Exact

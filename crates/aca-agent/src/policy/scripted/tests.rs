@@ -1627,14 +1627,17 @@ fn a_page_cut_short_before_its_parameters_is_not_held_to_them() {
     assert!(note.contains("promises a list of parameters it does not hold"), "{note}");
 }
 
-/// An instance page whose Automatic renewal button is disabled, with the console's reason.
-struct RenewalDisabled;
+/// An instance page whose Automatic renewal button (or switch) is disabled, with the console's reason.
+struct RenewalDisabled(Role);
 
 impl FakeConsole for RenewalDisabled {
     fn observe(&self) -> Observation {
         let mut elements = Elements::default();
-        let renew = elements.add(Role::Button, "Automatic renewal", vec![]);
+        let renew = elements.add(self.0, "Automatic renewal", vec![]);
         renew.state.disabled = true;
+        if self.0 == Role::Switch {
+            renew.state.checked = Some(false);
+        }
         renew.hint = Some("Pay-as-you-go instances do not require renewal.".into());
         Observation {
             title: "Instance".into(),
@@ -1658,20 +1661,22 @@ fn a_control_the_console_disables_for_the_resource_at_hand_is_the_environments()
          1. In the **Instance Status** section, turn on **Automatic renewal**.\n",
     )
     .expect("the page parses");
-    let episode = drive(&mut RenewalDisabled, Task::new(procedure), 20);
-    let asked = episode.trajectory().turns.iter().find_map(|t| match &t.action {
-        Action::Control(ControlAction::RequestResource { description }) => Some(description.clone()),
-        _ => None,
-    });
-    let asked = asked.expect("the resource is asked for");
-    assert!(asked.contains("Pay-as-you-go instances do not require renewal."), "{asked}");
-    let report = report(&episode, false);
-    assert!(report.defects.is_empty(), "{:?}", report.defects);
-    assert!(
-        matches!(episode.end().map(|e| &e.reason), Some(EndReason::Environment { .. })),
-        "{:?}",
-        episode.end()
-    );
+    for role in [Role::Button, Role::Switch] {
+        let episode = drive(&mut RenewalDisabled(role), Task::new(procedure.clone()), 20);
+        let asked = episode.trajectory().turns.iter().find_map(|t| match &t.action {
+            Action::Control(ControlAction::RequestResource { description }) => Some(description.clone()),
+            _ => None,
+        });
+        let asked = asked.unwrap_or_else(|| panic!("the resource is asked for ({role:?})"));
+        assert!(asked.contains("Pay-as-you-go instances do not require renewal."), "{asked}");
+        let report = report(&episode, false);
+        assert!(report.defects.is_empty(), "{:?}", report.defects);
+        assert!(
+            matches!(episode.end().map(|e| &e.reason), Some(EndReason::Environment { .. })),
+            "{role:?}: {:?}",
+            episode.end()
+        );
+    }
 }
 
 /// An instance page of one console whose top bar holds a Billing menu; its Renewals item opens

@@ -789,6 +789,7 @@ pub fn rds() -> ProductSpec {
         heading: s("Operating Status"),
         status_path: s("DBInstanceStatus"),
         actions: vec![s("Release Instance")],
+        switches: Vec::new(),
     });
     // The instance's own navigation pane (create-account.md, configure-ip-whitelist.md).
     instances.sub_nav = nav(&[(
@@ -1076,6 +1077,7 @@ pub fn tair() -> ProductSpec {
         heading: s("Instance Status"),
         status_path: s("InstanceStatus"),
         actions: vec![s("Automatic renewal")],
+        switches: pairs(&[("Automatic renewal", "AutoRenew")]),
     });
     // The instance's own navigation pane (change-password.md, set-whitelist.md).
     instances.sub_nav = nav(&[(
