@@ -344,13 +344,6 @@ pub static CHANGES_2024: &[Change] = &[
         in_2026: More,
     },
     // Simple Log Service
-    Rename {
-        product: "sls",
-        page: "logstores",
-        what: "panel field",
-        in_2024: "Data Retention Period",
-        in_2026: "Data Retention Period (Days)",
-    },
     // 2026 puts Modify in the Logstore's icon menu beside Delete (delete-logstore.md); 2024 showed it
     // in the row.
     MoveAction {

@@ -657,7 +657,7 @@ fn logstores() -> PageSpec {
     logstores.columns = vec![
         col("Logstore Name", "logstoreName", ColumnKind::IdName),
         col("Logstore Type", "mode", ColumnKind::Text).labels(&[("standard", "Standard"), ("query", "Query")]),
-        col("Data Retention Period (Days)", "ttl", ColumnKind::Text),
+        col("Data Retention Period", "ttl", ColumnKind::Text),
         col("Shards", "shardCount", ColumnKind::Text),
         col("Created At", "createTime", ColumnKind::Time),
     ];
@@ -690,7 +690,7 @@ fn logstores() -> PageSpec {
                         ]),
                     )
                     .default("ChargeByFunction"),
-                    field("Data Retention Period (Days)", "ttl", FieldKind::Number)
+                    field("Data Retention Period", "ttl", FieldKind::Number)
                         .required()
                         .default("30")
                         .rule("number"),
@@ -719,7 +719,7 @@ fn logstores() -> PageSpec {
                 vec![step(
                     "",
                     vec![
-                        field("Data Retention Period (Days)", "ttl", FieldKind::Number)
+                        field("Data Retention Period", "ttl", FieldKind::Number)
                             .required()
                             .rule("number")
                             .prefilled_from("ttl"),
@@ -750,7 +750,7 @@ fn logstores() -> PageSpec {
         fields: pairs(&[
             ("Logstore Name", "logstoreName"),
             ("Logstore Type", "mode"),
-            ("Data Retention Period (Days)", "ttl"),
+            ("Data Retention Period", "ttl"),
             ("Shards", "shardCount"),
             ("Created At", "createTime"),
         ]),
