@@ -1271,8 +1271,15 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
     click(&page, "[data-ui-nav='Whitelist And SecGroup']").await;
     click_xpath(&page, "//tr[@data-row-id='default']//a[normalize-space()='Modify']").await;
     type_into(&page, "#modify-whitelist textarea[name='SecurityIps']", "10.0.1.0/24").await;
-    // Load Local Public IP Address adds the address the console sees the browser at, once.
-    for _ in 0..2 {
+    // Load Local Public IP Address adds the address the console sees the browser at, once: the
+    // second click's answer (counted by the list's input events) leaves the list as it was.
+    page.evaluate(
+        "window.ipLoads = 0; document.querySelector(\"#modify-whitelist textarea[name='SecurityIps']\") \
+         .addEventListener('input', () => window.ipLoads++)",
+    )
+    .await
+    .unwrap();
+    for loads in 1..=2 {
         click_xpath(
             &page,
             "//div[@id='modify-whitelist']//button[normalize-space()='Load Local Public IP Address']",
@@ -1280,7 +1287,10 @@ async fn an_rds_instances_own_pages_create_an_account_and_modify_its_whitelist()
         .await;
         wait_true(
             &page,
-            "document.querySelector(\"#modify-whitelist textarea[name='SecurityIps']\").value === '10.0.1.0/24,127.0.0.1'",
+            &format!(
+                "window.ipLoads === {loads} && document.querySelector(\"#modify-whitelist \
+                 textarea[name='SecurityIps']\").value === '10.0.1.0/24,127.0.0.1'"
+            ),
             "the browser's address added to the list",
         )
         .await;

@@ -74,7 +74,6 @@ pub fn print_load(results: &[LoadResult]) {
     }
 }
 
-/// The GPU bound line; on the CPU it only says where it applies (and the CPU's own effective rate).
 /// The host memory's read bandwidth, measured in this run, and how many threads read it.
 #[derive(Debug, Clone, Copy)]
 pub struct HostBandwidth {
@@ -82,6 +81,8 @@ pub struct HostBandwidth {
     pub threads: usize,
 }
 
+/// The batch-1 decode against the memory-bandwidth bound: on the CPU against `host`, measured in
+/// this run; on a GPU against `--bandwidth-gbps` when given, else its effective rate alone.
 pub fn print_bandwidth(
     host: Option<HostBandwidth>,
     bytes_per_token: u64,

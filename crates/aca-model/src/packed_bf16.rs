@@ -8,6 +8,7 @@
 //! column `k` in its low 16 bits and column `k + HALF` in its high 16 bits, so that a vector of words
 //! widens into two vectors of consecutive columns with one shift and one mask, on any SIMD width.
 
+use half::bf16;
 use pulp::{Arch, Simd, WithSimd};
 use rayon::prelude::*;
 
@@ -24,9 +25,9 @@ pub(crate) struct PackedBf16 {
 }
 
 impl PackedBf16 {
-    /// Packs a row-major `[inputs, outputs]` bf16 matrix (its raw bits).
-    pub fn pack(bits: &[u16], inputs: usize, outputs: usize) -> Self {
-        assert_eq!(bits.len(), inputs * outputs, "a [{inputs}, {outputs}] matrix");
+    /// Packs a row-major `[inputs, outputs]` bf16 matrix.
+    pub fn pack(values: &[bf16], inputs: usize, outputs: usize) -> Self {
+        assert_eq!(values.len(), inputs * outputs, "a [{inputs}, {outputs}] matrix");
         let tiles = outputs.div_ceil(TILE);
         let mut words = vec![0u32; tiles * inputs * HALF];
         words
@@ -34,9 +35,9 @@ impl PackedBf16 {
             .enumerate()
             .for_each(|(tile, packed)| {
                 let first = tile * TILE;
-                let column = |row: &[u16], c: usize| u32::from(row.get(first + c).copied().unwrap_or(0));
+                let column = |row: &[bf16], c: usize| u32::from(row.get(first + c).map_or(0, |v| v.to_bits()));
                 for (i, out) in packed.chunks_mut(HALF).enumerate() {
-                    let row = &bits[i * outputs..(i + 1) * outputs];
+                    let row = &values[i * outputs..(i + 1) * outputs];
                     for (k, word) in out.iter_mut().enumerate() {
                         *word = column(row, k) | (column(row, k + HALF) << 16);
                     }
@@ -154,24 +155,23 @@ fn accumulate(acc: &mut [f32], x: f32, words: &[u32]) {
 
 #[cfg(test)]
 mod tests {
-    use half::bf16;
     use rand::{Rng, SeedableRng};
 
     use super::*;
 
-    fn matrix(inputs: usize, outputs: usize, seed: u64) -> Vec<u16> {
+    fn matrix(inputs: usize, outputs: usize, seed: u64) -> Vec<bf16> {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         (0..inputs * outputs)
-            .map(|_| bf16::from_f32(rng.random_range(-1.0..1.0)).to_bits())
+            .map(|_| bf16::from_f32(rng.random_range(-1.0..1.0)))
             .collect()
     }
 
-    fn reference(bits: &[u16], input: &[f32], rows: usize, inputs: usize, outputs: usize) -> Vec<f32> {
+    fn reference(weights: &[bf16], input: &[f32], rows: usize, inputs: usize, outputs: usize) -> Vec<f32> {
         let mut out = vec![0f64; rows * outputs];
         for r in 0..rows {
             for i in 0..inputs {
                 for o in 0..outputs {
-                    let w = f64::from(bf16::from_bits(bits[i * outputs + o]).to_f32());
+                    let w = f64::from(weights[i * outputs + o].to_f32());
                     out[r * outputs + o] += f64::from(input[r * inputs + i]) * w;
                 }
             }
@@ -202,7 +202,7 @@ mod tests {
             let bits = matrix(inputs, outputs, 7);
             let packed = PackedBf16::pack(&bits, inputs, outputs);
             let widened = packed.widened();
-            let expected: Vec<f32> = bits.iter().map(|&b| bf16::from_bits(b).to_f32()).collect();
+            let expected: Vec<f32> = bits.iter().map(|b| b.to_f32()).collect();
             assert_eq!(widened, expected);
             assert_eq!(packed.dims(), [inputs, outputs]);
             assert_eq!(packed.words.len(), outputs.div_ceil(TILE) * inputs * HALF);

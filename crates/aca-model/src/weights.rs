@@ -42,13 +42,10 @@ impl Projection {
             let [inputs, outputs] = weight.dims();
             let data = weight.into_data();
             match data.as_slice::<half::bf16>() {
-                Ok(values) => {
-                    let bits: Vec<u16> = values.iter().map(|v| v.to_bits()).collect();
-                    StoredWeight::PackedBf16 {
-                        packed: Arc::new(PackedBf16::pack(&bits, inputs, outputs)),
-                        device,
-                    }
-                }
+                Ok(values) => StoredWeight::PackedBf16 {
+                    packed: Arc::new(PackedBf16::pack(values, inputs, outputs)),
+                    device,
+                },
                 Err(_) => StoredWeight::Tensor(Tensor::from_data(data, &device)),
             }
         } else {
@@ -94,13 +91,20 @@ fn packed_product(input: Tensor<2>, packed: &PackedBf16, device: &Device) -> Ten
     let [rows, _] = input.dims();
     let [inputs, outputs] = packed.dims();
     let dtype = input.dtype();
-    if rows > FEW_ROWS {
-        let weight = Tensor::<2>::from_data(TensorData::new(packed.widened(), [inputs, outputs]), device);
-        return input.cast(DType::F32).matmul(weight).cast(dtype);
+    // A float tensor always converts to f32 values; were one not to, the widened product holds.
+    let values = (rows <= FEW_ROWS)
+        .then(|| input.clone().into_data().convert::<f32>().try_into_vec::<f32>().ok())
+        .flatten();
+    match values {
+        Some(values) => {
+            let output = packed.product(&values, rows);
+            Tensor::from_data(TensorData::new(output, [rows, outputs]), (device, dtype))
+        }
+        None => {
+            let weight = Tensor::<2>::from_data(TensorData::new(packed.widened(), [inputs, outputs]), device);
+            input.cast(DType::F32).matmul(weight).cast(dtype)
+        }
     }
-    let values = input.into_data().convert::<f32>().try_into_vec::<f32>().unwrap_or_default();
-    let output = packed.product(&values, rows);
-    Tensor::from_data(TensorData::new(output, [rows, outputs]), (device, dtype))
 }
 
 /// Column blocks start at multiples of this many values (a 64-byte cache line of f32).

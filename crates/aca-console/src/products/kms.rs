@@ -340,16 +340,8 @@ fn cancel_key_deletion(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiErro
 
 /// Turns deletion protection on or off for a key named by `ProtectedResourceArn` (or `KeyId`).
 fn set_deletion_protection(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
-    let enable = match p.required("EnableDeletionProtection")? {
-        "true" => true,
-        "false" => false,
-        other => {
-            return Err(ApiError::invalid_parameter(
-                "EnableDeletionProtection",
-                format!("{other} is not a boolean (true or false)"),
-            ));
-        }
-    };
+    p.required("EnableDeletionProtection")?;
+    let enable = p.bool("EnableDeletionProtection")?.unwrap_or(false);
     let param = if p.get("ProtectedResourceArn").is_some() {
         "ProtectedResourceArn"
     } else {

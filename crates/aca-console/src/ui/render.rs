@@ -430,64 +430,69 @@ fn confirm_id(page: &PageSpec, index: usize) -> String {
     format!("confirm-{}-{index}", page.id)
 }
 
-/// One row action as a link or menu item. `menu` renders it as an item of the More menu.
-fn action_control(
-    view: &View<'_>,
-    page: &PageSpec,
-    index: usize,
-    action: &RowAction,
-    item: &Value,
-    menu: bool,
-) -> Markup {
+/// How a row action is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// A link: the Actions column, the details page's header and sections.
+    Link,
+    /// An item of a More menu, a header menu or the All Actions pane.
+    MenuItem,
+    /// A switch, off ("In the Instance Status section, turn on Automatic renewal"); turned on, it
+    /// opens the action.
+    Switch,
+}
+
+impl Look {
+    fn class(self) -> &'static str {
+        match self {
+            Look::Link => "link action",
+            Look::MenuItem => "menu-item",
+            Look::Switch => "switch",
+        }
+    }
+
+    fn role(self, disabled: bool) -> &'static str {
+        match self {
+            Look::Switch => "switch",
+            Look::MenuItem if disabled => "menuitem",
+            _ => "button",
+        }
+    }
+}
+
+/// One row action as a link, menu item or switch.
+fn action_control(view: &View<'_>, page: &PageSpec, index: usize, action: &RowAction, item: &Value, look: Look) -> Markup {
     let id = display(lookup(item, &page.id_field));
-    let class = if menu { "menu-item" } else { "link action" };
+    let class = look.class();
     let placement = action.placement.as_str();
+    let switch = look == Look::Switch;
+    let label = html! {
+        @if switch { span class="switch-track" aria-hidden="true" {} }
+        (action.label)
+    };
     if let Some(reason) = disabled_reason(action, item) {
         return html! {
             span class="tooltip-wrap" data-tooltip=(reason) {
-                a class={(class) " disabled"} aria-disabled="true" role=(if menu { "menuitem" } else { "button" })
-                    data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+                a class={(class) " disabled"} aria-disabled="true" role=(look.role(true))
+                    aria-checked=[switch.then_some("false")]
+                    data-ui-action=(action.label) data-ui-placement=(placement) { (label) }
             }
         };
     }
     match &action.kind {
         ActionKind::Details => html! {
             a class=(class) href=(product_url(view, &resource_path(view, page, &id))) data-ui-action=(action.label)
-                data-ui-placement=(placement) { (action.label) }
+                data-ui-placement=(placement) { (label) }
         },
         ActionKind::Form(form) => html! {
-            a class=(class) role="button" tabindex="0" data-open=(form.id) data-ui-action=(action.label)
-                data-ui-placement=(placement) { (action.label) }
+            a class=(class) role=(look.role(false)) tabindex="0" aria-checked=[switch.then_some("false")]
+                data-open=(form.id) data-ui-action=(action.label) data-ui-placement=(placement) { (label) }
         },
         ActionKind::Call { .. } => html! {
-            a class=(class) role="button" tabindex="0" data-open=(confirm_id(page, index))
-                data-ui-action=(action.label) data-ui-placement=(placement) { (action.label) }
+            a class=(class) role=(look.role(false)) tabindex="0" aria-checked=[switch.then_some("false")]
+                data-open=(confirm_id(page, index))
+                data-ui-action=(action.label) data-ui-placement=(placement) { (label) }
         },
-    }
-}
-
-/// An action shown as a switch, on while the resource's `state` field is true; turned on, it opens
-/// the action's form or confirmation.
-fn action_switch(page: &PageSpec, index: usize, action: &RowAction, item: &Value, state: &str) -> Markup {
-    let on = matches!(lookup(item, state), Some(Value::Bool(true))) || display(lookup(item, state)) == "true";
-    let opens = match &action.kind {
-        ActionKind::Form(form) => Some(form.id.clone()),
-        ActionKind::Call { .. } => Some(confirm_id(page, index)),
-        ActionKind::Details => None,
-    };
-    let reason = disabled_reason(action, item);
-    let control = html! {
-        a class={"switch" @if on { " on" } @if reason.is_some() { " disabled" }} role="switch" tabindex="0"
-            aria-checked=(on) aria-disabled=[reason.is_some().then_some("true")]
-            data-open=[opens.filter(|_| reason.is_none())]
-            data-ui-action=(action.label) data-ui-placement=(action.placement.as_str()) {
-            span class="switch-track" aria-hidden="true" {}
-            (action.label)
-        }
-    };
-    match reason {
-        Some(reason) => html! { span class="tooltip-wrap" data-tooltip=(reason) { (control) } },
-        None => control,
     }
 }
 
@@ -501,7 +506,7 @@ fn actions_cell(view: &View<'_>, page: &PageSpec, item: &Value) -> Markup {
     html! {
         div class="actions-cell" {
             @for (i, action) in page.row_actions.iter().enumerate().filter(|(_, a)| a.placement == Placement::Inline) {
-                (action_control(view, page, i, action, item, false))
+                (action_control(view, page, i, action, item, Look::Link))
             }
             @if !more.is_empty() {
                 div class="hover-menu" data-ui-action=(page.more_icon.as_deref().unwrap_or("More")) {
@@ -532,7 +537,7 @@ fn more_menu_items(view: &View<'_>, page: &PageSpec, more: &[(usize, &RowAction)
     }
     html! {
         @for (i, action) in more.iter().filter(|(_, a)| a.submenu.is_none()) {
-            (action_control(view, page, *i, action, item, true))
+            (action_control(view, page, *i, action, item, Look::MenuItem))
         }
         @for sub in submenus {
             div class="submenu" data-ui-submenu=(sub) role="none" {
@@ -540,7 +545,7 @@ fn more_menu_items(view: &View<'_>, page: &PageSpec, more: &[(usize, &RowAction)
                     aria-expanded="false" { (sub) span class="submenu-arrow" aria-hidden="true" { "›" } }
                 div class="submenu-list" role="menu" aria-label=(sub) {
                     @for (i, action) in more.iter().filter(|(_, a)| a.submenu.as_deref() == Some(sub)) {
-                        (action_control(view, page, *i, action, item, true))
+                        (action_control(view, page, *i, action, item, Look::MenuItem))
                     }
                 }
             }
@@ -1411,7 +1416,7 @@ pub fn details_page(
             @if !all_actions.is_empty() {
                 div class="header-actions" {
                     @for (i, action) in header_actions.iter().filter(|(_, a)| a.submenu.is_none()) {
-                        (action_control(view, page, *i, action, item, false))
+                        (action_control(view, page, *i, action, item, Look::Link))
                     }
                     @for menu in &header_menus {
                         div class="hover-menu header-menu" data-ui-action=(menu) {
@@ -1420,7 +1425,7 @@ pub fn details_page(
                             }
                             div class="hover-menu-list" role="menu" aria-label=(menu) {
                                 @for (i, action) in header_actions.iter().filter(|(_, a)| a.submenu.as_deref() == Some(*menu)) {
-                                    (action_control(view, page, *i, action, item, true))
+                                    (action_control(view, page, *i, action, item, Look::MenuItem))
                                 }
                             }
                         }
@@ -1433,7 +1438,7 @@ pub fn details_page(
                                 aria-label="Search for an action" autocomplete="off";
                             div class="all-actions-list" {
                                 @for (i, action) in &all_actions {
-                                    (action_control(view, page, *i, action, item, true))
+                                    (action_control(view, page, *i, action, item, Look::MenuItem))
                                 }
                             }
                         }
@@ -1497,7 +1502,7 @@ fn tabs(
                                 @if prefix.is_empty() && Some(i) == first_basic {
                                     div class="card-actions" data-row-id=(id) data-row=(row_attrs_json(item)) {
                                         @for (a, action) in &section_actions {
-                                            (action_control(view, page, *a, action, item, false))
+                                            (action_control(view, page, *a, action, item, Look::Link))
                                         }
                                     }
                                 }
@@ -1524,10 +1529,8 @@ fn tabs(
                                 }
                                 div class="card-actions" {
                                     @for (at, action) in page.row_actions.iter().enumerate().filter(|(_, a)| area.actions.contains(&a.label)) {
-                                        @match area.switches.iter().find(|(label, _)| label == &action.label) {
-                                            Some((_, state)) => (action_switch(page, at, action, item, state)),
-                                            None => (action_control(view, page, at, action, item, false)),
-                                        }
+                                        @let look = if area.switches.contains(&action.label) { Look::Switch } else { Look::Link };
+                                        (action_control(view, page, at, action, item, look))
                                     }
                                 }
                             }

@@ -1077,7 +1077,7 @@ pub fn tair() -> ProductSpec {
         heading: s("Instance Status"),
         status_path: s("InstanceStatus"),
         actions: vec![s("Automatic renewal")],
-        switches: pairs(&[("Automatic renewal", "AutoRenew")]),
+        switches: vec![s("Automatic renewal")],
     });
     // The instance's own navigation pane (change-password.md, set-whitelist.md).
     instances.sub_nav = nav(&[(

@@ -213,9 +213,10 @@ pub struct StatusArea {
     pub heading: String,
     pub status_path: String,
     pub actions: Vec<String>,
-    /// Actions of the area shown as switches ("turn on Automatic renewal"): (label, the resource's
-    /// field that says whether it is on). Turned on, a switch opens its action.
-    pub switches: Vec<(String, String)>,
+    /// Actions of the area shown as switches ("turn on Automatic renewal"). A switch starts off:
+    /// the list operation the page reads does not say whether the setting is on. Turned on, it
+    /// opens its action.
+    pub switches: Vec<String>,
 }
 
 /// One section of a resource's settings, as a bucket's pages show them: the section's heading above

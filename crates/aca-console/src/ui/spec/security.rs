@@ -790,34 +790,27 @@ pub fn kms() -> ProductSpec {
     ];
     // enable-deletion-protection (2025-03-24): the Key Details section, with Enable Deletion
     // Protection or Disable Deletion Protection and an "Enable" message.
-    keys.row_actions.extend([
+    let deletion_protection = |enable: bool| {
+        let (label, message, verb, state) = if enable {
+            ("Enable Deletion Protection", "Enable", "enable", "Enabled")
+        } else {
+            ("Disable Deletion Protection", "Disable", "disable", "Disabled")
+        };
         call(
-            "Enable Deletion Protection",
+            label,
             Section,
             "SetDeletionProtection",
             "KeyId",
-            confirm("Enable", "Are you sure you want to enable deletion protection for the key?"),
+            confirm(message, &format!("Are you sure you want to {verb} deletion protection for the key?")),
         )
-        .with_fixed(&[("EnableDeletionProtection", "true")])
+        .with_fixed(&[("EnableDeletionProtection", if enable { "true" } else { "false" })])
         .disabled_when(
             "KeyMetadata.DeletionProtection",
-            DisableWhen::Is(vec![s("Enabled")]),
-            "Deletion protection is enabled.",
-        ),
-        call(
-            "Disable Deletion Protection",
-            Section,
-            "SetDeletionProtection",
-            "KeyId",
-            confirm("Disable", "Are you sure you want to disable deletion protection for the key?"),
+            DisableWhen::Is(vec![s(state)]),
+            &format!("Deletion protection is {}.", state.to_lowercase()),
         )
-        .with_fixed(&[("EnableDeletionProtection", "false")])
-        .disabled_when(
-            "KeyMetadata.DeletionProtection",
-            DisableWhen::Is(vec![s("Disabled")]),
-            "Deletion protection is disabled.",
-        ),
-    ]);
+    };
+    keys.row_actions.extend([deletion_protection(true), deletion_protection(false)]);
     keys.tabs = vec![Tab::Basic {
         label: s("Key Details"),
         fields: pairs(&[
