@@ -776,6 +776,43 @@ fn network_for(console: &Console, account_id: &str) -> (String, String) {
     (vpc_id, vsw["VSwitchId"].as_str().unwrap().to_owned())
 }
 
+/// A network, a security group and a running instance of each name: (VPC and vSwitch, instance ids).
+fn instances_for(console: &Console, account_id: &str, names: &[&str]) -> ((String, String), Vec<String>) {
+    let (vpc_id, vsw_id) = network_for(console, account_id);
+    let sg = setup_call(
+        console,
+        account_id,
+        "ecs",
+        "CreateSecurityGroup",
+        &[
+            ("RegionId", "cn-hangzhou"),
+            ("VpcId", vpc_id.as_str()),
+            ("SecurityGroupName", "web-sg"),
+        ],
+    );
+    let ids = names
+        .iter()
+        .map(|name| {
+            let run = setup_call(
+                console,
+                account_id,
+                "ecs",
+                "RunInstances",
+                &[
+                    ("RegionId", "cn-hangzhou"),
+                    ("InstanceType", "ecs.g7.large"),
+                    ("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd"),
+                    ("VSwitchId", vsw_id.as_str()),
+                    ("SecurityGroupId", sg["SecurityGroupId"].as_str().unwrap()),
+                    ("InstanceName", name),
+                ],
+            );
+            run["InstanceIdSets"]["InstanceIdSet"][0].as_str().unwrap().to_owned()
+        })
+        .collect();
+    ((vpc_id, vsw_id), ids)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
@@ -1002,6 +1039,110 @@ async fn buy_an_ecs_instance_and_stop_it_from_the_more_menu() {
         assert_eq!(param(stop, "StoppedMode").as_deref(), Some("KeepCharging"));
         let reboot = reboot.unwrap();
         assert_eq!(param(reboot, "ForceStop"), None);
+    }
+    chromium.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reset_two_instances_passwords_and_release_them_from_the_bar_below_the_list() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let (_, ids) = instances_for(&console, account, &["web-01", "web-02"]);
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/ecs/instances?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    let tick_all = || async {
+        for id in &ids {
+            click(&page, &format!("[data-ui-table=instances] .row-check[value='{id}']")).await;
+        }
+    };
+
+    // reset-password.md: select the instances, then ⋯ > Reset Instance Password below the list.
+    tick_all().await;
+    wait_for(&page, ".batch-bar [data-ui-batch='⋯'] .more-trigger")
+        .await
+        .hover()
+        .await
+        .unwrap();
+    click(&page, ".batch-bar [data-ui-batch='Reset Instance Password']").await;
+    type_into(
+        &page,
+        "#batch-reset-instance-password input[name='Password']",
+        "Passw0rd!23",
+    )
+    .await;
+    type_into(
+        &page,
+        "#batch-reset-instance-password input[name='ConfirmPassword']",
+        "Passw0rd!23",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='batch-reset-instance-password']//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.getAttribute('aria-busy') === 'true'",
+        "the reset to finish",
+    )
+    .await;
+    page.goto(format!("{base}/console/ecs/instances?region=cn-hangzhou"))
+        .await
+        .unwrap();
+
+    // release-instance.md: select the instances, click Release at the bottom of the list, Release
+    // Now, Next, OK.
+    tick_all().await;
+    click(&page, ".batch-bar button[data-ui-batch='Release']").await;
+    click_xpath(
+        &page,
+        "//div[@id='batch-release-instance']//button[normalize-space()='Next']",
+    )
+    .await;
+    click_xpath(
+        &page,
+        "//div[@id='batch-release-instance']//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(
+        &page,
+        "document.body.getAttribute('aria-busy') === 'true'",
+        "the release to finish",
+    )
+    .await;
+
+    {
+        let account = console.store.account(account).unwrap();
+        let state = account.lock();
+        let done = |name: &str| -> Vec<String> {
+            let mut calls = state
+                .events
+                .iter()
+                .map(|e| &e.event)
+                .filter(|e| e.event_name == name && e.error_code.is_none())
+                .filter_map(|e| {
+                    e.request_parameters
+                        .get("InstanceId")
+                        .and_then(|v| v.as_str())
+                        .map(str::to_owned)
+                })
+                .collect::<Vec<String>>();
+            calls.sort();
+            calls
+        };
+        let mut ticked = ids.clone();
+        ticked.sort();
+        assert_eq!(
+            done("ModifyInstanceAttribute"),
+            ticked,
+            "one password reset per ticked instance"
+        );
+        assert_eq!(done("DeleteInstance"), ticked, "one release per ticked instance");
     }
     chromium.close().await;
 }
@@ -1441,33 +1582,8 @@ async fn clb_with_a_server() -> (Emulator, aca_console::Credentials, String, Str
     let console = emulator.console.clone();
     let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
     let account = alice.account_id.as_str();
-    let (vpc_id, vsw_id) = network_for(&console, account);
-    let sg = setup_call(
-        &console,
-        account,
-        "ecs",
-        "CreateSecurityGroup",
-        &[
-            ("RegionId", "cn-hangzhou"),
-            ("VpcId", vpc_id.as_str()),
-            ("SecurityGroupName", "web-sg"),
-        ],
-    );
-    let run = setup_call(
-        &console,
-        account,
-        "ecs",
-        "RunInstances",
-        &[
-            ("RegionId", "cn-hangzhou"),
-            ("InstanceType", "ecs.g7.large"),
-            ("ImageId", "aliyun_3_x64_20G_alibase_20240528.vhd"),
-            ("VSwitchId", vsw_id.as_str()),
-            ("SecurityGroupId", sg["SecurityGroupId"].as_str().unwrap()),
-            ("InstanceName", "web-01"),
-        ],
-    );
-    let ecs_id = run["InstanceIdSets"]["InstanceIdSet"][0].as_str().unwrap().to_owned();
+    let ((vpc_id, vsw_id), ids) = instances_for(&console, account, &["web-01"]);
+    let ecs_id = ids[0].clone();
     let lb = setup_call(
         &console,
         account,

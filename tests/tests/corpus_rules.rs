@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use aca_console::ProfileId;
 use aca_console::ui::api_product;
-use aca_console::ui::spec::{self, ActionKind, Container, FieldKind, FormSpec, OptionSource, PageSpec, ProductSpec};
+use aca_console::ui::spec::{
+    self, ActionKind, BatchKind, Container, FieldKind, FormSpec, OptionSource, PageSpec, ProductSpec,
+};
 use aca_core::{EventMatcher, EventType, ParameterTest};
 use aca_docs::corpus::{CorpusPage, load_corpus};
 
@@ -58,9 +60,14 @@ fn page_calls(page: &PageSpec, calls: &mut HashMap<String, Sent>) {
         }
     }
     for batch in &page.batch_actions {
-        let sent = calls.entry(batch.action.clone()).or_default();
-        context(sent);
-        sent.param(&batch.id_param);
+        match &batch.kind {
+            BatchKind::Form(form) => forms.push(form),
+            BatchKind::Call { action, id_param, .. } => {
+                let sent = calls.entry(action.clone()).or_default();
+                context(sent);
+                sent.param(id_param);
+            }
+        }
     }
     for form in forms.into_iter().filter(|f| !f.action.is_empty()) {
         for action in form.actions() {

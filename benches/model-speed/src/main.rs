@@ -17,6 +17,8 @@
 //! `cuda` feature, `--device` puts aca-model on a GPU and `--bandwidth-gbps` turns its batch-1 decode
 //! time into a fraction of the memory-bandwidth bound; on the CPU that bound comes from the host memory's
 //! read bandwidth, measured in the same run. `--dtype` holds aca-model's weights in bf16 or f16.
+//! Last, the vision encoder: one screenshot at the LLM policy's size through aca-model's Qwen3-VL encoder
+//! and `transformers`' on one random checkpoint that `vision_speed.py` makes (`--vision-only`, `--skip-vision`).
 
 mod aca;
 mod bandwidth;
@@ -26,6 +28,7 @@ mod engine_load;
 mod protocol;
 mod report;
 mod transformers_run;
+mod vision;
 
 use std::path::PathBuf;
 
@@ -82,6 +85,28 @@ struct Arguments {
     /// tokenizer.json(.gz) the engine detokenises with (default: the Qwen3 tokenizer aca-model's tests ship).
     #[arg(long, default_value = engine_load::DEFAULT_TOKENIZER)]
     tokenizer: PathBuf,
+    /// The screenshot the vision encoder is timed on, WIDTHxHEIGHT (the LLM policy's default size).
+    #[arg(long, default_value = "1280x720", value_parser = screenshot_size)]
+    screenshot: (u32, u32),
+    /// Leave out the vision encoder's section (it needs ACA_BENCH_PYTHON to make its checkpoint).
+    #[arg(long, conflicts_with = "vision_only")]
+    skip_vision: bool,
+    /// Only the vision encoder's section.
+    #[arg(long)]
+    vision_only: bool,
+}
+
+fn screenshot_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{text}` is not WIDTHxHEIGHT (e.g. 1280x720)");
+    let (width, height) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let size = (
+        width.trim().parse().map_err(|_| bad())?,
+        height.trim().parse().map_err(|_| bad())?,
+    );
+    if size.0 < 32 || size.1 < 32 {
+        return Err(format!("a {text} screenshot is smaller than one 32-pixel cell"));
+    }
+    Ok(size)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -146,6 +171,21 @@ fn main() -> Result<()> {
     }
     let aca_device = device(arguments.device)?;
     let scratch = tempfile::tempdir()?;
+    let vision_run = vision::VisionRun {
+        width: arguments.screenshot.0,
+        height: arguments.screenshot.1,
+        repeats: arguments.repeats,
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
+        device: aca_device.clone(),
+        dtype: arguments.dtype,
+    };
+    if arguments.vision_only {
+        vision::print(
+            &vision_run,
+            &vision::measure(arguments.python.as_deref(), scratch.path(), &vision_run),
+        );
+        return Ok(());
+    }
     let checkpoint = match &arguments.checkpoint {
         Some(directory) => directory.clone(),
         None => {
@@ -240,11 +280,13 @@ fn main() -> Result<()> {
         gbps: bandwidth::measured_read_gbps(threads, 5),
         threads,
     });
-    report::print_bandwidth(
-        host,
-        bytes_per_token,
-        &aca,
-        arguments.bandwidth_gbps,
-    );
+    report::print_bandwidth(host, bytes_per_token, &aca, arguments.bandwidth_gbps);
+    if !arguments.skip_vision {
+        println!();
+        vision::print(
+            &vision_run,
+            &vision::measure(arguments.python.as_deref(), scratch.path(), &vision_run),
+        );
+    }
     Ok(())
 }

@@ -58,6 +58,25 @@ fn run(python: &Path, checkpoint: &Path, scratch: &Path, workload: &Workload) ->
         .arg(workload.repeats.to_string())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let report: ScriptReport = script_report(python, &output)?;
+    Ok(Outcome::Measured {
+        measurement: Measurement {
+            prefill: Duration::from_secs_f64(report.prefill_seconds),
+            decode: Duration::from_secs_f64(report.decode_seconds),
+            greedy: report.greedy,
+            prompt_tokens: workload.prompt.len(),
+            decode_steps: workload.decode_steps,
+        },
+        versions: format!(
+            "transformers {} (torch {}, {} threads)",
+            report.transformers, report.torch, report.threads
+        ),
+    })
+}
+
+/// The JSON report a benchmark script prints on its last such line, or why there is none (the
+/// last line of its error output when it failed).
+pub fn script_report<T: serde::de::DeserializeOwned>(python: &Path, output: &std::process::Output) -> Result<T, String> {
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let last = stderr
@@ -73,21 +92,7 @@ fn run(python: &Path, checkpoint: &Path, scratch: &Path, workload: &Workload) ->
         .rev()
         .find(|line| line.trim_start().starts_with('{'))
         .ok_or_else(|| "the script printed no JSON report".to_string())?;
-    let report: ScriptReport =
-        serde_json::from_str(line).map_err(|e| format!("the script's report is not understood: {e}"))?;
-    Ok(Outcome::Measured {
-        measurement: Measurement {
-            prefill: Duration::from_secs_f64(report.prefill_seconds),
-            decode: Duration::from_secs_f64(report.decode_seconds),
-            greedy: report.greedy,
-            prompt_tokens: workload.prompt.len(),
-            decode_steps: workload.decode_steps,
-        },
-        versions: format!(
-            "transformers {} (torch {}, {} threads)",
-            report.transformers, report.torch, report.threads
-        ),
-    })
+    serde_json::from_str(line).map_err(|e| format!("the script's report is not understood: {e}"))
 }
 
 #[cfg(test)]

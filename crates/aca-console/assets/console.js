@@ -104,7 +104,17 @@
       empty.textContent = 'No data';
       portal.appendChild(empty);
     }
+    var heading = null;
     options.forEach(function (o) {
+      // An option filed under a heading ([value, label, heading]): the heading comes first.
+      if (o[2] && o[2] !== heading) {
+        heading = o[2];
+        var head = document.createElement('div');
+        head.className = 'ui-select-group';
+        head.setAttribute('role', 'presentation');
+        head.textContent = heading;
+        portal.appendChild(head);
+      }
       var item = document.createElement('div');
       item.className = 'ui-select-option' + (o[0] === current ? ' selected' : '');
       item.setAttribute('role', 'option');
@@ -285,6 +295,7 @@
       }
     });
     fillGenerated(form);
+    followChoices(form);
     applyConditions(form);
     showStep(form, 0);
     var submit = form.querySelector('[data-submit]');
@@ -538,11 +549,29 @@
     var submit = form.querySelector('[data-submit]');
     submit.disabled = true;
     submit.classList.add('loading');
-    // The operation may depend on a field ({ListenerProtocol}: the listener's protocol picks it).
-    post(compose(form, form.getAttribute('data-url')), collect(form)).then(function (r) {
-      if (!r.ok) return r;
-      return followUps(form, r.body).then(function (next) { return next.ok ? r : next; });
-    }).then(function (r) {
+    var send = function () {
+      // The operation may depend on a field ({ListenerProtocol}: the listener's protocol picks it).
+      return post(compose(form, form.getAttribute('data-url')), collect(form)).then(function (r) {
+        if (!r.ok) return r;
+        return followUps(form, r.body).then(function (next) { return next.ok ? r : next; });
+      });
+    };
+    var sent;
+    if (form.hasAttribute('data-batch-form')) {
+      // Opened from the bar below the list: once for each ticked row, stopping at the first error.
+      sent = Promise.resolve({ ok: true });
+      selectedIds().forEach(function (id) {
+        sent = sent.then(function (prev) {
+          if (!prev.ok) return prev;
+          var item = rowItem(id);
+          rowContext = { id: id, item: item };
+          return send();
+        });
+      });
+    } else {
+      sent = send();
+    }
+    sent.then(function (r) {
       submit.disabled = false;
       submit.classList.remove('loading');
       if (!r.ok) { showApiError(r.section || form, r.body); return; }
@@ -719,7 +748,9 @@
   }
   function flatten(path, value, out) {
     if (value === null || value === undefined) return;
-    if (typeof value === 'object') {
+    if (Array.isArray(value)) {
+      value.forEach(function (v, i) { flatten(path + '.' + (i + 1), v, out); });
+    } else if (typeof value === 'object') {
       Object.keys(value).forEach(function (k) { flatten(path + '.' + k, value[k], out); });
     } else {
       out[path] = String(value);
@@ -958,11 +989,40 @@
       updateBatch();
     }
   });
+  // A select showing what the resource chosen in another holds (the chosen VPC's CIDR blocks).
+  function followChoice(form, name, value) {
+    form.querySelectorAll('[data-follows]').forEach(function (follower) {
+      if (follower.getAttribute('data-follows') !== name) return;
+      var all = {};
+      try { all = JSON.parse(follower.getAttribute('data-follow-options') || '{}'); } catch (e) { all = {}; }
+      var options = all[value] || [];
+      follower.setAttribute('data-options', JSON.stringify(options));
+      if (!options.length) {
+        var shown = follower.querySelector('.ui-select-value');
+        shown.textContent = '-';
+        shown.classList.add('placeholder');
+      }
+      setSelectValue(follower, options.length ? options[0][0] : '');
+    });
+  }
+  function followChoices(form) {
+    form.querySelectorAll('[data-follows]').forEach(function (follower) {
+      var name = follower.getAttribute('data-follows');
+      var chosen = Array.prototype.find.call(form.querySelectorAll('[data-ui-select]'), function (s) {
+        return s.getAttribute('data-ui-select') === name;
+      });
+      var input = chosen && chosen.querySelector('input[type=hidden]');
+      followChoice(form, name, input ? input.value : '');
+    });
+  }
   document.addEventListener('ui-change', function (ev) {
     var select = ev.target;
     var within = select.closest && select.closest('form[data-ui-form]');
-    if (within) applyConditions(within);
     var name = select.getAttribute('data-ui-select');
+    if (within) {
+      followChoice(within, name, ev.detail.value);
+      applyConditions(within);
+    }
     var formRegion = name === 'RegionId' && select.closest('form[data-region-reloads]') &&
       ev.detail.value && ev.detail.value !== document.body.getAttribute('data-region');
     if (name === 'region' || formRegion) {

@@ -149,6 +149,18 @@ impl FromStr for DeviceChoice {
     }
 }
 
+/// Runs `work` on one of the CPU thread pool's workers when `device` is the CPU (as it is, when
+/// already on one; on a GPU, here). A pass of many products, each shared out among the workers, then
+/// hands each product's parts to the other workers directly instead of from a thread outside the
+/// pool, which would be put to sleep and woken for every product.
+pub(crate) fn on_cpu_workers<R: Send>(device: &Device, work: impl FnOnce() -> R + Send) -> R {
+    if *device == Device::flex() && rayon::current_thread_index().is_none() {
+        rayon::scope(|_| work())
+    } else {
+        work()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

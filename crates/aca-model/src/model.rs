@@ -8,6 +8,7 @@ use crate::attention::AttentionKernels;
 use crate::cache::KvCache;
 use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
+use crate::device::on_cpu_workers;
 use crate::dtype::{WeightDtype, check_device_computes};
 use crate::error::ModelError;
 use crate::gated::silu_gated;
@@ -160,6 +161,16 @@ impl Qwen3Model {
     /// The decoder over embedded inputs: every layer (with the input's additions after the first ones),
     /// then the final norm and the output head at the requested rows. Extends every cache.
     pub(crate) fn run_embedded(
+        &self,
+        input: DecoderInput,
+        spans: &[Span],
+        batch: &mut [SequenceStep<'_>],
+        rows: Rows,
+    ) -> Result<Vec<Vec<Vec<f32>>>, ModelError> {
+        on_cpu_workers(&self.device, || self.run_layers(input, spans, batch, rows))
+    }
+
+    fn run_layers(
         &self,
         input: DecoderInput,
         spans: &[Span],

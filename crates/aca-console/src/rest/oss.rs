@@ -5,6 +5,8 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header}
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use md5::Digest as _;
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 use crate::Console;
@@ -396,9 +398,49 @@ fn lifecycle_rules(ctx: &OpCtx<'_>, p: &Params) -> Result<Vec<Value>, ApiError> 
             _ => return Err(malformed_xml()),
         };
         ids.push(id.clone());
-        stored.push(
-            json!({ "ID": id, "Prefix": field("Prefix").unwrap_or(""), "Status": status, "Expiration": expiration }),
-        );
+        let mut stored_rule =
+            json!({ "ID": id, "Prefix": field("Prefix").unwrap_or(""), "Status": status, "Expiration": expiration });
+        let tags = rule_tags(&rule)?;
+        if !tags.is_empty() {
+            stored_rule["Tag"] = Value::Array(tags);
+        }
+        stored.push(stored_rule);
+    }
+    Ok(stored)
+}
+
+/// A rule's tags, given as `Tag.M.Key` and `Tag.M.Value`: objects it applies to carry them all.
+fn rule_tags(rule: &BTreeMap<String, String>) -> Result<Vec<Value>, ApiError> {
+    let mut tags: BTreeMap<u32, (Option<&str>, Option<&str>)> = BTreeMap::new();
+    for (name, value) in rule {
+        let Some((m, part)) = name.strip_prefix("Tag.").and_then(|rest| rest.split_once('.')) else {
+            continue;
+        };
+        let Ok(m) = m.parse::<u32>() else { continue };
+        let entry = tags.entry(m).or_default();
+        match part {
+            "Key" => entry.0 = Some(value.as_str()),
+            "Value" => entry.1 = Some(value.as_str()),
+            _ => return Err(malformed_xml()),
+        }
+    }
+    let mut keys: Vec<&str> = Vec::new();
+    let mut stored = Vec::new();
+    for (key, value) in tags.into_values() {
+        let key = key.unwrap_or("");
+        if key.is_empty() && value.unwrap_or("").is_empty() {
+            continue;
+        }
+        if key.is_empty() || key.len() > 128 || value.unwrap_or("").len() > 256 {
+            return Err(invalid_argument(
+                "a tag key must be 1 to 128 characters long and its value at most 256",
+            ));
+        }
+        if keys.contains(&key) {
+            return Err(invalid_argument(format!("duplicate tag key in a rule: {key}")));
+        }
+        keys.push(key);
+        stored.push(json!({ "Key": key, "Value": value.unwrap_or("") }));
     }
     Ok(stored)
 }
@@ -1087,6 +1129,17 @@ fn params_of(req: &RestRequest, target: &Target) -> Result<Params, ApiError> {
                 for field in ["ID", "Prefix", "Status"] {
                     if let Some(value) = xml::text(rule, field).map_err(|Malformed| malformed_xml())? {
                         params.insert(format!("Rule.{n}.{field}"), value);
+                    }
+                }
+                for (m, tag) in xml::elements(rule, "Tag")
+                    .map_err(|Malformed| malformed_xml())?
+                    .iter()
+                    .enumerate()
+                {
+                    for field in ["Key", "Value"] {
+                        if let Some(value) = xml::text(tag, field).map_err(|Malformed| malformed_xml())? {
+                            params.insert(format!("Rule.{n}.Tag.{}.{field}", m + 1), value);
+                        }
                     }
                 }
                 for expiration in xml::elements(rule, "Expiration").map_err(|Malformed| malformed_xml())? {

@@ -40,7 +40,7 @@ pub mod session;
 pub mod spec;
 
 use render::{ListData, ListQuery, SelectOptions, View, display, lookup};
-use spec::{ActionKind, Container, Field, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
+use spec::{ActionKind, BatchKind, Container, Field, FormSpec, OptionSource, PageSpec, ProductSpec, Tab};
 
 const CONSOLE_JS: &str = include_str!("../../assets/console.js");
 const CONSOLE_CSS: &str = include_str!("../../assets/console.css");
@@ -58,7 +58,10 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/console/client-ip", get(client_ip))
         .route("/console/api/{product}/{action}", post(api_call))
         .route("/console/buy/{product}/{action}", post(buy_call))
-        .route("/console/ram/authorize", get(gate::authorize_page).post(gate::authorize))
+        .route(
+            "/console/ram/authorize",
+            get(gate::authorize_page).post(gate::authorize),
+        )
         .route("/console/{product}/activate", post(gate::activate))
         .route("/console/{product}", get(product_home))
         .route("/console/{product}/frame/{page}", get(frame))
@@ -68,7 +71,10 @@ pub fn router(console: Arc<Console>) -> Router<Arc<Console>> {
         .route("/console/{product}/{page}/create/{form}", get(create_page))
         .route("/console/{product}/{page}/{id}/{sub}", get(nested))
         .route("/console/{product}/{page}/{id}/{sub}/{sub_id}", get(nested_details))
-        .route("/console/{product}/{page}/{id}/{sub}/create/{form}", get(nested_create_page))
+        .route(
+            "/console/{product}/{page}/{id}/{sub}/create/{form}",
+            get(nested_create_page),
+        )
         .route_layer(axum::middleware::from_fn_with_state(console, signed_rest_requests))
 }
 
@@ -560,9 +566,11 @@ fn field_options<'a>(
     parent: Option<&str>,
     ip: &str,
 ) -> SelectOptions {
+    let fields: Vec<&Field> = fields.collect();
     let mut out = SelectOptions::new();
+    let mut listed: HashMap<String, Vec<Value>> = HashMap::new();
     {
-        for field in fields {
+        for field in &fields {
             let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
                 continue;
             };
@@ -582,8 +590,8 @@ fn field_options<'a>(
                     if source_page.total_path.is_some() {
                         params.insert("PageSize", "50");
                     }
-                    fetch_list(console, api, source_page, &params, s, ip)
-                        .items
+                    let items = fetch_list(console, api, source_page, &params, s, ip).items;
+                    let options = items
                         .iter()
                         .map(|item| {
                             let id = display(lookup(item, &source_page.id_field));
@@ -595,12 +603,45 @@ fn field_options<'a>(
                             };
                             (id, label)
                         })
-                        .collect()
+                        .collect();
+                    listed.insert(
+                        field.param.clone(),
+                        items
+                            .into_iter()
+                            .map(|item| json!({ "id": display(lookup(&item, &source_page.id_field)), "item": item }))
+                            .collect(),
+                    );
+                    options
                 }
                 None => Vec::new(),
             };
             out.insert(key, items);
         }
+    }
+    // A select showing what the resource chosen in another holds: (that resource's id, a value) pairs.
+    for field in &fields {
+        let Some(OptionSource::OfChosen { field: chosen, paths }) = field.kind.options() else {
+            continue;
+        };
+        let pairs = listed
+            .get(chosen)
+            .into_iter()
+            .flatten()
+            .flat_map(|listed| {
+                let id = display(listed.get("id"));
+                let item = listed.get("item").cloned().unwrap_or(Value::Null);
+                paths
+                    .iter()
+                    .flat_map(|path| match lookup(&item, path) {
+                        Some(Value::Array(values)) => values.iter().map(|v| display(Some(v))).collect(),
+                        value => vec![display(value)],
+                    })
+                    .filter(|value| !value.is_empty())
+                    .map(|value| (id.clone(), value))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        out.insert(OptionSource::chosen_key(chosen, paths), pairs);
     }
     out
 }
@@ -611,6 +652,10 @@ fn page_forms(page: &PageSpec) -> impl Iterator<Item = &FormSpec> {
         .chain(page.row_actions.iter().filter_map(|a| match &a.kind {
             ActionKind::Form(form) => Some(form.as_ref()),
             _ => None,
+        }))
+        .chain(page.batch_actions.iter().filter_map(|b| match &b.kind {
+            BatchKind::Form(form) => Some(form.as_ref()),
+            BatchKind::Call { .. } => None,
         }))
 }
 
@@ -725,9 +770,10 @@ async fn nested_details(
     };
     let mut v = view(&s, spec);
     v.parent_id = &parent_id;
-    let Some(page) = spec.page(&page_id).filter(|p| {
-        !p.tabs.is_empty() && p.parent.as_ref().is_some_and(|parent| parent.page == parent_page)
-    }) else {
+    let Some(page) = spec
+        .page(&page_id)
+        .filter(|p| !p.tabs.is_empty() && p.parent.as_ref().is_some_and(|parent| parent.page == parent_page))
+    else {
         return not_found("No such page.");
     };
     let page = page.bound_to(&parent_id);
@@ -858,7 +904,15 @@ async fn nested_create_page(
 ) -> Response {
     // The same page as `create/…?parent=ID`, under the path of the resource it belongs to.
     q.parent = Some(parent_id);
-    form_page(&console, &headers, &uri, &extensions, (code, page_id, form_id), &q, Container::Page)
+    form_page(
+        &console,
+        &headers,
+        &uri,
+        &extensions,
+        (code, page_id, form_id),
+        &q,
+        Container::Page,
+    )
 }
 
 /// A create flow with a page of its own (`buy/…` for buy pages, `create/…` for the others).
@@ -886,7 +940,11 @@ fn form_page(
     }
     let page = page.bound_to(parent.unwrap_or_default());
     v.parent_id = parent.unwrap_or_default();
-    let Some(form) = page.creates.iter().find(|f| f.id == form_id && f.container == container) else {
+    let Some(form) = page
+        .creates
+        .iter()
+        .find(|f| f.id == form_id && f.container == container)
+    else {
         return not_found("No such page.");
     };
     let options = select_options(console, &s, std::iter::once(form), parent, &source_ip(extensions));

@@ -1,7 +1,7 @@
 //! The one renderer: page specs plus data already fetched become HTML. Pure functions, no I/O, so a
 //! page renders in well under a millisecond and tests can render any page under any release.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use maud::{DOCTYPE, Markup, html};
 use serde_json::Value;
@@ -162,9 +162,91 @@ pub fn div_select(
     extra_class: &str,
 ) -> Markup {
     let label = options.iter().find(|(v, _)| v == selected).map(|(_, l)| l.as_str());
+    select_markup(
+        name,
+        &json_attr(&options),
+        label,
+        selected,
+        placeholder,
+        extra_class,
+        true,
+        None,
+    )
+}
+
+/// A form's select: its options, or under headings each option as `[value, label, heading]`; a
+/// value the console only uses itself is not sent.
+fn field_select(
+    field: &Field,
+    items: &[(String, String)],
+    groups: Option<&[(String, Vec<(String, String)>)]>,
+    selected: &str,
+    placeholder: &str,
+) -> Markup {
+    let options_json = match groups {
+        Some(groups) => json_attr(
+            &groups
+                .iter()
+                .flat_map(|(heading, items)| {
+                    items
+                        .iter()
+                        .map(move |(v, l)| [v.as_str(), l.as_str(), heading.as_str()])
+                })
+                .collect::<Vec<[&str; 3]>>(),
+        ),
+        None => json_attr(&items),
+    };
+    let label = items.iter().find(|(v, _)| v == selected).map(|(_, l)| l.as_str());
+    select_markup(
+        &field.param,
+        &options_json,
+        label,
+        selected,
+        placeholder,
+        "",
+        field.sent,
+        None,
+    )
+}
+
+/// A form's select whose options are what the resource chosen in the select `chosen` holds: the
+/// page keeps each resource's values and puts the chosen one's in place when the choice changes.
+fn chosen_select(field: &Field, chosen: &str, pairs: &[(String, String)]) -> Markup {
+    let mut by_resource: BTreeMap<&str, Vec<[&str; 2]>> = BTreeMap::new();
+    for (id, value) in pairs {
+        by_resource
+            .entry(id.as_str())
+            .or_default()
+            .push([value.as_str(), value.as_str()]);
+    }
+    let follows = (chosen, json_attr(&by_resource));
+    let placeholder = if field.placeholder.is_empty() {
+        "-"
+    } else {
+        field.placeholder.as_str()
+    };
+    select_markup(&field.param, "[]", None, "", placeholder, "", field.sent, Some(follows))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn select_markup(
+    name: &str,
+    options_json: &str,
+    label: Option<&str>,
+    selected: &str,
+    placeholder: &str,
+    extra_class: &str,
+    sent: bool,
+    follows: Option<(&str, String)>,
+) -> Markup {
+    let (follows, follow_options) = match follows {
+        Some((field, options)) => (Some(field), Some(options)),
+        None => (None, None),
+    };
     html! {
-        div class={"ui-select " (extra_class)} data-ui-select=(name) data-options=(json_attr(&options)) {
-            input type="hidden" name=(name) value=(if label.is_some() { selected } else { "" });
+        div class={"ui-select " (extra_class)} data-ui-select=(name) data-options=(options_json)
+            data-follows=[follows] data-follow-options=[follow_options] {
+            input type="hidden" name=(name) value=(if label.is_some() { selected } else { "" }) data-not-sent[!sent];
             div class="ui-select-trigger" role="combobox" tabindex="0" aria-haspopup="listbox" aria-expanded="false" {
                 span class={"ui-select-value" @if label.is_none() { " placeholder" }} { (label.unwrap_or(placeholder)) }
                 span class="ui-select-arrow" aria-hidden="true" {}
@@ -362,6 +444,19 @@ fn status_class(status: &str) -> &'static str {
 }
 
 fn cell(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Markup {
+    let Some(target) = &column.configure else {
+        return cell_value(view, page, item, column);
+    };
+    let id = display(lookup(item, &page.id_field));
+    let href = product_url(view, &format!("{}/{}/{}", page.id, id, target));
+    html! {
+        @if !column.path.is_empty() { (cell_value(view, page, item, column)) " " }
+        a class="link" href=(href) data-ui-configure=(column.header) { "Configure" }
+    }
+}
+
+/// What a cell shows of the item's value, by the column's kind.
+fn cell_value(view: &View<'_>, page: &PageSpec, item: &Value, column: &Column) -> Markup {
     let value = lookup(item, &column.path);
     match column.kind {
         ColumnKind::IdName => {
@@ -783,7 +878,14 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                 OptionSource::Regions if field.default.is_empty() => view.region,
                 _ => field.default.as_str(),
             };
-            div_select(&field.param, &items, selected, placeholder, "")
+            match source {
+                OptionSource::Grouped(groups) => field_select(field, &items, Some(groups), selected, placeholder),
+                OptionSource::OfChosen { field: chosen, paths } => {
+                    let pairs = options.get(&OptionSource::chosen_key(chosen, paths));
+                    chosen_select(field, chosen, pairs.map_or(&[][..], Vec::as_slice))
+                }
+                _ => field_select(field, &items, None, selected, placeholder),
+            }
         }
     }
 }
@@ -793,6 +895,7 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
 fn source_items(view: &View<'_>, source: &OptionSource, options: &SelectOptions) -> Vec<(String, String)> {
     match source {
         OptionSource::Static(items) => items.clone(),
+        OptionSource::Grouped(groups) => groups.iter().flat_map(|(_, items)| items.iter().cloned()).collect(),
         OptionSource::Regions => REGIONS
             .iter()
             .map(|r| (r.id.to_owned(), r.local_name.to_owned()))
@@ -805,6 +908,8 @@ fn source_items(view: &View<'_>, source: &OptionSource, options: &SelectOptions)
         OptionSource::Resources { product, page } => {
             options.get(&format!("{product}/{page}")).cloned().unwrap_or_default()
         }
+        // Filled in by the page as the other select's choice changes.
+        OptionSource::OfChosen { .. } => Vec::new(),
     }
 }
 
@@ -1050,7 +1155,7 @@ fn modal_form_into(view: &View<'_>, form: &FormSpec, options: &SelectOptions, in
         div class=(mask) id=(form.id) hidden {
             form class=(panel) role="dialog" aria-modal="true" aria-labelledby=(title_id) novalidate
                 data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
-                data-id-param=(form.id_param.as_deref().unwrap_or(""))
+                data-id-param=(form.id_param.as_deref().unwrap_or("")) data-batch-form[form.batch]
                 data-success=(form.success) data-done=(form.done.as_deref().map(|p| product_url(view, p)).unwrap_or_default())
                 data-finish=[form.finish.as_deref()] data-submit-on-open[form.submit_on_open]
                 data-shows=[(!form.shows.is_empty()).then(|| json_attr(&form.shows))] data-pick-into=[into]
@@ -1237,23 +1342,20 @@ pub fn list_page(
                 (table(view, page, data, selectable))
                 div class="table-footer" {
                     div class="batch-bar" {
-                        @if let Some(menu) = page.batch_menu.as_deref().filter(|_| selectable) {
+                        @for (i, batch) in page.batch_actions.iter().enumerate().filter(|(_, b)| b.menu.is_none()) {
+                            button class="btn" type="button" disabled data-batch-button
+                                data-open=(batch_layer(page, i, batch)) data-ui-batch=(batch.label) { (batch.label) }
+                        }
+                        @for menu in batch_menus(page) {
                             div class="hover-menu batch-menu" data-ui-batch=(menu) {
                                 button class="btn more-trigger" type="button" disabled data-batch-button
                                     aria-haspopup="menu" aria-expanded="false" { (menu) span class="caret" {} }
                                 div class="hover-menu-list" role="menu" aria-label=(menu) {
-                                    @for (i, batch) in page.batch_actions.iter().enumerate() {
+                                    @for (i, batch) in page.batch_actions.iter().enumerate().filter(|(_, b)| b.menu.as_deref() == Some(menu)) {
                                         a class="menu-item" role="menuitem" tabindex="0"
-                                            data-open=(format!("batch-{}-{i}", page.id))
-                                            data-ui-batch=(batch.label) { (batch.label) }
+                                            data-open=(batch_layer(page, i, batch)) data-ui-batch=(batch.label) { (batch.label) }
                                     }
                                 }
-                            }
-                        } @else if selectable {
-                            @for (i, batch) in page.batch_actions.iter().enumerate() {
-                                button class="btn" type="button" disabled data-batch-button
-                                    data-open=(format!("batch-{}-{i}", page.id))
-                                    data-ui-batch=(batch.label) { (batch.label) }
                             }
                         }
                     }
@@ -1265,20 +1367,43 @@ pub fn list_page(
             }
             (row_dialogs(view, page, options))
             @for (i, batch) in page.batch_actions.iter().enumerate() {
-                @let id = format!("batch-{}-{i}", page.id);
-                (confirm_dialog(&id, &batch.confirm, CallTarget {
-                    action: &batch.action,
-                    id_param: &batch.id_param,
-                    fixed: &batch.fixed,
-                    from_row: &[],
-                    by_row: None,
-                    batch: true,
-                    config: None,
-                }))
+                @match &batch.kind {
+                    BatchKind::Call { action, id_param, fixed, confirm } => {
+                        (confirm_dialog(&batch_layer(page, i, batch), confirm, CallTarget {
+                            action,
+                            id_param,
+                            fixed,
+                            from_row: &[],
+                            by_row: None,
+                            batch: true,
+                            config: None,
+                        }))
+                    }
+                    BatchKind::Form(form) => (modal_form(view, form, options)),
+                }
             }
         }
     };
     shell_with(view, page_nav(view, page), page.regional, &page.title, main)
+}
+
+/// The id of the dialog or panel a batch action opens.
+fn batch_layer(page: &PageSpec, index: usize, batch: &BatchAction) -> String {
+    match &batch.kind {
+        BatchKind::Form(form) => form.id.clone(),
+        BatchKind::Call { .. } => format!("batch-{}-{index}", page.id),
+    }
+}
+
+/// The menus of the bar below the list, in the order their first actions come.
+fn batch_menus(page: &PageSpec) -> Vec<&str> {
+    let mut menus: Vec<&str> = Vec::new();
+    for menu in page.batch_actions.iter().filter_map(|b| b.menu.as_deref()) {
+        if !menus.contains(&menu) {
+            menus.push(menu);
+        }
+    }
+    menus
 }
 
 /// The tabs above a list: each a view of it, the first the one shown unless another is chosen.
@@ -1446,6 +1571,11 @@ pub fn details_page(
                 }
             }
         }
+        @if let Some(Tab::Basic { label, fields }) = &page.summary {
+            section class="details-summary" aria-label=(label) {
+                (basic_card(view, page, item, &id, label, fields, true))
+            }
+        }
         (tabs(view, page, item, &id, children, &page.tabs, ""))
         (row_dialogs(view, page, options))
         @for (child, _) in children {
@@ -1466,6 +1596,41 @@ pub fn details_page(
     shell_with(view, nav, page.regional, &format!("{title} {id}"), main)
 }
 
+/// A card of the resource's label/value pairs; `with_actions`: the actions placed in `Section` sit
+/// in its title.
+fn basic_card(
+    view: &View<'_>,
+    page: &PageSpec,
+    item: &Value,
+    id: &str,
+    label: &str,
+    fields: &[(String, String)],
+    with_actions: bool,
+) -> Markup {
+    html! {
+        div class="card" {
+            div class="card-title" {
+                (label)
+                @if with_actions {
+                    div class="card-actions" data-row-id=(id) data-row=(row_attrs_json(item)) {
+                        @for (a, action) in page.row_actions.iter().enumerate().filter(|(_, a)| a.placement == Placement::Section) {
+                            (action_control(view, page, a, action, item, Look::Link))
+                        }
+                    }
+                }
+            }
+            dl class="descriptions" {
+                @for (label, path) in fields {
+                    div class="desc-item" {
+                        dt { (label) }
+                        dd { (or_dash(detail_value(path, display(lookup(item, path))))) }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A details page's tabs and their panels; `prefix` is the key of the tab they are nested in
 /// (`0.` for the tabs of the first tab), so that a click switches only tabs of its own level.
 fn tabs(
@@ -1477,14 +1642,12 @@ fn tabs(
     tabs_here: &[Tab],
     prefix: &str,
 ) -> Markup {
-    // Actions placed in the first section: buttons in the title of the first Basic tab's card.
-    let first_basic = tabs_here.iter().position(|t| matches!(t, Tab::Basic { .. }));
-    let section_actions: Vec<(usize, &RowAction)> = page
-        .row_actions
+    // Actions placed in the first section: buttons in the title of the first Basic tab's card,
+    // unless the page shows its basic information above the tabs.
+    let first_basic = tabs_here
         .iter()
-        .enumerate()
-        .filter(|(_, a)| a.placement == Placement::Section)
-        .collect();
+        .position(|t| matches!(t, Tab::Basic { .. }))
+        .filter(|_| page.summary.is_none());
     html! {
         div class={"tabs" @if !prefix.is_empty() { " sub-tabs" }} role="tablist" {
             @for (i, tab) in tabs_here.iter().enumerate() {
@@ -1496,26 +1659,7 @@ fn tabs(
             div class="tab-panel" role="tabpanel" data-tab-panel=(format!("{prefix}{i}")) hidden[i > 0] {
                 @match tab {
                     Tab::Basic { label, fields } => {
-                        div class="card" {
-                            div class="card-title" {
-                                (label)
-                                @if prefix.is_empty() && Some(i) == first_basic {
-                                    div class="card-actions" data-row-id=(id) data-row=(row_attrs_json(item)) {
-                                        @for (a, action) in &section_actions {
-                                            (action_control(view, page, *a, action, item, Look::Link))
-                                        }
-                                    }
-                                }
-                            }
-                            dl class="descriptions" {
-                                @for (label, path) in fields {
-                                    div class="desc-item" {
-                                        dt { (label) }
-                                        dd { (or_dash(detail_value(path, display(lookup(item, path))))) }
-                                    }
-                                }
-                            }
-                        }
+                        (basic_card(view, page, item, id, label, fields, prefix.is_empty() && Some(i) == first_basic))
                         @if let (true, Some(area)) = (prefix.is_empty() && i == 0, &page.status_area) {
                             // Its actions act on the resource, as the page header's do.
                             div class="card" role="region" aria-label=(area.heading) data-row-id=(id)

@@ -29,10 +29,10 @@ fn set_path(item: &mut Value, path: &str, value: Value) {
 /// A resource with a value at every path the page shows.
 fn sample_item(page: &spec::PageSpec) -> Value {
     let mut item = json!({});
-    for column in &page.columns {
+    for column in page.columns.iter().filter(|column| !column.path.is_empty()) {
         set_path(&mut item, &column.path, json!("sample"));
     }
-    for tab in page.tabs.iter().flat_map(spec::Tab::leaves) {
+    for tab in page.tabs.iter().chain(&page.summary).flat_map(spec::Tab::leaves) {
         if let spec::Tab::Basic { fields, .. } = tab {
             for (_, path) in fields {
                 set_path(&mut item, path, json!("sample"));
@@ -447,6 +447,29 @@ async fn pages_need_a_session_and_calls_are_recorded_with_the_console_agent() {
     assert_eq!(status, axum::http::StatusCode::OK);
     assert!(html.contains("Basic Information") && html.contains("10.0.0.0/8"));
 
+    // The Create vSwitch dialog shows the chosen VPC's block (create-vswitch.md): the page holds each
+    // VPC's blocks for the select that follows the VPC one, and sends none of them.
+    let vswitches = Request::get("/console/vpc/vswitches?region=cn-shanghai")
+        .header("cookie", &cookie)
+        .body(Body::empty())
+        .unwrap();
+    let (_, _, html) = send(&app, vswitches).await;
+    let at = html
+        .find("data-ui-select=\"VpcCidrBlock\"")
+        .expect("the VPC's IPv4 CIDR Block");
+    let follower = &html[at..at + html[at..].find("<input").unwrap()];
+    assert!(follower.contains("data-follows=\"VpcId\""), "{follower}");
+    assert!(
+        follower.contains(&esc(&format!(r#""{vpc_id}":[["10.0.0.0/8","10.0.0.0/8"]]"#))),
+        "{follower}"
+    );
+    let hidden = &html[at..];
+    let hidden = &hidden[hidden.find("<input").unwrap()..];
+    assert!(
+        hidden[..hidden.find('>').unwrap()].contains("data-not-sent"),
+        "{hidden}"
+    );
+
     let account = console.store.account(&creds.account_id).unwrap();
     let state = account.lock();
     let events: Vec<&aca_core::TrailEvent> = state.events.iter().map(|e| &e.event).collect();
@@ -573,6 +596,15 @@ async fn oss_buckets_and_sls_projects_are_created_through_the_console_endpoint()
     assert!(
         html.contains(&bucket) && html.contains("China (Shanghai)"),
         "the bucket list shows the bucket"
+    );
+    // enable-versioning.md: Configure in the Versioning column opens the bucket's Versioning page.
+    let configure = html
+        .find("data-ui-configure=\"Versioning\"")
+        .expect("a Configure link in the Versioning column");
+    let link = &html[html[..configure].rfind("<a ").unwrap()..configure];
+    assert!(
+        link.contains(&format!("/console/oss/buckets/{bucket}/versioning")),
+        "{link}"
     );
     let (_, _, html) = send(&app, page("/console/sls/projects")).await;
     assert!(html.contains(&project), "the project list shows the project");
@@ -746,8 +778,11 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
     let html = ok(send(&app, page(&lifecycle)).await);
     assert!(html.contains("No data") && !html.contains("NoSuchLifecycle"));
     assert!(html.contains("name=\"Rule.1.Expiration.Days\""));
+    // The Create Rule dialog's Tagging field (configure-lifecycle-rule.md).
+    assert!(html.contains("name=\"Rule.1.Tag.1.Key\"") && html.contains("name=\"Rule.1.Tag.1.Value\""));
     let rule = json!({ "BucketName": bucket, "Rule.1.ID": "expire-logs", "Rule.1.Prefix": "logs/",
-        "Rule.1.Status": "Enabled", "Rule.1.Expiration.Days": "30" });
+        "Rule.1.Status": "Enabled", "Rule.1.Expiration.Days": "30",
+        "Rule.1.Tag.1.Key": "env", "Rule.1.Tag.1.Value": "test" });
     ok(send(&app, post("oss/PutBucketLifecycle", rule)).await);
     let html = ok(send(&app, page(&lifecycle)).await);
     assert!(html.contains(">expire-logs<") && html.contains(">30<"));
@@ -756,6 +791,15 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
         html.contains("[&quot;Rule.1.ID&quot;,&quot;expire-logs&quot;]"),
         "the existing rule is kept"
     );
+    assert!(
+        html.contains("[&quot;Rule.1.Tag.1.Key&quot;,&quot;env&quot;]")
+            && html.contains("[&quot;Rule.1.Tag.1.Value&quot;,&quot;test&quot;]"),
+        "with its tags"
+    );
+    let duplicate = json!({ "BucketName": bucket, "Rule.1.Status": "Enabled", "Rule.1.Expiration.Days": "30",
+        "Rule.1.Tag.1.Key": "env", "Rule.1.Tag.2.Key": "env" });
+    let refused = send(&app, post("oss/PutBucketLifecycle", duplicate)).await;
+    assert!(!refused.0.is_success(), "a rule with the same tag key twice is refused");
     assert!(
         html.contains("data-call=\"PutBucketLifecycle\"")
             && html.contains("data-config-prefix=\"Rule\" data-config-clear=\"DeleteBucketLifecycle\""),
@@ -1038,6 +1082,42 @@ fn section_actions_sit_in_the_first_section_with_the_row_they_act_on() {
     // Not in the header's own buttons, only in the All Actions pane beside them.
     let header = &details[..details.find("class=\"all-actions-menu\"").unwrap()];
     assert!(!header.contains("Enable Deletion Protection"), "{header}");
+}
+
+#[test]
+fn a_grouped_select_files_each_option_under_its_heading() {
+    let html = render_page(ProfileId::Y2026, "cms", "alert-rules");
+    let select = &html[html.find("data-ui-select=\"MetricName\"").expect("the Metric list")..];
+    let options = &select[..select.find('>').unwrap()];
+    assert!(
+        options.contains(&esc(
+            r#"["CPUUtilization","(ECS) CPU Utilization","Instance Dimension"]"#
+        )),
+        "{options}"
+    );
+}
+
+#[test]
+fn a_summary_section_above_the_tabs_holds_the_section_actions() {
+    let html = render_page(ProfileId::Y2026, "ram", "users");
+    let details = &html[html.find("class=\"page-header\"").unwrap()..];
+    let summary_at = details
+        .find("class=\"details-summary\" aria-label=\"Basic Information\"")
+        .expect("the user's Basic Information section");
+    let tabs_at = details.find("role=\"tablist\"").unwrap();
+    assert!(summary_at < tabs_at, "the section comes before the tabs");
+    let summary = &details[summary_at..tabs_at];
+    assert!(
+        summary.contains("data-ui-action=\"Modify Basic Information\" data-ui-placement=\"section\""),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(">UID<") && summary.contains(">Display Name<"),
+        "{summary}"
+    );
+    // No tab repeats it.
+    let tabs = &details[tabs_at..details.find("role=\"tabpanel\"").unwrap()];
+    assert!(!tabs.contains("Basic Information"), "{tabs}");
 }
 
 #[test]

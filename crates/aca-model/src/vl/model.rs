@@ -7,6 +7,7 @@ use burn::tensor::{Device, Tensor};
 
 use crate::cache::KvCache;
 use crate::checkpoint::CheckpointFiles;
+use crate::device::on_cpu_workers;
 use crate::dtype::{WeightDtype, check_device_computes};
 use crate::error::ModelError;
 use crate::generate::argmax;
@@ -69,6 +70,23 @@ impl Qwen3VlModel {
             vision,
             processor: ImageProcessor::new(processor_config),
         })
+    }
+
+    /// Runs one processed image through the vision encoder alone and returns what replaces its
+    /// placeholder tokens: `[merged tokens, text hidden size]` values, row by row, in f32. For
+    /// measuring and inspecting the encoder; [`Self::prefill`] encodes its images itself.
+    pub fn encode_image(&self, image: &ProcessedImage) -> Result<Vec<f32>, ModelError> {
+        check_image(&self.config.vision, image)?;
+        let device = self.text.device();
+        let features = on_cpu_workers(device, || {
+            encode_image(&self.config.vision, &self.vision, image, device)
+        });
+        features
+            .embeds
+            .cast(burn::tensor::DType::F32)
+            .into_data()
+            .try_into_vec::<f32>()
+            .map_err(|error| ModelError::Compute(format!("reading the image embeddings: {error:?}")))
     }
 
     pub fn config(&self) -> &Qwen3VlConfig {
@@ -197,10 +215,12 @@ impl Qwen3VlModel {
             check_image(&self.config.vision, image)?;
         }
         let device = self.text.device();
-        let features: Vec<ImageFeatures> = images
-            .iter()
-            .map(|image| encode_image(&self.config.vision, &self.vision, image, device))
-            .collect();
+        let features: Vec<ImageFeatures> = on_cpu_workers(device, || {
+            images
+                .iter()
+                .map(|image| encode_image(&self.config.vision, &self.vision, image, device))
+                .collect()
+        });
 
         let first_position = batch[0].cache.position_of(start);
         let layout = multimodal_positions(tokens.len(), &image_spans, first_position);

@@ -388,9 +388,8 @@ impl ScriptedPolicy {
     /// first; an empty text box gets a value shaped by its label; a field with a value keeps it.
     pub(super) fn ground_set(&mut self, ctx: &Context<'_>, label: &str) -> Move {
         let obs = ctx.observation;
-        let field = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact)
-            .into_iter()
-            .next();
+        let fields = labelled(obs, label, &[Role::Textbox, Role::Combobox], |m| m == LabelMatch::Exact);
+        let field = first_empty(&fields);
         // "set the Restart Mode: - Restart Now: … - Restart Within Maintenance Window: …": a group
         // of options the step describes, which has no box of its own: one of them is chosen.
         if field.is_none() {
@@ -458,11 +457,10 @@ impl ScriptedPolicy {
     /// A field the step's parameter table describes without a value: given one when the page
     /// shows it required and still empty; nothing to do otherwise.
     pub(super) fn ground_set_if_required(&mut self, ctx: &Context<'_>, label: &str) -> Move {
-        let field = labelled(ctx.observation, label, &[Role::Textbox, Role::Combobox], |m| {
+        let fields = labelled(ctx.observation, label, &[Role::Textbox, Role::Combobox], |m| {
             m == LabelMatch::Exact
-        })
-        .into_iter()
-        .next();
+        });
+        let field = first_empty(&fields);
         match field {
             Some(field) if field.state.required && field.value.as_deref().is_none_or(|v| v.trim().is_empty()) => {
                 self.ground_set(ctx, label)
@@ -1184,6 +1182,16 @@ pub(super) fn invented_value(task: &crate::task::Task, label: &str) -> String {
     } else {
         format!("aca-{suffix}")
     }
+}
+
+/// Of fields sharing a label, the first one still empty and editable, else the first: the others
+/// already hold what they need (the Create vSwitch dialog's VPC block, shown, and its own, typed).
+fn first_empty<'o>(fields: &[&'o Element]) -> Option<&'o Element> {
+    fields
+        .iter()
+        .find(|e| e.value.as_deref().is_none_or(|v| v.trim().is_empty()) && !e.state.readonly)
+        .or(fields.first())
+        .copied()
 }
 
 #[cfg(test)]

@@ -260,15 +260,20 @@ pub fn field_of_error<'o>(observation: &'o Observation, error: &Element) -> Opti
     let at = observation.elements.iter().position(|e| e.index == error.index)?;
     let field = |e: &&Element| matches!(e.role, Role::Textbox | Role::Combobox | Role::Checkbox | Role::Switch);
     // A message that names its field ("IPv4 CIDR Block A subnet of …") belongs to it, wherever the
-    // page puts the box (a web component's box comes after the message).
+    // page puts the box (a web component's box comes after the message); of two fields of that
+    // name (the VPC's block shown above the vSwitch's own), the nearer one.
     let message = normalise(&error.name);
-    let named = observation.elements[at.saturating_sub(4)..(at + 4).min(observation.elements.len())]
+    let start = at.saturating_sub(4);
+    let named = observation.elements[start..(at + 4).min(observation.elements.len())]
         .iter()
-        .filter(field)
-        .find(|e| {
+        .enumerate()
+        .filter(|(_, e)| field(e))
+        .filter(|(_, e)| {
             let name = normalise(&e.name);
             !name.is_empty() && message.starts_with(&name)
-        });
+        })
+        .min_by_key(|(offset, _)| (start + offset).abs_diff(at))
+        .map(|(_, e)| e);
     named.or_else(|| owner_of_error(observation, at, error).filter(field))
 }
 
@@ -387,5 +392,24 @@ mod tests {
         assert_eq!(field(1), Some("IPv4 CIDR Block"));
         // A message that names nothing is the nearest box's before it.
         assert_eq!(field(3), Some("IPv4 CIDR Block"));
+    }
+
+    #[test]
+    fn of_two_fields_a_message_names_it_belongs_to_the_nearer() {
+        // The Create vSwitch dialog: the VPC's block shown (a drop-down list), the vSwitch's own
+        // block (a box after its message).
+        let dialog = vec![place(PlaceKind::Dialog, "Create vSwitch")];
+        let mut elements = Elements::default();
+        elements.add(Role::Combobox, "VPC", dialog.clone());
+        elements.add(Role::Combobox, "IPv4 CIDR Block", dialog.clone());
+        elements.add(Role::Combobox, "Zone", dialog.clone());
+        elements.add(Role::FieldError, "IPv4 CIDR Block The CIDR block must be within the VPC's.", dialog.clone());
+        elements.add(Role::Textbox, "IPv4 CIDR Block", dialog);
+        let observation = Observation {
+            elements: elements.into_vec(),
+            ..Observation::default()
+        };
+        let field = field_of_error(&observation, &observation.elements[3]).expect("the error's field");
+        assert_eq!((field.role, field.index), (Role::Textbox, observation.elements[4].index));
     }
 }

@@ -819,16 +819,7 @@ impl ScriptedPolicy {
                 };
             }
         }
-        let mut exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
-        if exact.is_empty() && is_more_label(label) {
-            // "choose ⋯ > Instance Status": the icon is the overflow menu's trigger, whatever the
-            // console calls it.
-            exact = obs
-                .elements
-                .iter()
-                .filter(|e| CLICKABLE.contains(&e.role) && is_more_trigger(e))
-                .collect();
-        }
+        let exact = labelled(obs, label, CLICKABLE, |m| m == LabelMatch::Exact);
         // A list nested under the resource (a bucket's ACL, its objects) has rows of its own, none
         // of them named like the resource: there the step means the list's row, not the resource's.
         let names_a_row = obs
@@ -841,16 +832,30 @@ impl ScriptedPolicy {
         // the resource's own.
         let on_details =
             self.tried.iter().any(|t| t == "details page") && !obs.elements.iter().any(|e| row_of(e).is_some());
-        if row {
-            // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
-            exact.retain(|e| match row_of(e) {
-                Some(r) => ours(r),
-                None => in_place(e, PlaceKind::Menu) || (on_details && !in_place(e, PlaceKind::Navigation)),
-            });
-        }
-        if batch {
-            // A button for the selected rows is never one row's own.
-            exact.retain(|e| row_of(e).is_none());
+        let in_its_place = |mut candidates: Vec<_>| {
+            if row {
+                // The row's own controls, or a menu one of them opened (rendered in the row or a portal).
+                candidates.retain(|e: &&Element| match row_of(e) {
+                    Some(r) => ours(r),
+                    None => in_place(e, PlaceKind::Menu) || (on_details && !in_place(e, PlaceKind::Navigation)),
+                });
+            }
+            if batch {
+                // A button for the selected rows is never one row's own.
+                candidates.retain(|e| row_of(e).is_none());
+            }
+            candidates
+        };
+        let mut exact = in_its_place(exact);
+        if exact.is_empty() && is_more_label(label) {
+            // "choose ⋯ > Instance Status": the icon is the overflow menu's trigger, whatever the
+            // console calls it (the "⋯" below the list, for the ticked rows, is not a row's).
+            exact = in_its_place(
+                obs.elements
+                    .iter()
+                    .filter(|e| CLICKABLE.contains(&e.role) && is_more_trigger(e))
+                    .collect(),
+            );
         }
         preference.sort(obs, &mut exact);
         // "choose More > X": X belongs in the menu the previous segment opened. Found only in the

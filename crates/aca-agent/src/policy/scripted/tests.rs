@@ -29,6 +29,8 @@ struct EcsPage {
     group_name: Option<&'static str>,
     /// The release names the row's overflow menu this rather than showing the ⋯ icon.
     trigger_name: Option<&'static str>,
+    /// A "⋯" menu below the list for the ticked rows, disabled while none is ticked.
+    batch_menu: bool,
     clicks: Vec<String>,
 }
 
@@ -77,6 +79,12 @@ impl FakeConsole for EcsPage {
                     .add(Role::Button, self.trigger_name.unwrap_or("⋯"), row)
                     .state
                     .expanded = Some(self.menu > 0);
+            }
+            if self.batch_menu {
+                elements
+                    .add(Role::Button, "⋯", vec![place(PlaceKind::Form, "batch")])
+                    .state
+                    .disabled = true;
             }
             let menu = vec![place(PlaceKind::Menu, "")];
             if self.menu >= 1 && self.flat_menu {
@@ -189,6 +197,24 @@ fn the_documented_menu_icon_is_the_rows_more_menu_whatever_its_name() {
             "Stop",
             "OK"
         ]
+    );
+    let report = report(&episode, true);
+    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+    assert!(report.defects.is_empty(), "{:?}", report.defects);
+}
+
+#[test]
+fn the_rows_menu_icon_is_not_the_one_below_the_list_for_ticked_rows() {
+    let mut page = EcsPage {
+        trigger_name: Some("More"),
+        batch_menu: true,
+        ..EcsPage::default()
+    };
+    let episode = run(&mut page);
+    assert!(page.stopped);
+    assert_eq!(
+        page.clicks,
+        vec!["Instances & Images", "Instances", "More", "Instance Status", "Stop", "OK"]
     );
     let report = report(&episode, true);
     assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");

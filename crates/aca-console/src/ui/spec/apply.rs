@@ -70,16 +70,15 @@ fn apply(product: &mut ProductSpec, change: &Change) {
             ..
         } => {
             if let Some(page) = product.page_mut(page) {
-                page.batch_actions.push(BatchAction {
-                    label: s(label),
-                    action: s(action),
-                    id_param: s(id_param),
-                    fixed: Vec::new(),
-                    confirm: confirm(
+                page.batch_actions.push(batch_call(
+                    label,
+                    action,
+                    id_param,
+                    confirm(
                         label,
                         "Are you sure you want to perform this operation on the selected resources?",
                     ),
-                });
+                ));
             }
         }
         Change::ReorderSteps {
@@ -129,6 +128,11 @@ fn forms_mut(page: &mut PageSpec) -> Vec<&mut FormSpec> {
             out.push(form);
         }
     }
+    for batch in &mut page.batch_actions {
+        if let BatchKind::Form(form) = &mut batch.kind {
+            out.push(form);
+        }
+    }
     out
 }
 
@@ -155,7 +159,9 @@ fn rename_page(page: &mut PageSpec, from: &str, to: &str) {
     }
     for b in &mut page.batch_actions {
         rename(&mut b.label, from, to);
-        rename_confirm(&mut b.confirm, from, to);
+        if let BatchKind::Call { confirm, .. } = &mut b.kind {
+            rename_confirm(confirm, from, to);
+        }
     }
     for a in &mut page.row_actions {
         rename(&mut a.label, from, to);
@@ -164,6 +170,7 @@ fn rename_page(page: &mut PageSpec, from: &str, to: &str) {
         }
     }
     rename_tabs(&mut page.tabs, from, to);
+    rename_tabs(page.summary.as_mut_slice(), from, to);
     for f in forms_mut(page) {
         for label in [&mut f.trigger, &mut f.title, &mut f.submit, &mut f.cancel] {
             rename(label, from, to);

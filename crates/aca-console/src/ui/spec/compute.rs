@@ -325,16 +325,23 @@ pub fn ecs() -> ProductSpec {
             .in_submenu("Instance Status")
             .with_fixed(&[("Force", "true")]),
     ];
-    instances.batch_actions = vec![BatchAction {
-        label: s("Start"),
-        action: s("StartInstance"),
-        id_param: s("InstanceId"),
-        fixed: Vec::new(),
-        confirm: confirm(
-            "Start Instance",
-            "Are you sure you want to start the selected instances?",
+    instances.batch_actions = vec![
+        batch_call(
+            "Start",
+            "StartInstance",
+            "InstanceId",
+            confirm(
+                "Start Instance",
+                "Are you sure you want to start the selected instances?",
+            ),
         ),
-    }];
+        // release-instance.md: "select the instances to be released, and click Release at the
+        // bottom of the list", then the same Release Now, Next and OK.
+        batch_form("Release", release_instance().fixed(&[("Force", "true")])),
+        // reset-password.md (2024-09-14): "select the instances and choose ⋯ > Reset Instance
+        // Password in the lower part of the Instance page".
+        batch_form("Reset Instance Password", reset_instance_password()).in_menu("⋯"),
+    ];
     instances.tabs = vec![basic(&[
         ("Instance ID", "InstanceId"),
         ("Instance Name", "InstanceName"),
@@ -622,16 +629,15 @@ pub fn ecs() -> ProductSpec {
         "SnapshotId",
         confirm("Delete Snapshot", "Are you sure you want to delete the snapshot?"),
     )];
-    snapshots.batch_actions = vec![BatchAction {
-        label: s("Delete"),
-        action: s("DeleteSnapshot"),
-        id_param: s("SnapshotId"),
-        fixed: Vec::new(),
-        confirm: confirm(
+    snapshots.batch_actions = vec![batch_call(
+        "Delete",
+        "DeleteSnapshot",
+        "SnapshotId",
+        confirm(
             "Delete Snapshot",
             "Are you sure you want to delete the selected snapshots?",
         ),
-    }];
+    )];
 
     ProductSpec {
 

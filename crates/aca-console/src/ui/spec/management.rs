@@ -241,11 +241,16 @@ pub fn cms() -> ProductSpec {
                         field(
                             "Metric",
                             "MetricName",
-                            select(&[
-                                ("CPUUtilization", "(ECS) CPU Utilization"),
-                                ("memory_usedutilization", "(ECS) Memory Usage"),
-                                ("DiskReadBPS", "(ECS) Disk Read BPS"),
-                            ]),
+                            // create-alert-rule.md (2026-02-27): "select Instance Dimension >
+                            // (ECS) CPU Utilization".
+                            grouped_select(&[(
+                                "Instance Dimension",
+                                &[
+                                    ("CPUUtilization", "(ECS) CPU Utilization"),
+                                    ("memory_usedutilization", "(ECS) Memory Usage"),
+                                    ("DiskReadBPS", "(ECS) Disk Read BPS"),
+                                ],
+                            )]),
                         )
                         .required()
                         .default("CPUUtilization"),
@@ -319,16 +324,15 @@ pub fn cms() -> ProductSpec {
             "The alert rule is already enabled.",
         ),
     ];
-    rules.batch_actions = vec![BatchAction {
-        label: s("Delete"),
-        action: s("DeleteMetricRules"),
-        id_param: s("Id.1"),
-        fixed: Vec::new(),
-        confirm: confirm(
+    rules.batch_actions = vec![batch_call(
+        "Delete",
+        "DeleteMetricRules",
+        "Id.1",
+        confirm(
             "Delete Alert Rule",
             "Are you sure you want to delete the selected alert rules?",
         ),
-    }];
+    )];
     rules.tabs = vec![basic(&[
         ("Rule ID", "RuleId"),
         ("Rule Name", "RuleName"),

@@ -130,10 +130,11 @@ pub struct PageSpec {
     pub search: Vec<SearchOption>,
     pub row_actions: Vec<RowAction>,
     pub batch_actions: Vec<BatchAction>,
-    /// The menu the batch actions sit in (`Batch Operation`); none: buttons below the list.
-    pub batch_menu: Option<String>,
     /// Tabs of the details page; none means the page has no details view.
     pub tabs: Vec<Tab>,
+    /// A `Tab::Basic` shown as a section above the details page's tabs rather than as one of them
+    /// (a RAM user's Basic Information); the actions placed in `Section` sit in its title.
+    pub summary: Option<Tab>,
     /// The navigation pane of a resource's details page (a bucket's, a project's): the details page
     /// and the pages nested under the resource (see [`PageSpec::parent`]). The item naming this page
     /// is the details page itself; a click on the resource opens the pane's first page (a project
@@ -280,11 +281,19 @@ pub struct Column {
     pub kind: ColumnKind,
     /// How the console names API values (`PostPaid` → `Pay-as-you-go`); others show as they are.
     pub labels: Vec<(String, String)>,
+    /// A page of the resource's own navigation pane ([`PageSpec::sub_nav`]) that a **Configure**
+    /// link in the cell opens, where the column's setting is made (a bucket's Versioning).
+    pub configure: Option<String>,
 }
 
 impl Column {
     pub(crate) fn labels(mut self, items: &[(&str, &str)]) -> Self {
         self.labels = pairs(items);
+        self
+    }
+
+    pub(crate) fn configure(mut self, page: &str) -> Self {
+        self.configure = Some(s(page));
         self
     }
 }
@@ -358,6 +367,8 @@ pub struct FormSpec {
     /// (the virtual MFA device the Enable dialog makes, its QR code and key shown, its serial
     /// number sent with the codes).
     pub opened_by: Option<OpeningCall>,
+    /// Submitted once for each row ticked in the list ([`BatchKind::Form`]), the row's id in `id_param`.
+    pub batch: bool,
 }
 
 /// The call a form makes as it opens ([`FormSpec::opened_by`]).
@@ -658,6 +669,8 @@ impl Generate {
 #[derive(Debug, Clone)]
 pub enum OptionSource {
     Static(Vec<(String, String)>),
+    /// Fixed options under headings (a metric under its dimension): (heading, options).
+    Grouped(Vec<(String, Vec<(String, String)>)>),
     /// The zones of the selected region.
     Zones,
     /// Every region, the selected one first chosen (OSS buckets and SLS projects pick theirs).
@@ -667,6 +680,20 @@ pub enum OptionSource {
         product: String,
         page: String,
     },
+    /// What the resource chosen in another select of the form (`field`, its parameter; a
+    /// `Resources` select) holds at `paths`, each value an option (the chosen VPC's IPv4 CIDR
+    /// blocks): none until one is chosen.
+    OfChosen {
+        field: String,
+        paths: Vec<String>,
+    },
+}
+
+impl OptionSource {
+    /// Where a [`OptionSource::OfChosen`] select's options are kept among a page's select options.
+    pub fn chosen_key(field: &str, paths: &[String]) -> String {
+        format!("chosen:{field}:{}", paths.join(","))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -738,13 +765,60 @@ pub enum DisableWhen {
 
 /// A button below the list that acts on the selected rows.
 #[derive(Debug, Clone)]
+/// An action on the rows ticked in the list, from the bar below it.
 pub struct BatchAction {
     pub label: String,
-    pub action: String,
-    pub id_param: String,
-    /// Parameters every call carries (the bucket of a bucket's objects).
-    pub fixed: Vec<(String, String)>,
-    pub confirm: Confirm,
+    /// The bar's menu it is an item of (`Batch Operation`, `⋯`); none: a button of its own.
+    pub menu: Option<String>,
+    pub kind: BatchKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum BatchKind {
+    /// Calls `action` with each ticked row's id after one confirmation.
+    Call {
+        action: String,
+        id_param: String,
+        /// Parameters every call carries (the bucket of a bucket's objects).
+        fixed: Vec<(String, String)>,
+        confirm: Confirm,
+    },
+    /// Opens a row form once and submits it for each ticked row (Release, Reset Instance Password).
+    Form(Box<FormSpec>),
+}
+
+impl BatchAction {
+    /// Puts the action in the bar's menu `menu`.
+    pub(crate) fn in_menu(mut self, menu: &str) -> Self {
+        self.menu = Some(s(menu));
+        self
+    }
+}
+
+/// A batch action calling `action` with each ticked row's id in `id_param`, after `confirm`.
+pub(crate) fn batch_call(label: &str, action: &str, id_param: &str, confirm: Confirm) -> BatchAction {
+    BatchAction {
+        label: s(label),
+        menu: None,
+        kind: BatchKind::Call {
+            action: s(action),
+            id_param: s(id_param),
+            fixed: Vec::new(),
+            confirm,
+        },
+    }
+}
+
+/// A batch action opening `form` (a row form) and submitting it for each ticked row; the form gets
+/// an id of its own, as the row action's form is on the page too.
+pub(crate) fn batch_form(label: &str, mut form: FormSpec) -> BatchAction {
+    form.id = format!("batch-{}", form.id);
+    form.batch = true;
+    BatchAction {
+        label: s(label),
+        menu: None,
+        kind: BatchKind::Form(Box::new(form)),
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -857,6 +931,7 @@ pub(crate) fn col(header: &str, path: &str, kind: ColumnKind) -> Column {
         path: s(path),
         kind,
         labels: Vec::new(),
+        configure: None,
     }
 }
 
@@ -935,6 +1010,16 @@ pub(crate) fn select(items: &[(&str, &str)]) -> FieldKind {
     FieldKind::Select(OptionSource::Static(pairs(items)))
 }
 
+/// A select whose options sit under headings: (heading, options).
+pub(crate) fn grouped_select(groups: &[(&str, &[(&str, &str)])]) -> FieldKind {
+    FieldKind::Select(OptionSource::Grouped(
+        groups
+            .iter()
+            .map(|(heading, items)| (s(heading), pairs(items)))
+            .collect(),
+    ))
+}
+
 pub(crate) fn resources(product: &str, page: &str) -> FieldKind {
     FieldKind::Select(OptionSource::Resources {
         product: s(product),
@@ -1003,6 +1088,7 @@ pub(crate) fn form(
         submit_on_open: false,
         shows: Vec::new(),
         opened_by: None,
+        batch: false,
     }
 }
 
@@ -1219,8 +1305,8 @@ pub(crate) fn page(
         search: Vec::new(),
         row_actions: Vec::new(),
         batch_actions: Vec::new(),
-        batch_menu: None,
         tabs: Vec::new(),
+        summary: None,
         sub_nav: Vec::new(),
         details_title: None,
         more_icon: None,
@@ -1279,7 +1365,10 @@ impl PageSpec {
             .flat_map(|p| p.carry.iter())
             .filter_map(|(param, path)| {
                 let value = super::render::lookup(parent, path)?;
-                Some((param.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
+                Some((
+                    param.clone(),
+                    value.as_str().map_or_else(|| value.to_string(), str::to_owned),
+                ))
             })
             .collect();
         for form in &mut page.creates {
@@ -1308,7 +1397,10 @@ impl PageSpec {
             }
         }
         for batch in &mut page.batch_actions {
-            batch.fixed.push(pair.clone());
+            match &mut batch.kind {
+                BatchKind::Call { fixed, .. } => fixed.push(pair.clone()),
+                BatchKind::Form(form) => form.fixed.push(pair.clone()),
+            }
         }
         page
     }
@@ -1356,12 +1448,17 @@ impl PageSpec {
     }
 }
 
-/// A JSON value as dotted request parameters (`Rule.1.Expiration.Days`).
+/// A JSON value as dotted request parameters (`Rule.1.Expiration.Days`, `Rule.1.Tag.1.Key`).
 fn flatten(path: &str, value: &serde_json::Value, out: &mut Vec<(String, String)>) {
     match value {
         serde_json::Value::Object(map) => {
             for (k, v) in map {
                 flatten(&format!("{path}.{k}"), v, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (n, v) in items.iter().enumerate() {
+                flatten(&format!("{path}.{}", n + 1), v, out);
             }
         }
         serde_json::Value::Null => {}

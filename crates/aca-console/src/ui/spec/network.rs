@@ -35,7 +35,9 @@ pub fn vpc() -> ProductSpec {
                         .help(
                             "The name must be 1 to 128 characters in length and cannot start with http:// or https://.",
                         ),
-                    field("IPv4 CIDR Block", "CidrBlock", FieldKind::Cidr { suggest: true })
+                    // create-vpc.md (2025-11-04) writes the VPC's field in lower case; the vSwitch
+                    // section's and the Create vSwitch dialog's read "IPv4 CIDR Block".
+                    field("IPv4 CIDR block", "CidrBlock", FieldKind::Cidr { suggest: true })
                         .required()
                         .rule("cidr")
                         .default("192.168.0.0/16")
@@ -154,6 +156,17 @@ pub fn vpc() -> ProductSpec {
                     field("VPC", "VpcId", resources("vpc", "vpcs"))
                         .required()
                         .placeholder("Select a VPC"),
+                    // create-vswitch.md (2025-04-25): "The IPv4 CIDR block of the selected VPC is
+                    // displayed": its primary block, or a secondary one, to carve the vSwitch from.
+                    field(
+                        "IPv4 CIDR Block",
+                        "VpcCidrBlock",
+                        FieldKind::Select(OptionSource::OfChosen {
+                            field: s("VpcId"),
+                            paths: vec![s("CidrBlock"), s("SecondaryCidrBlocks.SecondaryCidrBlock")],
+                        }),
+                    )
+                    .not_sent(),
                     // create-vswitch.md (2025-04-25): the VPC's IPv6 blocks, or Do Not Assign; the
                     // emulated VPCs have no IPv6 block.
                     field("IPv6 CIDR Block", "Ipv6CidrBlock", select(&[("none", "Do Not Assign")]))

@@ -1,7 +1,7 @@
 //! Identity and security consoles: Resource Access Management and Key Management Service.
 
 use super::*;
-use crate::profile::Placement::{AllActions, Inline, More, Section};
+use crate::profile::Placement::{Inline, More, Section};
 
 /// A logon password as the console sets one: made up by the console (never shown) or typed; on the
 /// Create User page behind the Console Access check box, with its reset and MFA settings.
@@ -162,10 +162,10 @@ pub fn ram() -> ProductSpec {
             .success("The permissions are granted."),
         ),
         // "In the Basic Information section, click Modify Basic Information" (modify-ram-user.md,
-        // 2026-03-13): a button of the user's own page.
+        // 2026-03-13).
         row_form(
             "Modify Basic Information",
-            AllActions,
+            Section,
             form(
                 "modify-user",
                 "Modify Basic Information",
@@ -209,18 +209,20 @@ pub fn ram() -> ProductSpec {
                 children("Virtual MFA Device", "ram", "user-mfa-device", "UserName"),
             ],
         ),
-        basic(&[
-            ("Logon Name", "UserName"),
-            ("Display Name", "DisplayName"),
-            ("UID", "UserId"),
-            ("Note", "Comments"),
-            ("Created At", "CreateDate"),
-        ]),
         // remove-user-from-group.md: the Groups tab with Remove from Group.
         children("Groups", "ram", "user-groups", "UserName"),
         // revoke-permissions-from-user.md: the Permissions tab with Revoke Permission.
         children("Permissions", "ram", "user-policies", "UserName"),
     ];
+    // modify-ram-user.md (2026-03-13): "In the Basic Information section, click Modify Basic
+    // Information": a section of the user's page above its tabs.
+    users.summary = Some(basic(&[
+        ("Logon Name", "UserName"),
+        ("Display Name", "DisplayName"),
+        ("UID", "UserId"),
+        ("Note", "Comments"),
+        ("Created At", "CreateDate"),
+    ]));
     let user_policies =
         attached_policies("user-policies", "ListPoliciesForUser", "DetachPolicyFromUser").under("users", "UserName");
 

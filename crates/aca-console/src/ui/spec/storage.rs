@@ -27,6 +27,9 @@ pub fn oss() -> ProductSpec {
             ("DeepColdArchive", "Deep Cold Archive"),
         ]),
         col("Created At", "CreationDate", ColumnKind::Time),
+        // enable-versioning.md: "click Configure in the Versioning column corresponding to the
+        // target bucket".
+        col("Versioning", "", ColumnKind::Text).configure("versioning"),
     ];
     buckets.creates = vec![
         form(
@@ -263,17 +266,18 @@ fn objects() -> PageSpec {
         ),
     ];
     // "Select one or more objects, and then select Batch operation > Delete."
-    objects.batch_menu = Some(s("Batch Operation"));
-    objects.batch_actions = vec![BatchAction {
-        label: s("Delete"),
-        action: s("DeleteObject"),
-        id_param: s("ObjectName"),
-        fixed: Vec::new(),
-        confirm: confirm(
-            "Delete Objects",
-            "Are you sure you want to delete the selected objects? They cannot be recovered.",
-        ),
-    }];
+    objects.batch_actions = vec![
+        batch_call(
+            "Delete",
+            "DeleteObject",
+            "ObjectName",
+            confirm(
+                "Delete Objects",
+                "Are you sure you want to delete the selected objects? They cannot be recovered.",
+            ),
+        )
+        .in_menu("Batch Operation"),
+    ];
     objects
 }
 
@@ -379,6 +383,9 @@ fn lifecycle() -> PageSpec {
                     field("Prefix", "Rule.N.Prefix", FieldKind::Text)
                         .placeholder("logs/")
                         .help("The rule applies to objects whose names start with the prefix; empty applies to the whole bucket."),
+                    // configure-lifecycle-rule.md: "Tagging: the rule applies only to objects
+                    // that have the specified tags".
+                    field("Tagging", "Rule.N.Tag", FieldKind::Tag),
                     // Today's help page lists no expiration among the dialog's parameters: the
                     // dialog offers one already set.
                     field("Expiration (Days)", "Rule.N.Expiration.Days", FieldKind::Number)
