@@ -2,8 +2,8 @@
 
 Run by aca-bench-model as a subprocess (its interpreter is named by ACA_BENCH_PYTHON):
     python vision_speed.py --out DIR --width 1280 --height 720 --repeats R --threads T [shape options]
-It writes to DIR a Qwen3-VL checkpoint with the given vision tower (a one-layer text model of the tower's
-output width: only the encoder is timed), its preprocessor_config.json, and screenshot.png, a synthetic
+It writes to DIR a Qwen3-VL checkpoint with the given vision tower (a text model of the tower's output
+width with one layer per DeepStack feature: only the encoder is timed), its preprocessor_config.json, and screenshot.png, a synthetic
 console-like image of the given size. The image is processed by the reference image processor (resized to
 multiples of 32 pixels within its pixel limits), then run through `model.visual` once untimed and R times
 timed. One JSON line reports the best time, the patch grid, and the merged embeddings of the first timed
@@ -50,7 +50,8 @@ def config(args) -> Qwen3VLConfig:
         "vocab_size": 256,
         "hidden_size": args.out_hidden,
         "intermediate_size": 2 * args.out_hidden,
-        "num_hidden_layers": 1,
+        # DeepStack adds one intermediate feature to each of the first text layers.
+        "num_hidden_layers": max(1, len(args.deepstack)),
         "num_attention_heads": args.out_hidden // head_dim,
         "num_key_value_heads": args.out_hidden // head_dim,
         "head_dim": head_dim,

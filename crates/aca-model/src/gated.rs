@@ -1,35 +1,36 @@
-//! The MLP's gated activation, `SiLU(gate) · up`, over `[rows, gate ‖ up]`: on the CPU in f32 one pass
-//! split by rows across the CPU's threads (burn's CPU backend takes a single-threaded pass for the
-//! sigmoid and two more for the products); elsewhere through burn's ops.
+//! The MLP's gated activation, `SiLU(gate) · up`, over `[rows, gate ‖ up]`: on the CPU (f32 or bf16)
+//! one pass, split by rows across the CPU's threads for a prompt (burn's CPU backend takes a
+//! single-threaded pass for the sigmoid and two more for the products); elsewhere through burn's ops.
 
+use burn::tensor::Tensor;
 use burn::tensor::activation::silu;
-use burn::tensor::{DType, Device, Tensor, TensorData};
 use rayon::prelude::*;
 
+use crate::host::{self, PARALLEL_VALUES, rounded};
+
 /// `SiLU(gate) · up` for `gate_up` = `[rows, 2·width]`, the gate's `width` columns before the up's.
+/// In bf16 the SiLU and the product are each rounded once, as `transformers`' fused SiLU and its
+/// product are.
 pub(crate) fn silu_gated(gate_up: Tensor<2>, width: usize) -> Tensor<2> {
-    let device = gate_up.device();
-    let gate_up = if device == Device::flex() && gate_up.dtype() == DType::F32 {
+    let (device, dtype) = (gate_up.device(), gate_up.dtype());
+    if host::on_host(&device, &[dtype]) {
         let [rows, _] = gate_up.dims();
-        let data = gate_up.into_data();
-        match data.as_slice::<f32>() {
-            Ok(values) => {
-                let mut out = vec![0.0f32; rows * width];
-                out.par_chunks_mut(width)
-                    .zip(values.par_chunks(2 * width))
-                    .for_each(|(out, row)| {
-                        let (gate, up) = row.split_at(width);
-                        for ((out, &gate), &up) in out.iter_mut().zip(gate).zip(up) {
-                            *out = gate / (1.0 + (-gate).exp()) * up;
-                        }
-                    });
-                return Tensor::from_data(TensorData::new(out, [rows, width]), &device);
+        if let Some(values) = host::widened(gate_up.clone()) {
+            let mut out = vec![0.0f32; rows * width];
+            let pass = |(out, row): (&mut [f32], &[f32])| {
+                let (gate, up) = row.split_at(width);
+                for ((out, &gate), &up) in out.iter_mut().zip(gate).zip(up) {
+                    *out = rounded(rounded(gate / (1.0 + (-gate).exp()), dtype) * up, dtype);
+                }
+            };
+            if values.len() >= PARALLEL_VALUES {
+                out.par_chunks_mut(width).zip(values.par_chunks(2 * width)).for_each(pass);
+            } else {
+                out.chunks_mut(width).zip(values.chunks(2 * width)).for_each(pass);
             }
-            Err(_) => Tensor::from_data(data, &device),
+            return host::tensor(out, [rows, width], &device, dtype);
         }
-    } else {
-        gate_up
-    };
+    }
     let gate = gate_up.clone().slice_dim(1, 0..width);
     let up = gate_up.slice_dim(1, width..2 * width);
     silu(gate) * up
@@ -37,14 +38,15 @@ pub(crate) fn silu_gated(gate_up: Tensor<2>, width: usize) -> Tensor<2> {
 
 #[cfg(test)]
 mod tests {
-    use burn::tensor::{Distribution, Tolerance};
+    use burn::tensor::{DType, Device, Distribution, TensorData, Tolerance};
 
     use super::*;
 
     #[test]
     fn the_cpu_pass_computes_what_burns_ops_do() {
         let device = Device::flex();
-        for rows in [1, 5, 64] {
+        // A decoding row, a few, and a prompt's worth (shared out among the threads).
+        for rows in [1, 5, 64, 800] {
             let gate_up: Tensor<2> = Tensor::random([rows, 2 * 24], Distribution::Normal(0.0, 4.0), &device);
             let gate = gate_up.clone().slice_dim(1, 0..24);
             let up = gate_up.clone().slice_dim(1, 24..48);
@@ -60,5 +62,22 @@ mod tests {
         let values = silu_gated(extremes, 2).into_data().try_to_vec::<f32>().unwrap();
         assert_eq!(values[0], -0.0);
         assert_eq!(values[1], 3e4);
+    }
+
+    #[test]
+    fn in_bf16_the_silu_and_the_product_are_each_rounded_once() {
+        let device = Device::flex();
+        for rows in [1, 800] {
+            let gate_up: Tensor<2> = Tensor::random([rows, 2 * 24], Distribution::Normal(0.0, 4.0), &device);
+            let got = silu_gated(gate_up.clone().cast(DType::BF16), 24);
+            assert_eq!(got.dtype(), DType::BF16);
+            // The reference: SiLU in f32 rounded to bf16, then the product rounded.
+            let bf16 = gate_up.cast(DType::BF16).cast(DType::F32);
+            let silu = silu(bf16.clone().slice_dim(1, 0..24)).cast(DType::BF16).cast(DType::F32);
+            let expected = (silu * bf16.slice_dim(1, 24..48)).cast(DType::BF16);
+            got.cast(DType::F32)
+                .into_data()
+                .assert_approx_eq::<f32>(&expected.cast(DType::F32).into_data(), Tolerance::rel_abs(8e-3, 1e-3));
+        }
     }
 }

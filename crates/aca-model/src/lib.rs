@@ -36,6 +36,7 @@ pub mod engine;
 pub mod error;
 mod gated;
 mod generate;
+mod host;
 pub mod layout;
 pub mod memory;
 pub mod model;

@@ -13,7 +13,7 @@ use crate::dtype::{WeightDtype, check_device_computes};
 use crate::error::ModelError;
 use crate::gated::silu_gated;
 use crate::layout::TensorLayout;
-use crate::norm::rms_norm;
+use crate::norm::rms_norm_inference;
 use crate::rope::RotaryTables;
 use crate::weights::{LayerWeights, Qwen3Weights};
 
@@ -209,7 +209,7 @@ impl Qwen3Model {
                 )
             }
         };
-        let normed = rms_norm(selected, &self.weights.final_norm, config.rms_norm_eps);
+        let normed = rms_norm_inference(selected, &self.weights.final_norm, config.rms_norm_eps);
         // [rows, vocab]
         let logits = self.weights.lm_head.forward(normed);
         let values = logits
@@ -282,7 +282,7 @@ impl Qwen3Model {
         let q_width = config.num_attention_heads * head_dim;
         let kv_width = config.num_key_value_heads * head_dim;
 
-        let normed = rms_norm(hidden.clone(), &layer.input_norm, eps);
+        let normed = rms_norm_inference(hidden.clone(), &layer.input_norm, eps);
         // [tokens, q_width + 2·kv_width]
         let qkv = layer.attention.qkv.forward(normed);
         let queries = qkv
@@ -299,8 +299,8 @@ impl Qwen3Model {
             config.num_key_value_heads,
             head_dim,
         ]);
-        let queries = rotary.apply(rms_norm(queries, &layer.attention.q_norm, eps));
-        let keys = rotary.apply(rms_norm(keys, &layer.attention.k_norm, eps));
+        let queries = rotary.apply_inference(rms_norm_inference(queries, &layer.attention.q_norm, eps));
+        let keys = rotary.apply_inference(rms_norm_inference(keys, &layer.attention.k_norm, eps));
 
         let mut outputs = Vec::with_capacity(spans.len());
         for (step, span) in batch.iter_mut().zip(spans) {
@@ -324,7 +324,7 @@ impl Qwen3Model {
         };
         let hidden = hidden + layer.attention.output.forward(attended);
 
-        let normed = rms_norm(hidden.clone(), &layer.post_attention_norm, eps);
+        let normed = rms_norm_inference(hidden.clone(), &layer.post_attention_norm, eps);
         let inter = config.intermediate_size;
         // [tokens, 2·intermediate]
         let gate_up = layer.mlp.gate_up.forward(normed);

@@ -3,6 +3,9 @@
 //! tokens by three interleaved ones (M-RoPE), and its vision patches by a row and a column.
 
 use burn::tensor::{DType, Device, Tensor, TensorData};
+use rayon::prelude::*;
+
+use crate::host::{self, PARALLEL_VALUES, rounded};
 
 /// The cosines and sines for a list of tokens, shaped `[tokens, 1, head_dim]` to broadcast over heads.
 #[derive(Debug, Clone)]
@@ -105,11 +108,73 @@ impl RotaryTables {
         let rotated = Tensor::cat(vec![second.neg(), first], 2);
         input * self.cos.clone() + rotated * self.sin.clone()
     }
+
+    /// [`Self::apply`] for inference: on the CPU one pass over the values, each product and sum
+    /// rounded as [`Self::apply`] rounds them, instead of burn's seven operations; elsewhere
+    /// [`Self::apply`] itself. Not differentiable: the trainer keeps [`Self::apply`].
+    pub(crate) fn apply_inference(&self, input: Tensor<3>) -> Tensor<3> {
+        let (device, dtype) = (input.device(), input.dtype());
+        if !host::on_host(&device, &[dtype, self.cos.dtype(), self.sin.dtype()]) {
+            return self.apply(input);
+        }
+        let dims @ [tokens, heads, head_dim] = input.dims();
+        let (Some(mut values), Some(cos), Some(sin)) = (
+            host::widened(input.clone()),
+            host::widened(self.cos.clone()),
+            host::widened(self.sin.clone()),
+        ) else {
+            return self.apply(input);
+        };
+        if cos.len() != tokens * head_dim {
+            return self.apply(input);
+        }
+        let half = head_dim / 2;
+        let rotate = |(token, rows): (usize, &mut [f32])| {
+            let (cos, sin) = (&cos[token * head_dim..][..head_dim], &sin[token * head_dim..][..head_dim]);
+            for row in rows.chunks_exact_mut(head_dim) {
+                let (first, second) = row.split_at_mut(half);
+                for i in 0..half {
+                    let (x, y) = (first[i], second[i]);
+                    first[i] = rounded(rounded(x * cos[i], dtype) - rounded(y * sin[i], dtype), dtype);
+                    second[i] = rounded(rounded(y * cos[half + i], dtype) + rounded(x * sin[half + i], dtype), dtype);
+                }
+            }
+        };
+        if values.len() >= PARALLEL_VALUES {
+            values.par_chunks_mut(heads * head_dim).enumerate().for_each(rotate);
+        } else {
+            values.chunks_mut(heads * head_dim).enumerate().for_each(rotate);
+        }
+        host::tensor(values, dims, &device, dtype)
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use burn::tensor::{Distribution, Tolerance};
+
     use super::*;
+
+    #[test]
+    fn the_cpu_pass_rotates_as_burns_operations_do() {
+        let device = Device::flex();
+        for tokens in [1, 600] {
+            let positions: Vec<usize> = (0..tokens).map(|t| 3 * t + 1).collect();
+            let tables = RotaryTables::new(&positions, 64, 1e6, &device);
+            let input: Tensor<3> = Tensor::random([tokens, 4, 64], Distribution::Normal(0.0, 2.0), &device);
+            tables
+                .apply_inference(input.clone())
+                .into_data()
+                .assert_approx_eq::<f32>(&tables.apply(input.clone()).into_data(), Tolerance::rel_abs(1e-6, 1e-6));
+            // bf16 rounds each product and each sum as burn's bf16 operations do.
+            let (tables, input) = (tables.cast(DType::BF16), input.cast(DType::BF16));
+            let got = tables.apply_inference(input.clone());
+            assert_eq!(got.dtype(), DType::BF16);
+            got.cast(DType::F32)
+                .into_data()
+                .assert_approx_eq::<f32>(&tables.apply(input).cast(DType::F32).into_data(), Tolerance::rel_abs(1e-6, 1e-6));
+        }
+    }
 
     #[test]
     fn interleaved_sections_assign_axes_as_the_reference() {

@@ -186,8 +186,8 @@ fn vision_block(
             .reshape([patches, heads, head_dim])
     };
     let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
-    let queries = heads_first(rotary.apply(part(0)));
-    let keys = heads_first(rotary.apply(part(1)));
+    let queries = heads_first(rotary.apply_inference(part(0)));
+    let keys = heads_first(rotary.apply_inference(part(1)));
     let values = heads_first(part(2));
     // [1, heads, patches, head_dim] → [patches, hidden]
     let attended = attention(queries, keys, values, None, None, AttentionModuleOptions::default())

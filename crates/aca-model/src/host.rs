@@ -1,0 +1,34 @@
+//! A CPU tensor's values on the host and back, for the small passes the inference path makes in one
+//! loop on the CPU rather than as several of burn's operations: a decoding step's tensors are small,
+//! so there each operation's own cost, not its arithmetic, is what takes the time.
+
+use burn::tensor::{DType, Device, Tensor, TensorData};
+use half::bf16;
+
+/// Inputs of at least this many values are shared out among the CPU's threads.
+pub(crate) const PARALLEL_VALUES: usize = 1 << 15;
+
+/// Whether a pass over `tensors` can run on the host: all on the CPU, all f32 or all bf16.
+pub(crate) fn on_host(device: &Device, dtypes: &[DType]) -> bool {
+    *device == Device::flex() && matches!(dtypes.first(), Some(DType::F32 | DType::BF16)) && dtypes.windows(2).all(|pair| pair[0] == pair[1])
+}
+
+/// A tensor's values widened to f32, row-major; none for a tensor that cannot be read that way.
+pub(crate) fn widened<const D: usize>(tensor: Tensor<D>) -> Option<Vec<f32>> {
+    tensor.into_data().convert::<f32>().try_into_vec::<f32>().ok()
+}
+
+/// `value` as `dtype` holds it: rounded to bf16, or as it is in f32.
+#[inline(always)]
+pub(crate) fn rounded(value: f32, dtype: DType) -> f32 {
+    if dtype == DType::BF16 {
+        bf16::from_f32(value).to_f32()
+    } else {
+        value
+    }
+}
+
+/// A tensor of `dtype` on `device` from values already rounded to it.
+pub(crate) fn tensor<const D: usize>(values: Vec<f32>, shape: [usize; D], device: &Device, dtype: DType) -> Tensor<D> {
+    Tensor::from_data(TensorData::new(values, shape), (device, dtype))
+}
