@@ -4,6 +4,9 @@ use burn::tensor::activation::softmax;
 use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
 use burn::tensor::{DType, Device, Tensor, TensorData};
+use rayon::prelude::*;
+
+use crate::host::{self, PARALLEL_VALUES, rounded};
 
 /// The attention kernels the model's device offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,13 +22,13 @@ impl AttentionKernels {
         }
     }
 
-    /// The kernel for `new` query tokens: the fused one where there is one, except for a single
-    /// query (a decode step), which the composed kernel runs faster over the cache's strided view.
+    /// The kernel for `new` query tokens: on the CPU the fused one for a prompt and the host pass
+    /// for a single query (a decode step); elsewhere the composed one.
     pub fn for_queries(self, new: usize) -> AttentionKernel {
-        if self.fused && new > 1 {
-            AttentionKernel::Fused
-        } else {
-            AttentionKernel::Composed
+        match (self.fused, new) {
+            (true, 1) => AttentionKernel::Host,
+            (true, _) => AttentionKernel::Fused,
+            (false, _) => AttentionKernel::Composed,
         }
     }
 }
@@ -41,6 +44,10 @@ pub(crate) enum AttentionKernel {
     /// kernels do not take fewer key/value heads than query heads). The scores are masked and softmaxed
     /// in f32 and rounded back to the inputs' dtype, as `transformers`' eager attention does.
     Composed,
+    /// One query on the CPU: one pass over the cached keys and values on the host, rounded as the
+    /// composed kernel rounds (scores and probabilities in the inputs' dtype, softmax in f32),
+    /// instead of the composed kernel's ten or so small operations and its copy of the keys.
+    Host,
 }
 
 impl AttentionKernel {
@@ -53,6 +60,7 @@ impl AttentionKernel {
         match self {
             AttentionKernel::Fused => fused(queries, keys, values),
             AttentionKernel::Composed => composed(queries, keys, values, start),
+            AttentionKernel::Host => host_attention(queries, keys, values, start),
         }
     }
 }
@@ -107,6 +115,59 @@ fn composed(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize
         .reshape([new, heads * head_dim])
 }
 
+/// [`AttentionKernel::Host`]: a single query over every cached position (all of them precede it).
+fn host_attention(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize) -> Tensor<2> {
+    let (device, dtype) = (queries.device(), queries.dtype());
+    let [new, heads, head_dim] = queries.dims();
+    let [total, kv_heads, _] = keys.dims();
+    if new != 1 || !host::on_host(&device, &[dtype, keys.dtype(), values.dtype()]) {
+        return composed(queries, keys, values, start);
+    }
+    let (Some(q), Some(k), Some(v)) = (
+        host::widened(queries.clone()),
+        host::widened(keys.clone()),
+        host::widened(values.clone()),
+    ) else {
+        return composed(queries, keys, values, start);
+    };
+    let groups = heads / kv_heads;
+    let scale = rounded((head_dim as f64).powf(-0.5) as f32, dtype);
+    let head = |(h, out): (usize, &mut [f32])| {
+        let kv = h / groups;
+        let query = &q[h * head_dim..][..head_dim];
+        let at = |t: usize| (t * kv_heads + kv) * head_dim;
+        let mut scores: Vec<f32> = (0..total)
+            .map(|t| {
+                let dot: f32 = query.iter().zip(&k[at(t)..][..head_dim]).map(|(a, b)| a * b).sum();
+                rounded(rounded(dot, dtype) * scale, dtype)
+            })
+            .collect();
+        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let mut sum = 0f32;
+        for score in &mut scores {
+            *score = (*score - max).exp();
+            sum += *score;
+        }
+        out.fill(0.0);
+        for (t, score) in scores.iter().enumerate() {
+            let p = rounded(score / sum, dtype);
+            for (o, value) in out.iter_mut().zip(&v[at(t)..][..head_dim]) {
+                *o += p * value;
+            }
+        }
+        for o in out.iter_mut() {
+            *o = rounded(*o, dtype);
+        }
+    };
+    let mut out = vec![0f32; heads * head_dim];
+    if total * heads * head_dim >= PARALLEL_VALUES {
+        out.par_chunks_mut(head_dim).enumerate().for_each(head);
+    } else {
+        out.chunks_mut(head_dim).enumerate().for_each(head);
+    }
+    host::tensor(out, [1, heads * head_dim], &device, dtype)
+}
+
 /// `[new, total]`: 0 where query `i` (position `start + i`) may see key `j`, −∞ where `j` lies in its future.
 fn causal_bias(new: usize, total: usize, start: usize, device: &Device) -> Tensor<2> {
     let mut bias = Vec::with_capacity(new * total);
@@ -149,9 +210,34 @@ mod tests {
     }
 
     #[test]
-    fn the_cpu_prefills_with_the_fused_kernel_and_decodes_composed() {
+    fn the_cpu_prefills_with_the_fused_kernel_and_decodes_on_the_host() {
         let cpu = AttentionKernels::for_device(&Device::flex());
         assert_eq!(cpu.for_queries(12), AttentionKernel::Fused);
-        assert_eq!(cpu.for_queries(1), AttentionKernel::Composed);
+        assert_eq!(cpu.for_queries(1), AttentionKernel::Host);
+    }
+
+    /// A decode step over a short and a long cache (the pass shared among the threads), in f32 and
+    /// bf16, two query heads per key/value head: what the composed kernel computes.
+    #[test]
+    fn the_host_pass_attends_as_the_composed_kernel_does() {
+        let device = Device::flex();
+        for total in [9, 700] {
+            let queries = random([1, 8, 64], &device);
+            let keys = random([total, 4, 64], &device);
+            let values = random([total, 4, 64], &device);
+            let start = total - 1;
+            let host = AttentionKernel::Host.attend(queries.clone(), keys.clone(), values.clone(), start);
+            let composed = AttentionKernel::Composed.attend(queries.clone(), keys.clone(), values.clone(), start);
+            assert_eq!(host.dims(), [1, 512]);
+            let difference: f32 = (host - composed).abs().max().into_scalar();
+            assert!(difference < 1e-5, "{total} positions: f32 differs by {difference}");
+
+            let bf16 = |t: Tensor<3>| t.cast(DType::BF16);
+            let host = AttentionKernel::Host.attend(bf16(queries.clone()), bf16(keys.clone()), bf16(values.clone()), start);
+            let composed = AttentionKernel::Composed.attend(bf16(queries), bf16(keys), bf16(values), start);
+            assert_eq!(host.dtype(), DType::BF16);
+            let difference: f32 = (host.cast(DType::F32) - composed.cast(DType::F32)).abs().max().into_scalar();
+            assert!(difference < 2e-2, "{total} positions: bf16 differs by {difference}");
+        }
     }
 }

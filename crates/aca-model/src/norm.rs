@@ -67,10 +67,12 @@ mod tests {
             let expected = rms_norm(input.clone(), &weight, 1e-6);
             let got = rms_norm_inference(input, &weight, 1e-6);
             assert_eq!(got.dtype(), DType::BF16);
-            // The sums' order differs: at most a rounding step of bf16 apart.
+            // The sums' order differs: where it moves the normalised value across a rounding
+            // boundary, the two values are one bf16 step apart, and the weight's product may
+            // round that to two (2⁻⁷ relative at most each).
             got.cast(DType::F32)
                 .into_data()
-                .assert_approx_eq::<f32>(&expected.cast(DType::F32).into_data(), Tolerance::rel_abs(8e-3, 1e-3));
+                .assert_approx_eq::<f32>(&expected.cast(DType::F32).into_data(), Tolerance::rel_abs(1.6e-2, 1e-3));
         }
         // Three dimensions (per-head norms).
         let heads: Tensor<3> = Tensor::random([2, 4, 16], Distribution::Normal(0.0, 1.0), &device);
