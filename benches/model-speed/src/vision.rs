@@ -160,8 +160,9 @@ pub fn print(run: &VisionRun, figures: &Result<VisionFigures, String>) {
     match figures {
         Ok(f) => {
             println!(
-                "  {} → {}×{} patches, {} image tokens; encoder: {}",
-                format_args!("{}×{}", run.width, run.height),
+                "  {}×{} → {}×{} patches, {} image tokens; encoder: {}",
+                run.width,
+                run.height,
                 f.grid[1],
                 f.grid[2],
                 f.merged_tokens,

@@ -568,7 +568,8 @@ fn field_options<'a>(
 ) -> SelectOptions {
     let fields: Vec<&Field> = fields.collect();
     let mut out = SelectOptions::new();
-    let mut listed: HashMap<String, Vec<Value>> = HashMap::new();
+    // Each resource select's listed items, by the select's parameter: (id, item).
+    let mut listed: HashMap<String, Vec<(String, Value)>> = HashMap::new();
     {
         for field in &fields {
             let Some(OptionSource::Resources { product, page }) = field.kind.options() else {
@@ -608,7 +609,7 @@ fn field_options<'a>(
                         field.param.clone(),
                         items
                             .into_iter()
-                            .map(|item| json!({ "id": display(lookup(&item, &source_page.id_field)), "item": item }))
+                            .map(|item| (display(lookup(&item, &source_page.id_field)), item))
                             .collect(),
                     );
                     options
@@ -627,12 +628,10 @@ fn field_options<'a>(
             .get(chosen)
             .into_iter()
             .flatten()
-            .flat_map(|listed| {
-                let id = display(listed.get("id"));
-                let item = listed.get("item").cloned().unwrap_or(Value::Null);
+            .flat_map(|(id, item)| {
                 paths
                     .iter()
-                    .flat_map(|path| match lookup(&item, path) {
+                    .flat_map(|path| match lookup(item, path) {
                         Some(Value::Array(values)) => values.iter().map(|v| display(Some(v))).collect(),
                         value => vec![display(value)],
                     })
