@@ -4,8 +4,12 @@ use burn::tensor::activation::softmax;
 use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
 use burn::tensor::{DType, Device, Tensor, TensorData};
+use pulp::Arch;
 use rayon::prelude::*;
 
+use half::bf16;
+
+use crate::cache::{CachedLayer, HostRows};
 use crate::host::{self, PARALLEL_VALUES, rounded};
 
 /// The attention kernels the model's device offers.
@@ -51,16 +55,22 @@ pub(crate) enum AttentionKernel {
 }
 
 impl AttentionKernel {
-    /// Attends `queries` (`[new, heads, head_dim]`, at positions `start..start + new`) over `keys` and
-    /// `values` (`[start + new, kv_heads, head_dim]`); returns `[new, heads · head_dim]`.
+    /// Attends `queries` (`[new, heads, head_dim]`, at positions `start..start + new`) over the cached
+    /// keys and values (`[start + new, kv_heads, head_dim]`); returns `[new, heads · head_dim]`.
     ///
     /// Query head `h` reads key/value head `h / (heads / kv_heads)`, as `transformers`' `repeat_kv`
     /// does; a query at position `p` sees keys `0..=p`.
-    pub fn attend(self, queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize) -> Tensor<2> {
+    pub fn attend(self, queries: Tensor<3>, cached: CachedLayer<'_>, start: usize) -> Tensor<2> {
         match self {
-            AttentionKernel::Fused => fused(queries, keys, values),
-            AttentionKernel::Composed => composed(queries, keys, values, start),
-            AttentionKernel::Host => host_attention(queries, keys, values, start),
+            AttentionKernel::Host => host_attention(queries, cached, start),
+            AttentionKernel::Fused => {
+                let (keys, values) = cached.into_tensors();
+                fused(queries, keys, values)
+            }
+            AttentionKernel::Composed => {
+                let (keys, values) = cached.into_tensors();
+                composed(queries, keys, values, start)
+            }
         }
     }
 }
@@ -115,49 +125,87 @@ fn composed(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize
         .reshape([new, heads * head_dim])
 }
 
-/// [`AttentionKernel::Host`]: a single query over every cached position (all of them precede it).
-fn host_attention(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start: usize) -> Tensor<2> {
+/// [`AttentionKernel::Host`]: a single query over every cached position (all of them precede it), read
+/// where the host cache holds them.
+fn host_attention(queries: Tensor<3>, cached: CachedLayer<'_>, start: usize) -> Tensor<2> {
     let (device, dtype) = (queries.device(), queries.dtype());
     let [new, heads, head_dim] = queries.dims();
-    let [total, kv_heads, _] = keys.dims();
-    if new != 1 || !host::on_host(&device, &[dtype, keys.dtype(), values.dtype()]) {
-        return composed(queries, keys, values, start);
-    }
-    let (Some(q), Some(k), Some(v)) = (
-        host::widened(queries.clone()),
-        host::widened(keys.clone()),
-        host::widened(values.clone()),
-    ) else {
+    let [total, kv_heads, _] = cached.dims();
+    let query = (new == 1 && host::on_host(&device, &[dtype]))
+        .then(|| host::widened(queries.clone()))
+        .flatten();
+    let (Some(query), CachedLayer::Host { keys, values, .. }) = (query, &cached) else {
+        let (keys, values) = cached.into_tensors();
         return composed(queries, keys, values, start);
     };
+    let shape = QueryShape {
+        heads,
+        kv_heads,
+        head_dim,
+        total,
+        scale: rounded((head_dim as f64).powf(-0.5) as f32, dtype),
+        dtype,
+    };
+    let out = match (keys, values) {
+        (HostRows::F32(keys), HostRows::F32(values)) => attend_rows(&query, keys, values, &shape),
+        (HostRows::Bf16(keys), HostRows::Bf16(values)) => attend_rows(&query, keys, values, &shape),
+        _ => {
+            let (keys, values) = cached.into_tensors();
+            return composed(queries, keys, values, start);
+        }
+    };
+    host::tensor(out, [1, heads * head_dim], &device, dtype)
+}
+
+/// The sizes of a single query's attention over the cache.
+struct QueryShape {
+    heads: usize,
+    kv_heads: usize,
+    head_dim: usize,
+    total: usize,
+    scale: f32,
+    dtype: DType,
+}
+
+/// A cached value read as f32.
+trait Widen: Copy + Send + Sync {
+    fn widen(self) -> f32;
+}
+
+impl Widen for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Widen for bf16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f32::from_bits(u32::from(self.to_bits()) << 16)
+    }
+}
+
+/// Every query head over the cached rows, the heads shared out among the threads for a long cache.
+fn attend_rows<T: Widen>(query: &[f32], keys: &[T], values: &[T], shape: &QueryShape) -> Vec<f32> {
+    let QueryShape {
+        heads,
+        kv_heads,
+        head_dim,
+        total,
+        ..
+    } = *shape;
     let groups = heads / kv_heads;
-    let scale = rounded((head_dim as f64).powf(-0.5) as f32, dtype);
+    let arch = Arch::new();
     let head = |(h, out): (usize, &mut [f32])| {
-        let kv = h / groups;
-        let query = &q[h * head_dim..][..head_dim];
-        let at = |t: usize| (t * kv_heads + kv) * head_dim;
-        let mut scores: Vec<f32> = (0..total)
-            .map(|t| {
-                let dot: f32 = query.iter().zip(&k[at(t)..][..head_dim]).map(|(a, b)| a * b).sum();
-                rounded(rounded(dot, dtype) * scale, dtype)
-            })
-            .collect();
-        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0f32;
-        for score in &mut scores {
-            *score = (*score - max).exp();
-            sum += *score;
-        }
-        out.fill(0.0);
-        for (t, score) in scores.iter().enumerate() {
-            let p = rounded(score / sum, dtype);
-            for (o, value) in out.iter_mut().zip(&v[at(t)..][..head_dim]) {
-                *o += p * value;
-            }
-        }
-        for o in out.iter_mut() {
-            *o = rounded(*o, dtype);
-        }
+        let rows = CachedHead {
+            keys,
+            values,
+            first: h / groups * head_dim,
+            stride: kv_heads * head_dim,
+            head_dim,
+        };
+        arch.dispatch(|| attend_one_head(&query[h * head_dim..][..head_dim], &rows, shape, out));
     };
     let mut out = vec![0f32; heads * head_dim];
     if total * heads * head_dim >= PARALLEL_VALUES {
@@ -165,7 +213,75 @@ fn host_attention(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, start:
     } else {
         out.chunks_mut(head_dim).enumerate().for_each(head);
     }
-    host::tensor(out, [1, heads * head_dim], &device, dtype)
+    out
+}
+
+/// One key/value head's rows in the token-major cache: row `t` starts at `first + t · stride`.
+struct CachedHead<'a, T> {
+    keys: &'a [T],
+    values: &'a [T],
+    first: usize,
+    stride: usize,
+    head_dim: usize,
+}
+
+impl<T> CachedHead<'_, T> {
+    #[inline(always)]
+    fn key(&self, t: usize) -> &[T] {
+        &self.keys[self.first + t * self.stride..][..self.head_dim]
+    }
+
+    #[inline(always)]
+    fn value(&self, t: usize) -> &[T] {
+        &self.values[self.first + t * self.stride..][..self.head_dim]
+    }
+}
+
+/// One query head over the cached positions into `out`: scores and probabilities rounded to the
+/// dtype, the softmax in f32. Inlined into the caller's SIMD dispatch, so the sums use the CPU's
+/// vector width.
+#[inline(always)]
+fn attend_one_head<T: Widen>(query: &[f32], head: &CachedHead<'_, T>, shape: &QueryShape, out: &mut [f32]) {
+    let (scale, dtype) = (shape.scale, shape.dtype);
+    let mut scores: Vec<f32> = (0..shape.total)
+        .map(|t| rounded(rounded(dot(query, head.key(t)), dtype) * scale, dtype))
+        .collect();
+    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0f32;
+    for score in &mut scores {
+        *score = (*score - max).exp();
+        sum += *score;
+    }
+    out.fill(0.0);
+    for (t, score) in scores.iter().enumerate() {
+        let p = rounded(score / sum, dtype);
+        for (o, value) in out.iter_mut().zip(head.value(t)) {
+            *o += p * value.widen();
+        }
+    }
+    for o in out.iter_mut() {
+        *o = rounded(*o, dtype);
+    }
+}
+
+/// `a · b` summed in eight interleaved lanes, which the compiler keeps in one vector register.
+#[inline(always)]
+fn dot<T: Widen>(a: &[f32], b: &[T]) -> f32 {
+    const LANES: usize = 8;
+    let mut lanes = [0f32; LANES];
+    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let rest: f32 = a_chunks
+        .remainder()
+        .iter()
+        .zip(b_chunks.remainder())
+        .map(|(x, y)| x * y.widen())
+        .sum();
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for lane in 0..LANES {
+            lanes[lane] += x[lane] * y[lane].widen();
+        }
+    }
+    lanes.iter().sum::<f32>() + rest
 }
 
 /// `[new, total]`: 0 where query `i` (position `start + i`) may see key `j`, −∞ where `j` lies in its future.
@@ -183,6 +299,14 @@ mod tests {
     use burn::tensor::Distribution;
 
     use super::*;
+    use crate::cache::LayerCache;
+
+    fn tensors(keys: &Tensor<3>, values: &Tensor<3>) -> CachedLayer<'static> {
+        CachedLayer::Tensors {
+            keys: keys.clone(),
+            values: values.clone(),
+        }
+    }
 
     fn random(shape: [usize; 3], device: &Device) -> Tensor<3> {
         Tensor::random(shape, Distribution::Normal(0.0, 1.0), device)
@@ -198,8 +322,8 @@ mod tests {
             let queries = random([new, 4, 16], &device);
             let keys = random([total, 2, 16], &device);
             let values = random([total, 2, 16], &device);
-            let fused = AttentionKernel::Fused.attend(queries.clone(), keys.clone(), values.clone(), start);
-            let composed = AttentionKernel::Composed.attend(queries, keys, values, start);
+            let fused = AttentionKernel::Fused.attend(queries.clone(), tensors(&keys, &values), start);
+            let composed = AttentionKernel::Composed.attend(queries, tensors(&keys, &values), start);
             assert_eq!(fused.dims(), [new, 64]);
             let difference: f32 = (fused - composed).abs().max().into_scalar();
             assert!(
@@ -226,15 +350,20 @@ mod tests {
             let keys = random([total, 4, 64], &device);
             let values = random([total, 4, 64], &device);
             let start = total - 1;
-            let host = AttentionKernel::Host.attend(queries.clone(), keys.clone(), values.clone(), start);
-            let composed = AttentionKernel::Composed.attend(queries.clone(), keys.clone(), values.clone(), start);
+            let mut cache = LayerCache::new();
+            let host = AttentionKernel::Host.attend(queries.clone(), cache.append(keys.clone(), values.clone(), None), start);
+            let composed = AttentionKernel::Composed.attend(queries.clone(), tensors(&keys, &values), start);
             assert_eq!(host.dims(), [1, 512]);
             let difference: f32 = (host - composed).abs().max().into_scalar();
             assert!(difference < 1e-5, "{total} positions: f32 differs by {difference}");
 
             let bf16 = |t: Tensor<3>| t.cast(DType::BF16);
-            let host = AttentionKernel::Host.attend(bf16(queries.clone()), bf16(keys.clone()), bf16(values.clone()), start);
-            let composed = AttentionKernel::Composed.attend(bf16(queries), bf16(keys), bf16(values), start);
+            let (keys, values) = (bf16(keys), bf16(values));
+            let mut cache = LayerCache::new();
+            let cached = cache.append(keys.clone(), values.clone(), None);
+            assert!(matches!(cached, CachedLayer::Host { keys: HostRows::Bf16(_), .. }));
+            let host = AttentionKernel::Host.attend(bf16(queries.clone()), cached, start);
+            let composed = AttentionKernel::Composed.attend(bf16(queries), tensors(&keys, &values), start);
             assert_eq!(host.dtype(), DType::BF16);
             let difference: f32 = (host.cast(DType::F32) - composed.cast(DType::F32)).abs().max().into_scalar();
             assert!(difference < 2e-2, "{total} positions: bf16 differs by {difference}");

@@ -15,7 +15,15 @@ pub(crate) fn on_host(device: &Device, dtypes: &[DType]) -> bool {
 
 /// A tensor's values widened to f32, row-major; none for a tensor that cannot be read that way.
 pub(crate) fn widened<const D: usize>(tensor: Tensor<D>) -> Option<Vec<f32>> {
-    tensor.into_data().convert::<f32>().try_into_vec::<f32>().ok()
+    let data = tensor.into_data();
+    match data.dtype() {
+        // burn's conversion widens one value at a time; a bf16 is the top half of its f32.
+        DType::BF16 => data
+            .as_slice::<bf16>()
+            .ok()
+            .map(|values| values.iter().map(|value| f32::from_bits(u32::from(value.to_bits()) << 16)).collect()),
+        _ => data.convert::<f32>().try_into_vec::<f32>().ok(),
+    }
 }
 
 /// `value` as `dtype` holds it: rounded to bf16, or as it is in f32.
@@ -30,5 +38,12 @@ pub(crate) fn rounded(value: f32, dtype: DType) -> f32 {
 
 /// A tensor of `dtype` on `device` from values already rounded to it.
 pub(crate) fn tensor<const D: usize>(values: Vec<f32>, shape: [usize; D], device: &Device, dtype: DType) -> Tensor<D> {
-    Tensor::from_data(TensorData::new(values, shape), (device, dtype))
+    let data = if dtype == DType::BF16 {
+        // Rounded already, so each value's top half is its bf16.
+        let narrowed: Vec<bf16> = values.iter().map(|value| bf16::from_bits((value.to_bits() >> 16) as u16)).collect();
+        TensorData::new(narrowed, shape)
+    } else {
+        TensorData::new(values, shape)
+    };
+    Tensor::from_data(data, (device, dtype))
 }

@@ -312,9 +312,9 @@ impl Qwen3Model {
                 }
             };
             let limit = step.cache.capacity_limit;
-            let (all_keys, all_values) = step.cache.layers[index].append(own(&keys), own(&values), limit);
+            let cached = step.cache.layers[index].append(own(&keys), own(&values), limit);
             let kernel = self.attention.for_queries(span.length);
-            outputs.push(kernel.attend(own(&queries), all_keys, all_values, span.start));
+            outputs.push(kernel.attend(own(&queries), cached, span.start));
         }
         // [tokens, heads·head_dim]
         let attended = if outputs.len() == 1 {
