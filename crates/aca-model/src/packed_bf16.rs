@@ -86,9 +86,12 @@ impl PackedBf16 {
         output.par_chunks_mut(self.outputs).enumerate().for_each(|(i, row)| {
             for (tile, columns) in row.chunks_mut(TILE).enumerate() {
                 let words = &self.words[(tile * self.inputs + i) * HALF..][..HALF];
-                for (c, value) in columns.iter_mut().enumerate() {
-                    let word = words[c % HALF];
-                    *value = if c < HALF { low(word) } else { high(word) };
+                let (low_columns, high_columns) = columns.split_at_mut(HALF.min(columns.len()));
+                for (value, &word) in low_columns.iter_mut().zip(words) {
+                    *value = low(word);
+                }
+                for (value, &word) in high_columns.iter_mut().zip(words) {
+                    *value = high(word);
                 }
             }
         });
