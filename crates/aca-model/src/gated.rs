@@ -13,9 +13,11 @@ use crate::host::{self, PARALLEL_VALUES, rounded};
 /// product are.
 pub(crate) fn silu_gated(gate_up: Tensor<2>, width: usize) -> Tensor<2> {
     let (device, dtype) = (gate_up.device(), gate_up.dtype());
-    if host::on_host(&device, &[dtype]) {
+    let gate_up = if host::on_host(&device, &[dtype]) {
         let [rows, _] = gate_up.dims();
-        if let Some(values) = host::widened(gate_up.clone()) {
+        match host::values_of(gate_up) {
+            Err(gate_up) => gate_up,
+            Ok(values) => {
             let mut out = vec![0.0f32; rows * width];
             let pass = |(out, row): (&mut [f32], &[f32])| {
                 let (gate, up) = row.split_at(width);
@@ -29,8 +31,11 @@ pub(crate) fn silu_gated(gate_up: Tensor<2>, width: usize) -> Tensor<2> {
                 out.chunks_mut(width).zip(values.chunks(2 * width)).for_each(pass);
             }
             return host::tensor(out, [rows, width], &device, dtype);
+            }
         }
-    }
+    } else {
+        gate_up
+    };
     let gate = gate_up.clone().slice_dim(1, 0..width);
     let up = gate_up.slice_dim(1, width..2 * width);
     silu(gate) * up

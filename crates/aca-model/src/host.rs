@@ -14,16 +14,26 @@ pub(crate) fn on_host(device: &Device, dtypes: &[DType]) -> bool {
 }
 
 /// A tensor's values widened to f32, row-major; none for a tensor that cannot be read that way.
+/// It takes a clone's values: the tensor is still used by whoever holds it.
 pub(crate) fn widened<const D: usize>(tensor: Tensor<D>) -> Option<Vec<f32>> {
+    values_of(tensor).ok()
+}
+
+/// A tensor's values widened to f32, row-major, or the tensor back where they cannot be read that
+/// way. Taking the tensor spares the copy of a tensor someone else still holds.
+pub(crate) fn values_of<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, Tensor<D>> {
+    let (device, dtype) = (tensor.device(), tensor.dtype());
     let data = tensor.into_data();
-    match data.dtype() {
+    let values = match data.dtype() {
         // burn's conversion widens one value at a time; a bf16 is the top half of its f32.
         DType::BF16 => data
             .as_slice::<bf16>()
             .ok()
             .map(|values| values.iter().map(|value| f32::from_bits(u32::from(value.to_bits()) << 16)).collect()),
-        _ => data.convert::<f32>().try_into_vec::<f32>().ok(),
-    }
+        DType::F32 => data.as_slice::<f32>().ok().map(<[f32]>::to_vec),
+        _ => data.clone().convert::<f32>().try_into_vec::<f32>().ok(),
+    };
+    values.ok_or_else(|| Tensor::from_data(data, (&device, dtype)))
 }
 
 /// `value` as `dtype` holds it: rounded to bf16, or as it is in f32.

@@ -27,8 +27,12 @@ pub(crate) fn rms_norm_inference<const D: usize>(input: Tensor<D>, weight: &Tens
     }
     let dims = input.dims();
     let width = dims[D - 1];
-    let (Some(mut values), Some(scale)) = (host::widened(input.clone()), host::widened(weight.clone())) else {
+    let Some(scale) = host::widened(weight.clone()) else {
         return rms_norm(input, weight, eps);
+    };
+    let mut values = match host::values_of(input) {
+        Ok(values) => values,
+        Err(input) => return rms_norm(input, weight, eps),
     };
     let normalise = |row: &mut [f32]| {
         let mean_square = row.iter().map(|v| v * v).sum::<f32>() / width as f32;

@@ -118,16 +118,16 @@ impl RotaryTables {
             return self.apply(input);
         }
         let dims @ [tokens, heads, head_dim] = input.dims();
-        let (Some(mut values), Some(cos), Some(sin)) = (
-            host::widened(input.clone()),
-            host::widened(self.cos.clone()),
-            host::widened(self.sin.clone()),
-        ) else {
+        let (Some(cos), Some(sin)) = (host::widened(self.cos.clone()), host::widened(self.sin.clone())) else {
             return self.apply(input);
         };
         if cos.len() != tokens * head_dim {
             return self.apply(input);
         }
+        let mut values = match host::values_of(input) {
+            Ok(values) => values,
+            Err(input) => return self.apply(input),
+        };
         let half = head_dim / 2;
         let rotate = |(token, rows): (usize, &mut [f32])| {
             let (cos, sin) = (&cos[token * head_dim..][..head_dim], &sin[token * head_dim..][..head_dim]);
