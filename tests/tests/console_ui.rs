@@ -1634,16 +1634,7 @@ async fn add_a_backend_server_from_a_clb_instances_default_server_group_tab() {
     )
     .await;
     chromium.close().await;
-    let attribute = setup_call(
-        &console,
-        account,
-        "slb",
-        "DescribeLoadBalancerAttribute",
-        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId", lb_id.as_str())],
-    );
-    let server = &attribute["BackendServers"]["BackendServer"][0];
-    assert_eq!(server["ServerId"].as_str(), Some(ecs_id.as_str()), "{attribute}");
-    assert_eq!(server["Weight"].as_i64(), Some(60), "{attribute}");
+    assert_default_server(&console, account, &lb_id, &ecs_id, 60);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1708,6 +1699,84 @@ async fn create_a_vserver_group_whose_servers_the_servers_panel_picks() {
     assert_eq!(attribute["Tags"]["Tag"][0]["TagKey"], "env", "{attribute}");
 }
 
+/// Takes the listener wizard `id` from its Backend Servers step through Health Check and Confirm,
+/// submits it, and waits for the console to say the listener is created.
+async fn finish_listener_wizard(page: &chromiumoxide::Page, id: &str) {
+    let button = |label: &str| format!("//div[@id='{id}']//button[normalize-space()='{label}']");
+    click_xpath(page, &button("Next")).await;
+    click_xpath(page, &button("Next")).await;
+    click_xpath(page, &button("Submit")).await;
+    wait_true(
+        page,
+        "document.body.innerText.includes('The listener is created.')",
+        "the listener created",
+    )
+    .await;
+}
+
+/// The default server group of `lb_id` holds `ecs_id` with `weight`, as the API describes it.
+fn assert_default_server(console: &Console, account: &str, lb_id: &str, ecs_id: &str, weight: i64) {
+    let attribute = setup_call(
+        console,
+        account,
+        "slb",
+        "DescribeLoadBalancerAttribute",
+        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId", lb_id)],
+    );
+    let server = &attribute["BackendServers"]["BackendServer"][0];
+    assert_eq!(server["ServerId"].as_str(), Some(ecs_id), "{attribute}");
+    assert_eq!(server["Weight"].as_i64(), Some(weight), "{attribute}");
+}
+
+/// The first listener of the load balancer `lb_id`, as the API describes it.
+fn first_listener(console: &Console, account: &str, lb_id: &str) -> serde_json::Value {
+    let listeners = setup_call(
+        console,
+        account,
+        "slb",
+        "DescribeLoadBalancerListeners",
+        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId.1", lb_id)],
+    );
+    listeners["Listeners"][0].clone()
+}
+
+/// configure-clb-instance.md: Configure Listener in the Actions column; in the Backend Servers
+/// step, Default Server Group and Add More, the Servers panel (the server, Next, its weight, Add),
+/// the backend port; the listener is created, then the server joins the default server group.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configure_a_listener_whose_wizard_adds_a_server_to_the_default_server_group() {
+    let (emulator, alice, ecs_id, lb_id) = clb_with_a_server().await;
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let account = alice.account_id.as_str();
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/slb/instances?region=cn-hangzhou"))
+        .await
+        .unwrap();
+    click(&page, &format!("tr[data-row-id='{lb_id}'] [data-ui-action='Configure Listener']")).await;
+    let wizard = "//div[@id='listener-wizard']";
+    type_into(&page, "#listener-wizard input[name='ListenerPort']", "80").await;
+    click_xpath(&page, &format!("{wizard}//button[normalize-space()='Next']")).await;
+    // Default Server Group is chosen; Add More opens the Servers panel over the wizard.
+    click_xpath(&page, &format!("{wizard}//button[normalize-space()='Add More']")).await;
+    choose(&page, "#listener-wizard-servers", "ServerId", &ecs_id).await;
+    click_xpath(&page, "//div[@id='listener-wizard-servers']//button[normalize-space()='Next']").await;
+    type_into(&page, "#listener-wizard-servers input[name='Weight']", "70").await;
+    click_xpath(&page, "//div[@id='listener-wizard-servers']//button[normalize-space()='Add']").await;
+    wait_true(
+        &page,
+        &format!("document.querySelector('#listener-wizard [data-picked-list]').innerText.includes('{ecs_id}')"),
+        "the server listed in the wizard",
+    )
+    .await;
+    type_into(&page, "#listener-wizard input[name='BackendServerPort']", "80").await;
+    finish_listener_wizard(&page, "listener-wizard").await;
+    chromium.close().await;
+    let listener = first_listener(&console, account, &lb_id);
+    assert_eq!(listener["ListenerProtocol"].as_str(), Some("tcp"), "{listener}");
+    assert_eq!(listener["BackendServerPort"].as_i64(), Some(80), "{listener}");
+    assert_default_server(&console, account, &lb_id, &ecs_id, 70);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn add_an_http_listener_from_a_clb_instances_listener_tab() {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
@@ -1754,34 +1823,19 @@ async fn add_an_http_listener_from_a_clb_instances_listener_tab() {
     let next = "//div[@id='add-listener']//button[normalize-space()='Next']";
     click_xpath(&page, next).await;
     type_into(&page, "#add-listener input[name='BackendServerPort']", "8080").await;
-    click_xpath(&page, next).await;
-    click_xpath(&page, next).await;
-    click_xpath(&page, "//div[@id='add-listener']//button[normalize-space()='Submit']").await;
-    wait_true(
-        &page,
-        "document.body.innerText.includes('The listener is created.')",
-        "the listener created",
-    )
-    .await;
+    finish_listener_wizard(&page, "add-listener").await;
     chromium.close().await;
-    let listeners = setup_call(
-        &console,
-        account,
-        "slb",
-        "DescribeLoadBalancerListeners",
-        &[("RegionId", "cn-hangzhou"), ("LoadBalancerId.1", lb_id.as_str())],
-    );
-    let listener = &listeners["Listeners"][0];
-    assert_eq!(listener["ListenerProtocol"].as_str(), Some("http"), "{listeners}");
-    assert_eq!(listener["ListenerPort"].as_i64(), Some(80), "{listeners}");
-    assert_eq!(listener["BackendServerPort"].as_i64(), Some(8080), "{listeners}");
-    assert_eq!(listener["Description"].as_str(), Some("web-http"), "{listeners}");
-    assert_eq!(listener["Scheduler"].as_str(), Some("wrr"), "{listeners}");
-    assert_eq!(listener["Tags"][0]["TagKey"].as_str(), Some("team"), "{listeners}");
+    let listener = first_listener(&console, account, &lb_id);
+    assert_eq!(listener["ListenerProtocol"].as_str(), Some("http"), "{listener}");
+    assert_eq!(listener["ListenerPort"].as_i64(), Some(80), "{listener}");
+    assert_eq!(listener["BackendServerPort"].as_i64(), Some(8080), "{listener}");
+    assert_eq!(listener["Description"].as_str(), Some("web-http"), "{listener}");
+    assert_eq!(listener["Scheduler"].as_str(), Some("wrr"), "{listener}");
+    assert_eq!(listener["Tags"][0]["TagKey"].as_str(), Some("team"), "{listener}");
     assert_eq!(
         listener["HTTPListenerConfig"]["HealthCheck"].as_str(),
         Some("on"),
-        "{listeners}"
+        "{listener}"
     );
 }
 

@@ -136,7 +136,9 @@
     var layer = document.getElementById(id);
     if (!layer) return;
     var row = opener ? opener.closest('[data-row-id]') : null;
-    rowContext = row ? { id: row.getAttribute('data-row-id'), item: JSON.parse(row.getAttribute('data-row') || '{}') } : null;
+    // A panel opened from an open form (the listener wizard's Servers panel) keeps that form's row.
+    var nested = !row && opener && opener.closest('.dialog-mask.open, .drawer-mask.open');
+    if (!nested) rowContext = row ? { id: row.getAttribute('data-row-id'), item: JSON.parse(row.getAttribute('data-row') || '{}') } : null;
     var form = layer.querySelector('form[data-ui-form]');
     if (form) resetForm(form);
     // Nothing to fill: the call is made as the dialog opens, which then shows its result.
@@ -384,13 +386,25 @@
   }
   // A parameter the console writes from the fields (sent or not): {Param} is a field's value, and
   // {account} the signed-in account's id; a field's value may itself hold {account}.
-  function compose(form, template) {
+  // A section that is a call of its own (`scope`) reads its own fields first, then the form's,
+  // its fixed parameters and the id of the row it was opened from.
+  function compose(scope, template) {
     var values = {};
-    form.querySelectorAll('[name]').forEach(function (el) {
-      if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
-      if (form.tagName === 'FORM' && el.closest('[data-then]')) return;
-      values[el.getAttribute('name')] = (el.value || '').trim();
-    });
+    var form = scope.tagName === 'FORM' ? scope : scope.closest('form');
+    var take = function (root, skipSections) {
+      root.querySelectorAll('[name]').forEach(function (el) {
+        if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
+        if (skipSections && el.closest('[data-then]')) return;
+        values[el.getAttribute('name')] = (el.value || '').trim();
+      });
+    };
+    if (form) {
+      JSON.parse(form.getAttribute('data-fixed') || '[]').forEach(function (p) { values[p[0]] = p[1]; });
+      var idParam = form.getAttribute('data-id-param');
+      if (idParam && rowContext) values[idParam] = rowContext.id;
+      take(form, true);
+    }
+    if (scope !== form) take(scope, false);
     var config = window.ALIYUN_CONSOLE_CONFIG || {};
     // {A|B}: A's value, or B's where A has none.
     var fill = function (text) {
@@ -439,9 +453,10 @@
     var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
     var chain = Promise.resolve({ ok: true });
     form.querySelectorAll('[data-then]').forEach(function (section) {
-      // A section whose check box is not ticked makes no call (Console Access left off).
+      // A section whose check box is not ticked (Console Access left off), or whose field is empty
+      // or hidden (no server picked), makes no call.
       var gate = section.getAttribute('data-then-if');
-      if (gate && !section.querySelector('input[name="' + gate + '"]:checked')) return;
+      if (gate && !gateOpen(form, gate)) return;
       // A section made once for each value of one of its fields (the instances a template is
       // associated with), keeping what each item already has.
       var each = section.getAttribute('data-then-each');
@@ -491,6 +506,12 @@
       });
     });
     return chain;
+  }
+  function gateOpen(form, name) {
+    var el = form.querySelector('[name="' + name + '"]');
+    if (!el || el.closest('.form-item[hidden], [data-skipped]')) return false;
+    if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+    return (el.value || '').trim() !== '';
   }
   // What a section's own call carries over from the form's response, by a dotted path.
   function carried(section, first) {
@@ -595,12 +616,16 @@
   function pickInto(form) {
     if (!validateItems(visibleItems(form))) return;
     var name = form.getAttribute('data-pick-into');
-    var input = document.querySelector('input[data-picked="' + name + '"]');
+    // The list of the form whose button opened this panel (two forms of a page may pick servers).
+    var layer = form.closest('.dialog-mask, .drawer-mask');
+    var opener = layer && document.querySelector('[data-open="' + layer.id + '"]');
+    var holder = opener && opener.closest('.picked');
+    var input = holder ? holder.querySelector('input[data-picked]') : document.querySelector('input[data-picked="' + name + '"]');
     if (!input) return;
     var list = input.value ? JSON.parse(input.value) : [];
     JSON.parse(collect(form)[name] || '[]').forEach(function (item) { list.push(item); });
     input.value = list.length ? JSON.stringify(list) : '';
-    var shown = document.querySelector('[data-picked-list="' + name + '"]');
+    var shown = holder ? holder.querySelector('[data-picked-list]') : document.querySelector('[data-picked-list="' + name + '"]');
     shown.innerHTML = '';
     list.forEach(function (item) {
       var li = document.createElement('li');

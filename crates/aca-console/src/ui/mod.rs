@@ -553,9 +553,7 @@ fn select_options<'a>(
     parent: Option<&str>,
     ip: &str,
 ) -> SelectOptions {
-    // A form's own fields and those of the panels that fill its lists.
-    let fields = forms.flat_map(|form| form.fields().chain(form.panels().flat_map(|(_, panel)| panel.fields())));
-    field_options(console, s, fields, parent, ip)
+    field_options(console, s, forms.flat_map(FormSpec::fields_and_panels), parent, ip)
 }
 
 /// The options of the resource selects among `fields`, keyed `product/page`.
@@ -701,7 +699,7 @@ async fn list(
         data
     };
     let fields = page_forms(page)
-        .flat_map(FormSpec::fields)
+        .flat_map(FormSpec::fields_and_panels)
         .chain(page.filter.as_ref().map(|f| &f.field));
     let options = field_options(&console, &s, fields, None, &ip);
     page_html(StatusCode::OK, render::list_page(&v, page, &data, &query, &options))

@@ -1137,7 +1137,13 @@ fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String
 
 /// A form in a dialog, drawer or wizard dialog, hidden until opened.
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
-    modal_form_into(view, form, options, None)
+    html! {
+        (modal_form_into(view, form, options, None))
+        // The panels that fill its lists (the listener wizard's Servers panel) open over it.
+        @for (param, panel) in form.panels() {
+            (modal_form_into(view, panel, options, Some(param)))
+        }
+    }
 }
 
 /// A form in a dialog or panel; with `into`, a panel that fills the [`FieldKind::Picked`] list of

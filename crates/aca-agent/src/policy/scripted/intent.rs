@@ -105,6 +105,62 @@ impl Intent {
     }
 }
 
+/// Buttons that finish what a step and its sub-steps fill in.
+const FINISHING: &[&str] = &["Next", "OK", "Submit", "Create", "Confirm", "Save", "Add"];
+
+/// The intents of the step at `at` of the page's steps in order (sub-steps after their step): its
+/// own, where a step with sub-steps ends on a button that finishes them ("configure the following
+/// parameters. … Click Next.", then the parameters as sub-steps) that click is made after its last
+/// sub-step, not before the first.
+pub fn intents_at(steps: &[Step], at: usize, task: &Task) -> Vec<Intent> {
+    let Some(step) = steps.get(at) else {
+        return Vec::new();
+    };
+    let mut out = intents(step, task);
+    if let Some(click) = finishing_click(step, &out) {
+        out.retain(|i| *i != click);
+        if out.iter().all(|i| {
+            matches!(
+                i,
+                Intent::OnPage { .. } | Intent::OnTab { .. } | Intent::InWizardStep { .. }
+            )
+        }) {
+            out.push(Intent::Nothing {
+                note: "done through its sub-steps, whose last one is followed by the step's own click".into(),
+            });
+        }
+    }
+    // The steps this one ends (as their last sub-step), innermost first: their finishing clicks.
+    for parent in steps[..at].iter().rev() {
+        let last = parent.flatten().last().map(|s| s.number.clone());
+        if parent.substeps.is_empty() || last.as_deref() != Some(step.number.as_str()) {
+            continue;
+        }
+        if let Some(click) = finishing_click(parent, &intents(parent, task)) {
+            out.push(click);
+        }
+    }
+    out
+}
+
+/// The click a step with sub-steps ends on, when it is a finishing button alone in the step's
+/// last sentence and something comes before it.
+fn finishing_click(step: &Step, own: &[Intent]) -> Option<Intent> {
+    if step.substeps.is_empty() || own.len() < 2 {
+        return None;
+    }
+    let Some(click @ Intent::Click { label, row: false, .. }) = own.last() else {
+        return None;
+    };
+    if !FINISHING.iter().any(|f| normalise(f) == normalise(label)) {
+        return None;
+    }
+    let text = step.text.trim().trim_end_matches('.');
+    let last_sentence = text.rsplit(". ").next().unwrap_or(text).trim().to_lowercase();
+    (last_sentence != text.to_lowercase() && last_sentence == format!("click {}", label.to_lowercase()))
+        .then(|| click.clone())
+}
+
 /// The intents of one step, in the order a person would carry them out.
 pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     let mut out = Vec::new();
@@ -957,6 +1013,36 @@ mod tests {
             intents(&parent, &Task::default()).as_slice(),
             [Intent::Nothing { .. }]
         ));
+    }
+
+    #[test]
+    fn a_steps_closing_click_comes_after_its_sub_steps() {
+        let p = aca_docs::parse_markdown(
+            "# CLB:Configure a CLB instance\n\n## Procedure\n\n\
+             1. In the **Protocol and Listener** step, configure the following parameters. Use the default settings for other parameters. Click **Next**.\n   \
+             1. **Listener Name**: Enter a name for the listener.\n   \
+             2. **Advanced**: Click **Modify** to configure the advanced settings.\n\
+             2. On the **VPCs** page, click **Create VPC**.\n   \
+             1. Enter a name.\n",
+        )
+        .unwrap();
+        let task = Task::new(p.clone());
+        let steps: Vec<Step> = task.steps().into_iter().cloned().collect();
+        let next = Intent::Click {
+            label: "Next".into(),
+            row: false,
+            confirm: false,
+            batch: false,
+        };
+        let clicks_next = |at: usize| intents_at(&steps, at, &task).iter().filter(|i| **i == next).count();
+        assert_eq!(steps[0].number, "1");
+        assert_eq!(intents(&steps[0], &task).last(), Some(&next), "the step itself ends on Next");
+        assert_eq!((clicks_next(0), clicks_next(1), clicks_next(2)), (0, 0, 1));
+        assert_eq!(intents_at(&steps, 2, &task).last(), Some(&next), "after the last sub-step's own work");
+        // A step that opens what its sub-steps fill keeps its click first.
+        let create = intents_at(&steps, 3, &task);
+        assert!(create.iter().any(|i| matches!(i, Intent::Click { label, .. } if label == "Create VPC")), "{create:?}");
+        assert!(!intents_at(&steps, 4, &task).iter().any(|i| matches!(i, Intent::Click { label, .. } if label == "Create VPC")));
     }
 
     #[test]

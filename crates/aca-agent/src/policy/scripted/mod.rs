@@ -183,11 +183,7 @@ impl ScriptedPolicy {
         {
             self.step -= 1;
         }
-        self.intents = ctx
-            .steps
-            .get(self.step)
-            .map(|s| intent::intents(s, ctx.task))
-            .unwrap_or_default();
+        self.intents = intent::intents_at(ctx.steps, self.step, ctx.task);
         self.derived_for = Some(self.step);
         self.intent = 0;
         self.acted_in_step = false;
@@ -704,8 +700,8 @@ impl ScriptedPolicy {
                 return visible;
             }
         }
-        for step in ctx.steps.iter().skip(self.step + 1) {
-            for intent in intent::intents(step, ctx.task) {
+        for at in self.step + 1..ctx.steps.len() {
+            for intent in intent::intents_at(ctx.steps, at, ctx.task) {
                 if let Some(visible) = visible_as_written(ctx.observation, &intent) {
                     return visible;
                 }

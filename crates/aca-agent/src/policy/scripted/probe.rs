@@ -48,12 +48,9 @@ pub(super) enum Expectation {
 /// procedure order; generic confirmations (`OK`) say nothing about the page and are left out.
 pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> Vec<Expectation> {
     let mut out = Vec::new();
-    let later: Vec<Vec<Intent>> = ctx
-        .steps
-        .iter()
-        .skip(step + 1)
+    let later: Vec<Vec<Intent>> = (step + 1..ctx.steps.len())
         .take(LOOKAHEAD_STEPS)
-        .map(|s| intent::intents(s, ctx.task))
+        .map(|at| intent::intents_at(ctx.steps, at, ctx.task))
         .collect();
     for intent in rest.iter().chain(later.iter().flatten()) {
         if out.len() >= LOOKAHEAD_TARGETS {

@@ -152,7 +152,25 @@ pub(super) fn http_config(p: &Params) -> Result<Map<String, Value>, ApiError> {
 pub(super) fn create_listener(ctx: &mut OpCtx<'_>, p: &Params, protocol: &str) -> Result<Value, ApiError> {
     let lb = find_load_balancer(ctx, p)?;
     let port = required_int(p, "ListenerPort", 1..=65535)?;
-    let backend_port = required_int(p, "BackendServerPort", 1..=65535)?;
+    // A listener forwards to a vServer group of its load balancer, on the group's own ports, or
+    // to the default server group on BackendServerPort, then required.
+    let vserver_group = match p.get("VServerGroupId").filter(|id| !id.is_empty()) {
+        Some(id) => {
+            let group = ctx.find(VSERVER_GROUP, id, "VServerGroupId")?;
+            if group.parent.as_deref() != Some(lb.id.as_str()) {
+                return Err(ApiError::invalid_parameter(
+                    "VServerGroupId",
+                    format!("vServer group {id} belongs to another load balancer"),
+                ));
+            }
+            Some(group.id)
+        }
+        None => None,
+    };
+    let backend_port = match vserver_group {
+        Some(_) if p.get("BackendServerPort").is_none() => 0,
+        _ => required_int(p, "BackendServerPort", 1..=65535)?,
+    };
     let bandwidth = p
         .required("Bandwidth")
         .and_then(|_| p.int_in("Bandwidth", -1..=5120, -1))?;
@@ -204,6 +222,9 @@ pub(super) fn create_listener(ctx: &mut OpCtx<'_>, p: &Params, protocol: &str) -
         .with("Config", Value::Object(config));
     if let Some(certificate) = certificate {
         listener.set("ServerCertificateId", certificate);
+    }
+    if let Some(group) = vserver_group {
+        listener.set("VServerGroupId", group);
     }
     listener.parent = Some(lb.id.clone());
     ctx.reference(LOAD_BALANCER_TYPE, &lb.id);
@@ -287,7 +308,7 @@ pub(super) fn listener_json(listener: &Resource) -> Value {
         "Scheduler": listener.attr_str("Scheduler"),
         "Description": listener.attr_str("Description"),
         "AclStatus": "off",
-        "VServerGroupId": "",
+        "VServerGroupId": listener.attr_str("VServerGroupId"),
         "Tags": listener.attrs.get("Tags").cloned().unwrap_or_else(|| json!([])),
     });
     body[format!("{}ListenerConfig", protocol.to_ascii_uppercase())] = config;

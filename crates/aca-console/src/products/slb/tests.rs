@@ -507,6 +507,25 @@ fn vserver_groups_hold_servers_on_ports() {
     assert_eq!((servers.len(), &servers[0]["Port"]), (1, &json!(8080)));
     assert_eq!(attr["Tags"]["Tag"][0]["TagKey"], "env");
 
+    // A listener forwarding to the group needs no BackendServerPort; an unknown group is refused.
+    let listener = |group: &str| {
+        h.call(
+            &PRODUCT,
+            "CreateLoadBalancerTCPListener",
+            &[("LoadBalancerId", lb.as_str()), ("ListenerPort", "81"), ("Bandwidth", "-1"), ("VServerGroupId", group)],
+        )
+    };
+    assert_eq!(listener("rsp-missing").unwrap_err().code, "InvalidVServerGroupId.NotFound");
+    listener(&group).unwrap();
+    let listeners = h.ok(&PRODUCT, "DescribeLoadBalancerListeners", &[("LoadBalancerId", &lb)]);
+    assert_eq!(listeners["Listeners"][0]["VServerGroupId"], group.as_str());
+    let bare = h.call(
+        &PRODUCT,
+        "CreateLoadBalancerTCPListener",
+        &[("LoadBalancerId", lb.as_str()), ("ListenerPort", "82"), ("Bandwidth", "-1")],
+    );
+    assert_eq!(bare.unwrap_err().code, "MissingParameter");
+
     h.ok(&PRODUCT, "DeleteVServerGroup", &[("VServerGroupId", &group)]);
     let gone = h.call(&PRODUCT, "DescribeVServerGroupAttribute", &[("VServerGroupId", &group)]);
     assert_eq!(gone.unwrap_err().code, "InvalidVServerGroupId.NotFound");

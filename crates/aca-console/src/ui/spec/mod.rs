@@ -397,6 +397,11 @@ impl FormSpec {
         self.steps.iter().flat_map(Step::all_fields)
     }
 
+    /// The form's own fields, then those of the panels that fill its lists.
+    pub fn fields_and_panels(&self) -> impl Iterator<Item = &Field> {
+        self.fields().chain(self.panels().flat_map(|(_, panel)| panel.fields()))
+    }
+
     /// The panels the form's [`FieldKind::Picked`] lists are filled from, with the parameter each fills.
     pub fn panels(&self) -> impl Iterator<Item = (&str, &FormSpec)> {
         self.fields().filter_map(|f| match &f.kind {
@@ -456,9 +461,10 @@ pub struct Step {
     /// Settings folded under a heading until its button opens them (a listener's Advanced
     /// Settings, opened with Modify); sent like the step's own fields.
     pub fold: Option<Fold>,
-    /// For a section that is its own call: the check box of the section that must be ticked for
-    /// the call to be made (Console Access on the Create User page), and parameters composed from
-    /// the section's fields as [`FormSpec::compose`] does.
+    /// For a section that is its own call: the field of the form that must be ticked (a check box:
+    /// Console Access on the Create User page) or hold a value (the servers the listener wizard
+    /// picked) for the call to be made, and parameters composed from the section's fields, then the
+    /// form's, as [`FormSpec::compose`] does.
     pub then_if: Option<String>,
     pub then_compose: Vec<(String, String)>,
     /// For a section that is its own call: the parameter that takes, one call each, every value of

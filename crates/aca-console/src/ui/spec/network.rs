@@ -378,6 +378,14 @@ fn servers_panel(id: &str, action: &str, with_port: bool) -> FormSpec {
     .submit("Add")
 }
 
+/// The listener wizard's Servers panel, opened by Add More: it adds to the wizard's list of servers
+/// for the default server group, which the wizard adds once the listener exists.
+fn wizard_servers_panel(wizard: &str) -> FormSpec {
+    let mut panel = servers_panel(&format!("{wizard}-servers"), "", false);
+    panel.trigger = s("Add More");
+    panel
+}
+
 /// A CLB instance's vServer groups (create-vserver-group.md): the groups, and Create vServer Group,
 /// a page of its own with the group's name, a tag and Selected Servers, which the Servers panel
 /// fills.
@@ -497,12 +505,31 @@ fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
                 ],
             )
             .shown_when("ListenerProtocol", "HTTPS"),
+            // configure-clb-instance.md (2023-09-12): "In the Backend Servers step, select Default
+            // Server Group and click Add More": the Servers panel picks a server and its weight,
+            // and the servers join the instance's default server group once the listener exists.
+            // A vServer group is the other choice (the listener's VServerGroupId).
             step(
                 "Backend Servers",
                 vec![
+                    field(
+                        "",
+                        "ServerGroup",
+                        radio(&[("default", "Default Server Group"), ("vserver", "vServer Group")]),
+                    )
+                    .default("default")
+                    .not_sent(),
+                    field("Servers Added", "BackendServers", FieldKind::Picked(Box::new(wizard_servers_panel(id))))
+                        .shown_when("ServerGroup", "default")
+                        .not_sent(),
+                    field("vServer Group", "VServerGroupId", resources("slb", "vserver-groups"))
+                        .required()
+                        .placeholder("Select a vServer group")
+                        .shown_when("ServerGroup", "vserver"),
                     field("Backend Server Port", "BackendServerPort", FieldKind::Number)
                         .required()
-                        .rule("port"),
+                        .rule("port")
+                        .shown_when("ServerGroup", "default"),
                 ],
             ),
             step(
@@ -516,7 +543,12 @@ fn listener_wizard(id: &str, trigger: &str) -> FormSpec {
                     .default("on"),
                 ],
             ),
-            step("Confirm", Vec::new()),
+            // The servers picked for the default server group are added once the listener exists.
+            step("Confirm", Vec::new())
+                .then("AddBackendServers", &[])
+                .then_if("BackendServers")
+                .then_compose("LoadBalancerId", "{LoadBalancerId}")
+                .then_compose("BackendServers", "{BackendServers}"),
         ],
     )
     .submit("Submit")
