@@ -1303,6 +1303,32 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
         "console logon enabled",
     )
     .await;
+    // With a password, the tab offers Modify Logon Settings instead: once keeping the password,
+    // once with one typed.
+    for typed in [None, Some("Typed#Pass2026")] {
+        page.goto(format!("{base}/console/ram/users/dev")).await.unwrap();
+        click_xpath(&page, "//button[@role='tab'][normalize-space()='Authentication']").await;
+        click(&page, "[data-ui-create='Modify Logon Settings']").await;
+        assert_eq!(
+            eval_string(&page, "String(!!document.querySelector(\"[data-ui-create='Enable Console Logon']\"))").await,
+            "false"
+        );
+        if let Some(password) = typed {
+            click_xpath(
+                &page,
+                "//div[@id='modify-logon-settings']//label[normalize-space()='Reset Custom Password']",
+            )
+            .await;
+            type_into(&page, "#modify-logon-settings input[name='CustomPassword']", password).await;
+        }
+        click_xpath(&page, "//div[@id='modify-logon-settings']//button[normalize-space()='OK']").await;
+        wait_true(
+            &page,
+            "document.body.innerText.includes('The logon settings are modified.')",
+            "the logon settings modified",
+        )
+        .await;
+    }
     chromium.close().await;
     setup_call(&console, account, "ram", "GetLoginProfile", &[("UserName", "dev")]);
 
@@ -1323,9 +1349,19 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
             "DetachPolicyFromRole",
             "DetachPolicyFromUser",
             "DeleteRole",
-            "CreateLoginProfile"
+            "CreateLoginProfile",
+            "UpdateLoginProfile",
+            "UpdateLoginProfile"
         ]
     );
+    let passwords: Vec<Option<&str>> = state
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .filter(|e| e.event_name == "UpdateLoginProfile")
+        .map(|e| e.request_parameters.get("Password").and_then(|v| v.as_str()))
+        .collect();
+    assert_eq!(passwords, [None, Some("******")], "kept, then typed (and masked)");
     let logon = state
         .events
         .iter()

@@ -381,7 +381,11 @@
     });
     var idParam = form.getAttribute('data-id-param');
     if (idParam && rowContext) params[idParam] = rowContext.id;
-    JSON.parse(form.getAttribute('data-compose') || '[]').forEach(function (c) { params[c[0]] = compose(form, c[1]); });
+    // A parameter composed of nothing (Keep Current Password Unchanged) is not sent.
+    JSON.parse(form.getAttribute('data-compose') || '[]').forEach(function (c) {
+      var v = compose(form, c[1]);
+      if (v !== '') params[c[0]] = v;
+    });
     return params;
   }
   // A parameter the console writes from the fields (sent or not): {Param} is a field's value, and
@@ -395,6 +399,8 @@
       root.querySelectorAll('[name]').forEach(function (el) {
         if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
         if (skipSections && el.closest('[data-then]')) return;
+        // A field its form hides (another choice's) has no value to give.
+        if (el.closest('.form-item[hidden]')) return;
         values[el.getAttribute('name')] = (el.value || '').trim();
       });
     };

@@ -19,6 +19,11 @@ pub struct ProductEntry {
     pub operations: &'static [OperationEntry],
     /// Controls in which the reader picks which operation to call.
     pub choices: &'static [Choice],
+    /// Operations that do one task, the resource's state picking which: a page that resets a RAM
+    /// user's console password does it with CreateLoginProfile for a user without console logon
+    /// and with UpdateLoginProfile for one that has it. Each group's names are operations of the
+    /// product's catalogue.
+    pub same_task: &'static [&'static [&'static str]],
 }
 
 /// A console control that calls one of several operations, as the reader chooses in it: the
@@ -181,6 +186,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Elastic Compute Service",
         aliases: &["ECS"],
+        same_task: &[],
         choices: &[],
         operations: &[
             purchase("RunInstances", ECS, ECS_INSTANCE_OBJECTS, "ACS::ECS::Instance"),
@@ -310,6 +316,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Virtual Private Cloud",
         aliases: &["VPC"],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -386,6 +393,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "ApsaraDB RDS",
         aliases: &["RDS", "ApsaraDB RDS for MySQL", "ApsaraDB RDS console"],
+        same_task: &[],
         choices: &[],
         operations: &[
             purchase("CreateDBInstance", RDS, RDS_INSTANCE_OBJECTS, "ACS::RDS::DBInstance"),
@@ -443,6 +451,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Classic Load Balancer",
         aliases: &["CLB", "Classic Load Balancer", "Server Load Balancer", "SLB"],
+        same_task: &[],
         choices: &[],
         operations: &[
             purchase(
@@ -582,6 +591,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Application Load Balancer",
         aliases: &["ALB"],
+        same_task: &[],
         choices: &[],
         operations: &[
             purchase(
@@ -628,6 +638,8 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Resource Access Management",
         aliases: &["RAM"],
+        // reset-user-password.md (2025-08-08): Enable Console Logon or Modify Logon Settings.
+        same_task: &[&["CreateLoginProfile", "UpdateLoginProfile"]],
         // manage-policy-grants.md (2025-05-08): on a policy's Grants tab.
         choices: &[
             Choice {
@@ -657,6 +669,14 @@ pub static PRODUCTS: &[ProductEntry] = &[
                 IMS,
                 &["enable", "create", "configure", "reset"],
                 &["console logon", "logon settings", "logon profile", "console password"],
+                RAM_USER,
+                &[],
+            ),
+            api(
+                "UpdateLoginProfile",
+                IMS,
+                &["modify", "change", "reset", "update"],
+                &["logon settings", "logon password", "console password"],
                 RAM_USER,
                 &[],
             ),
@@ -803,6 +823,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Key Management Service",
         aliases: &["KMS"],
+        same_task: &[],
         choices: &[],
         operations: &[
             // Before the keys: "create a generic secret" names its CMK too.
@@ -856,6 +877,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Alibaba Cloud DNS",
         aliases: &["DNS", "Alidns", "Alibaba Cloud DNS console"],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -890,6 +912,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "CloudMonitor",
         aliases: &["Cloud Monitor", "CMS"],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -917,6 +940,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Tair (Redis OSS-Compatible)",
         aliases: &["Tair", "ApsaraDB for Redis", "Redis", "KVStore"],
+        same_task: &[],
         choices: &[],
         operations: &[
             purchase(
@@ -992,6 +1016,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "ActionTrail",
         aliases: &[],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -1025,6 +1050,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Object Storage Service",
         aliases: &["OSS"],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -1098,6 +1124,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Simple Log Service",
         aliases: &["Log Service", "SLS"],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -1133,6 +1160,7 @@ pub static PRODUCTS: &[ProductEntry] = &[
     ProductEntry {
         name: "Container Service for Kubernetes",
         aliases: &["ACK", "Container Service", "ACK console"],
+        same_task: &[],
         choices: &[],
         operations: &[
             api(
@@ -1242,6 +1270,22 @@ mod tests {
             assert!(!p.operations.is_empty(), "{}", p.name);
             for op in p.operations {
                 assert!(!op.verbs.is_empty() && !op.objects.is_empty(), "{}", op.api);
+            }
+        }
+    }
+
+    #[test]
+    fn every_same_task_group_names_operations_of_its_own_product() {
+        for product in PRODUCTS {
+            for group in product.same_task {
+                assert!(group.len() > 1, "{}: {group:?} is no group", product.name);
+                for name in *group {
+                    assert!(
+                        product.operations.iter().any(|o| o.event_name == *name),
+                        "{}: {name} is not in its catalogue",
+                        product.name
+                    );
+                }
             }
         }
     }

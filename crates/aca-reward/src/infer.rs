@@ -107,8 +107,28 @@ pub fn infer_rule(procedure: &Procedure) -> Inference {
             explanation: nothing_inferred(procedure, &notes),
         };
     }
+    with_same_task(&mut chosen, &scope);
     collect_parameters(procedure, &scope, &mut chosen, &mut notes);
     build(chosen, &notes)
+}
+
+/// Each chosen operation is met as well by those doing the same task in another state of the
+/// resource ([`ProductEntry::same_task`]).
+fn with_same_task(chosen: &mut [Chosen], scope: &[&'static ProductEntry]) {
+    for c in chosen {
+        for product in scope {
+            for group in product.same_task.iter().filter(|g| g.contains(&c.op.event_name)) {
+                for name in group.iter().filter(|n| **n != c.op.event_name) {
+                    let Some(op) = product.operations.iter().find(|o| o.event_name == *name) else {
+                        continue;
+                    };
+                    if !c.or.iter().any(|o| std::ptr::eq(*o, op)) {
+                        c.or.push(op);
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn add(chosen: &mut Vec<Chosen>, op: &'static OperationEntry, because: String) {
@@ -541,6 +561,15 @@ mod tests {
         ] {
             assert_eq!(task_operation(task, &ram).map(|o| o.event_name), Some(event), "{task}");
         }
+        // Whether the user has console logon decides which of the two the console calls.
+        let reset = aca_docs::parse_markdown(
+            "# Resource Access Management:Reset a RAM user's console password\n\n## Procedure\n\n\
+             1. On the **Authentication** tab, click **Enable Console Logon** or **Modify Logon Settings**.\n",
+        )
+        .unwrap();
+        let rule = infer_rule(&reset).rule.expect("a rule");
+        assert_eq!(rule.events[0].event_name, "CreateLoginProfile");
+        assert_eq!(rule.events[0].or_event_names, ["UpdateLoginProfile"]);
         let kms = vec![catalog::product("KMS").unwrap()];
         for (task, event) in [
             ("Step 1: Create a generic secret", "CreateSecret"),

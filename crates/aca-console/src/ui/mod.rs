@@ -821,7 +821,16 @@ fn details_response(
         params.insert(filter_param.clone(), id);
         let data = fetch_list(console, child_api, child, &params, s, ip);
         // A list nested under this resource acts on it too: its calls carry the resource's id.
-        children.push((child.bound_to_resource(id, item), data));
+        let mut bound = child.bound_to_resource(id, item);
+        bound.creates.retain(|form| {
+            form.shown_if.as_ref().is_none_or(|check| {
+                let mut params = Params::default();
+                params.insert("RegionId", s.region.clone());
+                params.insert(check.param.clone(), id);
+                console_call(console, child_api, &check.action, &params, s, ip, false).is_ok() == check.exists
+            })
+        });
+        children.push((bound, data));
     }
     let options = select_options(
         console,

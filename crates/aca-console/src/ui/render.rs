@@ -940,7 +940,16 @@ pub fn zone_label(zone: &str) -> String {
 
 fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup {
     if matches!(field.kind, FieldKind::Generated(_)) {
-        return field_control(view, field, options);
+        // Nothing to show; a value made only for one choice (the password Automatically Regenerate
+        // Default Password makes) is in a form item that choice shows, so it is sent only then.
+        return match &field.shown_when {
+            None => field_control(view, field, options),
+            Some(_) => html! {
+                div class="form-item" data-param=(field.param) data-shown-when=[shown_when(&field.shown_when)] hidden {
+                    (field_control(view, field, options))
+                }
+            },
+        };
     }
     html! {
         div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)

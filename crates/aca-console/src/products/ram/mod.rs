@@ -48,6 +48,7 @@ pub static PRODUCT: Product = Product {
         Operation::write("DeleteUser", delete_user).service(IMS),
         Operation::write("CreateLoginProfile", create_login_profile).service(IMS),
         Operation::read("GetLoginProfile", get_login_profile).service(IMS),
+        Operation::write("UpdateLoginProfile", update_login_profile).service(IMS),
         Operation::write("DeleteLoginProfile", delete_login_profile).service(IMS),
         Operation::write("CreateAccessKey", create_access_key).service(IMS),
         Operation::read("ListAccessKeys", list_access_keys).service(IMS),

@@ -311,7 +311,18 @@ fn delete_user_fails_while_dependants_exist() {
         &[("UserName", "alice"), ("Password", "Sup3r-secret!")],
     );
     assert_eq!(delete(), "DeleteConflict.User.LoginProfile");
+    // UpdateLoginProfile keeps the password unless one is given, and checks it against the policy.
+    let updated = h.ok(
+        &PRODUCT,
+        "UpdateLoginProfile",
+        &[("UserName", "alice"), ("PasswordResetRequired", "true")],
+    );
+    assert_eq!(updated["LoginProfile"]["PasswordResetRequired"], true);
+    let weak = h.err(&PRODUCT, "UpdateLoginProfile", &[("UserName", "alice"), ("Password", "short")]);
+    assert_eq!(weak.code, "InvalidParameter.Password.TooWeak");
     h.ok(&PRODUCT, "DeleteLoginProfile", &[("UserName", "alice")]);
+    let gone = h.err(&PRODUCT, "UpdateLoginProfile", &[("UserName", "alice"), ("Password", "An0ther-secret")]);
+    assert_eq!(gone.code, "EntityNotExist.User.LoginProfile");
     h.ok(&PRODUCT, "DeleteUser", &[("UserName", "alice")]);
     assert_eq!(
         h.err(&PRODUCT, "GetUser", &[("UserName", "alice")]).code,

@@ -174,15 +174,7 @@ pub(super) fn create_login_profile(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Va
             "The user login profile does already EXIST.",
         ));
     }
-    // The default password policy: 8 to 32 characters, no whitespace.
-    let length = password.chars().count();
-    if !(8..=32).contains(&length) || password.chars().any(char::is_whitespace) {
-        return Err(ram_error(
-            StatusCode::BAD_REQUEST,
-            "InvalidParameter.Password.TooWeak",
-            "The parameter - \"Password\" is not compliant with the password policy.",
-        ));
-    }
+    check_password(password)?;
     user.set(
         "LoginProfile",
         json!({
@@ -191,6 +183,43 @@ pub(super) fn create_login_profile(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Va
             "CreateDate": iso8601(ctx.now_ms),
         }),
     );
+    let body = json!({ "LoginProfile": login_profile_json(&user) });
+    ctx.reference(USER_TYPE, name);
+    ctx.put(user);
+    Ok(body)
+}
+
+/// The default password policy: 8 to 32 characters, no whitespace.
+fn check_password(password: &str) -> Result<(), ApiError> {
+    let length = password.chars().count();
+    if !(8..=32).contains(&length) || password.chars().any(char::is_whitespace) {
+        return Err(ram_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidParameter.Password.TooWeak",
+            "The parameter - \"Password\" is not compliant with the password policy.",
+        ));
+    }
+    Ok(())
+}
+
+/// UpdateLoginProfile: a new password (left as it is when none is given) and the logon settings,
+/// for a user whose console logon is enabled.
+pub(super) fn update_login_profile(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
+    let name = p.required("UserName")?;
+    let mut user = find_user(ctx, name)?;
+    let Some(mut profile) = user.attrs.get("LoginProfile").cloned() else {
+        return Err(not_exist("User.LoginProfile", "The user login profile does not exist."));
+    };
+    if let Some(password) = p.get("Password") {
+        check_password(password)?;
+    }
+    for flag in ["PasswordResetRequired", "MFABindRequired"] {
+        if let Some(value) = p.bool(flag)? {
+            profile[flag] = json!(value);
+        }
+    }
+    profile["UpdateDate"] = json!(iso8601(ctx.now_ms));
+    user.set("LoginProfile", profile);
     let body = json!({ "LoginProfile": login_profile_json(&user) });
     ctx.reference(USER_TYPE, name);
     ctx.put(user);

@@ -369,6 +369,20 @@ pub struct FormSpec {
     pub opened_by: Option<OpeningCall>,
     /// Submitted once for each row ticked in the list ([`BatchKind::Form`]), the row's id in `id_param`.
     pub batch: bool,
+    /// For a create button of a list nested under a resource: shown only while the resource has, or
+    /// lacks, what an operation reads (a RAM user's login profile: Enable Console Logon without
+    /// one, Modify Logon Settings with one).
+    pub shown_if: Option<ResourceCheck>,
+}
+
+/// What [`FormSpec::shown_if`] asks of the resource a page is nested under: the operation that
+/// reads it, called with the resource's id in `param`, and whether it must answer (`exists`) or
+/// fail for the button to be shown.
+#[derive(Debug, Clone)]
+pub struct ResourceCheck {
+    pub action: String,
+    pub param: String,
+    pub exists: bool,
 }
 
 /// The call a form makes as it opens ([`FormSpec::opened_by`]).
@@ -1095,6 +1109,7 @@ pub(crate) fn form(
         shows: Vec::new(),
         opened_by: None,
         batch: false,
+        shown_if: None,
     }
 }
 
@@ -1132,6 +1147,16 @@ impl FormSpec {
     }
     pub(crate) fn for_row(mut self, id_param: &str) -> Self {
         self.id_param = Some(s(id_param));
+        self
+    }
+    /// Shown only while `action`, called with the parent resource's id in `param`, answers
+    /// (`exists`) or fails (see [`FormSpec::shown_if`]).
+    pub(crate) fn shown_if(mut self, action: &str, param: &str, exists: bool) -> Self {
+        self.shown_if = Some(ResourceCheck {
+            action: s(action),
+            param: s(param),
+            exists,
+        });
         self
     }
     pub(crate) fn success(mut self, text: &str) -> Self {

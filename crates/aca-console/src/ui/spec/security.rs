@@ -241,9 +241,9 @@ pub fn ram() -> ProductSpec {
         col("Status", "Status", ColumnKind::Status),
         col("Created At", "CreateDate", ColumnKind::Time),
     ];
-    // reset-user-password.md (2025-08-08): on the Authentication tab, Enable Console Logon opens
-    // the Modify Logon Settings panel; its Set Logon Password section has the console make up a
-    // password (never shown here) or takes the one typed.
+    // reset-user-password.md (2025-08-08): on the Authentication tab, Enable Console Logon (for a
+    // user without console logon) opens the Modify Logon Settings panel; its Set Logon Password
+    // section has the console make up a password (never shown here) or takes the one typed.
     access_keys.creates = vec![
         form(
             "enable-console-logon",
@@ -254,7 +254,44 @@ pub fn ram() -> ProductSpec {
             vec![step("Set Logon Password", logon_password_fields(false))],
         )
         .compose("Password", "{CustomPassword|DefaultPassword}")
+        .shown_if("GetLoginProfile", "UserName", false)
         .success("Console logon is enabled."),
+        // "If a password already exists, click Modify Logon Settings to change it": its Set Logon
+        // Password section keeps the password, has the console make up one, or takes the one typed.
+        form(
+            "modify-logon-settings",
+            "Modify Logon Settings",
+            "Modify Logon Settings",
+            Container::Drawer,
+            "UpdateLoginProfile",
+            vec![step(
+                "Set Logon Password",
+                vec![
+                    field(
+                        "Logon Password",
+                        "PasswordMode",
+                        radio(&[
+                            ("keep", "Keep Current Password Unchanged"),
+                            ("auto", "Automatically Regenerate Default Password"),
+                            ("custom", "Reset Custom Password"),
+                        ]),
+                    )
+                    .default("keep")
+                    .not_sent(),
+                    field("Custom Password", "CustomPassword", FieldKind::Password)
+                        .required()
+                        .help("8 to 32 characters.")
+                        .shown_when("PasswordMode", "custom")
+                        .not_sent(),
+                    field("Default Password", "DefaultPassword", FieldKind::Generated(Generate::Password))
+                        .shown_when("PasswordMode", "auto")
+                        .not_sent(),
+                ],
+            )],
+        )
+        .compose("Password", "{CustomPassword|DefaultPassword}")
+        .shown_if("GetLoginProfile", "UserName", true)
+        .success("The logon settings are modified."),
         // create-accesskey.md: Create AccessKey shows the new pair in the View AccessKey Secret
         // dialog, this once, with Download CSV File and Copy.
         form(
