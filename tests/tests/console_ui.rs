@@ -2038,6 +2038,38 @@ async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never
     assert!(!create.request_parameters.contains_key("Password"));
 }
 
+/// delete-accesskey.md: a deleted pair is listed in the AccessKey Pair Recycle Bin, whose Delete
+/// asks for the AccessKey ID and purges it (DeleteAccessKeyInRecycleBin, naming the user by UserId).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_accesskey_is_purged_from_the_accesskey_pair_recycle_bin() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    let user = setup_call(&console, account, "ram", "CreateUser", &[("UserName", "app-bot")]);
+    let user_id = user["User"]["UserId"].as_str().unwrap().to_owned();
+    let key = setup_call(&console, account, "ram", "CreateAccessKey", &[("UserName", "app-bot")]);
+    let key_id = key["AccessKey"]["AccessKeyId"].as_str().unwrap().to_owned();
+    let pair = [("UserName", "app-bot"), ("UserAccessKeyId", key_id.as_str())];
+    setup_call(&console, account, "ram", "UpdateAccessKey", &[pair[0], pair[1], ("Status", "Inactive")]);
+    setup_call(&console, account, "ram", "DeleteAccessKey", &pair);
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/ram/users/app-bot")).await.unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Authentication']").await;
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='AccessKey Pair Recycle Bin']").await;
+    click(&page, &format!("tr[data-row-id='{key_id}'] [data-ui-action='Delete']")).await;
+    type_into(&page, ".dialog-mask:not([hidden]) input[data-confirm-typed]", &key_id).await;
+    click_xpath(
+        &page,
+        "//div[contains(@class,'dialog-mask') and not(@hidden)]//button[normalize-space()='Delete']",
+    )
+    .await;
+    wait_true(&page, "document.body.innerText.includes('successful')", "the pair purged").await;
+    chromium.close().await;
+    let bin = setup_call(&console, account, "ram", "ListAccessKeysInRecycleBin", &[("UserId", user_id.as_str())]);
+    assert!(bin["AccessKeys"]["AccessKey"].as_array().unwrap().is_empty(), "{bin}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_accesskey_shows_the_new_pair_once_in_the_view_accesskey_secret_dialog() {
     let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();

@@ -69,6 +69,7 @@ impl Console {
                 user_name: None,
                 active: true,
                 created_ms: now_ms,
+                recycled_ms: None,
             },
         );
         self.store.insert_account(state)?;

@@ -36,6 +36,10 @@ pub struct AccessKey {
     pub user_name: Option<String>,
     pub active: bool,
     pub created_ms: Millis,
+    /// When DeleteAccessKey moved the pair to its owner's recycle bin, from which it can be
+    /// restored until it is purged; none for a pair in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recycled_ms: Option<Millis>,
 }
 
 /// A pending asynchronous state change: the resource shows `to` once the clock passes `at_ms`.

@@ -806,6 +806,7 @@ fn details_response(
             product,
             page: child_id,
             filter_param,
+            filter_field,
             ..
         } = tab
         else {
@@ -818,7 +819,8 @@ fn details_response(
             continue;
         };
         let mut params = list_params(child, s, &ListQuery::default());
-        params.insert(filter_param.clone(), id);
+        let filter = filter_field.as_deref().map_or_else(|| id.to_owned(), |f| display(lookup(item, f)));
+        params.insert(filter_param.clone(), filter);
         let data = fetch_list(console, child_api, child, &params, s, ip);
         // A list nested under this resource acts on it too: its calls carry the resource's id.
         let mut bound = child.bound_to_resource(id, item);

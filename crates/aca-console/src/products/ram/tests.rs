@@ -124,7 +124,14 @@ fn a_created_access_key_works_and_can_be_deactivated() {
         "DeleteAccessKey",
         &[("UserName", "alice"), ("UserAccessKeyId", id)],
     );
-    assert_eq!(h.console.store.account_of_key(id), None);
+    // Moved to the recycle bin: disabled, and no longer listed.
+    {
+        let shared = h.console.store.account(&h.caller.account_id).unwrap();
+        let state = shared.lock();
+        assert!(!state.access_keys[id].active && state.access_keys[id].recycled_ms.is_some());
+    }
+    let listed = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+    assert!(listed["AccessKeys"]["AccessKey"].as_array().unwrap().is_empty());
     let e = h.err(
         &PRODUCT,
         "DeleteAccessKey",
@@ -229,6 +236,58 @@ async fn a_created_access_key_signs_requests_as_its_user() {
         (status, body["Code"].as_str()),
         (400, Some("InvalidAccessKeyId.Inactive"))
     );
+}
+
+/// delete-accesskey.md: a deleted pair waits in its user's recycle bin (at most three, 30 days),
+/// from which it is restored or purged.
+#[test]
+fn deleted_access_keys_wait_in_the_users_recycle_bin() {
+    let h = TestConsole::new();
+    user(&h, "alice");
+    let user_id = h.ok(&PRODUCT, "GetUser", &[("UserName", "alice")])["User"]["UserId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let bin = || {
+        let listed = h.ok(&PRODUCT, "ListAccessKeysInRecycleBin", &[("UserId", user_id.as_str())]);
+        listed["AccessKeys"]["AccessKey"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["AccessKeyId"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let mut deleted = Vec::new();
+    for _ in 0..4 {
+        let id = h.ok(&PRODUCT, "CreateAccessKey", &[("UserName", "alice")])["AccessKey"]["AccessKeyId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        h.ok(&PRODUCT, "DeleteAccessKey", &[("UserName", "alice"), ("UserAccessKeyId", &id)]);
+        deleted.push(id);
+        h.advance(1000);
+    }
+    // The fourth deletion purged the oldest; none of them is in use.
+    assert_eq!(bin(), deleted[1..]);
+    let live = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+    assert!(live["AccessKeys"]["AccessKey"].as_array().unwrap().is_empty());
+    let info = h.ok(&PRODUCT, "GetAccessKeyInfoInRecycleBin", &[("UserAccessKeyId", &deleted[1])]);
+    assert_eq!(info["AccessKey"]["UserId"], user_id.as_str());
+
+    // Restored: the user's again, disabled; purged: gone for good.
+    let pair = |at: usize| [("UserId", user_id.as_str()), ("UserAccessKeyId", deleted[at].as_str())];
+    h.ok(&PRODUCT, "RestoreAccessKeyFromRecycleBin", &pair(1));
+    let live = h.ok(&PRODUCT, "ListAccessKeys", &[("UserName", "alice")]);
+    assert_eq!(live["AccessKeys"]["AccessKey"][0]["Status"], "Inactive");
+    h.ok(&PRODUCT, "DeleteAccessKeyInRecycleBin", &pair(2));
+    assert_eq!(
+        h.err(&PRODUCT, "RestoreAccessKeyFromRecycleBin", &pair(2)).code,
+        "EntityNotExist.User.AccessKey"
+    );
+    // Thirty days on, what is left is purged.
+    assert_eq!(bin(), deleted[3..]);
+    h.advance(30 * 24 * 3600 * 1000);
+    assert!(bin().is_empty());
 }
 
 #[test]

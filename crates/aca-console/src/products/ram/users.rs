@@ -126,7 +126,7 @@ pub(super) fn delete_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
             "The user CAN NOT be in any group while deleting the user.",
         ));
     }
-    if ctx.access_keys().any(|k| k.user_name.as_deref() == Some(name)) {
+    if ctx.access_keys().any(|k| k.user_name.as_deref() == Some(name) && k.recycled_ms.is_none()) {
         return Err(delete_conflict(
             "User.AccessKey",
             "The user CAN NOT has any access key while deleting the user.",
@@ -143,6 +143,15 @@ pub(super) fn delete_user(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiE
             "User.Policy",
             "The user CAN NOT has any attached policy while deleting the user.",
         ));
+    }
+    // The pairs in the user's recycle bin go with the user.
+    let recycled: Vec<String> = ctx
+        .access_keys()
+        .filter(|k| k.user_name.as_deref() == Some(name))
+        .map(|k| k.id.clone())
+        .collect();
+    for id in recycled {
+        ctx.effect(Effect::DeleteAccessKey(id));
     }
     // The user's virtual MFA device stays, free to be bound again.
     if let Some(mut device) = device_of(ctx, name) {

@@ -848,12 +848,15 @@ pub enum Tab {
         label: String,
         fields: Vec<(String, String)>,
     },
-    /// A list of another page filtered to this resource (`vpc`/`vswitches` with `VpcId`).
+    /// A list of another page filtered to this resource (`vpc`/`vswitches` with `VpcId`): the
+    /// resource's id in `filter_param`, or its field `filter_field` where the list's operation
+    /// names the resource otherwise (a RAM user's recycled pairs, by `UserId`).
     Children {
         label: String,
         product: String,
         page: String,
         filter_param: String,
+        filter_field: Option<String>,
     },
     /// A tab whose panel holds tabs of its own (a RAM user's Authentication tab, with its AccessKey
     /// and Virtual MFA Device tabs); the first is the one shown.
@@ -1199,6 +1202,19 @@ pub(crate) fn children(label: &str, product: &str, page: &str, filter_param: &st
         product: s(product),
         page: s(page),
         filter_param: s(filter_param),
+        filter_field: None,
+    }
+}
+
+/// A details tab listing `page` of `product` for this resource, which the list's operation names
+/// by the resource's field `field` in `filter_param`.
+pub(crate) fn children_by(label: &str, product: &str, page: &str, filter_param: &str, field: &str) -> Tab {
+    Tab::Children {
+        label: s(label),
+        product: s(product),
+        page: s(page),
+        filter_param: s(filter_param),
+        filter_field: Some(s(field)),
     }
 }
 
@@ -1378,7 +1394,8 @@ impl PageSpec {
         self
     }
 
-    /// The page's create forms also send these fields of the parent resource: (parameter, field).
+    /// The page's create forms and row actions also send these fields of the parent resource:
+    /// (parameter, field).
     pub(crate) fn carrying_parent(mut self, fields: &[(&str, &str)]) -> Self {
         if let Some(parent) = &mut self.parent {
             parent.carry.extend(pairs(fields));
@@ -1404,6 +1421,13 @@ impl PageSpec {
             .collect();
         for form in &mut page.creates {
             form.fixed.extend(carried.iter().cloned());
+        }
+        for action in &mut page.row_actions {
+            match &mut action.kind {
+                ActionKind::Form(form) => form.fixed.extend(carried.iter().cloned()),
+                ActionKind::Call { fixed, .. } => fixed.extend(carried.iter().cloned()),
+                ActionKind::Details => {}
+            }
         }
         page
     }

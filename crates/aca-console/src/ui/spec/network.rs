@@ -123,6 +123,7 @@ pub fn vpc() -> ProductSpec {
             product: s("vpc"),
             page: s("vswitches"),
             filter_param: s("VpcId"),
+            filter_field: None,
         },
     ];
 
@@ -996,6 +997,7 @@ pub fn dns() -> ProductSpec {
             product: s("dns"),
             page: s("records"),
             filter_param: s("DomainName"),
+            filter_field: None,
         },
     ];
 

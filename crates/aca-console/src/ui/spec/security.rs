@@ -206,6 +206,15 @@ pub fn ram() -> ProductSpec {
             "Authentication",
             vec![
                 children("AccessKey", "ram", "user-access-keys", "UserName"),
+                // delete-accesskey.md: "in the AccessKey Pair Recycle Bin section": the pairs
+                // deleted from the AccessKey list (the IMS operations name the user by UserId).
+                children_by(
+                    "AccessKey Pair Recycle Bin",
+                    "ram",
+                    "user-access-key-recycle-bin",
+                    "UserId",
+                    "UserId",
+                ),
                 children("Virtual MFA Device", "ram", "user-mfa-device", "UserName"),
             ],
         ),
@@ -364,6 +373,7 @@ pub fn ram() -> ProductSpec {
     ];
 
     let user_mfa_device = super::ram_mfa::user_mfa_device();
+    let recycled_keys = access_key_recycle_bin();
 
     let mut user_groups = page(
         "user-groups",
@@ -513,6 +523,7 @@ pub fn ram() -> ProductSpec {
         pages: vec![
             users,
             access_keys,
+            recycled_keys,
             user_mfa_device,
             user_groups,
             user_policies,
@@ -613,6 +624,40 @@ fn ram_roles() -> (PageSpec, PageSpec) {
     let role_policies =
         attached_policies("role-policies", "ListPoliciesForRole", "DetachPolicyFromRole").under("roles", "RoleName");
     (roles, role_policies)
+}
+
+/// A RAM user's AccessKey Pair Recycle Bin (delete-accesskey.md): the pairs Delete moved there,
+/// purged after 30 days or at once by the Actions column's Delete, which asks for the AccessKey
+/// ID. The page names no other column and no restore button's label.
+fn access_key_recycle_bin() -> PageSpec {
+    let mut recycled = page(
+        "user-access-key-recycle-bin",
+        "AccessKey Pair Recycle Bin",
+        "ListAccessKeysInRecycleBin",
+        "AccessKeys.AccessKey",
+        "AccessKeyId",
+        "AccessKeyId",
+    )
+    .under("users", "UserName")
+    .carrying_parent(&[("UserId", "UserId")]);
+    recycled.total_path = None;
+    recycled.columns = vec![
+        col("AccessKey ID", "AccessKeyId", ColumnKind::Mono),
+        col("Created At", "CreateDate", ColumnKind::Time),
+    ];
+    recycled.row_actions = vec![call(
+        "Delete",
+        Inline,
+        "DeleteAccessKeyInRecycleBin",
+        "UserAccessKeyId",
+        confirm(
+            "Delete",
+            "The AccessKey pair is purged permanently and cannot be restored.",
+        )
+        .typed("Enter the AccessKey ID")
+        .ok("Delete"),
+    )];
+    recycled
 }
 
 /// The policies attached to a user or role, with Revoke Permission in the Actions column.
