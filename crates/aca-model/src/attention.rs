@@ -5,12 +5,11 @@ use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
 use burn::tensor::{DType, Device, Tensor, TensorData};
 use pulp::Arch;
-use rayon::prelude::*;
 
 use half::bf16;
 
 use crate::cache::{CachedLayer, HostRows};
-use crate::host::{self, PARALLEL_VALUES, rounded};
+use crate::host::{self, rounded};
 
 /// The attention kernels the model's device offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +196,8 @@ fn attend_rows<T: Widen>(query: &[f32], keys: &[T], values: &[T], shape: &QueryS
     } = *shape;
     let groups = heads / kv_heads;
     let arch = Arch::new();
-    let head = |(h, out): (usize, &mut [f32])| {
+    let mut out = vec![0f32; heads * head_dim];
+    host::each_row(&mut out, head_dim, total * heads * head_dim, |h, out| {
         let rows = CachedHead {
             keys,
             values,
@@ -206,13 +206,7 @@ fn attend_rows<T: Widen>(query: &[f32], keys: &[T], values: &[T], shape: &QueryS
             head_dim,
         };
         arch.dispatch(|| attend_one_head(&query[h * head_dim..][..head_dim], &rows, shape, out));
-    };
-    let mut out = vec![0f32; heads * head_dim];
-    if total * heads * head_dim >= PARALLEL_VALUES {
-        out.par_chunks_mut(head_dim).enumerate().for_each(head);
-    } else {
-        out.chunks_mut(head_dim).enumerate().for_each(head);
-    }
+    });
     out
 }
 

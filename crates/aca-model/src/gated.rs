@@ -4,9 +4,8 @@
 
 use burn::tensor::Tensor;
 use burn::tensor::activation::silu;
-use rayon::prelude::*;
 
-use crate::host::{self, PARALLEL_VALUES, rounded};
+use crate::host::{self, rounded};
 
 /// `SiLU(gate) · up` for `gate_up` = `[rows, 2·width]`, the gate's `width` columns before the up's.
 /// In bf16 the SiLU and the product are each rounded once, as `transformers`' fused SiLU and its
@@ -18,19 +17,14 @@ pub(crate) fn silu_gated(gate_up: Tensor<2>, width: usize) -> Tensor<2> {
         match host::values_of(gate_up) {
             Err(gate_up) => gate_up,
             Ok(values) => {
-            let mut out = vec![0.0f32; rows * width];
-            let pass = |(out, row): (&mut [f32], &[f32])| {
-                let (gate, up) = row.split_at(width);
-                for ((out, &gate), &up) in out.iter_mut().zip(gate).zip(up) {
-                    *out = rounded(rounded(gate / (1.0 + (-gate).exp()), dtype) * up, dtype);
-                }
-            };
-            if values.len() >= PARALLEL_VALUES {
-                out.par_chunks_mut(width).zip(values.par_chunks(2 * width)).for_each(pass);
-            } else {
-                out.chunks_mut(width).zip(values.chunks(2 * width)).for_each(pass);
-            }
-            return host::tensor(out, [rows, width], &device, dtype);
+                let mut out = vec![0.0f32; rows * width];
+                host::each_row(&mut out, width, values.len(), |row, out| {
+                    let (gate, up) = values[row * 2 * width..][..2 * width].split_at(width);
+                    for ((out, &gate), &up) in out.iter_mut().zip(gate).zip(up) {
+                        *out = rounded(rounded(gate / (1.0 + (-gate).exp()), dtype) * up, dtype);
+                    }
+                });
+                return host::tensor(out, [rows, width], &device, dtype);
             }
         }
     } else {

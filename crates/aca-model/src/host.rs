@@ -4,9 +4,20 @@
 
 use burn::tensor::{DType, Device, Tensor, TensorData};
 use half::bf16;
+use rayon::prelude::*;
 
-/// Inputs of at least this many values are shared out among the CPU's threads.
-pub(crate) const PARALLEL_VALUES: usize = 1 << 15;
+/// Passes over at least this many values are shared out among the CPU's threads.
+const PARALLEL_VALUES: usize = 1 << 15;
+
+/// Runs `pass(index, row)` over the `width`-value rows of `out`, shared out among the CPU's threads
+/// when the pass reads or writes at least [`PARALLEL_VALUES`] values (`work`), else in this thread.
+pub(crate) fn each_row(out: &mut [f32], width: usize, work: usize, pass: impl Fn(usize, &mut [f32]) + Sync) {
+    if work >= PARALLEL_VALUES {
+        out.par_chunks_mut(width).enumerate().for_each(|(index, row)| pass(index, row));
+    } else {
+        out.chunks_mut(width).enumerate().for_each(|(index, row)| pass(index, row));
+    }
+}
 
 /// Whether a pass over `tensors` can run on the host: all on the CPU, all f32 or all bf16.
 pub(crate) fn on_host(device: &Device, dtypes: &[DType]) -> bool {

@@ -1,9 +1,8 @@
 //! RMSNorm over the last dimension, computed in f32: `x / sqrt(mean(x²) + eps) · weight`.
 
 use burn::tensor::{DType, Tensor};
-use rayon::prelude::*;
 
-use crate::host::{self, PARALLEL_VALUES, rounded};
+use crate::host::{self, rounded};
 
 /// Normalises every vector along the last dimension of `input` and scales it by `weight` (`[last]`).
 ///
@@ -34,18 +33,14 @@ pub(crate) fn rms_norm_inference<const D: usize>(input: Tensor<D>, weight: &Tens
         Ok(values) => values,
         Err(input) => return rms_norm(input, weight, eps),
     };
-    let normalise = |row: &mut [f32]| {
+    let work = values.len();
+    host::each_row(&mut values, width, work, |_, row| {
         let mean_square = row.iter().map(|v| v * v).sum::<f32>() / width as f32;
         let inverse_root = 1.0 / (mean_square + eps as f32).sqrt();
         for (value, &w) in row.iter_mut().zip(&scale) {
             *value = rounded(rounded(*value * inverse_root, dtype) * w, dtype);
         }
-    };
-    if values.len() >= PARALLEL_VALUES {
-        values.par_chunks_mut(width).for_each(normalise);
-    } else {
-        values.chunks_mut(width).for_each(normalise);
-    }
+    });
     host::tensor(values, dims, &device, dtype)
 }
 

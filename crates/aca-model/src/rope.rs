@@ -3,9 +3,8 @@
 //! tokens by three interleaved ones (M-RoPE), and its vision patches by a row and a column.
 
 use burn::tensor::{DType, Device, Tensor, TensorData};
-use rayon::prelude::*;
 
-use crate::host::{self, PARALLEL_VALUES, rounded};
+use crate::host::{self, rounded};
 
 /// The cosines and sines for a list of tokens, shaped `[tokens, 1, head_dim]` to broadcast over heads.
 #[derive(Debug, Clone)]
@@ -129,7 +128,8 @@ impl RotaryTables {
             Err(input) => return self.apply(input),
         };
         let half = head_dim / 2;
-        let rotate = |(token, rows): (usize, &mut [f32])| {
+        let work = values.len();
+        host::each_row(&mut values, heads * head_dim, work, |token, rows| {
             let (cos, sin) = (&cos[token * head_dim..][..head_dim], &sin[token * head_dim..][..head_dim]);
             for row in rows.chunks_exact_mut(head_dim) {
                 let (first, second) = row.split_at_mut(half);
@@ -139,12 +139,7 @@ impl RotaryTables {
                     second[i] = rounded(rounded(y * cos[half + i], dtype) + rounded(x * sin[half + i], dtype), dtype);
                 }
             }
-        };
-        if values.len() >= PARALLEL_VALUES {
-            values.par_chunks_mut(heads * head_dim).enumerate().for_each(rotate);
-        } else {
-            values.chunks_mut(heads * head_dim).enumerate().for_each(rotate);
-        }
+        });
         host::tensor(values, dims, &device, dtype)
     }
 }
