@@ -626,12 +626,12 @@
     var layer = form.closest('.dialog-mask, .drawer-mask');
     var opener = layer && document.querySelector('[data-open="' + layer.id + '"]');
     var holder = opener && opener.closest('.picked');
-    var input = holder ? holder.querySelector('input[data-picked]') : document.querySelector('input[data-picked="' + name + '"]');
-    if (!input) return;
+    if (!holder) return;
+    var input = holder.querySelector('input[data-picked]');
     var list = input.value ? JSON.parse(input.value) : [];
     JSON.parse(collect(form)[name] || '[]').forEach(function (item) { list.push(item); });
     input.value = list.length ? JSON.stringify(list) : '';
-    var shown = holder ? holder.querySelector('[data-picked-list]') : document.querySelector('[data-picked-list="' + name + '"]');
+    var shown = holder.querySelector('[data-picked-list]');
     shown.innerHTML = '';
     list.forEach(function (item) {
       var li = document.createElement('li');

@@ -6,10 +6,8 @@ use burn::tensor::ops::AttentionModuleOptions;
 use burn::tensor::{DType, Device, Tensor, TensorData};
 use pulp::Arch;
 
-use half::bf16;
-
 use crate::cache::{CachedLayer, HostRows};
-use crate::host::{self, rounded};
+use crate::host::{self, Widen, rounded};
 
 /// The attention kernels the model's device offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,25 +162,6 @@ struct QueryShape {
     total: usize,
     scale: f32,
     dtype: DType,
-}
-
-/// A cached value read as f32.
-trait Widen: Copy + Send + Sync {
-    fn widen(self) -> f32;
-}
-
-impl Widen for f32 {
-    #[inline(always)]
-    fn widen(self) -> f32 {
-        self
-    }
-}
-
-impl Widen for bf16 {
-    #[inline(always)]
-    fn widen(self) -> f32 {
-        f32::from_bits(u32::from(self.to_bits()) << 16)
-    }
 }
 
 /// Every query head over the cached rows, the heads shared out among the threads for a long cache.

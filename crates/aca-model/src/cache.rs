@@ -145,18 +145,28 @@ impl LayerCache {
             self.capacity = capacity;
         }
         let (kept, room) = (self.length * row, self.capacity * row);
-        let appended = match &mut self.storage {
+        let (keys, values) = match &mut self.storage {
             Storage::Host {
                 keys: stored_keys,
                 values: stored_values,
-            } => Arc::make_mut(stored_keys)
-                .extend(kept, room, &keys.clone().into_data())
-                .and_then(|()| Arc::make_mut(stored_values).extend(kept, room, &values.clone().into_data())),
-            _ => Err(String::new()),
+            } => {
+                let (key_data, value_data) = (keys.into_data(), values.into_data());
+                let appended = Arc::make_mut(stored_keys)
+                    .extend(kept, room, &key_data)
+                    .and_then(|()| Arc::make_mut(stored_values).extend(kept, room, &value_data));
+                match appended {
+                    Ok(()) => (None, None),
+                    // Keys that cannot be read as the rows' are appended as tensors.
+                    Err(_) => (
+                        Some(Tensor::from_data(key_data, (&device, dtype))),
+                        Some(Tensor::from_data(value_data, (&device, dtype))),
+                    ),
+                }
+            }
+            _ => (Some(keys), Some(values)),
         };
-        if appended.is_err() {
-            // Not host rows (another device or dtype), or keys that cannot be read as the rows':
-            // device tensors from here on.
+        if let (Some(keys), Some(values)) = (keys, values) {
+            // Not host rows (another device or dtype): device tensors from here on.
             self.storage = self.tensor_storage(dtype, grown, kv_heads, head_dim, &device);
             let range = [self.length..end, 0..kv_heads, 0..head_dim];
             if let Storage::Tensors {

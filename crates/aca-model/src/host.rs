@@ -36,15 +36,34 @@ pub(crate) fn values_of<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, T
     let (device, dtype) = (tensor.device(), tensor.dtype());
     let data = tensor.into_data();
     let values = match data.dtype() {
-        // burn's conversion widens one value at a time; a bf16 is the top half of its f32.
+        // burn's conversion widens one value at a time.
         DType::BF16 => data
             .as_slice::<bf16>()
             .ok()
-            .map(|values| values.iter().map(|value| f32::from_bits(u32::from(value.to_bits()) << 16)).collect()),
+            .map(|values| values.iter().map(|value| value.widen()).collect()),
         DType::F32 => data.as_slice::<f32>().ok().map(<[f32]>::to_vec),
         _ => data.clone().convert::<f32>().try_into_vec::<f32>().ok(),
     };
     values.ok_or_else(|| Tensor::from_data(data, (&device, dtype)))
+}
+
+/// A value the host reads as f32: an f32, or a bf16 (the top half of its f32).
+pub(crate) trait Widen: Copy + Send + Sync {
+    fn widen(self) -> f32;
+}
+
+impl Widen for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Widen for bf16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f32::from_bits(u32::from(self.to_bits()) << 16)
+    }
 }
 
 /// `value` as `dtype` holds it: rounded to bf16, or as it is in f32.

@@ -824,12 +824,19 @@ fn details_response(
         let data = fetch_list(console, child_api, child, &params, s, ip);
         // A list nested under this resource acts on it too: its calls carry the resource's id.
         let mut bound = child.bound_to_resource(id, item);
+        // Each check is asked once, whichever of the buttons it decides (Enable Console Logon,
+        // Modify Logon Settings).
+        let mut answered: HashMap<(String, String), bool> = HashMap::new();
         bound.creates.retain(|form| {
             form.shown_if.as_ref().is_none_or(|check| {
-                let mut params = Params::default();
-                params.insert("RegionId", s.region.clone());
-                params.insert(check.param.clone(), id);
-                console_call(console, child_api, &check.action, &params, s, ip, false).is_ok() == check.exists
+                let key = (check.action.clone(), check.param.clone());
+                let answers = *answered.entry(key).or_insert_with(|| {
+                    let mut params = Params::default();
+                    params.insert("RegionId", s.region.clone());
+                    params.insert(check.param.clone(), id);
+                    console_call(console, child_api, &check.action, &params, s, ip, false).is_ok()
+                });
+                answers == check.exists
             })
         });
         children.push((bound, data));

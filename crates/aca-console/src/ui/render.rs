@@ -1148,7 +1148,13 @@ fn form_attrs(form: &FormSpec, endpoint: &str) -> (String, String, Option<String
 pub fn modal_form(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
     html! {
         (modal_form_into(view, form, options, None))
-        // The panels that fill its lists (the listener wizard's Servers panel) open over it.
+        (picked_panels(view, form, options))
+    }
+}
+
+/// The panels that fill a form's [`FieldKind::Picked`] lists (the Servers panel), which open over it.
+fn picked_panels(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Markup {
+    html! {
         @for (param, panel) in form.panels() {
             (modal_form_into(view, panel, options, Some(param)))
         }
@@ -1792,9 +1798,7 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
                 }
             }
         }
-        @for (param, panel) in form.panels() {
-            (modal_form_into(view, panel, options, Some(param)))
-        }
+        (picked_panels(view, form, options))
     };
     shell_with(view, page_nav(view, page), page.regional, &form.title, main)
 }

@@ -9,6 +9,11 @@ const RECYCLE_BIN_SIZE: usize = 3;
 /// How long a deleted pair stays in the recycle bin.
 const RECYCLE_RETENTION_MS: i64 = 30 * 24 * 3600 * 1000;
 
+/// Whether `key` is in its owner's recycle bin at `now`: moved there, and not yet purged.
+fn in_bin(key: &AccessKey, now: i64) -> bool {
+    key.recycled_ms.is_some_and(|at| now < at + RECYCLE_RETENTION_MS)
+}
+
 /// The pairs in use (not in a recycle bin).
 fn live_keys<'c>(ctx: &'c OpCtx<'_>) -> impl Iterator<Item = &'c AccessKey> {
     ctx.access_keys().filter(|k| k.recycled_ms.is_none())
@@ -19,7 +24,7 @@ fn recycled_keys(ctx: &OpCtx<'_>, owner: &Option<String>) -> Vec<AccessKey> {
     let mut keys: Vec<AccessKey> = ctx
         .access_keys()
         .filter(|k| &k.user_name == owner)
-        .filter(|k| k.recycled_ms.is_some_and(|at| ctx.now_ms < at + RECYCLE_RETENTION_MS))
+        .filter(|k| in_bin(k, ctx.now_ms))
         .cloned()
         .collect();
     keys.sort_by_key(|k| (k.recycled_ms, k.id.clone()));
@@ -123,7 +128,7 @@ pub(super) fn delete_access_key(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value
     ctx.reference(USER_TYPE, user);
     let expired = ctx
         .access_keys()
-        .filter(|k| &k.user_name == &owner && k.recycled_ms.is_some_and(|at| ctx.now_ms >= at + RECYCLE_RETENTION_MS))
+        .filter(|k| k.user_name == owner && k.recycled_ms.is_some() && !in_bin(k, ctx.now_ms))
         .map(|k| k.id.clone())
         .collect::<Vec<_>>();
     let binned = recycled_keys(ctx, &owner);
@@ -186,7 +191,7 @@ pub(super) fn get_access_key_info_in_recycle_bin(ctx: &mut OpCtx<'_>, p: &Params
     let id = p.required("UserAccessKeyId")?;
     let key = ctx
         .access_keys()
-        .find(|k| k.id == id && k.recycled_ms.is_some_and(|at| ctx.now_ms < at + RECYCLE_RETENTION_MS))
+        .find(|k| k.id == id && in_bin(k, ctx.now_ms))
         .cloned()
         .ok_or_else(|| not_exist("User.AccessKey", "The user access key does not exist in the recycle bin."))?;
     let user = key.user_name.as_deref().and_then(|name| by_name(ctx, USER, name));

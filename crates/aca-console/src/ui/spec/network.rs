@@ -118,13 +118,7 @@ pub fn vpc() -> ProductSpec {
             ("Description", "Description"),
             ("Created At", "CreationTime"),
         ]),
-        Tab::Children {
-            label: s("Resource Management"),
-            product: s("vpc"),
-            page: s("vswitches"),
-            filter_param: s("VpcId"),
-            filter_field: None,
-        },
+        children("Resource Management", "vpc", "vswitches", "VpcId"),
     ];
 
     let mut vswitches = page(
@@ -992,13 +986,7 @@ pub fn dns() -> ProductSpec {
             ("Records", "RecordCount"),
             ("Created At", "CreateTime"),
         ]),
-        Tab::Children {
-            label: s("DNS Settings"),
-            product: s("dns"),
-            page: s("records"),
-            filter_param: s("DomainName"),
-            filter_field: None,
-        },
+        children("DNS Settings", "dns", "records", "DomainName"),
     ];
 
     let mut records = page(
