@@ -384,13 +384,16 @@ fn serve_refuses_a_checkpoint_that_does_not_fit_and_devices_not_built() {
 }
 
 #[test]
-fn weights_held_in_bf16_need_half_the_bytes_and_still_answer() {
+fn weights_held_in_bf16_or_int8_need_fewer_bytes_and_still_answer() {
     let dir = tempfile::tempdir().unwrap();
     let model = checkpoint(dir.path());
     let check = |dtype: &str, memory: &str| {
+        let mut arguments: Vec<&str> = dtype.split(' ').collect();
+        arguments.insert(0, "--weights-dtype");
         let output = Command::new(common::ACA)
             .args(["serve", "--check-memory", "--max-batch", "8", "--max-context", "1024"])
-            .args(["--weights-dtype", dtype, "--device-memory", memory])
+            .args(arguments)
+            .args(["--device-memory", memory])
             .arg("--model")
             .arg(&model)
             .output()
@@ -410,12 +413,27 @@ fn weights_held_in_bf16_need_half_the_bytes_and_still_answer() {
         "{bf16_report}"
     );
     assert!(bf16_report.contains("the largest --max-batch at --max-context 1024 that fits:"), "{bf16_report}");
+    // The report says how the layers' projections are held (their bytes are checked in aca-model:
+    // this checkpoint's are a sliver beside its embeddings).
+    let (code, int8_report) = check("bf16 --quantize int8", "48MiB");
+    assert_eq!(code, Some(0), "{int8_report}");
+    assert!(
+        int8_report.contains("bf16 weights, the layers' projections in int8: "),
+        "{int8_report}"
+    );
 
     // Served in bf16, the model answers as a client expects.
     let server = common::serve::serve(&model, &["--weights-dtype", "bf16", "--max-batch", "2"]);
     let (status, reply) = post(&server, "/v1/chat/completions", &chat("Say hello.", json!({"max_tokens": 4})));
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["choices"][0]["message"]["role"], "assistant");
+    assert!(reply["usage"]["completion_tokens"].as_u64().unwrap() >= 1, "{reply}");
+    drop(server);
+
+    // So does it with int8 projections.
+    let server = common::serve::serve(&model, &["--weights-dtype", "bf16", "--quantize", "int8", "--max-batch", "2"]);
+    let (status, reply) = post(&server, "/v1/chat/completions", &chat("Say hello.", json!({"max_tokens": 4})));
+    assert_eq!(status, 200, "{reply}");
     assert!(reply["usage"]["completion_tokens"].as_u64().unwrap() >= 1, "{reply}");
 }
 

@@ -3,14 +3,14 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use aca_model::{Device, KvCache, Qwen3Model, WeightDtype, argmax};
+use aca_model::{Device, KvCache, Precision, Qwen3Model, argmax};
 use anyhow::{Context, Result};
 
 use crate::protocol::RunOnce;
 
-/// Loads the checkpoint with aca-model on `device`, its weights held in `dtype`.
-pub fn load(directory: &Path, device: &Device, dtype: WeightDtype) -> Result<Qwen3Model> {
-    Qwen3Model::load_as(directory, device, dtype)
+/// Loads the checkpoint with aca-model on `device`, its weights held in `precision`.
+pub fn load(directory: &Path, device: &Device, precision: Precision) -> Result<Qwen3Model> {
+    Qwen3Model::load_as(directory, device, precision)
         .with_context(|| format!("aca-model cannot load {}", directory.display()))
 }
 

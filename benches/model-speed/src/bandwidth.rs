@@ -3,26 +3,40 @@
 
 use std::time::Instant;
 
-use aca_model::Qwen3Config;
+use aca_model::layout::TensorLayout;
+use aca_model::{Quantization, Qwen3Config};
 
-/// Bytes of weights one decoded token reads as aca-model holds them (`bytes_per_value` each): every layer,
-/// the final norm, the output head, and one embedding row.
-pub fn weight_bytes_per_token(config: &Qwen3Config, bytes_per_value: u64) -> u64 {
+/// Bytes of weights one decoded token reads as aca-model holds them (`bytes_per_value` each, the layers'
+/// projections as `quantization` holds them on the CPU or elsewhere): every layer, the final norm, the
+/// output head, and one embedding row.
+pub fn weight_bytes_per_token(
+    config: &Qwen3Config,
+    bytes_per_value: u64,
+    quantization: Quantization,
+    on_cpu: bool,
+) -> u64 {
     let hidden = config.hidden_size as u64;
     let head_dim = config.head_dim as u64;
     let q_width = config.num_attention_heads as u64 * head_dim;
     let kv_width = config.num_key_value_heads as u64 * head_dim;
-    let inter = config.intermediate_size as u64;
-    let projections = hidden * (q_width + 2 * kv_width) + q_width * hidden + 3 * hidden * inter;
+    let projections: u64 = TensorLayout::fused_projections(config)
+        .into_iter()
+        .map(|[inputs, outputs]| {
+            let (inputs, outputs) = (inputs as u64, outputs as u64);
+            quantization
+                .projection_bytes(inputs, outputs, on_cpu)
+                .unwrap_or(inputs * outputs * bytes_per_value)
+        })
+        .sum();
     let biases = if config.attention_bias {
         q_width + 2 * kv_width + hidden
     } else {
         0
     };
     let norms = 2 * hidden + 2 * head_dim;
-    let per_layer = projections + biases + norms;
-    let values = config.num_hidden_layers as u64 * per_layer + hidden + config.vocab_size as u64 * hidden + hidden;
-    values * bytes_per_value
+    let per_layer = projections + (biases + norms) * bytes_per_value;
+    let rest = hidden + config.vocab_size as u64 * hidden + hidden;
+    config.num_hidden_layers as u64 * per_layer + rest * bytes_per_value
 }
 
 /// The host memory's read bandwidth in GB/s: `threads` threads summing their part of a buffer far larger
@@ -84,8 +98,13 @@ mod tests {
         // Per layer: qkv 512·(512+2·256), o 512·512, mlp 3·512·1536, norms 2·512 + 2·64.
         let per_layer = 512 * 1024 + 512 * 512 + 3 * 512 * 1536 + 2 * 512 + 2 * 64;
         let expected = (8 * per_layer + 512 + 1000 * 512 + 512) * 4;
-        assert_eq!(weight_bytes_per_token(&config, 4), expected);
-        assert_eq!(weight_bytes_per_token(&config, 2), expected / 2);
+        assert_eq!(weight_bytes_per_token(&config, 4, Quantization::None, true), expected);
+        assert_eq!(weight_bytes_per_token(&config, 2, Quantization::None, true), expected / 2);
+        // int8 projections: a byte per weight, plus a scale per output column (all widths are whole tiles).
+        let projections = 512 * 1024 + 512 * 512 + 3 * 512 * 1536;
+        let scales = 1024 + 512 + 3072 + 512;
+        let int8 = weight_bytes_per_token(&config, 2, Quantization::Int8, true);
+        assert_eq!(int8, expected / 2 - 8 * 2 * projections + 8 * (projections + 4 * scales));
         assert!((effective_gbps(2_000_000_000, 0.5) - 4.0).abs() < 1e-9);
     }
 }

@@ -16,7 +16,8 @@
 //! `candle` feature (off by default, so the workspace's tests never build candle). Built with the `wgpu` or
 //! `cuda` feature, `--device` puts aca-model on a GPU and `--bandwidth-gbps` turns its batch-1 decode
 //! time into a fraction of the memory-bandwidth bound; on the CPU that bound comes from the host memory's
-//! read bandwidth, measured in the same run. `--dtype` holds aca-model's weights in bf16 or f16.
+//! read bandwidth, measured in the same run. `--dtype` holds aca-model's weights in bf16 or f16, and
+//! `--quantize int8` its layers' projections in int8.
 //! Last, the vision encoder: one screenshot at the LLM policy's size through aca-model's Qwen3-VL encoder
 //! and `transformers`' on one random checkpoint that `vision_speed.py` makes (`--vision-only`, `--skip-vision`).
 
@@ -72,6 +73,9 @@ struct Arguments {
     /// the random one). candle and transformers compute in f32.
     #[arg(long, default_value = "f32")]
     dtype: aca_model::WeightDtype,
+    /// Hold aca-model's layer projections quantised (none, int8), computing in --dtype.
+    #[arg(long, default_value = "none")]
+    quantize: aca_model::Quantization,
     /// Where aca-model runs (candle and transformers always run on the CPU).
     #[arg(long, value_enum, default_value_t = DeviceChoice::Cpu)]
     device: DeviceChoice,
@@ -200,14 +204,16 @@ fn main() -> Result<()> {
         }
     };
 
-    let model = aca::load(&checkpoint, &aca_device, arguments.dtype)?;
+    let precision = aca_model::Precision::new(arguments.dtype, arguments.quantize);
+    let model = aca::load(&checkpoint, &aca_device, precision)?;
     let config = model.config().clone();
     let held = model.dtype();
-    let bytes_per_token = bandwidth::weight_bytes_per_token(&config, held.size() as u64);
+    let on_cpu = arguments.device == DeviceChoice::Cpu;
+    let bytes_per_token = bandwidth::weight_bytes_per_token(&config, held.size() as u64, arguments.quantize, on_cpu);
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     println!(
         "checkpoint: {} layers, hidden {}, {} heads / {} kv heads of {}, intermediate {}, vocab {}, held in \
-         {held:?} by aca-model ({:.1} MB of weights read per decoded token){}",
+         {held:?}{} by aca-model ({:.1} MB of weights read per decoded token){}",
         config.num_hidden_layers,
         config.hidden_size,
         config.num_attention_heads,
@@ -215,6 +221,10 @@ fn main() -> Result<()> {
         config.head_dim,
         config.intermediate_size,
         config.vocab_size,
+        match arguments.quantize {
+            aca_model::Quantization::None => String::new(),
+            quantized => format!(" with {quantized} projections"),
+        },
         bytes_per_token as f64 / 1e6,
         if arguments.checkpoint.is_some() {
             ""
@@ -243,7 +253,7 @@ fn main() -> Result<()> {
         };
     let rows = [
         Row {
-            name: format!("aca-model (burn flex, {:?})", arguments.device).replace("Cpu", "CPU"),
+            name: format!("aca-model (burn flex, {:?}, {precision})", arguments.device).replace("Cpu", "CPU"),
             figures: Ok(aca.clone()),
             is_reference: true,
         },

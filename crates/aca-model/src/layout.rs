@@ -85,6 +85,27 @@ impl TensorLayout {
         expected
     }
 
+    /// The `[in, out]` shapes of the projections a decoder layer holds once loaded: q/k/v fused, the
+    /// output, gate/up fused, down.
+    pub fn fused_projections(config: &Qwen3Config) -> [[usize; 2]; 4] {
+        let hidden = config.hidden_size;
+        let q_width = config.num_attention_heads * config.head_dim;
+        let kv_width = config.num_key_value_heads * config.head_dim;
+        let inter = config.intermediate_size;
+        [
+            [hidden, q_width + 2 * kv_width],
+            [q_width, hidden],
+            [hidden, 2 * inter],
+            [inter, hidden],
+        ]
+    }
+
+    /// Whether `name` is a decoder layer's projection weight (q/k/v, o, gate, up or down).
+    pub fn is_layer_projection(&self, name: &str) -> bool {
+        name.strip_prefix(self.decoder_prefix)
+            .is_some_and(|rest| rest.starts_with("layers.") && rest.ends_with("_proj.weight"))
+    }
+
     /// Whether a tensor is read by the text decoder loader (tensors of other towers are not).
     pub fn is_decoder_tensor(&self, config: &Qwen3Config, name: &str) -> bool {
         !self.belongs_to_other_tower(name) && (name != LM_HEAD || !config.tie_word_embeddings)

@@ -1,6 +1,6 @@
 //! Whether a checkpoint fits a device before it is loaded: the bytes its weights take in the dtype the
-//! model holds them in, plus the KV cache (in that dtype too) of a full batch at full context, against
-//! the memory the device has.
+//! model holds them in (its layers' projections quantised where asked), plus the KV cache (in that dtype)
+//! of a full batch at full context, against the memory the device has.
 
 use std::fmt;
 use std::path::Path;
@@ -10,9 +10,11 @@ use burn::tensor::DType;
 use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
 use crate::dtype::{WeightDtype, bytes_per_value, dtype_name};
+use crate::quantization::{Precision, Quantization};
 use crate::engine::is_multimodal_checkpoint;
 use crate::error::ModelError;
-use crate::layout::TensorLayout;
+use crate::layout::{LM_HEAD, TensorLayout};
+use crate::packed::TILE;
 use crate::vl::Qwen3VlConfig;
 use crate::vl::vision_weights::expected_vision_tensors;
 
@@ -29,29 +31,64 @@ pub struct MemoryNeed {
     pub kv_cache: u64,
     /// The dtype weights and KV cache are held in.
     pub dtype: DType,
+    /// How the layers' projections are held.
+    pub quantization: Quantization,
     pub max_batch: usize,
     pub max_context: usize,
 }
 
 impl MemoryNeed {
-    /// The need of `config` held in `dtype`, serving `max_batch` sequences of up to `max_context` tokens each.
+    /// The need of `config` held in `dtype` as a GPU holds it (every weight its stored bytes), serving
+    /// `max_batch` sequences of up to `max_context` tokens each.
     pub fn for_config(config: &Qwen3Config, dtype: DType, max_batch: usize, max_context: usize) -> Self {
+        Self::for_config_quantized(config, dtype, Quantization::None, false, max_batch, max_context)
+    }
+
+    /// Like [`Self::for_config`], with the layers' projections held as `quantization` says, in the
+    /// layouts of the CPU (`on_cpu`: bf16 and int8 projections padded to whole tiles of columns) or of
+    /// burn's tensors.
+    pub fn for_config_quantized(
+        config: &Qwen3Config,
+        dtype: DType,
+        quantization: Quantization,
+        on_cpu: bool,
+        max_batch: usize,
+        max_context: usize,
+    ) -> Self {
         let layout = TensorLayout::for_config(config);
-        let mut values: u64 = layout
+        let bytes = bytes_per_value(dtype);
+        let values = |dims: &[usize]| dims.iter().map(|&d| d as u64).product::<u64>();
+        let others: u64 = layout
             .expected(config)
-            .values()
-            .map(|dims| dims.iter().map(|&d| d as u64).product::<u64>())
+            .iter()
+            .filter(|(name, _)| !layout.is_layer_projection(name) && name.as_str() != LM_HEAD)
+            .map(|(_, dims)| values(dims) * bytes)
             .sum();
-        if config.tie_word_embeddings {
-            values += config.vocab_size as u64 * config.hidden_size as u64;
-        }
+        let held = |[inputs, outputs]: [usize; 2], quantization: Quantization| {
+            let (inputs, outputs) = (inputs as u64, outputs as u64);
+            quantization.projection_bytes(inputs, outputs, on_cpu).unwrap_or(
+                if on_cpu && dtype == DType::BF16 {
+                    // Packed by whole tiles of columns (see `crate::packed`).
+                    outputs.next_multiple_of(TILE as u64) * inputs * bytes
+                } else {
+                    inputs * outputs * bytes
+                },
+            )
+        };
+        let per_layer: u64 = TensorLayout::fused_projections(config)
+            .into_iter()
+            .map(|shape| held(shape, quantization))
+            .sum();
+        // The output head, `[hidden, vocab]`: with tied embeddings a transposed copy of the embedding.
+        let head = held([config.hidden_size, config.vocab_size], Quantization::None);
+        let weights = others + per_layer * config.num_hidden_layers as u64 + head;
         let per_token =
             2 * config.num_hidden_layers as u64 * config.num_key_value_heads as u64 * config.head_dim as u64;
-        let bytes = bytes_per_value(dtype);
         MemoryNeed {
-            weights: values * bytes,
+            weights,
             kv_cache: per_token * max_batch as u64 * max_context as u64 * bytes,
             dtype,
+            quantization,
             max_batch,
             max_context,
         }
@@ -61,10 +98,12 @@ impl MemoryNeed {
     /// `auto` its weight files' headers); a Qwen3-VL checkpoint's vision encoder counts with its text decoder.
     pub fn for_checkpoint(
         directory: &Path,
-        dtype: WeightDtype,
+        precision: impl Into<Precision>,
+        on_cpu: bool,
         max_batch: usize,
         max_context: usize,
     ) -> Result<Self, ModelError> {
+        let Precision { dtype, quantization } = precision.into();
         let path = directory.join("config.json");
         let config = Qwen3Config::from_file(&path)?;
         let max_context = max_context.min(config.max_position_embeddings);
@@ -72,7 +111,7 @@ impl MemoryNeed {
             WeightDtype::Auto => dtype.resolve_for(&CheckpointFiles::open(directory)?),
             chosen => chosen.resolve([]),
         };
-        let mut need = Self::for_config(&config, dtype, max_batch, max_context);
+        let mut need = Self::for_config_quantized(&config, dtype, quantization, on_cpu, max_batch, max_context);
         if is_multimodal_checkpoint(directory)? {
             let vision = Qwen3VlConfig::from_file(&path)?.vision;
             let values: u64 = expected_vision_tensors(&vision)
@@ -92,6 +131,14 @@ impl MemoryNeed {
             Some(room) if per_sequence > 0 => usize::try_from(room / per_sequence).unwrap_or(usize::MAX),
             Some(_) => usize::MAX,
             None => 0,
+        }
+    }
+
+    /// `, projections in int8` where they are quantised, else nothing: for messages.
+    pub fn quantization_note(&self) -> String {
+        match self.quantization {
+            Quantization::None => String::new(),
+            quantized => format!(", the layers' projections in {quantized}"),
         }
     }
 
@@ -115,8 +162,8 @@ impl MemoryNeed {
 /// The checkpoint needs more memory than the device has.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the checkpoint does not fit the {device}: it needs {} ({} of weights + {} of KV cache for {} sequences × {} tokens, both in {}) but {} are available; lower --max-batch or --max-context, hold the weights in a smaller dtype, or use a device with more memory",
-    Bytes(need.total()), Bytes(need.weights), Bytes(need.kv_cache), need.max_batch, need.max_context, dtype_name(need.dtype), Bytes(*available)
+    "the checkpoint does not fit the {device}: it needs {} ({} of weights + {} of KV cache for {} sequences × {} tokens, both in {}{}) but {} are available; lower --max-batch or --max-context, hold the weights in a smaller dtype or quantise them, or use a device with more memory",
+    Bytes(need.total()), Bytes(need.weights), Bytes(need.kv_cache), need.max_batch, need.max_context, dtype_name(need.dtype), need.quantization_note(), Bytes(*available)
 )]
 pub struct DoesNotFit {
     pub need: MemoryNeed,
@@ -221,16 +268,16 @@ mod tests {
 
     #[test]
     fn a_vision_language_checkpoint_counts_both_towers() {
-        // The tiny Qwen3-VL fixture is stored in f32: its tensors' bytes are exactly what is held.
+        // The tiny Qwen3-VL fixture is stored in f32: its tensors' bytes are exactly what a GPU holds.
         let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vl_tiny");
         let file = std::fs::read(directory.join("model.safetensors")).unwrap();
         let header = u64::from_le_bytes(file[..8].try_into().unwrap());
         let stored = file.len() as u64 - 8 - header;
-        let need = MemoryNeed::for_checkpoint(&directory, WeightDtype::F32, 1, 16).unwrap();
+        let need = MemoryNeed::for_checkpoint(&directory, WeightDtype::F32, false, 1, 16).unwrap();
         assert_eq!(need.weights, stored);
-        let auto = MemoryNeed::for_checkpoint(&directory, WeightDtype::Auto, 1, 16).unwrap();
+        let auto = MemoryNeed::for_checkpoint(&directory, WeightDtype::Auto, false, 1, 16).unwrap();
         assert_eq!(auto, need);
-        let halved = MemoryNeed::for_checkpoint(&directory, WeightDtype::Bf16, 1, 16).unwrap();
+        let halved = MemoryNeed::for_checkpoint(&directory, WeightDtype::Bf16, false, 1, 16).unwrap();
         assert_eq!((halved.weights, halved.kv_cache), (stored / 2, need.kv_cache / 2));
     }
 

@@ -10,6 +10,7 @@ use crate::checkpoint::CheckpointFiles;
 use crate::config::Qwen3Config;
 use crate::device::on_cpu_workers;
 use crate::dtype::{WeightDtype, check_device_computes};
+use crate::quantization::Precision;
 use crate::error::ModelError;
 use crate::gated::silu_gated;
 use crate::layout::TensorLayout;
@@ -71,15 +72,18 @@ impl Qwen3Model {
         Self::load_as(directory, device, WeightDtype::F32)
     }
 
-    /// Like [`Self::load`], with the weights, activations and KV cache in `dtype` (see [`crate::dtype`]).
-    pub fn load_as(directory: &Path, device: &Device, dtype: WeightDtype) -> Result<Self, ModelError> {
+    /// Like [`Self::load`], with the weights, activations and KV cache in the precision's dtype (see
+    /// [`crate::dtype`]) and the layers' projections quantised as it says (see [`crate::quantization`]);
+    /// a bare [`WeightDtype`] quantises nothing.
+    pub fn load_as(directory: &Path, device: &Device, precision: impl Into<Precision>) -> Result<Self, ModelError> {
+        let Precision { dtype, quantization } = precision.into();
         let config = Qwen3Config::from_file(&directory.join(CONFIG_FILE))?;
         let layout = TensorLayout::for_config(&config);
         let files = CheckpointFiles::open(directory)?;
         layout.validate(&config, &files)?;
         let dtype = dtype.resolve_for(&files);
         check_device_computes(device, dtype)?;
-        let weights = Qwen3Weights::load(&config, &layout, &files, device, dtype)?;
+        let weights = Qwen3Weights::load(&config, &layout, &files, device, dtype, quantization)?;
         Ok(Self::from_weights(config, weights, device))
     }
 
@@ -111,6 +115,11 @@ impl Qwen3Model {
     /// The dtype the weights, activations and KV cache are held in.
     pub fn dtype(&self) -> DType {
         self.weights.dtype()
+    }
+
+    /// The bytes the weights take as held (quantised projections, packing and scales included).
+    pub fn weight_bytes(&self) -> u64 {
+        self.weights.bytes()
     }
 
     /// An empty cache for one new sequence.

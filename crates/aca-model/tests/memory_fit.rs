@@ -2,7 +2,7 @@
 //! 48 GB GPU: the figures the README quotes (`cargo test -p aca-model --test memory_fit -- --nocapture`
 //! prints them).
 
-use aca_model::Qwen3Config;
+use aca_model::{Quantization, Qwen3Config};
 use aca_model::memory::{Bytes, MemoryNeed};
 use burn::tensor::DType;
 
@@ -86,4 +86,28 @@ fn on_a_48_gb_gpu_qwen3_32b_does_not_fit_in_bf16_and_qwen3_14b_does() {
     let qwen3_14b = config(QWEN3_14B);
     print_table("Qwen3-14B", &qwen3_14b, DType::BF16);
     assert_eq!(largest_batches(&qwen3_14b, DType::BF16, GPU_48_GB), [27, 13, 3, 2]);
+}
+
+#[test]
+fn qwen3_32b_with_int8_projections_fits_a_48_gb_gpu() {
+    let qwen3_32b = config(QWEN3_32B);
+    let int8 = |context| MemoryNeed::for_config_quantized(&qwen3_32b, DType::BF16, Quantization::Int8, false, 1, context);
+    let need = int8(1);
+    println!(
+        "Qwen3-32B bf16 with int8 projections on a GPU: weights {} ({} bytes)",
+        Bytes(need.weights),
+        need.weights
+    );
+    // The projections' 31.2 billion values at a byte each plus an f32 scale per 32, and the embedding
+    // and output head (2 × 151936 × 5120) in bf16.
+    let embeddings = 2 * 151_936 * 5120 * 2;
+    let projections = 64 * (5120 * (8192 + 2 * 1024) + 8192 * 5120 + 3 * 5120 * 25_600) as u64;
+    let norms = (5120 + 64 * (2 * 5120 + 2 * 128)) * 2;
+    assert_eq!(need.weights, embeddings + projections * 9 / 8 + norms);
+    let batches: Vec<usize> = CONTEXTS.iter().map(|&context| int8(context).max_batch_within(GPU_48_GB)).collect();
+    println!("  48 GB: largest --max-batch at --max-context {CONTEXTS:?}: {batches:?}");
+    assert_eq!(batches, [9, 4, 1, 0]);
+    // On the CPU (a scale per output column) it needs less still.
+    let on_cpu = MemoryNeed::for_config_quantized(&qwen3_32b, DType::BF16, Quantization::Int8, true, 1, 1);
+    assert!(on_cpu.weights < need.weights);
 }

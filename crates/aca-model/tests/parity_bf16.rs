@@ -71,9 +71,12 @@ fn auto_holds_a_bf16_checkpoint_in_bf16_and_needs_its_stored_bytes() {
     let directory = fixture_dir(FIXTURE);
     let file = std::fs::read(directory.join("model.safetensors")).unwrap();
     let header = u64::from_le_bytes(file[..8].try_into().unwrap());
-    let need = MemoryNeed::for_checkpoint(&directory, WeightDtype::Auto, 1, 16).unwrap();
+    let need = MemoryNeed::for_checkpoint(&directory, WeightDtype::Auto, false, 1, 16).unwrap();
     assert_eq!(need.dtype, DType::BF16);
     assert_eq!(need.weights, file.len() as u64 - 8 - header);
+    // The CPU pads its packed bf16 projections to whole tiles of columns, and counts that.
+    let on_cpu = MemoryNeed::for_checkpoint(&directory, WeightDtype::Auto, true, 1, 16).unwrap();
+    assert_eq!(on_cpu.weights, model.weight_bytes());
 }
 
 #[test]

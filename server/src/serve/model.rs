@@ -8,7 +8,7 @@ use std::sync::Arc;
 use aca_model::constrain::{Constraint, ConstraintError, ConstraintFactory, JsonSpec, ToolCallSpec};
 use aca_model::engine::{Engine, EngineConfig, EngineModel, GenerationEvent, GenerationRequest, SubmitError};
 use aca_model::text::{ChatMessage, CheckpointText, RenderOptions, TextTokenizer};
-use aca_model::{Device, ImageProcessor, ProcessedImage, Qwen3VlConfig, WeightDtype};
+use aca_model::{Device, ImageProcessor, Precision, ProcessedImage, Qwen3VlConfig, WeightDtype};
 use anyhow::Context;
 use tokio::sync::mpsc;
 
@@ -51,16 +51,17 @@ impl ServedModel {
         Self::load_as(dir, device, WeightDtype::F32, id, max_batch, max_context)
     }
 
-    /// Like [`Self::load`], with the weights, activations and KV cache in `dtype`.
+    /// Like [`Self::load`], with the weights, activations and KV cache in the precision's dtype and the
+    /// layers' projections quantised as it says.
     pub fn load_as(
         dir: &Path,
         device: &Device,
-        dtype: WeightDtype,
+        precision: impl Into<Precision>,
         id: String,
         max_batch: usize,
         max_context: usize,
     ) -> anyhow::Result<Self> {
-        let model = EngineModel::load_as(dir, device, dtype)
+        let model = EngineModel::load_as(dir, device, precision)
             .with_context(|| format!("cannot load the checkpoint in {}", dir.display()))?;
         let text =
             CheckpointText::load(dir).with_context(|| format!("cannot load the tokenizer in {}", dir.display()))?;

@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::cache::KvCache;
 use crate::config::Qwen3Config;
 use crate::dtype::WeightDtype;
+use crate::quantization::Precision;
 use crate::error::ModelError;
 use crate::model::{CONFIG_FILE, Qwen3Model, SequenceStep};
 use crate::vl::{ProcessedImage, Qwen3VlModel};
@@ -40,12 +41,19 @@ impl EngineModel {
         Self::load_as(directory, device, WeightDtype::F32)
     }
 
-    /// Like [`Self::load`], with the weights, activations and KV cache in `dtype` (see [`crate::dtype`]).
-    pub fn load_as(directory: &Path, device: &burn::tensor::Device, dtype: WeightDtype) -> Result<Self, ModelError> {
+    /// Like [`Self::load`], with the weights, activations and KV cache in the precision's dtype (see
+    /// [`crate::dtype`]) and the layers' projections quantised as it says (see [`crate::quantization`]);
+    /// a bare [`WeightDtype`] quantises nothing.
+    pub fn load_as(
+        directory: &Path,
+        device: &burn::tensor::Device,
+        precision: impl Into<Precision>,
+    ) -> Result<Self, ModelError> {
+        let precision = precision.into();
         if is_multimodal_checkpoint(directory)? {
-            Qwen3VlModel::load_as(directory, device, dtype).map(Self::from)
+            Qwen3VlModel::load_as(directory, device, precision).map(Self::from)
         } else {
-            Qwen3Model::load_as(directory, device, dtype).map(Self::from)
+            Qwen3Model::load_as(directory, device, precision).map(Self::from)
         }
     }
 

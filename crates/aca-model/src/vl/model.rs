@@ -9,6 +9,7 @@ use crate::cache::KvCache;
 use crate::checkpoint::CheckpointFiles;
 use crate::device::on_cpu_workers;
 use crate::dtype::{WeightDtype, check_device_computes};
+use crate::quantization::Precision;
 use crate::error::ModelError;
 use crate::generate::argmax;
 use crate::layout::TensorLayout;
@@ -39,9 +40,11 @@ impl Qwen3VlModel {
         Self::load_as(directory, device, WeightDtype::F32)
     }
 
-    /// Like [`Self::load`], with both towers' weights, their activations and the KV cache in `dtype`
-    /// (see [`crate::dtype`]).
-    pub fn load_as(directory: &Path, device: &Device, dtype: WeightDtype) -> Result<Self, ModelError> {
+    /// Like [`Self::load`], with both towers' weights, their activations and the KV cache in the
+    /// precision's dtype (see [`crate::dtype`]) and the text decoder's layer projections quantised as it
+    /// says (see [`crate::quantization`]).
+    pub fn load_as(directory: &Path, device: &Device, precision: impl Into<Precision>) -> Result<Self, ModelError> {
+        let Precision { dtype, quantization } = precision.into();
         let config = Qwen3VlConfig::from_file(&directory.join(CONFIG_FILE))?;
         let processor_path = directory.join(PREPROCESSOR_FILE);
         let processor_config = ImageProcessorConfig::from_file(&processor_path)?;
@@ -62,7 +65,7 @@ impl Qwen3VlModel {
         }
         let dtype = dtype.resolve_for(&files);
         check_device_computes(device, dtype)?;
-        let text_weights = Qwen3Weights::load(&config.text, &layout, &files, device, dtype)?;
+        let text_weights = Qwen3Weights::load(&config.text, &layout, &files, device, dtype, quantization)?;
         let vision = VisionWeights::load(&config.vision, &files, device, dtype)?;
         Ok(Self {
             text: Qwen3Model::from_weights(config.text.clone(), text_weights, device),
