@@ -12,6 +12,7 @@ use crate::config::{HEADLESS_ARGS, RunnerConfig};
 use crate::error::RunnerError;
 use crate::page_side::PageSide;
 use crate::process;
+use crate::watch::BROWSER_GONE;
 
 /// A launched browser. Open pages on it with [`crate::Session::open`].
 pub struct Runner {
@@ -118,6 +119,26 @@ impl Runner {
     /// Turns true once the browser's connection is gone (it crashed, or was killed).
     pub(crate) fn gone(&self) -> tokio::sync::watch::Receiver<bool> {
         self.gone.clone()
+    }
+
+    /// Runs `work` on the browser, failing at once when the browser goes and after the configured
+    /// request timeout at the latest (chromiumoxide times its commands out only while its connection
+    /// lives).
+    pub(crate) async fn until_gone<T>(
+        &self,
+        during: &str,
+        work: impl Future<Output = Result<T, RunnerError>>,
+    ) -> Result<T, RunnerError> {
+        let mut gone = self.gone();
+        tokio::select! {
+            done = tokio::time::timeout(self.config.request_timeout, work) => done.unwrap_or_else(|_| {
+                Err(RunnerError::Timeout {
+                    waited_ms: self.config.request_timeout.as_millis() as u64,
+                    waiting_for: format!("Chromium while {during}"),
+                })
+            }),
+            _ = gone.wait_for(|gone| *gone) => Err(RunnerError::protocol(during, BROWSER_GONE)),
+        }
     }
 
     /// The browser's process and all its descendants (renderers, GPU and utility processes), root first.

@@ -49,34 +49,39 @@ impl Session {
     /// Opens a new tab on `runner`, prepares the page side for every document it will load, and
     /// loads `url`.
     pub async fn open(runner: &Runner, url: &str) -> Result<Self, RunnerError> {
-        let page = runner
-            .browser()?
-            .new_page("about:blank")
-            .await
-            .map_err(|e| RunnerError::protocol("opening a tab", e))?;
-        let main_frame = page
-            .mainframe()
-            .await
-            .map_err(|e| RunnerError::protocol("reading the main frame", e))?
-            .ok_or_else(|| RunnerError::protocol("reading the main frame", "the tab has no main frame"))?;
-        inject::prepare(&Channel::Page(page.clone()), &runner.page_side, "the tab").await?;
-        let (watch, frame_targets) = Watch::start(&page, main_frame)
-            .await
-            .map_err(|e| RunnerError::protocol("listening to the tab's events", e))?;
-        let crashes = runner
-            .browser()?
-            .event_listener::<chromiumoxide::cdp::browser_protocol::target::EventTargetCrashed>()
-            .await
-            .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
-        watch.follow_browser_crashes(crashes, page.target_id().clone());
-        watch.follow_browser_exit(runner.gone());
-        // Inspector.targetCrashed is only sent with the Inspector domain on.
-        page.execute(chromiumoxide::cdp::browser_protocol::inspector::EnableParams::default())
-            .await
-            .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
-        let router = ChildRouter::start(&page)
-            .await
-            .map_err(|e| RunnerError::protocol("listening to frame sessions", e))?;
+        let (page, watch, frame_targets, router) = runner
+            .until_gone("opening a tab", async {
+                let page = runner
+                    .browser()?
+                    .new_page("about:blank")
+                    .await
+                    .map_err(|e| RunnerError::protocol("opening a tab", e))?;
+                let main_frame = page
+                    .mainframe()
+                    .await
+                    .map_err(|e| RunnerError::protocol("reading the main frame", e))?
+                    .ok_or_else(|| RunnerError::protocol("reading the main frame", "the tab has no main frame"))?;
+                inject::prepare(&Channel::Page(page.clone()), &runner.page_side, "the tab").await?;
+                let (watch, frame_targets) = Watch::start(&page, main_frame)
+                    .await
+                    .map_err(|e| RunnerError::protocol("listening to the tab's events", e))?;
+                let crashes = runner
+                    .browser()?
+                    .event_listener::<chromiumoxide::cdp::browser_protocol::target::EventTargetCrashed>()
+                    .await
+                    .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
+                watch.follow_browser_crashes(crashes, page.target_id().clone());
+                watch.follow_browser_exit(runner.gone());
+                // Inspector.targetCrashed is only sent with the Inspector domain on.
+                page.execute(chromiumoxide::cdp::browser_protocol::inspector::EnableParams::default())
+                    .await
+                    .map_err(|e| RunnerError::protocol("listening for crashes", e))?;
+                let router = ChildRouter::start(&page)
+                    .await
+                    .map_err(|e| RunnerError::protocol("listening to frame sessions", e))?;
+                Ok((page, watch, frame_targets, router))
+            })
+            .await?;
         let children: Arc<Mutex<Vec<ChildFrame>>> = Arc::default();
         tokio::spawn(inject::follow_frames(
             router,
@@ -157,11 +162,8 @@ impl Session {
     /// Evaluates `expression` in the page's own main world (its scripts and globals), awaiting a
     /// promise, and returns its JSON value.
     pub async fn evaluate(&self, expression: &str) -> Result<Value, RunnerError> {
-        let result = self
-            .page
-            .evaluate_expression(expression)
-            .await
-            .map_err(|e| RunnerError::protocol(format!("evaluating {}", short(expression)), e))?;
+        let during = format!("evaluating {}", short(expression));
+        let result = self.guarded(&during, self.page.evaluate_expression(expression)).await?;
         Ok(result.value().cloned().unwrap_or(Value::Null))
     }
 
@@ -191,7 +193,10 @@ impl Session {
         let mut routes = HashMap::new();
         for child in children {
             let frame = FrameId::new(child.target.inner().clone());
-            let Ok(placement) = frames::placement(&self.page, &frame).await else {
+            let Ok(placement) = self
+                .guarded("placing a cross-origin frame", frames::placement(&self.page, &frame))
+                .await
+            else {
                 continue;
             };
             let Ok(value) = self
@@ -261,11 +266,7 @@ impl Session {
         self.check_alive("taking a screenshot")?;
         let mut params = ScreenshotParams::builder().format(CaptureScreenshotFormat::Png);
         if let Some((width, height)) = fit {
-            let metrics = self
-                .page
-                .layout_metrics()
-                .await
-                .map_err(|e| RunnerError::protocol("measuring the viewport", e))?;
+            let metrics = self.guarded("measuring the viewport", self.page.layout_metrics()).await?;
             let view = metrics.css_visual_viewport;
             let scale = (f64::from(width) / view.client_width)
                 .min(f64::from(height) / view.client_height)
@@ -282,21 +283,18 @@ impl Session {
             self.call(&self.main(), &self.watch.main_frame(), "mark", &[Value::Bool(true)])
                 .await?;
         }
-        let shot = self.page.screenshot(params.build()).await;
+        let shot = self.guarded("taking a screenshot", self.page.screenshot(params.build())).await;
         if with_marks {
             self.call(&self.main(), &self.watch.main_frame(), "mark", &[Value::Bool(false)])
                 .await?;
         }
-        shot.map_err(|e| RunnerError::protocol("taking a screenshot", e))
+        shot
     }
 
     /// Closes the tab.
     pub async fn close(self) -> Result<(), RunnerError> {
         self.check_alive("closing the tab")?;
-        self.page
-            .close()
-            .await
-            .map_err(|e| RunnerError::protocol("closing the tab", e))
+        self.guarded("closing the tab", self.page.clone().close()).await
     }
 
     pub(crate) fn main(&self) -> Channel {
@@ -337,9 +335,34 @@ impl Session {
     /// Makes sure the top frame's page side is loaded (it is, unless the document was there before
     /// the script was registered) and initialised.
     pub(crate) async fn ensure_page_side(&self) -> Result<(), RunnerError> {
-        inject::ensure_loaded(&self.main(), &self.watch.main_frame(), &self.page_side)
-            .await
-            .map_err(|e| self.eval_error("loading the page side into the tab", e))
+        let during = "loading the page side into the tab";
+        let (channel, frame) = (self.main(), self.watch.main_frame());
+        let loaded = inject::ensure_loaded(&channel, &frame, &self.page_side);
+        match self.guarded(during, async { Ok::<_, String>(loaded.await) }).await? {
+            Ok(()) => Ok(()),
+            Err(failure) => Err(self.eval_error(during, failure)),
+        }
+    }
+
+    /// Awaits a command to the tab, failing at once when the tab crashes or the browser goes, and
+    /// after the configured request timeout at the latest: chromiumoxide times its commands out
+    /// only while its connection lives, and a command sent as the browser died could wait forever.
+    pub(crate) async fn guarded<T, E: std::fmt::Display>(
+        &self,
+        during: &str,
+        command: impl Future<Output = Result<T, E>>,
+    ) -> Result<T, RunnerError> {
+        self.check_alive(during)?;
+        tokio::select! {
+            done = tokio::time::timeout(self.config.request_timeout, command) => match done {
+                Ok(result) => result.map_err(|e| RunnerError::protocol(during, e)),
+                Err(_) => Err(RunnerError::Timeout {
+                    waited_ms: self.config.request_timeout.as_millis() as u64,
+                    waiting_for: format!("Chromium's answer while {during}"),
+                }),
+            },
+            () = self.watch.crashed_signal() => Err(RunnerError::protocol(during, self.watch.crash_reason())),
+        }
     }
 
     /// Calls `method(args…)` of the page side in `frame`, injecting it first when it is missing.

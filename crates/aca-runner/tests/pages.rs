@@ -68,6 +68,16 @@ async fn site() -> String {
     serve(app).await
 }
 
+/// The fixture site, a launched browser and a tab on its `/actions` page.
+async fn on_the_actions_page() -> (String, aca_runner::Runner, aca_runner::Session) {
+    let base = site().await;
+    let runner = runner().await;
+    let session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
+        .await
+        .unwrap();
+    (base, runner, session)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_strict_csp_and_a_cross_origin_frame_are_observed_and_acted_on() {
     let base = site().await;
@@ -168,11 +178,7 @@ async fn clicks_are_real_pointer_input_and_route_changes_count_as_navigation() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_actions_become_typed_outcomes() {
-    let base = site().await;
-    let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
-        .await
-        .unwrap();
+    let (base, runner, mut session) = on_the_actions_page().await;
 
     // A disabled button says why (after waiting for it to become enabled).
     let observation = observe(&mut session).await;
@@ -260,11 +266,7 @@ async fn bad_actions_become_typed_outcomes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_killed_under_a_session_fails_its_calls_at_once_and_says_so() {
-    let base = site().await;
-    let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
-        .await
-        .unwrap();
+    let (base, runner, mut session) = on_the_actions_page().await;
     observe(&mut session).await;
     aca_runner::process::kill_all(&runner.process_ids());
     let started = std::time::Instant::now();
@@ -287,6 +289,16 @@ async fn a_browser_killed_under_a_session_fails_its_calls_at_once_and_says_so() 
         loaded.as_ref().is_err_and(|e| e.to_string().contains("Chromium is gone")),
         "{loaded:?}"
     );
+    for failed in [
+        session.capture(true, None).await.map(|_| ()),
+        session.evaluate("1").await.map(|_| ()),
+        session.url().await.map(|_| ()),
+    ] {
+        assert!(
+            failed.as_ref().is_err_and(|e| e.to_string().contains("Chromium is gone")),
+            "{failed:?}"
+        );
+    }
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "the calls gave up only after {:?}",
@@ -295,13 +307,30 @@ async fn a_browser_killed_under_a_session_fails_its_calls_at_once_and_says_so() 
     runner.close().await;
 }
 
+/// A screenshot in flight when the browser dies ends at once: its command, sent as the connection
+/// broke, is never answered, and chromiumoxide's own timeout needs a live connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_screenshot_the_browser_dies_under_fails_at_once() {
+    let (_, runner, mut session) = on_the_actions_page().await;
+    observe(&mut session).await;
+    let pids = runner.process_ids();
+    let started = std::time::Instant::now();
+    let (shot, ()) = tokio::join!(session.capture(true, None), async {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        aca_runner::process::kill_all(&pids);
+    });
+    let waited = started.elapsed();
+    // It may have finished before the kill; if not, it says why.
+    if let Err(error) = &shot {
+        assert!(error.to_string().contains("Chromium is gone"), "{error}");
+    }
+    assert!(waited < Duration::from_secs(10), "the screenshot gave up only after {waited:?}");
+    runner.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_marked_screenshot_draws_the_marks_only_for_the_capture() {
-    let base = site().await;
-    let runner = runner().await;
-    let mut session = aca_runner::Session::open(&runner, &format!("{base}/actions"))
-        .await
-        .unwrap();
+    let (_, runner, mut session) = on_the_actions_page().await;
     observe(&mut session).await;
     let dir = tempfile::tempdir().unwrap();
     let (plain, marked) = (dir.path().join("plain.png"), dir.path().join("marked.png"));
