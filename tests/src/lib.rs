@@ -124,3 +124,10 @@ impl Chromium {
         self.handler.abort();
     }
 }
+
+/// The audit events recorded for `account_id`, oldest first.
+pub fn events(console: &Console, account_id: &str) -> Vec<aca_core::TrailEvent> {
+    let account = console.store.account(account_id).expect("the account exists");
+    let state = account.lock();
+    state.events.iter().map(|e| e.event.clone()).collect()
+}

@@ -289,25 +289,19 @@ async fn create_vpc_and_vswitch_through_the_console() {
     click_xpath(&page, "//div[@id='create-bucket']//button[normalize-space()='Create']").await;
     let listed = format!("document.querySelector('[data-ui-table=buckets]').innerText.includes('{bucket}')");
     wait_true(&page, &listed, "the new bucket").await;
-    {
-        let account = console.store.account(&alice.account_id).unwrap();
-        let state = account.lock();
-        let put = state
-            .events
-            .iter()
-            .map(|e| &e.event)
-            .find(|e| e.event_name == "PutBucket")
-            .expect("a PutBucket event");
-        assert!(put.error_code.is_none(), "{:?}", put.error_message);
-        assert_eq!(
-            (put.user_agent.as_str(), put.acs_region.as_str()),
-            ("oss.console.aliyun.com", "cn-shanghai")
-        );
-        assert_eq!(
-            put.request_parameters.get("StorageClass").and_then(|v| v.as_str()),
-            Some("IA")
-        );
-    }
+    let put = aca_e2e::events(&console, &alice.account_id)
+        .into_iter()
+        .find(|e| e.event_name == "PutBucket")
+        .expect("a PutBucket event");
+    assert!(put.error_code.is_none(), "{:?}", put.error_message);
+    assert_eq!(
+        (put.user_agent.as_str(), put.acs_region.as_str()),
+        ("oss.console.aliyun.com", "cn-shanghai")
+    );
+    assert_eq!(
+        put.request_parameters.get("StorageClass").and_then(|v| v.as_str()),
+        Some("IA")
+    );
 
     // The bucket's details page, its own navigation pane, and its objects: a directory, an upload of
     // typed content into it, and the object's deletion from the row's More menu.
@@ -344,11 +338,41 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the docs/ directory",
     )
     .await;
+    // Upload To: Specified puts it in a folder under the one shown; the advanced settings set its
+    // storage class, encryption and metadata.
     click(&page, "[data-ui-create='Upload']").await;
-    type_into(&page, "#upload-object input[name='ObjectName']", "hello.txt").await;
+    click_xpath(&page, "//div[@id='upload-object']//label[normalize-space()='Specified']").await;
+    type_into(&page, "#upload-object input[name='SpecifiedFolder']", "notes").await;
+    type_into(&page, "#upload-object input[name='FileName']", "hello.txt").await;
     type_into(&page, "#upload-object textarea[name='Body']", "hello from the console").await;
+    click_xpath(&page, "//div[@id='upload-object']//button[normalize-space()='Expand']").await;
+    click_xpath(&page, "//div[@id='upload-object']//label[normalize-space()='IA']").await;
+    click_xpath(&page, "//div[@id='upload-object']//label[normalize-space()='OSS-Managed']").await;
+    type_into(&page, "#upload-object input[aria-label='User Metadata']", "x-oss-meta-location").await;
+    type_into(&page, "#upload-object input[aria-label='Value']", "hangzhou").await;
     let shot = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
     std::fs::write(screenshot_dir().join("upload-object.png"), shot).unwrap();
+    wait_xpath(&page, "//div[@id='upload-object']//button[normalize-space()='Upload']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_true(&page, &objects_include("docs/notes/"), "the folder uploaded to").await;
+    let put = aca_e2e::events(&console, &alice.account_id)
+        .into_iter()
+        .rfind(|e| e.event_name == "PutObject")
+        .expect("a PutObject event");
+    assert!(put.error_code.is_none(), "{:?}", put.error_message);
+    let sent = |name: &str| put.request_parameters.get(name).and_then(|v| v.as_str());
+    assert_eq!(sent("ObjectName"), Some("docs/notes/hello.txt"));
+    assert_eq!(sent("x-oss-storage-class"), Some("IA"));
+    assert_eq!(sent("x-oss-server-side-encryption"), Some("AES256"));
+    assert_eq!(sent("x-oss-meta-location"), Some("hangzhou"));
+    assert_eq!(sent("x-oss-object-acl"), Some("default"));
+    // The upload again, into the folder shown (Upload To: Current, the default).
+    click(&page, "[data-ui-create='Upload']").await;
+    type_into(&page, "#upload-object input[name='FileName']", "hello.txt").await;
+    type_into(&page, "#upload-object textarea[name='Body']", "hello from the console").await;
     wait_xpath(&page, "//div[@id='upload-object']//button[normalize-space()='Upload']")
         .await
         .click()
@@ -568,19 +592,30 @@ async fn create_vpc_and_vswitch_through_the_console() {
         "the static website configuration",
     )
     .await;
-    // Delete Bucket: the page lists what is left (the docs/ directory), deleted there, then Delete
-    // Immediately, which lands on the Buckets list.
+    // Delete Bucket: the page lists what is left (the docs/ directory and the object uploaded under
+    // it), each deleted there, then Delete Immediately, which lands on the Buckets list.
     click(&page, "[data-ui-nav='Delete Bucket']").await;
-    click(
-        &page,
-        "[data-ui-table='delete-bucket'] tr[data-row-id='docs/'] [data-ui-action='Delete']",
-    )
-    .await;
-    click_xpath(
-        &page,
-        "//div[@id='confirm-delete-bucket-0']//button[normalize-space()='OK']",
-    )
-    .await;
+    for left in ["docs/notes/hello.txt", "docs/"] {
+        click(
+            &page,
+            &format!("[data-ui-table='delete-bucket'] tr[data-row-id='{left}'] [data-ui-action='Delete']"),
+        )
+        .await;
+        click_xpath(
+            &page,
+            "//div[@id='confirm-delete-bucket-0']//button[normalize-space()='OK']",
+        )
+        .await;
+        wait_true(
+            &page,
+            &format!(
+                "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=delete-bucket]') && \
+                 !document.querySelector(\"[data-ui-table=delete-bucket] tr[data-row-id='{left}']\")"
+            ),
+            "the object deleted",
+        )
+        .await;
+    }
     wait_true(
         &page,
         "document.readyState === 'complete' && !!document.querySelector('[data-ui-table=delete-bucket]') && \

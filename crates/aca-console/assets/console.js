@@ -361,6 +361,26 @@
       }
     }
   }
+  // A field's value as sent: trimmed (content as typed), with its suffix and prefix.
+  function fieldValue(el) {
+    var v = el.hasAttribute('data-raw') && el.value.trim() !== '' ? el.value : (el.value || '').trim();
+    var suffix = el.getAttribute('data-suffix');
+    if (v !== '' && suffix && v.slice(-suffix.length) !== suffix) v += suffix;
+    var prefix = el.getAttribute('data-prefix');
+    if (v !== '' && prefix && v.indexOf(prefix) !== 0) v = prefix + v;
+    return v;
+  }
+  // A parameter the reader names (User Metadata): [name with its prefix, value], or null.
+  function namedParameter(box) {
+    var prefix = box.getAttribute('data-named-parameter');
+    var name = box.value.trim();
+    var value = box.parentNode.querySelector('[data-named-value]').value.trim();
+    var colon = name.indexOf(':');
+    if (value === '' && colon > 0) { value = name.slice(colon + 1).trim(); name = name.slice(0, colon).trim(); }
+    if (name === '' || value === '') return null;
+    name = name.toLowerCase();
+    return [name.indexOf(prefix) === 0 ? name : prefix + name, value];
+  }
   function collect(form) {
     var params = {};
     var fixed = JSON.parse(form.getAttribute('data-fixed') || '[]');
@@ -370,14 +390,13 @@
       if (el.hasAttribute('data-not-sent')) return;
       if (el.closest('[data-then]')) return;
       if (el.closest('.form-item[hidden], [data-skipped]')) return;
-      var name = el.getAttribute('name');
-      // Content is sent as typed, surrounding whitespace included.
-      var v = el.hasAttribute('data-raw') && el.value.trim() !== '' ? el.value : (el.value || '').trim();
-      var suffix = el.getAttribute('data-suffix');
-      if (v !== '' && suffix && v.slice(-suffix.length) !== suffix) v += suffix;
-      var prefix = el.getAttribute('data-prefix');
-      if (v !== '' && prefix && v.indexOf(prefix) !== 0) v = prefix + v;
-      if (v !== '') params[name] = v;
+      var v = fieldValue(el);
+      if (v !== '') params[el.getAttribute('name')] = v;
+    });
+    form.querySelectorAll('[data-named-parameter]').forEach(function (box) {
+      if (box.closest('[data-then]') || box.closest('.form-item[hidden], [data-skipped]')) return;
+      var named = namedParameter(box);
+      if (named) params[named[0]] = named[1];
     });
     var idParam = form.getAttribute('data-id-param');
     if (idParam && rowContext) params[idParam] = rowContext.id;
@@ -401,7 +420,7 @@
         if (skipSections && el.closest('[data-then]')) return;
         // A field its form hides (another choice's) has no value to give.
         if (el.closest('.form-item[hidden]')) return;
-        values[el.getAttribute('name')] = (el.value || '').trim();
+        values[el.getAttribute('name')] = fieldValue(el);
       });
     };
     if (form) {
@@ -417,6 +436,8 @@
       return text.replace(/\{([A-Za-z0-9_|.]+)\}/g, function (m, names) {
         var found = names.split('|').map(function (name) {
           if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
+          // {folder}: the folder a list of folders shows (empty at the top).
+          if (name === 'folder') return new URLSearchParams(location.search).get('dir') || '';
           // {row.Field}: the field of the row the form was opened from.
           if (name.indexOf('row.') === 0) {
             var v = rowContext ? lookup(rowContext.item, name.slice(4)) : null;

@@ -249,11 +249,30 @@ async fn buckets_and_objects_round_trip() {
             "/photos-2026/2026/cat%20photo.txt",
             "",
             "",
-            &[("Content-Type", "text/plain"), ("x-oss-meta-owner", "alice")],
+            &[
+                ("Content-Type", "text/plain"),
+                ("x-oss-meta-owner", "alice"),
+                ("x-oss-storage-class", "IA"),
+                ("x-oss-server-side-encryption", "AES256"),
+            ],
             b"meow",
         )
         .await;
     assert_eq!(put.status, StatusCode::OK, "{}", put.text());
+    for (header, value, code) in [
+        ("x-oss-storage-class", "Glacier", "InvalidStorageClass"),
+        ("x-oss-server-side-encryption", "AES128", "InvalidArgument"),
+    ] {
+        let refused = emu
+            .oss(&alice, Method::PUT, "/photos-2026/refused.txt", "", "", &[(header, value)], b"x")
+            .await;
+        assert_eq!(
+            (refused.status, refused.xml("Code").as_deref()),
+            (StatusCode::BAD_REQUEST, Some(code)),
+            "{}",
+            refused.text()
+        );
+    }
     // The ETag is the upper-case hex MD5 of the body (`printf meow | md5sum`).
     assert_eq!(put.header("etag"), "\"4A4BE40C96AC6314E91D93F38043A634\"");
     emu.oss(&alice, Method::PUT, "/photos-2026/readme.md", "", "", none, b"# photos")
@@ -273,6 +292,8 @@ async fn buckets_and_objects_round_trip() {
     assert_eq!((got.status, got.body.as_slice()), (StatusCode::OK, &b"meow"[..]));
     assert_eq!(got.header("content-type"), "text/plain");
     assert_eq!(got.header("x-oss-meta-owner"), "alice");
+    assert_eq!(got.header("x-oss-storage-class"), "IA");
+    assert_eq!(got.header("x-oss-server-side-encryption"), "AES256");
 
     let head = emu
         .oss(

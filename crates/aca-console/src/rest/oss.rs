@@ -202,16 +202,7 @@ fn put_bucket(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         ));
     }
     let acl = bucket_acl(p, Some("private"))?;
-    let storage_class = match p.get("StorageClass").unwrap_or("Standard") {
-        class @ ("Standard" | "IA" | "Archive" | "ColdArchive" | "DeepColdArchive") => class,
-        other => {
-            return Err(oss_error(
-                StatusCode::BAD_REQUEST,
-                "InvalidStorageClass",
-                format!("The storage class you specified is not valid: {other}"),
-            ));
-        }
-    };
+    let storage_class = storage_class(p.get("StorageClass").unwrap_or("Standard"))?;
     let redundancy = match p.get("DataRedundancyType").unwrap_or("LRS") {
         kind @ ("LRS" | "ZRS") => kind,
         other => return Err(invalid_argument(format!("invalid DataRedundancyType: {other}"))),
@@ -569,6 +560,18 @@ fn object_acl(p: &Params, default: Option<&str>) -> Result<String, ApiError> {
     }
 }
 
+/// A storage class OSS knows, or InvalidStorageClass.
+fn storage_class(class: &str) -> Result<&str, ApiError> {
+    match class {
+        "Standard" | "IA" | "Archive" | "ColdArchive" | "DeepColdArchive" => Ok(class),
+        other => Err(oss_error(
+            StatusCode::BAD_REQUEST,
+            "InvalidStorageClass",
+            format!("The storage class you specified is not valid: {other}"),
+        )),
+    }
+}
+
 fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
     let bucket = own_bucket(ctx, p)?;
     let key = p.required("ObjectName")?;
@@ -595,10 +598,20 @@ fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         ));
     }
     let acl = object_acl(p, Some("default"))?;
-    let storage_class = p
-        .get("x-oss-storage-class")
-        .unwrap_or_else(|| bucket.attr_str("StorageClass"))
-        .to_owned();
+    let storage_class = match p.get("x-oss-storage-class") {
+        Some(class) => storage_class(class)?,
+        None => bucket.attr_str("StorageClass"),
+    }
+    .to_owned();
+    let encryption = match p.get("x-oss-server-side-encryption") {
+        None => None,
+        Some(method @ ("AES256" | "KMS" | "SM4")) => Some(method),
+        Some(other) => {
+            return Err(invalid_argument(format!(
+                "The x-oss-server-side-encryption header is not valid: {other} (AES256, KMS or SM4)"
+            )));
+        }
+    };
     let etag = hex::encode_upper(digest);
     // OSS's `x-oss-hash-crc64ecma` is CRC-64/XZ (ECMA-182 polynomial, reflected, inverted).
     let crc = crc::Crc::<u64>::new(&crc::CRC_64_XZ).checksum(&body).to_string();
@@ -621,6 +634,9 @@ fn put_object(ctx: &mut OpCtx<'_>, p: &Params) -> Result<Value, ApiError> {
         .with("Acl", acl)
         .with("StorageClass", storage_class)
         .with("Meta", Value::Object(meta));
+    if let Some(method) = encryption {
+        object = object.with("ServerSideEncryption", method);
+    }
     object.parent = Some(bucket.id.clone());
     ctx.reference(BUCKET_TYPE, &bucket.name);
     ctx.put(object);
@@ -640,6 +656,9 @@ fn object_headers(object: &Resource) -> Value {
     headers.insert("x-oss-object-type".into(), json!("Normal"));
     headers.insert("x-oss-storage-class".into(), json!(object.attr_str("StorageClass")));
     headers.insert("x-oss-hash-crc64ecma".into(), json!(object.attr_str("Crc64")));
+    if let Some(method) = object.attrs.get("ServerSideEncryption") {
+        headers.insert("x-oss-server-side-encryption".into(), method.clone());
+    }
     if let Some(Value::Object(meta)) = object.attrs.get("Meta") {
         headers.extend(meta.clone());
     }
@@ -1090,7 +1109,11 @@ fn params_of(req: &RestRequest, target: &Target) -> Result<Params, ApiError> {
         let name = name.as_str();
         let wanted = matches!(
             name,
-            "x-oss-acl" | "x-oss-object-acl" | "x-oss-storage-class" | "x-oss-resource-group-id"
+            "x-oss-acl"
+                | "x-oss-object-acl"
+                | "x-oss-storage-class"
+                | "x-oss-server-side-encryption"
+                | "x-oss-resource-group-id"
         ) || name.starts_with("x-oss-meta-");
         if wanted {
             params.insert(name, value.to_str().unwrap_or(""));

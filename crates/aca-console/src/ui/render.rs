@@ -815,6 +815,14 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                     placeholder="Tag Value" autocomplete="off";
             }
         },
+        FieldKind::NamedParameter => html! {
+            div class="tag-pair" {
+                input class="input" type="text" data-named-parameter=(field.param) aria-label=(field.label)
+                    placeholder=(field.placeholder) autocomplete="off";
+                input class="input" type="text" data-named-value aria-label="Value" placeholder="Value"
+                    autocomplete="off";
+            }
+        },
         FieldKind::ReadOnly => html! {
             input class="input readonly" type="text" data-readonly=(field.param) readonly value=(field.default);
         },

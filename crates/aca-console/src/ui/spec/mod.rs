@@ -644,6 +644,10 @@ pub enum FieldKind {
     ReadOnly,
     /// A resource tag: a Tag Key and a Tag Value box, sent as `<param>.1.Key` and `<param>.1.Value`.
     Tag,
+    /// A parameter that the reader names: a name box (the field's label) and a Value box, sent as
+    /// the parameter `<param><name>` (the field's param is the prefix, added where the name lacks
+    /// it), lowercased. "name:value" typed in the name box alone counts as both.
+    NamedParameter,
     /// A transfer list: the options under the heading `available`, each moved under `selected` by a
     /// click and back by another; the selected values are sent comma-separated.
     Transfer {

@@ -19,13 +19,7 @@ pub fn oss() -> ProductSpec {
     buckets.columns = vec![
         col("Bucket Name", "Name", ColumnKind::IdName),
         col("Region", "Region", ColumnKind::Region),
-        col("Storage Class", "StorageClass", ColumnKind::Text).labels(&[
-            ("Standard", "Standard"),
-            ("IA", "IA"),
-            ("Archive", "Archive"),
-            ("ColdArchive", "Cold Archive"),
-            ("DeepColdArchive", "Deep Cold Archive"),
-        ]),
+        col("Storage Class", "StorageClass", ColumnKind::Text).labels(STORAGE_CLASSES),
         col("Created At", "CreationDate", ColumnKind::Time),
         // enable-versioning.md: "click Configure in the Versioning column corresponding to the
         // target bucket".
@@ -128,6 +122,21 @@ pub fn oss() -> ProductSpec {
     }
 }
 
+const STORAGE_CLASSES: &[(&str, &str)] = &[
+    ("Standard", "Standard"),
+    ("IA", "IA"),
+    ("Archive", "Archive"),
+    ("ColdArchive", "Cold Archive"),
+    ("DeepColdArchive", "Deep Cold Archive"),
+];
+
+/// The Upload panel's choices that may be left to the bucket's own setting (sent as no header).
+fn inherited_or(choices: &[(&str, &str)]) -> FieldKind {
+    let mut items = vec![("", "Inherited from Bucket")];
+    items.extend_from_slice(choices);
+    radio(&items)
+}
+
 const OBJECT_ACLS: &[(&str, &str)] = &[
     ("default", "Inherited from Bucket"),
     ("private", "Private"),
@@ -138,7 +147,8 @@ const OBJECT_ACLS: &[(&str, &str)] = &[
 /// A bucket's objects, one directory at a time. Directories are objects whose names end with `/` (and
 /// the prefixes ListObjects rolls up at `/`); the search finds names in the directory by prefix; the
 /// list pages by marker as ListObjects does. Uploads are made from an Upload panel with the
-/// object's name and its content typed as text, not from a file picker.
+/// object's name and its content typed as text, not from a file picker, into the folder shown or
+/// one under it.
 fn objects() -> PageSpec {
     let mut objects = page(
         "objects",
@@ -178,21 +188,55 @@ fn objects() -> PageSpec {
             "Upload",
             Container::Drawer,
             "PutObject",
-            vec![step(
-                "",
-                vec![
-                    // upload-object.md: the file is given in Files to Upload (here its name, with
-                    // the folders it goes into, and its content as text: no file dialog to drive).
-                    field("Files to Upload", "ObjectName", FieldKind::Text)
-                        .required()
-                        .placeholder("dir/example.txt")
-                        .help("The file's name, with the folders it is uploaded to."),
-                    field("File Content", "Body", FieldKind::Content)
-                        .help("The file's content, as text; empty for an empty file."),
-                    field("File ACL", "x-oss-object-acl", radio(OBJECT_ACLS)).default("default"),
-                ],
-            )],
+            vec![
+                // upload-object.md: Upload To, File ACL, Upload Acceleration and Files to Upload,
+                // then Storage Class, Encryption Method and User Metadata among the advanced
+                // settings. The file is given by its name (with the folders it goes into) and its
+                // content as text: a browser's file dialog cannot be driven.
+                step(
+                    "",
+                    vec![
+                        field("Upload To", "UploadTo", radio(&[("current", "Current"), ("specified", "Specified")]))
+                            .default("current")
+                            .not_sent(),
+                        field("Folder Name", "SpecifiedFolder", FieldKind::Text)
+                            .required()
+                            .suffix("/")
+                            .placeholder("photos")
+                            .help("The folder, under the current one, that the objects are uploaded to; it is created if it does not exist.")
+                            .shown_when("UploadTo", "specified")
+                            .not_sent(),
+                        field("File ACL", "x-oss-object-acl", radio(OBJECT_ACLS)).default("default"),
+                        // Sends the upload to the bucket's acceleration endpoint: the same PutObject.
+                        field("Upload Acceleration", "UploadAcceleration", FieldKind::Checkbox).not_sent(),
+                        field("Files to Upload", "FileName", FieldKind::Text)
+                            .required()
+                            .placeholder("dir/example.txt")
+                            .help("The file's name, with the folders it is uploaded to.")
+                            .not_sent(),
+                        field("File Content", "Body", FieldKind::Content)
+                            .help("The file's content, as text; empty for an empty file."),
+                    ],
+                )
+                .folded(
+                    "Advanced Settings",
+                    "Expand",
+                    vec![
+                        field("Storage Class", "x-oss-storage-class", inherited_or(STORAGE_CLASSES)),
+                        field(
+                            "Encryption Method",
+                            "x-oss-server-side-encryption",
+                            inherited_or(&[("AES256", "OSS-Managed"), ("KMS", "KMS")]),
+                        ),
+                        field("User Metadata", "x-oss-meta-", FieldKind::NamedParameter)
+                            .placeholder("x-oss-meta-location")
+                            .help("A parameter prefixed with x-oss-meta- and its value, such as x-oss-meta-location:hangzhou."),
+                    ],
+                ),
+            ],
         )
+        // {folder} is the folder the list shows.
+        .compose("ObjectName", "{folder}{SpecifiedFolder}{FileName}")
         .fixed(&[("Content-Type", "text/plain")])
         .submit("Upload")
         .success("The object is uploaded."),
