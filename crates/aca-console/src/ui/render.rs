@@ -1303,7 +1303,7 @@ fn row_dialogs(view: &View<'_>, page: &PageSpec, options: &SelectOptions) -> Mar
 
 fn create_buttons(view: &View<'_>, page: &PageSpec) -> Markup {
     html! {
-        @for form in &page.creates {
+        @for form in page.creates.iter().filter(|form| !page.opened_from_another_form(form)) {
             @if let Some(path) = form_page_path(page, form) {
                 a class="btn btn-primary" href=(product_url(view, &nested_path(view, page, &path)))
                     data-ui-create=(form.trigger) { (form.trigger) }
@@ -1325,7 +1325,7 @@ fn modal_create_button(form: &FormSpec) -> Markup {
 /// that resource (`parent=`).
 fn tab_create_buttons(view: &View<'_>, page: &PageSpec, parent_id: &str) -> Markup {
     html! {
-        @for form in &page.creates {
+        @for form in page.creates.iter().filter(|form| !page.opened_from_another_form(form)) {
             @if let Some(path) = form_page_path(page, form) {
                 a class="btn btn-primary" href=(format!("{}&parent={}", product_url(view, &path), encode(parent_id)))
                     data-ui-create=(form.trigger) { (form.trigger) }
@@ -1778,9 +1778,21 @@ pub fn form_page(view: &View<'_>, page: &PageSpec, form: &FormSpec, options: &Se
     }
     trail.push((form.title.clone(), None));
     let trail: Vec<(&str, Option<String>)> = trail.iter().map(|(l, h)| (l.as_str(), h.clone())).collect();
+    let fuller = form
+        .fuller
+        .as_ref()
+        .and_then(|id| page.creates.iter().find(|other| &other.id == id))
+        .and_then(|other| Some((other, form_page_path(page, other)?)));
     let main = html! {
         (breadcrumb(view, &trail))
-        div class="page-header" { h1 { (form.title) } }
+        div class="page-header" {
+            h1 { (form.title) }
+            @if let Some((other, path)) = fuller {
+                a class="btn" href=(product_url(view, &nested_path(view, page, &path))) data-ui-create=(other.trigger) {
+                    (other.trigger)
+                }
+            }
+        }
         form class="buy-form card" novalidate data-ui-form data-url=(url) data-fixed=(fixed) data-compose=[compose]
             data-id-param="" data-region-reloads[lists_by_region(form)]
             data-success=(form.success) data-done=(list) {

@@ -1160,3 +1160,43 @@ fn a_status_area_shows_its_switch_actions_as_switches() {
     assert!(area.contains("aria-checked=\"false\""), "{area}");
     assert!(area.contains("data-ui-action=\"Automatic renewal\""), "{area}");
 }
+
+#[tokio::test]
+async fn create_trail_opens_the_quick_page_whose_header_opens_the_page_with_every_parameter() {
+    let console = console();
+    let creds = console.create_account("alice", None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let get = |path: &str| {
+        Request::get(path)
+            .header("cookie", cookie.as_str())
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, _, list) = send(&app, get("/console/actiontrail/trails?region=cn-hangzhou")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{list}");
+    let create_buttons: Vec<&str> = list.match_indices("data-ui-create=\"Create Trail\"").map(|(at, _)| &list[..at]).collect();
+    assert_eq!(create_buttons.len(), 1, "one Create Trail button on the list");
+    assert!(
+        create_buttons[0].ends_with("href=\"/console/actiontrail/trails/create/quick-create-trail?region=cn-hangzhou\" "),
+        "{}",
+        &create_buttons[0][create_buttons[0].len().saturating_sub(200)..]
+    );
+    let (status, _, quick) = send(
+        &app,
+        get("/console/actiontrail/trails/create/quick-create-trail?region=cn-hangzhou"),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{quick}");
+    let header = &quick[quick.find("class=\"page-header\"").unwrap()..];
+    let header = &header[..header.find("</div>").unwrap()];
+    assert!(header.contains("<h1>Quickly Create Trail</h1>"), "{header}");
+    assert!(
+        header.contains("href=\"/console/actiontrail/trails/create/create-trail?region=cn-hangzhou\""),
+        "{header}"
+    );
+    assert!(!quick.contains("name=\"TrailRegion\""), "the quick page leaves the region to the default");
+    let (status, _, full) = send(&app, get("/console/actiontrail/trails/create/create-trail?region=cn-hangzhou")).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{full}");
+    assert!(full.contains("<h1>Create Trail</h1>") && full.contains("name=\"TrailRegion\""), "{full}");
+}

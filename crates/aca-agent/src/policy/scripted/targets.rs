@@ -472,6 +472,9 @@ impl ScriptedPolicy {
     /// opened. A page that shows no name like it is left for the step's own targets to judge.
     pub(super) fn ground_on_page(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
+        if let Some(switch) = self.open_named_variant(ctx, name) {
+            return switch;
+        }
         // A top-bar menu's item that could not be clicked (a reload closed the menu under it), or
         // whose click a reload overtook: looked for again.
         if self.tried.iter().any(|key| key == "open page from a top menu")
@@ -663,7 +666,7 @@ impl ScriptedPolicy {
     pub(super) fn ground_in_modal(&mut self, ctx: &Context<'_>, name: &str) -> Move {
         let obs = ctx.observation;
         let Some(modal) = open_modal(obs) else {
-            return Move::Done(None);
+            return self.open_named_variant(ctx, name).unwrap_or(Move::Done(None));
         };
         let title = modal.name.clone();
         if title.trim().is_empty() || crate::label::match_label(name, &title) == Some(LabelMatch::Exact) {
@@ -693,6 +696,43 @@ impl ScriptedPolicy {
             name,
             vec![alternative],
         )
+    }
+
+    /// "In the Create Trail panel" on the Quickly Create Trail page: the open page is a variant of
+    /// the one the step names (its heading holds that name), and its own control of that name (at
+    /// the top of the page, outside rows and menus) opens the named one: it is clicked, once.
+    fn open_named_variant(&mut self, ctx: &Context<'_>, name: &str) -> Option<Move> {
+        const KEY: &str = "open the named variant";
+        let obs = ctx.observation;
+        if open_modal(obs).is_some() || self.tried.iter().any(|t| t == KEY) {
+            return None;
+        }
+        let wanted = normalise(name);
+        let on_variant = obs.elements.iter().any(|e| {
+            let heading = normalise(&e.name);
+            e.role == Role::Heading
+                && !in_place(e, PlaceKind::Navigation)
+                && heading != wanted
+                && format!(" {heading} ").contains(&format!(" {wanted} "))
+        });
+        if !on_variant {
+            return None;
+        }
+        let mut switches = labelled(obs, name, CLICKABLE, |m| m == LabelMatch::Exact)
+            .into_iter()
+            .filter(|e| row_of(e).is_none() && !in_place(e, PlaceKind::Navigation) && !in_place(e, PlaceKind::TopBar));
+        let switch = switches.next()?;
+        if switches.next().is_some() {
+            return None;
+        }
+        self.tried.push(KEY.into());
+        Some(Move::Act {
+            action: GuiAction::Click { index: switch.index },
+            goal: format!("open the {name} page from the page it is a variant of"),
+            grounding: None,
+            effect: Effect::Nothing,
+            failed: None,
+        })
     }
 
     /// "In the Backend Servers step": the wizard's current step (its named wizard-step place) must

@@ -1872,6 +1872,107 @@ fn a_required_field_a_parameter_table_describes_gets_a_value_and_the_panel_left_
     assert!(report.defects.is_empty());
 }
 
+/// The Trails page as today's console has it: Create Trail opens the Quickly Create Trail page,
+/// whose Create Trail link at the top opens the Create Trail page with the Trail Region too.
+#[derive(Default)]
+struct QuickTrailPages {
+    page: &'static str,
+    name: Option<String>,
+    region: &'static str,
+    created: Option<(String, &'static str, &'static str)>,
+}
+
+impl FakeConsole for QuickTrailPages {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        let title = match self.page {
+            "" => {
+                elements.add(Role::Heading, "Trails", vec![]);
+                elements.add(Role::Button, "Create Trail", vec![]);
+                "Trails"
+            }
+            page => {
+                elements.add(Role::Heading, page, vec![]);
+                elements.add(Role::Textbox, "Trail Name", vec![]).value = self.name.clone();
+                if page == "Quickly Create Trail" {
+                    elements.add(Role::Link, "Create Trail", vec![]);
+                } else {
+                    for region in ["All Regions", "Current Region"] {
+                        elements.add(Role::Radio, region, vec![place(PlaceKind::RadioGroup, "Trail Region")]).state.checked =
+                            Some(self.region == region);
+                    }
+                }
+                elements.add(Role::Button, "Create", vec![]);
+                page
+            }
+        };
+        Observation {
+            title: title.into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        let create = if self.page == "Quickly Create Trail" { 4 } else { 5 };
+        match (self.page, action) {
+            ("", GuiAction::Click { index: 2 }) => self.page = "Quickly Create Trail",
+            ("Quickly Create Trail", GuiAction::Click { index: 3 }) => {
+                // The page with every parameter: what was typed on the quick page is gone.
+                (self.page, self.name) = ("Create Trail", None);
+            }
+            (_, GuiAction::Type { index: 2, text, .. }) => self.name = Some(text.clone()),
+            ("Create Trail", GuiAction::Click { index: 3 }) => self.region = "All Regions",
+            ("Create Trail", GuiAction::Click { index: 4 }) => self.region = "Current Region",
+            (page, GuiAction::Click { index }) if *index == create && self.name.is_some() => {
+                self.created = Some((self.name.clone().unwrap_or_default(), page, self.region));
+                self.page = "";
+            }
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+/// The trail the procedure `steps` makes on [`QuickTrailPages`] (its name, the page it was created
+/// on, its region), and the report's verdict.
+fn trail_created_by(steps: &str) -> (Option<(String, &'static str, &'static str)>, Verdict) {
+    let procedure = aca_docs::parse_markdown(&format!("# Create a trail\n\n## Procedure\n\n{steps}"))
+        .expect("the page parses");
+    let mut console = QuickTrailPages {
+        region: "All Regions",
+        ..QuickTrailPages::default()
+    };
+    let episode = drive(&mut console, Task::new(procedure), 30);
+    (console.created, report(&episode, true).verdict)
+}
+
+#[test]
+fn a_step_in_the_create_trail_panel_opens_it_from_the_quick_page_it_is_a_variant_of() {
+    let made = trail_created_by(
+        "1. On the **Trails** page, click **Create Trail**.\n\
+         2. In the **Create Trail** panel, enter audit_trail in the **Trail Name** field and set **Trail Region** to **Current Region**.\n\
+         3. Click **Create**.\n",
+    );
+    assert_eq!(
+        made,
+        (Some(("audit_trail".into(), "Create Trail", "Current Region")), Verdict::Pass)
+    );
+}
+
+#[test]
+fn a_step_on_the_quick_page_it_names_stays_there() {
+    let made = trail_created_by(
+        "1. On the **Trails** page, click **Create Trail**.\n\
+         2. On the **Quickly Create Trail** page, enter audit_trail in the **Trail Name** field.\n\
+         3. Click **Create**.\n",
+    );
+    assert_eq!(
+        made,
+        (Some(("audit_trail".into(), "Quickly Create Trail", "All Regions")), Verdict::Pass)
+    );
+}
+
 /// The Restart Instance panel: the Restart Mode is a pair of radio buttons with no box of its own.
 #[derive(Default)]
 struct RestartPanel {

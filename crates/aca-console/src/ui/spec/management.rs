@@ -67,42 +67,58 @@ pub fn actiontrail() -> ProductSpec {
         col("OSS Bucket", "OssBucketName", ColumnKind::Text),
         col("Created At", "CreateTime", ColumnKind::Time),
     ];
+    // create-trail.md (2026-02-06) and create-multi-account-trail.md (2026-02-14): Create Trail
+    // opens the Quickly Create Trail page; Create Trail at its top opens the page with every
+    // parameter. A trail created in the console delivers the events of all regions by default.
+    let trail_name = || {
+        field("Trail Name", "Name", FieldKind::Text)
+            .required()
+            .rule("trail")
+            .help(
+                "6 to 36 characters: lowercase letters, digits, hyphens (-) and underscores (_), \
+                 starting with a letter.",
+            )
+    };
+    let event_type = || {
+        field(
+            "Trail Event Type",
+            "EventRW",
+            radio(&[("All", "All"), ("Write", "Write"), ("Read", "Read")]),
+        )
+        .default("All")
+    };
+    let oss_bucket = || field("OSS Bucket", "OssBucketName", FieldKind::Text).placeholder("Deliver events to an OSS bucket");
     trails.creates = vec![
+        form(
+            "quick-create-trail",
+            "Create Trail",
+            "Quickly Create Trail",
+            Container::Page,
+            "CreateTrail",
+            vec![step("Basic Information", vec![trail_name(), event_type(), oss_bucket()])],
+        )
+        .fuller("create-trail")
+        .fixed(&[("TrailRegion", "All")])
+        .submit("Create")
+        .success("The trail is created."),
         form(
             "create-trail",
             "Create Trail",
             "Create Trail",
-            Container::Drawer,
+            Container::Page,
             "CreateTrail",
-            // create-trail.md (2026-02-06) and create-multi-account-trail.md (2026-02-14).
             vec![step(
                 "Basic Information",
                 vec![
-                    field("Trail Name", "Name", FieldKind::Text)
-                        .required()
-                        .rule("trail")
-                        .help(
-                            "6 to 36 characters: lowercase letters, digits, hyphens (-) and underscores (_), \
-                             starting with a letter.",
-                        ),
-                    field(
-                        "Trail Event Type",
-                        "EventRW",
-                        radio(&[
-                            ("All", "All"),
-                            ("Write", "Write"),
-                            ("Read", "Read"),
-                        ]),
-                    )
-                    .default("All"),
+                    trail_name(),
+                    event_type(),
                     field(
                         "Trail Region",
                         "TrailRegion",
                         radio(&[("All", "All Regions"), ("cn-hangzhou", "Current Region")]),
                     )
                     .default("All"),
-                    field("OSS Bucket", "OssBucketName", FieldKind::Text)
-                        .placeholder("Deliver events to an OSS bucket"),
+                    oss_bucket(),
                 ],
             )],
         )

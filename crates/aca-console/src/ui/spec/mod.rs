@@ -373,6 +373,10 @@ pub struct FormSpec {
     /// lacks, what an operation reads (a RAM user's login profile: Enable Console Logon without
     /// one, Modify Logon Settings with one).
     pub shown_if: Option<ResourceCheck>,
+    /// For a form with a page of its own: the id of the form, on the same list, that a button at
+    /// the top of this page opens with every parameter (Quickly Create Trail's "Create Trail").
+    /// That form has no button of its own on the list.
+    pub fuller: Option<String>,
 }
 
 /// What [`FormSpec::shown_if`] asks of the resource a page is nested under: the operation that
@@ -1117,10 +1121,16 @@ pub(crate) fn form(
         opened_by: None,
         batch: false,
         shown_if: None,
+        fuller: None,
     }
 }
 
 impl FormSpec {
+    /// A button at the top of this form's page opens the form `id` (see [`FormSpec::fuller`]).
+    pub(crate) fn fuller(mut self, id: &str) -> Self {
+        self.fuller = Some(s(id));
+        self
+    }
     pub(crate) fn cancel(mut self, label: &str) -> Self {
         self.cancel = s(label);
         self
@@ -1490,6 +1500,12 @@ impl PageSpec {
 }
 
 impl PageSpec {
+    /// Whether `form` is opened from another form's page, not from a button of the list (see
+    /// [`FormSpec::fuller`]).
+    pub fn opened_from_another_form(&self, form: &FormSpec) -> bool {
+        self.creates.iter().any(|other| other.fuller.as_deref() == Some(form.id.as_str()))
+    }
+
     /// The page as shown in folder `dir`: names typed in its create forms are made in that folder.
     pub fn in_folder(&self, dir: &str) -> PageSpec {
         let mut page = self.clone();
