@@ -343,7 +343,8 @@ async fn create_vpc_and_vswitch_through_the_console() {
     click(&page, "[data-ui-create='Upload']").await;
     click_xpath(&page, "//div[@id='upload-object']//label[normalize-space()='Specified']").await;
     type_into(&page, "#upload-object input[name='SpecifiedFolder']", "notes").await;
-    type_into(&page, "#upload-object input[name='FileName']", "hello.txt").await;
+    // A name that reads like a template is taken as typed.
+    type_into(&page, "#upload-object input[name='FileName']", "hello-{FileName}.txt").await;
     type_into(&page, "#upload-object textarea[name='Body']", "hello from the console").await;
     click_xpath(&page, "//div[@id='upload-object']//button[normalize-space()='Expand']").await;
     click_xpath(&page, "//div[@id='upload-object']//label[normalize-space()='IA']").await;
@@ -364,7 +365,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
         .expect("a PutObject event");
     assert!(put.error_code.is_none(), "{:?}", put.error_message);
     let sent = |name: &str| put.request_parameters.get(name).and_then(|v| v.as_str());
-    assert_eq!(sent("ObjectName"), Some("docs/notes/hello.txt"));
+    assert_eq!(sent("ObjectName"), Some("docs/notes/hello-{FileName}.txt"));
     assert_eq!(sent("x-oss-storage-class"), Some("IA"));
     assert_eq!(sent("x-oss-server-side-encryption"), Some("AES256"));
     assert_eq!(sent("x-oss-meta-location"), Some("hangzhou"));
@@ -595,7 +596,7 @@ async fn create_vpc_and_vswitch_through_the_console() {
     // Delete Bucket: the page lists what is left (the docs/ directory and the object uploaded under
     // it), each deleted there, then Delete Immediately, which lands on the Buckets list.
     click(&page, "[data-ui-nav='Delete Bucket']").await;
-    for left in ["docs/notes/hello.txt", "docs/"] {
+    for left in ["docs/notes/hello-{FileName}.txt", "docs/"] {
         click(
             &page,
             &format!("[data-ui-table='delete-bucket'] tr[data-row-id='{left}'] [data-ui-action='Delete']"),

@@ -408,11 +408,14 @@
     return params;
   }
   // A parameter the console writes from the fields (sent or not): {Param} is a field's value, and
-  // {account} the signed-in account's id; a field's value may itself hold {account}.
+  // {account} the signed-in account's id. A value the console itself offers (a choice, a fixed
+  // parameter) may hold such a template in turn ({account}, {OtherAccountId}); what the reader
+  // typed and what rows hold never is: "{Password}" typed in a box stays as typed.
   // A section that is a call of its own (`scope`) reads its own fields first, then the form's,
   // its fixed parameters and the id of the row it was opened from.
   function compose(scope, template) {
     var values = {};
+    var offered = {};
     var form = scope.tagName === 'FORM' ? scope : scope.closest('form');
     var take = function (root, skipSections) {
       root.querySelectorAll('[name]').forEach(function (el) {
@@ -420,11 +423,16 @@
         if (skipSections && el.closest('[data-then]')) return;
         // A field its form hides (another choice's) has no value to give.
         if (el.closest('.form-item[hidden]')) return;
-        values[el.getAttribute('name')] = fieldValue(el);
+        var name = el.getAttribute('name');
+        values[name] = fieldValue(el);
+        offered[name] = el.type === 'radio' || el.type === 'checkbox';
       });
     };
     if (form) {
-      JSON.parse(form.getAttribute('data-fixed') || '[]').forEach(function (p) { values[p[0]] = p[1]; });
+      JSON.parse(form.getAttribute('data-fixed') || '[]').forEach(function (p) {
+        values[p[0]] = p[1];
+        offered[p[0]] = true;
+      });
       var idParam = form.getAttribute('data-id-param');
       if (idParam && rowContext) values[idParam] = rowContext.id;
       take(form, true);
@@ -432,7 +440,7 @@
     if (scope !== form) take(scope, false);
     var config = window.ALIYUN_CONSOLE_CONFIG || {};
     // {A|B}: A's value, or B's where A has none.
-    var fill = function (text) {
+    var fill = function (text, nested) {
       return text.replace(/\{([A-Za-z0-9_|.]+)\}/g, function (m, names) {
         var found = names.split('|').map(function (name) {
           if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
@@ -443,12 +451,13 @@
             var v = rowContext ? lookup(rowContext.item, name.slice(4)) : null;
             return v == null ? '' : String(v);
           }
-          return name in values ? values[name] : '';
+          if (!(name in values)) return '';
+          return offered[name] && !nested ? fill(values[name], true) : values[name];
         }).filter(function (v) { return v !== ''; });
         return found.length ? found[0] : '';
       });
     };
-    return fill(fill(template));
+    return fill(template, false);
   }
   function withRegion(params) {
     var region = document.body.getAttribute('data-region');
