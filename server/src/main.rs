@@ -23,6 +23,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest command's arguments costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     Console(commands::console::ConsoleArgs),

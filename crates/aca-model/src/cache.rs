@@ -23,6 +23,8 @@ pub(crate) struct LayerCache {
     capacity: usize,
 }
 
+// One per layer, replaced rather than moved about: the tensors' size is no cost here.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 enum Storage {
     Empty,
@@ -74,6 +76,7 @@ impl HostRows {
 
 /// Every cached key and value of a layer after an append, the new ones included:
 /// `[length, kv_heads, head_dim]`.
+#[allow(clippy::large_enum_variant)] // Made once per layer and step, read in place.
 pub(crate) enum CachedLayer<'a> {
     Tensors { keys: Tensor<3>, values: Tensor<3> },
     /// Host rows, of which the first `length · kv_heads · head_dim` values are the cache.

@@ -32,6 +32,7 @@ pub(crate) fn widened<const D: usize>(tensor: Tensor<D>) -> Option<Vec<f32>> {
 
 /// A tensor's values widened to f32, row-major, or the tensor back where they cannot be read that
 /// way. Taking the tensor spares the copy of a tensor someone else still holds.
+#[allow(clippy::result_large_err)] // The "error" is the caller's tensor handed back, not a failure.
 pub(crate) fn values_of<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, Tensor<D>> {
     let (device, dtype) = (tensor.device(), tensor.dtype());
     let data = tensor.into_data();

@@ -206,7 +206,7 @@ fn start(args: &SftArgs) -> anyhow::Result<Start> {
     if !args.random {
         bail!("say where the weights come from: --model DIR, --random (with --tokenizer DIR) or --resume DIR");
     }
-    if args.heads == 0 || args.kv_heads == 0 || args.hidden % args.heads != 0 || args.heads % args.kv_heads != 0 {
+    if args.heads == 0 || args.kv_heads == 0 || !args.hidden.is_multiple_of(args.heads) || !args.heads.is_multiple_of(args.kv_heads) {
         bail!(
             "--hidden {} / --heads {} / --kv-heads {}: the heads must divide the hidden size and the key/value heads the heads",
             args.hidden,

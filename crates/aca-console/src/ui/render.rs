@@ -179,7 +179,7 @@ pub fn div_select(
 fn field_select(
     field: &Field,
     items: &[(String, String)],
-    groups: Option<&[(String, Vec<(String, String)>)]>,
+    groups: Option<&[OptionGroup]>,
     selected: &str,
     placeholder: &str,
 ) -> Markup {

@@ -694,11 +694,14 @@ impl Generate {
     }
 }
 
+/// Options under a heading: (heading, [(value, label)]).
+pub type OptionGroup = (String, Vec<(String, String)>);
+
 #[derive(Debug, Clone)]
 pub enum OptionSource {
     Static(Vec<(String, String)>),
-    /// Fixed options under headings (a metric under its dimension): (heading, options).
-    Grouped(Vec<(String, Vec<(String, String)>)>),
+    /// Fixed options under headings (a metric under its dimension).
+    Grouped(Vec<OptionGroup>),
     /// The zones of the selected region.
     Zones,
     /// Every region, the selected one first chosen (OSS buckets and SLS projects pick theirs).
