@@ -4,29 +4,20 @@
 use std::time::Instant;
 
 use aca_model::layout::TensorLayout;
-use aca_model::{Quantization, Qwen3Config};
+use aca_model::{DType, Quantization, Qwen3Config};
 
-/// Bytes of weights one decoded token reads as aca-model holds them (`bytes_per_value` each, the layers'
-/// projections as `quantization` holds them on the CPU or elsewhere): every layer, the final norm, the
-/// output head, and one embedding row.
-pub fn weight_bytes_per_token(
-    config: &Qwen3Config,
-    bytes_per_value: u64,
-    quantization: Quantization,
-    on_cpu: bool,
-) -> u64 {
+/// Bytes of weights one decoded token reads as aca-model holds them in `dtype` (the projections as
+/// held on the CPU or elsewhere, the layers' quantised as `quantization` says): every layer, the final
+/// norm, the output head, and one embedding row.
+pub fn weight_bytes_per_token(config: &Qwen3Config, dtype: DType, quantization: Quantization, on_cpu: bool) -> u64 {
+    let bytes_per_value = dtype.size() as u64;
     let hidden = config.hidden_size as u64;
     let head_dim = config.head_dim as u64;
     let q_width = config.num_attention_heads as u64 * head_dim;
     let kv_width = config.num_key_value_heads as u64 * head_dim;
     let projections: u64 = TensorLayout::fused_projections(config)
         .into_iter()
-        .map(|[inputs, outputs]| {
-            let (inputs, outputs) = (inputs as u64, outputs as u64);
-            quantization
-                .projection_bytes(inputs, outputs, on_cpu)
-                .unwrap_or(inputs * outputs * bytes_per_value)
-        })
+        .map(|shape| quantization.held_bytes(shape, dtype, on_cpu))
         .sum();
     let biases = if config.attention_bias {
         q_width + 2 * kv_width + hidden
@@ -98,12 +89,12 @@ mod tests {
         // Per layer: qkv 512·(512+2·256), o 512·512, mlp 3·512·1536, norms 2·512 + 2·64.
         let per_layer = 512 * 1024 + 512 * 512 + 3 * 512 * 1536 + 2 * 512 + 2 * 64;
         let expected = (8 * per_layer + 512 + 1000 * 512 + 512) * 4;
-        assert_eq!(weight_bytes_per_token(&config, 4, Quantization::None, true), expected);
-        assert_eq!(weight_bytes_per_token(&config, 2, Quantization::None, true), expected / 2);
+        assert_eq!(weight_bytes_per_token(&config, DType::F32, Quantization::None, true), expected);
+        assert_eq!(weight_bytes_per_token(&config, DType::BF16, Quantization::None, true), expected / 2);
         // int8 projections: a byte per weight, plus a scale per output column (all widths are whole tiles).
         let projections = 512 * 1024 + 512 * 512 + 3 * 512 * 1536;
         let scales = 1024 + 512 + 3072 + 512;
-        let int8 = weight_bytes_per_token(&config, 2, Quantization::Int8, true);
+        let int8 = weight_bytes_per_token(&config, DType::BF16, Quantization::Int8, true);
         assert_eq!(int8, expected / 2 - 8 * 2 * projections + 8 * (projections + 4 * scales));
         assert!((effective_gbps(2_000_000_000, 0.5) - 4.0).abs() < 1e-9);
     }

@@ -209,7 +209,7 @@ fn main() -> Result<()> {
     let config = model.config().clone();
     let held = model.dtype();
     let on_cpu = arguments.device == DeviceChoice::Cpu;
-    let bytes_per_token = bandwidth::weight_bytes_per_token(&config, held.size() as u64, arguments.quantize, on_cpu);
+    let bytes_per_token = bandwidth::weight_bytes_per_token(&config, held, arguments.quantize, on_cpu);
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     println!(
         "checkpoint: {} layers, hidden {}, {} heads / {} kv heads of {}, intermediate {}, vocab {}, held in \

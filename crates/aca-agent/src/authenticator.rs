@@ -97,11 +97,13 @@ mod tests {
 
     #[test]
     fn the_key_is_read_beside_its_label_and_nowhere_else() {
-        let mut obs = Observation::default();
-        obs.elements = vec![
-            element(1, Role::DialogTitle, "Enable the Virtual MFA Device"),
-            element(2, Role::Cell, &format!("Key: {KEY}")),
-        ];
+        let mut obs = Observation {
+            elements: vec![
+                element(1, Role::DialogTitle, "Enable the Virtual MFA Device"),
+                element(2, Role::Cell, &format!("Key: {KEY}")),
+            ],
+            ..Observation::default()
+        };
         assert_eq!(setup_key(&obs).as_deref(), Some(KEY));
         obs.elements[1] = element(2, Role::Cell, &format!("AccessKey ID: {KEY}"));
         assert_eq!(setup_key(&obs), None, "an AccessKey ID is no setup key");

@@ -381,20 +381,23 @@
     name = name.toLowerCase();
     return [name.indexOf(prefix) === 0 ? name : prefix + name, value];
   }
+  // A field the form's own call does not send: a section that is a call of its own, a field or
+  // step the form hides.
+  function outsideTheCall(el) {
+    return !!el.closest('[data-then], .form-item[hidden], [data-skipped]');
+  }
   function collect(form) {
     var params = {};
     var fixed = JSON.parse(form.getAttribute('data-fixed') || '[]');
     fixed.forEach(function (p) { params[p[0]] = p[1]; });
     form.querySelectorAll('[name]').forEach(function (el) {
       if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
-      if (el.hasAttribute('data-not-sent')) return;
-      if (el.closest('[data-then]')) return;
-      if (el.closest('.form-item[hidden], [data-skipped]')) return;
+      if (el.hasAttribute('data-not-sent') || outsideTheCall(el)) return;
       var v = fieldValue(el);
       if (v !== '') params[el.getAttribute('name')] = v;
     });
     form.querySelectorAll('[data-named-parameter]').forEach(function (box) {
-      if (box.closest('[data-then]') || box.closest('.form-item[hidden], [data-skipped]')) return;
+      if (outsideTheCall(box)) return;
       var named = namedParameter(box);
       if (named) params[named[0]] = named[1];
     });

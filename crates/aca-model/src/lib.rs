@@ -50,7 +50,7 @@ pub mod text;
 pub mod vl;
 mod weights;
 
-pub use burn::tensor::Device;
+pub use burn::tensor::{DType, Device};
 pub use cache::KvCache;
 pub use config::Qwen3Config;
 pub use device::{DeviceChoice, DeviceError};

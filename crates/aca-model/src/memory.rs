@@ -14,7 +14,6 @@ use crate::quantization::{Precision, Quantization};
 use crate::engine::is_multimodal_checkpoint;
 use crate::error::ModelError;
 use crate::layout::{LM_HEAD, TensorLayout};
-use crate::packed::TILE;
 use crate::vl::Qwen3VlConfig;
 use crate::vl::vision_weights::expected_vision_tensors;
 
@@ -64,23 +63,12 @@ impl MemoryNeed {
             .filter(|(name, _)| !layout.is_layer_projection(name) && name.as_str() != LM_HEAD)
             .map(|(_, dims)| values(dims) * bytes)
             .sum();
-        let held = |[inputs, outputs]: [usize; 2], quantization: Quantization| {
-            let (inputs, outputs) = (inputs as u64, outputs as u64);
-            quantization.projection_bytes(inputs, outputs, on_cpu).unwrap_or(
-                if on_cpu && dtype == DType::BF16 {
-                    // Packed by whole tiles of columns (see `crate::packed`).
-                    outputs.next_multiple_of(TILE as u64) * inputs * bytes
-                } else {
-                    inputs * outputs * bytes
-                },
-            )
-        };
         let per_layer: u64 = TensorLayout::fused_projections(config)
             .into_iter()
-            .map(|shape| held(shape, quantization))
+            .map(|shape| quantization.held_bytes(shape, dtype, on_cpu))
             .sum();
         // The output head, `[hidden, vocab]`: with tied embeddings a transposed copy of the embedding.
-        let head = held([config.hidden_size, config.vocab_size], Quantization::None);
+        let head = Quantization::None.held_bytes([config.hidden_size, config.vocab_size], dtype, on_cpu);
         let weights = others + per_layer * config.num_hidden_layers as u64 + head;
         let per_token =
             2 * config.num_hidden_layers as u64 * config.num_key_value_heads as u64 * config.head_dim as u64;
@@ -134,7 +122,7 @@ impl MemoryNeed {
         }
     }
 
-    /// `, projections in int8` where they are quantised, else nothing: for messages.
+    /// `, the layers' projections in int8` where they are quantised, else nothing: for messages.
     pub fn quantization_note(&self) -> String {
         match self.quantization {
             Quantization::None => String::new(),

@@ -10,7 +10,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::dtype::WeightDtype;
+use burn::tensor::DType;
+
+use crate::dtype::{WeightDtype, bytes_per_value};
 use crate::packed::TILE;
 
 /// Values per scale in burn's quantised tensors (devices other than the CPU).
@@ -49,6 +51,21 @@ impl Quantization {
             }
             Quantization::Int8 => Some(inputs * outputs + 4 * inputs * outputs.div_ceil(u64::from(BURN_BLOCK))),
         }
+    }
+
+    /// Bytes a `[inputs, outputs]` projection takes as a model in `dtype` holds it: quantised as
+    /// this says, else in the dtype, which on the CPU packs bf16 by whole tiles of columns (see
+    /// `crate::packed`).
+    pub fn held_bytes(self, [inputs, outputs]: [usize; 2], dtype: DType, on_cpu: bool) -> u64 {
+        let (inputs, outputs) = (inputs as u64, outputs as u64);
+        self.projection_bytes(inputs, outputs, on_cpu).unwrap_or_else(|| {
+            let columns = if on_cpu && dtype == DType::BF16 {
+                outputs.next_multiple_of(TILE as u64)
+            } else {
+                outputs
+            };
+            columns * inputs * bytes_per_value(dtype)
+        })
     }
 }
 
@@ -112,6 +129,10 @@ mod tests {
         assert_eq!(Quantization::Int8.projection_bytes(4, 8, true), Some(64 * (4 + 4)));
         assert_eq!(Quantization::Int8.projection_bytes(4, 128, true), Some(128 * (4 + 4)));
         assert_eq!(Quantization::Int8.projection_bytes(4, 64, false), Some(4 * 64 + 4 * 4 * 2));
+        assert_eq!(Quantization::Int8.held_bytes([4, 8], DType::BF16, true), 64 * (4 + 4));
+        assert_eq!(Quantization::None.held_bytes([4, 8], DType::BF16, true), 64 * 4 * 2);
+        assert_eq!(Quantization::None.held_bytes([4, 8], DType::BF16, false), 8 * 4 * 2);
+        assert_eq!(Quantization::None.held_bytes([4, 8], DType::F32, true), 8 * 4 * 4);
         assert_eq!(Precision::from(WeightDtype::Bf16).to_string(), "bf16");
         assert_eq!(
             Precision::new(WeightDtype::Bf16, Quantization::Int8).to_string(),

@@ -116,8 +116,8 @@ fn int8_decoding_through_the_cache_gives_the_prompts_logits() {
         let whole = logits_at_every_position(&model, ids);
         let mut cache = model.new_cache();
         let mut logits = model.forward_one(&ids[..3], &mut cache).unwrap();
-        for position in 2..ids.len() {
-            let diff = max_abs_diff(&logits, &whole[position]);
+        for (position, expected) in whole.iter().enumerate().skip(2) {
+            let diff = max_abs_diff(&logits, expected);
             assert!(diff <= TOLERANCE, "{name} position {position}: {diff:e}");
             if let Some(&next) = ids.get(position + 1) {
                 logits = model.forward_one(&[next], &mut cache).unwrap();

@@ -274,7 +274,7 @@ fn a_take_over_is_recorded_with_the_events_the_audit_log_shows_for_it() {
             _ => None,
         })
         .expect("the take-over is recorded");
-    assert_eq!(taken, [event.clone()]);
+    assert_eq!(taken, std::slice::from_ref(&event));
     let report = finished(run.cleaned(Vec::new()));
     assert_eq!(report.decisions, run.decisions(), "the report carries what the person decided");
     let json = serde_json::to_value(&report).unwrap();

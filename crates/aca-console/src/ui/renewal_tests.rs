@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::Value;
 
-use super::tests::{console, logged_on, send};
+use super::tests::{console, logged_on, page, send};
 
 async fn call(app: &axum::Router, cookie: &str, console: &str, action: &str, body: &str) -> Value {
     let request = Request::post(format!("/console/api/{console}/{action}"))
@@ -16,13 +16,6 @@ async fn call(app: &axum::Router, cookie: &str, console: &str, action: &str, bod
     let (status, _, text) = send(app, request).await;
     assert_eq!(status, StatusCode::OK, "{action}: {text}");
     serde_json::from_str(&text).unwrap()
-}
-
-async fn page(app: &axum::Router, cookie: &str, path: &str) -> String {
-    let request = Request::get(path).header("cookie", cookie).body(Body::empty()).unwrap();
-    let (status, _, html) = send(app, request).await;
-    assert_eq!(status, StatusCode::OK, "{path}");
-    html
 }
 
 #[tokio::test]

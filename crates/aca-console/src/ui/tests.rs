@@ -358,6 +358,14 @@ pub(super) async fn send(app: &axum::Router, request: Request<Body>) -> (axum::h
     (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
 
+/// The page at `path` as the signed-in browser holding `cookie` gets it, which must be 200 OK.
+pub(super) async fn page(app: &axum::Router, cookie: &str, path: &str) -> String {
+    let request = Request::get(path).header("cookie", cookie).body(Body::empty()).unwrap();
+    let (status, _, html) = send(app, request).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{path}");
+    html
+}
+
 pub(super) async fn logged_on(app: &axum::Router, login: &str, password: &str) -> String {
     let body = format!(
         "login={}&password={}",
@@ -1167,14 +1175,7 @@ async fn create_trail_opens_the_quick_page_whose_header_opens_the_page_with_ever
     let creds = console.create_account("alice", None).unwrap();
     let app = crate::app(console.clone());
     let cookie = logged_on(&app, &creds.login, &creds.password).await;
-    let get = |path: &str| {
-        Request::get(path)
-            .header("cookie", cookie.as_str())
-            .body(Body::empty())
-            .unwrap()
-    };
-    let (status, _, list) = send(&app, get("/console/actiontrail/trails?region=cn-hangzhou")).await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{list}");
+    let list = page(&app, &cookie, "/console/actiontrail/trails?region=cn-hangzhou").await;
     let create_buttons: Vec<&str> = list.match_indices("data-ui-create=\"Create Trail\"").map(|(at, _)| &list[..at]).collect();
     assert_eq!(create_buttons.len(), 1, "one Create Trail button on the list");
     assert!(
@@ -1182,12 +1183,7 @@ async fn create_trail_opens_the_quick_page_whose_header_opens_the_page_with_ever
         "{}",
         &create_buttons[0][create_buttons[0].len().saturating_sub(200)..]
     );
-    let (status, _, quick) = send(
-        &app,
-        get("/console/actiontrail/trails/create/quick-create-trail?region=cn-hangzhou"),
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{quick}");
+    let quick = page(&app, &cookie, "/console/actiontrail/trails/create/quick-create-trail?region=cn-hangzhou").await;
     let header = &quick[quick.find("class=\"page-header\"").unwrap()..];
     let header = &header[..header.find("</div>").unwrap()];
     assert!(header.contains("<h1>Quickly Create Trail</h1>"), "{header}");
@@ -1196,7 +1192,6 @@ async fn create_trail_opens_the_quick_page_whose_header_opens_the_page_with_ever
         "{header}"
     );
     assert!(!quick.contains("name=\"TrailRegion\""), "the quick page leaves the region to the default");
-    let (status, _, full) = send(&app, get("/console/actiontrail/trails/create/create-trail?region=cn-hangzhou")).await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{full}");
+    let full = page(&app, &cookie, "/console/actiontrail/trails/create/create-trail?region=cn-hangzhou").await;
     assert!(full.contains("<h1>Create Trail</h1>") && full.contains("name=\"TrailRegion\""), "{full}");
 }

@@ -107,46 +107,18 @@ fn accumulate(acc: &mut [f32], x: f32, words: &[u32]) {
 
 #[cfg(test)]
 mod tests {
-    use rand::{Rng, SeedableRng};
-
-    use super::super::{product, widened};
+    use super::super::check::{products_match, random};
+    use super::super::widened;
     use super::*;
 
     fn matrix(inputs: usize, outputs: usize, seed: u64) -> Vec<bf16> {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        (0..inputs * outputs)
-            .map(|_| bf16::from_f32(rng.random_range(-1.0..1.0)))
-            .collect()
-    }
-
-    fn reference(weights: &[bf16], input: &[f32], rows: usize, inputs: usize, outputs: usize) -> Vec<f32> {
-        let mut out = vec![0f64; rows * outputs];
-        for r in 0..rows {
-            for i in 0..inputs {
-                for o in 0..outputs {
-                    let w = f64::from(weights[i * outputs + o].to_f32());
-                    out[r * outputs + o] += f64::from(input[r * inputs + i]) * w;
-                }
-            }
-        }
-        out.into_iter().map(|v| v as f32).collect()
+        random(inputs * outputs, 1.0, seed).into_iter().map(bf16::from_f32).collect()
     }
 
     #[test]
     fn products_match_a_plain_product_for_any_width_and_row_count() {
-        // Widths below, at and across tile boundaries; one and several rows.
-        for (inputs, outputs, rows) in [(5, 1, 1), (7, 64, 1), (16, 65, 3), (33, 200, 16), (3, 130, 2)] {
-            let bits = matrix(inputs, outputs, (inputs * outputs) as u64);
-            let mut rng = rand::rngs::StdRng::seed_from_u64(rows as u64);
-            let input: Vec<f32> = (0..rows * inputs).map(|_| rng.random_range(-2.0..2.0)).collect();
-            let packed = PackedBf16::pack(&bits, inputs, outputs);
-            let got = product(&packed, &input, rows);
-            let want = reference(&bits, &input, rows, inputs, outputs);
-            assert_eq!(got.len(), want.len());
-            for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-4 * (1.0 + w.abs()), "{g} vs {w} ({inputs}x{outputs}, {rows} rows)");
-            }
-        }
+        // Widening gives back each bf16 exactly (below), so the plain product is over the weights.
+        products_match(|inputs, outputs, seed| PackedBf16::pack(&matrix(inputs, outputs, seed), inputs, outputs));
     }
 
     #[test]

@@ -123,35 +123,14 @@ fn accumulate(acc: &mut [f32], x: f32, values: &[i8]) {
 
 #[cfg(test)]
 mod tests {
-    use rand::{Rng, SeedableRng};
-
-    use super::super::{product, widened};
+    use super::super::check::{products_match, random};
+    use super::super::widened;
     use super::*;
-
-    fn matrix(inputs: usize, outputs: usize, seed: u64) -> Vec<f32> {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        (0..inputs * outputs).map(|_| rng.random_range(-1.0..1.0)).collect()
-    }
-
-    /// The product with the dequantised weights, summed in f64.
-    fn reference(packed: &PackedInt8, input: &[f32], rows: usize) -> Vec<f32> {
-        let [inputs, outputs] = packed.dims();
-        let weights = widened(packed);
-        let mut out = vec![0f64; rows * outputs];
-        for r in 0..rows {
-            for i in 0..inputs {
-                for o in 0..outputs {
-                    out[r * outputs + o] += f64::from(input[r * inputs + i]) * f64::from(weights[i * outputs + o]);
-                }
-            }
-        }
-        out.into_iter().map(|v| v as f32).collect()
-    }
 
     #[test]
     fn each_weight_is_within_half_a_step_of_its_column_scale() {
         for (inputs, outputs) in [(3, 1), (4, 64), (5, 97), (2, 130)] {
-            let weights = matrix(inputs, outputs, 11);
+            let weights = random(inputs * outputs, 1.0, 11);
             let packed = PackedInt8::quantize(&weights, inputs, outputs);
             let restored = widened(&packed);
             for o in 0..outputs {
@@ -178,17 +157,8 @@ mod tests {
 
     #[test]
     fn products_match_the_dequantised_product_for_any_width_and_row_count() {
-        for (inputs, outputs, rows) in [(5, 1, 1), (7, 64, 1), (16, 65, 3), (33, 200, 16), (3, 130, 2)] {
-            let weights = matrix(inputs, outputs, (inputs * outputs) as u64);
-            let mut rng = rand::rngs::StdRng::seed_from_u64(rows as u64);
-            let input: Vec<f32> = (0..rows * inputs).map(|_| rng.random_range(-2.0..2.0)).collect();
-            let packed = PackedInt8::quantize(&weights, inputs, outputs);
-            let got = product(&packed, &input, rows);
-            let want = reference(&packed, &input, rows);
-            assert_eq!(got.len(), want.len());
-            for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-4 * (1.0 + w.abs()), "{g} vs {w} ({inputs}x{outputs}, {rows} rows)");
-            }
-        }
+        products_match(|inputs, outputs, seed| {
+            PackedInt8::quantize(&random(inputs * outputs, 1.0, seed), inputs, outputs)
+        });
     }
 }

@@ -93,3 +93,44 @@ impl<M: PackedMatrix> WithSimd for TileProduct<'_, M> {
         self.matrix.tile_product(self.tile, self.input, self.rows, self.out);
     }
 }
+
+/// What both formats' tests check: products against a plain f64 product of the widened weights.
+#[cfg(test)]
+mod check {
+    use rand::{Rng, SeedableRng};
+
+    use super::{PackedMatrix, product, widened};
+
+    /// Widths below, at and across tile boundaries; one and several rows: `(inputs, outputs, rows)`.
+    pub(super) const SHAPES: [(usize, usize, usize); 5] = [(5, 1, 1), (7, 64, 1), (16, 65, 3), (33, 200, 16), (3, 130, 2)];
+
+    /// Uniform values in `[-scale, scale)`, the same for a seed.
+    pub(super) fn random(len: usize, scale: f32, seed: u64) -> Vec<f32> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..len).map(|_| rng.random_range(-scale..scale)).collect()
+    }
+
+    /// `matrix`'s product with random inputs of every shape of [`SHAPES`] against the plain product
+    /// of its widened weights, `make(inputs, outputs, seed)` packing each matrix.
+    pub(super) fn products_match<M: PackedMatrix>(make: impl Fn(usize, usize, u64) -> M) {
+        for (inputs, outputs, rows) in SHAPES {
+            let matrix = make(inputs, outputs, (inputs * outputs) as u64);
+            let input = random(rows * inputs, 2.0, rows as u64);
+            let weights = widened(&matrix);
+            let mut want = vec![0f64; rows * outputs];
+            for r in 0..rows {
+                for i in 0..inputs {
+                    for o in 0..outputs {
+                        want[r * outputs + o] += f64::from(input[r * inputs + i]) * f64::from(weights[i * outputs + o]);
+                    }
+                }
+            }
+            let got = product(&matrix, &input, rows);
+            assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(&want) {
+                let w = *w as f32;
+                assert!((g - w).abs() <= 1e-4 * (1.0 + w.abs()), "{g} vs {w} ({inputs}x{outputs}, {rows} rows)");
+            }
+        }
+    }
+}
