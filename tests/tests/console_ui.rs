@@ -2152,3 +2152,34 @@ async fn create_accesskey_shows_the_new_pair_once_in_the_view_accesskey_secret_d
         "{buttons}"
     );
 }
+
+/// create-trail.md: the Create Trail page (opened from the top of Quickly Create Trail) with Trail
+/// Region set to Current Region applies the trail to the region the console is in, not to a fixed one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trail_created_for_the_current_region_names_the_region_the_console_is_in() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/actiontrail/trails?region=cn-shanghai")).await.unwrap();
+    click(&page, "[data-ui-create='Create Trail']").await;
+    wait_xpath(&page, "//h1[normalize-space()='Quickly Create Trail']").await;
+    click_xpath(&page, "//div[contains(@class,'page-header')]//a[normalize-space()='Create Trail']").await;
+    wait_xpath(&page, "//h1[normalize-space()='Create Trail']").await;
+    type_into(&page, "input[name='Name']", "audit-shanghai").await;
+    click_xpath(&page, "//label[normalize-space()='Current Region']").await;
+    click_xpath(&page, "//button[normalize-space()='Create']").await;
+    wait_true(&page, "document.body.innerText.includes('The trail is created.')", "the trail created").await;
+    chromium.close().await;
+    let create = aca_e2e::events(&console, &alice.account_id)
+        .into_iter()
+        .find(|e| e.event_name == "CreateTrail")
+        .expect("a CreateTrail event");
+    assert!(create.error_code.is_none(), "{:?}", create.error_message);
+    assert_eq!(
+        create.request_parameters.get("TrailRegion").and_then(|v| v.as_str()),
+        Some("cn-shanghai")
+    );
+    let trails = setup_call(&console, &alice.account_id, "actiontrail", "DescribeTrails", &[]);
+    assert_eq!(trails["TrailList"][0]["TrailRegion"].as_str(), Some("cn-shanghai"), "{trails}");
+}

@@ -410,8 +410,8 @@
     });
     return params;
   }
-  // A parameter the console writes from the fields (sent or not): {Param} is a field's value, and
-  // {account} the signed-in account's id. A value the console itself offers (a choice, a fixed
+  // A parameter the console writes from the fields (sent or not): {Param} is a field's value,
+  // {account} the signed-in account's id and {region} the console's region. A value the console itself offers (a choice, a fixed
   // parameter) may hold such a template in turn ({account}, {OtherAccountId}); what the reader
   // typed and what rows hold never is: "{Password}" typed in a box stays as typed.
   // A section that is a call of its own (`scope`) reads its own fields first, then the form's,
@@ -447,6 +447,8 @@
       return text.replace(/\{([A-Za-z0-9_|.]+)\}/g, function (m, names) {
         var found = names.split('|').map(function (name) {
           if (name === 'account') return String(config.MAIN_ACCOUNT_PK || '');
+          // {region}: the region the console is in (the top navigation bar's selector).
+          if (name === 'region') return document.body.getAttribute('data-region') || '';
           // {folder}: the folder a list of folders shows (empty at the top).
           if (name === 'folder') return new URLSearchParams(location.search).get('dir') || '';
           // {row.Field}: the field of the row the form was opened from.

@@ -115,13 +115,15 @@ pub fn actiontrail() -> ProductSpec {
                     field(
                         "Trail Region",
                         "TrailRegion",
-                        radio(&[("All", "All Regions"), ("cn-hangzhou", "Current Region")]),
+                        radio(&[("All", "All Regions"), ("{region}", "Current Region")]),
                     )
-                    .default("All"),
+                    .default("All")
+                    .not_sent(),
                     oss_bucket(),
                 ],
             )],
         )
+        .compose("TrailRegion", "{TrailRegion}")
         .submit("Create")
         .success("The trail is created."),
     ];

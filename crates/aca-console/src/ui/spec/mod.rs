@@ -356,7 +356,7 @@ pub struct FormSpec {
     /// Parameters the console writes from the fields' values, sent or not: (parameter, template),
     /// where `{Param}` stands for a field's value, `{A|B}` for A's or else B's, `{account}` for
     /// the signed-in account's id (the trust policy of a role the Create Role page puts together
-    /// from its principal), and `{row.Field}` for a field of the row a row form was opened from
+    /// from its principal), `{region}` for the console's region (a trail's Current Region), and `{row.Field}` for a field of the row a row form was opened from
     /// (the product of an instance the Renewal page renews).
     pub compose: Vec<(String, String)>,
     /// A form with nothing to fill that submits as it opens (Create AccessKey), and what its result
