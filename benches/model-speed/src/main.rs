@@ -33,7 +33,7 @@ mod vision;
 
 use std::path::PathBuf;
 
-use aca_model::random::{RandomShape, write_random_checkpoint};
+use aca_model::random::{RandomDtype, RandomShape, write_random_checkpoint_as};
 use anyhow::{Context, Result, bail};
 use clap::{Parser, ValueEnum};
 
@@ -48,7 +48,12 @@ struct Arguments {
     /// Benchmark this checkpoint directory (config.json + model.safetensors) instead of a random one.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
-    /// Vocabulary of the random checkpoint (151936 is Qwen3's own: the output head then dominates decode).
+    /// The random checkpoint's shape: `bench` (8 layers, hidden 512, 8/2 heads of 64, in f32, with
+    /// `--vocab`'s vocabulary) or `qwen3-8b` (Qwen3-8B's dimensions and vocabulary, written in bf16 as
+    /// its release is: 16 GB on disk and in memory, for a GPU machine).
+    #[arg(long, value_enum, default_value_t = Shape::Bench)]
+    shape: Shape,
+    /// Vocabulary of the `bench` checkpoint (151936 is Qwen3's own: the output head then dominates decode).
     #[arg(long, default_value_t = 8192)]
     vocab: usize,
     /// Prompt length for the prefill figures.
@@ -111,6 +116,13 @@ fn screenshot_size(text: &str) -> Result<(u32, u32), String> {
         return Err(format!("a {text} screenshot is smaller than one 32-pixel cell"));
     }
     Ok(size)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Shape {
+    Bench,
+    #[value(name = "qwen3-8b")]
+    Qwen3_8b,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -194,12 +206,19 @@ fn main() -> Result<()> {
         Some(directory) => directory.clone(),
         None => {
             let directory = scratch.path().join("checkpoint");
-            let shape = RandomShape {
-                vocab_size: arguments.vocab,
-                num_key_value_heads: 2,
-                ..RandomShape::bench()
+            let (shape, dtype) = match arguments.shape {
+                Shape::Bench => {
+                    let shape = RandomShape {
+                        vocab_size: arguments.vocab,
+                        num_key_value_heads: 2,
+                        ..RandomShape::bench()
+                    };
+                    (shape, RandomDtype::F32)
+                }
+                Shape::Qwen3_8b => (RandomShape::qwen3_8b(), RandomDtype::Bf16),
             };
-            write_random_checkpoint(&directory, &shape, 1)?;
+            eprintln!("writing a random {:?} checkpoint ({dtype:?}) to {}", arguments.shape, directory.display());
+            write_random_checkpoint_as(&directory, &shape, 1, dtype)?;
             directory
         }
     };

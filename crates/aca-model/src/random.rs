@@ -47,6 +47,22 @@ impl RandomShape {
         }
     }
 
+    /// Qwen3-8B's dimensions (36 layers, hidden 4096, 32 query and 8 key/value heads of 128,
+    /// intermediate 12288, untied output head): about 8.2 billion weights, 16 GB in bf16.
+    pub fn qwen3_8b() -> Self {
+        RandomShape {
+            hidden_size: 4_096,
+            intermediate_size: 12_288,
+            num_hidden_layers: 36,
+            num_attention_heads: 32,
+            num_key_value_heads: 8,
+            head_dim: 128,
+            tie_word_embeddings: false,
+            max_position_embeddings: 40_960,
+            ..Self::bench()
+        }
+    }
+
     /// The tests' small model with Qwen3's real vocabulary (so the real template's special tokens
     /// exist): 2 layers, hidden 64, 4 query and 2 key/value heads of 16.
     pub fn small() -> Self {
@@ -85,15 +101,40 @@ impl RandomShape {
     }
 }
 
+/// The dtype a random checkpoint's tensors are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RandomDtype {
+    #[default]
+    F32,
+    /// As Qwen3's releases are: the values drawn in f32, then rounded to bf16.
+    Bf16,
+}
+
+impl RandomDtype {
+    fn torch_name(self) -> &'static str {
+        match self {
+            RandomDtype::F32 => "float32",
+            RandomDtype::Bf16 => "bfloat16",
+        }
+    }
+}
+
 /// Writes `config.json` and `model.safetensors` (f32) into `dir`. Projections are drawn uniformly
 /// with the standard deviation of Qwen3's initialiser (0.02); norms are ones. Same seed, same bytes.
 pub fn write_random_checkpoint(dir: &Path, shape: &RandomShape, seed: u64) -> Result<(), ModelError> {
+    write_random_checkpoint_as(dir, shape, seed, RandomDtype::F32)
+}
+
+/// [`write_random_checkpoint`] with the tensors (and `config.json`'s `torch_dtype`) in `dtype`.
+pub fn write_random_checkpoint_as(dir: &Path, shape: &RandomShape, seed: u64, dtype: RandomDtype) -> Result<(), ModelError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ModelError::Io { path, source }
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let config_text = serde_json::to_string_pretty(&shape.config_json())
+    let mut config_json = shape.config_json();
+    config_json["torch_dtype"] = json!(dtype.torch_name());
+    let config_text = serde_json::to_string_pretty(&config_json)
         .map_err(|e| ModelError::Compute(format!("cannot encode config.json: {e}")))?;
     let config = Qwen3Config::from_json_str(&config_text)?;
     let config_path = dir.join("config.json");
@@ -106,17 +147,24 @@ pub fn write_random_checkpoint(dir: &Path, shape: &RandomShape, seed: u64) -> Re
     for (name, dims) in layout.expected(&config) {
         let count: usize = dims.iter().product();
         let is_norm = name.ends_with("norm.weight");
-        let mut bytes = Vec::with_capacity(count * 4);
+        let mut bytes = Vec::with_capacity(count * dtype_size(dtype));
         for _ in 0..count {
             let value = if is_norm { 1.0 } else { rng.random_range(-bound..bound) };
-            bytes.extend_from_slice(&f32::to_le_bytes(value));
+            match dtype {
+                RandomDtype::F32 => bytes.extend_from_slice(&f32::to_le_bytes(value)),
+                RandomDtype::Bf16 => bytes.extend_from_slice(&half::bf16::from_f32(value).to_le_bytes()),
+            }
         }
         buffers.push((name, dims, bytes));
     }
     let views = buffers
         .iter()
         .map(|(name, dims, bytes)| {
-            TensorView::new(Dtype::F32, dims.clone(), bytes)
+            let stored = match dtype {
+                RandomDtype::F32 => Dtype::F32,
+                RandomDtype::Bf16 => Dtype::BF16,
+            };
+            TensorView::new(stored, dims.clone(), bytes)
                 .map(|view| (name.clone(), view))
                 .map_err(|e| ModelError::Compute(format!("cannot lay out {name}: {e}")))
         })
@@ -126,4 +174,45 @@ pub fn write_random_checkpoint(dir: &Path, shape: &RandomShape, seed: u64) -> Re
     safetensors::serialize_to_file(views, Some(metadata), &weights_path)
         .map_err(|e| ModelError::Compute(format!("cannot write {}: {e}", weights_path.display())))?;
     Ok(())
+}
+
+fn dtype_size(dtype: RandomDtype) -> usize {
+    match dtype {
+        RandomDtype::F32 => 4,
+        RandomDtype::Bf16 => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Device, Precision, Quantization, Qwen3Model, WeightDtype};
+
+    #[test]
+    fn the_qwen3_8b_shape_has_qwen3_8bs_weights() {
+        let config = Qwen3Config::from_json_str(&RandomShape::qwen3_8b().config_json().to_string()).unwrap();
+        let weights: usize = TensorLayout::for_config(&config)
+            .expected(&config)
+            .into_iter()
+            .map(|(_, dims)| dims.iter().product::<usize>())
+            .sum();
+        // Qwen3-8B: 8.19 billion parameters, 36 layers of 193 million and two 622-million tables.
+        assert_eq!(weights, 36 * 192_946_432 + 2 * 151_936 * 4_096 + 4_096);
+    }
+
+    #[test]
+    fn a_bf16_checkpoint_says_so_and_loads_in_bf16() {
+        let dir = tempfile::tempdir().unwrap();
+        write_random_checkpoint_as(dir.path(), &RandomShape::small(), 3, RandomDtype::Bf16).unwrap();
+        let config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("config.json")).unwrap()).unwrap();
+        assert_eq!(config["torch_dtype"], "bfloat16");
+        let weights = std::fs::metadata(dir.path().join("model.safetensors")).unwrap().len();
+        let f32_dir = tempfile::tempdir().unwrap();
+        write_random_checkpoint(f32_dir.path(), &RandomShape::small(), 3).unwrap();
+        let f32_weights = std::fs::metadata(f32_dir.path().join("model.safetensors")).unwrap().len();
+        assert!(weights * 2 > f32_weights - 4096 && weights * 2 < f32_weights + 4096, "{weights} vs {f32_weights}");
+        let model = Qwen3Model::load_as(dir.path(), &Device::flex(), Precision::new(WeightDtype::Auto, Quantization::None)).unwrap();
+        assert_eq!(model.dtype(), burn::tensor::DType::BF16);
+    }
 }
