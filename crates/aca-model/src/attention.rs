@@ -72,7 +72,38 @@ impl AttentionKernel {
     }
 }
 
+/// Query blocks a prompt's fused attention is cut into: block `j` reads only the keys up to its
+/// last query, so the scores the causal mask would discard are mostly never computed (with 4
+/// blocks, 5/8 of the full score matrix instead of all of it).
+const CAUSAL_BLOCKS: usize = 4;
+
+/// Prompts shorter than this attend in one block.
+const BLOCKED_FROM: usize = 64;
+
 fn fused(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>) -> Tensor<2> {
+    let [new, _, _] = queries.dims();
+    let [total, _, _] = keys.dims();
+    if new < BLOCKED_FROM {
+        return fused_block(queries, keys, values);
+    }
+    let start = total - new;
+    let width = new.div_ceil(CAUSAL_BLOCKS);
+    let blocks: Vec<Tensor<2>> = (0..new)
+        .step_by(width)
+        .map(|first| {
+            let end = (first + width).min(new);
+            let seen = start + end;
+            fused_block(
+                queries.clone().slice_dim(0, first..end),
+                keys.clone().slice_dim(0, 0..seen),
+                values.clone().slice_dim(0, 0..seen),
+            )
+        })
+        .collect();
+    Tensor::cat(blocks, 0)
+}
+
+fn fused_block(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>) -> Tensor<2> {
     let [new, heads, head_dim] = queries.dims();
     // [tokens, heads, d] → [1, heads, tokens, d]. The causal mask is aligned at the last query and
     // the last key, so the new tokens see every cached position before them.
@@ -286,11 +317,12 @@ mod tests {
     }
 
     /// Both kernels on the CPU, over a cache holding earlier positions, with two query heads per
-    /// key/value head: the fused kernel must see exactly what the composed one does.
+    /// key/value head: the fused kernel must see exactly what the composed one does, in one block
+    /// and in causal blocks of queries (an uneven last block among them).
     #[test]
     fn fused_and_composed_attention_agree() {
         let device = Device::flex();
-        for (start, new) in [(0, 7), (5, 3), (9, 1)] {
+        for (start, new) in [(0, 7), (5, 3), (9, 1), (0, BLOCKED_FROM), (0, 130), (21, 99)] {
             let total = start + new;
             let queries = random([new, 4, 16], &device);
             let keys = random([total, 2, 16], &device);
