@@ -2183,3 +2183,52 @@ async fn a_trail_created_for_the_current_region_names_the_region_the_console_is_
     let trails = setup_call(&console, &alice.account_id, "actiontrail", "DescribeTrails", &[]);
     assert_eq!(trails["TrailList"][0]["TrailRegion"].as_str(), Some("cn-shanghai"), "{trails}");
 }
+
+/// enable-mfa.md: Enable the Virtual MFA Device shows the device's QR code (a PNG image) on the
+/// Scan the code. tab and the username and key on Retrieve manually enter information.; two
+/// consecutive codes of that key bind the device.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_virtual_mfa_device_binds_with_the_codes_of_the_key_on_the_manual_entry_tab() {
+    let emulator = Emulator::start(ConsoleConfig::for_tests()).await.unwrap();
+    let (console, base) = (emulator.console.clone(), emulator.url.clone());
+    let alice = console.create_account("alice", Some(ProfileId::Y2026)).unwrap();
+    let account = alice.account_id.as_str();
+    setup_call(&console, account, "ram", "CreateUser", &[("UserName", "ops")]);
+    let (chromium, page) = signed_in(&base, &alice).await;
+    page.goto(format!("{base}/console/ram/users/ops")).await.unwrap();
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Authentication']").await;
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Virtual MFA Device']").await;
+    click_xpath(&page, "//button[normalize-space()='Enable the Virtual MFA Device']").await;
+    // The QR code is drawn from the response's PNG; the key's tab stays hidden until opened.
+    wait_true(
+        &page,
+        "(() => { const img = document.querySelector('#enable-virtual-mfa .qr-code img'); \
+         return !!img && img.complete && img.naturalWidth >= 200; })()",
+        "the QR code's image",
+    )
+    .await;
+    let key_hidden = eval_string(
+        &page,
+        "String(document.querySelector('#enable-virtual-mfa [data-opened-show$=\"Base32StringSeed\"]').offsetParent === null)",
+    )
+    .await;
+    assert_eq!(key_hidden, "true", "the key is on the other tab");
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='Retrieve manually enter information.']").await;
+    let key = eval_string(
+        &page,
+        "document.querySelector('#enable-virtual-mfa [data-opened-show$=\"Base32StringSeed\"]').textContent",
+    )
+    .await;
+    let username = eval_string(&page, "document.querySelector('#enable-virtual-mfa [data-opened-compose]').textContent").await;
+    assert_eq!(username, format!("ops@{account}"));
+    let secret = aca_otp::decode_key(&key).expect("a Base32 key");
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let step = aca_otp::step_of(now);
+    type_into(&page, "#enable-virtual-mfa input[name='AuthenticationCode1']", &aca_otp::code_at_step(&secret, step - 1)).await;
+    type_into(&page, "#enable-virtual-mfa input[name='AuthenticationCode2']", &aca_otp::code_at_step(&secret, step)).await;
+    click_xpath(&page, "//div[@id='enable-virtual-mfa']//button[normalize-space()='Enable']").await;
+    wait_true(&page, "document.body.innerText.includes('The virtual MFA device is enabled.')", "the device bound").await;
+    chromium.close().await;
+    let bound = setup_call(&console, account, "ram", "GetUserMFAInfo", &[("UserName", "ops")]);
+    assert!(bound["MFADevice"]["SerialNumber"].as_str().is_some_and(|s| s.ends_with(":mfa/ops")), "{bound}");
+}

@@ -34,6 +34,26 @@ fn is_key(text: &str) -> bool {
         && aca_otp::decode_key(&joined).is_ok()
 }
 
+/// The tab that shows the setup key for an app's manual entry ("Retrieve manually enter
+/// information.", beside the QR code's "Scan the code."), where the key is not shown yet.
+pub fn manual_entry_tab(observation: &Observation) -> Option<&Element> {
+    observation.elements.iter().find(|e| {
+        e.role == aca_core::Role::Tab
+            && !e.state.selected
+            && normalise(&e.name).split_whitespace().any(|w| w == "manual" || w == "manually")
+    })
+}
+
+/// Whether the page may show a secret an image would carry: a setup key, or a field asking for
+/// an authenticator's code (the QR code that binds the app shown beside it, which no text masks).
+pub fn may_show_secret(observation: &Observation) -> bool {
+    setup_key(observation).is_some()
+        || observation
+            .elements
+            .iter()
+            .any(|e| e.role == aca_core::Role::Textbox && asks_for_code(&e.name))
+}
+
 /// Whether a field asks for a code from an MFA app ("Verification Code 1", "Security code").
 pub fn asks_for_code(label: &str) -> bool {
     let label = normalise(label);

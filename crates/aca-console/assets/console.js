@@ -576,7 +576,15 @@
     var submit = form.querySelector('[data-submit]');
     if (submit) submit.disabled = true;
     form.querySelectorAll('[data-opened-show]').forEach(function (el) {
-      if (el.getAttribute('data-shown') !== 'qr') el.textContent = '-';
+      if (el.getAttribute('data-shown') === 'qr') el.textContent = '';
+      else el.textContent = '-';
+    });
+    var account = String((window.ALIYUN_CONSOLE_CONFIG || {}).MAIN_ACCOUNT_PK || '');
+    form.querySelectorAll('[data-opened-compose]').forEach(function (el) {
+      el.textContent = el.getAttribute('data-opened-compose').replace(/\{([A-Za-z0-9_]+)\}/g, function (m, name) {
+        if (name === 'account') return account;
+        return values[name] == null ? '' : String(values[name]);
+      });
     });
     var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
     post(base + form.getAttribute('data-open-call'), params).then(function (r) {
@@ -584,8 +592,14 @@
       if (submit) submit.disabled = false;
       form.querySelectorAll('[data-opened-show]').forEach(function (el) {
         var v = lookup(r.body, el.getAttribute('data-opened-show'));
-        if (el.getAttribute('data-shown') === 'qr') el.setAttribute('data-loaded', '');
-        else el.textContent = v == null ? '-' : String(v);
+        if (el.getAttribute('data-shown') === 'qr') {
+          // The response's Base64 PNG, drawn as the image an authenticator app's camera reads.
+          var img = document.createElement('img');
+          img.alt = el.getAttribute('aria-label') || '';
+          img.src = 'data:image/png;base64,' + (v == null ? '' : String(v));
+          el.appendChild(img);
+          el.setAttribute('data-loaded', '');
+        } else el.textContent = v == null ? '-' : String(v);
       });
       form.querySelectorAll('[data-opened-carry]').forEach(function (el) {
         var v = lookup(r.body, el.getAttribute('data-opened-carry'));

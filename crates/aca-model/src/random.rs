@@ -193,8 +193,8 @@ mod tests {
         let config = Qwen3Config::from_json_str(&RandomShape::qwen3_8b().config_json().to_string()).unwrap();
         let weights: usize = TensorLayout::for_config(&config)
             .expected(&config)
-            .into_iter()
-            .map(|(_, dims)| dims.iter().product::<usize>())
+            .values()
+            .map(|dims| dims.iter().product::<usize>())
             .sum();
         // Qwen3-8B: 8.19 billion parameters, 36 layers of 193 million and two 622-million tables.
         assert_eq!(weights, 36 * 192_946_432 + 2 * 151_936 * 4_096 + 4_096);

@@ -32,6 +32,10 @@ pub(crate) struct Projection {
 }
 
 #[derive(Debug, Clone)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one per projection, made once at load: a box would add an indirection to every product"
+)]
 enum StoredWeight {
     /// Computed by burn (a quantised tensor included).
     Tensor(Tensor<2>),

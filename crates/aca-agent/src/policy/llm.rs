@@ -76,12 +76,13 @@ impl LlmPolicy {
 impl Policy for LlmPolicy {
     fn propose(&mut self, ctx: &Context<'_>) -> Proposal {
         self.last_messages = prompt::messages(ctx);
-        // A page that shows an authenticator's setup key (as text and as a QR code) is described
-        // in words only: the text is masked, a screenshot could not be.
+        // A page that may show an authenticator's setup key (as text, or as a QR code beside the
+        // fields for its codes) is described in words only: the text is masked, a screenshot could
+        // not be.
         self.last_screenshot = self
             .config
             .screenshots
-            .filter(|_| crate::authenticator::setup_key(ctx.observation).is_none());
+            .filter(|_| !crate::authenticator::may_show_secret(ctx.observation));
         Proposal::AskModel(self.request(self.last_messages.clone()))
     }
 
@@ -159,5 +160,11 @@ mod tests {
             Vec::new(),
         )];
         assert_eq!(slot_for(key), None, "the QR code and the key would be in the picture");
+        // The QR code's tab shown, the key's tab not: the fields for the codes say a QR code is near.
+        let scan_tab = vec![
+            Element::new(1, Role::Tab, "Scan the code.", Vec::new()),
+            Element::new(2, Role::Textbox, "Verification Code 1", Vec::new()),
+        ];
+        assert_eq!(slot_for(scan_tab), None, "the QR code would be in the picture");
     }
 }

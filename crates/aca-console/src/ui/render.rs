@@ -1204,24 +1204,37 @@ fn modal_form_into(view: &View<'_>, form: &FormSpec, options: &SelectOptions, in
     }
 }
 
-/// What a form shows of the call it makes as it opens, filled in when the response comes, and the
-/// hidden values it sends on.
+/// What a form shows of the call it makes as it opens, filled in when the response comes, tab by tab
+/// (the tabs' keys a level of their own), and the hidden values it sends on.
 fn opened_values(call: &OpeningCall) -> Markup {
+    let tabbed = call.shows.len() > 1;
     html! {
         div class="opened-values" {
-            @for (label, path, how) in &call.shows {
-                @match how {
-                    // "the QR code that is displayed on the Scan the code. tab" (enable-mfa.md).
-                    Shown::QrCode => {
-                        div class="tabs sub-tabs" role="tablist" {
-                            button class="tab active" type="button" role="tab" aria-selected="true" { (label) }
+            @if tabbed {
+                div class="tabs sub-tabs" role="tablist" {
+                    @for (i, tab) in call.shows.iter().enumerate() {
+                        button class={"tab" @if i == 0 { " active" }} type="button" role="tab"
+                            data-tab=(format!("opened.{i}")) aria-selected=(i == 0) { (tab.title) }
+                    }
+                }
+            }
+            @for (i, tab) in call.shows.iter().enumerate() {
+                div class="tab-panel" role=[tabbed.then_some("tabpanel")]
+                    data-tab-panel=[tabbed.then(|| format!("opened.{i}"))] hidden[i > 0] {
+                    @for (label, source, how) in &tab.values {
+                        @match how {
+                            Shown::QrCode => div class="qr-code" role="img" aria-label=(label)
+                                data-opened-show=(source) data-shown="qr" {},
+                            Shown::Text => div class="desc-item" {
+                                dt { (label) }
+                                dd class="mono" data-opened-show=(source) { "-" }
+                            },
+                            Shown::Composed => div class="desc-item" {
+                                dt { (label) }
+                                dd class="mono" data-opened-compose=(source) { "-" }
+                            },
                         }
-                        div class="qr-code" role="img" aria-label="QR code" data-opened-show=(path) data-shown="qr" {}
-                    },
-                    Shown::Text => div class="desc-item" {
-                        dt { (label) }
-                        dd class="mono" data-opened-show=(path) { "-" }
-                    },
+                    }
                 }
             }
             @for (param, path) in &call.carry {

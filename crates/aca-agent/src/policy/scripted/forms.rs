@@ -98,6 +98,19 @@ impl ScriptedPolicy {
             authenticator::consecutive_codes(&setup_key, read)
         });
         let Some(codes) = codes else {
+            // The key may be on a tab of its own (the QR code's tab shown first): opened once.
+            if let Some(tab) = authenticator::manual_entry_tab(ctx.observation)
+                && self.key_tab_opened_in_step != Some(self.step)
+            {
+                self.key_tab_opened_in_step = Some(self.step);
+                return Some(Move::Act {
+                    action: GuiAction::Click { index: tab.index },
+                    goal: format!("open \"{}\" to read the setup key", tab.name),
+                    grounding: None,
+                    effect: Effect::Nothing,
+                    failed: None,
+                });
+            }
             if self.asked_in_step == Some(self.step) {
                 return None;
             }

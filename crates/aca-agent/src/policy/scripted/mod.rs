@@ -90,6 +90,8 @@ pub struct ScriptedPolicy {
     implicit_clicks: usize,
     /// The step that last asked for a resource because its list was empty: once per step.
     asked_in_step: Option<usize>,
+    /// The step that opened a tab to read an authenticator's setup key: once per step.
+    key_tab_opened_in_step: Option<usize>,
     /// The resource was asked for from inside the step (a drop-down list with no options): once it
     /// exists, the page is loaded again and the step starts over.
     redo_step_when_provided: bool,

@@ -2316,3 +2316,43 @@ fn without_a_setup_key_the_codes_are_asked_of_the_environment() {
         other => panic!("expected a request for what the run lacks, got {other:?}"),
     }
 }
+
+/// The key on a tab of its own beside the QR code's (as the RAM console shows it): the tab is
+/// opened once, and the codes come from the key it shows.
+#[test]
+fn a_setup_key_on_a_tab_of_its_own_is_read_after_opening_the_tab() {
+    const KEY: &str = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
+    let tabbed = |key: Option<&str>| {
+        let mut observation = mfa_dialog(key);
+        let dialog = observation.elements[0].places.clone();
+        let mut scan = element(6, Role::Tab, "Scan the code.", dialog.clone());
+        scan.state.selected = key.is_none();
+        let mut manual = element(7, Role::Tab, "Retrieve manually enter information.", dialog);
+        manual.state.selected = key.is_some();
+        observation.elements.insert(1, manual);
+        observation.elements.insert(1, scan);
+        observation
+    };
+    let mut policy = ScriptedPolicy::new();
+    let decision = mfa_decision(&tabbed(None), Some(59_000), &mut policy);
+    assert!(
+        matches!(decision.action, Action::Gui(GuiAction::Click { index: 7 })),
+        "{decision:?}"
+    );
+    let decision = mfa_decision(&tabbed(Some(KEY)), Some(59_000), &mut policy);
+    let key = aca_otp::decode_key(KEY).unwrap();
+    match &decision.action {
+        Action::Gui(GuiAction::Type { index, text, .. }) => {
+            assert_eq!((*index, text.as_str()), (3, aca_otp::code_at_step(&key, 0).as_str()));
+        }
+        other => panic!("expected the first code typed, got {other:?}"),
+    }
+    // Opened once: a tab that shows no key either leaves the codes to the environment.
+    let mut policy = ScriptedPolicy::new();
+    mfa_decision(&tabbed(None), Some(59_000), &mut policy);
+    let decision = mfa_decision(&tabbed(None), Some(59_000), &mut policy);
+    assert!(
+        matches!(decision.action, Action::Control(ControlAction::RequestResource { .. })),
+        "{decision:?}"
+    );
+}

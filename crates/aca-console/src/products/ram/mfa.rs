@@ -62,9 +62,21 @@ pub(super) fn create_virtual_mfa_device(ctx: &mut OpCtx<'_>, p: &Params) -> Resu
         "VirtualMFADevice": {
             "SerialNumber": serial,
             "Base32StringSeed": seed,
-            "QRCodePNG": base64::engine::general_purpose::STANDARD.encode(uri),
+            "QRCodePNG": base64::engine::general_purpose::STANDARD.encode(qr_code_png(&uri)?),
         }
     }))
+}
+
+/// A PNG image of the QR code of `text`, as an authenticator app's camera reads it.
+fn qr_code_png(text: &str) -> Result<Vec<u8>, ApiError> {
+    let failed = |what: String| ApiError::internal(format!("The QR code cannot be drawn: {what}"));
+    let code = qrcode::QrCode::new(text.as_bytes()).map_err(|e| failed(e.to_string()))?;
+    let image = code.render::<image::Luma<u8>>().min_dimensions(200, 200).build();
+    let mut png = std::io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut png, image::ImageFormat::Png)
+        .map_err(|e| failed(e.to_string()))?;
+    Ok(png.into_inner())
 }
 
 pub(super) fn list_virtual_mfa_devices(ctx: &mut OpCtx<'_>, _p: &Params) -> Result<Value, ApiError> {

@@ -1,5 +1,7 @@
 //! Tests of RAM driven through the console.
 
+use base64::Engine;
+
 use super::*;
 use crate::clock::Clock;
 use crate::products::testkit::TestConsole;
@@ -775,6 +777,14 @@ fn a_virtual_mfa_device_binds_with_two_consecutive_totp_codes_of_its_key() {
     assert!(serial.starts_with("acs:ram::") && serial.ends_with(":mfa/alice"), "{serial}");
     let seed = device["Base32StringSeed"].as_str().unwrap();
     assert_eq!(seed.len(), 32);
+    // The QR code is a PNG image that an authenticator reads as the device's otpauth URI.
+    let png = base64::engine::general_purpose::STANDARD.decode(device["QRCodePNG"].as_str().unwrap()).unwrap();
+    let image = image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap().to_luma8();
+    let mut prepared = rqrr::PreparedImage::prepare(image);
+    let grids = prepared.detect_grids();
+    assert_eq!(grids.len(), 1);
+    let (_, content) = grids[0].decode().unwrap();
+    assert_eq!(content, format!("otpauth://totp/alice@{}?secret={seed}", h.caller.account_id));
     // The audit log never holds the setup key, nor the QR code that carries it.
     let logged = &h.last_event("CreateVirtualMFADevice").response_elements["VirtualMFADevice"];
     assert_eq!((logged["Base32StringSeed"].as_str(), logged["QRCodePNG"].as_str()), (Some("******"), Some("******")));

@@ -396,17 +396,38 @@ pub struct OpeningCall {
     /// Its parameters: (parameter, template), `{Param}` standing for the form's value of `Param`
     /// (what it carries for the resource it acts on included).
     pub params: Vec<(String, String)>,
-    /// What the form shows of the response: (label, dotted response path, how).
-    pub shows: Vec<(String, String, Shown)>,
+    /// What the form shows of the response, tab by tab (one tab: no tab list).
+    pub shows: Vec<ShownTab>,
     /// What the form's own call sends of it: (parameter, dotted response path).
     pub carry: Vec<(String, String)>,
 }
 
-/// How a value of an opening call's response is shown.
+/// A tab of what an opening call's form shows: its title and (label, source, how) for each value,
+/// the source a dotted response path, or a template for [`Shown::Composed`].
+#[derive(Debug, Clone)]
+pub struct ShownTab {
+    pub title: String,
+    pub values: Vec<(String, String, Shown)>,
+}
+
+impl ShownTab {
+    pub(crate) fn new(title: &str, values: &[(&str, &str, Shown)]) -> Self {
+        ShownTab {
+            title: s(title),
+            values: values.iter().map(|(label, source, how)| (s(label), s(source), *how)).collect(),
+        }
+    }
+}
+
+/// How a value of an opening call's form is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
+    /// The response's value as text.
     Text,
-    /// An image of a QR code, the value its Base64 content.
+    /// Text the console writes from the form's values as it opens: `{Param}` a value of the form,
+    /// `{account}` the signed-in account's id.
+    Composed,
+    /// An image of a QR code, the value a Base64 PNG.
     QrCode,
 }
 

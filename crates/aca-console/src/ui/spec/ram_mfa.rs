@@ -5,7 +5,9 @@ use super::*;
 
 /// The user's MFA device (`GetUserMFAInfo`, none bound: an empty list) and the dialog that binds
 /// one: as it opens, the console makes a virtual MFA device named after the user and shows its QR
-/// code and key; the two consecutive codes typed then bind it (`BindMFADevice`).
+/// code on the Scan the code. tab, and the username and key for an app's manual entry on the
+/// Retrieve manually enter information. tab; the two consecutive codes typed then bind it
+/// (`BindMFADevice`).
 pub(super) fn user_mfa_device() -> PageSpec {
     let mut device = page(
         "user-mfa-device",
@@ -40,9 +42,16 @@ pub(super) fn user_mfa_device() -> PageSpec {
         .opened_by(OpeningCall {
             action: s("CreateVirtualMFADevice"),
             params: pairs(&[("VirtualMFADeviceName", "{UserName}")]),
+            // The username is the account name the QR code gives an authenticator app.
             shows: vec![
-                (s("Scan the code."), s("VirtualMFADevice.QRCodePNG"), Shown::QrCode),
-                (s("Key"), s("VirtualMFADevice.Base32StringSeed"), Shown::Text),
+                ShownTab::new("Scan the code.", &[("QR code", "VirtualMFADevice.QRCodePNG", Shown::QrCode)]),
+                ShownTab::new(
+                    "Retrieve manually enter information.",
+                    &[
+                        ("Username", "{UserName}@{account}", Shown::Composed),
+                        ("Key", "VirtualMFADevice.Base32StringSeed", Shown::Text),
+                    ],
+                ),
             ],
             carry: pairs(&[("SerialNumber", "VirtualMFADevice.SerialNumber")]),
         })
