@@ -993,6 +993,20 @@
     }
     var prev = t.closest('[data-step-prev]');
     if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, shownStep(f, currentStep(f), -1))); return; }
+    // A choice shown as tabs: the tab's value goes into the field's hidden input.
+    var fieldTab = t.closest('[data-field-tab]');
+    if (fieldTab) {
+      var list = fieldTab.closest('[role=tablist]');
+      list.querySelectorAll('[data-field-tab]').forEach(function (x) {
+        var on = x === fieldTab;
+        x.classList.toggle('active', on);
+        x.setAttribute('aria-selected', on ? 'true' : 'false');
+      });
+      var input = list.parentNode.querySelector('input[type=hidden]');
+      input.value = fieldTab.getAttribute('data-field-tab');
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      return;
+    }
     var tab = t.closest('[data-tab]');
     if (tab) {
       // Keys are `1` or, for the tabs inside a tab, `0.1`: a click switches its own level only.

@@ -837,6 +837,15 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
                 }
             }
         },
+        FieldKind::Tabs(items) => html! {
+            div class="tabs field-tabs" role="tablist" aria-label=(field.label) {
+                @for (value, label) in items {
+                    button class={"tab" @if *value == field.default { " active" }} type="button" role="tab"
+                        aria-selected=(*value == field.default) data-field-tab=(value) { (label) }
+                }
+            }
+            input type="hidden" name=(field.param) value=(field.default) data-not-sent[!field.sent];
+        },
         FieldKind::Checkbox => html! {
             label class="checkbox" {
                 input type="checkbox" name=(field.param) value="true" checked[field.default == "true"]
@@ -963,10 +972,12 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
         div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)
             data-from-row=(field.from_row.as_deref().unwrap_or("")) data-shown-when=[shown_when(&field.shown_when)]
             hidden[field.shown_when.is_some()] {
-            // A checkbox carries its label beside the box.
-            label class="form-label" {
-                @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
-                @if !matches!(field.kind, FieldKind::Checkbox) { (field.label) }
+            // A checkbox carries its label beside the box; a row of tabs needs none.
+            @if !matches!(field.kind, FieldKind::Tabs(_)) {
+                label class="form-label" {
+                    @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
+                    @if !matches!(field.kind, FieldKind::Checkbox) { (field.label) }
+                }
             }
             div class="form-control" {
                 (field_control(view, field, options))

@@ -1040,6 +1040,14 @@ async fn a_policy_is_created_from_its_editor_and_granted_from_its_grants_tab() {
     for label in ["Create Policy", "Visual Editor", "JSON Editor", "Policy Name", "Description"] {
         assert!(html.contains(label), "the Create Policy page shows {label}");
     }
+    // The editors are tabs, the chosen one's value held for the fields it shows.
+    assert!(
+        html.contains(r#"role="tab" aria-selected="true" data-field-tab="visual">Visual Editor</button>"#)
+            && html.contains(r#"role="tab" aria-selected="false" data-field-tab="json">JSON Editor</button>"#)
+            && html.contains(r#"<input type="hidden" name="Editor" value="visual" data-not-sent>"#),
+        "{html}"
+    );
+    assert!(!html.contains(r#"type="radio" name="Editor""#), "no radio buttons for the editors");
     // The Visual Editor's service is a statement the chosen effect completes: what the page sends.
     let spec = spec::product(ProfileId::Y2026, "ram").unwrap();
     let form = &spec.page("policies").unwrap().creates[0];

@@ -626,12 +626,18 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }
     }
     in_sentence_order(&mut out, &lower);
-    // "click the Files tab": opening the tab is what the step does.
-    let clicks_its_tab = step.container.as_ref().is_some_and(|c| {
-        c.kind == ContainerKind::Tab && lower.contains(&format!("click the {} tab", c.name.to_lowercase()))
-    }) || out.iter().any(
-        |i| matches!(i, Intent::OnTab { name } if lower.contains(&format!("click the {} tab", name.to_lowercase()))),
-    );
+    // "click the Files tab", "select the Visual Editor tab": opening the tab is what the step does.
+    let opens_tab = |name: &str| {
+        let name = name.to_lowercase();
+        ["click", "select", "open"]
+            .iter()
+            .any(|verb| lower.contains(&format!("{verb} the {name} tab")))
+    };
+    let clicks_its_tab = step
+        .container
+        .as_ref()
+        .is_some_and(|c| c.kind == ContainerKind::Tab && opens_tab(&c.name))
+        || out.iter().any(|i| matches!(i, Intent::OnTab { name } if opens_tab(name)));
     if !clicks_its_tab
         && out.iter().all(|i| {
             matches!(
@@ -1345,6 +1351,8 @@ mod tests {
         let got = intents(&tab, &Task::default());
         assert!(got.contains(&Intent::OnTab { name: "Visual Editor".into() }), "{got:?}");
         assert!(!got.contains(&Intent::SelectRows), "{got:?}");
+        // Opening the tab is what the step does: something to act on.
+        assert!(!got.iter().any(|i| matches!(i, Intent::NothingToAct { .. })), "{got:?}");
         // A panel the page does not name is a panel too.
         let unnamed = step(
             "In the panel that appears, select the account for which you want to change the password.",

@@ -179,7 +179,7 @@ fn rename_page(page: &mut PageSpec, from: &str, to: &str) {
             rename(&mut step.title, from, to);
             for field in &mut step.fields {
                 rename(&mut field.label, from, to);
-                if let FieldKind::Radio(options) = &mut field.kind {
+                if let FieldKind::Radio(options) | FieldKind::Tabs(options) = &mut field.kind {
                     for (_, label) in options {
                         rename(label, from, to);
                     }

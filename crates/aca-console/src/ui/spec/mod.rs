@@ -459,7 +459,7 @@ impl FormSpec {
             return vec![self.action.clone()];
         };
         let options = self.fields().find(|f| f.param == param).map(|f| match &f.kind {
-            FieldKind::Radio(items) | FieldKind::Select(OptionSource::Static(items)) => {
+            FieldKind::Radio(items) | FieldKind::Tabs(items) | FieldKind::Select(OptionSource::Static(items)) => {
                 items.iter().map(|(value, _)| value.clone()).collect()
             }
             _ => Vec::new(),
@@ -661,6 +661,9 @@ pub enum FieldKind {
     /// A div-based select whose options render in a portal.
     Select(OptionSource),
     Radio(Vec<(String, String)>),
+    /// A choice shown as a row of tabs, each (value, label), the chosen tab's value held in a hidden
+    /// input (Create Policy's Visual Editor and JSON Editor).
+    Tabs(Vec<(String, String)>),
     /// A checkbox labelled beside its box; checked, it sends `true`, unchecked nothing.
     Checkbox,
     /// A hidden value the page generates when the form opens (a rule id, a default password).
@@ -1096,6 +1099,10 @@ pub(crate) fn transfer(product: &str, page: &str, available: &str, selected: &st
 
 pub(crate) fn radio(items: &[(&str, &str)]) -> FieldKind {
     FieldKind::Radio(pairs(items))
+}
+
+pub(crate) fn tabs(items: &[(&str, &str)]) -> FieldKind {
+    FieldKind::Tabs(pairs(items))
 }
 
 pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {

@@ -31,11 +31,7 @@ pub(super) fn create_policy() -> FormSpec {
             step(
                 "",
                 vec![
-                    field(
-                        "Editor",
-                        "Editor",
-                        radio(&[("visual", "Visual Editor"), ("json", "JSON Editor")]),
-                    )
+                    field("Editor", "Editor", tabs(&[("visual", "Visual Editor"), ("json", "JSON Editor")]))
                     .default("visual")
                     .not_sent(),
                     field("Effect", "Effect", radio(&[("Allow", "Allow"), ("Deny", "Deny")]))
