@@ -491,3 +491,41 @@ async fn a_page_that_tells_the_agent_to_do_something_else_changes_nothing() {
     let llm = report(&out, &only_report(&out));
     assert_ne!(llm["verdict"], "pass", "{llm:#}");
 }
+
+/// enable-mfa.md with a screenshot after every action: the pages that show the virtual MFA device's
+/// QR code or key (those asking for its codes) are not captured, and no screenshot holds a QR code
+/// an authenticator could read; the others are, each taken of the page its action led to.
+#[tokio::test]
+async fn no_report_screenshot_shows_an_mfa_devices_qr_code_or_key() {
+    let out = tempfile::tempdir().unwrap();
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/real-pages/ram/enable-mfa.md");
+    let output = verify(&[page.to_str().unwrap()], out.path()).await;
+    assert!(output.status.success(), "{}", show(&output));
+    let slug = only_report(out.path());
+    let report = report(out.path(), &slug);
+    assert_eq!(report["verdict"], "pass", "{report:#}");
+    let turns = report["turns"].as_array().unwrap();
+    let shots = report["screenshots"].as_array().unwrap();
+    assert!(!shots.is_empty(), "the pages without the device are captured");
+    let asks_for_codes = |turn: usize| {
+        turns
+            .get(turn)
+            .and_then(|t| t["observation"].as_str())
+            .is_some_and(|text| text.contains("Verification Code"))
+    };
+    // The dialog was open after some action, and no screenshot is of such a page.
+    assert!((0..turns.len()).any(asks_for_codes), "the run saw the dialog");
+    for shot in shots {
+        let turn = shot["turn"].as_u64().unwrap() as usize;
+        assert!(!asks_for_codes(turn + 1), "turn {turn}'s page asks for the codes: {shot}");
+        let png = out.path().join(&slug).join(shot["path"].as_str().unwrap());
+        let image = image::open(&png).unwrap().to_luma8();
+        let mut prepared = rqrr::PreparedImage::prepare(image);
+        let grids = prepared.detect_grids();
+        assert!(
+            grids.iter().all(|grid| grid.decode().is_err()),
+            "{} holds a readable QR code",
+            png.display()
+        );
+    }
+}

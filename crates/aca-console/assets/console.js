@@ -411,9 +411,10 @@
     return params;
   }
   // A parameter the console writes from the fields (sent or not): {Param} is a field's value,
-  // {account} the signed-in account's id and {region} the console's region. A value the console itself offers (a choice, a fixed
-  // parameter) may hold such a template in turn ({account}, {OtherAccountId}); what the reader
-  // typed and what rows hold never is: "{Password}" typed in a box stays as typed.
+  // {account} the signed-in account's id and {region} the console's region. A value the console
+  // itself offers (a choice, a fixed parameter) may hold such a template in turn ({account},
+  // {OtherAccountId}); what the reader typed and what rows hold never is: "{Password}" typed in a
+  // box stays as typed.
   // A section that is a call of its own (`scope`) reads its own fields first, then the form's,
   // its fixed parameters and the id of the row it was opened from.
   function compose(scope, template) {
@@ -579,12 +580,8 @@
       if (el.getAttribute('data-shown') === 'qr') el.textContent = '';
       else el.textContent = '-';
     });
-    var account = String((window.ALIYUN_CONSOLE_CONFIG || {}).MAIN_ACCOUNT_PK || '');
     form.querySelectorAll('[data-opened-compose]').forEach(function (el) {
-      el.textContent = el.getAttribute('data-opened-compose').replace(/\{([A-Za-z0-9_]+)\}/g, function (m, name) {
-        if (name === 'account') return account;
-        return values[name] == null ? '' : String(values[name]);
-      });
+      el.textContent = compose(form, el.getAttribute('data-opened-compose'));
     });
     var base = form.getAttribute('data-url').replace(/\/[^/]*$/, '/');
     post(base + form.getAttribute('data-open-call'), params).then(function (r) {

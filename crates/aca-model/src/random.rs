@@ -111,10 +111,18 @@ pub enum RandomDtype {
 }
 
 impl RandomDtype {
+    /// `config.json`'s `torch_dtype`.
     fn torch_name(self) -> &'static str {
         match self {
             RandomDtype::F32 => "float32",
             RandomDtype::Bf16 => "bfloat16",
+        }
+    }
+
+    fn stored(self) -> Dtype {
+        match self {
+            RandomDtype::F32 => Dtype::F32,
+            RandomDtype::Bf16 => Dtype::BF16,
         }
     }
 }
@@ -147,7 +155,7 @@ pub fn write_random_checkpoint_as(dir: &Path, shape: &RandomShape, seed: u64, dt
     for (name, dims) in layout.expected(&config) {
         let count: usize = dims.iter().product();
         let is_norm = name.ends_with("norm.weight");
-        let mut bytes = Vec::with_capacity(count * dtype_size(dtype));
+        let mut bytes = Vec::with_capacity(count * dtype.stored().bitsize() / 8);
         for _ in 0..count {
             let value = if is_norm { 1.0 } else { rng.random_range(-bound..bound) };
             match dtype {
@@ -160,11 +168,7 @@ pub fn write_random_checkpoint_as(dir: &Path, shape: &RandomShape, seed: u64, dt
     let views = buffers
         .iter()
         .map(|(name, dims, bytes)| {
-            let stored = match dtype {
-                RandomDtype::F32 => Dtype::F32,
-                RandomDtype::Bf16 => Dtype::BF16,
-            };
-            TensorView::new(stored, dims.clone(), bytes)
+            TensorView::new(dtype.stored(), dims.clone(), bytes)
                 .map(|view| (name.clone(), view))
                 .map_err(|e| ModelError::Compute(format!("cannot lay out {name}: {e}")))
         })
@@ -174,13 +178,6 @@ pub fn write_random_checkpoint_as(dir: &Path, shape: &RandomShape, seed: u64, dt
     safetensors::serialize_to_file(views, Some(metadata), &weights_path)
         .map_err(|e| ModelError::Compute(format!("cannot write {}: {e}", weights_path.display())))?;
     Ok(())
-}
-
-fn dtype_size(dtype: RandomDtype) -> usize {
-    match dtype {
-        RandomDtype::F32 => 4,
-        RandomDtype::Bf16 => 2,
-    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 
 use aca_agent::{Episode, EpisodeError, ModelRequest, Next, Policy, ResourceReport, Task, Usage};
 use aca_core::{
-    ActRequest, Action, ActionOutcome, ClickedControl, EventSummary, JudgesReport, Observation, Report, RuleReport, Verdict,
+    ActRequest, Action, ActionOutcome, ClickedControl, EventSummary, JudgesReport, Observation, Report, RuleReport, Screenshot,
+    Verdict,
 };
 use aca_reward::ChosenRule;
 use aca_reward::service::{AuditWindow, Channel, MAX_ATTRIBUTE_WINDOWS, RewardRequest, RewardResponse};
@@ -194,6 +195,9 @@ pub struct Run {
     take_over_open: Option<usize>,
     /// Each take-over's record and its stretch of the audit log, for the reward service to list.
     take_overs: Vec<(usize, AuditWindow)>,
+    /// The screenshot of the last action's page, due once that page is observed (see
+    /// [`Run::screenshot_due`]).
+    shot_pending: Option<Screenshot>,
 }
 
 impl Run {
@@ -223,6 +227,7 @@ impl Run {
             decisions: Vec::new(),
             take_over_open: None,
             take_overs: Vec::new(),
+            shot_pending: None,
         }
     }
 
@@ -329,10 +334,30 @@ impl Run {
         self.follow(next)
     }
 
+    /// A driver that keeps a screenshot of each action's page takes it here: called with the
+    /// observation of the page the last action led to, before [`Run::observed`], it gives that
+    /// action's screenshot to take now, so that its marks and the covers over the secrets the page
+    /// shows are this observation's (taken right after the action, they were the page's before it,
+    /// and a secret the action brought up went uncovered). A page that may show an authenticator's
+    /// setup key or QR code, which no cover hides, gets none. Each action's screenshot is due once;
+    /// a run that ends before observing its last action's page takes none of it.
+    pub fn screenshot_due(&mut self, observation: &Observation) -> Option<Screenshot> {
+        let shot = self.shot_pending.take()?;
+        (!aca_agent::authenticator::may_show_secret(observation)).then_some(shot)
+    }
+
     pub fn acted(&mut self, outcome: ActionOutcome) -> Request {
         if !matches!(self.waiting, Waiting::Outcome { .. }) {
             return self.unexpected("an action outcome");
         }
+        let turn = self
+            .episode()
+            .map_or(0, |e| e.trajectory().turns.len().saturating_sub(1));
+        self.shot_pending = Some(Screenshot {
+            turn,
+            step: self.progress().step_number,
+            path: format!("shots/{:03}.png", turn + 1),
+        });
         let Waiting::Outcome { approved } = std::mem::replace(&mut self.waiting, Waiting::Episode) else {
             return self.unexpected("an action outcome");
         };

@@ -591,3 +591,24 @@ fn a_password_the_person_types_in_step_mode_is_masked_in_the_report() {
         report.decisions
     );
 }
+
+#[test]
+fn an_actions_screenshot_is_due_once_its_page_is_observed_and_never_of_a_page_asking_for_mfa_codes() {
+    let mut run = Run::new(plan(false), 1_000);
+    assert_eq!(started(&mut run, 5_000), Request::Observe);
+    let first = page("https://vpc.console.aliyun.com/vpc");
+    assert_eq!(run.screenshot_due(&first), None, "no action yet");
+    assert!(matches!(run.observed(Ok(first)), Request::Act(_)));
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+    // The page the first action led to: turn 0's screenshot, once.
+    let second = page("https://vpc.console.aliyun.com/vpc");
+    let shot = run.screenshot_due(&second).expect("the first action's screenshot");
+    assert_eq!((shot.turn, shot.path.as_str()), (0, "shots/001.png"));
+    assert_eq!(run.screenshot_due(&second), None, "due once");
+    assert!(matches!(run.observed(Ok(second)), Request::Act(_)));
+    assert_eq!(run.acted(ActionOutcome::Done { reresolved: false }), Request::Observe);
+    // A page asking for an authenticator's codes may show its QR code: not captured.
+    let mut codes = page_with("https://ram.console.aliyun.com/users/ops", &["Verification Code 1", "Enable"]);
+    codes.elements[0].role = Role::Textbox;
+    assert_eq!(run.screenshot_due(&codes), None);
+}

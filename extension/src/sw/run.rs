@@ -380,6 +380,15 @@ async fn carry_out(setup: &RunSetup) -> (Report, Vec<KeptShot>) {
             }
             Request::Observe => {
                 let observed = observe(setup.tab).await;
+                if captures
+                    && let Ok(observation) = &observed
+                    && let Some(shot) = run.screenshot_due(observation)
+                {
+                    match screenshot::marked(setup.tab, REPORT_SHOT_SIZE).await {
+                        Ok(image) => shots.push((shot, image)),
+                        Err(why) => note(format!("no screenshot of turn {}: {why}", shot.turn + 1)).await,
+                    }
+                }
                 run.clock(now_ms());
                 run.observed(observed)
             }
@@ -392,22 +401,6 @@ async fn carry_out(setup: &RunSetup) -> (Report, Vec<KeptShot>) {
                 ))
                 .await;
                 let outcome = perform(setup.tab, &act).await;
-                if captures {
-                    let turn = run
-                        .episode()
-                        .map_or(0, |e| e.trajectory().turns.len().saturating_sub(1));
-                    match screenshot::marked(setup.tab, REPORT_SHOT_SIZE).await {
-                        Ok(image) => shots.push((
-                            aca_core::Screenshot {
-                                turn,
-                                step: progress.step_number.clone(),
-                                path: format!("shots/{:03}.png", turn + 1),
-                            },
-                            image,
-                        )),
-                        Err(why) => note(format!("no screenshot of turn {}: {why}", turn + 1)).await,
-                    }
-                }
                 run.clock(now_ms());
                 run.acted(outcome)
             }

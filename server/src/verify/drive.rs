@@ -8,6 +8,7 @@ use std::path::Path;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
+use aca_agent::authenticator::may_show_secret;
 use aca_agent::{ResourceReport, ScreenshotSize, Usage};
 use aca_chat::{ChatRequest, Message};
 use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
@@ -123,6 +124,15 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                     Some(secrets) => result.map(|o| masked(o, secrets)),
                     None => result,
                 };
+                if io.settings.capture == Capture::EveryAction
+                    && let (Ok(observation), Some(session)) = (&result, browser.session.as_ref())
+                    && let Some(shot) = run.screenshot_due(observation)
+                {
+                    match session.screenshot(&io.report_dir.join(&shot.path), true).await {
+                        Ok(()) => log.screenshots.push(shot),
+                        Err(e) => tracing::warn!("screenshot failed: {e}"),
+                    }
+                }
                 run.clock(unix_ms());
                 run.observed(result)
             }
@@ -144,20 +154,6 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                 let outcome = session.act(with_secrets(act, secrets)).await;
                 if let Some(act) = replayable.filter(|_| outcome.succeeded()) {
                     log.effective.push(act);
-                }
-                if io.settings.capture == Capture::EveryAction {
-                    let turn = run
-                        .episode()
-                        .map_or(0, |e| e.trajectory().turns.len().saturating_sub(1));
-                    let relative = format!("shots/{:03}.png", turn + 1);
-                    match session.screenshot(&io.report_dir.join(&relative), true).await {
-                        Ok(()) => log.screenshots.push(Screenshot {
-                            turn,
-                            step,
-                            path: relative,
-                        }),
-                        Err(e) => tracing::warn!("screenshot failed: {e}"),
-                    }
                 }
                 run.clock(unix_ms());
                 run.acted(outcome)
@@ -193,8 +189,11 @@ pub async fn drive(run: &mut Run, io: Headless<'_>) -> (Report, DriveLog) {
                 run.stop()
             }
             Request::Reward(mut reward) => {
+                // A page that may show an authenticator's secret is judged in words only.
+                let shows_secret = run.episode().is_some_and(|e| may_show_secret(e.observation()));
                 if let Some(case) = reward.judge_case.as_mut()
                     && io.settings.judges.as_ref().is_some_and(|j| j.take_images())
+                    && !shows_secret
                 {
                     case.final_screenshot = final_screenshot(browser.session.as_ref()).await;
                 }

@@ -356,8 +356,9 @@ pub struct FormSpec {
     /// Parameters the console writes from the fields' values, sent or not: (parameter, template),
     /// where `{Param}` stands for a field's value, `{A|B}` for A's or else B's, `{account}` for
     /// the signed-in account's id (the trust policy of a role the Create Role page puts together
-    /// from its principal), `{region}` for the console's region (a trail's Current Region), and `{row.Field}` for a field of the row a row form was opened from
-    /// (the product of an instance the Renewal page renews).
+    /// from its principal), `{region}` for the console's region (a trail's Current Region), and
+    /// `{row.Field}` for a field of the row a row form was opened from (the product of an instance
+    /// the Renewal page renews).
     pub compose: Vec<(String, String)>,
     /// A form with nothing to fill that submits as it opens (Create AccessKey), and what its result
     /// shows of the response: (label, dotted response path), the AccessKey pair it created.
@@ -424,8 +425,8 @@ impl ShownTab {
 pub enum Shown {
     /// The response's value as text.
     Text,
-    /// Text the console writes from the form's values as it opens: `{Param}` a value of the form,
-    /// `{account}` the signed-in account's id.
+    /// Text the console writes from the form's values as it opens, a template as in
+    /// [`FormSpec::compose`] (an MFA device's username, `{UserName}@{account}`).
     Composed,
     /// An image of a QR code, the value a Base64 PNG.
     QrCode,
