@@ -479,12 +479,33 @@ impl ScriptedPolicy {
                 self.ground_set(ctx, label)
             }
             Some(_) => Move::Done(None),
+            // A check box, a switch or a group of options by that name: nothing to fill.
+            None if shown_as_a_choice(ctx.observation, label) => Move::Done(None),
             None => self.renamed_required_field(ctx, label).unwrap_or_else(|| {
                 Move::Done(Some(format!(
                     "the parameter table describes \"{label}\", which the page shows no field for"
                 )))
             }),
         }
+    }
+
+    /// A field the step names in plain words: set where the page shows one by that name. Where it
+    /// shows none, the words named no field: noted when the step did or still does something else,
+    /// and otherwise the step is passed over, unverified.
+    pub(super) fn ground_set_plainly_named(&mut self, ctx: &Context<'_>, label: &str) -> Move {
+        let shown = labelled(ctx.observation, label, &[Role::Textbox, Role::Combobox], |m| {
+            m == LabelMatch::Exact
+        });
+        if !shown.is_empty() {
+            return self.ground_set(ctx, label);
+        }
+        let more_to_do = self.intents.get(self.intent + 1..).is_some_and(|rest| !rest.is_empty());
+        if self.acted_in_step || more_to_do {
+            return Move::Done(Some(format!("no field on the page is called \"{label}\"")));
+        }
+        Move::Unverified(format!(
+            "the step names no control in bold, and no field on the page is called \"{label}\""
+        ))
     }
 
     /// A row of the table that no field bears, where a required, empty text box reads like it
@@ -1206,6 +1227,17 @@ fn first_empty<'o>(fields: &[&'o Element]) -> Option<&'o Element> {
         .or(fields.first())
         .copied()
 }
+
+/// Whether the page shows a field named `label` that is not a box to type in: a check box or a
+/// switch of that name, or a group of options (radio buttons) headed by it.
+fn shown_as_a_choice(observation: &aca_core::Observation, label: &str) -> bool {
+    let exact = |name: &str| match_label(label, name) == Some(LabelMatch::Exact);
+    observation.elements.iter().any(|e| {
+        (matches!(e.role, Role::Checkbox | Role::Switch) && exact(&e.name))
+            || e.places.iter().any(|p| p.kind == PlaceKind::RadioGroup && exact(&p.name))
+    })
+}
+
 
 #[cfg(test)]
 mod tests {

@@ -57,6 +57,11 @@ pub enum Intent {
     /// directory name in the Folder Name field") one: a text box gets a value shaped by its label,
     /// a field that holds one already keeps it.
     Set { label: String },
+    /// A field the step names in plain words, not as a label ("In the panel that appears, enter a
+    /// new password", from a page scraped without its bold): given a value when the page shows a
+    /// field by that name; the words may name none, so a page without one leaves the step
+    /// unverified, never failed.
+    SetPlainlyNamed { label: String },
     /// A field a parameter table describes without a value to use: given one when the page shows
     /// it required and empty, left as it is otherwise (what the table says of it is no
     /// instruction).
@@ -93,6 +98,7 @@ impl Intent {
             Intent::Fill { label, value, .. } => format!("set \"{label}\" to \"{value}\""),
             Intent::Set { label } => format!("give \"{label}\" a value"),
             Intent::SetIfRequired { label } => format!("give \"{label}\" a value if the page requires one"),
+            Intent::SetPlainlyNamed { label } => format!("give \"{label}\" a value if the page shows such a field"),
             Intent::TypeResourceName { id: false } => "type the resource's name to confirm".into(),
             Intent::TypeResourceName { id: true } => "type the resource's ID to confirm".into(),
             Intent::Choose {
@@ -368,9 +374,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }
         let Some(example) = &row.example else {
             used.push(normalise(&row.name));
-            out.push(Intent::SetIfRequired {
-                label: row.name.clone(),
-            });
+            out.extend(fields_of_a_row(&row.name).into_iter().map(|label| Intent::SetIfRequired { label }));
             continue;
         };
         used.push(normalise(&row.name));
@@ -383,7 +387,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     // "set the Bucket Name and Region", "enter a directory name in the Folder Name field": fields
     // the step has the reader fill in without saying with what.
     for label in &step.labels {
-        if !used.contains(&normalise(label)) && set_without_value(&lower, label) {
+        if !used.contains(&normalise(label)) && set_without_value(&step.text, label, &step.labels) {
             used.push(normalise(label));
             out.push(Intent::Set { label: label.clone() });
         }
@@ -626,6 +630,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         }
     }
     in_sentence_order(&mut out, &lower);
+    page_after_the_click_that_opens_it(&mut out, &lower);
     // "click the Files tab", "select the Visual Editor tab": opening the tab is what the step does.
     let opens_tab = |name: &str| {
         let name = name.to_lowercase();
@@ -638,7 +643,19 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .as_ref()
         .is_some_and(|c| c.kind == ContainerKind::Tab && opens_tab(&c.name))
         || out.iter().any(|i| matches!(i, Intent::OnTab { name } if opens_tab(name)));
+    // "In the panel that appears, enter a new password": a field named without bold, in a step
+    // that names nothing else.
+    if step.labels.is_empty() && step.values.is_empty() && !tabled && out.iter().all(|i| !matches!(i, Intent::TypeResourceName { .. })) {
+        out.extend(plainly_named_fields(&step.text).into_iter().map(|label| Intent::SetPlainlyNamed { label }));
+    }
+    // "Go to the Renewal page": reaching the page is what the step does.
+    let goes_to_its_page = out.iter().any(|i| {
+        matches!(i, Intent::OnPage { name } if ["go to the", "open the", "navigate to the"]
+            .iter()
+            .any(|verb| lower.contains(&format!("{verb} {} page", name.to_lowercase()))))
+    });
     if !clicks_its_tab
+        && !goes_to_its_page
         && out.iter().all(|i| {
             matches!(
                 i,
@@ -653,12 +670,53 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
             _ if !step.substeps.is_empty() => Intent::Nothing {
                 note: "done through its sub-steps".into(),
             },
+            _ if lower.contains("choose .") || lower.trim_end().ends_with("choose") => Intent::NothingToAct {
+                reason: "the step's menu path is missing from its text (\"choose .\"): nothing to follow".into(),
+            },
+            _ if done_in_an_app(&lower) => Intent::NothingToAct {
+                reason: "the step is done in an app on another device, not in the console".into(),
+            },
             _ => Intent::NothingToAct {
                 reason: "the step names no control, field or menu the agent could act on".into(),
             },
         });
     }
     out
+}
+
+/// "Click Go to RAM console to go to the Cloud Resource Access Authorization page": the page is
+/// where the click leads, checked once there.
+fn page_after_the_click_that_opens_it(out: &mut Vec<Intent>, lower: &str) {
+    let leads = ["to go to the", "to visit the", "to open the", "to navigate to the"];
+    let Some((page_at, lead_at)) = out.iter().enumerate().find_map(|(i, intent)| match intent {
+        Intent::OnPage { name } => leads
+            .iter()
+            .find_map(|lead| lower.find(&format!("{lead} {} page", name.to_lowercase())))
+            .map(|at| (i, at)),
+        _ => None,
+    }) else {
+        return;
+    };
+    let click_at = out.iter().rposition(|intent| {
+        matches!(intent, Intent::Click { label, .. }
+            if lower[..lead_at].trim_end().ends_with(&label.to_lowercase()))
+    });
+    if let Some(click_at) = click_at.filter(|c| *c > page_at) {
+        let on_page = out.remove(page_at);
+        out.insert(click_at, on_page);
+    }
+}
+
+/// Whether a step is carried out in an app on a phone ("Download and install the Google
+/// Authenticator app on your mobile phone", "Open the Google Authenticator app and tap BEGIN
+/// SETUP") rather than in a console.
+fn done_in_an_app(lower_text: &str) -> bool {
+    let names_an_app = lower_text.contains(" app ")
+        || lower_text.contains(" app.")
+        || lower_text.ends_with(" app")
+        || lower_text.contains("mobile phone")
+        || lower_text.contains("mobile device");
+    names_an_app && !lower_text.contains("console")
 }
 
 /// Whether the sentence that names `label` places it in an app rather than the console: the first
@@ -698,6 +756,61 @@ pub(super) fn in_another_app(text: &str, label: &str) -> bool {
         .min();
     let console = sentence.find(" console");
     app.is_some_and(|a| console.is_none_or(|c| a < c))
+}
+
+/// The fields a parameter table's row names: "**New Password** and **Confirm Password**" two, each
+/// of several words; "Source and Destination Port" one.
+fn fields_of_a_row(name: &str) -> Vec<String> {
+    let parts: Vec<&str> = name.split(" and ").map(str::trim).collect();
+    if parts.len() > 1 && parts.iter().all(|p| p.split_whitespace().count() >= 2) {
+        parts.into_iter().map(str::to_owned).collect()
+    } else {
+        vec![name.to_owned()]
+    }
+}
+
+/// What a step has the reader enter, where it names no field in bold: "enter the current password
+/// and a new password" names "current password" and "new password". A sentence that says not to
+/// ("You do not need to enter the old password") names nothing.
+fn plainly_named_fields(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut out: Vec<String> = Vec::new();
+    for sentence in lower.split(". ") {
+        if sentence.contains(" not ") || sentence.contains("n't ") {
+            continue;
+        }
+        let Some(at) = ["enter ", "specify "]
+            .iter()
+            .filter_map(|verb| {
+                sentence
+                    .match_indices(verb)
+                    .find(|(i, _)| *i == 0 || sentence[..*i].ends_with([' ', ',']))
+                    .map(|(i, _)| i + verb.len())
+            })
+            .min()
+        else {
+            continue;
+        };
+        let object = &sentence[at..];
+        let end = [".", ",", ";", ":", "(", " for ", " in ", " to ", " that ", " which ", " of ", " on ", " from "]
+            .iter()
+            .filter_map(|stop| object.find(stop))
+            .min()
+            .unwrap_or(object.len());
+        for item in object[..end].split(" and ").flat_map(|i| i.split(" or ")) {
+            let item = item.trim();
+            let item = ["a ", "an ", "the ", "your "]
+                .iter()
+                .find_map(|article| item.strip_prefix(article))
+                .unwrap_or(item);
+            let words = item.split_whitespace().count();
+            let plain = item.chars().all(|c| c.is_alphabetic() || c == ' ');
+            if (1..=3).contains(&words) && plain && !out.iter().any(|o| o == item) {
+                out.push(item.to_owned());
+            }
+        }
+    }
+    out
 }
 
 /// Whether a step has the reader type the resource's own name or id to confirm: `Some(false)` for
@@ -824,7 +937,10 @@ pub(super) fn selected_objects(sentence: &str) -> impl Iterator<Item = &str> {
 /// Whether the step has the reader fill in the field `label` without giving the value: it lies in
 /// a clause that sets, specifies or enters ("set the Bucket Name and Region, and then click
 /// Create", "enter a directory name in the Folder Name field").
-fn set_without_value(lower_text: &str, label: &str) -> bool {
+fn set_without_value(text: &str, label: &str, labels: &[String]) -> bool {
+    let lower = text.to_lowercase();
+    let lower_text = lower.as_str();
+    let written = label;
     let label = label.to_lowercase();
     let Some(at) = lower_text.find(&label) else {
         return false;
@@ -832,21 +948,64 @@ fn set_without_value(lower_text: &str, label: &str) -> bool {
     if field_then_verb(lower_text, at, &label) {
         return true;
     }
-    let clause_start = lower_text[..at].rfind(['.', ';', ',']).map_or(0, |p| p + 1);
+    let clause_start = list_start(lower_text, at, labels);
     let clause = &lower_text[clause_start..at];
-    let verb = ["set the ", "specify the ", "enter ", "set a ", "specify a ", "specify "]
-        .iter()
-        .filter_map(|v| clause.rfind(v).map(|p| (p, v)))
-        .filter(|(p, _)| *p == 0 || clause[..*p].ends_with(' '))
-        .max_by_key(|(p, _)| *p);
+    let verb = [
+        "set the ",
+        "specify the ",
+        "configure the ",
+        "enter ",
+        "set a ",
+        "specify a ",
+        "specify ",
+    ]
+    .iter()
+    .filter_map(|v| clause.rfind(v).map(|p| (p, v)))
+    .filter(|(p, _)| *p == 0 || clause[..*p].ends_with(' '))
+    .max_by_key(|(p, _)| *p);
     let Some((p, verb)) = verb else { return false };
+    // "configure the listener": a thing the step works on, unless written as the label is.
+    if *verb == "configure the " && text.get(at..at + label.len()) != Some(written) {
+        return false;
+    }
     let between = &clause[p + verb.len()..];
     // Another verb between ("enter the console, click Folder Name") or a value given ("set X to").
     let interrupted = ["click ", "select ", "choose ", "keep ", " to "]
         .iter()
         .any(|w| between.contains(w));
-    let after = &lower_text[at + label.len()..];
-    !interrupted && !after.trim_start().starts_with("to ") && !after.trim_start().starts_with("page")
+    let after = lower_text[at + label.len()..].trim_start();
+    // "configure the Basic Settings section": a place, not a field.
+    let a_place = ["to ", "page", "section", "tab", "step", "dialog", "panel", "wizard", "area"]
+        .iter()
+        .any(|place| after.starts_with(place));
+    !interrupted && !a_place
+}
+
+/// Where the clause that names the label at `at` starts: after the last `.`, `;` or `,` before
+/// it, reaching back over a list of the step's labels ("configure the Group Name, Display Name,
+/// and Note parameters") to the item that holds the verb in front of the list.
+fn list_start(lower_text: &str, at: usize, labels: &[String]) -> usize {
+    let mut end = at;
+    loop {
+        let Some(separator) = lower_text[..end].rfind(['.', ';', ',']) else {
+            return 0;
+        };
+        if lower_text.as_bytes()[separator] != b',' {
+            return separator + 1;
+        }
+        let item_start = lower_text[..separator].rfind(['.', ';', ',']).map_or(0, |p| p + 1);
+        let item = lower_text[item_start..separator].trim();
+        let item = item.strip_prefix("and ").or_else(|| item.strip_prefix("or ")).unwrap_or(item);
+        let names = |l: &String| item == l.to_lowercase();
+        let ends_with = |l: &String| item.ends_with(&format!("the {}", l.to_lowercase()));
+        if labels.iter().any(names) {
+            end = item_start;
+        } else if labels.iter().any(ends_with) {
+            return item_start;
+        } else {
+            return separator + 1;
+        }
+    }
 }
 
 /// Whether the sentence names the field first and then has the reader fill it, with nothing given
@@ -1206,6 +1365,173 @@ mod tests {
             vec![StepAction::Click],
         );
         assert!(!intents(&kept, &Task::default()).contains(&set("Deletion Period")));
+    }
+
+    #[test]
+    fn each_field_of_a_list_the_step_configures_is_given_a_value() {
+        // create-user-group.md (2024-05-06), step 4; grant-permissions-to-user.md, step 4.1.
+        let set = |label: &str| Intent::Set { label: label.into() };
+        let mut group = step(
+            "On the Create Group page, configure the Group Name, Display Name, and Note parameters.",
+            &["Create Group", "Group Name", "Display Name", "Note"],
+            vec![StepAction::Configure],
+        );
+        group.container = Some(Container {
+            kind: ContainerKind::Page,
+            name: "Create Group".into(),
+        });
+        let got = intents(&group, &Task::default());
+        assert_eq!(
+            got,
+            vec![
+                Intent::OnPage {
+                    name: "Create Group".into()
+                },
+                set("Group Name"),
+                set("Display Name"),
+                set("Note"),
+            ]
+        );
+        let scope = step(
+            "Configure the Resource Scope parameter.",
+            &["Resource Scope"],
+            vec![StepAction::Configure],
+        );
+        assert_eq!(intents(&scope, &Task::default()), vec![set("Resource Scope")]);
+        // A list that no verb heads, and a section the step configures, set nothing.
+        let listed = step(
+            "The Group Name, Display Name, and Note parameters are shown.",
+            &["Group Name", "Display Name", "Note"],
+            vec![],
+        );
+        assert!(!intents(&listed, &Task::default()).iter().any(|i| matches!(i, Intent::Set { .. })));
+        let listener = step(
+            "Find the target instance and choose one of the following methods to configure the listener: click Configure Listener.",
+            &["Listener", "Configure Listener"],
+            vec![StepAction::Click],
+        );
+        assert!(!intents(&listener, &Task::default()).contains(&set("Listener")));
+        let section = step(
+            "Configure the Basic Settings section.",
+            &["Basic Settings"],
+            vec![StepAction::Configure],
+        );
+        assert!(!intents(&section, &Task::default()).contains(&set("Basic Settings")));
+    }
+
+    #[test]
+    fn fields_a_step_names_without_bold_are_set_where_the_page_shows_them() {
+        // change-password.md (tair, 2026-03-11), "Reset the password", step 4.
+        let reset = step(
+            "In the panel that appears, enter a new password. You do not need to enter the old password.",
+            &[],
+            vec![StepAction::Enter],
+        );
+        assert_eq!(
+            intents(&reset, &Task::default()),
+            vec![Intent::SetPlainlyNamed {
+                label: "new password".into()
+            }]
+        );
+        assert_eq!(
+            plainly_named_fields(
+                "In the panel that appears, select the account for which you want to change the password \
+                 and enter the current password and a new password."
+            ),
+            vec!["current password".to_string(), "new password".to_string()]
+        );
+        assert!(plainly_named_fields("Enter 192.168.0.1/24 in the box.").is_empty());
+        assert!(plainly_named_fields("Read the prompt and click nothing.").is_empty());
+    }
+
+    #[test]
+    fn a_step_done_in_an_app_on_the_phone_says_so() {
+        // enable-mfa.md (RAM), steps 6 and 7.
+        for text in [
+            "Download and install the Google Authenticator app on your mobile phone.",
+            "Open the Google Authenticator app and tap BEGIN SETUP.",
+        ] {
+            let got = intents(&step(text, &[], vec![]), &Task::default());
+            assert_eq!(
+                got,
+                vec![Intent::NothingToAct {
+                    reason: "the step is done in an app on another device, not in the console".into()
+                }],
+                "{text}"
+            );
+        }
+        let lost = step("In the left-side navigation pane, choose .", &[], vec![]);
+        assert!(matches!(
+            &intents(&lost, &Task::default())[..],
+            [Intent::NothingToAct { reason }] if reason.contains("menu path is missing")
+        ));
+        let console = step("Open the Application Service console.", &[], vec![]);
+        assert!(matches!(
+            &intents(&console, &Task::default())[..],
+            [Intent::NothingToAct { reason }] if reason.contains("names no control")
+        ));
+    }
+
+    #[test]
+    fn the_page_a_click_goes_to_is_checked_after_the_click() {
+        // first-use-authorization.md (ACK), Step 2 › 2.
+        let mut s = step(
+            "Click Go to RAM console to go to the Cloud Resource Access Authorization page. Then, click Confirm Authorization Policy.",
+            &["Go to RAM console", "Cloud Resource Access Authorization", "Confirm Authorization Policy"],
+            vec![StepAction::Click],
+        );
+        s.container = Some(Container {
+            kind: ContainerKind::Page,
+            name: "Cloud Resource Access Authorization".into(),
+        });
+        let click = |label: &str| Intent::Click {
+            label: label.into(),
+            row: false,
+            confirm: false,
+            batch: false,
+        };
+        assert_eq!(
+            intents(&s, &Task::default()),
+            vec![
+                click("Go to RAM console"),
+                Intent::OnPage {
+                    name: "Cloud Resource Access Authorization".into()
+                },
+                click("Confirm Authorization Policy"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_table_row_that_names_two_fields_describes_both() {
+        assert_eq!(
+            fields_of_a_row("New Password and Confirm Password"),
+            vec!["New Password".to_string(), "Confirm Password".to_string()]
+        );
+        assert_eq!(
+            fields_of_a_row("Source and Destination Port"),
+            vec!["Source and Destination Port".to_string()]
+        );
+        assert_eq!(fields_of_a_row("Logon Username"), vec!["Logon Username".to_string()]);
+    }
+
+    #[test]
+    fn a_step_that_goes_to_a_page_is_done_by_reaching_it() {
+        // enable-auto-renewal.md (tair), "Adjust the auto-renewal cycle", step 1.
+        let mut go = step("Go to the Renewal page.", &["Renewal"], vec![]);
+        go.container = Some(Container {
+            kind: ContainerKind::Page,
+            name: "Renewal".into(),
+        });
+        assert_eq!(
+            intents(&go, &Task::default()),
+            vec![Intent::OnPage {
+                name: "Renewal".into()
+            }]
+        );
+        let mut on = step("The Renewal page lists the instances.", &["Renewal"], vec![]);
+        on.container = go.container.clone();
+        assert!(intents(&on, &Task::default()).iter().any(|i| matches!(i, Intent::NothingToAct { .. })));
     }
 
     #[test]
@@ -1717,8 +2043,8 @@ mod tests {
     #[test]
     fn a_field_the_step_asks_to_specify_is_set_even_without_a_value() {
         let text = "in the schedule key deletion dialog box, specify delete in (7-30 days).";
-        assert!(set_without_value(text, "Delete In (7-30 days)"));
-        assert!(!set_without_value("specify the port range to 22/22.", "port range"));
+        assert!(set_without_value(text, "Delete In (7-30 days)", &[]));
+        assert!(!set_without_value("specify the port range to 22/22.", "port range", &[]));
         // schedule-key-deletion-old.md, step 5, as the parser reads it.
         let procedure = aca_docs::parse_markdown(
             "# Schedule a key deletion task\n\n## Procedure\n\n\

@@ -308,6 +308,7 @@ impl Policy for ScriptedPolicy {
                             Intent::Fill { .. }
                                 | Intent::Set { .. }
                                 | Intent::SetIfRequired { .. }
+                                | Intent::SetPlainlyNamed { .. }
                                 | Intent::Choose { .. }
                         );
                     self.filled_in_step |= fills;
@@ -554,6 +555,7 @@ impl ScriptedPolicy {
             Intent::InWizardStep { name } => self.ground_in_wizard_step(ctx, name),
             Intent::Set { label } => self.ground_set(ctx, label),
             Intent::SetIfRequired { label } => self.ground_set_if_required(ctx, label),
+            Intent::SetPlainlyNamed { label } => self.ground_set_plainly_named(ctx, label),
             Intent::TypeResourceName { id } => self.ground_resource_name(ctx, *id),
             Intent::Click {
                 label,
@@ -748,7 +750,8 @@ fn visible_as_written(obs: &Observation, intent: &Intent) -> Option<bool> {
         | Intent::OnPage { .. }
         | Intent::InWizardStep { .. }
         | Intent::TypeResourceName { .. }
-        | Intent::SetIfRequired { .. } => None,
+        | Intent::SetIfRequired { .. }
+        | Intent::SetPlainlyNamed { .. } => None,
         Intent::OnTab { name } => Some(exact(name, &[Role::Tab])),
         Intent::Navigate { segments, .. } => segments.first().map(|s| exact(s, CLICKABLE)),
         Intent::Click { label, .. } => Some(exact(label, CLICKABLE)),

@@ -102,7 +102,8 @@ pub(super) fn expectations(ctx: &Context<'_>, step: usize, rest: &[Intent]) -> V
             | Intent::InConsole { .. }
             | Intent::InModal { .. }
             | Intent::TypeResourceName { .. }
-            | Intent::SetIfRequired { .. } => {
+            | Intent::SetIfRequired { .. }
+            | Intent::SetPlainlyNamed { .. } => {
                 continue;
             }
         };

@@ -2356,3 +2356,120 @@ fn a_setup_key_on_a_tab_of_its_own_is_read_after_opening_the_tab() {
         "{decision:?}"
     );
 }
+
+/// A Reset Password panel, open from the start, whose New Password field is named in no bold.
+#[derive(Default)]
+struct ResetPasswordPanel {
+    password: Option<String>,
+    reset: bool,
+}
+
+impl FakeConsole for ResetPasswordPanel {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        let panel = vec![place(PlaceKind::Panel, "Reset Password")];
+        elements.add(Role::DialogTitle, "Reset Password", panel.clone());
+        let field = elements.add(Role::Textbox, "New Password", panel.clone());
+        field.value = self.password.clone();
+        field.state.required = true;
+        elements.add(Role::Button, "OK", panel);
+        Observation {
+            title: "Account Management".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.password = Some(text.clone()),
+            GuiAction::Click { index: 3 } => self.reset = self.password.is_some(),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_field_a_step_names_without_bold_is_filled_in_that_step_where_the_page_shows_it() {
+    // change-password.md (tair, 2026-03-11), "Reset the password", steps 4 and 5.
+    let page = |wording: &str| {
+        aca_docs::parse_markdown(&format!(
+            "# Reset the password\n\n## Procedure\n\n1. In the panel that appears, {wording}\n2. Click **OK**.\n"
+        ))
+        .expect("the page parses")
+    };
+    let mut console = ResetPasswordPanel::default();
+    let episode = drive(
+        &mut console,
+        Task::new(page("enter a new password. You do not need to enter the old password.")),
+        20,
+    );
+    assert!(console.reset, "{:?}", episode.trajectory());
+    let graded = report(&episode, true);
+    assert_eq!(graded.grades[0].status, StepStatus::Pass, "{graded:#?}");
+    assert!(!graded.grades[0].actions.is_empty(), "{graded:#?}");
+    // Words that name no field on the page leave the step unverified, never failed.
+    let mut console = ResetPasswordPanel::default();
+    let episode = drive(&mut console, Task::new(page("enter a recovery phrase.")), 20);
+    let graded = report(&episode, true);
+    assert_eq!(graded.grades[0].status, StepStatus::Warning, "{graded:#?}");
+    assert!(graded.defects.is_empty(), "{graded:#?}");
+}
+
+/// A Create Instance page with a name box, a check box, a group of options and OK.
+#[derive(Default)]
+struct ChoicesPage {
+    name: Option<String>,
+    created: bool,
+}
+
+impl FakeConsole for ChoicesPage {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Heading, "Create Instance", vec![]);
+        let name = elements.add(Role::Textbox, "Instance Name", vec![]);
+        name.value = self.name.clone();
+        name.state.required = true;
+        elements.add(Role::Checkbox, "Upload Acceleration", vec![]);
+        elements
+            .add(Role::Radio, "IPv4", vec![place(PlaceKind::RadioGroup, "IP Version")])
+            .state
+            .checked = Some(true);
+        elements.add(Role::Button, "OK", vec![]);
+        Observation {
+            title: "Create Instance".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        match action {
+            GuiAction::Type { index: 2, text, .. } => self.name = Some(text.clone()),
+            GuiAction::Click { index: 5 } => self.created = self.name.is_some(),
+            _ => {}
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_check_box_or_a_group_of_options_a_parameter_table_describes_is_on_the_page() {
+    let procedure = aca_docs::parse_markdown(
+        "# Create an instance\n\n## Procedure\n\n\
+         1. On the **Create Instance** page, configure the following parameters.\n\n   \
+         | Parameter | Description |\n   |---|---|\n   | Instance Name | The name. |\n   \
+         | Upload Acceleration | Turn it on to upload faster. |\n   | IP Version | IPv4 only. |\n   \
+         | Backup Policy | How often the instance is backed up. |\n\
+         2. Click **OK**.\n",
+    )
+    .expect("the page parses");
+    let mut console = ChoicesPage::default();
+    let episode = drive(&mut console, Task::new(procedure), 30);
+    assert!(console.created, "{:?}", episode.trajectory());
+    let graded = report(&episode, true);
+    let note = graded.grades[0].note.clone().unwrap_or_default();
+    assert!(!note.contains("Upload Acceleration") && !note.contains("IP Version"), "{note}");
+    assert!(note.contains("Backup Policy"), "{note}");
+}

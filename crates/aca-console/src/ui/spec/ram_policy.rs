@@ -71,6 +71,18 @@ pub(super) fn create_policy() -> FormSpec {
     .success("The policy is created.")
 }
 
+/// Where a grant takes effect, in every Grant Permission panel: the account (chosen) or a
+/// resource group. Not sent: the emulator grants on the account.
+pub(super) fn resource_scope() -> Field {
+    field(
+        "Resource Scope",
+        "ResourceScope",
+        radio(&[("Account", "Account"), ("ResourceGroup", "ResourceGroup")]),
+    )
+    .default("Account")
+    .not_sent()
+}
+
 /// manage-policy-grants.md (2025-05-08): Grant Permission on a policy's Grants tab attaches the
 /// policy to a RAM user, RAM user group or RAM role; the policy's name and type come from the page.
 pub(super) fn grant_policy() -> FormSpec {
@@ -88,13 +100,7 @@ pub(super) fn grant_policy() -> FormSpec {
         vec![step(
             "",
             vec![
-                field(
-                    "Resource Scope",
-                    "ResourceScope",
-                    radio(&[("Account", "Account"), ("ResourceGroup", "ResourceGroup")]),
-                )
-                .default("Account")
-                .not_sent(),
+                resource_scope(),
                 field(
                     "Principal Type",
                     "PrincipalKind",

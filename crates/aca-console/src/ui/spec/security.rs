@@ -138,9 +138,15 @@ pub fn ram() -> ProductSpec {
                 "Grant Permission",
                 Container::Drawer,
                 "AttachPolicyToUser",
+                // grant-permissions-to-user.md, Method 1 step 4: Resource Scope, then the
+                // Principal (the row's user, selected already), then the Policy.
                 vec![step(
                     "",
                     vec![
+                        super::ram_policy::resource_scope(),
+                        field("Principal", "Principal", FieldKind::ReadOnly)
+                            .prefilled_from("UserName")
+                            .not_sent(),
                         field(
                             "Policy",
                             "PolicyName",
