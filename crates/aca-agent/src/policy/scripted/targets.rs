@@ -595,8 +595,18 @@ impl ScriptedPolicy {
                 heading,
             ));
         }
+        // The page shown instead, by its heading or its title's first part, for the writer to
+        // compare with the name the documentation uses.
+        let shown = headings
+            .first()
+            .map(|h| h.name.clone())
+            .or_else(|| obs.title.split(" - ").next().map(str::to_owned))
+            .filter(|shown| !shown.trim().is_empty());
         match self.fallback(ctx, &format!("the {name} page"), name, alternatives) {
-            Move::GiveUp { .. } => Move::Done(Some(format!("no page title reads like \"{name}\""))),
+            Move::GiveUp { .. } => Move::Done(Some(match shown {
+                Some(shown) => format!("no page title reads like \"{name}\"; the page shown is \"{shown}\""),
+                None => format!("no page title reads like \"{name}\""),
+            })),
             other => other,
         }
     }

@@ -2473,3 +2473,46 @@ fn a_check_box_or_a_group_of_options_a_parameter_table_describes_is_on_the_page(
     assert!(!note.contains("Upload Acceleration") && !note.contains("IP Version"), "{note}");
     assert!(note.contains("Backup Policy"), "{note}");
 }
+
+/// The domain list under today's name, with the button the older page names.
+#[derive(Default)]
+struct RenamedDomainList {
+    clicked: bool,
+}
+
+impl FakeConsole for RenamedDomainList {
+    fn observe(&self) -> Observation {
+        let mut elements = Elements::default();
+        elements.add(Role::Heading, "Public Authoritative Resolution", vec![]);
+        elements.add(Role::Button, "Add Domain Name", vec![]);
+        Observation {
+            title: "Public Authoritative Resolution - Alibaba Cloud DNS".into(),
+            elements: elements.into_vec(),
+            ..Observation::default()
+        }
+    }
+
+    fn act(&mut self, action: &GuiAction) -> ActionOutcome {
+        if matches!(action, GuiAction::Click { index: 2 }) {
+            self.clicked = true;
+        }
+        ActionOutcome::Done { reresolved: false }
+    }
+}
+
+#[test]
+fn a_page_under_another_name_is_noted_with_the_name_it_has() {
+    let procedure = aca_docs::parse_markdown(
+        "# Add a domain name\n\n## Procedure\n\n1. On the **Manage DNS** page, click **Add Domain Name**.\n",
+    )
+    .expect("the page parses");
+    let mut console = RenamedDomainList::default();
+    let episode = drive(&mut console, Task::new(procedure), 20);
+    assert!(console.clicked, "{:?}", episode.trajectory());
+    let graded = report(&episode, true);
+    let note = graded.grades[0].note.clone().unwrap_or_default();
+    assert!(
+        note.contains("\"Manage DNS\"") && note.contains("the page shown is \"Public Authoritative Resolution\""),
+        "{note}"
+    );
+}
