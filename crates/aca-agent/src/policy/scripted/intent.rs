@@ -792,6 +792,10 @@ fn plainly_named_fields(text: &str) -> Vec<String> {
             continue;
         };
         let object = &sentence[at..];
+        // "press Enter to confirm": the key, not a field.
+        if object.starts_with("to ") {
+            continue;
+        }
         let end = [".", ",", ";", ":", "(", " for ", " in ", " to ", " that ", " which ", " of ", " on ", " from "]
             .iter()
             .filter_map(|stop| object.find(stop))
@@ -1442,6 +1446,7 @@ mod tests {
         );
         assert!(plainly_named_fields("Enter 192.168.0.1/24 in the box.").is_empty());
         assert!(plainly_named_fields("Read the prompt and click nothing.").is_empty());
+        assert!(plainly_named_fields("Press Enter to confirm the search.").is_empty());
     }
 
     #[test]
