@@ -443,17 +443,7 @@ impl ScriptedPolicy {
     /// "For Action, select the specific action" where Action is a group of radio buttons: it keeps
     /// its choice, or gets its first option.
     fn radio_group_choice(&self, ctx: &Context<'_>, label: &str) -> Option<Move> {
-        let grouped: Vec<&Element> = ctx
-            .observation
-            .elements
-            .iter()
-            .filter(|e| e.role == Role::Radio)
-            .filter(|e| {
-                e.places
-                    .iter()
-                    .any(|p| p.kind == PlaceKind::RadioGroup && match_label(label, &p.name) == Some(LabelMatch::Exact))
-            })
-            .collect();
+        let grouped = radio_group(ctx.observation, label);
         if grouped.iter().any(|o| o.state.checked == Some(true)) {
             return Some(Move::Done(None));
         }
@@ -1228,14 +1218,25 @@ fn first_empty<'o>(fields: &[&'o Element]) -> Option<&'o Element> {
         .copied()
 }
 
+/// The radio buttons of the group headed `label`.
+fn radio_group<'o>(observation: &'o aca_core::Observation, label: &str) -> Vec<&'o Element> {
+    observation
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Radio)
+        .filter(|e| {
+            e.places
+                .iter()
+                .any(|p| p.kind == PlaceKind::RadioGroup && match_label(label, &p.name) == Some(LabelMatch::Exact))
+        })
+        .collect()
+}
+
 /// Whether the page shows a field named `label` that is not a box to type in: a check box or a
 /// switch of that name, or a group of options (radio buttons) headed by it.
 fn shown_as_a_choice(observation: &aca_core::Observation, label: &str) -> bool {
-    let exact = |name: &str| match_label(label, name) == Some(LabelMatch::Exact);
-    observation.elements.iter().any(|e| {
-        (matches!(e.role, Role::Checkbox | Role::Switch) && exact(&e.name))
-            || e.places.iter().any(|p| p.kind == PlaceKind::RadioGroup && exact(&p.name))
-    })
+    !labelled(observation, label, &[Role::Checkbox, Role::Switch], |m| m == LabelMatch::Exact).is_empty()
+        || !radio_group(observation, label).is_empty()
 }
 
 

@@ -617,11 +617,9 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         out.insert(at, Intent::OpenRow);
         // "Click the ID of the target instance to visit the Basic Information page": the page is
         // where the click leads, checked once there.
-        let destination = out.iter().position(|i| {
-            matches!(i, Intent::OnPage { name } if ["to visit the", "to go to the", "to open the"]
-                .iter()
-                .any(|lead| lower.contains(&format!("{lead} {} page", name.to_lowercase()))))
-        });
+        let destination = out
+            .iter()
+            .position(|i| matches!(i, Intent::OnPage { name } if sends_to_page(&lower, name, true).is_some()));
         if let (Some(page), Some(row)) = (destination, out.iter().position(|i| *i == Intent::OpenRow))
             && page < row
         {
@@ -649,11 +647,9 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         out.extend(plainly_named_fields(&step.text).into_iter().map(|label| Intent::SetPlainlyNamed { label }));
     }
     // "Go to the Renewal page": reaching the page is what the step does.
-    let goes_to_its_page = out.iter().any(|i| {
-        matches!(i, Intent::OnPage { name } if ["go to the", "open the", "navigate to the"]
-            .iter()
-            .any(|verb| lower.contains(&format!("{verb} {} page", name.to_lowercase()))))
-    });
+    let goes_to_its_page = out
+        .iter()
+        .any(|i| matches!(i, Intent::OnPage { name } if sends_to_page(&lower, name, false).is_some()));
     if !clicks_its_tab
         && !goes_to_its_page
         && out.iter().all(|i| {
@@ -684,15 +680,25 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
     out
 }
 
+/// The words that send the reader to a page: "Go to the Renewal page", "open the … buy page".
+pub(super) const TO_A_PAGE: &[&str] = &["go to the", "open the", "navigate to the", "visit the"];
+
+/// Where `lower` sends the reader to the page `name` ("go to the renewal page"); with `by_a_click`,
+/// only as where a click leads ("click X to go to the … page").
+pub(super) fn sends_to_page(lower: &str, name: &str, by_a_click: bool) -> Option<usize> {
+    let name = name.to_lowercase();
+    let lead = if by_a_click { "to " } else { "" };
+    TO_A_PAGE
+        .iter()
+        .filter_map(|verb| lower.find(&format!("{lead}{verb} {name} page")))
+        .min()
+}
+
 /// "Click Go to RAM console to go to the Cloud Resource Access Authorization page": the page is
 /// where the click leads, checked once there.
 fn page_after_the_click_that_opens_it(out: &mut Vec<Intent>, lower: &str) {
-    let leads = ["to go to the", "to visit the", "to open the", "to navigate to the"];
     let Some((page_at, lead_at)) = out.iter().enumerate().find_map(|(i, intent)| match intent {
-        Intent::OnPage { name } => leads
-            .iter()
-            .find_map(|lead| lower.find(&format!("{lead} {} page", name.to_lowercase())))
-            .map(|at| (i, at)),
+        Intent::OnPage { name } => sends_to_page(lower, name, true).map(|at| (i, at)),
         _ => None,
     }) else {
         return;

@@ -487,9 +487,8 @@ impl ScriptedPolicy {
         }
         let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
         let page = name.to_lowercase();
-        let verbs = ["go to the", "open the", "navigate to the"];
-        let goes_there = verbs.iter().any(|verb| text.contains(&format!("{verb} {page} page")));
-        let buys = verbs
+        let goes_there = intent::sends_to_page(&text, name, false).is_some();
+        let buys = intent::TO_A_PAGE
             .iter()
             .any(|verb| text.contains(&format!("{verb} {page} buy page")));
         // A buy page is one that ends with an order, or is headed by the product it buys ("CLB
@@ -595,18 +594,20 @@ impl ScriptedPolicy {
                 heading,
             ));
         }
-        // The page shown instead, by its heading or its title's first part, for the writer to
-        // compare with the name the documentation uses.
-        let shown = headings
-            .first()
-            .map(|h| h.name.clone())
-            .or_else(|| obs.title.split(" - ").next().map(str::to_owned))
-            .filter(|shown| !shown.trim().is_empty());
         match self.fallback(ctx, &format!("the {name} page"), name, alternatives) {
-            Move::GiveUp { .. } => Move::Done(Some(match shown {
-                Some(shown) => format!("no page title reads like \"{name}\"; the page shown is \"{shown}\""),
-                None => format!("no page title reads like \"{name}\""),
-            })),
+            Move::GiveUp { .. } => {
+                // The page shown instead, by its heading or its title's first part, for the writer
+                // to compare with the name the documentation uses.
+                let shown = headings
+                    .first()
+                    .map(|h| h.name.as_str())
+                    .or_else(|| obs.title.split(" - ").next())
+                    .filter(|shown| !shown.trim().is_empty());
+                Move::Done(Some(match shown {
+                    Some(shown) => format!("no page title reads like \"{name}\"; the page shown is \"{shown}\""),
+                    None => format!("no page title reads like \"{name}\""),
+                }))
+            }
             other => other,
         }
     }
