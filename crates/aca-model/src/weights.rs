@@ -441,7 +441,7 @@ mod tests {
             assert_eq!(split.dims(), [rows, 100]);
             split
                 .into_data()
-                .assert_approx_eq::<f32>(&whole.into_data(), Tolerance::absolute(1e-5));
+                .assert_approx_eq::<f32>(&whole.into_data(), Tolerance::rel_abs(1e-5, 1e-5));
         }
     }
 
