@@ -1,6 +1,7 @@
 //! `aca verify` when what it depends on fails mid-run: a model server that starts answering 5xx, and
 //! a console that is stopped while the agent works in it. Each ends `environment_failure` naming
 //! what failed, never a defect of the page, and no report or output carries a key or a signature.
+//! A model that refuses the request itself (a prompt beyond its context) is the agent's failure.
 
 mod common;
 
@@ -45,6 +46,41 @@ async fn a_model_server_that_fails_mid_run_is_the_environments_fault() {
         "the failure names the model server and its answer: {failure}"
     );
     assert!(fake.requests().len() >= 2, "the run went on past its first reply");
+}
+
+#[tokio::test]
+async fn a_model_that_refuses_the_request_is_the_agents_failure_not_the_environments() {
+    let too_long = "This model's maximum context length is 4096 tokens. However, you requested 4368 tokens \
+        (3344 in the messages, 1024 in the completion).";
+    let fake = FakeModel::start([
+        FakeResponse::Reply(SCROLL.into()),
+        FakeResponse::Error {
+            status: 400,
+            message: too_long.into(),
+        },
+    ])
+    .await
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = corpus("vpc/create-vpc.md");
+    let output = aca_async()
+        .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"])
+        .args(["--policy", "llm", "--model-url", &fake.base_url, "--model", "qwen3-vl-32b"])
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .await
+        .unwrap();
+    let path = out.path().join("vpc-create-vpc").join("report.json");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(report["verdict"], "agent_failure", "{report:#}\n{}", show(&output));
+    assert!(report["defects"].as_array().unwrap().is_empty(), "{report:#}");
+    let failure = report["failure"].as_str().unwrap();
+    assert!(
+        failure.contains("model_refused") && failure.contains("maximum context length") && failure.contains("400"),
+        "the failure says the model refused and why: {failure}"
+    );
+    assert_eq!(fake.requests().len(), 2, "a refused request is not sent again");
 }
 
 #[tokio::test]

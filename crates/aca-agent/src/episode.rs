@@ -96,6 +96,11 @@ pub enum AgentFailure {
     NoRetry {
         error: String,
     },
+    /// The model endpoint refused the request itself, as one whose prompt and `max_tokens` exceed
+    /// the model's context: what the model can take is part of the agent.
+    ModelRefused {
+        reason: String,
+    },
 }
 
 /// An input the episode was not waiting for.
@@ -345,6 +350,16 @@ impl Episode {
     }
 
     /// The chat endpoint's reply to the last [`Next::AskModel`].
+    /// The model endpoint refused the request it was sent ([`crate::ModelFailure::Refused`]).
+    pub fn model_refused(&mut self, reason: &str) -> Result<Next, EpisodeError> {
+        self.expect(State::AwaitingModel, "a refused model request")?;
+        Ok(self.finish(EndReason::Agent {
+            failure: AgentFailure::ModelRefused {
+                reason: reason.to_owned(),
+            },
+        }))
+    }
+
     pub fn model_reply(&mut self, text: &str, usage: Usage) -> Result<Next, EpisodeError> {
         self.expect(State::AwaitingModel, "a model reply")?;
         self.usage.push(usage);

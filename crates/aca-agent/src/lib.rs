@@ -27,7 +27,7 @@ pub mod verdict;
 
 pub use episode::{AgentFailure, EndReason, Episode, EpisodeEnd, EpisodeError, Next, StepRecord, StepState};
 pub use grade::{Grading, Report, RuleResult, grade};
-pub use model::{ChatMessage, ModelCall, ModelRequest, Pricing, ScreenshotSize, ScreenshotSlot, Usage};
+pub use model::{ChatMessage, ModelCall, ModelFailure, ModelRequest, Pricing, ScreenshotSize, ScreenshotSlot, Usage};
 pub use parse::{ParseError, ParsedReply, parse_reply};
 pub use policy::llm::{LlmConfig, LlmPolicy};
 pub use policy::recording::{RecordedTurn, Recording, Recordings};

@@ -178,3 +178,26 @@ pub struct ModelCall {
     #[serde(default)]
     pub step: Option<usize>,
 }
+
+/// Why a model call gave no reply, which decides whose failure the run is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelFailure {
+    /// The endpoint could not be reached, timed out, refused the key, was rate-limited or failed
+    /// itself: the environment's fault, and nothing is said about the page or the agent.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The endpoint answered that the request itself is one it does not take (HTTP 4xx: a prompt
+    /// beyond the model's context, an unknown model name): the agent's failure.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl ModelFailure {
+    /// Sorts an HTTP error answer; `message` is already in words.
+    pub fn of_status(status: u16, message: String) -> Self {
+        match status {
+            400..=499 if !matches!(status, 401 | 403 | 408 | 429) => ModelFailure::Refused(message),
+            _ => ModelFailure::Unavailable(message),
+        }
+    }
+}

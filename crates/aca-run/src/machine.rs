@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use aca_agent::{Episode, EpisodeError, ModelRequest, Next, Policy, ResourceReport, Task, Usage};
+use aca_agent::{Episode, EpisodeError, ModelFailure, ModelRequest, Next, Policy, ResourceReport, Task, Usage};
 use aca_core::{
     ActRequest, Action, ActionOutcome, ClickedControl, EventSummary, JudgesReport, Observation, Report, RuleReport, Screenshot,
     Verdict,
@@ -374,7 +374,7 @@ impl Run {
         self.follow(next)
     }
 
-    pub fn model_replied(&mut self, result: Result<(String, Usage), String>) -> Request {
+    pub fn model_replied(&mut self, result: Result<(String, Usage), ModelFailure>) -> Request {
         if !matches!(self.waiting, Waiting::Episode) {
             return self.unexpected("a model reply");
         }
@@ -383,7 +383,11 @@ impl Run {
                 let next = self.episode_mut().model_reply(&text, usage);
                 self.follow(next)
             }
-            Err(why) => self.interrupt(format!("the model failed: {why}")),
+            Err(ModelFailure::Refused(why)) => {
+                let next = self.episode_mut().model_refused(&why);
+                self.follow(next)
+            }
+            Err(ModelFailure::Unavailable(why)) => self.interrupt(format!("the model failed: {why}")),
         }
     }
 

@@ -6,7 +6,7 @@ use crate::chat::{read_completion, request_body};
 use crate::chrome::sleep;
 use crate::http;
 use crate::settings::ModelEndpoint;
-use aca_agent::{ModelRequest, Usage};
+use aca_agent::{ModelFailure, ModelRequest, Usage};
 
 /// Tries of one request (the first included) before the run stops with the endpoint's error.
 const TRIES: u32 = 3;
@@ -18,7 +18,7 @@ pub async fn complete(
     endpoint: &ModelEndpoint,
     request: &ModelRequest,
     screenshot: Option<&str>,
-) -> Result<(String, Usage), String> {
+) -> Result<(String, Usage), ModelFailure> {
     let screenshot = screenshot.filter(|_| request.screenshot.is_some());
     let body = request_body(request, &endpoint.model, screenshot);
     let bearer = endpoint.key.as_ref().map(|k| format!("Bearer {k}"));
@@ -38,18 +38,21 @@ pub async fn complete(
                 );
             }
             Ok(answer) if answer.status >= 400 => {
-                return Err(format!(
+                let message = format!(
                     "the model endpoint {} refused the request: HTTP {}: {}",
                     endpoint.completions_url,
                     answer.status,
                     answer.text.chars().take(300).collect::<String>()
-                ));
+                );
+                return Err(ModelFailure::of_status(answer.status, message));
             }
             Ok(answer) => {
-                return read_completion(&answer.text).map(|(text, usage)| {
-                    let images = u32::from(screenshot.is_some());
-                    (text, Usage { images, ..usage })
-                });
+                return read_completion(&answer.text)
+                    .map(|(text, usage)| {
+                        let images = u32::from(screenshot.is_some());
+                        (text, Usage { images, ..usage })
+                    })
+                    .map_err(ModelFailure::Unavailable);
             }
             Err(e) => last_error = e,
         }
@@ -58,8 +61,8 @@ pub async fn complete(
             backoff *= 2;
         }
     }
-    Err(format!(
+    Err(ModelFailure::Unavailable(format!(
         "the model endpoint {} failed {TRIES} times; last: {last_error}",
         endpoint.completions_url
-    ))
+    )))
 }

@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 
-use aca_agent::{LlmConfig, LlmPolicy, Policy, ScreenshotSize, ScriptedPolicy, Task};
+use aca_agent::{LlmConfig, LlmPolicy, ModelFailure, Policy, ScreenshotSize, ScriptedPolicy, Task};
 use aca_core::{
     ActRequest, ActionOutcome, ClickedControl, ConsoleRun, ConsoleSite, GuiAction, Observation, Procedure,
     ProductConsole, Report,
@@ -406,7 +406,9 @@ async fn carry_out(setup: &RunSetup) -> (Report, Vec<KeptShot>) {
             }
             Request::AskModel(model_request) => {
                 let replied = match setup.settings.model_endpoint() {
-                    None => Err("the policy asked for a model but the options name no model endpoint".to_owned()),
+                    None => Err(ModelFailure::Unavailable(
+                        "the policy asked for a model but the options name no model endpoint".to_owned(),
+                    )),
                     Some(endpoint) => {
                         let screenshot = match model_request.screenshot {
                             Some(slot) => match screenshot::marked(setup.tab, slot.size).await {

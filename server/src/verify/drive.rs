@@ -9,8 +9,8 @@ use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use aca_agent::authenticator::may_show_secret;
-use aca_agent::{ResourceReport, ScreenshotSize, Usage};
-use aca_chat::{ChatRequest, Message};
+use aca_agent::{ModelFailure, ResourceReport, ScreenshotSize, Usage};
+use aca_chat::{ChatError, ChatRequest, Message};
 use aca_core::{ActRequest, ConsoleSite, GuiAction, Observation, ProductConsole, Report, Screenshot};
 use aca_provision::RunSecrets;
 use aca_run::{Provided, Provisioned, Request, Run};
@@ -401,9 +401,11 @@ async fn ask_model(
     settings: &Settings,
     request: &aca_agent::ModelRequest,
     screenshot: Option<String>,
-) -> Result<(String, Usage), String> {
+) -> Result<(String, Usage), ModelFailure> {
     let Some(client) = &settings.model else {
-        return Err("the policy asked for a model but none is configured (--model-url)".into());
+        return Err(ModelFailure::Unavailable(
+            "the policy asked for a model but none is configured (--model-url)".into(),
+        ));
     };
     let shown = request.shown(screenshot.as_deref());
     let images = shown.iter().filter(|(_, _, image)| image.is_some()).count() as u32;
@@ -422,7 +424,10 @@ async fn ask_model(
         max_tokens: Some(request.max_tokens),
         ..Default::default()
     };
-    let reply = client.complete(&chat).await.map_err(|e| e.to_string())?;
+    let reply = client.complete(&chat).await.map_err(|e| match &e {
+        ChatError::Http { status, .. } => ModelFailure::of_status(*status, e.to_string()),
+        _ => ModelFailure::Unavailable(e.to_string()),
+    })?;
     let usage = Usage {
         prompt_tokens: reply.usage.prompt_tokens.min(u32::MAX as u64) as u32,
         completion_tokens: reply.usage.completion_tokens.min(u32::MAX as u64) as u32,
