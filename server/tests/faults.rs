@@ -26,20 +26,25 @@ fn environment_failure(out: &Path, output: &std::process::Output) -> String {
     report["failure"].as_str().unwrap().to_owned()
 }
 
+/// `aca verify` of one corpus page with the LLM policy on the model at `url`.
+async fn verify_with_model(url: &str, out: &Path) -> std::process::Output {
+    let page = corpus("vpc/create-vpc.md");
+    aca_async()
+        .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"])
+        .args(["--policy", "llm", "--model-url", url, "--model", "qwen3-vl-32b"])
+        .arg("--out")
+        .arg(out)
+        .output()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_model_server_that_fails_mid_run_is_the_environments_fault() {
     // One good reply, then every request answers 503.
     let fake = FakeModel::start([FakeResponse::Reply(SCROLL.into())]).await.unwrap();
     let out = tempfile::tempdir().unwrap();
-    let page = corpus("vpc/create-vpc.md");
-    let output = aca_async()
-        .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"])
-        .args(["--policy", "llm", "--model-url", &fake.base_url, "--model", "qwen3-vl-32b"])
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .await
-        .unwrap();
+    let output = verify_with_model(&fake.base_url, out.path()).await;
     let failure = environment_failure(out.path(), &output);
     assert!(
         failure.contains("the model failed") && failure.contains(&fake.base_url) && failure.contains("503"),
@@ -62,15 +67,7 @@ async fn a_model_that_refuses_the_request_is_the_agents_failure_not_the_environm
     .await
     .unwrap();
     let out = tempfile::tempdir().unwrap();
-    let page = corpus("vpc/create-vpc.md");
-    let output = aca_async()
-        .args(["verify", page.to_str().unwrap(), "--no-screenshots", "--rule-deadline", "2"])
-        .args(["--policy", "llm", "--model-url", &fake.base_url, "--model", "qwen3-vl-32b"])
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .await
-        .unwrap();
+    let output = verify_with_model(&fake.base_url, out.path()).await;
     let path = out.path().join("vpc-create-vpc").join("report.json");
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(report["verdict"], "agent_failure", "{report:#}\n{}", show(&output));
