@@ -3,6 +3,7 @@
 
 pub mod config;
 mod model;
+mod patch_attention;
 mod positions;
 pub mod processor;
 mod resample;

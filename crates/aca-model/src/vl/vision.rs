@@ -9,6 +9,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 use crate::error::ModelError;
 use crate::rope::{RotaryTables, inverse_frequencies};
 use crate::vl::config::{VisionActivation, VisionConfig};
+use crate::vl::patch_attention::attend_patches;
 use crate::vl::processor::ProcessedImage;
 use crate::vl::vision_weights::{LayerNormWeights, MergerWeights, VisionBlockWeights, VisionWeights};
 
@@ -185,15 +186,22 @@ fn vision_block(
             .slice_dim(1, index..index + 1)
             .reshape([patches, heads, head_dim])
     };
-    let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
-    let queries = heads_first(rotary.apply_inference(part(0)));
-    let keys = heads_first(rotary.apply_inference(part(1)));
-    let values = heads_first(part(2));
-    // [1, heads, patches, head_dim] → [patches, hidden]
-    let attended = attention(queries, keys, values, None, None, AttentionModuleOptions::default())
+    let (queries, keys, values) = (rotary.apply_inference(part(0)), rotary.apply_inference(part(1)), part(2));
+    let attended = attend_patches(&queries, &keys, &values).unwrap_or_else(|| {
+        let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
+        // [1, heads, patches, head_dim] → [patches, hidden]
+        attention(
+            heads_first(queries),
+            heads_first(keys),
+            heads_first(values),
+            None,
+            None,
+            AttentionModuleOptions::default(),
+        )
         .squeeze_dim::<3>(0)
         .swap_dims(0, 1)
-        .reshape([patches, width]);
+        .reshape([patches, width])
+    });
     let hidden = hidden + block.proj.forward(attended);
     let inner = block.fc1.forward(norm(hidden.clone(), &block.norm2));
     let activated = match config.hidden_act {
