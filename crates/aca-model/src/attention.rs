@@ -104,12 +104,19 @@ fn fused(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>) -> Tensor<2> {
 }
 
 fn fused_block(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>) -> Tensor<2> {
+    // The causal mask is aligned at the last query and the last key, so the new tokens see every
+    // cached position before them.
+    burns_attention(queries, keys, values, true)
+}
+
+/// burn's attention kernel over `[tokens, heads, head_dim]` queries, keys and values (one key/value
+/// head per query head on backends other than the CPU's); returns `[queries, heads · head_dim]`.
+pub(crate) fn burns_attention(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>, causal: bool) -> Tensor<2> {
     let [new, heads, head_dim] = queries.dims();
-    // [tokens, heads, d] → [1, heads, tokens, d]. The causal mask is aligned at the last query and
-    // the last key, so the new tokens see every cached position before them.
+    // [tokens, heads, d] → [1, heads, tokens, d]
     let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
     let options = AttentionModuleOptions {
-        is_causal: true,
+        is_causal: causal,
         ..AttentionModuleOptions::default()
     };
     attention(

@@ -175,26 +175,12 @@ fn exp_of_shifted(x: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use burn::tensor::module::attention;
-    use burn::tensor::ops::AttentionModuleOptions;
     use burn::tensor::{Distribution, Tolerance};
 
     use super::*;
 
     fn burns(queries: Tensor<3>, keys: Tensor<3>, values: Tensor<3>) -> Tensor<2> {
-        let [patches, heads, head_dim] = queries.dims();
-        let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
-        attention(
-            heads_first(queries),
-            heads_first(keys),
-            heads_first(values),
-            None,
-            None,
-            AttentionModuleOptions::default(),
-        )
-        .squeeze_dim::<3>(0)
-        .swap_dims(0, 1)
-        .reshape([patches, heads * head_dim])
+        crate::attention::burns_attention(queries, keys, values, false)
     }
 
     #[test]

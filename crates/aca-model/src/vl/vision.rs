@@ -2,10 +2,10 @@
 //! positions, blocks with two-axis rotary attention, the patch merger and the DeepStack mergers.
 
 use burn::tensor::activation::{gelu, gelu_approximate};
-use burn::tensor::module::{attention, layer_norm};
-use burn::tensor::ops::AttentionModuleOptions;
+use burn::tensor::module::layer_norm;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
+use crate::attention::burns_attention;
 use crate::error::ModelError;
 use crate::rope::{RotaryTables, inverse_frequencies};
 use crate::vl::config::{VisionActivation, VisionConfig};
@@ -173,7 +173,7 @@ fn vision_block(
     hidden: Tensor<2>,
     rotary: &RotaryTables,
 ) -> Tensor<2> {
-    let [patches, width] = hidden.dims();
+    let [patches, _] = hidden.dims();
     let heads = config.num_heads;
     let head_dim = config.head_dim();
     // [patches, 3·hidden] → [patches, 3, heads, head_dim]
@@ -187,21 +187,7 @@ fn vision_block(
             .reshape([patches, heads, head_dim])
     };
     let (queries, keys, values) = (rotary.apply_inference(part(0)), rotary.apply_inference(part(1)), part(2));
-    let attended = attend_patches(&queries, &keys, &values).unwrap_or_else(|| {
-        let heads_first = |tensor: Tensor<3>| tensor.swap_dims(0, 1).unsqueeze::<4>();
-        // [1, heads, patches, head_dim] → [patches, hidden]
-        attention(
-            heads_first(queries),
-            heads_first(keys),
-            heads_first(values),
-            None,
-            None,
-            AttentionModuleOptions::default(),
-        )
-        .squeeze_dim::<3>(0)
-        .swap_dims(0, 1)
-        .reshape([patches, width])
-    });
+    let attended = attend_patches(&queries, &keys, &values).unwrap_or_else(|| burns_attention(queries, keys, values, false));
     let hidden = hidden + block.proj.forward(attended);
     let inner = block.fc1.forward(norm(hidden.clone(), &block.norm2));
     let activated = match config.hidden_act {
