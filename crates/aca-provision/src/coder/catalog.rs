@@ -590,6 +590,9 @@ pub const NOUNS: &[Noun] = &[
     // Certificate Management Service's certificates, which CLB lists as Alibaba Cloud Certificates.
     noun("alibaba cloud certificate", Some("slb"), Resource("cas_certificate")),
     noun("ssl certificate", None, Resource("cas_certificate")),
+    // CLB's one list named plainly "Certificate" is the Add Certificate panel's, of Certificate
+    // Management Service's certificates (its listeners' lists are "Server Certificate", above).
+    noun("certificate", Some("slb"), Resource("cas_certificate")),
     noun("listener", Some("slb"), PartOf("clb")),
     noun("whitelist", Some("tair"), PartOf("tair")),
     noun("whitelist", Some("rds"), PartOf("rds")),

@@ -251,6 +251,14 @@ mod tests {
                    Click Add Certificate, select Alibaba Cloud Certificates, then choose your certificate.";
         let needs: Vec<&str> = needs_of_request("Create a certificate", cas, Some("slb")).iter().map(|n| n.key).collect();
         assert_eq!(needs, ["cas_certificate"]);
+        // create-certificate-old.md asks from its Create step, whose text names no kind of certificate.
+        let asked_at_create = "Step 5 chooses an existing resource in the drop-down list \"Certificate\", which lists \
+                               none: Click Create. You can then view the created certificate on the Certificates page.";
+        let needs: Vec<&str> = needs_of_request("Create a certificate", asked_at_create, Some("slb"))
+            .iter()
+            .map(|n| n.key)
+            .collect();
+        assert_eq!(needs, ["cas_certificate"]);
     }
 
     fn keys(task: &str, product: &str) -> Vec<&'static str> {
