@@ -483,19 +483,26 @@ impl ScriptedPolicy {
     /// shows none, the words named no field: noted when the step did or still does something else,
     /// and otherwise the step is passed over, unverified.
     pub(super) fn ground_set_plainly_named(&mut self, ctx: &Context<'_>, label: &str) -> Move {
-        let shown = labelled(ctx.observation, label, &[Role::Textbox, Role::Combobox], |m| {
-            m == LabelMatch::Exact
-        });
-        if !shown.is_empty() {
-            return self.ground_set(ctx, label);
+        // Where the reader would type: the open panel or dialog, else the page outside its lists.
+        let fields = same_place(ctx.observation, &[Role::Textbox, Role::Combobox], None);
+        let shown = fields
+            .iter()
+            .find(|e| match_label(label, &e.name) == Some(LabelMatch::Exact))
+            .or_else(|| fields.iter().find(|e| starts_the_name(&e.name, label)));
+        if let Some(field) = shown {
+            let name = field.name.clone();
+            return self.ground_set(ctx, &name);
         }
         let more_to_do = self.intents.get(self.intent + 1..).is_some_and(|rest| !rest.is_empty());
         if self.acted_in_step || more_to_do {
             return Move::Done(Some(format!("no field on the page is called \"{label}\"")));
         }
-        Move::Unverified(format!(
-            "the step names no control in bold, and no field on the page is called \"{label}\""
-        ))
+        let bold = self.step(ctx).is_some_and(|s| !s.labels.is_empty());
+        Move::Unverified(if bold {
+            format!("no field on the page is called \"{label}\"")
+        } else {
+            format!("the step names no control in bold, and no field on the page is called \"{label}\"")
+        })
     }
 
     /// A row of the table that no field bears, where a required, empty text box reads like it
@@ -976,6 +983,14 @@ impl ScriptedPolicy {
     }
 }
 
+/// Whether a field's label is the first words of what a step calls it in plain words ("Email" for
+/// "email address", "WebHook" for "webhook URL").
+fn starts_the_name(field: &str, plain: &str) -> bool {
+    let field = normalise(field);
+    let plain = normalise(plain);
+    field.len() >= 4 && plain.strip_prefix(field.as_str()).is_some_and(|rest| rest.starts_with(' '))
+}
+
 /// A list's label without the number that tells it from its siblings ("Zone 2" → "Zone").
 fn numbered_stem(label: &str) -> &str {
     let trimmed = label.trim();
@@ -1203,6 +1218,9 @@ pub(super) fn invented_value(task: &crate::task::Task, label: &str) -> String {
         format!("aca-{suffix}.com")
     } else if label.contains("email") {
         format!("aca-{suffix}@example.com")
+    } else if label.contains("webhook") || label.split(' ').any(|word| word == "url") {
+        // A reserved domain (RFC 2606): nothing is ever sent anywhere.
+        format!("https://aca-{suffix}.example.com/hook")
     } else {
         format!("aca-{suffix}")
     }
@@ -1259,6 +1277,7 @@ mod tests {
         let task = crate::task::Task::default();
         assert!(super::invented_value(&task, "Domain Name").ends_with(".com"));
         assert!(super::invented_value(&task, "Email").contains('@'));
+        assert!(super::invented_value(&task, "WebHook").starts_with("https://"));
         assert!(super::invented_value(&task, "Port").chars().all(|c| c.is_ascii_digit()));
         let subnet = super::invented_value(&task, "IPv4 CIDR Block");
         assert!(subnet.starts_with("192.168.") && subnet.ends_with(".0/24"), "{subnet}");

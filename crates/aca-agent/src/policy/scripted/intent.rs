@@ -641,10 +641,15 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
         .as_ref()
         .is_some_and(|c| c.kind == ContainerKind::Tab && opens_tab(&c.name))
         || out.iter().any(|i| matches!(i, Intent::OnTab { name } if opens_tab(name)));
-    // "In the panel that appears, enter a new password": a field named without bold, in a step
-    // that names nothing else.
-    if step.labels.is_empty() && step.values.is_empty() && !tabled && out.iter().all(|i| !matches!(i, Intent::TypeResourceName { .. })) {
-        out.extend(plainly_named_fields(&step.text).into_iter().map(|label| Intent::SetPlainlyNamed { label }));
+    // "In the panel that appears, enter a new password", "In the **Set Alert Contact** panel, enter
+    // the name, email address, and webhook URL": fields named without bold. Words that hold a bold
+    // label ("specify its **Region**") are that label's, already an intent of their own.
+    if step.values.is_empty() && !tabled && out.iter().all(|i| !matches!(i, Intent::TypeResourceName { .. })) {
+        let bold: Vec<String> = step.labels.iter().map(|l| l.to_lowercase()).collect();
+        let plain = plainly_named_fields(&step.text)
+            .into_iter()
+            .filter(|name| !bold.iter().any(|b| name.contains(b.as_str()) || b.contains(name.as_str())));
+        out.extend(plain.map(|label| Intent::SetPlainlyNamed { label }));
     }
     // "Go to the Renewal page": reaching the page is what the step does.
     let goes_to_its_page = out
@@ -798,25 +803,46 @@ fn plainly_named_fields(text: &str) -> Vec<String> {
             continue;
         };
         let object = &sentence[at..];
-        // "press Enter to confirm": the key, not a field.
-        if object.starts_with("to ") {
+        // "press Enter to confirm": the key, not a field. "Reset Custom Password: Enter a new
+        // password": what an option does, not what to do. "enter the username and key, and then tap
+        // the √ icon in the Google Authenticator app": a field of the app.
+        if object.starts_with("to ") || sentence[..at].contains(':') || done_in_an_app(sentence) {
             continue;
         }
-        let end = [".", ",", ";", ":", "(", " for ", " in ", " to ", " that ", " which ", " of ", " on ", " from "]
+        let end = [".", ";", ":", "(", " for ", " in ", " to ", " that ", " which ", " of ", " on ", " from "]
             .iter()
             .filter_map(|stop| object.find(stop))
             .min()
             .unwrap_or(object.len());
-        for item in object[..end].split(" and ").flat_map(|i| i.split(" or ")) {
+        let named = |item: &str| -> Option<String> {
             let item = item.trim();
-            let item = ["a ", "an ", "the ", "your "]
+            let item = ["a ", "an ", "the ", "your ", "its "]
                 .iter()
                 .find_map(|article| item.strip_prefix(article))
                 .unwrap_or(item);
             let words = item.split_whitespace().count();
             let plain = item.chars().all(|c| c.is_alphabetic() || c == ' ');
-            if (1..=3).contains(&words) && plain && !out.iter().any(|o| o == item) {
-                out.push(item.to_owned());
+            // "then click OK": what follows the comma is the next thing to do, not a name.
+            let first = item.split_whitespace().next().unwrap_or_default();
+            let acts = ["then", "click", "select", "choose", "set", "enter", "specify", "configure", "turn", "open"];
+            ((1..=3).contains(&words) && plain && !acts.contains(&first)).then(|| item.to_owned())
+        };
+        // "the name, email address, and webhook URL": a list of names when every item is one;
+        // otherwise the comma ends the object ("enter a name, and then click OK").
+        let listed: Option<Vec<String>> = object[..end]
+            .split(',')
+            .flat_map(|i| i.split(" and "))
+            .flat_map(|i| i.split(" or "))
+            .filter(|i| !i.trim().is_empty())
+            .map(named)
+            .collect();
+        let items = listed.unwrap_or_else(|| {
+            let first = object[..end].split(',').next().unwrap_or_default();
+            first.split(" and ").flat_map(|i| i.split(" or ")).filter_map(named).collect()
+        });
+        for item in items {
+            if !out.contains(&item) {
+                out.push(item);
             }
         }
     }
@@ -1453,6 +1479,34 @@ mod tests {
         assert!(plainly_named_fields("Enter 192.168.0.1/24 in the box.").is_empty());
         assert!(plainly_named_fields("Read the prompt and click nothing.").is_empty());
         assert!(plainly_named_fields("Press Enter to confirm the search.").is_empty());
+        // create-alert-contact.md (CloudMonitor), step 4: a list in plain words beside bold labels.
+        let contact = step(
+            "In the Set Alert Contact panel, enter the name, email address, and webhook URL of the alert contact. \
+             Make sure that the Language of Alert Notifications parameter is set to the default value Automatic.",
+            &["Set Alert Contact", "Language of Alert Notifications"],
+            vec![StepAction::Enter],
+        );
+        let plain: Vec<Intent> = intents(&contact, &Task::default())
+            .into_iter()
+            .filter(|i| matches!(i, Intent::SetPlainlyNamed { .. }))
+            .collect();
+        let named = |label: &str| Intent::SetPlainlyNamed { label: label.into() };
+        assert_eq!(plain, vec![named("name"), named("email address"), named("webhook url")]);
+        // reset-user-password.md (RAM), step 5: an option's description; enable-mfa.md, step 8: the app's fields.
+        assert!(plainly_named_fields("Reset Custom Password: Enter a new password.").is_empty());
+        assert!(
+            plainly_named_fields("Tap Manual entry, enter the username and key, and then tap the √ icon in the Google Authenticator app.")
+                .is_empty()
+        );
+        // A comma that ends the object rather than listing names.
+        assert_eq!(plainly_named_fields("Enter a name, and then click OK."), vec!["name".to_string()]);
+        // Words that hold a bold label are that label's.
+        let region = step(
+            "From the list, select the desired SSL certificate and specify its Region.",
+            &["Region"],
+            vec![StepAction::Select],
+        );
+        assert!(!intents(&region, &Task::default()).iter().any(|i| matches!(i, Intent::SetPlainlyNamed { .. })));
     }
 
     #[test]
