@@ -104,7 +104,7 @@ fn a_few_steps_from_random_weights_lower_the_loss_and_the_checkpoint_serves_and_
         .unwrap_or_default();
     assert_eq!(losses.len(), 2, "{shown}");
     assert!(losses[1] < losses[0], "the loss did not fall: {shown}");
-    assert!(stdout.contains("held out: loss"), "{shown}");
+    assert!(stdout.contains("held out: loss") && stdout.contains("replies that parse"), "{shown}");
     assert!(String::from_utf8_lossy(&output.stderr).contains("4/4 loss"), "{shown}");
     let checkpoint = dir.path().join("sft/checkpoint-4");
     assert!(stdout.contains("checkpoint-4"), "{shown}");

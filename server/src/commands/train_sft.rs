@@ -166,12 +166,7 @@ pub async fn run(args: SftArgs) -> anyhow::Result<ExitCode> {
         summary.truncated_samples
     );
     if let Some(v) = &summary.validation {
-        println!(
-            "held out: loss {:.4}, next-action accuracy {:.1}% ({} samples)",
-            v.loss,
-            v.action_accuracy * 100.0,
-            v.samples
-        );
+        println!("held out: {}", v.describe());
     }
     if let Some(checkpoint) = &summary.checkpoint {
         println!("checkpoint: {} (aca serve --model loads it)", checkpoint.display());
@@ -296,13 +291,7 @@ impl ProgressLine {
         }
         let mut notes = Vec::new();
         if let Some(v) = &p.validation {
-            notes.push(format!(
-                "held out at step {}: loss {:.4}, next-action accuracy {:.1}% ({} samples)",
-                p.step,
-                v.loss,
-                v.action_accuracy * 100.0,
-                v.samples
-            ));
+            notes.push(format!("held out at step {}: {}", p.step, v.describe()));
         }
         if let Some(dir) = &p.checkpoint {
             notes.push(format!("checkpoint {}", dir.display()));
