@@ -96,7 +96,11 @@ pub fn grade(
             StepState::Working if !completed => (StepStatus::Fail, Some("the run stopped on this step".to_owned())),
             StepState::Done | StepState::Working => (
                 if drifted { StepStatus::Warning } else { StepStatus::Pass },
-                record.note.clone().or_else(|| review.note.clone()),
+                record.note.clone().or_else(|| review.note.clone()).or_else(|| {
+                    // Done with no action: what it names was checked on the page and already so.
+                    (record.state == StepState::Done && record.actions.is_empty())
+                        .then(|| "nothing to change: the page already showed what the step asks".to_owned())
+                }),
             ),
             StepState::Unverified => (
                 StepStatus::Warning,
@@ -220,6 +224,11 @@ mod tests {
         );
         assert_eq!(graded.grades[0].status, StepStatus::Pass);
         assert!(graded.grades[0].verified);
+        // A pass with no action says why: nothing was left to change.
+        assert_eq!(
+            graded.grades[0].note.as_deref(),
+            Some("nothing to change: the page already showed what the step asks")
+        );
         assert_eq!(graded.grades[1].status, StepStatus::Warning);
         assert!(!graded.grades[1].verified);
         assert_eq!(
