@@ -349,7 +349,6 @@ impl Episode {
         }
     }
 
-    /// The chat endpoint's reply to the last [`Next::AskModel`].
     /// The model endpoint refused the request it was sent ([`crate::ModelFailure::Refused`]).
     pub fn model_refused(&mut self, reason: &str) -> Result<Next, EpisodeError> {
         self.expect(State::AwaitingModel, "a refused model request")?;
@@ -360,6 +359,7 @@ impl Episode {
         }))
     }
 
+    /// The chat endpoint's reply to the last [`Next::AskModel`].
     pub fn model_reply(&mut self, text: &str, usage: Usage) -> Result<Next, EpisodeError> {
         self.expect(State::AwaitingModel, "a model reply")?;
         self.usage.push(usage);

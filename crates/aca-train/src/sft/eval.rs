@@ -76,15 +76,8 @@ pub(crate) fn validate(
         tokens += loss.tokens;
     }
     let replies = greedy_replies(model, prompts, decoding)?;
-    let correct = replies
-        .iter()
-        .zip(samples)
-        .filter(|(reply, sample)| reply.as_deref().is_some_and(|reply| same_action(reply, &sample.reply)))
-        .count();
-    let readable = replies
-        .iter()
-        .filter(|reply| reply.as_deref().is_some_and(|reply| aca_agent::parse_reply(reply).is_ok()))
-        .count();
+    let references: Vec<&str> = samples.iter().map(|s| s.reply.as_str()).collect();
+    let (correct, readable) = tally(&replies, &references);
     let count = samples.len().max(1) as f32;
     Ok(Validation {
         loss: (sum / tokens.max(1) as f64) as f32,
@@ -146,12 +139,20 @@ pub(crate) fn greedy_replies(
     Ok(replies)
 }
 
-/// Whether both replies parse and name the same action.
-pub fn same_action(reply: &str, reference: &str) -> bool {
-    match (aca_agent::parse_reply(reply), aca_agent::parse_reply(reference)) {
-        (Ok(reply), Ok(reference)) => reply.action == reference.action,
-        _ => false,
+/// Of the replies (`None`: not decoded), how many name their reference's action and how many parse
+/// at all, each parsed once.
+fn tally(replies: &[Option<String>], references: &[&str]) -> (usize, usize) {
+    let (mut correct, mut readable) = (0, 0);
+    for (reply, reference) in replies.iter().zip(references) {
+        let Some(parsed) = reply.as_deref().and_then(|r| aca_agent::parse_reply(r).ok()) else {
+            continue;
+        };
+        readable += 1;
+        if aca_agent::parse_reply(reference).is_ok_and(|r| r.action == parsed.action) {
+            correct += 1;
+        }
     }
+    (correct, readable)
 }
 
 #[cfg(test)]
@@ -205,11 +206,10 @@ mod tests {
 
     #[test]
     fn actions_compare_by_meaning_not_by_text() {
-        assert!(same_action(
-            "Thought: open it\nAction: click(12)",
-            "Progress: list shown\nNext: open the VPC\nAction: click(index=12)"
-        ));
-        assert!(!same_action("Action: click(12)", "Action: click(13)"));
-        assert!(!same_action("no action here", "Action: click(13)"));
+        let reply = |text: &str| Some(text.to_owned());
+        let by_meaning = [reply("Thought: open it\nAction: click(12)")];
+        assert_eq!(tally(&by_meaning, &["Progress: list shown\nNext: open the VPC\nAction: click(index=12)"]), (1, 1));
+        let replies = [reply("Action: click(13)"), reply("Action: click(12)"), reply("no action here"), None];
+        assert_eq!(tally(&replies, &["Action: click(13)"; 4]), (1, 2), "one right, two that parse");
     }
 }

@@ -28,7 +28,7 @@ mod trainer;
 pub use clip::{TrainableIds, clip_global_norm};
 pub use config::{LoraOptions, SftConfig};
 pub use data::{ChatSample, read_jsonl};
-pub use eval::{Validation, same_action};
+pub use eval::Validation;
 pub use loss::{BatchLoss, batch_loss};
 pub use schedule::LrSchedule;
 pub use state::{OPTIMIZER_FILE, STATE_FILE, TrainerState};

@@ -686,7 +686,7 @@ pub fn intents(step: &Step, task: &Task) -> Vec<Intent> {
 }
 
 /// The words that send the reader to a page: "Go to the Renewal page", "open the … buy page".
-pub(super) const TO_A_PAGE: &[&str] = &["go to the", "open the", "navigate to the", "visit the"];
+const TO_A_PAGE: &[&str] = &["go to the", "open the", "navigate to the", "visit the"];
 
 /// Where `lower` sends the reader to the page `name` ("go to the renewal page"); with `by_a_click`,
 /// only as where a click leads ("click X to go to the … page").
@@ -829,17 +829,13 @@ fn plainly_named_fields(text: &str) -> Vec<String> {
         };
         // "the name, email address, and webhook URL": a list of names when every item is one;
         // otherwise the comma ends the object ("enter a name, and then click OK").
-        let listed: Option<Vec<String>> = object[..end]
-            .split(',')
-            .flat_map(|i| i.split(" and "))
-            .flat_map(|i| i.split(" or "))
-            .filter(|i| !i.trim().is_empty())
-            .map(named)
-            .collect();
-        let items = listed.unwrap_or_else(|| {
-            let first = object[..end].split(',').next().unwrap_or_default();
-            first.split(" and ").flat_map(|i| i.split(" or ")).filter_map(named).collect()
-        });
+        let object = &object[..end];
+        fn parts(text: &str) -> Vec<&str> {
+            text.split(" and ").flat_map(|i| i.split(" or ")).filter(|i| !i.trim().is_empty()).collect()
+        }
+        let listed: Option<Vec<String>> = object.split(',').flat_map(parts).map(named).collect();
+        let items = listed
+            .unwrap_or_else(|| parts(object.split(',').next().unwrap_or_default()).into_iter().filter_map(named).collect());
         for item in items {
             if !out.contains(&item) {
                 out.push(item);

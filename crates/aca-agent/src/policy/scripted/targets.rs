@@ -486,11 +486,8 @@ impl ScriptedPolicy {
             self.tried.retain(|key| !key.starts_with("open page") && !key.starts_with("top menu "));
         }
         let text = self.step(ctx).map(|s| s.text.to_lowercase()).unwrap_or_default();
-        let page = name.to_lowercase();
         let goes_there = intent::sends_to_page(&text, name, false).is_some();
-        let buys = intent::TO_A_PAGE
-            .iter()
-            .any(|verb| text.contains(&format!("{verb} {page} buy page")));
+        let buys = intent::sends_to_page(&text, &format!("{name} buy"), false).is_some();
         // A buy page is one that ends with an order, or is headed by the product it buys ("CLB
         // (Pay-As-You-Go)").
         let on_buy_page = obs.elements.iter().any(|e| {
