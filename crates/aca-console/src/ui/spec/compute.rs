@@ -69,7 +69,7 @@ fn stop_instance() -> FormSpec {
 }
 
 /// The Restart Instance dialog: Force Restart unselected restarts normally (restart-instance.md,
-/// 2025-09-16; the dialog's title and Confirm are those of restart-instance-old.md).
+/// 2025-09-16; the dialog's title and Confirm are those of restart-instance-all-actions.md).
 fn restart_instance() -> FormSpec {
     form(
         "restart-instance",
