@@ -1262,6 +1262,39 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
         "the trust policy names the current account: {trust}"
     );
 
+    // Switch to Policy Editor, then the JSON Editor: the trust policy typed there is the role's.
+    page.goto(format!("{base}/console/ram/roles/create/create-role")).await.unwrap();
+    wait_true(&page, "!!document.querySelector('[data-field-switch]')", "the Create Role page").await;
+    let editor_shown = "!document.querySelector('[name=TrustEditor]').closest('.form-item').hidden";
+    assert_eq!(eval_string(&page, &format!("String({editor_shown})")).await, "false", "the editor waits for the switch");
+    click_xpath(&page, "//button[normalize-space()='Switch to Policy Editor']").await;
+    wait_true(&page, editor_shown, "the policy editor").await;
+    click_xpath(&page, "//button[@role='tab'][normalize-space()='JSON Editor']").await;
+    let alice_only = format!(
+        r#"{{"Version":"1","Statement":[{{"Effect":"Allow","Principal":{{"RAM":"acs:ram::{account}:user/Alice"}},"Action":"sts:AssumeRole"}}]}}"#
+    );
+    type_into(&page, "textarea[name='TrustPolicyJson']", &alice_only).await;
+    click_xpath(
+        &page,
+        "//div[contains(@class,'buy-actions')]//button[normalize-space()='OK']",
+    )
+    .await;
+    wait_true(&page, "!document.querySelector('[data-step-dialog]').hidden", "the Create Role dialog").await;
+    type_into(&page, "[data-step-dialog] input[name='RoleName']", "alice-role").await;
+    click_xpath(&page, "//div[@data-step-dialog]//button[normalize-space()='OK']").await;
+    wait_true(
+        &page,
+        "location.pathname === '/console/ram/roles' && document.body.innerText.includes('alice-role')",
+        "the role whose trust policy was typed",
+    )
+    .await;
+    let role = setup_call(&console, account, "ram", "GetRole", &[("RoleName", "alice-role")]);
+    let trust = role["Role"]["AssumeRolePolicyDocument"].as_str().unwrap().to_owned();
+    assert!(
+        trust.contains(&format!("acs:ram::{account}:user/Alice")) && !trust.contains(":root"),
+        "the typed trust policy, not the principal's: {trust}"
+    );
+
     // The role's Permissions tab: Revoke Permission in the Actions column, confirmed in its dialog.
     setup_call(
         &console,
@@ -1381,6 +1414,7 @@ async fn ram_roles_and_grants_as_todays_help_pages_describe_them() {
     assert_eq!(
         names,
         [
+            "CreateRole",
             "CreateRole",
             "DetachPolicyFromRole",
             "DetachPolicyFromUser",

@@ -991,6 +991,14 @@
     var prev = t.closest('[data-step-prev]');
     if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, shownStep(f, currentStep(f), -1))); return; }
     // A choice shown as tabs: the tab's value goes into the field's hidden input.
+    var fieldSwitch = t.closest('[data-field-switch]');
+    if (fieldSwitch) {
+      var switched = fieldSwitch.parentNode.querySelector('input[type=hidden]');
+      switched.value = 'on';
+      fieldSwitch.hidden = true;
+      switched.dispatchEvent(new Event('change', { bubbles: true }));
+      return;
+    }
     var fieldTab = t.closest('[data-field-tab]');
     if (fieldTab) {
       var list = fieldTab.closest('[role=tablist]');

@@ -846,6 +846,10 @@ fn field_control(view: &View<'_>, field: &Field, options: &SelectOptions) -> Mar
             }
             input type="hidden" name=(field.param) value=(field.default) data-not-sent[!field.sent];
         },
+        FieldKind::Switch => html! {
+            button class="btn-link" type="button" data-field-switch=(field.param) { (field.label) }
+            input type="hidden" name=(field.param) value=(field.default) data-not-sent[!field.sent];
+        },
         FieldKind::Checkbox => html! {
             label class="checkbox" {
                 input type="checkbox" name=(field.param) value="true" checked[field.default == "true"]
@@ -972,8 +976,8 @@ fn form_field(view: &View<'_>, field: &Field, options: &SelectOptions) -> Markup
         div class="form-item" data-ui-field=(field.label) data-param=(field.param) data-required=(field.required)
             data-from-row=(field.from_row.as_deref().unwrap_or("")) data-shown-when=[shown_when(&field.shown_when)]
             hidden[field.shown_when.is_some()] {
-            // A checkbox carries its label beside the box; a row of tabs needs none.
-            @if !matches!(field.kind, FieldKind::Tabs(_)) {
+            // A checkbox carries its label beside the box, a switch on the link; a row of tabs needs none.
+            @if !matches!(field.kind, FieldKind::Tabs(_) | FieldKind::Switch) {
                 label class="form-label" {
                     @if field.required { span class="required-mark" aria-hidden="true" { "*" } }
                     @if !matches!(field.kind, FieldKind::Checkbox) { (field.label) }

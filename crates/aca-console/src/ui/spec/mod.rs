@@ -667,6 +667,10 @@ pub enum FieldKind {
     Tabs(Vec<(String, String)>),
     /// A checkbox labelled beside its box; checked, it sends `true`, unchecked nothing.
     Checkbox,
+    /// A link, labelled with the field's label, that switches the form to another view (Create
+    /// Role's Switch to Policy Editor): clicked, it sets its hidden value to `on`, which the other
+    /// view's fields follow through `shown_when`.
+    Switch,
     /// A hidden value the page generates when the form opens (a rule id, a default password).
     Generated(Generate),
     /// A value shown, not edited (a details panel pre-filled from the row).

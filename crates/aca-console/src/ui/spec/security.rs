@@ -562,7 +562,8 @@ fn ram_roles() -> (PageSpec, PageSpec) {
         params: Vec::new(),
     }];
     // The Create Role page sets the principal; its OK opens the Create Role dialog for the name.
-    // The console writes the trust policy from the principal chosen.
+    // The console writes the trust policy from the principal chosen, unless the reader switched
+    // to the policy editor and typed one in its JSON Editor (create-ram-role.md, Mar 12, 2026).
     roles.creates = vec![
         form(
             "create-role",
@@ -595,6 +596,15 @@ fn ram_roles() -> (PageSpec, PageSpec) {
                         field("Account ID", "OtherAccountId", FieldKind::Text)
                             .placeholder("The ID of the trusted Alibaba Cloud account")
                             .not_sent(),
+                        field("Switch to Policy Editor", "PolicyEditor", FieldKind::Switch).not_sent(),
+                        field("Editor", "TrustEditor", tabs(&[("visual", "Visual Editor"), ("json", "JSON Editor")]))
+                            .default("visual")
+                            .not_sent()
+                            .shown_when("PolicyEditor", "on"),
+                        field("Policy Document", "TrustPolicyJson", FieldKind::Textarea)
+                            .help("The trust policy in JSON, per the policy structure and syntax.")
+                            .not_sent()
+                            .shown_when("TrustEditor", "json"),
                     ],
                 ),
                 step("", vec![field("Role Name", "RoleName", FieldKind::Text).required()]).in_dialog("Create Role"),
@@ -604,6 +614,8 @@ fn ram_roles() -> (PageSpec, PageSpec) {
             "AssumeRolePolicyDocument",
             r#"{"Statement":[{"Action":"sts:AssumeRole","Effect":"Allow","Principal":{"{PrincipalType}":["acs:ram::{PrincipalAccount}:root"]}}],"Version":"1"}"#,
         )
+        // Composed after the principal's, so a document typed in the JSON Editor replaces it.
+        .compose("AssumeRolePolicyDocument", "{TrustPolicyJson}")
         .success("The RAM role is created."),
     ];
     roles.row_actions = vec![call(
