@@ -63,6 +63,12 @@ async fn the_renewal_page_lists_subscription_instances_by_tab_and_sets_their_ren
     assert!(searched.contains(r#"name="tab" value="1""#), "a search stays on its tab");
     let manual = page(&app, &cookie, "/console/usercenter2/renewal?region=cn-hangzhou").await;
     assert!(!manual.contains(&format!(r#"data-row-id="{id}""#)));
+    // The Instances drop-down list narrows the list to one product's instances.
+    assert!(auto.contains(r#"data-ui-field="Instances""#), "the product filter");
+    let tair_only = page(&app, &cookie, "/console/usercenter2/renewal?region=cn-hangzhou&tab=1&filter=redisa").await;
+    assert!(tair_only.contains(&format!(r#"data-row-id="{id}""#)), "a Tair instance under redisa");
+    let rds_only = page(&app, &cookie, "/console/usercenter2/renewal?region=cn-hangzhou&tab=1&filter=rds").await;
+    assert!(!rds_only.contains(&format!(r#"data-row-id="{id}""#)), "no Tair instance under rds");
 
     let account = console.store.account(&creds.account_id).unwrap();
     let state = account.lock();

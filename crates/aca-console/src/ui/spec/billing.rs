@@ -88,6 +88,12 @@ pub fn expenses() -> ProductSpec {
         list_tab_of("Auto", &[("RenewStatus", "AutoRenewal")]),
         list_tab_of("Nonrenewal", &[("RenewStatus", "NotRenewal")]),
     ];
+    // "On the Renewal page, set the Instances parameter to dms" (DMS's renew page, 2026-02-28): a
+    // drop-down list of the products' codes, narrowing the list to one product's instances.
+    renewal.filter = Some(ListFilter {
+        field: field("Instances", "filter", select(&[("redisa", "redisa"), ("rds", "rds")])),
+        params: pairs(&[("ProductCode", "{v}")]),
+    });
     renewal.search = search(&[("Instance ID", "InstanceIDs")]);
     renewal.columns = vec![col("Instance ID", "InstanceID", ColumnKind::Text)];
     let auto = DisableWhen::Is(vec![s("AutoRenewal")]);
