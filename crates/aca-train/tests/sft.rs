@@ -131,6 +131,25 @@ fn a_few_steps_lower_the_loss_and_the_checkpoint_loads_for_serving() {
     assert!(CheckpointText::load(&checkpoint).is_ok());
 }
 
+#[test]
+fn no_steps_save_the_starting_weights_as_checkpoint_zero() {
+    let output = tempfile::tempdir().unwrap();
+    let config = SftConfig {
+        output_dir: Some(output.path().to_path_buf()),
+        max_steps: Some(0),
+        ..config()
+    };
+    let mut trainer = SftTrainer::new(config, start(), &Device::flex()).unwrap();
+    let mut steps = 0;
+    let summary = trainer.train(&samples(), &[], &mut |_| steps += 1).unwrap();
+    assert_eq!((steps, summary.steps), (0, 0));
+    let checkpoint = summary.checkpoint.unwrap();
+    assert_eq!(checkpoint, output.path().join("checkpoint-0"));
+    assert_same_logits(trainer.model(), &checkpoint);
+    let seeded = TrainableQwen3::random(&RandomShape::small(), 11, &Device::flex()).unwrap();
+    assert_same_logits(&seeded, &checkpoint);
+}
+
 /// The checkpoint in `directory`, loaded by the inference model, gives the trained model's logits.
 fn assert_same_logits(model: &TrainableQwen3, directory: &Path) {
     let device = Device::flex();

@@ -98,6 +98,8 @@ pub struct SftArgs {
     /// Passes over the training samples (unless --max-steps).
     #[arg(long, default_value_t = 1)]
     epochs: usize,
+    /// Optimizer steps in all, in place of --epochs; 0 writes the starting weights as
+    /// OUT/checkpoint-0 (the baseline a run of training is scored against).
     #[arg(long)]
     max_steps: Option<usize>,
     /// Tokens per sample; longer samples are cut and counted.

@@ -103,9 +103,6 @@ impl SftConfig {
         if self.max_steps.is_none() && self.epochs == 0 {
             problems.push("either epochs or max_steps must be positive".to_string());
         }
-        if self.max_steps == Some(0) {
-            problems.push("max_steps must be positive".to_string());
-        }
         if let Some(limit) = self.max_grad_norm
             && (limit.is_nan() || limit <= 0.0)
         {

@@ -234,6 +234,25 @@ impl SftTrainer {
             validation: None,
             checkpoint: None,
         };
+        if total_steps == 0
+            && let Some(output) = &config.output_dir
+        {
+            // No step to take: the starting weights are the checkpoint, the baseline a run of
+            // training is measured against.
+            let state = TrainerState {
+                step: 0,
+                total_steps,
+                schedule,
+                learning_rate: schedule.rate(0),
+                seed: config.seed,
+                samples_consumed: 0,
+                train_samples: train.len(),
+                config: config.clone(),
+            };
+            let directory = output.join("checkpoint-0");
+            self.save_checkpoint(&directory, &state)?;
+            summary.checkpoint = Some(directory);
+        }
         while step < total_steps {
             let step_started = Instant::now();
             let learning_rate = schedule.rate(step);
