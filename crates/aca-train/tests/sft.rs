@@ -150,6 +150,29 @@ fn no_steps_save_the_starting_weights_as_checkpoint_zero() {
     assert_same_logits(&seeded, &checkpoint);
 }
 
+#[test]
+fn only_the_newest_checkpoints_are_kept() {
+    let output = tempfile::tempdir().unwrap();
+    // Not the run's own: a folder that only looks like a checkpoint by name stays.
+    std::fs::write(output.path().join("checkpoint-notes"), "kept").unwrap();
+    let config = SftConfig {
+        output_dir: Some(output.path().to_path_buf()),
+        max_steps: Some(6),
+        gradient_accumulation: 1,
+        save_every: 2,
+        keep_checkpoints: 2,
+        ..config()
+    };
+    let mut trainer = SftTrainer::new(config, start(), &Device::flex()).unwrap();
+    trainer.train(&samples(), &[], &mut |_| {}).unwrap();
+    let mut left: Vec<String> = std::fs::read_dir(output.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["checkpoint-4", "checkpoint-6", "checkpoint-notes"]);
+}
+
 /// The checkpoint in `directory`, loaded by the inference model, gives the trained model's logits.
 fn assert_same_logits(model: &TrainableQwen3, directory: &Path) {
     let device = Device::flex();

@@ -126,6 +126,9 @@ pub struct SftArgs {
     /// Save a checkpoint every N steps (and at the end; 0: only at the end).
     #[arg(long, default_value_t = 0)]
     save_every: usize,
+    /// Keep only the N newest checkpoints, deleting older ones as new ones are saved (0: keep all).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    keep_checkpoints: usize,
     #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
     device: DeviceArg,
     /// Where checkpoint-STEP folders are written.
@@ -251,6 +254,7 @@ fn config(args: &SftArgs) -> SftConfig {
         eval_samples: args.eval_samples,
         max_new_tokens: args.max_new_tokens,
         save_every: args.save_every,
+        keep_checkpoints: args.keep_checkpoints,
         output_dir: Some(args.out.clone()),
         ..SftConfig::default()
     }

@@ -52,6 +52,9 @@ pub struct SftConfig {
     pub max_new_tokens: usize,
     /// Save a checkpoint every this many steps (and at the end); 0 only at the end.
     pub save_every: usize,
+    /// Keep only this many of the newest checkpoints, deleting older ones as new ones are saved;
+    /// 0 keeps all.
+    pub keep_checkpoints: usize,
     /// Where `checkpoint-STEP` directories are written; `None` writes none.
     pub output_dir: Option<PathBuf>,
 }
@@ -79,6 +82,7 @@ impl Default for SftConfig {
             eval_samples: 64,
             max_new_tokens: 256,
             save_every: 0,
+            keep_checkpoints: 0,
             output_dir: None,
         }
     }

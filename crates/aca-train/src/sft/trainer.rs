@@ -298,6 +298,7 @@ impl SftTrainer {
                 };
                 let directory = output.join(format!("checkpoint-{step}"));
                 self.save_checkpoint(&directory, &state)?;
+                prune_checkpoints(output, config.keep_checkpoints)?;
                 summary.checkpoint = Some(directory.clone());
                 checkpoint = Some(directory);
             }
@@ -387,6 +388,37 @@ impl SftTrainer {
         }
         Ok(())
     }
+}
+
+/// Deletes all but the `keep` newest `checkpoint-STEP` folders of `output` (none when `keep` is 0).
+fn prune_checkpoints(output: &Path, keep: usize) -> Result<(), TrainError> {
+    if keep == 0 {
+        return Ok(());
+    }
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| TrainError::Io { path, source }
+    };
+    let mut saved: Vec<(usize, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(output).map_err(io(output))? {
+        let path = entry.map_err(io(output))?.path();
+        let step = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(|name| name.strip_prefix("checkpoint-"))
+            .and_then(|step| step.parse().ok());
+        if let Some(step) = step
+            && path.is_dir()
+        {
+            saved.push((step, path));
+        }
+    }
+    saved.sort();
+    let old = saved.len().saturating_sub(keep);
+    for (_, path) in &saved[..old] {
+        std::fs::remove_dir_all(path).map_err(io(path))?;
+    }
+    Ok(())
 }
 
 /// Refuses ids the model has no embedding for: a tokenizer that does not fit the checkpoint.
