@@ -14,7 +14,7 @@ use aca_train::grpo::advantage::{RolloutReward, advantages};
 use aca_train::grpo::logprobs::{RolloutTokens, completion_logprobs};
 use aca_train::grpo::sample::Completion;
 use aca_train::grpo::{Group, GrpoConfig, GrpoTrainer, Rollout, StepReport, Turn};
-use aca_train::model::TrainableQwen3;
+use aca_train::model::{TextFiles, TrainableQwen3};
 
 fn tokenizer_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../aca-model/tests/fixtures/text/qwen3")
@@ -28,7 +28,7 @@ fn start_checkpoint(context: usize) -> tempfile::TempDir {
         ..RandomShape::small()
     };
     let model = TrainableQwen3::random(&shape, 21, &Device::flex()).unwrap();
-    model.save(directory.path(), Some(&tokenizer_dir())).unwrap();
+    model.save(directory.path(), Some(&TextFiles::read(&tokenizer_dir()).unwrap())).unwrap();
     directory
 }
 

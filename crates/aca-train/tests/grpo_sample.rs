@@ -10,7 +10,7 @@ use aca_model::{Device, Qwen3Model};
 use aca_train::TrainError;
 use aca_train::grpo::logprobs::{LogprobSettings, RolloutTokens, completion_logprobs};
 use aca_train::grpo::sample::{PolicySampler, SampleSettings};
-use aca_train::model::TrainableQwen3;
+use aca_train::model::{TextFiles, TrainableQwen3};
 
 fn tokenizer_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../aca-model/tests/fixtures/text/qwen3")
@@ -37,7 +37,7 @@ fn sampled_logprobs_are_the_trainers_and_greedy_sampling_repeats_itself() {
     let device = Device::flex();
     let model = TrainableQwen3::random(&RandomShape::small(), 4, &device).unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let sampler = PolicySampler::new(&model, &tokenizer_dir(), scratch.path(), 4).unwrap();
+    let sampler = PolicySampler::new(&model, &TextFiles::read(&tokenizer_dir()).unwrap(), scratch.path(), 4).unwrap();
 
     let started = Instant::now();
     let sampled = sampler.sample_many(&PROMPTS, &settings(1.0, 12)).unwrap();
@@ -109,7 +109,7 @@ fn a_prompt_over_the_context_is_refused_not_a_panic() {
     };
     let model = TrainableQwen3::random(&shape, 4, &device).unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let sampler = PolicySampler::new(&model, &tokenizer_dir(), scratch.path(), 2).unwrap();
+    let sampler = PolicySampler::new(&model, &TextFiles::read(&tokenizer_dir()).unwrap(), scratch.path(), 2).unwrap();
     let prompt = vec![40u32; 14];
     match sampler.sample(&prompt, &settings(1.0, 4)) {
         Err(TrainError::Sampling(message)) => assert!(message.contains("context"), "{message}"),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use aca_model::random::{RandomShape, write_random_checkpoint};
 use aca_model::{Device, Qwen3Model, SequenceStep};
-use aca_train::model::{TrainableQwen3, pad_batch};
+use aca_train::model::{TextFiles, TrainableQwen3, pad_batch};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -83,7 +83,7 @@ fn a_saved_checkpoint_loads_in_the_inference_model_with_the_same_logits() {
     let trainable = TrainableQwen3::from_checkpoint(&source, &device).unwrap();
     let text = fixture("text/qwen3");
     let saved = tempfile::tempdir().unwrap();
-    trainable.save(saved.path(), Some(&text)).unwrap();
+    trainable.save(saved.path(), Some(&TextFiles::read(&text).unwrap())).unwrap();
     let reloaded = Qwen3Model::load(saved.path(), &device).unwrap();
     // Two forward passes written apart (the trainable one and the inference one, which on the CPU
     // splits decoding products by columns and fuses the SiLU) agree to f32 rounding, within the

@@ -155,7 +155,7 @@ fn only_the_newest_checkpoints_are_kept() {
     let output = tempfile::tempdir().unwrap();
     // Not the run's own: a folder that only looks like a checkpoint by name stays.
     std::fs::write(output.path().join("checkpoint-notes"), "kept").unwrap();
-    let config = SftConfig {
+    let first = SftConfig {
         output_dir: Some(output.path().to_path_buf()),
         max_steps: Some(6),
         gradient_accumulation: 1,
@@ -163,7 +163,7 @@ fn only_the_newest_checkpoints_are_kept() {
         keep_checkpoints: 2,
         ..config()
     };
-    let mut trainer = SftTrainer::new(config, start(), &Device::flex()).unwrap();
+    let mut trainer = SftTrainer::new(first, start(), &Device::flex()).unwrap();
     trainer.train(&samples(), &[], &mut |_| {}).unwrap();
     let mut left: Vec<String> = std::fs::read_dir(output.path())
         .unwrap()
@@ -171,6 +171,24 @@ fn only_the_newest_checkpoints_are_kept() {
         .collect();
     left.sort();
     assert_eq!(left, ["checkpoint-4", "checkpoint-6", "checkpoint-notes"]);
+
+    // A run resumed from a checkpoint it then deletes still evaluates and saves: the text files
+    // were read at the start.
+    let resumed = SftConfig {
+        output_dir: Some(output.path().to_path_buf()),
+        max_steps: Some(6),
+        gradient_accumulation: 1,
+        save_every: 1,
+        keep_checkpoints: 1,
+        eval_every: 1,
+        ..config()
+    };
+    let mut trainer = SftTrainer::new(resumed, Start::Resume(output.path().join("checkpoint-4")), &Device::flex()).unwrap();
+    let train = samples();
+    let summary = trainer.train(&train, &train[..1], &mut |_| {}).unwrap();
+    assert_eq!(summary.checkpoint.unwrap(), output.path().join("checkpoint-6"));
+    assert!(!output.path().join("checkpoint-4").exists(), "the start was pruned");
+    assert!(CheckpointText::load(&output.path().join("checkpoint-6")).is_ok());
 }
 
 /// The checkpoint in `directory`, loaded by the inference model, gives the trained model's logits.

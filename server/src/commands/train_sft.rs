@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use aca_model::DeviceChoice;
 use aca_model::random::RandomShape;
-use aca_train::sft::{ChatSample, LoraOptions, SftConfig, SftProgress, SftTrainer, Start, read_jsonl};
+use aca_train::sft::{
+    ChatSample, LoraOptions, SftConfig, SftProgress, SftTrainer, Start, read_jsonl, with_renumbered_copies,
+};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
@@ -126,6 +128,11 @@ pub struct SftArgs {
     /// Save a checkpoint every N steps (and at the end; 0: only at the end).
     #[arg(long, default_value_t = 0)]
     save_every: usize,
+    /// Add N copies of every training sample with the page's element indices renumbered (one
+    /// seeded bijection per copy, applied to the page, the history's actions and the reply's
+    /// action), so that the model learns to read an index off the page rather than remember it.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    renumbered_copies: usize,
     /// Keep only the N newest checkpoints, deleting older ones as new ones are saved (0: keep all).
     #[arg(long, default_value_t = 0, value_name = "N")]
     keep_checkpoints: usize,
@@ -137,7 +144,15 @@ pub struct SftArgs {
 }
 
 pub async fn run(args: SftArgs) -> anyhow::Result<ExitCode> {
-    let (train, validation) = samples(&args)?;
+    let (mut train, validation) = samples(&args)?;
+    if args.renumbered_copies > 0 {
+        let read = train.len();
+        train = with_renumbered_copies(&train, args.renumbered_copies, args.seed);
+        eprintln!(
+            "train sft: {} renumbered copies added to the {read} samples read",
+            train.len() - read
+        );
+    }
     let start = start(&args)?;
     let config = config(&args);
     let device = DeviceChoice::from(args.device).open().map_err(|e| anyhow!(e))?;

@@ -11,7 +11,7 @@ use aca_model::sample::{FinishReason, SamplingParams, StopConditions};
 use aca_model::text::CheckpointText;
 
 use crate::error::TrainError;
-use crate::model::TrainableQwen3;
+use crate::model::{TextFiles, TrainableQwen3};
 
 /// How to sample one completion.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,11 +55,11 @@ impl std::fmt::Debug for PolicySampler {
 }
 
 impl PolicySampler {
-    /// Writes `model` into `scratch` (created if needed, its checkpoint files overwritten) with the text
-    /// files of `text_dir`, loads it as `aca serve` does on the model's device without autodiff, and
+    /// Writes `model` into `scratch` (created if needed, its checkpoint files overwritten) with its
+    /// text files, loads it as `aca serve` does on the model's device without autodiff, and
     /// starts an engine decoding up to `max_batch` sequences together.
-    pub fn new(model: &TrainableQwen3, text_dir: &Path, scratch: &Path, max_batch: usize) -> Result<Self, TrainError> {
-        model.save(scratch, Some(text_dir))?;
+    pub fn new(model: &TrainableQwen3, text: &TextFiles, scratch: &Path, max_batch: usize) -> Result<Self, TrainError> {
+        model.save(scratch, Some(text))?;
         let device = model.device().without_autodiff();
         let inference = Qwen3Model::load(scratch, &device)?;
         let text = CheckpointText::load(scratch)?;

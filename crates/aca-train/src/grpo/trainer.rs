@@ -21,7 +21,7 @@ use crate::grpo::logprobs::{LogprobSettings, RolloutTokens};
 use crate::grpo::objective::{ObjectiveFigures, objective};
 use crate::grpo::sample::{Completion, PolicySampler, SampleSettings};
 use crate::grpo::state::{GRPO_STATE_FILE, GrpoState};
-use crate::model::{Qwen3Params, TrainableQwen3};
+use crate::model::{Qwen3Params, TextFiles, TrainableQwen3};
 use crate::sft::{OPTIMIZER_FILE, TrainableIds, clip_global_norm};
 
 /// One model turn of a rollout: the prompt the policy saw and what it sampled.
@@ -95,8 +95,8 @@ pub struct GrpoTrainer {
     reference: TrainableQwen3,
     /// Where the reference weights live (recorded in the state for a resumed run).
     reference_dir: PathBuf,
-    /// Where the tokenizer files come from, copied into every checkpoint.
-    text_dir: PathBuf,
+    /// The tokenizer files of the start, written into every checkpoint.
+    text_files: TextFiles,
     /// The ids the sampler can draw lie below this bound.
     valid_vocab: usize,
     optimizer: ModuleOptimizer,
@@ -168,7 +168,7 @@ impl GrpoTrainer {
             policy,
             reference,
             reference_dir,
-            text_dir: start.to_path_buf(),
+            text_files: TextFiles::read(start)?,
             valid_vocab,
             optimizer,
             device,
@@ -201,7 +201,7 @@ impl GrpoTrainer {
     /// An engine over the current policy weights, written into `scratch` (see [`PolicySampler::new`]),
     /// decoding one oversampled group at a time.
     pub fn sampler(&self, scratch: &Path) -> Result<PolicySampler, TrainError> {
-        PolicySampler::new(&self.policy, &self.text_dir, scratch, self.config.rollouts_per_group())
+        PolicySampler::new(&self.policy, &self.text_files, scratch, self.config.rollouts_per_group())
     }
 
     /// The sampling settings of group `group` of the next step: the configured temperature, top-p and
@@ -370,7 +370,7 @@ impl GrpoTrainer {
                 directory.display()
             )));
         }
-        self.policy.save(directory, Some(&self.text_dir))
+        self.policy.save(directory, Some(&self.text_files))
     }
 
     /// Writes the policy as a Hugging Face checkpoint with its tokenizer files, `grpo_state.json` and the

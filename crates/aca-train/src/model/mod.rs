@@ -17,7 +17,7 @@ use crate::error::TrainError;
 
 pub use forward::pad_batch;
 pub use params::{DecoderLayer, Mlp, Projection, Qwen3Params, SelfAttention};
-pub use save::TEXT_FILES;
+pub use save::{TEXT_FILES, TextFiles};
 
 /// The configuration, the document it was read from, and the trainable parameters.
 #[derive(Debug)]

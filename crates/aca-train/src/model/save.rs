@@ -22,11 +22,40 @@ pub const TEXT_FILES: &[&str] = &[
     "chat_template.jinja",
 ];
 
+/// A checkpoint's text files ([`TEXT_FILES`], those it has), read once: a run writes them into
+/// every checkpoint it saves, whatever becomes of the folder it started from.
+#[derive(Debug, Clone)]
+pub struct TextFiles {
+    files: Vec<(&'static str, Vec<u8>)>,
+}
+
+impl TextFiles {
+    pub fn read(directory: &Path) -> Result<Self, TrainError> {
+        let mut files = Vec::new();
+        for name in TEXT_FILES {
+            let path = directory.join(name);
+            if path.is_file() {
+                let bytes = std::fs::read(&path).map_err(|source| TrainError::Io { path, source })?;
+                files.push((*name, bytes));
+            }
+        }
+        Ok(Self { files })
+    }
+
+    fn write_into(&self, directory: &Path) -> Result<(), TrainError> {
+        for (name, bytes) in &self.files {
+            let path = directory.join(name);
+            std::fs::write(&path, bytes).map_err(|source| TrainError::Io { path, source })?;
+        }
+        Ok(())
+    }
+}
+
 impl TrainableQwen3 {
     /// Writes the checkpoint into `directory` (created if needed). LoRA adapters are merged into the
-    /// weights they adapt; projections go back to the `[out, in]` layout. Text files are copied from
-    /// `text_source` when given.
-    pub fn save(&self, directory: &Path, text_source: Option<&Path>) -> Result<(), TrainError> {
+    /// weights they adapt; projections go back to the `[out, in]` layout. The text files are
+    /// written when given.
+    pub fn save(&self, directory: &Path, text_files: Option<&TextFiles>) -> Result<(), TrainError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| TrainError::Io { path, source }
@@ -60,14 +89,8 @@ impl TrainableQwen3 {
             }
         })?;
 
-        if let Some(source) = text_source {
-            for file in TEXT_FILES {
-                let from = source.join(file);
-                if from.is_file() && source != directory {
-                    let to = directory.join(file);
-                    std::fs::copy(&from, &to).map_err(io(&to))?;
-                }
-            }
+        if let Some(text_files) = text_files {
+            text_files.write_into(directory)?;
         }
         Ok(())
     }

@@ -4,14 +4,13 @@
 //! wrong action. Replies are decoded by `aca serve`'s
 //! engine over a snapshot of the weights (KV cache, all prompts together), as the served model will.
 
-use std::path::Path;
 
 use aca_model::text::TextTokenizer;
 use serde::{Deserialize, Serialize};
 
 use crate::error::TrainError;
 use crate::grpo::sample::{PolicySampler, SampleSettings};
-use crate::model::TrainableQwen3;
+use crate::model::{TextFiles, TrainableQwen3};
 use crate::sft::data::ChatSample;
 use crate::sft::loss::batch_loss;
 use crate::sft::tokenize::TokenizedSample;
@@ -52,7 +51,7 @@ pub(crate) struct Decoding<'a> {
     pub stop_ids: &'a [u32],
     pub max_new_tokens: usize,
     /// Where the checkpoint's tokenizer files are (the snapshot the engine loads needs them).
-    pub text_dir: &'a Path,
+    pub text_files: &'a TextFiles,
 }
 
 /// Evaluates `model` (an evaluation copy, without autodiff) on the held-out samples, given as their
@@ -110,7 +109,7 @@ pub(crate) fn greedy_replies(
         path: std::env::temp_dir(),
         source,
     })?;
-    let sampler = PolicySampler::new(model, decoding.text_dir, scratch.path(), fitting.len().min(8))?;
+    let sampler = PolicySampler::new(model, decoding.text_files, scratch.path(), fitting.len().min(8))?;
     let settings = SampleSettings {
         temperature: 0.0,
         top_p: 1.0,
@@ -179,7 +178,7 @@ mod tests {
             tokenizer: &text.tokenizer,
             stop_ids: &stop_ids,
             max_new_tokens: 6,
-            text_dir: &text_dir,
+            text_files: &TextFiles::read(&text_dir).unwrap(),
         };
         let prompts = vec![vec![9u32, 42, 7, 3], vec![15, 16], vec![1; 60]];
         let replies = greedy_replies(&model, &prompts, &decoding).unwrap();

@@ -47,6 +47,7 @@ pub(crate) fn check_same_run(config: &SftConfig, saved: &SftConfig) -> Result<()
         eval_samples: saved.eval_samples,
         max_new_tokens: saved.max_new_tokens,
         save_every: saved.save_every,
+        keep_checkpoints: saved.keep_checkpoints,
         output_dir: saved.output_dir.clone(),
         ..config.clone()
     };

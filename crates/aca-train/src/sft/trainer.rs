@@ -11,7 +11,7 @@ use burn::optim::{AdamWConfig, GradientsAccumulator, GradientsParams, ModuleOpti
 use burn::tensor::Device;
 
 use crate::error::TrainError;
-use crate::model::{Qwen3Params, TrainableQwen3};
+use crate::model::{Qwen3Params, TextFiles, TrainableQwen3};
 use crate::sft::clip::{TrainableIds, clip_global_norm};
 use crate::sft::config::SftConfig;
 use crate::sft::data::ChatSample;
@@ -81,8 +81,8 @@ pub struct SftTrainer {
     config: SftConfig,
     model: TrainableQwen3,
     text: CheckpointText,
-    /// Where the tokenizer files come from, copied into every checkpoint.
-    text_dir: PathBuf,
+    /// The tokenizer files of the start, written into every checkpoint.
+    text_files: TextFiles,
     optimizer: ModuleOptimizerHandle,
     device: Device,
     /// Where the run stands: the state it resumed from, then the state after the last `train` call.
@@ -122,6 +122,7 @@ impl SftTrainer {
             }
         };
         let text = CheckpointText::load(&text_dir)?;
+        let text_files = TextFiles::read(&text_dir)?;
         let mut model = model;
         let mut optimizer = AdamWConfig::new()
             .with_beta_1(config.beta_1)
@@ -148,7 +149,7 @@ impl SftTrainer {
             config,
             model,
             text,
-            text_dir,
+            text_files,
             optimizer: ModuleOptimizerHandle(optimizer),
             device,
             state: resumed,
@@ -217,7 +218,7 @@ impl SftTrainer {
             tokenizer: &decode_tokenizer,
             stop_ids: &stop_ids,
             max_new_tokens: config.max_new_tokens,
-            text_dir: &self.text_dir.clone(),
+            text_files: &self.text_files.clone(),
         };
         let trainable = TrainableIds::of(&self.model.params);
         let mut order = SampleOrder::new(train.len(), config.seed);
@@ -377,7 +378,7 @@ impl SftTrainer {
 
     /// Writes the merged model, its text files, the state and (without LoRA) the optimizer moments.
     fn save_checkpoint(&self, directory: &Path, state: &TrainerState) -> Result<(), TrainError> {
-        self.model.save(directory, Some(&self.text_dir))?;
+        self.model.save(directory, Some(&self.text_files))?;
         state.write(directory)?;
         if self.config.lora.is_none() {
             let path = directory.join(OPTIMIZER_FILE);
