@@ -13,7 +13,7 @@
 use aca_core::{Action, ActionOutcome, GuiAction, Step, Turn};
 
 use crate::episode::StepRecord;
-use crate::label::{LabelMatch, is_confirm_label, is_more_label, match_label, same_name};
+use crate::label::{LabelMatch, is_confirm_label, is_more_label, match_label, normalise, same_name};
 use crate::policy::{Finding, FindingKind};
 
 /// The prefix of a model's claim about the documentation, on a line of its reply.
@@ -86,6 +86,9 @@ pub fn review(steps: &[Step], records: &[StepRecord], turns: &[Turn]) -> Vec<Ste
             push_new(&mut reviews[index], found);
         }
     }
+    for (review, step) in reviews.iter_mut().zip(steps) {
+        review.findings.retain(|r| !written_in_full(&r.finding, step));
+    }
     reviews
 }
 
@@ -119,6 +122,18 @@ fn contradicted(finding: &Finding, at_step: &[(usize, &Turn)]) -> bool {
             turn.outcome.as_ref().is_some_and(took_effect)
                 && target(turn).is_some_and(|(_, name)| match_label(&finding.documented, &name) == Some(LabelMatch::Exact))
         })
+}
+
+/// A "renamed" label that the step writes in full: the label read from the page is the start of
+/// the console's, and the step's text goes on with the rest of it. Without bold, where a label ends
+/// is guessed ("click Go to RAM console to go to …" gives "Go to RAM"); the page itself is right.
+fn written_in_full(finding: &Finding, step: &Step) -> bool {
+    let (documented, observed) = (normalise(&finding.documented), normalise(&finding.observed));
+    finding.kind == FindingKind::Renamed
+        && !documented.is_empty()
+        && observed.len() > documented.len()
+        && observed.starts_with(&format!("{documented} "))
+        && format!(" {} ", normalise(&step.text)).contains(&format!(" {observed} "))
 }
 
 fn took_effect(outcome: &ActionOutcome) -> bool {
@@ -602,6 +617,29 @@ mod tests {
         // An unrelated control is no rename by itself.
         let unrelated = [turn("4", &["Refresh"], 1, None)];
         assert!(review(&steps, &[record("4", false, vec![])], &unrelated)[0].findings.is_empty());
+    }
+
+    #[test]
+    fn a_label_the_step_writes_in_full_is_no_rename() {
+        // Without bold the label read was cut short; the step's own text names the console's label.
+        let mut plain = step("2", &["Go to RAM"]);
+        plain.text = "Click Go to RAM console to go to the Cloud Resource Access Authorization page.".into();
+        let cut = Finding {
+            kind: FindingKind::Renamed,
+            documented: "Go to RAM".into(),
+            observed: "Go to RAM console".into(),
+            evidence: vec![],
+        };
+        let turns = [turn("2", &["Go to RAM console"], 1, None)];
+        let reviews = review(std::slice::from_ref(&plain), &[record("2", true, vec![cut.clone()])], &turns);
+        assert!(reviews[0].findings.is_empty(), "{:?}", reviews[0].findings);
+        // A console label the step does not write stays a rename.
+        let longer = Finding {
+            observed: "Go to RAM Console Now".into(),
+            ..cut
+        };
+        let reviews = review(&[plain], &[record("2", true, vec![longer])], &turns);
+        assert_eq!(reviews[0].findings.len(), 1);
     }
 
     #[test]

@@ -457,16 +457,24 @@ fn field_of_options(clause: &Inline) -> Option<String> {
         .cloned()
 }
 
+/// Words that can name an option where the page lost its bold: at most four, the first
+/// capitalised ("Current Account").
+fn option_name(words: &str) -> bool {
+    let count = words.split_whitespace().count();
+    (1..=4).contains(&count) && words.starts_with(char::is_uppercase)
+}
+
 /// Whether a clause is an option's description: it opens with the option's bold name and a colon
 /// ("**Other Account**: Allows RAM users …").
 fn describes_option(clause: &Inline) -> bool {
-    clause.bold.first().is_some_and(|b| {
-        clause
-            .text
-            .trim_start()
+    let text = clause.text.trim_start();
+    match clause.bold.first() {
+        Some(b) => text
             .strip_prefix(b.as_str())
-            .is_some_and(|r| r.trim_start().starts_with(':'))
-    })
+            .is_some_and(|r| r.trim_start().starts_with(':')),
+        // Without bold: "Other Account: Allows RAM users …".
+        None => text.split_once(": ").is_some_and(|(head, _)| option_name(head)),
+    }
 }
 
 fn push_new(list: &mut Vec<String>, item: &str) {
@@ -553,7 +561,12 @@ fn operations(items: &[Item]) -> bool {
         let acts = ["click", "find", "select", "enter"]
             .iter()
             .any(|v| rest.to_lowercase().split_whitespace().any(|w| w == *v));
-        plain && opens_with_verb && acts && !it.inline.bold.is_empty()
+        // A control named in bold, or without bold "click Grant Permission" (a capitalised name).
+        let names_a_control = !it.inline.bold.is_empty()
+            || rest
+                .match_indices("lick ")
+                .any(|(at, _)| rest[at + 5..].starts_with(char::is_uppercase));
+        plain && opens_with_verb && acts && names_a_control
     };
     items.iter().filter(purpose_first).count() >= 2
 }
@@ -1162,12 +1175,34 @@ mod tests {
             item("Detach the policy from a principal: click Revoke Permission.", &["Revoke Permission"]),
         ];
         assert!(operations(&operations_list));
+        // The same bullets scraped without bold.
+        let scraped: Vec<Item> = operations_list.iter().map(|it| item(&it.inline.text, &[])).collect();
+        assert!(operations(&scraped));
+        // Plain prose with a colon is no way of the step.
+        let prose = [
+            item("Note the following: the policy takes effect at once.", &[]),
+            item("Keep in mind: a principal can hold ten policies.", &[]),
+        ];
+        assert!(!operations(&prose));
         // Parameters named in bold before their colon are clauses of one step.
         let parameters = [
             item("Account: The authorization takes effect on the account. Click OK.", &["Account"]),
             item("ResourceGroup: The authorization takes effect on a group. Click OK.", &["ResourceGroup"]),
         ];
         assert!(!operations(&parameters));
+    }
+
+    #[test]
+    fn options_described_without_bold_are_named_in_passing() {
+        let md = "# RAM:Create a role\n\n## Procedure\n\n\
+                  1. On the Create Role page, set Principal Type to Cloud Account. Click OK.\n\n   \
+                  For Principal Name, choose one of the following:\n\n   \
+                  - Current Account: Allows all RAM users of the current account to assume this role.\n   \
+                  - Other Account: Allows another account. You can find an account ID on the Security Settings page.\n";
+        let step = &crate::parse_markdown(md).unwrap().steps[0];
+        // The page an option's description points to is no target of the step.
+        assert!(step.mentions.contains(&"Security Settings".to_owned()), "{:?}", step.mentions);
+        assert!(!step.mentions.contains(&"OK".to_owned()), "{:?}", step.mentions);
     }
 
     #[test]

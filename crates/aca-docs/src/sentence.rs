@@ -243,6 +243,9 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
         let (w, stop) = strip(toks[j].s);
         let ok = if words.is_empty() {
             labelish(w)
+        } else if w == "or" {
+            // "click Enable Console Logon or Modify Logon Settings": two controls, not one label.
+            false
         } else if CONNECTORS.contains(&w) {
             !stop && toks.get(j + 1).is_some_and(|n| n.s.starts_with(char::is_uppercase))
         } else {
@@ -267,6 +270,21 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
     } else {
         Some((words.join(" "), start, end))
     }
+}
+
+/// Without bold, a menu's first level with lower-case words ("select Batch operation > Delete"):
+/// the words between the verb and the `>` at token `sep`, when they are few and open with a capital.
+fn menu_after_verb(toks: &[Tok], sep: usize) -> Option<(String, usize)> {
+    let verb = (0..sep)
+        .rev()
+        .take(5)
+        .find(|&i| ["select", "choose", "click"].contains(&toks[i].s.to_lowercase().as_str()))?;
+    let words = &toks[verb + 1..sep];
+    let first = words.first()?;
+    if !labelish(first.s) || words.iter().any(|t| strip(t.s).1) {
+        return None;
+    }
+    Some((words.iter().map(|t| t.s).collect::<Vec<_>>().join(" "), first.start))
 }
 
 /// The run of capitalised words ending at token `i` (inclusive).
@@ -696,6 +714,16 @@ fn analyse_clause(inl: &Inline) -> Analysis {
 
     // Menu paths: the last "A > B" chain of the clause wins (an earlier one leads to its page).
     let is_sep = |t: &Tok| t.s == ">" || t.s == "›";
+    // The label at token `vi` (ending at byte `end`) opens a menu path: "select Batch operation >
+    // Delete", lower-case words and all, where the page lost its bold.
+    let opens_a_menu = |vi: usize, end: usize| {
+        toks.get(vi + tok_count(toks[vi].start, end)).is_some_and(is_sep)
+            || toks[vi..]
+                .iter()
+                .take(5)
+                .position(is_sep)
+                .is_some_and(|k| !toks[vi..vi + k].iter().any(|t| strip(t.s).1))
+    };
     // The bold span that ends right before token `i`.
     let bold_before = |i: usize| {
         bold_spans
@@ -722,6 +750,9 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         } else if first > 0
             && let Some((seg, pos)) = run_backward(&toks, first - 1)
         {
+            add_phrase(&mut labels, pos, seg.clone());
+            path.push(seg);
+        } else if let Some((seg, pos)) = menu_after_verb(&toks, first) {
             add_phrase(&mut labels, pos, seg.clone());
             path.push(seg);
         }
@@ -771,7 +802,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         at = p + "select".len();
         let Some(vi) = tok_at(&toks, p + "select ".len()) else { continue };
         let Some((value, _, end)) = label_at(vi) else { continue };
-        let chained = toks.get(vi + tok_count(toks[vi].start, end)).is_some_and(&is_sep);
+        let chained = opens_a_menu(vi, end);
         if chained || vals.iter().any(|(_, v)| v.value == value) {
             continue;
         }
@@ -841,10 +872,17 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             continue;
         };
         let label = label_at(ti);
-        if let Some((l, pos, _)) = &label {
+        if let Some((l, pos, end)) = &label {
             add_phrase(&mut labels, *pos, l.clone());
             if navigating && a.menu_path.is_empty() && !ICONS.contains(&l.as_str()) {
                 a.menu_path = vec![l.clone()];
+            }
+            // "click Enable Console Logon or Modify Logon Settings": the other control it may be.
+            let after = ti + tok_count(*pos, *end);
+            if toks.get(after).is_some_and(|t| t.s == "or")
+                && let Some((other, other_pos, _)) = label_at(after + 1)
+            {
+                add_phrase(&mut labels, other_pos, other);
             }
         }
         let menu = toks
@@ -1091,8 +1129,8 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             };
             let label = label_at(vi);
             // "select Batch operation > Delete": a menu, not a value.
-            if let Some((_, pos, end)) = &label
-                && toks.get(vi + tok_count(*pos, *end)).is_some_and(&is_sep)
+            if let Some((_, _, end)) = &label
+                && opens_a_menu(vi, *end)
             {
                 acts.push((p, StepAction::Click));
                 continue;
@@ -1356,6 +1394,21 @@ mod tests {
         assert_eq!(run_forward(&toks, 1).unwrap().0, "OK");
         let toks = tokens("In the left-side navigation pane, click vSwitch.");
         assert_eq!(run_forward(&toks, 6).unwrap().0, "vSwitch");
+    }
+
+    #[test]
+    fn a_menu_path_without_bold_keeps_its_lower_case_words() {
+        let a = plain("Select one or more objects, and then select Batch operation > Delete.");
+        assert_eq!(a.menu_path, ["Batch operation", "Delete"]);
+        assert!(a.values.is_empty(), "{:?}", a.values);
+    }
+
+    #[test]
+    fn click_x_or_y_names_two_controls_not_one() {
+        let a = plain("On the Authentication tab, click Enable Console Logon or Modify Logon Settings.");
+        assert!(a.labels.contains(&"Enable Console Logon".to_owned()), "{:?}", a.labels);
+        assert!(a.labels.contains(&"Modify Logon Settings".to_owned()), "{:?}", a.labels);
+        assert!(!a.labels.iter().any(|l| l.contains(" or ")), "{:?}", a.labels);
     }
 
     #[test]
