@@ -43,6 +43,10 @@ pub struct RealPagesArgs {
     /// Only the pages of this product folder (repeatable).
     #[arg(long, value_name = "FOLDER")]
     product: Vec<String>,
+    /// Read every page as a copy scraped from HTML comes, its bold marks removed: the labels must
+    /// be found from the wording alone.
+    #[arg(long)]
+    without_bold: bool,
     #[command(flatten)]
     runs: PageRunArgs,
     /// Where the figures (bench.json) and the runs' reports are written.
@@ -83,7 +87,12 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
 
     let mut planned = Vec::new();
     for real in corpus {
-        let input = page::load(&real.path.display().to_string()).await?;
+        let mut input = page::load(&real.path.display().to_string()).await?;
+        if args.without_bold {
+            let text = std::fs::read_to_string(&real.path).with_context(|| format!("reading {}", real.path.display()))?;
+            input.procedure = aca_docs::parse_markdown(&without_bold(&text))
+                .with_context(|| format!("{} without its bold is not a procedure page", real.path.display()))?;
+        }
         let not_emulated = match product_of(&input) {
             Ok(product) => emulator_lacks(product, ProfileId::Y2026),
             Err(why) => Some(why),
@@ -100,8 +109,9 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
 
     let target = ConsoleTarget::bundled().await?;
     eprintln!(
-        "bench: {} real pages on {} ({} at a time)",
+        "bench: {} real pages{} on {} ({} at a time)",
         planned.len(),
+        if args.without_bold { ", bold removed," } else { "" },
         target.url(),
         args.runs.jobs
     );
@@ -183,6 +193,7 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
     let json = serde_json::json!({
         "corpus": args.dir,
         "profile": "2026",
+        "withoutBold": args.without_bold,
         "jobs": args.runs.jobs,
         "wallSeconds": started.elapsed().as_secs_f64(),
         "score": scored,
@@ -190,4 +201,46 @@ pub async fn run(args: RealPagesArgs) -> anyhow::Result<ExitCode> {
     });
     write_figures(&args.out.join("bench.json"), &json)?;
     Ok(exit_status(&scored.figures))
+}
+
+/// `text` with its bold marks removed, as a copy scraped from HTML comes: `**Create VPC**` becomes
+/// `Create VPC`. Asterisks that mark no bold span on their line (a masked `100******0719`) stay.
+fn without_bold(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let mut out = String::with_capacity(line.len());
+            let mut rest = line;
+            while let Some(open) = rest.find("**") {
+                let after = &rest[open + 2..];
+                let Some(close) = after.find("**") else { break };
+                let inner = &after[..close];
+                if inner.is_empty() || inner.contains('*') || inner.starts_with(' ') || inner.ends_with(' ') {
+                    out.push_str(&rest[..open + 2]);
+                    rest = after;
+                    continue;
+                }
+                out.push_str(&rest[..open]);
+                out.push_str(inner);
+                rest = &after[close + 2..];
+            }
+            out.push_str(rest);
+            out
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_bold;
+
+    #[test]
+    fn bold_marks_go_and_other_asterisks_stay() {
+        assert_eq!(
+            without_bold("3. On the **Users** page, click **Create User**.\n"),
+            "3. On the Users page, click Create User.\n"
+        );
+        assert_eq!(without_bold("account 100******0719 and **OK**"), "account 100******0719 and OK");
+        assert_eq!(without_bold("a * b ** c"), "a * b ** c");
+        assert_eq!(without_bold("> **Note** Keep it."), "> Note Keep it.");
+    }
 }
