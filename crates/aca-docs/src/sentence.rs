@@ -272,6 +272,18 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
     }
 }
 
+/// Without bold, a container's name with lower-case words ("Click the vServer groups tab"): the
+/// words from "the" to token `i`, at most three, the first of them capitalised.
+fn named_after_the(toks: &[Tok], i: usize) -> Option<(String, usize)> {
+    let the = (i.saturating_sub(3)..i).rev().find(|&k| toks[k].s.eq_ignore_ascii_case("the"))?;
+    let words = &toks[the + 1..=i];
+    let first = words.first()?;
+    if !labelish(first.s) || words.iter().any(|t| strip(t.s).1) {
+        return None;
+    }
+    Some((words.iter().map(|t| t.s).collect::<Vec<_>>().join(" "), first.start))
+}
+
 /// Without bold, a menu's first level with lower-case words ("select Batch operation > Delete"):
 /// the words between the verb and the `>` at token `sep`, when they are few and open with a capital.
 fn menu_after_verb(toks: &[Tok], sep: usize) -> Option<(String, usize)> {
@@ -648,7 +660,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else {
                 continue;
             };
-            let Some((name, pos)) = run_backward(&toks, ti) else {
+            let Some((name, pos)) = run_backward(&toks, ti).or_else(|| named_after_the(&toks, ti)) else {
                 continue;
             };
             if name.len() + pos + 1 != p && !text[pos..p].trim_end().ends_with(&name) {
@@ -1401,6 +1413,19 @@ mod tests {
         let a = plain("Select one or more objects, and then select Batch operation > Delete.");
         assert_eq!(a.menu_path, ["Batch operation", "Delete"]);
         assert!(a.values.is_empty(), "{:?}", a.values);
+    }
+
+    #[test]
+    fn a_tab_named_without_bold_keeps_its_lower_case_words() {
+        let a = plain("Click the vServer groups tab and click Create vServer Group.");
+        assert_eq!(a.container.map(|c| (c.kind, c.name)), Some((ContainerKind::Tab, "vServer groups".into())));
+        assert!(a.labels.contains(&"Create vServer Group".to_owned()), "{:?}", a.labels);
+        // Words that open lower-case name nothing.
+        assert_eq!(named_after_the(&tokens("on the user details page"), 3), None);
+        assert_eq!(
+            named_after_the(&tokens("click the vServer groups tab"), 3),
+            Some(("vServer groups".to_owned(), 10))
+        );
     }
 
     #[test]
