@@ -660,7 +660,10 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else {
                 continue;
             };
-            let Some((name, pos)) = run_backward(&toks, ti).or_else(|| named_after_the(&toks, ti)) else {
+            // Where the page marked the name in bold ("the **Disable** confirmation dialog box"),
+            // the bold is the name.
+            let unmarked = |(_, pos): &(String, usize)| !in_bold(*pos);
+            let Some((name, pos)) = run_backward(&toks, ti).or_else(|| named_after_the(&toks, ti).filter(unmarked)) else {
                 continue;
             };
             if name.len() + pos + 1 != p && !text[pos..p].trim_end().ends_with(&name) {
@@ -1420,6 +1423,8 @@ mod tests {
         let a = plain("Click the vServer groups tab and click Create vServer Group.");
         assert_eq!(a.container.map(|c| (c.kind, c.name)), Some((ContainerKind::Tab, "vServer groups".into())));
         assert!(a.labels.contains(&"Create vServer Group".to_owned()), "{:?}", a.labels);
+        let marked = bold("In the Disable confirmation dialog box, click Disable.", &["Disable"]);
+        assert_ne!(marked.container.map(|c| c.name), Some("Disable confirmation".to_owned()));
         // Words that open lower-case name nothing.
         assert_eq!(named_after_the(&tokens("on the user details page"), 3), None);
         assert_eq!(
