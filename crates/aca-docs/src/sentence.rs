@@ -272,11 +272,10 @@ fn run_forward(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
     }
 }
 
-/// Without bold, a container's name with lower-case words ("Click the vServer groups tab"): the
-/// words from "the" to token `i`, at most three, the first of them capitalised.
-fn named_after_the(toks: &[Tok], i: usize) -> Option<(String, usize)> {
-    let the = (i.saturating_sub(3)..i).rev().find(|&k| toks[k].s.eq_ignore_ascii_case("the"))?;
-    let words = &toks[the + 1..=i];
+/// Without bold, a name with lower-case words ("vServer groups", "Batch operation"): tokens
+/// `from..to`, when the first is capitalised and none ends a clause.
+fn name_with_lower_case_words(toks: &[Tok], from: usize, to: usize) -> Option<(String, usize)> {
+    let words = toks.get(from..to)?;
     let first = words.first()?;
     if !labelish(first.s) || words.iter().any(|t| strip(t.s).1) {
         return None;
@@ -284,19 +283,21 @@ fn named_after_the(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     Some((words.iter().map(|t| t.s).collect::<Vec<_>>().join(" "), first.start))
 }
 
-/// Without bold, a menu's first level with lower-case words ("select Batch operation > Delete"):
-/// the words between the verb and the `>` at token `sep`, when they are few and open with a capital.
+/// A container named with lower-case words ("Click the vServer groups tab"): the words from "the"
+/// to token `i`, at most three.
+fn named_after_the(toks: &[Tok], i: usize) -> Option<(String, usize)> {
+    let the = (i.saturating_sub(3)..i).rev().find(|&k| toks[k].s.eq_ignore_ascii_case("the"))?;
+    name_with_lower_case_words(toks, the + 1, i + 1)
+}
+
+/// A menu's first level named with lower-case words ("select Batch operation > Delete"): the words
+/// between the verb and the `>` at token `sep`.
 fn menu_after_verb(toks: &[Tok], sep: usize) -> Option<(String, usize)> {
     let verb = (0..sep)
         .rev()
         .take(5)
-        .find(|&i| ["select", "choose", "click"].contains(&toks[i].s.to_lowercase().as_str()))?;
-    let words = &toks[verb + 1..sep];
-    let first = words.first()?;
-    if !labelish(first.s) || words.iter().any(|t| strip(t.s).1) {
-        return None;
-    }
-    Some((words.iter().map(|t| t.s).collect::<Vec<_>>().join(" "), first.start))
+        .find(|&i| ["select", "choose", "click"].iter().any(|v| toks[i].s.eq_ignore_ascii_case(v)))?;
+    name_with_lower_case_words(toks, verb + 1, sep)
 }
 
 /// The run of capitalised words ending at token `i` (inclusive).
@@ -737,7 +738,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
                 .iter()
                 .take(5)
                 .position(is_sep)
-                .is_some_and(|k| !toks[vi..vi + k].iter().any(|t| strip(t.s).1))
+                .is_some_and(|k| name_with_lower_case_words(&toks, vi, vi + k).is_some())
     };
     // The bold span that ends right before token `i`.
     let bold_before = |i: usize| {
