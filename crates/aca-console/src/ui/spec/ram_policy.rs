@@ -9,6 +9,21 @@ fn statement_for(service: &str) -> String {
     format!(r#"{{"Statement":[{{"Action":"{service}:*","Effect":"{{Effect}}","Resource":"*"}}],"Version":"1"}}"#)
 }
 
+/// The policy editor's two tabs, "Visual Editor" (chosen) and "JSON Editor", as the field `param`.
+pub(super) fn editor_tabs(param: &str) -> Field {
+    field("Editor", param, tabs(&[("visual", "Visual Editor"), ("json", "JSON Editor")]))
+        .default("visual")
+        .not_sent()
+}
+
+/// The JSON Editor's "Policy Document", shown while the tabs `editor` are on "JSON Editor".
+pub(super) fn policy_document(param: &str, editor: &str, help: &str) -> Field {
+    field("Policy Document", param, FieldKind::Textarea)
+        .help(help)
+        .not_sent()
+        .shown_when(editor, "json")
+}
+
 /// Create a custom policy (Mar 19, 2026): the Create Policy page with its Visual Editor and JSON
 /// Editor tabs; OK opens the Create Policy dialog for the policy's name and note.
 pub(super) fn create_policy() -> FormSpec {
@@ -31,9 +46,7 @@ pub(super) fn create_policy() -> FormSpec {
             step(
                 "",
                 vec![
-                    field("Editor", "Editor", tabs(&[("visual", "Visual Editor"), ("json", "JSON Editor")]))
-                    .default("visual")
-                    .not_sent(),
+                    editor_tabs("Editor"),
                     field("Effect", "Effect", radio(&[("Allow", "Allow"), ("Deny", "Deny")]))
                         .default("Allow")
                         .not_sent()
@@ -50,10 +63,7 @@ pub(super) fn create_policy() -> FormSpec {
                     .default("all")
                     .not_sent()
                     .shown_when("Editor", "visual"),
-                    field("Policy Document", "PolicyJson", FieldKind::Textarea)
-                        .help("The policy in JSON, per the policy structure and syntax.")
-                        .not_sent()
-                        .shown_when("Editor", "json"),
+                    policy_document("PolicyJson", "Editor", "The policy in JSON, per the policy structure and syntax."),
                 ],
             ),
             step(

@@ -597,14 +597,12 @@ fn ram_roles() -> (PageSpec, PageSpec) {
                             .placeholder("The ID of the trusted Alibaba Cloud account")
                             .not_sent(),
                         field("Switch to Policy Editor", "PolicyEditor", FieldKind::Switch).not_sent(),
-                        field("Editor", "TrustEditor", tabs(&[("visual", "Visual Editor"), ("json", "JSON Editor")]))
-                            .default("visual")
-                            .not_sent()
-                            .shown_when("PolicyEditor", "on"),
-                        field("Policy Document", "TrustPolicyJson", FieldKind::Textarea)
-                            .help("The trust policy in JSON, per the policy structure and syntax.")
-                            .not_sent()
-                            .shown_when("TrustEditor", "json"),
+                        super::ram_policy::editor_tabs("TrustEditor").shown_when("PolicyEditor", "on"),
+                        super::ram_policy::policy_document(
+                            "TrustPolicyJson",
+                            "TrustEditor",
+                            "The trust policy in JSON, per the policy structure and syntax.",
+                        ),
                     ],
                 ),
                 step("", vec![field("Role Name", "RoleName", FieldKind::Text).required()]).in_dialog("Create Role"),
