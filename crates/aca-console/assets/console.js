@@ -296,6 +296,12 @@
         if (c) c.value = v == null ? '' : v;
       }
     });
+    // A switch such as "Switch to Policy Editor" is off again, its link shown.
+    form.querySelectorAll('[data-field-switch]').forEach(function (link) {
+      var switched = link.parentNode.querySelector('input[type=hidden]');
+      switched.value = switched.defaultValue;
+      link.hidden = switched.value === 'on';
+    });
     fillGenerated(form);
     followChoices(form);
     applyConditions(form);
@@ -990,7 +996,7 @@
     }
     var prev = t.closest('[data-step-prev]');
     if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, shownStep(f, currentStep(f), -1))); return; }
-    // A choice shown as tabs: the tab's value goes into the field's hidden input.
+    // A link that turns a view on: its field's hidden input becomes "on" and the link goes.
     var fieldSwitch = t.closest('[data-field-switch]');
     if (fieldSwitch) {
       var switched = fieldSwitch.parentNode.querySelector('input[type=hidden]');
@@ -999,6 +1005,7 @@
       switched.dispatchEvent(new Event('change', { bubbles: true }));
       return;
     }
+    // A choice shown as tabs: the tab's value goes into the field's hidden input.
     var fieldTab = t.closest('[data-field-tab]');
     if (fieldTab) {
       var list = fieldTab.closest('[role=tablist]');
