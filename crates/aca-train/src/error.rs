@@ -1,7 +1,7 @@
 //! The crate's error type for training: bad input named by file and line, checkpoints that cannot be
 //! read or written, and configurations that cannot train.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Why training (or reading its inputs, or writing its checkpoints) failed.
 #[derive(Debug, thiserror::Error)]
@@ -43,4 +43,14 @@ pub enum TrainError {
     /// The in-process sampler refused a request or failed while generating.
     #[error("sampling: {0}")]
     Sampling(String),
+}
+
+impl TrainError {
+    /// For `map_err`: an I/O failure on `path`.
+    pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
+        move |source| TrainError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
 }

@@ -56,16 +56,12 @@ impl TrainableQwen3 {
     /// weights they adapt; projections go back to the `[out, in]` layout. The text files are
     /// written when given.
     pub fn save(&self, directory: &Path, text_files: Option<&TextFiles>) -> Result<(), TrainError> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| TrainError::Io { path, source }
-        };
-        std::fs::create_dir_all(directory).map_err(io(directory))?;
+        std::fs::create_dir_all(directory).map_err(TrainError::io(directory))?;
         let config_path = directory.join("config.json");
         let text = serde_json::to_string_pretty(&self.config_json).map_err(|error| TrainError::Checkpoint {
             problem: format!("encoding config.json: {error}"),
         })?;
-        std::fs::write(&config_path, text).map_err(io(&config_path))?;
+        std::fs::write(&config_path, text).map_err(TrainError::io(&config_path))?;
 
         let tensors = self.host_tensors()?;
         let mut names: Vec<&String> = tensors.keys().collect();

@@ -235,23 +235,24 @@ impl SftTrainer {
             validation: None,
             checkpoint: None,
         };
+        // What a checkpoint records of the run, and what this trainer keeps once it is done.
+        let state_at = |step: usize, learning_rate: f64| TrainerState {
+            step,
+            total_steps,
+            schedule,
+            learning_rate,
+            seed: config.seed,
+            samples_consumed: step * config.samples_per_step(),
+            train_samples: train.len(),
+            config: config.clone(),
+        };
         if total_steps == 0
             && let Some(output) = &config.output_dir
         {
             // No step to take: the starting weights are the checkpoint, the baseline a run of
             // training is measured against.
-            let state = TrainerState {
-                step: 0,
-                total_steps,
-                schedule,
-                learning_rate: schedule.rate(0),
-                seed: config.seed,
-                samples_consumed: 0,
-                train_samples: train.len(),
-                config: config.clone(),
-            };
             let directory = output.join("checkpoint-0");
-            self.save_checkpoint(&directory, &state)?;
+            self.save_checkpoint(&directory, &state_at(0, schedule.rate(0)))?;
             summary.checkpoint = Some(directory);
         }
         while step < total_steps {
@@ -287,18 +288,8 @@ impl SftTrainer {
             if let Some(output) = &config.output_dir
                 && ((config.save_every > 0 && step % config.save_every == 0) || at_end)
             {
-                let state = TrainerState {
-                    step,
-                    total_steps,
-                    schedule,
-                    learning_rate,
-                    seed: config.seed,
-                    samples_consumed: step * config.samples_per_step(),
-                    train_samples: train.len(),
-                    config: config.clone(),
-                };
                 let directory = output.join(format!("checkpoint-{step}"));
-                self.save_checkpoint(&directory, &state)?;
+                self.save_checkpoint(&directory, &state_at(step, learning_rate))?;
                 prune_checkpoints(output, config.keep_checkpoints)?;
                 summary.checkpoint = Some(directory.clone());
                 checkpoint = Some(directory);
@@ -320,16 +311,7 @@ impl SftTrainer {
         }
         summary.steps = step;
         summary.elapsed = started.elapsed();
-        self.state = Some(TrainerState {
-            step,
-            total_steps,
-            schedule,
-            learning_rate: schedule.rate(step.saturating_sub(1)),
-            seed: config.seed,
-            samples_consumed: step * config.samples_per_step(),
-            train_samples: train.len(),
-            config,
-        });
+        self.state = Some(state_at(step, schedule.rate(step.saturating_sub(1))));
         Ok(summary)
     }
 
@@ -396,13 +378,9 @@ fn prune_checkpoints(output: &Path, keep: usize) -> Result<(), TrainError> {
     if keep == 0 {
         return Ok(());
     }
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| TrainError::Io { path, source }
-    };
     let mut saved: Vec<(usize, PathBuf)> = Vec::new();
-    for entry in std::fs::read_dir(output).map_err(io(output))? {
-        let path = entry.map_err(io(output))?.path();
+    for entry in std::fs::read_dir(output).map_err(TrainError::io(output))? {
+        let path = entry.map_err(TrainError::io(output))?.path();
         let step = path
             .file_name()
             .and_then(|name| name.to_str())
@@ -417,7 +395,7 @@ fn prune_checkpoints(output: &Path, keep: usize) -> Result<(), TrainError> {
     saved.sort();
     let old = saved.len().saturating_sub(keep);
     for (_, path) in &saved[..old] {
-        std::fs::remove_dir_all(path).map_err(io(path))?;
+        std::fs::remove_dir_all(path).map_err(TrainError::io(path))?;
     }
     Ok(())
 }
