@@ -88,6 +88,16 @@ pub enum MessageContent {
     Parts(Vec<ContentPart>),
 }
 
+impl MessageContent {
+    /// The plain text; `None` for parts.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Self::Text(text) => Some(text),
+            Self::Parts(_) => None,
+        }
+    }
+}
+
 impl Default for MessageContent {
     fn default() -> Self {
         Self::Text(String::new())

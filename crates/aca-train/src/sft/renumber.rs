@@ -21,7 +21,7 @@ pub fn with_renumbered_copies(samples: &[ChatSample], copies: usize, seed: u64) 
     let mut out = Vec::with_capacity(samples.len() * (copies + 1));
     for sample in samples {
         out.push(sample.clone());
-        let highest = sample.prompt.iter().filter_map(text).map(highest_page_index).max().unwrap_or(0);
+        let highest = sample.prompt.iter().filter_map(|message| message.content.as_text()).map(highest_page_index).max().unwrap_or(0);
         if highest == 0 {
             continue;
         }
@@ -33,13 +33,6 @@ pub fn with_renumbered_copies(samples: &[ChatSample], copies: usize, seed: u64) 
         }
     }
     out
-}
-
-fn text(message: &aca_model::text::ChatMessage) -> Option<&str> {
-    match &message.content {
-        MessageContent::Text(text) => Some(text),
-        MessageContent::Parts(_) => None,
-    }
 }
 
 fn renumbered(sample: &ChatSample, map: &dyn Fn(u32) -> Option<u32>) -> ChatSample {
@@ -211,7 +204,7 @@ mod tests {
     }
 
     fn user_text(sample: &ChatSample) -> &str {
-        text(&sample.prompt[1]).unwrap()
+        sample.prompt[1].content.as_text().unwrap()
     }
 
     #[test]
