@@ -371,7 +371,11 @@ impl Builder {
             // **Other Account**: … Enter the ID of the trusted account.": each bullet describes an
             // option and what choosing it asks for; which one is the reader's choice, so the
             // options and the field they belong to are named in passing.
-            if options_follow && describes_option(clause) {
+            if options_follow && let Some((name, _)) = named_before_colon(clause) {
+                // Without bold the option's name is only the words before its colon.
+                if !a.labels.iter().any(|l| l == name) {
+                    a.labels.insert(0, name.to_owned());
+                }
                 a.mentions = a.labels.clone();
                 a.actions.clear();
                 a.values.clear();
@@ -379,6 +383,9 @@ impl Builder {
             if offers_options(clause) {
                 options_follow = true;
                 if let Some(field) = field_of_options(clause) {
+                    if !a.labels.contains(&field) {
+                        a.labels.push(field.clone());
+                    }
                     a.mentions.push(field);
                 }
             }
@@ -448,8 +455,14 @@ fn offers_options(clause: &Inline) -> bool {
 
 /// The field whose options a clause offers ("For **Principal Name**, choose one of the following:").
 fn field_of_options(clause: &Inline) -> Option<String> {
-    let low = clause.text.to_lowercase();
+    let low = clause.text.to_ascii_lowercase();
     let before = &low[..low.find("one of the following")?];
+    if clause.bold.is_empty() {
+        // Without bold: the words between "For" and the comma.
+        let at = before.rfind("for ")? + "for ".len();
+        let name = &clause.text[at..at + before[at..].find(", ")?];
+        return option_name(name).then(|| name.to_owned());
+    }
     clause
         .bold
         .iter()
@@ -464,16 +477,19 @@ fn option_name(words: &str) -> bool {
     (1..=4).contains(&count) && words.starts_with(char::is_uppercase)
 }
 
-/// Whether a clause is an option's description: it opens with the option's bold name and a colon
-/// ("**Other Account**: Allows RAM users …").
-fn describes_option(clause: &Inline) -> bool {
+/// The name a clause opens with before its colon, and what follows it: its bold name ("**Other
+/// Account**: Allows RAM users …"), or without bold its first words ("Other Account: Allows …").
+fn named_before_colon(clause: &Inline) -> Option<(&str, &str)> {
     let text = clause.text.trim_start();
     match clause.bold.first() {
-        Some(b) => text
-            .strip_prefix(b.as_str())
-            .is_some_and(|r| r.trim_start().starts_with(':')),
-        // Without bold: "Other Account: Allows RAM users …".
-        None => text.split_once(": ").is_some_and(|(head, _)| option_name(head)),
+        Some(b) => {
+            let rest = text.strip_prefix(b.as_str())?.trim_start().strip_prefix(':')?;
+            Some((b.as_str(), rest.trim()))
+        }
+        None => text
+            .split_once(": ")
+            .filter(|(head, _)| option_name(head))
+            .map(|(head, rest)| (head, rest.trim())),
     }
 }
 
@@ -613,19 +629,17 @@ fn bullet_clauses(items: &[Item]) -> Vec<Inline> {
 
 /// Bullets that each describe a parameter ("**Logon Name**: The logon name can be …"), after a
 /// sentence that announces them, as the rows of a parameter table: every bullet opens with its
-/// bold name and a colon.
+/// name and a colon.
 fn parameter_bullets(items: &[Item]) -> Option<Vec<Vec<Inline>>> {
     items
         .iter()
         .map(|it| {
-            let name = it.inline.bold.first()?;
-            let rest = it.inline.text.trim_start().strip_prefix(name.as_str())?;
-            let description = rest.trim_start().strip_prefix(':')?.trim();
+            let (name, description) = named_before_colon(&it.inline)?;
             let mut name_cell = Inline::default();
             name_cell.push_text(name);
             let mut description_cell = Inline::default();
             description_cell.push_text(description);
-            description_cell.bold = it.inline.bold[1..].to_vec();
+            description_cell.bold = it.inline.bold.iter().skip(1).cloned().collect();
             Some(vec![name_cell, description_cell])
         })
         .collect()
@@ -1203,6 +1217,10 @@ mod tests {
         // The page an option's description points to is no target of the step.
         assert!(step.mentions.contains(&"Security Settings".to_owned()), "{:?}", step.mentions);
         assert!(!step.mentions.contains(&"OK".to_owned()), "{:?}", step.mentions);
+        // The field and its options, as bold would name them: what the reader chooses among.
+        for option in ["Principal Name", "Current Account", "Other Account"] {
+            assert!(step.mentions.contains(&option.to_owned()), "{option}: {:?}", step.mentions);
+        }
     }
 
     #[test]

@@ -283,6 +283,44 @@ fn name_with_lower_case_words(toks: &[Tok], from: usize, to: usize) -> Option<(S
     Some((words.iter().map(|t| t.s).collect::<Vec<_>>().join(" "), first.start))
 }
 
+/// Without bold, a switch named with lower-case words up to the clause's end ("turn on Automatic
+/// renewal, read the prompt"): at most three words from token `i`, the first capitalised.
+fn name_to_clause_end(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
+    let first = toks.get(i)?;
+    if !labelish(first.s) {
+        return None;
+    }
+    let last = (i..toks.len())
+        .take(3)
+        .find(|&k| strip(toks[k].s).1 || toks.get(k + 1).is_none_or(|next| next.s == "and"))?;
+    let end = strip(toks[last].s).0;
+    let words: Vec<&str> = toks[i..last].iter().map(|t| t.s).chain([end]).collect();
+    Some((words.join(" "), first.start, toks[last].start + end.len()))
+}
+
+/// Without bold, a control named by one lower-case word that ends the clause: "click restart.".
+fn lone_lower_case_word(toks: &[Tok], i: usize) -> Option<(String, usize, usize)> {
+    const NOT_NAMES: [&str; 9] = ["here", "it", "them", "this", "that", "next", "again", "once", "there"];
+    let t = toks.get(i)?;
+    let (word, stop) = strip(t.s);
+    let named = stop && word.len() > 1 && word.chars().all(|c| c.is_ascii_lowercase()) && !NOT_NAMES.contains(&word);
+    named.then(|| (word.to_string(), t.start, t.start + word.len()))
+}
+
+/// The name a clause opens with before its colon, lower-case words and all ("Region: Select …",
+/// "IPv4 CIDR block: Select …"): at most five words, the first capitalised, and the byte where
+/// the name ends.
+fn name_before_colon(toks: &[Tok]) -> Option<(String, usize)> {
+    let colon = toks.iter().take(5).position(|t| t.s.ends_with(':'))?;
+    let first = toks.first()?;
+    if !labelish(first.s) || toks[..colon].iter().any(|t| strip(t.s).1) {
+        return None;
+    }
+    let last = toks[colon].s.trim_end_matches(':');
+    let words: Vec<&str> = toks[..colon].iter().map(|t| t.s).chain([last]).collect();
+    Some((words.join(" "), toks[colon].start + last.len()))
+}
+
 /// A container named with lower-case words ("Click the vServer groups tab"): the words from "the"
 /// to token `i`, at most three.
 fn named_after_the(toks: &[Tok], i: usize) -> Option<(String, usize)> {
@@ -609,6 +647,21 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             labels.push((pos, l));
         }
     };
+    // "**Prefix**: If you select …, enter `img/`", "Region: Select …": the label that opens the
+    // clause, its bold span or the words before its colon.
+    let lead_label = match bold_spans.iter().find(|&&(s0, _)| s0 == 0) {
+        Some(&(_, e0)) => text[e0..].starts_with(':').then(|| text[..e0].to_string()),
+        None => name_before_colon(&toks).map(|(name, _)| name),
+    };
+    // Without bold, "Region: Select the region …" names its field only before the colon.
+    if let Some((name, end)) = name_before_colon(&toks)
+        && let after = low[end..].trim_start_matches(':').trim_start()
+        && ["select ", "enter ", "specify ", "set ", "choose ", "configure ", "turn ", "click "]
+            .iter()
+            .any(|verb| after.starts_with(verb))
+    {
+        add_phrase(&mut labels, 0, name);
+    }
     // Quoted labels.
     for (open, close) in [('“', '”'), ('"', '"')] {
         let mut rest = 0;
@@ -661,13 +714,19 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             let Some(ti) = toks.iter().rposition(|t| t.start < p - 1) else {
                 continue;
             };
+            // "the Disable confirmation dialog box": the word says what the dialog is for; the
+            // name is before it.
+            let (ti, name_end) = match ti.checked_sub(1) {
+                Some(before) if toks[ti].s == "confirmation" => (before, toks[ti].start),
+                _ => (ti, p),
+            };
             // Where the page marked the name in bold ("the **Disable** confirmation dialog box"),
             // the bold is the name.
             let unmarked = |(_, pos): &(String, usize)| !in_bold(*pos);
             let Some((name, pos)) = run_backward(&toks, ti).or_else(|| named_after_the(&toks, ti).filter(unmarked)) else {
                 continue;
             };
-            if name.len() + pos + 1 != p && !text[pos..p].trim_end().ends_with(&name) {
+            if name.len() + pos + 1 != name_end && !text[pos..name_end].trim_end().ends_with(&name) {
                 continue;
             }
             // Names ending in a sentence stop belong to the previous clause.
@@ -751,6 +810,8 @@ fn analyse_clause(inl: &Inline) -> Analysis {
     let mut from_tok = 0;
     while let Some(first) = toks[from_tok..].iter().position(is_sep).map(|i| i + from_tok) {
         let mut path = Vec::new();
+        // Where the chain's first segment starts.
+        let mut chain_start = first.checked_sub(1).map_or(0, |i| toks[i].start);
         if first > 0
             && let Some((s0, e0)) = bold_before(first)
         {
@@ -760,17 +821,24 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             } else {
                 seg.to_string()
             });
-        } else if first > 0 && stray_icon(toks[first - 1].s) {
-            // Scraped copies write the row's "⋯" icon as a stray word such as "icon1".
+            chain_start = s0;
+        } else if first > 0
+            && (stray_icon(toks[first - 1].s)
+                || ["choose", "click", "select"].iter().any(|v| toks[first - 1].s.eq_ignore_ascii_case(v)))
+        {
+            // Scraped copies write the row's "⋯" icon as a stray word such as "icon1", or lose it
+            // and leave the verb before the `>` ("choose > Delete").
             path.push("⋯".to_string());
         } else if first > 0
             && let Some((seg, pos)) = run_backward(&toks, first - 1)
         {
             add_phrase(&mut labels, pos, seg.clone());
             path.push(seg);
+            chain_start = pos;
         } else if let Some((seg, pos)) = menu_after_verb(&toks, first) {
             add_phrase(&mut labels, pos, seg.clone());
             path.push(seg);
+            chain_start = pos;
         }
         let mut j = first;
         while j < toks.len() && is_sep(&toks[j]) {
@@ -787,10 +855,6 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         from_tok = j.max(first + 1);
         // "For Metric, select Instance Dimension > (ECS) CPU Utilization": the field's value, a
         // choice within a group of options, not a menu.
-        let chain_start = first
-            .checked_sub(1)
-            .and_then(|i| bold_before(first).map(|(s0, _)| s0).or(Some(toks[i].start)))
-            .unwrap_or(0);
         if let Some(field) = field_selected_at(&low, chain_start, &label_at, &toks)
             && !path.is_empty()
         {
@@ -887,7 +951,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         let Some(ti) = tok_at(&toks, p + verb.len() + 1) else {
             continue;
         };
-        let label = label_at(ti);
+        let label = label_at(ti).or_else(|| if verb == "click" { lone_lower_case_word(&toks, ti) } else { None });
         if let Some((l, pos, end)) = &label {
             add_phrase(&mut labels, *pos, l.clone());
             if navigating && a.menu_path.is_empty() && !ICONS.contains(&l.as_str()) {
@@ -1017,7 +1081,11 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
             at = p + verb.len();
-            let Some((label, pos, _)) = tok_at(&toks, p + verb.len() + 1).and_then(label_at) else {
+            let Some(ti) = tok_at(&toks, p + verb.len() + 1) else {
+                continue;
+            };
+            let marked = label_at(ti).filter(|(_, pos, _)| in_bold(*pos));
+            let Some((label, pos, _)) = marked.or_else(|| name_to_clause_end(&toks, ti)).or_else(|| label_at(ti)) else {
                 continue;
             };
             add_phrase(&mut labels, pos, label.clone());
@@ -1117,14 +1185,6 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         }
         None
     };
-    // "**Prefix**: If you select …, enter `img/`": the label that opens the clause.
-    let lead_label = text.find(": ").and_then(|q| {
-        if let Some(&(_, e0)) = bold_spans.iter().find(|&&(s0, e0)| s0 == 0 && e0 == q) {
-            return Some(text[..e0].to_string());
-        }
-        let ti = toks.iter().rposition(|t| t.start < q)?;
-        run_backward(&toks, ti).filter(|r| r.1 == 0).map(|r| r.0)
-    });
     for verb in ["enter", "select"] {
         let mut at = 0;
         while let Some(p) = find_word(&low, verb, at) {
@@ -1189,7 +1249,10 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             } else {
                 value_at(inl, &toks, vi)
             };
-            if let Some(value) = value {
+            // "For Metric Type, select Simple Metric" was read with its field already.
+            if let Some(value) = value
+                && !vals.iter().any(|(_, v)| v.value == value)
+            {
                 vals.push((
                     p,
                     FieldValue {
@@ -1212,14 +1275,10 @@ fn analyse_clause(inl: &Inline) -> Analysis {
                 && !vals.iter().any(|x| x.1.value == v)
             {
                 // A bullet that opens with its label: "Name: Enter a name. In this example, …".
-                let lead = text.find(':').and_then(|q| {
-                    let ti = toks.iter().rposition(|t| t.start < q)?;
-                    run_backward(&toks, ti).filter(|r| r.1 == 0).map(|r| r.0)
-                });
                 vals.push((
                     p,
                     FieldValue {
-                        label: field_label(p).or(lead),
+                        label: field_label(p).or(lead_label.clone()),
                         value: v,
                     },
                 ));
@@ -1235,15 +1294,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             if let Some(v) = v
                 && !vals.iter().any(|x| x.1.value == v)
             {
-                // The label that opens the clause: its bold span, else the run before the colon.
-                let lead = text.find(':').and_then(|q| {
-                    if let Some(&(s0, e0)) = bold_spans.iter().find(|&&(s0, e0)| s0 == 0 && e0 == q) {
-                        return Some(text[s0..e0].to_string());
-                    }
-                    let ti = toks.iter().rposition(|t| t.start < q)?;
-                    run_backward(&toks, ti).filter(|r| r.1 == 0).map(|r| r.0)
-                });
-                vals.push((p, FieldValue { label: lead, value: v }));
+                vals.push((p, FieldValue { label: lead_label.clone(), value: v }));
             }
         }
     }
@@ -1424,14 +1475,43 @@ mod tests {
         let a = plain("Click the vServer groups tab and click Create vServer Group.");
         assert_eq!(a.container.map(|c| (c.kind, c.name)), Some((ContainerKind::Tab, "vServer groups".into())));
         assert!(a.labels.contains(&"Create vServer Group".to_owned()), "{:?}", a.labels);
+        // "confirmation" says what a dialog is for, bold or not.
+        let dialog = Some((ContainerKind::Dialog, "Disable".to_owned()));
         let marked = bold("In the Disable confirmation dialog box, click Disable.", &["Disable"]);
-        assert_ne!(marked.container.map(|c| c.name), Some("Disable confirmation".to_owned()));
+        assert_eq!(marked.container.map(|c| (c.kind, c.name)), dialog);
+        let unmarked = plain("In the Disable confirmation dialog box, click Disable.");
+        assert_eq!(unmarked.container.map(|c| (c.kind, c.name)), dialog);
         // Words that open lower-case name nothing.
         assert_eq!(named_after_the(&tokens("on the user details page"), 3), None);
         assert_eq!(
             named_after_the(&tokens("click the vServer groups tab"), 3),
             Some(("vServer groups".to_owned(), 10))
         );
+    }
+
+    #[test]
+    fn a_field_named_before_its_colon_without_bold_is_a_label() {
+        let a = plain("Region: Select the region where you want to create cloud resources.");
+        assert_eq!(a.labels, ["Region"]);
+        let a = plain("IPv4 CIDR block: Select a CIDR block suggested by the console.");
+        assert_eq!(a.labels, ["IPv4 CIDR block"]);
+        let a = plain("Name: Enter a name. In this example, web-vpc is used.");
+        assert_eq!(pairs(&a), [(Some("Name"), "web-vpc")]);
+        // A description after the colon names no field.
+        let a = plain("Restart Now: The instance restarts immediately.");
+        assert!(a.labels.is_empty(), "{:?}", a.labels);
+    }
+
+    #[test]
+    fn a_lower_case_control_that_ends_the_clause_is_clicked() {
+        let a = plain("In the Actions column for the target instance, click restart.");
+        assert!(a.labels.contains(&"restart".to_owned()), "{:?}", a.labels);
+        assert_eq!(a.column.as_deref(), Some("Actions"));
+        let a = plain("For details, click here.");
+        assert!(a.labels.is_empty(), "{:?}", a.labels);
+        // Only a word that ends the clause: "click the instance ID" names no "the".
+        let a = plain("Find the instance and click the instance ID.");
+        assert!(!a.labels.iter().any(|l| l == "the"), "{:?}", a.labels);
     }
 
     #[test]
@@ -1764,6 +1844,9 @@ mod tests {
         );
         assert_eq!(a.menu_path, ["Modify a Logstore", "Delete"]);
         assert_eq!(a.labels, ["Log Storage", "Logstores", "Modify a Logstore", "Delete"]);
+        // Without bold the image is gone; the `>` after the verb still says an icon opened the menu.
+        let a = plain("Find the Logstore, and then choose > Delete.");
+        assert_eq!(a.menu_path, ["⋯", "Delete"]);
     }
 
     #[test]
@@ -1788,14 +1871,26 @@ mod tests {
             [(Some("Metric"), "Instance Dimension > (ECS) CPU Utilization")]
         );
         assert!(a.menu_path.is_empty(), "{:?}", a.menu_path);
+        let a = plain("For Metric, select Instance Dimension > (ECS) CPU Utilization.");
+        assert_eq!(
+            pairs(&a),
+            [(Some("Metric"), "Instance Dimension > (ECS) CPU Utilization")]
+        );
+        assert!(a.menu_path.is_empty(), "{:?}", a.menu_path);
         let a = bold("For Metric Type, select Simple Metric.", &["Metric Type", "Simple Metric"]);
-        assert_eq!(pairs(&a)[0], (Some("Metric Type"), "Simple Metric"));
+        assert_eq!(pairs(&a), [(Some("Metric Type"), "Simple Metric")]);
         let a = bold(
             "In the Instance Status section, turn on Automatic renewal.",
             &["Instance Status", "Automatic renewal"],
         );
         assert_eq!(pairs(&a), [(Some("Automatic renewal"), "on")]);
         assert_eq!(a.actions, [StepAction::Select]);
+        let a = plain("In the Automatic renewal panel, turn on Automatic renewal, read the prompt, and select a duration.");
+        assert_eq!(pairs(&a), [(Some("Automatic renewal"), "on")]);
+        let a = plain("In the Instance Status section, turn on Automatic renewal.");
+        assert_eq!(pairs(&a), [(Some("Automatic renewal"), "on")]);
+        let a = plain("Turn on Deletion Protection for the instance.");
+        assert_eq!(pairs(&a), [(Some("Deletion Protection"), "on")]);
         let a = bold(
             "Select Current Alibaba Cloud Account for Select Trusted Alibaba Cloud Account field and click OK.",
             &["Current Alibaba Cloud Account", "OK"],

@@ -291,10 +291,21 @@ impl ScriptedPolicy {
             .chain(self.typed.iter().cloned())
             .filter(|m| rows.iter().filter(|r| mentions(r, m)).count() == 1)
             .collect();
-        if named.is_empty() {
+        if !named.is_empty() {
+            return named;
+        }
+        // A row named in lower case and not marked: "Find the default whitelist".
+        let by_word: Vec<String> = self
+            .step(ctx)
+            .map(|step| find_clause(&step.text))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|word| rows.iter().filter(|r| r.eq_ignore_ascii_case(word)).count() == 1)
+            .collect();
+        if by_word.is_empty() {
             Self::resource_names(ctx)
         } else {
-            named
+            by_word
         }
     }
 
@@ -904,6 +915,17 @@ impl ScriptedPolicy {
                     .filter(|e| CLICKABLE.contains(&e.role) && is_more_trigger(e))
                     .collect(),
             );
+            // An icon whose name the page cannot give ("choose ![…] > Delete"): the row's one menu
+            // trigger, whatever the console calls it ("Modify a Logstore").
+            let triggers = in_its_place(
+                obs.elements
+                    .iter()
+                    .filter(|e| CLICKABLE.contains(&e.role) && e.state.expanded.is_some() && row_of(e).is_some())
+                    .collect(),
+            );
+            if exact.is_empty() && row && triggers.len() == 1 {
+                exact = triggers;
+            }
         }
         preference.sort(obs, &mut exact);
         // "choose More > X": X belongs in the menu the previous segment opened. Found only in the
@@ -1327,5 +1349,22 @@ fn other_tabs(obs: &aca_core::Observation, what: &str) -> Vec<Alternative> {
                 evidence(tab),
             )
         })
+        .collect()
+}
+
+/// The words of a step's "find the …" clause, to its first comma, full stop or "and".
+fn find_clause(text: &str) -> Vec<String> {
+    let Some(at) = text.to_ascii_lowercase().find("find ") else {
+        return Vec::new();
+    };
+    let clause = &text[at + "find ".len()..];
+    let end = [", ", ". ", " and "]
+        .iter()
+        .filter_map(|stop| clause.find(stop))
+        .min()
+        .unwrap_or(clause.len());
+    clause[..end]
+        .split_whitespace()
+        .map(|word| word.trim_end_matches(['.', ',']).to_owned())
         .collect()
 }

@@ -129,7 +129,7 @@ impl FakeConsole for EcsPage {
         match element.name.as_str() {
             "Instances & Images" | "Compute" => self.group_open = !self.group_open,
             "Instances" => self.on_instances = true,
-            "⋯" | "More" => self.menu = 1,
+            name if name == "⋯" || name == "More" || Some(name) == self.trigger_name => self.menu = 1,
             "Instance Status" => self.menu = 2,
             "Stop" => {
                 self.menu = 0;
@@ -181,26 +181,22 @@ fn a_collapsed_group_a_row_menu_and_its_sub_menu_are_followed_as_written() {
 
 #[test]
 fn the_documented_menu_icon_is_the_rows_more_menu_whatever_its_name() {
-    let mut page = EcsPage {
-        trigger_name: Some("More"),
-        ..EcsPage::default()
-    };
-    let episode = run(&mut page);
-    assert!(page.stopped);
-    assert_eq!(
-        page.clicks,
-        vec![
-            "Instances & Images",
-            "Instances",
-            "More",
-            "Instance Status",
-            "Stop",
-            "OK"
-        ]
-    );
-    let report = report(&episode, true);
-    assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
-    assert!(report.defects.is_empty(), "{:?}", report.defects);
+    // "More", or a name of its own, as SLS calls a Logstore's menu icon "Modify a Logstore".
+    for trigger in ["More", "Manage Instance"] {
+        let mut page = EcsPage {
+            trigger_name: Some(trigger),
+            ..EcsPage::default()
+        };
+        let episode = run(&mut page);
+        assert!(page.stopped);
+        assert_eq!(
+            page.clicks,
+            vec!["Instances & Images", "Instances", trigger, "Instance Status", "Stop", "OK"]
+        );
+        let report = report(&episode, true);
+        assert_eq!(report.verdict, Verdict::Pass, "{report:#?}");
+        assert!(report.defects.is_empty(), "{:?}", report.defects);
+    }
 }
 
 #[test]
@@ -975,6 +971,17 @@ fn a_row_the_step_names_is_the_one_acted_on() {
     let procedure = aca_docs::parse_markdown(
         "# Configure whitelists\n\n## Procedure\n\n\
          1. Find the **default** whitelist and click **Modify** in the **Actions** column.\n",
+    )
+    .expect("the page parses");
+    let task = task_with_resource(procedure, "Tair instance r-bp1", &["r-bp1"]);
+    let mut console = Whitelists::default();
+    drive(&mut console, task, 10);
+    assert_eq!(console.modified, Some("default"));
+
+    // Without bold the row's name is a lower-case word of the "find" clause.
+    let procedure = aca_docs::parse_markdown(
+        "# Configure whitelists\n\n## Procedure\n\n\
+         1. Find the default whitelist and click Modify in the Actions column.\n",
     )
     .expect("the page parses");
     let task = task_with_resource(procedure, "Tair instance r-bp1", &["r-bp1"]);
