@@ -425,16 +425,16 @@ fn field_selected_at(
     at: usize,
     label_at: &dyn Fn(usize) -> Option<(String, usize, usize)>,
     toks: &[Tok],
-) -> Option<String> {
+) -> Option<(String, usize)> {
     let head = low.get(..at)?.trim_end();
     let head = head.strip_suffix("select")?.trim_end().strip_suffix(',')?;
     let for_at = head.rfind("for ")?;
     if for_at > 0 && head[..for_at].chars().next_back().is_some_and(char::is_alphanumeric) {
         return None;
     }
-    let (field, _, end) = label_at(tok_at(toks, for_at + "for ".len())?)?;
+    let (field, pos, end) = label_at(tok_at(toks, for_at + "for ".len())?)?;
     // The field's name runs up to the comma.
-    (low[end..].trim_start().starts_with(',') && end <= head.len() + 1).then_some(field)
+    (low[end..].trim_start().starts_with(',') && end <= head.len() + 1).then_some((field, pos))
 }
 
 /// A value token: a code span, a quoted string, or a word with digits or punctuation in it.
@@ -855,7 +855,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
         from_tok = j.max(first + 1);
         // "For Metric, select Instance Dimension > (ECS) CPU Utilization": the field's value, a
         // choice within a group of options, not a menu.
-        if let Some(field) = field_selected_at(&low, chain_start, &label_at, &toks)
+        if let Some((field, _)) = field_selected_at(&low, chain_start, &label_at, &toks)
             && !path.is_empty()
         {
             cascades.push((chain_start, field, path.join(" > ")));
@@ -881,12 +881,18 @@ fn analyse_clause(inl: &Inline) -> Analysis {
     while let Some(p) = find_word(&low, "select", at) {
         at = p + "select".len();
         let Some(vi) = tok_at(&toks, p + "select ".len()) else { continue };
-        let Some((value, _, end)) = label_at(vi) else { continue };
+        let field = field_selected_at(&low, toks[vi].start, &label_at, &toks);
+        // "For Service, select the target Alibaba Cloud service": the field, whatever the value.
+        if let Some((name, pos)) = &field {
+            add_phrase(&mut labels, *pos, name.clone());
+        }
+        let Some((value, value_pos, end)) = label_at(vi) else { continue };
         let chained = opens_a_menu(vi, end);
         if chained || vals.iter().any(|(_, v)| v.value == value) {
             continue;
         }
-        if let Some(field) = field_selected_at(&low, toks[vi].start, &label_at, &toks) {
+        if let Some((field, _)) = field {
+            add_phrase(&mut labels, value_pos, value.clone());
             vals.push((p, FieldValue { label: Some(field), value }));
             acts.push((p, StepAction::Select));
         }
@@ -1871,6 +1877,11 @@ mod tests {
             [(Some("Metric"), "Instance Dimension > (ECS) CPU Utilization")]
         );
         assert!(a.menu_path.is_empty(), "{:?}", a.menu_path);
+        let a = plain("For Effect, select Allow or Deny.");
+        assert_eq!(pairs(&a), [(Some("Effect"), "Allow")]);
+        assert_eq!(a.labels, ["Effect", "Allow"]);
+        let a = plain("For Service, select the target Alibaba Cloud service.");
+        assert_eq!(a.labels, ["Service"]);
         let a = plain("For Metric, select Instance Dimension > (ECS) CPU Utilization.");
         assert_eq!(
             pairs(&a),
