@@ -167,6 +167,17 @@ fn real_pages(pages: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// The verdict `bench.json` gives the page whose path ends with `page`.
+fn verdict_of(bench: &Value, page: &str, shown: &str) -> Value {
+    bench["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["page"].as_str().is_some_and(|p| p.ends_with(page)))
+        .map(|p| p["run"]["verdict"].clone())
+        .unwrap_or_else(|| panic!("{page} was not run: {shown}"))
+}
+
 #[tokio::test]
 async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the_environments() {
     let pages = real_pages(&[
@@ -199,15 +210,7 @@ async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the
     let shown = show(&output);
     let text = std::fs::read_to_string(out.path().join("bench.json")).expect("bench.json is written");
     let bench: Value = serde_json::from_str(&text).unwrap();
-    let verdict = |page: &str| {
-        bench["pages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["page"].as_str().is_some_and(|p| p.ends_with(page)))
-            .map(|p| p["run"]["verdict"].clone())
-            .unwrap_or_else(|| panic!("{page} was not run: {shown}"))
-    };
+    let verdict = |page: &str| verdict_of(&bench, page, &shown);
     // Today's page passes; the old flow is called defective at the step whose action was renamed.
     assert_eq!(verdict("vpc/associate-eip-ecs.md"), "pass", "{shown}");
     assert_eq!(verdict("vpc/associate-eip-ecs-old.md"), "doc_defect", "{shown}");
@@ -226,4 +229,23 @@ async fn real_pages_are_held_to_their_flows_targets_and_an_absent_console_is_the
     assert!(output.status.success(), "every target met exits 0: {shown}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("current pages passing"), "{shown}");
+}
+
+#[tokio::test]
+async fn real_pages_scraped_without_bold_pass_on_their_wording_alone() {
+    let pages = real_pages(&[
+        // A row's menu icon the copy lost: "choose > Delete".
+        ("sls", "delete-logstore.md"),
+        // A row named by a lower-case word: "Find the default whitelist".
+        ("tair", "set-whitelist.md"),
+        // Fields named before their colon: "Region: Select …", "IPv4 CIDR block: …".
+        ("vpc", "create-vpc.md"),
+    ]);
+    let (output, out) = run_bench("real-pages", pages.path(), &["--jobs", "2", "--without-bold"]).await;
+    let shown = show(&output);
+    let text = std::fs::read_to_string(out.path().join("bench.json")).expect("bench.json is written");
+    let bench: Value = serde_json::from_str(&text).unwrap();
+    for page in ["sls/delete-logstore.md", "tair/set-whitelist.md", "vpc/create-vpc.md"] {
+        assert_eq!(verdict_of(&bench, page, &shown), "pass", "{page}: {shown}");
+    }
 }
