@@ -2063,6 +2063,10 @@ async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never
     type_into(&page, &format!("{form} input[name='DisplayName']"), "Doc Writer").await;
     type_into(&page, &format!("{form} input[name='Tag.1.Key']"), "team").await;
     type_into(&page, &format!("{form} input[name='Tag.1.Value']"), "docs").await;
+    // Add User: a second logon name and display name, one more user made the same way.
+    click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='Add User']").await;
+    type_into(&page, &format!("{form} [data-repeat-copy] input[name='UserName']"), "doc-reviewer").await;
+    type_into(&page, &format!("{form} [data-repeat-copy] input[name='DisplayName']"), "Doc Reviewer").await;
     click(&page, &format!("{form} input[name='ConsoleAccess']")).await;
     click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']").await;
     wait_true(
@@ -2084,6 +2088,8 @@ async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never
         Some("team"),
         "{user}"
     );
+    let added = setup_call(&console, account, "ram", "GetUser", &[("UserName", "doc-reviewer")]);
+    assert_eq!(added["User"]["DisplayName"].as_str(), Some("Doc Reviewer"), "{added}");
     let account_state = console.store.account(account).unwrap();
     let state = account_state.lock();
     let profile = state
@@ -2106,6 +2112,8 @@ async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never
         .find(|e| e.event_name == "CreateUser")
         .expect("a CreateUser event");
     assert!(!create.request_parameters.contains_key("Password"));
+    let made = |name: &str| state.events.iter().filter(|e| e.event.event_name == name).count();
+    assert_eq!((made("CreateUser"), made("CreateLoginProfile")), (2, 2), "each user with its password");
 }
 
 /// delete-accesskey.md: a deleted pair is listed in the AccessKey Pair Recycle Bin, whose Delete

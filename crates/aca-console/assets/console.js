@@ -296,6 +296,8 @@
         if (c) c.value = v == null ? '' : v;
       }
     });
+    // Groups the reader added (Add User) go.
+    form.querySelectorAll('[data-repeat-copy]').forEach(function (copy) { copy.remove(); });
     // A switch such as "Switch to Policy Editor" is off again, its link shown.
     form.querySelectorAll('[data-field-switch]').forEach(function (link) {
       var switched = link.parentNode.querySelector('input[type=hidden]');
@@ -392,15 +394,21 @@
   function outsideTheCall(el) {
     return !!el.closest('[data-then], .form-item[hidden], [data-skipped]');
   }
-  function collect(form) {
+  // `copy`: a copy of a repeated group (Add User) whose values replace those of the group's fields.
+  function collect(form, copy) {
     var params = {};
     var fixed = JSON.parse(form.getAttribute('data-fixed') || '[]');
     fixed.forEach(function (p) { params[p[0]] = p[1]; });
     form.querySelectorAll('[name]').forEach(function (el) {
       if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
-      if (el.hasAttribute('data-not-sent') || outsideTheCall(el)) return;
+      if (el.hasAttribute('data-not-sent') || outsideTheCall(el) || el.closest('[data-repeat-copy]')) return;
       var v = fieldValue(el);
       if (v !== '') params[el.getAttribute('name')] = v;
+    });
+    if (copy) copy.querySelectorAll('[name]').forEach(function (el) {
+      var v = fieldValue(el);
+      if (v !== '') params[el.getAttribute('name')] = v;
+      else delete params[el.getAttribute('name')];
     });
     form.querySelectorAll('[data-named-parameter]').forEach(function (box) {
       if (outsideTheCall(box)) return;
@@ -431,6 +439,7 @@
       root.querySelectorAll('[name]').forEach(function (el) {
         if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) return;
         if (skipSections && el.closest('[data-then]')) return;
+        if (el.closest('[data-repeat-copy]')) return;
         // A field its form hides (another choice's) has no value to give.
         if (el.closest('.form-item[hidden]')) return;
         var name = el.getAttribute('name');
@@ -628,9 +637,9 @@
     var submit = form.querySelector('[data-submit]');
     submit.disabled = true;
     submit.classList.add('loading');
-    var send = function () {
+    var send = function (copy) {
       // The operation may depend on a field ({ListenerProtocol}: the listener's protocol picks it).
-      return post(compose(form, form.getAttribute('data-url')), collect(form)).then(function (r) {
+      return post(compose(form, form.getAttribute('data-url')), collect(form, copy)).then(function (r) {
         if (!r.ok) return r;
         return followUps(form, r.body).then(function (next) { return next.ok ? r : next; });
       });
@@ -648,7 +657,11 @@
         });
       });
     } else {
+      // Then once for each group the reader added (Add User), stopping at the first error.
       sent = send();
+      form.querySelectorAll('[data-repeat-copy]').forEach(function (copy) {
+        sent = sent.then(function (prev) { return prev.ok ? send(copy) : prev; });
+      });
     }
     sent.then(function (r) {
       submit.disabled = false;
@@ -996,6 +1009,17 @@
     }
     var prev = t.closest('[data-step-prev]');
     if (prev) { var f = prev.closest('form'); showStep(f, Math.max(0, shownStep(f, currentStep(f), -1))); return; }
+    // Add User: the group's fields once more, empty, before the button.
+    var repeatAdd = t.closest('[data-repeat-add]');
+    if (repeatAdd) {
+      var copy = repeatAdd.parentNode.querySelector('[data-repeat]').cloneNode(true);
+      copy.removeAttribute('data-repeat');
+      copy.setAttribute('data-repeat-copy', '');
+      copy.querySelectorAll('[name]').forEach(function (el) { el.value = ''; });
+      copy.querySelectorAll('.form-item').forEach(function (item) { setError(item, ''); });
+      repeatAdd.parentNode.insertBefore(copy, repeatAdd);
+      return;
+    }
     // A link that turns a view on: its field's hidden input becomes "on" and the link goes.
     var fieldSwitch = t.closest('[data-field-switch]');
     if (fieldSwitch) {

@@ -311,9 +311,11 @@ fn lone_lower_case_word(toks: &[Tok], i: usize) -> Option<(String, usize, usize)
 /// "IPv4 CIDR block: Select …"): at most five words, the first capitalised, and the byte where
 /// the name ends.
 fn name_before_colon(toks: &[Tok]) -> Option<(String, usize)> {
+    // What a callout or an aside opens with, never a field.
+    const ASIDES: [&str; 6] = ["Example:", "Note:", "Notice:", "Important:", "Warning:", "Tip:"];
     let colon = toks.iter().take(5).position(|t| t.s.ends_with(':'))?;
     let first = toks.first()?;
-    if !labelish(first.s) || toks[..colon].iter().any(|t| strip(t.s).1) {
+    if !labelish(first.s) || toks[..colon].iter().any(|t| strip(t.s).1) || (colon == 0 && ASIDES.contains(&first.s)) {
         return None;
     }
     let last = toks[colon].s.trim_end_matches(':');
@@ -1503,8 +1505,10 @@ mod tests {
         assert_eq!(a.labels, ["IPv4 CIDR block"]);
         let a = plain("Name: Enter a name. In this example, web-vpc is used.");
         assert_eq!(pairs(&a), [(Some("Name"), "web-vpc")]);
-        // A description after the colon names no field.
+        // A description after the colon names no field, nor does an example or a note.
         let a = plain("Restart Now: The instance restarts immediately.");
+        assert!(a.labels.is_empty(), "{:?}", a.labels);
+        let a = plain("Example: Set an alert rule that sends an alert notification.");
         assert!(a.labels.is_empty(), "{:?}", a.labels);
     }
 

@@ -1072,7 +1072,16 @@ fn steps_markup(view: &View<'_>, form: &FormSpec, options: &SelectOptions) -> Ma
                 @if !stepped && !step.title.is_empty() && form.container != Container::Dialog {
                     h3 class="section-title" { (step.title) }
                 }
-                @for field in &step.fields { (form_field(view, field, options)) }
+                @if let Some(repeat) = &step.repeat {
+                    @let repeated = |field: &&Field| repeat.params.contains(&field.param);
+                    div class="repeat-group" data-repeat {
+                        @for field in step.fields.iter().filter(repeated) { (form_field(view, field, options)) }
+                    }
+                    button class="btn btn-link" type="button" data-repeat-add { (repeat.button) }
+                    @for field in step.fields.iter().filter(|f| !repeated(f)) { (form_field(view, field, options)) }
+                } @else {
+                    @for field in &step.fields { (form_field(view, field, options)) }
+                }
                 @if let Some(fold) = &step.fold {
                     @let body = format!("{}-fold-{i}", form.id);
                     @if let Some(panel) = &fold.panel {

@@ -517,6 +517,18 @@ pub struct Step {
     /// A step a wizard shows only while a field has a value: (parameter, value), the SSL
     /// Certificates step of an HTTPS listener. Skipped, its fields are neither checked nor sent.
     pub shown_when: Option<(String, String)>,
+    /// Fields the reader can add again, each copy one more call of the form (Create User's Add
+    /// User, for several users at a time).
+    pub repeat: Option<Repeat>,
+}
+
+/// A group of a step's fields that a button copies: its label, and the parameters of the fields
+/// copied. The form is sent once for the fields as first shown, then once for every copy, each
+/// copy's values in place of theirs.
+#[derive(Debug, Clone)]
+pub struct Repeat {
+    pub button: String,
+    pub params: Vec<String>,
 }
 
 /// What a call made for one item keeps: the list `action` reads for the item (called with the
@@ -545,6 +557,14 @@ pub struct Fold {
 }
 
 impl Step {
+    /// The fields `params` can be added again with the button `button` (see [`Repeat`]).
+    pub(crate) fn repeated(mut self, button: &str, params: &[&str]) -> Self {
+        self.repeat = Some(Repeat {
+            button: s(button),
+            params: params.iter().map(|p| s(p)).collect(),
+        });
+        self
+    }
     pub(crate) fn then(mut self, action: &str, carry: &[(&str, &str)]) -> Self {
         self.then = Some((s(action), pairs(carry)));
         self
@@ -1123,6 +1143,7 @@ pub(crate) fn step(title: &str, fields: Vec<Field>) -> Step {
         then_keep: None,
         message: String::new(),
         shown_when: None,
+        repeat: None,
     }
 }
 

@@ -96,7 +96,9 @@ pub fn ram() -> ProductSpec {
                             .placeholder("Enter a display name"),
                         field("Tag", "Tag", FieldKind::Tag),
                     ],
-                ),
+                )
+                // "You can click Add User to create multiple RAM users at a time."
+                .repeated("Add User", &["UserName", "DisplayName"]),
                 step("Access Mode", logon_password_fields(true))
                     .then("CreateLoginProfile", &[("UserName", "User.UserName")])
                     .then_if("ConsoleAccess")
