@@ -18,12 +18,17 @@ use crate::verify::target::{ConsoleTarget, emulator_lacks, product_of};
 ///
 /// Every page of DIR (one folder per product, each with its sources.toml) is verified once with the
 /// scripted policy on the bundled console's current (2026) release, as a writer's page arrives: no
-/// sidecar. The figures: current pages that pass, current pages called doc_defect (each one a false
-/// alarm), old-flow pages reported as doc_defect with the first defect at a step where
-/// sources.toml says the flow differs, pages whose own text sources.toml calls defective (a live
-/// page's copy-and-paste slip, a stored copy cut off before a required field) reported at that
-/// defect, and pages of products the bundled console lacks that
-/// end environment_failure.
+/// sidecar. The figures:
+///   - current pages that pass;
+///   - current pages called doc_defect (each one a false alarm);
+///   - old-flow pages reported as doc_defect with the first defect at a step where sources.toml
+///     says the flow differs;
+///   - pages whose own text sources.toml calls defective (a live page's copy-and-paste slip, a
+///     stored copy cut off before a required field) reported at that defect;
+///   - pages of products the bundled console lacks that end environment_failure.
+///
+/// With --without-bold every page is read as an HTML scrape without bold comes: the same figures
+/// on wording alone.
 ///
 /// Prints a table and the figures with their targets; writes OUT/bench.json and every run's report
 /// under OUT/<product>/<page>/.
@@ -34,6 +39,7 @@ use crate::verify::target::{ConsoleTarget, emulator_lacks, product_of};
 ///   aca bench real-pages
 ///   aca bench real-pages --product vpc --product ecs
 ///   aca bench real-pages --pages 10 --jobs 2 --out out/bench-real
+///   aca bench real-pages --without-bold --out out/bench-real-plain
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct RealPagesArgs {
