@@ -366,6 +366,16 @@ pub(super) async fn page(app: &axum::Router, cookie: &str, path: &str) -> String
     html
 }
 
+/// A console with an account `name` (the current profile), its app, and the cookie of a browser
+/// signed in to it.
+pub(super) async fn signed_in(name: &str) -> (std::sync::Arc<Console>, axum::Router, String) {
+    let console = console();
+    let creds = console.create_account(name, None).unwrap();
+    let app = crate::app(console.clone());
+    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    (console, app, cookie)
+}
+
 pub(super) async fn logged_on(app: &axum::Router, login: &str, password: &str) -> String {
     let body = format!(
         "login={}&password={}",
@@ -920,10 +930,7 @@ async fn a_buckets_objects_acl_and_lifecycle_and_a_projects_logstores_are_manage
 
 #[tokio::test]
 async fn a_users_page_lists_its_access_keys_and_groups_and_their_actions_name_the_user() {
-    let console = console();
-    let creds = console.create_account("ursula", None).unwrap();
-    let app = crate::app(console.clone());
-    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let (_, app, cookie) = signed_in("ursula").await;
     let call = |action: &str, body: &str| {
         Request::post(format!("/console/api/ram/{action}"))
             .header("cookie", &cookie)
@@ -1022,10 +1029,7 @@ fn a_form_whose_operation_names_a_field_calls_one_per_option() {
 
 #[tokio::test]
 async fn a_policy_is_created_from_its_editor_and_granted_from_its_grants_tab() {
-    let console = console();
-    let creds = console.create_account("petra", None).unwrap();
-    let app = crate::app(console.clone());
-    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let (_, app, cookie) = signed_in("petra").await;
     let get = |path: &str| {
         Request::get(path.to_owned())
             .header("cookie", &cookie)
@@ -1179,10 +1183,7 @@ fn a_status_area_shows_its_switch_actions_as_switches() {
 
 #[tokio::test]
 async fn create_trail_opens_the_quick_page_whose_header_opens_the_page_with_every_parameter() {
-    let console = console();
-    let creds = console.create_account("alice", None).unwrap();
-    let app = crate::app(console.clone());
-    let cookie = logged_on(&app, &creds.login, &creds.password).await;
+    let (_, app, cookie) = signed_in("alice").await;
     let list = page(&app, &cookie, "/console/actiontrail/trails?region=cn-hangzhou").await;
     let create_buttons: Vec<&str> = list.match_indices("data-ui-create=\"Create Trail\"").map(|(at, _)| &list[..at]).collect();
     assert_eq!(create_buttons.len(), 1, "one Create Trail button on the list");
@@ -1202,4 +1203,23 @@ async fn create_trail_opens_the_quick_page_whose_header_opens_the_page_with_ever
     assert!(!quick.contains("name=\"TrailRegion\""), "the quick page leaves the region to the default");
     let full = page(&app, &cookie, "/console/actiontrail/trails/create/create-trail?region=cn-hangzhou").await;
     assert!(full.contains("<h1>Create Trail</h1>") && full.contains("name=\"TrailRegion\""), "{full}");
+}
+
+#[tokio::test]
+async fn single_view_lists_show_the_tab_their_pages_name() {
+    let (_, app, cookie) = signed_in("kemal").await;
+    // create-key.md: "On the Keys page, click the Default Key tab"; create-secret.md: Generic Secrets.
+    for (path, tab) in [
+        ("/console/kms/keys?region=cn-hangzhou", "Default Key"),
+        ("/console/kms/secrets?region=cn-hangzhou", "Generic Secrets"),
+    ] {
+        let request = Request::get(path).header("cookie", &cookie).body(Body::empty()).unwrap();
+        let (status, _, html) = send(&app, request).await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{html}");
+        assert!(
+            html.contains(r#"role="tab" aria-selected="true""#)
+                && html.contains(&format!(r#"data-ui-tab="{tab}">{tab}</a>"#)),
+            "{path} shows the {tab} tab, chosen: {html}"
+        );
+    }
 }

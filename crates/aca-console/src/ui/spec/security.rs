@@ -795,6 +795,8 @@ pub fn kms() -> ProductSpec {
         col("Key ARN", "KeyArn", ColumnKind::Mono),
     ];
     keys.page_size = 20;
+    // create-key.md (2025-03-03): "On the Keys page, click the Default Key tab."
+    keys.list_tabs = vec![list_tab("Default Key")];
     keys.creates = vec![
         form(
             "create-key",
