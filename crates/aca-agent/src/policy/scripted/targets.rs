@@ -659,9 +659,14 @@ impl ScriptedPolicy {
             return Move::Done(None);
         }
         if tabs.is_empty() {
-            return Move::Done(Some(format!(
-                "the page has no tabs; \"{name}\" is taken to be the page shown"
-            )));
+            let reason = format!("the page has no tabs; \"{name}\" is taken to be the page shown");
+            // A step that only opens the tab acted on nothing: not verified. With more to do, the
+            // step goes on on the page shown.
+            return if self.intents.len() == 1 {
+                Move::Unverified(reason)
+            } else {
+                Move::Done(Some(reason))
+            };
         }
         let mut alternatives = Vec::new();
         if let Some(other) = renamed(name, &tabs, &Self::other_labels(ctx, name)) {

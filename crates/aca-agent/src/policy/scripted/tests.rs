@@ -1032,6 +1032,21 @@ fn going_to_a_page_a_list_opens_clicks_what_opens_it() {
     assert!(console.on_create_page);
 }
 
+#[test]
+fn a_step_that_only_opens_a_tab_the_page_lacks_is_not_verified() {
+    let grades = |md: &str| {
+        let procedure = aca_docs::parse_markdown(md).expect("the page parses");
+        let mut console = VpcList::default();
+        let episode = drive(&mut console, Task::new(procedure), 10);
+        assert!(console.on_create_page, "the procedure went on");
+        report(&episode, true).grades.into_iter().map(|g| (g.status, g.verified)).collect::<Vec<_>>()
+    };
+    let alone = grades("# VPC\n\n## Procedure\n\n1. Click the **Default VPCs** tab.\n2. Click **Create VPC**.\n");
+    assert_eq!(alone, [(StepStatus::Warning, false), (StepStatus::Pass, true)]);
+    let with_more = grades("# VPC\n\n## Procedure\n\n1. Click the **Default VPCs** tab and click **Create VPC**.\n");
+    assert_eq!(with_more, [(StepStatus::Pass, true)]);
+}
+
 /// Manage DNS: Add Domain Name opens a dialog whose OK lists the domain typed, with Configure.
 #[derive(Default)]
 struct ManageDns {
