@@ -2067,6 +2067,8 @@ async fn the_create_user_page_tags_the_user_and_sets_a_console_password_it_never
     click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='Add User']").await;
     type_into(&page, &format!("{form} [data-repeat-copy] input[name='UserName']"), "doc-reviewer").await;
     type_into(&page, &format!("{form} [data-repeat-copy] input[name='DisplayName']"), "Doc Reviewer").await;
+    // A group added and left empty is neither checked nor sent.
+    click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='Add User']").await;
     click(&page, &format!("{form} input[name='ConsoleAccess']")).await;
     click_xpath(&page, "//form[@data-ui-form]//button[normalize-space()='OK']").await;
     wait_true(

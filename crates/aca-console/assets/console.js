@@ -254,8 +254,14 @@
   }
   function visibleItems(form) {
     return Array.prototype.filter.call(form.querySelectorAll('.form-item'), function (item) {
+      var copy = item.closest('[data-repeat-copy]');
+      if (copy && blankCopy(copy)) return false;
       return !item.closest('[data-step-panel][hidden]') && !item.closest('[data-step-dialog][hidden]') && !item.hidden;
     });
+  }
+  // An added group (Add User) left empty: neither checked nor sent.
+  function blankCopy(copy) {
+    return Array.prototype.every.call(copy.querySelectorAll('[name]'), function (el) { return !el.value.trim(); });
   }
   // Fields and wizard steps shown only while another field has a value (`param=value`): the SSL
   // Certificates step of an HTTPS listener, the fields of the certificate source chosen. What is
@@ -660,6 +666,7 @@
       // Then once for each group the reader added (Add User), stopping at the first error.
       sent = send();
       form.querySelectorAll('[data-repeat-copy]').forEach(function (copy) {
+        if (blankCopy(copy)) return;
         sent = sent.then(function (prev) { return prev.ok ? send(copy) : prev; });
       });
     }
