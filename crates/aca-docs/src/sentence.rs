@@ -330,13 +330,18 @@ fn named_after_the(toks: &[Tok], i: usize) -> Option<(String, usize)> {
     name_with_lower_case_words(toks, the + 1, i + 1)
 }
 
+/// A verb that opens a menu path: "select", "choose" or "click".
+fn menu_verb(word: &str) -> bool {
+    ["select", "choose", "click"].iter().any(|v| word.eq_ignore_ascii_case(v))
+}
+
 /// A menu's first level named with lower-case words ("select Batch operation > Delete"): the words
 /// between the verb and the `>` at token `sep`.
 fn menu_after_verb(toks: &[Tok], sep: usize) -> Option<(String, usize)> {
     let verb = (0..sep)
         .rev()
         .take(5)
-        .find(|&i| ["select", "choose", "click"].iter().any(|v| toks[i].s.eq_ignore_ascii_case(v)))?;
+        .find(|&i| menu_verb(toks[i].s))?;
     name_with_lower_case_words(toks, verb + 1, sep)
 }
 
@@ -651,12 +656,13 @@ fn analyse_clause(inl: &Inline) -> Analysis {
     };
     // "**Prefix**: If you select …, enter `img/`", "Region: Select …": the label that opens the
     // clause, its bold span or the words before its colon.
+    let before_colon = name_before_colon(&toks);
     let lead_label = match bold_spans.iter().find(|&&(s0, _)| s0 == 0) {
         Some(&(_, e0)) => text[e0..].starts_with(':').then(|| text[..e0].to_string()),
-        None => name_before_colon(&toks).map(|(name, _)| name),
+        None => before_colon.as_ref().map(|(name, _)| name.clone()),
     };
     // Without bold, "Region: Select the region …" names its field only before the colon.
-    if let Some((name, end)) = name_before_colon(&toks)
+    if let Some((name, end)) = before_colon
         && let after = low[end..].trim_start_matches(':').trim_start()
         && ["select ", "enter ", "specify ", "set ", "choose ", "configure ", "turn ", "click "]
             .iter()
@@ -826,7 +832,7 @@ fn analyse_clause(inl: &Inline) -> Analysis {
             chain_start = s0;
         } else if first > 0
             && (stray_icon(toks[first - 1].s)
-                || ["choose", "click", "select"].iter().any(|v| toks[first - 1].s.eq_ignore_ascii_case(v)))
+                || menu_verb(toks[first - 1].s))
         {
             // Scraped copies write the row's "⋯" icon as a stray word such as "icon1", or lose it
             // and leave the verb before the `>` ("choose > Delete").
